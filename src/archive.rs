@@ -1,0 +1,615 @@
+//! Record splitting and the parallel, ordered conversion pipeline.
+//!
+//! Records are cut from the input stream by a cheap byte scan, a batch at a
+//! time, so memory is bounded by the batch size whatever the archive size.
+//! The records of a batch are converted in parallel (rayon) and written in
+//! input order.
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::error::{Diagnostic, Error, Problem, Severity};
+use crate::notation::{Format, Framing, ReadOptions, Split, WriteOptions};
+
+/// One record found in the input.
+#[derive(Debug, Clone)]
+pub struct RawRecord {
+    /// Its bytes in the batch's data.
+    pub range: Range<usize>,
+    /// 1-based line of its first byte in the whole input.
+    pub line: usize,
+    /// 1-based column of its first byte.
+    pub col: usize,
+    /// False for text that holds no game (whitespace and comments only).
+    pub is_game: bool,
+}
+
+/// Consecutive records and the bytes they lie in.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// The bytes.
+    pub data: Vec<u8>,
+    /// The records, in input order.
+    pub records: Vec<RawRecord>,
+}
+
+/// Splits a stream into records, a batch at a time.
+pub struct Records<R: Read> {
+    reader: R,
+    split: Split,
+    buf: Vec<u8>,
+    eof: bool,
+    started: bool,
+    line: usize,
+    col: usize,
+}
+
+/// Default batch size: enough records to keep every core busy.
+pub const BATCH_BYTES: usize = 1 << 20;
+
+impl<R: Read> Records<R> {
+    /// A splitter over a stream.
+    pub fn new(reader: R, split: Split) -> Records<R> {
+        Records {
+            reader,
+            split,
+            buf: Vec::new(),
+            eof: false,
+            started: false,
+            line: 1,
+            col: 1,
+        }
+    }
+
+    fn fill(&mut self, want: usize) -> io::Result<()> {
+        while !self.eof && self.buf.len() < want {
+            let old = self.buf.len();
+            let grow = (want - old).max(64 * 1024);
+            self.buf.resize(old + grow, 0);
+            let n = loop {
+                match self.reader.read(&mut self.buf[old..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        self.buf.truncate(old);
+                        return Err(e);
+                    }
+                }
+            };
+            self.buf.truncate(old + n);
+            if n == 0 {
+                self.eof = true;
+            }
+        }
+        if !self.started && (self.buf.len() >= 3 || self.eof) {
+            self.started = true;
+            if self.buf.starts_with(b"\xEF\xBB\xBF") {
+                self.buf.drain(..3);
+            }
+        }
+        Ok(())
+    }
+
+    /// The next batch of about `target` bytes of records; `None` at the end.
+    pub fn next_batch(&mut self, target: usize) -> io::Result<Option<Batch>> {
+        let mut target = target.max(1);
+        loop {
+            self.fill(target)?;
+            let mut records = Vec::new();
+            let mut p = 0;
+            while p < self.buf.len() && p < target {
+                match find_end(&self.buf[p..], self.split, self.eof) {
+                    Some((len, is_game)) => {
+                        records.push(RawRecord {
+                            range: p..p + len,
+                            line: self.line,
+                            col: self.col,
+                            is_game,
+                        });
+                        advance(&self.buf[p..p + len], &mut self.line, &mut self.col);
+                        p += len;
+                    }
+                    None => break,
+                }
+            }
+            if !records.is_empty() || (self.eof && p >= self.buf.len()) {
+                if records.is_empty() {
+                    return Ok(None);
+                }
+                let tail = self.buf.split_off(p);
+                let data = std::mem::replace(&mut self.buf, tail);
+                return Ok(Some(Batch { data, records }));
+            }
+            // One record is larger than the target: read more.
+            target = target.saturating_mul(2);
+        }
+    }
+}
+
+/// Moves a line/column position over some bytes.
+fn advance(bytes: &[u8], line: &mut usize, col: &mut usize) {
+    match memchr::memrchr(b'\n', bytes) {
+        Some(last) => {
+            *line += memchr::memchr_iter(b'\n', bytes).count();
+            *col = 1 + chars(&bytes[last + 1..]);
+        }
+        None => *col += chars(bytes),
+    }
+}
+
+fn chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}
+
+/// Finds the end of the record that starts at `data[0]`: its length and
+/// whether it holds a game. `None` when more data is needed to tell.
+pub fn find_end(data: &[u8], split: Split, eof: bool) -> Option<(usize, bool)> {
+    match split {
+        Split::Container { results } => container_end(data, results, eof),
+        Split::Lines => match memchr::memchr(b'\n', data) {
+            Some(i) => Some((i + 1, !data[..i].trim_ascii().is_empty())),
+            None if eof => Some((data.len(), !data.trim_ascii().is_empty())),
+            None => None,
+        },
+        Split::JsonArray => json_element_end(data, eof),
+    }
+}
+
+fn is_delim(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';')
+}
+
+/// The record scan of PGN-style containers: comments, escape lines and tags
+/// are skipped over; a record ends before a tag that follows movetext, or
+/// after a result token outside variations.
+fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, bool)> {
+    let n = data.len();
+    let mut i = 0;
+    let mut depth = 0usize;
+    let mut tags = false;
+    let mut body = false;
+    let at_line_start = |i: usize| i == 0 || data[i - 1] == b'\n';
+    while i < n {
+        let b = data[i];
+        match b {
+            b'%' if at_line_start(i) => match memchr::memchr(b'\n', &data[i..]) {
+                Some(j) => i += j + 1,
+                None => i = n,
+            },
+            b'{' => match memchr::memchr(b'}', &data[i..]) {
+                Some(j) => i += j + 1,
+                None => i = n,
+            },
+            b';' => match memchr::memchr(b'\n', &data[i..]) {
+                Some(j) => i += j + 1,
+                None => i = n,
+            },
+            b'[' => {
+                if body && depth == 0 {
+                    return Some((i, true));
+                }
+                tags = true;
+                let mut quoted = false;
+                i += 1;
+                while i < n {
+                    match data[i] {
+                        b'"' if data[i - 1] != b'\\' => quoted = !quoted,
+                        b']' if !quoted => {
+                            i += 1;
+                            break;
+                        }
+                        b'\n' => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'(' => {
+                depth += 1;
+                body = true;
+                i += 1;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            _ if b.is_ascii_whitespace() => i += 1,
+            _ => {
+                let start = i;
+                // A stray `}` or `]` is a token of its own.
+                i += 1;
+                while i < n && !is_delim(data[i]) {
+                    i += 1;
+                }
+                if i == n && !eof {
+                    return None;
+                }
+                let token = &data[start..i];
+                if depth == 0 && results.iter().any(|r| r.as_bytes() == token) {
+                    return Some((i, true));
+                }
+                body = true;
+            }
+        }
+    }
+    if eof {
+        Some((n, tags || body))
+    } else {
+        None
+    }
+}
+
+/// The scan of a JSON array: each element is a record; the brackets, commas
+/// and whitespace around elements belong to no game.
+fn json_element_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
+    let n = data.len();
+    let mut i = 0;
+    while i < n && (data[i].is_ascii_whitespace() || matches!(data[i], b'[' | b']' | b',')) {
+        i += 1;
+    }
+    if i > 0 {
+        return Some((i, false));
+    }
+    let mut depth = 0usize;
+    let mut in_str = false;
+    while i < n {
+        let b = data[i];
+        if in_str {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_str = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_str = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some((i + 1, true));
+                    }
+                }
+                b',' if depth == 0 => return Some((i, true)),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if eof {
+        Some((n, true))
+    } else {
+        None
+    }
+}
+
+/// A conversion from one format to another.
+pub struct Converter<'a> {
+    /// The input format.
+    pub from: &'a Format,
+    /// The output format.
+    pub to: &'a Format,
+    /// Reading options.
+    pub read: ReadOptions,
+    /// Writing options.
+    pub write: WriteOptions,
+}
+
+/// What converting one record gave.
+#[derive(Debug)]
+pub enum Converted {
+    /// The game, written, and the warnings.
+    Game(String, Vec<Problem>),
+    /// The record failed.
+    Failed(Problem),
+}
+
+impl Converter<'_> {
+    /// Converts one record.
+    pub fn convert(&self, bytes: &[u8]) -> Converted {
+        let mut warnings = Vec::new();
+        let decoded;
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => {
+                decoded = bytes.iter().map(|&b| char::from(b)).collect::<String>();
+                warnings.push(Problem::whole("not UTF-8: read as Latin-1"));
+                decoded.as_str()
+            }
+        };
+        let (Some(read), Some(write)) = (self.from.read, self.to.write) else {
+            return Converted::Failed(Problem::whole("format cannot be read or written"));
+        };
+        let parsed = match read(text, &self.read) {
+            Ok(p) => p,
+            Err(e) => return Converted::Failed(e),
+        };
+        warnings.extend(parsed.warnings);
+        if let Some(family) = self.to.family {
+            if parsed.game.family() != family {
+                return Converted::Failed(Problem::whole(format!(
+                    "a {} game cannot be written as {}",
+                    parsed.game.family().name(),
+                    self.to.name
+                )));
+            }
+        }
+        let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);
+        match write(&parsed.game, &self.write, &mut out) {
+            Ok(w) => {
+                warnings.extend(w);
+                Converted::Game(out, warnings)
+            }
+            Err(e) => Converted::Failed(e),
+        }
+    }
+}
+
+/// An output stream with its format's framing.
+pub struct Sink<W: Write> {
+    out: W,
+    framing: Framing,
+    games: usize,
+}
+
+impl<W: Write> Sink<W> {
+    /// A sink writing a format's games to `out`.
+    pub fn new(out: W, framing: Framing) -> Sink<W> {
+        Sink {
+            out,
+            framing,
+            games: 0,
+        }
+    }
+
+    /// Writes one game.
+    pub fn game(&mut self, text: &str) -> io::Result<()> {
+        let sep = if self.games == 0 {
+            self.framing.head
+        } else {
+            self.framing.between
+        };
+        self.out.write_all(sep.as_bytes())?;
+        self.out.write_all(text.as_bytes())?;
+        self.games += 1;
+        Ok(())
+    }
+
+    /// Ends the output and gives the writer back.
+    pub fn finish(mut self) -> io::Result<W> {
+        if self.games == 0 {
+            self.out.write_all(self.framing.head.as_bytes())?;
+        }
+        self.out.write_all(self.framing.tail.as_bytes())?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Counts of one run.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    /// Games converted.
+    pub converted: usize,
+    /// Games that failed.
+    pub failed: usize,
+    /// Warnings given.
+    pub warnings: usize,
+}
+
+impl std::ops::AddAssign for Summary {
+    fn add_assign(&mut self, o: Summary) {
+        self.converted += o.converted;
+        self.failed += o.failed;
+        self.warnings += o.warnings;
+    }
+}
+
+/// Where the pipeline reports to.
+pub struct Report<'r> {
+    /// Receives every diagnostic that should be shown.
+    pub diagnostic: &'r mut dyn FnMut(&Diagnostic),
+    /// Receives the original bytes of every failed record (`--rejects`).
+    pub reject: Option<&'r mut dyn Write>,
+    /// Called with the number of input bytes done after each batch.
+    pub progress: &'r mut dyn FnMut(usize),
+    /// Stop at the first error, and count warnings as errors.
+    pub strict: bool,
+}
+
+/// Converts one input stream into a sink. Failed games are reported and
+/// skipped; with `strict`, the first one ends the run with an error.
+pub fn convert_stream<R: Read, W: Write>(
+    input: R,
+    name: &str,
+    conv: &Converter<'_>,
+    sink: &mut Sink<W>,
+    report: &mut Report<'_>,
+) -> Result<Summary, Error> {
+    let io_err = |e: io::Error| Error::io(name, e);
+    let mut records = Records::new(input, conv.from.split);
+    let mut summary = Summary::default();
+    let mut game_index = 0usize;
+    // Identical warnings are shown once per input, then counted.
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    while let Some(batch) = records.next_batch(BATCH_BYTES).map_err(io_err)? {
+        let results: Vec<Option<Converted>> = batch
+            .records
+            .par_iter()
+            .map(|r| {
+                r.is_game
+                    .then(|| conv.convert(&batch.data[r.range.clone()]))
+            })
+            .collect();
+        for (rec, result) in batch.records.iter().zip(results) {
+            let bytes = &batch.data[rec.range.clone()];
+            let Some(result) = result else {
+                if has_text(bytes) {
+                    let (line, col) = locate(bytes, rec, &Problem::whole(""));
+                    summary.warnings += 1;
+                    (report.diagnostic)(&Diagnostic {
+                        severity: Severity::Warning,
+                        file: name.to_string(),
+                        line,
+                        col,
+                        game: game_index,
+                        message: "comments after the last game belong to no game: not written"
+                            .to_string(),
+                    });
+                }
+                continue;
+            };
+            game_index += 1;
+            let diag = |p: &Problem, severity| {
+                let (line, col) = locate(bytes, rec, p);
+                Diagnostic {
+                    severity,
+                    file: name.to_string(),
+                    line,
+                    col,
+                    game: game_index,
+                    message: p.message.clone(),
+                }
+            };
+            match result {
+                Converted::Game(text, warnings) => {
+                    if report.strict {
+                        if let Some(w) = warnings.first() {
+                            return Err(Error::Strict(diag(w, Severity::Error)));
+                        }
+                    }
+                    for w in &warnings {
+                        summary.warnings += 1;
+                        let count = seen.entry(w.message.clone()).or_insert(0);
+                        *count += 1;
+                        if *count == 1 {
+                            (report.diagnostic)(&diag(w, Severity::Warning));
+                        }
+                    }
+                    sink.game(&text).map_err(|e| Error::io("output", e))?;
+                    summary.converted += 1;
+                }
+                Converted::Failed(p) => {
+                    let d = diag(&p, Severity::Error);
+                    if report.strict {
+                        return Err(Error::Strict(d));
+                    }
+                    (report.diagnostic)(&d);
+                    summary.failed += 1;
+                    if let Some(rej) = report.reject.as_mut() {
+                        rej.write_all(bytes).map_err(|e| Error::io("rejects", e))?;
+                    }
+                }
+            }
+        }
+        (report.progress)(batch.data.len());
+    }
+    for (message, count) in seen {
+        if count > 1 {
+            (report.diagnostic)(&Diagnostic {
+                severity: Severity::Warning,
+                file: name.to_string(),
+                line: 0,
+                col: 0,
+                game: 0,
+                message: format!("{} more games: {message}", count - 1),
+            });
+        }
+    }
+    Ok(summary)
+}
+
+fn has_text(bytes: &[u8]) -> bool {
+    !bytes.trim_ascii().is_empty()
+}
+
+/// The position in the whole input of a problem in a record. A problem with
+/// no position points at the record's first non-blank character.
+fn locate(bytes: &[u8], rec: &RawRecord, p: &Problem) -> (usize, usize) {
+    let (line, col) = if p.line == 0 {
+        let skip = bytes.len() - bytes.trim_ascii_start().len();
+        let (mut l, mut c) = (1, 1);
+        advance(&bytes[..skip], &mut l, &mut c);
+        (l, c)
+    } else {
+        (p.line, p.col)
+    };
+    if line == 1 {
+        (rec.line, rec.col + col - 1)
+    } else {
+        (rec.line + line - 1, col)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RESULTS: &[&str] = crate::notation::draughts::RESULTS;
+
+    fn split(text: &str, batch: usize) -> Vec<(String, usize, usize, bool)> {
+        let mut r = Records::new(text.as_bytes(), Split::Container { results: RESULTS });
+        let mut out = Vec::new();
+        while let Some(b) = r.next_batch(batch).unwrap() {
+            for rec in b.records {
+                let s = String::from_utf8(b.data[rec.range].to_vec()).unwrap();
+                out.push((s, rec.line, rec.col, rec.is_game));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn splits_on_results_and_tags_with_positions() {
+        let text = "{ file }\n[Event \"a [1-0]\"]\n1. 32-28 {1-0 ; [x]} 1-0\n[Event \"b\"]\n1. 33-29\n[Event \"c\"]\n1. 1-6 *";
+        for batch in [1, 7, 1 << 20] {
+            let recs = split(text, batch);
+            assert_eq!(recs.len(), 3, "batch {batch}: {recs:?}");
+            assert!(recs[0].0.ends_with("1-0"));
+            assert_eq!((recs[1].1, recs[1].2), (3, 25));
+            assert!(recs[1].0.contains("33-29") && !recs[1].0.contains("Event \"c"));
+            assert_eq!(recs[2].1, 5);
+            assert!(recs[2].0.ends_with('*'));
+        }
+    }
+
+    #[test]
+    fn trailing_comment_is_no_game_and_bom_is_dropped() {
+        let recs = split("\u{feff}1. 32-28 1-0\n{ the end }\n", 4);
+        assert_eq!(recs.len(), 2);
+        assert!(recs[0].0.starts_with("1."));
+        assert!(!recs[1].3);
+    }
+
+    #[test]
+    fn stray_closing_brace_does_not_hang() {
+        let recs = split("1. 32-28 { a { b } } 1-0", 1 << 20);
+        assert_eq!(recs.len(), 1);
+    }
+
+    #[test]
+    fn result_inside_a_variation_does_not_split() {
+        let recs = split("1. 32-28 (1. 33-29 1-0) 18-23 0-1", 1 << 20);
+        assert_eq!(recs.len(), 1);
+    }
+
+    #[test]
+    fn json_array_elements() {
+        let text = b"[\n{\"a\":\"}\\\"\"},\n{\"b\":[1,{}]}\n]\n";
+        let mut r = Records::new(&text[..], Split::JsonArray);
+        let b = r.next_batch(1 << 20).unwrap().unwrap();
+        let games: Vec<&[u8]> = b
+            .records
+            .iter()
+            .filter(|r| r.is_game)
+            .map(|r| &b.data[r.range.clone()])
+            .collect();
+        assert_eq!(
+            games,
+            vec![&b"{\"a\":\"}\\\"\"}"[..], &b"{\"b\":[1,{}]}"[..]]
+        );
+    }
+}

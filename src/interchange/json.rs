@@ -1,0 +1,84 @@
+//! `json` and `jsonl`: the IR as JSON. Any game written and read back is the
+//! same game.
+
+use crate::error::Problem;
+use crate::ir::{Game, Line, Move, Setup, Variant};
+use crate::notation::{Parsed, ReadOptions, WriteOptions};
+
+/// Reads one game (one array element or one line).
+pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let game: Game = serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let msg = match msg.find(" at line ") {
+            Some(i) => msg[..i].to_string(),
+            None => msg,
+        };
+        Problem::at(
+            (e.line().max(1), e.column().max(1)),
+            format!("invalid game JSON: {msg}"),
+        )
+    })?;
+    validate(&game)?;
+    Ok(Parsed {
+        game,
+        warnings: Vec::new(),
+    })
+}
+
+/// Writes one game as one line of JSON, without a newline.
+pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let text = serde_json::to_string(game).map_err(|e| Problem::whole(e.to_string()))?;
+    out.push_str(&text);
+    Ok(Vec::new())
+}
+
+/// Writes one game as one line of JSON, with its newline.
+pub fn write_line(
+    game: &Game,
+    opts: &WriteOptions,
+    out: &mut String,
+) -> Result<Vec<Problem>, Problem> {
+    let warnings = write(game, opts, out)?;
+    out.push('\n');
+    Ok(warnings)
+}
+
+/// Checks what the JSON schema cannot: that the board is one kifu can
+/// handle and every square is on it.
+fn validate(game: &Game) -> Result<(), Problem> {
+    let Variant::Draughts(board) = &game.variant;
+    let check = crate::ir::draughts::Board::from_game_type(&board.game_type_string());
+    if check.is_err() || check.as_ref().ok() != Some(board) {
+        return Err(Problem::whole(format!(
+            "board {} is not one kifu can read",
+            board.game_type_string()
+        )));
+    }
+    let bad = |n: u16| Problem::whole(format!("square {n} is not on the board"));
+    if let Some(Setup::Draughts(p)) = &game.setup {
+        for piece in p.white.iter().chain(&p.black) {
+            if !board.contains(piece.square) {
+                return Err(bad(piece.square.0));
+            }
+        }
+    }
+    fn line(l: &Line, board: &crate::ir::draughts::Board) -> Result<(), u16> {
+        for ply in &l.plies {
+            let Move::Draughts(m) = &ply.mv;
+            if m.path.len() < 2 {
+                return Err(0);
+            }
+            if let Some(sq) = m.path.iter().find(|s| !board.contains(**s)) {
+                return Err(sq.0);
+            }
+            for v in &ply.variations {
+                line(v, board)?;
+            }
+        }
+        Ok(())
+    }
+    line(&game.moves, board).map_err(|n| match n {
+        0 => Problem::whole("a draughts move needs at least two squares"),
+        n => bad(n),
+    })
+}

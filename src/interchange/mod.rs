@@ -1,0 +1,3 @@
+//! Interchange formats: faithful dumps of the IR.
+
+pub mod json;

@@ -1,0 +1,78 @@
+//! Draughts types of the IR: the board, squares, moves and positions.
+//!
+//! A square is a number on a known board, never a string: numbered,
+//! alphanumeric and diagonal coordinates are views computed from it by the
+//! board geometry in [`crate::rules::draughts`].
+
+use serde::{Deserialize, Serialize};
+
+use super::Side;
+
+/// How a board's squares are written in PDN (the notation field of GameType).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SquareStyle {
+    /// Numbered squares `32-28` (GameType notation `N`).
+    Numeric,
+    /// Chess-like coordinates `c3-d4` (GameType notation `A`).
+    Alpha,
+}
+
+/// A draughts board, as the PDN GameType tag describes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Board {
+    /// The GameType number (20 international, 21 English, 27 Canadian, ...).
+    pub game_type: u8,
+    /// The side that moves first.
+    pub first: Side,
+    /// Number of columns.
+    pub width: u8,
+    /// Number of rows.
+    pub height: u8,
+    /// How squares are written.
+    pub style: SquareStyle,
+    /// Where square 1 (or a1) lies, seen by the side that starts:
+    /// 0 bottom left, 1 bottom right, 2 top left, 3 top right.
+    pub corner: u8,
+    /// True when the bottom left corner is not a playing square.
+    pub invert: bool,
+}
+
+/// A playing square: its number on the board (1-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Square(pub u16);
+
+/// A draughts move: the squares of its path and whether it captures.
+///
+/// A plain move has two squares; a capture has its start and end square and
+/// any intermediate squares the source listed (`28x19x10`), kept as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Move {
+    /// The squares visited, at least two.
+    pub path: Vec<Square>,
+    /// True for a capture.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capture: bool,
+}
+
+/// A piece on a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    /// The square it stands on.
+    pub square: Square,
+    /// True for a king.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub king: bool,
+}
+
+/// A position, as a PDN FEN tag gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    /// The side to move; `None` for FEN's `?`.
+    pub to_move: Option<Side>,
+    /// White's pieces, in the order the FEN lists them.
+    pub white: Vec<Piece>,
+    /// Black's pieces, in the order the FEN lists them.
+    pub black: Vec<Piece>,
+}

@@ -1,0 +1,350 @@
+//! The intermediate game representation (IR).
+//!
+//! Every reader produces a [`Game`] and every writer consumes one. The IR holds
+//! meaning, not spelling: squares are typed per game family, move numbers and
+//! sides are explicit, comments, glyphs, NAGs and variations keep their place.
+//! It is serde-serializable, and the `json`/`jsonl` formats are faithful dumps
+//! of it.
+
+pub mod draughts;
+
+use serde::{Deserialize, Serialize};
+
+/// A family of games: notations of one family can be converted into each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Draughts and checkers on any board PDN describes.
+    Draughts,
+}
+
+impl Family {
+    /// The family's name as the CLI and `kifu formats` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Draughts => "draughts",
+        }
+    }
+}
+
+/// The side that makes a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// White (in English checkers the side that does not start).
+    White,
+    /// Black.
+    Black,
+}
+
+impl Side {
+    /// The opponent.
+    pub fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+}
+
+/// The game and board a record is played on: which family, and the family's
+/// board description.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "lowercase")]
+pub enum Variant {
+    /// A draughts board.
+    Draughts(draughts::Board),
+}
+
+impl Variant {
+    /// The family this variant belongs to.
+    pub fn family(&self) -> Family {
+        match self {
+            Variant::Draughts(_) => Family::Draughts,
+        }
+    }
+
+    /// The side that makes the first move of a game from the initial position.
+    pub fn first_mover(&self) -> Side {
+        match self {
+            Variant::Draughts(b) => b.first,
+        }
+    }
+}
+
+/// A starting position given by the record (a FEN tag or its equivalent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Setup {
+    /// A draughts position.
+    Draughts(draughts::Position),
+}
+
+/// One move of any family.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Move {
+    /// A draughts move: a path of squares.
+    Draughts(draughts::Move),
+}
+
+/// A tag pair `[Name "value"]`; the value is unescaped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tag {
+    /// The tag name, as written.
+    pub name: String,
+    /// The tag value, unescaped.
+    pub value: String,
+}
+
+impl Tag {
+    /// A tag from its name and value.
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Tag {
+        Tag {
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+}
+
+/// How a comment was written in a PGN-style container.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CommentKind {
+    /// `{...}`.
+    #[default]
+    Brace,
+    /// `;...` up to the end of the line.
+    Line,
+    /// A `%...` escape line.
+    Escape,
+}
+
+impl CommentKind {
+    fn is_brace(&self) -> bool {
+        *self == CommentKind::Brace
+    }
+}
+
+/// A comment and the way it was written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Comment {
+    /// The text between the delimiters, exactly as written.
+    pub text: String,
+    /// The delimiters.
+    #[serde(default, skip_serializing_if = "CommentKind::is_brace")]
+    pub kind: CommentKind,
+}
+
+impl Comment {
+    /// A `{...}` comment.
+    pub fn brace(text: impl Into<String>) -> Comment {
+        Comment {
+            text: text.into(),
+            kind: CommentKind::Brace,
+        }
+    }
+}
+
+/// One ply (half-move) with everything attached to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ply {
+    /// The move number this ply belongs to.
+    pub number: u32,
+    /// The side that plays it.
+    pub side: Side,
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// A move glyph glued to the move (`!`, `?!`, `(!?)`, ...), as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glyph: Option<String>,
+    /// Numeric annotation glyphs (`$n`) after the move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nags: Vec<u32>,
+    /// Comments written before the move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<Comment>,
+    /// Comments written after the move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<Comment>,
+    /// Alternatives to this ply, each a line starting with a replacement for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variations: Vec<Line>,
+}
+
+impl Ply {
+    /// A bare ply.
+    pub fn new(number: u32, side: Side, mv: Move) -> Ply {
+        Ply {
+            number,
+            side,
+            mv,
+            glyph: None,
+            nags: Vec::new(),
+            before: Vec::new(),
+            after: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
+}
+
+/// A sequence of plies: the main line of a game or a variation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Line {
+    /// The plies in order.
+    pub plies: Vec<Ply>,
+    /// Comments after the last ply that could not be attached to it (the line
+    /// is empty, or its last ply has variations before them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trailing: Vec<Comment>,
+}
+
+impl Line {
+    /// True when the line holds no ply and no comment.
+    pub fn is_empty(&self) -> bool {
+        self.plies.is_empty() && self.trailing.is_empty()
+    }
+
+    /// The number of plies on this line and in all its variations.
+    pub fn count_plies(&self) -> usize {
+        self.plies
+            .iter()
+            .map(|p| 1 + p.variations.iter().map(Line::count_plies).sum::<usize>())
+            .sum()
+    }
+}
+
+/// Who won, read from a result token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The left score wins (`1-0`, `2-0`).
+    WhiteWins,
+    /// The right score wins (`0-1`, `0-2`).
+    BlackWins,
+    /// A draw (`1/2-1/2`, `1-1`).
+    Draw,
+    /// Both sides lose, a double forfeit (`0-0`).
+    BothLose,
+    /// Unknown, unfinished or abandoned (`*`).
+    Unknown,
+}
+
+/// A game result token: the outcome and the scale it was written in
+/// (one point for a win as in chess, or two as in international draughts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct GameResult {
+    /// Who won.
+    pub outcome: Outcome,
+    /// Points for a win: 1 (`1-0`) or 2 (`2-0`).
+    pub scale: u8,
+}
+
+impl GameResult {
+    /// The unknown result `*`.
+    pub const UNKNOWN: GameResult = GameResult {
+        outcome: Outcome::Unknown,
+        scale: 1,
+    };
+
+    /// Reads a result token; `None` when the text is not one.
+    pub fn parse(token: &str) -> Option<GameResult> {
+        let (outcome, scale) = match token {
+            "1-0" => (Outcome::WhiteWins, 1),
+            "0-1" => (Outcome::BlackWins, 1),
+            "1/2-1/2" | "½-½" => (Outcome::Draw, 1),
+            "2-0" => (Outcome::WhiteWins, 2),
+            "0-2" => (Outcome::BlackWins, 2),
+            "1-1" => (Outcome::Draw, 2),
+            "0-0" => (Outcome::BothLose, 1),
+            "*" => (Outcome::Unknown, 1),
+            _ => return None,
+        };
+        Some(GameResult { outcome, scale })
+    }
+
+    /// The canonical token.
+    pub fn token(self) -> &'static str {
+        match (self.outcome, self.scale) {
+            (Outcome::WhiteWins, 2) => "2-0",
+            (Outcome::BlackWins, 2) => "0-2",
+            (Outcome::Draw, 2) => "1-1",
+            (Outcome::WhiteWins, _) => "1-0",
+            (Outcome::BlackWins, _) => "0-1",
+            (Outcome::Draw, _) => "1/2-1/2",
+            (Outcome::BothLose, _) => "0-0",
+            (Outcome::Unknown, _) => "*",
+        }
+    }
+}
+
+impl From<GameResult> for String {
+    fn from(r: GameResult) -> String {
+        r.token().to_string()
+    }
+}
+
+impl TryFrom<String> for GameResult {
+    type Error = String;
+    fn try_from(s: String) -> Result<GameResult, String> {
+        GameResult::parse(&s).ok_or_else(|| format!("`{s}` is not a game result"))
+    }
+}
+
+/// One game record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    /// The game family and board.
+    pub variant: Variant,
+    /// Comments written before the tag section.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preamble: Vec<Comment>,
+    /// The tags, in input order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<Tag>,
+    /// The starting position, when the record gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<Setup>,
+    /// The main line.
+    #[serde(default)]
+    pub moves: Line,
+    /// The game termination marker, when the record has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
+}
+
+impl Game {
+    /// An empty game on a board.
+    pub fn new(variant: Variant) -> Game {
+        Game {
+            variant,
+            preamble: Vec::new(),
+            tags: Vec::new(),
+            setup: None,
+            moves: Line::default(),
+            result: None,
+        }
+    }
+
+    /// The game's family.
+    pub fn family(&self) -> Family {
+        self.variant.family()
+    }
+
+    /// The value of the first tag with this name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+    }
+
+    /// The result a writer should end the movetext with: the termination
+    /// marker, else the `Result` tag when it holds a result, else `*`.
+    pub fn effective_result(&self) -> GameResult {
+        self.result
+            .or_else(|| self.tag("Result").and_then(GameResult::parse))
+            .unwrap_or(GameResult::UNKNOWN)
+    }
+}

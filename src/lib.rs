@@ -1,0 +1,27 @@
+//! kifu converts board-game records between notations, losslessly and at
+//! archive scale.
+//!
+//! Every notation is a pest grammar (under `grammars/`) plus a reader and a
+//! writer around one intermediate representation ([`ir`]). The
+//! [`notation`] registry lists them; [`archive`] splits inputs into records
+//! and converts them in parallel, in order.
+//!
+//! ```
+//! use kifu::notation::{by_name, ReadOptions, WriteOptions};
+//! let num = by_name("draughts-num").unwrap();
+//! let diag = by_name("draughts-diag").unwrap();
+//! let parsed = (num.read.unwrap())("1. 32-28 19-23 *", &ReadOptions::default()).unwrap();
+//! let mut out = String::new();
+//! (diag.write.unwrap())(&parsed.game, &WriteOptions::default(), &mut out).unwrap();
+//! assert_eq!(out, "1. gf4 fe7 *\n");
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod archive;
+pub mod error;
+pub mod interchange;
+pub mod ir;
+pub mod notation;
+pub mod rules;

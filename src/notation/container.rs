@@ -1,0 +1,627 @@
+//! The PGN-style container shared by every container notation: tags, move
+//! numbers, comments, escape lines, NAGs, glyphs, variations and results.
+//!
+//! `grammars/common.pest` is stacked into each notation's parser, so every
+//! notation has its own `Rule` enum; [`container_rules!`] maps the shared rule
+//! names to a [`Kind`], and [`read`] walks the pairs of any of them into the
+//! IR, asking the notation ([`Notation`]) only for the board and the moves.
+//! [`write`] is the matching writer.
+
+use pest::iterators::{Pair, Pairs};
+use pest::RuleType;
+
+use crate::error::Problem;
+use crate::ir::{
+    Comment, CommentKind, Game, GameResult, Line, Move, Ply, Setup, Side, Tag, Variant,
+};
+
+/// What a rule of `common.pest` is, whatever notation's `Rule` enum it is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The whole record.
+    Record,
+    /// Comments before the tags.
+    Preamble,
+    /// `[Name "value"]`.
+    Tag,
+    /// A tag's name.
+    TagName,
+    /// A tag's quoted value.
+    TagValue,
+    /// The text inside the quotes.
+    TagText,
+    /// The movetext.
+    Body,
+    /// A move with its glyph.
+    Move,
+    /// `12.` or `12...`.
+    MoveNumber,
+    /// A lone `...`.
+    Ellipsis,
+    /// `!`, `?!`, `(!?)`, ...
+    Glyph,
+    /// `$n`.
+    Nag,
+    /// `{...}`.
+    BraceComment,
+    /// `;...`.
+    LineComment,
+    /// `%...`.
+    EscapeLine,
+    /// The text of a comment.
+    CommentText,
+    /// `( ... )`.
+    Variation,
+    /// Parenthesized text that is not movetext.
+    ParenComment,
+    /// A result token.
+    Result,
+    /// A notation's own rule.
+    Other,
+}
+
+/// Maps a notation's `Rule` enum onto the container's [`Kind`]s.
+pub trait ContainerRule: RuleType {
+    /// The container role of this rule.
+    fn kind(self) -> Kind;
+    /// A name for the rule in an error message ("a move", "a tag", ...).
+    fn describe(self) -> &'static str;
+}
+
+/// Implements [`ContainerRule`] for the `Rule` enum of a parser that stacks
+/// `grammars/common.pest`, given a function naming its notation's own rules.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! container_rules {
+    ($rule:ident, $describe_own:expr) => {
+        impl $crate::notation::container::ContainerRule for $rule {
+            fn kind(self) -> $crate::notation::container::Kind {
+                use $crate::notation::container::Kind;
+                match self {
+                    $rule::record => Kind::Record,
+                    $rule::preamble => Kind::Preamble,
+                    $rule::tag => Kind::Tag,
+                    $rule::tag_name => Kind::TagName,
+                    $rule::tag_value => Kind::TagValue,
+                    $rule::tag_text => Kind::TagText,
+                    $rule::body => Kind::Body,
+                    $rule::move_full => Kind::Move,
+                    $rule::move_number => Kind::MoveNumber,
+                    $rule::ellipsis => Kind::Ellipsis,
+                    $rule::glyph => Kind::Glyph,
+                    $rule::nag => Kind::Nag,
+                    $rule::brace_comment => Kind::BraceComment,
+                    $rule::line_comment => Kind::LineComment,
+                    $rule::escape_line => Kind::EscapeLine,
+                    $rule::brace_text | $rule::line_text | $rule::paren_text => Kind::CommentText,
+                    $rule::variation => Kind::Variation,
+                    $rule::paren_comment => Kind::ParenComment,
+                    $rule::result => Kind::Result,
+                    _ => Kind::Other,
+                }
+            }
+            fn describe(self) -> &'static str {
+                use $crate::notation::container::Kind;
+                match $crate::notation::container::ContainerRule::kind(self) {
+                    Kind::Tag => "a tag",
+                    Kind::TagName => "a tag name",
+                    Kind::TagValue | Kind::TagText => "a quoted tag value",
+                    Kind::Move => "a move",
+                    Kind::MoveNumber => "a move number",
+                    Kind::Glyph => "a move glyph",
+                    Kind::Nag => "a NAG",
+                    Kind::BraceComment | Kind::LineComment | Kind::EscapeLine => "a comment",
+                    Kind::Variation => "a variation",
+                    Kind::Result => "a result",
+                    Kind::Record | Kind::Body => "a game",
+                    _ => ($describe_own)(self),
+                }
+            }
+        }
+    };
+}
+
+/// What a notation tells the container walker.
+pub trait Notation {
+    /// The parser's rule enum.
+    type Rule: ContainerRule;
+
+    /// Called once the tags are read: decides the board and the setup, and
+    /// keeps what [`Notation::read_move`] needs. `at` locates a tag by name.
+    fn start(
+        &mut self,
+        tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
+    ) -> Result<Start, Problem>;
+
+    /// Reads one move from the notation's move pair.
+    fn read_move(&mut self, pair: Pair<'_, Self::Rule>) -> Result<Move, Problem>;
+
+    /// Called after the movetext is read, to settle what the moves told
+    /// (the board, when the squares showed it). Does nothing by default.
+    fn finish(&mut self, _game: &mut Game, _warnings: &mut Vec<Problem>) {}
+}
+
+/// The board and setup of a game, decided from its tags.
+pub struct Start {
+    /// The board.
+    pub variant: Variant,
+    /// The starting position, if the tags give one.
+    pub setup: Option<Setup>,
+    /// The side to move first, if the setup says.
+    pub to_move: Option<Side>,
+    /// Warnings about the decision (a guessed board, say).
+    pub warnings: Vec<Problem>,
+}
+
+/// A game read from a record, with what the reader noticed.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// The game.
+    pub game: Game,
+    /// Warnings: the game was read, but something was guessed or reinterpreted.
+    pub warnings: Vec<Problem>,
+}
+
+/// Turns a pest error into a [`Problem`] a person can act on.
+pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) -> Problem {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match err.line_col {
+        pest::error::LineColLocation::Pos(p) | pest::error::LineColLocation::Span(p, _) => p,
+    };
+    let offset = match err.location {
+        InputLocation::Pos(p) | InputLocation::Span((p, _)) => p,
+    };
+    let found: String = text[offset.min(text.len())..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(24)
+        .collect();
+    let expected = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().map(|r| r.describe()).collect();
+            names.dedup();
+            let mut uniq: Vec<&str> = Vec::new();
+            for n in names {
+                if !uniq.contains(&n) {
+                    uniq.push(n);
+                }
+            }
+            match uniq.len() {
+                0 => String::from("unexpected text"),
+                1 => format!("expected {}", uniq[0]),
+                _ => {
+                    let last = uniq.pop().unwrap_or_default();
+                    format!("expected {} or {}", uniq.join(", "), last)
+                }
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = if found.is_empty() {
+        if offset >= text.trim_end().len() {
+            "the end of the game".to_string()
+        } else {
+            "a space".to_string()
+        }
+    } else {
+        format!("`{found}`")
+    };
+    Problem::at(pos, format!("{expected}, found {found}"))
+}
+
+/// Position of a pair in its record, for messages.
+pub fn pos_of<R: RuleType>(pair: &Pair<'_, R>) -> (usize, usize) {
+    pair.as_span().start_pos().line_col()
+}
+
+/// Undoes tag value escapes: `\"` and `\\`; other backslashes stay.
+pub fn unescape(text: &str) -> String {
+    if !text.contains('\\') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&n @ ('"' | '\\')) = chars.peek() {
+                out.push(n);
+                chars.next();
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Walks the `record` pairs of any container notation into a game.
+pub fn read<N: Notation>(
+    mut pairs: Pairs<'_, N::Rule>,
+    notation: &mut N,
+) -> Result<Parsed, Problem> {
+    let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
+    let mut preamble = Vec::new();
+    let mut tags: Vec<Tag> = Vec::new();
+    let mut tag_pos: Vec<(usize, usize)> = Vec::new();
+    let mut body = None;
+    let mut warnings = Vec::new();
+    for pair in record.into_inner() {
+        match pair.as_rule().kind() {
+            Kind::Preamble => {
+                for c in pair.into_inner() {
+                    preamble.push(comment(c, &mut warnings));
+                }
+            }
+            Kind::Tag => {
+                let pos = pos_of(&pair);
+                let mut name = "";
+                let mut value = String::new();
+                for part in pair.into_inner() {
+                    match part.as_rule().kind() {
+                        Kind::TagName => name = part.as_str(),
+                        Kind::TagValue => {
+                            value = unescape(part.into_inner().next().map_or("", |t| t.as_str()))
+                        }
+                        _ => {}
+                    }
+                }
+                tags.push(Tag::new(name, value));
+                tag_pos.push(pos);
+            }
+            Kind::Body => body = Some(pair),
+            _ => {}
+        }
+    }
+    let at = |name: &str| -> (usize, usize) {
+        tags.iter()
+            .position(|t| t.name == name)
+            .map_or((1, 1), |i| tag_pos[i])
+    };
+    let start = notation.start(&tags, &at)?;
+    warnings.extend(start.warnings);
+    let mut game = Game::new(start.variant);
+    game.preamble = preamble;
+    game.setup = start.setup;
+    let first = game.variant.first_mover();
+    if let Some(body) = body {
+        let mut walker = Walker {
+            notation,
+            first,
+            warnings: &mut warnings,
+            result: None,
+        };
+        let (number, side) = (1, start.to_move.unwrap_or(first));
+        game.moves = walker.line(
+            body.into_inner(),
+            number,
+            side,
+            start.to_move.is_some(),
+            true,
+        )?;
+        game.result = walker.result;
+    }
+    game.tags = tags;
+    notation.finish(&mut game, &mut warnings);
+    Ok(Parsed { game, warnings })
+}
+
+fn comment<R: ContainerRule>(pair: Pair<'_, R>, warnings: &mut Vec<Problem>) -> Comment {
+    let kind = match pair.as_rule().kind() {
+        Kind::LineComment => CommentKind::Line,
+        Kind::EscapeLine => CommentKind::Escape,
+        Kind::ParenComment => {
+            warnings.push(Problem::at(
+                pos_of(&pair),
+                "text in parentheses that is not a variation was read as a comment",
+            ));
+            CommentKind::Brace
+        }
+        _ => CommentKind::Brace,
+    };
+    let text = pair.into_inner().next().map_or("", |t| t.as_str());
+    Comment {
+        text: text.to_string(),
+        kind,
+    }
+}
+
+struct Walker<'n, 'w, N: Notation> {
+    notation: &'n mut N,
+    first: Side,
+    warnings: &'w mut Vec<Problem>,
+    result: Option<GameResult>,
+}
+
+impl<N: Notation> Walker<'_, '_, N> {
+    /// Reads one line. `number` and `side` are those of its first ply;
+    /// `fixed_side` says the side is known (a setup, or a variation) and a
+    /// move number's dots must not change it.
+    fn line(
+        &mut self,
+        pairs: Pairs<'_, N::Rule>,
+        mut number: u32,
+        mut side: Side,
+        fixed_side: bool,
+        main: bool,
+    ) -> Result<Line, Problem> {
+        let mut line = Line::default();
+        let mut pending: Vec<Comment> = Vec::new();
+        let mut numbered = !main;
+        for pair in pairs {
+            match pair.as_rule().kind() {
+                Kind::Move => {
+                    let mut inner = pair.into_inner();
+                    let mv_pair = inner.next().ok_or_else(|| Problem::whole("empty move"))?;
+                    let mv = self.notation.read_move(mv_pair)?;
+                    let mut ply = Ply::new(number, side, mv);
+                    ply.glyph = inner.next().map(|g| g.as_str().to_string());
+                    ply.before = std::mem::take(&mut pending);
+                    line.plies.push(ply);
+                    numbered = true;
+                    if side != self.first {
+                        number += 1;
+                    }
+                    side = side.other();
+                }
+                Kind::MoveNumber => {
+                    if !numbered && line.plies.is_empty() {
+                        let text = pair.as_str();
+                        let digits = text.trim_end_matches(['.', '…']);
+                        number = digits.parse().map_err(|_| {
+                            Problem::at(pos_of(&pair), format!("move number `{text}` is too large"))
+                        })?;
+                        let dots = text.len() - digits.len();
+                        if !fixed_side && (dots >= 3 || text.ends_with('…')) {
+                            side = self.first.other();
+                        }
+                        numbered = true;
+                    }
+                }
+                Kind::Ellipsis => {
+                    if line.plies.is_empty() && !fixed_side {
+                        side = self.first.other();
+                    }
+                }
+                Kind::Glyph => {
+                    let pos = pos_of(&pair);
+                    match line.plies.last_mut() {
+                        Some(ply) if ply.glyph.is_none() => {
+                            ply.glyph = Some(pair.as_str().to_string())
+                        }
+                        Some(_) => return Err(Problem::at(pos, "a second glyph for one move")),
+                        None => return Err(Problem::at(pos, "a move glyph before any move")),
+                    }
+                }
+                Kind::Nag => {
+                    let pos = pos_of(&pair);
+                    let value: u32 = pair.as_str()[1..].parse().map_err(|_| {
+                        Problem::at(pos, format!("NAG `{}` is too large", pair.as_str()))
+                    })?;
+                    match line.plies.last_mut() {
+                        Some(ply) => ply.nags.push(value),
+                        None => return Err(Problem::at(pos, "a NAG before any move")),
+                    }
+                }
+                Kind::BraceComment | Kind::LineComment | Kind::EscapeLine | Kind::ParenComment => {
+                    let c = comment(pair, self.warnings);
+                    match line.plies.last_mut() {
+                        Some(ply) if ply.variations.is_empty() && pending.is_empty() => {
+                            ply.after.push(c)
+                        }
+                        _ => pending.push(c),
+                    }
+                }
+                Kind::Variation => {
+                    let pos = pos_of(&pair);
+                    let (n, s) = match line.plies.last() {
+                        Some(ply) => (ply.number, ply.side),
+                        None => return Err(Problem::at(pos, "a variation before any move")),
+                    };
+                    let var = self.line(pair.into_inner(), n, s, true, false)?;
+                    if let Some(ply) = line.plies.last_mut() {
+                        ply.variations.push(var);
+                    }
+                }
+                Kind::Result => self.result = GameResult::parse(pair.as_str()),
+                _ => {}
+            }
+        }
+        line.trailing = pending;
+        Ok(line)
+    }
+}
+
+/// Tags that lead a canonical tag section, in this order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Writes a tag section: the seven-tag roster first in roster order, then the
+/// other tags in input order, then a blank line (none when there are no tags).
+pub fn write_tags(tags: &[Tag], out: &mut String) {
+    let write_one = |t: &Tag, out: &mut String| {
+        out.push('[');
+        out.push_str(&t.name);
+        out.push_str(" \"");
+        for c in t.value.chars() {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push_str("\"]\n");
+    };
+    for name in SEVEN_TAG_ROSTER {
+        for t in tags.iter().filter(|t| t.name == name) {
+            write_one(t, out);
+        }
+    }
+    for t in tags
+        .iter()
+        .filter(|t| !SEVEN_TAG_ROSTER.contains(&t.name.as_str()))
+    {
+        write_one(t, out);
+    }
+    if !tags.is_empty() {
+        out.push('\n');
+    }
+}
+
+/// Lays out movetext tokens in lines of at most 80 columns. A token is never
+/// split, so a comment longer than a line keeps its own line.
+struct Layout<'o> {
+    out: &'o mut String,
+    col: usize,
+    /// The next token is glued to the previous one (after `(`).
+    glue: bool,
+}
+
+const WIDTH: usize = 80;
+
+impl Layout<'_> {
+    fn token(&mut self, tok: &str) {
+        let len = tok.chars().count();
+        if self.glue {
+            self.glue = false;
+        } else if self.col > 0 {
+            if self.col + 1 + len > WIDTH {
+                self.out.push('\n');
+                self.col = 0;
+            } else {
+                self.out.push(' ');
+                self.col += 1;
+            }
+        }
+        self.out.push_str(tok);
+        match tok.rfind('\n') {
+            Some(i) => self.col = tok[i + 1..].chars().count(),
+            None => self.col += len,
+        }
+    }
+
+    /// A token that must end its line (`;` comments).
+    fn line_end(&mut self) {
+        self.out.push('\n');
+        self.col = 0;
+    }
+
+    /// A token that must start at column 1 and end its line (`%` lines).
+    fn own_line(&mut self, tok: &str) {
+        if self.col > 0 {
+            self.out.push('\n');
+        }
+        self.out.push_str(tok);
+        self.out.push('\n');
+        self.col = 0;
+        self.glue = false;
+    }
+
+    fn comment(&mut self, c: &Comment) {
+        match c.kind {
+            CommentKind::Brace => self.token(&format!("{{{}}}", c.text)),
+            CommentKind::Line => {
+                self.token(&format!(";{}", c.text));
+                self.line_end();
+            }
+            CommentKind::Escape => self.own_line(&format!("%{}", c.text)),
+        }
+    }
+
+    fn open(&mut self) {
+        self.token("(");
+        self.glue = true;
+    }
+
+    fn close(&mut self) {
+        if self.col + 1 > WIDTH {
+            self.out.push('\n');
+            self.col = 0;
+        }
+        self.out.push(')');
+        self.col += 1;
+        self.glue = false;
+    }
+}
+
+/// Writes a whole game in the PGN-style container: preamble comments, tags,
+/// movetext wrapped at 80 columns, and the result, ending with a newline.
+/// `spell` writes one move in the target notation.
+pub fn write<F>(game: &Game, out: &mut String, mut spell: F) -> Result<(), Problem>
+where
+    F: FnMut(&Move, &mut String) -> Result<(), Problem>,
+{
+    for c in &game.preamble {
+        match c.kind {
+            CommentKind::Brace => out.push_str(&format!("{{{}}}\n", c.text)),
+            CommentKind::Line => out.push_str(&format!(";{}\n", c.text)),
+            CommentKind::Escape => out.push_str(&format!("%{}\n", c.text)),
+        }
+    }
+    if !game.preamble.is_empty() {
+        out.push('\n');
+    }
+    write_tags(&game.tags, out);
+    let mut layout = Layout {
+        out,
+        col: 0,
+        glue: false,
+    };
+    let first = game.variant.first_mover();
+    let mut buf = String::new();
+    write_line(&game.moves, first, &mut layout, &mut spell, &mut buf)?;
+    layout.token(game.effective_result().token());
+    layout.out.push('\n');
+    Ok(())
+}
+
+fn write_line<F>(
+    line: &Line,
+    first: Side,
+    layout: &mut Layout<'_>,
+    spell: &mut F,
+    buf: &mut String,
+) -> Result<(), Problem>
+where
+    F: FnMut(&Move, &mut String) -> Result<(), Problem>,
+{
+    use std::fmt::Write;
+    let mut need_number = true;
+    for ply in &line.plies {
+        for c in &ply.before {
+            layout.comment(c);
+            need_number = true;
+        }
+        // A move number stays on the line of its move.
+        buf.clear();
+        if ply.side == first {
+            let _ = write!(buf, "{}. ", ply.number);
+        } else if need_number {
+            let _ = write!(buf, "{}... ", ply.number);
+        }
+        need_number = false;
+        spell(&ply.mv, buf)?;
+        if let Some(g) = &ply.glyph {
+            buf.push_str(g);
+        }
+        layout.token(buf);
+        for nag in &ply.nags {
+            buf.clear();
+            let _ = write!(buf, "${nag}");
+            layout.token(buf);
+        }
+        for c in &ply.after {
+            layout.comment(c);
+            need_number = true;
+        }
+        for var in &ply.variations {
+            layout.open();
+            write_line(var, first, layout, spell, buf)?;
+            layout.close();
+            need_number = true;
+        }
+    }
+    for c in &line.trailing {
+        layout.comment(c);
+    }
+    Ok(())
+}

@@ -1,0 +1,91 @@
+//! What the two draughts notations share: the board and setup a record's
+//! tags give, and the result tokens that end a record.
+
+use crate::error::Problem;
+use crate::ir::draughts::{Board, SquareStyle};
+use crate::ir::{Game, Setup, Tag, Variant};
+use crate::notation::container::Start;
+use crate::notation::ReadOptions;
+use crate::rules::draughts::parse_fen;
+
+/// Result tokens that end a draughts record (for the record splitter).
+pub const RESULTS: &[&str] = &[
+    "2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "½-½", "*",
+];
+
+/// The board a draughts record is read on, and whether it was assumed.
+#[derive(Debug, Clone, Copy)]
+pub struct BoardChoice {
+    /// The board.
+    pub board: Board,
+    /// True when neither a GameType tag nor `--variant` named it.
+    pub assumed: bool,
+}
+
+/// Decides the board (`--variant`, else the GameType tag, else international)
+/// and reads the FEN tag against it.
+pub fn start(
+    tags: &[Tag],
+    at: &dyn Fn(&str) -> (usize, usize),
+    opts: &ReadOptions,
+) -> Result<(BoardChoice, Start), Problem> {
+    let mut warnings = Vec::new();
+    let game_type = tags.iter().find(|t| t.name == "GameType");
+    let (board, assumed) = match (opts.draughts, game_type) {
+        (Some(b), _) => (b, false),
+        (None, Some(t)) => {
+            let b = Board::from_game_type(&t.value).map_err(|e| Problem::at(at("GameType"), e))?;
+            if let Some(standard) = Board::preset(b.game_type) {
+                if standard != b {
+                    warnings.push(Problem::at(
+                        at("GameType"),
+                        format!(
+                            "GameType `{}` differs from the standard `{}`; read as written (--variant overrides)",
+                            t.value,
+                            standard.game_type_string()
+                        ),
+                    ));
+                }
+            }
+            (b, false)
+        }
+        (None, None) => (Board::INTERNATIONAL, true),
+    };
+    let setup = match tags.iter().find(|t| t.name == "FEN") {
+        Some(t) => Some(parse_fen(&t.value, &board).map_err(|e| Problem::at(at("FEN"), e))?),
+        None => None,
+    };
+    let to_move = setup.as_ref().and_then(|p| p.to_move);
+    Ok((
+        BoardChoice { board, assumed },
+        Start {
+            variant: Variant::Draughts(board),
+            setup: setup.map(Setup::Draughts),
+            to_move,
+            warnings,
+        },
+    ))
+}
+
+/// The board an assumed international board becomes when its moves are
+/// written with alphanumeric squares: a1 at the bottom left.
+pub fn alpha_board(board: Board) -> Board {
+    Board {
+        style: SquareStyle::Alpha,
+        corner: 0,
+        ..board
+    }
+}
+
+/// The draughts board of a game, or the error a draughts writer gives for a
+/// game of another family.
+pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
+    match &game.variant {
+        Variant::Draughts(b) => Ok(*b),
+        #[allow(unreachable_patterns)]
+        other => Err(Problem::whole(format!(
+            "a {} game cannot be written as {format}",
+            other.family().name()
+        ))),
+    }
+}

@@ -1,0 +1,265 @@
+//! `draughts-diag`: PDN with the diagonal coordinates of seed 002.
+//!
+//! A square is a letter line and a digit line: with the board seen from
+//! White, column `c` and row `r` from 1, digit `(c + r) / 2` and letter
+//! `(c - r + height) / 2`. Digit 10 is written `0`. Canonical moves are the
+//! most compact form; boards over 10 rows write every square in full.
+
+use pest::iterators::Pair;
+use pest::Parser;
+
+use crate::error::Problem;
+use crate::ir::draughts::{Board, Move as DMove};
+use crate::ir::{Game, Move, Tag};
+use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start};
+use crate::notation::draughts::{self, board_of, BoardChoice};
+use crate::notation::{ReadOptions, WriteOptions};
+
+/// The pest parser: the container, the draughts family and this notation.
+#[allow(missing_docs)]
+mod grammar {
+    use crate::container_rules;
+
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/common.pest"]
+    #[grammar = "grammars/draughts.pest"]
+    #[grammar = "grammars/draughts_diag.pest"]
+    pub struct DiagParser;
+
+    container_rules!(Rule, |r: Rule| match r {
+        Rule::ddiag_sep => "`-` or `x`",
+        _ => "a diagonal square",
+    });
+}
+use grammar::{DiagParser, Rule};
+
+struct Diag<'o> {
+    opts: &'o ReadOptions,
+    board: Board,
+}
+
+impl Notation for Diag<'_> {
+    type Rule = Rule;
+
+    fn start(
+        &mut self,
+        tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
+    ) -> Result<Start, Problem> {
+        let (BoardChoice { board, .. }, start) = draughts::start(tags, at, self.opts)?;
+        if !board.has_diagonal() {
+            return Err(Problem::at(at("GameType"), no_diagonal(&board)));
+        }
+        self.board = board;
+        Ok(start)
+    }
+
+    fn read_move(&mut self, pair: Pair<'_, Rule>) -> Result<Move, Problem> {
+        let pos = pos_of(&pair);
+        let form = pair
+            .into_inner()
+            .next()
+            .ok_or_else(|| Problem::at(pos, "empty move"))?;
+        let mut capture = false;
+        // Diagonal coordinates (letter, digit) of each square of the path.
+        let mut coords: Vec<(i32, i32)> = Vec::with_capacity(2);
+        let parts: Vec<Pair<'_, Rule>> = form.clone().into_inner().collect();
+        let letter = |p: &Pair<'_, Rule>| i32::from(p.as_str().as_bytes()[0] - b'a') + 1;
+        let digit = |s: &str| match s.parse::<i32>() {
+            Ok(0) => 10,
+            Ok(d) => d,
+            Err(_) => 0,
+        };
+        let square = |p: &Pair<'_, Rule>| (letter(p), digit(&p.as_str()[1..]));
+        match form.as_rule() {
+            Rule::ddiag_full => {
+                for p in &parts {
+                    match p.as_rule() {
+                        Rule::ddiag_sep => capture |= p.as_str() != "-",
+                        _ => coords.push(square(p)),
+                    }
+                }
+            }
+            Rule::ddiag_squares_x | Rule::ddiag_two | Rule::ddiag_one_x => {
+                capture = form.as_rule() != Rule::ddiag_two;
+                coords.extend(parts.iter().map(square));
+                if coords.len() == 1 {
+                    coords.push(coords[0]);
+                }
+            }
+            Rule::ddiag_letter_line => {
+                let l = letter(&parts[0]);
+                coords.push((l, digit(parts[1].as_str())));
+                coords.push((l, digit(parts[2].as_str())));
+                capture = parts.len() > 3;
+            }
+            Rule::ddiag_digit_line => {
+                let d = digit(parts[2].as_str());
+                coords.push((letter(&parts[0]), d));
+                coords.push((letter(&parts[1]), d));
+                capture = parts.len() > 3;
+            }
+            _ => return Err(Problem::at(pos, "unknown move form")),
+        }
+        let mut path = Vec::with_capacity(coords.len());
+        for (l, d) in coords {
+            let sq = self.board.from_diag(l, d).ok_or_else(|| {
+                Problem::at(
+                    pos,
+                    format!(
+                        "{} is not a square of the {}x{} board",
+                        coord_text(l, d),
+                        self.board.width,
+                        self.board.height
+                    ),
+                )
+            })?;
+            path.push(sq);
+        }
+        Ok(Move::Draughts(DMove { path, capture }))
+    }
+}
+
+fn no_diagonal(board: &Board) -> String {
+    format!(
+        "diagonal coordinates need a board whose bottom left corner is a playing square and \
+         whose height is even; GameType {} is not one",
+        board.game_type_string()
+    )
+}
+
+fn coord_text(letter: i32, digit: i32) -> String {
+    let l = u8::try_from(letter + i32::from(b'a') - 1).map_or('?', char::from);
+    format!("{l}{digit}")
+}
+
+/// Reads one record.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let pairs = DiagParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
+    let mut diag = Diag {
+        opts,
+        board: Board::INTERNATIONAL,
+    };
+    container::read(pairs, &mut diag)
+}
+
+/// Writes one game.
+pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let board = board_of(game, "draughts-diag")?;
+    if !board.has_diagonal() {
+        return Err(Problem::whole(no_diagonal(&board)));
+    }
+    container::write(game, out, |mv, buf| {
+        let Move::Draughts(m) = mv;
+        spell(&board, m, buf)
+    })?;
+    Ok(Vec::new())
+}
+
+/// Spells one move in its canonical (most compact) form.
+pub fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
+    let mut coords = Vec::with_capacity(m.path.len());
+    for &sq in &m.path {
+        coords.push(board.diag(sq).ok_or_else(|| {
+            Problem::whole(format!(
+                "square {} is not on the {}x{} board",
+                sq.0, board.width, board.height
+            ))
+        })?);
+    }
+    if coords.len() < 2 {
+        return Err(Problem::whole("a draughts move needs at least two squares"));
+    }
+    let compact = board.height <= 10;
+    let letter = |l: u8| char::from(b'a' + l - 1);
+    let digit = |d: u8, buf: &mut String| {
+        if compact && d == 10 {
+            buf.push('0');
+        } else {
+            buf.push_str(&d.to_string());
+        }
+    };
+    let ((l1, d1), (l2, d2)) = (coords[0], coords[coords.len() - 1]);
+    if compact && coords.len() == 2 {
+        if m.capture && (l1, d1) == (l2, d2) {
+            buf.push(letter(l1));
+            digit(d1, buf);
+            buf.push('x');
+            return Ok(());
+        }
+        if l1 == l2 {
+            buf.push(letter(l1));
+            digit(d1, buf);
+            digit(d2, buf);
+            if m.capture {
+                buf.push('x');
+            }
+            return Ok(());
+        }
+        if d1 == d2 {
+            buf.push(letter(l1));
+            buf.push(letter(l2));
+            digit(d1, buf);
+            if m.capture {
+                buf.push('x');
+            }
+            return Ok(());
+        }
+    }
+    if compact && m.capture {
+        for &(l, d) in &coords {
+            buf.push(letter(l));
+            digit(d, buf);
+        }
+        buf.push('x');
+        return Ok(());
+    }
+    // Full form: required over 10 rows, and for plain moves that leave every
+    // line (which only a corrupt record has), so that nothing is lost.
+    for (i, &(l, d)) in coords.iter().enumerate() {
+        if i > 0 {
+            buf.push(if m.capture { 'x' } else { '-' });
+        }
+        buf.push(letter(l));
+        digit(d, buf);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::draughts::Square;
+
+    fn mv(path: &[u16], capture: bool) -> DMove {
+        DMove {
+            path: path.iter().map(|&n| Square(n)).collect(),
+            capture,
+        }
+    }
+
+    fn spelled(board: &Board, path: &[u16], capture: bool) -> String {
+        let mut s = String::new();
+        spell(board, &mv(path, capture), &mut s).unwrap();
+        s
+    }
+
+    #[test]
+    fn every_compact_form_of_the_seed() {
+        let b = Board::INTERNATIONAL;
+        assert_eq!(spelled(&b, &[38, 33], false), "f45");
+        assert_eq!(spelled(&b, &[39, 33], false), "gf5");
+        assert_eq!(spelled(&b, &[14, 34], true), "e8g6x");
+        assert_eq!(spelled(&b, &[14, 25], true), "eg8x");
+        assert_eq!(spelled(&b, &[38, 29], true), "f46x");
+        assert_eq!(spelled(&b, &[29, 29], true), "f6x");
+        assert_eq!(spelled(&b, &[14, 34, 43], true), "e8g6i4x");
+    }
+
+    #[test]
+    fn canadian_squares_are_written_in_full() {
+        let b = Board::preset(27).unwrap();
+        let s = spelled(&b, &[1, 2], false);
+        assert!(s.contains('-'), "{s}");
+    }
+}

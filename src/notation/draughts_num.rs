@@ -1,0 +1,131 @@
+//! `draughts-num`: PDN with numbered squares (PDN 3.0), and the alphanumeric
+//! squares of the boards whose GameType says so.
+
+use pest::iterators::Pair;
+use pest::Parser;
+
+use crate::error::Problem;
+use crate::ir::draughts::{Board, Move as DMove, Square};
+use crate::ir::{Game, Move, Tag, Variant};
+use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start};
+use crate::notation::draughts::{self, alpha_board, board_of, BoardChoice};
+use crate::notation::{ReadOptions, WriteOptions};
+
+/// The pest parser: the container, the draughts family and this notation.
+#[allow(missing_docs)]
+mod grammar {
+    use crate::container_rules;
+
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/common.pest"]
+    #[grammar = "grammars/draughts.pest"]
+    #[grammar = "grammars/draughts_num.pest"]
+    pub struct NumParser;
+
+    container_rules!(Rule, |r: Rule| match r {
+        Rule::dnum_sep => "`-` or `x`",
+        _ => "a square",
+    });
+}
+use grammar::{NumParser, Rule};
+
+struct Num<'o> {
+    opts: &'o ReadOptions,
+    choice: BoardChoice,
+    alpha_seen: Option<(usize, usize)>,
+}
+
+impl Notation for Num<'_> {
+    type Rule = Rule;
+
+    fn start(
+        &mut self,
+        tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
+    ) -> Result<Start, Problem> {
+        let (choice, start) = draughts::start(tags, at, self.opts)?;
+        self.choice = choice;
+        Ok(start)
+    }
+
+    fn read_move(&mut self, pair: Pair<'_, Rule>) -> Result<Move, Problem> {
+        let mut path = Vec::with_capacity(2);
+        let mut capture = false;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::dnum_sep => capture |= !part.as_str().starts_with('-'),
+                Rule::dnum_alpha if self.choice.assumed && self.alpha_seen.is_none() => {
+                    self.alpha_seen = Some(pos_of(&part));
+                    self.choice.board = alpha_board(self.choice.board);
+                    path.push(self.square(&part)?);
+                }
+                _ => path.push(self.square(&part)?),
+            }
+        }
+        Ok(Move::Draughts(DMove { path, capture }))
+    }
+
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) {
+        if let Some(pos) = self.alpha_seen {
+            game.variant = Variant::Draughts(self.choice.board);
+            warnings.push(Problem::at(
+                pos,
+                "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
+                 bottom left (name the board with --variant)",
+            ));
+        }
+    }
+}
+
+impl Num<'_> {
+    fn square(&self, part: &Pair<'_, Rule>) -> Result<Square, Problem> {
+        self.choice
+            .board
+            .parse_square(part.as_str())
+            .map_err(|e| Problem::at(pos_of(part), e))
+    }
+}
+
+/// Reads one record.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let pairs = NumParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
+    let mut num = Num {
+        opts,
+        choice: BoardChoice {
+            board: Board::INTERNATIONAL,
+            assumed: true,
+        },
+        alpha_seen: None,
+    };
+    container::read(pairs, &mut num)
+}
+
+/// Writes one game.
+pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let board = board_of(game, "draughts-num")?;
+    let sep = board.capture_separator();
+    container::write(game, out, |mv, buf| {
+        let Move::Draughts(m) = mv;
+        spell(&board, sep, m, buf)
+    })?;
+    Ok(Vec::new())
+}
+
+fn spell(board: &Board, sep: char, m: &DMove, buf: &mut String) -> Result<(), Problem> {
+    if m.path.len() < 2 {
+        return Err(Problem::whole("a draughts move needs at least two squares"));
+    }
+    for (i, &sq) in m.path.iter().enumerate() {
+        if !board.contains(sq) {
+            return Err(Problem::whole(format!(
+                "square {} is not on the {}x{} board",
+                sq.0, board.width, board.height
+            )));
+        }
+        if i > 0 {
+            buf.push(if m.capture { sep } else { '-' });
+        }
+        board.write_square(sq, buf);
+    }
+    Ok(())
+}

@@ -1,0 +1,474 @@
+//! Draughts board geometry: GameType boards, square numbering, alphanumeric
+//! and diagonal coordinates, and PDN FEN positions.
+//!
+//! Coordinates are computed in "White's view": column `c` from 1 at the left,
+//! row `r` from 1 at the bottom, as White sees the board.
+
+use crate::ir::draughts::{Board, Piece, Position, Square, SquareStyle};
+use crate::ir::Side;
+
+/// The predefined PDN game types kifu plays on, with the names `--variant`
+/// accepts: `(names, GameType number, first, width, height, style, corner, invert)`.
+const PRESETS: &[(&[&str], u8, Side, u8, u8, SquareStyle, u8, bool)] = {
+    use Side::{Black as B, White as W};
+    use SquareStyle::{Alpha as A, Numeric as N};
+    &[
+        (&["international"], 20, W, 10, 10, N, 2, false),
+        (&["english", "checkers"], 21, B, 8, 8, N, 1, false),
+        (&["italian"], 22, W, 8, 8, N, 2, true),
+        (&["american", "pool"], 23, B, 8, 8, N, 1, false),
+        (&["spanish"], 24, W, 8, 8, N, 1, true),
+        (&["russian"], 25, W, 8, 8, A, 0, false),
+        (&["brazilian"], 26, W, 8, 8, A, 0, false),
+        (&["canadian"], 27, W, 12, 12, N, 2, false),
+        (&["portuguese"], 28, W, 8, 8, N, 1, true),
+        (&["czech"], 29, W, 8, 8, A, 0, false),
+        (&["thai"], 31, B, 8, 8, N, 2, false),
+        (&["frisian"], 40, W, 10, 10, N, 2, false),
+        (&["spantsiretti"], 41, W, 10, 8, A, 0, false),
+    ]
+};
+
+impl Board {
+    /// International draughts, 10x10 (GameType 20): the board when a record
+    /// names none.
+    pub const INTERNATIONAL: Board = Board {
+        game_type: 20,
+        first: Side::White,
+        width: 10,
+        height: 10,
+        style: SquareStyle::Numeric,
+        corner: 2,
+        invert: false,
+    };
+
+    /// The board of a predefined GameType number.
+    pub fn preset(game_type: u8) -> Option<Board> {
+        PRESETS.iter().find(|p| p.1 == game_type).map(
+            |&(_, game_type, first, width, height, style, corner, invert)| Board {
+                game_type,
+                first,
+                width,
+                height,
+                style,
+                corner,
+                invert,
+            },
+        )
+    }
+
+    /// The board `--variant` names: a name (`international`, `english`,
+    /// `canadian`, `frisian`, ...), a GameType number, or a full GameType.
+    pub fn by_name(name: &str) -> Result<Board, String> {
+        let lower = name.trim().to_ascii_lowercase();
+        if let Some(p) = PRESETS.iter().find(|p| p.0.contains(&lower.as_str())) {
+            return Ok(Board::preset(p.1).expect("preset exists"));
+        }
+        Board::from_game_type(name).map_err(|e| {
+            let names: Vec<&str> = PRESETS.iter().map(|p| p.0[0]).collect();
+            format!("{e}; known variants: {}", names.join(", "))
+        })
+    }
+
+    /// Reads a GameType tag value: `"20"` or the full `"20,W,10,10,N2,0"`.
+    pub fn from_game_type(value: &str) -> Result<Board, String> {
+        let fields: Vec<&str> = value.split(',').map(str::trim).collect();
+        let number: u8 = fields[0]
+            .parse()
+            .map_err(|_| format!("GameType `{value}` does not start with a game number"))?;
+        if fields.len() == 1 {
+            return Board::preset(number).ok_or_else(|| match number {
+                0..=19 => format!("GameType {number} is not a draughts game"),
+                30 => "GameType 30 (Turkish draughts) is played on every square: not supported"
+                    .to_string(),
+                _ => format!("GameType {number} is not a draughts game kifu knows"),
+            });
+        }
+        if !(5..=6).contains(&fields.len()) {
+            return Err(format!(
+                "GameType `{value}` should be `number` or `number,colour,width,height,notation[,invert]`"
+            ));
+        }
+        let first = match fields[1] {
+            "W" | "w" => Side::White,
+            "B" | "b" => Side::Black,
+            other => return Err(format!("GameType start colour `{other}` is not W or B")),
+        };
+        let size = |s: &str| -> Result<u8, String> {
+            match s.parse::<u8>() {
+                Ok(n) if (4..=26).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "GameType board size `{s}` is not a number from 4 to 26"
+                )),
+            }
+        };
+        let (width, height) = (size(fields[2])?, size(fields[3])?);
+        if width % 2 != 0 {
+            return Err(format!(
+                "GameType board width {width} is odd: not supported"
+            ));
+        }
+        let mut nota = fields[4].chars();
+        let style = match nota.next() {
+            Some('N') => SquareStyle::Numeric,
+            Some('A') => SquareStyle::Alpha,
+            Some('S') => return Err("GameType notation S (SAN) is not supported".to_string()),
+            _ => {
+                return Err(format!(
+                    "GameType notation `{}` is not N, A or S",
+                    fields[4]
+                ))
+            }
+        };
+        let corner = match (nota.next(), nota.next()) {
+            (Some(d @ '0'..='3'), None) => d as u8 - b'0',
+            _ => {
+                return Err(format!(
+                    "GameType notation `{}` needs a corner 0-3",
+                    fields[4]
+                ))
+            }
+        };
+        let invert = match fields.get(5).copied() {
+            None | Some("0") => false,
+            Some("1") => true,
+            Some(other) => return Err(format!("GameType invert flag `{other}` is not 0 or 1")),
+        };
+        Ok(Board {
+            game_type: number,
+            first,
+            width,
+            height,
+            style,
+            corner,
+            invert,
+        })
+    }
+
+    /// The full GameType spelling of this board (`20,W,10,10,N2,0`).
+    pub fn game_type_string(&self) -> String {
+        format!(
+            "{},{},{},{},{}{},{}",
+            self.game_type,
+            if self.first == Side::White { 'W' } else { 'B' },
+            self.width,
+            self.height,
+            if self.style == SquareStyle::Numeric {
+                'N'
+            } else {
+                'A'
+            },
+            self.corner,
+            u8::from(self.invert)
+        )
+    }
+
+    /// The number of playing squares.
+    pub fn square_count(&self) -> u16 {
+        u16::from(self.width) * u16::from(self.height) / 2
+    }
+
+    /// True when the square exists on this board.
+    pub fn contains(&self, sq: Square) -> bool {
+        sq.0 >= 1 && sq.0 <= self.square_count()
+    }
+
+    /// The corner square 1 (or a1) lies in, seen by White:
+    /// (is it on the left, is it at the bottom).
+    fn origin(&self) -> (bool, bool) {
+        let c = if self.first == Side::Black {
+            3 - (self.corner & 3)
+        } else {
+            self.corner & 3
+        };
+        (c % 2 == 0, c < 2)
+    }
+
+    fn playing(&self, c: i32, r: i32) -> bool {
+        (c + r).rem_euclid(2) == i32::from(self.invert)
+    }
+
+    /// Column and row (White's view, 1-based) of a square.
+    pub fn coords(&self, sq: Square) -> Option<(u8, u8)> {
+        if !self.contains(sq) {
+            return None;
+        }
+        let (w, h) = (i32::from(self.width), i32::from(self.height));
+        let per_row = w / 2;
+        let idx = i32::from(sq.0) - 1;
+        let (row_i, k) = (idx / per_row, idx % per_row);
+        let (left, bottom) = self.origin();
+        let r = if bottom { 1 + row_i } else { h - row_i };
+        let c = if left {
+            let c0 = if self.playing(1, r) { 1 } else { 2 };
+            c0 + 2 * k
+        } else {
+            let c0 = if self.playing(w, r) { w } else { w - 1 };
+            c0 - 2 * k
+        };
+        Some((c as u8, r as u8))
+    }
+
+    /// The square at a column and row (White's view), if it is a playing square.
+    pub fn square_at(&self, c: i32, r: i32) -> Option<Square> {
+        let (w, h) = (i32::from(self.width), i32::from(self.height));
+        if c < 1 || c > w || r < 1 || r > h || !self.playing(c, r) {
+            return None;
+        }
+        let (left, bottom) = self.origin();
+        let row_i = if bottom { r - 1 } else { h - r };
+        let k = if left {
+            let c0 = if self.playing(1, r) { 1 } else { 2 };
+            (c - c0) / 2
+        } else {
+            let c0 = if self.playing(w, r) { w } else { w - 1 };
+            (c0 - c) / 2
+        };
+        Some(Square((row_i * (w / 2) + k + 1) as u16))
+    }
+
+    /// Alphanumeric coordinates (file 1 = `a`, rank 1) of a square, in the
+    /// frame the GameType's corner gives.
+    pub fn alpha(&self, sq: Square) -> Option<(u8, u8)> {
+        let (c, r) = self.coords(sq)?;
+        let (left, bottom) = self.origin();
+        let file = if left { c } else { self.width + 1 - c };
+        let rank = if bottom { r } else { self.height + 1 - r };
+        Some((file, rank))
+    }
+
+    /// The square at alphanumeric coordinates, if it is a playing square.
+    pub fn from_alpha(&self, file: i32, rank: i32) -> Option<Square> {
+        let (left, bottom) = self.origin();
+        let c = if left {
+            file
+        } else {
+            i32::from(self.width) + 1 - file
+        };
+        let r = if bottom {
+            rank
+        } else {
+            i32::from(self.height) + 1 - rank
+        };
+        self.square_at(c, r)
+    }
+
+    /// True when diagonal coordinates are defined: the bottom left corner is
+    /// a playing square and the height is even.
+    pub fn has_diagonal(&self) -> bool {
+        !self.invert && self.height % 2 == 0
+    }
+
+    /// Diagonal coordinates (letter number, 1 = `a`; digit) of a square.
+    pub fn diag(&self, sq: Square) -> Option<(u8, u8)> {
+        if !self.has_diagonal() {
+            return None;
+        }
+        let (c, r) = self.coords(sq)?;
+        let (c, r) = (i32::from(c), i32::from(r));
+        let digit = (c + r) / 2;
+        let letter = (c - r + i32::from(self.height)) / 2;
+        Some((letter as u8, digit as u8))
+    }
+
+    /// The square at diagonal coordinates, if there is one.
+    pub fn from_diag(&self, letter: i32, digit: i32) -> Option<Square> {
+        if !self.has_diagonal() {
+            return None;
+        }
+        let half = i32::from(self.height) / 2;
+        self.square_at(digit + letter - half, digit - letter + half)
+    }
+
+    /// The capture separator PDN prescribes for this game type.
+    pub fn capture_separator(&self) -> char {
+        match self.game_type {
+            25 | 41 => ':',
+            _ => 'x',
+        }
+    }
+
+    /// Reads one square as PDN writes it: a number, or alphanumeric
+    /// coordinates (`c3`). Leading zeros are accepted.
+    pub fn parse_square(&self, text: &str) -> Result<Square, String> {
+        let bytes = text.as_bytes();
+        let sq = match bytes.first() {
+            Some(b'a'..=b'z') => {
+                let rank: i32 = text[1..]
+                    .parse()
+                    .map_err(|_| format!("`{text}` is not a square"))?;
+                let file = i32::from(bytes[0] - b'a') + 1;
+                self.from_alpha(file, rank).ok_or_else(|| {
+                    format!(
+                        "square {text} is not a playing square of the {}x{} board (GameType {})",
+                        self.width, self.height, self.game_type
+                    )
+                })?
+            }
+            _ => {
+                let n: u32 = text
+                    .parse()
+                    .map_err(|_| format!("`{text}` is not a square"))?;
+                let sq = Square(u16::try_from(n).unwrap_or(u16::MAX));
+                if !self.contains(sq) {
+                    return Err(format!(
+                        "square {n} is not on the {}x{} board (squares 1-{}, GameType {})",
+                        self.width,
+                        self.height,
+                        self.square_count(),
+                        self.game_type
+                    ));
+                }
+                sq
+            }
+        };
+        Ok(sq)
+    }
+
+    /// Writes one square in this board's PDN style.
+    pub fn write_square(&self, sq: Square, out: &mut String) {
+        use std::fmt::Write;
+        match (self.style, self.alpha(sq)) {
+            (SquareStyle::Alpha, Some((file, rank))) => {
+                out.push((b'a' + file - 1) as char);
+                let _ = write!(out, "{rank}");
+            }
+            _ => {
+                let _ = write!(out, "{}", sq.0);
+            }
+        }
+    }
+}
+
+/// Reads a PDN FEN value (`W:W31-50:B1-20`, `B:W13,12,K8:B6,3,K1.`,
+/// `?:W...`) and checks every square against the board.
+pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
+    let text = value.trim();
+    let text = text.strip_suffix('.').unwrap_or(text).trim_end();
+    let mut parts = text.split(':');
+    let to_move = match parts.next().map(str::trim) {
+        Some("W" | "w") => Some(Side::White),
+        Some("B" | "b") => Some(Side::Black),
+        Some("?") => None,
+        other => {
+            return Err(format!(
+                "FEN `{value}`: side to move `{}` is not W, B or ?",
+                other.unwrap_or("")
+            ))
+        }
+    };
+    let mut pos = Position {
+        to_move,
+        white: Vec::new(),
+        black: Vec::new(),
+    };
+    let mut seen = vec![false; usize::from(board.square_count()) + 1];
+    for part in parts {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let (side, list) = match part.as_bytes()[0] {
+            b'W' | b'w' => (Side::White, &part[1..]),
+            b'B' | b'b' => (Side::Black, &part[1..]),
+            _ => {
+                return Err(format!(
+                    "FEN `{value}`: `{part}` does not start with W or B"
+                ))
+            }
+        };
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (king, item) = match item.strip_prefix(['K', 'k']) {
+                Some(rest) => (true, rest.trim_start()),
+                None => (false, item),
+            };
+            let (from, to) = match item.split_once('-') {
+                Some((a, b)) => (a.trim(), Some(b.trim())),
+                None => (item, None),
+            };
+            let a = board
+                .parse_square(from)
+                .map_err(|e| format!("FEN `{value}`: {e}"))?;
+            let b = match to {
+                Some(t) => board
+                    .parse_square(t)
+                    .map_err(|e| format!("FEN `{value}`: {e}"))?,
+                None => a,
+            };
+            if b < a {
+                return Err(format!("FEN `{value}`: range `{item}` runs backwards"));
+            }
+            for n in a.0..=b.0 {
+                if std::mem::replace(&mut seen[usize::from(n)], true) {
+                    return Err(format!("FEN `{value}`: square {n} holds two pieces"));
+                }
+                let piece = Piece {
+                    square: Square(n),
+                    king,
+                };
+                match side {
+                    Side::White => pos.white.push(piece),
+                    Side::Black => pos.black.push(piece),
+                }
+            }
+        }
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn international_numbering_matches_the_seed_corners() {
+        let b = Board::INTERNATIONAL;
+        assert_eq!(b.coords(Square(1)), Some((2, 10)));
+        assert_eq!(b.coords(Square(5)), Some((10, 10)));
+        assert_eq!(b.coords(Square(46)), Some((1, 1)));
+        assert_eq!(b.coords(Square(50)), Some((9, 1)));
+        for n in 1..=50 {
+            let (c, r) = b.coords(Square(n)).unwrap();
+            assert_eq!(b.square_at(c.into(), r.into()), Some(Square(n)));
+        }
+    }
+
+    #[test]
+    fn english_square_one_is_b8_and_29_is_a1() {
+        let b = Board::preset(21).unwrap();
+        assert_eq!(b.coords(Square(1)), Some((2, 8)));
+        assert_eq!(b.coords(Square(4)), Some((8, 8)));
+        assert_eq!(b.coords(Square(29)), Some((1, 1)));
+        assert_eq!(b.coords(Square(32)), Some((7, 1)));
+    }
+
+    #[test]
+    fn italian_square_one_is_the_top_left_corner() {
+        let b = Board::preset(22).unwrap();
+        assert_eq!(b.coords(Square(1)), Some((1, 8)));
+        assert!(!b.has_diagonal());
+        assert_eq!(b.diag(Square(1)), None);
+    }
+
+    #[test]
+    fn full_game_type_is_read_and_written_back() {
+        let b = Board::from_game_type("27,W,12,12,N2,0").unwrap();
+        assert_eq!(b, Board::preset(27).unwrap());
+        assert_eq!(b.game_type_string(), "27,W,12,12,N2,0");
+        assert!(Board::from_game_type("0").is_err());
+        assert!(Board::from_game_type("20,X,10,10,N2,0").is_err());
+    }
+
+    #[test]
+    fn fen_ranges_kings_and_trailing_dot() {
+        let b = Board::INTERNATIONAL;
+        let p = parse_fen("W:W31-50:B1-20", &b).unwrap();
+        assert_eq!((p.white.len(), p.black.len()), (20, 20));
+        let p = parse_fen("B:WK27,K23:BK28,12.", &b).unwrap();
+        assert_eq!(p.to_move, Some(Side::Black));
+        assert!(p.white[0].king && !p.black[1].king);
+        assert!(parse_fen("W:W51:B1", &b).is_err());
+        assert!(parse_fen("W:W1,1:B2", &b).is_err());
+        assert!(parse_fen("X:W1", &b).is_err());
+    }
+}

@@ -1,0 +1,3 @@
+//! Board geometry and move rules, per family.
+
+pub mod draughts;
