@@ -515,7 +515,7 @@ pub fn convert_stream<R: Read, W: Write>(
                 line: 0,
                 col: 0,
                 game: 0,
-                message: format!("{} more games: {message}", count - 1),
+                message: format!("{message} ({} more like this)", count - 1),
             });
         }
     }

@@ -30,6 +30,8 @@ pub enum Kind {
     TagValue,
     /// The text inside the quotes.
     TagText,
+    /// A tag value written without quotes.
+    TagBare,
     /// The movetext.
     Body,
     /// A move with its glyph.
@@ -84,6 +86,7 @@ macro_rules! container_rules {
                     $rule::tag_name => Kind::TagName,
                     $rule::tag_value => Kind::TagValue,
                     $rule::tag_text => Kind::TagText,
+                    $rule::tag_bare => Kind::TagBare,
                     $rule::body => Kind::Body,
                     $rule::move_full => Kind::Move,
                     $rule::move_number => Kind::MoveNumber,
@@ -105,7 +108,7 @@ macro_rules! container_rules {
                 match $crate::notation::container::ContainerRule::kind(self) {
                     Kind::Tag => "a tag",
                     Kind::TagName => "a tag name",
-                    Kind::TagValue | Kind::TagText => "a quoted tag value",
+                    Kind::TagValue | Kind::TagText | Kind::TagBare => "a tag value",
                     Kind::Move => "a move",
                     Kind::MoveNumber => "a move number",
                     Kind::Glyph => "a move glyph",
@@ -260,6 +263,7 @@ pub fn read<N: Notation>(
                 for part in pair.into_inner() {
                     match part.as_rule().kind() {
                         Kind::TagName => name = part.as_str(),
+                        Kind::TagBare => value = part.as_str().trim_end().to_string(),
                         Kind::TagValue => {
                             value = unescape(part.into_inner().next().map_or("", |t| t.as_str()))
                         }
@@ -284,12 +288,14 @@ pub fn read<N: Notation>(
     game.preamble = preamble;
     game.setup = start.setup;
     let first = game.variant.first_mover();
+    let mut last_move = None;
     if let Some(body) = body {
         let mut walker = Walker {
             notation,
             first,
             warnings: &mut warnings,
             result: None,
+            last_move: None,
         };
         let (number, side) = (1, start.to_move.unwrap_or(first));
         game.moves = walker.line(
@@ -300,10 +306,31 @@ pub fn read<N: Notation>(
             true,
         )?;
         game.result = walker.result;
+        last_move = walker.last_move;
     }
     game.tags = tags;
+    check_score_as_move(&game, last_move)?;
     notation.finish(&mut game, &mut warnings);
     Ok(Parsed { game, warnings })
+}
+
+/// A game with no result token whose last move is spelled like its Result
+/// tag (`4-6` in Delfts scoring) ends with a score kifu would otherwise take
+/// for a move: refuse it rather than invent a move.
+fn check_score_as_move(
+    game: &Game,
+    last_move: Option<(String, (usize, usize))>,
+) -> Result<(), Problem> {
+    if game.result.is_some() {
+        return Ok(());
+    }
+    match (game.tag("Result"), last_move) {
+        (Some(r), Some((text, pos))) if !r.is_empty() && r == text => Err(Problem::at(
+            pos,
+            format!("the game ends with `{text}`, its Result tag, which is not a result this notation knows"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn comment<R: ContainerRule>(pair: Pair<'_, R>, warnings: &mut Vec<Problem>) -> Comment {
@@ -331,6 +358,8 @@ struct Walker<'n, 'w, N: Notation> {
     first: Side,
     warnings: &'w mut Vec<Problem>,
     result: Option<GameResult>,
+    /// Text and position of the last move read on the main line.
+    last_move: Option<(String, (usize, usize))>,
 }
 
 impl<N: Notation> Walker<'_, '_, N> {
@@ -351,6 +380,9 @@ impl<N: Notation> Walker<'_, '_, N> {
         for pair in pairs {
             match pair.as_rule().kind() {
                 Kind::Move => {
+                    if main {
+                        self.last_move = Some((pair.as_str().to_string(), pos_of(&pair)));
+                    }
                     let mut inner = pair.into_inner();
                     let mv_pair = inner.next().ok_or_else(|| Problem::whole("empty move"))?;
                     let mv = self.notation.read_move(mv_pair)?;

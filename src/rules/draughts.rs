@@ -293,11 +293,11 @@ impl Board {
     pub fn parse_square(&self, text: &str) -> Result<Square, String> {
         let bytes = text.as_bytes();
         let sq = match bytes.first() {
-            Some(b'a'..=b'z') => {
+            Some(&b) if b.is_ascii_alphabetic() => {
                 let rank: i32 = text[1..]
                     .parse()
                     .map_err(|_| format!("`{text}` is not a square"))?;
-                let file = i32::from(bytes[0] - b'a') + 1;
+                let file = i32::from(b.to_ascii_lowercase() - b'a') + 1;
                 self.from_alpha(file, rank).ok_or_else(|| {
                     format!(
                         "square {text} is not a playing square of the {}x{} board (GameType {})",
