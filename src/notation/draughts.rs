@@ -3,6 +3,8 @@
 
 use crate::error::Problem;
 use crate::ir::draughts::{Board, SquareStyle};
+use std::borrow::Cow;
+
 use crate::ir::{Game, Setup, Tag, Variant};
 use crate::notation::container::Start;
 use crate::notation::ReadOptions;
@@ -88,4 +90,29 @@ pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
             other.family().name()
         ))),
     }
+}
+
+/// The game to write, with a GameType tag that names its board whenever the
+/// tags alone would not give it back (a board from `--variant` or guessed
+/// from the squares): the short form for a standard board, else the full one.
+pub fn with_board_tag(game: &Game, board: Board) -> Cow<'_, Game> {
+    let tag = game.tags.iter().position(|t| t.name == "GameType");
+    let named = match tag {
+        Some(i) => Board::from_game_type(&game.tags[i].value).ok(),
+        None => Some(Board::INTERNATIONAL),
+    };
+    if named == Some(board) {
+        return Cow::Borrowed(game);
+    }
+    let value = if Board::preset(board.game_type) == Some(board) {
+        board.game_type.to_string()
+    } else {
+        board.game_type_string()
+    };
+    let mut game = game.clone();
+    match tag {
+        Some(i) => game.tags[i].value = value,
+        None => game.tags.push(Tag::new("GameType", value)),
+    }
+    Cow::Owned(game)
 }

@@ -12,7 +12,7 @@ use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag};
 use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start};
-use crate::notation::draughts::{self, board_of, BoardChoice};
+use crate::notation::draughts::{self, board_of, with_board_tag, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -149,7 +149,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     if !board.has_diagonal() {
         return Err(Problem::whole(no_diagonal(&board)));
     }
-    container::write(game, out, |mv, buf| {
+    container::write(&with_board_tag(game, board), out, |mv, buf| {
         let Move::Draughts(m) = mv;
         spell(&board, m, buf)
     })?;

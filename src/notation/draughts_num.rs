@@ -8,7 +8,7 @@ use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove, Square};
 use crate::ir::{Game, Move, Tag, Variant};
 use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start};
-use crate::notation::draughts::{self, alpha_board, board_of, BoardChoice};
+use crate::notation::draughts::{self, alpha_board, board_of, with_board_tag, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -104,7 +104,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let board = board_of(game, "draughts-num")?;
     let sep = board.capture_separator();
-    container::write(game, out, |mv, buf| {
+    container::write(&with_board_tag(game, board), out, |mv, buf| {
         let Move::Draughts(m) = mv;
         spell(&board, sep, m, buf)
     })?;

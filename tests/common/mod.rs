@@ -1,0 +1,119 @@
+//! Helpers shared by the process-level tests: run the `kifu` binary.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Runs `kifu` with arguments and standard input.
+pub fn kifu(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kifu runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("kifu ends");
+    writer.join().expect("stdin writer");
+    out
+}
+
+/// Converts bytes from one format to another through standard input.
+pub fn convert(from: &str, to: &str, extra: &[&str], input: &[u8]) -> Output {
+    let mut args = vec!["convert", "--from", from, "--to", to];
+    args.extend_from_slice(extra);
+    args.push("-");
+    kifu(&args, input)
+}
+
+/// Standard error as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Standard output as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("kifu writes UTF-8")
+}
+
+/// Asserts that kifu did not crash (a panic exits with 101).
+pub fn no_panic(out: &Output) {
+    assert_ne!(
+        out.status.code(),
+        Some(101),
+        "kifu panicked: {}",
+        stderr(out)
+    );
+    assert!(
+        !stderr(out).contains("panicked"),
+        "kifu panicked: {}",
+        stderr(out)
+    );
+}
+
+/// The shared corpus folder of a family, or `None` (with a message) when it
+/// is not beside the checkout.
+pub fn shared(family: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(family);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: {} is absent", dir.display());
+        None
+    }
+}
+
+/// Every file under a folder whose name ends with `ending`, sorted.
+pub fn files(dir: &Path, ending: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("readable folder").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().ends_with(ending) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The "converted N games, M failed" counts of a run.
+pub fn counts(out: &Output) -> (usize, usize) {
+    let err = stderr(out);
+    let line = err
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("converted "))
+        .unwrap_or_else(|| panic!("no summary line in: {err}"));
+    let nums: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().expect("a count"))
+        .collect();
+    (nums[0], nums[1])
+}
+
+/// True when every error line has the form `file:line:col: error: game N: ...`.
+pub fn errors_are_located(err: &str) -> bool {
+    err.lines().filter(|l| l.contains(": error: ")).all(|l| {
+        let mut parts = l.splitn(4, ':');
+        let (_file, line, col) = (parts.next(), parts.next(), parts.next());
+        let rest = parts.next().unwrap_or("");
+        line.is_some_and(|s| s.parse::<usize>().is_ok_and(|n| n > 0))
+            && col.is_some_and(|s| s.parse::<usize>().is_ok_and(|n| n > 0))
+            && rest.starts_with(" error: game ")
+    })
+}
