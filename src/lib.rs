@@ -13,7 +13,7 @@
 //! let parsed = (num.read.unwrap())("1. 32-28 19-23 *", &ReadOptions::default()).unwrap();
 //! let mut out = String::new();
 //! (diag.write.unwrap())(&parsed.game, &WriteOptions::default(), &mut out).unwrap();
-//! assert_eq!(out, "1. gf4 fe7 *\n");
+//! assert_eq!(out, "1. e45 e76 *\n");
 //! ```
 
 #![forbid(unsafe_code)]
