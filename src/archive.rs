@@ -571,7 +571,7 @@ mod tests {
             assert!(recs[0].0.ends_with("1-0"));
             assert_eq!((recs[1].1, recs[1].2), (3, 25));
             assert!(recs[1].0.contains("33-29") && !recs[1].0.contains("Event \"c"));
-            assert_eq!(recs[2].1, 5);
+            assert_eq!(recs[2].1, 6);
             assert!(recs[2].0.ends_with('*'));
         }
     }

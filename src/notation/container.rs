@@ -396,24 +396,20 @@ impl<N: Notation> Walker<'_, '_, N> {
                     }
                     side = side.other();
                 }
-                Kind::MoveNumber => {
-                    if !numbered && line.plies.is_empty() {
-                        let text = pair.as_str();
-                        let digits = text.trim_end_matches(['.', '…']);
-                        number = digits.parse().map_err(|_| {
-                            Problem::at(pos_of(&pair), format!("move number `{text}` is too large"))
-                        })?;
-                        let dots = text.len() - digits.len();
-                        if !fixed_side && (dots >= 3 || text.ends_with('…')) {
-                            side = self.first.other();
-                        }
-                        numbered = true;
-                    }
-                }
-                Kind::Ellipsis => {
-                    if line.plies.is_empty() && !fixed_side {
+                Kind::MoveNumber if !numbered && line.plies.is_empty() => {
+                    let text = pair.as_str();
+                    let digits = text.trim_end_matches(['.', '…']);
+                    number = digits.parse().map_err(|_| {
+                        Problem::at(pos_of(&pair), format!("move number `{text}` is too large"))
+                    })?;
+                    let dots = text.len() - digits.len();
+                    if !fixed_side && (dots >= 3 || text.ends_with('…')) {
                         side = self.first.other();
                     }
+                    numbered = true;
+                }
+                Kind::Ellipsis if line.plies.is_empty() && !fixed_side => {
+                    side = self.first.other();
                 }
                 Kind::Glyph => {
                     let pos = pos_of(&pair);

@@ -108,7 +108,7 @@ impl Notation for Diag<'_> {
                     pos,
                     format!(
                         "{} is not a square of the {}x{} board",
-                        coord_text(l, d),
+                        coord_text(&self.board, l, d),
                         self.board.width,
                         self.board.height
                     ),
@@ -128,9 +128,14 @@ fn no_diagonal(board: &Board) -> String {
     )
 }
 
-fn coord_text(letter: i32, digit: i32) -> String {
+/// A square as the notation spells it (digit 10 is `0` up to 10 rows).
+fn coord_text(board: &Board, letter: i32, digit: i32) -> String {
     let l = u8::try_from(letter + i32::from(b'a') - 1).map_or('?', char::from);
-    format!("{l}{digit}")
+    if digit == 10 && board.height <= 10 {
+        format!("{l}0")
+    } else {
+        format!("{l}{digit}")
+    }
 }
 
 /// Reads one record.
@@ -253,7 +258,7 @@ mod tests {
         assert_eq!(spelled(&b, &[14, 25], true), "eg8x");
         assert_eq!(spelled(&b, &[38, 29], true), "f46x");
         assert_eq!(spelled(&b, &[29, 29], true), "f6x");
-        assert_eq!(spelled(&b, &[14, 34, 43], true), "e8g6i4x");
+        assert_eq!(spelled(&b, &[14, 34, 45], true), "e8g6i6x");
     }
 
     #[test]

@@ -7,54 +7,59 @@
 use crate::ir::draughts::{Board, Piece, Position, Square, SquareStyle};
 use crate::ir::Side;
 
+/// A board from its GameType fields.
+const fn board(
+    game_type: u8,
+    first: Side,
+    size: (u8, u8),
+    style: SquareStyle,
+    corner: u8,
+    invert: bool,
+) -> Board {
+    Board {
+        game_type,
+        first,
+        width: size.0,
+        height: size.1,
+        style,
+        corner,
+        invert,
+    }
+}
+
 /// The predefined PDN game types kifu plays on, with the names `--variant`
-/// accepts: `(names, GameType number, first, width, height, style, corner, invert)`.
-const PRESETS: &[(&[&str], u8, Side, u8, u8, SquareStyle, u8, bool)] = {
+/// accepts (the first is the canonical one).
+const PRESETS: &[(&[&str], Board)] = {
     use Side::{Black as B, White as W};
     use SquareStyle::{Alpha as A, Numeric as N};
     &[
-        (&["international"], 20, W, 10, 10, N, 2, false),
-        (&["english", "checkers"], 21, B, 8, 8, N, 1, false),
-        (&["italian"], 22, W, 8, 8, N, 2, true),
-        (&["american", "pool"], 23, B, 8, 8, N, 1, false),
-        (&["spanish"], 24, W, 8, 8, N, 1, true),
-        (&["russian"], 25, W, 8, 8, A, 0, false),
-        (&["brazilian"], 26, W, 8, 8, A, 0, false),
-        (&["canadian"], 27, W, 12, 12, N, 2, false),
-        (&["portuguese"], 28, W, 8, 8, N, 1, true),
-        (&["czech"], 29, W, 8, 8, A, 0, false),
-        (&["thai"], 31, B, 8, 8, N, 2, false),
-        (&["frisian"], 40, W, 10, 10, N, 2, false),
-        (&["spantsiretti"], 41, W, 10, 8, A, 0, false),
+        (&["international"], board(20, W, (10, 10), N, 2, false)),
+        (&["english", "checkers"], board(21, B, (8, 8), N, 1, false)),
+        (&["italian"], board(22, W, (8, 8), N, 2, true)),
+        (&["american", "pool"], board(23, B, (8, 8), N, 1, false)),
+        (&["spanish"], board(24, W, (8, 8), N, 1, true)),
+        (&["russian"], board(25, W, (8, 8), A, 0, false)),
+        (&["brazilian"], board(26, W, (8, 8), A, 0, false)),
+        (&["canadian"], board(27, W, (12, 12), N, 2, false)),
+        (&["portuguese"], board(28, W, (8, 8), N, 1, true)),
+        (&["czech"], board(29, W, (8, 8), A, 0, false)),
+        (&["thai"], board(31, B, (8, 8), N, 2, false)),
+        (&["frisian"], board(40, W, (10, 10), N, 2, false)),
+        (&["spantsiretti"], board(41, W, (10, 8), A, 0, false)),
     ]
 };
 
 impl Board {
     /// International draughts, 10x10 (GameType 20): the board when a record
     /// names none.
-    pub const INTERNATIONAL: Board = Board {
-        game_type: 20,
-        first: Side::White,
-        width: 10,
-        height: 10,
-        style: SquareStyle::Numeric,
-        corner: 2,
-        invert: false,
-    };
+    pub const INTERNATIONAL: Board = PRESETS[0].1;
 
     /// The board of a predefined GameType number.
     pub fn preset(game_type: u8) -> Option<Board> {
-        PRESETS.iter().find(|p| p.1 == game_type).map(
-            |&(_, game_type, first, width, height, style, corner, invert)| Board {
-                game_type,
-                first,
-                width,
-                height,
-                style,
-                corner,
-                invert,
-            },
-        )
+        PRESETS
+            .iter()
+            .find(|p| p.1.game_type == game_type)
+            .map(|p| p.1)
     }
 
     /// The board `--variant` names: a name (`international`, `english`,
@@ -62,7 +67,7 @@ impl Board {
     pub fn by_name(name: &str) -> Result<Board, String> {
         let lower = name.trim().to_ascii_lowercase();
         if let Some(p) = PRESETS.iter().find(|p| p.0.contains(&lower.as_str())) {
-            return Ok(Board::preset(p.1).expect("preset exists"));
+            return Ok(p.1);
         }
         Board::from_game_type(name).map_err(|e| {
             let names: Vec<&str> = PRESETS.iter().map(|p| p.0[0]).collect();
