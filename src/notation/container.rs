@@ -85,7 +85,7 @@ macro_rules! container_rules {
                     $rule::tag => Kind::Tag,
                     $rule::tag_name => Kind::TagName,
                     $rule::tag_value => Kind::TagValue,
-                    $rule::tag_text => Kind::TagText,
+                    $rule::tag_text | $rule::tag_raw => Kind::TagText,
                     $rule::tag_bare => Kind::TagBare,
                     $rule::body => Kind::Body,
                     $rule::move_full => Kind::Move,

@@ -1,0 +1,285 @@
+//! Property tests of the IR: any draughts game written in any notation and
+//! read back is the same game, through the record splitter; and no input,
+//! however broken, makes a reader panic.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+
+use kifu::archive::Records;
+use kifu::ir::draughts::{Board, Move as DMove, Square};
+use kifu::ir::{
+    Comment, CommentKind, Game, GameResult, Line, Move, Outcome, Ply, Side, Tag, Variant,
+};
+use kifu::notation::{by_name, ReadOptions, WriteOptions};
+
+/// Boards with diagonal coordinates, numeric and alphanumeric.
+const BOARDS: &[u8] = &[20, 21, 23, 25, 26, 27, 29, 31, 40, 41];
+
+fn text(no: &'static str) -> impl Strategy<Value = String> {
+    vec(
+        prop_oneof![
+            6 => proptest::char::range('a', 'z'),
+            2 => Just(' '),
+            1 => proptest::char::range('0', '9'),
+            1 => proptest::sample::select(vec!['"', '\\', '[', ']', '(', ')', '{', '}', ';', '%', '\n', 'é', '½', '*', '-']),
+        ],
+        0..20,
+    )
+    .prop_map(move |cs| cs.into_iter().filter(|c| !no.contains(*c)).collect())
+}
+
+fn comment() -> impl Strategy<Value = Comment> {
+    prop_oneof![
+        4 => text("}").prop_map(Comment::brace),
+        1 => text("\n").prop_map(|t| Comment { text: t, kind: CommentKind::Line }),
+        1 => text("\n").prop_map(|t| Comment { text: t, kind: CommentKind::Escape }),
+    ]
+}
+
+fn comments(max: usize) -> impl Strategy<Value = Vec<Comment>> {
+    vec(comment(), 0..=max)
+}
+
+fn result() -> impl Strategy<Value = GameResult> {
+    proptest::sample::select(vec![
+        "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*",
+    ])
+    .prop_map(|t| GameResult::parse(t).expect("a result"))
+}
+
+/// What a ply carries besides its move; `before` only where a reader puts it.
+#[derive(Debug, Clone)]
+struct Extras {
+    glyph: Option<&'static str>,
+    nags: Vec<u32>,
+    before: Vec<Comment>,
+    after: Vec<Comment>,
+}
+
+fn extras() -> impl Strategy<Value = Extras> {
+    (
+        proptest::option::weighted(
+            0.2,
+            proptest::sample::select(vec!["!", "?", "!!", "??", "!?", "?!", "(!?)"]),
+        ),
+        vec(0u32..300, 0..2),
+        comments(1),
+        comments(2),
+    )
+        .prop_map(|(glyph, nags, before, after)| Extras {
+            glyph,
+            nags,
+            before,
+            after,
+        })
+}
+
+fn draughts_move(squares: u16) -> impl Strategy<Value = DMove> {
+    (vec(1..=squares, 2..5), any::<bool>()).prop_map(|(path, capture)| DMove {
+        path: path.into_iter().map(Square).collect(),
+        capture,
+    })
+}
+
+/// A line of plies numbered as a reader numbers them, with variations.
+fn line(squares: u16, first: Side, number: u32, side: Side, depth: u32) -> BoxedStrategy<Line> {
+    let ply = (draughts_move(squares), extras());
+    (vec(ply, 0..6), comments(1), vec(0usize..6, 0..3))
+        .prop_flat_map(move |(moves, trailing, var_at)| {
+            // Variations hang on some plies; each is a line of its own.
+            let mut plies = Vec::new();
+            let (mut n, mut s) = (number, side);
+            for (mv, ex) in moves {
+                let mut p = Ply::new(n, s, Move::Draughts(mv));
+                p.glyph = ex.glyph.map(str::to_string);
+                p.nags = ex.nags;
+                p.before = ex.before;
+                p.after = ex.after;
+                plies.push(p);
+                if s != first {
+                    n += 1;
+                }
+                s = s.other();
+            }
+            let vars: Vec<BoxedStrategy<(usize, Line)>> = if depth == 0 {
+                Vec::new()
+            } else {
+                var_at
+                    .into_iter()
+                    .filter(|&i| i < plies.len())
+                    .map(|i| {
+                        let (vn, vs) = (plies[i].number, plies[i].side);
+                        line(squares, first, vn, vs, depth - 1)
+                            .prop_map(move |l| (i, l))
+                            .boxed()
+                    })
+                    .collect()
+            };
+            (Just(plies), Just(trailing), vars)
+        })
+        .prop_map(|(mut plies, trailing, vars)| {
+            for (i, v) in vars {
+                plies[i].variations.push(v);
+            }
+            // Comments stand where a reader puts them: `before` only on the
+            // first ply and after a ply with variations; `trailing` only
+            // when the line is empty or its last ply has variations.
+            for i in 1..plies.len() {
+                if plies[i - 1].variations.is_empty() {
+                    let moved = std::mem::take(&mut plies[i].before);
+                    plies[i - 1].after.extend(moved);
+                }
+            }
+            let mut line = Line { plies, trailing };
+            if let Some(last) = line.plies.last_mut() {
+                if last.variations.is_empty() {
+                    last.after.append(&mut line.trailing);
+                }
+            }
+            line
+        })
+        .boxed()
+}
+
+fn game() -> impl Strategy<Value = Game> {
+    (proptest::sample::select(BOARDS), 1u32..200, any::<bool>())
+        .prop_flat_map(|(gt, number, second)| {
+            let board = Board::preset(gt).expect("a preset");
+            let first = board.first;
+            let side = if second { first.other() } else { first };
+            let roster = vec(
+                proptest::sample::select(vec![0usize, 1, 2, 3, 4, 5, 6]),
+                0..4,
+            );
+            let other = vec(("[A-Z][a-zA-Z0-9_]{0,8}", text("\n\r")), 0..3);
+            (
+                Just(board),
+                roster,
+                vec(text("\n\r"), 4),
+                other,
+                comments(2),
+                line(board.square_count(), first, number, side, 2),
+                result(),
+            )
+        })
+        .prop_map(
+            |(board, mut roster, values, other, preamble, moves, result)| {
+                const ROSTER: [&str; 7] =
+                    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+                roster.sort_unstable();
+                roster.dedup();
+                let mut tags: Vec<Tag> = roster
+                    .iter()
+                    .zip(values.iter().cycle())
+                    .map(|(&i, v)| Tag::new(ROSTER[i], v.clone()))
+                    .collect();
+                for (name, value) in other {
+                    if !ROSTER.contains(&name.as_str()) && name != "GameType" && name != "FEN" {
+                        tags.push(Tag::new(name, value));
+                    }
+                }
+                if board != Board::INTERNATIONAL {
+                    tags.push(Tag::new("GameType", board.game_type.to_string()));
+                }
+                let mut game = Game::new(Variant::Draughts(board));
+                if !tags.is_empty() {
+                    game.preamble = preamble;
+                }
+                game.tags = tags;
+                game.moves = moves;
+                game.result = Some(result);
+                game
+            },
+        )
+}
+
+fn write_all(format: &str, games: &[Game]) -> String {
+    let f = by_name(format).expect("a format");
+    let write = f.write.expect("a writer");
+    let mut out = String::from(f.framing.head);
+    for (i, g) in games.iter().enumerate() {
+        if i > 0 {
+            out.push_str(f.framing.between);
+        }
+        write(g, &WriteOptions::default(), &mut out).expect("writes");
+    }
+    out.push_str(f.framing.tail);
+    out
+}
+
+fn read_all(format: &str, text: &str) -> Vec<Game> {
+    let f = by_name(format).expect("a format");
+    let read = f.read.expect("a reader");
+    let mut records = Records::new(text.as_bytes(), f.split);
+    let mut games = Vec::new();
+    while let Some(batch) = records.next_batch(64).expect("in memory") {
+        for r in batch.records.iter().filter(|r| r.is_game) {
+            let record = std::str::from_utf8(&batch.data[r.range.clone()]).expect("UTF-8");
+            match read(record, &ReadOptions::default()) {
+                Ok(p) => games.push(p.game),
+                Err(e) => panic!("{format}: {e:?} in\n{record}"),
+            }
+        }
+    }
+    games
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_format_gives_back_the_same_games(games in vec(game(), 1..4)) {
+        for format in ["draughts-num", "draughts-diag", "json", "jsonl"] {
+            let text = write_all(format, &games);
+            let back = read_all(format, &text);
+            prop_assert_eq!(&back, &games, "{}:\n{}", format, text);
+            prop_assert_eq!(write_all(format, &back), text);
+        }
+    }
+
+    #[test]
+    fn readers_never_panic(text in "[ -~\n\u{e9}\u{bd}]{0,200}") {
+        for f in kifu::notation::FORMATS {
+            if let Some(read) = f.read {
+                let _ = read(&text, &ReadOptions::default());
+            }
+        }
+    }
+
+    #[test]
+    fn pdn_shaped_noise_never_panics(
+        tokens in vec(proptest::sample::select(vec![
+            "1.", "12...", "32-28", "28x19x10", "f45", "gf5", "e8g6x", "f6x", "a3b4", "0-0",
+            "{", "}", "(", ")", "[", "]", "[GameType \"27\"]", "[GameType \"22\"]",
+            "[FEN \"W:W31-50:B1-20\"]", "[FEN \"B:W1", "$", "$3", "!?", "(!?)", ";x\n", "%e\n",
+            "*", "2-0", "1-1", "1/2-1/2", "\"", "99-100", "e0-f11", "\n", " ",
+        ]), 0..40)
+    ) {
+        let text: String = tokens.concat();
+        for name in ["draughts-num", "draughts-diag"] {
+            let f = by_name(name).expect("a format");
+            let mut records = Records::new(text.as_bytes(), f.split);
+            while let Some(batch) = records.next_batch(16).expect("in memory") {
+                for r in &batch.records {
+                    let record = std::str::from_utf8(&batch.data[r.range.clone()]).expect("UTF-8");
+                    if let Ok(p) = (f.read.expect("reader"))(record, &ReadOptions::default()) {
+                        let mut out = String::new();
+                        let _ = (f.write.expect("writer"))(&p.game, &WriteOptions::default(), &mut out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn outcome_tokens_round_trip() {
+    for t in ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"] {
+        assert_eq!(GameResult::parse(t).map(GameResult::token), Some(t));
+    }
+    assert_eq!(
+        GameResult::parse("½-½").map(|r| r.outcome),
+        Some(Outcome::Draw)
+    );
+    assert_eq!(GameResult::parse("4-6"), None);
+}
