@@ -84,7 +84,7 @@ fn syntax_errors_say_what_was_expected_and_where() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains("-:3:21: error: game 1: expected `-` or `x`, found `/19`"),
+        err.contains("-:3:19: error: game 1: expected a move, a move number, a move glyph, a NAG, a comment, a variation or a result, found `28/19`"),
         "{err}"
     );
 }

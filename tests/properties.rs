@@ -75,9 +75,10 @@ fn extras() -> impl Strategy<Value = Extras> {
 }
 
 fn draughts_move(squares: u16) -> impl Strategy<Value = DMove> {
+    // A plain move always leaves its square (`1-1` would read as a result).
     (vec(1..=squares, 2..5), any::<bool>()).prop_map(|(path, capture)| DMove {
+        capture: capture || path[0] == path[path.len() - 1],
         path: path.into_iter().map(Square).collect(),
-        capture,
     })
 }
 

@@ -9,6 +9,7 @@
 
 use pest::iterators::{Pair, Pairs};
 use pest::RuleType;
+use pest::Span;
 
 use crate::error::Problem;
 use crate::ir::{
@@ -218,6 +219,13 @@ pub fn pos_of<R: RuleType>(pair: &Pair<'_, R>) -> (usize, usize) {
     pair.as_span().start_pos().line_col()
 }
 
+/// Position of a byte offset inside a pair (on the pair's first line).
+pub fn offset_pos<R: RuleType>(pair: &Pair<'_, R>, offset: usize) -> (usize, usize) {
+    let (line, col) = pos_of(pair);
+    let text = pair.as_str();
+    (line, col + text[..offset.min(text.len())].chars().count())
+}
+
 /// Undoes tag value escapes: `\"` and `\\`; other backslashes stay.
 pub fn unescape(text: &str) -> String {
     if !text.contains('\\') {
@@ -317,17 +325,14 @@ pub fn read<N: Notation>(
 /// A game with no result token whose last move is spelled like its Result
 /// tag (`4-6` in Delfts scoring) ends with a score kifu would otherwise take
 /// for a move: refuse it rather than invent a move.
-fn check_score_as_move(
-    game: &Game,
-    last_move: Option<(String, (usize, usize))>,
-) -> Result<(), Problem> {
+fn check_score_as_move(game: &Game, last_move: Option<Span<'_>>) -> Result<(), Problem> {
     if game.result.is_some() {
         return Ok(());
     }
     match (game.tag("Result"), last_move) {
-        (Some(r), Some((text, pos))) if !r.is_empty() && r == text => Err(Problem::at(
-            pos,
-            format!("the game ends with `{text}`, its Result tag, which is not a result this notation knows"),
+        (Some(r), Some(span)) if !r.is_empty() && r == span.as_str() => Err(Problem::at(
+            span.start_pos().line_col(),
+            format!("the game ends with `{}`, its Result tag, which is not a result this notation knows", span.as_str()),
         )),
         _ => Ok(()),
     }
@@ -353,22 +358,22 @@ fn comment<R: ContainerRule>(pair: Pair<'_, R>, warnings: &mut Vec<Problem>) -> 
     }
 }
 
-struct Walker<'n, 'w, N: Notation> {
+struct Walker<'n, 'w, 'i, N: Notation> {
     notation: &'n mut N,
     first: Side,
     warnings: &'w mut Vec<Problem>,
     result: Option<GameResult>,
     /// Text and position of the last move read on the main line.
-    last_move: Option<(String, (usize, usize))>,
+    last_move: Option<Span<'i>>,
 }
 
-impl<N: Notation> Walker<'_, '_, N> {
+impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
     /// Reads one line. `number` and `side` are those of its first ply;
     /// `fixed_side` says the side is known (a setup, or a variation) and a
     /// move number's dots must not change it.
     fn line(
         &mut self,
-        pairs: Pairs<'_, N::Rule>,
+        pairs: Pairs<'i, N::Rule>,
         mut number: u32,
         mut side: Side,
         fixed_side: bool,
@@ -381,7 +386,7 @@ impl<N: Notation> Walker<'_, '_, N> {
             match pair.as_rule().kind() {
                 Kind::Move => {
                     if main {
-                        self.last_move = Some((pair.as_str().to_string(), pos_of(&pair)));
+                        self.last_move = Some(pair.as_span());
                     }
                     let mut inner = pair.into_inner();
                     let mv_pair = inner.next().ok_or_else(|| Problem::whole("empty move"))?;

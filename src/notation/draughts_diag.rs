@@ -26,10 +26,7 @@ mod grammar {
     #[grammar = "grammars/draughts_diag.pest"]
     pub struct DiagParser;
 
-    container_rules!(Rule, |r: Rule| match r {
-        Rule::ddiag_sep => "`-` or `x`",
-        _ => "a diagonal square",
-    });
+    container_rules!(Rule, |_| "a move");
 }
 use grammar::{DiagParser, Rule};
 
@@ -60,47 +57,52 @@ impl Notation for Diag<'_> {
             .into_inner()
             .next()
             .ok_or_else(|| Problem::at(pos, "empty move"))?;
-        let mut capture = false;
-        // Diagonal coordinates (letter, digit) of each square of the path.
-        let mut coords: Vec<(i32, i32)> = Vec::with_capacity(2);
-        let parts: Vec<Pair<'_, Rule>> = form.clone().into_inner().collect();
-        let letter = |p: &Pair<'_, Rule>| i32::from(p.as_str().as_bytes()[0] - b'a') + 1;
-        let digit = |s: &str| match s.parse::<i32>() {
-            Ok(0) => 10,
-            Ok(d) => d,
-            Err(_) => 0,
+        // Each form is one atomic pair whose text the grammar has checked:
+        // decode it by position. Letters count from `a` = 1; digit 0 is 10.
+        let b = form.as_str().as_bytes();
+        let letter = |c: u8| i32::from(c - b'a') + 1;
+        let digit = |c: u8| match c - b'0' {
+            0 => 10,
+            d => i32::from(d),
         };
-        let square = |p: &Pair<'_, Rule>| (letter(p), digit(&p.as_str()[1..]));
-        match form.as_rule() {
+        let pairs_of = |b: &[u8]| -> Vec<(i32, i32)> {
+            b.chunks_exact(2)
+                .map(|c| (letter(c[0]), digit(c[1])))
+                .collect()
+        };
+        let (coords, capture) = match form.as_rule() {
             Rule::ddiag_full => {
-                for p in &parts {
-                    match p.as_rule() {
-                        Rule::ddiag_sep => capture |= p.as_str() != "-",
-                        _ => coords.push(square(p)),
-                    }
-                }
+                let text = form.as_str();
+                let capture = text.contains(['x', ':']);
+                let coords = text
+                    .split(['-', 'x', ':'])
+                    .map(|sq| {
+                        let d = match sq[1..].parse::<i32>() {
+                            Ok(0) => 10,
+                            Ok(d) => d,
+                            Err(_) => 0,
+                        };
+                        (letter(sq.as_bytes()[0]), d)
+                    })
+                    .collect();
+                (coords, capture)
             }
-            Rule::ddiag_squares_x | Rule::ddiag_two | Rule::ddiag_one_x => {
-                capture = form.as_rule() != Rule::ddiag_two;
-                coords.extend(parts.iter().map(square));
-                if coords.len() == 1 {
-                    coords.push(coords[0]);
-                }
+            Rule::ddiag_squares_x => (pairs_of(&b[..b.len() - 1]), true),
+            Rule::ddiag_two => (pairs_of(b), false),
+            Rule::ddiag_one_x => {
+                let sq = (letter(b[0]), digit(b[1]));
+                (vec![sq, sq], true)
             }
             Rule::ddiag_letter_line => {
-                let l = letter(&parts[0]);
-                coords.push((l, digit(parts[1].as_str())));
-                coords.push((l, digit(parts[2].as_str())));
-                capture = parts.len() > 3;
+                let l = letter(b[0]);
+                (vec![(l, digit(b[1])), (l, digit(b[2]))], b.len() > 3)
             }
             Rule::ddiag_digit_line => {
-                let d = digit(parts[2].as_str());
-                coords.push((letter(&parts[0]), d));
-                coords.push((letter(&parts[1]), d));
-                capture = parts.len() > 3;
+                let d = digit(b[2]);
+                (vec![(letter(b[0]), d), (letter(b[1]), d)], b.len() > 3)
             }
             _ => return Err(Problem::at(pos, "unknown move form")),
-        }
+        };
         let mut path = Vec::with_capacity(coords.len());
         for (l, d) in coords {
             let sq = self.board.from_diag(l, d).ok_or_else(|| {

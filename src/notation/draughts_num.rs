@@ -5,9 +5,9 @@ use pest::iterators::Pair;
 use pest::Parser;
 
 use crate::error::Problem;
-use crate::ir::draughts::{Board, Move as DMove, Square};
+use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag, Variant};
-use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start};
+use crate::notation::container::{self, offset_pos, syntax_problem, Notation, Parsed, Start};
 use crate::notation::draughts::{self, alpha_board, board_of, with_board_tag, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
@@ -22,10 +22,7 @@ mod grammar {
     #[grammar = "grammars/draughts_num.pest"]
     pub struct NumParser;
 
-    container_rules!(Rule, |r: Rule| match r {
-        Rule::dnum_sep => "`-` or `x`",
-        _ => "a square",
-    });
+    container_rules!(Rule, |_| "a move");
 }
 use grammar::{NumParser, Rule};
 
@@ -49,17 +46,38 @@ impl Notation for Num<'_> {
     }
 
     fn read_move(&mut self, pair: Pair<'_, Rule>) -> Result<Move, Problem> {
+        // The grammar matched `square (sep square)+` or two alphanumeric
+        // squares; split the text at the separators.
+        let text = pair.as_str();
+        let bytes = text.as_bytes();
         let mut path = Vec::with_capacity(2);
         let mut capture = false;
-        for part in pair.into_inner() {
-            match part.as_rule() {
-                Rule::dnum_sep => capture |= !part.as_str().starts_with('-'),
-                Rule::dnum_alpha if self.choice.assumed && self.alpha_seen.is_none() => {
-                    self.alpha_seen = Some(pos_of(&part));
-                    self.choice.board = alpha_board(self.choice.board);
-                    path.push(self.square(&part)?);
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'-' | b' ' => i += 1,
+                b'x' | b'X' | b':' => {
+                    capture = true;
+                    i += 1;
                 }
-                _ => path.push(self.square(&part)?),
+                b => {
+                    let start = i;
+                    let alpha = b.is_ascii_alphabetic();
+                    i += usize::from(alpha);
+                    while i < bytes.len() && bytes[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    if alpha && self.choice.assumed && self.alpha_seen.is_none() {
+                        self.alpha_seen = Some(offset_pos(&pair, start));
+                        self.choice.board = alpha_board(self.choice.board);
+                    }
+                    let sq = self
+                        .choice
+                        .board
+                        .parse_square(&text[start..i])
+                        .map_err(|e| Problem::at(offset_pos(&pair, start), e))?;
+                    path.push(sq);
+                }
             }
         }
         Ok(Move::Draughts(DMove { path, capture }))
@@ -74,15 +92,6 @@ impl Notation for Num<'_> {
                  bottom left (name the board with --variant)",
             ));
         }
-    }
-}
-
-impl Num<'_> {
-    fn square(&self, part: &Pair<'_, Rule>) -> Result<Square, Problem> {
-        self.choice
-            .board
-            .parse_square(part.as_str())
-            .map_err(|e| Problem::at(pos_of(part), e))
     }
 }
 
