@@ -57,6 +57,10 @@ struct ConvertArgs {
     /// number or a full GameType such as 20,W,10,10,N2,0.
     #[arg(long)]
     variant: Option<String>,
+    /// Convert chess by syntax alone, without replaying the moves (what could
+    /// not be checked is said in a warning).
+    #[arg(long)]
+    no_validate: bool,
     /// Append the text of every failed game to this file.
     #[arg(long)]
     rejects: Option<PathBuf>,
@@ -142,10 +146,13 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
             return Err(Error::Usage(format!("kifu cannot read {}", f.name)));
         }
     }
-    let mut read = ReadOptions::default();
-    if let Some(v) = &args.variant {
-        read.draughts = Some(Board::by_name(v).map_err(Error::Usage)?);
-    }
+    let read = ReadOptions {
+        draughts: match &args.variant {
+            Some(v) => Some(Board::by_name(v).map_err(Error::Usage)?),
+            None => None,
+        },
+        no_validate: args.no_validate,
+    };
     if let Some(j) = args.jobs {
         // Only fails when a pool exists already, which is harmless.
         let _ = rayon::ThreadPoolBuilder::new()

@@ -2,7 +2,9 @@
 //! same game.
 
 use crate::error::Problem;
-use crate::ir::{Game, Line, Move, Setup, Variant};
+use crate::ir::draughts::Board;
+use crate::ir::{Game, Line, Setup, Variant};
+use crate::notation::draughts::draughts_move;
 use crate::notation::{Parsed, ReadOptions, WriteOptions};
 
 /// Reads one game (one array element or one line).
@@ -44,11 +46,17 @@ pub fn write_line(
 }
 
 /// Checks what the JSON schema cannot: that the board is one kifu can
-/// handle and every square is on it.
+/// handle and every move is possible on it.
 fn validate(game: &Game) -> Result<(), Problem> {
-    let Variant::Draughts(board) = &game.variant;
-    let check = crate::ir::draughts::Board::from_game_type(&board.game_type_string());
-    if check.is_err() || check.as_ref().ok() != Some(board) {
+    match &game.variant {
+        Variant::Draughts(board) => validate_draughts(game, board),
+        Variant::Chess(_) => Ok(()),
+    }
+}
+
+fn validate_draughts(game: &Game, board: &Board) -> Result<(), Problem> {
+    let check = Board::from_game_type(&board.game_type_string());
+    if check.as_ref().ok() != Some(board) {
         return Err(Problem::whole(format!(
             "board {} is not one kifu can read",
             board.game_type_string()
@@ -62,14 +70,17 @@ fn validate(game: &Game) -> Result<(), Problem> {
             }
         }
     }
-    fn line(l: &Line, board: &crate::ir::draughts::Board) -> Result<(), u16> {
+    fn line(l: &Line, board: &Board) -> Result<(), Problem> {
         for ply in &l.plies {
-            let Move::Draughts(m) = &ply.mv;
+            let m = draughts_move(&ply.mv)?;
             if m.path.len() < 2 {
-                return Err(0);
+                return Err(Problem::whole("a draughts move needs at least two squares"));
             }
             if let Some(sq) = m.path.iter().find(|s| !board.contains(**s)) {
-                return Err(sq.0);
+                return Err(Problem::whole(format!(
+                    "square {} is not on the board",
+                    sq.0
+                )));
             }
             for v in &ply.variations {
                 line(v, board)?;
@@ -77,8 +88,5 @@ fn validate(game: &Game) -> Result<(), Problem> {
         }
         Ok(())
     }
-    line(&game.moves, board).map_err(|n| match n {
-        0 => Problem::whole("a draughts move needs at least two squares"),
-        n => bad(n),
-    })
+    line(&game.moves, board)
 }

@@ -6,6 +6,7 @@
 //! It is serde-serializable, and the `json`/`jsonl` formats are faithful dumps
 //! of it.
 
+pub mod chess;
 pub mod draughts;
 
 use serde::{Deserialize, Serialize};
@@ -14,6 +15,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Family {
+    /// Chess, standard and Fischer random.
+    Chess,
     /// Draughts and checkers on any board PDN describes.
     Draughts,
 }
@@ -22,6 +25,7 @@ impl Family {
     /// The family's name as the CLI and `kifu formats` spell it.
     pub fn name(self) -> &'static str {
         match self {
+            Family::Chess => "chess",
             Family::Draughts => "draughts",
         }
     }
@@ -52,6 +56,8 @@ impl Side {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "family", rename_all = "lowercase")]
 pub enum Variant {
+    /// Chess.
+    Chess(chess::Board),
     /// A draughts board.
     Draughts(draughts::Board),
 }
@@ -60,6 +66,7 @@ impl Variant {
     /// The family this variant belongs to.
     pub fn family(&self) -> Family {
         match self {
+            Variant::Chess(_) => Family::Chess,
             Variant::Draughts(_) => Family::Draughts,
         }
     }
@@ -67,6 +74,7 @@ impl Variant {
     /// The side that makes the first move of a game from the initial position.
     pub fn first_mover(&self) -> Side {
         match self {
+            Variant::Chess(_) => Side::White,
             Variant::Draughts(b) => b.first,
         }
     }
@@ -76,6 +84,8 @@ impl Variant {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Setup {
+    /// A chess position, as a FEN (Shredder castling letters in Chess960).
+    Chess(String),
     /// A draughts position.
     Draughts(draughts::Position),
 }
@@ -84,6 +94,8 @@ pub enum Setup {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Move {
+    /// A chess move or null move.
+    Chess(chess::Ply),
     /// A draughts move: a path of squares.
     Draughts(draughts::Move),
 }
@@ -253,7 +265,7 @@ impl GameResult {
         let (outcome, scale) = match token {
             "1-0" => (Outcome::WhiteWins, 1),
             "0-1" => (Outcome::BlackWins, 1),
-            "1/2-1/2" | "½-½" => (Outcome::Draw, 1),
+            "1/2-1/2" | "½-½" | "1/2" => (Outcome::Draw, 1),
             "2-0" => (Outcome::WhiteWins, 2),
             "0-2" => (Outcome::BlackWins, 2),
             "1-1" => (Outcome::Draw, 2),

@@ -141,9 +141,12 @@ pub trait Notation {
     /// Reads one move from the notation's move pair.
     fn read_move(&mut self, pair: Pair<'_, Self::Rule>) -> Result<Move, Problem>;
 
-    /// Called after the movetext is read, to settle what the moves told
-    /// (the board, when the squares showed it). Does nothing by default.
-    fn finish(&mut self, _game: &mut Game, _warnings: &mut Vec<Problem>) {}
+    /// Called after the movetext is read, to settle what the moves told: the
+    /// board, when the squares showed it, or the moves themselves, replayed
+    /// by the rules. Does nothing by default.
+    fn finish(&mut self, _game: &mut Game, _warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        Ok(())
+    }
 }
 
 /// The board and setup of a game, decided from its tags.
@@ -154,6 +157,8 @@ pub struct Start {
     pub setup: Option<Setup>,
     /// The side to move first, if the setup says.
     pub to_move: Option<Side>,
+    /// The number of the first move, if the setup says.
+    pub number: Option<u32>,
     /// Warnings about the decision (a guessed board, say).
     pub warnings: Vec<Problem>,
 }
@@ -305,7 +310,7 @@ pub fn read<N: Notation>(
             result: None,
             last_move: None,
         };
-        let (number, side) = (1, start.to_move.unwrap_or(first));
+        let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
         game.moves = walker.line(
             body.into_inner(),
             number,
@@ -318,7 +323,7 @@ pub fn read<N: Notation>(
     }
     game.tags = tags;
     check_score_as_move(&game, last_move)?;
-    notation.finish(&mut game, &mut warnings);
+    notation.finish(&mut game, &mut warnings)?;
     Ok(Parsed { game, warnings })
 }
 
@@ -549,7 +554,13 @@ impl Layout<'_> {
         self.glue = false;
     }
 
-    fn comment(&mut self, c: &Comment) {
+    fn comment(&mut self, c: &Comment) -> Result<(), Problem> {
+        if c.kind == CommentKind::Brace && !balanced(&c.text) {
+            return Err(Problem::whole(format!(
+                "comment `{}` has an unmatched brace and cannot be written between braces",
+                c.text
+            )));
+        }
         match c.kind {
             CommentKind::Brace => self.token(&format!("{{{}}}", c.text)),
             CommentKind::Line => {
@@ -558,6 +569,7 @@ impl Layout<'_> {
             }
             CommentKind::Escape => self.own_line(&format!("%{}", c.text)),
         }
+        Ok(())
     }
 
     fn open(&mut self) {
@@ -574,6 +586,23 @@ impl Layout<'_> {
         self.col += 1;
         self.glue = false;
     }
+}
+
+/// True when the braces of a comment text nest properly, so that it can be
+/// written between braces and read back the same.
+fn balanced(text: &str) -> bool {
+    let mut level = 0i32;
+    for c in text.chars() {
+        match c {
+            '{' => level += 1,
+            '}' => level -= 1,
+            _ => {}
+        }
+        if level < 0 {
+            return false;
+        }
+    }
+    level == 0
 }
 
 /// Writes a whole game in the PGN-style container: preamble comments, tags,
@@ -621,7 +650,7 @@ where
     let mut need_number = true;
     for ply in &line.plies {
         for c in &ply.before {
-            layout.comment(c);
+            layout.comment(c)?;
             need_number = true;
         }
         // A move number stays on the line of its move.
@@ -643,7 +672,7 @@ where
             layout.token(buf);
         }
         for c in &ply.after {
-            layout.comment(c);
+            layout.comment(c)?;
             need_number = true;
         }
         for var in &ply.variations {
@@ -654,7 +683,7 @@ where
         }
     }
     for c in &line.trailing {
-        layout.comment(c);
+        layout.comment(c)?;
     }
     Ok(())
 }

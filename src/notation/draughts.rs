@@ -5,7 +5,8 @@ use crate::error::Problem;
 use crate::ir::draughts::{Board, SquareStyle};
 use std::borrow::Cow;
 
-use crate::ir::{Game, Setup, Tag, Variant};
+use crate::ir::draughts::Move as DMove;
+use crate::ir::{Game, Move, Setup, Tag, Variant};
 use crate::notation::container::Start;
 use crate::notation::ReadOptions;
 use crate::rules::draughts::parse_fen;
@@ -64,6 +65,7 @@ pub fn start(
             variant: Variant::Draughts(board),
             setup: setup.map(Setup::Draughts),
             to_move,
+            number: None,
             warnings,
         },
     ))
@@ -84,7 +86,6 @@ pub fn alpha_board(board: Board) -> Board {
 pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
     match &game.variant {
         Variant::Draughts(b) => Ok(*b),
-        #[allow(unreachable_patterns)]
         other => Err(Problem::whole(format!(
             "a {} game cannot be written as {format}",
             other.family().name()
@@ -115,4 +116,12 @@ pub fn with_board_tag(game: &Game, board: Board) -> Cow<'_, Game> {
         None => game.tags.push(Tag::new("GameType", value)),
     }
     Cow::Owned(game)
+}
+
+/// The draughts move of a ply, or the error for a move of another family.
+pub fn draughts_move(mv: &Move) -> Result<&DMove, Problem> {
+    match mv {
+        Move::Draughts(m) => Ok(m),
+        _ => Err(Problem::whole("a move of another game in a draughts game")),
+    }
 }

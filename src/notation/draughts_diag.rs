@@ -12,7 +12,7 @@ use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag};
 use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start};
-use crate::notation::draughts::{self, board_of, with_board_tag, BoardChoice};
+use crate::notation::draughts::{self, board_of, draughts_move, with_board_tag, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -157,7 +157,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         return Err(Problem::whole(no_diagonal(&board)));
     }
     container::write(&with_board_tag(game, board), out, |mv, buf| {
-        let Move::Draughts(m) = mv;
+        let m = draughts_move(mv)?;
         spell(&board, m, buf)
     })?;
     Ok(Vec::new())

@@ -8,7 +8,9 @@ use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag, Variant};
 use crate::notation::container::{self, offset_pos, syntax_problem, Notation, Parsed, Start};
-use crate::notation::draughts::{self, alpha_board, board_of, with_board_tag, BoardChoice};
+use crate::notation::draughts::{
+    self, alpha_board, board_of, draughts_move, with_board_tag, BoardChoice,
+};
 use crate::notation::{ReadOptions, WriteOptions};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -83,7 +85,7 @@ impl Notation for Num<'_> {
         Ok(Move::Draughts(DMove { path, capture }))
     }
 
-    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) {
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         if let Some(pos) = self.alpha_seen {
             game.variant = Variant::Draughts(self.choice.board);
             warnings.push(Problem::at(
@@ -92,6 +94,7 @@ impl Notation for Num<'_> {
                  bottom left (name the board with --variant)",
             ));
         }
+        Ok(())
     }
 }
 
@@ -114,7 +117,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     let board = board_of(game, "draughts-num")?;
     let sep = board.capture_separator();
     container::write(&with_board_tag(game, board), out, |mv, buf| {
-        let Move::Draughts(m) = mv;
+        let m = draughts_move(mv)?;
         spell(&board, sep, m, buf)
     })?;
     Ok(Vec::new())

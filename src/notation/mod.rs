@@ -6,6 +6,7 @@ pub mod container;
 pub mod draughts;
 pub mod draughts_diag;
 pub mod draughts_num;
+pub mod pgn;
 
 use std::path::Path;
 
@@ -21,6 +22,8 @@ pub struct ReadOptions {
     /// The draughts board to read every game on (`--variant`), overriding
     /// the GameType tag.
     pub draughts: Option<Board>,
+    /// Convert chess by syntax alone, without replaying the moves.
+    pub no_validate: bool,
 }
 
 /// Options that change how games are written.
@@ -89,6 +92,18 @@ pub struct Format {
 
 /// Every format kifu knows.
 pub static FORMATS: &[Format] = &[
+    Format {
+        name: "pgn",
+        extensions: &["pgn"],
+        family: Some(Family::Chess),
+        description: "chess, PGN with standard algebraic notation (every move replayed)",
+        split: Split::Container {
+            results: pgn::RESULTS,
+        },
+        read: Some(pgn::read),
+        write: Some(pgn::write),
+        framing: CONTAINER,
+    },
     Format {
         name: "draughts-num",
         extensions: &["pdn"],
