@@ -179,24 +179,10 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                 Some(j) => i += j + 1,
                 None => i = n,
             },
-            b'{' => {
-                // Braces nest inside comments.
-                let mut level = 0usize;
-                while i < n {
-                    match data[i] {
-                        b'{' => level += 1,
-                        b'}' => {
-                            level -= 1;
-                            if level == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
+            b'{' => match memchr::memchr(b'}', &data[i..]) {
+                Some(j) => i += j + 1,
+                None => i = n,
+            },
             b';' => match memchr::memchr(b'\n', &data[i..]) {
                 Some(j) => i += j + 1,
                 None => i = n,

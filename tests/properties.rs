@@ -30,7 +30,7 @@ fn text(no: &'static str) -> impl Strategy<Value = String> {
 
 fn comment() -> impl Strategy<Value = Comment> {
     prop_oneof![
-        4 => text("{}").prop_map(Comment::brace),
+        4 => text("}").prop_map(Comment::brace),
         1 => text("\n").prop_map(|t| Comment { text: t, kind: CommentKind::Line }),
         1 => text("\n").prop_map(|t| Comment { text: t, kind: CommentKind::Escape }),
     ]

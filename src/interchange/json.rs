@@ -50,7 +50,7 @@ pub fn write_line(
 fn validate(game: &Game) -> Result<(), Problem> {
     match &game.variant {
         Variant::Draughts(board) => validate_draughts(game, board),
-        Variant::Chess(_) => Ok(()),
+        Variant::Chess(_) => crate::rules::chess::check_game(game).map_err(Problem::whole),
     }
 }
 

@@ -57,6 +57,8 @@ pub enum Kind {
     Variation,
     /// Parenthesized text that is not movetext.
     ParenComment,
+    /// A `}` outside any comment.
+    StrayBrace,
     /// A result token.
     Result,
     /// A notation's own rule.
@@ -100,6 +102,7 @@ macro_rules! container_rules {
                     $rule::brace_text | $rule::line_text | $rule::paren_text => Kind::CommentText,
                     $rule::variation => Kind::Variation,
                     $rule::paren_comment => Kind::ParenComment,
+                    $rule::stray_brace => Kind::StrayBrace,
                     $rule::result => Kind::Result,
                     _ => Kind::Other,
                 }
@@ -462,6 +465,10 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     }
                 }
                 Kind::Result => self.result = GameResult::parse(pair.as_str()),
+                Kind::StrayBrace => self.warnings.push(Problem::at(
+                    pos_of(&pair),
+                    "a `}` outside any comment was skipped",
+                )),
                 _ => {}
             }
         }
@@ -555,9 +562,9 @@ impl Layout<'_> {
     }
 
     fn comment(&mut self, c: &Comment) -> Result<(), Problem> {
-        if c.kind == CommentKind::Brace && !balanced(&c.text) {
+        if c.kind == CommentKind::Brace && c.text.contains('}') {
             return Err(Problem::whole(format!(
-                "comment `{}` has an unmatched brace and cannot be written between braces",
+                "comment `{}` holds a `}}` and cannot be written between braces",
                 c.text
             )));
         }
@@ -586,23 +593,6 @@ impl Layout<'_> {
         self.col += 1;
         self.glue = false;
     }
-}
-
-/// True when the braces of a comment text nest properly, so that it can be
-/// written between braces and read back the same.
-fn balanced(text: &str) -> bool {
-    let mut level = 0i32;
-    for c in text.chars() {
-        match c {
-            '{' => level += 1,
-            '}' => level -= 1,
-            _ => {}
-        }
-        if level < 0 {
-            return false;
-        }
-    }
-    level == 0
 }
 
 /// Writes a whole game in the PGN-style container: preamble comments, tags,

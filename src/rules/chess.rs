@@ -351,6 +351,57 @@ pub fn check_state(board: &cz::Board) -> Check {
     }
 }
 
+/// Checks a chess game that comes with its moves resolved (from JSON): every
+/// move must be legal where it stands and its derived fields must be what the
+/// rules derive, so that writers spell exactly what the moves mean.
+pub fn check_game(game: &crate::ir::Game) -> Result<(), String> {
+    use crate::ir::{chess::Ply, Line, Move as IrMove, Setup, Variant};
+    let Variant::Chess(variant) = game.variant else {
+        return Err("not a chess game".to_string());
+    };
+    if !variant.validated {
+        return Ok(());
+    }
+    let start = match &game.setup {
+        Some(Setup::Chess(fen)) => parse_fen(fen)?,
+        Some(_) => return Err("a setup of another game".to_string()),
+        None => cz::Board::default(),
+    };
+    fn line(l: &Line, mut board: cz::Board) -> Result<(), String> {
+        for ply in &l.plies {
+            let before = board.clone();
+            let number = format!("{}{}", ply.number, if ply.side == crate::ir::Side::White { "." } else { "..." });
+            match &ply.mv {
+                IrMove::Chess(Ply::Null) => {
+                    board = board.null_move().ok_or_else(|| format!("{number} a null move while in check"))?;
+                }
+                IrMove::Chess(Ply::Move(m)) => {
+                    let from = m.from.ok_or_else(|| format!("{number} a move without its square of departure"))?;
+                    let mv = cz::Move {
+                        from: cz_square(from),
+                        to: cz_square(m.to),
+                        promotion: m.promotion.map(cz_role),
+                    };
+                    if !board.is_legal(mv) {
+                        return Err(format!("{number} {from}{} is not legal (position: {board})", m.to));
+                    }
+                    let (derived, after) = describe(&board, mv);
+                    if derived != *m {
+                        return Err(format!("{number} {from}{}: its fields do not match the position", m.to));
+                    }
+                    board = after;
+                }
+                _ => return Err(format!("{number} a move of another game")),
+            }
+            for v in &ply.variations {
+                line(v, before.clone())?;
+            }
+        }
+        Ok(())
+    }
+    line(&game.moves, start)
+}
+
 /// A FEN of a position (Shredder castling letters in Chess960).
 pub fn fen(board: &cz::Board, chess960: bool) -> String {
     if chess960 {

@@ -1,0 +1,81 @@
+//! Round trips on every PGN file of the shared chess corpus, through the
+//! `kifu` binary: pgn -> pgn is idempotent, pgn -> json -> pgn and
+//! pgn -> jsonl -> pgn are exact, and games that do not replay give located
+//! errors while the rest of their file converts.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// Games of the corpus that kifu refuses, and why: defects of the sources or
+/// variants kifu does not play.
+fn known_bad(path: &Path) -> usize {
+    match path.file_name().and_then(|n| n.to_str()) {
+        // `{ a { nested } comment }`: comments end at the first `}` (PGN).
+        Some("nested-comment.pgn") => 1,
+        // Not PGN at all.
+        Some("badpgn.pgn") => 1,
+        // Variants kifu does not play: Antichess, Crazyhouse.
+        Some("antichess-programfox.pgn") => 2,
+        Some("knightvuillaume-jannlee-zh-lichess.pgn" | "saturs-jannlee-zh-lichess.pgn") => 1,
+        // Illegal, ambiguous or malformed moves (see SOURCES.txt).
+        Some("ambiguous.pgn") => 1,
+        Some("chessdoctor.pgn") => 10,
+        Some("d00_chess_informant.pgn") => 1,
+        Some("immortal_games.pgn") => 8,
+        _ => 0,
+    }
+}
+
+#[test]
+fn every_pgn_file_round_trips_exactly() {
+    let Some(dir) = shared("chess") else {
+        return;
+    };
+    let mut games = 0;
+    for file in files(&dir, ".pgn") {
+        let bytes = std::fs::read(&file).expect("readable corpus file");
+        let name = file.display();
+
+        let first = convert("pgn", "pgn", &[], &bytes);
+        no_panic(&first);
+        let (read, failed) = counts(&first);
+        assert_eq!(failed, known_bad(&file), "{name}: {}", stderr(&first));
+        assert!(errors_are_located(&stderr(&first)), "{name}");
+        assert_eq!(first.status.code(), Some(i32::from(failed > 0)), "{name}");
+        games += read;
+        let canonical = first.stdout;
+
+        let again = convert("pgn", "pgn", &[], &canonical);
+        assert_eq!(counts(&again), (read, 0), "{name}: {}", stderr(&again));
+        assert!(again.stdout == canonical, "{name}: pgn -> pgn is not idempotent");
+
+        for fmt in ["json", "jsonl"] {
+            let there = convert("pgn", fmt, &[], &canonical);
+            assert_eq!(counts(&there), (read, 0), "{name} -> {fmt}");
+            let back = convert(fmt, "pgn", &[], &there.stdout);
+            assert_eq!(counts(&back), (read, 0), "{name} <- {fmt}: {}", stderr(&back));
+            assert!(back.stdout == canonical, "{name}: pgn -> {fmt} -> pgn differs");
+        }
+    }
+    eprintln!("{games} chess games read");
+    assert!(games > 5000, "only {games} games in the corpus");
+}
+
+#[test]
+fn illegal_moves_are_located_and_the_rest_of_the_file_converts() {
+    let Some(dir) = shared("chess") else {
+        return;
+    };
+    let file = dir.join("scoutfish/ambiguous.pgn");
+    let out = convert("pgn", "pgn", &[], &std::fs::read(&file).unwrap());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(counts(&out), (2, 1));
+    let err = stderr(&out);
+    let line = err.lines().find(|l| l.contains(": error: ")).expect("an error");
+    // file:line:col: error: game N: 12. Nd2: ambiguous: ... (position: FEN)
+    assert!(errors_are_located(&err), "{err}");
+    assert!(line.contains("ambiguous") && line.contains("(position: "), "{line}");
+}
