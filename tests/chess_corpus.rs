@@ -50,14 +50,25 @@ fn every_pgn_file_round_trips_exactly() {
 
         let again = convert("pgn", "pgn", &[], &canonical);
         assert_eq!(counts(&again), (read, 0), "{name}: {}", stderr(&again));
-        assert!(again.stdout == canonical, "{name}: pgn -> pgn is not idempotent");
+        assert!(
+            again.stdout == canonical,
+            "{name}: pgn -> pgn is not idempotent"
+        );
 
         for fmt in ["json", "jsonl"] {
             let there = convert("pgn", fmt, &[], &canonical);
             assert_eq!(counts(&there), (read, 0), "{name} -> {fmt}");
             let back = convert(fmt, "pgn", &[], &there.stdout);
-            assert_eq!(counts(&back), (read, 0), "{name} <- {fmt}: {}", stderr(&back));
-            assert!(back.stdout == canonical, "{name}: pgn -> {fmt} -> pgn differs");
+            assert_eq!(
+                counts(&back),
+                (read, 0),
+                "{name} <- {fmt}: {}",
+                stderr(&back)
+            );
+            assert!(
+                back.stdout == canonical,
+                "{name}: pgn -> {fmt} -> pgn differs"
+            );
         }
     }
     eprintln!("{games} chess games read");
@@ -74,8 +85,14 @@ fn illegal_moves_are_located_and_the_rest_of_the_file_converts() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(counts(&out), (2, 1));
     let err = stderr(&out);
-    let line = err.lines().find(|l| l.contains(": error: ")).expect("an error");
+    let line = err
+        .lines()
+        .find(|l| l.contains(": error: "))
+        .expect("an error");
     // file:line:col: error: game N: 12. Nd2: ambiguous: ... (position: FEN)
     assert!(errors_are_located(&err), "{err}");
-    assert!(line.contains("ambiguous") && line.contains("(position: "), "{line}");
+    assert!(
+        line.contains("ambiguous") && line.contains("(position: "),
+        "{line}"
+    );
 }

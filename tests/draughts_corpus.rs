@@ -176,6 +176,11 @@ fn failing_test_suite_files_give_located_errors_and_never_panic() {
     // scored 2-0): kifu reads them, as it reads liberally.
     assert_eq!(
         with_errors,
-        ["Cat.A1.pdn", "abatsiev.pdn", "delfts.pdn", "nested_comment.pdn"]
+        [
+            "Cat.A1.pdn",
+            "abatsiev.pdn",
+            "delfts.pdn",
+            "nested_comment.pdn"
+        ]
     );
 }

@@ -93,11 +93,17 @@ impl Notation for Pgn<'_, '_> {
         Ok(Move::Chess(CPly::Null))
     }
 
-    fn finish(&mut self, game: &mut Game, _warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         let mut index = 0;
         if self.opts.no_validate {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
+            if !self.seen.is_empty() {
+                warnings.push(Problem::whole(
+                    "moves not replayed (--no-validate): legality, ambiguity and check marks \
+                     are as written, unchecked",
+                ));
+            }
             return unreplayed(&mut game.moves, self, &mut index);
         }
         replay(&mut game.moves, self.start.clone(), self, &mut index)
@@ -234,6 +240,15 @@ fn decode(rule: Rule, text: &str) -> Written {
             to: square(2),
             promotion: promotion(b.get(4)),
         },
+        Rule::pgn_lan => {
+            // [role] from (- or x) to [promotion]: the squares say it all.
+            let at = usize::from(b[0].is_ascii_uppercase());
+            Written::Uci {
+                from: square(at),
+                to: square(at + 3),
+                promotion: promotion(b[at + 5..].iter().find(|c| c.is_ascii_uppercase())),
+            }
+        }
         Rule::pgn_piece => {
             let role = Role::from_letter(char::from(b[0])).unwrap_or(Role::Pawn);
             let body: Vec<u8> = b[1..]

@@ -370,24 +370,42 @@ pub fn check_game(game: &crate::ir::Game) -> Result<(), String> {
     fn line(l: &Line, mut board: cz::Board) -> Result<(), String> {
         for ply in &l.plies {
             let before = board.clone();
-            let number = format!("{}{}", ply.number, if ply.side == crate::ir::Side::White { "." } else { "..." });
+            let number = format!(
+                "{}{}",
+                ply.number,
+                if ply.side == crate::ir::Side::White {
+                    "."
+                } else {
+                    "..."
+                }
+            );
             match &ply.mv {
                 IrMove::Chess(Ply::Null) => {
-                    board = board.null_move().ok_or_else(|| format!("{number} a null move while in check"))?;
+                    board = board
+                        .null_move()
+                        .ok_or_else(|| format!("{number} a null move while in check"))?;
                 }
                 IrMove::Chess(Ply::Move(m)) => {
-                    let from = m.from.ok_or_else(|| format!("{number} a move without its square of departure"))?;
+                    let from = m.from.ok_or_else(|| {
+                        format!("{number} a move without its square of departure")
+                    })?;
                     let mv = cz::Move {
                         from: cz_square(from),
                         to: cz_square(m.to),
                         promotion: m.promotion.map(cz_role),
                     };
                     if !board.is_legal(mv) {
-                        return Err(format!("{number} {from}{} is not legal (position: {board})", m.to));
+                        return Err(format!(
+                            "{number} {from}{} is not legal (position: {board})",
+                            m.to
+                        ));
                     }
                     let (derived, after) = describe(&board, mv);
                     if derived != *m {
-                        return Err(format!("{number} {from}{}: its fields do not match the position", m.to));
+                        return Err(format!(
+                            "{number} {from}{}: its fields do not match the position",
+                            m.to
+                        ));
                     }
                     board = after;
                 }
