@@ -22,7 +22,7 @@ fn known_bad(path: &Path) -> usize {
         Some("knightvuillaume-jannlee-zh-lichess.pgn" | "saturs-jannlee-zh-lichess.pgn") => 1,
         // Illegal, ambiguous or malformed moves (see SOURCES.txt).
         Some("ambiguous.pgn") => 1,
-        Some("chessdoctor.pgn") => 10,
+        Some("chessdoctor.pgn") => 6,
         Some("d00_chess_informant.pgn") => 1,
         Some("immortal_games.pgn") => 8,
         _ => 0,

@@ -173,14 +173,7 @@ fn failing_test_suite_files_give_located_errors_and_never_panic() {
     }
     with_errors.sort();
     // The others break rules no grammar sees (a date range, an 8x8 game
-    // scored 2-0): kifu reads them, as it reads liberally.
-    assert_eq!(
-        with_errors,
-        [
-            "Cat.A1.pdn",
-            "abatsiev.pdn",
-            "delfts.pdn",
-            "nested_comment.pdn"
-        ]
-    );
+    // scored 2-0) or read with a located warning (nested_comment: the stray
+    // `}` after `{ nested { comment }` is skipped): kifu reads liberally.
+    assert_eq!(with_errors, ["Cat.A1.pdn", "abatsiev.pdn", "delfts.pdn"]);
 }

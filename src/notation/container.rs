@@ -35,7 +35,7 @@ pub enum Kind {
     TagBare,
     /// The movetext.
     Body,
-    /// A move with its glyph.
+    /// A move (the notation's move rule).
     Move,
     /// `12.` or `12...`.
     MoveNumber,
@@ -74,11 +74,12 @@ pub trait ContainerRule: RuleType {
 }
 
 /// Implements [`ContainerRule`] for the `Rule` enum of a parser that stacks
-/// `grammars/common.pest`, given a function naming its notation's own rules.
+/// `grammars/common.pest`, given the notation's move rule and a function
+/// naming its other rules.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! container_rules {
-    ($rule:ident, $describe_own:expr) => {
+    ($rule:ident, $move_rule:ident, $describe_own:expr) => {
         impl $crate::notation::container::ContainerRule for $rule {
             fn kind(self) -> $crate::notation::container::Kind {
                 use $crate::notation::container::Kind;
@@ -91,7 +92,7 @@ macro_rules! container_rules {
                     $rule::tag_text | $rule::tag_raw => Kind::TagText,
                     $rule::tag_bare => Kind::TagBare,
                     $rule::body => Kind::Body,
-                    $rule::move_full => Kind::Move,
+                    $rule::$move_rule => Kind::Move,
                     $rule::move_number => Kind::MoveNumber,
                     $rule::ellipsis => Kind::Ellipsis,
                     $rule::glyph => Kind::Glyph,
@@ -396,11 +397,8 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     if main {
                         self.last_move = Some(pair.as_span());
                     }
-                    let mut inner = pair.into_inner();
-                    let mv_pair = inner.next().ok_or_else(|| Problem::whole("empty move"))?;
-                    let mv = self.notation.read_move(mv_pair)?;
+                    let mv = self.notation.read_move(pair)?;
                     let mut ply = Ply::new(number, side, mv);
-                    ply.glyph = inner.next().map(|g| g.as_str().to_string());
                     ply.before = std::mem::take(&mut pending);
                     line.plies.push(ply);
                     numbered = true;

@@ -26,7 +26,7 @@ mod grammar {
     #[grammar = "grammars/draughts_diag.pest"]
     pub struct DiagParser;
 
-    container_rules!(Rule, |_| "a move");
+    container_rules!(Rule, ddiag_move, |_| "a move");
 }
 use grammar::{DiagParser, Rule};
 

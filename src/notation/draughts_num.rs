@@ -24,7 +24,7 @@ mod grammar {
     #[grammar = "grammars/draughts_num.pest"]
     pub struct NumParser;
 
-    container_rules!(Rule, |_| "a move");
+    container_rules!(Rule, dnum_move, |_| "a move");
 }
 use grammar::{NumParser, Rule};
 

@@ -25,7 +25,7 @@ mod grammar {
     #[grammar = "grammars/pgn.pest"]
     pub struct PgnParser;
 
-    container_rules!(Rule, |_| "a move");
+    container_rules!(Rule, pgn_move, |_| "a move");
 }
 use grammar::{PgnParser, Rule};
 
@@ -75,15 +75,7 @@ impl Notation for Pgn<'_, '_> {
 
     fn read_move(&mut self, pair: Pair<'_, Rule>) -> Result<Move, Problem> {
         let span = (pair.as_span().start(), pair.as_span().end());
-        let mut inner = pair.into_inner();
-        let form = inner.next().ok_or_else(|| Problem::whole("empty move"))?;
-        let check = match inner.next().map(|c| c.as_str()) {
-            Some("#") => Check::Mate,
-            Some("++") => Check::Double,
-            Some(_) => Check::Check,
-            None => Check::None,
-        };
-        let written = decode(form.as_rule(), form.as_str());
+        let (written, check) = decode(pair.as_str());
         self.seen.push(Seen {
             written,
             check,
@@ -223,77 +215,91 @@ fn unreplayed(line: &mut Line, pgn: &Pgn<'_, '_>, index: &mut usize) -> Result<(
     Ok(())
 }
 
-/// Decodes the text of one move form, which the grammar has checked.
-fn decode(rule: Rule, text: &str) -> Written {
-    let b = text.as_bytes();
-    let square = |i: usize| Square::new(b[i] - b'a', b[i + 1] - b'1');
-    let promotion = |c: Option<&u8>| c.and_then(|&c| Role::from_letter(char::from(c)));
-    match rule {
-        Rule::pgn_castle => Written::Castle(if b.len() >= 5 {
+/// Decodes the text of one move, which the grammar has checked: SAN, long
+/// algebraic or coordinates, castling or a null move, with its check sign.
+fn decode(text: &str) -> (Written, Check) {
+    let (body, check) = if let Some(b) = text.strip_suffix("++") {
+        (b, Check::Double)
+    } else if let Some(b) = text.strip_suffix('#') {
+        (b, Check::Mate)
+    } else if let Some(b) = text.strip_suffix('+') {
+        (b, Check::Check)
+    } else {
+        (text, Check::None)
+    };
+    let b = body.as_bytes();
+    let written = match b.first() {
+        Some(b'O' | b'0' | b'o') => Written::Castle(if b.len() >= 5 {
             Wing::Queen
         } else {
             Wing::King
         }),
-        Rule::pgn_null => Written::Null,
-        Rule::pgn_uci => Written::Uci {
-            from: square(0),
-            to: square(2),
-            promotion: promotion(b.get(4)),
-        },
-        Rule::pgn_lan => {
-            // [role] from (- or x) to [promotion]: the squares say it all.
-            let at = usize::from(b[0].is_ascii_uppercase());
-            Written::Uci {
-                from: square(at),
-                to: square(at + 3),
-                promotion: promotion(b[at + 5..].iter().find(|c| c.is_ascii_uppercase())),
+        Some(b'-' | b'Z') => Written::Null,
+        _ => {
+            let (role, rest) = match b.first().and_then(|&c| c.is_ascii_uppercase().then_some(c)) {
+                Some(c) => (
+                    Role::from_letter(char::from(c)).unwrap_or(Role::Pawn),
+                    &b[1..],
+                ),
+                None => (Role::Pawn, b),
+            };
+            // Files, ranks and the promotion letter, in order; `e.p.` and
+            // separators carry nothing the rules do not derive.
+            let mut coords: [(u8, u8); 4] = [(0, 0); 4];
+            let mut n = 0;
+            let mut capture = false;
+            let mut promotion = None;
+            let mut i = 0;
+            while i < rest.len() {
+                match rest[i] {
+                    c @ b'a'..=b'h' if n < 4 => {
+                        coords[n] = (b'f', c - b'a');
+                        n += 1;
+                    }
+                    c @ b'1'..=b'8' if n < 4 => {
+                        coords[n] = (b'r', c - b'1');
+                        n += 1;
+                    }
+                    b'x' | b':' => capture = true,
+                    b' ' => break, // ` e.p.`
+                    c @ (b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n') => {
+                        promotion = Role::from_letter(char::from(c));
+                    }
+                    _ => {}
+                }
+                i += 1;
             }
-        }
-        Rule::pgn_piece => {
-            let role = Role::from_letter(char::from(b[0])).unwrap_or(Role::Pawn);
-            let body: Vec<u8> = b[1..]
-                .iter()
-                .copied()
-                .filter(|&c| c != b'x' && c != b':')
-                .collect();
-            let n = body.len();
-            let to = Square::new(body[n - 2] - b'a', body[n - 1] - b'1');
-            let (mut file, mut rank) = (None, None);
-            for &c in &body[..n - 2] {
-                match c {
-                    b'a'..=b'h' => file = Some(c - b'a'),
-                    _ => rank = Some(c - b'1'),
+            let sq = |k: usize| Square::new(coords[k].1, coords[k + 1].1);
+            let full_from = n == 4 && coords[0].0 == b'f' && coords[1].0 == b'r';
+            if full_from {
+                // Long algebraic or coordinates: the squares say it all.
+                Written::Uci {
+                    from: sq(0),
+                    to: sq(2),
+                    promotion,
+                }
+            } else {
+                let to = sq(n - 2);
+                let (mut file, mut rank) = (None, None);
+                for &(kind, v) in &coords[..n - 2] {
+                    if kind == b'f' {
+                        file = Some(v);
+                    } else {
+                        rank = Some(v);
+                    }
+                }
+                Written::San {
+                    role,
+                    file,
+                    rank,
+                    capture,
+                    to,
+                    promotion,
                 }
             }
-            Written::San {
-                role,
-                file,
-                rank,
-                capture: n + 1 < b.len(),
-                to,
-                promotion: None,
-            }
         }
-        _ => {
-            // A pawn: `e4`, `exd5`, `e8=Q`, `e8Q`, `exd6 e.p.`.
-            let capture = b.len() > 2 && (b[1] == b'x' || b[1] == b':');
-            let (file, to_at) = if capture {
-                (Some(b[0] - b'a'), 2)
-            } else {
-                (None, 0)
-            };
-            let rest = &b[to_at + 2..];
-            let promo = rest.iter().find(|c| matches!(c, b'Q' | b'R' | b'B' | b'N'));
-            Written::San {
-                role: Role::Pawn,
-                file,
-                rank: None,
-                capture,
-                to: square(to_at),
-                promotion: promotion(promo),
-            }
-        }
-    }
+    };
+    (written, check)
 }
 
 /// Reads one record.
