@@ -263,7 +263,7 @@ pub fn read<N: Notation>(
     let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
     let mut preamble = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
-    let mut tag_pos: Vec<(usize, usize)> = Vec::new();
+    let mut tag_pos: Vec<pest::Position<'_>> = Vec::new();
     let mut body = None;
     let mut warnings = Vec::new();
     for pair in record.into_inner() {
@@ -274,7 +274,8 @@ pub fn read<N: Notation>(
                 }
             }
             Kind::Tag => {
-                let pos = pos_of(&pair);
+                // The position is computed only if a message needs it.
+                let pos = pair.as_span().start_pos();
                 let mut name = "";
                 let mut value = String::new();
                 for part in pair.into_inner() {
@@ -297,7 +298,7 @@ pub fn read<N: Notation>(
     let at = |name: &str| -> (usize, usize) {
         tags.iter()
             .position(|t| t.name == name)
-            .map_or((1, 1), |i| tag_pos[i])
+            .map_or((1, 1), |i| tag_pos[i].line_col())
     };
     let start = notation.start(&tags, &at)?;
     warnings.extend(start.warnings);
@@ -422,24 +423,23 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                 Kind::Ellipsis if line.plies.is_empty() && !fixed_side => {
                     side = self.first.other();
                 }
-                Kind::Glyph => {
-                    let pos = pos_of(&pair);
-                    match line.plies.last_mut() {
-                        Some(ply) if ply.glyph.is_none() => {
-                            ply.glyph = Some(pair.as_str().to_string())
-                        }
-                        Some(_) => return Err(Problem::at(pos, "a second glyph for one move")),
-                        None => return Err(Problem::at(pos, "a move glyph before any move")),
+                Kind::Glyph => match line.plies.last_mut() {
+                    Some(ply) if ply.glyph.is_none() => ply.glyph = Some(pair.as_str().to_string()),
+                    Some(_) => {
+                        return Err(Problem::at(pos_of(&pair), "a second glyph for one move"))
                     }
-                }
+                    None => return Err(Problem::at(pos_of(&pair), "a move glyph before any move")),
+                },
                 Kind::Nag => {
-                    let pos = pos_of(&pair);
                     let value: u32 = pair.as_str()[1..].parse().map_err(|_| {
-                        Problem::at(pos, format!("NAG `{}` is too large", pair.as_str()))
+                        Problem::at(
+                            pos_of(&pair),
+                            format!("NAG `{}` is too large", pair.as_str()),
+                        )
                     })?;
                     match line.plies.last_mut() {
                         Some(ply) => ply.nags.push(value),
-                        None => return Err(Problem::at(pos, "a NAG before any move")),
+                        None => return Err(Problem::at(pos_of(&pair), "a NAG before any move")),
                     }
                 }
                 Kind::BraceComment | Kind::LineComment | Kind::EscapeLine | Kind::ParenComment => {
@@ -452,10 +452,11 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     }
                 }
                 Kind::Variation => {
-                    let pos = pos_of(&pair);
                     let (n, s) = match line.plies.last() {
                         Some(ply) => (ply.number, ply.side),
-                        None => return Err(Problem::at(pos, "a variation before any move")),
+                        None => {
+                            return Err(Problem::at(pos_of(&pair), "a variation before any move"))
+                        }
                     };
                     let var = self.line(pair.into_inner(), n, s, true, false)?;
                     if let Some(ply) = line.plies.last_mut() {
