@@ -155,6 +155,47 @@ pub fn find_end(data: &[u8], split: Split, eof: bool) -> Option<(usize, bool)> {
             None => None,
         },
         Split::JsonArray => json_element_end(data, eof),
+        Split::Sheet => sheet_end(data, eof),
+    }
+}
+
+/// The scan of scoresheets: blank lines (empty, or spaces only), then a
+/// header block up to a blank line, then the grid up to the next blank line
+/// (not included) or the end. A record may have no header when it starts
+/// with the grid heading. Grid lines of empty cells hold tabs: not blank.
+fn sheet_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
+    #[derive(PartialEq)]
+    enum State {
+        Lead,
+        Header,
+        Gap,
+        Grid,
+    }
+    let n = data.len();
+    let mut state = State::Lead;
+    let mut i = 0;
+    while i < n {
+        let end = match memchr::memchr(b'\n', &data[i..]) {
+            Some(j) => i + j + 1,
+            None if eof => n,
+            None => return None,
+        };
+        let line = &data[i..end];
+        let blank = line.iter().all(|&b| matches!(b, b' ' | b'\r' | b'\n'));
+        state = match (state, blank) {
+            (State::Lead, true) => State::Lead,
+            (State::Lead, false) if line.starts_with(b"NUMBER OF THE MOVE") => State::Grid,
+            (State::Lead | State::Header, false) => State::Header,
+            (State::Header | State::Gap, true) => State::Gap,
+            (State::Gap | State::Grid, false) => State::Grid,
+            (State::Grid, true) => return Some((i, true)),
+        };
+        i = end;
+    }
+    if eof {
+        Some((n, state != State::Lead))
+    } else {
+        None
     }
 }
 
@@ -217,6 +258,8 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                 i += 1;
             }
             _ if b.is_ascii_whitespace() => i += 1,
+            // A BOM where files were concatenated is blank too.
+            0xEF if data[i..].starts_with(b"\xEF\xBB\xBF") => i += 3,
             _ => {
                 let start = i;
                 // A stray `}` or `]` is a token of its own.
@@ -313,6 +356,11 @@ impl Converter<'_> {
         let mut warnings = Vec::new();
         let decoded;
         let text = match std::str::from_utf8(bytes) {
+            // A BOM left inside the input by concatenating files: a space.
+            Ok(t) if memchr::memmem::find(bytes, "\u{feff}".as_bytes()).is_some() => {
+                decoded = t.replace('\u{feff}', " ");
+                decoded.as_str()
+            }
             Ok(t) => t,
             Err(_) => {
                 decoded = bytes.iter().map(|&b| char::from(b)).collect::<String>();
@@ -591,9 +639,38 @@ mod tests {
     }
 
     #[test]
+    fn a_bom_between_concatenated_files_is_blank() {
+        let recs = split("1. 32-28 *\n\u{feff}[Event \"x\"]\n1. 33-29 *", 1 << 20);
+        assert_eq!(recs.len(), 2, "{recs:?}");
+        assert!(recs[1].0.contains("[Event"));
+    }
+
+    #[test]
     fn result_inside_a_variation_does_not_split() {
         let recs = split("1. 32-28 (1. 33-29 1-0) 18-23 0-1", 1 << 20);
         assert_eq!(recs.len(), 1);
+    }
+
+    #[test]
+    fn sheets_end_at_the_blank_line_after_their_grid() {
+        let one = "WHITE\tA\n\nNUMBER OF THE MOVE\ta\tb\tc\td\te\tf\tg\th\n01\t\t\t\t\t4\t\t\t\n\t\t\t\t\t\t\t\t\n";
+        let two = "\nWHITE\tB\n\n\nNUMBER OF THE MOVE\ta\tb\tc\td\te\tf\tg\th\n01\t\t\t\t\t4\t\t\t";
+        let text = format!("\n{one}{two}\n\n");
+        for batch in [1, 9, 1 << 20] {
+            let mut r = Records::new(text.as_bytes(), Split::Sheet);
+            let mut recs = Vec::new();
+            while let Some(b) = r.next_batch(batch).unwrap() {
+                for rec in b.records {
+                    let s = String::from_utf8(b.data[rec.range].to_vec()).unwrap();
+                    recs.push((s, rec.line, rec.is_game));
+                }
+            }
+            // The all-empty Black line (tabs only) stays in the first grid.
+            assert_eq!(recs.len(), 3, "batch {batch}: {recs:?}");
+            assert_eq!(recs[0], (format!("\n{one}"), 1, true));
+            assert_eq!(recs[1], (format!("{two}\n"), 7, true));
+            assert_eq!(recs[2], ("\n".to_string(), 13, false));
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
 use kifu::error::{Diagnostic, Error};
 use kifu::ir::draughts::Board;
+use kifu::notation::sllavcco::Pieces;
 use kifu::notation::{self, Format, ReadOptions, WriteOptions, FORMATS};
 
 #[derive(Parser)]
@@ -27,7 +28,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Convert records from one notation to another.
-    Convert(ConvertArgs),
+    Convert(Box<ConvertArgs>),
     /// List every format with its extensions, family, and read/write support.
     Formats,
 }
@@ -61,6 +62,11 @@ struct ConvertArgs {
     /// not be checked is said in a warning).
     #[arg(long)]
     no_validate: bool,
+    /// Piece letters of sllavcco scoresheets: en (K Q R B N, the default),
+    /// sr, de (K D T L S), fr (R D T F C), nl (K D T L P), es, it
+    /// (R D T A C), figurine, or five letters for K Q R B N.
+    #[arg(long)]
+    pieces: Option<String>,
     /// Append the text of every failed game to this file.
     #[arg(long)]
     rejects: Option<PathBuf>,
@@ -146,12 +152,20 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
             return Err(Error::Usage(format!("kifu cannot read {}", f.name)));
         }
     }
+    let pieces = args
+        .pieces
+        .as_deref()
+        .map(Pieces::parse)
+        .transpose()
+        .map_err(Error::Usage)?;
+    let write = WriteOptions { pieces };
     let read = ReadOptions {
         draughts: match &args.variant {
             Some(v) => Some(Board::by_name(v).map_err(Error::Usage)?),
             None => None,
         },
         no_validate: args.no_validate,
+        pieces,
     };
     if let Some(j) = args.jobs {
         // Only fails when a pool exists already, which is harmless.
@@ -224,7 +238,7 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
             from: job.from,
             to,
             read: read.clone(),
-            write: WriteOptions::default(),
+            write: write.clone(),
         };
         let mut report = Report {
             diagnostic: &mut show,

@@ -7,6 +7,8 @@ pub mod draughts;
 pub mod draughts_diag;
 pub mod draughts_num;
 pub mod pgn;
+pub mod sllavcco;
+pub mod sllavcco_html;
 
 use std::path::Path;
 
@@ -24,11 +26,19 @@ pub struct ReadOptions {
     pub draughts: Option<Board>,
     /// Convert chess by syntax alone, without replaying the moves.
     pub no_validate: bool,
+    /// The piece letters of sllavcco cells (`--pieces`); `None` is English.
+    /// Figurines are read with any set.
+    pub pieces: Option<sllavcco::Pieces>,
 }
 
 /// Options that change how games are written.
 #[derive(Debug, Clone, Default)]
-pub struct WriteOptions {}
+pub struct WriteOptions {
+    /// The piece letters of sllavcco cells (`--pieces`); `None` is the
+    /// format's default: English for `sllavcco`, figurines for
+    /// `sllavcco-html`.
+    pub pieces: Option<sllavcco::Pieces>,
+}
 
 /// Reads one record into a game.
 pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
@@ -50,6 +60,9 @@ pub enum Split {
     Lines,
     /// The elements of one JSON array.
     JsonArray,
+    /// Scoresheets: a header block, a blank line and the grid; a record ends
+    /// at the blank line after its grid.
+    Sheet,
 }
 
 /// What a writer puts around and between games in one output.
@@ -127,6 +140,26 @@ pub static FORMATS: &[Format] = &[
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
         framing: CONTAINER,
+    },
+    Format {
+        name: "sllavcco",
+        extensions: &["sllavcco"],
+        family: Some(Family::Chess),
+        description: "chess, the column scoresheet (seed 004): Q3 in column c is Qc3",
+        split: Split::Sheet,
+        read: Some(sllavcco::read),
+        write: Some(sllavcco::write),
+        framing: CONTAINER,
+    },
+    Format {
+        name: "sllavcco-html",
+        extensions: &["html"],
+        family: Some(Family::Chess),
+        description: "chess, the column scoresheet as a printable HTML page (figurines)",
+        split: Split::Sheet,
+        read: None,
+        write: Some(sllavcco_html::write),
+        framing: sllavcco_html::FRAMING,
     },
     Format {
         name: "json",

@@ -1,0 +1,1223 @@
+//! `sllavcco`: the column scoresheet of Slavoljub Stojanović's new chess
+//! notation (seed 004).
+//!
+//! A record is a header block of `FIELD<TAB>value` lines, a blank line and
+//! the grid: a heading line, then White's and Black's line for every move,
+//! nine tab-separated cells each (the move number, then the files a to h). A
+//! move is written in the column of its arrival file (`Q3` in column c is
+//! Qc3). The reader decodes every cell by its column and its row's side and
+//! replays the game with the rules; the writer spells the replayed moves.
+//! Comments, variations and NAGs have no place on a scoresheet: the writer
+//! drops them with one warning per game.
+//!
+//! Choices where the notation is silent:
+//! - Files end in `.sllavcco`: the notation's own name, which no other
+//!   format claims (`.txt` would claim every text file).
+//! - Header fields are written in the order of the game's tags; a tag with no
+//!   scoresheet field, or whose value does not fit the field's form (a Date
+//!   that is not `YYYY.MM.DD`, a Result that is not `1-0`, `0-1`,
+//!   `1/2-1/2` or `*`), is written verbatim under its PGN name, so that
+//!   every tag reads back unchanged (field names are upper case, PGN tag
+//!   names are not). A game without a Result tag gets a SCORE from its
+//!   termination marker; a termination marker its Result tag contradicts is
+//!   lost, with a warning. A start position or Chess960 that no tag gives
+//!   (a game from JSON) is written as `FEN` and `Variant` fields.
+//! - `ARRANGEMENT` is written for Chess960 games whose start position is an
+//!   initial position; the FEN tag, when there is one, is written too and
+//!   wins on reading. Read without a FEN tag, the arrangement gives the
+//!   start position as `Variant`, `SetUp` and `FEN` tags.
+//! - A null move is an all-empty line (a White line keeps its number), except
+//!   White's first line of a game whose start position has Black to move.
+//! - Move numbers must follow on; readers accept spaces around a cell,
+//!   `e.p.` without its space, CRLF, and a SCORE without spaces or with
+//!   `1/2`; a DATE or SCORE of another form is kept as written, with a
+//!   warning. `--no-validate` does not apply: a cell needs the board.
+
+use std::fmt::Write as _;
+
+use pest::iterators::Pair;
+use pest::Parser;
+
+use crate::error::Problem;
+use crate::ir::chess::{Check, Move as CMove, Ply as CPly, Role, Square, Wing};
+use crate::ir::{Family, Game, GameResult, Line, Move, Ply, Setup, Side, Tag, Variant};
+use crate::notation::container::{syntax_problem, ContainerRule, Kind};
+use crate::notation::{Parsed, ReadOptions, WriteOptions};
+use crate::rules::chess::{self as rules, Written};
+
+/// The pest parser of `grammars/sllavcco.pest`.
+#[allow(missing_docs)]
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/sllavcco.pest"]
+    pub struct SllavccoParser;
+}
+use grammar::{Rule, SllavccoParser};
+
+impl ContainerRule for Rule {
+    fn kind(self) -> Kind {
+        Kind::Other
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Rule::sl_field | Rule::sl_name | Rule::sl_value => {
+                "a header field (FIELD, a tab, its value)"
+            }
+            Rule::sl_gap => "a blank line",
+            Rule::sl_heading => "the grid heading (NUMBER OF THE MOVE, then the files a to h)",
+            Rule::sl_white => "White's line (the move number, then eight cells)",
+            Rule::sl_black => "Black's line (an empty first cell, then eight cells)",
+            Rule::sl_number => "a move number",
+            Rule::sl_tab => "a tab (a grid line has nine cells)",
+            Rule::sl_eol => "the end of the line (a grid line has nine cells)",
+            Rule::sl_cell | Rule::sl_piece | Rule::sl_promo | Rule::sl_pawn => {
+                "a move (Q3, Q3x, Na4, N₂3, 4, x5, 4x, Q, Qx, xQ; R and K for castling)"
+            }
+            Rule::sl_suffix => "the end of the cell (` e.p.`, `+`, `++`, `#`, a move glyph)",
+            _ => "the end of the game",
+        }
+    }
+}
+
+/// The first line of the grid.
+pub const HEADING: &str = "NUMBER OF THE MOVE\ta\tb\tc\td\te\tf\tg\th";
+
+/// Header fields and the PGN tags they carry.
+pub const FIELDS: [(&str, &str); 14] = [
+    ("TOURNAMENT", "Event"),
+    ("PLACE", "Site"),
+    ("DATE", "Date"),
+    ("ROUND", "Round"),
+    ("CHESSBOARD", "Board"),
+    ("WHITE", "White"),
+    ("BLACK", "Black"),
+    ("WHITE TITLE", "WhiteTitle"),
+    ("WHITE RATING", "WhiteElo"),
+    ("WHITE COUNTRY", "WhiteCountry"),
+    ("BLACK TITLE", "BlackTitle"),
+    ("BLACK RATING", "BlackElo"),
+    ("BLACK COUNTRY", "BlackCountry"),
+    ("SCORE", "Result"),
+];
+
+/// The header field of a Fischer chess arrangement (seed 16.2).
+pub const ARRANGEMENT: &str = "ARRANGEMENT";
+
+/// The symbols that name pieces in cells (`--pieces`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pieces {
+    /// One letter each for the king, queen, rook, bishop and knight.
+    Letters([char; 5]),
+    /// Figurines: ♔♕♖♗♘ for White, ♚♛♜♝♞ for Black.
+    Figurine,
+}
+
+/// The roles of the five piece symbols, in the order `--pieces` names them.
+const ROLES: [Role; 5] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+];
+const WHITE_FIGURINES: [char; 5] = ['♔', '♕', '♖', '♗', '♘'];
+const BLACK_FIGURINES: [char; 5] = ['♚', '♛', '♜', '♝', '♞'];
+
+impl Default for Pieces {
+    fn default() -> Pieces {
+        Pieces::ENGLISH
+    }
+}
+
+impl Pieces {
+    /// English letters, K Q R B N.
+    pub const ENGLISH: Pieces = Pieces::Letters(['K', 'Q', 'R', 'B', 'N']);
+
+    /// Reads a `--pieces` value: `en`, `sr`, `de`, `fr`, `nl`, `es`, `it`,
+    /// `figurine`, or five letters for K Q R B N (`KDTLS`).
+    pub fn parse(name: &str) -> Result<Pieces, String> {
+        let letters = match name.trim().to_ascii_lowercase().as_str() {
+            "en" => "KQRBN",
+            "sr" | "de" => "KDTLS",
+            "fr" => "RDTFC",
+            "nl" => "KDTLP",
+            "es" | "it" => "RDTAC",
+            "figurine" => return Ok(Pieces::Figurine),
+            _ => name,
+        };
+        let chars: Vec<char> = letters
+            .chars()
+            .filter(|c| !matches!(c, ' ' | ','))
+            .collect();
+        let wrong = || {
+            format!(
+                "--pieces `{name}`: give en, sr, de, fr, nl, es, it, figurine, or five \
+                 different letters for K Q R B N (not a to h, not x)"
+            )
+        };
+        let set: [char; 5] = chars.clone().try_into().map_err(|_| wrong())?;
+        let usable = |c: &char| pest::unicode::LETTER(*c) && !('a'..='h').contains(c) && *c != 'x';
+        if !set.iter().all(usable) || (1..5).any(|i| set[..i].contains(&set[i])) {
+            return Err(wrong());
+        }
+        Ok(Pieces::Letters(set))
+    }
+
+    /// The symbol of a piece of a side.
+    pub fn symbol(self, role: Role, side: Side) -> char {
+        let i = ROLES.iter().position(|&r| r == role).unwrap_or(0);
+        match (self, side) {
+            (Pieces::Letters(l), _) => l[i],
+            (Pieces::Figurine, Side::White) => WHITE_FIGURINES[i],
+            (Pieces::Figurine, Side::Black) => BLACK_FIGURINES[i],
+        }
+    }
+
+    /// The piece a symbol names: this set's letters (English ones with
+    /// figurines) and figurines of either colour.
+    pub fn role(self, c: char) -> Option<Role> {
+        let letters = match self {
+            Pieces::Letters(l) => l,
+            Pieces::Figurine => ['K', 'Q', 'R', 'B', 'N'],
+        };
+        [letters, WHITE_FIGURINES, BLACK_FIGURINES]
+            .iter()
+            .find_map(|set| set.iter().position(|&s| s == c))
+            .map(|i| ROLES[i])
+    }
+
+    fn describe(self) -> String {
+        let letters = match self {
+            Pieces::Letters(l) => l,
+            Pieces::Figurine => ['K', 'Q', 'R', 'B', 'N'],
+        };
+        let list: Vec<String> = letters.iter().map(char::to_string).collect();
+        format!("{} (or figurines)", list.join(" "))
+    }
+}
+
+/// `YYYY.MM.DD` (digits or `?`) as `DD.MM.YYYY`, and back with `reverse`.
+fn flip_date(value: &str, reverse: bool) -> Option<String> {
+    let parts: Vec<&str> = value.split('.').collect();
+    let widths = if reverse { [2, 2, 4] } else { [4, 2, 2] };
+    let fits = parts.len() == 3
+        && parts
+            .iter()
+            .zip(widths)
+            .all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit() || b == b'?'));
+    fits.then(|| format!("{}.{}.{}", parts[2], parts[1], parts[0]))
+}
+
+/// A Result tag value as a SCORE.
+fn score_of(result: &str) -> Option<&'static str> {
+    Some(match result {
+        "1-0" => "1 : 0",
+        "0-1" => "0 : 1",
+        "1/2-1/2" => "½ : ½",
+        "*" => "*",
+        _ => return None,
+    })
+}
+
+/// A SCORE as a Result tag value (spaces optional, `1/2` for `½`).
+fn result_of(score: &str) -> Option<&'static str> {
+    let s: String = score.chars().filter(|c| *c != ' ').collect();
+    Some(match s.replace("1/2", "½").as_str() {
+        "1:0" => "1-0",
+        "0:1" => "0-1",
+        "½:½" => "1/2-1/2",
+        "*" => "*",
+        _ => return None,
+    })
+}
+
+/// The FEN of the initial position of an arrangement (the pieces of files
+/// a to h, the same for both sides), with Shredder castling rights.
+fn initial_fen(back: &[Role; 8]) -> Result<String, String> {
+    let count = |r: Role| back.iter().filter(|&&x| x == r).count();
+    let files = |r: Role| -> Vec<usize> { (0..8).filter(|&i| back[i] == r).collect() };
+    let (kings, rooks) = (files(Role::King), files(Role::Rook));
+    let complete = count(Role::King) == 1
+        && count(Role::Queen) == 1
+        && count(Role::Rook) == 2
+        && count(Role::Bishop) == 2
+        && count(Role::Knight) == 2;
+    if !(complete && rooks[0] < kings[0] && kings[0] < rooks[1]) {
+        return Err(
+            "an arrangement is one king between two rooks, a queen, two bishops and two knights"
+                .to_string(),
+        );
+    }
+    let white: String = back.iter().filter_map(|r| r.san_letter()).collect();
+    let file = |i: usize| char::from(b'a' + i as u8);
+    let castling: String = [rooks[1], rooks[0]]
+        .iter()
+        .map(|&i| file(i).to_ascii_uppercase())
+        .chain([rooks[1], rooks[0]].iter().map(|&i| file(i)))
+        .collect();
+    Ok(format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1",
+        white.to_ascii_lowercase()
+    ))
+}
+
+/// The board placement field of a FEN.
+fn placement(fen: &str) -> &str {
+    fen.split(' ').next().unwrap_or("")
+}
+
+/// The arrangement of a Chess960 game: the pieces of files a to h of its
+/// start position, when that is an initial position.
+fn arrangement(game: &Game) -> Option<[Role; 8]> {
+    let fen = match &game.setup {
+        Some(Setup::Chess(fen)) => rules::fen(&rules::parse_fen(fen).ok()?, true),
+        Some(_) => return None,
+        None => rules::fen(&cozy_chess::Board::default(), true),
+    };
+    let first_rank = placement(&fen).rsplit('/').next()?;
+    let roles: Vec<Role> = first_rank
+        .chars()
+        .map(|c| Role::from_letter(c).filter(|_| c.is_ascii_uppercase()))
+        .collect::<Option<_>>()?;
+    let roles: [Role; 8] = roles.try_into().ok()?;
+    let start = initial_fen(&roles).ok()?;
+    (placement(&start) == placement(&fen)).then_some(roles)
+}
+
+// ---------------------------------------------------------------- reading
+
+/// A non-empty cell of the grid.
+struct Cell<'i> {
+    /// The file of its column, 0 = a.
+    col: u8,
+    /// The form rule: `sl_piece`, `sl_promo` or `sl_pawn`.
+    form: Rule,
+    /// The form's text.
+    body: &'i str,
+    /// ` e.p.`, the check mark and the glyph.
+    suffix: &'i str,
+    /// The whole cell.
+    text: &'i str,
+    /// Its byte offset in the record.
+    pos: usize,
+}
+
+impl Cell<'_> {
+    fn named(&self) -> String {
+        format!("`{}` in column {}", self.text, file_char(self.col))
+    }
+
+    /// ` e.p.` was written, and the glyph.
+    fn suffix(&self) -> (bool, Option<String>) {
+        let s = self.suffix;
+        let (ep, rest) = match s.strip_prefix(" e.p.").or_else(|| s.strip_prefix("e.p.")) {
+            Some(r) => (true, r),
+            None => (false, s),
+        };
+        let glyph = rest.trim_start_matches(['+', '#']);
+        (ep, (!glyph.is_empty()).then(|| glyph.to_string()))
+    }
+
+    /// The letter of a lone-letter cell (`Q`, `R`, `K`).
+    fn lone(&self) -> Option<char> {
+        let mut cs = self.body.chars();
+        match (self.form, cs.next(), cs.next()) {
+            (Rule::sl_promo, Some(c), None) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+fn file_char(f: u8) -> char {
+    char::from(b'a' + f)
+}
+
+/// One line of the grid.
+struct GridLine<'i> {
+    side: Side,
+    /// The move number of a White line, and its byte offset.
+    number: Option<(u32, usize)>,
+    pos: usize,
+    cells: Vec<Cell<'i>>,
+}
+
+/// A move as written, ready to be replayed.
+struct Seen {
+    number: u32,
+    side: Side,
+    written: Written,
+    glyph: Option<String>,
+    /// The cells, for messages.
+    what: String,
+    pos: usize,
+}
+
+/// Reads one record.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let pieces = opts.pieces.unwrap_or_default();
+    let mut pairs =
+        SllavccoParser::parse(Rule::sl_record, text).map_err(|e| syntax_problem(text, e))?;
+    let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
+    let mut warnings = Vec::new();
+    if opts.no_validate {
+        warnings.push(Problem::whole(
+            "--no-validate does not apply to sllavcco: a cell needs the board to be read",
+        ));
+    }
+    let mut header = Header::default();
+    let mut lines = Vec::new();
+    for pair in record.into_inner() {
+        match pair.as_rule() {
+            Rule::sl_header => header.read(text, pair, pieces, &mut warnings)?,
+            Rule::sl_grid => {
+                let mut side = Side::White;
+                for line in pair.into_inner() {
+                    if matches!(line.as_rule(), Rule::sl_white | Rule::sl_black) {
+                        lines.push(grid_line(text, line, side)?);
+                        side = side.other();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    header.settle_arrangement(text, &mut warnings)?;
+    let Header { tags, at, .. } = header;
+    let (board, fen, start) = rules::start(&tags).map_err(|(msg, name)| {
+        let i = tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
+        Problem::at(i.map_or((1, 1), |i| line_col(text, at[i])), msg)
+    })?;
+    let to_move = match start.side_to_move() {
+        cozy_chess::Color::White => Side::White,
+        cozy_chess::Color::Black => Side::Black,
+    };
+    let seen = moves(text, &lines, to_move, pieces)?;
+    let mut game = Game::new(Variant::Chess(board));
+    game.moves = replay(text, &seen, start, board.chess960)?;
+    game.setup = fen.map(Setup::Chess);
+    game.result = tags
+        .iter()
+        .find(|t| t.name == "Result")
+        .and_then(|t| GameResult::parse(&t.value));
+    game.tags = tags;
+    Ok(Parsed { game, warnings })
+}
+
+/// The tags of a header, where each was written, and its arrangement.
+#[derive(Default)]
+struct Header {
+    tags: Vec<Tag>,
+    /// Byte offsets of the fields the tags come from.
+    at: Vec<usize>,
+    /// The arrangement, the index of the tags it comes before, and where.
+    arrangement: Option<([Role; 8], usize, usize)>,
+}
+
+impl Header {
+    fn push(&mut self, name: &str, value: impl Into<String>, pos: usize) {
+        self.tags.push(Tag::new(name, value));
+        self.at.push(pos);
+    }
+
+    fn read(
+        &mut self,
+        text: &str,
+        pair: Pair<'_, Rule>,
+        pieces: Pieces,
+        warnings: &mut Vec<Problem>,
+    ) -> Result<(), Problem> {
+        for field in pair.into_inner() {
+            if field.as_rule() != Rule::sl_field {
+                continue;
+            }
+            let pos = field.as_span().start();
+            let at = || line_col(text, pos);
+            let (mut name, mut value) = ("", "");
+            for part in field.into_inner() {
+                match part.as_rule() {
+                    Rule::sl_name => name = part.as_str(),
+                    Rule::sl_value => value = part.as_str(),
+                    _ => {}
+                }
+            }
+            let tag = FIELDS.iter().find(|(f, _)| *f == name).map(|(_, t)| *t);
+            match (name, tag) {
+                (ARRANGEMENT, _) => {
+                    let roles =
+                        read_arrangement(value, pieces).map_err(|e| Problem::at(at(), e))?;
+                    if self.arrangement.is_some() {
+                        return Err(Problem::at(at(), "a second ARRANGEMENT"));
+                    }
+                    self.arrangement = Some((roles, self.tags.len(), pos));
+                }
+                ("DATE", Some(tag)) => match flip_date(value, true) {
+                    Some(date) => self.push(tag, date, pos),
+                    None => {
+                        warnings.push(Problem::at(
+                            at(),
+                            format!("DATE `{value}` is not DD.MM.YYYY: kept as written"),
+                        ));
+                        self.push(tag, value, pos);
+                    }
+                },
+                ("SCORE", Some(tag)) => match result_of(value) {
+                    Some(result) => self.push(tag, result, pos),
+                    None => {
+                        let why = format!("SCORE `{value}` is not 1 : 0, 0 : 1, ½ : ½ or *");
+                        warnings.push(Problem::at(at(), format!("{why}: kept as written")));
+                        self.push(tag, value, pos);
+                    }
+                },
+                (_, Some(tag)) => self.push(tag, value, pos),
+                (_, None) => self.push(name, value, pos),
+            }
+        }
+        Ok(())
+    }
+
+    /// Without a FEN tag, the arrangement gives the start position (as the
+    /// tags `Variant`, `SetUp` and `FEN`); with one, it must agree with it.
+    fn settle_arrangement(
+        &mut self,
+        text: &str,
+        warnings: &mut Vec<Problem>,
+    ) -> Result<(), Problem> {
+        let Some((roles, index, pos)) = self.arrangement else {
+            return Ok(());
+        };
+        let at = line_col(text, pos);
+        let start = initial_fen(&roles).map_err(|e| Problem::at(at, e))?;
+        let board = rules::parse_fen(&start).map_err(|e| Problem::at(at, e))?;
+        let start = rules::fen(&board, true);
+        let has = |name: &str| self.tags.iter().any(|t| t.name.eq_ignore_ascii_case(name));
+        if let Some(t) = self
+            .tags
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case("FEN"))
+        {
+            let fen = rules::parse_fen(&t.value).map(|b| rules::fen(&b, true));
+            if fen.as_deref().map(placement).ok() != Some(placement(&start)) {
+                warnings.push(Problem::at(
+                    at,
+                    "ARRANGEMENT is not the position of the FEN tag: the FEN is used",
+                ));
+            }
+            return Ok(());
+        }
+        let standard =
+            placement(&start) == placement(&rules::fen(&cozy_chess::Board::default(), true));
+        let mut added = Vec::new();
+        if !has("Variant") {
+            added.push(Tag::new("Variant", "Chess960"));
+        }
+        if !standard {
+            if !has("SetUp") {
+                added.push(Tag::new("SetUp", "1"));
+            }
+            added.push(Tag::new("FEN", start));
+        }
+        for (k, tag) in added.into_iter().enumerate() {
+            self.tags.insert(index + k, tag);
+            self.at.insert(index + k, pos);
+        }
+        Ok(())
+    }
+}
+
+/// Reads the cells of an ARRANGEMENT field.
+fn read_arrangement(value: &str, pieces: Pieces) -> Result<[Role; 8], String> {
+    let cells: Vec<&str> = value.split('\t').map(str::trim).collect();
+    let roles: Vec<Role> = cells
+        .iter()
+        .map(|c| {
+            let mut cs = c.chars();
+            match (cs.next(), cs.next()) {
+                (Some(ch), None) => pieces.role(ch).ok_or_else(|| {
+                    format!(
+                        "ARRANGEMENT: `{c}` is not a piece letter of {}",
+                        pieces.describe()
+                    )
+                }),
+                _ => Err(format!("ARRANGEMENT: `{c}` is not one piece letter")),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    roles.try_into().map_err(|_| {
+        "ARRANGEMENT names the pieces of the eight files a to h, a tab before each".to_string()
+    })
+}
+
+/// Line and column of a byte offset in a record, for messages (computed
+/// only for them: it scans the record from its start).
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    pest::Position::new(text, offset).map_or((1, 1), |p| p.line_col())
+}
+
+/// Reads the cells of one grid line.
+fn grid_line<'i>(text: &str, pair: Pair<'i, Rule>, side: Side) -> Result<GridLine<'i>, Problem> {
+    let pos = pair.as_span().start();
+    let mut number = None;
+    let mut cells = Vec::new();
+    // The tab rules seen (the first tab of a line is none): a cell after k
+    // of them is in column k (0 = a).
+    let mut tabs = 0u8;
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            Rule::sl_number => {
+                let at = part.as_span().start();
+                let n = part.as_str().parse::<u32>().map_err(|_| {
+                    Problem::at(
+                        line_col(text, at),
+                        format!("move number `{}` is too large", part.as_str()),
+                    )
+                })?;
+                number = Some((n, at));
+            }
+            Rule::sl_tab => tabs += 1,
+            Rule::sl_cell => {
+                let at = part.as_span().start();
+                let cell_text = part.as_str();
+                let mut inner = part.into_inner();
+                let form = inner
+                    .next()
+                    .ok_or_else(|| Problem::at(line_col(text, at), "an empty cell"))?;
+                cells.push(Cell {
+                    col: tabs,
+                    form: form.as_rule(),
+                    body: form.as_str(),
+                    suffix: inner.next().map_or("", |s| s.as_str()),
+                    text: cell_text,
+                    pos: at,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(GridLine {
+        side,
+        number,
+        pos,
+        cells,
+    })
+}
+
+/// The moves of the grid lines, numbered, in order.
+fn moves(
+    text: &str,
+    lines: &[GridLine<'_>],
+    to_move: Side,
+    pieces: Pieces,
+) -> Result<Vec<Seen>, Problem> {
+    let at = |offset: usize| line_col(text, offset);
+    let mut seen = Vec::with_capacity(lines.len());
+    let mut number = 1;
+    let mut expect: Option<u32> = None;
+    for (i, line) in lines.iter().enumerate() {
+        if let Some((n, offset)) = line.number {
+            if let Some(e) = expect.filter(|&e| e != n) {
+                return Err(Problem::at(
+                    at(offset),
+                    format!("move number {n:02} where {e:02} was expected"),
+                ));
+            }
+            number = n;
+            expect = n.checked_add(1);
+        }
+        if i == 0 && to_move == Side::Black {
+            if let Some(c) = line.cells.first() {
+                return Err(Problem::at(
+                    at(c.pos),
+                    "the start position has Black to move: White's first line must be empty",
+                ));
+            }
+            continue;
+        }
+        let (written, glyph, what, pos) = match line.cells.as_slice() {
+            [] => (Written::Null, None, "an empty line".to_string(), line.pos),
+            [c] => {
+                let (_, glyph) = c.suffix();
+                (decode(text, c, line.side, pieces)?, glyph, c.named(), c.pos)
+            }
+            [a, b] => {
+                let wing = match (
+                    a.col,
+                    a.lone().and_then(|x| pieces.role(x)),
+                    b.col,
+                    b.lone().and_then(|x| pieces.role(x)),
+                ) {
+                    (5, Some(Role::Rook), 6, Some(Role::King)) => Wing::King,
+                    (2, Some(Role::King), 3, Some(Role::Rook)) => Wing::Queen,
+                    _ => {
+                        return Err(Problem::at(
+                            at(b.pos),
+                            format!(
+                                "{} and {}: a line holds one move; only castling takes two cells \
+                                 (rook in f and king in g, or king in c and rook in d)",
+                                a.named(),
+                                b.named()
+                            ),
+                        ))
+                    }
+                };
+                let ((ep_a, glyph_a), (ep_b, glyph_b)) = (a.suffix(), b.suffix());
+                if ep_a || ep_b {
+                    return Err(Problem::at(at(b.pos), "castling with e.p."));
+                }
+                let what = format!(
+                    "`{}` `{}` in columns {} and {}",
+                    a.text,
+                    b.text,
+                    file_char(a.col),
+                    file_char(b.col)
+                );
+                (Written::Castle(wing), glyph_b.or(glyph_a), what, a.pos)
+            }
+            [a, b, c, ..] => {
+                return Err(Problem::at(
+                    at(c.pos),
+                    format!(
+                        "{}, {} and {}: a line holds one move",
+                        a.named(),
+                        b.named(),
+                        c.named()
+                    ),
+                ))
+            }
+        };
+        seen.push(Seen {
+            number,
+            side: line.side,
+            written,
+            glyph,
+            what,
+            pos,
+        });
+    }
+    Ok(seen)
+}
+
+/// Decodes a one-cell move by its column and its line's side.
+fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Written, Problem> {
+    let bad = |why: String| Problem::at(line_col(text, c.pos), format!("{}: {why}", c.named()));
+    let role_of = |ch: char| {
+        pieces.role(ch).ok_or_else(|| {
+            bad(format!(
+                "`{ch}` is not a piece letter of {}",
+                pieces.describe()
+            ))
+        })
+    };
+    let rank_of = |ch: char| -> Result<u8, Problem> {
+        match ch {
+            '1'..='8' => Ok(ch as u8 - b'1'),
+            _ => Err(bad(format!("`{ch}` is not a rank"))),
+        }
+    };
+    // The pawn's file when the `x` is on its left (-1) or right (+1).
+    let from = |dir: i8| -> Result<u8, Problem> {
+        let f = c.col as i8 + dir;
+        if (0..8).contains(&f) {
+            Ok(f as u8)
+        } else {
+            Err(bad(format!(
+                "there is no file {} of {}",
+                if dir < 0 { "left" } else { "right" },
+                file_char(c.col)
+            )))
+        }
+    };
+    let (ep, _) = c.suffix();
+    if ep && c.form != Rule::sl_pawn {
+        return Err(bad("e.p. is for a pawn capturing a pawn".to_string()));
+    }
+    let chars: Vec<char> = c.body.chars().collect();
+    match (c.form, chars.as_slice()) {
+        (Rule::sl_pawn, body) => {
+            let (rank, dir) = match body {
+                ['x', r] => (*r, Some(-1)),
+                [r, 'x'] => (*r, Some(1)),
+                [r] => (*r, None),
+                _ => return Err(bad("unreadable pawn move".to_string())),
+            };
+            if ep && dir.is_none() {
+                return Err(bad(
+                    "e.p. needs a capture, `x` on the side the pawn comes from".to_string(),
+                ));
+            }
+            Ok(Written::San {
+                role: Role::Pawn,
+                file: dir.map(from).transpose()?,
+                rank: None,
+                capture: dir.is_some(),
+                to: Square::new(c.col, rank_of(rank)?),
+                promotion: None,
+            })
+        }
+        (Rule::sl_promo, body) => {
+            let (letter, dir) = match body {
+                ['x', l] => (*l, Some(-1)),
+                [l, 'x'] => (*l, Some(1)),
+                [l] => (*l, None),
+                _ => return Err(bad("unreadable promotion".to_string())),
+            };
+            let role = role_of(letter)?;
+            if role == Role::King {
+                return Err(bad(
+                    "a lone king is no move: castling is written with the rook \
+                     (rook in f and king in g, or king in c and rook in d)"
+                        .to_string(),
+                ));
+            }
+            let rank = if side == Side::White { 7 } else { 0 };
+            Ok(Written::San {
+                role: Role::Pawn,
+                file: dir.map(from).transpose()?,
+                rank: None,
+                capture: dir.is_some(),
+                to: Square::new(c.col, rank),
+                promotion: Some(role),
+            })
+        }
+        (Rule::sl_piece, [letter, rest @ ..]) => {
+            let role = role_of(*letter)?;
+            let mut i = 0;
+            let file = match rest.first() {
+                Some(f @ 'a'..='h') => {
+                    i += 1;
+                    Some(*f as u8 - b'a')
+                }
+                _ => None,
+            };
+            let rank = match rest.get(i) {
+                Some(s @ '₁'..='₈') => {
+                    i += 1;
+                    Some((u32::from(*s) - u32::from('₁')) as u8)
+                }
+                Some('_') => {
+                    i += 2;
+                    Some(rank_of(rest.get(i - 1).copied().unwrap_or(' '))?)
+                }
+                _ => None,
+            };
+            let to = rank_of(rest.get(i).copied().unwrap_or(' '))?;
+            Ok(Written::San {
+                role,
+                file,
+                rank,
+                capture: rest.get(i + 1) == Some(&'x'),
+                to: Square::new(c.col, to),
+                promotion: None,
+            })
+        }
+        _ => Err(bad("unreadable cell".to_string())),
+    }
+}
+
+/// Replays the moves from the start position into the main line.
+fn replay(
+    text: &str,
+    seen: &[Seen],
+    mut board: cozy_chess::Board,
+    chess960: bool,
+) -> Result<Line, Problem> {
+    let mut line = Line::default();
+    for s in seen {
+        let problem = |board: &cozy_chess::Board, why: &str| {
+            let side = match s.side {
+                Side::White => "White",
+                Side::Black => "Black",
+            };
+            Problem::at(
+                line_col(text, s.pos),
+                format!(
+                    "move {} ({side}), {}: {why} (position: {})",
+                    s.number,
+                    s.what,
+                    rules::fen(board, chess960)
+                ),
+            )
+        };
+        let mv = match s.written {
+            Written::Null => {
+                board = board.null_move().ok_or_else(|| {
+                    problem(&board, "an empty line is a null move, impossible in check")
+                })?;
+                CPly::Null
+            }
+            ref w => {
+                let mv = rules::resolve(&board, chess960, w).map_err(|e| problem(&board, &e))?;
+                let (m, after) = rules::describe(&board, mv);
+                board = after;
+                CPly::Move(m)
+            }
+        };
+        let mut ply = Ply::new(s.number, s.side, Move::Chess(mv));
+        ply.glyph.clone_from(&s.glyph);
+        line.plies.push(ply);
+    }
+    Ok(line)
+}
+
+// ---------------------------------------------------------------- writing
+
+/// A game laid out as a scoresheet: what the text and HTML writers print.
+#[derive(Debug, Clone)]
+pub struct Sheet {
+    /// Header fields in order: the field name (a scoresheet field or a PGN
+    /// tag name) and its value as written.
+    pub fields: Vec<(String, String)>,
+    /// The pieces of files a to h of a Fischer chess initial position.
+    pub arrangement: Option<[char; 8]>,
+    /// The grid lines, White's and Black's in turn.
+    pub rows: Vec<SheetRow>,
+}
+
+/// One line of the grid.
+#[derive(Debug, Clone)]
+pub struct SheetRow {
+    /// Whose line it is.
+    pub side: Side,
+    /// The move number (written on White's line only).
+    pub number: u32,
+    /// The cells of files a to h.
+    pub cells: [String; 8],
+}
+
+impl Sheet {
+    /// Lays out a chess game, with warnings about what a scoresheet cannot
+    /// hold (comments, variations, NAGs).
+    pub fn of(game: &Game, pieces: Pieces) -> Result<(Sheet, Vec<Problem>), Problem> {
+        if game.family() != Family::Chess {
+            return Err(Problem::whole(format!(
+                "a {} game cannot be written on a chess scoresheet",
+                game.family().name()
+            )));
+        }
+        let mut warnings = Vec::new();
+        let fields = header(game, &mut warnings)?;
+        let chess960 = matches!(game.variant, Variant::Chess(b) if b.chess960);
+        let arrangement = chess960
+            .then(|| arrangement(game))
+            .flatten()
+            .map(|roles| roles.map(|r| pieces.symbol(r, Side::White)));
+        let rows = grid(&game.moves, pieces, &mut warnings)?;
+        let mut counts = Dropped::default();
+        counts.comments += game.preamble.len();
+        counts.line(&game.moves);
+        if let Some(w) = counts.warning() {
+            warnings.push(w);
+        }
+        Ok((
+            Sheet {
+                fields,
+                arrangement,
+                rows,
+            },
+            warnings,
+        ))
+    }
+
+    /// Writes the sheet as text, ending with a newline.
+    pub fn write_text(&self, out: &mut String) {
+        for (name, value) in &self.fields {
+            out.push_str(name);
+            out.push('\t');
+            out.push_str(value);
+            out.push('\n');
+        }
+        if let Some(a) = &self.arrangement {
+            out.push_str(ARRANGEMENT);
+            for c in a {
+                out.push('\t');
+                out.push(*c);
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+        out.push_str(HEADING);
+        out.push('\n');
+        for row in &self.rows {
+            if row.side == Side::White {
+                let _ = write!(out, "{:02}", row.number);
+            }
+            for c in &row.cells {
+                out.push('\t');
+                out.push_str(c);
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// The header fields of a game's tags, in their order, and a SCORE when
+/// there is no Result tag.
+fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, String)>, Problem> {
+    let mut fields = Vec::with_capacity(game.tags.len() + 1);
+    for t in &game.tags {
+        if t.value.contains(['\r', '\n']) {
+            return Err(Problem::whole(format!(
+                "tag {} holds a line break, which a header field cannot",
+                t.name
+            )));
+        }
+        let field = FIELDS
+            .iter()
+            .find(|(_, tag)| *tag == t.name)
+            .map(|(f, _)| *f);
+        let (name, value) = match field {
+            Some("DATE") => match flip_date(&t.value, false) {
+                Some(d) => ("DATE", d),
+                None => (t.name.as_str(), t.value.clone()),
+            },
+            Some("SCORE") => match score_of(&t.value) {
+                Some(s) => ("SCORE", s.to_string()),
+                None => (t.name.as_str(), t.value.clone()),
+            },
+            Some(f) => (f, t.value.clone()),
+            None => {
+                let n = t.name.as_str();
+                let heading = n == "NUMBER OF THE MOVE";
+                if n.is_empty() || n.starts_with(' ') || n.contains(['\t', '\r', '\n']) || heading {
+                    return Err(Problem::whole(format!(
+                        "tag name `{n}` cannot be written as a header field"
+                    )));
+                }
+                if n == ARRANGEMENT || FIELDS.iter().any(|(f, _)| *f == n) {
+                    warnings.push(Problem::whole(format!(
+                        "tag `{n}` has the name of a scoresheet field: it reads back as that field"
+                    )));
+                }
+                (n, t.value.clone())
+            }
+        };
+        fields.push((name.to_string(), value));
+    }
+    // A start position or variant the tags do not give (a game read from
+    // JSON, say) is written as the tags that give it.
+    let has = |name: &str| game.tags.iter().any(|t| t.name.eq_ignore_ascii_case(name));
+    if matches!(game.variant, Variant::Chess(b) if b.chess960) && !has("Variant") {
+        fields.push(("Variant".to_string(), "Chess960".to_string()));
+    }
+    if let (Some(Setup::Chess(fen)), false) = (&game.setup, has("FEN")) {
+        fields.push(("FEN".to_string(), fen.clone()));
+    }
+    let result = game.effective_result();
+    match game.tag("Result") {
+        None => {
+            let token = result.token();
+            fields.push(match score_of(token) {
+                Some(s) => ("SCORE".to_string(), s.to_string()),
+                None => ("Result".to_string(), token.to_string()),
+            });
+        }
+        Some(tag) => {
+            if let Some(r) = game.result.filter(|r| GameResult::parse(tag) != Some(*r)) {
+                warnings.push(Problem::whole(format!(
+                    "the game ends with `{}` but its Result tag says `{tag}`: \
+                     a scoresheet keeps only the SCORE",
+                    r.token()
+                )));
+            }
+        }
+    }
+    Ok(fields)
+}
+
+/// The grid lines of a main line.
+fn grid(
+    line: &Line,
+    pieces: Pieces,
+    warnings: &mut Vec<Problem>,
+) -> Result<Vec<SheetRow>, Problem> {
+    let mut rows = Vec::with_capacity(line.plies.len() + 1);
+    let Some(first) = line.plies.first() else {
+        return Ok(rows);
+    };
+    let mut number = first.number;
+    let mut side = first.side;
+    let mut renumbered = false;
+    if side == Side::Black {
+        rows.push(SheetRow {
+            side: Side::White,
+            number,
+            cells: Default::default(),
+        });
+    }
+    for ply in &line.plies {
+        if ply.side != side {
+            return Err(Problem::whole(format!(
+                "move {}: two moves of one side in a row, which a scoresheet cannot hold",
+                ply.number
+            )));
+        }
+        renumbered |= ply.number != number;
+        let mut cells: [String; 8] = Default::default();
+        for (col, text) in spell(ply, pieces)? {
+            cells[col] = text;
+        }
+        rows.push(SheetRow {
+            side,
+            number,
+            cells,
+        });
+        if side == Side::Black {
+            number = number
+                .checked_add(1)
+                .ok_or_else(|| Problem::whole("move number too large"))?;
+        }
+        side = side.other();
+    }
+    if renumbered {
+        warnings.push(Problem::whole(format!(
+            "move numbers that do not follow on were renumbered from {}",
+            first.number
+        )));
+    }
+    Ok(rows)
+}
+
+/// The cells of one ply: none for a null move, one for a move, two for
+/// castling. The check mark and glyph end the last one.
+fn spell(ply: &Ply, pieces: Pieces) -> Result<Vec<(usize, String)>, Problem> {
+    let m = match &ply.mv {
+        Move::Chess(CPly::Null) => return Ok(Vec::new()),
+        Move::Chess(CPly::Move(m)) => m,
+        _ => return Err(Problem::whole("a move of another game in a chess game")),
+    };
+    let letter = |r: Role| pieces.symbol(r, ply.side);
+    let mut mark = match m.check {
+        Check::None => "",
+        Check::Check => "+",
+        Check::Double => "++",
+        Check::Mate => "#",
+    }
+    .to_string();
+    if let Some(g) = &ply.glyph {
+        mark.push_str(g);
+    }
+    let with_mark = |mut s: String| {
+        s.push_str(&mark);
+        s
+    };
+    Ok(match m.castle {
+        Some(Wing::King) => vec![
+            (5, letter(Role::Rook).to_string()),
+            (6, with_mark(letter(Role::King).to_string())),
+        ],
+        Some(Wing::Queen) => vec![
+            (2, letter(Role::King).to_string()),
+            (3, with_mark(letter(Role::Rook).to_string())),
+        ],
+        None => vec![(usize::from(m.to.file()), with_mark(cell(m, ply, pieces)?))],
+    })
+}
+
+/// The text of a move that is not castling, without check mark and glyph.
+fn cell(m: &CMove, ply: &Ply, pieces: Pieces) -> Result<String, Problem> {
+    if m.show_file.is_some_and(|f| f > 7) || m.show_rank.is_some_and(|r| r > 7) {
+        return Err(Problem::whole(format!(
+            "move {}: a departure file or rank off the board",
+            ply.number
+        )));
+    }
+    let rank = char::from(b'1' + m.to.rank());
+    let mut s = String::new();
+    if m.role != Role::Pawn {
+        s.push(pieces.symbol(m.role, ply.side));
+        if let Some(f) = m.show_file {
+            s.push(file_char(f));
+        }
+        if let Some(r) = m.show_rank {
+            s.push(char::from_u32(u32::from('₁') + u32::from(r)).unwrap_or('_'));
+        }
+        s.push(rank);
+        if m.capture {
+            s.push('x');
+        }
+        return Ok(s);
+    }
+    // A capturing pawn: `x` on the side of the file it comes from.
+    let from_left = if m.capture {
+        let from = m.from.map(|f| f.file()).or(m.show_file);
+        match from {
+            Some(f) if f != m.to.file() => Some(f < m.to.file()),
+            _ => {
+                return Err(Problem::whole(format!(
+                    "move {}: a pawn capture without the file it comes from",
+                    ply.number
+                )))
+            }
+        }
+    } else {
+        None
+    };
+    let body = match m.promotion {
+        Some(Role::Pawn | Role::King) => {
+            return Err(Problem::whole(format!(
+                "move {}: a pawn cannot become a pawn or a king",
+                ply.number
+            )))
+        }
+        Some(p) => pieces.symbol(p, ply.side).to_string(),
+        None => rank.to_string(),
+    };
+    if from_left == Some(true) {
+        s.push('x');
+    }
+    s.push_str(&body);
+    if from_left == Some(false) {
+        s.push('x');
+    }
+    if m.en_passant {
+        s.push_str(" e.p.");
+    }
+    Ok(s)
+}
+
+/// What the writer drops.
+#[derive(Default)]
+struct Dropped {
+    comments: usize,
+    variations: usize,
+    nags: usize,
+}
+
+impl Dropped {
+    fn line(&mut self, line: &Line) {
+        self.comments += line.trailing.len();
+        for ply in &line.plies {
+            self.comments += ply.before.len() + ply.after.len();
+            self.nags += ply.nags.len();
+            self.variations += ply.variations.len();
+            for v in &ply.variations {
+                self.line(v);
+            }
+        }
+    }
+
+    fn warning(&self) -> Option<Problem> {
+        let parts: Vec<String> = [
+            (self.comments, "comment"),
+            (self.variations, "variation"),
+            (self.nags, "NAG"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}{}", if *n == 1 { "" } else { "s" }))
+        .collect();
+        (!parts.is_empty()).then(|| {
+            Problem::whole(format!(
+                "a scoresheet has no place for comments, variations and NAGs: dropped {}",
+                parts.join(", ")
+            ))
+        })
+    }
+}
+
+/// Writes one game as a scoresheet.
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let (sheet, warnings) = Sheet::of(game, opts.pieces.unwrap_or_default())?;
+    sheet.write_text(out);
+    Ok(warnings)
+}
