@@ -94,3 +94,22 @@ fn squares_off_the_board_are_errors_with_their_position() {
         );
     }
 }
+
+#[test]
+fn petrosjan_sllavcco_converts_both_ways() {
+    // The game of seed 004, reconstructed (corpus/chess/petrosjan-sllavcco.md).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/chess");
+    let pgn = fs::read(dir.join("petrosjan-sllavcco.pgn")).unwrap();
+    let sheet = fs::read(dir.join("petrosjan-sllavcco.sllavcco")).unwrap();
+    let out = convert("pgn", "sllavcco", &[], &pgn);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout == sheet, "pgn -> sllavcco:\n{}", stdout(&out));
+    let out = convert("sllavcco", "pgn", &[], &sheet);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout == pgn, "sllavcco -> pgn:\n{}", stdout(&out));
+    // The seed's own cells: the opening, the castling cells and pawn captures.
+    let text = String::from_utf8(sheet).unwrap();
+    for line in ["01\t\t\t\t\t4\t\t\t", "05\t\t\t\t4\t\t\t\t", "\t\t\t\t4x\t\t\t\t", "06\t\t\t\t\t\tR\tK\t"] {
+        assert!(text.lines().any(|l| l == line), "{line:?} missing");
+    }
+}
