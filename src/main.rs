@@ -269,7 +269,8 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
                 summary += run(&mut sink, &mut report)?;
                 sink.finish().map_err(|e| Error::io(out, e))?;
             }
-            (None, None) => unreachable!("every job has a sink"),
+            // plan() gives every input an output under --out-dir.
+            (None, None) => return Err(Error::Usage("an input has no output".to_string())),
         }
     }
     if let Some(sink) = shared {

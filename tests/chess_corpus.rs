@@ -55,21 +55,7 @@ fn every_pgn_file_round_trips_exactly() {
             "{name}: pgn -> pgn is not idempotent"
         );
 
-        for fmt in ["json", "jsonl"] {
-            let there = convert("pgn", fmt, &[], &canonical);
-            assert_eq!(counts(&there), (read, 0), "{name} -> {fmt}");
-            let back = convert(fmt, "pgn", &[], &there.stdout);
-            assert_eq!(
-                counts(&back),
-                (read, 0),
-                "{name} <- {fmt}: {}",
-                stderr(&back)
-            );
-            assert!(
-                back.stdout == canonical,
-                "{name}: pgn -> {fmt} -> pgn differs"
-            );
-        }
+        assert_interchange_round_trip("pgn", &[], &canonical, read, &name.to_string());
     }
     eprintln!("{games} chess games read");
     assert!(games > 5000, "only {games} games in the corpus");

@@ -68,21 +68,7 @@ fn every_pdn_file_round_trips_exactly() {
             "{name}: num -> num is not idempotent"
         );
 
-        for fmt in ["json", "jsonl"] {
-            let there = convert("draughts-num", fmt, &extra, &canonical);
-            assert_eq!(counts(&there), (read, 0), "{name} -> {fmt}");
-            let back = convert(fmt, "draughts-num", &[], &there.stdout);
-            assert_eq!(
-                counts(&back),
-                (read, 0),
-                "{name} <- {fmt}: {}",
-                stderr(&back)
-            );
-            assert!(
-                back.stdout == canonical,
-                "{name}: num -> {fmt} -> num differs"
-            );
-        }
+        assert_interchange_round_trip("draughts-num", &extra, &canonical, read, &name.to_string());
 
         if extra.contains(&"italian") {
             continue; // no diagonal coordinates: see italian_has_no_diagonal_coordinates

@@ -117,3 +117,29 @@ pub fn errors_are_located(err: &str) -> bool {
             && rest.starts_with(" error: game ")
     })
 }
+
+/// Asserts that `canonical` (the output of `format` -> `format`, holding
+/// `games` games) comes back byte for byte through json and through jsonl.
+pub fn assert_interchange_round_trip(
+    format: &str,
+    extra: &[&str],
+    canonical: &[u8],
+    games: usize,
+    name: &str,
+) {
+    for fmt in ["json", "jsonl"] {
+        let there = convert(format, fmt, extra, canonical);
+        assert_eq!(counts(&there), (games, 0), "{name} -> {fmt}");
+        let back = convert(fmt, format, &[], &there.stdout);
+        assert_eq!(
+            counts(&back),
+            (games, 0),
+            "{name} <- {fmt}: {}",
+            stderr(&back)
+        );
+        assert!(
+            back.stdout == canonical,
+            "{name}: {format} -> {fmt} -> {format} differs"
+        );
+    }
+}
