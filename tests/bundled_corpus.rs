@@ -109,7 +109,12 @@ fn petrosjan_sllavcco_converts_both_ways() {
     assert!(out.stdout == pgn, "sllavcco -> pgn:\n{}", stdout(&out));
     // The seed's own cells: the opening, the castling cells and pawn captures.
     let text = String::from_utf8(sheet).unwrap();
-    for line in ["01\t\t\t\t\t4\t\t\t", "05\t\t\t\t4\t\t\t\t", "\t\t\t\t4x\t\t\t\t", "06\t\t\t\t\t\tR\tK\t"] {
+    for line in [
+        "01\t\t\t\t\t4\t\t\t",
+        "05\t\t\t\t4\t\t\t\t",
+        "\t\t\t\t4x\t\t\t\t",
+        "06\t\t\t\t\t\tR\tK\t",
+    ] {
         assert!(text.lines().any(|l| l == line), "{line:?} missing");
     }
 }
