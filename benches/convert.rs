@@ -1,47 +1,102 @@
 //! Throughput of whole-archive conversions through the same pipeline the CLI
 //! uses (record splitting, parallel conversion, ordered output).
 //!
-//! The input is built at run time by concatenating the 10x10 games of
-//! `../shared/corpus/draughts/international` until it passes 20 MB (or, when
-//! the shared corpus is absent, the project's own `corpus/draughts`). Run with
-//! `cargo bench --bench convert`; `KIFU_BENCH_MB` changes the size.
+//! The inputs are built at run time by concatenating corpus files until they
+//! pass 20 MB:
+//! - draughts: the 10x10 games of `../shared/corpus/draughts/international`
+//!   (or, when the shared corpus is absent, the project's own
+//!   `corpus/draughts`);
+//! - chess: the files of the "Throughput file" line of
+//!   `../shared/corpus/chess/SOURCES.txt` that are present and convert
+//!   without a failed game (or, without them, the project's `corpus/chess`).
+//!   Chess is measured on one worker thread (`-j 1`) and on all cores.
+//!
+//! Run with `cargo bench --bench convert`; `KIFU_BENCH_MB` changes the size,
+//! and `KIFU_BENCH_ARCHIVE=FILE` also writes the chess archive to FILE, to
+//! time the CLI or another tool on the same bytes.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-use kifu::archive::{convert_stream, Converter, Report, Sink};
+use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
 use kifu::notation::{by_name, ReadOptions, WriteOptions};
 
-fn sources() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("../shared/corpus/draughts/international");
-    let dir = if shared.is_dir() {
-        shared
-    } else {
-        eprintln!("shared corpus absent: benchmarking corpus/draughts");
-        root.join("corpus/draughts")
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            let name = p.to_string_lossy();
-            name.ends_with(".pdn") && !name.ends_with(".diag.pdn")
-        })
-        .collect();
+/// The chess files of the throughput archive, as SOURCES.txt lists them.
+const CHESS_THROUGHPUT: &[&str] = &[
+    "players/Korchnoi.pgn",
+    "twic/twic0920.pgn",
+    "shakmaty-bench/twic1599_1000k.pgn",
+    "shakmaty-bench/lichess_db_1000k.pgn",
+    "pychess-tests/world_matches.pgn",
+    "scoutfish/famous_games.pgn",
+    "pychess-tests/dortmund.pgn",
+    "tcec/TCEC_Season_13_-_Superfinal.pgn",
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The files of a folder whose names pass `keep`, sorted.
+fn files_in(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| keep(&p.to_string_lossy()));
     files.sort();
     files
 }
 
-/// A PDN archive of at least `mb` megabytes.
-fn archive(mb: usize) -> Vec<u8> {
-    let files = sources();
+fn draughts_sources() -> Vec<PathBuf> {
+    let shared = root().join("../shared/corpus/draughts/international");
+    let dir = if shared.is_dir() {
+        shared
+    } else {
+        eprintln!("shared corpus absent: benchmarking corpus/draughts");
+        root().join("corpus/draughts")
+    };
+    files_in(&dir, |name| {
+        name.ends_with(".pdn") && !name.ends_with(".diag.pdn")
+    })
+}
+
+/// The chess files to concatenate: those of [`CHESS_THROUGHPUT`] that are
+/// present and in which no game fails (a clean measure), else the project's
+/// own `corpus/chess`.
+fn chess_sources() -> Vec<PathBuf> {
+    let shared = root().join("../shared/corpus/chess");
+    let mut files = Vec::new();
+    for name in CHESS_THROUGHPUT {
+        let path = shared.join(name);
+        let Ok(data) = std::fs::read(&path) else {
+            eprintln!("chess: {name} absent");
+            continue;
+        };
+        let summary = convert(&data, "pgn", "pgn");
+        if summary.failed > 0 {
+            eprintln!("chess: {name} left out ({} failed games)", summary.failed);
+            continue;
+        }
+        files.push(path);
+    }
+    if files.is_empty() {
+        eprintln!("shared chess corpus absent: benchmarking corpus/chess");
+        files = files_in(&root().join("corpus/chess"), |n| n.ends_with(".pgn"));
+    }
+    files
+}
+
+/// An archive of at least `mb` megabytes: the files, each followed by a
+/// blank line, over and over.
+fn archive(files: &[PathBuf], mb: usize) -> Vec<u8> {
     let mut data = Vec::with_capacity(mb << 20);
+    if files.is_empty() {
+        return data;
+    }
     while data.len() < mb * 1_000_000 {
-        for f in &files {
+        for f in files {
             data.extend_from_slice(&std::fs::read(f).expect("corpus file"));
             data.extend_from_slice(b"\n");
         }
@@ -49,7 +104,8 @@ fn archive(mb: usize) -> Vec<u8> {
     data
 }
 
-fn run(data: &[u8], from: &str, to: &str) -> usize {
+/// Converts a whole archive to nowhere.
+fn convert(data: &[u8], from: &str, to: &str) -> Summary {
     let conv = Converter {
         from: by_name(from).expect("format"),
         to: by_name(to).expect("format"),
@@ -63,18 +119,24 @@ fn run(data: &[u8], from: &str, to: &str) -> usize {
         progress: &mut |_| {},
         strict: false,
     };
-    let summary = convert_stream(data, "bench", &conv, &mut sink, &mut report).expect("runs");
-    summary.converted
+    convert_stream(data, "bench", &conv, &mut sink, &mut report).expect("runs")
 }
 
-fn bench(c: &mut Criterion) {
-    let mb = std::env::var("KIFU_BENCH_MB")
+fn run(data: &[u8], from: &str, to: &str) -> usize {
+    convert(data, from, to).converted
+}
+
+fn megabytes() -> usize {
+    std::env::var("KIFU_BENCH_MB")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
-    let data = archive(mb);
+        .unwrap_or(20)
+}
+
+fn draughts(c: &mut Criterion) {
+    let data = archive(&draughts_sources(), megabytes());
     let games = run(&data, "draughts-num", "draughts-num");
-    eprintln!("archive: {} bytes, {games} games", data.len());
+    eprintln!("draughts archive: {} bytes, {games} games", data.len());
     let mut group = c.benchmark_group("draughts");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(data.len() as u64));
@@ -90,5 +152,49 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+fn chess(c: &mut Criterion) {
+    let sources = chess_sources();
+    let data = archive(&sources, megabytes());
+    if data.is_empty() {
+        eprintln!("no chess corpus: chess benchmarks skipped");
+        return;
+    }
+    if let Some(path) = std::env::var_os("KIFU_BENCH_ARCHIVE") {
+        std::fs::write(&path, &data).expect("archive written");
+        eprintln!("chess archive written to {}", Path::new(&path).display());
+    }
+    let games = run(&data, "pgn", "pgn");
+    eprintln!(
+        "chess archive: {} bytes, {games} games, from {}",
+        data.len(),
+        sources
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    // Formats being added come in when the registry has them.
+    let targets: Vec<&str> = ["pgn", "sllavcco"]
+        .into_iter()
+        .filter(|name| by_name(name).is_some_and(|f| f.write.is_some()))
+        .collect();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    let mut group = c.benchmark_group("chess");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(data.len() as u64));
+    for to in targets {
+        group.bench_function(format!("pgn -> {to} (1 thread)"), |b| {
+            b.iter(|| one.install(|| run(&data, "pgn", to)))
+        });
+        group.bench_function(format!("pgn -> {to} (all cores)"), |b| {
+            b.iter(|| run(&data, "pgn", to))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, draughts, chess);
 criterion_main!(benches);
