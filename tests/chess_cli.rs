@@ -134,3 +134,14 @@ fn damaged_files_are_read() {
     );
     assert!(out.contains("1. e4 e5 {a comment} 2. Nf3 *"), "{out}");
 }
+
+#[test]
+fn move_suffixes_are_written_as_nags_in_export_format() {
+    // PGN export format: `!` .. `?!` become $1 .. $6; other glyphs stay.
+    let (out, err, code) = to_pgn(&pgn("1. e4! e5?! 2. Nf3 $14 Nc6!! $32 3. Bb5(!?) *"), &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("1. e4 $1 e5 $6 2. Nf3 $14 Nc6 $3 $32 3. Bb5(!?) *"),
+        "{out}"
+    );
+}

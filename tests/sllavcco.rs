@@ -178,7 +178,7 @@ const CASES: &[Case] = &[
     Case {
         what: "a game ending after White's move, glyphs after the check mark",
         fen: None,
-        movetext: "1. e4! e5?! 2. Qh5!? Nc6 3. Bc4 Nf6?? 4. Qxf7#! *",
+        movetext: "1. e4 $1 e5 $6 2. Qh5 $5 Nc6 3. Bc4 Nf6 $4 4. Qxf7# $1 *",
         rows: &[
             "01 e=4!", "- e=5?!", "02 h=Q5!?", "- c=N6", "03 c=B4", "- f=N6??", "04 f=Q7x#!",
         ],

@@ -201,6 +201,22 @@ impl Ply {
     }
 }
 
+/// The traditional move suffixes, which are the NAGs `$1` to `$6`.
+pub const SUFFIX_NAGS: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
+
+impl Ply {
+    /// The move suffix to show glued to the move: the glyph as written, or
+    /// else a first NAG `$1`..`$6` as its traditional suffix; and the NAGs
+    /// that remain.
+    pub fn suffix(&self) -> (Option<&str>, &[u32]) {
+        match (&self.glyph, self.nags.first()) {
+            (Some(g), _) => (Some(g.as_str()), &self.nags),
+            (None, Some(&n @ 1..=6)) => (Some(SUFFIX_NAGS[n as usize - 1]), &self.nags[1..]),
+            (None, _) => (None, &self.nags),
+        }
+    }
+}
+
 /// A sequence of plies: the main line of a game or a variation.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {

@@ -518,6 +518,24 @@ struct Layout<'o> {
     col: usize,
     /// The next token is glued to the previous one (after `(`).
     glue: bool,
+    /// Write `!`, `?`, `!!`, `??`, `!?`, `?!` as the NAGs `$1`..`$6`.
+    glyphs_as_nags: bool,
+}
+
+/// How a notation's writer spells what the container holds.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Style {
+    /// Write the traditional move suffixes as NAGs, as PGN export format
+    /// requires (`Kg7?!` becomes `Kg7 $6`); other glyphs stay glued.
+    pub glyphs_as_nags: bool,
+}
+
+/// The NAG of a traditional move suffix.
+fn glyph_nag(glyph: &str) -> Option<u32> {
+    crate::ir::SUFFIX_NAGS
+        .iter()
+        .position(|&g| g == glyph)
+        .map(|i| i as u32 + 1)
 }
 
 const WIDTH: usize = 80;
@@ -597,7 +615,7 @@ impl Layout<'_> {
 /// Writes a whole game in the PGN-style container: preamble comments, tags,
 /// movetext wrapped at 80 columns, and the result, ending with a newline.
 /// `spell` writes one move in the target notation.
-pub fn write<F>(game: &Game, out: &mut String, mut spell: F) -> Result<(), Problem>
+pub fn write<F>(game: &Game, out: &mut String, style: Style, mut spell: F) -> Result<(), Problem>
 where
     F: FnMut(&Move, &mut String) -> Result<(), Problem>,
 {
@@ -616,6 +634,7 @@ where
         out,
         col: 0,
         glue: false,
+        glyphs_as_nags: style.glyphs_as_nags,
     };
     let first = game.variant.first_mover();
     let mut buf = String::new();
@@ -651,11 +670,15 @@ where
         }
         need_number = false;
         spell(&ply.mv, buf)?;
-        if let Some(g) = &ply.glyph {
+        let glyph_as_nag = match &ply.glyph {
+            Some(g) if layout.glyphs_as_nags => glyph_nag(g),
+            _ => None,
+        };
+        if let (Some(g), None) = (&ply.glyph, glyph_as_nag) {
             buf.push_str(g);
         }
         layout.token(buf);
-        for nag in &ply.nags {
+        for nag in glyph_as_nag.iter().chain(&ply.nags) {
             buf.clear();
             let _ = write!(buf, "${nag}");
             layout.token(buf);

@@ -7,7 +7,9 @@ use pest::Parser;
 use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag, Variant};
-use crate::notation::container::{self, offset_pos, syntax_problem, Notation, Parsed, Start};
+use crate::notation::container::{
+    self, offset_pos, syntax_problem, Notation, Parsed, Start, Style,
+};
 use crate::notation::draughts::{
     self, alpha_board, board_of, draughts_move, with_board_tag, BoardChoice,
 };
@@ -116,10 +118,15 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let board = board_of(game, "draughts-num")?;
     let sep = board.capture_separator();
-    container::write(&with_board_tag(game, board), out, |mv, buf| {
-        let m = draughts_move(mv)?;
-        spell(&board, sep, m, buf)
-    })?;
+    container::write(
+        &with_board_tag(game, board),
+        out,
+        Style::default(),
+        |mv, buf| {
+            let m = draughts_move(mv)?;
+            spell(&board, sep, m, buf)
+        },
+    )?;
     Ok(Vec::new())
 }
 

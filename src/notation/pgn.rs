@@ -10,7 +10,7 @@ use crate::ir::chess::{
     Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Square, Wing,
 };
 use crate::ir::{Game, Line, Move, Setup, Side, Tag, Variant};
-use crate::notation::container::{self, syntax_problem, Notation, Parsed, Start};
+use crate::notation::container::{self, syntax_problem, Notation, Parsed, Start, Style};
 use crate::notation::{ReadOptions, WriteOptions};
 use crate::rules::chess::{self as rules, Written};
 
@@ -352,13 +352,20 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         with_roster = g;
         &with_roster
     };
-    container::write(game, out, |mv, buf| match mv {
-        Move::Chess(p) => {
-            spell(p, buf);
-            Ok(())
-        }
-        _ => Err(Problem::whole("a move of another game in a chess game")),
-    })?;
+    container::write(
+        game,
+        out,
+        Style {
+            glyphs_as_nags: true,
+        },
+        |mv, buf| match mv {
+            Move::Chess(p) => {
+                spell(p, buf);
+                Ok(())
+            }
+            _ => Err(Problem::whole("a move of another game in a chess game")),
+        },
+    )?;
     Ok(Vec::new())
 }
 

@@ -904,7 +904,7 @@ impl Sheet {
         let rows = grid(&game.moves, pieces, &mut warnings)?;
         let mut counts = Dropped::default();
         counts.comments += game.preamble.len();
-        counts.line(&game.moves);
+        counts.line(&game.moves, true);
         if let Some(w) = counts.warning() {
             warnings.push(w);
         }
@@ -1093,7 +1093,7 @@ fn spell(ply: &Ply, pieces: Pieces) -> Result<Vec<(usize, String)>, Problem> {
         Check::Mate => "#",
     }
     .to_string();
-    if let Some(g) = &ply.glyph {
+    if let Some(g) = ply.suffix().0 {
         mark.push_str(g);
     }
     let with_mark = |mut s: String| {
@@ -1184,14 +1184,20 @@ struct Dropped {
 }
 
 impl Dropped {
-    fn line(&mut self, line: &Line) {
+    /// Counts what a line loses; on the main line a NAG `$1`..`$6` is kept
+    /// as the move's suffix, in a variation everything is lost.
+    fn line(&mut self, line: &Line, main: bool) {
         self.comments += line.trailing.len();
         for ply in &line.plies {
             self.comments += ply.before.len() + ply.after.len();
-            self.nags += ply.nags.len();
+            self.nags += if main {
+                ply.suffix().1.len()
+            } else {
+                ply.nags.len()
+            };
             self.variations += ply.variations.len();
             for v in &ply.variations {
-                self.line(v);
+                self.line(v, false);
             }
         }
     }
