@@ -241,7 +241,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
             let piece = cz_role(role);
             let mut found: Option<cz::Move> = None;
             let mut count = 0;
-            let mut others = Vec::new();
+            let mut from = Vec::new();
             board.generate_moves_for(board.colored_pieces(us, piece), |pm| {
                 if pm.to.has(target) {
                     for mv in pm {
@@ -258,8 +258,14 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
                             continue;
                         }
                         count += 1;
-                        others.push(mv.from);
-                        found = Some(mv);
+                        if count > 1 {
+                            // Ambiguous: keep the squares for the message.
+                            from.extend(found.map(|f| f.from));
+                            from.push(mv.from);
+                            found = None;
+                        } else {
+                            found = Some(mv);
+                        }
                     }
                 }
                 false
@@ -273,7 +279,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
                     _ => "illegal move".to_string(),
                 }),
                 _ => {
-                    let list: Vec<String> = others.iter().map(|s| s.to_string()).collect();
+                    let list: Vec<String> = from.iter().map(|s| s.to_string()).collect();
                     Err(format!("ambiguous: it can come from {}", list.join(" or ")))
                 }
             }
@@ -307,11 +313,13 @@ pub fn describe(board: &cz::Board, mv: cz::Move) -> (Move, cz::Board) {
             out.show_file = Some(mv.from.file() as u8);
         }
     } else if castle.is_none() {
-        // Other pieces of the same kind that could go to the same square.
+        // Other pieces of the same kind that could go to the same square
+        // (usually there are none, and nothing is generated).
         let piece = cz_role(role);
         let (mut same_file, mut same_rank, mut rivals) = (false, false, false);
-        board.generate_moves_for(board.colored_pieces(us, piece), |pm| {
-            if pm.from != mv.from && pm.to.has(mv.to) && piece != cz::Piece::King {
+        let others = board.colored_pieces(us, piece) & !mv.from.bitboard();
+        board.generate_moves_for(others, |pm| {
+            if pm.to.has(mv.to) && piece != cz::Piece::King {
                 rivals = true;
                 same_file |= pm.from.file() == mv.from.file();
                 same_rank |= pm.from.rank() == mv.from.rank();
