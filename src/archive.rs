@@ -470,7 +470,7 @@ pub struct Report<'r> {
 
 /// Converts one input stream into a sink. Failed games are reported and
 /// skipped; with `strict`, the first one ends the run with an error.
-pub fn convert_stream<R: Read, W: Write>(
+pub fn convert_stream<R: Read + Send, W: Write>(
     input: R,
     name: &str,
     conv: &Converter<'_>,
@@ -483,15 +483,23 @@ pub fn convert_stream<R: Read, W: Write>(
     let mut game_index = 0usize;
     // Identical warnings are shown once per input, then counted.
     let mut seen: HashMap<String, usize> = HashMap::new();
-    while let Some(batch) = records.next_batch(BATCH_BYTES).map_err(io_err)? {
-        let results: Vec<Option<Converted>> = batch
-            .records
-            .par_iter()
-            .map(|r| {
-                r.is_game
-                    .then(|| conv.convert(&batch.data[r.range.clone()]))
-            })
-            .collect();
+    let mut next = records.next_batch(BATCH_BYTES).map_err(io_err)?;
+    while let Some(batch) = next {
+        // Convert this batch while the next one is read and split.
+        let (results, following) = rayon::join(
+            || {
+                batch
+                    .records
+                    .par_iter()
+                    .map(|r| {
+                        r.is_game
+                            .then(|| conv.convert(&batch.data[r.range.clone()]))
+                    })
+                    .collect::<Vec<Option<Converted>>>()
+            },
+            || records.next_batch(BATCH_BYTES),
+        );
+        next = following.map_err(io_err)?;
         for (rec, result) in batch.records.iter().zip(results) {
             let bytes = &batch.data[rec.range.clone()];
             let Some(result) = result else {

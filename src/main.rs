@@ -251,7 +251,7 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
             .as_ref()
             .map_or_else(|| "-".to_string(), |p| p.display().to_string());
         let run = |sink: &mut Sink<Box<dyn Write>>, report: &mut Report<'_>| match &job.input {
-            None => convert_stream(io::stdin().lock(), &name, &conv, sink, report),
+            None => convert_stream(io::stdin(), &name, &conv, sink, report),
             Some(p) => {
                 let f = File::open(p).map_err(|e| Error::io(p, e))?;
                 convert_stream(f, &name, &conv, sink, report)
