@@ -10,7 +10,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,33 +21,29 @@ fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/crosscheck.py")
 }
 
-/// True when `python3` can import python-chess.
+/// True when `python3` can import python-chess. Without it the caller
+/// skips, except on CI, which must have it.
 fn python_chess() -> bool {
-    Command::new("python3")
+    let ok = Command::new("python3")
         .args(["-c", "import chess.pgn"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .is_ok_and(|s| s.success())
+        .is_ok_and(|s| s.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python-chess is missing on CI (.ci/run installs it)"
+        );
+        eprintln!("skipped: python3 cannot import chess (pip install chess)");
+    }
+    ok
 }
 
 /// Runs the cross-check on PGN text: its exit status and standard output.
 fn crosscheck(pgn: &[u8]) -> (bool, String) {
-    let mut child = Command::new("python3")
-        .arg(script())
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = pgn.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("python3 ends");
-    writer.join().expect("stdin writer");
+    let script = script();
+    let out = run("python3", &[script.to_str().expect("UTF-8 path"), "-"], pgn);
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
@@ -88,11 +83,6 @@ fn check_file(file: &Path) -> Result<(usize, usize), String> {
 #[test]
 fn python_chess_reads_the_same_legal_moves_and_san() {
     if !python_chess() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "python-chess is missing on CI (.ci/run installs it)"
-        );
-        eprintln!("skipped: python3 cannot import chess (pip install chess)");
         return;
     }
     let Some(dir) = shared("chess") else {
@@ -140,11 +130,6 @@ fn python_chess_reads_the_same_legal_moves_and_san() {
 #[test]
 fn the_cross_check_catches_a_wrong_san() {
     if !python_chess() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "python-chess is missing on CI"
-        );
-        eprintln!("skipped: python3 cannot import chess");
         return;
     }
     let good = b"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";

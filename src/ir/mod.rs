@@ -233,14 +233,6 @@ impl Line {
     pub fn is_empty(&self) -> bool {
         self.plies.is_empty() && self.trailing.is_empty()
     }
-
-    /// The number of plies on this line and in all its variations.
-    pub fn count_plies(&self) -> usize {
-        self.plies
-            .iter()
-            .map(|p| 1 + p.variations.iter().map(Line::count_plies).sum::<usize>())
-            .sum()
-    }
 }
 
 /// Who won, read from a result token.

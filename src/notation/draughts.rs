@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use crate::ir::draughts::Move as DMove;
 use crate::ir::{Game, Move, Setup, Tag, Variant};
-use crate::notation::container::Start;
+use crate::notation::container::{self, Start, Style};
 use crate::notation::ReadOptions;
 use crate::rules::draughts::parse_fen;
 
@@ -124,4 +124,22 @@ pub fn draughts_move(mv: &Move) -> Result<&DMove, Problem> {
         Move::Draughts(m) => Ok(m),
         _ => Err(Problem::whole("a move of another game in a draughts game")),
     }
+}
+
+/// Writes a draughts game in the PGN-style container: the board's GameType
+/// tag when needed, and every move spelled by `spell` on the game's board.
+pub fn write_game(
+    game: &Game,
+    format: &str,
+    out: &mut String,
+    spell: impl Fn(&Board, &DMove, &mut String) -> Result<(), Problem>,
+) -> Result<Vec<Problem>, Problem> {
+    let board = board_of(game, format)?;
+    container::write(
+        &with_board_tag(game, board),
+        out,
+        Style::default(),
+        |mv, buf| spell(&board, draughts_move(mv)?, buf),
+    )?;
+    Ok(Vec::new())
 }

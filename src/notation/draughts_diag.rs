@@ -11,8 +11,8 @@ use pest::Parser;
 use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag};
-use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start, Style};
-use crate::notation::draughts::{self, board_of, draughts_move, with_board_tag, BoardChoice};
+use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start};
+use crate::notation::draughts::{self, board_of, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -156,16 +156,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     if !board.has_diagonal() {
         return Err(Problem::whole(no_diagonal(&board)));
     }
-    container::write(
-        &with_board_tag(game, board),
-        out,
-        Style::default(),
-        |mv, buf| {
-            let m = draughts_move(mv)?;
-            spell(&board, m, buf)
-        },
-    )?;
-    Ok(Vec::new())
+    draughts::write_game(game, "draughts-diag", out, spell)
 }
 
 /// Spells one move in its canonical (most compact) form.

@@ -7,12 +7,8 @@ use pest::Parser;
 use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag, Variant};
-use crate::notation::container::{
-    self, offset_pos, syntax_problem, Notation, Parsed, Start, Style,
-};
-use crate::notation::draughts::{
-    self, alpha_board, board_of, draughts_move, with_board_tag, BoardChoice,
-};
+use crate::notation::container::{self, offset_pos, syntax_problem, Notation, Parsed, Start};
+use crate::notation::draughts::{self, alpha_board, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -116,18 +112,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 
 /// Writes one game.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let board = board_of(game, "draughts-num")?;
-    let sep = board.capture_separator();
-    container::write(
-        &with_board_tag(game, board),
-        out,
-        Style::default(),
-        |mv, buf| {
-            let m = draughts_move(mv)?;
-            spell(&board, sep, m, buf)
-        },
-    )?;
-    Ok(Vec::new())
+    draughts::write_game(game, "draughts-num", out, |board, m, buf| {
+        spell(board, board.capture_separator(), m, buf)
+    })
 }
 
 fn spell(board: &Board, sep: char, m: &DMove, buf: &mut String) -> Result<(), Problem> {

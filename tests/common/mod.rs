@@ -6,23 +6,28 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// Runs `kifu` with arguments and standard input.
-pub fn kifu(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+/// Runs a program with arguments, feeding it standard input.
+pub fn run(program: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("kifu runs");
+        .unwrap_or_else(|e| panic!("{program} runs: {e}"));
     let mut input = child.stdin.take().expect("stdin");
     let data = stdin.to_vec();
     let writer = std::thread::spawn(move || {
         let _ = input.write_all(&data);
     });
-    let out = child.wait_with_output().expect("kifu ends");
+    let out = child.wait_with_output().expect("the program ends");
     writer.join().expect("stdin writer");
     out
+}
+
+/// Runs `kifu` with arguments and standard input.
+pub fn kifu(args: &[&str], stdin: &[u8]) -> Output {
+    run(env!("CARGO_BIN_EXE_kifu"), args, stdin)
 }
 
 /// Converts bytes from one format to another through standard input.
