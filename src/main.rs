@@ -62,6 +62,10 @@ struct ConvertArgs {
     /// not be checked is said in a warning).
     #[arg(long)]
     no_validate: bool,
+    /// Read every record with the pest grammar, never the fast lexer (to
+    /// compare the two).
+    #[arg(long, hide = true)]
+    grammar_only: bool,
     /// Piece letters of sllavcco scoresheets: en (K Q R B N, the default),
     /// sr, de (K D T L S), fr (R D T F C), nl (K D T L P), es, it
     /// (R D T A C), figurine, or five letters for K Q R B N.
@@ -166,6 +170,7 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
         },
         no_validate: args.no_validate,
         pieces,
+        grammar_only: args.grammar_only,
     };
     if let Some(j) = args.jobs {
         // Only fails when a pool exists already, which is harmless.

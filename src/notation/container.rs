@@ -9,7 +9,6 @@
 
 use pest::iterators::{Pair, Pairs};
 use pest::RuleType;
-use pest::Span;
 
 use crate::error::Problem;
 use crate::ir::{
@@ -142,8 +141,8 @@ pub trait Notation {
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem>;
 
-    /// Reads one move from the notation's move pair.
-    fn read_move(&mut self, pair: Pair<'_, Self::Rule>) -> Result<Move, Problem>;
+    /// Reads one move.
+    fn read_move(&mut self, mv: MoveText<'_, Self::Rule>) -> Result<Move, Problem>;
 
     /// Called after the movetext is read, to settle what the moves told: the
     /// board, when the squares showed it, or the moves themselves, replayed
@@ -223,18 +222,6 @@ pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) 
     Problem::at(pos, format!("{expected}, found {found}"))
 }
 
-/// Position of a pair in its record, for messages.
-pub fn pos_of<R: RuleType>(pair: &Pair<'_, R>) -> (usize, usize) {
-    pair.as_span().start_pos().line_col()
-}
-
-/// Position of a byte offset inside a pair (on the pair's first line).
-pub fn offset_pos<R: RuleType>(pair: &Pair<'_, R>, offset: usize) -> (usize, usize) {
-    let (line, col) = pos_of(pair);
-    let text = pair.as_str();
-    (line, col + text[..offset.min(text.len())].chars().count())
-}
-
 /// Undoes tag value escapes: `\"` and `\\`; other backslashes stay.
 pub fn unescape(text: &str) -> String {
     if !text.contains('\\') {
@@ -255,27 +242,147 @@ pub fn unescape(text: &str) -> String {
     out
 }
 
+/// One movetext token, as pest's pairs or the fast lexer give it. Offsets
+/// are bytes from the start of the record.
+pub enum Token<'i, R: RuleType> {
+    /// A move: its text, offset, and its pair when pest read it.
+    Move(&'i str, usize, Option<Pair<'i, R>>),
+    /// `12.` or `12...`.
+    MoveNumber(&'i str, usize),
+    /// A lone `...`.
+    Ellipsis,
+    /// `!`, `?!`, `(!?)`, ...
+    Glyph(&'i str, usize),
+    /// `$n`.
+    Nag(&'i str, usize),
+    /// A comment: how it was written, its text and its offset.
+    Comment(CommentKind, &'i str, usize),
+    /// Parenthesized text that is not movetext, and its offset.
+    ParenComment(&'i str, usize),
+    /// `(`, opening a variation.
+    Open(usize),
+    /// `)`, closing it.
+    Close,
+    /// A result token.
+    Result(&'i str),
+    /// A `}` outside any comment.
+    StrayBrace(usize),
+}
+
+/// A move as the walker hands it to the notation.
+pub struct MoveText<'i, R: RuleType> {
+    record: &'i str,
+    at: usize,
+    text: &'i str,
+    pair: Option<Pair<'i, R>>,
+}
+
+impl<'i, R: RuleType> MoveText<'i, R> {
+    /// The move as written.
+    pub fn text(&self) -> &'i str {
+        self.text
+    }
+
+    /// Byte offset of the move in its record.
+    pub fn offset(&self) -> usize {
+        self.at
+    }
+
+    /// Line and column of a byte offset inside the move.
+    pub fn pos(&self, offset: usize) -> (usize, usize) {
+        line_col(self.record, self.at + offset.min(self.text.len()))
+    }
+
+    /// The move's pair, when pest read it.
+    pub fn into_pair(self) -> Option<Pair<'i, R>> {
+        self.pair
+    }
+}
+
+/// Line and column (1-based, in characters) of a byte offset in a record.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    pest::Position::new(text, offset.min(text.len())).map_or((1, 1), |p| p.line_col())
+}
+
+/// Turns pest's nested movetext pairs into a flat stream of tokens.
+struct PestTokens<'i, R: RuleType> {
+    stack: Vec<Pairs<'i, R>>,
+}
+
+impl<'i, R: ContainerRule> Iterator for PestTokens<'i, R> {
+    type Item = Token<'i, R>;
+
+    fn next(&mut self) -> Option<Token<'i, R>> {
+        loop {
+            let top = self.stack.last_mut()?;
+            let Some(pair) = top.next() else {
+                self.stack.pop();
+                return if self.stack.is_empty() {
+                    None
+                } else {
+                    Some(Token::Close)
+                };
+            };
+            let at = pair.as_span().start();
+            let text = pair.as_str();
+            let inner = |pair: Pair<'i, R>| pair.into_inner().next().map_or("", |t| t.as_str());
+            return Some(match pair.as_rule().kind() {
+                Kind::Move => Token::Move(text, at, Some(pair)),
+                Kind::MoveNumber => Token::MoveNumber(text, at),
+                Kind::Ellipsis => Token::Ellipsis,
+                Kind::Glyph => Token::Glyph(text, at),
+                Kind::Nag => Token::Nag(text, at),
+                Kind::BraceComment => Token::Comment(CommentKind::Brace, inner(pair), at),
+                Kind::LineComment => Token::Comment(CommentKind::Line, inner(pair), at),
+                Kind::EscapeLine => Token::Comment(CommentKind::Escape, inner(pair), at),
+                Kind::ParenComment => Token::ParenComment(inner(pair), at),
+                Kind::Variation => {
+                    self.stack.push(pair.into_inner());
+                    Token::Open(at)
+                }
+                Kind::Result => Token::Result(text),
+                Kind::StrayBrace => Token::StrayBrace(at),
+                _ => continue,
+            });
+        }
+    }
+}
+
+/// A record read by the fast lexer: its tags (name, value without escapes,
+/// offset) and its movetext tokens.
+pub struct Lexed<'i, R: RuleType> {
+    /// Tags in order.
+    pub tags: Vec<(&'i str, &'i str, usize)>,
+    /// Movetext tokens in order.
+    pub tokens: Vec<Token<'i, R>>,
+}
+
 /// Walks the `record` pairs of any container notation into a game.
-pub fn read<N: Notation>(
-    mut pairs: Pairs<'_, N::Rule>,
+pub fn read<'i, N: Notation>(
+    text: &'i str,
+    mut pairs: Pairs<'i, N::Rule>,
     notation: &mut N,
 ) -> Result<Parsed, Problem> {
     let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
     let mut preamble = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
-    let mut tag_pos: Vec<pest::Position<'_>> = Vec::new();
+    let mut tag_at: Vec<usize> = Vec::new();
     let mut body = None;
     let mut warnings = Vec::new();
     for pair in record.into_inner() {
         match pair.as_rule().kind() {
             Kind::Preamble => {
-                for c in pair.into_inner() {
-                    preamble.push(comment(c, &mut warnings));
+                let tokens = PestTokens {
+                    stack: vec![pair.into_inner()],
+                };
+                for t in tokens {
+                    if let Some(c) = comment(text, t, &mut warnings) {
+                        preamble.push(c);
+                    }
                 }
             }
             Kind::Tag => {
-                // The position is computed only if a message needs it.
-                let pos = pair.as_span().start_pos();
+                let at = pair.as_span().start();
                 let mut name = "";
                 let mut value = String::new();
                 for part in pair.into_inner() {
@@ -289,16 +396,57 @@ pub fn read<N: Notation>(
                     }
                 }
                 tags.push(Tag::new(name, value));
-                tag_pos.push(pos);
+                tag_at.push(at);
             }
             Kind::Body => body = Some(pair),
             _ => {}
         }
     }
+    let tokens = PestTokens {
+        stack: body.map(|b| b.into_inner()).into_iter().collect(),
+    };
+    assemble(text, preamble, tags, &tag_at, tokens, notation, warnings)
+}
+
+/// Builds a game from a record the fast lexer read.
+pub fn read_lexed<'i, N: Notation>(
+    text: &'i str,
+    lexed: Lexed<'i, N::Rule>,
+    notation: &mut N,
+) -> Result<Parsed, Problem> {
+    let tags = lexed
+        .tags
+        .iter()
+        .map(|&(name, value, _)| Tag::new(name, value))
+        .collect();
+    let tag_at: Vec<usize> = lexed.tags.iter().map(|t| t.2).collect();
+    let tokens = lexed.tokens.into_iter();
+    assemble(
+        text,
+        Vec::new(),
+        tags,
+        &tag_at,
+        tokens,
+        notation,
+        Vec::new(),
+    )
+}
+
+/// The shared end of both readers: the board from the tags, then the
+/// movetext walked into lines.
+fn assemble<'i, N: Notation>(
+    text: &'i str,
+    preamble: Vec<Comment>,
+    tags: Vec<Tag>,
+    tag_at: &[usize],
+    mut tokens: impl Iterator<Item = Token<'i, N::Rule>>,
+    notation: &mut N,
+    mut warnings: Vec<Problem>,
+) -> Result<Parsed, Problem> {
     let at = |name: &str| -> (usize, usize) {
         tags.iter()
             .position(|t| t.name == name)
-            .map_or((1, 1), |i| tag_pos[i].line_col())
+            .map_or((1, 1), |i| line_col(text, tag_at[i]))
     };
     let start = notation.start(&tags, &at)?;
     warnings.extend(start.warnings);
@@ -306,28 +454,20 @@ pub fn read<N: Notation>(
     game.preamble = preamble;
     game.setup = start.setup;
     let first = game.variant.first_mover();
-    let mut last_move = None;
-    if let Some(body) = body {
-        let mut walker = Walker {
-            notation,
-            first,
-            warnings: &mut warnings,
-            result: None,
-            last_move: None,
-        };
-        let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
-        game.moves = walker.line(
-            body.into_inner(),
-            number,
-            side,
-            start.to_move.is_some(),
-            true,
-        )?;
-        game.result = walker.result;
-        last_move = walker.last_move;
-    }
+    let mut walker = Walker {
+        text,
+        notation,
+        first,
+        warnings: &mut warnings,
+        result: None,
+        last_move: None,
+    };
+    let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
+    game.moves = walker.line(&mut tokens, number, side, start.to_move.is_some(), true)?;
+    game.result = walker.result;
+    let last_move = walker.last_move;
     game.tags = tags;
-    check_score_as_move(&game, last_move)?;
+    check_score_as_move(text, &game, last_move)?;
     notation.finish(&mut game, &mut warnings)?;
     Ok(Parsed { game, warnings })
 }
@@ -335,55 +475,64 @@ pub fn read<N: Notation>(
 /// A game with no result token whose last move is spelled like its Result
 /// tag (`4-6` in Delfts scoring) ends with a score kifu would otherwise take
 /// for a move: refuse it rather than invent a move.
-fn check_score_as_move(game: &Game, last_move: Option<Span<'_>>) -> Result<(), Problem> {
+fn check_score_as_move(
+    text: &str,
+    game: &Game,
+    last_move: Option<(&str, usize)>,
+) -> Result<(), Problem> {
     if game.result.is_some() {
         return Ok(());
     }
     match (game.tag("Result"), last_move) {
-        (Some(r), Some(span)) if !r.is_empty() && r == span.as_str() => Err(Problem::at(
-            span.start_pos().line_col(),
-            format!("the game ends with `{}`, its Result tag, which is not a result this notation knows", span.as_str()),
+        (Some(r), Some((mv, at))) if !r.is_empty() && r == mv => Err(Problem::at(
+            line_col(text, at),
+            format!("the game ends with `{mv}`, its Result tag, which is not a result this notation knows"),
         )),
         _ => Ok(()),
     }
 }
 
-fn comment<R: ContainerRule>(pair: Pair<'_, R>, warnings: &mut Vec<Problem>) -> Comment {
-    let kind = match pair.as_rule().kind() {
-        Kind::LineComment => CommentKind::Line,
-        Kind::EscapeLine => CommentKind::Escape,
-        Kind::ParenComment => {
+/// The comment a token holds, if it is one.
+fn comment<R: RuleType>(
+    text: &str,
+    token: Token<'_, R>,
+    warnings: &mut Vec<Problem>,
+) -> Option<Comment> {
+    let (kind, body) = match token {
+        Token::Comment(kind, body, _) => (kind, body),
+        Token::ParenComment(body, at) => {
             warnings.push(Problem::at(
-                pos_of(&pair),
+                line_col(text, at),
                 "text in parentheses that is not a variation was read as a comment",
             ));
-            CommentKind::Brace
+            (CommentKind::Brace, body)
         }
-        _ => CommentKind::Brace,
+        _ => return None,
     };
-    let text = pair.into_inner().next().map_or("", |t| t.as_str());
-    Comment {
-        text: text.to_string(),
+    Some(Comment {
+        text: body.to_string(),
         kind,
-    }
+    })
 }
 
 struct Walker<'n, 'w, 'i, N: Notation> {
+    text: &'i str,
     notation: &'n mut N,
     first: Side,
     warnings: &'w mut Vec<Problem>,
     result: Option<GameResult>,
-    /// Text and position of the last move read on the main line.
-    last_move: Option<Span<'i>>,
+    /// Text and offset of the last move read on the main line.
+    last_move: Option<(&'i str, usize)>,
 }
 
 impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
-    /// Reads one line. `number` and `side` are those of its first ply;
+    /// Reads one line, up to the `)` that closes it or the end of the
+    /// movetext. `number` and `side` are those of its first ply;
     /// `fixed_side` says the side is known (a setup, or a variation) and a
     /// move number's dots must not change it.
     fn line(
         &mut self,
-        pairs: Pairs<'i, N::Rule>,
+        tokens: &mut impl Iterator<Item = Token<'i, N::Rule>>,
         mut number: u32,
         mut side: Side,
         fixed_side: bool,
@@ -392,13 +541,20 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
         let mut line = Line::default();
         let mut pending: Vec<Comment> = Vec::new();
         let mut numbered = !main;
-        for pair in pairs {
-            match pair.as_rule().kind() {
-                Kind::Move => {
+        let record = self.text;
+        let at = |offset: usize| line_col(record, offset);
+        while let Some(token) = tokens.next() {
+            match token {
+                Token::Move(text, offset, pair) => {
                     if main {
-                        self.last_move = Some(pair.as_span());
+                        self.last_move = Some((text, offset));
                     }
-                    let mv = self.notation.read_move(pair)?;
+                    let mv = self.notation.read_move(MoveText {
+                        record: self.text,
+                        at: offset,
+                        text,
+                        pair,
+                    })?;
                     let mut ply = Ply::new(number, side, mv);
                     ply.before = std::mem::take(&mut pending);
                     line.plies.push(ply);
@@ -408,11 +564,10 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     }
                     side = side.other();
                 }
-                Kind::MoveNumber if !numbered && line.plies.is_empty() => {
-                    let text = pair.as_str();
+                Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
                     let digits = text.trim_end_matches(['.', '…']);
                     number = digits.parse().map_err(|_| {
-                        Problem::at(pos_of(&pair), format!("move number `{text}` is too large"))
+                        Problem::at(at(offset), format!("move number `{text}` is too large"))
                     })?;
                     let dots = text.len() - digits.len();
                     if !fixed_side && (dots >= 3 || text.ends_with('…')) {
@@ -420,55 +575,50 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     }
                     numbered = true;
                 }
-                Kind::Ellipsis if line.plies.is_empty() && !fixed_side => {
+                Token::Ellipsis if line.plies.is_empty() && !fixed_side => {
                     side = self.first.other();
                 }
-                Kind::Glyph => match line.plies.last_mut() {
-                    Some(ply) if ply.glyph.is_none() => ply.glyph = Some(pair.as_str().to_string()),
-                    Some(_) => {
-                        return Err(Problem::at(pos_of(&pair), "a second glyph for one move"))
-                    }
-                    None => return Err(Problem::at(pos_of(&pair), "a move glyph before any move")),
+                Token::Glyph(text, offset) => match line.plies.last_mut() {
+                    Some(ply) if ply.glyph.is_none() => ply.glyph = Some(text.to_string()),
+                    Some(_) => return Err(Problem::at(at(offset), "a second glyph for one move")),
+                    None => return Err(Problem::at(at(offset), "a move glyph before any move")),
                 },
-                Kind::Nag => {
-                    let value: u32 = pair.as_str()[1..].parse().map_err(|_| {
-                        Problem::at(
-                            pos_of(&pair),
-                            format!("NAG `{}` is too large", pair.as_str()),
-                        )
+                Token::Nag(text, offset) => {
+                    let value: u32 = text[1..].parse().map_err(|_| {
+                        Problem::at(at(offset), format!("NAG `{text}` is too large"))
                     })?;
                     match line.plies.last_mut() {
                         Some(ply) => ply.nags.push(value),
-                        None => return Err(Problem::at(pos_of(&pair), "a NAG before any move")),
+                        None => return Err(Problem::at(at(offset), "a NAG before any move")),
                     }
                 }
-                Kind::BraceComment | Kind::LineComment | Kind::EscapeLine | Kind::ParenComment => {
-                    let c = comment(pair, self.warnings);
-                    match line.plies.last_mut() {
-                        Some(ply) if ply.variations.is_empty() && pending.is_empty() => {
-                            ply.after.push(c)
+                t @ (Token::Comment(..) | Token::ParenComment(..)) => {
+                    if let Some(c) = comment(self.text, t, self.warnings) {
+                        match line.plies.last_mut() {
+                            Some(ply) if ply.variations.is_empty() && pending.is_empty() => {
+                                ply.after.push(c)
+                            }
+                            _ => pending.push(c),
                         }
-                        _ => pending.push(c),
                     }
                 }
-                Kind::Variation => {
+                Token::Open(offset) => {
                     let (n, s) = match line.plies.last() {
                         Some(ply) => (ply.number, ply.side),
-                        None => {
-                            return Err(Problem::at(pos_of(&pair), "a variation before any move"))
-                        }
+                        None => return Err(Problem::at(at(offset), "a variation before any move")),
                     };
-                    let var = self.line(pair.into_inner(), n, s, true, false)?;
+                    let var = self.line(tokens, n, s, true, false)?;
                     if let Some(ply) = line.plies.last_mut() {
                         ply.variations.push(var);
                     }
                 }
-                Kind::Result => self.result = GameResult::parse(pair.as_str()),
-                Kind::StrayBrace => self.warnings.push(Problem::at(
-                    pos_of(&pair),
+                Token::Close => break,
+                Token::Result(text) => self.result = GameResult::parse(text),
+                Token::StrayBrace(offset) => self.warnings.push(Problem::at(
+                    at(offset),
                     "a `}` outside any comment was skipped",
                 )),
-                _ => {}
+                Token::MoveNumber(..) | Token::Ellipsis => {}
             }
         }
         line.trailing = pending;

@@ -5,13 +5,12 @@
 //! `(c - r + height) / 2`. Digit 10 is written `0`. Canonical moves are the
 //! most compact form; boards over 10 rows write every square in full.
 
-use pest::iterators::Pair;
 use pest::Parser;
 
 use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag};
-use crate::notation::container::{self, pos_of, syntax_problem, Notation, Parsed, Start};
+use crate::notation::container::{self, syntax_problem, MoveText, Notation, Parsed, Start};
 use crate::notation::draughts::{self, board_of, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
@@ -51,9 +50,11 @@ impl Notation for Diag<'_> {
         Ok(start)
     }
 
-    fn read_move(&mut self, pair: Pair<'_, Rule>) -> Result<Move, Problem> {
-        let pos = pos_of(&pair);
-        let form = pair
+    fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
+        let pos = mv.pos(0);
+        let form = mv
+            .into_pair()
+            .ok_or_else(|| Problem::at(pos, "a move read without the grammar"))?
             .into_inner()
             .next()
             .ok_or_else(|| Problem::at(pos, "empty move"))?;
@@ -147,7 +148,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         opts,
         board: Board::INTERNATIONAL,
     };
-    container::read(pairs, &mut diag)
+    container::read(text, pairs, &mut diag)
 }
 
 /// Writes one game.

@@ -1,13 +1,12 @@
 //! `draughts-num`: PDN with numbered squares (PDN 3.0), and the alphanumeric
 //! squares of the boards whose GameType says so.
 
-use pest::iterators::Pair;
 use pest::Parser;
 
 use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag, Variant};
-use crate::notation::container::{self, offset_pos, syntax_problem, Notation, Parsed, Start};
+use crate::notation::container::{self, syntax_problem, MoveText, Notation, Parsed, Start};
 use crate::notation::draughts::{self, alpha_board, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
@@ -45,10 +44,10 @@ impl Notation for Num<'_> {
         Ok(start)
     }
 
-    fn read_move(&mut self, pair: Pair<'_, Rule>) -> Result<Move, Problem> {
+    fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
         // The grammar matched `square (sep square)+` or two alphanumeric
         // squares; split the text at the separators.
-        let text = pair.as_str();
+        let text = mv.text();
         let bytes = text.as_bytes();
         let mut path = Vec::with_capacity(2);
         let mut capture = false;
@@ -68,14 +67,14 @@ impl Notation for Num<'_> {
                         i += 1;
                     }
                     if alpha && self.choice.assumed && self.alpha_seen.is_none() {
-                        self.alpha_seen = Some(offset_pos(&pair, start));
+                        self.alpha_seen = Some(mv.pos(start));
                         self.choice.board = alpha_board(self.choice.board);
                     }
                     let sq = self
                         .choice
                         .board
                         .parse_square(&text[start..i])
-                        .map_err(|e| Problem::at(offset_pos(&pair, start), e))?;
+                        .map_err(|e| Problem::at(mv.pos(start), e))?;
                     path.push(sq);
                 }
             }
@@ -107,7 +106,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         },
         alpha_seen: None,
     };
-    container::read(pairs, &mut num)
+    container::read(text, pairs, &mut num)
 }
 
 /// Writes one game.

@@ -6,6 +6,7 @@ pub mod container;
 pub mod draughts;
 pub mod draughts_diag;
 pub mod draughts_num;
+pub mod fast;
 pub mod pgn;
 pub mod sllavcco;
 pub mod sllavcco_html;
@@ -29,6 +30,9 @@ pub struct ReadOptions {
     /// The piece letters of sllavcco cells (`--pieces`); `None` is English.
     /// Figurines are read with any set.
     pub pieces: Option<sllavcco::Pieces>,
+    /// Read every record with the pest grammar, never the fast lexer (to
+    /// check the fast lexer against the grammar).
+    pub grammar_only: bool,
 }
 
 /// Options that change how games are written.

@@ -2,7 +2,6 @@
 //! format). Every game is replayed by the rules: each written move resolves
 //! to one legal move, and the writer spells it canonically.
 
-use pest::iterators::Pair;
 use pest::Parser;
 
 use crate::error::Problem;
@@ -10,8 +9,8 @@ use crate::ir::chess::{
     Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Square, Wing,
 };
 use crate::ir::{Game, Line, Move, Setup, Side, Tag, Variant};
-use crate::notation::container::{self, syntax_problem, Notation, Parsed, Start, Style};
-use crate::notation::{ReadOptions, WriteOptions};
+use crate::notation::container::{self, syntax_problem, MoveText, Notation, Parsed, Start, Style};
+use crate::notation::{fast, ReadOptions, WriteOptions};
 use crate::rules::chess::{self as rules, Written};
 
 /// The pest parser: the container, the chess family and SAN.
@@ -73,9 +72,9 @@ impl Notation for Pgn<'_, '_> {
         })
     }
 
-    fn read_move(&mut self, pair: Pair<'_, Rule>) -> Result<Move, Problem> {
-        let span = (pair.as_span().start(), pair.as_span().end());
-        let (written, check) = decode(pair.as_str());
+    fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
+        let span = (mv.offset(), mv.offset() + mv.text().len());
+        let (written, check) = decode(mv.text());
         self.seen.push(Seen {
             written,
             check,
@@ -111,7 +110,7 @@ impl Pgn<'_, '_> {
         why: &str,
     ) -> Problem {
         let seen = &self.seen[index];
-        let pos = pest::Position::new(self.text, seen.span.0).map_or((1, 1), |p| p.line_col());
+        let pos = container::line_col(self.text, seen.span.0);
         let text = &self.text[seen.span.0..seen.span.1];
         let number = match ply.side {
             Side::White => format!("{}.", ply.number),
@@ -302,9 +301,77 @@ fn decode(text: &str) -> (Written, Check) {
     (written, check)
 }
 
-/// Reads one record.
+/// The length of a move at the start of `b`, with its check sign, if it is
+/// plain SAN that `pgn_move` reads as exactly that text when a space,
+/// comment, glyph, NAG or parenthesis follows: `e4`, `exd5`, `e8=Q`, `e8Q`,
+/// `Nf3`, `Nbd2`, `R1e2`, `Qh4e1`, `Nxf3`, `O-O`, `O-O-O`. Anything else
+/// (long algebraic, coordinates, `0-0`, `:`, null moves, `e.p.`) is left to
+/// the grammar.
+fn san_len(b: &[u8]) -> Option<usize> {
+    let file = |i: usize| matches!(b.get(i), Some(b'a'..=b'h'));
+    let rank = |i: usize| matches!(b.get(i), Some(b'1'..=b'8'));
+    let square = |i: usize| file(i) && rank(i + 1);
+    let promotion = |i: usize| matches!(b.get(i), Some(b'Q' | b'R' | b'B' | b'N'));
+    let mut i = match b.first()? {
+        b'a'..=b'h' => {
+            let mut i = if rank(1) {
+                2
+            } else if b.get(1) == Some(&b'x') && square(2) {
+                4
+            } else {
+                return None;
+            };
+            if b.get(i) == Some(&b'=') && promotion(i + 1) {
+                i += 2;
+            } else if promotion(i) {
+                i += 1;
+            }
+            let rest = &b[i..];
+            let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+            if rest.starts_with(b"e.p.") || rest.starts_with(b"ep") {
+                return None;
+            }
+            i
+        }
+        b'K' | b'Q' | b'R' | b'B' | b'N' => {
+            let mut j = 1;
+            while matches!(b.get(j), Some(b'a'..=b'h' | b'1'..=b'8' | b'x')) {
+                j += 1;
+            }
+            let x = |i: usize| b.get(i) == Some(&b'x');
+            let one = |i: usize| file(i) || rank(i);
+            let known = match j - 1 {
+                2 => square(1),
+                3 => (x(1) || one(1)) && square(2),
+                4 => (one(1) && x(2) && square(3)) || (square(1) && square(3)),
+                5 => square(1) && x(3) && square(4),
+                _ => false,
+            };
+            if !known {
+                return None;
+            }
+            j
+        }
+        b'O' if b.starts_with(b"O-O-O") => 5,
+        b'O' if b.starts_with(b"O-O") => 3,
+        _ => return None,
+    };
+    if b[i..].starts_with(b"++") {
+        i += 2;
+    } else if matches!(b.get(i), Some(b'+' | b'#')) {
+        i += 1;
+    }
+    Some(i)
+}
+
+/// Whether the fast lexer reads this record (otherwise the grammar does).
+pub fn lexed_fast(text: &str) -> bool {
+    fast::lex::<Rule>(text, san_len, RESULTS).is_some()
+}
+
+/// Reads one record: by the fast lexer when it takes the record whole,
+/// otherwise by the grammar.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let pairs = PgnParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
     let mut pgn = Pgn {
         text,
         opts,
@@ -312,7 +379,13 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         start: cozy_chess::Board::default(),
         seen: Vec::with_capacity(128),
     };
-    container::read(pairs, &mut pgn)
+    if !opts.grammar_only {
+        if let Some(lexed) = fast::lex(text, san_len, RESULTS) {
+            return container::read_lexed(text, lexed, &mut pgn);
+        }
+    }
+    let pairs = PgnParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
+    container::read(text, pairs, &mut pgn)
 }
 
 /// The seven-tag roster with its placeholders, which PGN export format
