@@ -199,8 +199,20 @@ fn sheet_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
     }
 }
 
+/// The bytes that end a movetext token for the record scan.
+static DELIM: [bool; 256] = {
+    let mut t = [false; 256];
+    let delims = b" \t\n\x0c\r{}()[];";
+    let mut i = 0;
+    while i < delims.len() {
+        t[delims[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 fn is_delim(b: u8) -> bool {
-    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';')
+    DELIM[usize::from(b)]
 }
 
 /// The record scan of PGN-style containers: comments, escape lines and tags
@@ -235,7 +247,12 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                 tags = true;
                 let mut quoted = false;
                 i += 1;
-                while i < n {
+                loop {
+                    let Some(j) = memchr::memchr3(b'"', b']', b'\n', &data[i..]) else {
+                        i = n;
+                        break;
+                    };
+                    i += j;
                     match data[i] {
                         b'"' if data[i - 1] != b'\\' => quoted = !quoted,
                         b']' if !quoted => {
@@ -271,7 +288,11 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                     return None;
                 }
                 let token = &data[start..i];
-                if depth == 0 && results.iter().any(|r| r.as_bytes() == token) {
+                if depth == 0
+                    && results
+                        .iter()
+                        .any(|r| r.len() == token.len() && r.as_bytes() == token)
+                {
                     return Some((i, true));
                 }
                 body = true;

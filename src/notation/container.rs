@@ -632,31 +632,34 @@ pub const SEVEN_TAG_ROSTER: [&str; 7] =
 
 /// Writes a tag section: the seven-tag roster first in roster order, then the
 /// other tags in input order, then a blank line (none when there are no tags).
-pub fn write_tags(tags: &[Tag], out: &mut String) {
+/// `extra` tags (defaults a target requires) follow the game's own.
+pub fn write_tags(tags: &[Tag], extra: &[Tag], out: &mut String) {
     let write_one = |t: &Tag, out: &mut String| {
         out.push('[');
         out.push_str(&t.name);
         out.push_str(" \"");
-        for c in t.value.chars() {
-            if c == '"' || c == '\\' {
-                out.push('\\');
+        if memchr::memchr2(b'"', b'\\', t.value.as_bytes()).is_none() {
+            out.push_str(&t.value);
+        } else {
+            for c in t.value.chars() {
+                if c == '"' || c == '\\' {
+                    out.push('\\');
+                }
+                out.push(c);
             }
-            out.push(c);
         }
         out.push_str("\"]\n");
     };
+    let all = || tags.iter().chain(extra);
     for name in SEVEN_TAG_ROSTER {
-        for t in tags.iter().filter(|t| t.name == name) {
+        for t in all().filter(|t| t.name == name) {
             write_one(t, out);
         }
     }
-    for t in tags
-        .iter()
-        .filter(|t| !SEVEN_TAG_ROSTER.contains(&t.name.as_str()))
-    {
+    for t in all().filter(|t| !SEVEN_TAG_ROSTER.contains(&t.name.as_str())) {
         write_one(t, out);
     }
-    if !tags.is_empty() {
+    if !tags.is_empty() || !extra.is_empty() {
         out.push('\n');
     }
 }
@@ -692,7 +695,14 @@ const WIDTH: usize = 80;
 
 impl Layout<'_> {
     fn token(&mut self, tok: &str) {
-        let len = tok.chars().count();
+        // Width in characters and the last line break, in one pass.
+        let (mut len, mut last_break) = (0, None);
+        for (i, &b) in tok.as_bytes().iter().enumerate() {
+            len += usize::from(b & 0xC0 != 0x80);
+            if b == b'\n' {
+                last_break = Some(i);
+            }
+        }
         if self.glue {
             self.glue = false;
         } else if self.col > 0 {
@@ -705,7 +715,7 @@ impl Layout<'_> {
             }
         }
         self.out.push_str(tok);
-        match tok.rfind('\n') {
+        match last_break {
             Some(i) => self.col = tok[i + 1..].chars().count(),
             None => self.col += len,
         }
@@ -764,8 +774,15 @@ impl Layout<'_> {
 
 /// Writes a whole game in the PGN-style container: preamble comments, tags,
 /// movetext wrapped at 80 columns, and the result, ending with a newline.
-/// `spell` writes one move in the target notation.
-pub fn write<F>(game: &Game, out: &mut String, style: Style, mut spell: F) -> Result<(), Problem>
+/// `extra_tags` are written after the game's own (defaults the target
+/// requires); `spell` writes one move in the target notation.
+pub fn write<F>(
+    game: &Game,
+    extra_tags: &[Tag],
+    out: &mut String,
+    style: Style,
+    mut spell: F,
+) -> Result<(), Problem>
 where
     F: FnMut(&Move, &mut String) -> Result<(), Problem>,
 {
@@ -779,7 +796,7 @@ where
     if !game.preamble.is_empty() {
         out.push('\n');
     }
-    write_tags(&game.tags, out);
+    write_tags(&game.tags, extra_tags, out);
     let mut layout = Layout {
         out,
         col: 0,
@@ -794,6 +811,25 @@ where
     Ok(())
 }
 
+/// Appends a number in decimal (without the formatting machinery, which
+/// costs more than the rest of a move).
+fn push_number(buf: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        buf.push(char::from(d));
+    }
+}
+
 fn write_line<F>(
     line: &Line,
     first: Side,
@@ -804,7 +840,6 @@ fn write_line<F>(
 where
     F: FnMut(&Move, &mut String) -> Result<(), Problem>,
 {
-    use std::fmt::Write;
     let mut need_number = true;
     for ply in &line.plies {
         for c in &ply.before {
@@ -814,9 +849,11 @@ where
         // A move number stays on the line of its move.
         buf.clear();
         if ply.side == first {
-            let _ = write!(buf, "{}. ", ply.number);
+            push_number(buf, ply.number);
+            buf.push_str(". ");
         } else if need_number {
-            let _ = write!(buf, "{}... ", ply.number);
+            push_number(buf, ply.number);
+            buf.push_str("... ");
         }
         need_number = false;
         spell(&ply.mv, buf)?;
@@ -828,9 +865,10 @@ where
             buf.push_str(g);
         }
         layout.token(buf);
-        for nag in glyph_as_nag.iter().chain(&ply.nags) {
+        for &nag in glyph_as_nag.iter().chain(&ply.nags) {
             buf.clear();
-            let _ = write!(buf, "${nag}");
+            buf.push('$');
+            push_number(buf, nag);
             layout.token(buf);
         }
         for c in &ply.after {

@@ -137,6 +137,7 @@ pub fn write_game(
     let board = board_of(game, format)?;
     container::write(
         &with_board_tag(game, board),
+        &[],
         out,
         Style::default(),
         |mv, buf| spell(&board, draughts_move(mv)?, buf),

@@ -133,26 +133,27 @@ fn replay(
     for ply in &mut line.plies {
         let k = *index;
         *index += 1;
-        let before = board.clone();
         let seen = pgn
             .seen
             .get(k)
             .ok_or_else(|| Problem::whole("move count mismatch"))?;
-        match seen.written {
+        let after = match seen.written {
             Written::Null => {
-                board = board.null_move().ok_or_else(|| {
-                    pgn.problem(k, ply, Some(&before), "a null move while in check")
-                })?;
                 ply.mv = Move::Chess(CPly::Null);
+                board.null_move().ok_or_else(|| {
+                    pgn.problem(k, ply, Some(&board), "a null move while in check")
+                })?
             }
             ref w => {
                 let mv = rules::resolve(&board, pgn.board.chess960, w)
-                    .map_err(|e| pgn.problem(k, ply, Some(&before), &e))?;
+                    .map_err(|e| pgn.problem(k, ply, Some(&board), &e))?;
                 let (m, after) = rules::describe(&board, mv);
                 ply.mv = Move::Chess(CPly::Move(m));
-                board = after;
+                after
             }
-        }
+        };
+        // Variations start from the position before the move.
+        let before = std::mem::replace(&mut board, after);
         for var in &mut ply.variations {
             replay(var, before.clone(), pgn, index)?;
         }
@@ -416,17 +417,9 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
             _ => Tag::new(name, value),
         })
         .collect();
-    let with_roster;
-    let game = if missing.is_empty() {
-        game
-    } else {
-        let mut g = game.clone();
-        g.tags.extend(missing);
-        with_roster = g;
-        &with_roster
-    };
     container::write(
         game,
+        &missing,
         out,
         Style {
             glyphs_as_nags: true,

@@ -242,34 +242,36 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
             let mut found: Option<cz::Move> = None;
             let mut count = 0;
             let mut from = Vec::new();
-            board.generate_moves_for(board.colored_pieces(us, piece), |pm| {
-                if pm.to.has(target) {
-                    for mv in pm {
-                        if mv.to != target || mv.promotion != promo {
-                            continue;
-                        }
-                        // A king "taking" its own rook is castling, never Kxh1.
-                        if piece == cz::Piece::King && board.color_on(target) == Some(us) {
-                            continue;
-                        }
-                        if file.is_some_and(|f| mv.from.file() as u8 != f)
-                            || rank.is_some_and(|r| mv.from.rank() as u8 != r)
-                        {
-                            continue;
-                        }
-                        count += 1;
-                        if count > 1 {
-                            // Ambiguous: keep the squares for the message.
-                            from.extend(found.map(|f| f.from));
-                            from.push(mv.from);
-                            found = None;
-                        } else {
-                            found = Some(mv);
-                        }
-                    }
+            let mut candidates = board.colored_pieces(us, piece) & reachers(board, piece, target);
+            if let Some(f) = file {
+                candidates &= cz::File::index(usize::from(f)).bitboard();
+            }
+            if let Some(r) = rank {
+                candidates &= cz::Rank::index(usize::from(r)).bitboard();
+            }
+            // A king "taking" its own rook is castling, never Kxh1.
+            if piece == cz::Piece::King && board.color_on(target) == Some(us) {
+                candidates = cz::BitBoard::EMPTY;
+            }
+            for sq in candidates {
+                let mv = cz::Move {
+                    from: sq,
+                    to: target,
+                    promotion: promo,
+                };
+                if !board.is_legal(mv) {
+                    continue;
                 }
-                false
-            });
+                count += 1;
+                if count > 1 {
+                    // Ambiguous: keep the squares for the message.
+                    from.extend(found.map(|f| f.from));
+                    from.push(mv.from);
+                    found = None;
+                } else {
+                    found = Some(mv);
+                }
+            }
             match (count, found) {
                 (1, Some(mv)) => Ok(mv),
                 (0, _) => Err(match promotion {
@@ -283,6 +285,27 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
                     Err(format!("ambiguous: it can come from {}", list.join(" or ")))
                 }
             }
+        }
+    }
+}
+
+/// The squares from which a piece of the kind could reach `target` on this
+/// board, ignoring pins and whose turn it is: a cheap filter before the
+/// legal move generation.
+fn reachers(board: &cz::Board, piece: cz::Piece, target: cz::Square) -> cz::BitBoard {
+    let occupied = board.occupied();
+    match piece {
+        cz::Piece::Knight => cz::get_knight_moves(target),
+        cz::Piece::Bishop => cz::get_bishop_moves(target, occupied),
+        cz::Piece::Rook => cz::get_rook_moves(target, occupied),
+        cz::Piece::Queen => {
+            cz::get_bishop_moves(target, occupied) | cz::get_rook_moves(target, occupied)
+        }
+        cz::Piece::King => cz::get_king_moves(target),
+        // Pushes come from the target's file, captures (en passant too)
+        // from the squares a pawn of the side to move attacks it from.
+        cz::Piece::Pawn => {
+            target.file().bitboard() | cz::get_pawn_attacks(target, !board.side_to_move())
         }
     }
 }
@@ -317,15 +340,20 @@ pub fn describe(board: &cz::Board, mv: cz::Move) -> (Move, cz::Board) {
         // (usually there are none, and nothing is generated).
         let piece = cz_role(role);
         let (mut same_file, mut same_rank, mut rivals) = (false, false, false);
-        let others = board.colored_pieces(us, piece) & !mv.from.bitboard();
-        board.generate_moves_for(others, |pm| {
-            if pm.to.has(mv.to) && piece != cz::Piece::King {
+        let others =
+            board.colored_pieces(us, piece) & !mv.from.bitboard() & reachers(board, piece, mv.to);
+        for sq in others {
+            let rival = cz::Move {
+                from: sq,
+                to: mv.to,
+                promotion: None,
+            };
+            if piece != cz::Piece::King && board.is_legal(rival) {
                 rivals = true;
-                same_file |= pm.from.file() == mv.from.file();
-                same_rank |= pm.from.rank() == mv.from.rank();
+                same_file |= sq.file() == mv.from.file();
+                same_rank |= sq.rank() == mv.from.rank();
             }
-            false
-        });
+        }
         if rivals {
             if !same_file {
                 out.show_file = Some(mv.from.file() as u8);
