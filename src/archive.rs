@@ -289,9 +289,11 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                 }
                 let token = &data[start..i];
                 if depth == 0
-                    && results
-                        .iter()
-                        .any(|r| r.len() == token.len() && r.as_bytes() == token)
+                    && results.iter().any(|r| {
+                        r.len() == token.len()
+                            && r.as_bytes()[0] == token[0]
+                            && r.as_bytes() == token
+                    })
                 {
                     return Some((i, true));
                 }

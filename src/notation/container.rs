@@ -355,6 +355,8 @@ pub struct Lexed<'i, R: RuleType> {
     pub tags: Vec<(&'i str, &'i str, usize)>,
     /// Movetext tokens in order.
     pub tokens: Vec<Token<'i, R>>,
+    /// How many moves the main line has.
+    pub main_moves: usize,
 }
 
 /// Walks the `record` pairs of any container notation into a game.
@@ -405,7 +407,7 @@ pub fn read<'i, N: Notation>(
     let tokens = PestTokens {
         stack: body.map(|b| b.into_inner()).into_iter().collect(),
     };
-    assemble(text, preamble, tags, &tag_at, tokens, notation, warnings)
+    assemble(text, preamble, tags, &tag_at, tokens, 0, notation, warnings)
 }
 
 /// Builds a game from a record the fast lexer read.
@@ -420,6 +422,7 @@ pub fn read_lexed<'i, N: Notation>(
         .map(|&(name, value, _)| Tag::new(name, value))
         .collect();
     let tag_at: Vec<usize> = lexed.tags.iter().map(|t| t.2).collect();
+    let moves = lexed.main_moves;
     let tokens = lexed.tokens.into_iter();
     assemble(
         text,
@@ -427,19 +430,22 @@ pub fn read_lexed<'i, N: Notation>(
         tags,
         &tag_at,
         tokens,
+        moves,
         notation,
         Vec::new(),
     )
 }
 
 /// The shared end of both readers: the board from the tags, then the
-/// movetext walked into lines.
+/// movetext walked into lines (`moves` is the main line's length, when known).
+#[allow(clippy::too_many_arguments)]
 fn assemble<'i, N: Notation>(
     text: &'i str,
     preamble: Vec<Comment>,
     tags: Vec<Tag>,
     tag_at: &[usize],
     mut tokens: impl Iterator<Item = Token<'i, N::Rule>>,
+    moves: usize,
     notation: &mut N,
     mut warnings: Vec<Problem>,
 ) -> Result<Parsed, Problem> {
@@ -463,7 +469,16 @@ fn assemble<'i, N: Notation>(
         last_move: None,
     };
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
-    game.moves = walker.line(&mut tokens, number, side, start.to_move.is_some(), true)?;
+    game.moves.plies.reserve(moves);
+    let main = std::mem::take(&mut game.moves);
+    game.moves = walker.line(
+        main,
+        &mut tokens,
+        number,
+        side,
+        start.to_move.is_some(),
+        true,
+    )?;
     game.result = walker.result;
     let last_move = walker.last_move;
     game.tags = tags;
@@ -526,19 +541,19 @@ struct Walker<'n, 'w, 'i, N: Notation> {
 }
 
 impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
-    /// Reads one line, up to the `)` that closes it or the end of the
-    /// movetext. `number` and `side` are those of its first ply;
+    /// Reads one line into `line` (empty), up to the `)` that closes it or
+    /// the end of the movetext. `number` and `side` are those of its first ply;
     /// `fixed_side` says the side is known (a setup, or a variation) and a
     /// move number's dots must not change it.
     fn line(
         &mut self,
+        mut line: Line,
         tokens: &mut impl Iterator<Item = Token<'i, N::Rule>>,
         mut number: u32,
         mut side: Side,
         fixed_side: bool,
         main: bool,
     ) -> Result<Line, Problem> {
-        let mut line = Line::default();
         let mut pending: Vec<Comment> = Vec::new();
         let mut numbered = !main;
         let record = self.text;
@@ -607,7 +622,7 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                         Some(ply) => (ply.number, ply.side),
                         None => return Err(Problem::at(at(offset), "a variation before any move")),
                     };
-                    let var = self.line(tokens, n, s, true, false)?;
+                    let var = self.line(Line::default(), tokens, n, s, true, false)?;
                     if let Some(ply) = line.plies.last_mut() {
                         ply.variations.push(var);
                     }

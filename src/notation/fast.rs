@@ -90,6 +90,7 @@ pub fn lex<'i, R: RuleType>(
     }
     let mut tokens = Vec::with_capacity(n / 4);
     let mut depth = 0usize;
+    let mut main_moves = 0;
     while i < n {
         let c = b[i];
         match c {
@@ -169,6 +170,7 @@ pub fn lex<'i, R: RuleType>(
                     return None;
                 }
                 tokens.push(Token::Move(&text[i..i + len], i, None));
+                main_moves += usize::from(depth == 0);
                 i += len;
             }
         }
@@ -177,7 +179,11 @@ pub fn lex<'i, R: RuleType>(
     if depth != 0 {
         return None;
     }
-    Some(Lexed { tags, tokens })
+    Some(Lexed {
+        tags,
+        tokens,
+        main_moves,
+    })
 }
 
 /// A result token at `i`, which must end the record; returns the record's

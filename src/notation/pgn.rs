@@ -378,10 +378,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         opts,
         board: ChessBoard::STANDARD,
         start: cozy_chess::Board::default(),
-        seen: Vec::with_capacity(128),
+        seen: Vec::new(),
     };
     if !opts.grammar_only {
         if let Some(lexed) = fast::lex(text, san_len, RESULTS) {
+            pgn.seen.reserve(lexed.main_moves);
             return container::read_lexed(text, lexed, &mut pgn);
         }
     }
