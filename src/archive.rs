@@ -220,6 +220,12 @@ fn is_delim(b: u8) -> bool {
 /// after a result token outside variations.
 fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, bool)> {
     let n = data.len();
+    // The first bytes of the result tokens, as a bit set.
+    let mut firsts = [0u64; 4];
+    for r in results {
+        let b = r.as_bytes()[0];
+        firsts[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
     let mut i = 0;
     let mut depth = 0usize;
     let mut tags = false;
@@ -279,6 +285,7 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
             0xEF if data[i..].starts_with(b"\xEF\xBB\xBF") => i += 3,
             _ => {
                 let start = i;
+                let maybe_result = firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
                 // A stray `}` or `]` is a token of its own.
                 i += 1;
                 while i < n && !is_delim(data[i]) {
@@ -288,13 +295,7 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                     return None;
                 }
                 let token = &data[start..i];
-                if depth == 0
-                    && results.iter().any(|r| {
-                        r.len() == token.len()
-                            && r.as_bytes()[0] == token[0]
-                            && r.as_bytes() == token
-                    })
-                {
+                if maybe_result && depth == 0 && results.iter().any(|r| r.as_bytes() == token) {
                     return Some((i, true));
                 }
                 body = true;

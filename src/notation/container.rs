@@ -245,8 +245,9 @@ pub fn unescape(text: &str) -> String {
 /// One movetext token, as pest's pairs or the fast lexer give it. Offsets
 /// are bytes from the start of the record.
 pub enum Token<'i, R: RuleType> {
-    /// A move: its text, offset, and its pair when pest read it.
-    Move(&'i str, usize, Option<Pair<'i, R>>),
+    /// A move: its text, offset, and its pair when pest read it (boxed:
+    /// the lexer's tokens stay small).
+    Move(&'i str, usize, Option<Box<Pair<'i, R>>>),
     /// `12.` or `12...`.
     MoveNumber(&'i str, usize),
     /// A lone `...`.
@@ -274,7 +275,7 @@ pub struct MoveText<'i, R: RuleType> {
     record: &'i str,
     at: usize,
     text: &'i str,
-    pair: Option<Pair<'i, R>>,
+    pair: Option<Box<Pair<'i, R>>>,
 }
 
 impl<'i, R: RuleType> MoveText<'i, R> {
@@ -295,7 +296,7 @@ impl<'i, R: RuleType> MoveText<'i, R> {
 
     /// The move's pair, when pest read it.
     pub fn into_pair(self) -> Option<Pair<'i, R>> {
-        self.pair
+        self.pair.map(|p| *p)
     }
 }
 
@@ -327,7 +328,7 @@ impl<'i, R: ContainerRule> Iterator for PestTokens<'i, R> {
             let text = pair.as_str();
             let inner = |pair: Pair<'i, R>| pair.into_inner().next().map_or("", |t| t.as_str());
             return Some(match pair.as_rule().kind() {
-                Kind::Move => Token::Move(text, at, Some(pair)),
+                Kind::Move => Token::Move(text, at, Some(Box::new(pair))),
                 Kind::MoveNumber => Token::MoveNumber(text, at),
                 Kind::Ellipsis => Token::Ellipsis,
                 Kind::Glyph => Token::Glyph(text, at),
@@ -710,14 +711,13 @@ const WIDTH: usize = 80;
 
 impl Layout<'_> {
     fn token(&mut self, tok: &str) {
-        // Width in characters and the last line break, in one pass.
-        let (mut len, mut last_break) = (0, None);
-        for (i, &b) in tok.as_bytes().iter().enumerate() {
-            len += usize::from(b & 0xC0 != 0x80);
-            if b == b'\n' {
-                last_break = Some(i);
-            }
-        }
+        // Width in characters and the last line break (moves, numbers and
+        // NAGs are ASCII on one line: their width is their length).
+        let (len, last_break) = if tok.bytes().all(|b| b < 0x80 && b != b'\n') {
+            (tok.len(), None)
+        } else {
+            (tok.chars().count(), tok.rfind('\n'))
+        };
         if self.glue {
             self.glue = false;
         } else if self.col > 0 {
