@@ -506,7 +506,9 @@ pub fn convert_stream<R: Read + Send, W: Write>(
     let mut summary = Summary::default();
     let mut game_index = 0usize;
     // Identical warnings are shown once per input, then counted.
+    // Each warning message once, with how many more times it came.
     let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut repeats: Vec<(String, usize)> = Vec::new();
     let mut next = records.next_batch(BATCH_BYTES).map_err(io_err)?;
     while let Some(batch) = next {
         // Convert this batch while the next one is read and split.
@@ -563,10 +565,13 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                     }
                     for w in &warnings {
                         summary.warnings += 1;
-                        let count = seen.entry(w.message.clone()).or_insert(0);
-                        *count += 1;
-                        if *count == 1 {
-                            (report.diagnostic)(&diag(w, Severity::Warning));
+                        match seen.get(&w.message) {
+                            Some(&i) => repeats[i].1 += 1,
+                            None => {
+                                seen.insert(w.message.clone(), repeats.len());
+                                repeats.push((w.message.clone(), 0));
+                                (report.diagnostic)(&diag(w, Severity::Warning));
+                            }
                         }
                     }
                     sink.game(&text).map_err(|e| Error::io("output", e))?;
@@ -587,15 +592,16 @@ pub fn convert_stream<R: Read + Send, W: Write>(
         }
         (report.progress)(batch.data.len());
     }
-    for (message, count) in seen {
-        if count > 1 {
+    // Repeated warnings, in the order they first appeared.
+    for (message, more) in repeats {
+        if more > 0 {
             (report.diagnostic)(&Diagnostic {
                 severity: Severity::Warning,
                 file: name.to_string(),
                 line: 0,
                 col: 0,
                 game: 0,
-                message: format!("{message} ({} more like this)", count - 1),
+                message: format!("{message} ({more} more like this)"),
             });
         }
     }

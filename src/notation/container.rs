@@ -828,7 +828,7 @@ where
 
 /// Appends a number in decimal (without the formatting machinery, which
 /// costs more than the rest of a move).
-fn push_number(buf: &mut String, n: u32) {
+pub fn push_number(buf: &mut String, n: u32) {
     let mut digits = [0u8; 10];
     let mut i = digits.len();
     let mut n = n;

@@ -33,8 +33,6 @@
 //!   `1/2`; a DATE or SCORE of another form is kept as written, with a
 //!   warning. `--no-validate` does not apply: a cell needs the board.
 
-use std::fmt::Write as _;
-
 use pest::iterators::Pair;
 use pest::Parser;
 
@@ -871,6 +869,8 @@ pub struct Sheet {
     pub arrangement: Option<[char; 8]>,
     /// The grid lines, White's and Black's in turn.
     pub rows: Vec<SheetRow>,
+    /// The text of every cell of the grid, one after another.
+    grid: String,
 }
 
 /// One line of the grid.
@@ -880,8 +880,9 @@ pub struct SheetRow {
     pub side: Side,
     /// The move number (written on White's line only).
     pub number: u32,
-    /// The cells of files a to h.
-    pub cells: [String; 8],
+    /// Where the cells of files a to h start in the sheet's grid text, and
+    /// where the last one ends.
+    bounds: [u32; 9],
 }
 
 impl Sheet {
@@ -901,7 +902,7 @@ impl Sheet {
             .then(|| arrangement(game))
             .flatten()
             .map(|roles| roles.map(|r| pieces.symbol(r, Side::White)));
-        let rows = grid(&game.moves, pieces, &mut warnings)?;
+        let (rows, grid) = grid(&game.moves, pieces, &mut warnings)?;
         let mut counts = Dropped::default();
         counts.comments += game.preamble.len();
         counts.line(&game.moves, true);
@@ -913,9 +914,20 @@ impl Sheet {
                 fields,
                 arrangement,
                 rows,
+                grid,
             },
             warnings,
         ))
+    }
+
+    /// The cells of a row of this sheet, files a to h.
+    pub fn cells<'s>(&'s self, row: &SheetRow) -> impl Iterator<Item = &'s str> + use<'s> {
+        let b = row.bounds;
+        (0..8).map(move |i| {
+            self.grid
+                .get(b[i] as usize..b[i + 1] as usize)
+                .unwrap_or("")
+        })
     }
 
     /// Writes the sheet as text, ending with a newline.
@@ -937,15 +949,26 @@ impl Sheet {
         out.push('\n');
         out.push_str(HEADING);
         out.push('\n');
+        out.reserve(self.grid.len() + self.rows.len() * 12);
         for row in &self.rows {
             if row.side == Side::White {
-                let _ = write!(out, "{:02}", row.number);
+                if row.number < 10 {
+                    out.push('0');
+                }
+                crate::notation::container::push_number(out, row.number);
             }
-            for c in &row.cells {
-                out.push('\t');
-                out.push_str(c);
+            // Runs of empty cells are runs of tabs.
+            let b = row.bounds.map(|x| x as usize);
+            let mut tabs = 0;
+            for i in 0..8 {
+                tabs += 1;
+                if b[i] != b[i + 1] {
+                    out.push_str(&"\t\t\t\t\t\t\t\t"[..tabs]);
+                    out.push_str(self.grid.get(b[i]..b[i + 1]).unwrap_or(""));
+                    tabs = 0;
+                }
             }
-            out.push('\n');
+            out.push_str(&"\t\t\t\t\t\t\t\t\n"[8 - tabs..]);
         }
     }
 }
@@ -1024,15 +1047,16 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
     Ok(fields)
 }
 
-/// The grid lines of a main line.
+/// The grid lines of a main line, and the text of their cells.
 fn grid(
     line: &Line,
     pieces: Pieces,
     warnings: &mut Vec<Problem>,
-) -> Result<Vec<SheetRow>, Problem> {
+) -> Result<(Vec<SheetRow>, String), Problem> {
     let mut rows = Vec::with_capacity(line.plies.len() + 1);
+    let mut text = String::with_capacity(line.plies.len() * 6);
     let Some(first) = line.plies.first() else {
-        return Ok(rows);
+        return Ok((rows, text));
     };
     let mut number = first.number;
     let mut side = first.side;
@@ -1041,9 +1065,12 @@ fn grid(
         rows.push(SheetRow {
             side: Side::White,
             number,
-            cells: Default::default(),
+            bounds: [0; 9],
         });
     }
+    let offset = |text: &String| {
+        u32::try_from(text.len()).map_err(|_| Problem::whole("a game too long for a scoresheet"))
+    };
     for ply in &line.plies {
         if ply.side != side {
             return Err(Problem::whole(format!(
@@ -1052,14 +1079,23 @@ fn grid(
             )));
         }
         renumbered |= ply.number != number;
-        let mut cells: [String; 8] = Default::default();
-        for (col, text) in spell(ply, pieces)? {
-            cells[col] = text;
+        // The cells a ply fills are one or two neighbours: the ones before
+        // them are empty, and so are the ones after.
+        let start = offset(&text)?;
+        let cols = spell(ply, pieces, &mut text)?;
+        let mut bounds = [start; 9];
+        let mut at = start;
+        for (i, b) in bounds.iter_mut().enumerate() {
+            *b = at;
+            if let Some(&(_, end)) = cols.iter().flatten().find(|(c, _)| *c == i) {
+                at = end;
+            }
         }
+        bounds[8] = at;
         rows.push(SheetRow {
             side,
             number,
-            cells,
+            bounds,
         });
         if side == Side::Black {
             number = number
@@ -1074,47 +1110,61 @@ fn grid(
             first.number
         )));
     }
-    Ok(rows)
+    Ok((rows, text))
 }
 
-/// The cells of one ply: none for a null move, one for a move, two for
-/// castling. The check mark and glyph end the last one.
-fn spell(ply: &Ply, pieces: Pieces) -> Result<Vec<(usize, String)>, Problem> {
+/// The cells a ply fills, by column and the end of each in the grid text.
+type Filled = [Option<(usize, u32)>; 2];
+
+/// Writes the cells of one ply, in column order: none for a null move, one
+/// for a move, two for castling. The check mark and glyph end the last one.
+fn spell(ply: &Ply, pieces: Pieces, text: &mut String) -> Result<Filled, Problem> {
     let m = match &ply.mv {
-        Move::Chess(CPly::Null) => return Ok(Vec::new()),
+        Move::Chess(CPly::Null) => return Ok([None, None]),
         Move::Chess(CPly::Move(m)) => m,
         _ => return Err(Problem::whole("a move of another game in a chess game")),
     };
+    let end = |text: &String| {
+        u32::try_from(text.len()).map_err(|_| Problem::whole("a game too long for a scoresheet"))
+    };
     let letter = |r: Role| pieces.symbol(r, ply.side);
-    let mut mark = match m.check {
+    let (first, col) = match m.castle {
+        Some(Wing::King) => {
+            text.push(letter(Role::Rook));
+            let rook = (5, end(text)?);
+            text.push(letter(Role::King));
+            (Some(rook), 6)
+        }
+        Some(Wing::Queen) => {
+            text.push(letter(Role::King));
+            let king = (2, end(text)?);
+            text.push(letter(Role::Rook));
+            (Some(king), 3)
+        }
+        None => {
+            cell(m, ply, pieces, text)?;
+            (None, usize::from(m.to.file()))
+        }
+    };
+    text.push_str(match m.check {
         Check::None => "",
         Check::Check => "+",
         Check::Double => "++",
         Check::Mate => "#",
-    }
-    .to_string();
+    });
     if let Some(g) = ply.suffix().0 {
-        mark.push_str(g);
+        text.push_str(g);
     }
-    let with_mark = |mut s: String| {
-        s.push_str(&mark);
-        s
-    };
-    Ok(match m.castle {
-        Some(Wing::King) => vec![
-            (5, letter(Role::Rook).to_string()),
-            (6, with_mark(letter(Role::King).to_string())),
-        ],
-        Some(Wing::Queen) => vec![
-            (2, letter(Role::King).to_string()),
-            (3, with_mark(letter(Role::Rook).to_string())),
-        ],
-        None => vec![(usize::from(m.to.file()), with_mark(cell(m, ply, pieces)?))],
+    let last = Some((col, end(text)?));
+    Ok(match first {
+        Some(f) => [Some(f), last],
+        None => [last, None],
     })
 }
 
-/// The text of a move that is not castling, without check mark and glyph.
-fn cell(m: &CMove, ply: &Ply, pieces: Pieces) -> Result<String, Problem> {
+/// Writes the text of a move that is not castling, without check mark and
+/// glyph.
+fn cell(m: &CMove, ply: &Ply, pieces: Pieces, s: &mut String) -> Result<(), Problem> {
     if m.show_file.is_some_and(|f| f > 7) || m.show_rank.is_some_and(|r| r > 7) {
         return Err(Problem::whole(format!(
             "move {}: a departure file or rank off the board",
@@ -1122,7 +1172,6 @@ fn cell(m: &CMove, ply: &Ply, pieces: Pieces) -> Result<String, Problem> {
         )));
     }
     let rank = char::from(b'1' + m.to.rank());
-    let mut s = String::new();
     if m.role != Role::Pawn {
         s.push(pieces.symbol(m.role, ply.side));
         if let Some(f) = m.show_file {
@@ -1135,7 +1184,7 @@ fn cell(m: &CMove, ply: &Ply, pieces: Pieces) -> Result<String, Problem> {
         if m.capture {
             s.push('x');
         }
-        return Ok(s);
+        return Ok(());
     }
     // A capturing pawn: `x` on the side of the file it comes from.
     let from_left = if m.capture {
@@ -1159,20 +1208,20 @@ fn cell(m: &CMove, ply: &Ply, pieces: Pieces) -> Result<String, Problem> {
                 ply.number
             )))
         }
-        Some(p) => pieces.symbol(p, ply.side).to_string(),
-        None => rank.to_string(),
+        Some(p) => pieces.symbol(p, ply.side),
+        None => rank,
     };
     if from_left == Some(true) {
         s.push('x');
     }
-    s.push_str(&body);
+    s.push(body);
     if from_left == Some(false) {
         s.push('x');
     }
     if m.en_passant {
         s.push_str(" e.p.");
     }
-    Ok(s)
+    Ok(())
 }
 
 /// What the writer drops.

@@ -159,7 +159,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             }
             Side::Black => out.push_str("<tr class=\"black\">"),
         }
-        for c in &row.cells {
+        for c in sheet.cells(row) {
             cell("td", c, out);
         }
         out.push_str("</tr>\n");
