@@ -829,6 +829,16 @@ where
 /// Appends a number in decimal (without the formatting machinery, which
 /// costs more than the rest of a move).
 pub fn push_number(buf: &mut String, n: u32) {
+    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+    if n < 10 {
+        buf.push(digit(n));
+        return;
+    }
+    if n < 100 {
+        buf.push(digit(n / 10));
+        buf.push(digit(n));
+        return;
+    }
     let mut digits = [0u8; 10];
     let mut i = digits.len();
     let mut n = n;

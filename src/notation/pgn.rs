@@ -137,25 +137,25 @@ fn replay(
             .seen
             .get(k)
             .ok_or_else(|| Problem::whole("move count mismatch"))?;
-        let after = match seen.written {
+        // Variations start from the position before the move.
+        let before = (!ply.variations.is_empty()).then(|| board.clone());
+        match seen.written {
             Written::Null => {
                 ply.mv = Move::Chess(CPly::Null);
-                board.null_move().ok_or_else(|| {
+                board = board.null_move().ok_or_else(|| {
                     pgn.problem(k, ply, Some(&board), "a null move while in check")
-                })?
+                })?;
             }
             ref w => {
                 let mv = rules::resolve(&board, pgn.board.chess960, w)
                     .map_err(|e| pgn.problem(k, ply, Some(&board), &e))?;
-                let (m, after) = rules::describe(&board, mv);
-                ply.mv = Move::Chess(CPly::Move(m));
-                after
+                ply.mv = Move::Chess(CPly::Move(rules::play(&mut board, mv)));
             }
-        };
-        // Variations start from the position before the move.
-        let before = std::mem::replace(&mut board, after);
-        for var in &mut ply.variations {
-            replay(var, before.clone(), pgn, index)?;
+        }
+        if let Some(before) = before {
+            for var in &mut ply.variations {
+                replay(var, before.clone(), pgn, index)?;
+            }
         }
     }
     Ok(())
@@ -377,7 +377,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         text,
         opts,
         board: ChessBoard::STANDARD,
-        start: cozy_chess::Board::default(),
+        start: rules::start_position(),
         seen: Vec::new(),
     };
     if !opts.grammar_only {

@@ -845,9 +845,7 @@ fn replay(
             }
             ref w => {
                 let mv = rules::resolve(&board, chess960, w).map_err(|e| problem(&board, &e))?;
-                let (m, after) = rules::describe(&board, mv);
-                board = after;
-                CPly::Move(m)
+                CPly::Move(rules::play(&mut board, mv))
             }
         };
         let mut ply = Ply::new(s.number, s.side, Move::Chess(mv));

@@ -86,13 +86,20 @@ pub fn start(
         validated: true,
     };
     match tag("FEN") {
-        None => Ok((board, None, cz::Board::default())),
+        None => Ok((board, None, start_position())),
         Some(t) => {
             let pos = parse_fen(&t.value).map_err(|e| (e, "FEN"))?;
             let fen = format!("{pos:#}");
             Ok((board, Some(fen), pos))
         }
     }
+}
+
+/// The standard start position (built once: building a board costs more
+/// than replaying a move).
+pub fn start_position() -> cz::Board {
+    static START: std::sync::LazyLock<cz::Board> = std::sync::LazyLock::new(cz::Board::default);
+    START.clone()
 }
 
 /// Reads a FEN with standard (`KQkq`), X-FEN or Shredder (`HAha`) castling
@@ -310,9 +317,10 @@ fn reachers(board: &cz::Board, piece: cz::Piece, target: cz::Square) -> cz::BitB
     }
 }
 
-/// Describes a legal move for the IR: role, capture, castling, en passant,
-/// the disambiguation standard notation needs, and the check it gives.
-pub fn describe(board: &cz::Board, mv: cz::Move) -> (Move, cz::Board) {
+/// Describes a legal move for the IR (role, capture, castling, en passant,
+/// the disambiguation standard notation needs, and the check it gives) and
+/// plays it on the board.
+pub fn play(board: &mut cz::Board, mv: cz::Move) -> Move {
     let us = board.side_to_move();
     let role = board.piece_on(mv.from).map_or(Role::Pawn, ir_role);
     let castle = (role == Role::King && board.color_on(mv.to) == Some(us)).then(|| {
@@ -365,10 +373,9 @@ pub fn describe(board: &cz::Board, mv: cz::Move) -> (Move, cz::Board) {
             }
         }
     }
-    let mut after = board.clone();
-    after.play_unchecked(mv);
-    out.check = check_state(&after);
-    (out, after)
+    board.play_unchecked(mv);
+    out.check = check_state(board);
+    out
 }
 
 /// The check state of a position for the side to move.
@@ -401,7 +408,7 @@ pub fn check_game(game: &crate::ir::Game) -> Result<(), String> {
     let start = match &game.setup {
         Some(Setup::Chess(fen)) => parse_fen(fen)?,
         Some(_) => return Err("a setup of another game".to_string()),
-        None => cz::Board::default(),
+        None => start_position(),
     };
     fn line(l: &Line, mut board: cz::Board) -> Result<(), String> {
         for ply in &l.plies {
@@ -436,14 +443,13 @@ pub fn check_game(game: &crate::ir::Game) -> Result<(), String> {
                             m.to
                         ));
                     }
-                    let (derived, after) = describe(&board, mv);
+                    let derived = play(&mut board, mv);
                     if derived != *m {
                         return Err(format!(
                             "{number} {from}{}: its fields do not match the position",
                             m.to
                         ));
                     }
-                    board = after;
                 }
                 _ => return Err(format!("{number} a move of another game")),
             }
@@ -493,7 +499,7 @@ mod tests {
             .unwrap_err()
             .starts_with("ambiguous"));
         let mv = resolve(&b, false, &san("Nbd2")).unwrap();
-        let (m, _) = describe(&b, mv);
+        let m = play(&mut b.clone(), mv);
         assert_eq!((m.show_file, m.show_rank), (Some(1), None));
     }
 
@@ -502,7 +508,7 @@ mod tests {
         let b = parse_fen("1k6/8/8/8/8/8/8/RK4R1 w KQ - 0 1").unwrap();
         assert_eq!(fen(&b, true), "1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1");
         let mv = resolve(&b, true, &Written::Castle(Wing::King)).unwrap();
-        let (m, _) = describe(&b, mv);
+        let m = play(&mut b.clone(), mv);
         assert_eq!(m.castle, Some(Wing::King));
     }
 
@@ -513,11 +519,11 @@ mod tests {
         for uci in ["f2f3", "e7e5", "g2g4"] {
             b.play(uci.parse().unwrap());
         }
-        let (m, _) = describe(&b, "d8h4".parse().unwrap());
+        let m = play(&mut b.clone(), "d8h4".parse().unwrap());
         assert_eq!(m.check, Check::Mate);
         // Discovered double check: the knight moves off the e-file.
         let b = parse_fen("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1").unwrap();
-        let (m, _) = describe(&b, "e4d6".parse().unwrap());
+        let m = play(&mut b.clone(), "e4d6".parse().unwrap());
         assert_eq!(m.check, Check::Double);
     }
 }
