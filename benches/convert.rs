@@ -9,7 +9,9 @@
 //! - chess: the files of the "Throughput file" line of
 //!   `../shared/corpus/chess/SOURCES.txt` that are present and convert
 //!   without a failed game (or, without them, the project's `corpus/chess`).
-//!   Chess is measured on one worker thread (`-j 1`) and on all cores.
+//!   Chess is measured on one worker thread (`-j 1`) and on all cores, and
+//!   once with every record read by the pest grammar (`--grammar-only`), to
+//!   show what the fast lexer saves.
 //!
 //! Run with `cargo bench --bench convert`; `KIFU_BENCH_MB` changes the size,
 //! and `KIFU_BENCH_ARCHIVE=FILE` also writes the chess archive to FILE, to
@@ -106,10 +108,15 @@ fn archive(files: &[PathBuf], mb: usize) -> Vec<u8> {
 
 /// Converts a whole archive to nowhere.
 fn convert(data: &[u8], from: &str, to: &str) -> Summary {
+    convert_with(data, from, to, ReadOptions::default())
+}
+
+/// Converts a whole archive to nowhere, with reading options.
+fn convert_with(data: &[u8], from: &str, to: &str, read: ReadOptions) -> Summary {
     let conv = Converter {
         from: by_name(from).expect("format"),
         to: by_name(to).expect("format"),
-        read: ReadOptions::default(),
+        read,
         write: WriteOptions::default(),
     };
     let mut sink = Sink::new(io::sink(), conv.to.framing);
@@ -193,6 +200,14 @@ fn chess(c: &mut Criterion) {
             b.iter(|| run(&data, "pgn", to))
         });
     }
+    // What the fast lexer saves: every record read by the pest grammar.
+    let grammar = ReadOptions {
+        grammar_only: true,
+        ..ReadOptions::default()
+    };
+    group.bench_function("pgn -> pgn (grammar only, 1 thread)", |b| {
+        b.iter(|| one.install(|| convert_with(&data, "pgn", "pgn", grammar.clone()).converted))
+    });
     group.finish();
 }
 

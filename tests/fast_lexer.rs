@@ -1,19 +1,26 @@
 //! The fast lexer against the grammar: every record must read the same
 //! (game, warnings, or error with its position) whichever of the two reads
-//! it, on the whole shared chess corpus, the bundled corpus and generated
-//! movetext full of the forms the lexer leaves to the grammar.
+//! it, on the whole shared chess and draughts corpus, the bundled corpus and
+//! generated movetext full of the forms the lexer leaves to the grammar.
 
 mod common;
 
 use std::path::PathBuf;
 
 use kifu::archive::Records;
-use kifu::notation::{by_name, pgn, ReadOptions};
+use kifu::notation::{by_name, draughts_num, pgn, ReadOptions};
 use proptest::prelude::*;
 
+/// A notation with a fast lexer: its name and whether the lexer takes a
+/// record.
+type Lexing = (&'static str, fn(&str) -> bool);
+
+const PGN: Lexing = ("pgn", pgn::lexed_fast);
+const NUM: Lexing = ("draughts-num", draughts_num::lexed_fast);
+
 /// Reads a record both ways and returns what each gave, as text.
-fn both(text: &str) -> (String, String) {
-    let read = by_name("pgn").and_then(|f| f.read).expect("pgn reads");
+fn both(format: &str, text: &str) -> (String, String) {
+    let read = by_name(format).and_then(|f| f.read).expect("a reader");
     let fast = read(text, &ReadOptions::default());
     let pest = read(
         text,
@@ -26,15 +33,15 @@ fn both(text: &str) -> (String, String) {
 }
 
 /// Checks every record of a file; returns (records, records the lexer took).
-fn check_file(path: &PathBuf) -> (usize, usize) {
+fn check_file((format, lexed_fast): Lexing, path: &PathBuf) -> (usize, usize) {
     let data = std::fs::read(path).expect("readable file");
-    let split = by_name("pgn").expect("pgn").split;
+    let split = by_name(format).expect("a format").split;
     let mut records = Records::new(&data[..], split);
     let (mut all, mut fast) = (0, 0);
     while let Some(batch) = records.next_batch(1 << 20).expect("read") {
         for r in batch.records.iter().filter(|r| r.is_game) {
             let text = String::from_utf8_lossy(&batch.data[r.range.clone()]);
-            let (a, b) = both(&text);
+            let (a, b) = both(format, &text);
             assert_eq!(
                 a,
                 b,
@@ -43,37 +50,51 @@ fn check_file(path: &PathBuf) -> (usize, usize) {
                 r.line
             );
             all += 1;
-            fast += usize::from(pgn::lexed_fast(&text));
+            fast += usize::from(lexed_fast(&text));
         }
     }
     (all, fast)
 }
 
+/// Checks every file of a folder with the given ending.
+fn check_dir(lexing: Lexing, dir: &PathBuf, ending: &str) -> (usize, usize) {
+    common::files(dir, ending)
+        .iter()
+        .filter(|p| !p.to_string_lossy().ends_with(".diag.pdn"))
+        .map(|p| check_file(lexing, p))
+        .fold((0, 0), |(a, f), (x, y)| (a + x, f + y))
+}
+
 #[test]
-fn fast_lexer_reads_the_shared_corpus_as_the_grammar_does() {
+fn fast_lexer_reads_the_shared_chess_corpus_as_the_grammar_does() {
     let Some(dir) = common::shared("chess") else {
         return;
     };
-    let (mut all, mut fast) = (0, 0);
-    for path in common::files(&dir, ".pgn") {
-        let (a, f) = check_file(&path);
-        all += a;
-        fast += f;
-    }
-    eprintln!("{fast} of {all} records read by the fast lexer");
+    let (all, fast) = check_dir(PGN, &dir, ".pgn");
+    eprintln!("chess: {fast} of {all} records read by the fast lexer");
     assert!(all > 5000, "the corpus holds {all} records");
     // Most real records are plain: the lexer must take them.
     assert!(fast * 10 > all * 8, "the lexer took only {fast} of {all}");
 }
 
 #[test]
+fn fast_lexer_reads_the_shared_draughts_corpus_as_the_grammar_does() {
+    let Some(dir) = common::shared("draughts") else {
+        return;
+    };
+    let (all, fast) = check_dir(NUM, &dir, ".pdn");
+    eprintln!("draughts: {fast} of {all} records read by the fast lexer");
+    assert!(all > 1000, "the corpus holds {all} records");
+    assert!(fast * 10 > all * 7, "the lexer took only {fast} of {all}");
+}
+
+#[test]
 fn fast_lexer_reads_the_bundled_corpus_as_the_grammar_does() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/chess");
-    let (all, fast) = common::files(&dir, ".pgn")
-        .iter()
-        .map(check_file)
-        .fold((0, 0), |(a, f), (x, y)| (a + x, f + y));
-    assert!(all > 0 && fast > 0, "{fast} of {all}");
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let (all, fast) = check_dir(PGN, &corpus.join("chess"), ".pgn");
+    assert!(all > 0 && fast > 0, "chess: {fast} of {all}");
+    let (all, fast) = check_dir(NUM, &corpus.join("draughts"), ".pdn");
+    assert!(all > 0 && fast > 0, "draughts: {fast} of {all}");
 }
 
 #[test]
@@ -103,7 +124,7 @@ fn fast_lexer_leaves_what_it_does_not_know_to_the_grammar() {
         "1. e4 ½-½",
     ] {
         assert!(!pgn::lexed_fast(text), "lexed: {text}");
-        let (a, b) = both(text);
+        let (a, b) = both("pgn", text);
         assert_eq!(a, b, "{text}");
     }
 }
@@ -179,7 +200,44 @@ proptest! {
         } else {
             text
         };
-        let (a, b) = both(&record);
+        let (a, b) = both("pgn", &record);
         prop_assert_eq!(a, b, "record: {:?}", record);
     }
+
+    #[test]
+    fn fast_lexer_and_grammar_agree_on_any_draughts_movetext(
+        text in draughts_movetext(),
+        tags in prop::bool::ANY,
+    ) {
+        let record = if tags {
+            format!("[Event \"e\"]\n[GameType \"20\"]\n\n{text}")
+        } else {
+            text
+        };
+        let (a, b) = both("draughts-num", &record);
+        prop_assert_eq!(a, b, "record: {:?}", record);
+    }
+}
+
+/// Draughts movetext the lexer reads.
+const DRAUGHTS_PLAIN: &[&str] = &[
+    "1.", "2.", "12.", "1...", "32-28", "19-23", "28x19", "14x23", "28x19x10", "1- 6", "47x 9",
+    "1-10", "10-15", "05-10", "33:22", "33X22", "!", "?!", "$3", "{c}", "(", ")", ";l\n", "*",
+    "2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2",
+];
+
+/// Traps for the draughts lexer.
+const DRAUGHTS_TRAPS: &[&str] = &[
+    "c3-d4", "E3-D4", "a3b4", "1234-5", "32-", "32- ", "-", "x", "1/2", "½-½", "2-0x", "1-1-1",
+    "32-28-", "(!)", "}", "%e\n", "…", "[", "3", "- -",
+];
+
+fn draughts_movetext() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        9 => prop::sample::select(DRAUGHTS_PLAIN),
+        1 => prop::sample::select(DRAUGHTS_TRAPS),
+    ];
+    let sep = prop_oneof![Just(" "), Just(""), Just("\n"), Just("  ")];
+    prop::collection::vec((piece, sep), 0..24)
+        .prop_map(|v| v.into_iter().map(|(p, sep)| format!("{p}{sep}")).collect())
 }

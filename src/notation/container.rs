@@ -141,6 +141,10 @@ pub trait Notation {
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem>;
 
+    /// Whether [`Notation::read_move`] needs the move's pest pair (its
+    /// inner pairs); otherwise it gets the text alone.
+    const MOVE_PAIR: bool = false;
+
     /// Reads one move.
     fn read_move(&mut self, mv: MoveText<'_, Self::Rule>) -> Result<Move, Problem>;
 
@@ -308,6 +312,8 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// Turns pest's nested movetext pairs into a flat stream of tokens.
 struct PestTokens<'i, R: RuleType> {
     stack: Vec<Pairs<'i, R>>,
+    /// Hand moves their pair (see [`Notation::MOVE_PAIR`]).
+    move_pairs: bool,
 }
 
 impl<'i, R: ContainerRule> Iterator for PestTokens<'i, R> {
@@ -328,7 +334,7 @@ impl<'i, R: ContainerRule> Iterator for PestTokens<'i, R> {
             let text = pair.as_str();
             let inner = |pair: Pair<'i, R>| pair.into_inner().next().map_or("", |t| t.as_str());
             return Some(match pair.as_rule().kind() {
-                Kind::Move => Token::Move(text, at, Some(Box::new(pair))),
+                Kind::Move => Token::Move(text, at, self.move_pairs.then(|| Box::new(pair))),
                 Kind::MoveNumber => Token::MoveNumber(text, at),
                 Kind::Ellipsis => Token::Ellipsis,
                 Kind::Glyph => Token::Glyph(text, at),
@@ -377,6 +383,7 @@ pub fn read<'i, N: Notation>(
             Kind::Preamble => {
                 let tokens = PestTokens {
                     stack: vec![pair.into_inner()],
+                    move_pairs: false,
                 };
                 for t in tokens {
                     if let Some(c) = comment(text, t, &mut warnings) {
@@ -407,6 +414,7 @@ pub fn read<'i, N: Notation>(
     }
     let tokens = PestTokens {
         stack: body.map(|b| b.into_inner()).into_iter().collect(),
+        move_pairs: N::MOVE_PAIR,
     };
     assemble(text, preamble, tags, &tag_at, tokens, 0, notation, warnings)
 }

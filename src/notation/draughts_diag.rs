@@ -36,6 +36,7 @@ struct Diag<'o> {
 
 impl Notation for Diag<'_> {
     type Rule = Rule;
+    const MOVE_PAIR: bool = true;
 
     fn start(
         &mut self,

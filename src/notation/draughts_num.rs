@@ -8,7 +8,7 @@ use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag, Variant};
 use crate::notation::container::{self, syntax_problem, MoveText, Notation, Parsed, Start};
 use crate::notation::draughts::{self, alpha_board, BoardChoice};
-use crate::notation::{ReadOptions, WriteOptions};
+use crate::notation::{fast, ReadOptions, WriteOptions};
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]
@@ -95,9 +95,41 @@ impl Notation for Num<'_> {
     }
 }
 
-/// Reads one record.
+/// The length of a numbered move at the start of `b`: squares of one to
+/// three digits joined by `-`, `x`, `X` or `:`, with spaces after a
+/// separator (`32-28`, `28x19x10`, `1- 6`), which `dnum_move` reads as
+/// exactly that text. Alphanumeric squares are left to the grammar.
+fn num_len(b: &[u8]) -> Option<usize> {
+    let square = |i: usize| {
+        let digits = b
+            .get(i..)?
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        (1..=3).contains(&digits).then_some(i + digits)
+    };
+    let mut i = square(0)?;
+    let mut squares = 1;
+    while matches!(b.get(i), Some(b'-' | b'x' | b'X' | b':')) {
+        // Spaces may follow a separator (`1- 6`, numbers aligned).
+        i += 1;
+        while b.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        i = square(i)?;
+        squares += 1;
+    }
+    (squares >= 2).then_some(i)
+}
+
+/// Whether the fast lexer reads this record (otherwise the grammar does).
+pub fn lexed_fast(text: &str) -> bool {
+    fast::lex::<Rule>(text, num_len, draughts::RESULTS).is_some()
+}
+
+/// Reads one record: by the fast lexer when it takes the record whole,
+/// otherwise by the grammar.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let pairs = NumParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
     let mut num = Num {
         opts,
         choice: BoardChoice {
@@ -106,6 +138,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         },
         alpha_seen: None,
     };
+    if !opts.grammar_only {
+        if let Some(lexed) = fast::lex(text, num_len, draughts::RESULTS) {
+            return container::read_lexed(text, lexed, &mut num);
+        }
+    }
+    let pairs = NumParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
     container::read(text, pairs, &mut num)
 }
 

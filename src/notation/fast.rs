@@ -34,8 +34,9 @@ fn ends_move(b: Option<&u8>) -> bool {
 /// Lexes a record, or returns `None` for pest to read it. `move_len` gives
 /// the length of the move at the start of its argument when it is one the
 /// notation's grammar reads as exactly that move (check sign included, glyph
-/// excluded); `results` are the family's result tokens, longest first where
-/// one is a prefix of another.
+/// excluded); `results` are the family's result tokens in the order of the
+/// grammar's `result_token`. A token that is a result is never a move, as
+/// the draughts grammar's `!result` guard says.
 pub fn lex<'i, R: RuleType>(
     text: &'i str,
     move_len: fn(&[u8]) -> Option<usize>,
@@ -105,11 +106,17 @@ pub fn lex<'i, R: RuleType>(
                     }
                     tokens.push(Token::MoveNumber(&text[i..j], i));
                     i = j;
+                } else if let Some(r) = result_at(text, i, results) {
+                    i = end_with_result(text, i, r, depth, &mut tokens)?;
                 } else {
-                    i = result(text, i, depth, results, &mut tokens)?;
+                    // A move that starts with a digit (draughts squares).
+                    i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?;
                 }
             }
-            b'*' => i = result(text, i, depth, results, &mut tokens)?,
+            b'*' => {
+                let r = result_at(text, i, results)?;
+                i = end_with_result(text, i, r, depth, &mut tokens)?;
+            }
             b'{' => {
                 let close = i + 1 + memchr::memchr(b'}', &b[i + 1..])?;
                 tokens.push(Token::Comment(CommentKind::Brace, &text[i + 1..close], i));
@@ -164,15 +171,7 @@ pub fn lex<'i, R: RuleType>(
                 tokens.push(Token::Ellipsis);
                 i = j;
             }
-            _ => {
-                let len = move_len(&b[i..])?;
-                if len == 0 || !ends_move(b.get(i + len)) {
-                    return None;
-                }
-                tokens.push(Token::Move(&text[i..i + len], i, None));
-                main_moves += usize::from(depth == 0);
-                i += len;
-            }
+            _ => i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?,
         }
         i = skip(i);
     }
@@ -186,17 +185,47 @@ pub fn lex<'i, R: RuleType>(
     })
 }
 
-/// A result token at `i`, which must end the record; returns the record's
-/// length.
-fn result<'i, R: RuleType>(
+/// A move at `i`; returns where it ends.
+fn lex_move<'i, R: RuleType>(
     text: &'i str,
     i: usize,
+    move_len: fn(&[u8]) -> Option<usize>,
+    tokens: &mut Vec<Token<'i, R>>,
     depth: usize,
-    results: &[&str],
+    main_moves: &mut usize,
+) -> Option<usize> {
+    let b = text.as_bytes();
+    let len = move_len(&b[i..])?;
+    if len == 0 || !ends_move(b.get(i + len)) {
+        return None;
+    }
+    tokens.push(Token::Move(&text[i..i + len], i, None));
+    *main_moves += usize::from(depth == 0);
+    Some(i + len)
+}
+
+/// The result token at `i`, as the grammar's `result` rule finds one: the
+/// first of the family's tokens that starts there (they are listed in the
+/// grammar's order), not running on into a longer token.
+fn result_at<'r>(text: &str, i: usize, results: &[&'r str]) -> Option<&'r str> {
+    let rest = &text.as_bytes()[i..];
+    let r = results.iter().find(|r| rest.starts_with(r.as_bytes()))?;
+    let runs_on = rest
+        .get(r.len())
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'/' | b':'));
+    (!runs_on).then_some(*r)
+}
+
+/// A result token at `i`, which must end the record outside any variation;
+/// returns the record's length.
+fn end_with_result<'i, R: RuleType>(
+    text: &'i str,
+    i: usize,
+    r: &str,
+    depth: usize,
     tokens: &mut Vec<Token<'i, R>>,
 ) -> Option<usize> {
     let rest = &text[i..];
-    let r = results.iter().find(|r| rest.starts_with(**r))?;
     if depth != 0 || !rest[r.len()..].bytes().all(is_space) {
         return None;
     }
