@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use kifu::archive::Records;
 use kifu::notation::{by_name, draughts_num, pgn, ReadOptions};
@@ -33,7 +33,7 @@ fn both(format: &str, text: &str) -> (String, String) {
 }
 
 /// Checks every record of a file; returns (records, records the lexer took).
-fn check_file((format, lexed_fast): Lexing, path: &PathBuf) -> (usize, usize) {
+fn check_file((format, lexed_fast): Lexing, path: &Path) -> (usize, usize) {
     let data = std::fs::read(path).expect("readable file");
     let split = by_name(format).expect("a format").split;
     let mut records = Records::new(&data[..], split);
@@ -57,7 +57,7 @@ fn check_file((format, lexed_fast): Lexing, path: &PathBuf) -> (usize, usize) {
 }
 
 /// Checks every file of a folder with the given ending.
-fn check_dir(lexing: Lexing, dir: &PathBuf, ending: &str) -> (usize, usize) {
+fn check_dir(lexing: Lexing, dir: &Path, ending: &str) -> (usize, usize) {
     common::files(dir, ending)
         .iter()
         .filter(|p| !p.to_string_lossy().ends_with(".diag.pdn"))
