@@ -834,3 +834,40 @@ fn the_shared_chess_corpus_round_trips_on_the_main_line() {
         "{checked} files, {games} games"
     );
 }
+
+#[test]
+fn no_validate_reads_cells_as_written_and_says_so() {
+    // White's king to e3 on move 2 is illegal: replayed it fails; by syntax
+    // it converts as written, check mark and capture included.
+    let text = sheet(
+        ROSTER_SHEET,
+        &[
+            "01 e=4",
+            "- e=5",
+            "02 e=K3",
+            "- c=N6+",
+            "03 f=R g=K",
+            "- d=4x",
+        ],
+    );
+    let out = convert("sllavcco", "pgn", &[], text.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = convert("sllavcco", "pgn", &["--no-validate"], text.as_bytes());
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. e4 e5 2. Ke3 Nc6+ 3. O-O exd4 *"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("moves not replayed (--no-validate)"),
+        "{}",
+        stderr(&out)
+    );
+    // And a legal game reads the same with and without the rules.
+    let game = sheet(ROSTER_SHEET, CASES[0].rows);
+    let checked = convert("sllavcco", "pgn", &[], game.as_bytes());
+    let unchecked = convert("sllavcco", "pgn", &["--no-validate"], game.as_bytes());
+    assert_eq!(stdout(&checked), stdout(&unchecked));
+}

@@ -5,9 +5,7 @@
 use pest::Parser;
 
 use crate::error::Problem;
-use crate::ir::chess::{
-    Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Square, Wing,
-};
+use crate::ir::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Square, Wing};
 use crate::ir::{Game, Line, Move, Setup, Side, Tag, Variant};
 use crate::notation::container::{self, syntax_problem, MoveText, Notation, Parsed, Start, Style};
 use crate::notation::{fast, ReadOptions, WriteOptions};
@@ -90,10 +88,7 @@ impl Notation for Pgn<'_, '_> {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
             if !self.seen.is_empty() {
-                warnings.push(Problem::whole(
-                    "moves not replayed (--no-validate): legality, ambiguity and check marks \
-                     are as written, unchecked",
-                ));
+                warnings.push(Problem::whole(rules::UNREPLAYED));
             }
             return unreplayed(&mut game.moves, self, &mut index);
         }
@@ -170,44 +165,10 @@ fn unreplayed(line: &mut Line, pgn: &Pgn<'_, '_>, index: &mut usize) -> Result<(
             .seen
             .get(k)
             .ok_or_else(|| Problem::whole("move count mismatch"))?;
-        ply.mv = Move::Chess(match seen.written {
-            Written::Null => CPly::Null,
-            Written::Castle(wing) => {
-                let rank = if ply.side == Side::White { 0 } else { 7 };
-                let file = if wing == Wing::King { 7 } else { 0 };
-                let mut m = CMove::new(Role::King, Square::new(file, rank));
-                m.castle = Some(wing);
-                m.check = seen.check;
-                CPly::Move(m)
-            }
-            Written::Uci { .. } => {
-                return Err(pgn.problem(
-                    k,
-                    ply,
-                    None,
-                    "a coordinate move needs the rules to be read: drop --no-validate",
-                ))
-            }
-            Written::San {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            } => {
-                let mut m = CMove::new(role, to);
-                if let (Some(f), Some(r)) = (file, rank) {
-                    m.from = Some(Square::new(f, r));
-                }
-                m.show_file = file;
-                m.show_rank = rank;
-                m.capture = capture;
-                m.promotion = promotion;
-                m.check = seen.check;
-                CPly::Move(m)
-            }
-        });
+        ply.mv = Move::Chess(
+            rules::as_written(&seen.written, seen.check, ply.side)
+                .map_err(|e| pgn.problem(k, ply, None, &e))?,
+        );
         for var in &mut ply.variations {
             unreplayed(var, pgn, index)?;
         }

@@ -31,13 +31,16 @@
 //! - Move numbers must follow on; readers accept spaces around a cell,
 //!   `e.p.` without its space, CRLF, and a SCORE without spaces or with
 //!   `1/2`; a DATE or SCORE of another form is kept as written, with a
-//!   warning. `--no-validate` does not apply: a cell needs the board.
+//!   warning. `--no-validate` keeps the moves as the cells write them
+//!   (piece, square, disambiguation, capture, check mark), unchecked.
 
 use pest::iterators::Pair;
 use pest::Parser;
 
 use crate::error::Problem;
-use crate::ir::chess::{Check, Move as CMove, Ply as CPly, Role, Square, Wing};
+use crate::ir::chess::{
+    Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Square, Wing,
+};
 use crate::ir::{Family, Game, GameResult, Line, Move, Ply, Setup, Side, Tag, Variant};
 use crate::notation::container::{syntax_problem, ContainerRule, Kind};
 use crate::notation::{Parsed, ReadOptions, WriteOptions};
@@ -317,6 +320,24 @@ impl Cell<'_> {
         (ep, (!glyph.is_empty()).then(|| glyph.to_string()))
     }
 
+    /// The check mark written after the move.
+    fn check(&self) -> Check {
+        let s = self.suffix;
+        let s = s
+            .strip_prefix(" e.p.")
+            .or_else(|| s.strip_prefix("e.p."))
+            .unwrap_or(s);
+        if s.starts_with("++") {
+            Check::Double
+        } else if s.starts_with('#') {
+            Check::Mate
+        } else if s.starts_with('+') {
+            Check::Check
+        } else {
+            Check::None
+        }
+    }
+
     /// The letter of a lone-letter cell (`Q`, `R`, `K`).
     fn lone(&self) -> Option<char> {
         let mut cs = self.body.chars();
@@ -345,6 +366,8 @@ struct Seen {
     number: u32,
     side: Side,
     written: Written,
+    /// The check mark as written (used only without the rules).
+    check: Check,
     glyph: Option<String>,
     /// The cells, for messages.
     what: String,
@@ -358,11 +381,6 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         SllavccoParser::parse(Rule::sl_record, text).map_err(|e| syntax_problem(text, e))?;
     let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
     let mut warnings = Vec::new();
-    if opts.no_validate {
-        warnings.push(Problem::whole(
-            "--no-validate does not apply to sllavcco: a cell needs the board to be read",
-        ));
-    }
     let mut header = Header::default();
     let mut lines = Vec::new();
     for pair in record.into_inner() {
@@ -392,7 +410,18 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     };
     let seen = moves(text, &lines, to_move, pieces)?;
     let mut game = Game::new(Variant::Chess(board));
-    game.moves = replay(text, &seen, start, board.chess960)?;
+    game.moves = if opts.no_validate {
+        if !seen.is_empty() {
+            warnings.push(Problem::whole(rules::UNREPLAYED));
+        }
+        game.variant = Variant::Chess(ChessBoard {
+            validated: false,
+            ..board
+        });
+        unreplayed(text, &seen)?
+    } else {
+        replay(text, &seen, start, board.chess960)?
+    };
     game.setup = fen.map(Setup::Chess);
     game.result = tags
         .iter()
@@ -631,11 +660,18 @@ fn moves(
             }
             continue;
         }
-        let (written, glyph, what, pos) = match line.cells.as_slice() {
-            [] => (Written::Null, None, "an empty line".to_string(), line.pos),
+        let (written, check, glyph, what, pos) = match line.cells.as_slice() {
+            [] => (
+                Written::Null,
+                Check::None,
+                None,
+                "an empty line".to_string(),
+                line.pos,
+            ),
             [c] => {
                 let (_, glyph) = c.suffix();
-                (decode(text, c, line.side, pieces)?, glyph, c.named(), c.pos)
+                let written = decode(text, c, line.side, pieces)?;
+                (written, c.check(), glyph, c.named(), c.pos)
             }
             [a, b] => {
                 let wing = match (
@@ -669,7 +705,14 @@ fn moves(
                     file_char(a.col),
                     file_char(b.col)
                 );
-                (Written::Castle(wing), glyph_b.or(glyph_a), what, a.pos)
+                let check = b.check();
+                (
+                    Written::Castle(wing),
+                    check,
+                    glyph_b.or(glyph_a),
+                    what,
+                    a.pos,
+                )
             }
             [a, b, c, ..] => {
                 return Err(Problem::at(
@@ -687,6 +730,7 @@ fn moves(
             number,
             side: line.side,
             written,
+            check,
             glyph,
             what,
             pos,
@@ -810,6 +854,23 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
         }
         _ => Err(bad("unreadable cell".to_string())),
     }
+}
+
+/// The moves as written, without the rules (`--no-validate`).
+fn unreplayed(text: &str, seen: &[Seen]) -> Result<Line, Problem> {
+    let mut line = Line::default();
+    for s in seen {
+        let mv = rules::as_written(&s.written, s.check, s.side).map_err(|e| {
+            Problem::at(
+                line_col(text, s.pos),
+                format!("move {}, {}: {e}", s.number, s.what),
+            )
+        })?;
+        let mut ply = Ply::new(s.number, s.side, Move::Chess(mv));
+        ply.glyph.clone_from(&s.glyph);
+        line.plies.push(ply);
+    }
+    Ok(line)
 }
 
 /// Replays the moves from the start position into the main line.

@@ -296,6 +296,55 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
     }
 }
 
+/// A move as written, without the board (`--no-validate`): what the text
+/// says and nothing the rules would derive. Castling puts the king on the
+/// rook's square of a standard start. Coordinate moves need the board to be
+/// told apart (which piece? castling?) and are refused.
+pub fn as_written(
+    w: &Written,
+    check: Check,
+    side: crate::ir::Side,
+) -> Result<crate::ir::chess::Ply, String> {
+    use crate::ir::chess::Ply;
+    Ok(match *w {
+        Written::Null => Ply::Null,
+        Written::Castle(wing) => {
+            let rank = if side == crate::ir::Side::White { 0 } else { 7 };
+            let file = if wing == Wing::King { 7 } else { 0 };
+            let mut m = Move::new(Role::King, Square::new(file, rank));
+            m.castle = Some(wing);
+            m.check = check;
+            Ply::Move(m)
+        }
+        Written::Uci { .. } => {
+            return Err("a coordinate move needs the rules to be read: drop --no-validate".into())
+        }
+        Written::San {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            let mut m = Move::new(role, to);
+            if let (Some(f), Some(r)) = (file, rank) {
+                m.from = Some(Square::new(f, r));
+            }
+            m.show_file = file;
+            m.show_rank = rank;
+            m.capture = capture;
+            m.promotion = promotion;
+            m.check = check;
+            Ply::Move(m)
+        }
+    })
+}
+
+/// The warning of a game converted without replaying its moves.
+pub const UNREPLAYED: &str = "moves not replayed (--no-validate): legality, ambiguity and \
+                              check marks are as written, unchecked";
+
 /// The squares from which a piece of the kind could reach `target` on this
 /// board, ignoring pins and whose turn it is: a cheap filter before the
 /// legal move generation.
