@@ -178,42 +178,45 @@ const TRAPS: &[&str] = &[
     "½-½", "[", "]", "\"", "x", "=", "Q", "+", "#", "-", "a", "9", "..", "\u{a0}",
 ];
 
-fn movetext() -> impl Strategy<Value = String> {
+/// Movetext of plain pieces with a trap now and then, some after tags.
+fn records(
+    plain: &'static [&'static str],
+    traps: &'static [&'static str],
+    tags: &'static str,
+) -> impl Strategy<Value = String> {
     let piece = prop_oneof![
-        9 => prop::sample::select(PLAIN),
-        1 => prop::sample::select(TRAPS),
+        9 => prop::sample::select(plain),
+        1 => prop::sample::select(traps),
     ];
     let sep = prop_oneof![Just(" "), Just(""), Just("\n"), Just("  ")];
-    prop::collection::vec((piece, sep), 0..24)
-        .prop_map(|v| v.into_iter().map(|(p, sep)| format!("{p}{sep}")).collect())
+    let text = prop::collection::vec((piece, sep), 0..24).prop_map(|v| {
+        v.into_iter()
+            .map(|(p, sep)| format!("{p}{sep}"))
+            .collect::<String>()
+    });
+    (text, prop::bool::ANY).prop_map(move |(text, tagged)| {
+        if tagged {
+            format!("{tags}\n{text}")
+        } else {
+            text
+        }
+    })
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
     #[test]
     fn fast_lexer_and_grammar_agree_on_any_movetext(
-        text in movetext(),
-        tags in prop::bool::ANY,
+        record in records(PLAIN, TRAPS, "[Event \"e\"]\n[Site \"s\"]\n"),
     ) {
-        let record = if tags {
-            format!("[Event \"e\"]\n[Site \"s\"]\n\n{text}")
-        } else {
-            text
-        };
         let (a, b) = both("pgn", &record);
         prop_assert_eq!(a, b, "record: {:?}", record);
     }
 
     #[test]
     fn fast_lexer_and_grammar_agree_on_any_draughts_movetext(
-        text in draughts_movetext(),
-        tags in prop::bool::ANY,
+        record in records(DRAUGHTS_PLAIN, DRAUGHTS_TRAPS, "[Event \"e\"]\n[GameType \"20\"]\n"),
     ) {
-        let record = if tags {
-            format!("[Event \"e\"]\n[GameType \"20\"]\n\n{text}")
-        } else {
-            text
-        };
         let (a, b) = both("draughts-num", &record);
         prop_assert_eq!(a, b, "record: {:?}", record);
     }
@@ -231,13 +234,3 @@ const DRAUGHTS_TRAPS: &[&str] = &[
     "c3-d4", "E3-D4", "a3b4", "1234-5", "32-", "32- ", "-", "x", "1/2", "½-½", "2-0x", "1-1-1",
     "32-28-", "(!)", "}", "%e\n", "…", "[", "3", "- -",
 ];
-
-fn draughts_movetext() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        9 => prop::sample::select(DRAUGHTS_PLAIN),
-        1 => prop::sample::select(DRAUGHTS_TRAPS),
-    ];
-    let sep = prop_oneof![Just(" "), Just(""), Just("\n"), Just("  ")];
-    prop::collection::vec((piece, sep), 0..24)
-        .prop_map(|v| v.into_iter().map(|(p, sep)| format!("{p}{sep}")).collect())
-}
