@@ -214,6 +214,20 @@ proptest! {
     }
 
     #[test]
+    fn fast_lexer_and_grammar_agree_on_any_text(
+        text in prop_oneof![
+            any::<String>(),
+            "[ -~\n]{0,80}",
+            "[0-9a-hxNBRQKO+#=.(){}$!? \n-]{0,60}",
+        ],
+    ) {
+        for format in ["pgn", "draughts-num"] {
+            let (a, b) = both(format, &text);
+            prop_assert_eq!(a, b, "{} record: {:?}", format, text);
+        }
+    }
+
+    #[test]
     fn fast_lexer_and_grammar_agree_on_any_draughts_movetext(
         record in records(DRAUGHTS_PLAIN, DRAUGHTS_TRAPS, "[Event \"e\"]\n[GameType \"20\"]\n"),
     ) {
