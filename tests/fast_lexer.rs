@@ -127,6 +127,19 @@ fn fast_lexer_leaves_what_it_does_not_know_to_the_grammar() {
         let (a, b) = both("pgn", text);
         assert_eq!(a, b, "{text}");
     }
+    assert!(draughts_num::lexed_fast("1. 32-28 19-23 2. 1- 6 28x19 2-0"));
+    for text in [
+        "1. c3-d4 *",
+        "1. 1234-5 *",
+        "32-2832-28 1. ",
+        "1. 32- *",
+        "1. 1-1 5-10 *",
+        "1. 32-28- *",
+    ] {
+        assert!(!draughts_num::lexed_fast(text), "lexed: {text}");
+        let (a, b) = both("draughts-num", text);
+        assert_eq!(a, b, "{text}");
+    }
 }
 
 /// Pieces of movetext the lexer reads.
