@@ -99,18 +99,25 @@ fn fast_lexer_reads_the_bundled_corpus_as_the_grammar_does() {
 
 #[test]
 fn fast_lexer_leaves_what_it_does_not_know_to_the_grammar() {
-    let plain =
-        "[Event \"x\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 {ok} (2. f4 $1) Nc6?! 3. O-O-O+ *\n";
-    assert!(pgn::lexed_fast(plain));
+    for plain in [
+        "[Event \"x\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 {ok} (2. f4 $1) Nc6?! 3. O-O-O+ *\n",
+        "[Annotator \"Lopez \"Battle Royale\"\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 -- 5. Z0 *",
+        "1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. o-o o-o *",
+    ] {
+        assert!(pgn::lexed_fast(plain), "not lexed: {plain}");
+        let (a, b) = both("pgn", plain);
+        assert_eq!(a, b, "{plain}");
+    }
     for text in [
         "{pre}\n[Event \"x\"]\n\n1. e4 *",
         "[Event \"a \\\"b\\\"\"]\n\n1. e4 *",
-        "[Event \"a \"b\" c\"]\n\n1. e4 *",
+        "[Event \"a \"b\" c\n\"]\n\n1. e4 *",
         "[Event x]\n\n1. e4 *",
         "1. e2e4 *",
         "1. e2-e4 *",
-        "1. 0-0 *",
-        "1. e4 -- *",
+        "1. 0-0-1 *",
+        "1. O-o *",
+        "1. e4 ---- *",
         "1. exd6 e.p. *",
         "1. exd6ep *",
         "1. e4 (!) *",
@@ -238,6 +245,16 @@ proptest! {
             let (a, b) = both(format, &text);
             prop_assert_eq!(a, b, "{} record: {:?}", format, text);
         }
+    }
+
+    #[test]
+    fn fast_lexer_and_grammar_agree_on_any_tag_value(
+        value in "[a \t\"\\\\\\]\\[\n]{0,12}",
+        name in "[A-Za-z \"\\]]{0,4}",
+    ) {
+        let record = format!("[{name} \"{value}\"]\n[Site \"s\"]\n\n1. e4 e5 *");
+        let (a, b) = both("pgn", &record);
+        prop_assert_eq!(a, b, "record: {:?}", record);
     }
 
     #[test]

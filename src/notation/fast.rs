@@ -8,7 +8,7 @@
 //! takes a record only when pest would read it into the same tokens, which
 //! `tests/fast_lexer.rs` checks on the whole shared corpus and on generated
 //! movetext. What it gives up on: preambles, bare or escaped tag values,
-//! unescaped quotes, `%` lines, `...` variants, paren glyphs such as `(!)`,
+//! `%` lines, `...` variants, paren glyphs such as `(!)`,
 //! stray braces, results inside variations or not at the end, non-ASCII
 //! outside comments and tag values, and any move its notation's `move_len`
 //! does not know.
@@ -74,20 +74,24 @@ pub fn lex<'i, R: RuleType>(
         }
         i += 1;
         let value_start = i;
-        let close = value_start + memchr::memchr3(b'"', b'\\', b'\n', &b[value_start..])?;
-        if b[close] != b'"' {
-            return None;
-        }
-        let value = &text[value_start..close];
-        i = close + 1;
-        while i < n && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
-        if i >= n || b[i] != b']' {
-            return None;
-        }
+        // The value ends at the first quote that `]` follows (after spaces
+        // or tabs): a quote inside it is text, as the grammar reads it.
+        let (value, end) = loop {
+            let q = i + memchr::memchr3(b'"', b'\\', b'\n', &b[i..])?;
+            if b[q] != b'"' {
+                return None;
+            }
+            let mut j = q + 1;
+            while j < n && matches!(b[j], b' ' | b'\t') {
+                j += 1;
+            }
+            if j < n && b[j] == b']' {
+                break (&text[value_start..q], j + 1);
+            }
+            i = q + 1;
+        };
         tags.push((name, value, at));
-        i = skip(i + 1);
+        i = skip(end);
     }
     let mut tokens = Vec::with_capacity(n / 4);
     let mut depth = 0usize;

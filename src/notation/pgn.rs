@@ -264,11 +264,11 @@ fn decode(text: &str) -> (Written, Check) {
 }
 
 /// The length of a move at the start of `b`, with its check sign, if it is
-/// plain SAN that `pgn_move` reads as exactly that text when a space,
-/// comment, glyph, NAG or parenthesis follows: `e4`, `exd5`, `e8=Q`, `e8Q`,
-/// `Nf3`, `Nbd2`, `R1e2`, `Qh4e1`, `Nxf3`, `O-O`, `O-O-O`. Anything else
-/// (long algebraic, coordinates, `0-0`, `:`, null moves, `e.p.`) is left to
-/// the grammar.
+/// SAN that `pgn_move` reads as exactly that text when a space, comment,
+/// glyph, NAG or parenthesis follows: `e4`, `exd5`, `e8=Q`, `e8Q`, `Nf3`,
+/// `Nbd2`, `R1e2`, `Qh4e1`, `Nxf3`, `O-O`, `0-0-0`, `o-o`, and the null
+/// moves `--` and `Z0`. Anything else (long algebraic, coordinates, `:`,
+/// `e.p.`) is left to the grammar.
 fn san_len(b: &[u8]) -> Option<usize> {
     let file = |i: usize| matches!(b.get(i), Some(b'a'..=b'h'));
     let rank = |i: usize| matches!(b.get(i), Some(b'1'..=b'8'));
@@ -314,8 +314,19 @@ fn san_len(b: &[u8]) -> Option<usize> {
             }
             j
         }
-        b'O' if b.starts_with(b"O-O-O") => 5,
-        b'O' if b.starts_with(b"O-O") => 3,
+        b'O' | b'0' | b'o' => {
+            let c = b[0];
+            let castle = [c, b'-', c, b'-', c];
+            if b.starts_with(&castle) {
+                5
+            } else if b.starts_with(&castle[..3]) {
+                3
+            } else {
+                return None;
+            }
+        }
+        b'-' if b.starts_with(b"--") => 2,
+        b'Z' if b.starts_with(b"Z0") => 2,
         _ => return None,
     };
     if b[i..].starts_with(b"++") {
