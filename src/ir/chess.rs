@@ -192,7 +192,7 @@ impl Move {
 pub enum Ply {
     /// A move.
     Move(Move),
-    /// A null move; `check` is the check state it leaves.
+    /// A null move.
     Null,
 }
 

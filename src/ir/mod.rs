@@ -205,6 +205,15 @@ impl Ply {
 pub const SUFFIX_NAGS: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
 
 impl Ply {
+    /// The ply's number as messages write it: `12.` for White, `12...` for
+    /// Black.
+    pub fn label(&self) -> String {
+        match self.side {
+            Side::White => format!("{}.", self.number),
+            Side::Black => format!("{}...", self.number),
+        }
+    }
+
     /// The move suffix to show glued to the move: the glyph as written, or
     /// else a first NAG `$1`..`$6` as its traditional suffix; and the NAGs
     /// that remain.

@@ -14,6 +14,8 @@ use crate::error::Problem;
 use crate::ir::{
     Comment, CommentKind, Game, GameResult, Line, Move, Ply, Setup, Side, Tag, Variant,
 };
+use crate::notation::fast::{self, Lexing};
+use crate::notation::ReadOptions;
 
 /// What a rule of `common.pest` is, whatever notation's `Rule` enum it is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -366,8 +368,31 @@ pub struct Lexed<'i, R: RuleType> {
     pub main_moves: usize,
 }
 
+/// A notation's pest parser, run on a whole record.
+pub type Grammar<'i, R> = fn(&'i str) -> Result<Pairs<'i, R>, pest::error::Error<R>>;
+
+/// Reads one record of a container notation: by the fast lexer when the
+/// notation has one and it takes the record whole, otherwise (and always
+/// with `grammar_only`) by the pest grammar, which `parse` runs.
+pub fn read_record<'i, N: Notation>(
+    text: &'i str,
+    opts: &ReadOptions,
+    lexing: Option<Lexing>,
+    parse: Grammar<'i, N::Rule>,
+    notation: &mut N,
+) -> Result<Parsed, Problem> {
+    if let Some(lexed) = lexing
+        .filter(|_| !opts.grammar_only)
+        .and_then(|l| fast::lex(text, l))
+    {
+        return read_lexed(text, lexed, notation);
+    }
+    let pairs = parse(text).map_err(|e| syntax_problem(text, e))?;
+    read(text, pairs, notation)
+}
+
 /// Walks the `record` pairs of any container notation into a game.
-pub fn read<'i, N: Notation>(
+fn read<'i, N: Notation>(
     text: &'i str,
     mut pairs: Pairs<'i, N::Rule>,
     notation: &mut N,
@@ -420,7 +445,7 @@ pub fn read<'i, N: Notation>(
 }
 
 /// Builds a game from a record the fast lexer read.
-pub fn read_lexed<'i, N: Notation>(
+fn read_lexed<'i, N: Notation>(
     text: &'i str,
     lexed: Lexed<'i, N::Rule>,
     notation: &mut N,
@@ -656,8 +681,7 @@ pub const SEVEN_TAG_ROSTER: [&str; 7] =
 
 /// Writes a tag section: the seven-tag roster first in roster order, then the
 /// other tags in input order, then a blank line (none when there are no tags).
-/// `extra` tags (defaults a target requires) follow the game's own.
-pub fn write_tags(tags: &[Tag], extra: &[Tag], out: &mut String) {
+pub fn write_tags(tags: &[Tag], out: &mut String) {
     let write_one = |t: &Tag, out: &mut String| {
         out.push('[');
         out.push_str(&t.name);
@@ -674,16 +698,18 @@ pub fn write_tags(tags: &[Tag], extra: &[Tag], out: &mut String) {
         }
         out.push_str("\"]\n");
     };
-    let all = || tags.iter().chain(extra);
     for name in SEVEN_TAG_ROSTER {
-        for t in all().filter(|t| t.name == name) {
+        for t in tags.iter().filter(|t| t.name == name) {
             write_one(t, out);
         }
     }
-    for t in all().filter(|t| !SEVEN_TAG_ROSTER.contains(&t.name.as_str())) {
+    for t in tags
+        .iter()
+        .filter(|t| !SEVEN_TAG_ROSTER.contains(&t.name.as_str()))
+    {
         write_one(t, out);
     }
-    if !tags.is_empty() || !extra.is_empty() {
+    if !tags.is_empty() {
         out.push('\n');
     }
 }
@@ -797,11 +823,11 @@ impl Layout<'_> {
 
 /// Writes a whole game in the PGN-style container: preamble comments, tags,
 /// movetext wrapped at 80 columns, and the result, ending with a newline.
-/// `extra_tags` are written after the game's own (defaults the target
-/// requires); `spell` writes one move in the target notation.
+/// `tags` are the tags to write: the game's own, or those with what the
+/// target adds to them; `spell` writes one move in the target notation.
 pub fn write<F>(
     game: &Game,
-    extra_tags: &[Tag],
+    tags: &[Tag],
     out: &mut String,
     style: Style,
     mut spell: F,
@@ -819,7 +845,7 @@ where
     if !game.preamble.is_empty() {
         out.push('\n');
     }
-    write_tags(&game.tags, extra_tags, out);
+    write_tags(tags, out);
     let mut layout = Layout {
         out,
         col: 0,

@@ -93,29 +93,29 @@ pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
     }
 }
 
-/// The game to write, with a GameType tag that names its board whenever the
+/// The tags to write, with a GameType tag that names the board whenever the
 /// tags alone would not give it back (a board from `--variant` or guessed
 /// from the squares): the short form for a standard board, else the full one.
-pub fn with_board_tag(game: &Game, board: Board) -> Cow<'_, Game> {
-    let tag = game.tags.iter().position(|t| t.name == "GameType");
+pub fn with_board_tag(tags: &[Tag], board: Board) -> Cow<'_, [Tag]> {
+    let tag = tags.iter().position(|t| t.name == "GameType");
     let named = match tag {
-        Some(i) => Board::from_game_type(&game.tags[i].value).ok(),
+        Some(i) => Board::from_game_type(&tags[i].value).ok(),
         None => Some(Board::INTERNATIONAL),
     };
     if named == Some(board) {
-        return Cow::Borrowed(game);
+        return Cow::Borrowed(tags);
     }
     let value = if Board::preset(board.game_type) == Some(board) {
         board.game_type.to_string()
     } else {
         board.game_type_string()
     };
-    let mut game = game.clone();
+    let mut tags = tags.to_vec();
     match tag {
-        Some(i) => game.tags[i].value = value,
-        None => game.tags.push(Tag::new("GameType", value)),
+        Some(i) => tags[i].value = value,
+        None => tags.push(Tag::new("GameType", value)),
     }
-    Cow::Owned(game)
+    Cow::Owned(tags)
 }
 
 /// The draughts move of a ply, or the error for a move of another family.
@@ -136,8 +136,8 @@ pub fn write_game(
 ) -> Result<Vec<Problem>, Problem> {
     let board = board_of(game, format)?;
     container::write(
-        &with_board_tag(game, board),
-        &[],
+        game,
+        &with_board_tag(&game.tags, board),
         out,
         Style::default(),
         |mv, buf| spell(&board, draughts_move(mv)?, buf),

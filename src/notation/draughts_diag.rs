@@ -10,7 +10,7 @@ use pest::Parser;
 use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag};
-use crate::notation::container::{self, syntax_problem, MoveText, Notation, Parsed, Start};
+use crate::notation::container::{self, MoveText, Notation, Parsed, Start};
 use crate::notation::draughts::{self, board_of, BoardChoice};
 use crate::notation::{ReadOptions, WriteOptions};
 
@@ -144,12 +144,12 @@ fn coord_text(board: &Board, letter: i32, digit: i32) -> String {
 
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let pairs = DiagParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
     let mut diag = Diag {
         opts,
         board: Board::INTERNATIONAL,
     };
-    container::read(text, pairs, &mut diag)
+    let parse = |t| DiagParser::parse(Rule::record, t);
+    container::read_record(text, opts, None, parse, &mut diag)
 }
 
 /// Writes one game.

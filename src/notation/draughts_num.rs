@@ -6,9 +6,10 @@ use pest::Parser;
 use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
 use crate::ir::{Game, Move, Tag, Variant};
-use crate::notation::container::{self, syntax_problem, MoveText, Notation, Parsed, Start};
+use crate::notation::container::{self, MoveText, Notation, Parsed, Start};
 use crate::notation::draughts::{self, alpha_board, BoardChoice};
-use crate::notation::{fast, ReadOptions, WriteOptions};
+use crate::notation::fast::{self, Lexing};
+use crate::notation::{ReadOptions, WriteOptions};
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]
@@ -122,13 +123,18 @@ fn num_len(b: &[u8]) -> Option<usize> {
     (squares >= 2).then_some(i)
 }
 
+/// What the fast lexer needs to read draughts-num.
+const LEXING: Lexing = Lexing {
+    move_len: num_len,
+    results: draughts::RESULTS,
+};
+
 /// Whether the fast lexer reads this record (otherwise the grammar does).
 pub fn lexed_fast(text: &str) -> bool {
-    fast::lex::<Rule>(text, num_len, draughts::RESULTS).is_some()
+    fast::lex::<Rule>(text, LEXING).is_some()
 }
 
-/// Reads one record: by the fast lexer when it takes the record whole,
-/// otherwise by the grammar.
+/// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut num = Num {
         opts,
@@ -138,13 +144,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         },
         alpha_seen: None,
     };
-    if !opts.grammar_only {
-        if let Some(lexed) = fast::lex(text, num_len, draughts::RESULTS) {
-            return container::read_lexed(text, lexed, &mut num);
-        }
-    }
-    let pairs = NumParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
-    container::read(text, pairs, &mut num)
+    let parse = |t| NumParser::parse(Rule::record, t);
+    container::read_record(text, opts, Some(LEXING), parse, &mut num)
 }
 
 /// Writes one game.

@@ -31,17 +31,22 @@ fn ends_move(b: Option<&u8>) -> bool {
     }
 }
 
-/// Lexes a record, or returns `None` for pest to read it. `move_len` gives
-/// the length of the move at the start of its argument when it is one the
-/// notation's grammar reads as exactly that move (check sign included, glyph
-/// excluded); `results` are the family's result tokens in the order of the
-/// grammar's `result_token`. A token that is a result is never a move, as
-/// the draughts grammar's `!result` guard says.
-pub fn lex<'i, R: RuleType>(
-    text: &'i str,
-    move_len: fn(&[u8]) -> Option<usize>,
-    results: &[&str],
-) -> Option<Lexed<'i, R>> {
+/// What a notation tells the lexer.
+#[derive(Debug, Clone, Copy)]
+pub struct Lexing {
+    /// The length of the move at the start of its argument when it is one
+    /// the notation's grammar reads as exactly that move (check sign
+    /// included, glyph excluded).
+    pub move_len: fn(&[u8]) -> Option<usize>,
+    /// The family's result tokens, in the order of the grammar's
+    /// `result_token`. A token that is a result is never a move, as the
+    /// draughts grammar's `!result` guard says.
+    pub results: &'static [&'static str],
+}
+
+/// Lexes a record, or returns `None` for pest to read it.
+pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R>> {
+    let Lexing { move_len, results } = lexing;
     let b = text.as_bytes();
     let n = b.len();
     let skip = |mut i: usize| {
@@ -50,14 +55,18 @@ pub fn lex<'i, R: RuleType>(
         }
         i
     };
+    // Spaces and tabs, the only blanks inside a tag.
+    let skip_h = |mut i: usize| {
+        while i < n && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    };
     let mut tags = Vec::new();
     let mut i = skip(0);
     while i < n && b[i] == b'[' {
         let at = i;
-        i += 1;
-        while i < n && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
+        i = skip_h(i + 1);
         let name_start = i;
         while i < n && !matches!(b[i], b' ' | b'\t' | b'"' | b']' | b'[' | b'\r' | b'\n') {
             i += 1;
@@ -66,9 +75,7 @@ pub fn lex<'i, R: RuleType>(
             return None;
         }
         let name = &text[name_start..i];
-        while i < n && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
+        i = skip_h(i);
         if i >= n || b[i] != b'"' {
             return None;
         }
@@ -81,10 +88,7 @@ pub fn lex<'i, R: RuleType>(
             if b[q] != b'"' {
                 return None;
             }
-            let mut j = q + 1;
-            while j < n && matches!(b[j], b' ' | b'\t') {
-                j += 1;
-            }
+            let j = skip_h(q + 1);
             if j < n && b[j] == b']' {
                 break (&text[value_start..q], j + 1);
             }

@@ -2,13 +2,16 @@
 //! format). Every game is replayed by the rules: each written move resolves
 //! to one legal move, and the writer spells it canonically.
 
+use std::borrow::Cow;
+
 use pest::Parser;
 
 use crate::error::Problem;
 use crate::ir::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Square, Wing};
-use crate::ir::{Game, Line, Move, Setup, Side, Tag, Variant};
-use crate::notation::container::{self, syntax_problem, MoveText, Notation, Parsed, Start, Style};
-use crate::notation::{fast, ReadOptions, WriteOptions};
+use crate::ir::{Game, Line, Move, Setup, Tag, Variant};
+use crate::notation::container::{self, MoveText, Notation, Parsed, Start, Style};
+use crate::notation::fast::{self, Lexing};
+use crate::notation::{ReadOptions, WriteOptions};
 use crate::rules::chess::{self as rules, Written};
 
 /// The pest parser: the container, the chess family and SAN.
@@ -55,10 +58,7 @@ impl Notation for Pgn<'_, '_> {
         let (board, fen, pos) =
             rules::start(tags).map_err(|(msg, tag)| Problem::at(at(tag), msg))?;
         self.board = board;
-        let to_move = match pos.side_to_move() {
-            cozy_chess::Color::White => Side::White,
-            cozy_chess::Color::Black => Side::Black,
-        };
+        let to_move = rules::side_to_move(&pos);
         let number = fen.is_some().then(|| u32::from(pos.fullmove_number()));
         self.start = pos;
         Ok(Start {
@@ -83,16 +83,17 @@ impl Notation for Pgn<'_, '_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
-        let mut index = 0;
-        if self.opts.no_validate {
+        let board = if self.opts.no_validate {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
             if !self.seen.is_empty() {
                 warnings.push(Problem::whole(rules::UNREPLAYED));
             }
-            return unreplayed(&mut game.moves, self, &mut index);
-        }
-        replay(&mut game.moves, self.start.clone(), self, &mut index)
+            None
+        } else {
+            Some(self.start.clone())
+        };
+        settle(&mut game.moves, board, self, &mut 0)
     }
 }
 
@@ -107,10 +108,7 @@ impl Pgn<'_, '_> {
         let seen = &self.seen[index];
         let pos = container::line_col(self.text, seen.span.0);
         let text = &self.text[seen.span.0..seen.span.1];
-        let number = match ply.side {
-            Side::White => format!("{}.", ply.number),
-            Side::Black => format!("{}...", ply.number),
-        };
+        let number = ply.label();
         let fen = board.map_or(String::new(), |b| {
             format!(" (position: {})", rules::fen(b, self.board.chess960))
         });
@@ -118,10 +116,11 @@ impl Pgn<'_, '_> {
     }
 }
 
-/// Resolves every move of a line and its variations on the board.
-fn replay(
+/// Settles every move of a line and its variations: resolved on the board,
+/// or kept as written when there is none (`--no-validate`).
+fn settle(
     line: &mut Line,
-    mut board: cozy_chess::Board,
+    mut board: Option<cozy_chess::Board>,
     pgn: &Pgn<'_, '_>,
     index: &mut usize,
 ) -> Result<(), Problem> {
@@ -134,43 +133,26 @@ fn replay(
             .ok_or_else(|| Problem::whole("move count mismatch"))?;
         // Variations start from the position before the move.
         let before = (!ply.variations.is_empty()).then(|| board.clone());
-        match seen.written {
-            Written::Null => {
-                ply.mv = Move::Chess(CPly::Null);
-                board = board.null_move().ok_or_else(|| {
-                    pgn.problem(k, ply, Some(&board), "a null move while in check")
-                })?;
+        let mv = match (&mut board, seen.written) {
+            (None, ref w) => rules::as_written(w, seen.check, ply.side)
+                .map_err(|e| pgn.problem(k, ply, None, &e))?,
+            (Some(b), Written::Null) => {
+                *b = b
+                    .null_move()
+                    .ok_or_else(|| pgn.problem(k, ply, Some(b), "a null move while in check"))?;
+                CPly::Null
             }
-            ref w => {
-                let mv = rules::resolve(&board, pgn.board.chess960, w)
-                    .map_err(|e| pgn.problem(k, ply, Some(&board), &e))?;
-                ply.mv = Move::Chess(CPly::Move(rules::play(&mut board, mv)));
+            (Some(b), ref w) => {
+                let mv = rules::resolve(b, pgn.board.chess960, w)
+                    .map_err(|e| pgn.problem(k, ply, Some(b), &e))?;
+                CPly::Move(rules::play(b, mv))
             }
-        }
+        };
+        ply.mv = Move::Chess(mv);
         if let Some(before) = before {
             for var in &mut ply.variations {
-                replay(var, before.clone(), pgn, index)?;
+                settle(var, before.clone(), pgn, index)?;
             }
-        }
-    }
-    Ok(())
-}
-
-/// Keeps moves as written (`--no-validate`).
-fn unreplayed(line: &mut Line, pgn: &Pgn<'_, '_>, index: &mut usize) -> Result<(), Problem> {
-    for ply in &mut line.plies {
-        let k = *index;
-        *index += 1;
-        let seen = pgn
-            .seen
-            .get(k)
-            .ok_or_else(|| Problem::whole("move count mismatch"))?;
-        ply.mv = Move::Chess(
-            rules::as_written(&seen.written, seen.check, ply.side)
-                .map_err(|e| pgn.problem(k, ply, None, &e))?,
-        );
-        for var in &mut ply.variations {
-            unreplayed(var, pgn, index)?;
         }
     }
     Ok(())
@@ -337,29 +319,29 @@ fn san_len(b: &[u8]) -> Option<usize> {
     Some(i)
 }
 
+/// What the fast lexer needs to read pgn.
+const LEXING: Lexing = Lexing {
+    move_len: san_len,
+    results: RESULTS,
+};
+
 /// Whether the fast lexer reads this record (otherwise the grammar does).
 pub fn lexed_fast(text: &str) -> bool {
-    fast::lex::<Rule>(text, san_len, RESULTS).is_some()
+    fast::lex::<Rule>(text, LEXING).is_some()
 }
 
-/// Reads one record: by the fast lexer when it takes the record whole,
-/// otherwise by the grammar.
+/// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut pgn = Pgn {
         text,
         opts,
         board: ChessBoard::STANDARD,
         start: rules::start_position(),
-        seen: Vec::new(),
+        // About one move in eight bytes of a record.
+        seen: Vec::with_capacity(text.len() / 8),
     };
-    if !opts.grammar_only {
-        if let Some(lexed) = fast::lex(text, san_len, RESULTS) {
-            pgn.seen.reserve(lexed.main_moves);
-            return container::read_lexed(text, lexed, &mut pgn);
-        }
-    }
-    let pairs = PgnParser::parse(Rule::record, text).map_err(|e| syntax_problem(text, e))?;
-    container::read(text, pairs, &mut pgn)
+    let parse = |t| PgnParser::parse(Rule::record, t);
+    container::read_record(text, opts, Some(LEXING), parse, &mut pgn)
 }
 
 /// The seven-tag roster with its placeholders, which PGN export format
@@ -382,17 +364,20 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
             game.family().name()
         )));
     }
-    let missing: Vec<Tag> = ROSTER_DEFAULTS
+    let missing = ROSTER_DEFAULTS
         .iter()
         .filter(|(name, _)| game.tag(name).is_none())
         .map(|&(name, value)| match name {
             "Result" => Tag::new(name, game.effective_result().token()),
             _ => Tag::new(name, value),
-        })
-        .collect();
+        });
+    let mut tags = Cow::Borrowed(game.tags.as_slice());
+    for tag in missing {
+        tags.to_mut().push(tag);
+    }
     container::write(
         game,
-        &missing,
+        &tags,
         out,
         Style {
             glyphs_as_nags: true,

@@ -42,7 +42,7 @@ use crate::ir::chess::{
     Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Square, Wing,
 };
 use crate::ir::{Family, Game, GameResult, Line, Move, Ply, Setup, Side, Tag, Variant};
-use crate::notation::container::{syntax_problem, ContainerRule, Kind};
+use crate::notation::container::{line_col, syntax_problem, ContainerRule, Kind};
 use crate::notation::{Parsed, ReadOptions, WriteOptions};
 use crate::rules::chess::{self as rules, Written};
 
@@ -274,7 +274,7 @@ fn arrangement(game: &Game) -> Option<[Role; 8]> {
     let fen = match &game.setup {
         Some(Setup::Chess(fen)) => rules::fen(&rules::parse_fen(fen).ok()?, true),
         Some(_) => return None,
-        None => rules::fen(&cozy_chess::Board::default(), true),
+        None => rules::fen(&rules::start_position(), true),
     };
     let first_rank = placement(&fen).rsplit('/').next()?;
     let roles: Vec<Role> = first_rank
@@ -309,24 +309,25 @@ impl Cell<'_> {
         format!("`{}` in column {}", self.text, file_char(self.col))
     }
 
+    /// ` e.p.` was written, and what follows it (check mark and glyph).
+    fn after_ep(&self) -> (bool, &str) {
+        let s = self.suffix;
+        match s.strip_prefix(" e.p.").or_else(|| s.strip_prefix("e.p.")) {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        }
+    }
+
     /// ` e.p.` was written, and the glyph.
     fn suffix(&self) -> (bool, Option<String>) {
-        let s = self.suffix;
-        let (ep, rest) = match s.strip_prefix(" e.p.").or_else(|| s.strip_prefix("e.p.")) {
-            Some(r) => (true, r),
-            None => (false, s),
-        };
+        let (ep, rest) = self.after_ep();
         let glyph = rest.trim_start_matches(['+', '#']);
         (ep, (!glyph.is_empty()).then(|| glyph.to_string()))
     }
 
     /// The check mark written after the move.
     fn check(&self) -> Check {
-        let s = self.suffix;
-        let s = s
-            .strip_prefix(" e.p.")
-            .or_else(|| s.strip_prefix("e.p."))
-            .unwrap_or(s);
+        let s = self.after_ep().1;
         if s.starts_with("++") {
             Check::Double
         } else if s.starts_with('#') {
@@ -404,13 +405,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         let i = tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
         Problem::at(i.map_or((1, 1), |i| line_col(text, at[i])), msg)
     })?;
-    let to_move = match start.side_to_move() {
-        cozy_chess::Color::White => Side::White,
-        cozy_chess::Color::Black => Side::Black,
-    };
+    let to_move = rules::side_to_move(&start);
     let seen = moves(text, &lines, to_move, pieces)?;
     let mut game = Game::new(Variant::Chess(board));
-    game.moves = if opts.no_validate {
+    let position = if opts.no_validate {
         if !seen.is_empty() {
             warnings.push(Problem::whole(rules::UNREPLAYED));
         }
@@ -418,10 +416,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             validated: false,
             ..board
         });
-        unreplayed(text, &seen)?
+        None
     } else {
-        replay(text, &seen, start, board.chess960)?
+        Some(start)
     };
+    game.moves = settle(text, seen, position, board.chess960)?;
     game.setup = fen.map(Setup::Chess);
     game.result = tags
         .iter()
@@ -532,8 +531,7 @@ impl Header {
             }
             return Ok(());
         }
-        let standard =
-            placement(&start) == placement(&rules::fen(&cozy_chess::Board::default(), true));
+        let standard = placement(&start) == placement(&rules::fen(&rules::start_position(), true));
         let mut added = Vec::new();
         if !has("Variant") {
             added.push(Tag::new("Variant", "Chess960"));
@@ -573,12 +571,6 @@ fn read_arrangement(value: &str, pieces: Pieces) -> Result<[Role; 8], String> {
     roles.try_into().map_err(|_| {
         "ARRANGEMENT names the pieces of the eight files a to h, a tab before each".to_string()
     })
-}
-
-/// Line and column of a byte offset in a record, for messages (computed
-/// only for them: it scans the record from its start).
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    pest::Position::new(text, offset).map_or((1, 1), |p| p.line_col())
 }
 
 /// Reads the cells of one grid line.
@@ -769,7 +761,7 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
             )))
         }
     };
-    let (ep, _) = c.suffix();
+    let (ep, _) = c.after_ep();
     if ep && c.form != Rule::sl_pawn {
         return Err(bad("e.p. is for a pawn capturing a pawn".to_string()));
     }
@@ -856,28 +848,12 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
     }
 }
 
-/// The moves as written, without the rules (`--no-validate`).
-fn unreplayed(text: &str, seen: &[Seen]) -> Result<Line, Problem> {
-    let mut line = Line::default();
-    for s in seen {
-        let mv = rules::as_written(&s.written, s.check, s.side).map_err(|e| {
-            Problem::at(
-                line_col(text, s.pos),
-                format!("move {}, {}: {e}", s.number, s.what),
-            )
-        })?;
-        let mut ply = Ply::new(s.number, s.side, Move::Chess(mv));
-        ply.glyph.clone_from(&s.glyph);
-        line.plies.push(ply);
-    }
-    Ok(line)
-}
-
-/// Replays the moves from the start position into the main line.
-fn replay(
+/// The main line of the moves: replayed from the start position, or kept
+/// as the cells write them when there is no board (`--no-validate`).
+fn settle(
     text: &str,
-    seen: &[Seen],
-    mut board: cozy_chess::Board,
+    seen: Vec<Seen>,
+    mut board: Option<cozy_chess::Board>,
     chess960: bool,
 ) -> Result<Line, Problem> {
     let mut line = Line::default();
@@ -897,20 +873,26 @@ fn replay(
                 ),
             )
         };
-        let mv = match s.written {
-            Written::Null => {
-                board = board.null_move().ok_or_else(|| {
-                    problem(&board, "an empty line is a null move, impossible in check")
+        let mv = match (&mut board, s.written) {
+            (None, ref w) => rules::as_written(w, s.check, s.side).map_err(|e| {
+                Problem::at(
+                    line_col(text, s.pos),
+                    format!("move {}, {}: {e}", s.number, s.what),
+                )
+            })?,
+            (Some(b), Written::Null) => {
+                *b = b.null_move().ok_or_else(|| {
+                    problem(b, "an empty line is a null move, impossible in check")
                 })?;
                 CPly::Null
             }
-            ref w => {
-                let mv = rules::resolve(&board, chess960, w).map_err(|e| problem(&board, &e))?;
-                CPly::Move(rules::play(&mut board, mv))
+            (Some(b), ref w) => {
+                let mv = rules::resolve(b, chess960, w).map_err(|e| problem(b, &e))?;
+                CPly::Move(rules::play(b, mv))
             }
         };
         let mut ply = Ply::new(s.number, s.side, Move::Chess(mv));
-        ply.glyph.clone_from(&s.glyph);
+        ply.glyph = s.glyph;
         line.plies.push(ply);
     }
     Ok(line)
@@ -1127,9 +1109,6 @@ fn grid(
             bounds: [0; 9],
         });
     }
-    let offset = |text: &String| {
-        u32::try_from(text.len()).map_err(|_| Problem::whole("a game too long for a scoresheet"))
-    };
     for ply in &line.plies {
         if ply.side != side {
             return Err(Problem::whole(format!(
@@ -1140,17 +1119,15 @@ fn grid(
         renumbered |= ply.number != number;
         // The cells a ply fills are one or two neighbours: the ones before
         // them are empty, and so are the ones after.
-        let start = offset(&text)?;
+        let mut at = grid_end(&text)?;
         let cols = spell(ply, pieces, &mut text)?;
-        let mut bounds = [start; 9];
-        let mut at = start;
+        let mut bounds = [0; 9];
         for (i, b) in bounds.iter_mut().enumerate() {
             *b = at;
             if let Some(&(_, end)) = cols.iter().flatten().find(|(c, _)| *c == i) {
                 at = end;
             }
         }
-        bounds[8] = at;
         rows.push(SheetRow {
             side,
             number,
@@ -1172,6 +1149,11 @@ fn grid(
     Ok((rows, text))
 }
 
+/// The end of the grid text so far, as a cell bound.
+fn grid_end(text: &str) -> Result<u32, Problem> {
+    u32::try_from(text.len()).map_err(|_| Problem::whole("a game too long for a scoresheet"))
+}
+
 /// The cells a ply fills, by column and the end of each in the grid text.
 type Filled = [Option<(usize, u32)>; 2];
 
@@ -1183,9 +1165,7 @@ fn spell(ply: &Ply, pieces: Pieces, text: &mut String) -> Result<Filled, Problem
         Move::Chess(CPly::Move(m)) => m,
         _ => return Err(Problem::whole("a move of another game in a chess game")),
     };
-    let end = |text: &String| {
-        u32::try_from(text.len()).map_err(|_| Problem::whole("a game too long for a scoresheet"))
-    };
+    let end = grid_end;
     let letter = |r: Role| pieces.symbol(r, ply.side);
     let (first, col) = match m.castle {
         Some(Wing::King) => {

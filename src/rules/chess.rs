@@ -95,6 +95,14 @@ pub fn start(
     }
 }
 
+/// The side to move in a position.
+pub fn side_to_move(board: &cz::Board) -> crate::ir::Side {
+    match board.side_to_move() {
+        cz::Color::White => crate::ir::Side::White,
+        cz::Color::Black => crate::ir::Side::Black,
+    }
+}
+
 /// The standard start position (built once: building a board costs more
 /// than replaying a move).
 pub fn start_position() -> cz::Board {
@@ -394,7 +402,7 @@ pub fn play(board: &mut cz::Board, mv: cz::Move) -> Move {
         }
     } else if castle.is_none() {
         // Other pieces of the same kind that could go to the same square
-        // (usually there are none, and nothing is generated).
+        // (usually none reaches it). A side has one king: never a rival.
         let piece = cz_role(role);
         let (mut same_file, mut same_rank, mut rivals) = (false, false, false);
         let others =
@@ -405,7 +413,7 @@ pub fn play(board: &mut cz::Board, mv: cz::Move) -> Move {
                 to: mv.to,
                 promotion: None,
             };
-            if piece != cz::Piece::King && board.is_legal(rival) {
+            if board.is_legal(rival) {
                 rivals = true;
                 same_file |= sq.file() == mv.from.file();
                 same_rank |= sq.rank() == mv.from.rank();
@@ -461,25 +469,17 @@ pub fn check_game(game: &crate::ir::Game) -> Result<(), String> {
     };
     fn line(l: &Line, mut board: cz::Board) -> Result<(), String> {
         for ply in &l.plies {
-            let before = board.clone();
-            let number = format!(
-                "{}{}",
-                ply.number,
-                if ply.side == crate::ir::Side::White {
-                    "."
-                } else {
-                    "..."
-                }
-            );
+            let before = (!ply.variations.is_empty()).then(|| board.clone());
+            let number = || ply.label();
             match &ply.mv {
                 IrMove::Chess(Ply::Null) => {
                     board = board
                         .null_move()
-                        .ok_or_else(|| format!("{number} a null move while in check"))?;
+                        .ok_or_else(|| format!("{} a null move while in check", number()))?;
                 }
                 IrMove::Chess(Ply::Move(m)) => {
                     let from = m.from.ok_or_else(|| {
-                        format!("{number} a move without its square of departure")
+                        format!("{} a move without its square of departure", number())
                     })?;
                     let mv = cz::Move {
                         from: cz_square(from),
@@ -488,22 +488,26 @@ pub fn check_game(game: &crate::ir::Game) -> Result<(), String> {
                     };
                     if !board.is_legal(mv) {
                         return Err(format!(
-                            "{number} {from}{} is not legal (position: {board})",
+                            "{} {from}{} is not legal (position: {board})",
+                            number(),
                             m.to
                         ));
                     }
                     let derived = play(&mut board, mv);
                     if derived != *m {
                         return Err(format!(
-                            "{number} {from}{}: its fields do not match the position",
+                            "{} {from}{}: its fields do not match the position",
+                            number(),
                             m.to
                         ));
                     }
                 }
-                _ => return Err(format!("{number} a move of another game")),
+                _ => return Err(format!("{} a move of another game", number())),
             }
-            for v in &ply.variations {
-                line(v, before.clone())?;
+            if let Some(before) = before {
+                for v in &ply.variations {
+                    line(v, before.clone())?;
+                }
             }
         }
         Ok(())

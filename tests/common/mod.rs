@@ -111,9 +111,27 @@ pub fn counts(out: &Output) -> (usize, usize) {
     (nums[0], nums[1])
 }
 
-/// True when every error line has the form `file:line:col: error: game N: ...`.
+/// True when every error line has the form `file:line:col: error: game N: ...`
+/// and, when the run's summary line is there, there is one for each failed
+/// game.
 pub fn errors_are_located(err: &str) -> bool {
-    err.lines().filter(|l| l.contains(": error: ")).all(|l| {
+    let mut errors = err.lines().filter(|l| l.contains(": error: "));
+    let failed = err
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("converted "))
+        .and_then(|l| {
+            l.split(", ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<usize>()
+                .ok()
+        });
+    if failed.is_some_and(|f| f != errors.clone().count()) {
+        return false;
+    }
+    errors.all(|l| {
         let mut parts = l.splitn(4, ':');
         let (_file, line, col) = (parts.next(), parts.next(), parts.next());
         let rest = parts.next().unwrap_or("");
