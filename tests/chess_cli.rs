@@ -145,3 +145,23 @@ fn move_suffixes_are_written_as_nags_in_export_format() {
         "{out}"
     );
 }
+
+#[test]
+fn a_json_glyph_no_notation_can_hold_is_refused() {
+    // A hand-edited glyph with a tab would shift a scoresheet's columns and
+    // glue text to a PGN move: the JSON reader refuses it.
+    let json = convert("pgn", "jsonl", &[], b"1. e4! e5 *\n");
+    assert_eq!(counts(&json), (1, 0), "{}", stderr(&json));
+    let edited = stdout(&json).replace("\"glyph\":\"!\"", "\"glyph\":\"\\tzz\"");
+    assert!(edited.contains("\\tzz"), "{edited}");
+    for to in ["pgn", "sllavcco"] {
+        let out = convert("jsonl", to, &[], edited.as_bytes());
+        no_panic(&out);
+        assert_eq!(counts(&out), (0, 1), "{to}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("is not a move glyph"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

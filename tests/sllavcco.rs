@@ -872,3 +872,22 @@ fn no_validate_reads_cells_as_written_and_says_so() {
     let unchecked = convert("sllavcco", "pgn", &["--no-validate"], game.as_bytes());
     assert_eq!(ok(&checked, "checked"), ok(&unchecked, "unchecked"));
 }
+
+#[test]
+fn a_tag_named_arrangement_is_refused() {
+    // Written as a header field it would be read back as the field itself,
+    // and fail there.
+    let out = convert(
+        "pgn",
+        "sllavcco",
+        &[],
+        b"[ARRANGEMENT \"foo\"]\n\n1. e4 e5 *\n",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (0, 1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("tag name `ARRANGEMENT` cannot be written as a header field"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -3,7 +3,7 @@
 
 use crate::error::Problem;
 use crate::ir::draughts::Board;
-use crate::ir::{Game, Line, Setup, Variant};
+use crate::ir::{is_glyph, Game, Line, Setup, Variant};
 use crate::notation::draughts::draughts_move;
 use crate::notation::{Parsed, ReadOptions, WriteOptions};
 
@@ -48,10 +48,27 @@ pub fn write_line(
 /// Checks what the JSON schema cannot: that the board is one kifu can
 /// handle and every move is possible on it.
 fn validate(game: &Game) -> Result<(), Problem> {
+    check_glyphs(&game.moves)?;
     match &game.variant {
         Variant::Draughts(board) => validate_draughts(game, board),
         Variant::Chess(_) => crate::rules::chess::check_game(game).map_err(Problem::whole),
     }
+}
+
+/// Every glyph must be one a writer can write and read back.
+fn check_glyphs(line: &Line) -> Result<(), Problem> {
+    for ply in &line.plies {
+        if let Some(g) = ply.glyph.as_deref().filter(|g| !is_glyph(g)) {
+            return Err(Problem::whole(format!(
+                "{} `{g}` is not a move glyph (`!`, `?`, `!?`, `(!)`, ...)",
+                ply.label()
+            )));
+        }
+        for v in &ply.variations {
+            check_glyphs(v)?;
+        }
+    }
+    Ok(())
 }
 
 fn validate_draughts(game: &Game, board: &Board) -> Result<(), Problem> {

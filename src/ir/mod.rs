@@ -201,6 +201,16 @@ impl Ply {
     }
 }
 
+/// True for a move glyph the container grammar reads: `!` and `?` marks
+/// (`!`, `?!`, `!!!`), bare or in parentheses (`(!?)`).
+pub fn is_glyph(text: &str) -> bool {
+    let marks = text
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(text);
+    !marks.is_empty() && marks.bytes().all(|b| b == b'!' || b == b'?')
+}
+
 /// The traditional move suffixes, which are the NAGs `$1` to `$6`.
 pub const SUFFIX_NAGS: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
 

@@ -1041,13 +1041,16 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
             Some(f) => (f, t.value.clone()),
             None => {
                 let n = t.name.as_str();
-                let heading = n == "NUMBER OF THE MOVE";
-                if n.is_empty() || n.starts_with(' ') || n.contains(['\t', '\r', '\n']) || heading {
+                // The grid heading and ARRANGEMENT are read as what they
+                // are, never as a tag: a tag of that name would not read back.
+                let reserved = n == "NUMBER OF THE MOVE" || n == ARRANGEMENT;
+                if n.is_empty() || n.starts_with(' ') || n.contains(['\t', '\r', '\n']) || reserved
+                {
                     return Err(Problem::whole(format!(
                         "tag name `{n}` cannot be written as a header field"
                     )));
                 }
-                if n == ARRANGEMENT || FIELDS.iter().any(|(f, _)| *f == n) {
+                if FIELDS.iter().any(|(f, _)| *f == n) {
                     warnings.push(Problem::whole(format!(
                         "tag `{n}` has the name of a scoresheet field: it reads back as that field"
                     )));
