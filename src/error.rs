@@ -143,3 +143,17 @@ impl Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_escaped_and_letters_kept() {
+        assert!(matches!(escape_controls("café ♞ �"), Cow::Borrowed(_)));
+        assert_eq!(
+            escape_controls("a\0b\x1b[31m\tc\u{7f}\u{93}é\u{202e}d\n"),
+            "a\\x00b\\x1b[31m\\x09c\\x7f\\x93é\\u{202e}d\\x0a"
+        );
+    }
+}

@@ -488,6 +488,8 @@ struct OutFile {
     target: PathBuf,
     /// The temporary file, until it is renamed.
     tmp: Option<PathBuf>,
+    /// Whether the rename replaces a file.
+    replaces: bool,
     file: BufWriter<File>,
 }
 
@@ -503,6 +505,7 @@ impl OutFile {
                 dest: dest.to_path_buf(),
                 target: dest.to_path_buf(),
                 tmp: None,
+                replaces: false,
                 file: BufWriter::new(File::create(dest).map_err(err)?),
             });
         }
@@ -539,6 +542,7 @@ impl OutFile {
                         dest: dest.to_path_buf(),
                         target,
                         tmp: Some(tmp),
+                        replaces: meta.is_some(),
                         file: BufWriter::new(f),
                     });
                 }
@@ -548,9 +552,17 @@ impl OutFile {
         }
     }
 
-    /// Puts the complete output in place.
+    /// Puts the complete output in place. A file that replaces another is
+    /// on disk before the rename, so that even a crash of the machine leaves
+    /// the old file or the new one.
     fn commit(mut self) -> Result<(), Error> {
         self.file.flush().map_err(|e| Error::io(&self.dest, e))?;
+        if self.replaces {
+            self.file
+                .get_ref()
+                .sync_all()
+                .map_err(|e| Error::io(&self.dest, e))?;
+        }
         if let Some(tmp) = self.tmp.take() {
             if let Err(e) = fs::rename(&tmp, &self.target) {
                 let _ = fs::remove_file(&tmp);
