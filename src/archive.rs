@@ -425,16 +425,29 @@ pub struct Sink<W: Write> {
     out: W,
     framing: Framing,
     games: usize,
+    name: String,
 }
 
 impl<W: Write> Sink<W> {
-    /// A sink writing a format's games to `out`.
+    /// A sink writing a format's games to `out`, called "output" in errors.
     pub fn new(out: W, framing: Framing) -> Sink<W> {
         Sink {
             out,
             framing,
             games: 0,
+            name: "output".to_string(),
         }
+    }
+
+    /// The same sink, named in errors as `name` (a path, "standard output").
+    pub fn named(mut self, name: impl Into<String>) -> Sink<W> {
+        self.name = name.into();
+        self
+    }
+
+    /// What errors call this output.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Writes one game.
@@ -504,6 +517,7 @@ pub fn convert_stream<R: Read + Send, W: Write>(
     let io_err = |e: io::Error| Error::io(name, e);
     let mut records = Records::new(input, conv.from.split);
     let mut summary = Summary::default();
+    // Games seen so far in this input; messages number them from 1.
     let mut game_index = 0usize;
     // Identical warnings are shown once per input, then counted.
     // Each warning message once, with how many more times it came.
@@ -529,17 +543,20 @@ pub fn convert_stream<R: Read + Send, W: Write>(
         for (rec, result) in batch.records.iter().zip(results) {
             let bytes = &batch.data[rec.range.clone()];
             let Some(result) = result else {
-                if has_text(bytes) {
+                if has_text(bytes, conv.from.split) {
                     let (line, col) = locate(bytes, rec, &Problem::whole(""));
                     summary.warnings += 1;
+                    let message = match game_index {
+                        0 => "comments that belong to no game: not written".to_string(),
+                        n => format!("comments after game {n} belong to no game: not written"),
+                    };
                     (report.diagnostic)(&Diagnostic {
                         severity: Severity::Warning,
                         file: name.to_string(),
                         line,
                         col,
-                        game: game_index,
-                        message: "comments after the last game belong to no game: not written"
-                            .to_string(),
+                        game: 0,
+                        message,
                     });
                 }
                 continue;
@@ -556,10 +573,16 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                     message: p.message.clone(),
                 }
             };
+            // The text of a failed game goes to --rejects, --strict or not.
+            let reject = |report: &mut Report<'_>| match report.reject.as_mut() {
+                Some(rej) => rej.write_all(bytes).map_err(|e| Error::io("rejects", e)),
+                None => Ok(()),
+            };
             match result {
                 Converted::Game(text, warnings) => {
                     if report.strict {
                         if let Some(w) = warnings.first() {
+                            reject(report)?;
                             return Err(Error::Strict(diag(w, Severity::Error)));
                         }
                     }
@@ -574,19 +597,17 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                             }
                         }
                     }
-                    sink.game(&text).map_err(|e| Error::io("output", e))?;
+                    sink.game(&text).map_err(|e| Error::io(sink.name(), e))?;
                     summary.converted += 1;
                 }
                 Converted::Failed(p) => {
                     let d = diag(&p, Severity::Error);
+                    reject(report)?;
                     if report.strict {
                         return Err(Error::Strict(d));
                     }
                     (report.diagnostic)(&d);
                     summary.failed += 1;
-                    if let Some(rej) = report.reject.as_mut() {
-                        rej.write_all(bytes).map_err(|e| Error::io("rejects", e))?;
-                    }
                 }
             }
         }
@@ -608,8 +629,16 @@ pub fn convert_stream<R: Read + Send, W: Write>(
     Ok(summary)
 }
 
-fn has_text(bytes: &[u8]) -> bool {
-    !bytes.trim_ascii().is_empty()
+/// Whether text between games (a record that holds no game) says anything:
+/// whitespace is nothing, and in a JSON array neither are the brackets and
+/// commas between elements.
+fn has_text(bytes: &[u8], split: Split) -> bool {
+    match split {
+        Split::JsonArray => bytes
+            .iter()
+            .any(|b| !b.is_ascii_whitespace() && !matches!(b, b'[' | b']' | b',')),
+        _ => !bytes.trim_ascii().is_empty(),
+    }
 }
 
 /// The position in the whole input of a problem in a record. A problem with

@@ -4,6 +4,7 @@
 //! archive pipeline turns it into a [`Diagnostic`] with the file, the line and
 //! column in the whole input, and the game's index.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -49,7 +50,8 @@ pub enum Severity {
 }
 
 /// A problem located in an input: file, line and column of the whole input,
-/// and the game's index (1-based) in that input.
+/// and the game's index (1-based) in that input. Line 0 means no position in
+/// the input, game 0 no game (text between games, a whole input, a summary).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error or warning.
@@ -60,31 +62,64 @@ pub struct Diagnostic {
     pub line: usize,
     /// 1-based column in the input.
     pub col: usize,
-    /// 1-based index of the game in the input.
+    /// 1-based index of the game in the input, or 0 when it belongs to none.
     pub game: usize,
     /// What is wrong.
     pub message: String,
 }
 
 impl fmt::Display for Diagnostic {
+    /// `file:line:col: error: game N: message`, without the position when
+    /// line is 0 and without the game when game is 0. Control characters of
+    /// the input are escaped (see [`escape_controls`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        write!(
-            f,
-            "{}:{}:{}: {what}: game {}: {}",
-            self.file, self.line, self.col, self.game, self.message
-        )
+        f.write_str(&escape_controls(&self.file))?;
+        if self.line > 0 {
+            write!(f, ":{}:{}", self.line, self.col)?;
+        }
+        write!(f, ": {what}: ")?;
+        if self.game > 0 {
+            write!(f, "game {}: ", self.game)?;
+        }
+        f.write_str(&escape_controls(&self.message))
     }
+}
+
+/// Text taken from an input or a file name, made safe to print on a
+/// terminal: C0 controls (tab and newline included), DEL and C1 controls
+/// become `\xNN`; the invisible characters that reorder or hide text (bidi
+/// overrides and isolates, zero-width characters, line and paragraph
+/// separators, a BOM) become `\u{NNNN}`. Everything else, letters of any
+/// script and U+FFFD included, is kept as it is.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    fn hidden(c: char) -> bool {
+        matches!(c, '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+    }
+    if !text.chars().any(|c| c.is_control() || hidden(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else if hidden(c) {
+            out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// A failure that stops a whole run or input (as opposed to one game).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", escape_controls(&.path.to_string_lossy()))]
     Io {
         /// The file.
         path: PathBuf,
@@ -92,7 +127,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The command line asks for something kifu cannot do.
-    #[error("{0}")]
+    #[error("{}", escape_controls(.0))]
     Usage(String),
     /// A game failed and `--strict` is on.
     #[error("{0}")]
@@ -106,5 +141,19 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_escaped_and_letters_kept() {
+        assert!(matches!(escape_controls("café ♞ �"), Cow::Borrowed(_)));
+        assert_eq!(
+            escape_controls("a\0b\x1b[31m\tc\u{7f}\u{93}é\u{202e}d\n"),
+            "a\\x00b\\x1b[31m\\x09c\\x7f\\x93é\\u{202e}d\\x0a"
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The `kifu` command line: a thin layer over the library.
 
+use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -85,31 +86,44 @@ struct ConvertArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Formats => {
-            print_formats();
-            ExitCode::SUCCESS
-        }
+        Command::Formats => match print_formats() {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                say(&format!("kifu: {}", Error::io(STDOUT, e)));
+                ExitCode::from(2)
+            }
+            _ => ExitCode::SUCCESS,
+        },
         Command::Convert(args) => match convert(&args) {
-            Ok(summary) if summary.failed == 0 => ExitCode::SUCCESS,
-            Ok(_) => ExitCode::from(1),
+            Ok(code) => ExitCode::from(code),
             Err(Error::Strict(d)) => {
-                eprintln!("{d}");
-                eprintln!("kifu: stopped at the first error (--strict)");
+                say(&d.to_string());
+                say("kifu: stopped at the first error (--strict)");
                 ExitCode::from(1)
             }
             Err(e) => {
-                eprintln!("kifu: {e}");
+                say(&format!("kifu: {e}"));
                 ExitCode::from(2)
             }
         },
     }
 }
 
-fn print_formats() {
-    println!(
+/// Prints a line on standard error; a closed standard error is no reason to
+/// stop (or to panic, as `eprintln!` does).
+fn say(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// What messages call standard output.
+const STDOUT: &str = "standard output";
+
+fn print_formats() -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
         "{:<14} {:<11} {:<10} {:<5} description",
         "name", "extensions", "family", "r/w"
-    );
+    )?;
     for f in FORMATS {
         let rw = format!(
             "{}{}",
@@ -117,15 +131,17 @@ fn print_formats() {
             if f.write.is_some() { "w" } else { "-" }
         );
         let exts: Vec<String> = f.extensions.iter().map(|e| format!(".{e}")).collect();
-        println!(
+        writeln!(
+            out,
             "{:<14} {:<11} {:<10} {:<5} {}",
             f.name,
             exts.join(" "),
             f.family.map_or("any", |fam| fam.name()),
             rw,
             f.description
-        );
+        )?;
     }
+    out.flush()
 }
 
 fn format_named(name: &str) -> Result<&'static Format, Error> {
@@ -145,7 +161,9 @@ struct Job {
     out: Option<PathBuf>,
 }
 
-fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
+/// Runs a conversion; gives the exit code (0 done, 1 games failed or inputs
+/// skipped), or the error that ended the run.
+fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     let to = format_named(&args.to)?;
     if to.write.is_none() {
         return Err(Error::Usage(format!("kifu cannot write {}", to.name)));
@@ -178,9 +196,26 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
             .num_threads(j.max(1))
             .build_global();
     }
+    // Every input is found before any output is created, so that no file
+    // kifu writes in a run is read by that run.
     let jobs = plan(args, from, to)?;
-    for job in &jobs {
-        check_families(job.from, to)?;
+    // Inputs of the other family are skipped (with a warning) when others
+    // can be converted; a run of nothing but such inputs is a usage error.
+    let (jobs, skipped): (Vec<Job>, Vec<Job>) = jobs
+        .into_iter()
+        .partition(|j| family_mismatch(j.from, to).is_none());
+    if let Some(first) = skipped.first() {
+        if jobs.is_empty() || args.strict {
+            let why = family_mismatch(first.from, to).unwrap_or_default();
+            return Err(Error::Usage(format!("{}: {why}", job_name(first))));
+        }
+    }
+    let to_stdout = args.output.is_none() && args.out_dir.is_none();
+    check_outputs(args, &jobs, &skipped, to_stdout)?;
+    if to_stdout && stdout_closed() {
+        return Err(Error::Usage(format!(
+            "{STDOUT} is closed: what kifu writes would be lost (use -o FILE)"
+        )));
     }
 
     let quiet = args.quiet;
@@ -199,24 +234,13 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
         }
         bar
     });
-    let mut rejects = match &args.rejects {
-        Some(p) => Some(BufWriter::new(
-            File::create(p).map_err(|e| Error::io(p, e))?,
-        )),
-        None => None,
-    };
     let mut show = |d: &Diagnostic| {
         if quiet && d.severity == kifu::error::Severity::Warning {
             return;
         }
-        let text = if d.line == 0 {
-            format!("{}: warning: {}", d.file, d.message)
-        } else {
-            d.to_string()
-        };
         match &bar {
-            Some(b) => b.suspend(|| eprintln!("{text}")),
-            None => eprintln!("{text}"),
+            Some(b) => b.suspend(|| say(&d.to_string())),
+            None => say(&d.to_string()),
         }
     };
     let mut progress = |n: usize| {
@@ -224,69 +248,103 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
             b.inc(n as u64);
         }
     };
+    for job in &skipped {
+        show(&Diagnostic {
+            severity: kifu::error::Severity::Warning,
+            file: job_name(job),
+            line: 0,
+            col: 0,
+            game: 0,
+            message: format!(
+                "skipped: {}",
+                family_mismatch(job.from, to).unwrap_or_default()
+            ),
+        });
+    }
 
-    let mut summary = Summary::default();
+    let mut rejects = args.rejects.as_deref().map(OutFile::create).transpose()?;
     // One sink for everything (stdout or -o), or one per input (--out-dir).
-    let mut shared: Option<Sink<Box<dyn Write>>> = match (&args.out_dir, &args.output) {
+    let mut shared: Option<Sink<Output>> = match (&args.out_dir, &args.output) {
         (Some(_), _) => None,
-        (None, Some(p)) => {
-            let f = File::create(p).map_err(|e| Error::io(p, e))?;
-            Some(Sink::new(Box::new(BufWriter::new(f)), to.framing))
-        }
-        (None, None) => Some(Sink::new(
-            Box::new(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
-            to.framing,
-        )),
+        (None, Some(p)) => Some(
+            Sink::new(Output::File(OutFile::create(p)?), to.framing).named(p.display().to_string()),
+        ),
+        (None, None) => Some(
+            Sink::new(
+                Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
+                to.framing,
+            )
+            .named(STDOUT),
+        ),
     };
-    for job in &jobs {
-        let conv = Converter {
-            from: job.from,
-            to,
-            read: read.clone(),
-            write: write.clone(),
-        };
-        let mut report = Report {
-            diagnostic: &mut show,
-            reject: rejects.as_mut().map(|r| r as &mut dyn Write),
-            progress: &mut progress,
-            strict: args.strict,
-        };
-        let name = job
-            .input
-            .as_ref()
-            .map_or_else(|| "-".to_string(), |p| p.display().to_string());
-        let run = |sink: &mut Sink<Box<dyn Write>>, report: &mut Report<'_>| match &job.input {
-            None => convert_stream(io::stdin(), &name, &conv, sink, report),
-            Some(p) => {
-                let f = File::open(p).map_err(|e| Error::io(p, e))?;
-                convert_stream(f, &name, &conv, sink, report)
-            }
-        };
-        match (&mut shared, &job.out) {
-            (Some(sink), _) => summary += run(sink, &mut report)?,
-            (None, Some(out)) => {
-                if let Some(dir) = out.parent() {
-                    fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut summary = Summary::default();
+    let outcome = (|| -> Result<(), Error> {
+        for job in &jobs {
+            let conv = Converter {
+                from: job.from,
+                to,
+                read: read.clone(),
+                write: write.clone(),
+            };
+            let mut report = Report {
+                diagnostic: &mut show,
+                reject: rejects.as_mut().map(|r| r as &mut dyn Write),
+                progress: &mut progress,
+                strict: args.strict,
+            };
+            let name = job_name(job);
+            let run = |sink: &mut Sink<Output>, report: &mut Report<'_>| match &job.input {
+                None => convert_stream(io::stdin(), &name, &conv, sink, report),
+                Some(p) => {
+                    let f = File::open(p).map_err(|e| Error::io(p, e))?;
+                    convert_stream(f, &name, &conv, sink, report)
                 }
-                let f = File::create(out).map_err(|e| Error::io(out, e))?;
-                let mut sink: Sink<Box<dyn Write>> =
-                    Sink::new(Box::new(BufWriter::new(f)), to.framing);
-                summary += run(&mut sink, &mut report)?;
-                sink.finish().map_err(|e| Error::io(out, e))?;
+            };
+            match (&mut shared, &job.out) {
+                (Some(sink), _) => summary += run(sink, &mut report)?,
+                (None, Some(out)) => {
+                    if let Some(dir) = out.parent() {
+                        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+                    }
+                    let mut sink = Sink::new(Output::File(OutFile::create(out)?), to.framing)
+                        .named(out.display().to_string());
+                    let done = run(&mut sink, &mut report)?;
+                    summary += done;
+                    let file = sink.finish().map_err(|e| Error::io(out, e))?;
+                    // An input none of whose games converted leaves what
+                    // is at its output path as it was.
+                    if done.converted > 0 || done.failed == 0 {
+                        file.commit()?;
+                    }
+                }
+                // plan() gives every input an output under --out-dir.
+                (None, None) => return Err(Error::Usage("an input has no output".to_string())),
             }
-            // plan() gives every input an output under --out-dir.
-            (None, None) => return Err(Error::Usage("an input has no output".to_string())),
         }
-    }
-    if let Some(sink) = shared {
-        sink.finish().map_err(|e| Error::io("output", e))?;
-    }
-    if let Some(r) = rejects.as_mut() {
-        r.flush().map_err(|e| Error::io("rejects", e))?;
+        if let Some(sink) = shared.take() {
+            let name = sink.name().to_string();
+            sink.finish().map_err(|e| Error::io(name, e))?.commit()?;
+        }
+        Ok(())
+    })();
+    // A reader that stops reading standard output (`kifu ... | head`) ends
+    // the run quietly, as Unix filters do.
+    let closed = matches!(&outcome, Err(Error::Io { path, source })
+        if to_stdout && path.as_os_str() == STDOUT && source.kind() == io::ErrorKind::BrokenPipe);
+    // The rejects are kept whenever the run ended as a run (--strict too);
+    // on any other error, like every output, they are not written.
+    if let Some(r) = rejects {
+        if outcome.is_ok() || closed || matches!(outcome, Err(Error::Strict(_))) {
+            r.commit()?;
+        }
     }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    if closed {
+        return Ok(0);
+    }
+    outcome?;
     if !quiet {
         let mut line = format!(
             "converted {} games, {} failed",
@@ -295,21 +353,34 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
         if summary.warnings > 0 {
             line.push_str(&format!(", {} warnings", summary.warnings));
         }
-        eprintln!("{line}");
+        match skipped.len() {
+            0 => {}
+            1 => line.push_str(", 1 input skipped"),
+            n => line.push_str(&format!(", {n} inputs skipped")),
+        }
+        say(&line);
     }
-    Ok(summary)
+    Ok(u8::from(summary.failed > 0 || !skipped.is_empty()))
 }
 
-fn check_families(from: &Format, to: &Format) -> Result<(), Error> {
+/// How messages name a job's input.
+fn job_name(job: &Job) -> String {
+    job.input
+        .as_ref()
+        .map_or_else(|| "-".to_string(), |p| p.display().to_string())
+}
+
+/// Why games of `from` cannot be written as `to`, if they cannot.
+fn family_mismatch(from: &Format, to: &Format) -> Option<String> {
     match (from.family, to.family) {
-        (Some(a), Some(b)) if a != b => Err(Error::Usage(format!(
+        (Some(a), Some(b)) if a != b => Some(format!(
             "{} holds {} games and {} holds {} games: there is no conversion between them",
             from.name,
             a.name(),
             to.name,
             b.name()
-        ))),
-        _ => Ok(()),
+        )),
+        _ => None,
     }
 }
 
@@ -377,18 +448,6 @@ fn plan(
             });
         }
     }
-    for job in &jobs {
-        if let (Some(i), Some(o)) = (&job.input, &job.out) {
-            if let (Ok(a), Ok(b)) = (fs::canonicalize(i), fs::canonicalize(o)) {
-                if a == b {
-                    return Err(Error::Usage(format!(
-                        "{} would be overwritten by its own output: choose another --out-dir",
-                        i.display()
-                    )));
-                }
-            }
-        }
-    }
     Ok(jobs)
 }
 
@@ -399,7 +458,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), Error> {
         let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
         if kind.is_dir() {
             walk(&path, files)?;
-        } else if kind.is_file() {
+        } else if kind.is_file() && !is_temporary(&path) {
             files.push(path);
         }
     }
@@ -413,4 +472,353 @@ fn out_path(dir: &Path, rel: &Path, to: &Format) -> PathBuf {
     let parent = rel.parent().unwrap_or(Path::new(""));
     dir.join(parent)
         .join(format!("{stem}.{}", to.extensions[0]))
+}
+
+/// An output file. Written to a temporary file beside the destination
+/// (`.NAME.kifu-tmp-PID`) and renamed into place by [`OutFile::commit`], so
+/// that the destination holds either what it held before or the whole new
+/// output; dropped uncommitted (an error, --strict), the temporary file is
+/// removed. A destination that exists and is not a regular file (`/dev/null`,
+/// `/dev/full`, a FIFO) is written directly. A symbolic link to a file is
+/// followed: the file it names is replaced and the link stays.
+struct OutFile {
+    /// The path as the user named it, for messages.
+    dest: PathBuf,
+    /// Where the temporary file is renamed to.
+    target: PathBuf,
+    /// The temporary file, until it is renamed.
+    tmp: Option<PathBuf>,
+    /// Whether the rename replaces a file.
+    replaces: bool,
+    file: BufWriter<File>,
+}
+
+/// The part of a temporary file's name after the destination's.
+const TMP_MARK: &str = ".kifu-tmp-";
+
+impl OutFile {
+    fn create(dest: &Path) -> Result<OutFile, Error> {
+        let err = |e| Error::io(dest, e);
+        let meta = fs::metadata(dest).ok();
+        if meta.as_ref().is_some_and(|m| !m.is_file()) {
+            return Ok(OutFile {
+                dest: dest.to_path_buf(),
+                target: dest.to_path_buf(),
+                tmp: None,
+                replaces: false,
+                file: BufWriter::new(File::create(dest).map_err(err)?),
+            });
+        }
+        let target = match &meta {
+            Some(_) => fs::canonicalize(dest).map_err(err)?,
+            None => dest.to_path_buf(),
+        };
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = target.file_name().unwrap_or(target.as_os_str());
+        let pid = std::process::id();
+        let mut n = 0;
+        loop {
+            let mut tmp_name = std::ffi::OsString::from(".");
+            tmp_name.push(name);
+            tmp_name.push(format!("{TMP_MARK}{pid}"));
+            if n > 0 {
+                tmp_name.push(format!("-{n}"));
+            }
+            let tmp = dir.join(tmp_name);
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+            {
+                Ok(f) => {
+                    if let Some(m) = &meta {
+                        // The new file keeps the old one's permissions.
+                        let _ = f.set_permissions(m.permissions());
+                    }
+                    return Ok(OutFile {
+                        dest: dest.to_path_buf(),
+                        target,
+                        tmp: Some(tmp),
+                        replaces: meta.is_some(),
+                        file: BufWriter::new(f),
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+                Err(e) => return Err(Error::io(tmp, e)),
+            }
+        }
+    }
+
+    /// Puts the complete output in place. A file that replaces another is
+    /// on disk before the rename, so that even a crash of the machine leaves
+    /// the old file or the new one.
+    fn commit(mut self) -> Result<(), Error> {
+        self.file.flush().map_err(|e| Error::io(&self.dest, e))?;
+        if self.replaces {
+            self.file
+                .get_ref()
+                .sync_all()
+                .map_err(|e| Error::io(&self.dest, e))?;
+        }
+        if let Some(tmp) = self.tmp.take() {
+            if let Err(e) = fs::rename(&tmp, &self.target) {
+                let _ = fs::remove_file(&tmp);
+                return Err(Error::io(&self.dest, e));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for OutFile {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+impl Write for OutFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.file.write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Whether a file found in a folder is an output kifu is writing (or left
+/// behind when killed): never an input.
+fn is_temporary(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().contains(TMP_MARK))
+}
+
+/// Where games go: standard output or a file.
+enum Output {
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    File(OutFile),
+}
+
+impl Output {
+    /// Puts a complete file in place (standard output needs nothing).
+    fn commit(self) -> Result<(), Error> {
+        match self {
+            Output::Stdout(_) => Ok(()),
+            Output::File(f) => f.commit(),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File(w) => w.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.write_all(buf),
+            Output::File(w) => w.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File(w) => w.flush(),
+        }
+    }
+}
+
+/// What identifies a file: device and inode where the system has them, else
+/// the canonical path; a file that does not exist yet, its absolute path
+/// with `.`, `..` and the links of its existing folders resolved.
+#[derive(PartialEq, Eq, Hash)]
+enum FileKey {
+    Id(u64, u64),
+    Path(PathBuf),
+}
+
+fn file_key(path: &Path) -> FileKey {
+    match fs::metadata(path) {
+        Ok(m) => meta_key(&m).unwrap_or_else(|| FileKey::Path(normalize(path))),
+        Err(_) => FileKey::Path(normalize(path)),
+    }
+}
+
+#[cfg(unix)]
+fn meta_key(m: &fs::Metadata) -> Option<FileKey> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileKey::Id(m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn meta_key(_: &fs::Metadata) -> Option<FileKey> {
+    None
+}
+
+/// The absolute form of a path: its longest existing part canonicalized,
+/// the rest joined with `.` and `..` resolved.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let parts: Vec<Component> = abs.components().collect();
+    for k in (1..=parts.len()).rev() {
+        let head: PathBuf = parts[..k].iter().collect();
+        if let Ok(mut out) = fs::canonicalize(&head) {
+            for part in &parts[k..] {
+                match part {
+                    Component::ParentDir => {
+                        out.pop();
+                    }
+                    Component::CurDir => {}
+                    other => out.push(other),
+                }
+            }
+            return out;
+        }
+    }
+    abs
+}
+
+/// The file behind a standard stream, when it is a regular file.
+#[cfg(unix)]
+fn stream_file(fd: std::os::fd::BorrowedFd<'_>) -> Option<File> {
+    let file = File::from(fd.try_clone_to_owned().ok()?);
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
+/// Whether standard output was closed when kifu started (`kifu ... >&-`):
+/// the Rust runtime then opens `/dev/null` for reading and writing in its
+/// place, and every write would vanish without an error. A shell's
+/// `>/dev/null` opens it for writing only.
+#[cfg(unix)]
+fn stdout_closed() -> bool {
+    use std::io::Read;
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
+        return true;
+    };
+    let mut out = File::from(fd);
+    match (out.metadata(), fs::metadata("/dev/null")) {
+        (Ok(m), Ok(null)) => {
+            m.file_type().is_char_device() && m.rdev() == null.rdev() && out.read(&mut []).is_ok()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn stdout_closed() -> bool {
+    false
+}
+
+/// Refuses, before anything is opened for writing, an output that is an
+/// input (by any path, standard input and output included), two outputs
+/// that are one file (`-o`, `--rejects`, the `--out-dir` files), and two
+/// inputs that would write one `--out-dir` file.
+fn check_outputs(
+    args: &ConvertArgs,
+    jobs: &[Job],
+    skipped: &[Job],
+    to_stdout: bool,
+) -> Result<(), Error> {
+    let refuse = |m: String| Err(Error::Usage(m));
+    let mut inputs: HashMap<FileKey, String> = HashMap::new();
+    for job in jobs.iter().chain(skipped) {
+        match &job.input {
+            Some(p) if fs::metadata(p).is_ok_and(|m| m.is_file()) => {
+                inputs
+                    .entry(file_key(p))
+                    .or_insert_with(|| p.display().to_string());
+            }
+            Some(_) => {}
+            None => {
+                #[cfg(unix)]
+                if let Some(key) = stream_file(std::os::fd::AsFd::as_fd(&io::stdin()))
+                    .and_then(|f| f.metadata().ok())
+                    .and_then(|m| meta_key(&m))
+                {
+                    inputs.insert(key, "standard input".to_string());
+                }
+            }
+        }
+    }
+    #[cfg(unix)]
+    if to_stdout {
+        if let Some(key) = stream_file(std::os::fd::AsFd::as_fd(&io::stdout()))
+            .and_then(|f| f.metadata().ok())
+            .and_then(|m| meta_key(&m))
+        {
+            if let Some(input) = inputs.get(&key) {
+                return refuse(format!(
+                    "{STDOUT} is the input {input}: kifu never writes over an input"
+                ));
+            }
+        }
+    }
+    let _ = to_stdout;
+    // Each output, with who writes it: the flag, or the input of an
+    // --out-dir file.
+    let mut outputs: Vec<(&Path, String, bool)> = Vec::new();
+    if let Some(p) = &args.output {
+        outputs.push((p, "-o".to_string(), false));
+    }
+    if let Some(p) = &args.rejects {
+        outputs.push((p, "--rejects".to_string(), false));
+    }
+    for job in jobs {
+        if let Some(out) = &job.out {
+            outputs.push((out, job_name(job), true));
+        }
+    }
+    let mut seen: HashMap<FileKey, (&Path, &str, bool)> = HashMap::new();
+    for (path, who, from_input) in &outputs {
+        // Devices and FIFOs are written in place and are no input's file.
+        if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            continue;
+        }
+        let key = file_key(path);
+        let what = if *from_input {
+            format!("the output {} of {who}", path.display())
+        } else {
+            format!("{who} {}", path.display())
+        };
+        if let Some(input) = inputs.get(&key) {
+            return refuse(format!(
+                "{what} is the input {input}: kifu never writes over an input"
+            ));
+        }
+        if let Some((other, other_who, other_from_input)) = seen.get(&key) {
+            return refuse(match (from_input, other_from_input) {
+                (true, true) => format!(
+                    "{other_who} and {who} would both be written to {}: convert them \
+                     into different --out-dir folders",
+                    path.display()
+                ),
+                (true, false) => {
+                    format!("{what} is the same file as {other_who} {}", other.display())
+                }
+                _ => format!(
+                    "{what} is the same file as {}{}",
+                    if *other_from_input {
+                        format!("the output of {other_who} ")
+                    } else {
+                        format!("{other_who} ")
+                    },
+                    other.display()
+                ),
+            });
+        }
+        seen.insert(key, (path, who, *from_input));
+    }
+    Ok(())
 }
