@@ -82,6 +82,10 @@ struct ConvertArgs {
     jobs: Option<usize>,
 }
 
+/// The stack of each worker thread (address space: pages are only
+/// committed as they are used).
+const WORKER_STACK: usize = 16 << 20;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -172,12 +176,16 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
         pieces,
         grammar_only: args.grammar_only,
     };
+    // Games are read and written on the pool's threads, recursively over
+    // their variations: a stack of WORKER_STACK keeps every walk of a game
+    // nested MAX_VARIATION_DEPTH deep far from its end (the default 2 MiB
+    // holds it with little to spare in a debug build).
+    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(WORKER_STACK);
     if let Some(j) = args.jobs {
-        // Only fails when a pool exists already, which is harmless.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(j.max(1))
-            .build_global();
+        pool = pool.num_threads(j.max(1));
     }
+    // Only fails when a pool exists already, which is harmless.
+    let _ = pool.build_global();
     let jobs = plan(args, from, to)?;
     for job in &jobs {
         check_families(job.from, to)?;
