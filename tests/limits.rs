@@ -187,7 +187,11 @@ fn unclosed_parentheses_cost_linear_time() {
         .collect();
     let plain = format!("[Event \"x\"]\n\n{moves}*\n");
     let parens = format!("[Event \"x\"]\n\n1. e4 {}{moves}*\n", "(".repeat(400));
-    let args = ["convert", "--from", "pgn", "--to", "pgn", "-"];
+    // Output to a file: a pipe nobody reads while kifu runs would fill.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let sink = dir.path().join("out.pgn");
+    let sink = sink.to_str().expect("a UTF-8 path");
+    let args = ["convert", "--from", "pgn", "--to", "pgn", "-o", sink, "-"];
     let limit = Duration::from_secs(60);
     let (base, out) = timed(&args, plain.as_bytes(), limit);
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
