@@ -80,6 +80,29 @@ struct ConvertArgs {
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+    /// The largest game record read (default 16M), in bytes or with a
+    /// suffix K, M or G (powers of 1024): a larger one fails, alone, and is
+    /// skipped unread.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_record_size: Option<usize>,
+}
+
+/// A size such as `65536`, `64K`, `64M`, `1G` or `64MiB`.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix('B')).unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("`{text}` is no size: write bytes, or a number with K, M or G"))
 }
 
 /// The stack of each worker thread (address space: pages are only
@@ -175,6 +198,7 @@ fn convert(args: &ConvertArgs) -> Result<Summary, Error> {
         no_validate: args.no_validate,
         pieces,
         grammar_only: args.grammar_only,
+        max_record: args.max_record_size,
     };
     // Games are read and written on the pool's threads, recursively over
     // their variations: a stack of WORKER_STACK keeps every walk of a game

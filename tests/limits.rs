@@ -205,3 +205,77 @@ fn unclosed_parentheses_cost_linear_time() {
         "unclosed parentheses took {took:?}, the same moves {base:?}"
     );
 }
+
+/// A chess game of `bytes` or a little more, all its moves on one line.
+fn long_game(bytes: usize) -> String {
+    let mut moves = String::new();
+    let mut i = 1;
+    while moves.len() < bytes {
+        moves.push_str(&format!("{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * i - 1, 2 * i));
+        i += 1;
+    }
+    format!("[Event \"long\"]\n\n{moves}*\n\n")
+}
+
+/// Item 17: a record over the limit fails alone, with its position, its
+/// size and the option that raises the limit; it is skipped while reading
+/// (never held whole), and the games after it convert. A 60 MB one-game line
+/// took 1.9 GB, and 130 MB aborted the run.
+#[test]
+fn a_record_over_the_limit_fails_alone_and_the_limit_can_be_raised() {
+    // 100 good games, a game of 200 KB, 100 good games; limit 64K.
+    let text = archive("pgn", &long_game(200_000));
+    let limited = ["--max-record-size", "64K"];
+    let out = convert("pgn", "pgn", &limited, text.as_bytes());
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (200, 1), "{err}");
+    assert!(errors_are_located(&err), "{err}");
+    assert!(
+        err.contains("-:401:1: error: game 101: the game is 195."),
+        "{err}"
+    );
+    assert!(
+        err.contains("over the limit of 64 KiB") || err.contains("over the limit of 65536 bytes"),
+        "{err}"
+    );
+    assert!(err.contains("--max-record-size"), "{err}");
+    // Raised, it converts.
+    let out = convert("pgn", "pgn", &["--max-record-size", "1M"], text.as_bytes());
+    assert_eq!(counts(&out), (201, 0), "{}", stderr(&out));
+
+    // The same from JSON Lines, a JSON array and draughts-num.
+    let lines = convert("pgn", "jsonl", &[], text.as_bytes());
+    assert_eq!(counts(&lines), (201, 0));
+    let array = convert("pgn", "json", &[], text.as_bytes());
+    for (from, input) in [("jsonl", &lines.stdout), ("json", &array.stdout)] {
+        let out = convert(from, "pgn", &limited, input);
+        let err = stderr(&out);
+        assert_eq!(counts(&out), (200, 1), "{from}: {err}");
+        assert!(err.contains("game 101: the game is "), "{from}: {err}");
+    }
+    let mut moves = String::new();
+    while moves.len() < 200_000 {
+        moves.push_str("32-28 18-23 28-32 23-18 ");
+    }
+    let long = format!("[Event \"long\"]\n\n{moves}*\n\n");
+    let out = convert("draughts-num", "draughts-num", &limited, archive("num", &long).as_bytes());
+    assert_eq!(counts(&out), (200, 1), "{}", stderr(&out));
+
+    // A size that is not one is a usage error.
+    let out = convert("pgn", "pgn", &["--max-record-size", "lots"], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// Item 17, at the default limit (16 MiB): a 17 MB game between two good
+/// ones is refused and skipped; nothing else is lost.
+#[test]
+fn the_default_limit_refuses_a_17_mb_game() {
+    let good = |i| good_game("pgn", i);
+    let text = format!("{}{}{}", good(1), long_game(17_000_000), good(2));
+    let out = convert("pgn", "pgn", &[], text.as_bytes());
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (2, 1), "{err}");
+    assert!(err.contains("-:5:1: error: game 2: the game is 16."), "{err}");
+    assert!(err.contains("over the limit of 16 MiB"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("good 2"));
+}
