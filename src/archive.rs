@@ -69,7 +69,11 @@ enum Skip {
     Line,
     /// After the element's closing bracket, or before a `,` outside any
     /// bracket (JSON arrays).
-    Json { depth: usize, in_str: bool, escaped: bool },
+    Json {
+        depth: usize,
+        in_str: bool,
+        escaped: bool,
+    },
     /// After the next blank line (scoresheets); `blank` says the line so
     /// far holds nothing but spaces.
     Blank { blank: bool },
@@ -912,6 +916,45 @@ mod tests {
             assert_eq!(recs[0], (format!("\n{one}"), 1, true));
             assert_eq!(recs[1], (format!("{two}\n"), 7, true));
             assert_eq!(recs[2], ("\n".to_string(), 13, false));
+        }
+    }
+
+    #[test]
+    fn records_over_the_limit_are_passed_in_every_split() {
+        let long = "x".repeat(300);
+        let cases = [
+            (
+                3,
+                Split::Container { results: RESULTS },
+                format!("[E \"a\"]\n1. 32-28 *\n[E \"b\"]\n1. {long}\n[E \"c\"]\n1. 33-29 *\n"),
+            ),
+            (
+                2,
+                Split::Lines,
+                format!("{{\"a\":1}}\n{{\"b\":\"{long}\"}}\n{{\"c\":1}}\n"),
+            ),
+            (
+                2,
+                Split::JsonArray,
+                format!("[{{\"a\":1}},\n{{\"b\":[\"]\",{{\"{long}\":[]}}]}},\n{{\"c\":1}}]\n"),
+            ),
+        ];
+        for (line, split, text) in cases {
+            for batch in [1, 7, 1 << 20] {
+                let mut r = Records::new(text.as_bytes(), split).with_limit(100);
+                let mut recs = Vec::new();
+                while let Some(b) = r.next_batch(batch).unwrap() {
+                    for rec in b.records.into_iter().filter(|r| r.is_game) {
+                        let s = String::from_utf8(b.data[rec.range].to_vec()).unwrap();
+                        recs.push((s, rec.line, rec.oversize.is_some()));
+                    }
+                }
+                let text = &text;
+                assert_eq!(recs.len(), 3, "{batch} {text}: {recs:?}");
+                assert!(recs[0].0.contains('a') && !recs[0].2, "{recs:?}");
+                assert_eq!((recs[1].1, recs[1].2), (line, true), "{text}: {recs:?}");
+                assert!(recs[2].0.contains('c') && !recs[2].2, "{text}: {recs:?}");
+            }
         }
     }
 

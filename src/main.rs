@@ -90,7 +90,10 @@ struct ConvertArgs {
 /// A size such as `65536`, `64K`, `64M`, `1G` or `64MiB`.
 fn parse_size(text: &str) -> Result<usize, String> {
     let t = text.trim();
-    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix('B')).unwrap_or(t);
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
     let (digits, shift) = match t.char_indices().last() {
         Some((i, 'k' | 'K')) => (&t[..i], 10),
         Some((i, 'm' | 'M')) => (&t[..i], 20),

@@ -129,11 +129,19 @@ fn a_game_nested_at_the_limit_round_trips() {
         assert!(grammar.stdout == canonical, "{format} by the grammar");
         assert_interchange_round_trip(format, &[], &canonical, 1, "deep");
     }
-    let num = convert("draughts-num", "draughts-num", &[], deep_game("num", LIMIT).as_bytes());
+    let num = convert(
+        "draughts-num",
+        "draughts-num",
+        &[],
+        deep_game("num", LIMIT).as_bytes(),
+    );
     let diag = convert("draughts-num", "draughts-diag", &[], &num.stdout);
     let back = convert("draughts-diag", "draughts-num", &[], &diag.stdout);
     assert_eq!(counts(&back), (1, 0), "{}", stderr(&back));
-    assert!(back.stdout == num.stdout, "draughts-diag round trip differs");
+    assert!(
+        back.stdout == num.stdout,
+        "draughts-diag round trip differs"
+    );
     // One level more is refused, by either reader.
     for extra in [&[][..], &["--grammar-only"][..]] {
         let out = convert("pgn", "pgn", extra, deep_game("pgn", LIMIT + 1).as_bytes());
@@ -258,7 +266,12 @@ fn a_record_over_the_limit_fails_alone_and_the_limit_can_be_raised() {
         moves.push_str("32-28 18-23 28-32 23-18 ");
     }
     let long = format!("[Event \"long\"]\n\n{moves}*\n\n");
-    let out = convert("draughts-num", "draughts-num", &limited, archive("num", &long).as_bytes());
+    let out = convert(
+        "draughts-num",
+        "draughts-num",
+        &limited,
+        archive("num", &long).as_bytes(),
+    );
     assert_eq!(counts(&out), (200, 1), "{}", stderr(&out));
 
     // A size that is not one is a usage error.
@@ -275,7 +288,10 @@ fn the_default_limit_refuses_a_17_mb_game() {
     let out = convert("pgn", "pgn", &[], text.as_bytes());
     let err = stderr(&out);
     assert_eq!(counts(&out), (2, 1), "{err}");
-    assert!(err.contains("-:5:1: error: game 2: the game is 16."), "{err}");
+    assert!(
+        err.contains("-:5:1: error: game 2: the game is 16."),
+        "{err}"
+    );
     assert!(err.contains("over the limit of 16 MiB"), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("good 2"));
 }
