@@ -25,6 +25,9 @@ pub struct RawRecord {
     pub col: usize,
     /// False for text that holds no game (whitespace and comments only).
     pub is_game: bool,
+    /// For a record over the size limit, its size in bytes: it was skipped
+    /// while reading, and `range` is empty.
+    pub oversize: Option<u64>,
 }
 
 /// Consecutive records and the bytes they lie in.
@@ -45,10 +48,107 @@ pub struct Records<R: Read> {
     started: bool,
     line: usize,
     col: usize,
+    limit: usize,
 }
 
 /// Default batch size: enough records to keep every core busy.
 pub const BATCH_BYTES: usize = 1 << 20;
+
+/// Default limit on the size of one record (`--max-record-size`): reading a
+/// game costs a few tens of times its size in memory, and the largest games
+/// of real archives (heavily annotated ones) are tens of kilobytes.
+pub const MAX_RECORD: usize = 16 << 20;
+
+/// Where a record over the size limit ends, found while streaming past it
+/// without keeping it: the state of a scan that goes on chunk by chunk.
+enum Skip {
+    /// Before a line that starts with `[`, a tag (container formats);
+    /// `line_start` says the last byte seen ended a line.
+    Tag { line_start: bool },
+    /// After the next line end (JSON Lines).
+    Line,
+    /// After the element's closing bracket, or before a `,` outside any
+    /// bracket (JSON arrays).
+    Json {
+        depth: usize,
+        in_str: bool,
+        escaped: bool,
+    },
+    /// After the next blank line (scoresheets); `blank` says the line so
+    /// far holds nothing but spaces.
+    Blank { blank: bool },
+}
+
+impl Skip {
+    fn new(split: Split) -> Skip {
+        match split {
+            Split::Container { .. } => Skip::Tag { line_start: false },
+            Split::Lines => Skip::Line,
+            Split::JsonArray => Skip::Json {
+                depth: 0,
+                in_str: false,
+                escaped: false,
+            },
+            Split::Sheet => Skip::Blank { blank: false },
+        }
+    }
+
+    /// Where the record ends in the next chunk of it, if it does.
+    fn end(&mut self, data: &[u8]) -> Option<usize> {
+        match self {
+            Skip::Tag { line_start } => {
+                if *line_start && data.first() == Some(&b'[') {
+                    return Some(0);
+                }
+                let end = memchr::memmem::find(data, b"\n[").map(|i| i + 1);
+                *line_start = data.last() == Some(&b'\n');
+                end
+            }
+            Skip::Line => memchr::memchr(b'\n', data).map(|i| i + 1),
+            Skip::Json {
+                depth,
+                in_str,
+                escaped,
+            } => {
+                for (i, &b) in data.iter().enumerate() {
+                    if *in_str {
+                        match b {
+                            _ if *escaped => *escaped = false,
+                            b'\\' => *escaped = true,
+                            b'"' => *in_str = false,
+                            _ => {}
+                        }
+                        continue;
+                    }
+                    match b {
+                        b'"' => *in_str = true,
+                        b'{' | b'[' => *depth += 1,
+                        b'}' | b']' => {
+                            *depth = depth.saturating_sub(1);
+                            if *depth == 0 {
+                                return Some(i + 1);
+                            }
+                        }
+                        b',' if *depth == 0 => return Some(i),
+                        _ => {}
+                    }
+                }
+                None
+            }
+            Skip::Blank { blank } => {
+                for (i, &b) in data.iter().enumerate() {
+                    match b {
+                        b'\n' if *blank => return Some(i + 1),
+                        b'\n' => *blank = true,
+                        b' ' | b'\r' => {}
+                        _ => *blank = false,
+                    }
+                }
+                None
+            }
+        }
+    }
+}
 
 impl<R: Read> Records<R> {
     /// A splitter over a stream.
@@ -61,6 +161,75 @@ impl<R: Read> Records<R> {
             started: false,
             line: 1,
             col: 1,
+            limit: MAX_RECORD,
+        }
+    }
+
+    /// Refuses records over `limit` bytes (the default is [`MAX_RECORD`]):
+    /// each is skipped while reading, without being kept whole, and comes
+    /// as a record of its own with its size in `oversize`.
+    pub fn with_limit(mut self, limit: usize) -> Records<R> {
+        self.limit = limit.max(1);
+        self
+    }
+
+    /// Passes the record at the start of the buffer, which is over the
+    /// limit, and returns it as a batch of its own: its position and its
+    /// size, not its bytes. `len` is its length when the scan found its end
+    /// in the buffer; otherwise it is streamed past, a chunk at a time.
+    fn skip_oversize(&mut self, len: Option<usize>) -> io::Result<Batch> {
+        // Point at its first character that is not blank.
+        let lead = self.buf.len() - self.buf.trim_ascii_start().len();
+        let lead = lead.min(len.unwrap_or(usize::MAX));
+        advance(&self.buf[..lead], &mut self.line, &mut self.col);
+        self.buf.drain(..lead);
+        let (line, col) = (self.line, self.col);
+        let size = match len {
+            Some(len) => self.pass(len - lead),
+            None => self.stream_past()?,
+        };
+        Ok(Batch {
+            data: Vec::new(),
+            records: vec![RawRecord {
+                range: 0..0,
+                line,
+                col,
+                is_game: true,
+                oversize: Some(size),
+            }],
+        })
+    }
+
+    /// Drops the first `n` bytes of the buffer, moving the position past
+    /// them.
+    fn pass(&mut self, n: usize) -> u64 {
+        advance(&self.buf[..n], &mut self.line, &mut self.col);
+        self.buf.drain(..n);
+        n as u64
+    }
+
+    /// Streams past a record whose end the buffer does not hold; returns
+    /// its size.
+    fn stream_past(&mut self) -> io::Result<u64> {
+        let mut skip = Skip::new(self.split);
+        // No end in the first `limit` bytes: past the tags (and a
+        // scoresheet's header), the record ends where the next one can
+        // start. A JSON element is scanned from its start, for its depth.
+        let mut from = match self.split {
+            Split::JsonArray => 0,
+            _ => self.limit.min(self.buf.len()),
+        };
+        let mut size = 0;
+        loop {
+            if let Some(end) = skip.end(&self.buf[from..]) {
+                return Ok(size + self.pass(from + end));
+            }
+            size += self.pass(self.buf.len());
+            from = 0;
+            if self.eof {
+                return Ok(size);
+            }
+            self.fill(BATCH_BYTES)?;
         }
     }
 
@@ -103,11 +272,19 @@ impl<R: Read> Records<R> {
             while p < self.buf.len() && p < target {
                 match find_end(&self.buf[p..], self.split, self.eof) {
                     Some((len, is_game)) => {
+                        if len > self.limit && records.is_empty() {
+                            return self.skip_oversize(Some(len)).map(Some);
+                        }
+                        if len > self.limit {
+                            // Left for the next batch, where it comes first.
+                            break;
+                        }
                         records.push(RawRecord {
                             range: p..p + len,
                             line: self.line,
                             col: self.col,
                             is_game,
+                            oversize: None,
                         });
                         advance(&self.buf[p..p + len], &mut self.line, &mut self.col);
                         p += len;
@@ -123,8 +300,12 @@ impl<R: Read> Records<R> {
                 let data = std::mem::replace(&mut self.buf, tail);
                 return Ok(Some(Batch { data, records }));
             }
-            // One record is larger than the target: read more.
-            target = target.saturating_mul(2);
+            if self.buf.len() > self.limit {
+                return self.skip_oversize(None).map(Some);
+            }
+            // One record is larger than the target: read more, up to the
+            // limit and a byte.
+            target = target.saturating_mul(2).min(self.limit + 1);
         }
     }
 }
@@ -515,7 +696,8 @@ pub fn convert_stream<R: Read + Send, W: Write>(
     report: &mut Report<'_>,
 ) -> Result<Summary, Error> {
     let io_err = |e: io::Error| Error::io(name, e);
-    let mut records = Records::new(input, conv.from.split);
+    let limit = conv.read.max_record.unwrap_or(MAX_RECORD);
+    let mut records = Records::new(input, conv.from.split).with_limit(limit);
     let mut summary = Summary::default();
     // Games seen so far in this input; messages number them from 1.
     let mut game_index = 0usize;
@@ -531,9 +713,11 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                 batch
                     .records
                     .par_iter()
-                    .map(|r| {
-                        r.is_game
-                            .then(|| conv.convert(&batch.data[r.range.clone()]))
+                    .map(|r| match r.oversize {
+                        Some(size) => Some(Converted::Failed(too_large(size, limit))),
+                        None => r
+                            .is_game
+                            .then(|| conv.convert(&batch.data[r.range.clone()])),
                     })
                     .collect::<Vec<Option<Converted>>>()
             },
@@ -627,6 +811,30 @@ pub fn convert_stream<R: Read + Send, W: Write>(
         }
     }
     Ok(summary)
+}
+
+/// The error for a record of `size` bytes, over the limit.
+fn too_large(size: u64, limit: usize) -> Problem {
+    Problem::whole(format!(
+        "the game is {} long, over the limit of {} on one record: it was skipped (raise the limit with --max-record-size)",
+        bytes_text(size),
+        bytes_text(limit as u64)
+    ))
+}
+
+/// A size in bytes as a person reads it: `130.0 MiB (136314880 bytes)`,
+/// or `16 MiB` and `64 KiB` for a whole number of them.
+fn bytes_text(n: u64) -> String {
+    const KIB: u64 = 1 << 10;
+    const MIB: u64 = 1 << 20;
+    match n {
+        0 => "0 bytes".to_string(),
+        _ if n % MIB == 0 => format!("{} MiB", n / MIB),
+        _ if n % KIB == 0 && n < MIB => format!("{} KiB", n / KIB),
+        _ if n >= MIB => format!("{:.1} MiB ({n} bytes)", n as f64 / MIB as f64),
+        _ if n >= KIB => format!("{:.1} KiB ({n} bytes)", n as f64 / KIB as f64),
+        _ => format!("{n} bytes"),
+    }
 }
 
 /// Whether text between games (a record that holds no game) says anything:
@@ -737,6 +945,45 @@ mod tests {
             assert_eq!(recs[0], (format!("\n{one}"), 1, true));
             assert_eq!(recs[1], (format!("{two}\n"), 7, true));
             assert_eq!(recs[2], ("\n".to_string(), 13, false));
+        }
+    }
+
+    #[test]
+    fn records_over_the_limit_are_passed_in_every_split() {
+        let long = "x".repeat(300);
+        let cases = [
+            (
+                3,
+                Split::Container { results: RESULTS },
+                format!("[E \"a\"]\n1. 32-28 *\n[E \"b\"]\n1. {long}\n[E \"c\"]\n1. 33-29 *\n"),
+            ),
+            (
+                2,
+                Split::Lines,
+                format!("{{\"a\":1}}\n{{\"b\":\"{long}\"}}\n{{\"c\":1}}\n"),
+            ),
+            (
+                2,
+                Split::JsonArray,
+                format!("[{{\"a\":1}},\n{{\"b\":[\"]\",{{\"{long}\":[]}}]}},\n{{\"c\":1}}]\n"),
+            ),
+        ];
+        for (line, split, text) in cases {
+            for batch in [1, 7, 1 << 20] {
+                let mut r = Records::new(text.as_bytes(), split).with_limit(100);
+                let mut recs = Vec::new();
+                while let Some(b) = r.next_batch(batch).unwrap() {
+                    for rec in b.records.into_iter().filter(|r| r.is_game) {
+                        let s = String::from_utf8(b.data[rec.range].to_vec()).unwrap();
+                        recs.push((s, rec.line, rec.oversize.is_some()));
+                    }
+                }
+                let text = &text;
+                assert_eq!(recs.len(), 3, "{batch} {text}: {recs:?}");
+                assert!(recs[0].0.contains('a') && !recs[0].2, "{recs:?}");
+                assert_eq!((recs[1].1, recs[1].2), (line, true), "{text}: {recs:?}");
+                assert!(recs[2].0.contains('c') && !recs[2].2, "{text}: {recs:?}");
+            }
         }
     }
 

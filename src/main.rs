@@ -81,7 +81,37 @@ struct ConvertArgs {
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+    /// The largest game record read (default 16M), in bytes or with a
+    /// suffix K, M or G (powers of 1024): a larger one fails, alone, and is
+    /// skipped unread.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_record_size: Option<usize>,
 }
+
+/// A size such as `65536`, `64K`, `64M`, `1G` or `64MiB`.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 10),
+        Some((i, 'm' | 'M')) => (&t[..i], 20),
+        Some((i, 'g' | 'G')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("`{text}` is no size: write bytes, or a number with K, M or G"))
+}
+
+/// The stack of each worker thread (address space: pages are only
+/// committed as they are used).
+const WORKER_STACK: usize = 16 << 20;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -189,13 +219,18 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         no_validate: args.no_validate,
         pieces,
         grammar_only: args.grammar_only,
+        max_record: args.max_record_size,
     };
+    // Games are read and written on the pool's threads, recursively over
+    // their variations: a stack of WORKER_STACK keeps every walk of a game
+    // nested MAX_VARIATION_DEPTH deep far from its end (the default 2 MiB
+    // holds it with little to spare in a debug build).
+    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(WORKER_STACK);
     if let Some(j) = args.jobs {
-        // Only fails when a pool exists already, which is harmless.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(j.max(1))
-            .build_global();
+        pool = pool.num_threads(j.max(1));
     }
+    // Only fails when a pool exists already, which is harmless.
+    let _ = pool.build_global();
     // Every input is found before any output is created, so that no file
     // kifu writes in a run is read by that run.
     let jobs = plan(args, from, to)?;

@@ -1,15 +1,65 @@
 //! `json` and `jsonl`: the IR as JSON. Any game written and read back is the
 //! same game.
 
+use serde::Deserialize;
+
 use crate::error::Problem;
 use crate::ir::draughts::Board;
-use crate::ir::{is_glyph, Game, Line, Setup, Variant};
+use crate::ir::{is_glyph, Game, Line, Setup, Variant, MAX_VARIATION_DEPTH};
+use crate::notation::container::{line_col, too_deep};
 use crate::notation::draughts::draughts_move;
 use crate::notation::{Parsed, ReadOptions, WriteOptions};
 
+/// How deeply JSON values nest in a game whose variations nest
+/// [`MAX_VARIATION_DEPTH`] deep: each variation is a line object, its plies
+/// array, a ply object and its variations array (four levels), under the
+/// game object and its moves; a little room on top for what a game holds
+/// beside its moves.
+const MAX_JSON_DEPTH: usize = 4 * MAX_VARIATION_DEPTH + 8;
+
+/// Where JSON values first nest deeper than `limit` (objects and arrays,
+/// outside strings), if they do: one pass over the bytes, before serde
+/// recurses into them.
+fn too_deep_at(text: &str, limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut escaped = false;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if in_str {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Reads one game (one array element or one line).
 pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let game: Game = serde_json::from_str(text).map_err(|e| {
+    // serde_json's own limit (128 levels) stops at about 30 nested
+    // variations; this one is kifu's, checked before serde recurses.
+    if let Some(at) = too_deep_at(text, MAX_JSON_DEPTH) {
+        return Err(too_deep(line_col(text, at)));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let game = Game::deserialize(&mut de).and_then(|g| de.end().map(|()| g));
+    let game = game.map_err(|e| {
         let msg = e.to_string();
         let msg = match msg.find(" at line ") {
             Some(i) => msg[..i].to_string(),
@@ -20,6 +70,9 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
             format!("invalid game JSON: {msg}"),
         )
     })?;
+    if game.moves.depth(MAX_VARIATION_DEPTH) > MAX_VARIATION_DEPTH {
+        return Err(too_deep((0, 0)));
+    }
     validate(&game)?;
     Ok(Parsed {
         game,

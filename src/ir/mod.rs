@@ -236,6 +236,13 @@ impl Ply {
     }
 }
 
+/// How deeply variations may nest: a variation inside a variation inside
+/// ... this many levels, and no more. Every reader refuses a deeper game
+/// (that game alone, with its position), so that every recursive walk over
+/// a [`Line`] (the readers, the replay, the writers, serde, `Drop`) stays
+/// within a worker thread's stack; real games nest a few levels.
+pub const MAX_VARIATION_DEPTH: usize = 500;
+
 /// A sequence of plies: the main line of a game or a variation.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
@@ -251,6 +258,23 @@ impl Line {
     /// True when the line holds no ply and no comment.
     pub fn is_empty(&self) -> bool {
         self.plies.is_empty() && self.trailing.is_empty()
+    }
+
+    /// How deeply variations nest in this line (0: none), counted no
+    /// further than `limit + 1`, so that a line deeper than the stack allows
+    /// is measured without overflowing it.
+    pub fn depth(&self, limit: usize) -> usize {
+        let mut deepest = 0;
+        for var in self.plies.iter().flat_map(|p| &p.variations) {
+            if limit == 0 {
+                return 1;
+            }
+            deepest = deepest.max(1 + var.depth(limit - 1));
+            if deepest > limit {
+                break;
+            }
+        }
+        deepest
     }
 }
 

@@ -13,6 +13,7 @@ use pest::RuleType;
 use crate::error::Problem;
 use crate::ir::{
     Comment, CommentKind, Game, GameResult, Line, Move, Ply, Setup, Side, Tag, Variant,
+    MAX_VARIATION_DEPTH,
 };
 use crate::notation::fast::{self, Lexing};
 use crate::notation::ReadOptions;
@@ -213,6 +214,11 @@ pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) 
                     format!("expected {} or {}", uniq.join(", "), last)
                 }
             }
+        }
+        // pest's guard against running out of stack: only variations nest
+        // without bound in the grammar.
+        ErrorVariant::CustomError { message } if message == "stack limit reached" => {
+            return too_deep(pos)
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
@@ -501,6 +507,7 @@ fn assemble<'i, N: Notation>(
         warnings: &mut warnings,
         result: None,
         last_move: None,
+        depth: 0,
     };
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
     game.moves.plies.reserve(moves);
@@ -572,6 +579,8 @@ struct Walker<'n, 'w, 'i, N: Notation> {
     result: Option<GameResult>,
     /// Text and offset of the last move read on the main line.
     last_move: Option<(&'i str, usize)>,
+    /// How many variations are open.
+    depth: usize,
 }
 
 impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
@@ -656,7 +665,12 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                         Some(ply) => (ply.number, ply.side),
                         None => return Err(Problem::at(at(offset), "a variation before any move")),
                     };
+                    if self.depth == MAX_VARIATION_DEPTH {
+                        return Err(too_deep(at(offset)));
+                    }
+                    self.depth += 1;
                     let var = self.line(Line::default(), tokens, n, s, true, false)?;
+                    self.depth -= 1;
                     if let Some(ply) = line.plies.last_mut() {
                         ply.variations.push(var);
                     }
@@ -673,6 +687,15 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
         line.trailing = pending;
         Ok(line)
     }
+}
+
+/// The error for a variation opened [`MAX_VARIATION_DEPTH`] levels deep,
+/// at `pos` (line and column in the record, or `(0, 0)` for the record).
+pub fn too_deep(pos: (usize, usize)) -> Problem {
+    Problem::at(
+        pos,
+        format!("variations nested more than {MAX_VARIATION_DEPTH} deep: kifu reads at most {MAX_VARIATION_DEPTH} levels"),
+    )
 }
 
 /// Tags that lead a canonical tag section, in this order.

@@ -33,6 +33,9 @@ pub struct ReadOptions {
     /// Read every record with the pest grammar, never the fast lexer (to
     /// check the fast lexer against the grammar).
     pub grammar_only: bool,
+    /// The largest record read, in bytes (`--max-record-size`); `None` is
+    /// [`crate::archive::MAX_RECORD`]. A larger one fails, alone.
+    pub max_record: Option<usize>,
 }
 
 /// Options that change how games are written.
