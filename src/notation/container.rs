@@ -270,8 +270,8 @@ pub enum Token<'i, R: RuleType> {
     Open(usize),
     /// `)`, closing it.
     Close,
-    /// A result token.
-    Result(&'i str),
+    /// A result token and its offset.
+    Result(&'i str, usize),
     /// A `}` outside any comment.
     StrayBrace(usize),
 }
@@ -349,7 +349,7 @@ impl<'i, R: ContainerRule> Iterator for PestTokens<'i, R> {
                     self.stack.push(pair.into_inner());
                     Token::Open(at)
                 }
-                Kind::Result => Token::Result(text),
+                Kind::Result => Token::Result(text, at),
                 Kind::StrayBrace => Token::StrayBrace(at),
                 _ => continue,
             });
@@ -476,13 +476,14 @@ fn read_lexed<'i, N: Notation>(
 fn assemble<'i, N: Notation>(
     text: &'i str,
     preamble: Vec<Comment>,
-    tags: Vec<Tag>,
+    mut tags: Vec<Tag>,
     tag_at: &[usize],
     mut tokens: impl Iterator<Item = Token<'i, N::Rule>>,
     moves: usize,
     notation: &mut N,
     mut warnings: Vec<Problem>,
 ) -> Result<Parsed, Problem> {
+    repair_result_tag(text, &mut tags, tag_at, &mut warnings);
     let at = |name: &str| -> (usize, usize) {
         tags.iter()
             .position(|t| t.name == name)
@@ -501,6 +502,7 @@ fn assemble<'i, N: Notation>(
         warnings: &mut warnings,
         result: None,
         last_move: None,
+        bare_number: false,
     };
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
     game.moves.plies.reserve(moves);
@@ -519,6 +521,21 @@ fn assemble<'i, N: Notation>(
     check_score_as_move(text, &game, last_move)?;
     notation.finish(&mut game, &mut warnings)?;
     Ok(Parsed { game, warnings })
+}
+
+/// A Result tag holding a placeholder (`?`, empty) or a spaced result
+/// (`1 - 0`) gets the token it means, with a warning.
+fn repair_result_tag(text: &str, tags: &mut [Tag], tag_at: &[usize], warnings: &mut Vec<Problem>) {
+    let Some(i) = tags.iter().position(|t| t.name == "Result") else {
+        return;
+    };
+    if GameResult::parse(&tags[i].value).is_some() {
+        return;
+    }
+    if let Some((result, repair)) = GameResult::parse_damaged(&tags[i].value) {
+        warnings.push(Problem::at(line_col(text, tag_at[i]), repair.message()));
+        tags[i].value = result.token().to_string();
+    }
 }
 
 /// A game with no result token whose last move is spelled like its Result
@@ -572,7 +589,12 @@ struct Walker<'n, 'w, 'i, N: Notation> {
     result: Option<GameResult>,
     /// Text and offset of the last move read on the main line.
     last_move: Option<(&'i str, usize)>,
+    /// A move number without its dot was seen (warned once a game).
+    bare_number: bool,
 }
+
+/// The warning of a game with move numbers written without their dot.
+pub const BARE_NUMBER: &str = "a move number written without its dot (`29 Qxf8+`) was read";
 
 impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
     /// Reads one line into `line` (empty), up to the `)` that closes it or
@@ -614,6 +636,7 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     side = side.other();
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
+                    self.check_bare_number(text, offset);
                     let digits = text.trim_end_matches(['.', '…']);
                     number = digits.parse().map_err(|_| {
                         Problem::at(at(offset), format!("move number `{text}` is too large"))
@@ -662,16 +685,34 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     }
                 }
                 Token::Close => break,
-                Token::Result(text) => self.result = GameResult::parse(text),
+                Token::Result(text, offset) => {
+                    self.result = GameResult::parse(text).or_else(|| {
+                        let (result, repair) = GameResult::parse_damaged(text)?;
+                        self.warnings
+                            .push(Problem::at(at(offset), repair.message()));
+                        Some(result)
+                    })
+                }
                 Token::StrayBrace(offset) => self.warnings.push(Problem::at(
                     at(offset),
                     "a `}` outside any comment was skipped",
                 )),
-                Token::MoveNumber(..) | Token::Ellipsis => {}
+                Token::MoveNumber(text, offset) => self.check_bare_number(text, offset),
+                Token::Ellipsis => {}
             }
         }
         line.trailing = pending;
         Ok(line)
+    }
+
+    /// Warns (once a game) of a move number written without its dot, which
+    /// the chess grammar reads.
+    fn check_bare_number(&mut self, text: &str, offset: usize) {
+        if !self.bare_number && text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+            self.bare_number = true;
+            self.warnings
+                .push(Problem::at(line_col(self.text, offset), BARE_NUMBER));
+        }
     }
 }
 

@@ -46,7 +46,7 @@ pub struct Lexing {
 
 /// Lexes a record, or returns `None` for pest to read it.
 pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R>> {
-    let Lexing { move_len, results } = lexing;
+    let results = lexing.results;
     let b = text.as_bytes();
     let n = b.len();
     let skip = |mut i: usize| {
@@ -118,7 +118,7 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
                     i = end_with_result(text, i, r, depth, &mut tokens)?;
                 } else {
                     // A move that starts with a digit (draughts squares).
-                    i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?;
+                    i = lex_move(text, i, lexing, &mut tokens, depth, &mut main_moves)?;
                 }
             }
             b'*' => {
@@ -179,7 +179,7 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
                 tokens.push(Token::Ellipsis);
                 i = j;
             }
-            _ => i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?,
+            _ => i = lex_move(text, i, lexing, &mut tokens, depth, &mut main_moves)?,
         }
         i = skip(i);
     }
@@ -197,7 +197,7 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
 fn lex_move<'i, R: RuleType>(
     text: &'i str,
     i: usize,
-    move_len: fn(&[u8]) -> Option<usize>,
+    Lexing { move_len, results }: Lexing,
     tokens: &mut Vec<Token<'i, R>>,
     depth: usize,
     main_moves: &mut usize,
@@ -206,6 +206,19 @@ fn lex_move<'i, R: RuleType>(
     let len = move_len(&b[i..])?;
     if len == 0 || !ends_move(b.get(i + len)) {
         return None;
+    }
+    // What the grammar reads as a result, not a move: `--` ending the
+    // movetext (a placeholder) and a result spaced after its dash (`1- 1`,
+    // which draughts-num spells like a move).
+    if b.get(i + 1) == Some(&b'-') && (b[i] == b'-' || b.get(i + 2) == Some(&b' ')) {
+        if b[i] == b'-' && b[i + len..].iter().all(|&c| is_space(c)) {
+            return None;
+        }
+        let (left, right) = (&b[i..i + 2], b[i + 2..i + len].trim_ascii_start());
+        let spaced = |r: &&str| r.len() > 2 && r.as_bytes().split_at(2) == (left, right);
+        if results.iter().any(spaced) {
+            return None;
+        }
     }
     tokens.push(Token::Move(&text[i..i + len], i, None));
     *main_moves += usize::from(depth == 0);
@@ -237,6 +250,6 @@ fn end_with_result<'i, R: RuleType>(
     if depth != 0 || !rest[r.len()..].bytes().all(is_space) {
         return None;
     }
-    tokens.push(Token::Result(&rest[..r.len()]));
+    tokens.push(Token::Result(&rest[..r.len()], i));
     Some(text.len())
 }
