@@ -421,10 +421,14 @@ impl Game {
     }
 
     /// The result a writer should end the movetext with: the termination
-    /// marker, else the `Result` tag when it holds a result, else `*`.
+    /// marker, else the `Result` tag when it holds a result (damaged ones
+    /// too: `1 - 0`, see [`GameResult::parse_damaged`]), else `*`.
     pub fn effective_result(&self) -> GameResult {
         self.result
-            .or_else(|| self.tag("Result").and_then(GameResult::parse))
+            .or_else(|| {
+                let tag = self.tag("Result")?;
+                GameResult::parse(tag).or_else(|| Some(GameResult::parse_damaged(tag)?.0))
+            })
             .unwrap_or(GameResult::UNKNOWN)
     }
 }

@@ -476,14 +476,14 @@ fn read_lexed<'i, N: Notation>(
 fn assemble<'i, N: Notation>(
     text: &'i str,
     preamble: Vec<Comment>,
-    mut tags: Vec<Tag>,
+    tags: Vec<Tag>,
     tag_at: &[usize],
     mut tokens: impl Iterator<Item = Token<'i, N::Rule>>,
     moves: usize,
     notation: &mut N,
     mut warnings: Vec<Problem>,
 ) -> Result<Parsed, Problem> {
-    repair_result_tag(text, &mut tags, tag_at, &mut warnings);
+    check_result_tag(text, &tags, tag_at, &mut warnings);
     let at = |name: &str| -> (usize, usize) {
         tags.iter()
             .position(|t| t.name == name)
@@ -524,17 +524,16 @@ fn assemble<'i, N: Notation>(
 }
 
 /// A Result tag holding a placeholder (`?`, empty) or a spaced result
-/// (`1 - 0`) gets the token it means, with a warning.
-fn repair_result_tag(text: &str, tags: &mut [Tag], tag_at: &[usize], warnings: &mut Vec<Problem>) {
+/// (`1 - 0`) is read as the result it means ([`Game::effective_result`]) and
+/// kept as written, with a warning.
+fn check_result_tag(text: &str, tags: &[Tag], tag_at: &[usize], warnings: &mut Vec<Problem>) {
     let Some(i) = tags.iter().position(|t| t.name == "Result") else {
         return;
     };
-    if GameResult::parse(&tags[i].value).is_some() {
-        return;
-    }
-    if let Some((result, repair)) = GameResult::parse_damaged(&tags[i].value) {
-        warnings.push(Problem::at(line_col(text, tag_at[i]), repair.message()));
-        tags[i].value = result.token().to_string();
+    if GameResult::parse(&tags[i].value).is_none() {
+        if let Some((_, repair)) = GameResult::parse_damaged(&tags[i].value) {
+            warnings.push(Problem::at(line_col(text, tag_at[i]), repair.message()));
+        }
     }
 }
 
