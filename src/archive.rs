@@ -296,9 +296,21 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                 }
                 let token = &data[start..i];
                 if maybe_result && depth == 0 {
-                    // `1 - 0`, `1/2 - 1/2`: a result spaced around its dash
-                    // (tried first: `1/2` alone is a result too).
-                    if token.len() <= 4 && token.last() != Some(&b'.') {
+                    // `1 - 0`, `1/2 - 1/2`, `1- 1`: a result spaced around
+                    // its dash (tried first: `1/2` alone is a result too).
+                    // The token is its left side (`1`, `1/2`, `½`) before a
+                    // blank, or that side and the dash (`1-`).
+                    let spaced = match *token {
+                        [.., b'-'] => true,
+                        [a] | [a, _] | [a, _, _] => {
+                            matches!(data.get(i), Some(b' ' | b'\t'))
+                                && !matches!(token.last(), Some(b'.' | b'-' | b'x'))
+                                && a != b'-'
+                                && !token.contains(&b'-')
+                        }
+                        _ => false,
+                    };
+                    if spaced {
                         match spaced_result_end(data, start, results, eof) {
                             Some(Some(end)) => return Some((end, true)),
                             Some(None) => {}
@@ -323,6 +335,8 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
 /// The end of a result token written with blanks around its dash (`1 - 0`,
 /// `2 -0`), as the grammars' `result_dash` reads it, starting at `start`:
 /// `Some(None)` when there is none, `None` when more data is needed to tell.
+#[cold]
+#[inline(never)]
 fn spaced_result_end(
     data: &[u8],
     start: usize,
@@ -336,20 +350,26 @@ fn spaced_result_end(
         i
     };
     for r in results {
-        let Some((left, right)) = r.split_once('-') else {
+        let Some(d) = r.bytes().position(|c| c == b'-') else {
             continue;
         };
+        let (left, right) = (&r[..d], &r[d + 1..]);
         if !data[start..].starts_with(left.as_bytes()) {
             continue;
         }
         let dash = blanks(start + left.len());
+        match data.get(dash) {
+            Some(b'-') => {}
+            Some(_) => continue,
+            None if eof => continue,
+            None => return None,
+        }
         let right_at = blanks(dash + 1);
         let end = right_at + right.len();
         if end >= data.len() && !eof {
             return None;
         }
         if end != start + r.len()
-            && data.get(dash) == Some(&b'-')
             && data[right_at..].starts_with(right.as_bytes())
             && data.get(end).is_none_or(|&b| is_delim(b))
         {

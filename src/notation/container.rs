@@ -635,7 +635,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     side = side.other();
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
-                    self.check_bare_number(text, offset);
+                    if text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+                        self.bare_number(offset);
+                    }
                     let digits = text.trim_end_matches(['.', '…']);
                     number = digits.parse().map_err(|_| {
                         Problem::at(at(offset), format!("move number `{text}` is too large"))
@@ -696,7 +698,11 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     at(offset),
                     "a `}` outside any comment was skipped",
                 )),
-                Token::MoveNumber(text, offset) => self.check_bare_number(text, offset),
+                Token::MoveNumber(text, offset) => {
+                    if text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+                        self.bare_number(offset);
+                    }
+                }
                 Token::Ellipsis => {}
             }
         }
@@ -706,8 +712,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
 
     /// Warns (once a game) of a move number written without its dot, which
     /// the chess grammar reads.
-    fn check_bare_number(&mut self, text: &str, offset: usize) {
-        if !self.bare_number && text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+    #[cold]
+    fn bare_number(&mut self, offset: usize) {
+        if !self.bare_number {
             self.bare_number = true;
             self.warnings
                 .push(Problem::at(line_col(self.text, offset), BARE_NUMBER));

@@ -9,9 +9,11 @@
 //! `tests/fast_lexer.rs` checks on the whole shared corpus and on generated
 //! movetext. What it gives up on: preambles, bare or escaped tag values,
 //! `%` lines, `...` variants, paren glyphs such as `(!)`,
-//! stray braces, results inside variations or not at the end, non-ASCII
-//! outside comments and tag values, and any move its notation's `move_len`
-//! does not know.
+//! stray braces, results inside variations or not at the end, results
+//! spaced around their dash, non-ASCII outside comments and tag values, and
+//! any move its notation's `move_len` does not know (move numbers without
+//! their dot, pawn captures without `x`, a `--` ending the movetext, which
+//! is a placeholder result).
 
 use pest::RuleType;
 
@@ -19,7 +21,7 @@ use crate::ir::CommentKind;
 use crate::notation::container::{Lexed, Token};
 
 /// Whitespace as the grammar's `WHITESPACE` reads it, in ASCII.
-fn is_space(b: u8) -> bool {
+pub fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
@@ -46,7 +48,7 @@ pub struct Lexing {
 
 /// Lexes a record, or returns `None` for pest to read it.
 pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R>> {
-    let results = lexing.results;
+    let Lexing { move_len, results } = lexing;
     let b = text.as_bytes();
     let n = b.len();
     let skip = |mut i: usize| {
@@ -118,7 +120,7 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
                     i = end_with_result(text, i, r, depth, &mut tokens)?;
                 } else {
                     // A move that starts with a digit (draughts squares).
-                    i = lex_move(text, i, lexing, &mut tokens, depth, &mut main_moves)?;
+                    i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?;
                 }
             }
             b'*' => {
@@ -179,7 +181,7 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
                 tokens.push(Token::Ellipsis);
                 i = j;
             }
-            _ => i = lex_move(text, i, lexing, &mut tokens, depth, &mut main_moves)?,
+            _ => i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?,
         }
         i = skip(i);
     }
@@ -197,7 +199,7 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
 fn lex_move<'i, R: RuleType>(
     text: &'i str,
     i: usize,
-    Lexing { move_len, results }: Lexing,
+    move_len: fn(&[u8]) -> Option<usize>,
     tokens: &mut Vec<Token<'i, R>>,
     depth: usize,
     main_moves: &mut usize,
@@ -207,22 +209,23 @@ fn lex_move<'i, R: RuleType>(
     if len == 0 || !ends_move(b.get(i + len)) {
         return None;
     }
-    // What the grammar reads as a result, not a move: `--` ending the
-    // movetext (a placeholder) and a result spaced after its dash (`1- 1`,
-    // which draughts-num spells like a move).
-    if b.get(i + 1) == Some(&b'-') && (b[i] == b'-' || b.get(i + 2) == Some(&b' ')) {
-        if b[i] == b'-' && b[i + len..].iter().all(|&c| is_space(c)) {
-            return None;
-        }
-        let (left, right) = (&b[i..i + 2], b[i + 2..i + len].trim_ascii_start());
-        let spaced = |r: &&str| r.len() > 2 && r.as_bytes().split_at(2) == (left, right);
-        if results.iter().any(spaced) {
-            return None;
-        }
-    }
     tokens.push(Token::Move(&text[i..i + len], i, None));
     *main_moves += usize::from(depth == 0);
     Some(i + len)
+}
+
+/// True for a move text that is a result token of `results` spaced after
+/// its dash (`1- 1`): the grammar reads it as that result, so a notation's
+/// `move_len` must not take it as a move.
+#[cold]
+pub fn spaced_result(mv: &[u8], results: &[&str]) -> bool {
+    let Some((left, right)) = mv.split_first_chunk::<2>() else {
+        return false;
+    };
+    let right = right.trim_ascii_start();
+    results
+        .iter()
+        .any(|r| r.len() > 2 && r.as_bytes().split_at(2) == (&left[..], right))
 }
 
 /// The result token at `i`, as the grammar's `result` rule finds one: the

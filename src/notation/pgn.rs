@@ -282,7 +282,7 @@ fn decode(text: &str) -> (Written, Check) {
 /// SAN that `pgn_move` reads as exactly that text when a space, comment,
 /// glyph, NAG or parenthesis follows: `e4`, `exd5`, `e8=Q`, `e8Q`, `Nf3`,
 /// `Nbd2`, `R1e2`, `Qh4e1`, `Nxf3`, `O-O`, `0-0-0`, `o-o`, and the null
-/// moves `--` and `Z0`. Anything else (long algebraic, coordinates, `:`,
+/// moves `--` (unless it ends the record) and `Z0`. Anything else (long algebraic, coordinates, `:`,
 /// `e.p.`) is left to the grammar.
 fn san_len(b: &[u8]) -> Option<usize> {
     let file = |i: usize| matches!(b.get(i), Some(b'a'..=b'h'));
@@ -340,7 +340,8 @@ fn san_len(b: &[u8]) -> Option<usize> {
                 return None;
             }
         }
-        b'-' if b.starts_with(b"--") => 2,
+        // `--` ending the movetext is a placeholder result (pgn.pest).
+        b'-' if b.starts_with(b"--") && !b[2..].iter().all(|&c| fast::is_space(c)) => 2,
         b'Z' if b.starts_with(b"Z0") => 2,
         _ => return None,
     };
