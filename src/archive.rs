@@ -476,8 +476,31 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                     return None;
                 }
                 let token = &data[start..i];
-                if maybe_result && depth == 0 && results.iter().any(|r| r.as_bytes() == token) {
-                    return Some((i, true));
+                if maybe_result && depth == 0 {
+                    // `1 - 0`, `1/2 - 1/2`, `1- 1`: a result spaced around
+                    // its dash (tried first: `1/2` alone is a result too).
+                    // The token is its left side (`1`, `1/2`, `½`) before a
+                    // blank, or that side and the dash (`1-`).
+                    let spaced = match *token {
+                        [.., b'-'] => true,
+                        [a] | [a, _] | [a, _, _] => {
+                            matches!(data.get(i), Some(b' ' | b'\t'))
+                                && !matches!(token.last(), Some(b'.' | b'-' | b'x'))
+                                && a != b'-'
+                                && !token.contains(&b'-')
+                        }
+                        _ => false,
+                    };
+                    if spaced {
+                        match spaced_result_end(data, start, results, eof) {
+                            Some(Some(end)) => return Some((end, true)),
+                            Some(None) => {}
+                            None => return None,
+                        }
+                    }
+                    if results.iter().any(|r| r.as_bytes() == token) {
+                        return Some((i, true));
+                    }
                 }
                 body = true;
             }
@@ -488,6 +511,53 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
     } else {
         None
     }
+}
+
+/// The end of a result token written with blanks around its dash (`1 - 0`,
+/// `2 -0`), as the grammars' `result_dash` reads it, starting at `start`:
+/// `Some(None)` when there is none, `None` when more data is needed to tell.
+#[cold]
+#[inline(never)]
+fn spaced_result_end(
+    data: &[u8],
+    start: usize,
+    results: &[&str],
+    eof: bool,
+) -> Option<Option<usize>> {
+    let blanks = |mut i: usize| {
+        while i < data.len() && matches!(data[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    };
+    for r in results {
+        let Some(d) = r.bytes().position(|c| c == b'-') else {
+            continue;
+        };
+        let (left, right) = (&r[..d], &r[d + 1..]);
+        if !data[start..].starts_with(left.as_bytes()) {
+            continue;
+        }
+        let dash = blanks(start + left.len());
+        match data.get(dash) {
+            Some(b'-') => {}
+            Some(_) => continue,
+            None if eof => continue,
+            None => return None,
+        }
+        let right_at = blanks(dash + 1);
+        let end = right_at + right.len();
+        if end >= data.len() && !eof {
+            return None;
+        }
+        if end != start + r.len()
+            && data[right_at..].starts_with(right.as_bytes())
+            && data.get(end).is_none_or(|&b| is_delim(b))
+        {
+            return Some(Some(end));
+        }
+    }
+    Some(None)
 }
 
 /// The scan of a JSON array: each element is a record; the brackets, commas

@@ -327,6 +327,23 @@ impl GameResult {
         Some(GameResult { outcome, scale })
     }
 
+    /// Reads a result as damaged exports write it, where [`GameResult::parse`]
+    /// reads none: a placeholder (`-`, `--`, `?` or nothing) is the unknown
+    /// result `*`, a token written with spaces (`1 - 0`, `1/2 - 1/2`) is that
+    /// token. Returns the result and which repair it took; `None` when the
+    /// text is neither.
+    pub fn parse_damaged(text: &str) -> Option<(GameResult, ResultRepair)> {
+        let text = text.trim_matches([' ', '\t']);
+        if matches!(text, "" | "-" | "--" | "?") {
+            return Some((GameResult::UNKNOWN, ResultRepair::Placeholder));
+        }
+        if !text.contains([' ', '\t']) {
+            return GameResult::parse(text).map(|r| (r, ResultRepair::Spaced));
+        }
+        let packed: String = text.chars().filter(|&c| c != ' ' && c != '\t').collect();
+        GameResult::parse(&packed).map(|r| (r, ResultRepair::Spaced))
+    }
+
     /// The canonical token.
     pub fn token(self) -> &'static str {
         match (self.outcome, self.scale) {
@@ -338,6 +355,30 @@ impl GameResult {
             (Outcome::Draw, _) => "1/2-1/2",
             (Outcome::BothLose, _) => "0-0",
             (Outcome::Unknown, _) => "*",
+        }
+    }
+}
+
+/// How a damaged result was read (see [`GameResult::parse_damaged`]); each
+/// kind has one fixed warning, so that a run shows it once with a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultRepair {
+    /// A placeholder (`-`, `--`, `?`, nothing) read as `*`.
+    Placeholder,
+    /// A token written with spaces (`1 - 0`) read as that token.
+    Spaced,
+}
+
+impl ResultRepair {
+    /// The warning that says what was read.
+    pub fn message(self) -> &'static str {
+        match self {
+            ResultRepair::Placeholder => {
+                "a placeholder result (`-`, `--`, `?` or empty) was read as the unknown result `*`"
+            }
+            ResultRepair::Spaced => {
+                "a result written with spaces (`1 - 0`, `1/2 - 1/2`) was read as that result"
+            }
         }
     }
 }
@@ -404,10 +445,14 @@ impl Game {
     }
 
     /// The result a writer should end the movetext with: the termination
-    /// marker, else the `Result` tag when it holds a result, else `*`.
+    /// marker, else the `Result` tag when it holds a result (damaged ones
+    /// too: `1 - 0`, see [`GameResult::parse_damaged`]), else `*`.
     pub fn effective_result(&self) -> GameResult {
         self.result
-            .or_else(|| self.tag("Result").and_then(GameResult::parse))
+            .or_else(|| {
+                let tag = self.tag("Result")?;
+                GameResult::parse(tag).or_else(|| Some(GameResult::parse_damaged(tag)?.0))
+            })
             .unwrap_or(GameResult::UNKNOWN)
     }
 }

@@ -276,8 +276,8 @@ pub enum Token<'i, R: RuleType> {
     Open(usize),
     /// `)`, closing it.
     Close,
-    /// A result token.
-    Result(&'i str),
+    /// A result token and its offset.
+    Result(&'i str, usize),
     /// A `}` outside any comment.
     StrayBrace(usize),
 }
@@ -355,7 +355,7 @@ impl<'i, R: ContainerRule> Iterator for PestTokens<'i, R> {
                     self.stack.push(pair.into_inner());
                     Token::Open(at)
                 }
-                Kind::Result => Token::Result(text),
+                Kind::Result => Token::Result(text, at),
                 Kind::StrayBrace => Token::StrayBrace(at),
                 _ => continue,
             });
@@ -489,6 +489,7 @@ fn assemble<'i, N: Notation>(
     notation: &mut N,
     mut warnings: Vec<Problem>,
 ) -> Result<Parsed, Problem> {
+    check_result_tag(text, &tags, tag_at, &mut warnings);
     let at = |name: &str| -> (usize, usize) {
         tags.iter()
             .position(|t| t.name == name)
@@ -508,6 +509,7 @@ fn assemble<'i, N: Notation>(
         result: None,
         last_move: None,
         depth: 0,
+        bare_number: false,
     };
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
     game.moves.plies.reserve(moves);
@@ -526,6 +528,20 @@ fn assemble<'i, N: Notation>(
     check_score_as_move(text, &game, last_move)?;
     notation.finish(&mut game, &mut warnings)?;
     Ok(Parsed { game, warnings })
+}
+
+/// A Result tag holding a placeholder (`?`, empty) or a spaced result
+/// (`1 - 0`) is read as the result it means ([`Game::effective_result`]) and
+/// kept as written, with a warning.
+fn check_result_tag(text: &str, tags: &[Tag], tag_at: &[usize], warnings: &mut Vec<Problem>) {
+    let Some(i) = tags.iter().position(|t| t.name == "Result") else {
+        return;
+    };
+    if GameResult::parse(&tags[i].value).is_none() {
+        if let Some((_, repair)) = GameResult::parse_damaged(&tags[i].value) {
+            warnings.push(Problem::at(line_col(text, tag_at[i]), repair.message()));
+        }
+    }
 }
 
 /// A game with no result token whose last move is spelled like its Result
@@ -581,7 +597,12 @@ struct Walker<'n, 'w, 'i, N: Notation> {
     last_move: Option<(&'i str, usize)>,
     /// How many variations are open.
     depth: usize,
+    /// A move number without its dot was seen (warned once a game).
+    bare_number: bool,
 }
+
+/// The warning of a game with move numbers written without their dot.
+pub const BARE_NUMBER: &str = "a move number written without its dot (`29 Qxf8+`) was read";
 
 impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
     /// Reads one line into `line` (empty), up to the `)` that closes it or
@@ -623,6 +644,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     side = side.other();
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
+                    if text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+                        self.bare_number(offset);
+                    }
                     let digits = text.trim_end_matches(['.', '…']);
                     number = digits.parse().map_err(|_| {
                         Problem::at(at(offset), format!("move number `{text}` is too large"))
@@ -676,16 +700,39 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     }
                 }
                 Token::Close => break,
-                Token::Result(text) => self.result = GameResult::parse(text),
+                Token::Result(text, offset) => {
+                    self.result = GameResult::parse(text).or_else(|| {
+                        let (result, repair) = GameResult::parse_damaged(text)?;
+                        self.warnings
+                            .push(Problem::at(at(offset), repair.message()));
+                        Some(result)
+                    })
+                }
                 Token::StrayBrace(offset) => self.warnings.push(Problem::at(
                     at(offset),
                     "a `}` outside any comment was skipped",
                 )),
-                Token::MoveNumber(..) | Token::Ellipsis => {}
+                Token::MoveNumber(text, offset) => {
+                    if text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+                        self.bare_number(offset);
+                    }
+                }
+                Token::Ellipsis => {}
             }
         }
         line.trailing = pending;
         Ok(line)
+    }
+
+    /// Warns (once a game) of a move number written without its dot, which
+    /// the chess grammar reads.
+    #[cold]
+    fn bare_number(&mut self, offset: usize) {
+        if !self.bare_number {
+            self.bare_number = true;
+            self.warnings
+                .push(Problem::at(line_col(self.text, offset), BARE_NUMBER));
+        }
     }
 }
 

@@ -111,14 +111,20 @@ fn num_len(b: &[u8]) -> Option<usize> {
     };
     let mut i = square(0)?;
     let mut squares = 1;
+    let mut spaced = false;
     while matches!(b.get(i), Some(b'-' | b'x' | b'X' | b':')) {
         // Spaces may follow a separator (`1- 6`, numbers aligned).
         i += 1;
         while b.get(i) == Some(&b' ') {
             i += 1;
+            spaced = true;
         }
         i = square(i)?;
         squares += 1;
+    }
+    // `1- 1` is a result spaced after its dash, not a move.
+    if spaced && fast::spaced_result(&b[..i], draughts::RESULTS) {
+        return None;
     }
     (squares >= 2).then_some(i)
 }

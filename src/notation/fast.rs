@@ -9,9 +9,11 @@
 //! `tests/fast_lexer.rs` checks on the whole shared corpus and on generated
 //! movetext. What it gives up on: preambles, bare or escaped tag values,
 //! `%` lines, `...` variants, paren glyphs such as `(!)`,
-//! stray braces, results inside variations or not at the end, non-ASCII
-//! outside comments and tag values, and any move its notation's `move_len`
-//! does not know.
+//! stray braces, results inside variations or not at the end, results
+//! spaced around their dash, non-ASCII outside comments and tag values, and
+//! any move its notation's `move_len` does not know (move numbers without
+//! their dot, pawn captures without `x`, a `--` ending the movetext, which
+//! is a placeholder result).
 
 use pest::RuleType;
 
@@ -19,7 +21,7 @@ use crate::ir::CommentKind;
 use crate::notation::container::{Lexed, Token};
 
 /// Whitespace as the grammar's `WHITESPACE` reads it, in ASCII.
-fn is_space(b: u8) -> bool {
+pub fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
@@ -212,6 +214,20 @@ fn lex_move<'i, R: RuleType>(
     Some(i + len)
 }
 
+/// True for a move text that is a result token of `results` spaced after
+/// its dash (`1- 1`): the grammar reads it as that result, so a notation's
+/// `move_len` must not take it as a move.
+#[cold]
+pub fn spaced_result(mv: &[u8], results: &[&str]) -> bool {
+    let Some((left, right)) = mv.split_first_chunk::<2>() else {
+        return false;
+    };
+    let right = right.trim_ascii_start();
+    results
+        .iter()
+        .any(|r| r.len() > 2 && r.as_bytes().split_at(2) == (&left[..], right))
+}
+
 /// The result token at `i`, as the grammar's `result` rule finds one: the
 /// first of the family's tokens that starts there (they are listed in the
 /// grammar's order), not running on into a longer token.
@@ -237,6 +253,6 @@ fn end_with_result<'i, R: RuleType>(
     if depth != 0 || !rest[r.len()..].bytes().all(is_space) {
         return None;
     }
-    tokens.push(Token::Result(&rest[..r.len()]));
+    tokens.push(Token::Result(&rest[..r.len()], i));
     Some(text.len())
 }

@@ -45,7 +45,12 @@ struct Pgn<'t, 'o> {
     board: ChessBoard,
     start: cozy_chess::Board,
     seen: Vec<Seen>,
+    /// Where the first pawn capture written without `x` is, if any.
+    loose_capture: Option<usize>,
 }
+
+/// The warning of a game with pawn captures written without `x`.
+const LOOSE_CAPTURE: &str = "a pawn capture written without `x` (`cd5`) was read as that capture";
 
 impl Notation for Pgn<'_, '_> {
     type Rule = Rule;
@@ -72,7 +77,29 @@ impl Notation for Pgn<'_, '_> {
 
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
         let span = (mv.offset(), mv.offset() + mv.text().len());
-        let (written, check) = decode(mv.text());
+        let (mut written, check) = decode(mv.text());
+        // `cd5`: a pawn with its file of departure and no `x` captures.
+        if let Written::San {
+            role: Role::Pawn,
+            file: Some(file),
+            rank: None,
+            capture: capture @ false,
+            to,
+            ..
+        } = &mut written
+        {
+            if *file == to.file() {
+                return Err(Problem::at(
+                    mv.pos(0),
+                    format!(
+                        "`{}`: a pawn move with its own file written twice",
+                        mv.text()
+                    ),
+                ));
+            }
+            *capture = true;
+            self.loose_capture.get_or_insert(span.0);
+        }
         self.seen.push(Seen {
             written,
             check,
@@ -83,6 +110,12 @@ impl Notation for Pgn<'_, '_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        if let Some(at) = self.loose_capture {
+            warnings.push(Problem::at(
+                container::line_col(self.text, at),
+                LOOSE_CAPTURE,
+            ));
+        }
         let board = if self.opts.no_validate {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
@@ -249,7 +282,7 @@ fn decode(text: &str) -> (Written, Check) {
 /// SAN that `pgn_move` reads as exactly that text when a space, comment,
 /// glyph, NAG or parenthesis follows: `e4`, `exd5`, `e8=Q`, `e8Q`, `Nf3`,
 /// `Nbd2`, `R1e2`, `Qh4e1`, `Nxf3`, `O-O`, `0-0-0`, `o-o`, and the null
-/// moves `--` and `Z0`. Anything else (long algebraic, coordinates, `:`,
+/// moves `--` (unless it ends the record) and `Z0`. Anything else (long algebraic, coordinates, `:`,
 /// `e.p.`) is left to the grammar.
 fn san_len(b: &[u8]) -> Option<usize> {
     let file = |i: usize| matches!(b.get(i), Some(b'a'..=b'h'));
@@ -307,7 +340,8 @@ fn san_len(b: &[u8]) -> Option<usize> {
                 return None;
             }
         }
-        b'-' if b.starts_with(b"--") => 2,
+        // `--` ending the movetext is a placeholder result (pgn.pest).
+        b'-' if b.starts_with(b"--") && !b[2..].iter().all(|&c| fast::is_space(c)) => 2,
         b'Z' if b.starts_with(b"Z0") => 2,
         _ => return None,
     };
@@ -339,6 +373,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         start: rules::start_position(),
         // About one move in eight bytes of a record.
         seen: Vec::with_capacity(text.len() / 8),
+        loose_capture: None,
     };
     let parse = |t| PgnParser::parse(Rule::record, t);
     container::read_record(text, opts, Some(LEXING), parse, &mut pgn)
