@@ -43,7 +43,7 @@ impl Notation for Diag<'_> {
         tags: &[Tag],
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        let (BoardChoice { board, .. }, start) = draughts::start(tags, at, self.opts)?;
+        let (BoardChoice { board, .. }, start) = draughts::start(tags, at, self.opts, false)?;
         if !board.has_diagonal() {
             return Err(Problem::at(at("GameType"), no_diagonal(&board)));
         }

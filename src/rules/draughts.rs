@@ -53,6 +53,12 @@ impl Board {
     /// International draughts, 10x10 (GameType 20): the board when a record
     /// names none.
     pub const INTERNATIONAL: Board = PRESETS[0].1;
+    /// English draughts (checkers), 8x8 (GameType 21).
+    pub const ENGLISH: Board = PRESETS[1].1;
+    /// Italian draughts, 8x8 with mirrored numbering (GameType 22).
+    pub const ITALIAN: Board = PRESETS[2].1;
+    /// Canadian draughts, 12x12 (GameType 27).
+    pub const CANADIAN: Board = PRESETS[7].1;
 
     /// The board of a predefined GameType number.
     pub fn preset(game_type: u8) -> Option<Board> {
@@ -283,6 +289,54 @@ impl Board {
         }
         let half = i32::from(self.height) / 2;
         self.square_at(digit + letter - half, digit - letter + half)
+    }
+
+    /// Whether a move fits this board's geometry, as far as the squares
+    /// alone tell: a plain move goes along a diagonal where kings fly, and
+    /// is one diagonal step or a capture written with `-` (as Nemesis writes
+    /// them) where they do not; each listed hop of a capture is a jump along
+    /// a diagonal (two steps where kings do not fly); a capture given by its
+    /// ends alone moves an even number of columns and rows where kings do
+    /// not fly, or is a step written with `x`. Used to tell boards apart
+    /// when no GameType tag names one.
+    pub fn fits(&self, path: &[Square], capture: bool, flying: bool) -> bool {
+        let mut prev: Option<(i32, i32)> = None;
+        for &sq in path {
+            let Some((c, r)) = self.coords(sq) else {
+                return false;
+            };
+            let (c, r) = (i32::from(c), i32::from(r));
+            if let Some((pc, pr)) = prev {
+                let (dc, dr) = ((c - pc).abs(), (r - pr).abs());
+                let diagonal = dc == dr;
+                let jumps = dc % 2 == 0 && dr % 2 == 0;
+                let step = diagonal && dc == 1;
+                let ok = match (capture, path.len() > 2, flying) {
+                    (false, _, true) => diagonal && dc > 0,
+                    (false, _, false) => step || (jumps && dc + dr > 0),
+                    (true, false, true) => true,
+                    (true, false, false) => jumps || step,
+                    (true, true, true) => diagonal && dc >= 2,
+                    (true, true, false) => diagonal && dc == 2,
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            prev = Some((c, r));
+        }
+        true
+    }
+
+    /// Whether a move from `from` to `to` goes towards the far side for
+    /// `side` (up for White, down for Black, seen by White), as a man moves.
+    pub fn forward(&self, from: Square, to: Square, side: Side) -> Option<bool> {
+        let (_, r1) = self.coords(from)?;
+        let (_, r2) = self.coords(to)?;
+        Some(match side {
+            Side::White => r2 > r1,
+            Side::Black => r2 < r1,
+        })
     }
 
     /// The capture separator PDN prescribes for this game type.
