@@ -33,7 +33,8 @@ fn a_bad_game_in_the_middle_is_reported_and_skipped() {
     // Line 7, column 22 of the file is `99`.
     assert!(
         err.contains(&format!(
-            "{path}:7:22: error: game 2: square 99 is not on the 10x10 board"
+            "{path}:7:22: error: game 2: square 99 is not on the 12x12 board (squares 1-72, \
+             GameType 27): no GameType tag names the board"
         )),
         "{err}"
     );
@@ -48,7 +49,9 @@ fn strict_stops_at_the_first_error() {
     let out = convert(
         "draughts-num",
         "draughts-num",
-        &["--strict"],
+        // The board named: an inferred one is a warning, which --strict
+        // would stop at.
+        &["--strict", "--variant", "international"],
         BAD_MIDDLE.as_bytes(),
     );
     assert_eq!(out.status.code(), Some(1));

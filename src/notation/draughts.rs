@@ -79,8 +79,8 @@ pub fn start(
 }
 
 /// Said after a square too large for every board kifu infers.
-pub const UNNAMED: &str = " (the largest board kifu infers when no GameType tag names one; \
-                           name the board with --variant)";
+pub const UNNAMED: &str = ": no GameType tag names the board, and Canadian 12x12 is the \
+                           largest kifu infers from the moves (name the board with --variant)";
 
 /// The boards kifu tells apart by their moves when no GameType tag names
 /// the board, in the order of preference when several fit: the board, its
@@ -205,31 +205,21 @@ impl Inference {
     }
 
     /// Counts the first two plies of the main line against each board's
-    /// direction: a man moves forward, and from the starting position (or
-    /// where the FEN shows a man on the square) the first two moves are a
-    /// man's.
+    /// opening: from the starting position (no FEN) each moves a man of
+    /// the side to move from that board's starting squares, forward, and
+    /// the first lands on an empty square; after a FEN, a man the FEN
+    /// places moves forward.
     fn first_moves(&mut self, game: &Game) {
         let setup = match &game.setup {
             Some(Setup::Draughts(p)) => Some(p),
             _ => None,
         };
         let assumed_first = game.variant.first_mover();
-        for ply in game.moves.plies.iter().take(2) {
+        for (i, ply) in game.moves.plies.iter().take(2).enumerate() {
             let Move::Draughts(m) = &ply.mv else { continue };
-            if m.capture || m.path.len() != 2 {
+            let (Some(&from), Some(&to)) = (m.path.first(), m.path.last()) else {
                 continue;
-            }
-            let from = m.path[0];
-            let man = match setup {
-                None => true,
-                Some(p) => {
-                    let pieces = if ply.side == Side::White { &p.white } else { &p.black };
-                    pieces.iter().any(|pc| pc.square == from && !pc.king)
-                }
             };
-            if !man {
-                continue;
-            }
             for (misfit, (board, ..)) in self.misfits.iter_mut().zip(&CANDIDATES) {
                 // Without a side to move from the FEN, the sides were read
                 // with international's first mover: map them to this board's.
@@ -238,10 +228,36 @@ impl Inference {
                     (None, true) => board.first,
                     (None, false) => board.first.other(),
                 };
-                *misfit += u32::from(board.forward(from, m.path[1], side) == Some(false));
+                let man = match setup {
+                    None => {
+                        let (black, white) = start_squares(board);
+                        let own = if side == Side::White { &white } else { &black };
+                        let empty = !black.contains(&to.0) && !white.contains(&to.0);
+                        if !own.contains(&from.0) || (i == 0 && !m.capture && !empty) {
+                            *misfit += 1;
+                            continue;
+                        }
+                        true
+                    }
+                    Some(p) => {
+                        let pieces = if side == Side::White { &p.white } else { &p.black };
+                        pieces.iter().any(|pc| pc.square == from && !pc.king)
+                    }
+                };
+                if man && !m.capture && board.forward(from, to, side) == Some(false) {
+                    *misfit += 1;
+                }
             }
         }
     }
+}
+
+/// The squares Black's and White's men start on: the rows of each half but
+/// the middle two, Black's on the low numbers.
+fn start_squares(board: &Board) -> (std::ops::RangeInclusive<u16>, std::ops::RangeInclusive<u16>) {
+    let n = (u16::from(board.height) / 2 - 1) * (u16::from(board.width) / 2);
+    let count = board.square_count();
+    (1..=n, count - n + 1..=count)
 }
 
 /// Gives every ply of `game` the number and side it has when `first` moves
