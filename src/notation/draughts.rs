@@ -89,7 +89,11 @@ pub const UNNAMED: &str = ": no GameType tag names the board, and Canadian 12x12
 const CANDIDATES: [(Board, &str, bool); 4] = [
     (Board::INTERNATIONAL, "international 10x10", true),
     (Board::ENGLISH, "English 8x8", false),
-    (Board::ITALIAN, "Italian 8x8 (square 1 in the left corner)", false),
+    (
+        Board::ITALIAN,
+        "Italian 8x8 (square 1 in the left corner)",
+        false,
+    ),
     (Board::CANADIAN, "Canadian 12x12", true),
 ];
 
@@ -175,7 +179,10 @@ impl Inference {
         let (board, name, _) = CANDIDATES[pick];
         if !board.contains(Square(largest)) {
             let at = largest_at.map_or(fen_at, |o| line_col(text, o));
-            let e = board.parse_square(&largest.to_string()).err().unwrap_or_default();
+            let e = board
+                .parse_square(&largest.to_string())
+                .err()
+                .unwrap_or_default();
             return Err(Problem::at(at, format!("{e}{UNNAMED}")));
         }
         let n = board.game_type;
@@ -240,7 +247,11 @@ impl Inference {
                         true
                     }
                     Some(p) => {
-                        let pieces = if side == Side::White { &p.white } else { &p.black };
+                        let pieces = if side == Side::White {
+                            &p.white
+                        } else {
+                            &p.black
+                        };
                         pieces.iter().any(|pc| pc.square == from && !pc.king)
                     }
                 };
