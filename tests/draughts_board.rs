@@ -132,7 +132,11 @@ fn canadian_and_international_moves_tell_their_boards() {
         "{}",
         stdout(&out)
     );
-    assert!(!stdout(&out).contains("GameType"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("[GameType \"20\"]"),
+        "{}",
+        stdout(&out)
+    );
     assert!(
         stderr(&out).contains("the squares fit the international 10x10 board alone"),
         "{}",

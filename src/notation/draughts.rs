@@ -319,14 +319,13 @@ pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
 }
 
 /// The tags to write, with a GameType tag that names the board whenever the
-/// tags alone would not give it back (a board from `--variant` or guessed
-/// from the squares): the short form for a standard board, else the full one.
+/// tags alone would not give it back (a board from `--variant`, inferred from
+/// the moves, or guessed from the squares; international included, so that
+/// what kifu writes never depends on an inference when read back): the
+/// short form for a standard board, else the full one.
 pub fn with_board_tag(tags: &[Tag], board: Board) -> Cow<'_, [Tag]> {
     let tag = tags.iter().position(|t| t.name == "GameType");
-    let named = match tag {
-        Some(i) => Board::from_game_type(&tags[i].value).ok(),
-        None => Some(Board::INTERNATIONAL),
-    };
+    let named = tag.and_then(|i| Board::from_game_type(&tags[i].value).ok());
     if named == Some(board) {
         return Cow::Borrowed(tags);
     }

@@ -43,9 +43,18 @@ impl Notation for Diag<'_> {
         tags: &[Tag],
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        let (BoardChoice { board, .. }, start) = draughts::start(tags, at, self.opts, false)?;
+        let (BoardChoice { board, assumed }, mut start) =
+            draughts::start(tags, at, self.opts, false)?;
         if !board.has_diagonal() {
             return Err(Problem::at(at("GameType"), no_diagonal(&board)));
+        }
+        if assumed {
+            // Diagonal coordinates name squares only on a known board: no
+            // inference from them, but no silent assumption either.
+            start.warnings.push(Problem::whole(
+                "no GameType tag: diagonal coordinates read on the international 10x10 board \
+                 (name the board with --variant)",
+            ));
         }
         self.board = board;
         Ok(start)
