@@ -303,6 +303,15 @@ impl GameResult {
         Some(GameResult { outcome, scale })
     }
 
+    /// Whether the notations of a family write this result: chess knows
+    /// `1-0`, `0-1`, `1/2-1/2` and `*`; draughts every result.
+    pub fn fits(self, family: Family) -> bool {
+        match family {
+            Family::Chess => self.scale == 1 && self.outcome != Outcome::BothLose,
+            Family::Draughts => true,
+        }
+    }
+
     /// The canonical token.
     pub fn token(self) -> &'static str {
         match (self.outcome, self.scale) {
@@ -380,10 +389,27 @@ impl Game {
     }
 
     /// The result a writer should end the movetext with: the termination
-    /// marker, else the `Result` tag when it holds a result, else `*`.
+    /// marker, else the `Result` tag when it holds a result, else `*`; `*`
+    /// too when that result is not one of the game's family (`2-0` in a
+    /// chess game), which its notations could not read back.
     pub fn effective_result(&self) -> GameResult {
         self.result
             .or_else(|| self.tag("Result").and_then(GameResult::parse))
+            .filter(|r| r.fits(self.family()))
             .unwrap_or(GameResult::UNKNOWN)
+    }
+
+    /// The result the movetext cannot end with because it is not one of
+    /// the game's family, as written (for the writer's warning).
+    pub fn foreign_result(&self) -> Option<String> {
+        let family = self.family();
+        match (
+            self.result,
+            self.tag("Result").map(|t| (t, GameResult::parse(t))),
+        ) {
+            (Some(r), _) if !r.fits(family) => Some(r.token().to_string()),
+            (None, Some((t, Some(r)))) if !r.fits(family) => Some(t.to_string()),
+            _ => None,
+        }
     }
 }

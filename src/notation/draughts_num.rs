@@ -63,14 +63,23 @@ impl Notation for Num<'_, '_> {
         let mut path = Vec::with_capacity(2);
         let mut capture = false;
         let mut i = 0;
+        // Where a square is due, `x` is the file of a board over 23 columns
+        // wide (`w6xx5`), not a capture.
+        let mut square_due = true;
         while i < bytes.len() {
             match bytes[i] {
-                b'-' | b' ' => i += 1,
-                b'x' | b'X' | b':' => {
+                b' ' => i += 1,
+                b'-' => {
+                    square_due = true;
+                    i += 1;
+                }
+                b'x' | b'X' | b':' if !square_due => {
                     capture = true;
+                    square_due = true;
                     i += 1;
                 }
                 b => {
+                    square_due = false;
                     let start = i;
                     let alpha = b.is_ascii_alphabetic();
                     i += usize::from(alpha);

@@ -265,9 +265,25 @@ impl Board {
     }
 
     /// True when diagonal coordinates are defined: the bottom left corner is
-    /// a playing square and the height is even.
+    /// a playing square, the height is even, and every letter line has a
+    /// letter from `a` to `w` (`x` marks captures): width + height at most 48.
     pub fn has_diagonal(&self) -> bool {
-        !self.invert && self.height % 2 == 0
+        !self.invert && self.height % 2 == 0 && self.diag_limits().0 <= 23
+    }
+
+    /// The largest letter and the largest digit of diagonal coordinates on
+    /// this board (a non-inverted board of even width and height).
+    pub fn diag_limits(&self) -> (u16, u16) {
+        let (w, h) = (u16::from(self.width), u16::from(self.height));
+        ((w + h - 2) / 2, (w + h) / 2)
+    }
+
+    /// True when a square's diagonal coordinates are one letter and one
+    /// digit (digit 10 written `0`), so that moves are written compactly:
+    /// up to 10 rows and no digit over 10. Other boards write every square
+    /// in full (`f11-g11`).
+    pub fn diag_compact(&self) -> bool {
+        self.height <= 10 && self.diag_limits().1 <= 10
     }
 
     /// Diagonal coordinates (letter number, 1 = `a`; digit) of a square.
@@ -507,6 +523,23 @@ mod tests {
         assert_eq!(b.coords(Square(1)), Some((1, 8)));
         assert!(!b.has_diagonal());
         assert_eq!(b.diag(Square(1)), None);
+    }
+
+    #[test]
+    fn diagonal_limits_are_those_of_the_squares() {
+        for w in (4..=26).step_by(2) {
+            for h in (4..=26).step_by(2) {
+                let b = Board::from_game_type(&format!("20,W,{w},{h},N2,0")).unwrap();
+                let (mut letter, mut digit) = (0, 0);
+                for n in 1..=b.square_count() {
+                    let (c, r) = b.coords(Square(n)).unwrap();
+                    let (c, r) = (u16::from(c), u16::from(r));
+                    letter = letter.max((c + h - r) / 2);
+                    digit = digit.max((c + r) / 2);
+                }
+                assert_eq!(b.diag_limits(), (letter, digit), "{w}x{h}");
+            }
+        }
     }
 
     #[test]
