@@ -9,7 +9,8 @@ use crate::ir::draughts::Move as DMove;
 use crate::ir::{Game, Line, Move, Setup, Side, Tag, Variant};
 use crate::notation::container::{self, line_col, Start, Style};
 use crate::notation::ReadOptions;
-use crate::rules::draughts::parse_fen;
+use crate::rules::draughts::{fits, parse_fen};
+use std::sync::OnceLock;
 
 /// Result tokens that end a draughts record (for the record splitter).
 pub const RESULTS: &[&str] = &[
@@ -97,6 +98,26 @@ const CANDIDATES: [(Board, &str, bool); 4] = [
     (Board::CANADIAN, "Canadian 12x12", true),
 ];
 
+/// How many moves more than the best a board may misfit before inference
+/// stops looking at it.
+const DROPPED: u32 = 8;
+
+/// The column and row of each square of each board of [`CANDIDATES`]
+/// (index: the square number; `(0, 0)` where there is no such square),
+/// computed once: inference looks squares up on every move.
+fn geometry() -> &'static [[(u8, u8); 73]; CANDIDATES.len()] {
+    static TABLE: OnceLock<[[(u8, u8); 73]; CANDIDATES.len()]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [[(0, 0); 73]; CANDIDATES.len()];
+        for (row, (board, ..)) in table.iter_mut().zip(&CANDIDATES) {
+            for (n, cell) in row.iter_mut().enumerate().skip(1) {
+                *cell = board.coords(Square(n as u16)).unwrap_or((0, 0));
+            }
+        }
+        table
+    })
+}
+
 /// What the squares of a record without a GameType tag (or `--variant`)
 /// tell about its board, gathered while its moves are read: for each board
 /// of [`CANDIDATES`], how many moves (and FEN tags) do not fit it, and the
@@ -119,8 +140,20 @@ impl Inference {
                 self.largest = Some((max.0, Some(offset)));
             }
         }
-        for (misfit, (board, _, flying)) in self.misfits.iter_mut().zip(&CANDIDATES) {
-            *misfit += u32::from(!board.fits(path, capture, *flying));
+        let table = geometry();
+        let best = self.misfits.iter().copied().min().unwrap_or(0);
+        for (i, misfit) in self.misfits.iter_mut().enumerate() {
+            // A board that many moves behind the best is out: checking it
+            // on every move would cost more than the rest of the reading.
+            if *misfit > best.saturating_add(DROPPED) {
+                *misfit = u32::MAX;
+                continue;
+            }
+            let coords = |sq: Square| match table[i].get(usize::from(sq.0)) {
+                Some(&(c, r)) if c > 0 => Some((i32::from(c), i32::from(r))),
+                _ => None,
+            };
+            *misfit += u32::from(!fits(path, capture, CANDIDATES[i].2, coords));
         }
     }
 
@@ -133,7 +166,7 @@ impl Inference {
             self.largest = Some((max.0, None));
         }
         for (misfit, (board, ..)) in self.misfits.iter_mut().zip(&CANDIDATES) {
-            *misfit += u32::from(!board.contains(max));
+            *misfit = misfit.saturating_add(u32::from(!board.contains(max)));
         }
     }
 
@@ -241,7 +274,7 @@ impl Inference {
                         let own = if side == Side::White { &white } else { &black };
                         let empty = !black.contains(&to.0) && !white.contains(&to.0);
                         if !own.contains(&from.0) || (i == 0 && !m.capture && !empty) {
-                            *misfit += 1;
+                            *misfit = misfit.saturating_add(1);
                             continue;
                         }
                         true
@@ -256,7 +289,7 @@ impl Inference {
                     }
                 };
                 if man && !m.capture && board.forward(from, to, side) == Some(false) {
-                    *misfit += 1;
+                    *misfit = misfit.saturating_add(1);
                 }
             }
         }

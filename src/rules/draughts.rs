@@ -307,43 +307,6 @@ impl Board {
         self.square_at(digit + letter - half, digit - letter + half)
     }
 
-    /// Whether a move fits this board's geometry, as far as the squares
-    /// alone tell: a plain move goes along a diagonal where kings fly, and
-    /// is one diagonal step or a capture written with `-` (as Nemesis writes
-    /// them) where they do not; each listed hop of a capture is a jump along
-    /// a diagonal (two steps where kings do not fly); a capture given by its
-    /// ends alone moves an even number of columns and rows where kings do
-    /// not fly, or is a step written with `x`. Used to tell boards apart
-    /// when no GameType tag names one.
-    pub fn fits(&self, path: &[Square], capture: bool, flying: bool) -> bool {
-        let mut prev: Option<(i32, i32)> = None;
-        for &sq in path {
-            let Some((c, r)) = self.coords(sq) else {
-                return false;
-            };
-            let (c, r) = (i32::from(c), i32::from(r));
-            if let Some((pc, pr)) = prev {
-                let (dc, dr) = ((c - pc).abs(), (r - pr).abs());
-                let diagonal = dc == dr;
-                let jumps = dc % 2 == 0 && dr % 2 == 0;
-                let step = diagonal && dc == 1;
-                let ok = match (capture, path.len() > 2, flying) {
-                    (false, _, true) => diagonal && dc > 0,
-                    (false, _, false) => step || (jumps && dc + dr > 0),
-                    (true, false, true) => true,
-                    (true, false, false) => jumps || step,
-                    (true, true, true) => diagonal && dc >= 2,
-                    (true, true, false) => diagonal && dc == 2,
-                };
-                if !ok {
-                    return false;
-                }
-            }
-            prev = Some((c, r));
-        }
-        true
-    }
-
     /// Whether a move from `from` to `to` goes towards the far side for
     /// `side` (up for White, down for Black, seen by White), as a man moves.
     pub fn forward(&self, from: Square, to: Square, side: Side) -> Option<bool> {
@@ -413,6 +376,48 @@ impl Board {
             }
         }
     }
+}
+
+/// Whether a move fits a board's geometry, as far as the squares alone
+/// tell, given the column and row of each square (`None` off the board): a
+/// plain move goes along a diagonal where kings fly, and is one diagonal step
+/// or a capture written with `-` (as Nemesis writes them) where they do not;
+/// each listed hop of a capture is a jump along a diagonal (two steps where
+/// kings do not fly); a capture given by its ends alone moves an even number
+/// of columns and rows where kings do not fly, or is a step written with
+/// `x`. Used to tell boards apart when no GameType tag names one.
+#[inline]
+pub fn fits(
+    path: &[Square],
+    capture: bool,
+    flying: bool,
+    coords: impl Fn(Square) -> Option<(i32, i32)>,
+) -> bool {
+    let mut prev: Option<(i32, i32)> = None;
+    for &sq in path {
+        let Some((c, r)) = coords(sq) else {
+            return false;
+        };
+        if let Some((pc, pr)) = prev {
+            let (dc, dr) = ((c - pc).abs(), (r - pr).abs());
+            let diagonal = dc == dr;
+            let jumps = dc % 2 == 0 && dr % 2 == 0;
+            let step = diagonal && dc == 1;
+            let ok = match (capture, path.len() > 2, flying) {
+                (false, _, true) => diagonal && dc > 0,
+                (false, _, false) => step || (jumps && dc + dr > 0),
+                (true, false, true) => true,
+                (true, false, false) => jumps || step,
+                (true, true, true) => diagonal && dc >= 2,
+                (true, true, false) => diagonal && dc == 2,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        prev = Some((c, r));
+    }
+    true
 }
 
 /// Reads a PDN FEN value (`W:W31-50:B1-20`, `B:W13,12,K8:B6,3,K1.`,
