@@ -13,7 +13,8 @@
 //! let parsed = (num.read.unwrap())("1. 32-28 19-23 *", &ReadOptions::default()).unwrap();
 //! let mut out = String::new();
 //! (diag.write.unwrap())(&parsed.game, &WriteOptions::default(), &mut out).unwrap();
-//! assert_eq!(out, "1. e45 e76 *\n");
+//! // No GameType tag: the board was inferred from the moves, and is named.
+//! assert_eq!(out, "[GameType \"20\"]\n\n1. e45 e76 *\n");
 //! ```
 
 #![forbid(unsafe_code)]

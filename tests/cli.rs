@@ -16,7 +16,7 @@ fn stdin_to_stdout() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "[Event \"one\"]\n[Result \"2-0\"]\n\n1. e45 e76 2. e57x e86x 2-0\n"
+        "[Event \"one\"]\n[Result \"2-0\"]\n[GameType \"20\"]\n\n1. e45 e76 2. e57x e86x 2-0\n"
     );
     assert!(stderr(&out).contains("converted 1 games, 0 failed"));
 }
@@ -33,7 +33,8 @@ fn a_bad_game_in_the_middle_is_reported_and_skipped() {
     // Line 7, column 22 of the file is `99`.
     assert!(
         err.contains(&format!(
-            "{path}:7:22: error: game 2: square 99 is not on the 10x10 board"
+            "{path}:7:22: error: game 2: square 99 is not on the 12x12 board (squares 1-72, \
+             GameType 27): no GameType tag names the board"
         )),
         "{err}"
     );
@@ -48,7 +49,9 @@ fn strict_stops_at_the_first_error() {
     let out = convert(
         "draughts-num",
         "draughts-num",
-        &["--strict"],
+        // The board named: an inferred one is a warning, which --strict
+        // would stop at.
+        &["--strict", "--variant", "international"],
         BAD_MIDDLE.as_bytes(),
     );
     assert_eq!(out.status.code(), Some(1));
@@ -133,7 +136,9 @@ fn directories_are_mirrored_into_out_dir() {
         b"",
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(fs::read_to_string(back.join("a.pdn")).unwrap(), GOOD);
+    // The board inferred from the moves is named in what kifu writes.
+    let named = GOOD.replace("\n\n1.", "\n[GameType \"20\"]\n\n1.");
+    assert_eq!(fs::read_to_string(back.join("a.pdn")).unwrap(), named);
 }
 
 #[test]

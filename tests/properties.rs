@@ -179,9 +179,9 @@ fn game() -> impl Strategy<Value = Game> {
                         tags.push(Tag::new(name, value));
                     }
                 }
-                if board != Board::INTERNATIONAL {
-                    tags.push(Tag::new("GameType", board.game_type.to_string()));
-                }
+                // Every board named, as kifu writes it (a record without
+                // the tag has its board inferred from the moves).
+                tags.push(Tag::new("GameType", board.game_type.to_string()));
                 let mut game = Game::new(Variant::Draughts(board));
                 if !tags.is_empty() {
                     game.preamble = preamble;

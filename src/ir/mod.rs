@@ -344,6 +344,15 @@ impl GameResult {
         GameResult::parse(&packed).map(|r| (r, ResultRepair::Spaced))
     }
 
+    /// Whether the notations of a family write this result: chess knows
+    /// `1-0`, `0-1`, `1/2-1/2` and `*`; draughts every result.
+    pub fn fits(self, family: Family) -> bool {
+        match family {
+            Family::Chess => self.scale == 1 && self.outcome != Outcome::BothLose,
+            Family::Draughts => true,
+        }
+    }
+
     /// The canonical token.
     pub fn token(self) -> &'static str {
         match (self.outcome, self.scale) {
@@ -446,13 +455,34 @@ impl Game {
 
     /// The result a writer should end the movetext with: the termination
     /// marker, else the `Result` tag when it holds a result (damaged ones
-    /// too: `1 - 0`, see [`GameResult::parse_damaged`]), else `*`.
+    /// too: `1 - 0`, see [`GameResult::parse_damaged`]), else `*`; `*` too
+    /// when that result is not one of the game's family (`2-0` in a chess
+    /// game), which its notations could not read back.
     pub fn effective_result(&self) -> GameResult {
         self.result
-            .or_else(|| {
-                let tag = self.tag("Result")?;
-                GameResult::parse(tag).or_else(|| Some(GameResult::parse_damaged(tag)?.0))
-            })
+            .or_else(|| self.tag_result())
+            .filter(|r| r.fits(self.family()))
             .unwrap_or(GameResult::UNKNOWN)
+    }
+
+    /// The result the `Result` tag holds, read as damaged exports write it
+    /// too.
+    fn tag_result(&self) -> Option<GameResult> {
+        let tag = self.tag("Result")?;
+        GameResult::parse(tag).or_else(|| Some(GameResult::parse_damaged(tag)?.0))
+    }
+
+    /// The result the movetext cannot end with because it is not one of
+    /// the game's family, as written (for the writer's warning).
+    pub fn foreign_result(&self) -> Option<String> {
+        let family = self.family();
+        match (
+            self.result,
+            self.tag("Result").map(|t| (t, self.tag_result())),
+        ) {
+            (Some(r), _) if !r.fits(family) => Some(r.token().to_string()),
+            (None, Some((t, Some(r)))) if !r.fits(family) => Some(t.to_string()),
+            _ => None,
+        }
     }
 }

@@ -2,14 +2,15 @@
 //! tags give, and the result tokens that end a record.
 
 use crate::error::Problem;
-use crate::ir::draughts::{Board, SquareStyle};
+use crate::ir::draughts::{Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
 use crate::ir::draughts::Move as DMove;
-use crate::ir::{Game, Move, Setup, Tag, Variant};
-use crate::notation::container::{self, Start, Style};
+use crate::ir::{Game, Line, Move, Setup, Side, Tag, Variant};
+use crate::notation::container::{self, line_col, Start, Style};
 use crate::notation::ReadOptions;
-use crate::rules::draughts::parse_fen;
+use crate::rules::draughts::{fits, parse_fen};
+use std::sync::OnceLock;
 
 /// Result tokens that end a draughts record (for the record splitter).
 pub const RESULTS: &[&str] = &[
@@ -26,11 +27,14 @@ pub struct BoardChoice {
 }
 
 /// Decides the board (`--variant`, else the GameType tag, else international)
-/// and reads the FEN tag against it.
+/// and reads the FEN tag against it. With `infer`, a board that neither
+/// names is left to the moves ([`Inference`]): the FEN is read on the largest
+/// board kifu infers, and the reader settles the board in its `finish`.
 pub fn start(
     tags: &[Tag],
     at: &dyn Fn(&str) -> (usize, usize),
     opts: &ReadOptions,
+    infer: bool,
 ) -> Result<(BoardChoice, Start), Problem> {
     let mut warnings = Vec::new();
     let game_type = tags.iter().find(|t| t.name == "GameType");
@@ -55,6 +59,10 @@ pub fn start(
         (None, None) => (Board::INTERNATIONAL, true),
     };
     let setup = match tags.iter().find(|t| t.name == "FEN") {
+        Some(t) if assumed && infer => Some(
+            parse_fen(&t.value, &Board::CANADIAN)
+                .map_err(|e| Problem::at(at("FEN"), format!("{e}{UNNAMED}")))?,
+        ),
         Some(t) => Some(parse_fen(&t.value, &board).map_err(|e| Problem::at(at("FEN"), e))?),
         None => None,
     };
@@ -69,6 +77,256 @@ pub fn start(
             warnings,
         },
     ))
+}
+
+/// Said after a square too large for every board kifu infers.
+pub const UNNAMED: &str = ": no GameType tag names the board, and Canadian 12x12 is the \
+                           largest kifu infers from the moves (name the board with --variant)";
+
+/// The boards kifu tells apart by their moves when no GameType tag names
+/// the board, in the order of preference when several fit: the board, its
+/// name in messages, and whether its kings fly (move and capture along a
+/// whole diagonal).
+const CANDIDATES: [(Board, &str, bool); 4] = [
+    (Board::INTERNATIONAL, "international 10x10", true),
+    (Board::ENGLISH, "English 8x8", false),
+    (
+        Board::ITALIAN,
+        "Italian 8x8 (square 1 in the left corner)",
+        false,
+    ),
+    (Board::CANADIAN, "Canadian 12x12", true),
+];
+
+/// How many moves more than the best a board may misfit before inference
+/// stops looking at it.
+const DROPPED: u32 = 8;
+
+/// The column and row of each square of each board of [`CANDIDATES`]
+/// (index: the square number; `(0, 0)` where there is no such square),
+/// computed once: inference looks squares up on every move.
+fn geometry() -> &'static [[(u8, u8); 73]; CANDIDATES.len()] {
+    static TABLE: OnceLock<[[(u8, u8); 73]; CANDIDATES.len()]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [[(0, 0); 73]; CANDIDATES.len()];
+        for (row, (board, ..)) in table.iter_mut().zip(&CANDIDATES) {
+            for (n, cell) in row.iter_mut().enumerate().skip(1) {
+                *cell = board.coords(Square(n as u16)).unwrap_or((0, 0));
+            }
+        }
+        table
+    })
+}
+
+/// What the squares of a record without a GameType tag (or `--variant`)
+/// tell about its board, gathered while its moves are read: for each board
+/// of [`CANDIDATES`], how many moves (and FEN tags) do not fit it, and the
+/// largest square read. Under the right numbering every plain move is one
+/// diagonal step, every capture a chain of jumps, and a man's first moves
+/// go forward.
+#[derive(Debug, Clone, Default)]
+pub struct Inference {
+    misfits: [u32; CANDIDATES.len()],
+    /// The largest square read, and the offset in the record of the move
+    /// that holds it (`None` for the FEN tag).
+    largest: Option<(u16, Option<usize>)>,
+}
+
+impl Inference {
+    /// Counts one move, read at `offset` in the record.
+    pub fn add_move(&mut self, path: &[Square], capture: bool, offset: usize) {
+        if let Some(&max) = path.iter().max() {
+            if self.largest.is_none_or(|(l, _)| max.0 > l) {
+                self.largest = Some((max.0, Some(offset)));
+            }
+        }
+        let table = geometry();
+        let best = self.misfits.iter().copied().min().unwrap_or(0);
+        for (i, misfit) in self.misfits.iter_mut().enumerate() {
+            // A board that many moves behind the best is out: checking it
+            // on every move would cost more than the rest of the reading.
+            if *misfit > best.saturating_add(DROPPED) {
+                *misfit = u32::MAX;
+                continue;
+            }
+            let coords = |sq: Square| match table[i].get(usize::from(sq.0)) {
+                Some(&(c, r)) if c > 0 => Some((i32::from(c), i32::from(r))),
+                _ => None,
+            };
+            *misfit += u32::from(!fits(path, capture, CANDIDATES[i].2, coords));
+        }
+    }
+
+    /// Counts the squares of a FEN setup.
+    pub fn add_setup(&mut self, pos: &Position) {
+        let Some(max) = pos.white.iter().chain(&pos.black).map(|p| p.square).max() else {
+            return;
+        };
+        if self.largest.is_none_or(|(l, _)| max.0 > l) {
+            self.largest = Some((max.0, None));
+        }
+        for (misfit, (board, ..)) in self.misfits.iter_mut().zip(&CANDIDATES) {
+            *misfit = misfit.saturating_add(u32::from(!board.contains(max)));
+        }
+    }
+
+    /// Settles the board of `game`, read on the international board: the
+    /// board that fits the most moves; among boards that fit alike, the
+    /// smallest that holds the largest square (a record that never leaves
+    /// squares 1-32 is taken for an 8x8 game), and among the 8x8 boards the
+    /// one whose first mover is the FEN's side to move. With no square at
+    /// all, international 10x10 is assumed. Renumbers the plies when the
+    /// board's first mover is Black, and returns the warning that says what
+    /// was inferred. `text` is the record, to locate a square off the board.
+    pub fn settle(
+        mut self,
+        game: &mut Game,
+        text: &str,
+        fen_at: (usize, usize),
+    ) -> Result<Problem, Problem> {
+        let Some((largest, largest_at)) = self.largest else {
+            return Ok(Problem::whole(
+                "no GameType tag, and no move or FEN square to tell the board by: assumed \
+                 international 10x10 (GameType 20; name the board with --variant)",
+            ));
+        };
+        self.first_moves(game);
+        let best = self.misfits.iter().copied().min().unwrap_or(0);
+        let to_move = match &game.setup {
+            Some(Setup::Draughts(p)) => p.to_move,
+            _ => None,
+        };
+        let key = |i: usize| {
+            let b = &CANDIDATES[i].0;
+            (
+                !b.contains(Square(largest)),
+                b.square_count(),
+                to_move.is_some_and(|s| s != b.first),
+                i,
+            )
+        };
+        let fitting = || (0..CANDIDATES.len()).filter(|&i| self.misfits[i] == best);
+        let Some(pick) = fitting().min_by_key(|&i| key(i)) else {
+            return Err(Problem::whole("no board to read the game on"));
+        };
+        let (board, name, _) = CANDIDATES[pick];
+        if !board.contains(Square(largest)) {
+            let at = largest_at.map_or(fen_at, |o| line_col(text, o));
+            let e = board
+                .parse_square(&largest.to_string())
+                .err()
+                .unwrap_or_default();
+            return Err(Problem::at(at, format!("{e}{UNNAMED}")));
+        }
+        let n = board.game_type;
+        let message = if best > 0 {
+            format!(
+                "no GameType tag, and no board fits every move: read on the {name} board, \
+                 which fits the most (GameType {n}; name the board with --variant)"
+            )
+        } else if fitting().count() == 1 {
+            format!(
+                "no GameType tag: the squares fit the {name} board alone, read as GameType {n} \
+                 (name the board with --variant)"
+            )
+        } else {
+            let names: Vec<&str> = fitting().map(|i| CANDIDATES[i].1).collect();
+            format!(
+                "no GameType tag, and the squares fit several boards ({}): assumed the {name} \
+                 board (GameType {n}; name the board with --variant)",
+                names.join(", ")
+            )
+        };
+        if board.first != game.variant.first_mover() {
+            renumber(game, board.first);
+        }
+        game.variant = Variant::Draughts(board);
+        Ok(Problem::whole(message))
+    }
+
+    /// Counts the first two plies of the main line against each board's
+    /// opening: from the starting position (no FEN) each moves a man of
+    /// the side to move from that board's starting squares, forward, and
+    /// the first lands on an empty square; after a FEN, a man the FEN
+    /// places moves forward.
+    fn first_moves(&mut self, game: &Game) {
+        let setup = match &game.setup {
+            Some(Setup::Draughts(p)) => Some(p),
+            _ => None,
+        };
+        let assumed_first = game.variant.first_mover();
+        for (i, ply) in game.moves.plies.iter().take(2).enumerate() {
+            let Move::Draughts(m) = &ply.mv else { continue };
+            let (Some(&from), Some(&to)) = (m.path.first(), m.path.last()) else {
+                continue;
+            };
+            for (misfit, (board, ..)) in self.misfits.iter_mut().zip(&CANDIDATES) {
+                // Without a side to move from the FEN, the sides were read
+                // with international's first mover: map them to this board's.
+                let side = match (setup.and_then(|p| p.to_move), ply.side == assumed_first) {
+                    (Some(_), _) => ply.side,
+                    (None, true) => board.first,
+                    (None, false) => board.first.other(),
+                };
+                let man = match setup {
+                    None => {
+                        let (black, white) = start_squares(board);
+                        let own = if side == Side::White { &white } else { &black };
+                        let empty = !black.contains(&to.0) && !white.contains(&to.0);
+                        if !own.contains(&from.0) || (i == 0 && !m.capture && !empty) {
+                            *misfit = misfit.saturating_add(1);
+                            continue;
+                        }
+                        true
+                    }
+                    Some(p) => {
+                        let pieces = if side == Side::White {
+                            &p.white
+                        } else {
+                            &p.black
+                        };
+                        pieces.iter().any(|pc| pc.square == from && !pc.king)
+                    }
+                };
+                if man && !m.capture && board.forward(from, to, side) == Some(false) {
+                    *misfit = misfit.saturating_add(1);
+                }
+            }
+        }
+    }
+}
+
+/// The squares Black's and White's men start on: the rows of each half but
+/// the middle two, Black's on the low numbers.
+fn start_squares(board: &Board) -> (std::ops::RangeInclusive<u16>, std::ops::RangeInclusive<u16>) {
+    let n = (u16::from(board.height) / 2 - 1) * (u16::from(board.width) / 2);
+    let count = board.square_count();
+    (1..=n, count - n + 1..=count)
+}
+
+/// Gives every ply of `game` the number and side it has when `first` moves
+/// first. Without a side to move from the setup the sides swap; with one,
+/// only the numbers change.
+fn renumber(game: &mut Game, first: Side) {
+    fn walk(line: &mut Line, first: Side, mut number: u32, mut side: Side) {
+        for ply in &mut line.plies {
+            ply.number = number;
+            ply.side = side;
+            for var in &mut ply.variations {
+                walk(var, first, number, side);
+            }
+            if side != first {
+                number += 1;
+            }
+            side = side.other();
+        }
+    }
+    let fixed = matches!(&game.setup, Some(Setup::Draughts(p)) if p.to_move.is_some());
+    let Some(ply) = game.moves.plies.first() else {
+        return;
+    };
+    let (number, side) = (ply.number, if fixed { ply.side } else { ply.side.other() });
+    walk(&mut game.moves, first, number, side);
 }
 
 /// The board an assumed international board becomes when its moves are
@@ -94,14 +352,13 @@ pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
 }
 
 /// The tags to write, with a GameType tag that names the board whenever the
-/// tags alone would not give it back (a board from `--variant` or guessed
-/// from the squares): the short form for a standard board, else the full one.
+/// tags alone would not give it back (a board from `--variant`, inferred from
+/// the moves, or guessed from the squares; international included, so that
+/// what kifu writes never depends on an inference when read back): the
+/// short form for a standard board, else the full one.
 pub fn with_board_tag(tags: &[Tag], board: Board) -> Cow<'_, [Tag]> {
     let tag = tags.iter().position(|t| t.name == "GameType");
-    let named = match tag {
-        Some(i) => Board::from_game_type(&tags[i].value).ok(),
-        None => Some(Board::INTERNATIONAL),
-    };
+    let named = tag.and_then(|i| Board::from_game_type(&tags[i].value).ok());
     if named == Some(board) {
         return Cow::Borrowed(tags);
     }

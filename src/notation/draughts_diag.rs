@@ -43,9 +43,18 @@ impl Notation for Diag<'_> {
         tags: &[Tag],
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        let (BoardChoice { board, .. }, start) = draughts::start(tags, at, self.opts)?;
+        let (BoardChoice { board, assumed }, mut start) =
+            draughts::start(tags, at, self.opts, false)?;
         if !board.has_diagonal() {
             return Err(Problem::at(at("GameType"), no_diagonal(&board)));
+        }
+        if assumed {
+            // Diagonal coordinates name squares only on a known board: no
+            // inference from them, but no silent assumption either.
+            start.warnings.push(Problem::whole(
+                "no GameType tag: diagonal coordinates read on the international 10x10 board \
+                 (name the board with --variant)",
+            ));
         }
         self.board = board;
         Ok(start)
@@ -126,8 +135,9 @@ impl Notation for Diag<'_> {
 
 fn no_diagonal(board: &Board) -> String {
     format!(
-        "diagonal coordinates need a board whose bottom left corner is a playing square and \
-         whose height is even; GameType {} is not one",
+        "diagonal coordinates need a board whose bottom left corner is a playing square, \
+         whose height is even and whose width and height add up to 48 at most (letters a-w); \
+         GameType {} is not one",
         board.game_type_string()
     )
 }
@@ -135,7 +145,7 @@ fn no_diagonal(board: &Board) -> String {
 /// A square as the notation spells it (digit 10 is `0` up to 10 rows).
 fn coord_text(board: &Board, letter: i32, digit: i32) -> String {
     let l = u8::try_from(letter + i32::from(b'a') - 1).map_or('?', char::from);
-    if digit == 10 && board.height <= 10 {
+    if digit == 10 && board.diag_compact() {
         format!("{l}0")
     } else {
         format!("{l}{digit}")
@@ -175,7 +185,7 @@ pub fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> 
     if coords.len() < 2 {
         return Err(Problem::whole("a draughts move needs at least two squares"));
     }
-    let compact = board.height <= 10;
+    let compact = board.diag_compact();
     let letter = |l: u8| char::from(b'a' + l - 1);
     let digit = |d: u8, buf: &mut String| {
         if compact && d == 10 {

@@ -5,9 +5,9 @@ use pest::Parser;
 
 use crate::error::Problem;
 use crate::ir::draughts::{Board, Move as DMove};
-use crate::ir::{Game, Move, Tag, Variant};
+use crate::ir::{Game, Move, Setup, Tag, Variant};
 use crate::notation::container::{self, MoveText, Notation, Parsed, Start};
-use crate::notation::draughts::{self, alpha_board, BoardChoice};
+use crate::notation::draughts::{self, alpha_board, BoardChoice, Inference};
 use crate::notation::fast::{self, Lexing};
 use crate::notation::{ReadOptions, WriteOptions};
 
@@ -26,13 +26,19 @@ mod grammar {
 }
 use grammar::{NumParser, Rule};
 
-struct Num<'o> {
+struct Num<'o, 't> {
     opts: &'o ReadOptions,
+    /// The record, to locate what [`Inference::settle`] reports.
+    text: &'t str,
     choice: BoardChoice,
     alpha_seen: Option<(usize, usize)>,
+    /// What the moves tell about a board no tag names.
+    inference: Inference,
+    /// Where the FEN tag is, when the board is inferred.
+    fen_at: (usize, usize),
 }
 
-impl Notation for Num<'_> {
+impl Notation for Num<'_, '_> {
     type Rule = Rule;
 
     fn start(
@@ -40,8 +46,12 @@ impl Notation for Num<'_> {
         tags: &[Tag],
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        let (choice, start) = draughts::start(tags, at, self.opts)?;
+        let (choice, start) = draughts::start(tags, at, self.opts, true)?;
         self.choice = choice;
+        if let (true, Some(Setup::Draughts(pos))) = (choice.assumed, &start.setup) {
+            self.inference.add_setup(pos);
+            self.fen_at = at("FEN");
+        }
         Ok(start)
     }
 
@@ -53,14 +63,23 @@ impl Notation for Num<'_> {
         let mut path = Vec::with_capacity(2);
         let mut capture = false;
         let mut i = 0;
+        // Where a square is due, `x` is the file of a board over 23 columns
+        // wide (`w6xx5`), not a capture.
+        let mut square_due = true;
         while i < bytes.len() {
             match bytes[i] {
-                b'-' | b' ' => i += 1,
-                b'x' | b'X' | b':' => {
+                b' ' => i += 1,
+                b'-' => {
+                    square_due = true;
+                    i += 1;
+                }
+                b'x' | b'X' | b':' if !square_due => {
                     capture = true;
+                    square_due = true;
                     i += 1;
                 }
                 b => {
+                    square_due = false;
                     let start = i;
                     let alpha = b.is_ascii_alphabetic();
                     i += usize::from(alpha);
@@ -71,14 +90,24 @@ impl Notation for Num<'_> {
                         self.alpha_seen = Some(mv.pos(start));
                         self.choice.board = alpha_board(self.choice.board);
                     }
-                    let sq = self
-                        .choice
-                        .board
-                        .parse_square(&text[start..i])
-                        .map_err(|e| Problem::at(mv.pos(start), e))?;
+                    // A board no tag names is inferred from the numbers:
+                    // read them on the largest board kifu infers.
+                    let inferring = self.choice.assumed && self.alpha_seen.is_none();
+                    let board = if inferring {
+                        &Board::CANADIAN
+                    } else {
+                        &self.choice.board
+                    };
+                    let sq = board.parse_square(&text[start..i]).map_err(|e| {
+                        let e = if inferring { e + draughts::UNNAMED } else { e };
+                        Problem::at(mv.pos(start), e)
+                    })?;
                     path.push(sq);
                 }
             }
+        }
+        if self.choice.assumed && self.alpha_seen.is_none() {
+            self.inference.add_move(&path, capture, mv.offset());
         }
         Ok(Move::Draughts(DMove { path, capture }))
     }
@@ -91,6 +120,9 @@ impl Notation for Num<'_> {
                 "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
                  bottom left (name the board with --variant)",
             ));
+        } else if self.choice.assumed {
+            let inference = std::mem::take(&mut self.inference);
+            warnings.push(inference.settle(game, self.text, self.fen_at)?);
         }
         Ok(())
     }
@@ -144,11 +176,14 @@ pub fn lexed_fast(text: &str) -> bool {
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut num = Num {
         opts,
+        text,
         choice: BoardChoice {
             board: Board::INTERNATIONAL,
             assumed: true,
         },
         alpha_seen: None,
+        inference: Inference::default(),
+        fen_at: (1, 1),
     };
     let parse = |t| NumParser::parse(Rule::record, t);
     container::read_record(text, opts, Some(LEXING), parse, &mut num)

@@ -425,7 +425,16 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
             _ => Err(Problem::whole("a move of another game in a chess game")),
         },
     )?;
-    Ok(Vec::new())
+    Ok(game
+        .foreign_result()
+        .map(|r| {
+            Problem::whole(format!(
+                "result `{r}` is not a chess result: `*` ends the movetext (a Result tag is kept \
+                 as written)"
+            ))
+        })
+        .into_iter()
+        .collect())
 }
 
 /// Spells one move in canonical SAN.

@@ -53,6 +53,12 @@ impl Board {
     /// International draughts, 10x10 (GameType 20): the board when a record
     /// names none.
     pub const INTERNATIONAL: Board = PRESETS[0].1;
+    /// English draughts (checkers), 8x8 (GameType 21).
+    pub const ENGLISH: Board = PRESETS[1].1;
+    /// Italian draughts, 8x8 with mirrored numbering (GameType 22).
+    pub const ITALIAN: Board = PRESETS[2].1;
+    /// Canadian draughts, 12x12 (GameType 27).
+    pub const CANADIAN: Board = PRESETS[7].1;
 
     /// The board of a predefined GameType number.
     pub fn preset(game_type: u8) -> Option<Board> {
@@ -259,9 +265,25 @@ impl Board {
     }
 
     /// True when diagonal coordinates are defined: the bottom left corner is
-    /// a playing square and the height is even.
+    /// a playing square, the height is even, and every letter line has a
+    /// letter from `a` to `w` (`x` marks captures): width + height at most 48.
     pub fn has_diagonal(&self) -> bool {
-        !self.invert && self.height % 2 == 0
+        !self.invert && self.height % 2 == 0 && self.diag_limits().0 <= 23
+    }
+
+    /// The largest letter and the largest digit of diagonal coordinates on
+    /// this board (a non-inverted board of even width and height).
+    pub fn diag_limits(&self) -> (u16, u16) {
+        let (w, h) = (u16::from(self.width), u16::from(self.height));
+        ((w + h - 2) / 2, (w + h) / 2)
+    }
+
+    /// True when a square's diagonal coordinates are one letter and one
+    /// digit (digit 10 written `0`), so that moves are written compactly:
+    /// up to 10 rows and no digit over 10. Other boards write every square
+    /// in full (`f11-g11`).
+    pub fn diag_compact(&self) -> bool {
+        self.height <= 10 && self.diag_limits().1 <= 10
     }
 
     /// Diagonal coordinates (letter number, 1 = `a`; digit) of a square.
@@ -283,6 +305,17 @@ impl Board {
         }
         let half = i32::from(self.height) / 2;
         self.square_at(digit + letter - half, digit - letter + half)
+    }
+
+    /// Whether a move from `from` to `to` goes towards the far side for
+    /// `side` (up for White, down for Black, seen by White), as a man moves.
+    pub fn forward(&self, from: Square, to: Square, side: Side) -> Option<bool> {
+        let (_, r1) = self.coords(from)?;
+        let (_, r2) = self.coords(to)?;
+        Some(match side {
+            Side::White => r2 > r1,
+            Side::Black => r2 < r1,
+        })
     }
 
     /// The capture separator PDN prescribes for this game type.
@@ -343,6 +376,48 @@ impl Board {
             }
         }
     }
+}
+
+/// Whether a move fits a board's geometry, as far as the squares alone
+/// tell, given the column and row of each square (`None` off the board): a
+/// plain move goes along a diagonal where kings fly, and is one diagonal step
+/// or a capture written with `-` (as Nemesis writes them) where they do not;
+/// each listed hop of a capture is a jump along a diagonal (two steps where
+/// kings do not fly); a capture given by its ends alone moves an even number
+/// of columns and rows where kings do not fly, or is a step written with
+/// `x`. Used to tell boards apart when no GameType tag names one.
+#[inline]
+pub fn fits(
+    path: &[Square],
+    capture: bool,
+    flying: bool,
+    coords: impl Fn(Square) -> Option<(i32, i32)>,
+) -> bool {
+    let mut prev: Option<(i32, i32)> = None;
+    for &sq in path {
+        let Some((c, r)) = coords(sq) else {
+            return false;
+        };
+        if let Some((pc, pr)) = prev {
+            let (dc, dr) = ((c - pc).abs(), (r - pr).abs());
+            let diagonal = dc == dr;
+            let jumps = dc % 2 == 0 && dr % 2 == 0;
+            let step = diagonal && dc == 1;
+            let ok = match (capture, path.len() > 2, flying) {
+                (false, _, true) => diagonal && dc > 0,
+                (false, _, false) => step || (jumps && dc + dr > 0),
+                (true, false, true) => true,
+                (true, false, false) => jumps || step,
+                (true, true, true) => diagonal && dc >= 2,
+                (true, true, false) => diagonal && dc == 2,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        prev = Some((c, r));
+    }
+    true
 }
 
 /// Reads a PDN FEN value (`W:W31-50:B1-20`, `B:W13,12,K8:B6,3,K1.`,
@@ -453,6 +528,23 @@ mod tests {
         assert_eq!(b.coords(Square(1)), Some((1, 8)));
         assert!(!b.has_diagonal());
         assert_eq!(b.diag(Square(1)), None);
+    }
+
+    #[test]
+    fn diagonal_limits_are_those_of_the_squares() {
+        for w in (4..=26).step_by(2) {
+            for h in (4..=26).step_by(2) {
+                let b = Board::from_game_type(&format!("20,W,{w},{h},N2,0")).unwrap();
+                let (mut letter, mut digit) = (0, 0);
+                for n in 1..=b.square_count() {
+                    let (c, r) = b.coords(Square(n)).unwrap();
+                    let (c, r) = (u16::from(c), u16::from(r));
+                    letter = letter.max((c + h - r) / 2);
+                    digit = digit.max((c + r) / 2);
+                }
+                assert_eq!(b.diag_limits(), (letter, digit), "{w}x{h}");
+            }
+        }
     }
 
     #[test]
