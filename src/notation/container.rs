@@ -418,8 +418,58 @@ pub fn read_record<'i, N: Notation>(
     {
         return read_lexed(text, lexed, notation);
     }
-    let pairs = parse(text).map_err(|e| syntax_problem(text, e))?;
+    let pairs = parse(text).map_err(|e| {
+        let offset = match e.location {
+            pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
+        };
+        match unclosed(text) {
+            Some((at, what)) if at <= offset => Problem::at(line_col(text, at), what),
+            _ => syntax_problem(text, e),
+        }
+    })?;
     read(text, pairs, notation)
+}
+
+/// The first `{` or outermost `(` of a record that is never closed, and
+/// what to say about it: the cause of a syntax error at or after it (the
+/// record scanner ends a comment or variation left open at the next line
+/// that starts with a tag). Tags, `;` and `%` lines are skipped over.
+fn unclosed(text: &str) -> Option<(usize, &'static str)> {
+    let b = text.as_bytes();
+    let n = b.len();
+    let (mut i, mut depth, mut open) = (0, 0usize, 0);
+    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |j| i + j);
+    while i < n {
+        match b[i] {
+            b'{' => match memchr::memchr(b'}', &b[i..]) {
+                Some(j) => i += j,
+                None => {
+                    return Some((
+                        i,
+                        "a `{` is never closed: its comment runs to the end of the game",
+                    ))
+                }
+            },
+            b';' => i = line_end(i),
+            b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
+            b'[' if depth == 0 => {
+                i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |j| i + j);
+            }
+            b'(' => {
+                if depth == 0 {
+                    open = i;
+                }
+                depth += 1;
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    (depth > 0).then_some((
+        open,
+        "a `(` is never closed: its variation runs to the end of the game",
+    ))
 }
 
 /// Walks the `record` pairs of any container notation into a game.
