@@ -361,7 +361,7 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                     end -= 1;
                 }
                 if end > start {
-                    if names.repeated(data, start, end) {
+                    if !body && names.repeated(data, start, end) {
                         return Some((open, true));
                     }
                     tags = true;
@@ -808,6 +808,66 @@ mod tests {
     fn result_inside_a_variation_does_not_split() {
         let recs = split("1. 32-28 (1. 33-29 1-0) 18-23 0-1", 1 << 20);
         assert_eq!(recs.len(), 1);
+    }
+
+    #[test]
+    fn damage_is_bounded_by_the_next_tags() {
+        let cases: &[(&str, &[&str])] = &[
+            // A repeated tag name starts a record; a blank line does not.
+            (
+                "[Event \"A\"]\n[Site \"s\"]\n\n[Event \"B\"]\n1. 32-28 *",
+                &[
+                    "[Event \"A\"]\n[Site \"s\"]\n\n",
+                    "[Event \"B\"]\n1. 32-28 *",
+                ],
+            ),
+            (
+                "[Event \"A\"]\n\n[Site \"s\"]\n1. 32-28 *",
+                &["[Event \"A\"]\n\n[Site \"s\"]\n1. 32-28 *"],
+            ),
+            // A doubled `[` is the same name.
+            (
+                "[GameType \"20\"]\n[[GameType \"20\"]\n1. 32-28 *",
+                &["[GameType \"20\"]\n", "[[GameType \"20\"]\n1. 32-28 *"],
+            ),
+            // A comment or variation left open ends at a tag line after
+            // movetext, not before it.
+            (
+                "1. 32-28 { a\nb [Event \"x\"]\n[Event \"B\"]\n1. 33-29 {c} *",
+                &[
+                    "1. 32-28 { a\nb [Event \"x\"]\n",
+                    "[Event \"B\"]\n1. 33-29 {c} *",
+                ],
+            ),
+            (
+                "1. 32-28 (19-23 1-0\r\n  [Event \"B\"]\n1. 33-29 *",
+                &["1. 32-28 (19-23 1-0\r\n  ", "[Event \"B\"]\n1. 33-29 *"],
+            ),
+            (
+                "{ intro\n[Event \"A\"]\n1. 32-28 { x } *",
+                &["{ intro\n[Event \"A\"]\n1. 32-28 { x } *"],
+            ),
+            // Stray text on a tag line is no movetext; a move number is.
+            (
+                "[Event \"A\"]^M\n[Site \"s\"] x\n1. 32-28 *",
+                &["[Event \"A\"]^M\n[Site \"s\"] x\n1. 32-28 *"],
+            ),
+            (
+                "[Event \"A\"] 1. 32-28\n[Event \"B\"] 1. 33-29",
+                &["[Event \"A\"] 1. 32-28\n", "[Event \"B\"] 1. 33-29"],
+            ),
+            // `;` and `%` lines end at a lone CR too.
+            (
+                "[Event \"A\"]\r1. 32-28 ; c\r[Event \"B\"]\n1. 33-29 *",
+                &["[Event \"A\"]\r1. 32-28 ; c\r", "[Event \"B\"]\n1. 33-29 *"],
+            ),
+        ];
+        for &(text, want) in cases {
+            for batch in [1, 5, 1 << 20] {
+                let got: Vec<String> = split(text, batch).into_iter().map(|r| r.0).collect();
+                assert_eq!(got, want, "batch {batch}: {text:?}");
+            }
+        }
     }
 
     #[test]
