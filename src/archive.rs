@@ -247,7 +247,7 @@ fn line_start(data: &[u8], mut i: usize) -> bool {
 /// name hashes, and the first names (offsets in the record) to compare when
 /// a hash repeats. No allocation.
 struct Names {
-    hashes: u64,
+    hashes: u128,
     at: [(u32, u32); 16],
     len: usize,
 }
@@ -256,9 +256,13 @@ impl Names {
     /// Records a name; true when the section already had it.
     fn repeated(&mut self, data: &[u8], start: usize, end: usize) -> bool {
         let name = &data[start..end];
-        let hash =
-            (name.len() * 7 + usize::from(name[0]) * 31 + usize::from(name[name.len() - 1])) & 63;
-        let bit = 1u64 << hash;
+        let byte = |i: usize| usize::from(name[i]);
+        let hash = (name.len() * 8
+            + byte(0)
+            + byte(usize::from(name.len() > 1)) * 7
+            + byte(name.len() - 1) * 27)
+            & 127;
+        let bit = 1u128 << hash;
         if self.hashes & bit != 0
             && self.at[..self.len]
                 .iter()
@@ -318,7 +322,7 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                 // movetext came before it.
                 i += 1;
                 loop {
-                    let Some(j) = memchr::memchr3(b'}', b'\n', b'\r', &data[i..]) else {
+                    let Some(j) = memchr::memchr2(b'}', b'\n', &data[i..]) else {
                         i = n;
                         break;
                     };
