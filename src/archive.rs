@@ -396,9 +396,80 @@ fn is_delim(b: u8) -> bool {
     DELIM[usize::from(b)]
 }
 
+/// Whether a line that holds a tag starts at `i`: spaces or tabs, then
+/// `[Name "` (the grammar's `tag_head`). False when the data ends first.
+fn tag_head(data: &[u8], mut i: usize) -> bool {
+    let n = data.len();
+    while i < n && matches!(data[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if i + 1 >= n || data[i] != b'[' || !data[i + 1].is_ascii_alphabetic() {
+        return false;
+    }
+    i += 2;
+    while i < n && (data[i].is_ascii_alphanumeric() || data[i] == b'_') {
+        i += 1;
+    }
+    while i < n && matches!(data[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i < n && data[i] == b'"'
+}
+
+/// Whether `i` is at the start of a line, or after spaces and tabs there.
+fn line_start(data: &[u8], mut i: usize) -> bool {
+    while i > 0 && matches!(data[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    i == 0 || matches!(data[i - 1], b'\n' | b'\r')
+}
+
+/// The tag names of one tag section, to tell a repeated name: a bit set of
+/// name hashes, and the first names (offsets in the record) to compare when
+/// a hash repeats. No allocation.
+struct Names {
+    hashes: u128,
+    at: [(u32, u32); 16],
+    len: usize,
+}
+
+impl Names {
+    /// Records a name; true when the section already had it.
+    fn repeated(&mut self, data: &[u8], start: usize, end: usize) -> bool {
+        let name = &data[start..end];
+        let byte = |i: usize| usize::from(name[i]);
+        let hash = (name.len() * 8
+            + byte(0)
+            + byte(usize::from(name.len() > 1)) * 7
+            + byte(name.len() - 1) * 27)
+            & 127;
+        let bit = 1u128 << hash;
+        if self.hashes & bit != 0
+            && self.at[..self.len]
+                .iter()
+                .any(|&(a, b)| &data[a as usize..b as usize] == name)
+        {
+            return true;
+        }
+        self.hashes |= bit;
+        if self.len < self.at.len() {
+            if let (Ok(a), Ok(b)) = (u32::try_from(start), u32::try_from(end)) {
+                self.at[self.len] = (a, b);
+                self.len += 1;
+            }
+        }
+        false
+    }
+}
+
 /// The record scan of PGN-style containers: comments, escape lines and tags
 /// are skipped over; a record ends before a tag that follows movetext, or
-/// after a result token outside variations.
+/// after a result token outside variations. Damage is bounded too: a record
+/// ends before a tag whose name its tag section already has (a game of tags
+/// only), and before a line that starts with a tag inside a comment or
+/// variation left open after movetext. Text after a tag's `]` on its line
+/// is movetext only when it starts with a digit (stray text is skipped by
+/// the grammar; a game written on its tag line starts with a move number).
 fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, bool)> {
     let n = data.len();
     // The first bytes of the result tokens, as a bit set.
@@ -411,45 +482,93 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
     let mut depth = 0usize;
     let mut tags = false;
     let mut body = false;
-    let at_line_start = |i: usize| i == 0 || data[i - 1] == b'\n';
+    let mut names = Names {
+        hashes: 0,
+        at: [(0, 0); 16],
+        len: 0,
+    };
+    // Where the last tag's `]` ended.
+    let mut tag_end = None;
+    let at_line_start = |i: usize| i == 0 || matches!(data[i - 1], b'\n' | b'\r');
     while i < n {
         let b = data[i];
         match b {
-            b'%' if at_line_start(i) => match memchr::memchr(b'\n', &data[i..]) {
+            b'%' if at_line_start(i) => match memchr::memchr2(b'\n', b'\r', &data[i..]) {
                 Some(j) => i += j + 1,
                 None => i = n,
             },
-            b'{' => match memchr::memchr(b'}', &data[i..]) {
-                Some(j) => i += j + 1,
-                None => i = n,
-            },
-            b';' => match memchr::memchr(b'\n', &data[i..]) {
+            b'{' => {
+                // A comment ends at its `}`; one left open ends at a line
+                // that starts with a tag, and so does its record when
+                // movetext came before it.
+                i += 1;
+                loop {
+                    let Some(j) = memchr::memchr2(b'}', b'\n', &data[i..]) else {
+                        i = n;
+                        break;
+                    };
+                    i += j + 1;
+                    if data[i - 1] == b'}' {
+                        break;
+                    }
+                    if tag_head(data, i) {
+                        if body {
+                            return Some((i, true));
+                        }
+                        break;
+                    }
+                }
+            }
+            b';' => match memchr::memchr2(b'\n', b'\r', &data[i..]) {
                 Some(j) => i += j + 1,
                 None => i = n,
             },
             b'[' => {
-                if body && depth == 0 {
+                if body && (depth == 0 || (line_start(data, i) && tag_head(data, i))) {
                     return Some((i, true));
                 }
-                tags = true;
+                // The name: from after `[` (and a doubled `[`) to the
+                // first quote, `]` or line end.
+                let open = i;
+                let mut j = i + 1;
+                while j < n && matches!(data[j], b'[' | b' ' | b'\t') {
+                    j += 1;
+                }
+                let start = j;
+                let Some(k) = memchr::memchr3(b'"', b']', b'\n', &data[j..]) else {
+                    // A tag cut short at the end of the input.
+                    tags |= j < n;
+                    break;
+                };
+                i = j + k;
+                let mut end = i;
+                while end > start && matches!(data[end - 1], b' ' | b'\t' | b'\r') {
+                    end -= 1;
+                }
+                if end > start {
+                    if !body && names.repeated(data, start, end) {
+                        return Some((open, true));
+                    }
+                    tags = true;
+                }
                 let mut quoted = false;
-                i += 1;
                 loop {
-                    let Some(j) = memchr::memchr3(b'"', b']', b'\n', &data[i..]) else {
-                        i = n;
-                        break;
-                    };
-                    i += j;
                     match data[i] {
                         b'"' if data[i - 1] != b'\\' => quoted = !quoted,
                         b']' if !quoted => {
                             i += 1;
+                            tag_end = Some(i);
                             break;
                         }
                         b'\n' => break,
                         _ => {}
                     }
                     i += 1;
+                    let Some(j) = memchr::memchr3(b'"', b']', b'\n', &data[i..]) else {
+                        i = n;
+                        break;
+                    };
+                    i += j;
                 }
             }
             b'(' => {
@@ -502,7 +621,13 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                         return Some((i, true));
                     }
                 }
-                body = true;
+                if !body {
+                    // On a tag's line, only a move number starts movetext.
+                    let on_tag_line = tag_end.is_some_and(|e: usize| {
+                        memchr::memchr2(b'\n', b'\r', &data[e..start]).is_none()
+                    });
+                    body = !on_tag_line || b.is_ascii_digit();
+                }
             }
         }
     }
@@ -994,6 +1119,66 @@ mod tests {
     fn result_inside_a_variation_does_not_split() {
         let recs = split("1. 32-28 (1. 33-29 1-0) 18-23 0-1", 1 << 20);
         assert_eq!(recs.len(), 1);
+    }
+
+    #[test]
+    fn damage_is_bounded_by_the_next_tags() {
+        let cases: &[(&str, &[&str])] = &[
+            // A repeated tag name starts a record; a blank line does not.
+            (
+                "[Event \"A\"]\n[Site \"s\"]\n\n[Event \"B\"]\n1. 32-28 *",
+                &[
+                    "[Event \"A\"]\n[Site \"s\"]\n\n",
+                    "[Event \"B\"]\n1. 32-28 *",
+                ],
+            ),
+            (
+                "[Event \"A\"]\n\n[Site \"s\"]\n1. 32-28 *",
+                &["[Event \"A\"]\n\n[Site \"s\"]\n1. 32-28 *"],
+            ),
+            // A doubled `[` is the same name.
+            (
+                "[GameType \"20\"]\n[[GameType \"20\"]\n1. 32-28 *",
+                &["[GameType \"20\"]\n", "[[GameType \"20\"]\n1. 32-28 *"],
+            ),
+            // A comment or variation left open ends at a tag line after
+            // movetext, not before it.
+            (
+                "1. 32-28 { a\nb [Event \"x\"]\n[Event \"B\"]\n1. 33-29 {c} *",
+                &[
+                    "1. 32-28 { a\nb [Event \"x\"]\n",
+                    "[Event \"B\"]\n1. 33-29 {c} *",
+                ],
+            ),
+            (
+                "1. 32-28 (19-23 1-0\r\n  [Event \"B\"]\n1. 33-29 *",
+                &["1. 32-28 (19-23 1-0\r\n  ", "[Event \"B\"]\n1. 33-29 *"],
+            ),
+            (
+                "{ intro\n[Event \"A\"]\n1. 32-28 { x } *",
+                &["{ intro\n[Event \"A\"]\n1. 32-28 { x } *"],
+            ),
+            // Stray text on a tag line is no movetext; a move number is.
+            (
+                "[Event \"A\"]^M\n[Site \"s\"] x\n1. 32-28 *",
+                &["[Event \"A\"]^M\n[Site \"s\"] x\n1. 32-28 *"],
+            ),
+            (
+                "[Event \"A\"] 1. 32-28\n[Event \"B\"] 1. 33-29",
+                &["[Event \"A\"] 1. 32-28\n", "[Event \"B\"] 1. 33-29"],
+            ),
+            // `;` and `%` lines end at a lone CR too.
+            (
+                "[Event \"A\"]\r1. 32-28 ; c\r[Event \"B\"]\n1. 33-29 *",
+                &["[Event \"A\"]\r1. 32-28 ; c\r", "[Event \"B\"]\n1. 33-29 *"],
+            ),
+        ];
+        for &(text, want) in cases {
+            for batch in [1, 5, 1 << 20] {
+                let got: Vec<String> = split(text, batch).into_iter().map(|r| r.0).collect();
+                assert_eq!(got, want, "batch {batch}: {text:?}");
+            }
+        }
     }
 
     #[test]

@@ -63,8 +63,30 @@ pub enum Kind {
     StrayBrace,
     /// A result token.
     Result,
+    /// A damaged tag, read with a repair.
+    Repair(Repair),
     /// A notation's own rule.
     Other,
+}
+
+/// How a damaged tag section was read (`grammars/common.pest`); each repair
+/// is a warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repair {
+    /// A doubled `[[` before a tag name: the extra `[` is skipped.
+    Reopen,
+    /// More words before a quoted value (`[White Elo "2400"]`): they are
+    /// part of the name, which is written without its spaces.
+    NameWords,
+    /// A value whose closing quote is missing: it ends at the `]` or the
+    /// end of the line.
+    OpenQuote,
+    /// A tag line that ends before its `]`.
+    Cut,
+    /// Text after a tag's `]` on its line that starts no movetext: skipped.
+    Stray,
+    /// A line holding a lone `[`: skipped.
+    Lone,
 }
 
 /// Maps a notation's `Rule` enum onto the container's [`Kind`]s.
@@ -84,7 +106,7 @@ macro_rules! container_rules {
     ($rule:ident, $move_rule:ident, $describe_own:expr) => {
         impl $crate::notation::container::ContainerRule for $rule {
             fn kind(self) -> $crate::notation::container::Kind {
-                use $crate::notation::container::Kind;
+                use $crate::notation::container::{Kind, Repair};
                 match self {
                     $rule::record => Kind::Record,
                     $rule::preamble => Kind::Preamble,
@@ -99,21 +121,30 @@ macro_rules! container_rules {
                     $rule::ellipsis => Kind::Ellipsis,
                     $rule::glyph => Kind::Glyph,
                     $rule::nag => Kind::Nag,
-                    $rule::brace_comment => Kind::BraceComment,
+                    $rule::brace_comment | $rule::preamble_brace => Kind::BraceComment,
                     $rule::line_comment => Kind::LineComment,
                     $rule::escape_line => Kind::EscapeLine,
-                    $rule::brace_text | $rule::line_text | $rule::paren_text => Kind::CommentText,
+                    $rule::brace_text
+                    | $rule::line_text
+                    | $rule::paren_text
+                    | $rule::preamble_text => Kind::CommentText,
                     $rule::variation => Kind::Variation,
                     $rule::paren_comment => Kind::ParenComment,
                     $rule::stray_brace => Kind::StrayBrace,
                     $rule::result => Kind::Result,
+                    $rule::tag_reopen => Kind::Repair(Repair::Reopen),
+                    $rule::tag_name_more => Kind::Repair(Repair::NameWords),
+                    $rule::tag_open_text => Kind::Repair(Repair::OpenQuote),
+                    $rule::tag_cut => Kind::Repair(Repair::Cut),
+                    $rule::tag_stray => Kind::Repair(Repair::Stray),
+                    $rule::tag_lone => Kind::Repair(Repair::Lone),
                     _ => Kind::Other,
                 }
             }
             fn describe(self) -> &'static str {
                 use $crate::notation::container::Kind;
                 match $crate::notation::container::ContainerRule::kind(self) {
-                    Kind::Tag => "a tag",
+                    Kind::Tag | Kind::Repair(_) => "a tag",
                     Kind::TagName => "a tag name",
                     Kind::TagValue | Kind::TagText | Kind::TagBare => "a tag value",
                     Kind::Move => "a move",
@@ -393,8 +424,58 @@ pub fn read_record<'i, N: Notation>(
     {
         return read_lexed(text, lexed, notation);
     }
-    let pairs = parse(text).map_err(|e| syntax_problem(text, e))?;
+    let pairs = parse(text).map_err(|e| {
+        let offset = match e.location {
+            pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
+        };
+        match unclosed(text) {
+            Some((at, what)) if at <= offset => Problem::at(line_col(text, at), what),
+            _ => syntax_problem(text, e),
+        }
+    })?;
     read(text, pairs, notation)
+}
+
+/// The first `{` or outermost `(` of a record that is never closed, and
+/// what to say about it: the cause of a syntax error at or after it (the
+/// record scanner ends a comment or variation left open at the next line
+/// that starts with a tag). Tags, `;` and `%` lines are skipped over.
+fn unclosed(text: &str) -> Option<(usize, &'static str)> {
+    let b = text.as_bytes();
+    let n = b.len();
+    let (mut i, mut depth, mut open) = (0, 0usize, 0);
+    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |j| i + j);
+    while i < n {
+        match b[i] {
+            b'{' => match memchr::memchr(b'}', &b[i..]) {
+                Some(j) => i += j,
+                None => {
+                    return Some((
+                        i,
+                        "a `{` is never closed: its comment runs to the end of the game",
+                    ))
+                }
+            },
+            b';' => i = line_end(i),
+            b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
+            b'[' if depth == 0 => {
+                i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |j| i + j);
+            }
+            b'(' => {
+                if depth == 0 {
+                    open = i;
+                }
+                depth += 1;
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    (depth > 0).then_some((
+        open,
+        "a `(` is never closed: its variation runs to the end of the game",
+    ))
 }
 
 /// Walks the `record` pairs of any container notation into a game.
@@ -412,6 +493,14 @@ fn read<'i, N: Notation>(
     for pair in record.into_inner() {
         match pair.as_rule().kind() {
             Kind::Preamble => {
+                for part in pair.clone().into_inner() {
+                    if part.as_str().starts_with('{') && !part.as_str().ends_with('}') {
+                        warnings.push(Problem::at(
+                            line_col(text, part.as_span().start()),
+                            "a `{` before the tags is never closed: the comment ends before the first tag",
+                        ));
+                    }
+                }
                 let tokens = PestTokens {
                     stack: vec![pair.into_inner()],
                     move_pairs: false,
@@ -424,21 +513,14 @@ fn read<'i, N: Notation>(
             }
             Kind::Tag => {
                 let at = pair.as_span().start();
-                let mut name = "";
-                let mut value = String::new();
-                for part in pair.into_inner() {
-                    match part.as_rule().kind() {
-                        Kind::TagName => name = part.as_str(),
-                        Kind::TagBare => value = part.as_str().trim_end().to_string(),
-                        Kind::TagValue => {
-                            value = unescape(part.into_inner().next().map_or("", |t| t.as_str()))
-                        }
-                        _ => {}
-                    }
-                }
+                let (name, value) = read_tag(text, pair, &mut warnings);
                 tags.push(Tag::new(name, value));
                 tag_at.push(at);
             }
+            Kind::Repair(Repair::Lone) => warnings.push(Problem::at(
+                line_col(text, pair.as_span().start()),
+                "a line holding a lone `[` was skipped",
+            )),
             Kind::Body => body = Some(pair),
             _ => {}
         }
@@ -448,6 +530,64 @@ fn read<'i, N: Notation>(
         move_pairs: N::MOVE_PAIR,
     };
     assemble(text, preamble, tags, &tag_at, tokens, 0, notation, warnings)
+}
+
+/// Reads a `tag` pair into its name and value, with a warning for each
+/// repair of a damaged tag.
+fn read_tag<R: ContainerRule>(
+    text: &str,
+    pair: Pair<'_, R>,
+    warnings: &mut Vec<Problem>,
+) -> (String, String) {
+    let start = pair.as_span().start();
+    let at = line_col(text, start);
+    let written = pair.as_str();
+    // The tag as written, without stray text after it.
+    let mut end = written.find(['\r', '\n']).unwrap_or(written.len());
+    let mut name = String::new();
+    let mut value = String::new();
+    let mut said: Option<&str> = None;
+    for part in pair.into_inner() {
+        match part.as_rule().kind() {
+            Kind::TagName => name.push_str(part.as_str()),
+            Kind::TagBare => value = part.as_str().trim_end().to_string(),
+            Kind::TagValue => value = unescape(part.into_inner().next().map_or("", |t| t.as_str())),
+            Kind::Repair(Repair::NameWords) => {
+                name.extend(part.as_str().split([' ', '\t']));
+                said = Some("a tag name of several words was read without its spaces");
+            }
+            Kind::Repair(Repair::OpenQuote) => {
+                value = part.as_str().trim_end().to_string();
+                said = said.or(Some("a tag value without its closing quote"));
+            }
+            Kind::Repair(Repair::Cut) => said = Some("a tag line cut short before its `]`"),
+            Kind::Repair(Repair::Reopen) => warnings.push(Problem::at(
+                at,
+                "a doubled `[` before a tag name was skipped",
+            )),
+            Kind::Repair(Repair::Stray) => {
+                end = end.min(part.as_span().start() - start);
+                warnings.push(Problem::at(
+                    line_col(text, part.as_span().start()),
+                    "text after a tag's `]` on its line was skipped",
+                ));
+            }
+            _ => {}
+        }
+    }
+    if let Some(what) = said {
+        let mut quoted = String::new();
+        write_tags(&[Tag::new(name.as_str(), value.as_str())], &mut quoted);
+        warnings.push(Problem::at(
+            at,
+            format!(
+                "{what}: `{}` read as {}",
+                written[..end].trim_end(),
+                quoted.trim_end()
+            ),
+        ));
+    }
+    (name, value)
 }
 
 /// Builds a game from a record the fast lexer read.

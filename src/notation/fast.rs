@@ -7,7 +7,7 @@
 //! whole is parsed by pest, which also gives every syntax error. The lexer
 //! takes a record only when pest would read it into the same tokens, which
 //! `tests/fast_lexer.rs` checks on the whole shared corpus and on generated
-//! movetext. What it gives up on: preambles, bare or escaped tag values,
+//! movetext. What it gives up on: preambles, bare or escaped tag values, damaged tags,
 //! `%` lines, `...` variants, paren glyphs such as `(!)`,
 //! stray braces, results inside variations or not at the end, results
 //! spaced around their dash, non-ASCII outside comments and tag values, and
@@ -84,7 +84,9 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
         i += 1;
         let value_start = i;
         // The value ends at the first quote that `]` follows (after spaces
-        // or tabs): a quote inside it is text, as the grammar reads it.
+        // or tabs): a quote inside it is text, as the grammar reads it. Text
+        // after the `]` on its line is left to the movetext, which gives up
+        // on what is no movetext (the grammar skips it with a warning).
         let (value, end) = loop {
             let q = i + memchr::memchr3(b'"', b'\\', b'\n', &b[i..])?;
             if b[q] != b'"' {
@@ -93,6 +95,11 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
             let j = skip_h(q + 1);
             if j < n && b[j] == b']' {
                 break (&text[value_start..q], j + 1);
+            }
+            // A quote that ends its line ends a tag cut short: the grammar
+            // reads it, with a warning.
+            if j == n || matches!(b[j], b'\r' | b'\n') {
+                return None;
             }
             i = q + 1;
         };
