@@ -15,7 +15,8 @@ use common::*;
 
 // Tagged with their board: a record without one is converted with a warning
 // (the board inferred from its moves), which --strict would stop at.
-const GOOD: &str = "[Event \"one\"]\n[Result \"2-0\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n";
+const GOOD: &str =
+    "[Event \"one\"]\n[Result \"2-0\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n";
 const BAD_MIDDLE: &str = "[Event \"one\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 *\n\n[Event \"two\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 28-99 *\n\n[Event \"three\"]\n[GameType \"20\"]\n\n1. 33-29 *\n";
 const CHESS: &str = "[Event \"c\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n";
 
