@@ -20,7 +20,7 @@ use kifu::ir::draughts::{Board, Square};
 use kifu::notation::{by_name, ReadOptions, WriteOptions};
 
 /// A rendered input stops growing past this many bytes.
-pub const LIMIT: usize = 8 << 20;
+pub const LIMIT: usize = 1 << 20;
 
 /// An input: one or more games.
 #[derive(Arbitrary, Debug)]
@@ -1137,7 +1137,11 @@ impl Json {
         } else {
             (Style::Pgn, "pgn")
         };
-        let text = self.input.render(style);
+        // JSON is about ten times the size of the notation.
+        let mut text = self.input.render(style);
+        if text.len() > LIMIT / 8 {
+            text.clear();
+        }
         let mut games: Vec<serde_json::Value> = convert(from, "jsonl", &text)
             .iter()
             .filter_map(|l| serde_json::from_str(l).ok())
