@@ -11,7 +11,14 @@ use kifu::archive::{Converted, Converter, Records, BATCH_BYTES};
 use kifu::notation::{by_name, Format, Framing, ReadOptions, Split, WriteOptions};
 
 /// The formats kifu reads, by the names of the fuzz targets.
-pub const READERS: &[&str] = &["pgn", "draughts-num", "draughts-diag", "sllavcco", "json", "jsonl"];
+pub const READERS: &[&str] = &[
+    "pgn",
+    "draughts-num",
+    "draughts-diag",
+    "sllavcco",
+    "json",
+    "jsonl",
+];
 
 /// A readable format by name.
 pub fn format(name: &str) -> &'static Format {
@@ -58,11 +65,7 @@ pub fn game_records(format: &Format, data: &[u8]) -> Vec<Vec<u8>> {
         records.len(),
         other.len()
     );
-    records
-        .into_iter()
-        .filter(|r| r.3)
-        .map(|r| r.0)
-        .collect()
+    records.into_iter().filter(|r| r.3).map(|r| r.0).collect()
 }
 
 /// Reads every record of an input as the CLI does (`--from F --to F`):
@@ -134,8 +137,9 @@ pub fn round_trips(name: &str, data: &[u8]) {
             // Blanks, and the brackets and commas of a JSON array.
             let json_array = matches!(f.split, Split::JsonArray);
             assert!(
-                r.0.iter().all(|&b| b.is_ascii_whitespace()
-                    || (json_array && matches!(b, b'[' | b']' | b','))),
+                r.0.iter()
+                    .all(|&b| b.is_ascii_whitespace()
+                        || (json_array && matches!(b, b'[' | b']' | b','))),
                 "{name} game {n}: the output holds text outside its games: {}\n--- record:\n{}",
                 show(&r.0),
                 show(record)

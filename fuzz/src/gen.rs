@@ -179,10 +179,50 @@ pub struct Spell {
 
 /// Words for tag values and comments.
 pub const WORDS: &[&str] = &[
-    "a", "Kasparov, G.", "1-0", "0-1", "1/2-1/2", "*", "2-0", "1-1", "e4", "32-28", "Nf3", "O-O",
-    "1.", "12...", "[Event \"x\"]", "\u{feff}", "é", "½", "\\\"", "\\\\", "%", "{", "}", "(", ")",
-    "[", "]", ";", "\"", "$1", "!?", "W:W31-50:B1-20", "20", "21,B,8,8,N1,0", "Chess960",
-    "\t", "\r", "\0", "\x1b[31m", "1 - 0", "1/2 - 1/2", "--", "?", "-",
+    "a",
+    "Kasparov, G.",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "2-0",
+    "1-1",
+    "e4",
+    "32-28",
+    "Nf3",
+    "O-O",
+    "1.",
+    "12...",
+    "[Event \"x\"]",
+    "\u{feff}",
+    "é",
+    "½",
+    "\\\"",
+    "\\\\",
+    "%",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ";",
+    "\"",
+    "$1",
+    "!?",
+    "W:W31-50:B1-20",
+    "20",
+    "21,B,8,8,N1,0",
+    "Chess960",
+    "\t",
+    "\r",
+    "\0",
+    "\x1b[31m",
+    "1 - 0",
+    "1/2 - 1/2",
+    "--",
+    "?",
+    "-",
 ];
 
 /// Single characters that matter to the container.
@@ -193,18 +233,56 @@ pub const SPECIAL: &[char] = &[
 
 /// Tag names.
 pub const TAG_NAMES: &[&str] = &[
-    "Event", "Site", "Date", "Round", "White", "Black", "Result", "FEN", "SetUp", "GameType",
-    "Variant", "ECO", "Annotator", "PlyCount", "ARRANGEMENT", "TimeControl", "event", "X",
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "FEN",
+    "SetUp",
+    "GameType",
+    "Variant",
+    "ECO",
+    "Annotator",
+    "PlyCount",
+    "ARRANGEMENT",
+    "TimeControl",
+    "event",
+    "X",
 ];
 
 /// Result tokens, of both families, and damaged ones.
 pub const RESULTS: &[&str] = &[
-    "1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0", "1/2", "½-½", "1 - 0", "0 - 1",
-    "1/2 - 1/2", "-", "--", "?", "", "2 - 0", "1-", "0:1", "+-", "1-2",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "2-0",
+    "0-2",
+    "1-1",
+    "0-0",
+    "1/2",
+    "½-½",
+    "1 - 0",
+    "0 - 1",
+    "1/2 - 1/2",
+    "-",
+    "--",
+    "?",
+    "",
+    "2 - 0",
+    "1-",
+    "0:1",
+    "+-",
+    "1-2",
 ];
 
 /// Move glyphs, and some that are not.
-pub const GLYPHS: &[&str] = &["!", "?", "!!", "??", "!?", "?!", "(!?)", "(!)", "!!!", "?!?", "+-", "=", "+", "#"];
+pub const GLYPHS: &[&str] = &[
+    "!", "?", "!!", "??", "!?", "?!", "(!?)", "(!)", "!!!", "?!?", "+-", "=", "+", "#",
+];
 
 /// Chess start positions (index 0: none given).
 pub const FENS: &[&str] = &[
@@ -464,7 +542,8 @@ impl Out {
         if moves.is_empty() {
             // Mate or stalemate: a null move, or a move that is not legal.
             self.number(s.number);
-            self.text.push_str(if s.form % 2 == 0 { "--" } else { "Qh5" });
+            self.text
+                .push_str(if s.form & 1 == 0 { "--" } else { "Qh5" });
             self.advance();
             return;
         }
@@ -566,11 +645,7 @@ impl Out {
         let jumps = s.form & 1 == 1;
         let mut steps = s.steps;
         // Two bits a step: the direction; the length is 1, or 2 for a jump.
-        let n = if jumps {
-            1 + (s.steps >> 14)
-        } else {
-            1
-        };
+        let n = if jumps { 1 + (s.steps >> 14) } else { 1 };
         for _ in 0..n {
             let at = *path.last().expect("a start");
             let Some((c, r)) = self.board.coords(at) else {
@@ -789,10 +864,7 @@ impl Game {
             Style::Pgn => (international, pick(FENS, self.board)),
             _ => {
                 let gt = pick(GAME_TYPES, self.board);
-                (
-                    Board::from_game_type(gt).unwrap_or(international),
-                    gt,
-                )
+                (Board::from_game_type(gt).unwrap_or(international), gt)
             }
         };
         let pos = match style {
@@ -1000,13 +1072,72 @@ pub enum Value {
 
 /// The IR's own words: keys and enumeration values.
 pub const IR_WORDS: &[&str] = &[
-    "variant", "family", "chess", "draughts", "preamble", "tags", "setup", "moves", "plies",
-    "trailing", "result", "number", "side", "white", "black", "move", "glyph", "nags", "before",
-    "after", "variations", "text", "kind", "brace", "line", "escape", "name", "value", "path",
-    "capture", "role", "from", "to", "promotion", "castle", "en_passant", "check", "show_file",
-    "show_rank", "null", "chess960", "validated", "game_type", "first", "width", "height",
-    "style", "corner", "invert", "numeric", "alpha", "king", "queen", "pawn", "knight", "e4",
-    "a1", "h8", "1-0", "2-0", "*", "to_move", "square", "mate", "double", "none",
+    "variant",
+    "family",
+    "chess",
+    "draughts",
+    "preamble",
+    "tags",
+    "setup",
+    "moves",
+    "plies",
+    "trailing",
+    "result",
+    "number",
+    "side",
+    "white",
+    "black",
+    "move",
+    "glyph",
+    "nags",
+    "before",
+    "after",
+    "variations",
+    "text",
+    "kind",
+    "brace",
+    "line",
+    "escape",
+    "name",
+    "value",
+    "path",
+    "capture",
+    "role",
+    "from",
+    "to",
+    "promotion",
+    "castle",
+    "en_passant",
+    "check",
+    "show_file",
+    "show_rank",
+    "null",
+    "chess960",
+    "validated",
+    "game_type",
+    "first",
+    "width",
+    "height",
+    "style",
+    "corner",
+    "invert",
+    "numeric",
+    "alpha",
+    "king",
+    "queen",
+    "pawn",
+    "knight",
+    "e4",
+    "a1",
+    "h8",
+    "1-0",
+    "2-0",
+    "*",
+    "to_move",
+    "square",
+    "mate",
+    "double",
+    "none",
 ];
 
 /// An edit of a game's JSON.

@@ -15,9 +15,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+use crate::check::{game_records, READERS};
 use kifu::archive::{Converted, Converter};
 use kifu::notation::{guess, ReadOptions, WriteOptions, FORMATS};
-use crate::check::{game_records, READERS};
+
+/// The seeds of one format in the order met, and the set of them.
+type Seeds = (Vec<Vec<u8>>, BTreeSet<Vec<u8>>);
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -61,7 +64,7 @@ pub fn seed(out: &Path, max: usize, dirs: &[&str]) {
         files(Path::new(d), &mut paths);
     }
     // Every seed of every format, deduplicated, in the order met.
-    let mut seeds: BTreeMap<&str, (Vec<Vec<u8>>, BTreeSet<Vec<u8>>)> = BTreeMap::new();
+    let mut seeds: BTreeMap<&str, Seeds> = BTreeMap::new();
     let mut add = |format: &'static str, bytes: Vec<u8>| {
         let (list, seen) = seeds.entry(format).or_default();
         if seen.insert(bytes.clone()) {
@@ -73,7 +76,9 @@ pub fn seed(out: &Path, max: usize, dirs: &[&str]) {
         if !READERS.contains(&from.name) {
             continue;
         }
-        let Ok(data) = std::fs::read(path) else { continue };
+        let Ok(data) = std::fs::read(path) else {
+            continue;
+        };
         for record in game_records(from, &data) {
             for to in FORMATS.iter().filter(|t| {
                 READERS.contains(&t.name)
@@ -96,7 +101,9 @@ pub fn seed(out: &Path, max: usize, dirs: &[&str]) {
     for name in READERS {
         let dir = out.join(name);
         std::fs::create_dir_all(&dir).expect("OUT is writable");
-        let Some((list, _)) = seeds.get(name) else { continue };
+        let Some((list, _)) = seeds.get(name) else {
+            continue;
+        };
         let step = list.len().div_ceil(max.max(1)).max(1);
         let mut n = 0;
         for s in list.iter().step_by(step) {
