@@ -1270,6 +1270,7 @@ impl Json {
         };
         // JSON is about ten times the size of the notation.
         let mut text = self.input.render(style);
+        dump(&format!("source.{from}"), &text);
         if text.len() > LIMIT / 8 {
             text.clear();
         }
@@ -1299,12 +1300,18 @@ impl Json {
 }
 
 /// Writes a rendered input to the file `KIFU_FUZZ_DUMP` names, when set:
-/// run a target on a finding with it set to get the text that failed.
+/// run a target on a finding with it set to get the text that failed. A
+/// text the input is made from (`source.*`, which kifu converted to make
+/// the input) goes beside it, its name suffixed.
 pub fn dump(name: &str, text: &str) {
     if let Some(path) = std::env::var_os("KIFU_FUZZ_DUMP") {
         let mut path = std::path::PathBuf::from(path);
         if path.is_dir() {
             path.push(name);
+        } else if name.starts_with("source.") {
+            let mut p = path.into_os_string();
+            p.push(format!(".{name}"));
+            path = p.into();
         }
         std::fs::write(&path, text).expect("KIFU_FUZZ_DUMP is writable");
     }
