@@ -39,6 +39,18 @@ const KNOWN: &[(&str, &str)] = &[
         "pgn/chess-result-tag-0-0.pgn",
         "issue 7 item 18: the same with `0-0` (read back: not a result this notation knows)",
     ),
+    (
+        "pgn/unclosed-parens-9000.pgn",
+        "issue 7 item 16: 9,000 unclosed `(` and nothing after take seconds (10,000: 10 s \
+         in a release build on an 8 MB stack, 51 s in the fuzz build; the time grows about \
+         as the square of the count); a timeout, not a failed check",
+    ),
+    (
+        "draughts-diag/long-game-6000-moves.pdn",
+        "found by gen_draughts_diag: reading draughts-diag is quadratic in the number of moves \
+         (3,000 moves 0.44 s, 6,000 1.4 s in a release build; draughts-num reads the same game \
+         in 0.02 s); a timeout, not a failed check",
+    ),
 ];
 
 fn root() -> PathBuf {
