@@ -1,0 +1,194 @@
+//! The properties every fuzz target checks, through kifu's public API and the
+//! path the CLI takes: `kifu::archive::Records` cuts the input into records,
+//! `kifu::archive::Converter` reads and writes each one. A failed property is
+//! a panic with a message, which libFuzzer reports as a crash.
+//!
+//! This file uses nothing but `kifu` and `std`: `tests/fuzz_regressions.rs`
+//! includes it (`#[path]`) to replay the saved findings through the same
+//! checks.
+
+use kifu::archive::{Converted, Converter, Records, BATCH_BYTES};
+use kifu::notation::{by_name, Format, Framing, ReadOptions, Split, WriteOptions};
+
+/// The formats kifu reads, by the names of the fuzz targets.
+pub const READERS: &[&str] = &[
+    "pgn",
+    "draughts-num",
+    "draughts-diag",
+    "sllavcco",
+    "json",
+    "jsonl",
+];
+
+/// A readable format by name.
+pub fn format(name: &str) -> &'static Format {
+    let f = by_name(name).unwrap_or_else(|| panic!("no format {name}"));
+    assert!(f.read.is_some(), "{name} is not readable");
+    f
+}
+
+fn converter(from: &'static Format, to: &'static Format) -> Converter<'static> {
+    Converter {
+        from,
+        to,
+        read: ReadOptions::default(),
+        write: WriteOptions::default(),
+    }
+}
+
+/// One record: its bytes, its position and whether it holds a game.
+type Cut = Vec<(Vec<u8>, usize, usize, bool)>;
+
+/// The records of an input, cut with batches of about `batch` bytes.
+pub fn split(format: &Format, data: &[u8], batch: usize) -> Cut {
+    let mut records = Records::new(data, format.split);
+    let mut out = Vec::new();
+    while let Some(b) = records.next_batch(batch).expect("reading a slice") {
+        for r in b.records {
+            out.push((b.data[r.range].to_vec(), r.line, r.col, r.is_game));
+        }
+    }
+    out
+}
+
+/// The game records of an input, cut as the CLI cuts them. The cut does not
+/// depend on the batch size (the CLI reads 1 MiB at a time, whatever the
+/// record sizes).
+pub fn game_records(format: &Format, data: &[u8]) -> Vec<Vec<u8>> {
+    let records = split(format, data, BATCH_BYTES);
+    let small = 1 + data.first().map_or(0, |&b| usize::from(b) % 64);
+    let other = split(format, data, small);
+    assert!(
+        records == other,
+        "{}: the records depend on the batch size ({} records with 1 MiB batches, {} with {small}-byte batches)",
+        format.name,
+        records.len(),
+        other.len()
+    );
+    records.into_iter().filter(|r| r.3).map(|r| r.0).collect()
+}
+
+/// Reads every record of an input as the CLI does (`--from F --to F`):
+/// whatever the bytes, nothing panics. Returns what each game record gave.
+pub fn reads(name: &str, data: &[u8]) -> Vec<Converted> {
+    let f = format(name);
+    let same = converter(f, f);
+    game_records(f, data)
+        .iter()
+        .map(|r| same.convert(r))
+        .collect()
+}
+
+/// At most this many characters of a text in a failure message.
+const SHOW: usize = 1500;
+
+fn show(text: &[u8]) -> String {
+    let s = String::from_utf8_lossy(text);
+    match s.char_indices().nth(SHOW) {
+        Some((i, _)) => format!("{}... ({} bytes in all)", &s[..i], text.len()),
+        None => s.into_owned(),
+    }
+}
+
+/// What an output of this format holding these game texts looks like, as the
+/// CLI frames it.
+fn framed(framing: Framing, games: &[&str]) -> String {
+    let mut out = String::from(framing.head);
+    for (i, g) in games.iter().enumerate() {
+        if i > 0 {
+            out.push_str(framing.between);
+        }
+        out.push_str(g);
+    }
+    out.push_str(framing.tail);
+    out
+}
+
+/// Reads every record like [`reads`], and for every game record that
+/// reads (X -> X gives a text A):
+/// - an output of two copies of A, framed as the CLI frames it, splits into
+///   exactly two game records (and nothing else but blanks), each of which
+///   reads and writes back to A (X -> X -> X is stable);
+/// - the record written as JSON reads back and writes A (X -> json -> X
+///   equals X -> X).
+pub fn round_trips(name: &str, data: &[u8]) {
+    let f = format(name);
+    let json = format("json");
+    let same = converter(f, f);
+    let to_json = converter(f, json);
+    let from_json = converter(json, f);
+    for (n, record) in game_records(f, data).iter().enumerate() {
+        let n = n + 1;
+        let Converted::Game(a, _) = same.convert(record) else {
+            continue;
+        };
+        // X -> X -> X, through the record splitter, two games in a row.
+        let output = framed(f.framing, &[&a, &a]);
+        let records = split(f, output.as_bytes(), BATCH_BYTES);
+        let games: Vec<&Vec<u8>> = records.iter().filter(|r| r.3).map(|r| &r.0).collect();
+        assert!(
+            games.len() == 2,
+            "{name} game {n}: written twice, it reads back as {} games\n--- record:\n{}\n--- written:\n{}",
+            games.len(),
+            show(record),
+            show(a.as_bytes())
+        );
+        for r in records.iter().filter(|r| !r.3) {
+            // Blanks, and the brackets and commas of a JSON array.
+            let json_array = matches!(f.split, Split::JsonArray);
+            assert!(
+                r.0.iter()
+                    .all(|&b| b.is_ascii_whitespace()
+                        || (json_array && matches!(b, b'[' | b']' | b','))),
+                "{name} game {n}: the output holds text outside its games: {}\n--- record:\n{}",
+                show(&r.0),
+                show(record)
+            );
+        }
+        for g in games {
+            match same.convert(g) {
+                Converted::Game(b, _) => assert!(
+                    b == a,
+                    "{name} game {n}: X -> X -> X is not stable\n--- record:\n{}\n--- X -> X:\n{}\n--- X -> X -> X:\n{}",
+                    show(record),
+                    show(a.as_bytes()),
+                    show(b.as_bytes())
+                ),
+                Converted::Failed(p) => panic!(
+                    "{name} game {n}: X -> X wrote what it cannot read back: {}:{}: {}\n--- record:\n{}\n--- written:\n{}",
+                    p.line,
+                    p.col,
+                    p.message,
+                    show(record),
+                    show(g)
+                ),
+            }
+        }
+        // X -> json -> X.
+        let j = match to_json.convert(record) {
+            Converted::Game(j, _) => j,
+            Converted::Failed(p) => panic!(
+                "{name} game {n}: X -> X converts but X -> json fails: {}\n--- record:\n{}",
+                p.message,
+                show(record)
+            ),
+        };
+        match from_json.convert(j.as_bytes()) {
+            Converted::Game(c, _) => assert!(
+                c == a,
+                "{name} game {n}: X -> json -> X differs from X -> X\n--- record:\n{}\n--- X -> X:\n{}\n--- X -> json -> X:\n{}",
+                show(record),
+                show(a.as_bytes()),
+                show(c.as_bytes())
+            ),
+            Converted::Failed(p) => panic!(
+                "{name} game {n}: X -> json wrote JSON that does not read back: {}:{}: {}\n--- record:\n{}\n--- json:\n{}",
+                p.line,
+                p.col,
+                p.message,
+                show(record),
+                show(j.as_bytes())
+            ),
+        }
+    }
+}

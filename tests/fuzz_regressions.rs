@@ -1,0 +1,212 @@
+//! Every finding of the fuzzers, kept under `fuzz/regressions/FORMAT/`, is
+//! replayed through the checks of the fuzz targets (`fuzz/src/check.rs`,
+//! included here): the input is cut into records and read as the CLI reads
+//! it, nothing panics, and every game that reads round-trips (X -> X -> X is
+//! stable, X -> json -> X equals X -> X).
+//!
+//! Findings not fixed yet are listed in [`KNOWN`] with the reason and
+//! replayed only by the ignored test `known_findings_replay`: remove a file
+//! from the list when its fix is in.
+
+#[path = "../fuzz/src/check.rs"]
+#[allow(dead_code)]
+mod check;
+
+use std::path::{Path, PathBuf};
+
+/// Findings not fixed yet: the file under `fuzz/regressions/` and why it
+/// still fails.
+const KNOWN: &[(&str, &str)] = &[
+    (
+        "pgn/nested-variations-4000.pgn",
+        "issue 7 item 15: 4,000 nested variations overflow the stack (SIGABRT)",
+    ),
+    (
+        "pgn/nested-variations-40-json.pgn",
+        "issue 7 item 15: X -> json writes 40 nested variations that json reads back as \
+         `recursion limit exceeded`",
+    ),
+    (
+        "draughts-num/nested-variations-40-json.pdn",
+        "issue 7 item 15: the same in draughts",
+    ),
+    (
+        "pgn/chess-result-tag-2-0.pgn",
+        "issue 7 item 18: a chess game whose Result tag is a draughts result (`2-0`) is \
+         written `2-0`, which pgn does not read",
+    ),
+    (
+        "pgn/chess-result-tag-0-0.pgn",
+        "issue 7 item 18: the same with `0-0` (read back: not a result this notation knows)",
+    ),
+    (
+        "pgn/unclosed-parens-9000.pgn",
+        "issue 7 item 16: 9,000 unclosed `(` and nothing after take seconds (10,000: 10 s \
+         in a release build on an 8 MB stack, 51 s in the fuzz build; the time grows about \
+         as the square of the count); a timeout, not a failed check",
+    ),
+    (
+        "draughts-diag/long-game-6000-moves.pdn",
+        "found by gen_draughts_diag: reading draughts-diag is quadratic in the number of moves \
+         (3,000 moves 0.44 s, 6,000 1.4 s in a release build; draughts-num reads the same game \
+         in 0.02 s); a timeout, not a failed check",
+    ),
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions")
+}
+
+/// Every saved finding: (format, path relative to `fuzz/regressions`).
+fn findings() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for format in check::READERS {
+        let Ok(dir) = std::fs::read_dir(root().join(format)) else {
+            continue;
+        };
+        let mut names: Vec<String> = dir
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        for n in names {
+            out.push((format.to_string(), format!("{format}/{n}")));
+        }
+    }
+    out
+}
+
+fn replay(format: &str, file: &str) {
+    let data = std::fs::read(root().join(file)).expect("a saved finding");
+    check::round_trips(format, &data);
+}
+
+/// A new reader cannot skip the fuzzers: every readable format has its
+/// reader and round-trip targets, which `fuzz/run.sh` (and so `.ci/run`)
+/// runs.
+#[test]
+fn every_reader_has_fuzz_targets() {
+    let readers: Vec<&str> = kifu::notation::FORMATS
+        .iter()
+        .filter(|f| f.read.is_some())
+        .map(|f| f.name)
+        .collect();
+    assert_eq!(
+        readers,
+        check::READERS,
+        "fuzz/src/check.rs READERS must list every format kifu reads"
+    );
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/fuzz_targets");
+    let manifest = std::fs::read_to_string(dir.join("../Cargo.toml")).expect("fuzz/Cargo.toml");
+    for r in readers {
+        for kind in ["read", "roundtrip"] {
+            let name = format!("{kind}_{}", r.replace('-', "_"));
+            let path = dir.join(format!("{name}.rs"));
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("no fuzz target {}", path.display()));
+            assert!(
+                text.contains(&format!("(\"{r}\", data)")),
+                "{} does not fuzz {r}",
+                path.display()
+            );
+            assert!(
+                manifest.contains(&format!("name = \"{name}\"")),
+                "fuzz/Cargo.toml has no [[bin]] {name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_folder_is_a_readable_format_and_every_known_finding_exists() {
+    for e in std::fs::read_dir(root())
+        .expect("fuzz/regressions")
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().into_owned();
+        assert!(
+            check::READERS.contains(&name.as_str()),
+            "fuzz/regressions/{name} is not a format kifu reads"
+        );
+    }
+    let all = findings();
+    for (file, _) in KNOWN {
+        assert!(
+            all.iter().any(|(_, f)| f == file),
+            "KNOWN names {file}, which is not under fuzz/regressions"
+        );
+    }
+}
+
+#[test]
+fn fixed_findings_stay_fixed() {
+    let all = findings();
+    let mut replayed = 0;
+    let mut failing = Vec::new();
+    for (format, file) in &all {
+        if KNOWN.iter().any(|(k, _)| k == file) {
+            continue;
+        }
+        eprintln!("replaying {file}");
+        if std::panic::catch_unwind(|| replay(format, file)).is_err() {
+            failing.push(file.as_str());
+        }
+        replayed += 1;
+    }
+    eprintln!(
+        "{replayed} findings replayed, {} known and not fixed",
+        KNOWN.len()
+    );
+    assert!(
+        failing.is_empty(),
+        "fixed findings that fail again: {failing:?}"
+    );
+}
+
+/// The checks accept good input: every record of the bundled corpus reads
+/// and round-trips (else the fuzzers would report nothing but noise).
+#[test]
+fn the_checks_accept_the_bundled_corpus() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut games = 0;
+    for dir in ["chess", "draughts"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join(dir))
+            .expect("corpus/")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for path in files {
+            let Some(format) = kifu::notation::guess(&path) else {
+                continue;
+            };
+            let data = std::fs::read(&path).expect("a corpus file");
+            let read = check::reads(format.name, &data);
+            assert!(
+                read.iter()
+                    .all(|c| matches!(c, kifu::archive::Converted::Game(..))),
+                "{}: a game of the bundled corpus does not read",
+                path.display()
+            );
+            games += read.len();
+            check::round_trips(format.name, &data);
+        }
+    }
+    assert!(games >= 10, "only {games} games in corpus/");
+}
+
+#[test]
+#[ignore = "findings not fixed yet (KNOWN): run with --ignored once their fixes are in"]
+fn known_findings_replay() {
+    let mut failing = Vec::new();
+    for (file, why) in KNOWN {
+        let format = file.split('/').next().expect("FORMAT/NAME");
+        eprintln!("replaying {file} ({why})");
+        // A stack overflow aborts the process here: that finding is not
+        // fixed yet.
+        if std::panic::catch_unwind(|| replay(format, file)).is_err() {
+            failing.push(*file);
+        }
+    }
+    assert!(failing.is_empty(), "still failing: {failing:?}");
+}
