@@ -416,6 +416,28 @@ fn tag_head(data: &[u8], mut i: usize) -> bool {
     i < n && data[i] == b'"'
 }
 
+/// Whether some text holds a blank line: two line ends (LF, CR or CRLF)
+/// with nothing but spaces and tabs between them.
+fn blank_line(text: &[u8]) -> bool {
+    let mut ends = 0;
+    let mut prev = 0u8;
+    for &b in text {
+        match b {
+            b'\n' if prev == b'\r' => {}
+            b'\n' | b'\r' => {
+                ends += 1;
+                if ends == 2 {
+                    return true;
+                }
+            }
+            b' ' | b'\t' => {}
+            _ => ends = 0,
+        }
+        prev = b;
+    }
+    false
+}
+
 /// Whether `i` is at the start of a line, or after spaces and tabs there.
 fn line_start(data: &[u8], mut i: usize) -> bool {
     while i > 0 && matches!(data[i - 1], b' ' | b'\t') {
@@ -535,22 +557,29 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                     j += 1;
                 }
                 let start = j;
-                let Some(k) = memchr::memchr3(b'"', b']', b'\n', &data[j..]) else {
-                    // A tag cut short at the end of the input.
-                    tags |= j < n;
-                    break;
-                };
-                i = j + k;
-                let mut end = i;
+                // A tag may be cut short at the end of the input.
+                let stop = memchr::memchr3(b'"', b']', b'\n', &data[j..]).map(|k| j + k);
+                let mut end = stop.unwrap_or(n);
                 while end > start && matches!(data[end - 1], b' ' | b'\t' | b'\r') {
                     end -= 1;
                 }
-                if end > start {
-                    if !body && names.repeated(data, start, end) {
-                        return Some((open, true));
-                    }
-                    tags = true;
+                // A name the tag section already has, after a blank line,
+                // starts a game (kifu writes no blank line inside a tag
+                // section, so a game it writes with a repeated tag reads
+                // back whole).
+                if end > start
+                    && !body
+                    && names.repeated(data, start, end)
+                    && blank_line(&data[tag_end.unwrap_or(0)..open])
+                {
+                    return Some((open, true));
                 }
+                tags |= end > start;
+                let Some(stop) = stop else {
+                    tags |= j < n;
+                    break;
+                };
+                i = stop;
                 let mut quoted = false;
                 loop {
                     match data[i] {
@@ -1124,7 +1153,8 @@ mod tests {
     #[test]
     fn damage_is_bounded_by_the_next_tags() {
         let cases: &[(&str, &[&str])] = &[
-            // A repeated tag name starts a record; a blank line does not.
+            // A repeated tag name after a blank line starts a record; a blank
+            // line alone does not.
             (
                 "[Event \"A\"]\n[Site \"s\"]\n\n[Event \"B\"]\n1. 32-28 *",
                 &[
@@ -1138,8 +1168,19 @@ mod tests {
             ),
             // A doubled `[` is the same name.
             (
-                "[GameType \"20\"]\n[[GameType \"20\"]\n1. 32-28 *",
-                &["[GameType \"20\"]\n", "[[GameType \"20\"]\n1. 32-28 *"],
+                "[GameType \"20\"]\n\n[[GameType \"20\"]\n1. 32-28 *",
+                &["[GameType \"20\"]\n\n", "[[GameType \"20\"]\n1. 32-28 *"],
+            ),
+            // Without a blank line before it, a repeated name stays in its
+            // section (as kifu writes a game that has it twice).
+            (
+                "[Event \"A\"]\n[Event \"B\"]\n1. 32-28 *",
+                &["[Event \"A\"]\n[Event \"B\"]\n1. 32-28 *"],
+            ),
+            // A tag cut short at the end of the input counts too.
+            (
+                "[Event \"A\"]\n\n[Event ",
+                &["[Event \"A\"]\n\n", "[Event "],
             ),
             // A comment or variation left open ends at a tag line after
             // movetext, not before it.

@@ -337,9 +337,32 @@ impl<'i, R: RuleType> MoveText<'i, R> {
         line_col(self.record, self.at + offset.min(self.text.len()))
     }
 
+    /// Where the move is, to locate an error once there is one (computing a
+    /// line and column scans the record from its start: do it only then).
+    pub fn spot(&self) -> Spot<'i> {
+        Spot {
+            record: self.record,
+            at: self.at,
+        }
+    }
+
     /// The move's pair, when pest read it.
     pub fn into_pair(self) -> Option<Pair<'i, R>> {
         self.pair.map(|p| *p)
+    }
+}
+
+/// The place of a move in its record (see [`MoveText::spot`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Spot<'i> {
+    record: &'i str,
+    at: usize,
+}
+
+impl Spot<'_> {
+    /// Line and column of the move's first character.
+    pub fn pos(self) -> (usize, usize) {
+        line_col(self.record, self.at)
     }
 }
 

@@ -61,13 +61,13 @@ impl Notation for Diag<'_> {
     }
 
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
-        let pos = mv.pos(0);
+        let spot = mv.spot();
         let form = mv
             .into_pair()
-            .ok_or_else(|| Problem::at(pos, "a move read without the grammar"))?
+            .ok_or_else(|| Problem::at(spot.pos(), "a move read without the grammar"))?
             .into_inner()
             .next()
-            .ok_or_else(|| Problem::at(pos, "empty move"))?;
+            .ok_or_else(|| Problem::at(spot.pos(), "empty move"))?;
         // Each form is one atomic pair whose text the grammar has checked:
         // decode it by position. Letters count from `a` = 1; digit 0 is 10.
         let b = form.as_str().as_bytes();
@@ -112,13 +112,13 @@ impl Notation for Diag<'_> {
                 let d = digit(b[2]);
                 (vec![(letter(b[0]), d), (letter(b[1]), d)], b.len() > 3)
             }
-            _ => return Err(Problem::at(pos, "unknown move form")),
+            _ => return Err(Problem::at(spot.pos(), "unknown move form")),
         };
         let mut path = Vec::with_capacity(coords.len());
         for (l, d) in coords {
             let sq = self.board.from_diag(l, d).ok_or_else(|| {
                 Problem::at(
-                    pos,
+                    spot.pos(),
                     format!(
                         "{} is not a square of the {}x{} board",
                         coord_text(&self.board, l, d),
