@@ -16,14 +16,7 @@ mkdir -p "$dist/bin"
 for f in "$bin"/read_* "$bin"/roundtrip_* "$bin"/gen_*; do
   if [ -f "$f" ] && [ -x "$f" ]; then cp "$f" "$dist/bin/" && strip --strip-debug "$dist/bin/${f##*/}"; fi
 done
-root=$(cd "$here/.." && pwd)
-corpora=${KIFU_FUZZ_CORPORA:-"$root/corpus $root/../shared/corpus"}
-dirs=""
-for d in $corpora; do
-  if [ -d "$d" ]; then dirs="$dirs $d"; else echo "fuzz: no $d: not seeded from it" >&2; fi
-done
-KIFU_FUZZ_SEED="$dist/seeds ${KIFU_FUZZ_SEED_MAX:-2000} $dirs" "$dist/bin/read_pgn" -runs=0 2>&1 \
-  | grep -v '^WARNING: Failed to find function' >&2
-cp "$here/run.sh" "$dist/"
+"$here/seed.sh" "$dist/seeds" "$dist/bin"
+cp "$here/run.sh" "$here/seed.sh" "$dist/"
 tar -C "$here/dist" -czf "$here/dist/kifu-fuzz.tar.gz" kifu-fuzz
 echo "$here/dist/kifu-fuzz.tar.gz: $(du -h "$here/dist/kifu-fuzz.tar.gz" | cut -f1)"

@@ -44,15 +44,7 @@ if [ -z "$targets" ]; then echo "fuzz: no targets in $bin" >&2; exit 2; fi
 work=${KIFU_FUZZ_WORK:-$here}
 if [ -z "$seeds" ]; then
   seeds=$work/seeds
-  root=$(cd "$here/.." && pwd)
-  corpora=${KIFU_FUZZ_CORPORA:-"$root/corpus $root/../shared/corpus"}
-  rm -rf "$seeds"
-  dirs=""
-  for d in $corpora; do
-    if [ -d "$d" ]; then dirs="$dirs $d"; else echo "fuzz: no $d: not seeded from it" >&2; fi
-  done
-  KIFU_FUZZ_SEED="$seeds ${KIFU_FUZZ_SEED_MAX:-2000} $dirs" "$bin/read_pgn" -runs=0 2>&1 \
-    | grep -v '^WARNING: Failed to find function' >&2
+  "$here/seed.sh" "$seeds" "$bin"
 fi
 
 # What kind of finding a log shows, in one line.

@@ -12,6 +12,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::error::{Diagnostic, Error, Problem, Severity};
+use crate::interchange::json::Nesting;
 use crate::notation::{Format, Framing, ReadOptions, Split, WriteOptions};
 
 /// One record found in the input.
@@ -69,11 +70,7 @@ enum Skip {
     Line,
     /// After the element's closing bracket, or before a `,` outside any
     /// bracket (JSON arrays).
-    Json {
-        depth: usize,
-        in_str: bool,
-        escaped: bool,
-    },
+    Json(Nesting),
     /// After the next blank line (scoresheets); `blank` says the line so
     /// far holds nothing but spaces.
     Blank { blank: bool },
@@ -84,11 +81,7 @@ impl Skip {
         match split {
             Split::Container { .. } => Skip::Tag { line_start: false },
             Split::Lines => Skip::Line,
-            Split::JsonArray => Skip::Json {
-                depth: 0,
-                in_str: false,
-                escaped: false,
-            },
+            Split::JsonArray => Skip::Json(Nesting::default()),
             Split::Sheet => Skip::Blank { blank: false },
         }
     }
@@ -105,36 +98,7 @@ impl Skip {
                 end
             }
             Skip::Line => memchr::memchr(b'\n', data).map(|i| i + 1),
-            Skip::Json {
-                depth,
-                in_str,
-                escaped,
-            } => {
-                for (i, &b) in data.iter().enumerate() {
-                    if *in_str {
-                        match b {
-                            _ if *escaped => *escaped = false,
-                            b'\\' => *escaped = true,
-                            b'"' => *in_str = false,
-                            _ => {}
-                        }
-                        continue;
-                    }
-                    match b {
-                        b'"' => *in_str = true,
-                        b'{' | b'[' => *depth += 1,
-                        b'}' | b']' => {
-                            *depth = depth.saturating_sub(1);
-                            if *depth == 0 {
-                                return Some(i + 1);
-                            }
-                        }
-                        b',' if *depth == 0 => return Some(i),
-                        _ => {}
-                    }
-                }
-                None
-            }
+            Skip::Json(scan) => scan.element_end(data),
             Skip::Blank { blank } => {
                 for (i, &b) in data.iter().enumerate() {
                     match b {
@@ -725,31 +689,8 @@ fn json_element_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
     if i > 0 {
         return Some((i, false));
     }
-    let mut depth = 0usize;
-    let mut in_str = false;
-    while i < n {
-        let b = data[i];
-        if in_str {
-            match b {
-                b'\\' => i += 1,
-                b'"' => in_str = false,
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_str = true,
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return Some((i + 1, true));
-                    }
-                }
-                b',' if depth == 0 => return Some((i, true)),
-                _ => {}
-            }
-        }
-        i += 1;
+    if let Some(end) = Nesting::default().element_end(data) {
+        return Some((end, true));
     }
     if eof {
         Some((n, true))

@@ -723,11 +723,28 @@ fn normalize(path: &Path) -> PathBuf {
     abs
 }
 
-/// The file behind a standard stream, when it is a regular file.
+/// A standard stream whose file kifu compares with its inputs.
+enum Stream {
+    Stdin,
+    Stdout,
+}
+
+/// What identifies the file behind a standard stream, when it is a regular
+/// file (`< games.pgn`, `> out.pgn`).
 #[cfg(unix)]
-fn stream_file(fd: std::os::fd::BorrowedFd<'_>) -> Option<File> {
-    let file = File::from(fd.try_clone_to_owned().ok()?);
-    file.metadata().ok()?.is_file().then_some(file)
+fn stream_key(stream: Stream) -> Option<FileKey> {
+    use std::os::fd::AsFd;
+    let fd = match stream {
+        Stream::Stdin => io::stdin().as_fd().try_clone_to_owned(),
+        Stream::Stdout => io::stdout().as_fd().try_clone_to_owned(),
+    };
+    let meta = File::from(fd.ok()?).metadata().ok()?;
+    meta.is_file().then(|| meta_key(&meta)).flatten()
+}
+
+#[cfg(not(unix))]
+fn stream_key(_: Stream) -> Option<FileKey> {
+    None
 }
 
 /// Whether standard output was closed when kifu started (`kifu ... >&-`):
@@ -777,30 +794,21 @@ fn check_outputs(
             }
             Some(_) => {}
             None => {
-                #[cfg(unix)]
-                if let Some(key) = stream_file(std::os::fd::AsFd::as_fd(&io::stdin()))
-                    .and_then(|f| f.metadata().ok())
-                    .and_then(|m| meta_key(&m))
-                {
+                if let Some(key) = stream_key(Stream::Stdin) {
                     inputs.insert(key, "standard input".to_string());
                 }
             }
         }
     }
-    #[cfg(unix)]
-    if to_stdout {
-        if let Some(key) = stream_file(std::os::fd::AsFd::as_fd(&io::stdout()))
-            .and_then(|f| f.metadata().ok())
-            .and_then(|m| meta_key(&m))
-        {
-            if let Some(input) = inputs.get(&key) {
-                return refuse(format!(
-                    "{STDOUT} is the input {input}: kifu never writes over an input"
-                ));
-            }
-        }
+    if let Some(input) = to_stdout
+        .then(|| stream_key(Stream::Stdout))
+        .flatten()
+        .and_then(|key| inputs.get(&key))
+    {
+        return refuse(format!(
+            "{STDOUT} is the input {input}: kifu never writes over an input"
+        ));
     }
-    let _ = to_stdout;
     // Each output, with who writes it: the flag, or the input of an
     // --out-dir file.
     let mut outputs: Vec<(&Path, String, bool)> = Vec::new();

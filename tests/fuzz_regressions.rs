@@ -3,25 +3,13 @@
 //! included here): the input is cut into records and read as the CLI reads
 //! it, nothing panics, and every game that reads round-trips (X -> X -> X is
 //! stable, X -> json -> X equals X -> X).
-//!
-//! Findings not fixed yet are listed in [`KNOWN`] with the reason and
-//! replayed only by the ignored test `known_findings_replay`: remove a file
-//! from the list when its fix is in.
+//! A finding is committed with its fix: every file here must pass.
 
 #[path = "../fuzz/src/check.rs"]
 #[allow(dead_code)]
 mod check;
 
 use std::path::{Path, PathBuf};
-
-/// Findings not fixed yet: the file under `fuzz/regressions/` and why it
-/// still fails.
-const KNOWN: &[(&str, &str)] = &[
-    // Every finding so far is fixed (issue 7): the stack overflow at 4,000
-    // nested variations, JSON read back past 30 of them, draughts results in
-    // chess Result tags, 9,000 unclosed `(`, and the draughts-diag reader
-    // that located every move from the record's start (quadratic).
-];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions")
@@ -88,7 +76,7 @@ fn every_reader_has_fuzz_targets() {
 }
 
 #[test]
-fn every_folder_is_a_readable_format_and_every_known_finding_exists() {
+fn every_folder_is_a_readable_format() {
     for e in std::fs::read_dir(root())
         .expect("fuzz/regressions")
         .flatten()
@@ -99,34 +87,19 @@ fn every_folder_is_a_readable_format_and_every_known_finding_exists() {
             "fuzz/regressions/{name} is not a format kifu reads"
         );
     }
-    let all = findings();
-    for (file, _) in KNOWN {
-        assert!(
-            all.iter().any(|(_, f)| f == file),
-            "KNOWN names {file}, which is not under fuzz/regressions"
-        );
-    }
 }
 
 #[test]
 fn fixed_findings_stay_fixed() {
     let all = findings();
-    let mut replayed = 0;
+    assert!(!all.is_empty(), "no findings under fuzz/regressions");
     let mut failing = Vec::new();
     for (format, file) in &all {
-        if KNOWN.iter().any(|(k, _)| k == file) {
-            continue;
-        }
         eprintln!("replaying {file}");
         if std::panic::catch_unwind(|| replay(format, file)).is_err() {
             failing.push(file.as_str());
         }
-        replayed += 1;
     }
-    eprintln!(
-        "{replayed} findings replayed, {} known and not fixed",
-        KNOWN.len()
-    );
     assert!(
         failing.is_empty(),
         "fixed findings that fail again: {failing:?}"
@@ -163,20 +136,4 @@ fn the_checks_accept_the_bundled_corpus() {
         }
     }
     assert!(games >= 10, "only {games} games in corpus/");
-}
-
-#[test]
-#[ignore = "findings not fixed yet (KNOWN): run with --ignored once their fixes are in"]
-fn known_findings_replay() {
-    let mut failing = Vec::new();
-    for (file, why) in KNOWN {
-        let format = file.split('/').next().expect("FORMAT/NAME");
-        eprintln!("replaying {file} ({why})");
-        // A stack overflow aborts the process here: that finding is not
-        // fixed yet.
-        if std::panic::catch_unwind(|| replay(format, file)).is_err() {
-            failing.push(*file);
-        }
-    }
-    assert!(failing.is_empty(), "still failing: {failing:?}");
 }

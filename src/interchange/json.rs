@@ -17,36 +17,81 @@ use crate::notation::{Parsed, ReadOptions, WriteOptions};
 /// beside its moves.
 const MAX_JSON_DEPTH: usize = 4 * MAX_VARIATION_DEPTH + 8;
 
-/// Where JSON values first nest deeper than `limit` (objects and arrays,
-/// outside strings), if they do: one pass over the bytes, before serde
-/// recurses into them.
-fn too_deep_at(text: &str, limit: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_str = false;
-    let mut escaped = false;
-    for (i, &b) in text.as_bytes().iter().enumerate() {
-        if in_str {
+/// A scan of JSON text, a byte at a time, that knows how deeply objects and
+/// arrays nest outside strings (escapes included). The record splitter, the
+/// skip past an oversize element and the depth check before serde all read
+/// JSON's structure through it; it keeps its state across chunks.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Nesting {
+    depth: usize,
+    in_str: bool,
+    escaped: bool,
+}
+
+/// A structural byte outside strings, as [`Nesting::step`] reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// `{` or `[`.
+    Open,
+    /// `}` or `]`.
+    Close,
+    /// `,`.
+    Comma,
+}
+
+impl Nesting {
+    /// Takes one byte; says what it was when it opens, closes or separates.
+    pub fn step(&mut self, b: u8) -> Option<Mark> {
+        if self.in_str {
             match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
+                _ if self.escaped => self.escaped = false,
+                b'\\' => self.escaped = true,
+                b'"' => self.in_str = false,
                 _ => {}
             }
-            continue;
+            return None;
         }
         match b {
-            b'"' => in_str = true,
+            b'"' => self.in_str = true,
             b'{' | b'[' => {
-                depth += 1;
-                if depth > limit {
-                    return Some(i);
-                }
+                self.depth += 1;
+                return Some(Mark::Open);
             }
-            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                return Some(Mark::Close);
+            }
+            b',' => return Some(Mark::Comma),
             _ => {}
         }
+        None
     }
-    None
+
+    /// How many objects and arrays are open.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Where the element this scan is in ends in the next chunk of it, if it
+    /// does: after the bracket that closes it, or before a `,` outside any.
+    pub fn element_end(&mut self, data: &[u8]) -> Option<usize> {
+        for (i, &b) in data.iter().enumerate() {
+            match self.step(b) {
+                Some(Mark::Close) if self.depth == 0 => return Some(i + 1),
+                Some(Mark::Comma) if self.depth == 0 => return Some(i),
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// Where JSON values first nest deeper than `limit`, if they do: one pass
+/// over the bytes, before serde recurses into them.
+fn too_deep_at(text: &str, limit: usize) -> Option<usize> {
+    let mut scan = Nesting::default();
+    text.bytes()
+        .position(|b| scan.step(b) == Some(Mark::Open) && scan.depth() > limit)
 }
 
 /// Reads one game (one array element or one line).

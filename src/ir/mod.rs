@@ -337,9 +337,6 @@ impl GameResult {
         if matches!(text, "" | "-" | "--" | "?") {
             return Some((GameResult::UNKNOWN, ResultRepair::Placeholder));
         }
-        if !text.contains([' ', '\t']) {
-            return GameResult::parse(text).map(|r| (r, ResultRepair::Spaced));
-        }
         let packed: String = text.chars().filter(|&c| c != ' ' && c != '\t').collect();
         GameResult::parse(&packed).map(|r| (r, ResultRepair::Spaced))
     }

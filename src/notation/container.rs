@@ -786,6 +786,13 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
         let record = self.text;
         let at = |offset: usize| line_col(record, offset);
         while let Some(token) = tokens.next() {
+            // `29 Qxf8+`: a move number without its dot, which the chess
+            // grammar reads.
+            if let Token::MoveNumber(text, offset) = token {
+                if text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+                    self.bare_number(offset);
+                }
+            }
             match token {
                 Token::Move(text, offset, pair) => {
                     if main {
@@ -807,9 +814,6 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     side = side.other();
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
-                    if text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
-                        self.bare_number(offset);
-                    }
                     let digits = text.trim_end_matches(['.', '…']);
                     number = digits.parse().map_err(|_| {
                         Problem::at(at(offset), format!("move number `{text}` is too large"))
@@ -875,12 +879,7 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     at(offset),
                     "a `}` outside any comment was skipped",
                 )),
-                Token::MoveNumber(text, offset) => {
-                    if text.as_bytes().last().is_some_and(u8::is_ascii_digit) {
-                        self.bare_number(offset);
-                    }
-                }
-                Token::Ellipsis => {}
+                Token::MoveNumber(..) | Token::Ellipsis => {}
             }
         }
         line.trailing = pending;

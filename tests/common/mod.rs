@@ -166,3 +166,11 @@ pub fn assert_interchange_round_trip(
         );
     }
 }
+
+/// Asserts that `text` holds every one of `wanted`, naming what was run
+/// (`context`) and the first missing one.
+pub fn contains_all(text: &str, wanted: &[&str], context: &str) {
+    for w in wanted {
+        assert!(text.contains(w), "{context}: no `{w}` in\n{text}");
+    }
+}
