@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
-use kifu::notation::{by_name, ReadOptions, WriteOptions};
+use kifu::format::{by_name, ReadOptions, WriteOptions};
 
 /// The chess files of the throughput archive, as SOURCES.txt lists them.
 const CHESS_THROUGHPUT: &[&str] = &[

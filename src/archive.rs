@@ -12,8 +12,8 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::error::{Diagnostic, Error, Problem, Severity};
+use crate::format::{Format, Framing, ReadOptions, Split, WriteOptions};
 use crate::interchange::json::Nesting;
-use crate::notation::{Format, Framing, ReadOptions, Split, WriteOptions};
 
 /// One record found in the input.
 #[derive(Debug, Clone)]
@@ -1036,7 +1036,7 @@ fn locate(bytes: &[u8], rec: &RawRecord, p: &Problem) -> (usize, usize) {
 mod tests {
     use super::*;
 
-    const RESULTS: &[&str] = crate::notation::draughts::RESULTS;
+    const RESULTS: &[&str] = crate::family::draughts::pdn::RESULTS;
 
     fn split(text: &str, batch: usize) -> Vec<(String, usize, usize, bool)> {
         let mut r = Records::new(text.as_bytes(), Split::Container { results: RESULTS });

@@ -2,12 +2,14 @@
 //! archive scale.
 //!
 //! Every notation is a pest grammar (under `grammars/`) plus a reader and a
-//! writer around one intermediate representation ([`ir`]). The
-//! [`notation`] registry lists them; [`archive`] splits inputs into records
-//! and converts them in parallel, in order.
+//! writer around one intermediate representation ([`ir`]). Each game
+//! family is a folder of [`family`] (its types, rules and notations); the
+//! PGN-style [`container`] is shared by the container notations; the
+//! [`format`] registry lists every format; [`archive`] splits inputs into
+//! records and converts them in parallel, in order.
 //!
 //! ```
-//! use kifu::notation::{by_name, ReadOptions, WriteOptions};
+//! use kifu::format::{by_name, ReadOptions, WriteOptions};
 //! let num = by_name("draughts-num").unwrap();
 //! let diag = by_name("draughts-diag").unwrap();
 //! let parsed = (num.read.unwrap())("1. 32-28 19-23 *", &ReadOptions::default()).unwrap();
@@ -21,8 +23,9 @@
 #![warn(missing_docs)]
 
 pub mod archive;
+pub mod container;
 pub mod error;
+pub mod family;
+pub mod format;
 pub mod interchange;
 pub mod ir;
-pub mod notation;
-pub mod rules;

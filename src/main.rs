@@ -11,9 +11,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
 use kifu::error::{Diagnostic, Error};
-use kifu::ir::draughts::Board;
-use kifu::notation::sllavcco::Pieces;
-use kifu::notation::{self, Format, ReadOptions, WriteOptions, FORMATS};
+use kifu::family::chess::sllavcco::Pieces;
+use kifu::family::draughts::Board;
+use kifu::format::{self, Format, ReadOptions, WriteOptions, FORMATS};
 
 #[derive(Parser)]
 #[command(
@@ -175,7 +175,7 @@ fn print_formats() -> io::Result<()> {
 }
 
 fn format_named(name: &str) -> Result<&'static Format, Error> {
-    notation::by_name(name).ok_or_else(|| {
+    format::by_name(name).ok_or_else(|| {
         let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
         Error::Usage(format!(
             "unknown format `{name}`; known formats: {}",
@@ -450,7 +450,7 @@ fn plan(
             walk(input, &mut files)?;
             files.sort();
             for file in files {
-                let Some(guessed) = notation::guess(&file) else {
+                let Some(guessed) = format::guess(&file) else {
                     continue;
                 };
                 if from.is_some_and(|f| !std::ptr::eq(f, guessed)) {
@@ -465,7 +465,7 @@ fn plan(
                 });
             }
         } else {
-            let fmt = match from.or_else(|| notation::guess(input)) {
+            let fmt = match from.or_else(|| format::guess(input)) {
                 Some(f) => f,
                 None => {
                     return Err(Error::Usage(format!(
@@ -503,7 +503,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), Error> {
 /// Where the output of an input goes under --out-dir: the same relative
 /// path, with the target format's extension.
 fn out_path(dir: &Path, rel: &Path, to: &Format) -> PathBuf {
-    let stem = notation::stem(rel);
+    let stem = format::stem(rel);
     let parent = rel.parent().unwrap_or(Path::new(""));
     dir.join(parent)
         .join(format!("{stem}.{}", to.extensions[0]))

@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use kifu::notation::{by_name, ReadOptions};
+use kifu::format::{by_name, ReadOptions};
 
 /// The container notations, each with a short movetext of its own.
 const NOTATIONS: &[(&str, &str)] = &[

@@ -8,7 +8,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use kifu::archive::Records;
-use kifu::notation::{by_name, draughts_num, pgn, ReadOptions};
+use kifu::family::chess::pgn;
+use kifu::family::draughts::num as draughts_num;
+use kifu::format::{by_name, ReadOptions};
 use proptest::prelude::*;
 
 /// A notation with a fast lexer: its name and whether the lexer takes a

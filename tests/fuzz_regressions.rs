@@ -44,7 +44,7 @@ fn replay(format: &str, file: &str) {
 /// runs.
 #[test]
 fn every_reader_has_fuzz_targets() {
-    let readers: Vec<&str> = kifu::notation::FORMATS
+    let readers: Vec<&str> = kifu::format::FORMATS
         .iter()
         .filter(|f| f.read.is_some())
         .map(|f| f.name)
@@ -120,7 +120,7 @@ fn the_checks_accept_the_bundled_corpus() {
             .collect();
         files.sort();
         for path in files {
-            let Some(format) = kifu::notation::guess(&path) else {
+            let Some(format) = kifu::format::guess(&path) else {
                 continue;
             };
             let data = std::fs::read(&path).expect("a corpus file");

@@ -6,11 +6,10 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 use kifu::archive::Records;
-use kifu::ir::draughts::{Board, Move as DMove, Square};
-use kifu::ir::{
-    Comment, CommentKind, Game, GameResult, Line, Move, Outcome, Ply, Side, Tag, Variant,
-};
-use kifu::notation::{by_name, ReadOptions, WriteOptions};
+use kifu::family::draughts::{Board, Move as DMove, Square};
+use kifu::family::{Move, Variant};
+use kifu::format::{by_name, ReadOptions, WriteOptions};
+use kifu::ir::{Comment, CommentKind, Game, GameResult, Line, Outcome, Ply, Side, Tag};
 
 /// Boards with diagonal coordinates, numeric and alphanumeric.
 const BOARDS: &[u8] = &[20, 21, 23, 25, 26, 27, 29, 31, 40, 41];
@@ -240,7 +239,7 @@ proptest! {
 
     #[test]
     fn readers_never_panic(text in "[ -~\n\u{e9}\u{bd}]{0,200}") {
-        for f in kifu::notation::FORMATS {
+        for f in kifu::format::FORMATS {
             if let Some(read) = f.read {
                 let _ = read(&text, &ReadOptions::default());
             }

@@ -8,7 +8,7 @@
 //! checks.
 
 use kifu::archive::{Converted, Converter, Records, BATCH_BYTES};
-use kifu::notation::{by_name, Format, Framing, ReadOptions, Split, WriteOptions};
+use kifu::format::{by_name, Format, Framing, ReadOptions, Split, WriteOptions};
 
 /// The formats kifu reads, by the names of the fuzz targets.
 pub const READERS: &[&str] = &[

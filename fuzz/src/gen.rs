@@ -16,8 +16,8 @@
 use arbitrary::Arbitrary;
 use cozy_chess as cz;
 use kifu::archive::{Converted, Converter};
-use kifu::ir::draughts::{Board, Square};
-use kifu::notation::{by_name, ReadOptions, WriteOptions};
+use kifu::family::draughts::{Board, Square};
+use kifu::format::{by_name, ReadOptions, WriteOptions};
 
 /// A rendered input stops growing past this many bytes.
 pub const LIMIT: usize = 1 << 20;
@@ -549,10 +549,10 @@ impl Out {
         }
         let mv = moves[usize::from(s.pick) % moves.len()];
         let before = self.pos.clone();
-        let m = kifu::rules::chess::play(&mut self.pos, mv);
+        let m = kifu::family::chess::rules::play(&mut self.pos, mv);
         self.prev = Some(before);
         self.number(s.number);
-        let sq = |sq: kifu::ir::chess::Square| sq.to_string();
+        let sq = |sq: kifu::family::chess::Square| sq.to_string();
         let from = sq(m.from.expect("a replayed move has its square"));
         let promo = |t: &mut String| {
             if let Some(p) = m.promotion {
@@ -561,14 +561,14 @@ impl Out {
             }
         };
         let check = match m.check {
-            kifu::ir::chess::Check::None => "",
-            kifu::ir::chess::Check::Mate => "#",
+            kifu::family::chess::Check::None => "",
+            kifu::family::chess::Check::Mate => "#",
             _ => "+",
         };
         let mut t = String::new();
         let form = s.form % 8;
         if let Some(w) = m.castle {
-            let long = w == kifu::ir::chess::Wing::Queen;
+            let long = w == kifu::family::chess::Wing::Queen;
             t.push_str(match (form % 3, long) {
                 (0, false) => "O-O",
                 (0, true) => "O-O-O",
@@ -611,7 +611,7 @@ impl Out {
                         t.push((b'1' + r) as char);
                     }
                     // 4: a pawn capture without `x` (`cd5`).
-                    let pawnless = form == 4 && m.role == kifu::ir::chess::Role::Pawn;
+                    let pawnless = form == 4 && m.role == kifu::family::chess::Role::Pawn;
                     if m.capture && !pawnless {
                         t.push(if form == 1 { ':' } else { 'x' });
                     }
@@ -869,7 +869,7 @@ impl Game {
         };
         let pos = match style {
             Style::Pgn if !setup.is_empty() => {
-                kifu::rules::chess::parse_fen(setup).unwrap_or_default()
+                kifu::family::chess::rules::parse_fen(setup).unwrap_or_default()
             }
             _ => cz::Board::default(),
         };

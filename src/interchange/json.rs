@@ -3,12 +3,13 @@
 
 use serde::Deserialize;
 
+use crate::container::{line_col, too_deep};
 use crate::error::Problem;
-use crate::ir::draughts::Board;
-use crate::ir::{is_glyph, Game, Line, Setup, Variant, MAX_VARIATION_DEPTH};
-use crate::notation::container::{line_col, too_deep};
-use crate::notation::draughts::draughts_move;
-use crate::notation::{Parsed, ReadOptions, WriteOptions};
+use crate::family::draughts::pdn::draughts_move;
+use crate::family::draughts::Board;
+use crate::family::{Setup, Variant};
+use crate::format::{Parsed, ReadOptions, WriteOptions};
+use crate::ir::{is_glyph, Game, Line, MAX_VARIATION_DEPTH};
 
 /// How deeply JSON values nest in a game whose variations nest
 /// [`MAX_VARIATION_DEPTH`] deep: each variation is a line object, its plies
@@ -149,7 +150,7 @@ fn validate(game: &Game) -> Result<(), Problem> {
     check_glyphs(&game.moves)?;
     match &game.variant {
         Variant::Draughts(board) => validate_draughts(game, board),
-        Variant::Chess(_) => crate::rules::chess::check_game(game).map_err(Problem::whole),
+        Variant::Chess(_) => crate::family::chess::rules::check_game(game).map_err(Problem::whole),
     }
 }
 

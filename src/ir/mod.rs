@@ -6,30 +6,9 @@
 //! It is serde-serializable, and the `json`/`jsonl` formats are faithful dumps
 //! of it.
 
-pub mod chess;
-pub mod draughts;
-
 use serde::{Deserialize, Serialize};
 
-/// A family of games: notations of one family can be converted into each other.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Family {
-    /// Chess, standard and Fischer random.
-    Chess,
-    /// Draughts and checkers on any board PDN describes.
-    Draughts,
-}
-
-impl Family {
-    /// The family's name as the CLI and `kifu formats` spell it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Chess => "chess",
-            Family::Draughts => "draughts",
-        }
-    }
-}
+use crate::family::{Family, Move, Setup, Variant};
 
 /// The side that makes a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -49,55 +28,6 @@ impl Side {
             Side::Black => Side::White,
         }
     }
-}
-
-/// The game and board a record is played on: which family, and the family's
-/// board description.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "family", rename_all = "lowercase")]
-pub enum Variant {
-    /// Chess.
-    Chess(chess::Board),
-    /// A draughts board.
-    Draughts(draughts::Board),
-}
-
-impl Variant {
-    /// The family this variant belongs to.
-    pub fn family(&self) -> Family {
-        match self {
-            Variant::Chess(_) => Family::Chess,
-            Variant::Draughts(_) => Family::Draughts,
-        }
-    }
-
-    /// The side that makes the first move of a game from the initial position.
-    pub fn first_mover(&self) -> Side {
-        match self {
-            Variant::Chess(_) => Side::White,
-            Variant::Draughts(b) => b.first,
-        }
-    }
-}
-
-/// A starting position given by the record (a FEN tag or its equivalent).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Setup {
-    /// A chess position, as a FEN (Shredder castling letters in Chess960).
-    Chess(String),
-    /// A draughts position.
-    Draughts(draughts::Position),
-}
-
-/// One move of any family.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Move {
-    /// A chess move or null move.
-    Chess(chess::Ply),
-    /// A draughts move: a path of squares.
-    Draughts(draughts::Move),
 }
 
 /// A tag pair `[Name "value"]`; the value is unescaped.

@@ -7,12 +7,13 @@
 
 use pest::Parser;
 
+use crate::container::{self, MoveText, Notation, Parsed, Start};
 use crate::error::Problem;
-use crate::ir::draughts::{Board, Move as DMove};
-use crate::ir::{Game, Move, Tag};
-use crate::notation::container::{self, MoveText, Notation, Parsed, Start};
-use crate::notation::draughts::{self, board_of, BoardChoice};
-use crate::notation::{ReadOptions, WriteOptions};
+use crate::family::draughts::pdn::{self as draughts, board_of, BoardChoice};
+use crate::family::draughts::{Board, Move as DMove};
+use crate::family::Move;
+use crate::format::{ReadOptions, WriteOptions};
+use crate::ir::{Game, Tag};
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]
@@ -244,7 +245,7 @@ pub fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::draughts::Square;
+    use crate::family::draughts::Square;
 
     fn mv(path: &[u16], capture: bool) -> DMove {
         DMove {

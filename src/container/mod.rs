@@ -7,16 +7,18 @@
 //! IR, asking the notation ([`Notation`]) only for the board and the moves.
 //! [`write`] is the matching writer.
 
+pub mod fast;
+
 use pest::iterators::{Pair, Pairs};
 use pest::RuleType;
 
 use crate::error::Problem;
+use crate::family::{Move, Setup, Variant};
+use crate::format::ReadOptions;
 use crate::ir::{
-    Comment, CommentKind, Game, GameResult, Line, Move, Ply, Setup, Side, Tag, Variant,
-    MAX_VARIATION_DEPTH,
+    Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH,
 };
-use crate::notation::fast::{self, Lexing};
-use crate::notation::ReadOptions;
+use fast::Lexing;
 
 /// What a rule of `common.pest` is, whatever notation's `Rule` enum it is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,9 +106,9 @@ pub trait ContainerRule: RuleType {
 #[doc(hidden)]
 macro_rules! container_rules {
     ($rule:ident, $move_rule:ident, $describe_own:expr) => {
-        impl $crate::notation::container::ContainerRule for $rule {
-            fn kind(self) -> $crate::notation::container::Kind {
-                use $crate::notation::container::{Kind, Repair};
+        impl $crate::container::ContainerRule for $rule {
+            fn kind(self) -> $crate::container::Kind {
+                use $crate::container::{Kind, Repair};
                 match self {
                     $rule::record => Kind::Record,
                     $rule::preamble => Kind::Preamble,
@@ -142,8 +144,8 @@ macro_rules! container_rules {
                 }
             }
             fn describe(self) -> &'static str {
-                use $crate::notation::container::Kind;
-                match $crate::notation::container::ContainerRule::kind(self) {
+                use $crate::container::Kind;
+                match $crate::container::ContainerRule::kind(self) {
                     Kind::Tag | Kind::Repair(_) => "a tag",
                     Kind::TagName => "a tag name",
                     Kind::TagValue | Kind::TagText | Kind::TagBare => "a tag value",

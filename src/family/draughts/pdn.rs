@@ -2,14 +2,15 @@
 //! tags give, and the result tokens that end a record.
 
 use crate::error::Problem;
-use crate::ir::draughts::{Board, Position, Square, SquareStyle};
+use crate::family::draughts::{Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
-use crate::ir::draughts::Move as DMove;
-use crate::ir::{Game, Line, Move, Setup, Side, Tag, Variant};
-use crate::notation::container::{self, line_col, Start, Style};
-use crate::notation::ReadOptions;
-use crate::rules::draughts::{fits, parse_fen};
+use crate::container::{self, line_col, Start, Style};
+use crate::family::draughts::rules::{fits, parse_fen};
+use crate::family::draughts::Move as DMove;
+use crate::family::{Move, Setup, Variant};
+use crate::format::ReadOptions;
+use crate::ir::{Game, Line, Side, Tag};
 use std::sync::OnceLock;
 
 /// Result tokens that end a draughts record (for the record splitter).

@@ -9,9 +9,9 @@
 use std::fmt::Write as _;
 
 use crate::error::Problem;
+use crate::family::chess::sllavcco::{Pieces, Sheet};
+use crate::format::{Framing, WriteOptions};
 use crate::ir::{Game, Side};
-use crate::notation::sllavcco::{Pieces, Sheet};
-use crate::notation::{Framing, WriteOptions};
 
 /// The page around the games.
 pub const FRAMING: Framing = Framing {

@@ -4,7 +4,7 @@
 
 use cozy_chess as cz;
 
-use crate::ir::chess::{Board as ChessBoard, Check, Move, Role, Square, Wing};
+use crate::family::chess::{Board as ChessBoard, Check, Move, Role, Square, Wing};
 use crate::ir::Tag;
 
 /// A written move before it is resolved on a board.
@@ -312,8 +312,8 @@ pub fn as_written(
     w: &Written,
     check: Check,
     side: crate::ir::Side,
-) -> Result<crate::ir::chess::Ply, String> {
-    use crate::ir::chess::Ply;
+) -> Result<crate::family::chess::Ply, String> {
+    use crate::family::chess::Ply;
     Ok(match *w {
         Written::Null => Ply::Null,
         Written::Castle(wing) => {
@@ -455,7 +455,8 @@ pub fn check_state(board: &cz::Board) -> Check {
 /// move must be legal where it stands and its derived fields must be what the
 /// rules derive, so that writers spell exactly what the moves mean.
 pub fn check_game(game: &crate::ir::Game) -> Result<(), String> {
-    use crate::ir::{chess::Ply, Line, Move as IrMove, Setup, Variant};
+    use crate::family::{chess::Ply, Move as IrMove, Setup, Variant};
+    use crate::ir::Line;
     let Variant::Chess(variant) = game.variant else {
         return Err("not a chess game".to_string());
     };

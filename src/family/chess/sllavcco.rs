@@ -37,14 +37,15 @@
 use pest::iterators::Pair;
 use pest::Parser;
 
+use crate::container::{line_col, syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
-use crate::ir::chess::{
+use crate::family::chess::rules::{self as rules, Written};
+use crate::family::chess::{
     Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Square, Wing,
 };
-use crate::ir::{Family, Game, GameResult, Line, Move, Ply, Setup, Side, Tag, Variant};
-use crate::notation::container::{line_col, syntax_problem, ContainerRule, Kind};
-use crate::notation::{Parsed, ReadOptions, WriteOptions};
-use crate::rules::chess::{self as rules, Written};
+use crate::family::{Family, Move, Setup, Variant};
+use crate::format::{Parsed, ReadOptions, WriteOptions};
+use crate::ir::{Game, GameResult, Line, Ply, Side, Tag};
 
 /// The pest parser of `grammars/sllavcco.pest`.
 #[allow(missing_docs)]
@@ -996,7 +997,7 @@ impl Sheet {
                 if row.number < 10 {
                     out.push('0');
                 }
-                crate::notation::container::push_number(out, row.number);
+                crate::container::push_number(out, row.number);
             }
             // Runs of empty cells are runs of tabs.
             let b = row.bounds.map(|x| x as usize);

@@ -3,9 +3,14 @@
 //! A move holds its meaning (piece, from, to, capture, promotion, castling,
 //! en passant) and what the rules derive for writers: the check state after
 //! it and the disambiguation standard algebraic notation needs. Readers fill
-//! in what the text says; the rules replay ([`crate::rules::chess`]) resolves
+//! in what the text says; the rules replay ([`crate::family::chess::rules`]) resolves
 //! the rest. A game converted with `--no-validate` keeps only what its text
 //! said (`from` may be unknown).
+
+pub mod pgn;
+pub mod rules;
+pub mod sllavcco;
+pub mod sllavcco_html;
 
 use std::fmt;
 

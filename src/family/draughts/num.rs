@@ -3,13 +3,14 @@
 
 use pest::Parser;
 
+use crate::container::fast::{self, Lexing};
+use crate::container::{self, MoveText, Notation, Parsed, Start};
 use crate::error::Problem;
-use crate::ir::draughts::{Board, Move as DMove};
-use crate::ir::{Game, Move, Setup, Tag, Variant};
-use crate::notation::container::{self, MoveText, Notation, Parsed, Start};
-use crate::notation::draughts::{self, alpha_board, BoardChoice, Inference};
-use crate::notation::fast::{self, Lexing};
-use crate::notation::{ReadOptions, WriteOptions};
+use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
+use crate::family::draughts::{Board, Move as DMove};
+use crate::family::{Move, Setup, Variant};
+use crate::format::{ReadOptions, WriteOptions};
+use crate::ir::{Game, Tag};
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]

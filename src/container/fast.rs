@@ -17,8 +17,8 @@
 
 use pest::RuleType;
 
+use crate::container::{Lexed, Token};
 use crate::ir::CommentKind;
-use crate::notation::container::{Lexed, Token};
 
 /// Whitespace as the grammar's `WHITESPACE` reads it, in ASCII.
 pub fn is_space(b: u8) -> bool {

@@ -4,7 +4,7 @@
 //! Coordinates are computed in "White's view": column `c` from 1 at the left,
 //! row `r` from 1 at the bottom, as White sees the board.
 
-use crate::ir::draughts::{Board, Piece, Position, Square, SquareStyle};
+use crate::family::draughts::{Board, Piece, Position, Square, SquareStyle};
 use crate::ir::Side;
 
 /// A board from its GameType fields.

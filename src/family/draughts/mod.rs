@@ -2,11 +2,16 @@
 //!
 //! A square is a number on a known board, never a string: numbered,
 //! alphanumeric and diagonal coordinates are views computed from it by the
-//! board geometry in [`crate::rules::draughts`].
+//! board geometry in [`crate::family::draughts::rules`].
+
+pub mod diag;
+pub mod num;
+pub mod pdn;
+pub mod rules;
 
 use serde::{Deserialize, Serialize};
 
-use super::Side;
+use crate::ir::Side;
 
 /// How a board's squares are written in PDN (the notation field of GameType).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

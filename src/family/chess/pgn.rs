@@ -6,13 +6,14 @@ use std::borrow::Cow;
 
 use pest::Parser;
 
+use crate::container::fast::{self, Lexing};
+use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
-use crate::ir::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Square, Wing};
-use crate::ir::{Game, Line, Move, Setup, Tag, Variant};
-use crate::notation::container::{self, MoveText, Notation, Parsed, Start, Style};
-use crate::notation::fast::{self, Lexing};
-use crate::notation::{ReadOptions, WriteOptions};
-use crate::rules::chess::{self as rules, Written};
+use crate::family::chess::rules::{self as rules, Written};
+use crate::family::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Square, Wing};
+use crate::family::{Move, Setup, Variant};
+use crate::format::{ReadOptions, WriteOptions};
+use crate::ir::{Game, Line, Tag};
 
 /// The pest parser: the container, the chess family and SAN.
 #[allow(missing_docs)]
@@ -393,7 +394,7 @@ const ROSTER_DEFAULTS: [(&str, &str); 7] = [
 
 /// Writes one game in PGN export format.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    if game.family() != crate::ir::Family::Chess {
+    if game.family() != crate::family::Family::Chess {
         return Err(Problem::whole(format!(
             "a {} game cannot be written as pgn",
             game.family().name()

@@ -2,22 +2,16 @@
 //! writes, with its name, file extensions, family, reader, writer and
 //! description. A new format is one module and one entry in [`FORMATS`].
 
-pub mod container;
-pub mod draughts;
-pub mod draughts_diag;
-pub mod draughts_num;
-pub mod fast;
-pub mod pgn;
-pub mod sllavcco;
-pub mod sllavcco_html;
-
 use std::path::Path;
 
+pub use crate::container::Parsed;
 use crate::error::Problem;
+use crate::family::chess::{pgn, sllavcco, sllavcco_html};
+use crate::family::draughts::Board;
+use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
+use crate::family::Family;
 use crate::interchange::json;
-use crate::ir::draughts::Board;
-use crate::ir::{Family, Game};
-pub use container::Parsed;
+use crate::ir::Game;
 
 /// Options that change how records are read.
 #[derive(Debug, Clone, Default)]

@@ -1,0 +1,79 @@
+//! The game families: the one list of them, and the one place that
+//! dispatches on it. Each family is a folder (`chess/`, `draughts/`) with
+//! its square, piece, move and board types, its rules and its notations.
+
+pub mod chess;
+pub mod draughts;
+
+use serde::{Deserialize, Serialize};
+
+use crate::ir::Side;
+
+/// A family of games: notations of one family can be converted into each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Chess, standard and Fischer random.
+    Chess,
+    /// Draughts and checkers on any board PDN describes.
+    Draughts,
+}
+
+impl Family {
+    /// The family's name as the CLI and `kifu formats` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Chess => "chess",
+            Family::Draughts => "draughts",
+        }
+    }
+}
+
+/// The game and board a record is played on: which family, and the family's
+/// board description.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "lowercase")]
+pub enum Variant {
+    /// Chess.
+    Chess(chess::Board),
+    /// A draughts board.
+    Draughts(draughts::Board),
+}
+
+impl Variant {
+    /// The family this variant belongs to.
+    pub fn family(&self) -> Family {
+        match self {
+            Variant::Chess(_) => Family::Chess,
+            Variant::Draughts(_) => Family::Draughts,
+        }
+    }
+
+    /// The side that makes the first move of a game from the initial position.
+    pub fn first_mover(&self) -> Side {
+        match self {
+            Variant::Chess(_) => Side::White,
+            Variant::Draughts(b) => b.first,
+        }
+    }
+}
+
+/// A starting position given by the record (a FEN tag or its equivalent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Setup {
+    /// A chess position, as a FEN (Shredder castling letters in Chess960).
+    Chess(String),
+    /// A draughts position.
+    Draughts(draughts::Position),
+}
+
+/// One move of any family.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Move {
+    /// A chess move or null move.
+    Chess(chess::Ply),
+    /// A draughts move: a path of squares.
+    Draughts(draughts::Move),
+}
