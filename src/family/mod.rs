@@ -7,7 +7,8 @@ pub mod draughts;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ir::Side;
+use crate::error::Problem;
+use crate::ir::{Game, Side};
 
 /// A family of games: notations of one family can be converted into each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -54,6 +55,16 @@ impl Variant {
         match self {
             Variant::Chess(_) => Side::White,
             Variant::Draughts(b) => b.first,
+        }
+    }
+
+    /// Checks a game that did not come through one of the family's
+    /// grammars (JSON) by the family's rules: the board is one kifu
+    /// handles, and every move is possible on it.
+    pub fn check(&self, game: &Game) -> Result<(), Problem> {
+        match self {
+            Variant::Chess(_) => chess::rules::check_game(game).map_err(Problem::whole),
+            Variant::Draughts(board) => draughts::rules::check_game(game, board),
         }
     }
 }

@@ -5,9 +5,6 @@ use serde::Deserialize;
 
 use crate::container::{line_col, too_deep};
 use crate::error::Problem;
-use crate::family::draughts::pdn::draughts_move;
-use crate::family::draughts::Board;
-use crate::family::{Setup, Variant};
 use crate::format::{Parsed, ReadOptions, WriteOptions};
 use crate::ir::{is_glyph, Game, Line, MAX_VARIATION_DEPTH};
 
@@ -144,14 +141,12 @@ pub fn write_line(
     Ok(warnings)
 }
 
-/// Checks what the JSON schema cannot: that the board is one kifu can
-/// handle and every move is possible on it.
+/// Checks what the JSON schema cannot: that every glyph reads back, and
+/// (by the game's family) that the board is one kifu can handle and every
+/// move is possible on it.
 fn validate(game: &Game) -> Result<(), Problem> {
     check_glyphs(&game.moves)?;
-    match &game.variant {
-        Variant::Draughts(board) => validate_draughts(game, board),
-        Variant::Chess(_) => crate::family::chess::rules::check_game(game).map_err(Problem::whole),
-    }
+    game.variant.check(game)
 }
 
 /// Every glyph must be one a writer can write and read back.
@@ -168,41 +163,4 @@ fn check_glyphs(line: &Line) -> Result<(), Problem> {
         }
     }
     Ok(())
-}
-
-fn validate_draughts(game: &Game, board: &Board) -> Result<(), Problem> {
-    let check = Board::from_game_type(&board.game_type_string());
-    if check.as_ref().ok() != Some(board) {
-        return Err(Problem::whole(format!(
-            "board {} is not one kifu can read",
-            board.game_type_string()
-        )));
-    }
-    let bad = |n: u16| Problem::whole(format!("square {n} is not on the board"));
-    if let Some(Setup::Draughts(p)) = &game.setup {
-        for piece in p.white.iter().chain(&p.black) {
-            if !board.contains(piece.square) {
-                return Err(bad(piece.square.0));
-            }
-        }
-    }
-    fn line(l: &Line, board: &Board) -> Result<(), Problem> {
-        for ply in &l.plies {
-            let m = draughts_move(&ply.mv)?;
-            if m.path.len() < 2 {
-                return Err(Problem::whole("a draughts move needs at least two squares"));
-            }
-            if let Some(sq) = m.path.iter().find(|s| !board.contains(**s)) {
-                return Err(Problem::whole(format!(
-                    "square {} is not on the board",
-                    sq.0
-                )));
-            }
-            for v in &ply.variations {
-                line(v, board)?;
-            }
-        }
-        Ok(())
-    }
-    line(&game.moves, board)
 }

@@ -5,7 +5,10 @@
 //! row `r` from 1 at the bottom, as White sees the board.
 
 use crate::family::draughts::{Board, Piece, Position, Square, SquareStyle};
-use crate::ir::Side;
+use crate::error::Problem;
+use crate::family::draughts::pdn::draughts_move;
+use crate::family::Setup;
+use crate::ir::{Game, Line, Side};
 
 /// A board from its GameType fields.
 const fn board(
@@ -494,6 +497,46 @@ pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
         }
     }
     Ok(pos)
+}
+
+/// Checks a game that did not come through a draughts grammar (JSON): that
+/// its board is one kifu reads, and every square of its setup and moves is
+/// on it.
+pub fn check_game(game: &Game, board: &Board) -> Result<(), Problem> {
+    let check = Board::from_game_type(&board.game_type_string());
+    if check.as_ref().ok() != Some(board) {
+        return Err(Problem::whole(format!(
+            "board {} is not one kifu can read",
+            board.game_type_string()
+        )));
+    }
+    let bad = |n: u16| Problem::whole(format!("square {n} is not on the board"));
+    if let Some(Setup::Draughts(p)) = &game.setup {
+        for piece in p.white.iter().chain(&p.black) {
+            if !board.contains(piece.square) {
+                return Err(bad(piece.square.0));
+            }
+        }
+    }
+    fn line(l: &Line, board: &Board) -> Result<(), Problem> {
+        for ply in &l.plies {
+            let m = draughts_move(&ply.mv)?;
+            if m.path.len() < 2 {
+                return Err(Problem::whole("a draughts move needs at least two squares"));
+            }
+            if let Some(sq) = m.path.iter().find(|s| !board.contains(**s)) {
+                return Err(Problem::whole(format!(
+                    "square {} is not on the board",
+                    sq.0
+                )));
+            }
+            for v in &ply.variations {
+                line(v, board)?;
+            }
+        }
+        Ok(())
+    }
+    line(&game.moves, board)
 }
 
 #[cfg(test)]
