@@ -481,19 +481,20 @@ fn chess960_castling_and_the_arrangement() {
 
 #[test]
 fn a_start_position_without_tags_is_written_as_tags() {
-    // A Chess960 game from JSON with neither Variant nor FEN tag.
+    // A Chess960 game from JSON with neither Variant nor FEN tag: the tags
+    // are rendered from the typed fields (SetUp with the FEN, as PGN asks).
     let json = r#"{"variant": {"family": "chess", "chess960": true}, "setup": {"chess": "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1"}, "moves": {"plies": [{"number": 1, "side": "white", "move": {"chess": {"move": {"role": "king", "from": "f1", "to": "g1", "castle": "king"}}}}]}, "result": "*"}"#;
     let out = ok(&convert("jsonl", "sllavcco", &[], json.as_bytes()), "json");
     assert_eq!(
         out,
         sheet(
-            "Variant\tChess960\nFEN\tbqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\nSCORE\t*\nARRANGEMENT\tB\tQ\tN\tB\tR\tK\tR\tN\n",
+            "Variant\tChess960\nSetUp\t1\nFEN\tbqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\nSCORE\t*\nARRANGEMENT\tB\tQ\tN\tB\tR\tK\tR\tN\n",
             &["01 f=R g=K"]
         )
     );
     let back = ok(&convert("sllavcco", "pgn", &[], out.as_bytes()), "back");
     assert!(
-        back.ends_with("[Variant \"Chess960\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. O-O *\n"),
+        back.ends_with("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. O-O *\n"),
         "{back}"
     );
 }

@@ -11,6 +11,7 @@ pub mod pgn;
 pub mod rules;
 pub mod sllavcco;
 pub mod sllavcco_html;
+pub mod tags;
 
 use std::fmt;
 

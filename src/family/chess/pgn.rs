@@ -2,8 +2,6 @@
 //! format). Every game is replayed by the rules: each written move resolves
 //! to one legal move, and the writer spells it canonically.
 
-use std::borrow::Cow;
-
 use pest::Parser;
 
 use crate::container::fast::{self, Lexing};
@@ -407,7 +405,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
             "Result" => Tag::new(name, game.effective_result().token()),
             _ => Tag::new(name, value),
         });
-    let mut tags = Cow::Borrowed(game.tags.as_slice());
+    let mut tags = super::tags::render(game);
     for tag in missing {
         tags.to_mut().push(tag);
     }

@@ -61,6 +61,19 @@ const CHESS960: &[&str] = &[
     "freestyle",
 ];
 
+/// Whether a Variant tag value names Fischer random chess (`Some(true)`),
+/// standard chess (`Some(false)`), or neither.
+pub fn names_chess960(value: &str) -> Option<bool> {
+    let v = value.trim().to_ascii_lowercase();
+    if CHESS960.contains(&v.as_str()) {
+        Some(true)
+    } else if STANDARD.contains(&v.as_str()) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// The variant and start position of a game, from its `Variant` and `FEN`
 /// tags. Games of variants kifu does not play are refused.
 pub fn start(

@@ -1018,8 +1018,9 @@ impl Sheet {
 /// The header fields of a game's tags, in their order, and a SCORE when
 /// there is no Result tag.
 fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, String)>, Problem> {
-    let mut fields = Vec::with_capacity(game.tags.len() + 1);
-    for t in &game.tags {
+    let tags = super::tags::render(game);
+    let mut fields = Vec::with_capacity(tags.len() + 1);
+    for t in tags.iter() {
         if t.value.contains(['\r', '\n']) {
             return Err(Problem::whole(format!(
                 "tag {} holds a line break, which a header field cannot",
@@ -1060,15 +1061,6 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
             }
         };
         fields.push((name.to_string(), value));
-    }
-    // A start position or variant the tags do not give (a game read from
-    // JSON, say) is written as the tags that give it.
-    let has = |name: &str| game.tags.iter().any(|t| t.name.eq_ignore_ascii_case(name));
-    if matches!(game.variant, Variant::Chess(b) if b.chess960) && !has("Variant") {
-        fields.push(("Variant".to_string(), "Chess960".to_string()));
-    }
-    if let (Some(Setup::Chess(fen)), false) = (&game.setup, has("FEN")) {
-        fields.push(("FEN".to_string(), fen.clone()));
     }
     let result = game.effective_result();
     match game.tag("Result") {

@@ -6,7 +6,7 @@ use crate::family::draughts::{Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
 use crate::container::{self, line_col, Start, Style};
-use crate::family::draughts::rules::{fits, parse_fen};
+use crate::family::draughts::rules::{fits, parse_fen, write_fen};
 use crate::family::draughts::Move as DMove;
 use crate::family::{Move, Setup, Variant};
 use crate::format::ReadOptions;
@@ -352,28 +352,48 @@ pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
     }
 }
 
-/// The tags to write, with a GameType tag that names the board whenever the
-/// tags alone would not give it back (a board from `--variant`, inferred from
-/// the moves, or guessed from the squares; international included, so that
-/// what kifu writes never depends on an inference when read back): the
-/// short form for a standard board, else the full one.
-pub fn with_board_tag(tags: &[Tag], board: Board) -> Cow<'_, [Tag]> {
+/// The tags to write: the game's tags with `GameType` and `FEN` made to
+/// say what its board and setup say (the typed fields are the one source of
+/// truth; readers lift these tags into them). A GameType tag names the board
+/// whenever the tags alone would not give it back (a board from `--variant`,
+/// inferred from the moves, or guessed from the squares; international
+/// included, so that what kifu writes never depends on an inference when
+/// read back): the short form for a standard board, else the full one. A
+/// FEN tag that gives the setup's position is kept as written, one that
+/// does not gets the setup's FEN, and one without a setup is dropped.
+pub fn render_tags(game: &Game, board: Board) -> Cow<'_, [Tag]> {
+    let mut tags = Cow::Borrowed(game.tags.as_slice());
     let tag = tags.iter().position(|t| t.name == "GameType");
     let named = tag.and_then(|i| Board::from_game_type(&tags[i].value).ok());
-    if named == Some(board) {
-        return Cow::Borrowed(tags);
+    if named != Some(board) {
+        let value = if Board::preset(board.game_type) == Some(board) {
+            board.game_type.to_string()
+        } else {
+            board.game_type_string()
+        };
+        match tag {
+            Some(i) => tags.to_mut()[i].value = value,
+            None => tags.to_mut().push(Tag::new("GameType", value)),
+        }
     }
-    let value = if Board::preset(board.game_type) == Some(board) {
-        board.game_type.to_string()
-    } else {
-        board.game_type_string()
+    let setup = match &game.setup {
+        Some(Setup::Draughts(pos)) => Some(pos),
+        Some(Setup::Chess(_)) | None => None,
     };
-    let mut tags = tags.to_vec();
-    match tag {
-        Some(i) => tags[i].value = value,
-        None => tags.push(Tag::new("GameType", value)),
+    let fen = tags.iter().position(|t| t.name == "FEN");
+    match (setup, fen) {
+        (Some(pos), Some(i)) => {
+            if parse_fen(&tags[i].value, &board).as_ref() != Ok(pos) {
+                tags.to_mut()[i].value = write_fen(pos, &board);
+            }
+        }
+        (Some(pos), None) => tags.to_mut().push(Tag::new("FEN", write_fen(pos, &board))),
+        (None, Some(i)) => {
+            tags.to_mut().remove(i);
+        }
+        (None, None) => {}
     }
-    Cow::Owned(tags)
+    tags
 }
 
 /// The draughts move of a ply, or the error for a move of another family.
@@ -395,7 +415,7 @@ pub fn write_game(
     let board = board_of(game, format)?;
     container::write(
         game,
-        &with_board_tag(&game.tags, board),
+        &render_tags(game, board),
         out,
         Style::default(),
         |mv, buf| spell(&board, draughts_move(mv)?, buf),

@@ -4,9 +4,9 @@
 //! Coordinates are computed in "White's view": column `c` from 1 at the left,
 //! row `r` from 1 at the bottom, as White sees the board.
 
-use crate::family::draughts::{Board, Piece, Position, Square, SquareStyle};
 use crate::error::Problem;
 use crate::family::draughts::pdn::draughts_move;
+use crate::family::draughts::{Board, Piece, Position, Square, SquareStyle};
 use crate::family::Setup;
 use crate::ir::{Game, Line, Side};
 
@@ -497,6 +497,31 @@ pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
         }
     }
     Ok(pos)
+}
+
+/// A position as a PDN FEN tag value (`W:W31,32,K40:B19,20`): pieces in
+/// the position's order, kings with `K`, squares as the board writes them;
+/// [`parse_fen`] reads it back as the same position.
+pub fn write_fen(pos: &Position, board: &Board) -> String {
+    let mut out = String::from(match pos.to_move {
+        Some(Side::White) => "W",
+        Some(Side::Black) => "B",
+        None => "?",
+    });
+    for (letter, pieces) in [('W', &pos.white), ('B', &pos.black)] {
+        out.push(':');
+        out.push(letter);
+        for (i, p) in pieces.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            if p.king {
+                out.push('K');
+            }
+            board.write_square(p.square, &mut out);
+        }
+    }
+    out
 }
 
 /// Checks a game that did not come through a draughts grammar (JSON): that
