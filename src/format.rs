@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use crate::archive::Scan;
+use crate::container::scan::Scanner;
 pub use crate::container::Parsed;
 use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
@@ -48,24 +50,6 @@ pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
 /// target could not hold.
 pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>, Problem>;
 
-/// How the records of a format are found in a stream by a cheap scan.
-#[derive(Debug, Clone, Copy)]
-pub enum Split {
-    /// A PGN-style container: a record starts at a tag after movetext, or
-    /// after one of these result tokens.
-    Container {
-        /// The family's result tokens.
-        results: &'static [&'static str],
-    },
-    /// One record a line (JSON Lines).
-    Lines,
-    /// The elements of one JSON array.
-    JsonArray,
-    /// Scoresheets: a header block, a blank line and the grid; a record ends
-    /// at the blank line after its grid.
-    Sheet,
-}
-
 /// What a writer puts around and between games in one output.
 #[derive(Debug, Clone, Copy)]
 pub struct Framing {
@@ -94,8 +78,8 @@ pub struct Format {
     pub family: Option<Family>,
     /// One line for `kifu formats`.
     pub description: &'static str,
-    /// How records are split from a stream.
-    pub split: Split,
+    /// How its records are found in a stream: the format's own scanner.
+    pub split: &'static dyn Scan,
     /// The reader, if kifu reads the format.
     pub read: Option<ReadFn>,
     /// The writer, if kifu writes the format.
@@ -111,9 +95,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["pgn"],
         family: Some(Family::Chess),
         description: "chess, PGN with standard algebraic notation (every move replayed)",
-        split: Split::Container {
-            results: pgn::RESULTS,
-        },
+        split: &Scanner::new(pgn::RESULTS),
         read: Some(pgn::read),
         write: Some(pgn::write),
         framing: CONTAINER,
@@ -123,9 +105,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["pdn"],
         family: Some(Family::Draughts),
         description: "PDN 3.0 with numbered squares (32-28, 28x19x10)",
-        split: Split::Container {
-            results: draughts::RESULTS,
-        },
+        split: &Scanner::new(draughts::RESULTS),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
         framing: CONTAINER,
@@ -135,9 +115,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["diag.pdn"],
         family: Some(Family::Draughts),
         description: "PDN with diagonal coordinates (f45, gf5, e8g6x)",
-        split: Split::Container {
-            results: draughts::RESULTS,
-        },
+        split: &Scanner::new(draughts::RESULTS),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
         framing: CONTAINER,
@@ -147,7 +125,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["sllavcco"],
         family: Some(Family::Chess),
         description: "chess, the column scoresheet (seed 004): Q3 in column c is Qc3",
-        split: Split::Sheet,
+        split: &sllavcco::SheetScan,
         read: Some(sllavcco::read),
         write: Some(sllavcco::write),
         framing: CONTAINER,
@@ -157,7 +135,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["html"],
         family: Some(Family::Chess),
         description: "chess, the column scoresheet as a printable HTML page (figurines)",
-        split: Split::Sheet,
+        split: &sllavcco::SheetScan,
         read: None,
         write: Some(sllavcco_html::write),
         framing: sllavcco_html::FRAMING,
@@ -167,7 +145,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["json"],
         family: None,
         description: "the IR as one JSON array of games (any family)",
-        split: Split::JsonArray,
+        split: &json::ArrayScan,
         read: Some(json::read),
         write: Some(json::write),
         framing: Framing {
@@ -181,7 +159,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["jsonl"],
         family: None,
         description: "the IR as JSON Lines, one game a line (any family)",
-        split: Split::Lines,
+        split: &json::LineScan,
         read: Some(json::read),
         write: Some(json::write_line),
         framing: Framing {

@@ -37,6 +37,7 @@
 use pest::iterators::Pair;
 use pest::Parser;
 
+use crate::archive::{Oversize, Scan, Skip};
 use crate::container::{line_col, syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
@@ -196,6 +197,85 @@ impl Pieces {
         };
         let list: Vec<String> = letters.iter().map(char::to_string).collect();
         format!("{} (or figurines)", list.join(" "))
+    }
+}
+
+/// The record scanner of scoresheets (`sllavcco`, `sllavcco-html`): a
+/// record is a header block, a blank line and the grid, and ends at the
+/// blank line after its grid.
+#[derive(Debug)]
+pub struct SheetScan;
+
+impl Scan for SheetScan {
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
+        sheet_end(data, eof)
+    }
+
+    fn oversize(&self) -> Oversize {
+        Oversize {
+            skip: Box::new(BlankLine { blank: false }),
+            from_start: false,
+        }
+    }
+}
+
+/// Streams past a scoresheet over the size limit: it ends after the next
+/// blank line; `blank` says the line so far holds nothing but spaces.
+struct BlankLine {
+    blank: bool,
+}
+
+impl Skip for BlankLine {
+    fn end(&mut self, data: &[u8]) -> Option<usize> {
+        for (i, &b) in data.iter().enumerate() {
+            match b {
+                b'\n' if self.blank => return Some(i + 1),
+                b'\n' => self.blank = true,
+                b' ' | b'\r' => {}
+                _ => self.blank = false,
+            }
+        }
+        None
+    }
+}
+
+/// The scan of scoresheets: blank lines (empty, or spaces only), then a
+/// header block up to a blank line, then the grid up to the next blank line
+/// (not included) or the end. A record may have no header when it starts
+/// with the grid heading. Grid lines of empty cells hold tabs: not blank.
+fn sheet_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
+    #[derive(PartialEq)]
+    enum State {
+        Lead,
+        Header,
+        Gap,
+        Grid,
+    }
+    let n = data.len();
+    let mut state = State::Lead;
+    let mut i = 0;
+    while i < n {
+        let end = match memchr::memchr(b'\n', &data[i..]) {
+            Some(j) => i + j + 1,
+            None if eof => n,
+            None => return None,
+        };
+        let line = &data[i..end];
+        let blank = line.iter().all(|&b| matches!(b, b' ' | b'\r' | b'\n'));
+        state = match (state, blank) {
+            (State::Lead, true) => State::Lead,
+            (State::Lead, false) if line.starts_with(b"NUMBER OF THE MOVE") => State::Grid,
+            (State::Lead | State::Header, false) => State::Header,
+            (State::Header | State::Gap, true) => State::Gap,
+            (State::Gap | State::Grid, false) => State::Grid,
+            (State::Grid, true) => return Some((i, true)),
+        };
+        i = end;
+    }
+    if eof {
+        Some((n, state != State::Lead))
+    } else {
+        None
     }
 }
 
