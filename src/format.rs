@@ -9,23 +9,21 @@ use crate::container::scan::Scanner;
 pub use crate::container::Parsed;
 use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
-use crate::family::draughts::Board;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
 use crate::family::Family;
 use crate::interchange::json;
 use crate::ir::Game;
+use crate::options::{Options, Settings};
 
-/// Options that change how records are read.
+/// Options that change how records are read: the input format's own
+/// (typed, from its registry entry) and the settings every reader shares.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
-    /// The draughts board to read every game on (`--variant`), overriding
-    /// the GameType tag.
-    pub draughts: Option<Board>,
+    /// The input format's own options ([`Format::options`]), built once for
+    /// the run; empty for the format's defaults.
+    pub format: Settings,
     /// Convert chess by syntax alone, without replaying the moves.
     pub no_validate: bool,
-    /// The piece letters of sllavcco cells (`--pieces`); `None` is English.
-    /// Figurines are read with any set.
-    pub pieces: Option<sllavcco::Pieces>,
     /// Read every record with the pest grammar, never the fast lexer (to
     /// check the fast lexer against the grammar).
     pub grammar_only: bool,
@@ -37,10 +35,9 @@ pub struct ReadOptions {
 /// Options that change how games are written.
 #[derive(Debug, Clone, Default)]
 pub struct WriteOptions {
-    /// The piece letters of sllavcco cells (`--pieces`); `None` is the
-    /// format's default: English for `sllavcco`, figurines for
-    /// `sllavcco-html`.
-    pub pieces: Option<sllavcco::Pieces>,
+    /// The output format's own options ([`Format::options`]), built once
+    /// for the run; empty for the format's defaults.
+    pub format: Settings,
 }
 
 /// Reads one record into a game.
@@ -86,6 +83,8 @@ pub struct Format {
     pub write: Option<WriteFn>,
     /// What goes around the games of one output.
     pub framing: Framing,
+    /// The options it declares, and its typed options' builder.
+    pub options: Options,
 }
 
 /// Every format kifu knows.
@@ -99,6 +98,7 @@ pub static FORMATS: &[Format] = &[
         read: Some(pgn::read),
         write: Some(pgn::write),
         framing: CONTAINER,
+        options: Options::NONE,
     },
     Format {
         name: "draughts-num",
@@ -109,6 +109,7 @@ pub static FORMATS: &[Format] = &[
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
         framing: CONTAINER,
+        options: Options::of::<draughts::Options>(),
     },
     Format {
         name: "draughts-diag",
@@ -119,6 +120,7 @@ pub static FORMATS: &[Format] = &[
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
         framing: CONTAINER,
+        options: Options::of::<draughts::Options>(),
     },
     Format {
         name: "sllavcco",
@@ -129,6 +131,7 @@ pub static FORMATS: &[Format] = &[
         read: Some(sllavcco::read),
         write: Some(sllavcco::write),
         framing: CONTAINER,
+        options: Options::of::<sllavcco::Options>(),
     },
     Format {
         name: "sllavcco-html",
@@ -139,6 +142,7 @@ pub static FORMATS: &[Format] = &[
         read: None,
         write: Some(sllavcco_html::write),
         framing: sllavcco_html::FRAMING,
+        options: Options::of::<sllavcco_html::Options>(),
     },
     Format {
         name: "json",
@@ -153,6 +157,7 @@ pub static FORMATS: &[Format] = &[
             between: ",\n",
             tail: "\n]\n",
         },
+        options: Options::NONE,
     },
     Format {
         name: "jsonl",
@@ -167,6 +172,7 @@ pub static FORMATS: &[Format] = &[
             between: "",
             tail: "",
         },
+        options: Options::NONE,
     },
 ];
 

@@ -29,3 +29,4 @@ pub mod family;
 pub mod format;
 pub mod interchange;
 pub mod ir;
+pub mod options;

@@ -6,14 +6,13 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
 use kifu::error::{Diagnostic, Error};
-use kifu::family::chess::sllavcco::Pieces;
-use kifu::family::draughts::Board;
 use kifu::format::{self, Format, ReadOptions, WriteOptions, FORMATS};
+use kifu::options::{self, Given, Side, Sides, Values};
 
 #[derive(Parser)]
 #[command(
@@ -54,9 +53,14 @@ struct ConvertArgs {
     /// Stop at the first failed game; warnings count as failures.
     #[arg(long)]
     strict: bool,
-    /// Draughts board for every game, overriding GameType tags: a name
-    /// (international, english, canadian, frisian, russian, ...), a GameType
-    /// number or a full GameType such as 20,W,10,10,N2,0.
+    /// An option of the input format, NAME=VALUE (repeatable; the options
+    /// of each format are listed below and by `kifu formats`).
+    #[arg(long = "from-opt", value_name = "NAME=VALUE")]
+    from_opt: Vec<String>,
+    /// An option of the output format, NAME=VALUE (repeatable).
+    #[arg(long = "to-opt", value_name = "NAME=VALUE")]
+    to_opt: Vec<String>,
+    /// Shorthand for --from-opt board=V (help built from the registry).
     #[arg(long)]
     variant: Option<String>,
     /// Convert chess by syntax alone, without replaying the moves (what could
@@ -67,9 +71,8 @@ struct ConvertArgs {
     /// compare the two).
     #[arg(long, hide = true)]
     grammar_only: bool,
-    /// Piece letters of sllavcco scoresheets: en (K Q R B N, the default),
-    /// sr, de (K D T L S), fr (R D T F C), nl (K D T L P), es, it
-    /// (R D T A C), figurine, or five letters for K Q R B N.
+    /// Shorthand for --from-opt pieces=P --to-opt pieces=P (help built from
+    /// the registry).
     #[arg(long)]
     pieces: Option<String>,
     /// Append the text of every failed game to this file.
@@ -113,8 +116,73 @@ fn parse_size(text: &str) -> Result<usize, String> {
 /// committed as they are used).
 const WORKER_STACK: usize = 16 << 20;
 
+/// The flags kept from before options belonged to formats: each sets one
+/// format option, on its sides, of every format of the run that has it.
+const SHORTHANDS: [(&str, &str, Sides); 2] = [
+    ("pieces", "pieces", Sides::Both),
+    ("variant", "board", Sides::Read),
+];
+
+/// The command line, with the help that lists the formats' options built
+/// from the registry.
+fn command() -> clap::Command {
+    Cli::command().mut_subcommand("convert", |mut convert| {
+        for (flag, option, sides) in SHORTHANDS {
+            convert = convert.mut_arg(flag, |a| a.help(shorthand_help(option, sides)));
+        }
+        convert.after_help(options_help())
+    })
+}
+
+/// The help of a shorthand flag: the option it sets, the formats that have
+/// it, and its values.
+fn shorthand_help(option: &str, sides: Sides) -> String {
+    let mut formats = Vec::new();
+    let mut values = "";
+    for f in FORMATS {
+        let declared = [Side::Read, Side::Write]
+            .into_iter()
+            .filter(|&s| sides.has(s))
+            .find_map(|s| f.options.declared(option, s));
+        if let Some(o) = declared {
+            formats.push(f.name);
+            if let Values::Kind(kind) = o.values {
+                values = kind;
+            }
+        }
+    }
+    let set: Vec<String> = [Side::Read, Side::Write]
+        .into_iter()
+        .filter(|&s| sides.has(s))
+        .map(|s| format!("{} {option}=...", s.flag()))
+        .collect();
+    format!(
+        "Shorthand for {} on the formats that have it ({}): {values}",
+        set.join(" "),
+        formats.join(", ")
+    )
+}
+
+/// The options of every format, for `kifu convert --help`.
+fn options_help() -> String {
+    let mut text = String::from(
+        "Format options (--from-opt NAME=VALUE sets an option of the input format, --to-opt \
+         NAME=VALUE one of the output format; a later value wins over an earlier one and over \
+         --pieces and --variant):",
+    );
+    for f in FORMATS {
+        for o in f.options.list {
+            text.push_str(&format!("\n  {:<14} {}", f.name, o.describe()));
+        }
+    }
+    text
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match cli.command {
         Command::Formats => match print_formats() {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
@@ -170,6 +238,9 @@ fn print_formats() -> io::Result<()> {
             rw,
             f.description
         )?;
+        for o in f.options.list {
+            writeln!(out, "{:<14} option {}", "", o.describe())?;
+        }
     }
     out.flush()
 }
@@ -204,23 +275,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             return Err(Error::Usage(format!("kifu cannot read {}", f.name)));
         }
     }
-    let pieces = args
-        .pieces
-        .as_deref()
-        .map(Pieces::parse)
-        .transpose()
-        .map_err(Error::Usage)?;
-    let write = WriteOptions { pieces };
-    let read = ReadOptions {
-        draughts: match &args.variant {
-            Some(v) => Some(Board::by_name(v).map_err(Error::Usage)?),
-            None => None,
-        },
-        no_validate: args.no_validate,
-        pieces,
-        grammar_only: args.grammar_only,
-        max_record: args.max_record_size,
-    };
+    let given = given_options(args)?;
     // Games are read and written on the pool's threads, recursively over
     // their variations: a stack of WORKER_STACK keeps every walk of a game
     // nested MAX_VARIATION_DEPTH deep far from its end (the default 2 MiB
@@ -245,6 +300,15 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             return Err(Error::Usage(format!("{}: {why}", job_name(first))));
         }
     }
+    // Each format parses its own options, once, before any input is opened.
+    let inputs: Vec<&'static Format> = match from {
+        Some(f) => vec![f],
+        None => jobs.iter().map(|j| j.from).collect(),
+    };
+    let options = options::resolve(&given, &inputs, to)?;
+    let write = WriteOptions {
+        format: options.write(),
+    };
     let to_stdout = args.output.is_none() && args.out_dir.is_none();
     check_outputs(args, &jobs, &skipped, to_stdout)?;
     if to_stdout && stdout_closed() {
@@ -318,7 +382,12 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             let conv = Converter {
                 from: job.from,
                 to,
-                read: read.clone(),
+                read: ReadOptions {
+                    format: options.read(job.from),
+                    no_validate: args.no_validate,
+                    grammar_only: args.grammar_only,
+                    max_record: args.max_record_size,
+                },
                 write: write.clone(),
             };
             let mut report = Report {
@@ -396,6 +465,26 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         say(&line);
     }
     Ok(u8::from(summary.failed > 0 || !skipped.is_empty()))
+}
+
+/// The format options given: the shorthand flags first, then --from-opt and
+/// --to-opt in order.
+fn given_options(args: &ConvertArgs) -> Result<Vec<Given>, Error> {
+    let mut given = Vec::new();
+    // The values of the flags of SHORTHANDS, in its order.
+    let values = [&args.pieces, &args.variant];
+    for ((flag, option, sides), value) in SHORTHANDS.into_iter().zip(values) {
+        if let Some(v) = value {
+            given.push(Given::shorthand(&format!("--{flag}"), sides, option, v));
+        }
+    }
+    for text in &args.from_opt {
+        given.push(Given::parse(Side::Read, text)?);
+    }
+    for text in &args.to_opt {
+        given.push(Given::parse(Side::Write, text)?);
+    }
+    Ok(given)
 }
 
 /// How messages name a job's input.

@@ -47,6 +47,7 @@ use crate::family::chess::{
 use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{Parsed, ReadOptions, WriteOptions};
 use crate::ir::{Game, GameResult, Line, Ply, Side, Tag};
+use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser of `grammars/sllavcco.pest`.
 #[allow(missing_docs)]
@@ -107,7 +108,37 @@ pub const FIELDS: [(&str, &str); 14] = [
 /// The header field of a Fischer chess arrangement (seed 16.2).
 pub const ARRANGEMENT: &str = "ARRANGEMENT";
 
-/// The symbols that name pieces in cells (`--pieces`).
+/// The values of the option `pieces`, as help and errors say them.
+pub const PIECE_SETS: &str = "en (K Q R B N), sr or de (K D T L S), fr (R D T F C), nl \
+     (K D T L P), es or it (R D T A C), figurine, or five different letters for K Q R B N (not a \
+     to h, not x)";
+
+/// The options of `sllavcco`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// The piece letters of the cells; figurines are read with any set.
+    pub pieces: Pieces,
+}
+
+impl FormatOptions for Options {
+    const LIST: &'static [FormatOption] = &[FormatOption {
+        name: "pieces",
+        sides: Sides::Both,
+        values: Values::Kind(PIECE_SETS),
+        default: "en",
+        help: "the piece letters of the cells (figurines are read with any)",
+    }];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "pieces" => self.pieces = Pieces::parse(value)?,
+            _ => return Err(undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
+/// The symbols that name pieces in cells (the option `pieces`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pieces {
     /// One letter each for the king, queen, rook, bishop and knight.
@@ -153,12 +184,7 @@ impl Pieces {
             .chars()
             .filter(|c| !matches!(c, ' ' | ','))
             .collect();
-        let wrong = || {
-            format!(
-                "--pieces `{name}`: give en, sr, de, fr, nl, es, it, figurine, or five \
-                 different letters for K Q R B N (not a to h, not x)"
-            )
-        };
+        let wrong = || format!("`{name}` is no piece set: give {PIECE_SETS}");
         let set: [char; 5] = chars.clone().try_into().map_err(|_| wrong())?;
         let usable = |c: &char| pest::unicode::LETTER(*c) && !('a'..='h').contains(c) && *c != 'x';
         if !set.iter().all(usable) || (1..5).any(|i| set[..i].contains(&set[i])) {
@@ -458,7 +484,12 @@ struct Seen {
 
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let pieces = opts.pieces.unwrap_or_default();
+    let pieces = opts
+        .format
+        .get::<Options>()
+        .copied()
+        .unwrap_or_default()
+        .pieces;
     let mut pairs =
         SllavccoParser::parse(Rule::sl_record, text).map_err(|e| syntax_problem(text, e))?;
     let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
@@ -1395,7 +1426,8 @@ impl Dropped {
 
 /// Writes one game as a scoresheet.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let (sheet, warnings) = Sheet::of(game, opts.pieces.unwrap_or_default())?;
+    let options = opts.format.get::<Options>().copied().unwrap_or_default();
+    let (sheet, warnings) = Sheet::of(game, options.pieces)?;
     sheet.write_text(out);
     Ok(warnings)
 }
