@@ -30,3 +30,4 @@ pub mod format;
 pub mod interchange;
 pub mod ir;
 pub mod options;
+pub mod output;
