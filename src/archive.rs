@@ -339,7 +339,9 @@ impl<'s, R: Read + Send> Records<'s, R> {
     ///         }
     ///     }
     /// }
-    /// assert_eq!(sizes, [(1, 23), (5, 26)]);
+    /// // A record runs from the end of the one before (here, the line end
+    /// // after `*` on line 3) to its result.
+    /// assert_eq!(sizes, [(1, 20), (3, 25)]);
     /// ```
     pub fn par_map<T, F>(self, f: F) -> ParMap<'s, R, T, F>
     where
