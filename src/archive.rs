@@ -1,19 +1,29 @@
-//! Record splitting and the parallel, ordered conversion pipeline.
-//!
-//! Records are cut from the input stream by a cheap byte scan, a batch at a
-//! time, so memory is bounded by the batch size whatever the archive size.
-//! The records of a batch are converted in parallel (rayon) and written in
+//! The pipeline: input -> records -> f(record) in parallel -> results in
 //! input order.
+//!
+//! - [`Records`] cuts a stream into records, a batch at a time, with the
+//!   [`Scan`] its format supplies (the registry's `split`), so memory is
+//!   bounded by the batch size whatever the archive size. Records over the
+//!   size limit are streamed past unread ([`Oversize`]).
+//! - [`Records::par_map`] is the ordered parallel map: a function runs on
+//!   every record of a batch in parallel (rayon) while the next batch is
+//!   read, and the results come back in input order ([`Mapped`]).
+//! - [`convert_stream`] is the conversion on top of it: a [`Converter`]
+//!   reads and writes each record, and the games go to a [`Sink`] in order,
+//!   with diagnostics and counts reported as they come.
+//!
+//! This module knows no format by name: scanners, readers and writers come
+//! from the [`crate::format`] registry.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
+use std::marker::PhantomData;
 use std::ops::Range;
 
 use rayon::prelude::*;
 
 use crate::error::{Diagnostic, Error, Problem, Severity};
-use crate::format::{Format, Framing, ReadOptions, Split, WriteOptions};
-use crate::interchange::json::Nesting;
+use crate::format::{Format, Framing, ReadOptions, WriteOptions};
 
 /// One record found in the input.
 #[derive(Debug, Clone)]
@@ -40,10 +50,11 @@ pub struct Batch {
     pub records: Vec<RawRecord>,
 }
 
-/// Splits a stream into records, a batch at a time.
-pub struct Records<R: Read> {
+/// Splits a stream into records, a batch at a time, with a format's
+/// [`Scan`].
+pub struct Records<'s, R: Read> {
     reader: R,
-    split: Split,
+    split: &'s dyn Scan,
     buf: Vec<u8>,
     eof: bool,
     started: bool,
@@ -60,63 +71,51 @@ pub const BATCH_BYTES: usize = 1 << 20;
 /// of real archives (heavily annotated ones) are tens of kilobytes.
 pub const MAX_RECORD: usize = 16 << 20;
 
-/// Where a record over the size limit ends, found while streaming past it
-/// without keeping it: the state of a scan that goes on chunk by chunk.
-enum Skip {
-    /// Before a line that starts with `[`, a tag (container formats);
-    /// `line_start` says the last byte seen ended a line.
-    Tag { line_start: bool },
-    /// After the next line end (JSON Lines).
-    Line,
-    /// After the element's closing bracket, or before a `,` outside any
-    /// bracket (JSON arrays).
-    Json(Nesting),
-    /// After the next blank line (scoresheets); `blank` says the line so
-    /// far holds nothing but spaces.
-    Blank { blank: bool },
+/// How a format's records are found in a stream: a cheap byte scan that
+/// the format supplies (the registry's [`Format::split`]); the pipeline
+/// knows none of them by name. [`Records`] calls [`Scan::end`] once per
+/// record over the buffered bytes, so a scan keeps its per-byte loop to
+/// itself (no dynamic call per byte).
+pub trait Scan: Sync + std::fmt::Debug {
+    /// The end of the record that starts at `data[0]`: its length and
+    /// whether it holds a game (false for text between games: blanks,
+    /// comments). `None` when more data is needed to tell; at `eof` the
+    /// answer is always `Some`, and a length of at least one byte is
+    /// expected whenever `data` is not empty.
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)>;
+
+    /// How to stream past a record over the size limit, without keeping it.
+    fn oversize(&self) -> Oversize;
+
+    /// Whether a record that holds no game says anything, to be reported as
+    /// text that belongs to no game. Whitespace says nothing.
+    fn has_text(&self, bytes: &[u8]) -> bool {
+        !bytes.trim_ascii().is_empty()
+    }
 }
 
-impl Skip {
-    fn new(split: Split) -> Skip {
-        match split {
-            Split::Container { .. } => Skip::Tag { line_start: false },
-            Split::Lines => Skip::Line,
-            Split::JsonArray => Skip::Json(Nesting::default()),
-            Split::Sheet => Skip::Blank { blank: false },
-        }
-    }
-
+/// Finds where a record over the size limit ends, a chunk at a time, keeping
+/// its state across chunks.
+pub trait Skip: Send {
     /// Where the record ends in the next chunk of it, if it does.
-    fn end(&mut self, data: &[u8]) -> Option<usize> {
-        match self {
-            Skip::Tag { line_start } => {
-                if *line_start && data.first() == Some(&b'[') {
-                    return Some(0);
-                }
-                let end = memchr::memmem::find(data, b"\n[").map(|i| i + 1);
-                *line_start = data.last() == Some(&b'\n');
-                end
-            }
-            Skip::Line => memchr::memchr(b'\n', data).map(|i| i + 1),
-            Skip::Json(scan) => scan.element_end(data),
-            Skip::Blank { blank } => {
-                for (i, &b) in data.iter().enumerate() {
-                    match b {
-                        b'\n' if *blank => return Some(i + 1),
-                        b'\n' => *blank = true,
-                        b' ' | b'\r' => {}
-                        _ => *blank = false,
-                    }
-                }
-                None
-            }
-        }
-    }
+    fn end(&mut self, data: &[u8]) -> Option<usize>;
 }
 
-impl<R: Read> Records<R> {
-    /// A splitter over a stream.
-    pub fn new(reader: R, split: Split) -> Records<R> {
+/// How a format streams past a record over the size limit.
+pub struct Oversize {
+    /// The scan that finds its end.
+    pub skip: Box<dyn Skip>,
+    /// Whether the scan must see the record from its first byte (a JSON
+    /// element, for its depth); otherwise it starts past the first `limit`
+    /// bytes, where (past the tags, or a scoresheet's header) a record ends
+    /// where the next one can start.
+    pub from_start: bool,
+}
+
+impl<'s, R: Read> Records<'s, R> {
+    /// A splitter over a stream, finding records with a format's scan
+    /// (its [`Format::split`]).
+    pub fn new(reader: R, split: &'s dyn Scan) -> Records<'s, R> {
         Records {
             reader,
             split,
@@ -132,7 +131,7 @@ impl<R: Read> Records<R> {
     /// Refuses records over `limit` bytes (the default is [`MAX_RECORD`]):
     /// each is skipped while reading, without being kept whole, and comes
     /// as a record of its own with its size in `oversize`.
-    pub fn with_limit(mut self, limit: usize) -> Records<R> {
+    pub fn with_limit(mut self, limit: usize) -> Records<'s, R> {
         self.limit = limit.max(1);
         self
     }
@@ -175,13 +174,16 @@ impl<R: Read> Records<R> {
     /// Streams past a record whose end the buffer does not hold; returns
     /// its size.
     fn stream_past(&mut self) -> io::Result<u64> {
-        let mut skip = Skip::new(self.split);
-        // No end in the first `limit` bytes: past the tags (and a
-        // scoresheet's header), the record ends where the next one can
-        // start. A JSON element is scanned from its start, for its depth.
-        let mut from = match self.split {
-            Split::JsonArray => 0,
-            _ => self.limit.min(self.buf.len()),
+        let Oversize {
+            mut skip,
+            from_start,
+        } = self.split.oversize();
+        // No end in the first `limit` bytes: the scan starts past them, or
+        // at the record's start where the format says so.
+        let mut from = if from_start {
+            0
+        } else {
+            self.limit.min(self.buf.len())
         };
         let mut size = 0;
         loop {
@@ -234,7 +236,7 @@ impl<R: Read> Records<R> {
             let mut records = Vec::new();
             let mut p = 0;
             while p < self.buf.len() && p < target {
-                match find_end(&self.buf[p..], self.split, self.eof) {
+                match self.split.end(&self.buf[p..], self.eof) {
                     Some((len, is_game)) => {
                         if len > self.limit && records.is_empty() {
                             return self.skip_oversize(Some(len)).map(Some);
@@ -289,413 +291,154 @@ fn chars(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
 }
 
-/// Finds the end of the record that starts at `data[0]`: its length and
-/// whether it holds a game. `None` when more data is needed to tell.
-pub fn find_end(data: &[u8], split: Split, eof: bool) -> Option<(usize, bool)> {
-    match split {
-        Split::Container { results } => container_end(data, results, eof),
-        Split::Lines => match memchr::memchr(b'\n', data) {
-            Some(i) => Some((i + 1, !data[..i].trim_ascii().is_empty())),
-            None if eof => Some((data.len(), !data.trim_ascii().is_empty())),
-            None => None,
-        },
-        Split::JsonArray => json_element_end(data, eof),
-        Split::Sheet => sheet_end(data, eof),
-    }
+/// One record, as the ordered parallel map hands it over.
+#[derive(Debug, Clone, Copy)]
+pub struct Record<'a> {
+    /// Its bytes (none for a record over the size limit).
+    pub bytes: &'a [u8],
+    /// 1-based line of its first byte in the whole input.
+    pub line: usize,
+    /// 1-based column of its first byte.
+    pub col: usize,
+    /// False for text that holds no game (whitespace and comments only).
+    pub is_game: bool,
+    /// For a record over the size limit, its size in bytes: it was streamed
+    /// past unread.
+    pub oversize: Option<u64>,
 }
 
-/// The scan of scoresheets: blank lines (empty, or spaces only), then a
-/// header block up to a blank line, then the grid up to the next blank line
-/// (not included) or the end. A record may have no header when it starts
-/// with the grid heading. Grid lines of empty cells hold tabs: not blank.
-fn sheet_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
-    #[derive(PartialEq)]
-    enum State {
-        Lead,
-        Header,
-        Gap,
-        Grid,
-    }
-    let n = data.len();
-    let mut state = State::Lead;
-    let mut i = 0;
-    while i < n {
-        let end = match memchr::memchr(b'\n', &data[i..]) {
-            Some(j) => i + j + 1,
-            None if eof => n,
-            None => return None,
-        };
-        let line = &data[i..end];
-        let blank = line.iter().all(|&b| matches!(b, b' ' | b'\r' | b'\n'));
-        state = match (state, blank) {
-            (State::Lead, true) => State::Lead,
-            (State::Lead, false) if line.starts_with(b"NUMBER OF THE MOVE") => State::Grid,
-            (State::Lead | State::Header, false) => State::Header,
-            (State::Header | State::Gap, true) => State::Gap,
-            (State::Gap | State::Grid, false) => State::Grid,
-            (State::Grid, true) => return Some((i, true)),
-        };
-        i = end;
-    }
-    if eof {
-        Some((n, state != State::Lead))
-    } else {
-        None
-    }
-}
-
-/// The bytes that end a movetext token for the record scan.
-static DELIM: [bool; 256] = {
-    let mut t = [false; 256];
-    let delims = b" \t\n\x0c\r{}()[];";
-    let mut i = 0;
-    while i < delims.len() {
-        t[delims[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
-
-fn is_delim(b: u8) -> bool {
-    DELIM[usize::from(b)]
-}
-
-/// Whether a line that holds a tag starts at `i`: spaces or tabs, then
-/// `[Name "` (the grammar's `tag_head`). False when the data ends first.
-fn tag_head(data: &[u8], mut i: usize) -> bool {
-    let n = data.len();
-    while i < n && matches!(data[i], b' ' | b'\t') {
-        i += 1;
-    }
-    if i + 1 >= n || data[i] != b'[' || !data[i + 1].is_ascii_alphabetic() {
-        return false;
-    }
-    i += 2;
-    while i < n && (data[i].is_ascii_alphanumeric() || data[i] == b'_') {
-        i += 1;
-    }
-    while i < n && matches!(data[i], b' ' | b'\t') {
-        i += 1;
-    }
-    i < n && data[i] == b'"'
-}
-
-/// Whether some text holds a blank line: two line ends (LF, CR or CRLF)
-/// with nothing but spaces and tabs between them.
-fn blank_line(text: &[u8]) -> bool {
-    let mut ends = 0;
-    let mut prev = 0u8;
-    for &b in text {
-        match b {
-            b'\n' if prev == b'\r' => {}
-            b'\n' | b'\r' => {
-                ends += 1;
-                if ends == 2 {
-                    return true;
-                }
-            }
-            b' ' | b'\t' => {}
-            _ => ends = 0,
-        }
-        prev = b;
-    }
-    false
-}
-
-/// Whether `i` is at the start of a line, or after spaces and tabs there.
-fn line_start(data: &[u8], mut i: usize) -> bool {
-    while i > 0 && matches!(data[i - 1], b' ' | b'\t') {
-        i -= 1;
-    }
-    i == 0 || matches!(data[i - 1], b'\n' | b'\r')
-}
-
-/// The tag names of one tag section, to tell a repeated name: a bit set of
-/// name hashes, and the first names (offsets in the record) to compare when
-/// a hash repeats. No allocation.
-struct Names {
-    hashes: u128,
-    at: [(u32, u32); 16],
-    len: usize,
-}
-
-impl Names {
-    /// Records a name; true when the section already had it.
-    fn repeated(&mut self, data: &[u8], start: usize, end: usize) -> bool {
-        let name = &data[start..end];
-        let byte = |i: usize| usize::from(name[i]);
-        let hash = (name.len() * 8
-            + byte(0)
-            + byte(usize::from(name.len() > 1)) * 7
-            + byte(name.len() - 1) * 27)
-            & 127;
-        let bit = 1u128 << hash;
-        if self.hashes & bit != 0
-            && self.at[..self.len]
-                .iter()
-                .any(|&(a, b)| &data[a as usize..b as usize] == name)
-        {
-            return true;
-        }
-        self.hashes |= bit;
-        if self.len < self.at.len() {
-            if let (Ok(a), Ok(b)) = (u32::try_from(start), u32::try_from(end)) {
-                self.at[self.len] = (a, b);
-                self.len += 1;
-            }
-        }
-        false
-    }
-}
-
-/// The record scan of PGN-style containers: comments, escape lines and tags
-/// are skipped over; a record ends before a tag that follows movetext, or
-/// after a result token outside variations. Damage is bounded too: a record
-/// ends before a tag whose name its tag section already has (a game of tags
-/// only), and before a line that starts with a tag inside a comment or
-/// variation left open after movetext. Text after a tag's `]` on its line
-/// is movetext only when it starts with a digit (stray text is skipped by
-/// the grammar; a game written on its tag line starts with a move number).
-fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, bool)> {
-    let n = data.len();
-    // The first bytes of the result tokens, as a bit set.
-    let mut firsts = [0u64; 4];
-    for r in results {
-        let b = r.as_bytes()[0];
-        firsts[usize::from(b >> 6)] |= 1 << (b & 63);
-    }
-    let mut i = 0;
-    let mut depth = 0usize;
-    let mut tags = false;
-    let mut body = false;
-    let mut names = Names {
-        hashes: 0,
-        at: [(0, 0); 16],
-        len: 0,
-    };
-    // Where the last tag's `]` ended.
-    let mut tag_end = None;
-    let at_line_start = |i: usize| i == 0 || matches!(data[i - 1], b'\n' | b'\r');
-    while i < n {
-        let b = data[i];
-        match b {
-            b'%' if at_line_start(i) => match memchr::memchr2(b'\n', b'\r', &data[i..]) {
-                Some(j) => i += j + 1,
-                None => i = n,
-            },
-            b'{' => {
-                // A comment ends at its `}`; one left open ends at a line
-                // that starts with a tag, and so does its record when
-                // movetext came before it.
-                i += 1;
-                loop {
-                    let Some(j) = memchr::memchr2(b'}', b'\n', &data[i..]) else {
-                        i = n;
-                        break;
-                    };
-                    i += j + 1;
-                    if data[i - 1] == b'}' {
-                        break;
-                    }
-                    if tag_head(data, i) {
-                        if body {
-                            return Some((i, true));
-                        }
-                        break;
-                    }
-                }
-            }
-            b';' => match memchr::memchr2(b'\n', b'\r', &data[i..]) {
-                Some(j) => i += j + 1,
-                None => i = n,
-            },
-            b'[' => {
-                if body && (depth == 0 || (line_start(data, i) && tag_head(data, i))) {
-                    return Some((i, true));
-                }
-                // The name: from after `[` (and a doubled `[`) to the
-                // first quote, `]` or line end.
-                let open = i;
-                let mut j = i + 1;
-                while j < n && matches!(data[j], b'[' | b' ' | b'\t') {
-                    j += 1;
-                }
-                let start = j;
-                // A tag may be cut short at the end of the input.
-                let stop = memchr::memchr3(b'"', b']', b'\n', &data[j..]).map(|k| j + k);
-                let mut end = stop.unwrap_or(n);
-                while end > start && matches!(data[end - 1], b' ' | b'\t' | b'\r') {
-                    end -= 1;
-                }
-                // A name the tag section already has, after a blank line,
-                // starts a game (kifu writes no blank line inside a tag
-                // section, so a game it writes with a repeated tag reads
-                // back whole).
-                if end > start
-                    && !body
-                    && names.repeated(data, start, end)
-                    && blank_line(&data[tag_end.unwrap_or(0)..open])
-                {
-                    return Some((open, true));
-                }
-                tags |= end > start;
-                let Some(stop) = stop else {
-                    tags |= j < n;
-                    break;
-                };
-                i = stop;
-                let mut quoted = false;
-                loop {
-                    match data[i] {
-                        b'"' if data[i - 1] != b'\\' => quoted = !quoted,
-                        b']' if !quoted => {
-                            i += 1;
-                            tag_end = Some(i);
-                            break;
-                        }
-                        b'\n' => break,
-                        _ => {}
-                    }
-                    i += 1;
-                    let Some(j) = memchr::memchr3(b'"', b']', b'\n', &data[i..]) else {
-                        i = n;
-                        break;
-                    };
-                    i += j;
-                }
-            }
-            b'(' => {
-                depth += 1;
-                body = true;
-                i += 1;
-            }
-            b')' => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            _ if b.is_ascii_whitespace() => i += 1,
-            // A BOM where files were concatenated is blank too.
-            0xEF if data[i..].starts_with(b"\xEF\xBB\xBF") => i += 3,
-            _ => {
-                let start = i;
-                let maybe_result = firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
-                // A stray `}` or `]` is a token of its own.
-                i += 1;
-                while i < n && !is_delim(data[i]) {
-                    i += 1;
-                }
-                if i == n && !eof {
-                    return None;
-                }
-                let token = &data[start..i];
-                if maybe_result && depth == 0 {
-                    // `1 - 0`, `1/2 - 1/2`, `1- 1`: a result spaced around
-                    // its dash (tried first: `1/2` alone is a result too).
-                    // The token is its left side (`1`, `1/2`, `½`) before a
-                    // blank, or that side and the dash (`1-`).
-                    let spaced = match *token {
-                        [.., b'-'] => true,
-                        [a] | [a, _] | [a, _, _] => {
-                            matches!(data.get(i), Some(b' ' | b'\t'))
-                                && !matches!(token.last(), Some(b'.' | b'-' | b'x'))
-                                && a != b'-'
-                                && !token.contains(&b'-')
-                        }
-                        _ => false,
-                    };
-                    if spaced {
-                        match spaced_result_end(data, start, results, eof) {
-                            Some(Some(end)) => return Some((end, true)),
-                            Some(None) => {}
-                            None => return None,
-                        }
-                    }
-                    if results.iter().any(|r| r.as_bytes() == token) {
-                        return Some((i, true));
-                    }
-                }
-                if !body {
-                    // On a tag's line, only a move number starts movetext.
-                    let on_tag_line = tag_end.is_some_and(|e: usize| {
-                        memchr::memchr2(b'\n', b'\r', &data[e..start]).is_none()
-                    });
-                    body = !on_tag_line || b.is_ascii_digit();
-                }
-            }
+impl<'a> Record<'a> {
+    fn of(data: &'a [u8], raw: &RawRecord) -> Record<'a> {
+        Record {
+            bytes: &data[raw.range.clone()],
+            line: raw.line,
+            col: raw.col,
+            is_game: raw.is_game,
+            oversize: raw.oversize,
         }
     }
-    if eof {
-        Some((n, tags || body))
-    } else {
-        None
+}
+
+impl<'s, R: Read + Send> Records<'s, R> {
+    /// The ordered parallel map over the records of the stream: `f` runs on
+    /// every record (games, the text between them, records over the size
+    /// limit), in parallel on rayon's pool, a batch of about
+    /// [`BATCH_BYTES`] at a time, while the next batch is read and split;
+    /// the iterator gives each batch's records with their results in input
+    /// order. A read error ends the map with that error.
+    ///
+    /// ```
+    /// use kifu::archive::Records;
+    /// let pgn = kifu::format::by_name("pgn").unwrap();
+    /// let text = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n";
+    /// let mut sizes = Vec::new();
+    /// for batch in Records::new(text.as_bytes(), pgn.split).par_map(|r| r.bytes.len()) {
+    ///     for (record, size) in batch.unwrap().drain() {
+    ///         if record.is_game {
+    ///             sizes.push((record.line, size));
+    ///         }
+    ///     }
+    /// }
+    /// // A record runs from the end of the one before (here, the line end
+    /// // after `*` on line 3) to its result.
+    /// assert_eq!(sizes, [(1, 20), (3, 25)]);
+    /// ```
+    pub fn par_map<T, F>(self, f: F) -> ParMap<'s, R, T, F>
+    where
+        T: Send,
+        F: Fn(Record<'_>) -> T + Sync,
+    {
+        ParMap {
+            records: self,
+            f,
+            ahead: None,
+            done: false,
+            results: PhantomData,
+        }
     }
 }
 
-/// The end of a result token written with blanks around its dash (`1 - 0`,
-/// `2 -0`), as the grammars' `result_dash` reads it, starting at `start`:
-/// `Some(None)` when there is none, `None` when more data is needed to tell.
-#[cold]
-#[inline(never)]
-fn spaced_result_end(
-    data: &[u8],
-    start: usize,
-    results: &[&str],
-    eof: bool,
-) -> Option<Option<usize>> {
-    let blanks = |mut i: usize| {
-        while i < data.len() && matches!(data[i], b' ' | b'\t') {
-            i += 1;
-        }
-        i
-    };
-    for r in results {
-        let Some(d) = r.bytes().position(|c| c == b'-') else {
-            continue;
-        };
-        let (left, right) = (&r[..d], &r[d + 1..]);
-        if !data[start..].starts_with(left.as_bytes()) {
-            continue;
-        }
-        let dash = blanks(start + left.len());
-        match data.get(dash) {
-            Some(b'-') => {}
-            Some(_) => continue,
-            None if eof => continue,
-            None => return None,
-        }
-        let right_at = blanks(dash + 1);
-        let end = right_at + right.len();
-        if end >= data.len() && !eof {
+/// The ordered parallel map over a stream's records
+/// ([`Records::par_map`]): an iterator over batches of results.
+pub struct ParMap<'s, R: Read, T, F> {
+    records: Records<'s, R>,
+    f: F,
+    /// The batch read while the last one was mapped.
+    ahead: Option<Batch>,
+    done: bool,
+    results: PhantomData<fn() -> T>,
+}
+
+impl<R, T, F> Iterator for ParMap<'_, R, T, F>
+where
+    R: Read + Send,
+    T: Send,
+    F: Fn(Record<'_>) -> T + Sync,
+{
+    type Item = io::Result<Mapped<T>>;
+
+    fn next(&mut self) -> Option<io::Result<Mapped<T>>> {
+        if self.done {
             return None;
         }
-        if end != start + r.len()
-            && data[right_at..].starts_with(right.as_bytes())
-            && data.get(end).is_none_or(|&b| is_delim(b))
-        {
-            return Some(Some(end));
+        let batch = match self.ahead.take() {
+            Some(b) => b,
+            None => match self.records.next_batch(BATCH_BYTES) {
+                Ok(Some(b)) => b,
+                Ok(None) => {
+                    self.done = true;
+                    return None;
+                }
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            },
+        };
+        let (f, records) = (&self.f, &mut self.records);
+        // Map this batch while the next one is read and split.
+        let (results, following) = rayon::join(
+            || {
+                batch
+                    .records
+                    .par_iter()
+                    .map(|r| f(Record::of(&batch.data, r)))
+                    .collect::<Vec<T>>()
+            },
+            || records.next_batch(BATCH_BYTES),
+        );
+        match following {
+            Ok(Some(next)) => self.ahead = Some(next),
+            Ok(None) => self.done = true,
+            Err(e) => {
+                self.done = true;
+                return Some(Err(e));
+            }
         }
+        Some(Ok(Mapped { batch, results }))
     }
-    Some(None)
 }
 
-/// The scan of a JSON array: each element is a record; the brackets, commas
-/// and whitespace around elements belong to no game.
-fn json_element_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
-    let n = data.len();
-    let mut i = 0;
-    while i < n && (data[i].is_ascii_whitespace() || matches!(data[i], b'[' | b']' | b',')) {
-        i += 1;
+/// One batch of records with their results, in input order.
+pub struct Mapped<T> {
+    batch: Batch,
+    results: Vec<T>,
+}
+
+impl<T> Mapped<T> {
+    /// The records with their results, in input order (each given once).
+    pub fn drain(&mut self) -> impl Iterator<Item = (Record<'_>, T)> + '_ {
+        let data = &self.batch.data;
+        self.batch
+            .records
+            .iter()
+            .zip(self.results.drain(..))
+            .map(move |(r, t)| (Record::of(data, r), t))
     }
-    if i > 0 {
-        return Some((i, false));
-    }
-    if let Some(end) = Nesting::default().element_end(data) {
-        return Some((end, true));
-    }
-    if eof {
-        Some((n, true))
-    } else {
-        None
+
+    /// How many input bytes the batch held (for progress).
+    pub fn bytes(&self) -> usize {
+        self.batch.data.len()
     }
 }
 
@@ -862,7 +605,7 @@ pub fn convert_stream<R: Read + Send, W: Write>(
 ) -> Result<Summary, Error> {
     let io_err = |e: io::Error| Error::io(name, e);
     let limit = conv.read.max_record.unwrap_or(MAX_RECORD);
-    let mut records = Records::new(input, conv.from.split).with_limit(limit);
+    let split = conv.from.split;
     let mut summary = Summary::default();
     // Games seen so far in this input; messages number them from 1.
     let mut game_index = 0usize;
@@ -870,30 +613,19 @@ pub fn convert_stream<R: Read + Send, W: Write>(
     // Each warning message once, with how many more times it came.
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut repeats: Vec<(String, usize)> = Vec::new();
-    let mut next = records.next_batch(BATCH_BYTES).map_err(io_err)?;
-    while let Some(batch) = next {
-        // Convert this batch while the next one is read and split.
-        let (results, following) = rayon::join(
-            || {
-                batch
-                    .records
-                    .par_iter()
-                    .map(|r| match r.oversize {
-                        Some(size) => Some(Converted::Failed(too_large(size, limit))),
-                        None => r
-                            .is_game
-                            .then(|| conv.convert(&batch.data[r.range.clone()])),
-                    })
-                    .collect::<Vec<Option<Converted>>>()
-            },
-            || records.next_batch(BATCH_BYTES),
-        );
-        next = following.map_err(io_err)?;
-        for (rec, result) in batch.records.iter().zip(results) {
-            let bytes = &batch.data[rec.range.clone()];
+    let converted = Records::new(input, split)
+        .with_limit(limit)
+        .par_map(|r| match r.oversize {
+            Some(size) => Some(Converted::Failed(too_large(size, limit))),
+            None => r.is_game.then(|| conv.convert(r.bytes)),
+        });
+    for batch in converted {
+        let mut batch = batch.map_err(io_err)?;
+        for (rec, result) in batch.drain() {
+            let bytes = rec.bytes;
             let Some(result) = result else {
-                if has_text(bytes, conv.from.split) {
-                    let (line, col) = locate(bytes, rec, &Problem::whole(""));
+                if split.has_text(bytes) {
+                    let (line, col) = locate(&rec, &Problem::whole(""));
                     summary.warnings += 1;
                     let message = match game_index {
                         0 => "comments that belong to no game: not written".to_string(),
@@ -912,7 +644,7 @@ pub fn convert_stream<R: Read + Send, W: Write>(
             };
             game_index += 1;
             let diag = |p: &Problem, severity| {
-                let (line, col) = locate(bytes, rec, p);
+                let (line, col) = locate(&rec, p);
                 Diagnostic {
                     severity,
                     file: name.to_string(),
@@ -960,7 +692,7 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                 }
             }
         }
-        (report.progress)(batch.data.len());
+        (report.progress)(batch.bytes());
     }
     // Repeated warnings, in the order they first appeared.
     for (message, more) in repeats {
@@ -1002,25 +734,13 @@ fn bytes_text(n: u64) -> String {
     }
 }
 
-/// Whether text between games (a record that holds no game) says anything:
-/// whitespace is nothing, and in a JSON array neither are the brackets and
-/// commas between elements.
-fn has_text(bytes: &[u8], split: Split) -> bool {
-    match split {
-        Split::JsonArray => bytes
-            .iter()
-            .any(|b| !b.is_ascii_whitespace() && !matches!(b, b'[' | b']' | b',')),
-        _ => !bytes.trim_ascii().is_empty(),
-    }
-}
-
 /// The position in the whole input of a problem in a record. A problem with
 /// no position points at the record's first non-blank character.
-fn locate(bytes: &[u8], rec: &RawRecord, p: &Problem) -> (usize, usize) {
+fn locate(rec: &Record<'_>, p: &Problem) -> (usize, usize) {
     let (line, col) = if p.line == 0 {
-        let skip = bytes.len() - bytes.trim_ascii_start().len();
+        let skip = rec.bytes.len() - rec.bytes.trim_ascii_start().len();
         let (mut l, mut c) = (1, 1);
-        advance(&bytes[..skip], &mut l, &mut c);
+        advance(&rec.bytes[..skip], &mut l, &mut c);
         (l, c)
     } else {
         (p.line, p.col)
@@ -1036,208 +756,72 @@ fn locate(bytes: &[u8], rec: &RawRecord, p: &Problem) -> (usize, usize) {
 mod tests {
     use super::*;
 
-    const RESULTS: &[&str] = crate::family::draughts::pdn::RESULTS;
+    /// A scan of one record a line, for the pipeline's own tests.
+    #[derive(Debug)]
+    struct Lines;
 
-    fn split(text: &str, batch: usize) -> Vec<(String, usize, usize, bool)> {
-        let mut r = Records::new(text.as_bytes(), Split::Container { results: RESULTS });
-        let mut out = Vec::new();
-        while let Some(b) = r.next_batch(batch).unwrap() {
-            for rec in b.records {
-                let s = String::from_utf8(b.data[rec.range].to_vec()).unwrap();
-                out.push((s, rec.line, rec.col, rec.is_game));
+    impl Scan for Lines {
+        fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
+            match memchr::memchr(b'\n', data) {
+                Some(i) => Some((i + 1, i > 0)),
+                None => eof.then_some((data.len(), !data.is_empty())),
             }
         }
-        out
-    }
 
-    #[test]
-    fn splits_on_results_and_tags_with_positions() {
-        let text = "{ file }\n[Event \"a [1-0]\"]\n1. 32-28 {1-0 ; [x]} 1-0\n[Event \"b\"]\n1. 33-29\n[Event \"c\"]\n1. 1-6 *";
-        for batch in [1, 7, 1 << 20] {
-            let recs = split(text, batch);
-            assert_eq!(recs.len(), 3, "batch {batch}: {recs:?}");
-            assert!(recs[0].0.ends_with("1-0"));
-            assert_eq!((recs[1].1, recs[1].2), (3, 25));
-            assert!(recs[1].0.contains("33-29") && !recs[1].0.contains("Event \"c"));
-            assert_eq!(recs[2].1, 6);
-            assert!(recs[2].0.ends_with('*'));
-        }
-    }
-
-    #[test]
-    fn trailing_comment_is_no_game_and_bom_is_dropped() {
-        let recs = split("\u{feff}1. 32-28 1-0\n{ the end }\n", 4);
-        assert_eq!(recs.len(), 2);
-        assert!(recs[0].0.starts_with("1."));
-        assert!(!recs[1].3);
-    }
-
-    #[test]
-    fn stray_closing_brace_does_not_hang() {
-        let recs = split("1. 32-28 { a { b } } 1-0", 1 << 20);
-        assert_eq!(recs.len(), 1);
-    }
-
-    #[test]
-    fn a_bom_between_concatenated_files_is_blank() {
-        let recs = split("1. 32-28 *\n\u{feff}[Event \"x\"]\n1. 33-29 *", 1 << 20);
-        assert_eq!(recs.len(), 2, "{recs:?}");
-        assert!(recs[1].0.contains("[Event"));
-    }
-
-    #[test]
-    fn result_inside_a_variation_does_not_split() {
-        let recs = split("1. 32-28 (1. 33-29 1-0) 18-23 0-1", 1 << 20);
-        assert_eq!(recs.len(), 1);
-    }
-
-    #[test]
-    fn damage_is_bounded_by_the_next_tags() {
-        let cases: &[(&str, &[&str])] = &[
-            // A repeated tag name after a blank line starts a record; a blank
-            // line alone does not.
-            (
-                "[Event \"A\"]\n[Site \"s\"]\n\n[Event \"B\"]\n1. 32-28 *",
-                &[
-                    "[Event \"A\"]\n[Site \"s\"]\n\n",
-                    "[Event \"B\"]\n1. 32-28 *",
-                ],
-            ),
-            (
-                "[Event \"A\"]\n\n[Site \"s\"]\n1. 32-28 *",
-                &["[Event \"A\"]\n\n[Site \"s\"]\n1. 32-28 *"],
-            ),
-            // A doubled `[` is the same name.
-            (
-                "[GameType \"20\"]\n\n[[GameType \"20\"]\n1. 32-28 *",
-                &["[GameType \"20\"]\n\n", "[[GameType \"20\"]\n1. 32-28 *"],
-            ),
-            // Without a blank line before it, a repeated name stays in its
-            // section (as kifu writes a game that has it twice).
-            (
-                "[Event \"A\"]\n[Event \"B\"]\n1. 32-28 *",
-                &["[Event \"A\"]\n[Event \"B\"]\n1. 32-28 *"],
-            ),
-            // A tag cut short at the end of the input counts too.
-            (
-                "[Event \"A\"]\n\n[Event ",
-                &["[Event \"A\"]\n\n", "[Event "],
-            ),
-            // A comment or variation left open ends at a tag line after
-            // movetext, not before it.
-            (
-                "1. 32-28 { a\nb [Event \"x\"]\n[Event \"B\"]\n1. 33-29 {c} *",
-                &[
-                    "1. 32-28 { a\nb [Event \"x\"]\n",
-                    "[Event \"B\"]\n1. 33-29 {c} *",
-                ],
-            ),
-            (
-                "1. 32-28 (19-23 1-0\r\n  [Event \"B\"]\n1. 33-29 *",
-                &["1. 32-28 (19-23 1-0\r\n  ", "[Event \"B\"]\n1. 33-29 *"],
-            ),
-            (
-                "{ intro\n[Event \"A\"]\n1. 32-28 { x } *",
-                &["{ intro\n[Event \"A\"]\n1. 32-28 { x } *"],
-            ),
-            // Stray text on a tag line is no movetext; a move number is.
-            (
-                "[Event \"A\"]^M\n[Site \"s\"] x\n1. 32-28 *",
-                &["[Event \"A\"]^M\n[Site \"s\"] x\n1. 32-28 *"],
-            ),
-            (
-                "[Event \"A\"] 1. 32-28\n[Event \"B\"] 1. 33-29",
-                &["[Event \"A\"] 1. 32-28\n", "[Event \"B\"] 1. 33-29"],
-            ),
-            // `;` and `%` lines end at a lone CR too.
-            (
-                "[Event \"A\"]\r1. 32-28 ; c\r[Event \"B\"]\n1. 33-29 *",
-                &["[Event \"A\"]\r1. 32-28 ; c\r", "[Event \"B\"]\n1. 33-29 *"],
-            ),
-        ];
-        for &(text, want) in cases {
-            for batch in [1, 5, 1 << 20] {
-                let got: Vec<String> = split(text, batch).into_iter().map(|r| r.0).collect();
-                assert_eq!(got, want, "batch {batch}: {text:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn sheets_end_at_the_blank_line_after_their_grid() {
-        let one = "WHITE\tA\n\nNUMBER OF THE MOVE\ta\tb\tc\td\te\tf\tg\th\n01\t\t\t\t\t4\t\t\t\n\t\t\t\t\t\t\t\t\n";
-        let two = "\nWHITE\tB\n\n\nNUMBER OF THE MOVE\ta\tb\tc\td\te\tf\tg\th\n01\t\t\t\t\t4\t\t\t";
-        let text = format!("\n{one}{two}\n\n");
-        for batch in [1, 9, 1 << 20] {
-            let mut r = Records::new(text.as_bytes(), Split::Sheet);
-            let mut recs = Vec::new();
-            while let Some(b) = r.next_batch(batch).unwrap() {
-                for rec in b.records {
-                    let s = String::from_utf8(b.data[rec.range].to_vec()).unwrap();
-                    recs.push((s, rec.line, rec.is_game));
+        fn oversize(&self) -> Oversize {
+            struct End;
+            impl Skip for End {
+                fn end(&mut self, data: &[u8]) -> Option<usize> {
+                    memchr::memchr(b'\n', data).map(|i| i + 1)
                 }
             }
-            // The all-empty Black line (tabs only) stays in the first grid.
-            assert_eq!(recs.len(), 3, "batch {batch}: {recs:?}");
-            assert_eq!(recs[0], (format!("\n{one}"), 1, true));
-            assert_eq!(recs[1], (format!("{two}\n"), 7, true));
-            assert_eq!(recs[2], ("\n".to_string(), 13, false));
-        }
-    }
-
-    #[test]
-    fn records_over_the_limit_are_passed_in_every_split() {
-        let long = "x".repeat(300);
-        let cases = [
-            (
-                3,
-                Split::Container { results: RESULTS },
-                format!("[E \"a\"]\n1. 32-28 *\n[E \"b\"]\n1. {long}\n[E \"c\"]\n1. 33-29 *\n"),
-            ),
-            (
-                2,
-                Split::Lines,
-                format!("{{\"a\":1}}\n{{\"b\":\"{long}\"}}\n{{\"c\":1}}\n"),
-            ),
-            (
-                2,
-                Split::JsonArray,
-                format!("[{{\"a\":1}},\n{{\"b\":[\"]\",{{\"{long}\":[]}}]}},\n{{\"c\":1}}]\n"),
-            ),
-        ];
-        for (line, split, text) in cases {
-            for batch in [1, 7, 1 << 20] {
-                let mut r = Records::new(text.as_bytes(), split).with_limit(100);
-                let mut recs = Vec::new();
-                while let Some(b) = r.next_batch(batch).unwrap() {
-                    for rec in b.records.into_iter().filter(|r| r.is_game) {
-                        let s = String::from_utf8(b.data[rec.range].to_vec()).unwrap();
-                        recs.push((s, rec.line, rec.oversize.is_some()));
-                    }
-                }
-                let text = &text;
-                assert_eq!(recs.len(), 3, "{batch} {text}: {recs:?}");
-                assert!(recs[0].0.contains('a') && !recs[0].2, "{recs:?}");
-                assert_eq!((recs[1].1, recs[1].2), (line, true), "{text}: {recs:?}");
-                assert!(recs[2].0.contains('c') && !recs[2].2, "{text}: {recs:?}");
+            Oversize {
+                skip: Box::new(End),
+                from_start: false,
             }
         }
     }
 
     #[test]
-    fn json_array_elements() {
-        let text = b"[\n{\"a\":\"}\\\"\"},\n{\"b\":[1,{}]}\n]\n";
-        let mut r = Records::new(&text[..], Split::JsonArray);
-        let b = r.next_batch(1 << 20).unwrap().unwrap();
-        let games: Vec<&[u8]> = b
-            .records
-            .iter()
-            .filter(|r| r.is_game)
-            .map(|r| &b.data[r.range.clone()])
-            .collect();
-        assert_eq!(
-            games,
-            vec![&b"{\"a\":\"}\\\"\"}"[..], &b"{\"b\":[1,{}]}"[..]]
-        );
+    fn par_map_gives_every_record_once_in_input_order() {
+        // Several batches of many records, mapped on the pool.
+        let text: String = (0..200_000).map(|i| format!("{i}\n\n")).collect();
+        let mut seen = Vec::new();
+        let mut bytes = 0;
+        for batch in Records::new(text.as_bytes(), &Lines).par_map(|r| {
+            let n: Option<usize> = std::str::from_utf8(r.bytes).ok()?.trim().parse().ok();
+            n.map(|n| (n, r.line))
+        }) {
+            let mut batch = batch.unwrap();
+            for (record, n) in batch.drain() {
+                assert_eq!(record.is_game, n.is_some(), "{record:?}");
+                seen.extend(n);
+            }
+            bytes += batch.bytes();
+        }
+        assert_eq!(bytes, text.len());
+        assert_eq!(seen.len(), 200_000);
+        for (i, &(n, line)) in seen.iter().enumerate() {
+            assert_eq!((n, line), (i, 2 * i + 1));
+        }
+    }
+
+    #[test]
+    fn par_map_ends_at_a_read_error() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                self.0 -= 1;
+                buf[..2].copy_from_slice(b"1\n");
+                Ok(2)
+            }
+        }
+        let results: Vec<io::Result<Mapped<()>>> =
+            Records::new(Failing(3), &Lines).par_map(|_| ()).collect();
+        assert_eq!(results.len(), 1);
+        assert!(results[0].is_err());
     }
 }

@@ -4,26 +4,26 @@
 
 use std::path::Path;
 
+use crate::archive::Scan;
+use crate::container::scan::Scanner;
 pub use crate::container::Parsed;
 use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
-use crate::family::draughts::Board;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
 use crate::family::Family;
 use crate::interchange::json;
 use crate::ir::Game;
+use crate::options::{Options, Settings};
 
-/// Options that change how records are read.
+/// Options that change how records are read: the input format's own
+/// (typed, from its registry entry) and the settings every reader shares.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
-    /// The draughts board to read every game on (`--variant`), overriding
-    /// the GameType tag.
-    pub draughts: Option<Board>,
+    /// The input format's own options ([`Format::options`]), built once for
+    /// the run; empty for the format's defaults.
+    pub format: Settings,
     /// Convert chess by syntax alone, without replaying the moves.
     pub no_validate: bool,
-    /// The piece letters of sllavcco cells (`--pieces`); `None` is English.
-    /// Figurines are read with any set.
-    pub pieces: Option<sllavcco::Pieces>,
     /// Read every record with the pest grammar, never the fast lexer (to
     /// check the fast lexer against the grammar).
     pub grammar_only: bool,
@@ -35,10 +35,9 @@ pub struct ReadOptions {
 /// Options that change how games are written.
 #[derive(Debug, Clone, Default)]
 pub struct WriteOptions {
-    /// The piece letters of sllavcco cells (`--pieces`); `None` is the
-    /// format's default: English for `sllavcco`, figurines for
-    /// `sllavcco-html`.
-    pub pieces: Option<sllavcco::Pieces>,
+    /// The output format's own options ([`Format::options`]), built once
+    /// for the run; empty for the format's defaults.
+    pub format: Settings,
 }
 
 /// Reads one record into a game.
@@ -47,24 +46,6 @@ pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
 /// Writes one game, appending to the string; returns warnings about what the
 /// target could not hold.
 pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>, Problem>;
-
-/// How the records of a format are found in a stream by a cheap scan.
-#[derive(Debug, Clone, Copy)]
-pub enum Split {
-    /// A PGN-style container: a record starts at a tag after movetext, or
-    /// after one of these result tokens.
-    Container {
-        /// The family's result tokens.
-        results: &'static [&'static str],
-    },
-    /// One record a line (JSON Lines).
-    Lines,
-    /// The elements of one JSON array.
-    JsonArray,
-    /// Scoresheets: a header block, a blank line and the grid; a record ends
-    /// at the blank line after its grid.
-    Sheet,
-}
 
 /// What a writer puts around and between games in one output.
 #[derive(Debug, Clone, Copy)]
@@ -94,14 +75,16 @@ pub struct Format {
     pub family: Option<Family>,
     /// One line for `kifu formats`.
     pub description: &'static str,
-    /// How records are split from a stream.
-    pub split: Split,
+    /// How its records are found in a stream: the format's own scanner.
+    pub split: &'static dyn Scan,
     /// The reader, if kifu reads the format.
     pub read: Option<ReadFn>,
     /// The writer, if kifu writes the format.
     pub write: Option<WriteFn>,
     /// What goes around the games of one output.
     pub framing: Framing,
+    /// The options it declares, and its typed options' builder.
+    pub options: Options,
 }
 
 /// Every format kifu knows.
@@ -111,63 +94,62 @@ pub static FORMATS: &[Format] = &[
         extensions: &["pgn"],
         family: Some(Family::Chess),
         description: "chess, PGN with standard algebraic notation (every move replayed)",
-        split: Split::Container {
-            results: pgn::RESULTS,
-        },
+        split: &Scanner::new(pgn::RESULTS),
         read: Some(pgn::read),
         write: Some(pgn::write),
         framing: CONTAINER,
+        options: Options::NONE,
     },
     Format {
         name: "draughts-num",
         extensions: &["pdn"],
         family: Some(Family::Draughts),
         description: "PDN 3.0 with numbered squares (32-28, 28x19x10)",
-        split: Split::Container {
-            results: draughts::RESULTS,
-        },
+        split: &Scanner::new(draughts::RESULTS),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
         framing: CONTAINER,
+        options: Options::of::<draughts::Options>(),
     },
     Format {
         name: "draughts-diag",
         extensions: &["diag.pdn"],
         family: Some(Family::Draughts),
         description: "PDN with diagonal coordinates (f45, gf5, e8g6x)",
-        split: Split::Container {
-            results: draughts::RESULTS,
-        },
+        split: &Scanner::new(draughts::RESULTS),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
         framing: CONTAINER,
+        options: Options::of::<draughts::Options>(),
     },
     Format {
         name: "sllavcco",
         extensions: &["sllavcco"],
         family: Some(Family::Chess),
         description: "chess, the column scoresheet (seed 004): Q3 in column c is Qc3",
-        split: Split::Sheet,
+        split: &sllavcco::SheetScan,
         read: Some(sllavcco::read),
         write: Some(sllavcco::write),
         framing: CONTAINER,
+        options: Options::of::<sllavcco::Options>(),
     },
     Format {
         name: "sllavcco-html",
         extensions: &["html"],
         family: Some(Family::Chess),
         description: "chess, the column scoresheet as a printable HTML page (figurines)",
-        split: Split::Sheet,
+        split: &sllavcco::SheetScan,
         read: None,
         write: Some(sllavcco_html::write),
         framing: sllavcco_html::FRAMING,
+        options: Options::of::<sllavcco_html::Options>(),
     },
     Format {
         name: "json",
         extensions: &["json"],
         family: None,
         description: "the IR as one JSON array of games (any family)",
-        split: Split::JsonArray,
+        split: &json::ArrayScan,
         read: Some(json::read),
         write: Some(json::write),
         framing: Framing {
@@ -175,13 +157,14 @@ pub static FORMATS: &[Format] = &[
             between: ",\n",
             tail: "\n]\n",
         },
+        options: Options::NONE,
     },
     Format {
         name: "jsonl",
         extensions: &["jsonl"],
         family: None,
         description: "the IR as JSON Lines, one game a line (any family)",
-        split: Split::Lines,
+        split: &json::LineScan,
         read: Some(json::read),
         write: Some(json::write_line),
         framing: Framing {
@@ -189,6 +172,7 @@ pub static FORMATS: &[Format] = &[
             between: "",
             tail: "",
         },
+        options: Options::NONE,
     },
 ];
 

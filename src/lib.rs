@@ -5,8 +5,9 @@
 //! writer around one intermediate representation ([`ir`]). Each game
 //! family is a folder of [`family`] (its types, rules and notations); the
 //! PGN-style [`container`] is shared by the container notations; the
-//! [`format`] registry lists every format; [`archive`] splits inputs into
-//! records and converts them in parallel, in order.
+//! [`format`] registry lists every format, with the record scanner and the
+//! [`options`] each declares; [`archive`] splits inputs into records and
+//! maps them in parallel, in order; [`output`] writes outputs safely.
 //!
 //! ```
 //! use kifu::format::{by_name, ReadOptions, WriteOptions};
@@ -29,3 +30,5 @@ pub mod family;
 pub mod format;
 pub mod interchange;
 pub mod ir;
+pub mod options;
+pub mod output;

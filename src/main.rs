@@ -1,19 +1,18 @@
 //! The `kifu` command line: a thin layer over the library.
 
-use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
 use kifu::error::{Diagnostic, Error};
-use kifu::family::chess::sllavcco::Pieces;
-use kifu::family::draughts::Board;
 use kifu::format::{self, Format, ReadOptions, WriteOptions, FORMATS};
+use kifu::options::{self, Given, Side, Sides, Values};
+use kifu::output::{self, is_temporary, stdout_closed, OutFile, Output, Planned, STDOUT};
 
 #[derive(Parser)]
 #[command(
@@ -54,9 +53,14 @@ struct ConvertArgs {
     /// Stop at the first failed game; warnings count as failures.
     #[arg(long)]
     strict: bool,
-    /// Draughts board for every game, overriding GameType tags: a name
-    /// (international, english, canadian, frisian, russian, ...), a GameType
-    /// number or a full GameType such as 20,W,10,10,N2,0.
+    /// An option of the input format, NAME=VALUE (repeatable; the options
+    /// of each format are listed below and by `kifu formats`).
+    #[arg(long = "from-opt", value_name = "NAME=VALUE")]
+    from_opt: Vec<String>,
+    /// An option of the output format, NAME=VALUE (repeatable).
+    #[arg(long = "to-opt", value_name = "NAME=VALUE")]
+    to_opt: Vec<String>,
+    /// Shorthand for --from-opt board=V (help built from the registry).
     #[arg(long)]
     variant: Option<String>,
     /// Convert chess by syntax alone, without replaying the moves (what could
@@ -67,9 +71,8 @@ struct ConvertArgs {
     /// compare the two).
     #[arg(long, hide = true)]
     grammar_only: bool,
-    /// Piece letters of sllavcco scoresheets: en (K Q R B N, the default),
-    /// sr, de (K D T L S), fr (R D T F C), nl (K D T L P), es, it
-    /// (R D T A C), figurine, or five letters for K Q R B N.
+    /// Shorthand for --from-opt pieces=P --to-opt pieces=P (help built from
+    /// the registry).
     #[arg(long)]
     pieces: Option<String>,
     /// Append the text of every failed game to this file.
@@ -113,8 +116,73 @@ fn parse_size(text: &str) -> Result<usize, String> {
 /// committed as they are used).
 const WORKER_STACK: usize = 16 << 20;
 
+/// The flags kept from before options belonged to formats: each sets one
+/// format option, on its sides, of every format of the run that has it.
+const SHORTHANDS: [(&str, &str, Sides); 2] = [
+    ("pieces", "pieces", Sides::Both),
+    ("variant", "board", Sides::Read),
+];
+
+/// The command line, with the help that lists the formats' options built
+/// from the registry.
+fn command() -> clap::Command {
+    Cli::command().mut_subcommand("convert", |mut convert| {
+        for (flag, option, sides) in SHORTHANDS {
+            convert = convert.mut_arg(flag, |a| a.help(shorthand_help(option, sides)));
+        }
+        convert.after_help(options_help())
+    })
+}
+
+/// The help of a shorthand flag: the option it sets, the formats that have
+/// it, and its values.
+fn shorthand_help(option: &str, sides: Sides) -> String {
+    let mut formats = Vec::new();
+    let mut values = "";
+    for f in FORMATS {
+        let declared = [Side::Read, Side::Write]
+            .into_iter()
+            .filter(|&s| sides.has(s))
+            .find_map(|s| f.options.declared(option, s));
+        if let Some(o) = declared {
+            formats.push(f.name);
+            if let Values::Kind(kind) = o.values {
+                values = kind;
+            }
+        }
+    }
+    let set: Vec<String> = [Side::Read, Side::Write]
+        .into_iter()
+        .filter(|&s| sides.has(s))
+        .map(|s| format!("{} {option}=...", s.flag()))
+        .collect();
+    format!(
+        "Shorthand for {} on the formats that have it ({}): {values}",
+        set.join(" "),
+        formats.join(", ")
+    )
+}
+
+/// The options of every format, for `kifu convert --help`.
+fn options_help() -> String {
+    let mut text = String::from(
+        "Format options (--from-opt NAME=VALUE sets an option of the input format, --to-opt \
+         NAME=VALUE one of the output format; a later value wins over an earlier one and over \
+         --pieces and --variant):",
+    );
+    for f in FORMATS {
+        for o in f.options.list {
+            text.push_str(&format!("\n  {:<14} {}", f.name, o.describe()));
+        }
+    }
+    text
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match cli.command {
         Command::Formats => match print_formats() {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
@@ -144,9 +212,6 @@ fn say(line: &str) {
     let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
-/// What messages call standard output.
-const STDOUT: &str = "standard output";
-
 fn print_formats() -> io::Result<()> {
     let mut out = io::stdout().lock();
     writeln!(
@@ -170,6 +235,9 @@ fn print_formats() -> io::Result<()> {
             rw,
             f.description
         )?;
+        for o in f.options.list {
+            writeln!(out, "{:<14} option {}", "", o.describe())?;
+        }
     }
     out.flush()
 }
@@ -204,23 +272,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             return Err(Error::Usage(format!("kifu cannot read {}", f.name)));
         }
     }
-    let pieces = args
-        .pieces
-        .as_deref()
-        .map(Pieces::parse)
-        .transpose()
-        .map_err(Error::Usage)?;
-    let write = WriteOptions { pieces };
-    let read = ReadOptions {
-        draughts: match &args.variant {
-            Some(v) => Some(Board::by_name(v).map_err(Error::Usage)?),
-            None => None,
-        },
-        no_validate: args.no_validate,
-        pieces,
-        grammar_only: args.grammar_only,
-        max_record: args.max_record_size,
-    };
+    let given = given_options(args)?;
     // Games are read and written on the pool's threads, recursively over
     // their variations: a stack of WORKER_STACK keeps every walk of a game
     // nested MAX_VARIATION_DEPTH deep far from its end (the default 2 MiB
@@ -245,6 +297,15 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             return Err(Error::Usage(format!("{}: {why}", job_name(first))));
         }
     }
+    // Each format parses its own options, once, before any input is opened.
+    let inputs: Vec<&'static Format> = match from {
+        Some(f) => vec![f],
+        None => jobs.iter().map(|j| j.from).collect(),
+    };
+    let options = options::resolve(&given, &inputs, to)?;
+    let write = WriteOptions {
+        format: options.write(),
+    };
     let to_stdout = args.output.is_none() && args.out_dir.is_none();
     check_outputs(args, &jobs, &skipped, to_stdout)?;
     if to_stdout && stdout_closed() {
@@ -318,7 +379,12 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             let conv = Converter {
                 from: job.from,
                 to,
-                read: read.clone(),
+                read: ReadOptions {
+                    format: options.read(job.from),
+                    no_validate: args.no_validate,
+                    grammar_only: args.grammar_only,
+                    max_record: args.max_record_size,
+                },
                 write: write.clone(),
             };
             let mut report = Report {
@@ -396,6 +462,26 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         say(&line);
     }
     Ok(u8::from(summary.failed > 0 || !skipped.is_empty()))
+}
+
+/// The format options given: the shorthand flags first, then --from-opt and
+/// --to-opt in order.
+fn given_options(args: &ConvertArgs) -> Result<Vec<Given>, Error> {
+    let mut given = Vec::new();
+    // The values of the flags of SHORTHANDS, in its order.
+    let values = [&args.pieces, &args.variant];
+    for ((flag, option, sides), value) in SHORTHANDS.into_iter().zip(values) {
+        if let Some(v) = value {
+            given.push(Given::shorthand(&format!("--{flag}"), sides, option, v));
+        }
+    }
+    for text in &args.from_opt {
+        given.push(Given::parse(Side::Read, text)?);
+    }
+    for text in &args.to_opt {
+        given.push(Given::parse(Side::Write, text)?);
+    }
+    Ok(given)
 }
 
 /// How messages name a job's input.
@@ -509,359 +595,35 @@ fn out_path(dir: &Path, rel: &Path, to: &Format) -> PathBuf {
         .join(format!("{stem}.{}", to.extensions[0]))
 }
 
-/// An output file. Written to a temporary file beside the destination
-/// (`.NAME.kifu-tmp-PID`) and renamed into place by [`OutFile::commit`], so
-/// that the destination holds either what it held before or the whole new
-/// output; dropped uncommitted (an error, --strict), the temporary file is
-/// removed. A destination that exists and is not a regular file (`/dev/null`,
-/// `/dev/full`, a FIFO) is written directly. A symbolic link to a file is
-/// followed: the file it names is replaced and the link stays.
-struct OutFile {
-    /// The path as the user named it, for messages.
-    dest: PathBuf,
-    /// Where the temporary file is renamed to.
-    target: PathBuf,
-    /// The temporary file, until it is renamed.
-    tmp: Option<PathBuf>,
-    /// Whether the rename replaces a file.
-    replaces: bool,
-    file: BufWriter<File>,
-}
-
-/// The part of a temporary file's name after the destination's.
-const TMP_MARK: &str = ".kifu-tmp-";
-
-impl OutFile {
-    fn create(dest: &Path) -> Result<OutFile, Error> {
-        let err = |e| Error::io(dest, e);
-        let meta = fs::metadata(dest).ok();
-        if meta.as_ref().is_some_and(|m| !m.is_file()) {
-            return Ok(OutFile {
-                dest: dest.to_path_buf(),
-                target: dest.to_path_buf(),
-                tmp: None,
-                replaces: false,
-                file: BufWriter::new(File::create(dest).map_err(err)?),
-            });
-        }
-        let target = match &meta {
-            Some(_) => fs::canonicalize(dest).map_err(err)?,
-            None => dest.to_path_buf(),
-        };
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let name = target.file_name().unwrap_or(target.as_os_str());
-        let pid = std::process::id();
-        let mut n = 0;
-        loop {
-            let mut tmp_name = std::ffi::OsString::from(".");
-            tmp_name.push(name);
-            tmp_name.push(format!("{TMP_MARK}{pid}"));
-            if n > 0 {
-                tmp_name.push(format!("-{n}"));
-            }
-            let tmp = dir.join(tmp_name);
-            match fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&tmp)
-            {
-                Ok(f) => {
-                    if let Some(m) = &meta {
-                        // The new file keeps the old one's permissions.
-                        let _ = f.set_permissions(m.permissions());
-                    }
-                    return Ok(OutFile {
-                        dest: dest.to_path_buf(),
-                        target,
-                        tmp: Some(tmp),
-                        replaces: meta.is_some(),
-                        file: BufWriter::new(f),
-                    });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
-                Err(e) => return Err(Error::io(tmp, e)),
-            }
-        }
-    }
-
-    /// Puts the complete output in place. A file that replaces another is
-    /// on disk before the rename, so that even a crash of the machine leaves
-    /// the old file or the new one.
-    fn commit(mut self) -> Result<(), Error> {
-        self.file.flush().map_err(|e| Error::io(&self.dest, e))?;
-        if self.replaces {
-            self.file
-                .get_ref()
-                .sync_all()
-                .map_err(|e| Error::io(&self.dest, e))?;
-        }
-        if let Some(tmp) = self.tmp.take() {
-            if let Err(e) = fs::rename(&tmp, &self.target) {
-                let _ = fs::remove_file(&tmp);
-                return Err(Error::io(&self.dest, e));
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for OutFile {
-    fn drop(&mut self) {
-        if let Some(tmp) = self.tmp.take() {
-            let _ = fs::remove_file(tmp);
-        }
-    }
-}
-
-impl Write for OutFile {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write(buf)
-    }
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.file.write_all(buf)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
-    }
-}
-
-/// Whether a file found in a folder is an output kifu is writing (or left
-/// behind when killed): never an input.
-fn is_temporary(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|n| n.to_string_lossy().contains(TMP_MARK))
-}
-
-/// Where games go: standard output or a file.
-enum Output {
-    Stdout(BufWriter<io::StdoutLock<'static>>),
-    File(OutFile),
-}
-
-impl Output {
-    /// Puts a complete file in place (standard output needs nothing).
-    fn commit(self) -> Result<(), Error> {
-        match self {
-            Output::Stdout(_) => Ok(()),
-            Output::File(f) => f.commit(),
-        }
-    }
-}
-
-impl Write for Output {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Output::Stdout(w) => w.write(buf),
-            Output::File(w) => w.write(buf),
-        }
-    }
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Output::Stdout(w) => w.write_all(buf),
-            Output::File(w) => w.write_all(buf),
-        }
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Output::Stdout(w) => w.flush(),
-            Output::File(w) => w.flush(),
-        }
-    }
-}
-
-/// What identifies a file: device and inode where the system has them, else
-/// the canonical path; a file that does not exist yet, its absolute path
-/// with `.`, `..` and the links of its existing folders resolved.
-#[derive(PartialEq, Eq, Hash)]
-enum FileKey {
-    Id(u64, u64),
-    Path(PathBuf),
-}
-
-fn file_key(path: &Path) -> FileKey {
-    match fs::metadata(path) {
-        Ok(m) => meta_key(&m).unwrap_or_else(|| FileKey::Path(normalize(path))),
-        Err(_) => FileKey::Path(normalize(path)),
-    }
-}
-
-#[cfg(unix)]
-fn meta_key(m: &fs::Metadata) -> Option<FileKey> {
-    use std::os::unix::fs::MetadataExt;
-    Some(FileKey::Id(m.dev(), m.ino()))
-}
-
-#[cfg(not(unix))]
-fn meta_key(_: &fs::Metadata) -> Option<FileKey> {
-    None
-}
-
-/// The absolute form of a path: its longest existing part canonicalized,
-/// the rest joined with `.` and `..` resolved.
-fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let parts: Vec<Component> = abs.components().collect();
-    for k in (1..=parts.len()).rev() {
-        let head: PathBuf = parts[..k].iter().collect();
-        if let Ok(mut out) = fs::canonicalize(&head) {
-            for part in &parts[k..] {
-                match part {
-                    Component::ParentDir => {
-                        out.pop();
-                    }
-                    Component::CurDir => {}
-                    other => out.push(other),
-                }
-            }
-            return out;
-        }
-    }
-    abs
-}
-
-/// A standard stream whose file kifu compares with its inputs.
-enum Stream {
-    Stdin,
-    Stdout,
-}
-
-/// What identifies the file behind a standard stream, when it is a regular
-/// file (`< games.pgn`, `> out.pgn`).
-#[cfg(unix)]
-fn stream_key(stream: Stream) -> Option<FileKey> {
-    use std::os::fd::AsFd;
-    let fd = match stream {
-        Stream::Stdin => io::stdin().as_fd().try_clone_to_owned(),
-        Stream::Stdout => io::stdout().as_fd().try_clone_to_owned(),
-    };
-    let meta = File::from(fd.ok()?).metadata().ok()?;
-    meta.is_file().then(|| meta_key(&meta)).flatten()
-}
-
-#[cfg(not(unix))]
-fn stream_key(_: Stream) -> Option<FileKey> {
-    None
-}
-
-/// Whether standard output was closed when kifu started (`kifu ... >&-`):
-/// the Rust runtime then opens `/dev/null` for reading and writing in its
-/// place, and every write would vanish without an error. A shell's
-/// `>/dev/null` opens it for writing only.
-#[cfg(unix)]
-fn stdout_closed() -> bool {
-    use std::io::Read;
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
-        return true;
-    };
-    let mut out = File::from(fd);
-    match (out.metadata(), fs::metadata("/dev/null")) {
-        (Ok(m), Ok(null)) => {
-            m.file_type().is_char_device() && m.rdev() == null.rdev() && out.read(&mut []).is_ok()
-        }
-        _ => false,
-    }
-}
-
-#[cfg(not(unix))]
-fn stdout_closed() -> bool {
-    false
-}
-
-/// Refuses, before anything is opened for writing, an output that is an
-/// input (by any path, standard input and output included), two outputs
-/// that are one file (`-o`, `--rejects`, the `--out-dir` files), and two
-/// inputs that would write one `--out-dir` file.
+/// Refuses an output that is an input, and two outputs that are one file
+/// ([`output::check`]), for the outputs the flags and the jobs name.
 fn check_outputs(
     args: &ConvertArgs,
     jobs: &[Job],
     skipped: &[Job],
     to_stdout: bool,
 ) -> Result<(), Error> {
-    let refuse = |m: String| Err(Error::Usage(m));
-    let mut inputs: HashMap<FileKey, String> = HashMap::new();
-    for job in jobs.iter().chain(skipped) {
-        match &job.input {
-            Some(p) if fs::metadata(p).is_ok_and(|m| m.is_file()) => {
-                inputs
-                    .entry(file_key(p))
-                    .or_insert_with(|| p.display().to_string());
-            }
-            Some(_) => {}
-            None => {
-                if let Some(key) = stream_key(Stream::Stdin) {
-                    inputs.insert(key, "standard input".to_string());
-                }
-            }
-        }
-    }
-    if let Some(input) = to_stdout
-        .then(|| stream_key(Stream::Stdout))
-        .flatten()
-        .and_then(|key| inputs.get(&key))
-    {
-        return refuse(format!(
-            "{STDOUT} is the input {input}: kifu never writes over an input"
-        ));
-    }
-    // Each output, with who writes it: the flag, or the input of an
-    // --out-dir file.
-    let mut outputs: Vec<(&Path, String, bool)> = Vec::new();
-    if let Some(p) = &args.output {
-        outputs.push((p, "-o".to_string(), false));
-    }
-    if let Some(p) = &args.rejects {
-        outputs.push((p, "--rejects".to_string(), false));
-    }
+    let inputs: Vec<Option<&Path>> = jobs
+        .iter()
+        .chain(skipped)
+        .map(|j| j.input.as_deref())
+        .collect();
+    let flag = |path, who: &str| Planned {
+        path,
+        who: who.to_string(),
+        from_input: false,
+    };
+    let mut outputs = Vec::new();
+    outputs.extend(args.output.as_deref().map(|p| flag(p, "-o")));
+    outputs.extend(args.rejects.as_deref().map(|p| flag(p, "--rejects")));
     for job in jobs {
         if let Some(out) = &job.out {
-            outputs.push((out, job_name(job), true));
-        }
-    }
-    let mut seen: HashMap<FileKey, (&Path, &str, bool)> = HashMap::new();
-    for (path, who, from_input) in &outputs {
-        // Devices and FIFOs are written in place and are no input's file.
-        if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-            continue;
-        }
-        let key = file_key(path);
-        let what = if *from_input {
-            format!("the output {} of {who}", path.display())
-        } else {
-            format!("{who} {}", path.display())
-        };
-        if let Some(input) = inputs.get(&key) {
-            return refuse(format!(
-                "{what} is the input {input}: kifu never writes over an input"
-            ));
-        }
-        if let Some((other, other_who, other_from_input)) = seen.get(&key) {
-            return refuse(match (from_input, other_from_input) {
-                (true, true) => format!(
-                    "{other_who} and {who} would both be written to {}: convert them \
-                     into different --out-dir folders",
-                    path.display()
-                ),
-                (true, false) => {
-                    format!("{what} is the same file as {other_who} {}", other.display())
-                }
-                _ => format!(
-                    "{what} is the same file as {}{}",
-                    if *other_from_input {
-                        format!("the output of {other_who} ")
-                    } else {
-                        format!("{other_who} ")
-                    },
-                    other.display()
-                ),
+            outputs.push(Planned {
+                path: out,
+                who: job_name(job),
+                from_input: true,
             });
         }
-        seen.insert(key, (path, who, *from_input));
     }
-    Ok(())
+    output::check(&inputs, &outputs, to_stdout)
 }

@@ -8,6 +8,7 @@
 //! [`write`] is the matching writer.
 
 pub mod fast;
+pub mod scan;
 
 use pest::iterators::{Pair, Pairs};
 use pest::RuleType;

@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 
+use crate::archive::{Oversize, Scan, Skip};
 use crate::container::{line_col, too_deep};
 use crate::error::Problem;
 use crate::format::{Parsed, ReadOptions, WriteOptions};
@@ -81,6 +82,92 @@ impl Nesting {
             }
         }
         None
+    }
+}
+
+/// The record scanner of `json`: each element of the array is a record; the
+/// brackets, commas and whitespace around elements belong to no game.
+#[derive(Debug)]
+pub struct ArrayScan;
+
+impl Scan for ArrayScan {
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
+        json_element_end(data, eof)
+    }
+
+    fn oversize(&self) -> Oversize {
+        // An element ends after the bracket that closes it, or before a `,`
+        // outside any: scanned from its start, for its depth.
+        Oversize {
+            skip: Box::new(ElementSkip(Nesting::default())),
+            from_start: true,
+        }
+    }
+
+    fn has_text(&self, bytes: &[u8]) -> bool {
+        bytes
+            .iter()
+            .any(|b| !b.is_ascii_whitespace() && !matches!(b, b'[' | b']' | b','))
+    }
+}
+
+struct ElementSkip(Nesting);
+
+impl Skip for ElementSkip {
+    fn end(&mut self, data: &[u8]) -> Option<usize> {
+        self.0.element_end(data)
+    }
+}
+
+/// Where the array element (or the text between elements) that starts at
+/// `data[0]` ends.
+fn json_element_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
+    let n = data.len();
+    let mut i = 0;
+    while i < n && (data[i].is_ascii_whitespace() || matches!(data[i], b'[' | b']' | b',')) {
+        i += 1;
+    }
+    if i > 0 {
+        return Some((i, false));
+    }
+    if let Some(end) = Nesting::default().element_end(data) {
+        return Some((end, true));
+    }
+    if eof {
+        Some((n, true))
+    } else {
+        None
+    }
+}
+
+/// The record scanner of `jsonl`: one record a line.
+#[derive(Debug)]
+pub struct LineScan;
+
+impl Scan for LineScan {
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
+        match memchr::memchr(b'\n', data) {
+            Some(i) => Some((i + 1, !data[..i].trim_ascii().is_empty())),
+            None if eof => Some((data.len(), !data.trim_ascii().is_empty())),
+            None => None,
+        }
+    }
+
+    fn oversize(&self) -> Oversize {
+        Oversize {
+            skip: Box::new(LineEnd),
+            from_start: false,
+        }
+    }
+}
+
+/// Streams past a line over the size limit: it ends after the next line
+/// end.
+struct LineEnd;
+
+impl Skip for LineEnd {
+    fn end(&mut self, data: &[u8]) -> Option<usize> {
+        memchr::memchr(b'\n', data).map(|i| i + 1)
     }
 }
 

@@ -37,6 +37,7 @@
 use pest::iterators::Pair;
 use pest::Parser;
 
+use crate::archive::{Oversize, Scan, Skip};
 use crate::container::{line_col, syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
@@ -46,6 +47,7 @@ use crate::family::chess::{
 use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{Parsed, ReadOptions, WriteOptions};
 use crate::ir::{Game, GameResult, Line, Ply, Side, Tag};
+use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser of `grammars/sllavcco.pest`.
 #[allow(missing_docs)]
@@ -106,7 +108,37 @@ pub const FIELDS: [(&str, &str); 14] = [
 /// The header field of a Fischer chess arrangement (seed 16.2).
 pub const ARRANGEMENT: &str = "ARRANGEMENT";
 
-/// The symbols that name pieces in cells (`--pieces`).
+/// The values of the option `pieces`, as help and errors say them.
+pub const PIECE_SETS: &str = "en (K Q R B N), sr or de (K D T L S), fr (R D T F C), nl \
+     (K D T L P), es or it (R D T A C), figurine, or five different letters for K Q R B N (not a \
+     to h, not x)";
+
+/// The options of `sllavcco`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// The piece letters of the cells; figurines are read with any set.
+    pub pieces: Pieces,
+}
+
+impl FormatOptions for Options {
+    const LIST: &'static [FormatOption] = &[FormatOption {
+        name: "pieces",
+        sides: Sides::Both,
+        values: Values::Kind(PIECE_SETS),
+        default: "en",
+        help: "the piece letters of the cells (figurines are read with any)",
+    }];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "pieces" => self.pieces = Pieces::parse(value)?,
+            _ => return Err(undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
+/// The symbols that name pieces in cells (the option `pieces`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pieces {
     /// One letter each for the king, queen, rook, bishop and knight.
@@ -152,12 +184,7 @@ impl Pieces {
             .chars()
             .filter(|c| !matches!(c, ' ' | ','))
             .collect();
-        let wrong = || {
-            format!(
-                "--pieces `{name}`: give en, sr, de, fr, nl, es, it, figurine, or five \
-                 different letters for K Q R B N (not a to h, not x)"
-            )
-        };
+        let wrong = || format!("`{name}` is no piece set: give {PIECE_SETS}");
         let set: [char; 5] = chars.clone().try_into().map_err(|_| wrong())?;
         let usable = |c: &char| pest::unicode::LETTER(*c) && !('a'..='h').contains(c) && *c != 'x';
         if !set.iter().all(usable) || (1..5).any(|i| set[..i].contains(&set[i])) {
@@ -196,6 +223,85 @@ impl Pieces {
         };
         let list: Vec<String> = letters.iter().map(char::to_string).collect();
         format!("{} (or figurines)", list.join(" "))
+    }
+}
+
+/// The record scanner of scoresheets (`sllavcco`, `sllavcco-html`): a
+/// record is a header block, a blank line and the grid, and ends at the
+/// blank line after its grid.
+#[derive(Debug)]
+pub struct SheetScan;
+
+impl Scan for SheetScan {
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
+        sheet_end(data, eof)
+    }
+
+    fn oversize(&self) -> Oversize {
+        Oversize {
+            skip: Box::new(BlankLine { blank: false }),
+            from_start: false,
+        }
+    }
+}
+
+/// Streams past a scoresheet over the size limit: it ends after the next
+/// blank line; `blank` says the line so far holds nothing but spaces.
+struct BlankLine {
+    blank: bool,
+}
+
+impl Skip for BlankLine {
+    fn end(&mut self, data: &[u8]) -> Option<usize> {
+        for (i, &b) in data.iter().enumerate() {
+            match b {
+                b'\n' if self.blank => return Some(i + 1),
+                b'\n' => self.blank = true,
+                b' ' | b'\r' => {}
+                _ => self.blank = false,
+            }
+        }
+        None
+    }
+}
+
+/// The scan of scoresheets: blank lines (empty, or spaces only), then a
+/// header block up to a blank line, then the grid up to the next blank line
+/// (not included) or the end. A record may have no header when it starts
+/// with the grid heading. Grid lines of empty cells hold tabs: not blank.
+fn sheet_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
+    #[derive(PartialEq)]
+    enum State {
+        Lead,
+        Header,
+        Gap,
+        Grid,
+    }
+    let n = data.len();
+    let mut state = State::Lead;
+    let mut i = 0;
+    while i < n {
+        let end = match memchr::memchr(b'\n', &data[i..]) {
+            Some(j) => i + j + 1,
+            None if eof => n,
+            None => return None,
+        };
+        let line = &data[i..end];
+        let blank = line.iter().all(|&b| matches!(b, b' ' | b'\r' | b'\n'));
+        state = match (state, blank) {
+            (State::Lead, true) => State::Lead,
+            (State::Lead, false) if line.starts_with(b"NUMBER OF THE MOVE") => State::Grid,
+            (State::Lead | State::Header, false) => State::Header,
+            (State::Header | State::Gap, true) => State::Gap,
+            (State::Gap | State::Grid, false) => State::Grid,
+            (State::Grid, true) => return Some((i, true)),
+        };
+        i = end;
+    }
+    if eof {
+        Some((n, state != State::Lead))
+    } else {
+        None
     }
 }
 
@@ -378,7 +484,12 @@ struct Seen {
 
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let pieces = opts.pieces.unwrap_or_default();
+    let pieces = opts
+        .format
+        .get::<Options>()
+        .copied()
+        .unwrap_or_default()
+        .pieces;
     let mut pairs =
         SllavccoParser::parse(Rule::sl_record, text).map_err(|e| syntax_problem(text, e))?;
     let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
@@ -1307,7 +1418,8 @@ impl Dropped {
 
 /// Writes one game as a scoresheet.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let (sheet, warnings) = Sheet::of(game, opts.pieces.unwrap_or_default())?;
+    let options = opts.format.get::<Options>().copied().unwrap_or_default();
+    let (sheet, warnings) = Sheet::of(game, options.pieces)?;
     sheet.write_text(out);
     Ok(warnings)
 }

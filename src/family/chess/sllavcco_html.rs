@@ -3,15 +3,16 @@
 //! game: the header part (tournament, players with title, rating and
 //! country, date, place, round, chessboard, score, the Fischer chess
 //! arrangement, then every other tag) and the grid. Pieces are figurines
-//! unless `--pieces` names letters. The cells are those of the `sllavcco`
+//! unless the option `pieces` names letters. The cells are those of the `sllavcco`
 //! text writer, so both say the same.
 
 use std::fmt::Write as _;
 
 use crate::error::Problem;
-use crate::family::chess::sllavcco::{Pieces, Sheet};
+use crate::family::chess::sllavcco::{Pieces, Sheet, PIECE_SETS};
 use crate::format::{Framing, WriteOptions};
 use crate::ir::{Game, Side};
+use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The page around the games.
 pub const FRAMING: Framing = Framing {
@@ -82,9 +83,43 @@ fn cell(tag: &str, text: &str, out: &mut String) {
     let _ = write!(out, "</{tag}>");
 }
 
+/// The options of `sllavcco-html`.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// The piece symbols of the cells.
+    pub pieces: Pieces,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            pieces: Pieces::Figurine,
+        }
+    }
+}
+
+impl FormatOptions for Options {
+    const LIST: &'static [FormatOption] = &[FormatOption {
+        name: "pieces",
+        sides: Sides::Write,
+        values: Values::Kind(PIECE_SETS),
+        default: "figurine",
+        help: "the piece symbols of the cells",
+    }];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "pieces" => self.pieces = Pieces::parse(value)?,
+            _ => return Err(undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
 /// Writes one game as a section of the page.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let (sheet, warnings) = Sheet::of(game, opts.pieces.unwrap_or(Pieces::Figurine))?;
+    let options = opts.format.get::<Options>().copied().unwrap_or_default();
+    let (sheet, warnings) = Sheet::of(game, options.pieces)?;
     let mut fields = Fields {
         fields: sheet
             .fields

@@ -11,12 +11,41 @@ use crate::family::draughts::Move as DMove;
 use crate::family::{Move, Setup, Variant};
 use crate::format::ReadOptions;
 use crate::ir::{Game, Line, Side, Tag};
+use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 use std::sync::OnceLock;
 
 /// Result tokens that end a draughts record (for the record splitter).
 pub const RESULTS: &[&str] = &[
     "2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "½-½", "*",
 ];
+
+/// The options of the draughts notations (`draughts-num`, `draughts-diag`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// The board to read every game on, overriding GameType tags.
+    pub board: Option<Board>,
+}
+
+impl FormatOptions for Options {
+    const LIST: &'static [FormatOption] = &[FormatOption {
+        name: "board",
+        sides: Sides::Read,
+        values: Values::Kind(
+            "a board's name (international, english, italian, russian, ...; a wrong one \
+             lists them all), a GameType number, or a full GameType such as 20,W,10,10,N2,0",
+        ),
+        default: "the GameType tag, else inferred from the moves",
+        help: "the board of every game, overriding GameType tags",
+    }];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "board" => self.board = Some(Board::by_name(value)?),
+            _ => return Err(undeclared(name)),
+        }
+        Ok(())
+    }
+}
 
 /// The board a draughts record is read on, and whether it was assumed.
 #[derive(Debug, Clone, Copy)]
@@ -39,7 +68,8 @@ pub fn start(
 ) -> Result<(BoardChoice, Start), Problem> {
     let mut warnings = Vec::new();
     let game_type = tags.iter().find(|t| t.name == "GameType");
-    let (board, assumed) = match (opts.draughts, game_type) {
+    let named = opts.format.get::<Options>().and_then(|o| o.board);
+    let (board, assumed) = match (named, game_type) {
         (Some(b), _) => (b, false),
         (None, Some(t)) => {
             let b = Board::from_game_type(&t.value).map_err(|e| Problem::at(at("GameType"), e))?;

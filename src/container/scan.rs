@@ -1,0 +1,529 @@
+//! The record scanner of PGN-style containers: where one game's text ends
+//! in a stream, found by a cheap byte scan (tags, comments, escape lines,
+//! variations and the dialect's result tokens), before anything is parsed.
+//! Each container format names it in the registry with its result tokens;
+//! the pipeline ([`crate::archive`]) runs it once per record.
+
+use crate::archive::{Oversize, Scan, Skip};
+
+/// The record scanner of a PGN-style container, for one dialect's result
+/// tokens.
+#[derive(Debug)]
+pub struct Scanner {
+    /// The result tokens that end a record outside variations.
+    results: &'static [&'static str],
+    /// The first bytes of the result tokens, as a bit set.
+    firsts: [u64; 4],
+}
+
+impl Scanner {
+    /// A scanner for these result tokens.
+    pub const fn new(results: &'static [&'static str]) -> Scanner {
+        let mut firsts = [0u64; 4];
+        let mut i = 0;
+        while i < results.len() {
+            let b = results[i].as_bytes()[0];
+            firsts[(b >> 6) as usize] |= 1 << (b & 63);
+            i += 1;
+        }
+        Scanner { results, firsts }
+    }
+}
+
+impl Scan for Scanner {
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
+        container_end(data, self.results, &self.firsts, eof)
+    }
+
+    fn oversize(&self) -> Oversize {
+        // Past the tags, the record ends where the next one can start.
+        Oversize {
+            skip: Box::new(TagLine { line_start: false }),
+            from_start: false,
+        }
+    }
+}
+
+/// Streams past a record over the size limit: it ends before a line that
+/// starts with `[`, a tag. `line_start` says the last byte seen ended a
+/// line.
+struct TagLine {
+    line_start: bool,
+}
+
+impl Skip for TagLine {
+    fn end(&mut self, data: &[u8]) -> Option<usize> {
+        if self.line_start && data.first() == Some(&b'[') {
+            return Some(0);
+        }
+        let end = memchr::memmem::find(data, b"\n[").map(|i| i + 1);
+        self.line_start = data.last() == Some(&b'\n');
+        end
+    }
+}
+
+/// The bytes that end a movetext token for the record scan.
+static DELIM: [bool; 256] = {
+    let mut t = [false; 256];
+    let delims = b" \t\n\x0c\r{}()[];";
+    let mut i = 0;
+    while i < delims.len() {
+        t[delims[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+fn is_delim(b: u8) -> bool {
+    DELIM[usize::from(b)]
+}
+
+/// Whether a line that holds a tag starts at `i`: spaces or tabs, then
+/// `[Name "` (the grammar's `tag_head`). False when the data ends first.
+fn tag_head(data: &[u8], mut i: usize) -> bool {
+    let n = data.len();
+    while i < n && matches!(data[i], b' ' | b'\t') {
+        i += 1;
+    }
+    if i + 1 >= n || data[i] != b'[' || !data[i + 1].is_ascii_alphabetic() {
+        return false;
+    }
+    i += 2;
+    while i < n && (data[i].is_ascii_alphanumeric() || data[i] == b'_') {
+        i += 1;
+    }
+    while i < n && matches!(data[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i < n && data[i] == b'"'
+}
+
+/// Whether some text holds a blank line: two line ends (LF, CR or CRLF)
+/// with nothing but spaces and tabs between them.
+fn blank_line(text: &[u8]) -> bool {
+    let mut ends = 0;
+    let mut prev = 0u8;
+    for &b in text {
+        match b {
+            b'\n' if prev == b'\r' => {}
+            b'\n' | b'\r' => {
+                ends += 1;
+                if ends == 2 {
+                    return true;
+                }
+            }
+            b' ' | b'\t' => {}
+            _ => ends = 0,
+        }
+        prev = b;
+    }
+    false
+}
+
+/// Whether `i` is at the start of a line, or after spaces and tabs there.
+fn line_start(data: &[u8], mut i: usize) -> bool {
+    while i > 0 && matches!(data[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    i == 0 || matches!(data[i - 1], b'\n' | b'\r')
+}
+
+/// The tag names of one tag section, to tell a repeated name: a bit set of
+/// name hashes, and the first names (offsets in the record) to compare when
+/// a hash repeats. No allocation.
+struct Names {
+    hashes: u128,
+    at: [(u32, u32); 16],
+    len: usize,
+}
+
+impl Names {
+    /// Records a name; true when the section already had it.
+    fn repeated(&mut self, data: &[u8], start: usize, end: usize) -> bool {
+        let name = &data[start..end];
+        let byte = |i: usize| usize::from(name[i]);
+        let hash = (name.len() * 8
+            + byte(0)
+            + byte(usize::from(name.len() > 1)) * 7
+            + byte(name.len() - 1) * 27)
+            & 127;
+        let bit = 1u128 << hash;
+        if self.hashes & bit != 0
+            && self.at[..self.len]
+                .iter()
+                .any(|&(a, b)| &data[a as usize..b as usize] == name)
+        {
+            return true;
+        }
+        self.hashes |= bit;
+        if self.len < self.at.len() {
+            if let (Ok(a), Ok(b)) = (u32::try_from(start), u32::try_from(end)) {
+                self.at[self.len] = (a, b);
+                self.len += 1;
+            }
+        }
+        false
+    }
+}
+
+/// The record scan of PGN-style containers: comments, escape lines and tags
+/// are skipped over; a record ends before a tag that follows movetext, or
+/// after a result token outside variations. Damage is bounded too: a record
+/// ends before a tag whose name its tag section already has (a game of tags
+/// only), and before a line that starts with a tag inside a comment or
+/// variation left open after movetext. Text after a tag's `]` on its line
+/// is movetext only when it starts with a digit (stray text is skipped by
+/// the grammar; a game written on its tag line starts with a move number).
+fn container_end(
+    data: &[u8],
+    results: &[&str],
+    firsts: &[u64; 4],
+    eof: bool,
+) -> Option<(usize, bool)> {
+    let n = data.len();
+    let mut i = 0;
+    let mut depth = 0usize;
+    let mut tags = false;
+    let mut body = false;
+    let mut names = Names {
+        hashes: 0,
+        at: [(0, 0); 16],
+        len: 0,
+    };
+    // Where the last tag's `]` ended.
+    let mut tag_end = None;
+    let at_line_start = |i: usize| i == 0 || matches!(data[i - 1], b'\n' | b'\r');
+    while i < n {
+        let b = data[i];
+        match b {
+            b'%' if at_line_start(i) => match memchr::memchr2(b'\n', b'\r', &data[i..]) {
+                Some(j) => i += j + 1,
+                None => i = n,
+            },
+            b'{' => {
+                // A comment ends at its `}`; one left open ends at a line
+                // that starts with a tag, and so does its record when
+                // movetext came before it.
+                i += 1;
+                loop {
+                    let Some(j) = memchr::memchr2(b'}', b'\n', &data[i..]) else {
+                        i = n;
+                        break;
+                    };
+                    i += j + 1;
+                    if data[i - 1] == b'}' {
+                        break;
+                    }
+                    if tag_head(data, i) {
+                        if body {
+                            return Some((i, true));
+                        }
+                        break;
+                    }
+                }
+            }
+            b';' => match memchr::memchr2(b'\n', b'\r', &data[i..]) {
+                Some(j) => i += j + 1,
+                None => i = n,
+            },
+            b'[' => {
+                if body && (depth == 0 || (line_start(data, i) && tag_head(data, i))) {
+                    return Some((i, true));
+                }
+                // The name: from after `[` (and a doubled `[`) to the
+                // first quote, `]` or line end.
+                let open = i;
+                let mut j = i + 1;
+                while j < n && matches!(data[j], b'[' | b' ' | b'\t') {
+                    j += 1;
+                }
+                let start = j;
+                // A tag may be cut short at the end of the input.
+                let stop = memchr::memchr3(b'"', b']', b'\n', &data[j..]).map(|k| j + k);
+                let mut end = stop.unwrap_or(n);
+                while end > start && matches!(data[end - 1], b' ' | b'\t' | b'\r') {
+                    end -= 1;
+                }
+                // A name the tag section already has, after a blank line,
+                // starts a game (kifu writes no blank line inside a tag
+                // section, so a game it writes with a repeated tag reads
+                // back whole).
+                if end > start
+                    && !body
+                    && names.repeated(data, start, end)
+                    && blank_line(&data[tag_end.unwrap_or(0)..open])
+                {
+                    return Some((open, true));
+                }
+                tags |= end > start;
+                let Some(stop) = stop else {
+                    tags |= j < n;
+                    break;
+                };
+                i = stop;
+                let mut quoted = false;
+                loop {
+                    match data[i] {
+                        b'"' if data[i - 1] != b'\\' => quoted = !quoted,
+                        b']' if !quoted => {
+                            i += 1;
+                            tag_end = Some(i);
+                            break;
+                        }
+                        b'\n' => break,
+                        _ => {}
+                    }
+                    i += 1;
+                    let Some(j) = memchr::memchr3(b'"', b']', b'\n', &data[i..]) else {
+                        i = n;
+                        break;
+                    };
+                    i += j;
+                }
+            }
+            b'(' => {
+                depth += 1;
+                body = true;
+                i += 1;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            _ if b.is_ascii_whitespace() => i += 1,
+            // A BOM where files were concatenated is blank too.
+            0xEF if data[i..].starts_with(b"\xEF\xBB\xBF") => i += 3,
+            _ => {
+                let start = i;
+                let maybe_result = firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
+                // A stray `}` or `]` is a token of its own.
+                i += 1;
+                while i < n && !is_delim(data[i]) {
+                    i += 1;
+                }
+                if i == n && !eof {
+                    return None;
+                }
+                let token = &data[start..i];
+                if maybe_result && depth == 0 {
+                    // `1 - 0`, `1/2 - 1/2`, `1- 1`: a result spaced around
+                    // its dash (tried first: `1/2` alone is a result too).
+                    // The token is its left side (`1`, `1/2`, `½`) before a
+                    // blank, or that side and the dash (`1-`).
+                    let spaced = match *token {
+                        [.., b'-'] => true,
+                        [a] | [a, _] | [a, _, _] => {
+                            matches!(data.get(i), Some(b' ' | b'\t'))
+                                && !matches!(token.last(), Some(b'.' | b'-' | b'x'))
+                                && a != b'-'
+                                && !token.contains(&b'-')
+                        }
+                        _ => false,
+                    };
+                    if spaced {
+                        match spaced_result_end(data, start, results, eof) {
+                            Some(Some(end)) => return Some((end, true)),
+                            Some(None) => {}
+                            None => return None,
+                        }
+                    }
+                    if results.iter().any(|r| r.as_bytes() == token) {
+                        return Some((i, true));
+                    }
+                }
+                if !body {
+                    // On a tag's line, only a move number starts movetext.
+                    let on_tag_line = tag_end.is_some_and(|e: usize| {
+                        memchr::memchr2(b'\n', b'\r', &data[e..start]).is_none()
+                    });
+                    body = !on_tag_line || b.is_ascii_digit();
+                }
+            }
+        }
+    }
+    if eof {
+        Some((n, tags || body))
+    } else {
+        None
+    }
+}
+
+/// The end of a result token written with blanks around its dash (`1 - 0`,
+/// `2 -0`), as the grammars' `result_dash` reads it, starting at `start`:
+/// `Some(None)` when there is none, `None` when more data is needed to tell.
+#[cold]
+#[inline(never)]
+fn spaced_result_end(
+    data: &[u8],
+    start: usize,
+    results: &[&str],
+    eof: bool,
+) -> Option<Option<usize>> {
+    let blanks = |mut i: usize| {
+        while i < data.len() && matches!(data[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    };
+    for r in results {
+        let Some(d) = r.bytes().position(|c| c == b'-') else {
+            continue;
+        };
+        let (left, right) = (&r[..d], &r[d + 1..]);
+        if !data[start..].starts_with(left.as_bytes()) {
+            continue;
+        }
+        let dash = blanks(start + left.len());
+        match data.get(dash) {
+            Some(b'-') => {}
+            Some(_) => continue,
+            None if eof => continue,
+            None => return None,
+        }
+        let right_at = blanks(dash + 1);
+        let end = right_at + right.len();
+        if end >= data.len() && !eof {
+            return None;
+        }
+        if end != start + r.len()
+            && data[right_at..].starts_with(right.as_bytes())
+            && data.get(end).is_none_or(|&b| is_delim(b))
+        {
+            return Some(Some(end));
+        }
+    }
+    Some(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::Records;
+
+    const SCAN: Scanner = Scanner::new(crate::family::draughts::pdn::RESULTS);
+
+    fn split(text: &str, batch: usize) -> Vec<(String, usize, usize, bool)> {
+        let mut r = Records::new(text.as_bytes(), &SCAN);
+        let mut out = Vec::new();
+        while let Some(b) = r.next_batch(batch).unwrap() {
+            for rec in b.records {
+                let s = String::from_utf8(b.data[rec.range].to_vec()).unwrap();
+                out.push((s, rec.line, rec.col, rec.is_game));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn splits_on_results_and_tags_with_positions() {
+        let text = "{ file }\n[Event \"a [1-0]\"]\n1. 32-28 {1-0 ; [x]} 1-0\n[Event \"b\"]\n1. 33-29\n[Event \"c\"]\n1. 1-6 *";
+        for batch in [1, 7, 1 << 20] {
+            let recs = split(text, batch);
+            assert_eq!(recs.len(), 3, "batch {batch}: {recs:?}");
+            assert!(recs[0].0.ends_with("1-0"));
+            assert_eq!((recs[1].1, recs[1].2), (3, 25));
+            assert!(recs[1].0.contains("33-29") && !recs[1].0.contains("Event \"c"));
+            assert_eq!(recs[2].1, 6);
+            assert!(recs[2].0.ends_with('*'));
+        }
+    }
+
+    #[test]
+    fn trailing_comment_is_no_game_and_bom_is_dropped() {
+        let recs = split("\u{feff}1. 32-28 1-0\n{ the end }\n", 4);
+        assert_eq!(recs.len(), 2);
+        assert!(recs[0].0.starts_with("1."));
+        assert!(!recs[1].3);
+    }
+
+    #[test]
+    fn stray_closing_brace_does_not_hang() {
+        let recs = split("1. 32-28 { a { b } } 1-0", 1 << 20);
+        assert_eq!(recs.len(), 1);
+    }
+
+    #[test]
+    fn a_bom_between_concatenated_files_is_blank() {
+        let recs = split("1. 32-28 *\n\u{feff}[Event \"x\"]\n1. 33-29 *", 1 << 20);
+        assert_eq!(recs.len(), 2, "{recs:?}");
+        assert!(recs[1].0.contains("[Event"));
+    }
+
+    #[test]
+    fn result_inside_a_variation_does_not_split() {
+        let recs = split("1. 32-28 (1. 33-29 1-0) 18-23 0-1", 1 << 20);
+        assert_eq!(recs.len(), 1);
+    }
+
+    #[test]
+    fn damage_is_bounded_by_the_next_tags() {
+        let cases: &[(&str, &[&str])] = &[
+            // A repeated tag name after a blank line starts a record; a blank
+            // line alone does not.
+            (
+                "[Event \"A\"]\n[Site \"s\"]\n\n[Event \"B\"]\n1. 32-28 *",
+                &[
+                    "[Event \"A\"]\n[Site \"s\"]\n\n",
+                    "[Event \"B\"]\n1. 32-28 *",
+                ],
+            ),
+            (
+                "[Event \"A\"]\n\n[Site \"s\"]\n1. 32-28 *",
+                &["[Event \"A\"]\n\n[Site \"s\"]\n1. 32-28 *"],
+            ),
+            // A doubled `[` is the same name.
+            (
+                "[GameType \"20\"]\n\n[[GameType \"20\"]\n1. 32-28 *",
+                &["[GameType \"20\"]\n\n", "[[GameType \"20\"]\n1. 32-28 *"],
+            ),
+            // Without a blank line before it, a repeated name stays in its
+            // section (as kifu writes a game that has it twice).
+            (
+                "[Event \"A\"]\n[Event \"B\"]\n1. 32-28 *",
+                &["[Event \"A\"]\n[Event \"B\"]\n1. 32-28 *"],
+            ),
+            // A tag cut short at the end of the input counts too.
+            (
+                "[Event \"A\"]\n\n[Event ",
+                &["[Event \"A\"]\n\n", "[Event "],
+            ),
+            // A comment or variation left open ends at a tag line after
+            // movetext, not before it.
+            (
+                "1. 32-28 { a\nb [Event \"x\"]\n[Event \"B\"]\n1. 33-29 {c} *",
+                &[
+                    "1. 32-28 { a\nb [Event \"x\"]\n",
+                    "[Event \"B\"]\n1. 33-29 {c} *",
+                ],
+            ),
+            (
+                "1. 32-28 (19-23 1-0\r\n  [Event \"B\"]\n1. 33-29 *",
+                &["1. 32-28 (19-23 1-0\r\n  ", "[Event \"B\"]\n1. 33-29 *"],
+            ),
+            (
+                "{ intro\n[Event \"A\"]\n1. 32-28 { x } *",
+                &["{ intro\n[Event \"A\"]\n1. 32-28 { x } *"],
+            ),
+            // Stray text on a tag line is no movetext; a move number is.
+            (
+                "[Event \"A\"]^M\n[Site \"s\"] x\n1. 32-28 *",
+                &["[Event \"A\"]^M\n[Site \"s\"] x\n1. 32-28 *"],
+            ),
+            (
+                "[Event \"A\"] 1. 32-28\n[Event \"B\"] 1. 33-29",
+                &["[Event \"A\"] 1. 32-28\n", "[Event \"B\"] 1. 33-29"],
+            ),
+            // `;` and `%` lines end at a lone CR too.
+            (
+                "[Event \"A\"]\r1. 32-28 ; c\r[Event \"B\"]\n1. 33-29 *",
+                &["[Event \"A\"]\r1. 32-28 ; c\r", "[Event \"B\"]\n1. 33-29 *"],
+            ),
+        ];
+        for &(text, want) in cases {
+            for batch in [1, 5, 1 << 20] {
+                let got: Vec<String> = split(text, batch).into_iter().map(|r| r.0).collect();
+                assert_eq!(got, want, "batch {batch}: {text:?}");
+            }
+        }
+    }
+}

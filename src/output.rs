@@ -1,0 +1,381 @@
+//! Where a run's games go, safely: output files written beside their
+//! destination and renamed into place when complete ([`OutFile`]), standard
+//! output ([`Output`]), and the check, before anything is opened for
+//! writing, that no output is an input and no two outputs are one file
+//! ([`check`]).
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+
+/// What messages call standard output.
+pub const STDOUT: &str = "standard output";
+
+/// An output file. Written to a temporary file beside the destination
+/// (`.NAME.kifu-tmp-PID`) and renamed into place by [`OutFile::commit`], so
+/// that the destination holds either what it held before or the whole new
+/// output; dropped uncommitted (an error, --strict), the temporary file is
+/// removed. A destination that exists and is not a regular file (`/dev/null`,
+/// `/dev/full`, a FIFO) is written directly. A symbolic link to a file is
+/// followed: the file it names is replaced and the link stays.
+pub struct OutFile {
+    /// The path as the user named it, for messages.
+    dest: PathBuf,
+    /// Where the temporary file is renamed to.
+    target: PathBuf,
+    /// The temporary file, until it is renamed.
+    tmp: Option<PathBuf>,
+    /// Whether the rename replaces a file.
+    replaces: bool,
+    file: BufWriter<File>,
+}
+
+/// The part of a temporary file's name after the destination's.
+pub const TMP_MARK: &str = ".kifu-tmp-";
+
+impl OutFile {
+    /// Opens the output for `dest`: a temporary file beside it, or the
+    /// device or FIFO it names.
+    pub fn create(dest: &Path) -> Result<OutFile, Error> {
+        let err = |e| Error::io(dest, e);
+        let meta = fs::metadata(dest).ok();
+        if meta.as_ref().is_some_and(|m| !m.is_file()) {
+            return Ok(OutFile {
+                dest: dest.to_path_buf(),
+                target: dest.to_path_buf(),
+                tmp: None,
+                replaces: false,
+                file: BufWriter::new(File::create(dest).map_err(err)?),
+            });
+        }
+        let target = match &meta {
+            Some(_) => fs::canonicalize(dest).map_err(err)?,
+            None => dest.to_path_buf(),
+        };
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = target.file_name().unwrap_or(target.as_os_str());
+        let pid = std::process::id();
+        let mut n = 0;
+        loop {
+            let mut tmp_name = std::ffi::OsString::from(".");
+            tmp_name.push(name);
+            tmp_name.push(format!("{TMP_MARK}{pid}"));
+            if n > 0 {
+                tmp_name.push(format!("-{n}"));
+            }
+            let tmp = dir.join(tmp_name);
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+            {
+                Ok(f) => {
+                    if let Some(m) = &meta {
+                        // The new file keeps the old one's permissions.
+                        let _ = f.set_permissions(m.permissions());
+                    }
+                    return Ok(OutFile {
+                        dest: dest.to_path_buf(),
+                        target,
+                        tmp: Some(tmp),
+                        replaces: meta.is_some(),
+                        file: BufWriter::new(f),
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+                Err(e) => return Err(Error::io(tmp, e)),
+            }
+        }
+    }
+
+    /// Puts the complete output in place. A file that replaces another is
+    /// on disk before the rename, so that even a crash of the machine leaves
+    /// the old file or the new one.
+    pub fn commit(mut self) -> Result<(), Error> {
+        self.file.flush().map_err(|e| Error::io(&self.dest, e))?;
+        if self.replaces {
+            self.file
+                .get_ref()
+                .sync_all()
+                .map_err(|e| Error::io(&self.dest, e))?;
+        }
+        if let Some(tmp) = self.tmp.take() {
+            if let Err(e) = fs::rename(&tmp, &self.target) {
+                let _ = fs::remove_file(&tmp);
+                return Err(Error::io(&self.dest, e));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for OutFile {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+impl Write for OutFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.file.write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Whether a file found in a folder is an output kifu is writing (or left
+/// behind when killed): never an input.
+pub fn is_temporary(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().contains(TMP_MARK))
+}
+
+/// Where games go: standard output or a file.
+pub enum Output {
+    /// Standard output.
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// A file, put in place by [`Output::commit`].
+    File(OutFile),
+}
+
+impl Output {
+    /// Puts a complete file in place (standard output needs nothing).
+    pub fn commit(self) -> Result<(), Error> {
+        match self {
+            Output::Stdout(_) => Ok(()),
+            Output::File(f) => f.commit(),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File(w) => w.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.write_all(buf),
+            Output::File(w) => w.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File(w) => w.flush(),
+        }
+    }
+}
+
+/// What identifies a file: device and inode where the system has them, else
+/// the canonical path; a file that does not exist yet, its absolute path
+/// with `.`, `..` and the links of its existing folders resolved.
+#[derive(PartialEq, Eq, Hash)]
+enum FileKey {
+    Id(u64, u64),
+    Path(PathBuf),
+}
+
+fn file_key(path: &Path) -> FileKey {
+    match fs::metadata(path) {
+        Ok(m) => meta_key(&m).unwrap_or_else(|| FileKey::Path(normalize(path))),
+        Err(_) => FileKey::Path(normalize(path)),
+    }
+}
+
+#[cfg(unix)]
+fn meta_key(m: &fs::Metadata) -> Option<FileKey> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileKey::Id(m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn meta_key(_: &fs::Metadata) -> Option<FileKey> {
+    None
+}
+
+/// The absolute form of a path: its longest existing part canonicalized,
+/// the rest joined with `.` and `..` resolved.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let parts: Vec<Component> = abs.components().collect();
+    for k in (1..=parts.len()).rev() {
+        let head: PathBuf = parts[..k].iter().collect();
+        if let Ok(mut out) = fs::canonicalize(&head) {
+            for part in &parts[k..] {
+                match part {
+                    Component::ParentDir => {
+                        out.pop();
+                    }
+                    Component::CurDir => {}
+                    other => out.push(other),
+                }
+            }
+            return out;
+        }
+    }
+    abs
+}
+
+/// A standard stream whose file kifu compares with its inputs.
+enum Stream {
+    Stdin,
+    Stdout,
+}
+
+/// What identifies the file behind a standard stream, when it is a regular
+/// file (`< games.pgn`, `> out.pgn`).
+#[cfg(unix)]
+fn stream_key(stream: Stream) -> Option<FileKey> {
+    use std::os::fd::AsFd;
+    let fd = match stream {
+        Stream::Stdin => io::stdin().as_fd().try_clone_to_owned(),
+        Stream::Stdout => io::stdout().as_fd().try_clone_to_owned(),
+    };
+    let meta = File::from(fd.ok()?).metadata().ok()?;
+    meta.is_file().then(|| meta_key(&meta)).flatten()
+}
+
+#[cfg(not(unix))]
+fn stream_key(_: Stream) -> Option<FileKey> {
+    None
+}
+
+/// Whether standard output was closed when kifu started (`kifu ... >&-`):
+/// the Rust runtime then opens `/dev/null` for reading and writing in its
+/// place, and every write would vanish without an error. A shell's
+/// `>/dev/null` opens it for writing only.
+#[cfg(unix)]
+pub fn stdout_closed() -> bool {
+    use std::io::Read;
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
+        return true;
+    };
+    let mut out = File::from(fd);
+    match (out.metadata(), fs::metadata("/dev/null")) {
+        (Ok(m), Ok(null)) => {
+            m.file_type().is_char_device() && m.rdev() == null.rdev() && out.read(&mut []).is_ok()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+pub fn stdout_closed() -> bool {
+    false
+}
+
+/// One output a run will write, and who writes it, for [`check`].
+#[derive(Debug, Clone)]
+pub struct Planned<'a> {
+    /// Where it goes.
+    pub path: &'a Path,
+    /// The flag that names it (`-o`, `--rejects`), or the input whose
+    /// output it is.
+    pub who: String,
+    /// Whether `who` is an input (an `--out-dir` file).
+    pub from_input: bool,
+}
+
+/// Refuses, before anything is opened for writing, an output that is an
+/// input (by any path, standard input and output included: `None` among
+/// the inputs is standard input, and `to_stdout` says standard output is
+/// written), two outputs that are one file (`-o`, `--rejects`, the
+/// `--out-dir` files), and two inputs that would write one `--out-dir`
+/// file.
+pub fn check(
+    inputs: &[Option<&Path>],
+    outputs: &[Planned<'_>],
+    to_stdout: bool,
+) -> Result<(), Error> {
+    let refuse = |m: String| Err(Error::Usage(m));
+    let mut input_keys: HashMap<FileKey, String> = HashMap::new();
+    for input in inputs {
+        match input {
+            Some(p) if fs::metadata(p).is_ok_and(|m| m.is_file()) => {
+                input_keys
+                    .entry(file_key(p))
+                    .or_insert_with(|| p.display().to_string());
+            }
+            Some(_) => {}
+            None => {
+                if let Some(key) = stream_key(Stream::Stdin) {
+                    input_keys.insert(key, "standard input".to_string());
+                }
+            }
+        }
+    }
+    let inputs = input_keys;
+    if let Some(input) = to_stdout
+        .then(|| stream_key(Stream::Stdout))
+        .flatten()
+        .and_then(|key| inputs.get(&key))
+    {
+        return refuse(format!(
+            "{STDOUT} is the input {input}: kifu never writes over an input"
+        ));
+    }
+    let mut seen: HashMap<FileKey, (&Path, &str, bool)> = HashMap::new();
+    for Planned {
+        path,
+        who,
+        from_input,
+    } in outputs
+    {
+        // Devices and FIFOs are written in place and are no input's file.
+        if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            continue;
+        }
+        let key = file_key(path);
+        let what = if *from_input {
+            format!("the output {} of {who}", path.display())
+        } else {
+            format!("{who} {}", path.display())
+        };
+        if let Some(input) = inputs.get(&key) {
+            return refuse(format!(
+                "{what} is the input {input}: kifu never writes over an input"
+            ));
+        }
+        if let Some((other, other_who, other_from_input)) = seen.get(&key) {
+            return refuse(match (from_input, other_from_input) {
+                (true, true) => format!(
+                    "{other_who} and {who} would both be written to {}: convert them \
+                     into different --out-dir folders",
+                    path.display()
+                ),
+                (true, false) => {
+                    format!("{what} is the same file as {other_who} {}", other.display())
+                }
+                _ => format!(
+                    "{what} is the same file as {}{}",
+                    if *other_from_input {
+                        format!("the output of {other_who} ")
+                    } else {
+                        format!("{other_who} ")
+                    },
+                    other.display()
+                ),
+            });
+        }
+        seen.insert(key, (path, who, *from_input));
+    }
+    Ok(())
+}
