@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::container::dialect::{Dialect, Results};
 use crate::error::{Diagnostic, Error, Problem, Severity};
 use crate::format::{Format, Framing, ReadOptions, Split, WriteOptions};
 use crate::interchange::json::Nesting;
@@ -293,7 +294,7 @@ fn chars(bytes: &[u8]) -> usize {
 /// whether it holds a game. `None` when more data is needed to tell.
 pub fn find_end(data: &[u8], split: Split, eof: bool) -> Option<(usize, bool)> {
     match split {
-        Split::Container { results } => container_end(data, results, eof),
+        Split::Container { dialect } => container_end(data, dialect, eof),
         Split::Lines => match memchr::memchr(b'\n', data) {
             Some(i) => Some((i + 1, !data[..i].trim_ascii().is_empty())),
             None if eof => Some((data.len(), !data.trim_ascii().is_empty())),
@@ -450,20 +451,18 @@ impl Names {
 
 /// The record scan of PGN-style containers: comments, escape lines and tags
 /// are skipped over; a record ends before a tag that follows movetext, or
-/// after a result token outside variations. Damage is bounded too: a record
+/// after one of the dialect's result tokens outside variations. Damage is bounded too: a record
 /// ends before a tag whose name its tag section already has (a game of tags
 /// only), and before a line that starts with a tag inside a comment or
 /// variation left open after movetext. Text after a tag's `]` on its line
 /// is movetext only when it starts with a digit (stray text is skipped by
 /// the grammar; a game written on its tag line starts with a move number).
-fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, bool)> {
+fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bool)> {
     let n = data.len();
-    // The first bytes of the result tokens, as a bit set.
-    let mut firsts = [0u64; 4];
-    for r in results {
-        let b = r.as_bytes()[0];
-        firsts[usize::from(b >> 6)] |= 1 << (b & 63);
-    }
+    let results = dialect.results;
+    // What ends a move number (`1.`), which is no result spaced around its
+    // dash.
+    let mark = dialect.numbering.mark();
     let mut i = 0;
     let mut depth = 0usize;
     let mut tags = false;
@@ -578,7 +577,7 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
             0xEF if data[i..].starts_with(b"\xEF\xBB\xBF") => i += 3,
             _ => {
                 let start = i;
-                let maybe_result = firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
+                let maybe_result = results.may_start(b);
                 // A stray `}` or `]` is a token of its own.
                 i += 1;
                 while i < n && !is_delim(data[i]) {
@@ -597,7 +596,7 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                         [.., b'-'] => true,
                         [a] | [a, _] | [a, _, _] => {
                             matches!(data.get(i), Some(b' ' | b'\t'))
-                                && !matches!(token.last(), Some(b'.' | b'-' | b'x'))
+                                && !matches!(token.last(), Some(&c) if c == mark || c == b'-' || c == b'x')
                                 && a != b'-'
                                 && !token.contains(&b'-')
                         }
@@ -610,7 +609,7 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
                             None => return None,
                         }
                     }
-                    if results.iter().any(|r| r.as_bytes() == token) {
+                    if results.is_token(token) {
                         return Some((i, true));
                     }
                 }
@@ -639,7 +638,7 @@ fn container_end(data: &[u8], results: &[&str], eof: bool) -> Option<(usize, boo
 fn spaced_result_end(
     data: &[u8],
     start: usize,
-    results: &[&str],
+    results: &Results,
     eof: bool,
 ) -> Option<Option<usize>> {
     let blanks = |mut i: usize| {
@@ -648,7 +647,8 @@ fn spaced_result_end(
         }
         i
     };
-    for r in results {
+    for r in results.tokens() {
+        let r = r.text;
         let Some(d) = r.bytes().position(|c| c == b'-') else {
             continue;
         };
@@ -1036,10 +1036,10 @@ fn locate(bytes: &[u8], rec: &RawRecord, p: &Problem) -> (usize, usize) {
 mod tests {
     use super::*;
 
-    const RESULTS: &[&str] = crate::family::draughts::pdn::RESULTS;
+    const DIALECT: &Dialect = &crate::family::draughts::pdn::DIALECT;
 
     fn split(text: &str, batch: usize) -> Vec<(String, usize, usize, bool)> {
-        let mut r = Records::new(text.as_bytes(), Split::Container { results: RESULTS });
+        let mut r = Records::new(text.as_bytes(), Split::Container { dialect: DIALECT });
         let mut out = Vec::new();
         while let Some(b) = r.next_batch(batch).unwrap() {
             for rec in b.records {
@@ -1191,7 +1191,7 @@ mod tests {
         let cases = [
             (
                 3,
-                Split::Container { results: RESULTS },
+                Split::Container { dialect: DIALECT },
                 format!("[E \"a\"]\n1. 32-28 *\n[E \"b\"]\n1. {long}\n[E \"c\"]\n1. 33-29 *\n"),
             ),
             (

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::container::dialect::Dialect;
 pub use crate::container::Parsed;
 use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
@@ -52,10 +53,10 @@ pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>,
 #[derive(Debug, Clone, Copy)]
 pub enum Split {
     /// A PGN-style container: a record starts at a tag after movetext, or
-    /// after one of these result tokens.
+    /// after one of the dialect's result tokens.
     Container {
-        /// The family's result tokens.
-        results: &'static [&'static str],
+        /// The notation's dialect of the container.
+        dialect: &'static Dialect,
     },
     /// One record a line (JSON Lines).
     Lines,
@@ -112,7 +113,7 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Chess),
         description: "chess, PGN with standard algebraic notation (every move replayed)",
         split: Split::Container {
-            results: pgn::RESULTS,
+            dialect: &pgn::DIALECT,
         },
         read: Some(pgn::read),
         write: Some(pgn::write),
@@ -124,7 +125,7 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Draughts),
         description: "PDN 3.0 with numbered squares (32-28, 28x19x10)",
         split: Split::Container {
-            results: draughts::RESULTS,
+            dialect: &draughts::DIALECT,
         },
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
@@ -136,7 +137,7 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Draughts),
         description: "PDN with diagonal coordinates (f45, gf5, e8g6x)",
         split: Split::Container {
-            results: draughts::RESULTS,
+            dialect: &draughts::DIALECT,
         },
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),

@@ -5,8 +5,11 @@
 //! notation has its own `Rule` enum; [`container_rules!`] maps the shared rule
 //! names to a [`Kind`], and [`read`] walks the pairs of any of them into the
 //! IR, asking the notation ([`Notation`]) only for the board and the moves.
-//! [`write`] is the matching writer.
+//! [`write`] is the matching writer. What differs between container
+//! notations (numbering, result tokens, layouts) is the notation's
+//! [`Dialect`]: nothing here knows a family's tokens.
 
+pub mod dialect;
 pub mod fast;
 
 use pest::iterators::{Pair, Pairs};
@@ -18,6 +21,7 @@ use crate::format::ReadOptions;
 use crate::ir::{
     Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH,
 };
+pub use dialect::{Dialect, Layout, Numbering, Results};
 use fast::Lexing;
 
 /// What a rule of `common.pest` is, whatever notation's `Rule` enum it is in.
@@ -168,6 +172,10 @@ macro_rules! container_rules {
 pub trait Notation {
     /// The parser's rule enum.
     type Rule: ContainerRule;
+
+    /// The notation's dialect of the container: its numbering and result
+    /// tokens (those of its grammar's `result_token`).
+    const DIALECT: &'static Dialect;
 
     /// Called once the tags are read: decides the board and the setup, and
     /// keeps what [`Notation::read_move`] needs. `at` locates a tag by name.
@@ -445,7 +453,7 @@ pub fn read_record<'i, N: Notation>(
 ) -> Result<Parsed, Problem> {
     if let Some(lexed) = lexing
         .filter(|_| !opts.grammar_only)
-        .and_then(|l| fast::lex(text, l))
+        .and_then(|l| fast::lex(text, l, N::DIALECT))
     {
         return read_lexed(text, lexed, notation);
     }
@@ -654,7 +662,7 @@ fn assemble<'i, N: Notation>(
     notation: &mut N,
     mut warnings: Vec<Problem>,
 ) -> Result<Parsed, Problem> {
-    check_result_tag(text, &tags, tag_at, &mut warnings);
+    check_result_tag(text, &tags, tag_at, N::DIALECT.results, &mut warnings);
     let at = |name: &str| -> (usize, usize) {
         tags.iter()
             .position(|t| t.name == name)
@@ -669,6 +677,8 @@ fn assemble<'i, N: Notation>(
     let mut walker = Walker {
         text,
         notation,
+        numbering: N::DIALECT.numbering,
+        results: N::DIALECT.results,
         first,
         warnings: &mut warnings,
         result: None,
@@ -698,12 +708,22 @@ fn assemble<'i, N: Notation>(
 /// A Result tag holding a placeholder (`?`, empty) or a spaced result
 /// (`1 - 0`) is read as the result it means ([`Game::effective_result`]) and
 /// kept as written, with a warning.
-fn check_result_tag(text: &str, tags: &[Tag], tag_at: &[usize], warnings: &mut Vec<Problem>) {
+fn check_result_tag(
+    text: &str,
+    tags: &[Tag],
+    tag_at: &[usize],
+    results: &Results,
+    warnings: &mut Vec<Problem>,
+) {
     let Some(i) = tags.iter().position(|t| t.name == "Result") else {
         return;
     };
-    if GameResult::parse(&tags[i].value).is_none() {
-        if let Some((_, repair)) = GameResult::parse_damaged(&tags[i].value) {
+    let value = tags[i].value.as_str();
+    if results.parse(value).is_none() && GameResult::parse(value).is_none() {
+        let damaged = results
+            .parse_damaged(value)
+            .or_else(|| GameResult::parse_damaged(value));
+        if let Some((_, repair)) = damaged {
             warnings.push(Problem::at(line_col(text, tag_at[i]), repair.message()));
         }
     }
@@ -755,6 +775,9 @@ fn comment<R: RuleType>(
 struct Walker<'n, 'w, 'i, N: Notation> {
     text: &'i str,
     notation: &'n mut N,
+    /// The dialect's numbering and results.
+    numbering: Numbering,
+    results: &'static Results,
     first: Side,
     warnings: &'w mut Vec<Problem>,
     result: Option<GameResult>,
@@ -810,19 +833,17 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     ply.before = std::mem::take(&mut pending);
                     line.plies.push(ply);
                     numbered = true;
-                    if side != self.first {
-                        number += 1;
-                    }
+                    number = self.numbering.next(number, side, self.first);
                     side = side.other();
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
-                    let digits = text.trim_end_matches(['.', '…']);
-                    number = digits.parse().map_err(|_| {
+                    number = self.numbering.digits(text).parse().map_err(|_| {
                         Problem::at(at(offset), format!("move number `{text}` is too large"))
                     })?;
-                    let dots = text.len() - digits.len();
-                    if !fixed_side && (dots >= 3 || text.ends_with('…')) {
-                        side = self.first.other();
+                    if !fixed_side {
+                        if let Some(s) = self.numbering.side_of(text, number, self.first) {
+                            side = s;
+                        }
                     }
                     numbered = true;
                 }
@@ -870,8 +891,8 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                 }
                 Token::Close => break,
                 Token::Result(text, offset) => {
-                    self.result = GameResult::parse(text).or_else(|| {
-                        let (result, repair) = GameResult::parse_damaged(text)?;
+                    self.result = self.results.parse(text).or_else(|| {
+                        let (result, repair) = self.results.parse_damaged(text)?;
                         self.warnings
                             .push(Problem::at(at(offset), repair.message()));
                         Some(result)
@@ -948,15 +969,18 @@ pub fn write_tags(tags: &[Tag], out: &mut String) {
     }
 }
 
-/// Lays out movetext tokens in lines of at most 80 columns. A token is never
-/// split, so a comment longer than a line keeps its own line.
-struct Layout<'o> {
+/// Lays out movetext tokens in lines: of at most 80 columns in a
+/// paragraph, a move pair a line in pairs. A token is never split, so a
+/// comment longer than a line keeps its own line.
+struct Lines<'o> {
     out: &'o mut String,
     col: usize,
     /// The next token is glued to the previous one (after `(`).
     glue: bool,
     /// Write `!`, `?`, `!!`, `??`, `!?`, `?!` as the NAGs `$1`..`$6`.
     glyphs_as_nags: bool,
+    /// Wrap lines at 80 columns.
+    wrap: bool,
 }
 
 /// How a notation's writer spells what the container holds.
@@ -965,6 +989,8 @@ pub struct Style {
     /// Write the traditional move suffixes as NAGs, as PGN export format
     /// requires (`Kg7?!` becomes `Kg7 $6`); other glyphs stay glued.
     pub glyphs_as_nags: bool,
+    /// How the movetext is laid out in lines (one of the dialect's).
+    pub layout: Layout,
 }
 
 /// The NAG of a traditional move suffix.
@@ -977,7 +1003,7 @@ fn glyph_nag(glyph: &str) -> Option<u32> {
 
 const WIDTH: usize = 80;
 
-impl Layout<'_> {
+impl Lines<'_> {
     fn token(&mut self, tok: &str) {
         // Width in characters and the last line break (moves, numbers and
         // NAGs are ASCII on one line: their width is their length).
@@ -989,7 +1015,7 @@ impl Layout<'_> {
         if self.glue {
             self.glue = false;
         } else if self.col > 0 {
-            if self.col + 1 + len > WIDTH {
+            if self.wrap && self.col + 1 + len > WIDTH {
                 self.out.push('\n');
                 self.col = 0;
             } else {
@@ -1044,8 +1070,17 @@ impl Layout<'_> {
         self.glue = true;
     }
 
+    /// Ends the line, unless nothing is on it (a new move pair in pairs).
+    fn break_line(&mut self) {
+        if self.col > 0 {
+            self.out.push('\n');
+            self.col = 0;
+            self.glue = false;
+        }
+    }
+
     fn close(&mut self) {
-        if self.col + 1 > WIDTH {
+        if self.wrap && self.col + 1 > WIDTH {
             self.out.push('\n');
             self.col = 0;
         }
@@ -1056,13 +1091,16 @@ impl Layout<'_> {
 }
 
 /// Writes a whole game in the PGN-style container: preamble comments, tags,
-/// movetext wrapped at 80 columns, and the result, ending with a newline.
-/// `tags` are the tags to write: the game's own, or those with what the
-/// target adds to them; `spell` writes one move in the target notation.
+/// movetext numbered and laid out as the dialect and style say, and the
+/// result, ending with a newline. `tags` are the tags to write: the game's
+/// own, or those with what the target adds to them; `spell` writes one move
+/// in the target notation. The result is the dialect's token for
+/// [`Game::result_in`] (`*` for one the dialect has no token for).
 pub fn write<F>(
     game: &Game,
     tags: &[Tag],
     out: &mut String,
+    dialect: &Dialect,
     style: Style,
     mut spell: F,
 ) -> Result<(), Problem>
@@ -1080,17 +1118,23 @@ where
         out.push('\n');
     }
     write_tags(tags, out);
-    let mut layout = Layout {
+    let mut lines = Lines {
         out,
         col: 0,
         glue: false,
         glyphs_as_nags: style.glyphs_as_nags,
+        wrap: style.layout == Layout::Paragraph,
     };
-    let first = game.variant.first_mover();
-    let mut buf = String::new();
-    write_line(&game.moves, first, &mut layout, &mut spell, &mut buf)?;
-    layout.token(game.effective_result().token());
-    layout.out.push('\n');
+    let mut writer = LineWriter {
+        first: game.variant.first_mover(),
+        numbering: dialect.numbering,
+        pairs: style.layout == Layout::Pairs,
+        spell: &mut spell,
+        buf: String::new(),
+    };
+    writer.line(&game.moves, &mut lines, true)?;
+    lines.token(game.result_in(dialect.results).token());
+    lines.out.push('\n');
     Ok(())
 }
 
@@ -1123,60 +1167,79 @@ pub fn push_number(buf: &mut String, n: u32) {
     }
 }
 
-fn write_line<F>(
-    line: &Line,
+/// Writes the lines of a game.
+struct LineWriter<'s, F> {
     first: Side,
-    layout: &mut Layout<'_>,
-    spell: &mut F,
-    buf: &mut String,
-) -> Result<(), Problem>
+    numbering: Numbering,
+    /// A move pair a line (on the main line).
+    pairs: bool,
+    spell: &'s mut F,
+    buf: String,
+}
+
+impl<F> LineWriter<'_, F>
 where
     F: FnMut(&Move, &mut String) -> Result<(), Problem>,
 {
-    let mut need_number = true;
-    for ply in &line.plies {
-        for c in &ply.before {
-            layout.comment(c)?;
-            need_number = true;
-        }
-        // A move number stays on the line of its move.
-        buf.clear();
-        if ply.side == first {
-            push_number(buf, ply.number);
-            buf.push_str(". ");
-        } else if need_number {
-            push_number(buf, ply.number);
-            buf.push_str("... ");
-        }
-        need_number = false;
-        spell(&ply.mv, buf)?;
-        let glyph_as_nag = match &ply.glyph {
-            Some(g) if layout.glyphs_as_nags => glyph_nag(g),
-            _ => None,
-        };
-        if let (Some(g), None) = (&ply.glyph, glyph_as_nag) {
-            buf.push_str(g);
-        }
-        layout.token(buf);
-        for &nag in glyph_as_nag.iter().chain(&ply.nags) {
+    fn line(&mut self, line: &Line, lines: &mut Lines<'_>, main: bool) -> Result<(), Problem> {
+        let mut need_number = true;
+        for ply in &line.plies {
+            if main && self.pairs && ply.side == self.first {
+                lines.break_line();
+            }
+            for c in &ply.before {
+                lines.comment(c)?;
+                need_number = true;
+            }
+            // A move number stays on the line of its move.
+            let buf = &mut self.buf;
             buf.clear();
-            buf.push('$');
-            push_number(buf, nag);
-            layout.token(buf);
+            match self.numbering {
+                Numbering::Pair if ply.side == self.first => {
+                    push_number(buf, ply.number);
+                    buf.push_str(". ");
+                }
+                Numbering::Pair if need_number => {
+                    push_number(buf, ply.number);
+                    buf.push_str("... ");
+                }
+                Numbering::Pair => {}
+                Numbering::Ply { mark } => {
+                    push_number(buf, ply.number);
+                    buf.push(char::from(mark));
+                    buf.push(' ');
+                }
+            }
+            need_number = false;
+            (self.spell)(&ply.mv, buf)?;
+            let glyph_as_nag = match &ply.glyph {
+                Some(g) if lines.glyphs_as_nags => glyph_nag(g),
+                _ => None,
+            };
+            if let (Some(g), None) = (&ply.glyph, glyph_as_nag) {
+                buf.push_str(g);
+            }
+            lines.token(buf);
+            for &nag in glyph_as_nag.iter().chain(&ply.nags) {
+                buf.clear();
+                buf.push('$');
+                push_number(buf, nag);
+                lines.token(buf);
+            }
+            for c in &ply.after {
+                lines.comment(c)?;
+                need_number = true;
+            }
+            for var in &ply.variations {
+                lines.open();
+                self.line(var, lines, false)?;
+                lines.close();
+                need_number = true;
+            }
         }
-        for c in &ply.after {
-            layout.comment(c)?;
-            need_number = true;
+        for c in &line.trailing {
+            lines.comment(c)?;
         }
-        for var in &ply.variations {
-            layout.open();
-            write_line(var, first, layout, spell, buf)?;
-            layout.close();
-            need_number = true;
-        }
+        Ok(())
     }
-    for c in &line.trailing {
-        layout.comment(c)?;
-    }
-    Ok(())
 }

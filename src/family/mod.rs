@@ -7,6 +7,7 @@ pub mod draughts;
 
 use serde::{Deserialize, Serialize};
 
+use crate::container::dialect::{Dialect, Results};
 use crate::ir::Side;
 
 /// A family of games: notations of one family can be converted into each other.
@@ -20,6 +21,25 @@ pub enum Family {
 }
 
 impl Family {
+    /// Every family, in the order a result token several families write is
+    /// looked up in ([`crate::ir::GameResult::parse`]).
+    pub const ALL: [Family; 2] = [Family::Chess, Family::Draughts];
+
+    /// The dialect of the family's container notations: its numbering and
+    /// result tokens (for messages and results outside a notation: JSON, a
+    /// Result tag).
+    pub fn dialect(self) -> &'static Dialect {
+        match self {
+            Family::Chess => &chess::pgn::DIALECT,
+            Family::Draughts => &draughts::pdn::DIALECT,
+        }
+    }
+
+    /// The family's result tokens.
+    pub fn results(self) -> &'static Results {
+        self.dialect().results
+    }
+
     /// The family's name as the CLI and `kifu formats` spell it.
     pub fn name(self) -> &'static str {
         match self {
@@ -76,4 +96,14 @@ pub enum Move {
     Chess(chess::Ply),
     /// A draughts move: a path of squares.
     Draughts(draughts::Move),
+}
+
+impl Move {
+    /// The family the move belongs to.
+    pub fn family(&self) -> Family {
+        match self {
+            Move::Chess(_) => Family::Chess,
+            Move::Draughts(_) => Family::Draughts,
+        }
+    }
 }
