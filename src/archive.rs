@@ -460,6 +460,7 @@ impl Names {
 fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bool)> {
     let n = data.len();
     let results = dialect.results;
+    let firsts = results.firsts();
     // What ends a move number (`1.`), which is no result spaced around its
     // dash.
     let mark = dialect.numbering.mark();
@@ -577,7 +578,7 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
             0xEF if data[i..].starts_with(b"\xEF\xBB\xBF") => i += 3,
             _ => {
                 let start = i;
-                let maybe_result = results.may_start(b);
+                let maybe_result = firsts.contains(b);
                 // A stray `}` or `]` is a token of its own.
                 i += 1;
                 while i < n && !is_delim(data[i]) {

@@ -39,16 +39,6 @@ impl Numbering {
         }
     }
 
-    /// The number of the ply after one numbered `number`, played by `side`
-    /// when `first` moves first.
-    #[inline]
-    pub fn next(self, number: u32, side: Side, first: Side) -> u32 {
-        match self {
-            Numbering::Pair if side == first => number,
-            Numbering::Pair | Numbering::Ply { .. } => number + 1,
-        }
-    }
-
     /// The side a line's first move number names, if it names one: `12...`
     /// names the side that does not move first, a per-ply number names the
     /// first mover when odd.
@@ -125,7 +115,20 @@ impl ResultToken {
 #[derive(Debug)]
 pub struct Results {
     tokens: &'static [ResultToken],
-    firsts: [u64; 4],
+    firsts: ByteSet,
+}
+
+/// A set of bytes, tested in a few instructions (the first bytes of a
+/// dialect's result tokens). Copy it into a local before a hot loop.
+#[derive(Debug, Clone, Copy)]
+pub struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    /// Whether the set holds the byte.
+    #[inline]
+    pub fn contains(self, b: u8) -> bool {
+        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
 }
 
 impl Results {
@@ -138,7 +141,10 @@ impl Results {
             firsts[(b >> 6) as usize] |= 1 << (b & 63);
             i += 1;
         }
-        Results { tokens, firsts }
+        Results {
+            tokens,
+            firsts: ByteSet(firsts),
+        }
     }
 
     /// The tokens, in the grammar's order.
@@ -146,10 +152,10 @@ impl Results {
         self.tokens
     }
 
-    /// Whether a token starts with this byte.
+    /// The bytes a token starts with.
     #[inline]
-    pub fn may_start(&self, b: u8) -> bool {
-        self.firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    pub fn firsts(&self) -> ByteSet {
+        self.firsts
     }
 
     /// The first token that `text` starts with (it may run on into a longer

@@ -196,13 +196,19 @@ pub fn lex<'i, R: RuleType>(
                 tokens.push(Token::Ellipsis);
                 i = j;
             }
-            // Results that start with another ASCII byte (`*`, `R`); the
-            // lexer gives up on non-ASCII (`½-½`).
-            _ if c.is_ascii() && results.may_start(c) => match result_at(text, i, results) {
-                Some(r) => i = end_with_result(text, i, r, depth, &mut tokens)?,
-                None => i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?,
-            },
-            _ => i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?,
+            // A move, as the grammar tries a move before a result; else a
+            // result that starts with another ASCII byte (`*`, `R`; the
+            // lexer gives up on non-ASCII, `½-½`).
+            _ => {
+                i = match lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves) {
+                    Some(j) => j,
+                    None if c.is_ascii() && results.firsts().contains(c) => {
+                        let r = result_at(text, i, results)?;
+                        end_with_result(text, i, r, depth, &mut tokens)?
+                    }
+                    None => return None,
+                }
+            }
         }
         i = skip(i);
     }

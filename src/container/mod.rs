@@ -808,6 +808,8 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
     ) -> Result<Line, Problem> {
         let mut pending: Vec<Comment> = Vec::new();
         let mut numbered = !main;
+        // Numbers count plies, not move pairs.
+        let per_ply = matches!(self.numbering, Numbering::Ply { .. });
         let record = self.text;
         let at = |offset: usize| line_col(record, offset);
         while let Some(token) = tokens.next() {
@@ -833,7 +835,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     ply.before = std::mem::take(&mut pending);
                     line.plies.push(ply);
                     numbered = true;
-                    number = self.numbering.next(number, side, self.first);
+                    if per_ply || side != self.first {
+                        number += 1;
+                    }
                     side = side.other();
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
@@ -979,8 +983,8 @@ struct Lines<'o> {
     glue: bool,
     /// Write `!`, `?`, `!!`, `??`, `!?`, `?!` as the NAGs `$1`..`$6`.
     glyphs_as_nags: bool,
-    /// Wrap lines at 80 columns.
-    wrap: bool,
+    /// The widest line: 80 in a paragraph, unbounded in pairs.
+    width: usize,
 }
 
 /// How a notation's writer spells what the container holds.
@@ -1015,7 +1019,7 @@ impl Lines<'_> {
         if self.glue {
             self.glue = false;
         } else if self.col > 0 {
-            if self.wrap && self.col + 1 + len > WIDTH {
+            if self.col + 1 + len > self.width {
                 self.out.push('\n');
                 self.col = 0;
             } else {
@@ -1080,7 +1084,7 @@ impl Lines<'_> {
     }
 
     fn close(&mut self) {
-        if self.wrap && self.col + 1 > WIDTH {
+        if self.col + 1 > self.width {
             self.out.push('\n');
             self.col = 0;
         }
@@ -1123,16 +1127,18 @@ where
         col: 0,
         glue: false,
         glyphs_as_nags: style.glyphs_as_nags,
-        wrap: style.layout == Layout::Paragraph,
+        width: match style.layout {
+            Layout::Paragraph => WIDTH,
+            Layout::Pairs => usize::MAX,
+        },
     };
-    let mut writer = LineWriter {
+    let numbers = Numbers {
         first: game.variant.first_mover(),
         numbering: dialect.numbering,
         pairs: style.layout == Layout::Pairs,
-        spell: &mut spell,
-        buf: String::new(),
     };
-    writer.line(&game.moves, &mut lines, true)?;
+    let mut buf = String::new();
+    write_line(&game.moves, numbers, true, &mut lines, &mut spell, &mut buf)?;
     lines.token(game.result_in(dialect.results).token());
     lines.out.push('\n');
     Ok(())
@@ -1167,79 +1173,84 @@ pub fn push_number(buf: &mut String, n: u32) {
     }
 }
 
-/// Writes the lines of a game.
-struct LineWriter<'s, F> {
+/// How the plies of a game are numbered and broken into lines.
+#[derive(Clone, Copy)]
+struct Numbers {
     first: Side,
     numbering: Numbering,
     /// A move pair a line (on the main line).
     pairs: bool,
-    spell: &'s mut F,
-    buf: String,
 }
 
-impl<F> LineWriter<'_, F>
+fn write_line<F>(
+    line: &Line,
+    numbers: Numbers,
+    main: bool,
+    lines: &mut Lines<'_>,
+    spell: &mut F,
+    buf: &mut String,
+) -> Result<(), Problem>
 where
     F: FnMut(&Move, &mut String) -> Result<(), Problem>,
 {
-    fn line(&mut self, line: &Line, lines: &mut Lines<'_>, main: bool) -> Result<(), Problem> {
-        let mut need_number = true;
-        for ply in &line.plies {
-            if main && self.pairs && ply.side == self.first {
-                lines.break_line();
-            }
-            for c in &ply.before {
-                lines.comment(c)?;
-                need_number = true;
-            }
-            // A move number stays on the line of its move.
-            let buf = &mut self.buf;
-            buf.clear();
-            match self.numbering {
-                Numbering::Pair if ply.side == self.first => {
-                    push_number(buf, ply.number);
-                    buf.push_str(". ");
-                }
-                Numbering::Pair if need_number => {
-                    push_number(buf, ply.number);
-                    buf.push_str("... ");
-                }
-                Numbering::Pair => {}
-                Numbering::Ply { mark } => {
-                    push_number(buf, ply.number);
-                    buf.push(char::from(mark));
-                    buf.push(' ');
-                }
-            }
-            need_number = false;
-            (self.spell)(&ply.mv, buf)?;
-            let glyph_as_nag = match &ply.glyph {
-                Some(g) if lines.glyphs_as_nags => glyph_nag(g),
-                _ => None,
-            };
-            if let (Some(g), None) = (&ply.glyph, glyph_as_nag) {
-                buf.push_str(g);
-            }
-            lines.token(buf);
-            for &nag in glyph_as_nag.iter().chain(&ply.nags) {
-                buf.clear();
-                buf.push('$');
-                push_number(buf, nag);
-                lines.token(buf);
-            }
-            for c in &ply.after {
-                lines.comment(c)?;
-                need_number = true;
-            }
-            for var in &ply.variations {
-                lines.open();
-                self.line(var, lines, false)?;
-                lines.close();
-                need_number = true;
-            }
+    let first = numbers.first;
+    let breaks = main && numbers.pairs;
+    let mut need_number = true;
+    for ply in &line.plies {
+        if breaks && ply.side == first {
+            lines.break_line();
         }
-        for c in &line.trailing {
+        for c in &ply.before {
             lines.comment(c)?;
+            need_number = true;
         }
-        Ok(())
+        // A move number stays on the line of its move.
+        buf.clear();
+        match numbers.numbering {
+            Numbering::Pair if ply.side == first => {
+                push_number(buf, ply.number);
+                buf.push_str(". ");
+            }
+            Numbering::Pair if need_number => {
+                push_number(buf, ply.number);
+                buf.push_str("... ");
+            }
+            Numbering::Pair => {}
+            Numbering::Ply { mark } => {
+                push_number(buf, ply.number);
+                buf.push(char::from(mark));
+                buf.push(' ');
+            }
+        }
+        need_number = false;
+        spell(&ply.mv, buf)?;
+        let glyph_as_nag = match &ply.glyph {
+            Some(g) if lines.glyphs_as_nags => glyph_nag(g),
+            _ => None,
+        };
+        if let (Some(g), None) = (&ply.glyph, glyph_as_nag) {
+            buf.push_str(g);
+        }
+        lines.token(buf);
+        for &nag in glyph_as_nag.iter().chain(&ply.nags) {
+            buf.clear();
+            buf.push('$');
+            push_number(buf, nag);
+            lines.token(buf);
+        }
+        for c in &ply.after {
+            lines.comment(c)?;
+            need_number = true;
+        }
+        for var in &ply.variations {
+            lines.open();
+            write_line(var, numbers, false, lines, spell, buf)?;
+            lines.close();
+            need_number = true;
+        }
     }
+    for c in &line.trailing {
+        lines.comment(c)?;
+    }
+    Ok(())
 }
