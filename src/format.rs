@@ -8,6 +8,7 @@ use crate::container::dialect::Dialect;
 pub use crate::container::Parsed;
 use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
+use crate::family::coerceo::notation as coerceo;
 use crate::family::draughts::Board;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
 use crate::family::Family;
@@ -162,6 +163,30 @@ pub static FORMATS: &[Format] = &[
         read: None,
         write: Some(sllavcco_html::write),
         framing: sllavcco_html::FRAMING,
+    },
+    Format {
+        name: "coerceo",
+        extensions: &["coerceo"],
+        family: Some(Family::Coerceo),
+        description: "Coerceo Game Notation (seed 000): 1# 3c-3e 2# 4b-3d, x14a, T14, TT",
+        split: Split::Container {
+            dialect: &coerceo::DIALECT,
+        },
+        read: Some(coerceo::read),
+        write: Some(coerceo::write),
+        framing: CONTAINER,
+    },
+    Format {
+        name: "coerceo-columns",
+        extensions: &["coerceo"],
+        family: Some(Family::Coerceo),
+        description: "Coerceo Game Notation, a White and a Black ply a line (write only)",
+        split: Split::Container {
+            dialect: &coerceo::DIALECT,
+        },
+        read: None,
+        write: Some(coerceo::write_columns),
+        framing: CONTAINER,
     },
     Format {
         name: "json",

@@ -3,6 +3,7 @@
 //! its square, piece, move and board types, its rules and its notations.
 
 pub mod chess;
+pub mod coerceo;
 pub mod draughts;
 
 use serde::{Deserialize, Serialize};
@@ -18,12 +19,14 @@ pub enum Family {
     Chess,
     /// Draughts and checkers on any board PDN describes.
     Draughts,
+    /// Coerceo.
+    Coerceo,
 }
 
 impl Family {
     /// Every family, in the order a result token several families write is
     /// looked up in ([`crate::ir::GameResult::parse`]).
-    pub const ALL: [Family; 2] = [Family::Chess, Family::Draughts];
+    pub const ALL: [Family; 3] = [Family::Chess, Family::Draughts, Family::Coerceo];
 
     /// The dialect of the family's container notations: its numbering and
     /// result tokens (for messages and results outside a notation: JSON, a
@@ -32,6 +35,7 @@ impl Family {
         match self {
             Family::Chess => &chess::pgn::DIALECT,
             Family::Draughts => &draughts::pdn::DIALECT,
+            Family::Coerceo => &coerceo::notation::DIALECT,
         }
     }
 
@@ -45,6 +49,7 @@ impl Family {
         match self {
             Family::Chess => "chess",
             Family::Draughts => "draughts",
+            Family::Coerceo => "coerceo",
         }
     }
 }
@@ -58,6 +63,8 @@ pub enum Variant {
     Chess(chess::Board),
     /// A draughts board.
     Draughts(draughts::Board),
+    /// Coerceo.
+    Coerceo,
 }
 
 impl Variant {
@@ -66,6 +73,7 @@ impl Variant {
         match self {
             Variant::Chess(_) => Family::Chess,
             Variant::Draughts(_) => Family::Draughts,
+            Variant::Coerceo => Family::Coerceo,
         }
     }
 
@@ -74,6 +82,7 @@ impl Variant {
         match self {
             Variant::Chess(_) => Side::White,
             Variant::Draughts(b) => b.first,
+            Variant::Coerceo => Side::White,
         }
     }
 }
@@ -96,6 +105,8 @@ pub enum Move {
     Chess(chess::Ply),
     /// A draughts move: a path of squares.
     Draughts(draughts::Move),
+    /// A Coerceo ply: a step or an exchange, with its captures and tiles.
+    Coerceo(coerceo::Move),
 }
 
 impl Move {
@@ -104,6 +115,7 @@ impl Move {
         match self {
             Move::Chess(_) => Family::Chess,
             Move::Draughts(_) => Family::Draughts,
+            Move::Coerceo(_) => Family::Coerceo,
         }
     }
 }

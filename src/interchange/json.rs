@@ -154,6 +154,7 @@ fn validate(game: &Game) -> Result<(), Problem> {
     match &game.variant {
         Variant::Draughts(board) => validate_draughts(game, board),
         Variant::Chess(_) => crate::family::chess::rules::check_game(game).map_err(Problem::whole),
+        Variant::Coerceo => crate::family::coerceo::rules::check_game(game).map_err(Problem::whole),
     }
 }
 
