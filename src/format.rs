@@ -9,6 +9,7 @@ use crate::container::scan::Scanner;
 pub use crate::container::Parsed;
 use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
+use crate::family::coerceo::notation as coerceo;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
 use crate::family::Family;
 use crate::interchange::json;
@@ -94,7 +95,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["pgn"],
         family: Some(Family::Chess),
         description: "chess, PGN with standard algebraic notation (every move replayed)",
-        split: &Scanner::new(pgn::RESULTS),
+        split: &Scanner::new(&pgn::DIALECT),
         read: Some(pgn::read),
         write: Some(pgn::write),
         framing: CONTAINER,
@@ -105,7 +106,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["pdn"],
         family: Some(Family::Draughts),
         description: "PDN 3.0 with numbered squares (32-28, 28x19x10)",
-        split: &Scanner::new(draughts::RESULTS),
+        split: &Scanner::new(&draughts::DIALECT),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
         framing: CONTAINER,
@@ -116,7 +117,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["diag.pdn"],
         family: Some(Family::Draughts),
         description: "PDN with diagonal coordinates (f45, gf5, e8g6x)",
-        split: &Scanner::new(draughts::RESULTS),
+        split: &Scanner::new(&draughts::DIALECT),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
         framing: CONTAINER,
@@ -143,6 +144,17 @@ pub static FORMATS: &[Format] = &[
         write: Some(sllavcco_html::write),
         framing: sllavcco_html::FRAMING,
         options: Options::of::<sllavcco_html::Options>(),
+    },
+    Format {
+        name: "coerceo",
+        extensions: &["coerceo"],
+        family: Some(Family::Coerceo),
+        description: "Coerceo Game Notation (seed 000): 1# 3c-3e 2# 4b-3d, x14a, T14, TT",
+        split: &Scanner::new(&coerceo::DIALECT),
+        read: Some(coerceo::read),
+        write: Some(coerceo::write),
+        framing: CONTAINER,
+        options: Options::of::<coerceo::Options>(),
     },
     Format {
         name: "json",

@@ -17,6 +17,7 @@
 
 use pest::RuleType;
 
+use crate::container::dialect::{Dialect, Numbering, Results};
 use crate::container::{Lexed, Token};
 use crate::ir::CommentKind;
 
@@ -33,22 +34,29 @@ fn ends_move(b: Option<&u8>) -> bool {
     }
 }
 
-/// What a notation tells the lexer.
+/// What a notation tells the lexer besides its dialect.
 #[derive(Debug, Clone, Copy)]
 pub struct Lexing {
     /// The length of the move at the start of its argument when it is one
     /// the notation's grammar reads as exactly that move (check sign
     /// included, glyph excluded).
     pub move_len: fn(&[u8]) -> Option<usize>,
-    /// The family's result tokens, in the order of the grammar's
-    /// `result_token`. A token that is a result is never a move, as the
-    /// draughts grammar's `!result` guard says.
-    pub results: &'static [&'static str],
 }
 
-/// Lexes a record, or returns `None` for pest to read it.
-pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R>> {
-    let Lexing { move_len, results } = lexing;
+/// Lexes a record, or returns `None` for pest to read it. Move numbers and
+/// results are the dialect's: its result tokens, in the order of the
+/// grammar's `result_token` (a token that is a result is never a move, as
+/// the draughts grammar's `!result` guard says), and its numbers (`12.`,
+/// `12...`; `1#`).
+pub fn lex<'i, R: RuleType>(
+    text: &'i str,
+    lexing: Lexing,
+    dialect: &Dialect,
+) -> Option<Lexed<'i, R>> {
+    let Lexing { move_len } = lexing;
+    let results = dialect.results;
+    let numbering = dialect.numbering;
+    let mark = numbering.mark();
     let b = text.as_bytes();
     let n = b.len();
     let skip = |mut i: usize| {
@@ -117,9 +125,13 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
                 while j < n && b[j].is_ascii_digit() {
                     j += 1;
                 }
-                if j < n && b[j] == b'.' {
-                    while j < n && b[j] == b'.' {
-                        j += 1;
+                if j < n && b[j] == mark {
+                    j += 1;
+                    // `12...`: the dots of a number by move pair.
+                    if numbering == Numbering::Pair {
+                        while j < n && b[j] == b'.' {
+                            j += 1;
+                        }
                     }
                     tokens.push(Token::MoveNumber(&text[i..j], i));
                     i = j;
@@ -129,10 +141,6 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
                     // A move that starts with a digit (draughts squares).
                     i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?;
                 }
-            }
-            b'*' => {
-                let r = result_at(text, i, results)?;
-                i = end_with_result(text, i, r, depth, &mut tokens)?;
             }
             b'{' => {
                 let close = i + 1 + memchr::memchr(b'}', &b[i + 1..])?;
@@ -188,7 +196,19 @@ pub fn lex<'i, R: RuleType>(text: &'i str, lexing: Lexing) -> Option<Lexed<'i, R
                 tokens.push(Token::Ellipsis);
                 i = j;
             }
-            _ => i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?,
+            // A move, as the grammar tries a move before a result; else a
+            // result that starts with another ASCII byte (`*`, `R`; the
+            // lexer gives up on non-ASCII, `½-½`).
+            _ => {
+                i = match lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves) {
+                    Some(j) => j,
+                    None if c.is_ascii() && results.firsts().contains(c) => {
+                        let r = result_at(text, i, results)?;
+                        end_with_result(text, i, r, depth, &mut tokens)?
+                    }
+                    None => return None,
+                }
+            }
         }
         i = skip(i);
     }
@@ -225,26 +245,27 @@ fn lex_move<'i, R: RuleType>(
 /// its dash (`1- 1`): the grammar reads it as that result, so a notation's
 /// `move_len` must not take it as a move.
 #[cold]
-pub fn spaced_result(mv: &[u8], results: &[&str]) -> bool {
+pub fn spaced_result(mv: &[u8], results: &Results) -> bool {
     let Some((left, right)) = mv.split_first_chunk::<2>() else {
         return false;
     };
     let right = right.trim_ascii_start();
-    results
-        .iter()
-        .any(|r| r.len() > 2 && r.as_bytes().split_at(2) == (&left[..], right))
+    results.tokens().iter().any(|r| {
+        let r = r.text.as_bytes();
+        r.len() > 2 && r.split_at(2) == (&left[..], right)
+    })
 }
 
 /// The result token at `i`, as the grammar's `result` rule finds one: the
-/// first of the family's tokens that starts there (they are listed in the
+/// first of the dialect's tokens that starts there (they are listed in the
 /// grammar's order), not running on into a longer token.
-fn result_at<'r>(text: &str, i: usize, results: &[&'r str]) -> Option<&'r str> {
+fn result_at(text: &str, i: usize, results: &Results) -> Option<&'static str> {
     let rest = &text.as_bytes()[i..];
-    let r = results.iter().find(|r| rest.starts_with(r.as_bytes()))?;
+    let r = results.prefix(rest)?;
     let runs_on = rest
         .get(r.len())
         .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'/' | b':'));
-    (!runs_on).then_some(*r)
+    (!runs_on).then_some(r)
 }
 
 /// A result token at `i`, which must end the record outside any variation;

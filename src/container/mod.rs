@@ -5,8 +5,11 @@
 //! notation has its own `Rule` enum; [`container_rules!`] maps the shared rule
 //! names to a [`Kind`], and [`read`] walks the pairs of any of them into the
 //! IR, asking the notation ([`Notation`]) only for the board and the moves.
-//! [`write`] is the matching writer.
+//! [`write`] is the matching writer. What differs between container
+//! notations (numbering, result tokens, layouts) is the notation's
+//! [`Dialect`]: nothing here knows a family's tokens.
 
+pub mod dialect;
 pub mod fast;
 pub mod scan;
 
@@ -19,6 +22,7 @@ use crate::format::ReadOptions;
 use crate::ir::{
     Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH,
 };
+pub use dialect::{Dialect, Layout, Numbering, Results};
 use fast::Lexing;
 
 /// What a rule of `common.pest` is, whatever notation's `Rule` enum it is in.
@@ -169,6 +173,10 @@ macro_rules! container_rules {
 pub trait Notation {
     /// The parser's rule enum.
     type Rule: ContainerRule;
+
+    /// The notation's dialect of the container: its numbering and result
+    /// tokens (those of its grammar's `result_token`).
+    const DIALECT: &'static Dialect;
 
     /// Called once the tags are read: decides the board and the setup, and
     /// keeps what [`Notation::read_move`] needs. `at` locates a tag by name.
@@ -446,7 +454,7 @@ pub fn read_record<'i, N: Notation>(
 ) -> Result<Parsed, Problem> {
     if let Some(lexed) = lexing
         .filter(|_| !opts.grammar_only)
-        .and_then(|l| fast::lex(text, l))
+        .and_then(|l| fast::lex(text, l, N::DIALECT))
     {
         return read_lexed(text, lexed, notation);
     }
@@ -655,7 +663,7 @@ fn assemble<'i, N: Notation>(
     notation: &mut N,
     mut warnings: Vec<Problem>,
 ) -> Result<Parsed, Problem> {
-    check_result_tag(text, &tags, tag_at, &mut warnings);
+    check_result_tag(text, &tags, tag_at, N::DIALECT.results, &mut warnings);
     let at = |name: &str| -> (usize, usize) {
         tags.iter()
             .position(|t| t.name == name)
@@ -670,6 +678,8 @@ fn assemble<'i, N: Notation>(
     let mut walker = Walker {
         text,
         notation,
+        numbering: N::DIALECT.numbering,
+        results: N::DIALECT.results,
         first,
         warnings: &mut warnings,
         result: None,
@@ -699,12 +709,22 @@ fn assemble<'i, N: Notation>(
 /// A Result tag holding a placeholder (`?`, empty) or a spaced result
 /// (`1 - 0`) is read as the result it means ([`Game::effective_result`]) and
 /// kept as written, with a warning.
-fn check_result_tag(text: &str, tags: &[Tag], tag_at: &[usize], warnings: &mut Vec<Problem>) {
+fn check_result_tag(
+    text: &str,
+    tags: &[Tag],
+    tag_at: &[usize],
+    results: &Results,
+    warnings: &mut Vec<Problem>,
+) {
     let Some(i) = tags.iter().position(|t| t.name == "Result") else {
         return;
     };
-    if GameResult::parse(&tags[i].value).is_none() {
-        if let Some((_, repair)) = GameResult::parse_damaged(&tags[i].value) {
+    let value = tags[i].value.as_str();
+    if results.parse(value).is_none() && GameResult::parse(value).is_none() {
+        let damaged = results
+            .parse_damaged(value)
+            .or_else(|| GameResult::parse_damaged(value));
+        if let Some((_, repair)) = damaged {
             warnings.push(Problem::at(line_col(text, tag_at[i]), repair.message()));
         }
     }
@@ -756,6 +776,9 @@ fn comment<R: RuleType>(
 struct Walker<'n, 'w, 'i, N: Notation> {
     text: &'i str,
     notation: &'n mut N,
+    /// The dialect's numbering and results.
+    numbering: Numbering,
+    results: &'static Results,
     first: Side,
     warnings: &'w mut Vec<Problem>,
     result: Option<GameResult>,
@@ -786,6 +809,8 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
     ) -> Result<Line, Problem> {
         let mut pending: Vec<Comment> = Vec::new();
         let mut numbered = !main;
+        // Numbers count plies, not move pairs.
+        let per_ply = matches!(self.numbering, Numbering::Ply { .. });
         let record = self.text;
         let at = |offset: usize| line_col(record, offset);
         while let Some(token) = tokens.next() {
@@ -811,19 +836,19 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     ply.before = std::mem::take(&mut pending);
                     line.plies.push(ply);
                     numbered = true;
-                    if side != self.first {
+                    if per_ply || side != self.first {
                         number += 1;
                     }
                     side = side.other();
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
-                    let digits = text.trim_end_matches(['.', '…']);
-                    number = digits.parse().map_err(|_| {
+                    number = self.numbering.digits(text).parse().map_err(|_| {
                         Problem::at(at(offset), format!("move number `{text}` is too large"))
                     })?;
-                    let dots = text.len() - digits.len();
-                    if !fixed_side && (dots >= 3 || text.ends_with('…')) {
-                        side = self.first.other();
+                    if !fixed_side {
+                        if let Some(s) = self.numbering.side_of(text, number, self.first) {
+                            side = s;
+                        }
                     }
                     numbered = true;
                 }
@@ -871,8 +896,8 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                 }
                 Token::Close => break,
                 Token::Result(text, offset) => {
-                    self.result = GameResult::parse(text).or_else(|| {
-                        let (result, repair) = GameResult::parse_damaged(text)?;
+                    self.result = self.results.parse(text).or_else(|| {
+                        let (result, repair) = self.results.parse_damaged(text)?;
                         self.warnings
                             .push(Problem::at(at(offset), repair.message()));
                         Some(result)
@@ -949,15 +974,18 @@ pub fn write_tags(tags: &[Tag], out: &mut String) {
     }
 }
 
-/// Lays out movetext tokens in lines of at most 80 columns. A token is never
-/// split, so a comment longer than a line keeps its own line.
-struct Layout<'o> {
+/// Lays out movetext tokens in lines: of at most 80 columns in a
+/// paragraph, a move pair a line in pairs. A token is never split, so a
+/// comment longer than a line keeps its own line.
+struct Lines<'o> {
     out: &'o mut String,
     col: usize,
     /// The next token is glued to the previous one (after `(`).
     glue: bool,
     /// Write `!`, `?`, `!!`, `??`, `!?`, `?!` as the NAGs `$1`..`$6`.
     glyphs_as_nags: bool,
+    /// The widest line: 80 in a paragraph, unbounded in pairs.
+    width: usize,
 }
 
 /// How a notation's writer spells what the container holds.
@@ -966,6 +994,8 @@ pub struct Style {
     /// Write the traditional move suffixes as NAGs, as PGN export format
     /// requires (`Kg7?!` becomes `Kg7 $6`); other glyphs stay glued.
     pub glyphs_as_nags: bool,
+    /// How the movetext is laid out in lines (one of the dialect's).
+    pub layout: Layout,
 }
 
 /// The NAG of a traditional move suffix.
@@ -978,7 +1008,7 @@ fn glyph_nag(glyph: &str) -> Option<u32> {
 
 const WIDTH: usize = 80;
 
-impl Layout<'_> {
+impl Lines<'_> {
     fn token(&mut self, tok: &str) {
         // Width in characters and the last line break (moves, numbers and
         // NAGs are ASCII on one line: their width is their length).
@@ -990,7 +1020,7 @@ impl Layout<'_> {
         if self.glue {
             self.glue = false;
         } else if self.col > 0 {
-            if self.col + 1 + len > WIDTH {
+            if self.col + 1 + len > self.width {
                 self.out.push('\n');
                 self.col = 0;
             } else {
@@ -1045,8 +1075,17 @@ impl Layout<'_> {
         self.glue = true;
     }
 
+    /// Ends the line, unless nothing is on it (a new move pair in pairs).
+    fn break_line(&mut self) {
+        if self.col > 0 {
+            self.out.push('\n');
+            self.col = 0;
+            self.glue = false;
+        }
+    }
+
     fn close(&mut self) {
-        if self.col + 1 > WIDTH {
+        if self.col + 1 > self.width {
             self.out.push('\n');
             self.col = 0;
         }
@@ -1057,13 +1096,16 @@ impl Layout<'_> {
 }
 
 /// Writes a whole game in the PGN-style container: preamble comments, tags,
-/// movetext wrapped at 80 columns, and the result, ending with a newline.
-/// `tags` are the tags to write: the game's own, or those with what the
-/// target adds to them; `spell` writes one move in the target notation.
+/// movetext numbered and laid out as the dialect and style say, and the
+/// result, ending with a newline. `tags` are the tags to write: the game's
+/// own, or those with what the target adds to them; `spell` writes one move
+/// in the target notation. The result is the dialect's token for
+/// [`Game::result_in`] (`*` for one the dialect has no token for).
 pub fn write<F>(
     game: &Game,
     tags: &[Tag],
     out: &mut String,
+    dialect: &Dialect,
     style: Style,
     mut spell: F,
 ) -> Result<(), Problem>
@@ -1081,17 +1123,25 @@ where
         out.push('\n');
     }
     write_tags(tags, out);
-    let mut layout = Layout {
+    let mut lines = Lines {
         out,
         col: 0,
         glue: false,
         glyphs_as_nags: style.glyphs_as_nags,
+        width: match style.layout {
+            Layout::Paragraph => WIDTH,
+            Layout::Pairs => usize::MAX,
+        },
     };
-    let first = game.variant.first_mover();
+    let numbers = Numbers {
+        first: game.variant.first_mover(),
+        numbering: dialect.numbering,
+        pairs: style.layout == Layout::Pairs,
+    };
     let mut buf = String::new();
-    write_line(&game.moves, first, &mut layout, &mut spell, &mut buf)?;
-    layout.token(game.effective_result().token());
-    layout.out.push('\n');
+    write_line(&game.moves, numbers, true, &mut lines, &mut spell, &mut buf)?;
+    lines.token(game.result_in(dialect.results).token());
+    lines.out.push('\n');
     Ok(())
 }
 
@@ -1124,60 +1174,84 @@ pub fn push_number(buf: &mut String, n: u32) {
     }
 }
 
+/// How the plies of a game are numbered and broken into lines.
+#[derive(Clone, Copy)]
+struct Numbers {
+    first: Side,
+    numbering: Numbering,
+    /// A move pair a line (on the main line).
+    pairs: bool,
+}
+
 fn write_line<F>(
     line: &Line,
-    first: Side,
-    layout: &mut Layout<'_>,
+    numbers: Numbers,
+    main: bool,
+    lines: &mut Lines<'_>,
     spell: &mut F,
     buf: &mut String,
 ) -> Result<(), Problem>
 where
     F: FnMut(&Move, &mut String) -> Result<(), Problem>,
 {
+    let first = numbers.first;
+    let breaks = main && numbers.pairs;
     let mut need_number = true;
     for ply in &line.plies {
+        if breaks && ply.side == first {
+            lines.break_line();
+        }
         for c in &ply.before {
-            layout.comment(c)?;
+            lines.comment(c)?;
             need_number = true;
         }
         // A move number stays on the line of its move.
         buf.clear();
-        if ply.side == first {
-            push_number(buf, ply.number);
-            buf.push_str(". ");
-        } else if need_number {
-            push_number(buf, ply.number);
-            buf.push_str("... ");
+        match numbers.numbering {
+            Numbering::Pair if ply.side == first => {
+                push_number(buf, ply.number);
+                buf.push_str(". ");
+            }
+            Numbering::Pair if need_number => {
+                push_number(buf, ply.number);
+                buf.push_str("... ");
+            }
+            Numbering::Pair => {}
+            Numbering::Ply { mark } => {
+                push_number(buf, ply.number);
+                buf.push(char::from(mark));
+                buf.push(' ');
+            }
         }
         need_number = false;
         spell(&ply.mv, buf)?;
         let glyph_as_nag = match &ply.glyph {
-            Some(g) if layout.glyphs_as_nags => glyph_nag(g),
+            Some(g) if lines.glyphs_as_nags => glyph_nag(g),
             _ => None,
         };
         if let (Some(g), None) = (&ply.glyph, glyph_as_nag) {
             buf.push_str(g);
         }
-        layout.token(buf);
+        lines.token(buf);
         for &nag in glyph_as_nag.iter().chain(&ply.nags) {
             buf.clear();
             buf.push('$');
             push_number(buf, nag);
-            layout.token(buf);
+            lines.token(buf);
         }
         for c in &ply.after {
-            layout.comment(c)?;
+            lines.comment(c)?;
             need_number = true;
         }
         for var in &ply.variations {
-            layout.open();
-            write_line(var, first, layout, spell, buf)?;
-            layout.close();
+            lines.open();
+            write_line(var, numbers, false, lines, spell, buf)?;
+            lines.close();
             need_number = true;
         }
     }
     for c in &line.trailing {
-        layout.comment(c)?;
+        lines.comment(c)?;
     }
     Ok(())
 }

@@ -1,38 +1,31 @@
 //! The record scanner of PGN-style containers: where one game's text ends
 //! in a stream, found by a cheap byte scan (tags, comments, escape lines,
 //! variations and the dialect's result tokens), before anything is parsed.
-//! Each container format names it in the registry with its result tokens;
+//! Each container format names it in the registry with its dialect;
 //! the pipeline ([`crate::archive`]) runs it once per record.
 
 use crate::archive::{Oversize, Scan, Skip};
+use crate::container::dialect::{Dialect, Results};
 
-/// The record scanner of a PGN-style container, for one dialect's result
-/// tokens.
+/// The record scanner of a PGN-style container, for one dialect (its
+/// result tokens end a record; its numbering mark tells a move number from
+/// a spaced result).
 #[derive(Debug)]
 pub struct Scanner {
-    /// The result tokens that end a record outside variations.
-    results: &'static [&'static str],
-    /// The first bytes of the result tokens, as a bit set.
-    firsts: [u64; 4],
+    /// The notation's dialect.
+    dialect: &'static Dialect,
 }
 
 impl Scanner {
-    /// A scanner for these result tokens.
-    pub const fn new(results: &'static [&'static str]) -> Scanner {
-        let mut firsts = [0u64; 4];
-        let mut i = 0;
-        while i < results.len() {
-            let b = results[i].as_bytes()[0];
-            firsts[(b >> 6) as usize] |= 1 << (b & 63);
-            i += 1;
-        }
-        Scanner { results, firsts }
+    /// A scanner for this dialect.
+    pub const fn new(dialect: &'static Dialect) -> Scanner {
+        Scanner { dialect }
     }
 }
 
 impl Scan for Scanner {
     fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
-        container_end(data, self.results, &self.firsts, eof)
+        container_end(data, self.dialect, eof)
     }
 
     fn oversize(&self) -> Oversize {
@@ -174,13 +167,13 @@ impl Names {
 /// variation left open after movetext. Text after a tag's `]` on its line
 /// is movetext only when it starts with a digit (stray text is skipped by
 /// the grammar; a game written on its tag line starts with a move number).
-fn container_end(
-    data: &[u8],
-    results: &[&str],
-    firsts: &[u64; 4],
-    eof: bool,
-) -> Option<(usize, bool)> {
+fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bool)> {
     let n = data.len();
+    let results = dialect.results;
+    let firsts = results.firsts();
+    // What ends a move number (`1.`), which is no result spaced around its
+    // dash.
+    let mark = dialect.numbering.mark();
     let mut i = 0;
     let mut depth = 0usize;
     let mut tags = false;
@@ -295,7 +288,7 @@ fn container_end(
             0xEF if data[i..].starts_with(b"\xEF\xBB\xBF") => i += 3,
             _ => {
                 let start = i;
-                let maybe_result = firsts[usize::from(b >> 6)] & (1 << (b & 63)) != 0;
+                let maybe_result = firsts.contains(b);
                 // A stray `}` or `]` is a token of its own.
                 i += 1;
                 while i < n && !is_delim(data[i]) {
@@ -314,7 +307,7 @@ fn container_end(
                         [.., b'-'] => true,
                         [a] | [a, _] | [a, _, _] => {
                             matches!(data.get(i), Some(b' ' | b'\t'))
-                                && !matches!(token.last(), Some(b'.' | b'-' | b'x'))
+                                && !matches!(token.last(), Some(&c) if c == mark || c == b'-' || c == b'x')
                                 && a != b'-'
                                 && !token.contains(&b'-')
                         }
@@ -327,7 +320,7 @@ fn container_end(
                             None => return None,
                         }
                     }
-                    if results.iter().any(|r| r.as_bytes() == token) {
+                    if results.is_token(token) {
                         return Some((i, true));
                     }
                 }
@@ -356,7 +349,7 @@ fn container_end(
 fn spaced_result_end(
     data: &[u8],
     start: usize,
-    results: &[&str],
+    results: &Results,
     eof: bool,
 ) -> Option<Option<usize>> {
     let blanks = |mut i: usize| {
@@ -365,7 +358,8 @@ fn spaced_result_end(
         }
         i
     };
-    for r in results {
+    for r in results.tokens() {
+        let r = r.text;
         let Some(d) = r.bytes().position(|c| c == b'-') else {
             continue;
         };
@@ -400,7 +394,7 @@ mod tests {
     use super::*;
     use crate::archive::Records;
 
-    const SCAN: Scanner = Scanner::new(crate::family::draughts::pdn::RESULTS);
+    const SCAN: Scanner = Scanner::new(&crate::family::draughts::pdn::DIALECT);
 
     fn split(text: &str, batch: usize) -> Vec<(String, usize, usize, bool)> {
         let mut r = Records::new(text.as_bytes(), &SCAN);

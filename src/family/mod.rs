@@ -3,10 +3,12 @@
 //! its square, piece, move and board types, its rules and its notations.
 
 pub mod chess;
+pub mod coerceo;
 pub mod draughts;
 
 use serde::{Deserialize, Serialize};
 
+use crate::container::dialect::{Dialect, Results};
 use crate::error::Problem;
 use crate::ir::{Game, Side};
 
@@ -18,14 +20,37 @@ pub enum Family {
     Chess,
     /// Draughts and checkers on any board PDN describes.
     Draughts,
+    /// Coerceo.
+    Coerceo,
 }
 
 impl Family {
+    /// Every family, in the order a result token several families write is
+    /// looked up in ([`crate::ir::GameResult::parse`]).
+    pub const ALL: [Family; 3] = [Family::Chess, Family::Draughts, Family::Coerceo];
+
+    /// The dialect of the family's container notations: its numbering and
+    /// result tokens (for messages and results outside a notation: JSON, a
+    /// Result tag).
+    pub fn dialect(self) -> &'static Dialect {
+        match self {
+            Family::Chess => &chess::pgn::DIALECT,
+            Family::Draughts => &draughts::pdn::DIALECT,
+            Family::Coerceo => &coerceo::notation::DIALECT,
+        }
+    }
+
+    /// The family's result tokens.
+    pub fn results(self) -> &'static Results {
+        self.dialect().results
+    }
+
     /// The family's name as the CLI and `kifu formats` spell it.
     pub fn name(self) -> &'static str {
         match self {
             Family::Chess => "chess",
             Family::Draughts => "draughts",
+            Family::Coerceo => "coerceo",
         }
     }
 }
@@ -39,6 +64,8 @@ pub enum Variant {
     Chess(chess::Board),
     /// A draughts board.
     Draughts(draughts::Board),
+    /// Coerceo.
+    Coerceo,
 }
 
 impl Variant {
@@ -47,6 +74,7 @@ impl Variant {
         match self {
             Variant::Chess(_) => Family::Chess,
             Variant::Draughts(_) => Family::Draughts,
+            Variant::Coerceo => Family::Coerceo,
         }
     }
 
@@ -55,6 +83,7 @@ impl Variant {
         match self {
             Variant::Chess(_) => Side::White,
             Variant::Draughts(b) => b.first,
+            Variant::Coerceo => Side::White,
         }
     }
 
@@ -65,6 +94,7 @@ impl Variant {
         match self {
             Variant::Chess(_) => chess::rules::check_game(game).map_err(Problem::whole),
             Variant::Draughts(board) => draughts::rules::check_game(game, board),
+            Variant::Coerceo => coerceo::rules::check_game(game).map_err(Problem::whole),
         }
     }
 }
@@ -87,4 +117,17 @@ pub enum Move {
     Chess(chess::Ply),
     /// A draughts move: a path of squares.
     Draughts(draughts::Move),
+    /// A Coerceo ply: a step or an exchange, with its captures and tiles.
+    Coerceo(coerceo::Move),
+}
+
+impl Move {
+    /// The family the move belongs to.
+    pub fn family(&self) -> Family {
+        match self {
+            Move::Chess(_) => Family::Chess,
+            Move::Draughts(_) => Family::Draughts,
+            Move::Coerceo(_) => Family::Coerceo,
+        }
+    }
 }

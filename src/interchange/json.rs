@@ -203,6 +203,9 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
     if game.moves.depth(MAX_VARIATION_DEPTH) > MAX_VARIATION_DEPTH {
         return Err(too_deep((0, 0)));
     }
+    // A token several families write means what the game's family says.
+    let mut game = game;
+    game.result = game.result.map(|r| r.in_family(game.family()));
     validate(&game)?;
     Ok(Parsed {
         game,

@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::container::dialect::Results;
 use crate::family::{Family, Move, Setup, Variant};
 
 /// The side that makes a move.
@@ -145,13 +146,11 @@ pub fn is_glyph(text: &str) -> bool {
 pub const SUFFIX_NAGS: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
 
 impl Ply {
-    /// The ply's number as messages write it: `12.` for White, `12...` for
-    /// Black.
+    /// The ply's number as messages write it, in its family's numbering:
+    /// `12.` for White and `12...` for Black by move pair, `12#` by ply.
     pub fn label(&self) -> String {
-        match self.side {
-            Side::White => format!("{}.", self.number),
-            Side::Black => format!("{}...", self.number),
-        }
+        let numbering = self.mv.family().dialect().numbering;
+        numbering.label(self.number, self.side)
     }
 
     /// The move suffix to show glued to the move: the glyph as written, or
@@ -211,87 +210,77 @@ impl Line {
 /// Who won, read from a result token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
-    /// The left score wins (`1-0`, `2-0`).
+    /// White (the left score) wins (`1-0`, `2-0`, Coerceo's `W+R`).
     WhiteWins,
-    /// The right score wins (`0-1`, `0-2`).
+    /// Black (the right score) wins (`0-1`, `0-2`, Coerceo's `B+R`).
     BlackWins,
-    /// A draw (`1/2-1/2`, `1-1`).
+    /// A draw (`1/2-1/2`, `1-1`, Coerceo's `0-0`).
     Draw,
-    /// Both sides lose, a double forfeit (`0-0`).
+    /// Both sides lose, a double forfeit (draughts `0-0`).
     BothLose,
+    /// The game was decided, by a resignation or on time, and the token does
+    /// not say who won (Coerceo's `R`).
+    Decided,
     /// Unknown, unfinished or abandoned (`*`).
     Unknown,
 }
 
-/// A game result token: the outcome and the scale it was written in
-/// (one point for a win as in chess, or two as in international draughts).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+/// A game result: what it means, and the canonical token of the dialect it
+/// was read in (`1/2` and `½-½` are read as `1/2-1/2`; `2-0` and `1-0` are
+/// both White's win, in two scales). A dialect's table
+/// ([`crate::container::dialect::Results`]) is the one definition of its
+/// tokens; a token may mean different things in two dialects (`0-0`: a
+/// double forfeit in draughts, a draw in Coerceo). Serialized as its token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GameResult {
     /// Who won.
     pub outcome: Outcome,
-    /// Points for a win: 1 (`1-0`) or 2 (`2-0`).
-    pub scale: u8,
+    /// The canonical token.
+    token: &'static str,
 }
 
 impl GameResult {
     /// The unknown result `*`.
-    pub const UNKNOWN: GameResult = GameResult {
-        outcome: Outcome::Unknown,
-        scale: 1,
-    };
+    pub const UNKNOWN: GameResult = GameResult::new(Outcome::Unknown, "*");
 
-    /// Reads a result token; `None` when the text is not one.
-    pub fn parse(token: &str) -> Option<GameResult> {
-        let (outcome, scale) = match token {
-            "1-0" => (Outcome::WhiteWins, 1),
-            "0-1" => (Outcome::BlackWins, 1),
-            "1/2-1/2" | "½-½" | "1/2" => (Outcome::Draw, 1),
-            "2-0" => (Outcome::WhiteWins, 2),
-            "0-2" => (Outcome::BlackWins, 2),
-            "1-1" => (Outcome::Draw, 2),
-            "0-0" => (Outcome::BothLose, 1),
-            "*" => (Outcome::Unknown, 1),
-            _ => return None,
-        };
-        Some(GameResult { outcome, scale })
+    /// A result with its canonical token.
+    pub const fn new(outcome: Outcome, token: &'static str) -> GameResult {
+        GameResult { outcome, token }
     }
 
-    /// Reads a result as damaged exports write it, where [`GameResult::parse`]
-    /// reads none: a placeholder (`-`, `--`, `?` or nothing) is the unknown
-    /// result `*`, a token written with spaces (`1 - 0`, `1/2 - 1/2`) is that
-    /// token. Returns the result and which repair it took; `None` when the
-    /// text is neither.
+    /// Reads a result token of any family, looked up in each family's table
+    /// in the order of the family list (a token several families write is
+    /// read as the first's: [`crate::container::dialect::Results::reread`]
+    /// gives its meaning in another); `None` when the text is not one.
+    pub fn parse(token: &str) -> Option<GameResult> {
+        Family::ALL.iter().find_map(|f| f.results().parse(token))
+    }
+
+    /// Reads a result as damaged exports write it, where
+    /// [`GameResult::parse`] reads none, in any family's table (see
+    /// [`Results::parse_damaged`]).
     pub fn parse_damaged(text: &str) -> Option<(GameResult, ResultRepair)> {
-        let text = text.trim_matches([' ', '\t']);
-        if matches!(text, "" | "-" | "--" | "?") {
-            return Some((GameResult::UNKNOWN, ResultRepair::Placeholder));
-        }
-        let packed: String = text.chars().filter(|&c| c != ' ' && c != '\t').collect();
-        GameResult::parse(&packed).map(|r| (r, ResultRepair::Spaced))
+        Family::ALL
+            .iter()
+            .find_map(|f| f.results().parse_damaged(text))
     }
 
     /// Whether the notations of a family write this result: chess knows
-    /// `1-0`, `0-1`, `1/2-1/2` and `*`; draughts every result.
+    /// `1-0`, `0-1`, `1/2-1/2` and `*`; draughts every result of its
+    /// table.
     pub fn fits(self, family: Family) -> bool {
-        match family {
-            Family::Chess => self.scale == 1 && self.outcome != Outcome::BothLose,
-            Family::Draughts => true,
-        }
+        family.results().knows(self)
+    }
+
+    /// This result as a family reads its token (itself when the family has
+    /// no such token).
+    pub fn in_family(self, family: Family) -> GameResult {
+        family.results().reread(self)
     }
 
     /// The canonical token.
     pub fn token(self) -> &'static str {
-        match (self.outcome, self.scale) {
-            (Outcome::WhiteWins, 2) => "2-0",
-            (Outcome::BlackWins, 2) => "0-2",
-            (Outcome::Draw, 2) => "1-1",
-            (Outcome::WhiteWins, _) => "1-0",
-            (Outcome::BlackWins, _) => "0-1",
-            (Outcome::Draw, _) => "1/2-1/2",
-            (Outcome::BothLose, _) => "0-0",
-            (Outcome::Unknown, _) => "*",
-        }
+        self.token
     }
 }
 
@@ -319,16 +308,17 @@ impl ResultRepair {
     }
 }
 
-impl From<GameResult> for String {
-    fn from(r: GameResult) -> String {
-        r.token().to_string()
+impl Serialize for GameResult {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.token)
     }
 }
 
-impl TryFrom<String> for GameResult {
-    type Error = String;
-    fn try_from(s: String) -> Result<GameResult, String> {
-        GameResult::parse(&s).ok_or_else(|| format!("`{s}` is not a game result"))
+impl<'de> Deserialize<'de> for GameResult {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameResult, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        GameResult::parse(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("`{s}` is not a game result")))
     }
 }
 
@@ -382,33 +372,41 @@ impl Game {
 
     /// The result a writer should end the movetext with: the termination
     /// marker, else the `Result` tag when it holds a result (damaged ones
-    /// too: `1 - 0`, see [`GameResult::parse_damaged`]), else `*`; `*` too
+    /// too: `1 - 0`, see [`Results::parse_damaged`]), else `*`; `*` too
     /// when that result is not one of the game's family (`2-0` in a chess
     /// game), which its notations could not read back.
     pub fn effective_result(&self) -> GameResult {
+        self.result_in(self.family().results())
+    }
+
+    /// [`Game::effective_result`], for a dialect's table of results.
+    pub fn result_in(&self, results: &Results) -> GameResult {
         self.result
-            .or_else(|| self.tag_result())
-            .filter(|r| r.fits(self.family()))
+            .map(|r| results.reread(r))
+            .or_else(|| self.tag_result(results))
+            .filter(|&r| results.knows(r))
             .unwrap_or(GameResult::UNKNOWN)
     }
 
     /// The result the `Result` tag holds, read as damaged exports write it
     /// too.
-    fn tag_result(&self) -> Option<GameResult> {
+    fn tag_result(&self, results: &Results) -> Option<GameResult> {
         let tag = self.tag("Result")?;
-        GameResult::parse(tag).or_else(|| Some(GameResult::parse_damaged(tag)?.0))
+        results
+            .parse_any(tag)
+            .or_else(|| GameResult::parse(tag).or_else(|| Some(GameResult::parse_damaged(tag)?.0)))
     }
 
     /// The result the movetext cannot end with because it is not one of
     /// the game's family, as written (for the writer's warning).
     pub fn foreign_result(&self) -> Option<String> {
-        let family = self.family();
+        let results = self.family().results();
         match (
-            self.result,
-            self.tag("Result").map(|t| (t, self.tag_result())),
+            self.result.map(|r| results.reread(r)),
+            self.tag("Result").map(|t| (t, self.tag_result(results))),
         ) {
-            (Some(r), _) if !r.fits(family) => Some(r.token().to_string()),
-            (None, Some((t, Some(r)))) if !r.fits(family) => Some(t.to_string()),
+            (Some(r), _) if !results.knows(r) => Some(r.token().to_string()),
+            (None, Some((t, Some(r)))) if !results.knows(r) => Some(t.to_string()),
             _ => None,
         }
     }

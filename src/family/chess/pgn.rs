@@ -4,6 +4,7 @@
 
 use pest::Parser;
 
+use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
 use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
@@ -11,7 +12,7 @@ use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Square, Wing};
 use crate::family::{Move, Setup, Variant};
 use crate::format::{ReadOptions, WriteOptions};
-use crate::ir::{Game, Line, Tag};
+use crate::ir::{Game, Line, Outcome, Tag};
 
 /// The pest parser: the container, the chess family and SAN.
 #[allow(missing_docs)]
@@ -19,6 +20,7 @@ mod grammar {
     use crate::container_rules;
 
     #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/pair_numbers.pest"]
     #[grammar = "grammars/common.pest"]
     #[grammar = "grammars/chess.pest"]
     #[grammar = "grammars/pgn.pest"]
@@ -28,8 +30,26 @@ mod grammar {
 }
 use grammar::{PgnParser, Rule};
 
-/// Result tokens that end a chess record (for the record splitter).
-pub const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "½-½", "1/2", "*"];
+/// The chess result tokens, in the order of `result_token` in
+/// `grammars/chess.pest`: PGN's, and the `½-½` and `1/2` of some old files
+/// (read as `1/2-1/2`). `0-0` is castling in chess, never a result.
+pub static RESULTS: Results = Results::new(&[
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("1/2-1/2", Outcome::Draw),
+    ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
+    ResultToken::alias("1/2", Outcome::Draw, "1/2-1/2"),
+    ResultToken::new("*", Outcome::Unknown),
+]);
+
+/// PGN's dialect of the container: numbers by move pair, the chess results,
+/// one paragraph wrapped at 80 columns.
+pub static DIALECT: Dialect = Dialect {
+    name: "pgn",
+    numbering: Numbering::Pair,
+    results: &RESULTS,
+    layouts: &[("text", Layout::Paragraph)],
+};
 
 /// A move as written, where it was, and the check it claimed.
 struct Seen {
@@ -53,6 +73,7 @@ const LOOSE_CAPTURE: &str = "a pawn capture written without `x` (`cd5`) was read
 
 impl Notation for Pgn<'_, '_> {
     type Rule = Rule;
+    const DIALECT: &'static Dialect = &DIALECT;
 
     fn start(
         &mut self,
@@ -353,14 +374,11 @@ fn san_len(b: &[u8]) -> Option<usize> {
 }
 
 /// What the fast lexer needs to read pgn.
-const LEXING: Lexing = Lexing {
-    move_len: san_len,
-    results: RESULTS,
-};
+const LEXING: Lexing = Lexing { move_len: san_len };
 
 /// Whether the fast lexer reads this record (otherwise the grammar does).
 pub fn lexed_fast(text: &str) -> bool {
-    fast::lex::<Rule>(text, LEXING).is_some()
+    fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
 }
 
 /// Reads one record.
@@ -413,8 +431,10 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         game,
         &tags,
         out,
+        &DIALECT,
         Style {
             glyphs_as_nags: true,
+            layout: Layout::Paragraph,
         },
         |mv, buf| match mv {
             Move::Chess(p) => {
@@ -519,5 +539,18 @@ mod tests {
             out.contains("1. e4 (1. d4 d5 (1... Nf6 2. c4)) 1... e5 *"),
             "{out}"
         );
+    }
+}
+
+#[cfg(test)]
+mod dialect_tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar_reads_exactly_the_result_table() {
+        crate::container::dialect::check_grammar(&RESULTS, &|t| {
+            PgnParser::parse(Rule::result, t)
+                .is_ok_and(|mut p| p.next().is_some_and(|p| p.as_str() == t))
+        });
     }
 }

@@ -20,10 +20,7 @@ pub fn render(game: &Game) -> Cow<'_, [Tag]> {
     let mut tags = Cow::Borrowed(game.tags.as_slice());
     let find =
         |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
-    let chess960 = match game.variant {
-        Variant::Chess(b) => b.chess960,
-        Variant::Draughts(_) => false,
-    };
+    let chess960 = matches!(game.variant, Variant::Chess(b) if b.chess960);
     let named = find(&tags, "Variant").map(|i| (i, rules::names_chess960(&tags[i].value)));
     match (chess960, named) {
         (true, None) => tags.to_mut().push(Tag::new("Variant", "Chess960")),

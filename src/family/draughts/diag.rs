@@ -7,6 +7,7 @@
 
 use pest::Parser;
 
+use crate::container::dialect::Dialect;
 use crate::container::{self, MoveText, Notation, Parsed, Start};
 use crate::error::Problem;
 use crate::family::draughts::pdn::{self as draughts, board_of, BoardChoice};
@@ -21,6 +22,7 @@ mod grammar {
     use crate::container_rules;
 
     #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/pair_numbers.pest"]
     #[grammar = "grammars/common.pest"]
     #[grammar = "grammars/draughts.pest"]
     #[grammar = "grammars/draughts_diag.pest"]
@@ -37,6 +39,7 @@ struct Diag<'o> {
 
 impl Notation for Diag<'_> {
     type Rule = Rule;
+    const DIALECT: &'static Dialect = &draughts::DIALECT;
     const MOVE_PAIR: bool = true;
 
     fn start(
@@ -277,5 +280,18 @@ mod tests {
         let b = Board::preset(27).unwrap();
         let s = spelled(&b, &[1, 2], false);
         assert!(s.contains('-'), "{s}");
+    }
+}
+
+#[cfg(test)]
+mod dialect_tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar_reads_exactly_the_result_table() {
+        crate::container::dialect::check_grammar(&draughts::RESULTS, &|t| {
+            DiagParser::parse(Rule::result, t)
+                .is_ok_and(|mut p| p.next().is_some_and(|p| p.as_str() == t))
+        });
     }
 }

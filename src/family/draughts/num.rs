@@ -3,6 +3,7 @@
 
 use pest::Parser;
 
+use crate::container::dialect::Dialect;
 use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Parsed, Start};
 use crate::error::Problem;
@@ -18,6 +19,7 @@ mod grammar {
     use crate::container_rules;
 
     #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/pair_numbers.pest"]
     #[grammar = "grammars/common.pest"]
     #[grammar = "grammars/draughts.pest"]
     #[grammar = "grammars/draughts_num.pest"]
@@ -41,6 +43,7 @@ struct Num<'o, 't> {
 
 impl Notation for Num<'_, '_> {
     type Rule = Rule;
+    const DIALECT: &'static Dialect = &draughts::DIALECT;
 
     fn start(
         &mut self,
@@ -156,21 +159,18 @@ fn num_len(b: &[u8]) -> Option<usize> {
         squares += 1;
     }
     // `1- 1` is a result spaced after its dash, not a move.
-    if spaced && fast::spaced_result(&b[..i], draughts::RESULTS) {
+    if spaced && fast::spaced_result(&b[..i], &draughts::RESULTS) {
         return None;
     }
     (squares >= 2).then_some(i)
 }
 
 /// What the fast lexer needs to read draughts-num.
-const LEXING: Lexing = Lexing {
-    move_len: num_len,
-    results: draughts::RESULTS,
-};
+const LEXING: Lexing = Lexing { move_len: num_len };
 
 /// Whether the fast lexer reads this record (otherwise the grammar does).
 pub fn lexed_fast(text: &str) -> bool {
-    fast::lex::<Rule>(text, LEXING).is_some()
+    fast::lex::<Rule>(text, LEXING, &draughts::DIALECT).is_some()
 }
 
 /// Reads one record.
@@ -214,4 +214,17 @@ fn spell(board: &Board, sep: char, m: &DMove, buf: &mut String) -> Result<(), Pr
         board.write_square(sq, buf);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod dialect_tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar_reads_exactly_the_result_table() {
+        crate::container::dialect::check_grammar(&draughts::RESULTS, &|t| {
+            NumParser::parse(Rule::result, t)
+                .is_ok_and(|mut p| p.next().is_some_and(|p| p.as_str() == t))
+        });
+    }
 }

@@ -1,23 +1,46 @@
 //! What the two draughts notations share: the board and setup a record's
-//! tags give, and the result tokens that end a record.
+//! tags give, and their dialect of the container (the result tokens that end
+//! a record).
 
 use crate::error::Problem;
 use crate::family::draughts::{Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
+use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
 use crate::container::{self, line_col, Start, Style};
 use crate::family::draughts::rules::{fits, parse_fen, write_fen};
 use crate::family::draughts::Move as DMove;
 use crate::family::{Move, Setup, Variant};
 use crate::format::ReadOptions;
-use crate::ir::{Game, Line, Side, Tag};
+use crate::ir::{Game, Line, Outcome, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 use std::sync::OnceLock;
 
-/// Result tokens that end a draughts record (for the record splitter).
-pub const RESULTS: &[&str] = &[
-    "2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "½-½", "*",
-];
+/// The draughts result tokens, in the order of `result_token` in
+/// `grammars/draughts.pest`: international draughts scores `2-0 1-1 0-2`,
+/// the double forfeit `0-0`, chess-style `1-0 0-1 1/2-1/2` (and `½-½`, read
+/// as `1/2-1/2`), and `*` for unknown.
+pub static RESULTS: Results = Results::new(&[
+    ResultToken::new("2-0", Outcome::WhiteWins),
+    ResultToken::new("0-2", Outcome::BlackWins),
+    ResultToken::new("1-1", Outcome::Draw),
+    ResultToken::new("0-0", Outcome::BothLose),
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("1/2-1/2", Outcome::Draw),
+    ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
+    ResultToken::new("*", Outcome::Unknown),
+]);
+
+/// The PDN dialect of the container, which draughts-num and draughts-diag
+/// share: numbers by move pair, the draughts results, one paragraph wrapped
+/// at 80 columns.
+pub static DIALECT: Dialect = Dialect {
+    name: "pdn",
+    numbering: Numbering::Pair,
+    results: &RESULTS,
+    layouts: &[("text", Layout::Paragraph)],
+};
 
 /// The options of the draughts notations (`draughts-num`, `draughts-diag`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -447,6 +470,7 @@ pub fn write_game(
         game,
         &render_tags(game, board),
         out,
+        &DIALECT,
         Style::default(),
         |mv, buf| spell(&board, draughts_move(mv)?, buf),
     )?;

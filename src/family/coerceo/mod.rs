@@ -1,0 +1,206 @@
+//! Coerceo types of the IR: tiles, fields and moves.
+//!
+//! The board is 19 hexagonal tiles, numbered 1 (the centre), 2 to 7 (the
+//! first ring) and 8 to 19 (the second ring); each tile has six triangular
+//! fields, `a` to `f`. A field is written with its tile and letter (`14d`).
+//! A ply is a move of a piece (`14d-14f`) or an exchange of tiles for a
+//! piece (`TT`, two tiles; `T`, one), followed by what it caused, in the
+//! order written: captures (`x14a`), tile removals (`T14`) and further
+//! exchanges. Seed 000 (Coerceo Game Notation, The Coerceo Company, 2012).
+
+pub mod notation;
+pub mod rules;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A tile of the board, 1 to 19; written as its number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "u8", try_from = "u8")]
+pub struct Tile(u8);
+
+impl Tile {
+    /// How many tiles the board has.
+    pub const COUNT: u8 = 19;
+
+    /// The tile of this number, if the board has one.
+    pub fn new(number: u32) -> Option<Tile> {
+        (1..=u32::from(Tile::COUNT))
+            .contains(&number)
+            .then_some(Tile(number as u8))
+    }
+
+    /// The tile's number, 1 to 19.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+}
+
+impl From<Tile> for u8 {
+    fn from(t: Tile) -> u8 {
+        t.0
+    }
+}
+
+impl TryFrom<u8> for Tile {
+    type Error = String;
+    fn try_from(n: u8) -> Result<Tile, String> {
+        Tile::new(u32::from(n)).ok_or_else(|| not_a_tile(u32::from(n)))
+    }
+}
+
+/// The message for a tile number the board does not have.
+pub fn not_a_tile(n: u32) -> String {
+    format!("tile {n} is not on the board (tiles are 1 to 19)")
+}
+
+/// A triangular field: a tile and one of its six fields `a` to `f`;
+/// written `14d` (in JSON too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Field {
+    tile: Tile,
+    /// 0 = `a` ... 5 = `f`.
+    letter: u8,
+}
+
+impl Field {
+    /// The field of a tile by its letter, `a` to `f`.
+    pub fn new(tile: Tile, letter: char) -> Option<Field> {
+        ('a'..='f').contains(&letter).then(|| Field {
+            tile,
+            letter: letter as u8 - b'a',
+        })
+    }
+
+    /// The tile the field is on.
+    pub fn tile(self) -> Tile {
+        self.tile
+    }
+
+    /// The field's letter, `a` to `f`.
+    pub fn letter(self) -> char {
+        char::from(b'a' + self.letter)
+    }
+
+    /// Reads `14d`: a tile number and a letter; the error says which part is
+    /// wrong.
+    pub fn parse(text: &str) -> Result<Field, String> {
+        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        let letter = &text[digits..];
+        let mut letters = letter.chars();
+        let (Some(l), None, true) = (letters.next(), letters.next(), digits > 0) else {
+            return Err(format!(
+                "`{text}` is not a field (a tile 1 to 19 and a letter a to f, `14d`)"
+            ));
+        };
+        let n: u32 = text[..digits].parse().map_err(|_| not_a_tile(u32::MAX))?;
+        let tile = Tile::new(n).ok_or_else(|| not_a_tile(n))?;
+        Field::new(tile, l)
+            .ok_or_else(|| format!("field `{l}` is not on a tile (fields are a to f)"))
+    }
+
+    /// Appends the field as written (`14d`).
+    pub fn write(self, out: &mut String) {
+        crate::container::push_number(out, u32::from(self.tile.0));
+        out.push(self.letter());
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.tile.0, self.letter())
+    }
+}
+
+impl From<Field> for String {
+    fn from(f: Field) -> String {
+        f.to_string()
+    }
+}
+
+impl TryFrom<String> for Field {
+    type Error = String;
+    fn try_from(s: String) -> Result<Field, String> {
+        Field::parse(&s)
+    }
+}
+
+/// How many tiles an exchange gives for a piece: `TT` two, `T` one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "u8", try_from = "u8")]
+pub enum Exchange {
+    /// `T`: one tile.
+    One,
+    /// `TT`: two tiles.
+    Two,
+}
+
+impl Exchange {
+    /// As written: `T` or `TT`.
+    pub fn token(self) -> &'static str {
+        match self {
+            Exchange::One => "T",
+            Exchange::Two => "TT",
+        }
+    }
+}
+
+impl From<Exchange> for u8 {
+    fn from(e: Exchange) -> u8 {
+        match e {
+            Exchange::One => 1,
+            Exchange::Two => 2,
+        }
+    }
+}
+
+impl TryFrom<u8> for Exchange {
+    type Error = String;
+    fn try_from(n: u8) -> Result<Exchange, String> {
+        match n {
+            1 => Ok(Exchange::One),
+            2 => Ok(Exchange::Two),
+            _ => Err(format!("an exchange gives 1 or 2 tiles, not {n}")),
+        }
+    }
+}
+
+/// What a ply did besides moving a piece, in the order written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// `x14a`: the piece on this field is captured.
+    Capture(Field),
+    /// `T14`: this tile is removed from the board.
+    Remove(Tile),
+    /// `T22`: a removal that names a tile the board does not have (the
+    /// seed's complete game has `T22` and `T23`), kept as written; the
+    /// reader warns of it. Never a number 1 to 19, which is a [`Tile`].
+    RemoveUnknown(u32),
+    /// `TT` or `T`: tiles exchanged for a piece (the capture that follows
+    /// says which).
+    Exchange(Exchange),
+}
+
+/// A move of a piece from one field to another (`14d-14f`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Step {
+    /// Where the piece was.
+    pub from: Field,
+    /// Where it went.
+    pub to: Field,
+}
+
+/// One Coerceo ply: a step and what followed it, or an exchange and what
+/// followed it (then `actions` starts with the exchange).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Move {
+    /// The piece moved, if one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<Step>,
+    /// Captures, tile removals and exchanges, in the order written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+}

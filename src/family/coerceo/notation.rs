@@ -1,0 +1,373 @@
+//! `coerceo`: Coerceo Game Notation (seed 000) in the PGN-style container.
+//!
+//! Tags as PGN; plies numbered one by one (`1#`, `2#`, White's odd); a ply
+//! is a step `14d-14f` or an exchange `TT` / `T`, then its captures `x14a`,
+//! tile removals `T14` and further exchanges in the order written; comments
+//! `{...}` after a ply (glued to it too, `T16{...}`); glyphs glued to the
+//! ply's last part; results `1-0 0-1 0-0 W+R B+R R` (and `*`, unknown). Two
+//! layouts (seed 2.8): `text`, one paragraph wrapped at 80 columns, which
+//! is canonical, and `columns`, a White ply and a Black ply a line.
+
+use pest::Parser;
+
+use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
+use crate::error::Problem;
+use crate::family::coerceo::{not_a_tile, Action, Exchange, Field, Move as CMove, Step, Tile};
+use crate::family::{Family, Move, Variant};
+use crate::format::{ReadOptions, WriteOptions};
+use crate::ir::{Game, Outcome, Tag};
+use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+
+/// The pest parser: the Coerceo dialect and moves, and the container.
+#[allow(missing_docs)]
+mod grammar {
+    use crate::container_rules;
+
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/coerceo.pest"]
+    #[grammar = "grammars/common.pest"]
+    pub struct CoerceoParser;
+
+    container_rules!(Rule, co_move, |_| "a move");
+}
+use grammar::{CoerceoParser, Rule};
+
+/// The Coerceo result tokens, in the order of `result_token` in
+/// `grammars/coerceo.pest`: seed 2.7's, and `*` for a game whose result is
+/// not known (the container ends every game with a result).
+pub static RESULTS: Results = Results::new(&[
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("0-0", Outcome::Draw),
+    ResultToken::new("W+R", Outcome::WhiteWins),
+    ResultToken::new("B+R", Outcome::BlackWins),
+    ResultToken::new("R", Outcome::Decided),
+    ResultToken::new("*", Outcome::Unknown),
+]);
+
+/// The canonical layout: one paragraph wrapped at 80 columns.
+pub const TEXT: Layout = Layout::Paragraph;
+
+/// Seed 2.8's first way: a White ply and a Black ply a line.
+pub const COLUMNS: Layout = Layout::Pairs;
+
+/// Coerceo's dialect of the container: plies numbered `1#`, `2#`, the
+/// Coerceo results, the layouts `text` (canonical) and `columns`.
+pub static DIALECT: Dialect = Dialect {
+    name: "coerceo",
+    numbering: Numbering::Ply { mark: b'#' },
+    results: &RESULTS,
+    layouts: &[("text", TEXT), ("columns", COLUMNS)],
+};
+
+struct Reader {
+    /// Warnings about moves (tiles removed that the board does not have).
+    warnings: Vec<Problem>,
+    /// Where the Result tag is.
+    result_at: (usize, usize),
+}
+
+impl Notation for Reader {
+    type Rule = Rule;
+    const DIALECT: &'static Dialect = &DIALECT;
+
+    fn start(
+        &mut self,
+        _tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
+    ) -> Result<Start, Problem> {
+        self.result_at = at("Result");
+        Ok(Start {
+            variant: Variant::Coerceo,
+            setup: None,
+            to_move: None,
+            number: None,
+            warnings: Vec::new(),
+        })
+    }
+
+    fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
+        decode(&mv, &mut self.warnings).map(Move::Coerceo)
+    }
+
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        warnings.append(&mut self.warnings);
+        let tag = game
+            .tag("Result")
+            .and_then(|t| RESULTS.parse(t).map(|r| (t, r)));
+        if let (Some(result), Some((written, said))) = (game.result, tag) {
+            if !agree(result.outcome, said.outcome) {
+                warnings.push(Problem::at(
+                    self.result_at,
+                    format!(
+                        "the Result tag says `{written}` but the game ends with `{}`: both are \
+                         kept as written",
+                        result.token()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether two results can be said of one game: the same outcome, either
+/// unknown (`*`), or a decided game (`R`) and a win that names its winner.
+fn agree(a: Outcome, b: Outcome) -> bool {
+    use Outcome::*;
+    a == b
+        || matches!((a, b), (Unknown, _) | (_, Unknown))
+        || matches!(
+            (a, b),
+            (Decided, WhiteWins | BlackWins) | (WhiteWins | BlackWins, Decided)
+        )
+}
+
+/// Reads one ply, which the grammar has matched: its parts, separated by
+/// blanks. Tiles and fields are checked here, each error at its place.
+fn decode(mv: &MoveText<'_, Rule>, warnings: &mut Vec<Problem>) -> Result<CMove, Problem> {
+    let text = mv.text();
+    let mut m = CMove::default();
+    let parts = text
+        .split(char::is_whitespace)
+        .filter(|p| !p.is_empty())
+        .map(|p| (p.as_ptr() as usize - text.as_ptr() as usize, p));
+    for (k, (at, part)) in parts.enumerate() {
+        let b = part.as_bytes();
+        let action = match b {
+            [b'0'..=b'9', ..] => {
+                let dash = part.find('-').unwrap_or(part.len());
+                let from = field(mv, at, &part[..dash])?;
+                let to = field(mv, at + dash + 1, part.get(dash + 1..).unwrap_or(""))?;
+                m.step = Some(Step { from, to });
+                continue;
+            }
+            [b'x', ..] if k > 0 => Action::Capture(field(mv, at + 1, &part[1..])?),
+            b"T" => Action::Exchange(Exchange::One),
+            b"TT" => Action::Exchange(Exchange::Two),
+            [b'T', ..] if k > 0 => {
+                let n = tile_number(mv, at + 1, &part[1..])?;
+                match Tile::new(n) {
+                    Some(t) => Action::Remove(t),
+                    None => {
+                        warnings.push(Problem::at(
+                            mv.pos(at),
+                            format!("{}: the removal `{part}` is kept as written", not_a_tile(n)),
+                        ));
+                        Action::RemoveUnknown(n)
+                    }
+                }
+            }
+            _ => {
+                return Err(Problem::at(
+                    mv.pos(at),
+                    format!(
+                        "`{part}` follows no move or exchange: a capture or tile removal is \
+                         written right after its ply's move (a comment goes after the ply's \
+                         last part)"
+                    ),
+                ))
+            }
+        };
+        m.actions.push(action);
+    }
+    Ok(m)
+}
+
+/// A tile number written at byte `at` of the move.
+fn tile_number(mv: &MoveText<'_, Rule>, at: usize, digits: &str) -> Result<u32, Problem> {
+    digits
+        .parse()
+        .map_err(|_| Problem::at(mv.pos(at), format!("tile number `{digits}` is too large")))
+}
+
+/// A field (`14d`) written at byte `at` of the move.
+fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Problem> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let n = tile_number(mv, at, &text[..digits])?;
+    let tile = Tile::new(n).ok_or_else(|| Problem::at(mv.pos(at), not_a_tile(n)))?;
+    let letter = text[digits..].chars().next().unwrap_or('?');
+    Field::new(tile, letter).ok_or_else(|| {
+        Problem::at(
+            mv.pos(at + digits),
+            format!("field `{letter}` is not on a tile (fields are a to f)"),
+        )
+    })
+}
+
+/// Reads one record.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let mut reader = Reader {
+        warnings: Vec::new(),
+        result_at: (1, 1),
+    };
+    let parse = |t| CoerceoParser::parse(Rule::record, t);
+    container::read_record(text, opts, None, parse, &mut reader)
+}
+
+/// The options of `coerceo`.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// How the moves are laid out.
+    pub layout: Layout,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { layout: TEXT }
+    }
+}
+
+impl FormatOptions for Options {
+    const LIST: &'static [FormatOption] = &[FormatOption {
+        name: "layout",
+        sides: Sides::Write,
+        values: Values::OneOf(&["text", "columns"]),
+        default: "text",
+        help: "text: one paragraph wrapped at 80 columns; columns: a White and a Black ply a line",
+    }];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "layout" => {
+                self.layout = DIALECT
+                    .layout(value)
+                    .ok_or_else(|| format!("layout `{value}` is not text or columns"))?
+            }
+            _ => return Err(undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
+/// Writes one game in the layout its options name (`text` by default).
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let options = opts.format.get::<Options>().copied().unwrap_or_default();
+    write_layout(game, options.layout, out)
+}
+
+/// Writes one game in a layout of [`DIALECT`] (`DIALECT.layout("columns")`).
+pub fn write_layout(
+    game: &Game,
+    layout: Layout,
+    out: &mut String,
+) -> Result<Vec<Problem>, Problem> {
+    if game.family() != Family::Coerceo {
+        return Err(Problem::whole(format!(
+            "a {} game cannot be written as coerceo",
+            game.family().name()
+        )));
+    }
+    let style = Style {
+        glyphs_as_nags: false,
+        layout,
+    };
+    container::write(game, &game.tags, out, &DIALECT, style, |mv, buf| match mv {
+        Move::Coerceo(m) => spell(m, buf),
+        other => Err(Problem::whole(format!(
+            "a {} move in a Coerceo game",
+            other.family().name()
+        ))),
+    })?;
+    Ok(game
+        .foreign_result()
+        .map(|r| {
+            Problem::whole(format!(
+                "result `{r}` is not a Coerceo result: `*` ends the movetext (a Result tag is \
+                 kept as written)"
+            ))
+        })
+        .into_iter()
+        .collect())
+}
+
+/// Spells one ply: its step, then its actions, separated by spaces.
+pub fn spell(m: &CMove, buf: &mut String) -> Result<(), Problem> {
+    m.check().map_err(Problem::whole)?;
+    let mut first = true;
+    if let Some(step) = m.step {
+        step.from.write(buf);
+        buf.push('-');
+        step.to.write(buf);
+        first = false;
+    }
+    for a in &m.actions {
+        if !first {
+            buf.push(' ');
+        }
+        first = false;
+        match *a {
+            Action::Capture(f) => {
+                buf.push('x');
+                f.write(buf);
+            }
+            Action::Remove(t) => {
+                buf.push('T');
+                container::push_number(buf, u32::from(t.number()));
+            }
+            Action::RemoveUnknown(n) => {
+                buf.push('T');
+                container::push_number(buf, n);
+            }
+            Action::Exchange(e) => buf.push_str(e.token()),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar_reads_exactly_the_result_table() {
+        container::dialect::check_grammar(&RESULTS, &|t| {
+            CoerceoParser::parse(Rule::result, t)
+                .is_ok_and(|mut p| p.next().is_some_and(|p| p.as_str() == t))
+        });
+    }
+
+    fn read_one(text: &str) -> Parsed {
+        read(text, &ReadOptions::default()).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+    }
+
+    #[test]
+    fn plies_are_numbered_one_by_one_white_odd() {
+        let g = read_one("1# 3c-3e 2# 4b-3d 3# 5c-5a *").game;
+        let sides: Vec<_> = g.moves.plies.iter().map(|p| (p.number, p.side)).collect();
+        use crate::ir::Side::*;
+        assert_eq!(sides, [(1, White), (2, Black), (3, White)]);
+        assert_eq!(g.moves.plies[1].label(), "2#");
+        // Numbers may be left out; a first even number is Black's.
+        let g = read_one("4# 6d-5f 5f-1d *").game;
+        let sides: Vec<_> = g.moves.plies.iter().map(|p| (p.number, p.side)).collect();
+        assert_eq!(sides, [(4, Black), (5, White)]);
+    }
+
+    #[test]
+    fn parts_are_kept_in_the_order_written() {
+        let g = read_one("112# 8f-19b TT x19f T8 T x5c *").game;
+        let Move::Coerceo(m) = &g.moves.plies[0].mv else {
+            panic!()
+        };
+        let f = |s: &str| Field::parse(s).unwrap();
+        assert_eq!(
+            m.step,
+            Some(Step {
+                from: f("8f"),
+                to: f("19b")
+            })
+        );
+        assert_eq!(
+            m.actions,
+            [
+                Action::Exchange(Exchange::Two),
+                Action::Capture(f("19f")),
+                Action::Remove(Tile::new(8).unwrap()),
+                Action::Exchange(Exchange::One),
+                Action::Capture(f("5c")),
+            ]
+        );
+    }
+}
