@@ -16,6 +16,7 @@ pub const READERS: &[&str] = &[
     "draughts-num",
     "draughts-diag",
     "sllavcco",
+    "coerceo",
     "json",
     "jsonl",
 ];
