@@ -57,6 +57,7 @@ pub fn lex<'i, R: RuleType>(
     let results = dialect.results;
     let numbering = dialect.numbering;
     let mark = numbering.mark();
+    let pair_dots = numbering == Numbering::Pair;
     let b = text.as_bytes();
     let n = b.len();
     let skip = |mut i: usize| {
@@ -128,7 +129,7 @@ pub fn lex<'i, R: RuleType>(
                 if j < n && b[j] == mark {
                     j += 1;
                     // `12...`: the dots of a number by move pair.
-                    if numbering == Numbering::Pair {
+                    if pair_dots {
                         while j < n && b[j] == b'.' {
                             j += 1;
                         }

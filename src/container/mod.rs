@@ -678,8 +678,6 @@ fn assemble<'i, N: Notation>(
     let mut walker = Walker {
         text,
         notation,
-        numbering: N::DIALECT.numbering,
-        results: N::DIALECT.results,
         first,
         warnings: &mut warnings,
         result: None,
@@ -776,9 +774,6 @@ fn comment<R: RuleType>(
 struct Walker<'n, 'w, 'i, N: Notation> {
     text: &'i str,
     notation: &'n mut N,
-    /// The dialect's numbering and results.
-    numbering: Numbering,
-    results: &'static Results,
     first: Side,
     warnings: &'w mut Vec<Problem>,
     result: Option<GameResult>,
@@ -809,8 +804,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
     ) -> Result<Line, Problem> {
         let mut pending: Vec<Comment> = Vec::new();
         let mut numbered = !main;
-        // Numbers count plies, not move pairs.
-        let per_ply = matches!(self.numbering, Numbering::Ply { .. });
+        // Numbers count plies, not move pairs (a constant of the notation,
+        // folded where the walker is compiled for it).
+        let per_ply = matches!(N::DIALECT.numbering, Numbering::Ply { .. });
         let record = self.text;
         let at = |offset: usize| line_col(record, offset);
         while let Some(token) = tokens.next() {
@@ -842,11 +838,11 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     side = side.other();
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
-                    number = self.numbering.digits(text).parse().map_err(|_| {
+                    number = N::DIALECT.numbering.digits(text).parse().map_err(|_| {
                         Problem::at(at(offset), format!("move number `{text}` is too large"))
                     })?;
                     if !fixed_side {
-                        if let Some(s) = self.numbering.side_of(text, number, self.first) {
+                        if let Some(s) = N::DIALECT.numbering.side_of(text, number, self.first) {
                             side = s;
                         }
                     }
@@ -896,8 +892,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                 }
                 Token::Close => break,
                 Token::Result(text, offset) => {
-                    self.result = self.results.parse(text).or_else(|| {
-                        let (result, repair) = self.results.parse_damaged(text)?;
+                    let results = N::DIALECT.results;
+                    self.result = results.parse(text).or_else(|| {
+                        let (result, repair) = results.parse_damaged(text)?;
                         self.warnings
                             .push(Problem::at(at(offset), repair.message()));
                         Some(result)

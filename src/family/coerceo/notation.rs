@@ -225,7 +225,7 @@ impl FormatOptions for Options {
         sides: Sides::Write,
         values: Values::OneOf(&["text", "columns"]),
         default: "text",
-        help: "text: one paragraph wrapped at 80 columns; columns: a White and a Black ply a line",
+        help: "how the plies are laid out (text: one paragraph wrapped at 80 columns; columns: a White and a Black ply a line)",
     }];
 
     fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
