@@ -1,11 +1,11 @@
 //! Chess types of the IR: squares, pieces, moves and the variant.
 //!
 //! A move holds its meaning (piece, from, to, capture, promotion, castling,
-//! en passant) and what the rules derive for writers: the check state after
-//! it and the disambiguation standard algebraic notation needs. Readers fill
-//! in what the text says; the rules replay ([`crate::family::chess::rules`]) resolves
-//! the rest. A game converted with `--no-validate` keeps only what its text
-//! said (`from` may be unknown).
+//! en passant), never its spelling: what a writer needs beyond the meaning
+//! (the disambiguation standard algebraic notation shows, the check mark) is
+//! derived by the rules' replay ([`rules::Replay`]) when writing. A game
+//! converted with `--no-validate` is not replayed: its moves are
+//! [`Claim`]s, what their text says and nothing more, spelled as written.
 
 pub mod pgn;
 pub mod rules;
@@ -138,13 +138,29 @@ impl Check {
     }
 }
 
-/// One chess move.
+/// What standard notation shows of a move beyond its meaning: the part of
+/// its square of departure that tells it from its rivals, and the check it
+/// gives. The rules derive it from the position ([`rules::Replay`]); a
+/// [`Claim`] carries the text's own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Spelling {
+    /// The file of departure shown (`Nbd2`, `exd5`), 0 = a.
+    pub file: Option<u8>,
+    /// The rank of departure shown (`R1e2`), 0 = the first rank.
+    pub rank: Option<u8>,
+    /// The check the move gives.
+    pub check: Check,
+}
+
+/// One chess move: what it does. JSON written by earlier versions of kifu
+/// may hold `check`, `show_file` and `show_rank` members beside these: they
+/// are read and ignored, the rules derive them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Move {
     /// The piece that moves (the king, for castling).
     pub role: Role,
-    /// Where it comes from; `None` only when the game was not replayed and the
-    /// text did not say.
+    /// Where it comes from; `None` only in a game not replayed
+    /// (`--no-validate`, [`Claim::meaning`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<Square>,
     /// Where it goes; for castling, the square of the rook it castles with
@@ -162,15 +178,6 @@ pub struct Move {
     /// An en passant capture.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub en_passant: bool,
-    /// The check the move gives.
-    #[serde(default, skip_serializing_if = "Check::is_none")]
-    pub check: Check,
-    /// The file of `from` that standard notation shows (`Nbd2`, `exd5`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub show_file: Option<u8>,
-    /// The rank of `from` that standard notation shows (`R1e2`), 0-based.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub show_rank: Option<u8>,
 }
 
 impl Move {
@@ -184,9 +191,65 @@ impl Move {
             promotion: None,
             castle: None,
             en_passant: false,
-            check: Check::None,
-            show_file: None,
-            show_rank: None,
+        }
+    }
+}
+
+/// A move of a game that was not replayed (`--no-validate`), as its text
+/// claims it: the piece, where it goes, what the text names of where it
+/// comes from, capture, promotion, castling and the check mark. Nothing is
+/// derived or checked; writers spell it as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Claim {
+    /// The piece that moves (the king, for castling).
+    pub role: Role,
+    /// The file of departure the text names, 0 = a.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<u8>,
+    /// The rank of departure the text names, 0 = the first rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u8>,
+    /// Where it goes; for castling, the rook's square of the standard start.
+    pub to: Square,
+    /// Written as a capture.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capture: bool,
+    /// The piece a pawn becomes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotion: Option<Role>,
+    /// Castling, and to which wing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub castle: Option<Wing>,
+    /// The check mark written.
+    #[serde(default, skip_serializing_if = "Check::is_none")]
+    pub check: Check,
+}
+
+impl Claim {
+    /// The move as far as the text tells it (`from` when it names both file
+    /// and rank).
+    pub fn meaning(&self) -> Move {
+        let from = match (self.file, self.rank) {
+            (Some(f), Some(r)) if f < 8 && r < 8 => Some(Square::new(f, r)),
+            _ => None,
+        };
+        Move {
+            role: self.role,
+            from,
+            to: self.to,
+            capture: self.capture,
+            promotion: self.promotion,
+            castle: self.castle,
+            en_passant: false,
+        }
+    }
+
+    /// How the text spelled it.
+    pub fn spelling(&self) -> Spelling {
+        Spelling {
+            file: self.file,
+            rank: self.rank,
+            check: self.check,
         }
     }
 }
@@ -199,6 +262,37 @@ pub enum Ply {
     Move(Move),
     /// A null move.
     Null,
+    /// A move as its text claims it, in a game not replayed
+    /// (`--no-validate`); never in a replayed game.
+    Claimed(Claim),
+}
+
+/// The chess move of a ply, or the error for a move of another family.
+pub fn ply_of(mv: &crate::family::Move) -> Result<&Ply, String> {
+    match mv {
+        crate::family::Move::Chess(p) => Ok(p),
+        crate::family::Move::Draughts(_) => Err("a draughts move in a chess game".to_string()),
+    }
+}
+
+/// The chess board of a variant, or `None` for a game of another family.
+pub fn board_of(variant: &crate::family::Variant) -> Option<Board> {
+    match variant {
+        crate::family::Variant::Chess(b) => Some(*b),
+        crate::family::Variant::Draughts(_) => None,
+    }
+}
+
+/// The FEN of a chess start position (`None` for the standard start), or
+/// the error for a setup of another family.
+pub fn fen_of(setup: &Option<crate::family::Setup>) -> Result<Option<&str>, String> {
+    match setup {
+        None => Ok(None),
+        Some(crate::family::Setup::Chess(fen)) => Ok(Some(fen)),
+        Some(crate::family::Setup::Draughts(_)) => {
+            Err("a draughts position in a chess game".to_string())
+        }
+    }
 }
 
 /// The chess variant a game is played in.
@@ -207,8 +301,8 @@ pub struct Board {
     /// Fischer random chess (Chess960): castling as in its rules.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub chess960: bool,
-    /// False when the moves were not replayed (`--no-validate`): `from` and
-    /// the derived fields may be missing.
+    /// False when the moves were not replayed (`--no-validate`): they are
+    /// [`Claim`]s.
     #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
     pub validated: bool,
 }

@@ -10,10 +10,10 @@ use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
-use crate::family::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Square, Wing};
+use crate::family::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing};
 use crate::family::{Move, Setup, Variant};
 use crate::format::{ReadOptions, WriteOptions};
-use crate::ir::{Game, Line, Tag};
+use crate::ir::{Game, Tag};
 
 /// The pest parser: the container, the chess family and SAN.
 #[allow(missing_docs)]
@@ -33,11 +33,13 @@ use grammar::{PgnParser, Rule};
 /// Result tokens that end a chess record (for the record splitter).
 pub const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "½-½", "1/2", "*"];
 
-/// A move as written, where it was, and the check it claimed.
+/// A move as written, where it was, the check it claimed, and the move the
+/// replay resolved it to.
 struct Seen {
     written: Written,
     check: Check,
     span: (usize, usize),
+    resolved: CPly,
 }
 
 struct Pgn<'t, 'o> {
@@ -105,6 +107,7 @@ impl Notation for Pgn<'_, '_> {
             written,
             check,
             span,
+            resolved: CPly::Null,
         });
         // A placeholder: `finish` puts the resolved move here.
         Ok(Move::Chess(CPly::Null))
@@ -117,79 +120,60 @@ impl Notation for Pgn<'_, '_> {
                 LOOSE_CAPTURE,
             ));
         }
-        let board = if self.opts.no_validate {
+        let chess960 = self.board.chess960;
+        if self.opts.no_validate {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
             if !self.seen.is_empty() {
                 warnings.push(Problem::whole(rules::UNREPLAYED));
             }
-            None
-        } else {
-            Some(self.start.clone())
-        };
-        settle(&mut game.moves, board, self, &mut 0)
+            // The moves as their text claims them.
+            let mut seen = self.seen.iter().enumerate();
+            return rules::fill(&mut game.moves, &mut |ply| {
+                let (k, s) = seen.next().ok_or_else(mismatch)?;
+                rules::as_written(&s.written, s.check, ply.side)
+                    .map_err(|e| self.problem(k, ply, None, &e))
+            });
+        }
+        // Every move resolved on the board, in the order it was written.
+        let mut replay =
+            rules::Replay::start(&game.moves, Some(self.start.clone()), chess960).moves_only();
+        for k in 0..self.seen.len() {
+            match replay.next_written(&self.seen[k].written) {
+                Some(Ok(step)) => self.seen[k].resolved = step.mv,
+                Some(Err(stop)) => return Err(self.problem(k, stop.ply, stop.position, &stop.why)),
+                None => return Err(mismatch()),
+            }
+        }
+        let mut seen = self.seen.iter();
+        rules::fill(&mut game.moves, &mut |_| {
+            seen.next().map(|s| s.resolved).ok_or_else(mismatch)
+        })
     }
 }
 
+/// The error of a reader whose moves and plies do not pair up (a bug).
+fn mismatch() -> Problem {
+    Problem::whole("move count mismatch")
+}
+
 impl Pgn<'_, '_> {
+    /// The error of the `index`-th move written: where, which, why, and in
+    /// which position.
     fn problem(
         &self,
         index: usize,
         ply: &crate::ir::Ply,
-        board: Option<&cozy_chess::Board>,
+        position: Option<String>,
         why: &str,
     ) -> Problem {
         let seen = &self.seen[index];
         let pos = container::line_col(self.text, seen.span.0);
         let text = &self.text[seen.span.0..seen.span.1];
         let number = ply.label();
-        let fen = board.map_or(String::new(), |b| {
-            format!(" (position: {})", rules::fen(b, self.board.chess960))
-        });
+        let fen = position.map_or(String::new(), |p| format!(" (position: {p})"));
         Problem::at(pos, format!("{number} {text}: {why}{fen}"))
     }
-}
-
-/// Settles every move of a line and its variations: resolved on the board,
-/// or kept as written when there is none (`--no-validate`).
-fn settle(
-    line: &mut Line,
-    mut board: Option<cozy_chess::Board>,
-    pgn: &Pgn<'_, '_>,
-    index: &mut usize,
-) -> Result<(), Problem> {
-    for ply in &mut line.plies {
-        let k = *index;
-        *index += 1;
-        let seen = pgn
-            .seen
-            .get(k)
-            .ok_or_else(|| Problem::whole("move count mismatch"))?;
-        // Variations start from the position before the move.
-        let before = (!ply.variations.is_empty()).then(|| board.clone());
-        let mv = match (&mut board, seen.written) {
-            (None, ref w) => rules::as_written(w, seen.check, ply.side)
-                .map_err(|e| pgn.problem(k, ply, None, &e))?,
-            (Some(b), Written::Null) => {
-                *b = b
-                    .null_move()
-                    .ok_or_else(|| pgn.problem(k, ply, Some(b), "a null move while in check"))?;
-                CPly::Null
-            }
-            (Some(b), ref w) => {
-                let mv = rules::resolve(b, pgn.board.chess960, w)
-                    .map_err(|e| pgn.problem(k, ply, Some(b), &e))?;
-                CPly::Move(rules::play(b, mv))
-            }
-        };
-        ply.mv = Move::Chess(mv);
-        if let Some(before) = before {
-            for var in &mut ply.variations {
-                settle(var, before.clone(), pgn, index)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Decodes the text of one move, which the grammar has checked: SAN, long
@@ -411,6 +395,9 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     for tag in missing {
         tags.to_mut().push(tag);
     }
+    // The replay walks the game along with the container's writer, and
+    // says how each move is spelled where it stands.
+    let mut replay = rules::Replay::new(game).map_err(Problem::whole)?;
     container::write(
         game,
         &tags,
@@ -418,12 +405,10 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         Style {
             glyphs_as_nags: true,
         },
-        |mv, buf| match mv {
-            Move::Chess(p) => {
-                spell(p, buf);
-                Ok(())
-            }
-            _ => Err(Problem::whole("a move of another game in a chess game")),
+        |mv, buf| {
+            let step = replay.next_of(mv).map_err(Problem::whole)?;
+            spell(&step.mv, step.spelling, buf);
+            Ok(())
         },
     )?;
     Ok(game
@@ -438,14 +423,16 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         .collect())
 }
 
-/// Spells one move in canonical SAN.
-pub fn spell(ply: &CPly, buf: &mut String) {
-    let m = match ply {
+/// Spells one move in canonical SAN, as `spelling` says it is shown where
+/// it stands (a claim, as its own says).
+pub fn spell(ply: &CPly, spelling: Spelling, buf: &mut String) {
+    let (m, spelling) = match ply {
         CPly::Null => {
             buf.push_str("--");
             return;
         }
-        CPly::Move(m) => m,
+        CPly::Move(m) => (*m, spelling),
+        CPly::Claimed(c) => (c.meaning(), c.spelling()),
     };
     match m.castle {
         Some(Wing::King) => buf.push_str("O-O"),
@@ -454,10 +441,10 @@ pub fn spell(ply: &CPly, buf: &mut String) {
             if let Some(c) = m.role.san_letter() {
                 buf.push(c);
             }
-            if let Some(f) = m.show_file {
+            if let Some(f) = spelling.file {
                 buf.push(char::from(b'a' + f));
             }
-            if let Some(r) = m.show_rank {
+            if let Some(r) = spelling.rank {
                 buf.push(char::from(b'1' + r));
             }
             if m.capture {
@@ -471,7 +458,7 @@ pub fn spell(ply: &CPly, buf: &mut String) {
             }
         }
     }
-    match m.check {
+    match spelling.check {
         Check::None => {}
         Check::Check | Check::Double => buf.push('+'),
         Check::Mate => buf.push('#'),
