@@ -136,8 +136,7 @@ impl Notation for Pgn<'_, '_> {
             });
         }
         // Every move resolved on the board, in the order it was written.
-        let mut replay =
-            rules::Replay::start(&game.moves, Some(self.start.clone()), chess960).moves_only();
+        let mut replay = rules::Replay::start(&game.moves, Some(self.start.clone()), chess960);
         for k in 0..self.seen.len() {
             match replay.next_written(&self.seen[k].written) {
                 Some(Ok(step)) => self.seen[k].resolved = step.mv,
@@ -397,7 +396,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     }
     // The replay walks the game along with the container's writer, and
     // says how each move is spelled where it stands.
-    let mut replay = rules::Replay::new(game).map_err(Problem::whole)?;
+    let mut replay = rules::Replay::spelling(game).map_err(Problem::whole)?;
     container::write(
         game,
         &tags,

@@ -280,7 +280,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
                     to: target,
                     promotion: promo,
                 };
-                if !board.is_legal(mv) {
+                if !legal(board, mv, piece) {
                     continue;
                 }
                 count += 1;
@@ -379,136 +379,392 @@ fn reachers(board: &cz::Board, piece: cz::Piece, target: cz::Square) -> cz::BitB
     }
 }
 
-/// What a legal move does on a board, before it is played: the piece,
-/// squares, capture, promotion, castling and en passant.
-fn describe(board: &cz::Board, mv: cz::Move) -> Move {
+/// What a legal move of a piece of `role` does on a board, before it is
+/// played: the piece, squares, capture, promotion, castling and en passant.
+fn meaning(board: &cz::Board, mv: cz::Move, role: Role) -> Move {
     let us = board.side_to_move();
-    let role = board.piece_on(mv.from).map_or(Role::Pawn, ir_role);
-    let castle = (role == Role::King && board.color_on(mv.to) == Some(us)).then(|| {
+    let castle = (role == Role::King && board.colors(us).has(mv.to)).then(|| {
         if mv.to.file() > mv.from.file() {
             Wing::King
         } else {
             Wing::Queen
         }
     });
-    let en_passant =
-        role == Role::Pawn && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none();
+    let taken = board.colors(!us).has(mv.to);
+    let en_passant = role == Role::Pawn && mv.from.file() != mv.to.file() && !taken;
     Move {
         role,
         from: Some(ir_square(mv.from)),
         to: ir_square(mv.to),
-        capture: castle.is_none() && (board.piece_on(mv.to).is_some() || en_passant),
+        capture: taken || en_passant,
         promotion: mv.promotion.map(ir_role),
         castle,
         en_passant,
     }
 }
 
-/// The part of a legal move's square of departure that standard notation
-/// shows, before the move is played: a capturing pawn's file; for a piece
-/// that another of its kind could replace, the file, else the rank, else
-/// both.
-fn shown_origin(board: &cz::Board, mv: cz::Move, m: &Move) -> (Option<u8>, Option<u8>) {
-    let (file, rank) = (mv.from.file() as u8, mv.from.rank() as u8);
-    if m.role == Role::Pawn {
-        return (m.capture.then_some(file), None);
-    }
-    if m.castle.is_some() {
-        return (None, None);
-    }
-    // Other pieces of the same kind that could go to the same square
-    // (usually none reaches it). A side has one king: never a rival.
-    let piece = cz_role(m.role);
+/// Whether a move of the side to move's `piece`, which stands on
+/// `mv.from`, is legal. The common case (not in check, the piece not
+/// pinned, not the king, no en passant) is read from the squares alone; the
+/// rest is left to the move generator.
+fn legal(board: &cz::Board, mv: cz::Move, piece: cz::Piece) -> bool {
     let us = board.side_to_move();
-    let (mut same_file, mut same_rank, mut rivals) = (false, false, false);
-    let others =
-        board.colored_pieces(us, piece) & !mv.from.bitboard() & reachers(board, piece, mv.to);
-    for sq in others {
-        let rival = cz::Move {
-            from: sq,
-            to: mv.to,
-            promotion: None,
-        };
-        if board.is_legal(rival) {
-            rivals = true;
-            same_file |= sq.file() == mv.from.file();
-            same_rank |= sq.rank() == mv.from.rank();
-        }
+    let (from, to) = (mv.from, mv.to);
+    if piece == cz::Piece::King
+        || !board.checkers().is_empty()
+        || board.pinned().has(from)
+        || board.colors(us).has(to)
+    {
+        return board.is_legal(mv);
     }
-    match (rivals, same_file, same_rank) {
-        (false, _, _) => (None, None),
-        (true, false, _) => (Some(file), None),
-        (true, true, false) => (None, Some(rank)),
-        (true, true, true) => (Some(file), Some(rank)),
+    let occupied = board.occupied();
+    let plain = mv.promotion.is_none();
+    match piece {
+        cz::Piece::Knight => plain && cz::get_knight_moves(from).has(to),
+        cz::Piece::Bishop => plain && cz::get_bishop_moves(from, occupied).has(to),
+        cz::Piece::Rook => plain && cz::get_rook_moves(from, occupied).has(to),
+        cz::Piece::Queen => {
+            plain
+                && (cz::get_bishop_moves(from, occupied) | cz::get_rook_moves(from, occupied))
+                    .has(to)
+        }
+        cz::Piece::Pawn => {
+            let last = to.rank() == cz::Rank::Eighth.relative_to(us);
+            let promotes = matches!(
+                mv.promotion,
+                Some(cz::Piece::Knight | cz::Piece::Bishop | cz::Piece::Rook | cz::Piece::Queen)
+            );
+            if last != promotes || (plain == promotes) {
+                return false;
+            }
+            if cz::get_pawn_attacks(from, us).has(to) {
+                // A capture; onto an empty square, en passant.
+                return board.colors(!us).has(to) || board.is_legal(mv);
+            }
+            if from.file() != to.file() || occupied.has(to) {
+                return false;
+            }
+            let (rank, target) = (
+                from.rank().relative_to(us) as u8,
+                to.rank().relative_to(us) as u8,
+            );
+            target == rank + 1
+                || (rank == 1
+                    && target == 3
+                    && !occupied.has(cz::Square::new(
+                        from.file(),
+                        cz::Rank::Third.relative_to(us),
+                    )))
+        }
+        cz::Piece::King => board.is_legal(mv),
     }
 }
 
-/// Plays a legal move whose meaning is `m`, with its spelling when `spell`.
-fn play_move(board: &mut cz::Board, mv: cz::Move, m: &Move, spell: bool) -> Spelling {
-    if !spell {
-        board.play_unchecked(mv);
-        return Spelling::default();
+/// A position for spelling moves already known to be legal: where the
+/// pieces stand, whose move it is and the en passant square. Applying a
+/// move is a few bit operations (no hash, no pins), and what standard
+/// notation shows is read from the squares: the rivals a move must be told
+/// from, and the check (or mate) it gives. A writer's walk goes through it;
+/// the rules' board (cozy-chess) checks and resolves moves. An illegal move
+/// (a game marked replayed that was not) spells wrongly, never panics.
+#[derive(Debug, Clone)]
+struct Squares {
+    /// The pieces of each kind, by [`cz::Piece`] index.
+    pieces: [cz::BitBoard; 6],
+    /// The pieces of each side, by [`cz::Color`] index.
+    colors: [cz::BitBoard; 2],
+    /// The side to move.
+    us: cz::Color,
+    /// The square a pawn passed over with its last move, if it did.
+    en_passant: Option<cz::Square>,
+}
+
+impl Squares {
+    /// The squares of a position of the rules' board.
+    fn of(board: &cz::Board) -> Squares {
+        let us = board.side_to_move();
+        Squares {
+            pieces: cz::Piece::ALL.map(|p| board.pieces(p)),
+            colors: [
+                board.colors(cz::Color::White),
+                board.colors(cz::Color::Black),
+            ],
+            us,
+            en_passant: board
+                .en_passant()
+                .map(|f| cz::Square::new(f, cz::Rank::Sixth.relative_to(us))),
+        }
     }
-    let (file, rank) = shown_origin(board, mv, m);
-    board.play_unchecked(mv);
-    Spelling {
-        file,
-        rank,
-        check: check_state(board),
+
+    fn piece(&self, p: cz::Piece) -> cz::BitBoard {
+        self.pieces[p as usize]
+    }
+
+    fn side(&self, c: cz::Color) -> cz::BitBoard {
+        self.colors[c as usize]
+    }
+
+    fn occupied(&self) -> cz::BitBoard {
+        self.colors[0] | self.colors[1]
+    }
+
+    fn king(&self, c: cz::Color) -> Option<cz::Square> {
+        (self.piece(cz::Piece::King) & self.side(c)).next_square()
+    }
+
+    /// The pieces of side `by` among `of` that attack `sq` when `occupied`
+    /// stands.
+    fn attackers(
+        &self,
+        sq: cz::Square,
+        by: cz::Color,
+        of: cz::BitBoard,
+        occupied: cz::BitBoard,
+    ) -> cz::BitBoard {
+        use cz::Piece::*;
+        let (q, r, b) = (self.piece(Queen), self.piece(Rook), self.piece(Bishop));
+        let attackers = (cz::get_knight_moves(sq) & self.piece(Knight))
+            | (cz::get_king_moves(sq) & self.piece(King))
+            | (cz::get_pawn_attacks(sq, !by) & self.piece(Pawn))
+            | (cz::get_bishop_moves(sq, occupied) & (b | q))
+            | (cz::get_rook_moves(sq, occupied) & (r | q));
+        attackers & of & self.side(by)
+    }
+
+    /// Whether the side to move's king is safe after its piece on `from`
+    /// goes to `to`, taking what stands on `taken`.
+    fn safe_after(&self, from: cz::Square, to: cz::Square, taken: cz::Square) -> bool {
+        let Some(king) = self.king(self.us) else {
+            return true;
+        };
+        let occupied = (self.occupied() & !from.bitboard() & !taken.bitboard()) | to.bitboard();
+        let them = !taken.bitboard();
+        self.attackers(king, !self.us, them, occupied).is_empty()
+    }
+
+    /// The part of a legal move's square of departure that standard
+    /// notation shows: a capturing pawn's file; for a piece that another of
+    /// its kind could replace, the file, else the rank, else both.
+    fn shown_origin(&self, m: &Move) -> (Option<u8>, Option<u8>) {
+        let Some(from) = m.from else {
+            return (None, None);
+        };
+        if m.role == Role::Pawn {
+            return (m.capture.then_some(from.file()), None);
+        }
+        if m.castle.is_some() || m.role == Role::King {
+            return (None, None);
+        }
+        let (from, to) = (cz_square(from), cz_square(m.to));
+        let piece = cz_role(m.role);
+        let occupied = self.occupied();
+        let reach = match piece {
+            cz::Piece::Knight => cz::get_knight_moves(to),
+            cz::Piece::Bishop => cz::get_bishop_moves(to, occupied),
+            cz::Piece::Rook => cz::get_rook_moves(to, occupied),
+            _ => cz::get_bishop_moves(to, occupied) | cz::get_rook_moves(to, occupied),
+        };
+        // Other pieces of the same kind that reach the square (usually
+        // none), each a rival where it may legally go there.
+        let others = self.piece(piece) & self.side(self.us) & !from.bitboard() & reach;
+        let (mut same_file, mut same_rank, mut rivals) = (false, false, false);
+        for sq in others {
+            if self.safe_after(sq, to, to) {
+                rivals = true;
+                same_file |= sq.file() == from.file();
+                same_rank |= sq.rank() == from.rank();
+            }
+        }
+        let (file, rank) = (from.file() as u8, from.rank() as u8);
+        match (rivals, same_file, same_rank) {
+            (false, _, _) => (None, None),
+            (true, false, _) => (Some(file), None),
+            (true, true, false) => (None, Some(rank)),
+            (true, true, true) => (Some(file), Some(rank)),
+        }
+    }
+
+    /// Plays a move known to be legal.
+    fn apply(&mut self, ply: &Ply) {
+        let us = self.us;
+        self.en_passant = None;
+        self.us = !us;
+        let m = match ply {
+            Ply::Move(m) => m,
+            Ply::Null | Ply::Claimed(_) => return,
+        };
+        let Some(from) = m.from else {
+            return;
+        };
+        let (from, to) = (cz_square(from), cz_square(m.to));
+        let ours = us as usize;
+        if let Some(wing) = m.castle {
+            // The king takes its own rook: both go to their files.
+            self.lift(cz::Piece::King, from, ours);
+            self.lift(cz::Piece::Rook, to, ours);
+            let (king, rook) = match wing {
+                Wing::King => (cz::File::G, cz::File::F),
+                Wing::Queen => (cz::File::C, cz::File::D),
+            };
+            let rank = from.rank();
+            self.drop(cz::Piece::King, cz::Square::new(king, rank), ours);
+            self.drop(cz::Piece::Rook, cz::Square::new(rook, rank), ours);
+            return;
+        }
+        let piece = cz_role(m.role);
+        self.lift(piece, from, ours);
+        if m.en_passant {
+            let taken = cz::Square::new(to.file(), from.rank());
+            self.lift(cz::Piece::Pawn, taken, 1 - ours);
+        } else if self.colors[1 - ours].has(to) {
+            for p in &mut self.pieces {
+                *p &= !to.bitboard();
+            }
+            self.colors[1 - ours] &= !to.bitboard();
+        }
+        self.drop(m.promotion.map_or(piece, cz_role), to, ours);
+        if piece == cz::Piece::Pawn
+            && from.rank().relative_to(us) == cz::Rank::Second
+            && to.rank().relative_to(us) == cz::Rank::Fourth
+        {
+            let passed = cz::Square::new(to.file(), cz::Rank::Third.relative_to(us));
+            self.en_passant = Some(passed);
+        }
+    }
+
+    fn lift(&mut self, p: cz::Piece, sq: cz::Square, side: usize) {
+        self.pieces[p as usize] &= !sq.bitboard();
+        self.colors[side] &= !sq.bitboard();
+    }
+
+    fn drop(&mut self, p: cz::Piece, sq: cz::Square, side: usize) {
+        self.pieces[p as usize] |= sq.bitboard();
+        self.colors[side] |= sq.bitboard();
+    }
+
+    /// The check the side to move stands in.
+    fn check(&self) -> Check {
+        let Some(king) = self.king(self.us) else {
+            return Check::None;
+        };
+        let checkers = self.attackers(king, !self.us, cz::BitBoard::FULL, self.occupied());
+        match checkers.len() {
+            0 => Check::None,
+            _ if !self.can_move(king, checkers) => Check::Mate,
+            1 => Check::Check,
+            _ => Check::Double,
+        }
+    }
+
+    /// Whether the side to move, in check from `checkers`, has a legal
+    /// move: the king steps out, or (in single check) a piece takes the
+    /// checker or steps between, en passant included.
+    #[inline(never)]
+    fn can_move(&self, king: cz::Square, checkers: cz::BitBoard) -> bool {
+        let us = self.us;
+        let ours = self.side(us);
+        let without_king = self.occupied() & !king.bitboard();
+        for to in cz::get_king_moves(king) & !ours {
+            if self
+                .attackers(to, !us, !to.bitboard(), without_king)
+                .is_empty()
+            {
+                return true;
+            }
+        }
+        let Some(checker) = checkers.next_square().filter(|_| checkers.len() == 1) else {
+            return false;
+        };
+        let occupied = self.occupied();
+        let movers = ours & !self.piece(cz::Piece::King);
+        let pawns = movers & self.piece(cz::Piece::Pawn);
+        let (q, r, b) = (
+            self.piece(cz::Piece::Queen),
+            self.piece(cz::Piece::Rook),
+            self.piece(cz::Piece::Bishop),
+        );
+        let targets = checker.bitboard() | cz::get_between_rays(king, checker);
+        for to in targets {
+            let mut from = movers
+                & ((cz::get_knight_moves(to) & self.piece(cz::Piece::Knight))
+                    | (cz::get_bishop_moves(to, occupied) & (b | q))
+                    | (cz::get_rook_moves(to, occupied) & (r | q)));
+            if to == checker {
+                from |= pawns & cz::get_pawn_attacks(to, !us);
+            } else if let Some(back) = to.try_offset(0, if us == cz::Color::White { -1 } else { 1 })
+            {
+                // Pushes onto an empty square between.
+                if pawns.has(back) {
+                    from |= back.bitboard();
+                } else if !occupied.has(back) && to.rank().relative_to(us) == cz::Rank::Fourth {
+                    let start = cz::Square::new(to.file(), cz::Rank::Second.relative_to(us));
+                    from |= pawns & start.bitboard();
+                }
+            }
+            if from.into_iter().any(|f| self.safe_after(f, to, to)) {
+                return true;
+            }
+        }
+        if let Some(ep) = self.en_passant {
+            let taken = cz::Square::new(ep.file(), cz::Rank::Fifth.relative_to(us));
+            let from = pawns & cz::get_pawn_attacks(ep, !us);
+            if from.into_iter().any(|f| self.safe_after(f, ep, taken)) {
+                return true;
+            }
+        }
+        false
     }
 }
 
 /// Describes a legal move and plays it on the board: what it means, and
 /// how standard notation spells it there.
 pub fn play(board: &mut cz::Board, mv: cz::Move) -> (Move, Spelling) {
-    let m = describe(board, mv);
-    let spelling = play_move(board, mv, &m, true);
+    let role = board.piece_on(mv.from).map_or(Role::Pawn, ir_role);
+    let m = meaning(board, mv, role);
+    let mut squares = Squares::of(board);
+    let (file, rank) = squares.shown_origin(&m);
+    squares.apply(&Ply::Move(m));
+    board.play_unchecked(mv);
+    let spelling = Spelling {
+        file,
+        rank,
+        check: squares.check(),
+    };
     (m, spelling)
 }
 
 /// The check state of a position for the side to move.
 pub fn check_state(board: &cz::Board) -> Check {
-    match board.checkers().len() {
-        0 => Check::None,
-        n => {
-            if board.status() == cz::GameStatus::Won {
-                Check::Mate
-            } else if n >= 2 {
-                Check::Double
-            } else {
-                Check::Check
-            }
-        }
-    }
+    Squares::of(board).check()
 }
 
 /// Passes the move, unless the side to move is in check.
-fn play_null(board: &mut cz::Board) -> Result<(Ply, Spelling), String> {
+fn play_null(board: &mut cz::Board) -> Result<Ply, String> {
     *board = board
         .null_move()
         .ok_or_else(|| "a null move while in check".to_string())?;
-    Ok((Ply::Null, Spelling::default()))
+    Ok(Ply::Null)
 }
 
 /// Resolves a written move on the board and plays it.
-fn play_written(
-    board: &mut cz::Board,
-    chess960: bool,
-    w: &Written,
-    spell: bool,
-) -> Result<(Ply, Spelling), String> {
+fn play_written(board: &mut cz::Board, chess960: bool, w: &Written) -> Result<Ply, String> {
     if *w == Written::Null {
         return play_null(board);
     }
     let mv = resolve(board, chess960, w)?;
-    let m = describe(board, mv);
-    let spelling = play_move(board, mv, &m, spell);
-    Ok((Ply::Move(m), spelling))
+    let role = match *w {
+        Written::San { role, .. } => role,
+        Written::Castle(_) => Role::King,
+        _ => board.piece_on(mv.from).map_or(Role::Pawn, ir_role),
+    };
+    let m = meaning(board, mv, role);
+    board.play_unchecked(mv);
+    Ok(Ply::Move(m))
 }
 
 /// Checks a ply's own move on the board (it must be legal there and mean
 /// what its fields say) and plays it.
-fn play_given(board: &mut cz::Board, mv: &IrMove, spell: bool) -> Result<(Ply, Spelling), String> {
+fn play_given(board: &mut cz::Board, mv: &IrMove) -> Result<Ply, String> {
     let m = match *ply_of(mv)? {
         Ply::Null => return play_null(board),
         Ply::Claimed(_) => {
@@ -524,17 +780,51 @@ fn play_given(board: &mut cz::Board, mv: &IrMove, spell: bool) -> Result<(Ply, S
         to: cz_square(m.to),
         promotion: m.promotion.map(cz_role),
     };
-    if !board.is_legal(mv) {
+    let us = board.side_to_move();
+    let piece = cz_role(m.role);
+    let mismatch = || format!("{from}{}: its fields do not match the position", m.to);
+    if !board.colored_pieces(us, piece).has(mv.from) {
+        // Not the piece it says: its fields are wrong if the move is legal.
+        return Err(if board.is_legal(mv) {
+            mismatch()
+        } else {
+            format!("{from}{} is not legal", m.to)
+        });
+    }
+    if !legal(board, mv, piece) {
         return Err(format!("{from}{} is not legal", m.to));
     }
-    if describe(board, mv) != m {
-        return Err(format!(
-            "{from}{}: its fields do not match the position",
-            m.to
-        ));
+    if meaning(board, mv, m.role) != m {
+        return Err(mismatch());
     }
-    let spelling = play_move(board, mv, &m, spell);
-    Ok((Ply::Move(m), spelling))
+    board.play_unchecked(mv);
+    Ok(Ply::Move(m))
+}
+
+/// Spells a ply's own move, known to be legal, and plays it.
+fn play_spelled(squares: &mut Squares, mv: &IrMove) -> Result<(Ply, Spelling), String> {
+    let ply = *ply_of(mv)?;
+    let m = match ply {
+        Ply::Null => {
+            squares.apply(&ply);
+            return Ok((ply, Spelling::default()));
+        }
+        Ply::Claimed(_) => {
+            return Err("a move as written (not replayed) in a replayed game".to_string())
+        }
+        Ply::Move(m) => m,
+    };
+    if m.from.is_none() {
+        return Err("a move without its square of departure".to_string());
+    }
+    let (file, rank) = squares.shown_origin(&m);
+    squares.apply(&ply);
+    let spelling = Spelling {
+        file,
+        rank,
+        check: squares.check(),
+    };
+    Ok((ply, spelling))
 }
 
 /// A ply of a game not replayed: a claim's meaning and its spelling as
@@ -574,28 +864,33 @@ fn as_claimed(mv: &IrMove) -> Result<(Ply, Spelling), String> {
 /// It walks a line in the order its moves are written: each ply, then each
 /// of its variations from the position before that ply, then the next ply.
 /// Moves are played in place; a position is copied only where variations
-/// branch. Each step either resolves a written move
-/// ([`Replay::next_written`], readers) or checks the ply's own move (the
-/// [`Iterator`], the JSON check and writers), plays it, and yields the move
-/// with how standard notation spells it where it stands. A game that was
-/// not replayed (`--no-validate`: [`Board::validated`] false) is walked
-/// without a board: each step yields a [`Claim`]'s meaning and spelling as
-/// written. The walk ends at the first [`Stop`].
+/// branch. Three walks:
+/// - [`Replay::start`] and [`Replay::next_written`] (readers): each written
+///   move is resolved on the rules' board and played;
+/// - [`Replay::new`] (the JSON check; later, diff): each ply's own move is
+///   checked (legal where it stands, meaning what its fields say) and
+///   played;
+/// - [`Replay::spelling`] (writers): each ply's own move, known legal in a
+///   replayed game, is played on a light board that derives how standard
+///   notation spells it where it stands (disambiguation, check, mate).
+///
+/// A game that was not replayed (`--no-validate`: [`Board::validated`]
+/// false) is walked without a board: each step yields a [`Claim`]'s
+/// meaning and spelling as written. The walk ends at the first [`Stop`].
 ///
 /// ```
-/// use kifu::family::chess::rules::Replay;
+/// use kifu::family::chess::{rules::Replay, Check};
 /// # use kifu::format::ReadOptions;
-/// let game = kifu::family::chess::pgn::read("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *", &ReadOptions::default())
+/// let text = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *";
+/// let game = kifu::family::chess::pgn::read(text, &ReadOptions::default())
 ///     .unwrap()
 ///     .game;
-/// let last = Replay::new(&game).unwrap().last().unwrap().unwrap();
-/// assert_eq!(last.spelling.check, kifu::family::chess::Check::Mate);
+/// let last = Replay::spelling(&game).unwrap().last().unwrap().unwrap();
+/// assert_eq!(last.spelling.check, Check::Mate);
+/// assert!(Replay::new(&game).unwrap().all(|step| step.is_ok()));
 /// ```
 pub struct Replay<'g> {
     chess960: bool,
-    /// Derive spellings (writers); readers and the JSON check need only
-    /// the moves.
-    spell: bool,
     /// Walk variations too.
     variations: bool,
     /// The lines being walked, the innermost last.
@@ -603,10 +898,21 @@ pub struct Replay<'g> {
 }
 
 /// A line being walked: the plies still to walk, and the position before
-/// the next of them (none in a game not replayed).
+/// the next of them.
 struct Frame<'g> {
     plies: std::slice::Iter<'g, IrPly>,
-    board: Option<cz::Board>,
+    position: Position,
+}
+
+/// The position of a walk.
+#[derive(Clone)]
+enum Position {
+    /// The rules' board: moves are checked or resolved.
+    Rules(cz::Board),
+    /// Moves known legal, spelled.
+    Spelling(Squares),
+    /// A game not replayed.
+    Unreplayed,
 }
 
 /// One ply as a [`Replay`] walks it.
@@ -617,8 +923,9 @@ pub struct Step<'g> {
     /// Its move: the written one resolved, or the ply's own (a [`Claim`] as
     /// its meaning, in a game not replayed). Never [`Ply::Claimed`].
     pub mv: Ply,
-    /// How standard notation spells the move where it stands; the default
-    /// (nothing shown) after [`Replay::moves_only`].
+    /// How standard notation spells the move where it stands, in a
+    /// [`Replay::spelling`] walk (or as a claim says); else the default,
+    /// nothing shown.
     pub spelling: Spelling,
 }
 
@@ -630,7 +937,8 @@ pub struct Stop<'g> {
     /// What is wrong with it (`illegal move`, `ambiguous: it can come from
     /// b1 or f3`, `e2e5 is not legal`).
     pub why: String,
-    /// The position before it, as a FEN (none in a game not replayed).
+    /// The position before it, as a FEN (none in a game not replayed or a
+    /// spelling walk).
     pub position: Option<String>,
 }
 
@@ -646,9 +954,9 @@ impl std::fmt::Display for Stop<'_> {
 }
 
 impl<'g> Replay<'g> {
-    /// The replay of a chess game's moves from its start position: the
-    /// setup's FEN, or the standard start.
-    pub fn new(game: &'g Game) -> Result<Replay<'g>, String> {
+    /// The start position of a chess game (its setup's FEN, or the standard
+    /// start), unless it was not replayed.
+    fn start_of(game: &'g Game) -> Result<(Option<cz::Board>, bool), String> {
         let board = board_of(&game.variant)
             .ok_or_else(|| format!("a {} game is not a chess game", game.family().name()))?;
         let start = match (board.validated, fen_of(&game.setup)?) {
@@ -656,30 +964,44 @@ impl<'g> Replay<'g> {
             (true, Some(fen)) => Some(parse_fen(fen)?),
             (true, None) => Some(start_position()),
         };
-        Ok(Replay::start(&game.moves, start, board.chess960))
+        Ok((start, board.chess960))
     }
 
-    /// The replay of a line from a position; `None` walks a line that is
-    /// not replayed.
+    /// The replay of a chess game's moves that checks each of them.
+    pub fn new(game: &'g Game) -> Result<Replay<'g>, String> {
+        let (start, chess960) = Replay::start_of(game)?;
+        Ok(Replay::start(&game.moves, start, chess960))
+    }
+
+    /// The replay of a chess game's moves, known legal, that says how each
+    /// is spelled (a writer's).
+    pub fn spelling(game: &'g Game) -> Result<Replay<'g>, String> {
+        let (start, chess960) = Replay::start_of(game)?;
+        let position = start.map_or(Position::Unreplayed, |b| {
+            Position::Spelling(Squares::of(&b))
+        });
+        Ok(Replay::walk(&game.moves, position, chess960))
+    }
+
+    /// The replay of a line from a position of the rules' board (a
+    /// reader's, with [`Replay::next_written`]); `None` walks a line that
+    /// is not replayed.
     pub fn start(line: &'g Line, position: Option<cz::Board>, chess960: bool) -> Replay<'g> {
+        let position = position.map_or(Position::Unreplayed, Position::Rules);
+        Replay::walk(line, position, chess960)
+    }
+
+    fn walk(line: &'g Line, position: Position, chess960: bool) -> Replay<'g> {
         let mut stack = Vec::with_capacity(4);
         stack.push(Frame {
             plies: line.plies.iter(),
-            board: position,
+            position,
         });
         Replay {
             chess960,
-            spell: true,
             variations: true,
             stack,
         }
-    }
-
-    /// Derives no spelling (readers and checks need only the moves), which
-    /// saves the work of a check mark and a disambiguation.
-    pub fn moves_only(mut self) -> Replay<'g> {
-        self.spell = false;
-        self
     }
 
     /// Walks the main line alone, past the variations.
@@ -691,20 +1013,26 @@ impl<'g> Replay<'g> {
     /// Resolves a written move as the next ply's move, and plays it; `None`
     /// when the walk is over.
     pub fn next_written(&mut self, w: &Written) -> Option<Result<Step<'g>, Stop<'g>>> {
-        self.step(Some(w))
+        self.step::<true>(w)
     }
 
     /// The next step of a walker that walks the game along with the
     /// replay (a writer): it must be that of the ply holding `mv`.
     pub fn next_of(&mut self, mv: &IrMove) -> Result<Step<'g>, String> {
-        match self.step(None) {
+        match self.step::<false>(&Written::Null) {
             Some(Ok(step)) if std::ptr::eq(&step.ply.mv, mv) => Ok(step),
             Some(Err(stop)) => Err(stop.to_string()),
             _ => Err("the replay lost its place in the game".to_string()),
         }
     }
 
-    fn step(&mut self, written: Option<&Written>) -> Option<Result<Step<'g>, Stop<'g>>> {
+    /// Walks one ply: resolves `written` as its move when `WRITTEN`, else
+    /// takes its own.
+    #[inline]
+    fn step<const WRITTEN: bool>(
+        &mut self,
+        written: &Written,
+    ) -> Option<Result<Step<'g>, Stop<'g>>> {
         let ply = loop {
             let frame = self.stack.last_mut()?;
             match frame.plies.next() {
@@ -716,15 +1044,22 @@ impl<'g> Replay<'g> {
         };
         let branches = self.variations && !ply.variations.is_empty();
         let frame = self.stack.last_mut()?;
-        let mut before = if branches { frame.board.clone() } else { None };
-        let played = match (&mut frame.board, written) {
-            (None, None) => as_claimed(&ply.mv),
-            (None, Some(w)) => as_written(w, Check::None, ply.side).map(|p| match p {
-                Ply::Claimed(c) => (Ply::Move(c.meaning()), c.spelling()),
-                other => (other, Spelling::default()),
-            }),
-            (Some(board), Some(w)) => play_written(board, self.chess960, w, self.spell),
-            (Some(board), None) => play_given(board, &ply.mv, self.spell),
+        let mut before = branches.then(|| frame.position.clone());
+        let played = match &mut frame.position {
+            Position::Rules(board) if WRITTEN => {
+                play_written(board, self.chess960, written).map(|mv| (mv, Spelling::default()))
+            }
+            Position::Rules(board) => {
+                play_given(board, &ply.mv).map(|mv| (mv, Spelling::default()))
+            }
+            Position::Spelling(squares) => play_spelled(squares, &ply.mv),
+            Position::Unreplayed if WRITTEN => {
+                as_written(written, Check::None, ply.side).map(|p| match p {
+                    Ply::Claimed(c) => (Ply::Move(c.meaning()), c.spelling()),
+                    other => (other, Spelling::default()),
+                })
+            }
+            Position::Unreplayed => as_claimed(&ply.mv),
         };
         match played {
             Ok((mv, spelling)) => {
@@ -732,14 +1067,14 @@ impl<'g> Replay<'g> {
                     // The first variation is walked first: pushed last,
                     // with the position itself rather than a copy.
                     for (i, v) in ply.variations.iter().enumerate().rev() {
-                        let board = if i == 0 {
+                        let position = if i == 0 {
                             before.take()
                         } else {
                             before.clone()
                         };
                         self.stack.push(Frame {
                             plies: v.plies.iter(),
-                            board,
+                            position: position.unwrap_or(Position::Unreplayed),
                         });
                     }
                 }
@@ -747,7 +1082,10 @@ impl<'g> Replay<'g> {
             }
             Err(why) => {
                 // A move that fails leaves the position as it was.
-                let position = frame.board.as_ref().map(|b| fen(b, self.chess960));
+                let position = match &frame.position {
+                    Position::Rules(b) => Some(fen(b, self.chess960)),
+                    Position::Spelling(_) | Position::Unreplayed => None,
+                };
                 self.stack.clear();
                 Some(Err(Stop { ply, why, position }))
             }
@@ -758,9 +1096,9 @@ impl<'g> Replay<'g> {
 impl<'g> Iterator for Replay<'g> {
     type Item = Result<Step<'g>, Stop<'g>>;
 
-    /// Checks and plays the next ply's own move.
+    /// Takes the next ply's own move: checked and played, or spelled.
     fn next(&mut self) -> Option<Self::Item> {
-        self.step(None)
+        self.step::<false>(&Written::Null)
     }
 }
 
@@ -782,7 +1120,7 @@ pub fn fill<E>(line: &mut Line, f: &mut impl FnMut(&IrPly) -> Result<Ply, E>) ->
 /// game not replayed, every claim must be on the board. What writers spell
 /// beyond that is derived when writing.
 pub fn check_game(game: &Game) -> Result<(), String> {
-    for step in Replay::new(game)?.moves_only() {
+    for step in Replay::new(game)? {
         step.map_err(|stop| stop.to_string())?;
     }
     Ok(())

@@ -876,7 +876,7 @@ fn settle(
             }
         }
         Some(board) => {
-            let mut replay = rules::Replay::start(&line, Some(board), chess960).moves_only();
+            let mut replay = rules::Replay::start(&line, Some(board), chess960);
             for s in &seen {
                 let side = match s.side {
                     Side::White => "White",
@@ -1106,7 +1106,7 @@ fn grid(
 ) -> Result<(Vec<SheetRow>, String), Problem> {
     let line = &game.moves;
     // The replay says how each move is spelled where it stands.
-    let mut replay = rules::Replay::new(game)
+    let mut replay = rules::Replay::spelling(game)
         .map_err(Problem::whole)?
         .main_line();
     let mut rows = Vec::with_capacity(line.plies.len() + 1);
