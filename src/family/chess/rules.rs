@@ -438,8 +438,11 @@ fn legal(board: &cz::Board, mv: cz::Move, piece: cz::Piece) -> bool {
                 return false;
             }
             if cz::get_pawn_attacks(from, us).has(to) {
-                // A capture; onto an empty square, en passant.
-                return board.colors(!us).has(to) || board.is_legal(mv);
+                // A capture; onto the square a pawn passed over, en passant.
+                let passed = board
+                    .en_passant()
+                    .map(|f| cz::Square::new(f, cz::Rank::Sixth.relative_to(us)));
+                return board.colors(!us).has(to) || (passed == Some(to) && board.is_legal(mv));
             }
             if from.file() != to.file() || occupied.has(to) {
                 return false;
@@ -514,6 +517,7 @@ impl Squares {
 
     /// The pieces of side `by` among `of` that attack `sq` when `occupied`
     /// stands.
+    #[inline]
     fn attackers(
         &self,
         sq: cz::Square,
@@ -585,6 +589,7 @@ impl Squares {
     }
 
     /// Plays a move known to be legal.
+    #[inline]
     fn apply(&mut self, ply: &Ply) {
         let us = self.us;
         self.en_passant = None;
@@ -643,6 +648,7 @@ impl Squares {
     }
 
     /// The check the side to move stands in.
+    #[inline]
     fn check(&self) -> Check {
         let Some(king) = self.king(self.us) else {
             return Check::None;
@@ -802,6 +808,7 @@ fn play_given(board: &mut cz::Board, mv: &IrMove) -> Result<Ply, String> {
 }
 
 /// Spells a ply's own move, known to be legal, and plays it.
+#[inline(always)]
 fn play_spelled(squares: &mut Squares, mv: &IrMove) -> Result<(Ply, Spelling), String> {
     let ply = *ply_of(mv)?;
     let m = match ply {
@@ -1018,6 +1025,7 @@ impl<'g> Replay<'g> {
 
     /// The next step of a walker that walks the game along with the
     /// replay (a writer): it must be that of the ply holding `mv`.
+    #[inline]
     pub fn next_of(&mut self, mv: &IrMove) -> Result<Step<'g>, String> {
         match self.step::<false>(&Written::Null) {
             Some(Ok(step)) if std::ptr::eq(&step.ply.mv, mv) => Ok(step),
