@@ -1198,4 +1198,145 @@ mod tests {
         let (_, sp) = play(&mut b.clone(), "e4d6".parse().unwrap());
         assert_eq!(sp.check, Check::Double);
     }
+
+    /// What the rules' board says of a legal move, from its move generator
+    /// alone: the squares standard notation shows and the check state.
+    fn reference(board: &cz::Board, mv: cz::Move) -> Spelling {
+        let piece = board.piece_on(mv.from).unwrap();
+        let castle = board.colors(board.side_to_move()).has(mv.to);
+        let capture = board.occupied().has(mv.to) && !castle
+            || (piece == cz::Piece::Pawn && mv.from.file() != mv.to.file());
+        let (mut file, mut rank) = (None, None);
+        if piece == cz::Piece::Pawn {
+            file = capture.then_some(mv.from.file() as u8);
+        } else if !castle && piece != cz::Piece::King {
+            let mut rivals = Vec::new();
+            board.generate_moves(|ms| {
+                for m in ms {
+                    if m.to == mv.to && m.from != mv.from && ms.piece == piece {
+                        rivals.push(m.from);
+                    }
+                }
+                false
+            });
+            rivals.dedup();
+            if !rivals.is_empty() {
+                let same_file = rivals.iter().any(|r| r.file() == mv.from.file());
+                let same_rank = rivals.iter().any(|r| r.rank() == mv.from.rank());
+                if !same_file {
+                    file = Some(mv.from.file() as u8);
+                } else if !same_rank {
+                    rank = Some(mv.from.rank() as u8);
+                } else {
+                    file = Some(mv.from.file() as u8);
+                    rank = Some(mv.from.rank() as u8);
+                }
+            }
+        }
+        let mut after = board.clone();
+        after.play_unchecked(mv);
+        let check = match (after.checkers().len(), after.status()) {
+            (0, _) => Check::None,
+            (_, cz::GameStatus::Won) => Check::Mate,
+            (1, _) => Check::Check,
+            _ => Check::Double,
+        };
+        Spelling { file, rank, check }
+    }
+
+    /// Checks every legal move of a position: the light board spells it as
+    /// the move generator says, and plays it to the same position.
+    fn check_position(board: &cz::Board, seen: &mut [usize; 4]) {
+        let mut moves = Vec::new();
+        board.generate_moves(|ms| {
+            moves.extend(ms);
+            false
+        });
+        for &mv in &moves {
+            let (m, spelling) = play(&mut board.clone(), mv);
+            assert_eq!(spelling, reference(board, mv), "{board} {mv}");
+            seen[0] += 1;
+            seen[1] += usize::from(spelling.check == Check::Mate);
+            seen[2] += usize::from(spelling.check == Check::Double);
+            seen[3] +=
+                usize::from(m.role != Role::Pawn && spelling.file.or(spelling.rank).is_some());
+            let mut squares = Squares::of(board);
+            squares.apply(&Ply::Move(m));
+            let mut after = board.clone();
+            after.play_unchecked(mv);
+            let want = Squares::of(&after);
+            assert_eq!(
+                (
+                    squares.pieces,
+                    squares.colors,
+                    squares.us,
+                    squares.en_passant
+                ),
+                (want.pieces, want.colors, want.us, want.en_passant),
+                "{board} {mv}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_light_board_spells_as_the_move_generator_says() {
+        // Moves, mates, double checks and disambiguated piece moves seen.
+        let mut seen = [0; 4];
+        // Pins, double and discovered checks, mates by every piece, mates
+        // that a block, a capture or an en passant capture would answer.
+        for fen in [
+            "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/1r3PPP/R5K1 w - - 0 1",
+            "7k/8/8/3pP3/8/8/8/K6B w - d6 0 1",
+            "8/8/8/2k5/3pP3/8/8/K7 b - e3 0 1",
+            "8/8/3k4/2pP4/8/8/8/K7 w - c6 0 1",
+            "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 1",
+            "1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "3k4/8/8/8/8/1N3N2/8/1N1K1N2 w - - 0 1",
+            "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+            "k7/2P5/K7/8/8/8/8/8 w - - 0 1",
+            "2r3k1/1P6/8/8/8/8/8/K7 w - - 0 1",
+            "4r1k1/8/8/8/8/8/3PPP2/2B1K1N1 b - - 0 1",
+        ] {
+            let board = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            check_position(&board, &mut seen);
+        }
+        // Random games from the standard start and Chess960 starts.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for game in 0..60 {
+            let mut board = if game % 3 == 0 {
+                cz::Board::chess960_startpos((next() % 960) as u32)
+            } else {
+                cz::Board::default()
+            };
+            for _ in 0..160 {
+                if board.status() != cz::GameStatus::Ongoing {
+                    break;
+                }
+                check_position(&board, &mut seen);
+                let mut moves = Vec::new();
+                board.generate_moves(|ms| {
+                    moves.extend(ms);
+                    false
+                });
+                // Captures and checks first now and then, to reach endings.
+                let mv = moves[(next() % moves.len() as u64) as usize];
+                board.play_unchecked(mv);
+            }
+        }
+        eprintln!("moves, mates, double checks, disambiguations: {seen:?}");
+        assert!(
+            seen[0] > 100_000 && seen[1] > 100 && seen[2] > 40 && seen[3] > 1000,
+            "{seen:?}"
+        );
+    }
 }
