@@ -561,6 +561,10 @@ impl Squares {
         }
         let (from, to) = (cz_square(from), cz_square(m.to));
         let piece = cz_role(m.role);
+        let kind = self.piece(piece) & self.side(self.us) & !from.bitboard();
+        if kind.is_empty() {
+            return (None, None);
+        }
         let occupied = self.occupied();
         let reach = match piece {
             cz::Piece::Knight => cz::get_knight_moves(to),
@@ -570,7 +574,7 @@ impl Squares {
         };
         // Other pieces of the same kind that reach the square (usually
         // none), each a rival where it may legally go there.
-        let others = self.piece(piece) & self.side(self.us) & !from.bitboard() & reach;
+        let others = kind & reach;
         let (mut same_file, mut same_rank, mut rivals) = (false, false, false);
         for sq in others {
             if self.safe_after(sq, to, to) {
@@ -654,6 +658,12 @@ impl Squares {
             return Check::None;
         };
         let checkers = self.attackers(king, !self.us, cz::BitBoard::FULL, self.occupied());
+        self.check_by(king, checkers)
+    }
+
+    /// The check of a king attacked by `checkers`.
+    #[inline]
+    fn check_by(&self, king: cz::Square, checkers: cz::BitBoard) -> Check {
         match checkers.len() {
             0 => Check::None,
             _ if !self.can_move(king, checkers) => Check::Mate,
