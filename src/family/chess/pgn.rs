@@ -10,7 +10,9 @@ use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
-use crate::family::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing};
+use crate::family::chess::{
+    ply_of, Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing,
+};
 use crate::family::{Move, Setup, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Tag};
@@ -33,13 +35,10 @@ use grammar::{PgnParser, Rule};
 /// Result tokens that end a chess record (for the record splitter).
 pub const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "½-½", "1/2", "*"];
 
-/// A move as written, where it was, the check it claimed, and the move the
-/// replay resolved it to.
+/// Where a move was written, and the check it claimed.
 struct Seen {
-    written: Written,
     check: Check,
     span: (usize, usize),
-    resolved: CPly,
 }
 
 struct Pgn<'t, 'o> {
@@ -47,6 +46,8 @@ struct Pgn<'t, 'o> {
     opts: &'o ReadOptions,
     board: ChessBoard,
     start: cozy_chess::Board,
+    /// The moves as written, in the order of the text (the replay's).
+    written: Vec<Written>,
     seen: Vec<Seen>,
     /// Where the first pawn capture written without `x` is, if any.
     loose_capture: Option<usize>,
@@ -103,12 +104,8 @@ impl Notation for Pgn<'_, '_> {
             *capture = true;
             self.loose_capture.get_or_insert(span.0);
         }
-        self.seen.push(Seen {
-            written,
-            check,
-            span,
-            resolved: CPly::Null,
-        });
+        self.written.push(written);
+        self.seen.push(Seen { check, span });
         // A placeholder: `finish` puts the resolved move here.
         Ok(Move::Chess(CPly::Null))
     }
@@ -128,26 +125,19 @@ impl Notation for Pgn<'_, '_> {
                 warnings.push(Problem::whole(rules::UNREPLAYED));
             }
             // The moves as their text claims them.
-            let mut seen = self.seen.iter().enumerate();
+            let mut seen = self.written.iter().zip(&self.seen).enumerate();
             return rules::fill(&mut game.moves, &mut |ply| {
-                let (k, s) = seen.next().ok_or_else(mismatch)?;
-                rules::as_written(&s.written, s.check, ply.side)
-                    .map_err(|e| self.problem(k, ply, None, &e))
+                let (k, (w, s)) = seen.next().ok_or_else(mismatch)?;
+                rules::as_written(w, s.check, ply.side).map_err(|e| self.problem(k, ply, None, &e))
             });
         }
         // Every move resolved on the board, in the order it was written.
-        let mut replay = rules::Replay::start(&game.moves, Some(self.start.clone()), chess960);
-        for k in 0..self.seen.len() {
-            match replay.next_written(&self.seen[k].written) {
-                Some(Ok(step)) => self.seen[k].resolved = step.mv,
-                Some(Err(stop)) => return Err(self.problem(k, stop.ply, stop.position, &stop.why)),
-                None => return Err(mismatch()),
-            }
-        }
-        let mut seen = self.seen.iter();
-        rules::fill(&mut game.moves, &mut |_| {
-            seen.next().map(|s| s.resolved).ok_or_else(mismatch)
-        })
+        let mut moves = Vec::with_capacity(self.written.len());
+        rules::Replay::start(&game.moves, Some(self.start.clone()), chess960)
+            .resolve(&self.written, |step| moves.push(step.mv))
+            .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
+        let mut moves = moves.into_iter();
+        rules::fill(&mut game.moves, &mut |_| moves.next().ok_or_else(mismatch))
     }
 }
 
@@ -356,6 +346,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         board: ChessBoard::STANDARD,
         start: rules::start_position(),
         // About one move in eight bytes of a record.
+        written: Vec::with_capacity(text.len() / 8),
         seen: Vec::with_capacity(text.len() / 8),
         loose_capture: None,
     };
@@ -394,9 +385,14 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     for tag in missing {
         tags.to_mut().push(tag);
     }
-    // The replay walks the game along with the container's writer, and
-    // says how each move is spelled where it stands.
-    let mut replay = rules::Replay::spelling(game).map_err(Problem::whole)?;
+    // How each move is spelled where it stands, in the order the
+    // container writes them.
+    let mut spelled = Vec::with_capacity(game.moves.plies.len());
+    rules::Replay::spelling(game)
+        .map_err(Problem::whole)?
+        .walk(|step| spelled.push((&step.ply.mv, step.spelling)))
+        .map_err(|stop| Problem::whole(stop.to_string()))?;
+    let mut spelled = spelled.into_iter();
     container::write(
         game,
         &tags,
@@ -404,10 +400,13 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         Style {
             glyphs_as_nags: true,
         },
-        |mv, buf| {
-            let step = replay.next_of(mv).map_err(Problem::whole)?;
-            spell(&step.mv, step.spelling, buf);
-            Ok(())
+        |mv, buf| match spelled.next() {
+            // The container writes the plies in the replay's order.
+            Some((at, spelling)) if std::ptr::eq(at, mv) => {
+                spell(ply_of(mv).map_err(Problem::whole)?, spelling, buf);
+                Ok(())
+            }
+            _ => Err(Problem::whole("the replay lost its place in the game")),
         },
     )?;
     Ok(game

@@ -470,7 +470,7 @@ fn legal(board: &cz::Board, mv: cz::Move, piece: cz::Piece) -> bool {
 /// from, and the check (or mate) it gives. A writer's walk goes through it;
 /// the rules' board (cozy-chess) checks and resolves moves. An illegal move
 /// (a game marked replayed that was not) spells wrongly, never panics.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Squares {
     /// The pieces of each kind, by [`cz::Piece`] index.
     pieces: [cz::BitBoard; 6],
@@ -882,18 +882,19 @@ fn as_claimed(mv: &IrMove) -> Result<(Ply, Spelling), String> {
 /// of its variations from the position before that ply, then the next ply.
 /// Moves are played in place; a position is copied only where variations
 /// branch. Three walks:
-/// - [`Replay::start`] and [`Replay::next_written`] (readers): each written
-///   move is resolved on the rules' board and played;
-/// - [`Replay::new`] (the JSON check; later, diff): each ply's own move is
-///   checked (legal where it stands, meaning what its fields say) and
-///   played;
-/// - [`Replay::spelling`] (writers): each ply's own move, known legal in a
-///   replayed game, is played on a light board that derives how standard
-///   notation spells it where it stands (disambiguation, check, mate).
+/// - [`Replay::start`] then [`Replay::resolve`] (readers): each written move
+///   is resolved on the rules' board and played;
+/// - [`Replay::new`] then [`Replay::walk`] (the JSON check; later, diff):
+///   each ply's own move is checked (legal where it stands, meaning what its
+///   fields say) and played;
+/// - [`Replay::spelling`] then [`Replay::walk`] (writers): each ply's own
+///   move, known legal in a replayed game, is played on a light board that
+///   derives how standard notation spells it where it stands
+///   (disambiguation, check, mate).
 ///
 /// A game that was not replayed (`--no-validate`: [`Board::validated`]
 /// false) is walked without a board: each step yields a [`Claim`]'s
-/// meaning and spelling as written. The walk ends at the first [`Stop`].
+/// meaning and spelling as written. A walk ends at the first [`Stop`].
 ///
 /// ```
 /// use kifu::family::chess::{rules::Replay, Check};
@@ -902,31 +903,27 @@ fn as_claimed(mv: &IrMove) -> Result<(Ply, Spelling), String> {
 /// let game = kifu::family::chess::pgn::read(text, &ReadOptions::default())
 ///     .unwrap()
 ///     .game;
-/// let last = Replay::spelling(&game).unwrap().last().unwrap().unwrap();
-/// assert_eq!(last.spelling.check, Check::Mate);
-/// assert!(Replay::new(&game).unwrap().all(|step| step.is_ok()));
+/// let mut checks = Vec::new();
+/// Replay::spelling(&game)
+///     .unwrap()
+///     .walk(|step| checks.push(step.spelling.check))
+///     .unwrap();
+/// assert_eq!(checks.last(), Some(&Check::Mate));
+/// assert!(Replay::new(&game).unwrap().walk(|_| ()).is_ok());
 /// ```
 pub struct Replay<'g> {
+    line: &'g Line,
+    start: Start,
     chess960: bool,
     /// Walk variations too.
     variations: bool,
-    /// The lines being walked, the innermost last.
-    stack: Vec<Frame<'g>>,
 }
 
-/// A line being walked: the plies still to walk, and the position before
-/// the next of them.
-struct Frame<'g> {
-    plies: std::slice::Iter<'g, IrPly>,
-    position: Position,
-}
-
-/// The position of a walk.
-#[derive(Clone)]
-enum Position {
-    /// The rules' board: moves are checked or resolved.
+/// Where a walk starts, and how it plays moves.
+enum Start {
+    /// On the rules' board: moves are checked or resolved.
     Rules(cz::Board),
-    /// Moves known legal, spelled.
+    /// On the light board: moves known legal are spelled.
     Spelling(Squares),
     /// A game not replayed.
     Unreplayed,
@@ -951,6 +948,8 @@ pub struct Step<'g> {
 pub struct Stop<'g> {
     /// The ply whose move is wrong.
     pub ply: &'g IrPly,
+    /// Its place in the walk, from 0 (the order its moves are written in).
+    pub index: usize,
     /// What is wrong with it (`illegal move`, `ambiguous: it can come from
     /// b1 or f3`, `e2e5 is not legal`).
     pub why: String,
@@ -967,6 +966,80 @@ impl std::fmt::Display for Stop<'_> {
             write!(f, " (position: {p})")?;
         }
         Ok(())
+    }
+}
+
+/// How a walk plays each ply: one implementation per kind of walk, so that
+/// each walk is compiled for its own work.
+trait Player: Clone {
+    /// Plays the `index`-th ply of the walk; on an error the position is
+    /// as it was.
+    fn play(&mut self, ply: &IrPly, index: usize) -> Result<(Ply, Spelling), String>;
+    /// The position, as a FEN, for messages.
+    fn fen(&self) -> Option<String>;
+}
+
+/// Checks each ply's own move on the rules' board.
+#[derive(Clone)]
+struct Checking(cz::Board, bool);
+
+impl Player for Checking {
+    #[inline]
+    fn play(&mut self, ply: &IrPly, _: usize) -> Result<(Ply, Spelling), String> {
+        play_given(&mut self.0, &ply.mv).map(|mv| (mv, Spelling::default()))
+    }
+    fn fen(&self) -> Option<String> {
+        Some(fen(&self.0, self.1))
+    }
+}
+
+/// Resolves written moves on the rules' board.
+#[derive(Clone)]
+struct Resolving<'w>(cz::Board, bool, &'w [Written]);
+
+impl Player for Resolving<'_> {
+    #[inline]
+    fn play(&mut self, _: &IrPly, index: usize) -> Result<(Ply, Spelling), String> {
+        let w = self
+            .2
+            .get(index)
+            .ok_or_else(|| "a ply without its written move".to_string())?;
+        play_written(&mut self.0, self.1, w).map(|mv| (mv, Spelling::default()))
+    }
+    fn fen(&self) -> Option<String> {
+        Some(fen(&self.0, self.1))
+    }
+}
+
+impl Player for Squares {
+    #[inline]
+    fn play(&mut self, ply: &IrPly, _: usize) -> Result<(Ply, Spelling), String> {
+        play_spelled(self, &ply.mv)
+    }
+    fn fen(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A game not replayed: its claims, or the written moves as claims.
+#[derive(Clone)]
+struct Unreplayed<'w>(Option<&'w [Written]>);
+
+impl Player for Unreplayed<'_> {
+    fn play(&mut self, ply: &IrPly, index: usize) -> Result<(Ply, Spelling), String> {
+        let Some(written) = self.0 else {
+            return as_claimed(&ply.mv);
+        };
+        let w = written
+            .get(index)
+            .ok_or_else(|| "a ply without its written move".to_string())?;
+        Ok(match as_written(w, Check::None, ply.side)? {
+            Ply::Claimed(c) => (Ply::Move(c.meaning()), c.spelling()),
+            other => (other, Spelling::default()),
+        })
+    }
+    fn fen(&self) -> Option<String> {
+        None
     }
 }
 
@@ -994,30 +1067,23 @@ impl<'g> Replay<'g> {
     /// is spelled (a writer's).
     pub fn spelling(game: &'g Game) -> Result<Replay<'g>, String> {
         let (start, chess960) = Replay::start_of(game)?;
-        let position = start.map_or(Position::Unreplayed, |b| {
-            Position::Spelling(Squares::of(&b))
-        });
-        Ok(Replay::walk(&game.moves, position, chess960))
+        Ok(Replay {
+            line: &game.moves,
+            start: start.map_or(Start::Unreplayed, |b| Start::Spelling(Squares::of(&b))),
+            chess960,
+            variations: true,
+        })
     }
 
     /// The replay of a line from a position of the rules' board (a
-    /// reader's, with [`Replay::next_written`]); `None` walks a line that
-    /// is not replayed.
+    /// reader's, with [`Replay::resolve`]); `None` walks a line that is not
+    /// replayed.
     pub fn start(line: &'g Line, position: Option<cz::Board>, chess960: bool) -> Replay<'g> {
-        let position = position.map_or(Position::Unreplayed, Position::Rules);
-        Replay::walk(line, position, chess960)
-    }
-
-    fn walk(line: &'g Line, position: Position, chess960: bool) -> Replay<'g> {
-        let mut stack = Vec::with_capacity(4);
-        stack.push(Frame {
-            plies: line.plies.iter(),
-            position,
-        });
         Replay {
+            line,
+            start: position.map_or(Start::Unreplayed, Start::Rules),
             chess960,
             variations: true,
-            stack,
         }
     }
 
@@ -1027,96 +1093,86 @@ impl<'g> Replay<'g> {
         self
     }
 
-    /// Resolves a written move as the next ply's move, and plays it; `None`
-    /// when the walk is over.
-    pub fn next_written(&mut self, w: &Written) -> Option<Result<Step<'g>, Stop<'g>>> {
-        self.step::<true>(w)
-    }
-
-    /// The next step of a walker that walks the game along with the
-    /// replay (a writer): it must be that of the ply holding `mv`.
-    #[inline]
-    pub fn next_of(&mut self, mv: &IrMove) -> Result<Step<'g>, String> {
-        match self.step::<false>(&Written::Null) {
-            Some(Ok(step)) if std::ptr::eq(&step.ply.mv, mv) => Ok(step),
-            Some(Err(stop)) => Err(stop.to_string()),
-            _ => Err("the replay lost its place in the game".to_string()),
+    /// Walks every ply, taking its own move (checked on the rules' board,
+    /// or spelled), and gives `visit` each step in walking order.
+    pub fn walk(mut self, mut visit: impl FnMut(Step<'g>)) -> Result<(), Stop<'g>> {
+        let mut index = 0;
+        match std::mem::replace(&mut self.start, Start::Unreplayed) {
+            Start::Rules(board) => self.line_walk(
+                self.line,
+                &mut Checking(board, self.chess960),
+                &mut index,
+                &mut visit,
+            ),
+            Start::Spelling(mut squares) => {
+                self.line_walk(self.line, &mut squares, &mut index, &mut visit)
+            }
+            Start::Unreplayed => {
+                self.line_walk(self.line, &mut Unreplayed(None), &mut index, &mut visit)
+            }
         }
     }
 
-    /// Walks one ply: resolves `written` as its move when `WRITTEN`, else
-    /// takes its own.
-    #[inline]
-    fn step<const WRITTEN: bool>(
-        &mut self,
-        written: &Written,
-    ) -> Option<Result<Step<'g>, Stop<'g>>> {
-        let ply = loop {
-            let frame = self.stack.last_mut()?;
-            match frame.plies.next() {
-                Some(ply) => break ply,
-                None => {
-                    self.stack.pop();
+    /// Walks every ply, resolving `written[k]` as the move of the `k`-th
+    /// ply of the walk (a reader's), and gives `visit` each step.
+    pub fn resolve(
+        mut self,
+        written: &[Written],
+        mut visit: impl FnMut(Step<'g>),
+    ) -> Result<(), Stop<'g>> {
+        let mut index = 0;
+        match std::mem::replace(&mut self.start, Start::Unreplayed) {
+            Start::Rules(board) => self.line_walk(
+                self.line,
+                &mut Resolving(board, self.chess960, written),
+                &mut index,
+                &mut visit,
+            ),
+            Start::Spelling(_) | Start::Unreplayed => self.line_walk(
+                self.line,
+                &mut Unreplayed(Some(written)),
+                &mut index,
+                &mut visit,
+            ),
+        }
+    }
+
+    fn line_walk<P: Player>(
+        &self,
+        line: &'g Line,
+        player: &mut P,
+        index: &mut usize,
+        visit: &mut impl FnMut(Step<'g>),
+    ) -> Result<(), Stop<'g>> {
+        for ply in &line.plies {
+            let k = *index;
+            *index += 1;
+            let branches = self.variations && !ply.variations.is_empty();
+            // Variations start from the position before the ply.
+            let before = branches.then(|| player.clone());
+            match player.play(ply, k) {
+                Ok((mv, spelling)) => visit(Step { ply, mv, spelling }),
+                Err(why) => {
+                    return Err(Stop {
+                        ply,
+                        index: k,
+                        why,
+                        position: player.fen(),
+                    })
                 }
             }
-        };
-        let branches = self.variations && !ply.variations.is_empty();
-        let frame = self.stack.last_mut()?;
-        let mut before = branches.then(|| frame.position.clone());
-        let played = match &mut frame.position {
-            Position::Rules(board) if WRITTEN => {
-                play_written(board, self.chess960, written).map(|mv| (mv, Spelling::default()))
-            }
-            Position::Rules(board) => {
-                play_given(board, &ply.mv).map(|mv| (mv, Spelling::default()))
-            }
-            Position::Spelling(squares) => play_spelled(squares, &ply.mv),
-            Position::Unreplayed if WRITTEN => {
-                as_written(written, Check::None, ply.side).map(|p| match p {
-                    Ply::Claimed(c) => (Ply::Move(c.meaning()), c.spelling()),
-                    other => (other, Spelling::default()),
-                })
-            }
-            Position::Unreplayed => as_claimed(&ply.mv),
-        };
-        match played {
-            Ok((mv, spelling)) => {
-                if branches {
-                    // The first variation is walked first: pushed last,
-                    // with the position itself rather than a copy.
-                    for (i, v) in ply.variations.iter().enumerate().rev() {
-                        let position = if i == 0 {
-                            before.take()
-                        } else {
-                            before.clone()
-                        };
-                        self.stack.push(Frame {
-                            plies: v.plies.iter(),
-                            position: position.unwrap_or(Position::Unreplayed),
-                        });
+            if let Some(mut before) = before {
+                let last = ply.variations.len() - 1;
+                for (i, v) in ply.variations.iter().enumerate() {
+                    if i == last {
+                        self.line_walk(v, &mut before, index, visit)?;
+                    } else {
+                        self.line_walk(v, &mut before.clone(), index, visit)?;
                     }
                 }
-                Some(Ok(Step { ply, mv, spelling }))
-            }
-            Err(why) => {
-                // A move that fails leaves the position as it was.
-                let position = match &frame.position {
-                    Position::Rules(b) => Some(fen(b, self.chess960)),
-                    Position::Spelling(_) | Position::Unreplayed => None,
-                };
-                self.stack.clear();
-                Some(Err(Stop { ply, why, position }))
             }
         }
-    }
-}
-
-impl<'g> Iterator for Replay<'g> {
-    type Item = Result<Step<'g>, Stop<'g>>;
-
-    /// Takes the next ply's own move: checked and played, or spelled.
-    fn next(&mut self) -> Option<Self::Item> {
-        self.step::<false>(&Written::Null)
+        Ok(())
     }
 }
 
@@ -1138,10 +1194,9 @@ pub fn fill<E>(line: &mut Line, f: &mut impl FnMut(&IrPly) -> Result<Ply, E>) ->
 /// game not replayed, every claim must be on the board. What writers spell
 /// beyond that is derived when writing.
 pub fn check_game(game: &Game) -> Result<(), String> {
-    for step in Replay::new(game)? {
-        step.map_err(|stop| stop.to_string())?;
-    }
-    Ok(())
+    Replay::new(game)?
+        .walk(|_| ())
+        .map_err(|stop| stop.to_string())
 }
 
 /// A FEN of a position (Shredder castling letters in Chess960).

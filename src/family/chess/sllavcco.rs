@@ -39,9 +39,9 @@ use pest::Parser;
 
 use crate::container::{line_col, syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
-use crate::family::chess::rules::{self as rules, Step, Written};
+use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
-    Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
+    ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
 };
 use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{Parsed, ReadOptions, WriteOptions};
@@ -876,27 +876,24 @@ fn settle(
             }
         }
         Some(board) => {
-            let mut replay = rules::Replay::start(&line, Some(board), chess960);
-            for s in &seen {
-                let side = match s.side {
-                    Side::White => "White",
-                    Side::Black => "Black",
-                };
-                match replay.next_written(&s.written) {
-                    Some(Ok(step)) => moves.push(step.mv),
-                    Some(Err(stop)) => {
-                        let fen = stop.position.unwrap_or_default();
-                        return Err(Problem::at(
-                            at(s),
-                            format!(
-                                "move {} ({side}), {}: {} (position: {fen})",
-                                s.number, s.what, stop.why
-                            ),
-                        ));
-                    }
-                    None => return Err(Problem::whole("move count mismatch")),
-                }
-            }
+            let written: Vec<Written> = seen.iter().map(|s| s.written).collect();
+            rules::Replay::start(&line, Some(board), chess960)
+                .resolve(&written, |step| moves.push(step.mv))
+                .map_err(|stop| {
+                    let s = &seen[stop.index];
+                    let side = match s.side {
+                        Side::White => "White",
+                        Side::Black => "Black",
+                    };
+                    let fen = stop.position.unwrap_or_default();
+                    Problem::at(
+                        at(s),
+                        format!(
+                            "move {} ({side}), {}: {} (position: {fen})",
+                            s.number, s.what, stop.why
+                        ),
+                    )
+                })?;
         }
     }
     for (ply, mv) in line.plies.iter_mut().zip(moves) {
@@ -1105,10 +1102,13 @@ fn grid(
     warnings: &mut Vec<Problem>,
 ) -> Result<(Vec<SheetRow>, String), Problem> {
     let line = &game.moves;
-    // The replay says how each move is spelled where it stands.
-    let mut replay = rules::Replay::spelling(game)
+    // How each move is spelled where it stands.
+    let mut spelled = Vec::with_capacity(line.plies.len());
+    rules::Replay::spelling(game)
         .map_err(Problem::whole)?
-        .main_line();
+        .main_line()
+        .walk(|step| spelled.push(step.spelling))
+        .map_err(|stop| Problem::whole(stop.to_string()))?;
     let mut rows = Vec::with_capacity(line.plies.len() + 1);
     let mut text = String::with_capacity(line.plies.len() * 6);
     let Some(first) = line.plies.first() else {
@@ -1124,7 +1124,7 @@ fn grid(
             bounds: [0; 9],
         });
     }
-    for ply in &line.plies {
+    for (ply, &spelling) in line.plies.iter().zip(&spelled) {
         if ply.side != side {
             return Err(Problem::whole(format!(
                 "move {}: two moves of one side in a row, which a scoresheet cannot hold",
@@ -1135,8 +1135,7 @@ fn grid(
         // The cells a ply fills are one or two neighbours: the ones before
         // them are empty, and so are the ones after.
         let mut at = grid_end(&text)?;
-        let step = replay.next_of(&ply.mv).map_err(Problem::whole)?;
-        let cols = spell(ply, &step, pieces, &mut text)?;
+        let cols = spell(ply, spelling, pieces, &mut text)?;
         let mut bounds = [0; 9];
         for (i, b) in bounds.iter_mut().enumerate() {
             *b = at;
@@ -1176,10 +1175,15 @@ type Filled = [Option<(usize, u32)>; 2];
 /// Writes the cells of one ply, in column order: none for a null move, one
 /// for a move, two for castling, as the replay's step spells it. The check
 /// mark and glyph end the last one.
-fn spell(ply: &Ply, step: &Step<'_>, pieces: Pieces, text: &mut String) -> Result<Filled, Problem> {
-    let (m, spelling) = match step.mv {
+fn spell(
+    ply: &Ply,
+    spelling: Spelling,
+    pieces: Pieces,
+    text: &mut String,
+) -> Result<Filled, Problem> {
+    let (m, spelling) = match *ply_of(&ply.mv).map_err(Problem::whole)? {
         CPly::Null => return Ok([None, None]),
-        CPly::Move(m) => (m, step.spelling),
+        CPly::Move(m) => (m, spelling),
         CPly::Claimed(c) => (c.meaning(), c.spelling()),
     };
     let end = grid_end;
