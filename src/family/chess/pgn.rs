@@ -11,7 +11,7 @@ use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
-    ply_of, Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing,
+    ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
 };
 use crate::family::{Move, Setup, Variant};
 use crate::format::{ReadOptions, WriteOptions};
@@ -193,6 +193,32 @@ fn decode(text: &str) -> (Written, Check) {
                 ),
                 None => (Role::Pawn, b),
             };
+            // The forms nearly every move has, read at once (the loop below
+            // reads them the same way).
+            let at = |f: u8, r: u8| Square::new(f - b'a', r - b'1');
+            let san = |file, rank, capture, to| Written::San {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion: None,
+            };
+            match *rest {
+                [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                    return (san(None, None, false, at(f, r)), check)
+                }
+                [b'x' | b':', f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                    return (san(None, None, true, at(f, r)), check)
+                }
+                [d @ b'a'..=b'h', b'x' | b':', f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                    return (san(Some(d - b'a'), None, true, at(f, r)), check)
+                }
+                [d @ b'a'..=b'h', f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                    return (san(Some(d - b'a'), None, false, at(f, r)), check)
+                }
+                _ => {}
+            }
             // Files, ranks and the promotion letter, in order; `e.p.` and
             // separators carry nothing the rules do not derive.
             let mut coords: [(u8, u8); 4] = [(0, 0); 4];
@@ -424,14 +450,15 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
 /// Spells one move in canonical SAN, as `spelling` says it is shown where
 /// it stands (a claim, as its own says).
 pub fn spell(ply: &CPly, spelling: Spelling, buf: &mut String) {
-    let (m, spelling) = match ply {
-        CPly::Null => {
-            buf.push_str("--");
-            return;
-        }
-        CPly::Move(m) => (*m, spelling),
-        CPly::Claimed(c) => (c.meaning(), c.spelling()),
-    };
+    match ply {
+        CPly::Null => buf.push_str("--"),
+        CPly::Move(m) => spell_move(m, spelling, buf),
+        CPly::Claimed(c) => spell_move(&c.meaning(), c.spelling(), buf),
+    }
+}
+
+#[inline]
+fn spell_move(m: &CMove, spelling: Spelling, buf: &mut String) {
     match m.castle {
         Some(Wing::King) => buf.push_str("O-O"),
         Some(Wing::Queen) => buf.push_str("O-O-O"),
