@@ -41,7 +41,7 @@ use crate::container::{line_col, syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
-    ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
+    board_of, fen_of, ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
 };
 use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{Parsed, ReadOptions, WriteOptions};
@@ -272,9 +272,8 @@ fn placement(fen: &str) -> &str {
 /// The arrangement of a Chess960 game: the pieces of files a to h of its
 /// start position, when that is an initial position.
 fn arrangement(game: &Game) -> Option<[Role; 8]> {
-    let fen = match &game.setup {
-        Some(Setup::Chess(fen)) => rules::fen(&rules::parse_fen(fen).ok()?, true),
-        Some(_) => return None,
+    let fen = match fen_of(&game.setup).ok()? {
+        Some(fen) => rules::fen(&rules::parse_fen(fen).ok()?, true),
         None => rules::fen(&rules::start_position(), true),
     };
     let first_rank = placement(&fen).rsplit('/').next()?;
@@ -942,7 +941,7 @@ impl Sheet {
         }
         let mut warnings = Vec::new();
         let fields = header(game, &mut warnings)?;
-        let chess960 = matches!(game.variant, Variant::Chess(b) if b.chess960);
+        let chess960 = board_of(&game.variant).is_some_and(|b| b.chess960);
         let arrangement = chess960
             .then(|| arrangement(game))
             .flatten()
@@ -1067,11 +1066,11 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
     // A start position or variant the tags do not give (a game read from
     // JSON, say) is written as the tags that give it.
     let has = |name: &str| game.tags.iter().any(|t| t.name.eq_ignore_ascii_case(name));
-    if matches!(game.variant, Variant::Chess(b) if b.chess960) && !has("Variant") {
+    if board_of(&game.variant).is_some_and(|b| b.chess960) && !has("Variant") {
         fields.push(("Variant".to_string(), "Chess960".to_string()));
     }
-    if let (Some(Setup::Chess(fen)), false) = (&game.setup, has("FEN")) {
-        fields.push(("FEN".to_string(), fen.clone()));
+    if let (Ok(Some(fen)), false) = (fen_of(&game.setup), has("FEN")) {
+        fields.push(("FEN".to_string(), fen.to_string()));
     }
     let result = game.effective_result();
     match game.tag("Result") {

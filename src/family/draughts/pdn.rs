@@ -2,7 +2,7 @@
 //! tags give, and the result tokens that end a record.
 
 use crate::error::Problem;
-use crate::family::draughts::{Board, Position, Square, SquareStyle};
+use crate::family::draughts::{position_of, Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
 use crate::container::{self, line_col, Start, Style};
@@ -193,10 +193,7 @@ impl Inference {
         };
         self.first_moves(game);
         let best = self.misfits.iter().copied().min().unwrap_or(0);
-        let to_move = match &game.setup {
-            Some(Setup::Draughts(p)) => p.to_move,
-            _ => None,
-        };
+        let to_move = position_of(&game.setup).and_then(|p| p.to_move);
         let key = |i: usize| {
             let b = &CANDIDATES[i].0;
             (
@@ -251,13 +248,12 @@ impl Inference {
     /// the first lands on an empty square; after a FEN, a man the FEN
     /// places moves forward.
     fn first_moves(&mut self, game: &Game) {
-        let setup = match &game.setup {
-            Some(Setup::Draughts(p)) => Some(p),
-            _ => None,
-        };
+        let setup = position_of(&game.setup);
         let assumed_first = game.variant.first_mover();
         for (i, ply) in game.moves.plies.iter().take(2).enumerate() {
-            let Move::Draughts(m) = &ply.mv else { continue };
+            let Ok(m) = draughts_move(&ply.mv) else {
+                continue;
+            };
             let (Some(&from), Some(&to)) = (m.path.first(), m.path.last()) else {
                 continue;
             };
@@ -322,7 +318,7 @@ fn renumber(game: &mut Game, first: Side) {
             side = side.other();
         }
     }
-    let fixed = matches!(&game.setup, Some(Setup::Draughts(p)) if p.to_move.is_some());
+    let fixed = position_of(&game.setup).is_some_and(|p| p.to_move.is_some());
     let Some(ply) = game.moves.plies.first() else {
         return;
     };
@@ -345,7 +341,7 @@ pub fn alpha_board(board: Board) -> Board {
 pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
     match &game.variant {
         Variant::Draughts(b) => Ok(*b),
-        other => Err(Problem::whole(format!(
+        other @ Variant::Chess(_) => Err(Problem::whole(format!(
             "a {} game cannot be written as {format}",
             other.family().name()
         ))),
@@ -380,7 +376,7 @@ pub fn with_board_tag(tags: &[Tag], board: Board) -> Cow<'_, [Tag]> {
 pub fn draughts_move(mv: &Move) -> Result<&DMove, Problem> {
     match mv {
         Move::Draughts(m) => Ok(m),
-        _ => Err(Problem::whole("a move of another game in a draughts game")),
+        Move::Chess(_) => Err(Problem::whole("a chess move in a draughts game")),
     }
 }
 
