@@ -1404,4 +1404,127 @@ mod tests {
             "{seen:?}"
         );
     }
+
+    /// A game read by the pgn reader (which replays it).
+    fn game(text: &str) -> Game {
+        crate::family::chess::pgn::read(text, &crate::format::ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .game
+    }
+
+    #[test]
+    fn the_replay_walks_in_written_order_and_spells_where_each_move_stands() {
+        // 1. e4 (1. d4 d5 (1... Nf6 2. Nd2 e5 3. Ngf3)) 1... e5: variations
+        // start from the position before their ply, nested ones too.
+        let g = game(
+            "1. e4 (1. d4 d5 (1... Nf6 2. Nd2 e5 3. Ngf3)) 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *",
+        );
+        let mut walked = Vec::new();
+        Replay::spelling(&g)
+            .unwrap()
+            .walk(|step| walked.push((step.ply.label(), step.mv, step.spelling)))
+            .unwrap();
+        let labels: Vec<&str> = walked.iter().map(|(l, ..)| l.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "1.", "1.", "1...", "1...", "2.", "2...", "3.", "1...", "2.", "2...", "3.", "3...",
+                "4."
+            ]
+        );
+        // Ngf3: the knight on d2 could go there too.
+        let (_, mv, spelling) = walked[6];
+        assert_eq!((spelling.file, spelling.rank), (Some(6), None), "{mv:?}");
+        let (_, mv, spelling) = walked[12];
+        assert!(matches!(mv, Ply::Move(m) if m.capture), "{mv:?}");
+        assert_eq!(spelling.check, Check::Mate);
+        // The main line alone; a check walk yields no spelling.
+        let mut main = 0;
+        Replay::spelling(&g)
+            .unwrap()
+            .main_line()
+            .walk(|_| main += 1)
+            .unwrap();
+        assert_eq!(main, 7);
+        let mut checked = Vec::new();
+        Replay::new(&g)
+            .unwrap()
+            .walk(|s| checked.push((s.mv, s.spelling)))
+            .unwrap();
+        assert!(checked.iter().all(|(_, s)| *s == Spelling::default()));
+        let moves: Vec<Ply> = walked.iter().map(|(_, mv, _)| *mv).collect();
+        assert_eq!(checked.iter().map(|(m, _)| *m).collect::<Vec<_>>(), moves);
+    }
+
+    #[test]
+    fn the_replay_resolves_written_moves_and_stops_at_a_wrong_one() {
+        // The shape of a game as a reader has it before its moves are
+        // resolved: placeholders where the moves go.
+        let mut g = game("1. e4 (1. d4) 1... e5 2. Nf3 *");
+        fill(&mut g.moves, &mut |_| Ok::<_, ()>(Ply::Null)).unwrap();
+        let written = [san("e4"), san("d4"), san("e5"), san("Nf3")];
+        let mut moves = Vec::new();
+        Replay::start(&g.moves, Some(start_position()), false)
+            .resolve(&written, |step| moves.push(step.mv))
+            .unwrap();
+        let to: Vec<String> = moves
+            .iter()
+            .map(|m| match m {
+                Ply::Move(m) => format!("{}{}", m.from.unwrap(), m.to),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(to, ["e2e4", "d2d4", "e7e5", "g1f3"]);
+        // The second move of the variation's line is illegal: the walk
+        // stops there, and says where, why and in which position.
+        let wrong = [san("e4"), san("d5"), san("e5"), san("Nf3")];
+        let stop = Replay::start(&g.moves, Some(start_position()), false)
+            .resolve(&wrong, |_| ())
+            .unwrap_err();
+        assert_eq!((stop.index, stop.ply.label()), (1, "1.".to_string()));
+        assert_eq!(stop.why, "illegal move");
+        assert_eq!(
+            stop.position.as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        );
+        // Resolved moves are put in the game, and then check as given.
+        let mut resolved = moves.into_iter();
+        fill(&mut g.moves, &mut |_| resolved.next().ok_or(())).unwrap();
+        assert!(check_game(&g).is_ok());
+        // A given move that is not legal where it stands stops the check.
+        if let IrMove::Chess(Ply::Move(m)) = &mut g.moves.plies[1].mv {
+            m.to = Square::parse("e4").unwrap();
+        }
+        let e = check_game(&g).unwrap_err();
+        assert!(e.starts_with("1... e7e4 is not legal (position: "), "{e}");
+    }
+
+    #[test]
+    fn a_game_not_replayed_is_walked_as_its_claims() {
+        let mut g = game("1. e4 e5 2. Nf3 *");
+        g.variant = crate::family::Variant::Chess(ChessBoard {
+            chess960: false,
+            validated: false,
+        });
+        let claim = as_written(&san("Nbd2"), Check::Check, Side::White).unwrap();
+        g.moves.plies[2].mv = IrMove::Chess(claim);
+        let mut spelled = Vec::new();
+        Replay::spelling(&g)
+            .unwrap()
+            .walk(|s| spelled.push(s.spelling))
+            .unwrap();
+        assert_eq!(
+            spelled[2],
+            Spelling {
+                file: Some(1),
+                rank: None,
+                check: Check::Check
+            }
+        );
+        // A claim off the board is refused.
+        if let IrMove::Chess(Ply::Claimed(c)) = &mut g.moves.plies[2].mv {
+            c.file = Some(9);
+        }
+        assert!(check_game(&g).is_err());
+    }
 }

@@ -41,7 +41,8 @@ use crate::container::{line_col, syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
-    board_of, fen_of, ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
+    board_of, fen_of, ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role,
+    Spelling, Square, Wing,
 };
 use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{Parsed, ReadOptions, WriteOptions};
