@@ -236,3 +236,26 @@ fn no_validate_games_keep_their_text_through_json() {
     assert_eq!(counts(&back), (1, 0), "{}", stderr(&back));
     assert_eq!(stdout(&back), stdout(&direct));
 }
+
+#[test]
+fn json_of_earlier_versions_converts_as_it_did() {
+    // As kifu wrote them before moves held meaning alone: the spelling
+    // beside each move. A replayed game's is dropped and derived again; a
+    // game not replayed (`--no-validate`) keeps what its text claimed.
+    let replayed = r#"{"variant":{"family":"chess"},"moves":{"plies":[{"number":1,"side":"white","move":{"chess":{"move":{"role":"pawn","from":"e2","to":"e4"}}}},{"number":1,"side":"black","move":{"chess":{"move":{"role":"pawn","from":"e7","to":"e5"}}}},{"number":2,"side":"white","move":{"chess":{"move":{"role":"queen","from":"d1","to":"h5","show_rank":0}}}},{"number":2,"side":"black","move":{"chess":{"move":{"role":"knight","from":"b8","to":"c6"}}}},{"number":3,"side":"white","move":{"chess":{"move":{"role":"bishop","from":"f1","to":"c4","check":"check"}}}},{"number":3,"side":"black","move":{"chess":{"move":{"role":"knight","from":"g8","to":"f6"}}}},{"number":4,"side":"white","move":{"chess":{"move":{"role":"queen","from":"h5","to":"f7","capture":true,"check":"mate"}}}}]},"result":"1-0"}"#;
+    let out = convert("jsonl", "pgn", &[], replayed.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"),
+        "{}",
+        stdout(&out)
+    );
+    let unreplayed = r#"{"variant":{"family":"chess","validated":false},"moves":{"plies":[{"number":1,"side":"white","move":{"chess":{"move":{"role":"pawn","to":"e4"}}}},{"number":1,"side":"black","move":{"chess":{"move":{"role":"pawn","to":"e5"}}}},{"number":2,"side":"white","move":{"chess":{"move":{"role":"knight","to":"f3","show_file":6}}}},{"number":2,"side":"black","move":{"chess":{"move":{"role":"knight","to":"c6","check":"check"}}}},{"number":3,"side":"white","move":{"chess":{"move":{"role":"pawn","to":"d5","capture":true,"show_file":4}}}}]},"result":"*"}"#;
+    let out = convert("jsonl", "pgn", &[], unreplayed.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. e4 e5 2. Ngf3 Nc6+ 3. exd5 *"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -154,7 +154,7 @@ pub struct Spelling {
 
 /// One chess move: what it does. JSON written by earlier versions of kifu
 /// may hold `check`, `show_file` and `show_rank` members beside these: they
-/// are read and ignored, the rules derive them.
+/// are read and dropped, the rules derive them (see [`Ply`]'s reading).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Move {
     /// The piece that moves (the king, for castling).
@@ -256,7 +256,7 @@ impl Claim {
 
 /// A chess move, or a null move (`--`, `Z0`): a pass used in analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase", from = "StoredPly")]
 pub enum Ply {
     /// A move.
     Move(Move),
@@ -265,6 +265,75 @@ pub enum Ply {
     /// A move as its text claims it, in a game not replayed
     /// (`--no-validate`); never in a replayed game.
     Claimed(Claim),
+}
+
+/// A ply as JSON holds it, written by this version or an earlier one.
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum StoredPly {
+    Move(StoredMove),
+    Null,
+    Claimed(Claim),
+}
+
+/// A move as JSON holds it: earlier versions of kifu kept the spelling
+/// beside the meaning (`check`, `show_file`, `show_rank`).
+#[derive(Deserialize)]
+struct StoredMove {
+    role: Role,
+    #[serde(default)]
+    from: Option<Square>,
+    to: Square,
+    #[serde(default)]
+    capture: bool,
+    #[serde(default)]
+    promotion: Option<Role>,
+    #[serde(default)]
+    castle: Option<Wing>,
+    #[serde(default)]
+    en_passant: bool,
+    #[serde(default)]
+    check: Option<Check>,
+    #[serde(default)]
+    show_file: Option<u8>,
+    #[serde(default)]
+    show_rank: Option<u8>,
+}
+
+impl From<StoredPly> for Ply {
+    /// A move with its square of departure is its meaning, and its stored
+    /// spelling is dropped: the rules derive it. One without it that
+    /// carries a spelling is the move of a game not replayed, as earlier
+    /// versions stored them: what its text claimed.
+    fn from(p: StoredPly) -> Ply {
+        let m = match p {
+            StoredPly::Move(m) => m,
+            StoredPly::Null => return Ply::Null,
+            StoredPly::Claimed(c) => return Ply::Claimed(c),
+        };
+        let spelled = m.check.is_some() || m.show_file.is_some() || m.show_rank.is_some();
+        if m.from.is_none() && spelled {
+            return Ply::Claimed(Claim {
+                role: m.role,
+                file: m.show_file,
+                rank: m.show_rank,
+                to: m.to,
+                capture: m.capture,
+                promotion: m.promotion,
+                castle: m.castle,
+                check: m.check.unwrap_or_default(),
+            });
+        }
+        Ply::Move(Move {
+            role: m.role,
+            from: m.from,
+            to: m.to,
+            capture: m.capture,
+            promotion: m.promotion,
+            castle: m.castle,
+            en_passant: m.en_passant,
+        })
+    }
 }
 
 /// The chess move of a ply, or the error for a move of another family.
