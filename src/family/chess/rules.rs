@@ -549,6 +549,7 @@ impl Squares {
     /// The part of a legal move's square of departure that standard
     /// notation shows: a capturing pawn's file; for a piece that another of
     /// its kind could replace, the file, else the rank, else both.
+    #[inline(always)]
     fn shown_origin(&self, m: &Move) -> (Option<u8>, Option<u8>) {
         let Some(from) = m.from else {
             return (None, None);
@@ -592,16 +593,23 @@ impl Squares {
         }
     }
 
-    /// Plays a move known to be legal.
-    #[inline]
+    /// Plays a move known to be legal (a null move passes).
     fn apply(&mut self, ply: &Ply) {
+        match ply {
+            Ply::Move(m) => self.apply_move(m),
+            Ply::Null | Ply::Claimed(_) => {
+                self.en_passant = None;
+                self.us = !self.us;
+            }
+        }
+    }
+
+    /// Plays a move known to be legal.
+    #[inline(always)]
+    fn apply_move(&mut self, m: &Move) {
         let us = self.us;
         self.en_passant = None;
         self.us = !us;
-        let m = match ply {
-            Ply::Move(m) => m,
-            Ply::Null | Ply::Claimed(_) => return,
-        };
         let Some(from) = m.from else {
             return;
         };
@@ -652,7 +660,7 @@ impl Squares {
     }
 
     /// The check the side to move stands in.
-    #[inline]
+    #[inline(always)]
     fn check(&self) -> Check {
         let Some(king) = self.king(self.us) else {
             return Check::None;
@@ -820,28 +828,24 @@ fn play_given(board: &mut cz::Board, mv: &IrMove) -> Result<Ply, String> {
 /// Spells a ply's own move, known to be legal, and plays it.
 #[inline(always)]
 fn play_spelled(squares: &mut Squares, mv: &IrMove) -> Result<(Ply, Spelling), String> {
-    let ply = *ply_of(mv)?;
-    let m = match ply {
+    match ply_of(mv)? {
+        Ply::Move(m) if m.from.is_some() => {
+            let (file, rank) = squares.shown_origin(m);
+            squares.apply_move(m);
+            let spelling = Spelling {
+                file,
+                rank,
+                check: squares.check(),
+            };
+            Ok((Ply::Move(*m), spelling))
+        }
+        Ply::Move(_) => Err("a move without its square of departure".to_string()),
         Ply::Null => {
-            squares.apply(&ply);
-            return Ok((ply, Spelling::default()));
+            squares.apply(&Ply::Null);
+            Ok((Ply::Null, Spelling::default()))
         }
-        Ply::Claimed(_) => {
-            return Err("a move as written (not replayed) in a replayed game".to_string())
-        }
-        Ply::Move(m) => m,
-    };
-    if m.from.is_none() {
-        return Err("a move without its square of departure".to_string());
+        Ply::Claimed(_) => Err("a move as written (not replayed) in a replayed game".to_string()),
     }
-    let (file, rank) = squares.shown_origin(&m);
-    squares.apply(&ply);
-    let spelling = Spelling {
-        file,
-        rank,
-        check: squares.check(),
-    };
-    Ok((ply, spelling))
 }
 
 /// A ply of a game not replayed: a claim's meaning and its spelling as
