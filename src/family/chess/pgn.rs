@@ -137,7 +137,7 @@ impl Notation for Pgn<'_, '_> {
             .resolve(&self.written, |step| moves.push(step.mv))
             .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
         let mut moves = moves.into_iter();
-        rules::fill(&mut game.moves, &mut |_| moves.next().ok_or_else(mismatch))
+        rules::fill(&mut game.moves, &mut |_| moves.next().ok_or(())).map_err(|()| mismatch())
     }
 }
 
