@@ -35,10 +35,17 @@ use grammar::{PgnParser, Rule};
 /// Result tokens that end a chess record (for the record splitter).
 pub const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "½-½", "1/2", "*"];
 
-/// Where a move was written, and the check it claimed.
+/// A move as written, where it was, and the check it claimed.
 struct Seen {
+    written: Written,
     check: Check,
     span: (usize, usize),
+}
+
+impl std::borrow::Borrow<Written> for Seen {
+    fn borrow(&self) -> &Written {
+        &self.written
+    }
 }
 
 struct Pgn<'t, 'o> {
@@ -47,7 +54,6 @@ struct Pgn<'t, 'o> {
     board: ChessBoard,
     start: cozy_chess::Board,
     /// The moves as written, in the order of the text (the replay's).
-    written: Vec<Written>,
     seen: Vec<Seen>,
     /// Where the first pawn capture written without `x` is, if any.
     loose_capture: Option<usize>,
@@ -104,8 +110,11 @@ impl Notation for Pgn<'_, '_> {
             *capture = true;
             self.loose_capture.get_or_insert(span.0);
         }
-        self.written.push(written);
-        self.seen.push(Seen { check, span });
+        self.seen.push(Seen {
+            written,
+            check,
+            span,
+        });
         // A placeholder: `finish` puts the resolved move here.
         Ok(Move::Chess(CPly::Null))
     }
@@ -125,16 +134,17 @@ impl Notation for Pgn<'_, '_> {
                 warnings.push(Problem::whole(rules::UNREPLAYED));
             }
             // The moves as their text claims them.
-            let mut seen = self.written.iter().zip(&self.seen).enumerate();
+            let mut seen = self.seen.iter().enumerate();
             return rules::fill(&mut game.moves, &mut |ply| {
-                let (k, (w, s)) = seen.next().ok_or_else(mismatch)?;
-                rules::as_written(w, s.check, ply.side).map_err(|e| self.problem(k, ply, None, &e))
+                let (k, s) = seen.next().ok_or_else(mismatch)?;
+                rules::as_written(&s.written, s.check, ply.side)
+                    .map_err(|e| self.problem(k, ply, None, &e))
             });
         }
         // Every move resolved on the board, in the order it was written.
-        let mut moves = Vec::with_capacity(self.written.len());
+        let mut moves = Vec::with_capacity(self.seen.len());
         rules::Replay::start(&game.moves, Some(self.start.clone()), chess960)
-            .resolve(&self.written, |step| moves.push(step.mv))
+            .resolve(&self.seen, |step| moves.push(step.mv))
             .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
         let mut moves = moves.into_iter();
         rules::fill(&mut game.moves, &mut |_| moves.next().ok_or(())).map_err(|()| mismatch())
@@ -372,7 +382,6 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         board: ChessBoard::STANDARD,
         start: rules::start_position(),
         // About one move in eight bytes of a record.
-        written: Vec::with_capacity(text.len() / 8),
         seen: Vec::with_capacity(text.len() / 8),
         loose_capture: None,
     };
@@ -391,6 +400,9 @@ const ROSTER_DEFAULTS: [(&str, &str); 7] = [
     ("Black", "?"),
     ("Result", "*"),
 ];
+
+/// The error of a writer whose plies and spellings do not pair up (a bug).
+const LOST: &str = "the replay lost its place in the game";
 
 /// Writes one game in PGN export format.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
@@ -416,7 +428,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     let mut spelled = Vec::with_capacity(game.moves.plies.len());
     rules::Replay::spelling(game)
         .map_err(Problem::whole)?
-        .walk(|step| spelled.push((&step.ply.mv, step.spelling)))
+        .walk(|step| spelled.push(step.spelling))
         .map_err(|stop| Problem::whole(stop.to_string()))?;
     let mut spelled = spelled.into_iter();
     container::write(
@@ -426,15 +438,16 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         Style {
             glyphs_as_nags: true,
         },
-        |mv, buf| match spelled.next() {
+        |mv, buf| {
             // The container writes the plies in the replay's order.
-            Some((at, spelling)) if std::ptr::eq(at, mv) => {
-                spell(ply_of(mv).map_err(Problem::whole)?, spelling, buf);
-                Ok(())
-            }
-            _ => Err(Problem::whole("the replay lost its place in the game")),
+            let spelling = spelled.next().ok_or_else(|| Problem::whole(LOST))?;
+            spell(ply_of(mv).map_err(Problem::whole)?, spelling, buf);
+            Ok(())
         },
     )?;
+    if spelled.next().is_some() {
+        return Err(Problem::whole(LOST));
+    }
     Ok(game
         .foreign_result()
         .map(|r| {

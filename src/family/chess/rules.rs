@@ -4,6 +4,8 @@
 //! resolves or checks each move and derives how standard notation spells it
 //! (disambiguation, check state).
 
+use std::borrow::Borrow;
+
 use cozy_chess as cz;
 
 use crate::family::chess::{
@@ -998,17 +1000,22 @@ impl Player for Checking {
 }
 
 /// Resolves written moves on the rules' board.
-#[derive(Clone)]
-struct Resolving<'w>(cz::Board, bool, &'w [Written]);
+struct Resolving<'w, W>(cz::Board, bool, &'w [W]);
 
-impl Player for Resolving<'_> {
+impl<W> Clone for Resolving<'_, W> {
+    fn clone(&self) -> Self {
+        Resolving(self.0.clone(), self.1, self.2)
+    }
+}
+
+impl<W: Borrow<Written>> Player for Resolving<'_, W> {
     #[inline]
     fn play(&mut self, _: &IrPly, index: usize) -> Result<(Ply, Spelling), String> {
         let w = self
             .2
             .get(index)
             .ok_or_else(|| "a ply without its written move".to_string())?;
-        play_written(&mut self.0, self.1, w).map(|mv| (mv, Spelling::default()))
+        play_written(&mut self.0, self.1, w.borrow()).map(|mv| (mv, Spelling::default()))
     }
     fn fen(&self) -> Option<String> {
         Some(fen(&self.0, self.1))
@@ -1026,10 +1033,15 @@ impl Player for Squares {
 }
 
 /// A game not replayed: its claims, or the written moves as claims.
-#[derive(Clone)]
-struct Unreplayed<'w>(Option<&'w [Written]>);
+struct Unreplayed<'w, W>(Option<&'w [W]>);
 
-impl Player for Unreplayed<'_> {
+impl<W> Clone for Unreplayed<'_, W> {
+    fn clone(&self) -> Self {
+        Unreplayed(self.0)
+    }
+}
+
+impl<W: Borrow<Written>> Player for Unreplayed<'_, W> {
     fn play(&mut self, ply: &IrPly, index: usize) -> Result<(Ply, Spelling), String> {
         let Some(written) = self.0 else {
             return as_claimed(&ply.mv);
@@ -1037,7 +1049,7 @@ impl Player for Unreplayed<'_> {
         let w = written
             .get(index)
             .ok_or_else(|| "a ply without its written move".to_string())?;
-        Ok(match as_written(w, Check::None, ply.side)? {
+        Ok(match as_written(w.borrow(), Check::None, ply.side)? {
             Ply::Claimed(c) => (Ply::Move(c.meaning()), c.spelling()),
             other => (other, Spelling::default()),
         })
@@ -1112,16 +1124,17 @@ impl<'g> Replay<'g> {
                 self.line_walk(self.line, &mut squares, &mut index, &mut visit)
             }
             Start::Unreplayed => {
-                self.line_walk(self.line, &mut Unreplayed(None), &mut index, &mut visit)
+                let mut player = Unreplayed::<Written>(None);
+                self.line_walk(self.line, &mut player, &mut index, &mut visit)
             }
         }
     }
 
     /// Walks every ply, resolving `written[k]` as the move of the `k`-th
     /// ply of the walk (a reader's), and gives `visit` each step.
-    pub fn resolve(
+    pub fn resolve<W: Borrow<Written>>(
         mut self,
-        written: &[Written],
+        written: &[W],
         mut visit: impl FnMut(Step<'g>),
     ) -> Result<(), Stop<'g>> {
         let mut index = 0;

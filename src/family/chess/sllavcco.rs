@@ -363,6 +363,12 @@ struct GridLine<'i> {
     cells: Vec<Cell<'i>>,
 }
 
+impl std::borrow::Borrow<Written> for Seen {
+    fn borrow(&self) -> &Written {
+        &self.written
+    }
+}
+
 /// A move as written, ready to be replayed.
 struct Seen {
     number: u32,
@@ -876,9 +882,8 @@ fn settle(
             }
         }
         Some(board) => {
-            let written: Vec<Written> = seen.iter().map(|s| s.written).collect();
             rules::Replay::start(&line, Some(board), chess960)
-                .resolve(&written, |step| moves.push(step.mv))
+                .resolve(&seen, |step| moves.push(step.mv))
                 .map_err(|stop| {
                     let s = &seen[stop.index];
                     let side = match s.side {
@@ -1109,6 +1114,9 @@ fn grid(
         .main_line()
         .walk(|step| spelled.push(step.spelling))
         .map_err(|stop| Problem::whole(stop.to_string()))?;
+    if spelled.len() != line.plies.len() {
+        return Err(Problem::whole("the replay lost its place in the game"));
+    }
     let mut rows = Vec::with_capacity(line.plies.len() + 1);
     let mut text = String::with_capacity(line.plies.len() * 6);
     let Some(first) = line.plies.first() else {
