@@ -204,10 +204,10 @@ fn ir_role(p: cz::Piece) -> Role {
 /// The legal move a written move means on a board, or why there is none.
 pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Move, String> {
     let us = board.side_to_move();
-    let king = board.king(us);
     match *w {
         Written::Null => Err("a null move is not a move".to_string()),
         Written::Castle(wing) => {
+            let king = board.king(us);
             let rights = board.castle_rights(us);
             let file = match wing {
                 Wing::King => rights.short,
@@ -229,6 +229,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
             to,
             promotion,
         } => {
+            let king = board.king(us);
             let (from, mut to) = (cz_square(from), cz_square(to));
             // Standard chess writes castling as the king's two-square step.
             if from == king && !chess960 && board.piece_on(from) == Some(cz::Piece::King) {
