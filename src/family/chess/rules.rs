@@ -760,11 +760,6 @@ pub fn play(board: &mut cz::Board, mv: cz::Move) -> (Move, Spelling) {
     (m, spelling)
 }
 
-/// The check state of a position for the side to move.
-pub fn check_state(board: &cz::Board) -> Check {
-    Squares::of(board).check()
-}
-
 /// Passes the move, unless the side to move is in check.
 fn play_null(board: &mut cz::Board) -> Result<Ply, String> {
     *board = board
@@ -1544,5 +1539,55 @@ mod tests {
             c.file = Some(9);
         }
         assert!(check_game(&g).is_err());
+    }
+
+    #[test]
+    fn legal_agrees_with_the_move_generator() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut compared = 0;
+        for game in 0..10 {
+            let mut board = if game % 4 == 0 {
+                cz::Board::chess960_startpos((next() % 960) as u32)
+            } else {
+                cz::Board::default()
+            };
+            for _ in 0..120 {
+                if board.status() != cz::GameStatus::Ongoing {
+                    break;
+                }
+                let us = board.side_to_move();
+                for from in board.colors(us) {
+                    let piece = board.piece_on(from).unwrap();
+                    for to in cz::BitBoard::FULL {
+                        for promotion in [None, Some(cz::Piece::Queen), Some(cz::Piece::King)] {
+                            let mv = cz::Move {
+                                from,
+                                to,
+                                promotion,
+                            };
+                            assert_eq!(
+                                legal(&board, mv, piece),
+                                board.is_legal(mv),
+                                "{board} {mv}"
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+                let mut moves = Vec::new();
+                board.generate_moves(|ms| {
+                    moves.extend(ms);
+                    false
+                });
+                board.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 500_000, "{compared}");
     }
 }
