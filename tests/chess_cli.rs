@@ -165,3 +165,97 @@ fn a_json_glyph_no_notation_can_hold_is_refused() {
         );
     }
 }
+
+/// Games whose spelling the rules derive: the knight on b1 told from the
+/// one on f3 (`Nbd2`), a check in a variation (`Bxd2+`), a mate (`Qxf7#`).
+const SPELLED: &str = "1. d4 d5 2. Nf3 Nf6 3. Nbd2 e6 4. e4 Bb4 5. c3 (5. a3 Bxd2+ 6. Bxd2) \
+                       5... dxe4 *\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 (3... g6 4. Qf3) 4. Qxf7# 1-0\n";
+
+#[test]
+fn json_holds_moves_not_their_spelling() {
+    let json = convert("pgn", "jsonl", &[], SPELLED.as_bytes());
+    assert_eq!(counts(&json), (2, 0), "{}", stderr(&json));
+    let text = stdout(&json);
+    for field in ["\"check\"", "\"show_file\"", "\"show_rank\""] {
+        assert!(!text.contains(field), "{field} in {text}");
+    }
+    // What the rules derive comes back when written.
+    let back = convert("jsonl", "pgn", &[], text.as_bytes());
+    assert_eq!(counts(&back), (2, 0), "{}", stderr(&back));
+    let direct = convert("pgn", "pgn", &[], SPELLED.as_bytes());
+    assert_eq!(stdout(&back), stdout(&direct));
+    contains_all(
+        &stdout(&back),
+        &["3. Nbd2 e6", "(5. a3 Bxd2+ 6. Bxd2)", "4. Qxf7# 1-0"],
+        "json -> pgn",
+    );
+}
+
+#[test]
+fn json_with_stale_spelling_fields_converts_to_correct_san() {
+    // JSON written by earlier versions of kifu held the spelling beside
+    // the move: such files are read, and those fields are ignored, right
+    // or wrong (here a disambiguation and a mate on a move that has none).
+    let text = pgn("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Nc3 Bd6 6. d4 *");
+    let json = convert("pgn", "jsonl", &[], text.as_bytes());
+    assert_eq!(counts(&json), (1, 0), "{}", stderr(&json));
+    let stale = stdout(&json).replacen(
+        "\"role\":\"knight\",\"from\":\"g1\",\"to\":\"f3\"",
+        "\"role\":\"knight\",\"from\":\"g1\",\"to\":\"f3\",\"check\":\"mate\",\"show_file\":6,\"show_rank\":0",
+        1,
+    );
+    assert_ne!(stale, stdout(&json), "the edit must apply");
+    for to in ["pgn", "sllavcco"] {
+        let out = convert("jsonl", to, &[], stale.as_bytes());
+        no_panic(&out);
+        assert_eq!(counts(&out), (1, 0), "{to}: {}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            stdout(&convert("pgn", to, &[], text.as_bytes())),
+            "{to}"
+        );
+    }
+    assert!(stdout(&convert("jsonl", "pgn", &[], stale.as_bytes()))
+        .contains("2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Nc3 Bd6 6. d4 *"));
+}
+
+#[test]
+fn no_validate_games_keep_their_text_through_json() {
+    // Not replayed, a move is what its text claims: its disambiguation and
+    // check mark are kept, even where the rules would spell it otherwise.
+    let text = pgn("1. e4 e5 2. Ngf3 Nc6+ 3. Qh5 Nf6 4. Qxf7 *");
+    let direct = convert("pgn", "pgn", &["--no-validate"], text.as_bytes());
+    assert!(
+        stdout(&direct).contains("2. Ngf3 Nc6+ 3. Qh5 Nf6 4. Qxf7 *"),
+        "{}",
+        stdout(&direct)
+    );
+    let json = convert("pgn", "jsonl", &["--no-validate"], text.as_bytes());
+    assert!(stdout(&json).contains("\"claimed\""), "{}", stdout(&json));
+    let back = convert("jsonl", "pgn", &[], &json.stdout);
+    assert_eq!(counts(&back), (1, 0), "{}", stderr(&back));
+    assert_eq!(stdout(&back), stdout(&direct));
+}
+
+#[test]
+fn json_of_earlier_versions_converts_as_it_did() {
+    // As kifu wrote them before moves held meaning alone: the spelling
+    // beside each move. A replayed game's is dropped and derived again; a
+    // game not replayed (`--no-validate`) keeps what its text claimed.
+    let replayed = r#"{"variant":{"family":"chess"},"moves":{"plies":[{"number":1,"side":"white","move":{"chess":{"move":{"role":"pawn","from":"e2","to":"e4"}}}},{"number":1,"side":"black","move":{"chess":{"move":{"role":"pawn","from":"e7","to":"e5"}}}},{"number":2,"side":"white","move":{"chess":{"move":{"role":"queen","from":"d1","to":"h5","show_rank":0}}}},{"number":2,"side":"black","move":{"chess":{"move":{"role":"knight","from":"b8","to":"c6"}}}},{"number":3,"side":"white","move":{"chess":{"move":{"role":"bishop","from":"f1","to":"c4","check":"check"}}}},{"number":3,"side":"black","move":{"chess":{"move":{"role":"knight","from":"g8","to":"f6"}}}},{"number":4,"side":"white","move":{"chess":{"move":{"role":"queen","from":"h5","to":"f7","capture":true,"check":"mate"}}}}]},"result":"1-0"}"#;
+    let out = convert("jsonl", "pgn", &[], replayed.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"),
+        "{}",
+        stdout(&out)
+    );
+    let unreplayed = r#"{"variant":{"family":"chess","validated":false},"moves":{"plies":[{"number":1,"side":"white","move":{"chess":{"move":{"role":"pawn","to":"e4"}}}},{"number":1,"side":"black","move":{"chess":{"move":{"role":"pawn","to":"e5"}}}},{"number":2,"side":"white","move":{"chess":{"move":{"role":"knight","to":"f3","show_file":6}}}},{"number":2,"side":"black","move":{"chess":{"move":{"role":"knight","to":"c6","check":"check"}}}},{"number":3,"side":"white","move":{"chess":{"move":{"role":"pawn","to":"d5","capture":true,"show_file":4}}}}]},"result":"*"}"#;
+    let out = convert("jsonl", "pgn", &[], unreplayed.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. e4 e5 2. Ngf3 Nc6+ 3. exd5 *"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -549,7 +549,7 @@ impl Out {
         }
         let mv = moves[usize::from(s.pick) % moves.len()];
         let before = self.pos.clone();
-        let m = kifu::family::chess::rules::play(&mut self.pos, mv);
+        let (m, spelling) = kifu::family::chess::rules::play(&mut self.pos, mv);
         self.prev = Some(before);
         self.number(s.number);
         let sq = |sq: kifu::family::chess::Square| sq.to_string();
@@ -560,7 +560,7 @@ impl Out {
                 t.push(p.san_letter().unwrap_or('Q'));
             }
         };
-        let check = match m.check {
+        let check = match spelling.check {
             kifu::family::chess::Check::None => "",
             kifu::family::chess::Check::Mate => "#",
             _ => "+",
@@ -604,10 +604,10 @@ impl Out {
                     if let Some(l) = m.role.san_letter() {
                         t.push(l);
                     }
-                    if let Some(f) = m.show_file {
+                    if let Some(f) = spelling.file {
                         t.push((b'a' + f) as char);
                     }
-                    if let Some(r) = m.show_rank {
+                    if let Some(r) = spelling.rank {
                         t.push((b'1' + r) as char);
                     }
                     // 4: a pawn capture without `x` (`cd5`).
@@ -1111,6 +1111,9 @@ pub const IR_WORDS: &[&str] = &[
     "check",
     "show_file",
     "show_rank",
+    "claimed",
+    "file",
+    "rank",
     "null",
     "chess960",
     "validated",

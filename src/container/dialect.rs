@@ -357,7 +357,6 @@ mod tests {
     use super::*;
     use crate::container::{self, Style};
     use crate::family::chess::pgn;
-    use crate::family::Move;
     use crate::format::ReadOptions;
 
     fn written(text: &str, numbering: Numbering, layout: Layout) -> String {
@@ -373,12 +372,12 @@ mod tests {
             glyphs_as_nags: false,
             layout,
         };
-        container::write(&game, &[], &mut out, &dialect, style, |mv, buf| match mv {
-            Move::Chess(p) => {
-                pgn::spell(p, buf);
-                Ok(())
-            }
-            _ => unreachable!(),
+        // Spelled as the text said (no replay here): the SAN of these
+        // moves needs no disambiguation or check mark.
+        container::write(&game, &[], &mut out, &dialect, style, |mv, buf| {
+            let p = mv.as_chess().expect("a chess game");
+            pgn::spell(p, Default::default(), buf);
+            Ok(())
         })
         .unwrap();
         out

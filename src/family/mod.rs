@@ -69,6 +69,22 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// The chess board, if the game is chess.
+    pub fn as_chess(&self) -> Option<chess::Board> {
+        match self {
+            Variant::Chess(b) => Some(*b),
+            Variant::Draughts(_) | Variant::Coerceo => None,
+        }
+    }
+
+    /// The draughts board, if the game is draughts.
+    pub fn as_draughts(&self) -> Option<draughts::Board> {
+        match self {
+            Variant::Draughts(b) => Some(*b),
+            Variant::Chess(_) | Variant::Coerceo => None,
+        }
+    }
+
     /// The family this variant belongs to.
     pub fn family(&self) -> Family {
         match self {
@@ -128,6 +144,49 @@ impl Move {
             Move::Chess(_) => Family::Chess,
             Move::Draughts(_) => Family::Draughts,
             Move::Coerceo(_) => Family::Coerceo,
+        }
+    }
+
+    /// The chess move, if the move is one. (Family code asks for its own
+    /// kind of move through these; only this file lists the families.)
+    pub fn as_chess(&self) -> Option<&chess::Ply> {
+        match self {
+            Move::Chess(p) => Some(p),
+            Move::Draughts(_) | Move::Coerceo(_) => None,
+        }
+    }
+
+    /// The draughts move, if the move is one.
+    pub fn as_draughts(&self) -> Option<&draughts::Move> {
+        match self {
+            Move::Draughts(m) => Some(m),
+            Move::Chess(_) | Move::Coerceo(_) => None,
+        }
+    }
+
+    /// The Coerceo move, if the move is one.
+    pub fn as_coerceo(&self) -> Option<&coerceo::Move> {
+        match self {
+            Move::Coerceo(m) => Some(m),
+            Move::Chess(_) | Move::Draughts(_) => None,
+        }
+    }
+}
+
+impl Setup {
+    /// The chess position (a FEN), if the setup is one.
+    pub fn as_chess(&self) -> Option<&str> {
+        match self {
+            Setup::Chess(fen) => Some(fen),
+            Setup::Draughts(_) => None,
+        }
+    }
+
+    /// The draughts position, if the setup is one.
+    pub fn as_draughts(&self) -> Option<&draughts::Position> {
+        match self {
+            Setup::Draughts(p) => Some(p),
+            Setup::Chess(_) => None,
         }
     }
 }

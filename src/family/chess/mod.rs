@@ -1,11 +1,11 @@
 //! Chess types of the IR: squares, pieces, moves and the variant.
 //!
 //! A move holds its meaning (piece, from, to, capture, promotion, castling,
-//! en passant) and what the rules derive for writers: the check state after
-//! it and the disambiguation standard algebraic notation needs. Readers fill
-//! in what the text says; the rules replay ([`crate::family::chess::rules`]) resolves
-//! the rest. A game converted with `--no-validate` keeps only what its text
-//! said (`from` may be unknown).
+//! en passant), never its spelling: what a writer needs beyond the meaning
+//! (the disambiguation standard algebraic notation shows, the check mark) is
+//! derived by the rules' replay ([`rules::Replay`]) when writing. A game
+//! converted with `--no-validate` is not replayed: its moves are
+//! [`Claim`]s, what their text says and nothing more, spelled as written.
 
 pub mod pgn;
 pub mod rules;
@@ -139,13 +139,29 @@ impl Check {
     }
 }
 
-/// One chess move.
+/// What standard notation shows of a move beyond its meaning: the part of
+/// its square of departure that tells it from its rivals, and the check it
+/// gives. The rules derive it from the position ([`rules::Replay`]); a
+/// [`Claim`] carries the text's own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Spelling {
+    /// The file of departure shown (`Nbd2`, `exd5`), 0 = a.
+    pub file: Option<u8>,
+    /// The rank of departure shown (`R1e2`), 0 = the first rank.
+    pub rank: Option<u8>,
+    /// The check the move gives.
+    pub check: Check,
+}
+
+/// One chess move: what it does. JSON written by earlier versions of kifu
+/// may hold `check`, `show_file` and `show_rank` members beside these: they
+/// are read and dropped, the rules derive them (see [`Ply`]'s reading).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Move {
     /// The piece that moves (the king, for castling).
     pub role: Role,
-    /// Where it comes from; `None` only when the game was not replayed and the
-    /// text did not say.
+    /// Where it comes from; `None` only in a game not replayed
+    /// (`--no-validate`, [`Claim::meaning`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<Square>,
     /// Where it goes; for castling, the square of the rook it castles with
@@ -163,15 +179,6 @@ pub struct Move {
     /// An en passant capture.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub en_passant: bool,
-    /// The check the move gives.
-    #[serde(default, skip_serializing_if = "Check::is_none")]
-    pub check: Check,
-    /// The file of `from` that standard notation shows (`Nbd2`, `exd5`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub show_file: Option<u8>,
-    /// The rank of `from` that standard notation shows (`R1e2`), 0-based.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub show_rank: Option<u8>,
 }
 
 impl Move {
@@ -185,21 +192,172 @@ impl Move {
             promotion: None,
             castle: None,
             en_passant: false,
-            check: Check::None,
-            show_file: None,
-            show_rank: None,
+        }
+    }
+}
+
+/// A move of a game that was not replayed (`--no-validate`), as its text
+/// claims it: the piece, where it goes, what the text names of where it
+/// comes from, capture, promotion, castling and the check mark. Nothing is
+/// derived or checked; writers spell it as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Claim {
+    /// The piece that moves (the king, for castling).
+    pub role: Role,
+    /// The file of departure the text names, 0 = a.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<u8>,
+    /// The rank of departure the text names, 0 = the first rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u8>,
+    /// Where it goes; for castling, the rook's square of the standard start.
+    pub to: Square,
+    /// Written as a capture.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capture: bool,
+    /// The piece a pawn becomes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotion: Option<Role>,
+    /// Castling, and to which wing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub castle: Option<Wing>,
+    /// The check mark written.
+    #[serde(default, skip_serializing_if = "Check::is_none")]
+    pub check: Check,
+}
+
+impl Claim {
+    /// The move as far as the text tells it (`from` when it names both file
+    /// and rank).
+    pub fn meaning(&self) -> Move {
+        let from = match (self.file, self.rank) {
+            (Some(f), Some(r)) if f < 8 && r < 8 => Some(Square::new(f, r)),
+            _ => None,
+        };
+        Move {
+            role: self.role,
+            from,
+            to: self.to,
+            capture: self.capture,
+            promotion: self.promotion,
+            castle: self.castle,
+            en_passant: false,
+        }
+    }
+
+    /// How the text spelled it.
+    pub fn spelling(&self) -> Spelling {
+        Spelling {
+            file: self.file,
+            rank: self.rank,
+            check: self.check,
         }
     }
 }
 
 /// A chess move, or a null move (`--`, `Z0`): a pass used in analysis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase", from = "StoredPly")]
 pub enum Ply {
     /// A move.
     Move(Move),
     /// A null move.
     Null,
+    /// A move as its text claims it, in a game not replayed
+    /// (`--no-validate`); never in a replayed game.
+    Claimed(Claim),
+}
+
+/// A ply as JSON holds it, written by this version or an earlier one.
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum StoredPly {
+    Move(StoredMove),
+    Null,
+    Claimed(Claim),
+}
+
+/// A move as JSON holds it: earlier versions of kifu kept the spelling
+/// beside the meaning (`check`, `show_file`, `show_rank`).
+#[derive(Deserialize)]
+struct StoredMove {
+    role: Role,
+    #[serde(default)]
+    from: Option<Square>,
+    to: Square,
+    #[serde(default)]
+    capture: bool,
+    #[serde(default)]
+    promotion: Option<Role>,
+    #[serde(default)]
+    castle: Option<Wing>,
+    #[serde(default)]
+    en_passant: bool,
+    #[serde(default)]
+    check: Option<Check>,
+    #[serde(default)]
+    show_file: Option<u8>,
+    #[serde(default)]
+    show_rank: Option<u8>,
+}
+
+impl From<StoredPly> for Ply {
+    /// A move with its square of departure is its meaning, and its stored
+    /// spelling is dropped: the rules derive it. One without it that
+    /// carries a spelling is the move of a game not replayed, as earlier
+    /// versions stored them: what its text claimed.
+    fn from(p: StoredPly) -> Ply {
+        let m = match p {
+            StoredPly::Move(m) => m,
+            StoredPly::Null => return Ply::Null,
+            StoredPly::Claimed(c) => return Ply::Claimed(c),
+        };
+        let spelled = m.check.is_some() || m.show_file.is_some() || m.show_rank.is_some();
+        if m.from.is_none() && spelled {
+            return Ply::Claimed(Claim {
+                role: m.role,
+                file: m.show_file,
+                rank: m.show_rank,
+                to: m.to,
+                capture: m.capture,
+                promotion: m.promotion,
+                castle: m.castle,
+                check: m.check.unwrap_or_default(),
+            });
+        }
+        Ply::Move(Move {
+            role: m.role,
+            from: m.from,
+            to: m.to,
+            capture: m.capture,
+            promotion: m.promotion,
+            castle: m.castle,
+            en_passant: m.en_passant,
+        })
+    }
+}
+
+/// The chess move of a ply, or the error for a move of another family.
+pub fn ply_of(mv: &crate::family::Move) -> Result<&Ply, String> {
+    mv.as_chess()
+        .ok_or_else(|| format!("a {} move in a chess game", mv.family().name()))
+}
+
+/// The chess board of a variant, or `None` for a game of another family.
+pub fn board_of(variant: &crate::family::Variant) -> Option<Board> {
+    variant.as_chess()
+}
+
+/// The FEN of a chess start position (`None` for the standard start), or
+/// the error for a setup of another family.
+pub fn fen_of(setup: &Option<crate::family::Setup>) -> Result<Option<&str>, String> {
+    match setup {
+        None => Ok(None),
+        Some(s) => s
+            .as_chess()
+            .map(Some)
+            .ok_or_else(|| "a position of another game in a chess game".to_string()),
+    }
 }
 
 /// The chess variant a game is played in.
@@ -208,8 +366,8 @@ pub struct Board {
     /// Fischer random chess (Chess960): castling as in its rules.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub chess960: bool,
-    /// False when the moves were not replayed (`--no-validate`): `from` and
-    /// the derived fields may be missing.
+    /// False when the moves were not replayed (`--no-validate`): they are
+    /// [`Claim`]s.
     #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
     pub validated: bool,
 }

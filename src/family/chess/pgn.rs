@@ -9,10 +9,12 @@ use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
-use crate::family::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Square, Wing};
+use crate::family::chess::{
+    ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
+};
 use crate::family::{Move, Setup, Variant};
 use crate::format::{ReadOptions, WriteOptions};
-use crate::ir::{Game, Line, Outcome, Tag};
+use crate::ir::{Game, Outcome, Tag};
 
 /// The pest parser: the container, the chess family and SAN.
 #[allow(missing_docs)]
@@ -58,11 +60,18 @@ struct Seen {
     span: (usize, usize),
 }
 
+impl std::borrow::Borrow<Written> for Seen {
+    fn borrow(&self) -> &Written {
+        &self.written
+    }
+}
+
 struct Pgn<'t, 'o> {
     text: &'t str,
     opts: &'o ReadOptions,
     board: ChessBoard,
     start: cozy_chess::Board,
+    /// The moves as written, in the order of the text (the replay's).
     seen: Vec<Seen>,
     /// Where the first pawn capture written without `x` is, if any.
     loose_capture: Option<usize>,
@@ -136,79 +145,53 @@ impl Notation for Pgn<'_, '_> {
                 LOOSE_CAPTURE,
             ));
         }
-        let board = if self.opts.no_validate {
+        let chess960 = self.board.chess960;
+        if self.opts.no_validate {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
             if !self.seen.is_empty() {
                 warnings.push(Problem::whole(rules::UNREPLAYED));
             }
-            None
-        } else {
-            Some(self.start.clone())
-        };
-        settle(&mut game.moves, board, self, &mut 0)
+            // The moves as their text claims them.
+            let mut seen = self.seen.iter().enumerate();
+            return rules::fill(&mut game.moves, &mut |ply| {
+                let (k, s) = seen.next().ok_or_else(mismatch)?;
+                rules::as_written(&s.written, s.check, ply.side)
+                    .map_err(|e| self.problem(k, ply, None, &e))
+            });
+        }
+        // Every move resolved on the board, in the order it was written.
+        let mut moves = Vec::with_capacity(self.seen.len());
+        rules::Replay::start(&game.moves, Some(self.start.clone()), chess960)
+            .resolve(&self.seen, |step| moves.push(step.mv))
+            .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
+        let mut moves = moves.into_iter();
+        rules::fill(&mut game.moves, &mut |_| moves.next().ok_or(())).map_err(|()| mismatch())
     }
 }
 
+/// The error of a reader whose moves and plies do not pair up (a bug).
+fn mismatch() -> Problem {
+    Problem::whole("move count mismatch")
+}
+
 impl Pgn<'_, '_> {
+    /// The error of the `index`-th move written: where, which, why, and in
+    /// which position.
     fn problem(
         &self,
         index: usize,
         ply: &crate::ir::Ply,
-        board: Option<&cozy_chess::Board>,
+        position: Option<String>,
         why: &str,
     ) -> Problem {
         let seen = &self.seen[index];
         let pos = container::line_col(self.text, seen.span.0);
         let text = &self.text[seen.span.0..seen.span.1];
         let number = ply.label();
-        let fen = board.map_or(String::new(), |b| {
-            format!(" (position: {})", rules::fen(b, self.board.chess960))
-        });
+        let fen = position.map_or(String::new(), |p| format!(" (position: {p})"));
         Problem::at(pos, format!("{number} {text}: {why}{fen}"))
     }
-}
-
-/// Settles every move of a line and its variations: resolved on the board,
-/// or kept as written when there is none (`--no-validate`).
-fn settle(
-    line: &mut Line,
-    mut board: Option<cozy_chess::Board>,
-    pgn: &Pgn<'_, '_>,
-    index: &mut usize,
-) -> Result<(), Problem> {
-    for ply in &mut line.plies {
-        let k = *index;
-        *index += 1;
-        let seen = pgn
-            .seen
-            .get(k)
-            .ok_or_else(|| Problem::whole("move count mismatch"))?;
-        // Variations start from the position before the move.
-        let before = (!ply.variations.is_empty()).then(|| board.clone());
-        let mv = match (&mut board, seen.written) {
-            (None, ref w) => rules::as_written(w, seen.check, ply.side)
-                .map_err(|e| pgn.problem(k, ply, None, &e))?,
-            (Some(b), Written::Null) => {
-                *b = b
-                    .null_move()
-                    .ok_or_else(|| pgn.problem(k, ply, Some(b), "a null move while in check"))?;
-                CPly::Null
-            }
-            (Some(b), ref w) => {
-                let mv = rules::resolve(b, pgn.board.chess960, w)
-                    .map_err(|e| pgn.problem(k, ply, Some(b), &e))?;
-                CPly::Move(rules::play(b, mv))
-            }
-        };
-        ply.mv = Move::Chess(mv);
-        if let Some(before) = before {
-            for var in &mut ply.variations {
-                settle(var, before.clone(), pgn, index)?;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Decodes the text of one move, which the grammar has checked: SAN, long
@@ -239,6 +222,32 @@ fn decode(text: &str) -> (Written, Check) {
                 ),
                 None => (Role::Pawn, b),
             };
+            // The forms nearly every move has, read at once (the loop below
+            // reads them the same way).
+            let at = |f: u8, r: u8| Square::new(f - b'a', r - b'1');
+            let san = |file, rank, capture, to| Written::San {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion: None,
+            };
+            match *rest {
+                [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                    return (san(None, None, false, at(f, r)), check)
+                }
+                [b'x' | b':', f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                    return (san(None, None, true, at(f, r)), check)
+                }
+                [d @ b'a'..=b'h', b'x' | b':', f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                    return (san(Some(d - b'a'), None, true, at(f, r)), check)
+                }
+                [d @ b'a'..=b'h', f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                    return (san(Some(d - b'a'), None, false, at(f, r)), check)
+                }
+                _ => {}
+            }
             // Files, ranks and the promotion letter, in order; `e.p.` and
             // separators carry nothing the rules do not derive.
             let mut coords: [(u8, u8); 4] = [(0, 0); 4];
@@ -408,6 +417,9 @@ const ROSTER_DEFAULTS: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
+/// The error of a writer whose plies and spellings do not pair up (a bug).
+const LOST: &str = "the replay lost its place in the game";
+
 /// Writes one game in PGN export format.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     if game.family() != crate::family::Family::Chess {
@@ -427,6 +439,14 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     for tag in missing {
         tags.to_mut().push(tag);
     }
+    // How each move is spelled where it stands, in the order the
+    // container writes them.
+    let mut spelled = Vec::with_capacity(game.moves.plies.len());
+    rules::Replay::spelling(game)
+        .map_err(Problem::whole)?
+        .walk(|step| spelled.push(step.spelling))
+        .map_err(|stop| Problem::whole(stop.to_string()))?;
+    let mut spelled = spelled.into_iter();
     container::write(
         game,
         &tags,
@@ -436,14 +456,16 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
             glyphs_as_nags: true,
             layout: Layout::Paragraph,
         },
-        |mv, buf| match mv {
-            Move::Chess(p) => {
-                spell(p, buf);
-                Ok(())
-            }
-            _ => Err(Problem::whole("a move of another game in a chess game")),
+        |mv, buf| {
+            // The container writes the plies in the replay's order.
+            let spelling = spelled.next().ok_or_else(|| Problem::whole(LOST))?;
+            spell(ply_of(mv).map_err(Problem::whole)?, spelling, buf);
+            Ok(())
         },
     )?;
+    if spelled.next().is_some() {
+        return Err(Problem::whole(LOST));
+    }
     Ok(game
         .foreign_result()
         .map(|r| {
@@ -456,15 +478,18 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         .collect())
 }
 
-/// Spells one move in canonical SAN.
-pub fn spell(ply: &CPly, buf: &mut String) {
-    let m = match ply {
-        CPly::Null => {
-            buf.push_str("--");
-            return;
-        }
-        CPly::Move(m) => m,
-    };
+/// Spells one move in canonical SAN, as `spelling` says it is shown where
+/// it stands (a claim, as its own says).
+pub fn spell(ply: &CPly, spelling: Spelling, buf: &mut String) {
+    match ply {
+        CPly::Null => buf.push_str("--"),
+        CPly::Move(m) => spell_move(m, spelling, buf),
+        CPly::Claimed(c) => spell_move(&c.meaning(), c.spelling(), buf),
+    }
+}
+
+#[inline]
+fn spell_move(m: &CMove, spelling: Spelling, buf: &mut String) {
     match m.castle {
         Some(Wing::King) => buf.push_str("O-O"),
         Some(Wing::Queen) => buf.push_str("O-O-O"),
@@ -472,10 +497,10 @@ pub fn spell(ply: &CPly, buf: &mut String) {
             if let Some(c) = m.role.san_letter() {
                 buf.push(c);
             }
-            if let Some(f) = m.show_file {
+            if let Some(f) = spelling.file {
                 buf.push(char::from(b'a' + f));
             }
-            if let Some(r) = m.show_rank {
+            if let Some(r) = spelling.rank {
                 buf.push(char::from(b'1' + r));
             }
             if m.capture {
@@ -489,7 +514,7 @@ pub fn spell(ply: &CPly, buf: &mut String) {
             }
         }
     }
-    match m.check {
+    match spelling.check {
         Check::None => {}
         Check::Check | Check::Double => buf.push('+'),
         Check::Mate => buf.push('#'),

@@ -1,11 +1,19 @@
 //! Chess rules through cozy-chess: the start position a game's tags give,
-//! resolving a written move against the legal moves, and describing a move
-//! the way writers need it (disambiguation, check state).
+//! resolving a written move against the legal moves, and the one replay of
+//! a game ([`Replay`]) that readers, the JSON check and writers share: it
+//! resolves or checks each move and derives how standard notation spells it
+//! (disambiguation, check state).
+
+use std::borrow::Borrow;
 
 use cozy_chess as cz;
 
-use crate::family::chess::{Board as ChessBoard, Check, Move, Role, Square, Wing};
-use crate::ir::Tag;
+use crate::family::chess::{
+    board_of, fen_of, ply_of, Board as ChessBoard, Check, Claim, Move, Ply, Role, Spelling, Square,
+    Wing,
+};
+use crate::family::Move as IrMove;
+use crate::ir::{Game, Line, Ply as IrPly, Side, Tag};
 
 /// A written move before it is resolved on a board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,10 +117,10 @@ pub fn start(
 }
 
 /// The side to move in a position.
-pub fn side_to_move(board: &cz::Board) -> crate::ir::Side {
+pub fn side_to_move(board: &cz::Board) -> Side {
     match board.side_to_move() {
-        cz::Color::White => crate::ir::Side::White,
-        cz::Color::Black => crate::ir::Side::Black,
+        cz::Color::White => Side::White,
+        cz::Color::Black => Side::Black,
     }
 }
 
@@ -209,10 +217,10 @@ fn ir_role(p: cz::Piece) -> Role {
 /// The legal move a written move means on a board, or why there is none.
 pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Move, String> {
     let us = board.side_to_move();
-    let king = board.king(us);
     match *w {
         Written::Null => Err("a null move is not a move".to_string()),
         Written::Castle(wing) => {
+            let king = board.king(us);
             let rights = board.castle_rights(us);
             let file = match wing {
                 Wing::King => rights.short,
@@ -234,6 +242,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
             to,
             promotion,
         } => {
+            let king = board.king(us);
             let (from, mut to) = (cz_square(from), cz_square(to));
             // Standard chess writes castling as the king's two-square step.
             if from == king && !chess960 && board.piece_on(from) == Some(cz::Piece::King) {
@@ -287,7 +296,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
                     to: target,
                     promotion: promo,
                 };
-                if !board.is_legal(mv) {
+                if !legal(board, mv, piece) {
                     continue;
                 }
                 count += 1;
@@ -318,24 +327,25 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
 }
 
 /// A move as written, without the board (`--no-validate`): what the text
-/// says and nothing the rules would derive. Castling puts the king on the
+/// claims and nothing the rules would derive. Castling puts the king on the
 /// rook's square of a standard start. Coordinate moves need the board to be
 /// told apart (which piece? castling?) and are refused.
-pub fn as_written(
-    w: &Written,
-    check: Check,
-    side: crate::ir::Side,
-) -> Result<crate::family::chess::Ply, String> {
-    use crate::family::chess::Ply;
+pub fn as_written(w: &Written, check: Check, side: Side) -> Result<Ply, String> {
     Ok(match *w {
         Written::Null => Ply::Null,
         Written::Castle(wing) => {
-            let rank = if side == crate::ir::Side::White { 0 } else { 7 };
+            let rank = if side == Side::White { 0 } else { 7 };
             let file = if wing == Wing::King { 7 } else { 0 };
-            let mut m = Move::new(Role::King, Square::new(file, rank));
-            m.castle = Some(wing);
-            m.check = check;
-            Ply::Move(m)
+            Ply::Claimed(Claim {
+                role: Role::King,
+                file: None,
+                rank: None,
+                to: Square::new(file, rank),
+                capture: false,
+                promotion: None,
+                castle: Some(wing),
+                check,
+            })
         }
         Written::Uci { .. } => {
             return Err("a coordinate move needs the rules to be read: drop --no-validate".into())
@@ -347,18 +357,16 @@ pub fn as_written(
             capture,
             to,
             promotion,
-        } => {
-            let mut m = Move::new(role, to);
-            if let (Some(f), Some(r)) = (file, rank) {
-                m.from = Some(Square::new(f, r));
-            }
-            m.show_file = file;
-            m.show_rank = rank;
-            m.capture = capture;
-            m.promotion = promotion;
-            m.check = check;
-            Ply::Move(m)
-        }
+        } => Ply::Claimed(Claim {
+            role,
+            file,
+            rank,
+            to,
+            capture,
+            promotion,
+            castle: None,
+            check,
+        }),
     })
 }
 
@@ -387,146 +395,834 @@ fn reachers(board: &cz::Board, piece: cz::Piece, target: cz::Square) -> cz::BitB
     }
 }
 
-/// Describes a legal move for the IR (role, capture, castling, en passant,
-/// the disambiguation standard notation needs, and the check it gives) and
-/// plays it on the board.
-pub fn play(board: &mut cz::Board, mv: cz::Move) -> Move {
+/// What a legal move of a piece of `role` does on a board, before it is
+/// played: the piece, squares, capture, promotion, castling and en passant.
+fn meaning(board: &cz::Board, mv: cz::Move, role: Role) -> Move {
     let us = board.side_to_move();
-    let role = board.piece_on(mv.from).map_or(Role::Pawn, ir_role);
-    let castle = (role == Role::King && board.color_on(mv.to) == Some(us)).then(|| {
+    let castle = (role == Role::King && board.colors(us).has(mv.to)).then(|| {
         if mv.to.file() > mv.from.file() {
             Wing::King
         } else {
             Wing::Queen
         }
     });
-    let en_passant =
-        role == Role::Pawn && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none();
-    let capture = castle.is_none() && (board.piece_on(mv.to).is_some() || en_passant);
-    let mut out = Move::new(role, ir_square(mv.to));
-    out.from = Some(ir_square(mv.from));
-    out.capture = capture;
-    out.castle = castle;
-    out.en_passant = en_passant;
-    out.promotion = mv.promotion.map(ir_role);
-    if role == Role::Pawn {
-        if capture {
-            out.show_file = Some(mv.from.file() as u8);
+    let taken = board.colors(!us).has(mv.to);
+    let en_passant = role == Role::Pawn && mv.from.file() != mv.to.file() && !taken;
+    Move {
+        role,
+        from: Some(ir_square(mv.from)),
+        to: ir_square(mv.to),
+        capture: taken || en_passant,
+        promotion: mv.promotion.map(ir_role),
+        castle,
+        en_passant,
+    }
+}
+
+/// Whether a move of the side to move's `piece`, which stands on
+/// `mv.from`, is legal. The common case (not in check, the piece not
+/// pinned, not the king, no en passant) is read from the squares alone; the
+/// rest is left to the move generator.
+fn legal(board: &cz::Board, mv: cz::Move, piece: cz::Piece) -> bool {
+    let us = board.side_to_move();
+    let (from, to) = (mv.from, mv.to);
+    if piece == cz::Piece::King
+        || !board.checkers().is_empty()
+        || board.pinned().has(from)
+        || board.colors(us).has(to)
+    {
+        return board.is_legal(mv);
+    }
+    let occupied = board.occupied();
+    let plain = mv.promotion.is_none();
+    match piece {
+        cz::Piece::Knight => plain && cz::get_knight_moves(from).has(to),
+        cz::Piece::Bishop => plain && cz::get_bishop_moves(from, occupied).has(to),
+        cz::Piece::Rook => plain && cz::get_rook_moves(from, occupied).has(to),
+        cz::Piece::Queen => {
+            plain
+                && (cz::get_bishop_moves(from, occupied) | cz::get_rook_moves(from, occupied))
+                    .has(to)
         }
-    } else if castle.is_none() {
-        // Other pieces of the same kind that could go to the same square
-        // (usually none reaches it). A side has one king: never a rival.
-        let piece = cz_role(role);
+        cz::Piece::Pawn => {
+            let last = to.rank() == cz::Rank::Eighth.relative_to(us);
+            let promotes = matches!(
+                mv.promotion,
+                Some(cz::Piece::Knight | cz::Piece::Bishop | cz::Piece::Rook | cz::Piece::Queen)
+            );
+            if last != promotes || (plain == promotes) {
+                return false;
+            }
+            if cz::get_pawn_attacks(from, us).has(to) {
+                // A capture; onto the square a pawn passed over, en passant.
+                let passed = board
+                    .en_passant()
+                    .map(|f| cz::Square::new(f, cz::Rank::Sixth.relative_to(us)));
+                return board.colors(!us).has(to) || (passed == Some(to) && board.is_legal(mv));
+            }
+            if from.file() != to.file() || occupied.has(to) {
+                return false;
+            }
+            let (rank, target) = (
+                from.rank().relative_to(us) as u8,
+                to.rank().relative_to(us) as u8,
+            );
+            target == rank + 1
+                || (rank == 1
+                    && target == 3
+                    && !occupied.has(cz::Square::new(
+                        from.file(),
+                        cz::Rank::Third.relative_to(us),
+                    )))
+        }
+        cz::Piece::King => board.is_legal(mv),
+    }
+}
+
+/// A position for spelling moves already known to be legal: where the
+/// pieces stand, whose move it is and the en passant square. Applying a
+/// move is a few bit operations (no hash, no pins), and what standard
+/// notation shows is read from the squares: the rivals a move must be told
+/// from, and the check (or mate) it gives. A writer's walk goes through it;
+/// the rules' board (cozy-chess) checks and resolves moves. An illegal move
+/// (a game marked replayed that was not) spells wrongly, never panics.
+#[derive(Debug, Clone, Copy)]
+struct Squares {
+    /// The pieces of each kind, by [`cz::Piece`] index.
+    pieces: [cz::BitBoard; 6],
+    /// The pieces of each side, by [`cz::Color`] index.
+    colors: [cz::BitBoard; 2],
+    /// The side to move.
+    us: cz::Color,
+    /// The square a pawn passed over with its last move, if it did.
+    en_passant: Option<cz::Square>,
+}
+
+impl Squares {
+    /// The squares of a position of the rules' board.
+    fn of(board: &cz::Board) -> Squares {
+        let us = board.side_to_move();
+        Squares {
+            pieces: cz::Piece::ALL.map(|p| board.pieces(p)),
+            colors: [
+                board.colors(cz::Color::White),
+                board.colors(cz::Color::Black),
+            ],
+            us,
+            en_passant: board
+                .en_passant()
+                .map(|f| cz::Square::new(f, cz::Rank::Sixth.relative_to(us))),
+        }
+    }
+
+    fn piece(&self, p: cz::Piece) -> cz::BitBoard {
+        self.pieces[p as usize]
+    }
+
+    fn side(&self, c: cz::Color) -> cz::BitBoard {
+        self.colors[c as usize]
+    }
+
+    fn occupied(&self) -> cz::BitBoard {
+        self.colors[0] | self.colors[1]
+    }
+
+    fn king(&self, c: cz::Color) -> Option<cz::Square> {
+        (self.piece(cz::Piece::King) & self.side(c)).next_square()
+    }
+
+    /// The pieces of side `by` among `of` that attack `sq` when `occupied`
+    /// stands.
+    #[inline]
+    fn attackers(
+        &self,
+        sq: cz::Square,
+        by: cz::Color,
+        of: cz::BitBoard,
+        occupied: cz::BitBoard,
+    ) -> cz::BitBoard {
+        use cz::Piece::*;
+        let (q, r, b) = (self.piece(Queen), self.piece(Rook), self.piece(Bishop));
+        let attackers = (cz::get_knight_moves(sq) & self.piece(Knight))
+            | (cz::get_king_moves(sq) & self.piece(King))
+            | (cz::get_pawn_attacks(sq, !by) & self.piece(Pawn))
+            | (cz::get_bishop_moves(sq, occupied) & (b | q))
+            | (cz::get_rook_moves(sq, occupied) & (r | q));
+        attackers & of & self.side(by)
+    }
+
+    /// Whether the side to move's king is safe after its piece on `from`
+    /// goes to `to`, taking what stands on `taken`.
+    fn safe_after(&self, from: cz::Square, to: cz::Square, taken: cz::Square) -> bool {
+        let Some(king) = self.king(self.us) else {
+            return true;
+        };
+        let occupied = (self.occupied() & !from.bitboard() & !taken.bitboard()) | to.bitboard();
+        let them = !taken.bitboard();
+        self.attackers(king, !self.us, them, occupied).is_empty()
+    }
+
+    /// The part of a legal move's square of departure that standard
+    /// notation shows: a capturing pawn's file; for a piece that another of
+    /// its kind could replace, the file, else the rank, else both.
+    #[inline(always)]
+    fn shown_origin(&self, m: &Move) -> (Option<u8>, Option<u8>) {
+        let Some(from) = m.from else {
+            return (None, None);
+        };
+        if m.role == Role::Pawn {
+            return (m.capture.then_some(from.file()), None);
+        }
+        if m.castle.is_some() || m.role == Role::King {
+            return (None, None);
+        }
+        let (from, to) = (cz_square(from), cz_square(m.to));
+        let piece = cz_role(m.role);
+        let kind = self.piece(piece) & self.side(self.us) & !from.bitboard();
+        if kind.is_empty() {
+            return (None, None);
+        }
+        let occupied = self.occupied();
+        let reach = match piece {
+            cz::Piece::Knight => cz::get_knight_moves(to),
+            cz::Piece::Bishop => cz::get_bishop_moves(to, occupied),
+            cz::Piece::Rook => cz::get_rook_moves(to, occupied),
+            _ => cz::get_bishop_moves(to, occupied) | cz::get_rook_moves(to, occupied),
+        };
+        // Other pieces of the same kind that reach the square (usually
+        // none), each a rival where it may legally go there.
+        let others = kind & reach;
         let (mut same_file, mut same_rank, mut rivals) = (false, false, false);
-        let others =
-            board.colored_pieces(us, piece) & !mv.from.bitboard() & reachers(board, piece, mv.to);
         for sq in others {
-            let rival = cz::Move {
-                from: sq,
-                to: mv.to,
-                promotion: None,
-            };
-            if board.is_legal(rival) {
+            if self.safe_after(sq, to, to) {
                 rivals = true;
-                same_file |= sq.file() == mv.from.file();
-                same_rank |= sq.rank() == mv.from.rank();
+                same_file |= sq.file() == from.file();
+                same_rank |= sq.rank() == from.rank();
             }
         }
-        if rivals {
-            if !same_file {
-                out.show_file = Some(mv.from.file() as u8);
-            } else if !same_rank {
-                out.show_rank = Some(mv.from.rank() as u8);
-            } else {
-                out.show_file = Some(mv.from.file() as u8);
-                out.show_rank = Some(mv.from.rank() as u8);
+        let (file, rank) = (from.file() as u8, from.rank() as u8);
+        match (rivals, same_file, same_rank) {
+            (false, _, _) => (None, None),
+            (true, false, _) => (Some(file), None),
+            (true, true, false) => (None, Some(rank)),
+            (true, true, true) => (Some(file), Some(rank)),
+        }
+    }
+
+    /// Plays a move known to be legal (a null move passes).
+    fn apply(&mut self, ply: &Ply) {
+        match ply {
+            Ply::Move(m) => self.apply_move(m),
+            Ply::Null | Ply::Claimed(_) => {
+                self.en_passant = None;
+                self.us = !self.us;
             }
         }
+    }
+
+    /// Plays a move known to be legal.
+    #[inline(always)]
+    fn apply_move(&mut self, m: &Move) {
+        let us = self.us;
+        self.en_passant = None;
+        self.us = !us;
+        let Some(from) = m.from else {
+            return;
+        };
+        let (from, to) = (cz_square(from), cz_square(m.to));
+        let ours = us as usize;
+        if let Some(wing) = m.castle {
+            // The king takes its own rook: both go to their files.
+            self.lift(cz::Piece::King, from, ours);
+            self.lift(cz::Piece::Rook, to, ours);
+            let (king, rook) = match wing {
+                Wing::King => (cz::File::G, cz::File::F),
+                Wing::Queen => (cz::File::C, cz::File::D),
+            };
+            let rank = from.rank();
+            self.drop(cz::Piece::King, cz::Square::new(king, rank), ours);
+            self.drop(cz::Piece::Rook, cz::Square::new(rook, rank), ours);
+            return;
+        }
+        let piece = cz_role(m.role);
+        self.lift(piece, from, ours);
+        if m.en_passant {
+            let taken = cz::Square::new(to.file(), from.rank());
+            self.lift(cz::Piece::Pawn, taken, 1 - ours);
+        } else if self.colors[1 - ours].has(to) {
+            for p in &mut self.pieces {
+                *p &= !to.bitboard();
+            }
+            self.colors[1 - ours] &= !to.bitboard();
+        }
+        self.drop(m.promotion.map_or(piece, cz_role), to, ours);
+        if piece == cz::Piece::Pawn
+            && from.rank().relative_to(us) == cz::Rank::Second
+            && to.rank().relative_to(us) == cz::Rank::Fourth
+        {
+            let passed = cz::Square::new(to.file(), cz::Rank::Third.relative_to(us));
+            self.en_passant = Some(passed);
+        }
+    }
+
+    fn lift(&mut self, p: cz::Piece, sq: cz::Square, side: usize) {
+        self.pieces[p as usize] &= !sq.bitboard();
+        self.colors[side] &= !sq.bitboard();
+    }
+
+    fn drop(&mut self, p: cz::Piece, sq: cz::Square, side: usize) {
+        self.pieces[p as usize] |= sq.bitboard();
+        self.colors[side] |= sq.bitboard();
+    }
+
+    /// The check the side to move stands in.
+    #[inline(always)]
+    fn check(&self) -> Check {
+        let Some(king) = self.king(self.us) else {
+            return Check::None;
+        };
+        let checkers = self.attackers(king, !self.us, cz::BitBoard::FULL, self.occupied());
+        self.check_by(king, checkers)
+    }
+
+    /// The check of a king attacked by `checkers`.
+    #[inline]
+    fn check_by(&self, king: cz::Square, checkers: cz::BitBoard) -> Check {
+        match checkers.len() {
+            0 => Check::None,
+            _ if !self.can_move(king, checkers) => Check::Mate,
+            1 => Check::Check,
+            _ => Check::Double,
+        }
+    }
+
+    /// Whether the side to move, in check from `checkers`, has a legal
+    /// move: the king steps out, or (in single check) a piece takes the
+    /// checker or steps between, en passant included.
+    #[inline(never)]
+    fn can_move(&self, king: cz::Square, checkers: cz::BitBoard) -> bool {
+        let us = self.us;
+        let ours = self.side(us);
+        let without_king = self.occupied() & !king.bitboard();
+        for to in cz::get_king_moves(king) & !ours {
+            if self
+                .attackers(to, !us, !to.bitboard(), without_king)
+                .is_empty()
+            {
+                return true;
+            }
+        }
+        let Some(checker) = checkers.next_square().filter(|_| checkers.len() == 1) else {
+            return false;
+        };
+        let occupied = self.occupied();
+        let movers = ours & !self.piece(cz::Piece::King);
+        let pawns = movers & self.piece(cz::Piece::Pawn);
+        let (q, r, b) = (
+            self.piece(cz::Piece::Queen),
+            self.piece(cz::Piece::Rook),
+            self.piece(cz::Piece::Bishop),
+        );
+        let targets = checker.bitboard() | cz::get_between_rays(king, checker);
+        for to in targets {
+            let mut from = movers
+                & ((cz::get_knight_moves(to) & self.piece(cz::Piece::Knight))
+                    | (cz::get_bishop_moves(to, occupied) & (b | q))
+                    | (cz::get_rook_moves(to, occupied) & (r | q)));
+            if to == checker {
+                from |= pawns & cz::get_pawn_attacks(to, !us);
+            } else if let Some(back) = to.try_offset(0, if us == cz::Color::White { -1 } else { 1 })
+            {
+                // Pushes onto an empty square between.
+                if pawns.has(back) {
+                    from |= back.bitboard();
+                } else if !occupied.has(back) && to.rank().relative_to(us) == cz::Rank::Fourth {
+                    let start = cz::Square::new(to.file(), cz::Rank::Second.relative_to(us));
+                    from |= pawns & start.bitboard();
+                }
+            }
+            if from.into_iter().any(|f| self.safe_after(f, to, to)) {
+                return true;
+            }
+        }
+        if let Some(ep) = self.en_passant {
+            let taken = cz::Square::new(ep.file(), cz::Rank::Fifth.relative_to(us));
+            let from = pawns & cz::get_pawn_attacks(ep, !us);
+            if from.into_iter().any(|f| self.safe_after(f, ep, taken)) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Describes a legal move and plays it on the board: what it means, and
+/// how standard notation spells it there.
+pub fn play(board: &mut cz::Board, mv: cz::Move) -> (Move, Spelling) {
+    let role = board.piece_on(mv.from).map_or(Role::Pawn, ir_role);
+    let m = meaning(board, mv, role);
+    let mut squares = Squares::of(board);
+    let (file, rank) = squares.shown_origin(&m);
+    squares.apply(&Ply::Move(m));
+    board.play_unchecked(mv);
+    let spelling = Spelling {
+        file,
+        rank,
+        check: squares.check(),
+    };
+    (m, spelling)
+}
+
+/// Passes the move, unless the side to move is in check.
+fn play_null(board: &mut cz::Board) -> Result<Ply, String> {
+    *board = board
+        .null_move()
+        .ok_or_else(|| "a null move while in check".to_string())?;
+    Ok(Ply::Null)
+}
+
+/// Resolves a written move on the board and plays it.
+fn play_written(board: &mut cz::Board, chess960: bool, w: &Written) -> Result<Ply, String> {
+    if *w == Written::Null {
+        return play_null(board);
+    }
+    let mv = resolve(board, chess960, w)?;
+    let role = match *w {
+        Written::San { role, .. } => role,
+        Written::Castle(_) => Role::King,
+        _ => board.piece_on(mv.from).map_or(Role::Pawn, ir_role),
+    };
+    let m = meaning(board, mv, role);
+    board.play_unchecked(mv);
+    Ok(Ply::Move(m))
+}
+
+/// Checks a ply's own move on the board (it must be legal there and mean
+/// what its fields say) and plays it.
+fn play_given(board: &mut cz::Board, mv: &IrMove) -> Result<Ply, String> {
+    let m = match *ply_of(mv)? {
+        Ply::Null => return play_null(board),
+        Ply::Claimed(_) => {
+            return Err("a move as written (not replayed) in a replayed game".to_string())
+        }
+        Ply::Move(m) => m,
+    };
+    let from = m
+        .from
+        .ok_or_else(|| "a move without its square of departure".to_string())?;
+    let mv = cz::Move {
+        from: cz_square(from),
+        to: cz_square(m.to),
+        promotion: m.promotion.map(cz_role),
+    };
+    let us = board.side_to_move();
+    let piece = cz_role(m.role);
+    let mismatch = || format!("{from}{}: its fields do not match the position", m.to);
+    if !board.colored_pieces(us, piece).has(mv.from) {
+        // Not the piece it says: its fields are wrong if the move is legal.
+        return Err(if board.is_legal(mv) {
+            mismatch()
+        } else {
+            format!("{from}{} is not legal", m.to)
+        });
+    }
+    if !legal(board, mv, piece) {
+        return Err(format!("{from}{} is not legal", m.to));
+    }
+    if meaning(board, mv, m.role) != m {
+        return Err(mismatch());
     }
     board.play_unchecked(mv);
-    out.check = check_state(board);
-    out
+    Ok(Ply::Move(m))
 }
 
-/// The check state of a position for the side to move.
-pub fn check_state(board: &cz::Board) -> Check {
-    match board.checkers().len() {
-        0 => Check::None,
-        n => {
-            if board.status() == cz::GameStatus::Won {
-                Check::Mate
-            } else if n >= 2 {
-                Check::Double
-            } else {
-                Check::Check
+/// Spells a ply's own move, known to be legal, and plays it.
+#[inline(always)]
+fn play_spelled(squares: &mut Squares, mv: &IrMove) -> Result<(Ply, Spelling), String> {
+    match ply_of(mv)? {
+        Ply::Move(m) if m.from.is_some() => {
+            let (file, rank) = squares.shown_origin(m);
+            squares.apply_move(m);
+            let spelling = Spelling {
+                file,
+                rank,
+                check: squares.check(),
+            };
+            Ok((Ply::Move(*m), spelling))
+        }
+        Ply::Move(_) => Err("a move without its square of departure".to_string()),
+        Ply::Null => {
+            squares.apply(&Ply::Null);
+            Ok((Ply::Null, Spelling::default()))
+        }
+        Ply::Claimed(_) => Err("a move as written (not replayed) in a replayed game".to_string()),
+    }
+}
+
+/// A ply of a game not replayed: a claim's meaning and its spelling as
+/// written; a move's meaning with nothing derived (a capturing pawn shows
+/// its file).
+fn as_claimed(mv: &IrMove) -> Result<(Ply, Spelling), String> {
+    match *ply_of(mv)? {
+        Ply::Null => Ok((Ply::Null, Spelling::default())),
+        Ply::Claimed(c) => {
+            if c.file.is_some_and(|f| f > 7) || c.rank.is_some_and(|r| r > 7) {
+                return Err("a file or rank of departure off the board".to_string());
             }
+            if matches!(c.promotion, Some(Role::Pawn | Role::King)) {
+                return Err("a pawn cannot become a pawn or a king".to_string());
+            }
+            Ok((Ply::Move(c.meaning()), c.spelling()))
+        }
+        Ply::Move(m) => {
+            let file = m
+                .from
+                .filter(|_| m.role == Role::Pawn && m.capture)
+                .map(|f| f.file());
+            Ok((
+                Ply::Move(m),
+                Spelling {
+                    file,
+                    ..Spelling::default()
+                },
+            ))
         }
     }
 }
 
-/// Checks a chess game that comes with its moves resolved (from JSON): every
-/// move must be legal where it stands and its derived fields must be what the
-/// rules derive, so that writers spell exactly what the moves mean.
-pub fn check_game(game: &crate::ir::Game) -> Result<(), String> {
-    use crate::family::{chess::Ply, Move as IrMove, Setup, Variant};
-    use crate::ir::Line;
-    let Variant::Chess(variant) = game.variant else {
-        return Err("not a chess game".to_string());
-    };
-    if !variant.validated {
-        return Ok(());
+/// The one replay of a chess game's moves, which readers, the JSON check
+/// and writers share.
+///
+/// It walks a line in the order its moves are written: each ply, then each
+/// of its variations from the position before that ply, then the next ply.
+/// Moves are played in place; a position is copied only where variations
+/// branch. Three walks:
+/// - [`Replay::start`] then [`Replay::resolve`] (readers): each written move
+///   is resolved on the rules' board and played;
+/// - [`Replay::new`] then [`Replay::walk`] (the JSON check; later, diff):
+///   each ply's own move is checked (legal where it stands, meaning what its
+///   fields say) and played;
+/// - [`Replay::spelling`] then [`Replay::walk`] (writers): each ply's own
+///   move, known legal in a replayed game, is played on a light board that
+///   derives how standard notation spells it where it stands
+///   (disambiguation, check, mate).
+///
+/// A game that was not replayed (`--no-validate`: [`Board::validated`]
+/// false) is walked without a board: each step yields a [`Claim`]'s
+/// meaning and spelling as written. A walk ends at the first [`Stop`].
+///
+/// ```
+/// use kifu::family::chess::{rules::Replay, Check};
+/// # use kifu::format::ReadOptions;
+/// let text = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *";
+/// let game = kifu::family::chess::pgn::read(text, &ReadOptions::default())
+///     .unwrap()
+///     .game;
+/// let mut checks = Vec::new();
+/// Replay::spelling(&game)
+///     .unwrap()
+///     .walk(|step| checks.push(step.spelling.check))
+///     .unwrap();
+/// assert_eq!(checks.last(), Some(&Check::Mate));
+/// assert!(Replay::new(&game).unwrap().walk(|_| ()).is_ok());
+/// ```
+pub struct Replay<'g> {
+    line: &'g Line,
+    start: Start,
+    chess960: bool,
+    /// Walk variations too.
+    variations: bool,
+}
+
+/// Where a walk starts, and how it plays moves.
+enum Start {
+    /// On the rules' board: moves are checked or resolved.
+    Rules(cz::Board),
+    /// On the light board: moves known legal are spelled.
+    Spelling(Squares),
+    /// A game not replayed.
+    Unreplayed,
+}
+
+/// One ply as a [`Replay`] walks it.
+#[derive(Debug, Clone, Copy)]
+pub struct Step<'g> {
+    /// The ply.
+    pub ply: &'g IrPly,
+    /// Its move: the written one resolved, or the ply's own (a [`Claim`] as
+    /// its meaning, in a game not replayed). Never [`Ply::Claimed`].
+    pub mv: Ply,
+    /// How standard notation spells the move where it stands, in a
+    /// [`Replay::spelling`] walk (or as a claim says); else the default,
+    /// nothing shown.
+    pub spelling: Spelling,
+}
+
+/// Why a [`Replay`] stopped at a ply.
+#[derive(Debug, Clone)]
+pub struct Stop<'g> {
+    /// The ply whose move is wrong.
+    pub ply: &'g IrPly,
+    /// Its place in the walk, from 0 (the order its moves are written in).
+    pub index: usize,
+    /// What is wrong with it (`illegal move`, `ambiguous: it can come from
+    /// b1 or f3`, `e2e5 is not legal`).
+    pub why: String,
+    /// The position before it, as a FEN (none in a game not replayed or a
+    /// spelling walk).
+    pub position: Option<String>,
+}
+
+impl std::fmt::Display for Stop<'_> {
+    /// `12... Nf6 is not legal (position: FEN)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.ply.label(), self.why)?;
+        if let Some(p) = &self.position {
+            write!(f, " (position: {p})")?;
+        }
+        Ok(())
     }
-    let start = match &game.setup {
-        Some(Setup::Chess(fen)) => parse_fen(fen)?,
-        Some(_) => return Err("a setup of another game".to_string()),
-        None => start_position(),
-    };
-    fn line(l: &Line, mut board: cz::Board) -> Result<(), String> {
-        for ply in &l.plies {
-            let before = (!ply.variations.is_empty()).then(|| board.clone());
-            let number = || ply.label();
-            match &ply.mv {
-                IrMove::Chess(Ply::Null) => {
-                    board = board
-                        .null_move()
-                        .ok_or_else(|| format!("{} a null move while in check", number()))?;
-                }
-                IrMove::Chess(Ply::Move(m)) => {
-                    let from = m.from.ok_or_else(|| {
-                        format!("{} a move without its square of departure", number())
-                    })?;
-                    let mv = cz::Move {
-                        from: cz_square(from),
-                        to: cz_square(m.to),
-                        promotion: m.promotion.map(cz_role),
-                    };
-                    if !board.is_legal(mv) {
-                        return Err(format!(
-                            "{} {from}{} is not legal (position: {board})",
-                            number(),
-                            m.to
-                        ));
-                    }
-                    let derived = play(&mut board, mv);
-                    if derived != *m {
-                        return Err(format!(
-                            "{} {from}{}: its fields do not match the position",
-                            number(),
-                            m.to
-                        ));
-                    }
-                }
-                _ => return Err(format!("{} a move of another game", number())),
+}
+
+/// How a walk plays each ply: one implementation per kind of walk, so that
+/// each walk is compiled for its own work.
+trait Player: Clone {
+    /// Plays the `index`-th ply of the walk; on an error the position is
+    /// as it was.
+    fn play(&mut self, ply: &IrPly, index: usize) -> Result<(Ply, Spelling), String>;
+    /// The position, as a FEN, for messages.
+    fn fen(&self) -> Option<String>;
+}
+
+/// Checks each ply's own move on the rules' board.
+#[derive(Clone)]
+struct Checking(cz::Board, bool);
+
+impl Player for Checking {
+    #[inline]
+    fn play(&mut self, ply: &IrPly, _: usize) -> Result<(Ply, Spelling), String> {
+        play_given(&mut self.0, &ply.mv).map(|mv| (mv, Spelling::default()))
+    }
+    fn fen(&self) -> Option<String> {
+        Some(fen(&self.0, self.1))
+    }
+}
+
+/// Resolves written moves on the rules' board.
+struct Resolving<'w, W>(cz::Board, bool, &'w [W]);
+
+impl<W> Clone for Resolving<'_, W> {
+    fn clone(&self) -> Self {
+        Resolving(self.0.clone(), self.1, self.2)
+    }
+}
+
+impl<W: Borrow<Written>> Player for Resolving<'_, W> {
+    #[inline]
+    fn play(&mut self, _: &IrPly, index: usize) -> Result<(Ply, Spelling), String> {
+        let w = self
+            .2
+            .get(index)
+            .ok_or_else(|| "a ply without its written move".to_string())?;
+        play_written(&mut self.0, self.1, w.borrow()).map(|mv| (mv, Spelling::default()))
+    }
+    fn fen(&self) -> Option<String> {
+        Some(fen(&self.0, self.1))
+    }
+}
+
+impl Player for Squares {
+    #[inline]
+    fn play(&mut self, ply: &IrPly, _: usize) -> Result<(Ply, Spelling), String> {
+        play_spelled(self, &ply.mv)
+    }
+    fn fen(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A game not replayed: its claims, or the written moves as claims.
+struct Unreplayed<'w, W>(Option<&'w [W]>);
+
+impl<W> Clone for Unreplayed<'_, W> {
+    fn clone(&self) -> Self {
+        Unreplayed(self.0)
+    }
+}
+
+impl<W: Borrow<Written>> Player for Unreplayed<'_, W> {
+    fn play(&mut self, ply: &IrPly, index: usize) -> Result<(Ply, Spelling), String> {
+        let Some(written) = self.0 else {
+            return as_claimed(&ply.mv);
+        };
+        let w = written
+            .get(index)
+            .ok_or_else(|| "a ply without its written move".to_string())?;
+        Ok(match as_written(w.borrow(), Check::None, ply.side)? {
+            Ply::Claimed(c) => (Ply::Move(c.meaning()), c.spelling()),
+            other => (other, Spelling::default()),
+        })
+    }
+    fn fen(&self) -> Option<String> {
+        None
+    }
+}
+
+impl<'g> Replay<'g> {
+    /// The start position of a chess game (its setup's FEN, or the standard
+    /// start), unless it was not replayed.
+    fn start_of(game: &'g Game) -> Result<(Option<cz::Board>, bool), String> {
+        let board = board_of(&game.variant)
+            .ok_or_else(|| format!("a {} game is not a chess game", game.family().name()))?;
+        let start = match (board.validated, fen_of(&game.setup)?) {
+            (false, _) => None,
+            (true, Some(fen)) => Some(parse_fen(fen)?),
+            (true, None) => Some(start_position()),
+        };
+        Ok((start, board.chess960))
+    }
+
+    /// The replay of a chess game's moves that checks each of them.
+    pub fn new(game: &'g Game) -> Result<Replay<'g>, String> {
+        let (start, chess960) = Replay::start_of(game)?;
+        Ok(Replay::start(&game.moves, start, chess960))
+    }
+
+    /// The replay of a chess game's moves, known legal, that says how each
+    /// is spelled (a writer's).
+    pub fn spelling(game: &'g Game) -> Result<Replay<'g>, String> {
+        let (start, chess960) = Replay::start_of(game)?;
+        Ok(Replay {
+            line: &game.moves,
+            start: start.map_or(Start::Unreplayed, |b| Start::Spelling(Squares::of(&b))),
+            chess960,
+            variations: true,
+        })
+    }
+
+    /// The replay of a line from a position of the rules' board (a
+    /// reader's, with [`Replay::resolve`]); `None` walks a line that is not
+    /// replayed.
+    pub fn start(line: &'g Line, position: Option<cz::Board>, chess960: bool) -> Replay<'g> {
+        Replay {
+            line,
+            start: position.map_or(Start::Unreplayed, Start::Rules),
+            chess960,
+            variations: true,
+        }
+    }
+
+    /// Walks the main line alone, past the variations.
+    pub fn main_line(mut self) -> Replay<'g> {
+        self.variations = false;
+        self
+    }
+
+    /// Walks every ply, taking its own move (checked on the rules' board,
+    /// or spelled), and gives `visit` each step in walking order.
+    pub fn walk(mut self, mut visit: impl FnMut(Step<'g>)) -> Result<(), Stop<'g>> {
+        let mut index = 0;
+        match std::mem::replace(&mut self.start, Start::Unreplayed) {
+            Start::Rules(board) => self.line_walk(
+                self.line,
+                &mut Checking(board, self.chess960),
+                &mut index,
+                &mut visit,
+            ),
+            Start::Spelling(mut squares) => {
+                self.line_walk(self.line, &mut squares, &mut index, &mut visit)
             }
-            if let Some(before) = before {
-                for v in &ply.variations {
-                    line(v, before.clone())?;
+            Start::Unreplayed => {
+                let mut player = Unreplayed::<Written>(None);
+                self.line_walk(self.line, &mut player, &mut index, &mut visit)
+            }
+        }
+    }
+
+    /// Walks every ply, resolving `written[k]` as the move of the `k`-th
+    /// ply of the walk (a reader's), and gives `visit` each step.
+    pub fn resolve<W: Borrow<Written>>(
+        mut self,
+        written: &[W],
+        mut visit: impl FnMut(Step<'g>),
+    ) -> Result<(), Stop<'g>> {
+        let mut index = 0;
+        match std::mem::replace(&mut self.start, Start::Unreplayed) {
+            Start::Rules(board) => self.line_walk(
+                self.line,
+                &mut Resolving(board, self.chess960, written),
+                &mut index,
+                &mut visit,
+            ),
+            Start::Spelling(_) | Start::Unreplayed => self.line_walk(
+                self.line,
+                &mut Unreplayed(Some(written)),
+                &mut index,
+                &mut visit,
+            ),
+        }
+    }
+
+    fn line_walk<P: Player>(
+        &self,
+        line: &'g Line,
+        player: &mut P,
+        index: &mut usize,
+        visit: &mut impl FnMut(Step<'g>),
+    ) -> Result<(), Stop<'g>> {
+        for ply in &line.plies {
+            let k = *index;
+            *index += 1;
+            let branches = self.variations && !ply.variations.is_empty();
+            // Variations start from the position before the ply.
+            let before = branches.then(|| player.clone());
+            match player.play(ply, k) {
+                Ok((mv, spelling)) => visit(Step { ply, mv, spelling }),
+                Err(why) => {
+                    return Err(Stop {
+                        ply,
+                        index: k,
+                        why,
+                        position: player.fen(),
+                    })
+                }
+            }
+            if let Some(mut before) = before {
+                let last = ply.variations.len() - 1;
+                for (i, v) in ply.variations.iter().enumerate() {
+                    if i == last {
+                        self.line_walk(v, &mut before, index, visit)?;
+                    } else {
+                        self.line_walk(v, &mut before.clone(), index, visit)?;
+                    }
                 }
             }
         }
         Ok(())
     }
-    line(&game.moves, start)
+}
+
+/// Sets the move of every ply of a line and its variations, in the order a
+/// [`Replay`] walks them, to what `f` gives for it: how readers put the
+/// moves they resolved or claimed into the game.
+pub fn fill<E>(line: &mut Line, f: &mut impl FnMut(&IrPly) -> Result<Ply, E>) -> Result<(), E> {
+    for ply in &mut line.plies {
+        ply.mv = IrMove::Chess(f(ply)?);
+        for v in &mut ply.variations {
+            fill(v, f)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks a chess game that comes with its moves resolved (from JSON): every
+/// move must be legal where it stands and mean what its fields say; in a
+/// game not replayed, every claim must be on the board. What writers spell
+/// beyond that is derived when writing.
+pub fn check_game(game: &Game) -> Result<(), String> {
+    Replay::new(game)?
+        .walk(|_| ())
+        .map_err(|stop| stop.to_string())
 }
 
 /// A FEN of a position (Shredder castling letters in Chess960).
@@ -566,8 +1262,8 @@ mod tests {
             .unwrap_err()
             .starts_with("ambiguous"));
         let mv = resolve(&b, false, &san("Nbd2")).unwrap();
-        let m = play(&mut b.clone(), mv);
-        assert_eq!((m.show_file, m.show_rank), (Some(1), None));
+        let (_, sp) = play(&mut b.clone(), mv);
+        assert_eq!((sp.file, sp.rank), (Some(1), None));
     }
 
     #[test]
@@ -575,7 +1271,7 @@ mod tests {
         let b = parse_fen("1k6/8/8/8/8/8/8/RK4R1 w KQ - 0 1").unwrap();
         assert_eq!(fen(&b, true), "1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1");
         let mv = resolve(&b, true, &Written::Castle(Wing::King)).unwrap();
-        let m = play(&mut b.clone(), mv);
+        let (m, _) = play(&mut b.clone(), mv);
         assert_eq!(m.castle, Some(Wing::King));
     }
 
@@ -586,11 +1282,325 @@ mod tests {
         for uci in ["f2f3", "e7e5", "g2g4"] {
             b.play(uci.parse().unwrap());
         }
-        let m = play(&mut b.clone(), "d8h4".parse().unwrap());
-        assert_eq!(m.check, Check::Mate);
+        let (_, sp) = play(&mut b.clone(), "d8h4".parse().unwrap());
+        assert_eq!(sp.check, Check::Mate);
         // Discovered double check: the knight moves off the e-file.
         let b = parse_fen("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1").unwrap();
-        let m = play(&mut b.clone(), "e4d6".parse().unwrap());
-        assert_eq!(m.check, Check::Double);
+        let (_, sp) = play(&mut b.clone(), "e4d6".parse().unwrap());
+        assert_eq!(sp.check, Check::Double);
+    }
+
+    /// What the rules' board says of a legal move, from its move generator
+    /// alone: the squares standard notation shows and the check state.
+    fn reference(board: &cz::Board, mv: cz::Move) -> Spelling {
+        let piece = board.piece_on(mv.from).unwrap();
+        let castle = board.colors(board.side_to_move()).has(mv.to);
+        let capture = board.occupied().has(mv.to) && !castle
+            || (piece == cz::Piece::Pawn && mv.from.file() != mv.to.file());
+        let (mut file, mut rank) = (None, None);
+        if piece == cz::Piece::Pawn {
+            file = capture.then_some(mv.from.file() as u8);
+        } else if !castle && piece != cz::Piece::King {
+            let mut rivals = Vec::new();
+            board.generate_moves(|ms| {
+                for m in ms {
+                    if m.to == mv.to && m.from != mv.from && ms.piece == piece {
+                        rivals.push(m.from);
+                    }
+                }
+                false
+            });
+            rivals.dedup();
+            if !rivals.is_empty() {
+                let same_file = rivals.iter().any(|r| r.file() == mv.from.file());
+                let same_rank = rivals.iter().any(|r| r.rank() == mv.from.rank());
+                if !same_file {
+                    file = Some(mv.from.file() as u8);
+                } else if !same_rank {
+                    rank = Some(mv.from.rank() as u8);
+                } else {
+                    file = Some(mv.from.file() as u8);
+                    rank = Some(mv.from.rank() as u8);
+                }
+            }
+        }
+        let mut after = board.clone();
+        after.play_unchecked(mv);
+        let check = match (after.checkers().len(), after.status()) {
+            (0, _) => Check::None,
+            (_, cz::GameStatus::Won) => Check::Mate,
+            (1, _) => Check::Check,
+            _ => Check::Double,
+        };
+        Spelling { file, rank, check }
+    }
+
+    /// Checks every legal move of a position: the light board spells it as
+    /// the move generator says, and plays it to the same position.
+    fn check_position(board: &cz::Board, seen: &mut [usize; 4]) {
+        let mut moves = Vec::new();
+        board.generate_moves(|ms| {
+            moves.extend(ms);
+            false
+        });
+        for &mv in &moves {
+            let (m, spelling) = play(&mut board.clone(), mv);
+            assert_eq!(spelling, reference(board, mv), "{board} {mv}");
+            seen[0] += 1;
+            seen[1] += usize::from(spelling.check == Check::Mate);
+            seen[2] += usize::from(spelling.check == Check::Double);
+            seen[3] +=
+                usize::from(m.role != Role::Pawn && spelling.file.or(spelling.rank).is_some());
+            let mut squares = Squares::of(board);
+            squares.apply(&Ply::Move(m));
+            let mut after = board.clone();
+            after.play_unchecked(mv);
+            let want = Squares::of(&after);
+            assert_eq!(
+                (
+                    squares.pieces,
+                    squares.colors,
+                    squares.us,
+                    squares.en_passant
+                ),
+                (want.pieces, want.colors, want.us, want.en_passant),
+                "{board} {mv}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_light_board_spells_as_the_move_generator_says() {
+        // Moves, mates, double checks and disambiguated piece moves seen.
+        let mut seen = [0; 4];
+        // Pins, double and discovered checks, mates by every piece, mates
+        // that a block, a capture or an en passant capture would answer.
+        for fen in [
+            "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/1r3PPP/R5K1 w - - 0 1",
+            "7k/8/8/3pP3/8/8/8/K6B w - d6 0 1",
+            "8/8/8/2k5/3pP3/8/8/K7 b - e3 0 1",
+            "8/8/3k4/2pP4/8/8/8/K7 w - c6 0 1",
+            "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 1",
+            "1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "3k4/8/8/8/8/1N3N2/8/1N1K1N2 w - - 0 1",
+            "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1",
+            "k7/2P5/K7/8/8/8/8/8 w - - 0 1",
+            "2r3k1/1P6/8/8/8/8/8/K7 w - - 0 1",
+            "4r1k1/8/8/8/8/8/3PPP2/2B1K1N1 b - - 0 1",
+        ] {
+            let board = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            check_position(&board, &mut seen);
+        }
+        // Random games from the standard start and Chess960 starts.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for game in 0..60 {
+            let mut board = if game % 3 == 0 {
+                cz::Board::chess960_startpos((next() % 960) as u32)
+            } else {
+                cz::Board::default()
+            };
+            for _ in 0..160 {
+                if board.status() != cz::GameStatus::Ongoing {
+                    break;
+                }
+                check_position(&board, &mut seen);
+                let mut moves = Vec::new();
+                board.generate_moves(|ms| {
+                    moves.extend(ms);
+                    false
+                });
+                // Captures and checks first now and then, to reach endings.
+                let mv = moves[(next() % moves.len() as u64) as usize];
+                board.play_unchecked(mv);
+            }
+        }
+        eprintln!("moves, mates, double checks, disambiguations: {seen:?}");
+        assert!(
+            seen[0] > 100_000 && seen[1] > 100 && seen[2] > 40 && seen[3] > 1000,
+            "{seen:?}"
+        );
+    }
+
+    /// A game read by the pgn reader (which replays it).
+    fn game(text: &str) -> Game {
+        crate::family::chess::pgn::read(text, &crate::format::ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .game
+    }
+
+    #[test]
+    fn the_replay_walks_in_written_order_and_spells_where_each_move_stands() {
+        // 1. e4 (1. d4 d5 (1... Nf6 2. Nd2 e5 3. Ngf3)) 1... e5: variations
+        // start from the position before their ply, nested ones too.
+        let g = game(
+            "1. e4 (1. d4 d5 (1... Nf6 2. Nd2 e5 3. Ngf3)) 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *",
+        );
+        let mut walked = Vec::new();
+        Replay::spelling(&g)
+            .unwrap()
+            .walk(|step| walked.push((step.ply.label(), step.mv, step.spelling)))
+            .unwrap();
+        let labels: Vec<&str> = walked.iter().map(|(l, ..)| l.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "1.", "1.", "1...", "1...", "2.", "2...", "3.", "1...", "2.", "2...", "3.", "3...",
+                "4."
+            ]
+        );
+        // Ngf3: the knight on d2 could go there too.
+        let (_, mv, spelling) = walked[6];
+        assert_eq!((spelling.file, spelling.rank), (Some(6), None), "{mv:?}");
+        let (_, mv, spelling) = walked[12];
+        assert!(matches!(mv, Ply::Move(m) if m.capture), "{mv:?}");
+        assert_eq!(spelling.check, Check::Mate);
+        // The main line alone; a check walk yields no spelling.
+        let mut main = 0;
+        Replay::spelling(&g)
+            .unwrap()
+            .main_line()
+            .walk(|_| main += 1)
+            .unwrap();
+        assert_eq!(main, 7);
+        let mut checked = Vec::new();
+        Replay::new(&g)
+            .unwrap()
+            .walk(|s| checked.push((s.mv, s.spelling)))
+            .unwrap();
+        assert!(checked.iter().all(|(_, s)| *s == Spelling::default()));
+        let moves: Vec<Ply> = walked.iter().map(|(_, mv, _)| *mv).collect();
+        assert_eq!(checked.iter().map(|(m, _)| *m).collect::<Vec<_>>(), moves);
+    }
+
+    #[test]
+    fn the_replay_resolves_written_moves_and_stops_at_a_wrong_one() {
+        // The shape of a game as a reader has it before its moves are
+        // resolved: placeholders where the moves go.
+        let mut g = game("1. e4 (1. d4) 1... e5 2. Nf3 *");
+        fill(&mut g.moves, &mut |_| Ok::<_, ()>(Ply::Null)).unwrap();
+        let written = [san("e4"), san("d4"), san("e5"), san("Nf3")];
+        let mut moves = Vec::new();
+        Replay::start(&g.moves, Some(start_position()), false)
+            .resolve(&written, |step| moves.push(step.mv))
+            .unwrap();
+        let to: Vec<String> = moves
+            .iter()
+            .map(|m| match m {
+                Ply::Move(m) => format!("{}{}", m.from.unwrap(), m.to),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(to, ["e2e4", "d2d4", "e7e5", "g1f3"]);
+        // The second move of the variation's line is illegal: the walk
+        // stops there, and says where, why and in which position.
+        let wrong = [san("e4"), san("d5"), san("e5"), san("Nf3")];
+        let stop = Replay::start(&g.moves, Some(start_position()), false)
+            .resolve(&wrong, |_| ())
+            .unwrap_err();
+        assert_eq!((stop.index, stop.ply.label()), (1, "1.".to_string()));
+        assert_eq!(stop.why, "illegal move");
+        assert_eq!(
+            stop.position.as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        );
+        // Resolved moves are put in the game, and then check as given.
+        let mut resolved = moves.into_iter();
+        fill(&mut g.moves, &mut |_| resolved.next().ok_or(())).unwrap();
+        assert!(check_game(&g).is_ok());
+        // A given move that is not legal where it stands stops the check.
+        if let IrMove::Chess(Ply::Move(m)) = &mut g.moves.plies[1].mv {
+            m.to = Square::parse("e4").unwrap();
+        }
+        let e = check_game(&g).unwrap_err();
+        assert!(e.starts_with("1... e7e4 is not legal (position: "), "{e}");
+    }
+
+    #[test]
+    fn a_game_not_replayed_is_walked_as_its_claims() {
+        let mut g = game("1. e4 e5 2. Nf3 *");
+        g.variant = crate::family::Variant::Chess(ChessBoard {
+            chess960: false,
+            validated: false,
+        });
+        let claim = as_written(&san("Nbd2"), Check::Check, Side::White).unwrap();
+        g.moves.plies[2].mv = IrMove::Chess(claim);
+        let mut spelled = Vec::new();
+        Replay::spelling(&g)
+            .unwrap()
+            .walk(|s| spelled.push(s.spelling))
+            .unwrap();
+        assert_eq!(
+            spelled[2],
+            Spelling {
+                file: Some(1),
+                rank: None,
+                check: Check::Check
+            }
+        );
+        // A claim off the board is refused.
+        if let IrMove::Chess(Ply::Claimed(c)) = &mut g.moves.plies[2].mv {
+            c.file = Some(9);
+        }
+        assert!(check_game(&g).is_err());
+    }
+
+    #[test]
+    fn legal_agrees_with_the_move_generator() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut compared = 0;
+        for game in 0..10 {
+            let mut board = if game % 4 == 0 {
+                cz::Board::chess960_startpos((next() % 960) as u32)
+            } else {
+                cz::Board::default()
+            };
+            for _ in 0..120 {
+                if board.status() != cz::GameStatus::Ongoing {
+                    break;
+                }
+                let us = board.side_to_move();
+                for from in board.colors(us) {
+                    let piece = board.piece_on(from).unwrap();
+                    for to in cz::BitBoard::FULL {
+                        for promotion in [None, Some(cz::Piece::Queen), Some(cz::Piece::King)] {
+                            let mv = cz::Move {
+                                from,
+                                to,
+                                promotion,
+                            };
+                            assert_eq!(
+                                legal(&board, mv, piece),
+                                board.is_legal(mv),
+                                "{board} {mv}"
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+                let mut moves = Vec::new();
+                board.generate_moves(|ms| {
+                    moves.extend(ms);
+                    false
+                });
+                board.play_unchecked(moves[(next() % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 500_000, "{compared}");
     }
 }

@@ -42,7 +42,8 @@ use crate::container::{line_col, syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
-    Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Square, Wing,
+    board_of, fen_of, ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role,
+    Spelling, Square, Wing,
 };
 use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{Parsed, ReadOptions, WriteOptions};
@@ -378,9 +379,8 @@ fn placement(fen: &str) -> &str {
 /// The arrangement of a Chess960 game: the pieces of files a to h of its
 /// start position, when that is an initial position.
 fn arrangement(game: &Game) -> Option<[Role; 8]> {
-    let fen = match &game.setup {
-        Some(Setup::Chess(fen)) => rules::fen(&rules::parse_fen(fen).ok()?, true),
-        Some(_) => return None,
+    let fen = match fen_of(&game.setup).ok()? {
+        Some(fen) => rules::fen(&rules::parse_fen(fen).ok()?, true),
         None => rules::fen(&rules::start_position(), true),
     };
     let first_rank = placement(&fen).rsplit('/').next()?;
@@ -467,6 +467,12 @@ struct GridLine<'i> {
     number: Option<(u32, usize)>,
     pos: usize,
     cells: Vec<Cell<'i>>,
+}
+
+impl std::borrow::Borrow<Written> for Seen {
+    fn borrow(&self) -> &Written {
+        &self.written
+    }
 }
 
 /// A move as written, ready to be replayed.
@@ -964,48 +970,50 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
 /// as the cells write them when there is no board (`--no-validate`).
 fn settle(
     text: &str,
-    seen: Vec<Seen>,
-    mut board: Option<cozy_chess::Board>,
+    mut seen: Vec<Seen>,
+    board: Option<cozy_chess::Board>,
     chess960: bool,
 ) -> Result<Line, Problem> {
     let mut line = Line::default();
-    for s in seen {
-        let problem = |board: &cozy_chess::Board, why: &str| {
-            let side = match s.side {
-                Side::White => "White",
-                Side::Black => "Black",
-            };
-            Problem::at(
-                line_col(text, s.pos),
-                format!(
-                    "move {} ({side}), {}: {why} (position: {})",
-                    s.number,
-                    s.what,
-                    rules::fen(board, chess960)
-                ),
-            )
-        };
-        let mv = match (&mut board, s.written) {
-            (None, ref w) => rules::as_written(w, s.check, s.side).map_err(|e| {
-                Problem::at(
-                    line_col(text, s.pos),
-                    format!("move {}, {}: {e}", s.number, s.what),
-                )
-            })?,
-            (Some(b), Written::Null) => {
-                *b = b.null_move().ok_or_else(|| {
-                    problem(b, "an empty line is a null move, impossible in check")
-                })?;
-                CPly::Null
-            }
-            (Some(b), ref w) => {
-                let mv = rules::resolve(b, chess960, w).map_err(|e| problem(b, &e))?;
-                CPly::Move(rules::play(b, mv))
-            }
-        };
-        let mut ply = Ply::new(s.number, s.side, Move::Chess(mv));
-        ply.glyph = s.glyph;
+    line.plies.reserve(seen.len());
+    for s in &mut seen {
+        let mut ply = Ply::new(s.number, s.side, Move::Chess(CPly::Null));
+        ply.glyph = s.glyph.take();
         line.plies.push(ply);
+    }
+    let at = |s: &Seen| line_col(text, s.pos);
+    let mut moves = Vec::with_capacity(seen.len());
+    match board {
+        None => {
+            for s in &seen {
+                let mv = rules::as_written(&s.written, s.check, s.side).map_err(|e| {
+                    Problem::at(at(s), format!("move {}, {}: {e}", s.number, s.what))
+                })?;
+                moves.push(mv);
+            }
+        }
+        Some(board) => {
+            rules::Replay::start(&line, Some(board), chess960)
+                .resolve(&seen, |step| moves.push(step.mv))
+                .map_err(|stop| {
+                    let s = &seen[stop.index];
+                    let side = match s.side {
+                        Side::White => "White",
+                        Side::Black => "Black",
+                    };
+                    let fen = stop.position.unwrap_or_default();
+                    Problem::at(
+                        at(s),
+                        format!(
+                            "move {} ({side}), {}: {} (position: {fen})",
+                            s.number, s.what, stop.why
+                        ),
+                    )
+                })?;
+        }
+    }
+    for (ply, mv) in line.plies.iter_mut().zip(moves) {
+        ply.mv = Move::Chess(mv);
     }
     Ok(line)
 }
@@ -1050,12 +1058,12 @@ impl Sheet {
         }
         let mut warnings = Vec::new();
         let fields = header(game, &mut warnings)?;
-        let chess960 = matches!(game.variant, Variant::Chess(b) if b.chess960);
+        let chess960 = board_of(&game.variant).is_some_and(|b| b.chess960);
         let arrangement = chess960
             .then(|| arrangement(game))
             .flatten()
             .map(|roles| roles.map(|r| pieces.symbol(r, Side::White)));
-        let (rows, grid) = grid(&game.moves, pieces, &mut warnings)?;
+        let (rows, grid) = grid(game, pieces, &mut warnings)?;
         let mut counts = Dropped::default();
         counts.comments += game.preamble.len();
         counts.line(&game.moves, true);
@@ -1195,12 +1203,23 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
     Ok(fields)
 }
 
-/// The grid lines of a main line, and the text of their cells.
+/// The grid lines of a game's main line, and the text of their cells.
 fn grid(
-    line: &Line,
+    game: &Game,
     pieces: Pieces,
     warnings: &mut Vec<Problem>,
 ) -> Result<(Vec<SheetRow>, String), Problem> {
+    let line = &game.moves;
+    // How each move is spelled where it stands.
+    let mut spelled = Vec::with_capacity(line.plies.len());
+    rules::Replay::spelling(game)
+        .map_err(Problem::whole)?
+        .main_line()
+        .walk(|step| spelled.push(step.spelling))
+        .map_err(|stop| Problem::whole(stop.to_string()))?;
+    if spelled.len() != line.plies.len() {
+        return Err(Problem::whole("the replay lost its place in the game"));
+    }
     let mut rows = Vec::with_capacity(line.plies.len() + 1);
     let mut text = String::with_capacity(line.plies.len() * 6);
     let Some(first) = line.plies.first() else {
@@ -1216,7 +1235,7 @@ fn grid(
             bounds: [0; 9],
         });
     }
-    for ply in &line.plies {
+    for (ply, &spelling) in line.plies.iter().zip(&spelled) {
         if ply.side != side {
             return Err(Problem::whole(format!(
                 "move {}: two moves of one side in a row, which a scoresheet cannot hold",
@@ -1227,7 +1246,7 @@ fn grid(
         // The cells a ply fills are one or two neighbours: the ones before
         // them are empty, and so are the ones after.
         let mut at = grid_end(&text)?;
-        let cols = spell(ply, pieces, &mut text)?;
+        let cols = spell(ply, spelling, pieces, &mut text)?;
         let mut bounds = [0; 9];
         for (i, b) in bounds.iter_mut().enumerate() {
             *b = at;
@@ -1265,12 +1284,18 @@ fn grid_end(text: &str) -> Result<u32, Problem> {
 type Filled = [Option<(usize, u32)>; 2];
 
 /// Writes the cells of one ply, in column order: none for a null move, one
-/// for a move, two for castling. The check mark and glyph end the last one.
-fn spell(ply: &Ply, pieces: Pieces, text: &mut String) -> Result<Filled, Problem> {
-    let m = match &ply.mv {
-        Move::Chess(CPly::Null) => return Ok([None, None]),
-        Move::Chess(CPly::Move(m)) => m,
-        _ => return Err(Problem::whole("a move of another game in a chess game")),
+/// for a move, two for castling, as the replay's step spells it. The check
+/// mark and glyph end the last one.
+fn spell(
+    ply: &Ply,
+    spelling: Spelling,
+    pieces: Pieces,
+    text: &mut String,
+) -> Result<Filled, Problem> {
+    let (m, spelling) = match *ply_of(&ply.mv).map_err(Problem::whole)? {
+        CPly::Null => return Ok([None, None]),
+        CPly::Move(m) => (m, spelling),
+        CPly::Claimed(c) => (c.meaning(), c.spelling()),
     };
     let end = grid_end;
     let letter = |r: Role| pieces.symbol(r, ply.side);
@@ -1288,11 +1313,11 @@ fn spell(ply: &Ply, pieces: Pieces, text: &mut String) -> Result<Filled, Problem
             (Some(king), 3)
         }
         None => {
-            cell(m, ply, pieces, text)?;
+            cell(&m, spelling, ply, pieces, text)?;
             (None, usize::from(m.to.file()))
         }
     };
-    text.push_str(match m.check {
+    text.push_str(match spelling.check {
         Check::None => "",
         Check::Check => "+",
         Check::Double => "++",
@@ -1309,9 +1334,16 @@ fn spell(ply: &Ply, pieces: Pieces, text: &mut String) -> Result<Filled, Problem
 }
 
 /// Writes the text of a move that is not castling, without check mark and
-/// glyph.
-fn cell(m: &CMove, ply: &Ply, pieces: Pieces, s: &mut String) -> Result<(), Problem> {
-    if m.show_file.is_some_and(|f| f > 7) || m.show_rank.is_some_and(|r| r > 7) {
+/// glyph: the piece, the file and rank of departure `spelling` shows (the
+/// rank as a subscript), the rank of arrival and the capture.
+fn cell(
+    m: &CMove,
+    spelling: Spelling,
+    ply: &Ply,
+    pieces: Pieces,
+    s: &mut String,
+) -> Result<(), Problem> {
+    if spelling.file.is_some_and(|f| f > 7) || spelling.rank.is_some_and(|r| r > 7) {
         return Err(Problem::whole(format!(
             "move {}: a departure file or rank off the board",
             ply.number
@@ -1320,10 +1352,10 @@ fn cell(m: &CMove, ply: &Ply, pieces: Pieces, s: &mut String) -> Result<(), Prob
     let rank = char::from(b'1' + m.to.rank());
     if m.role != Role::Pawn {
         s.push(pieces.symbol(m.role, ply.side));
-        if let Some(f) = m.show_file {
+        if let Some(f) = spelling.file {
             s.push(file_char(f));
         }
-        if let Some(r) = m.show_rank {
+        if let Some(r) = spelling.rank {
             s.push(char::from_u32(u32::from('₁') + u32::from(r)).unwrap_or('_'));
         }
         s.push(rank);
@@ -1334,7 +1366,7 @@ fn cell(m: &CMove, ply: &Ply, pieces: Pieces, s: &mut String) -> Result<(), Prob
     }
     // A capturing pawn: `x` on the side of the file it comes from.
     let from_left = if m.capture {
-        let from = m.from.map(|f| f.file()).or(m.show_file);
+        let from = m.from.map(|f| f.file()).or(spelling.file);
         match from {
             Some(f) if f != m.to.file() => Some(f < m.to.file()),
             _ => {

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use crate::family::chess::rules;
-use crate::family::{Setup, Variant};
+use crate::family::Setup;
 use crate::ir::{Game, Tag};
 
 /// The game's tags, with `Variant`, `SetUp` and `FEN` made to say what its
@@ -20,7 +20,7 @@ pub fn render(game: &Game) -> Cow<'_, [Tag]> {
     let mut tags = Cow::Borrowed(game.tags.as_slice());
     let find =
         |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
-    let chess960 = matches!(game.variant, Variant::Chess(b) if b.chess960);
+    let chess960 = game.variant.as_chess().is_some_and(|b| b.chess960);
     let named = find(&tags, "Variant").map(|i| (i, rules::names_chess960(&tags[i].value)));
     match (chess960, named) {
         (true, None) => tags.to_mut().push(Tag::new("Variant", "Chess960")),
@@ -32,10 +32,7 @@ pub fn render(game: &Game) -> Cow<'_, [Tag]> {
         }
         _ => {}
     }
-    let fen = match &game.setup {
-        Some(Setup::Chess(fen)) => Some(fen.as_str()),
-        Some(Setup::Draughts(_)) | None => None,
-    };
+    let fen = game.setup.as_ref().and_then(Setup::as_chess);
     // The setup holds the FEN with Shredder castling letters; a tag is
     // written with the letters of the game's variant.
     let written = |fen: &str| {

@@ -263,12 +263,11 @@ pub fn write_layout(
         glyphs_as_nags: false,
         layout,
     };
-    container::write(game, &game.tags, out, &DIALECT, style, |mv, buf| match mv {
-        Move::Coerceo(m) => spell(m, buf),
-        other => Err(Problem::whole(format!(
-            "a {} move in a Coerceo game",
-            other.family().name()
-        ))),
+    container::write(game, &game.tags, out, &DIALECT, style, |mv, buf| {
+        let m = mv.as_coerceo().ok_or_else(|| {
+            Problem::whole(format!("a {} move in a Coerceo game", mv.family().name()))
+        })?;
+        spell(m, buf)
     })?;
     Ok(game
         .foreign_result()

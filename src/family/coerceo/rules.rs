@@ -7,7 +7,6 @@
 //! kifu accepts can be written and read back.
 
 use crate::family::coerceo::{Action, Exchange, Field, Move, Tile};
-use crate::family::Move as AnyMove;
 use crate::ir::{Game, Line};
 
 impl Move {
@@ -74,13 +73,13 @@ impl Move {
 pub fn check_game(game: &Game) -> Result<(), String> {
     fn line(l: &Line) -> Result<(), String> {
         for ply in &l.plies {
-            match &ply.mv {
-                AnyMove::Coerceo(m) => m.check().map_err(|e| format!("{} {e}", ply.label()))?,
-                other => {
+            match ply.mv.as_coerceo() {
+                Some(m) => m.check().map_err(|e| format!("{} {e}", ply.label()))?,
+                None => {
                     return Err(format!(
                         "{} a {} move in a Coerceo game",
                         ply.label(),
-                        other.family().name()
+                        ply.mv.family().name()
                     ))
                 }
             }

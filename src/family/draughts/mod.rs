@@ -71,6 +71,15 @@ pub struct Piece {
     pub king: bool,
 }
 
+/// The draughts position a game starts from, if its setup gives one
+/// (`None` for a setup of another family, which a draughts game never has).
+pub fn position_of(setup: &Option<crate::family::Setup>) -> Option<&Position> {
+    match setup {
+        Some(crate::family::Setup::Draughts(p)) => Some(p),
+        Some(crate::family::Setup::Chess(_)) | None => None,
+    }
+}
+
 /// A position, as a PDN FEN tag gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {

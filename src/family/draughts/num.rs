@@ -8,8 +8,8 @@ use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Parsed, Start};
 use crate::error::Problem;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
-use crate::family::draughts::{Board, Move as DMove};
-use crate::family::{Move, Setup, Variant};
+use crate::family::draughts::{position_of, Board, Move as DMove};
+use crate::family::{Move, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Tag};
 
@@ -52,7 +52,7 @@ impl Notation for Num<'_, '_> {
     ) -> Result<Start, Problem> {
         let (choice, start) = draughts::start(tags, at, self.opts, true)?;
         self.choice = choice;
-        if let (true, Some(Setup::Draughts(pos))) = (choice.assumed, &start.setup) {
+        if let (true, Some(pos)) = (choice.assumed, position_of(&start.setup)) {
             self.inference.add_setup(pos);
             self.fen_at = at("FEN");
         }

@@ -3,7 +3,7 @@
 //! a record).
 
 use crate::error::Problem;
-use crate::family::draughts::{Board, Position, Square, SquareStyle};
+use crate::family::draughts::{position_of, Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
 use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
@@ -246,10 +246,7 @@ impl Inference {
         };
         self.first_moves(game);
         let best = self.misfits.iter().copied().min().unwrap_or(0);
-        let to_move = match &game.setup {
-            Some(Setup::Draughts(p)) => p.to_move,
-            _ => None,
-        };
+        let to_move = position_of(&game.setup).and_then(|p| p.to_move);
         let key = |i: usize| {
             let b = &CANDIDATES[i].0;
             (
@@ -304,13 +301,12 @@ impl Inference {
     /// the first lands on an empty square; after a FEN, a man the FEN
     /// places moves forward.
     fn first_moves(&mut self, game: &Game) {
-        let setup = match &game.setup {
-            Some(Setup::Draughts(p)) => Some(p),
-            _ => None,
-        };
+        let setup = position_of(&game.setup);
         let assumed_first = game.variant.first_mover();
         for (i, ply) in game.moves.plies.iter().take(2).enumerate() {
-            let Move::Draughts(m) = &ply.mv else { continue };
+            let Ok(m) = draughts_move(&ply.mv) else {
+                continue;
+            };
             let (Some(&from), Some(&to)) = (m.path.first(), m.path.last()) else {
                 continue;
             };
@@ -375,7 +371,7 @@ fn renumber(game: &mut Game, first: Side) {
             side = side.other();
         }
     }
-    let fixed = matches!(&game.setup, Some(Setup::Draughts(p)) if p.to_move.is_some());
+    let fixed = position_of(&game.setup).is_some_and(|p| p.to_move.is_some());
     let Some(ply) = game.moves.plies.first() else {
         return;
     };
@@ -396,13 +392,12 @@ pub fn alpha_board(board: Board) -> Board {
 /// The draughts board of a game, or the error a draughts writer gives for a
 /// game of another family.
 pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
-    match &game.variant {
-        Variant::Draughts(b) => Ok(*b),
-        other => Err(Problem::whole(format!(
+    game.variant.as_draughts().ok_or_else(|| {
+        Problem::whole(format!(
             "a {} game cannot be written as {format}",
-            other.family().name()
-        ))),
-    }
+            game.family().name()
+        ))
+    })
 }
 
 /// The tags to write: the game's tags with `GameType` and `FEN` made to
@@ -429,10 +424,7 @@ pub fn render_tags(game: &Game, board: Board) -> Cow<'_, [Tag]> {
             None => tags.to_mut().push(Tag::new("GameType", value)),
         }
     }
-    let setup = match &game.setup {
-        Some(Setup::Draughts(pos)) => Some(pos),
-        Some(Setup::Chess(_)) | None => None,
-    };
+    let setup = game.setup.as_ref().and_then(Setup::as_draughts);
     let fen = tags.iter().position(|t| t.name == "FEN");
     match (setup, fen) {
         (Some(pos), Some(i)) => {
@@ -451,10 +443,8 @@ pub fn render_tags(game: &Game, board: Board) -> Cow<'_, [Tag]> {
 
 /// The draughts move of a ply, or the error for a move of another family.
 pub fn draughts_move(mv: &Move) -> Result<&DMove, Problem> {
-    match mv {
-        Move::Draughts(m) => Ok(m),
-        _ => Err(Problem::whole("a move of another game in a draughts game")),
-    }
+    mv.as_draughts()
+        .ok_or_else(|| Problem::whole(format!("a {} move in a draughts game", mv.family().name())))
 }
 
 /// Writes a draughts game in the PGN-style container: the board's GameType
