@@ -385,19 +385,19 @@ mod tests {
 
     #[test]
     fn numbering_and_layout_come_from_the_dialect() {
-        let game = "1. e4 e5 {c} 2. Nf3 (2. f4 exf4) 2... Nc6 3. Bb5 1-0";
+        let game = "1. e4 e5 {c} 2. Nf3 (2. f4 d6) 2... Nc6 3. Bb5 1-0";
         assert_eq!(
             written(game, Numbering::Pair, Layout::Paragraph),
-            "1. e4 e5 {c} 2. Nf3 (2. f4 exf4) 2... Nc6 3. Bb5 1-0\n"
+            "1. e4 e5 {c} 2. Nf3 (2. f4 d6) 2... Nc6 3. Bb5 1-0\n"
         );
         assert_eq!(
             written(game, Numbering::Pair, Layout::Pairs),
-            "1. e4 e5 {c}\n2. Nf3 (2. f4 exf4) 2... Nc6\n3. Bb5 1-0\n"
+            "1. e4 e5 {c}\n2. Nf3 (2. f4 d6) 2... Nc6\n3. Bb5 1-0\n"
         );
         // Read by pair, numbered by ply: the numbers are the pair's.
         assert_eq!(
             written(game, Numbering::Ply { mark: b'#' }, Layout::Pairs),
-            "1# e4 1# e5 {c}\n2# Nf3 (2# f4 2# exf4) 2# Nc6\n3# Bb5 1-0\n"
+            "1# e4 1# e5 {c}\n2# Nf3 (2# f4 2# d6) 2# Nc6\n3# Bb5 1-0\n"
         );
     }
 
