@@ -44,9 +44,17 @@ pub struct Board {
 }
 
 /// A playing square: its number on the board (1-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(transparent)]
 pub struct Square(pub u16);
+
+impl Serialize for Square {
+    /// The number (written by hand to be inlined: a game writes hundreds).
+    #[inline]
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u16(self.0)
+    }
+}
 
 /// A draughts move: the squares of its path and whether it captures.
 ///
