@@ -265,13 +265,15 @@ pub(crate) fn all_results() -> Vec<&'static Results> {
 }
 
 /// Requires a dialect's grammar and its result table to agree exactly:
-/// `reads(text)` says whether the grammar's `result` rule reads the whole
-/// text. Every token of the table, and its forms spaced around the dash,
+/// parser `P`'s `result` rule must read the whole text of what the table
+/// holds, and nothing else. Every token of the table, and its forms spaced around the dash,
 /// must be read, and mean through the table (as the walker reads them)
 /// what the table says; the tokens of every other table that this one
 /// lacks, and near misses, must not be read.
 #[cfg(test)]
-pub(crate) fn check_grammar(results: &Results, reads: &dyn Fn(&str) -> bool) {
+pub(crate) fn check_grammar<P: pest::Parser<R>, R: pest::RuleType>(results: &Results, result: R) {
+    let reads =
+        |t: &str| P::parse(result, t).is_ok_and(|mut p| p.next().is_some_and(|p| p.as_str() == t));
     for t in results.tokens() {
         assert!(reads(t.text), "the grammar does not read `{}`", t.text);
         assert_eq!(results.parse(t.text), Some(t.result), "{}", t.text);
