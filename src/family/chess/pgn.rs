@@ -70,7 +70,7 @@ struct Pgn<'t, 'o> {
     text: &'t str,
     opts: &'o ReadOptions,
     board: ChessBoard,
-    start: cozy_chess::Board,
+    start: rules::Position,
     /// The moves as written, in the order of the text (the replay's).
     seen: Vec<Seen>,
     /// Where the first pawn capture written without `x` is, if any.
@@ -92,7 +92,7 @@ impl Notation for Pgn<'_, '_> {
         let (board, fen, pos) =
             rules::start(tags).map_err(|(msg, tag)| Problem::at(at(tag), msg))?;
         self.board = board;
-        let to_move = rules::side_to_move(&pos);
+        let to_move = pos.side_to_move();
         let number = fen.is_some().then(|| u32::from(pos.fullmove_number()));
         self.start = pos;
         Ok(Start {
@@ -162,7 +162,7 @@ impl Notation for Pgn<'_, '_> {
         }
         // Every move resolved on the board, in the order it was written.
         let mut moves = Vec::with_capacity(self.seen.len());
-        rules::Replay::start(&game.moves, Some(self.start.clone()), chess960)
+        rules::Replay::start(&game.moves, Some(self.start), chess960)
             .resolve(&self.seen, |step| moves.push(step.mv))
             .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
         let mut moves = moves.into_iter();
@@ -396,7 +396,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         text,
         opts,
         board: ChessBoard::STANDARD,
-        start: rules::start_position(),
+        start: rules::Position::start(),
         // About one move in eight bytes of a record.
         seen: Vec::with_capacity(text.len() / 8),
         loose_capture: None,

@@ -1,4 +1,5 @@
-//! Chess rules through cozy-chess: the start position a game's tags give,
+//! Chess rules on one board ([`Position`], with cozy-chess for attack tables
+//! and FEN): the start position a game's tags give,
 //! resolving a written move against the legal moves, and the one replay of
 //! a game ([`Replay`]) that readers, the JSON check and writers share: it
 //! resolves or checks each move and derives how standard notation spells it
@@ -86,7 +87,7 @@ pub fn names_chess960(value: &str) -> Option<bool> {
 /// tags. Games of variants kifu does not play are refused.
 pub fn start(
     tags: &[Tag],
-) -> Result<(ChessBoard, Option<String>, cz::Board), (String, &'static str)> {
+) -> Result<(ChessBoard, Option<String>, Position), (String, &'static str)> {
     let tag = |name: &str| tags.iter().find(|t| t.name.eq_ignore_ascii_case(name));
     let variant = tag("Variant").map_or(String::new(), |t| t.value.trim().to_ascii_lowercase());
     let chess960 = if STANDARD.contains(&variant.as_str()) {
@@ -107,20 +108,12 @@ pub fn start(
         validated: true,
     };
     match tag("FEN") {
-        None => Ok((board, None, start_position())),
+        None => Ok((board, None, Position::start())),
         Some(t) => {
             let pos = parse_fen(&t.value).map_err(|e| (e, "FEN"))?;
             let fen = format!("{pos:#}");
-            Ok((board, Some(fen), pos))
+            Ok((board, Some(fen), Position::of(&pos)))
         }
-    }
-}
-
-/// The side to move in a position.
-pub fn side_to_move(board: &cz::Board) -> Side {
-    match board.side_to_move() {
-        cz::Color::White => Side::White,
-        cz::Color::Black => Side::Black,
     }
 }
 
@@ -214,25 +207,22 @@ fn ir_role(p: cz::Piece) -> Role {
     }
 }
 
-/// The legal move a written move means on a board, or why there is none.
-pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Move, String> {
-    let us = board.side_to_move();
+/// The legal move a written move means in a position, or why there is none.
+pub fn resolve(pos: &Position, chess960: bool, w: &Written) -> Result<cz::Move, String> {
+    let us = pos.us;
     match *w {
         Written::Null => Err("a null move is not a move".to_string()),
         Written::Castle(wing) => {
-            let king = board.king(us);
-            let rights = board.castle_rights(us);
-            let file = match wing {
-                Wing::King => rights.short,
-                Wing::Queen => rights.long,
-            };
-            let mv = file.map(|f| cz::Move {
-                from: king,
-                to: cz::Square::new(f, king.rank()),
-                promotion: None,
-            });
+            let mv = pos
+                .king(us)
+                .zip(pos.castling_rook(us, wing))
+                .map(|(king, f)| cz::Move {
+                    from: king,
+                    to: cz::Square::new(f, king.rank()),
+                    promotion: None,
+                });
             match mv {
-                Some(mv) if board.is_legal(mv) => Ok(mv),
+                Some(mv) if pos.legal(mv, cz::Piece::King) => Ok(mv),
                 Some(_) => Err("castling is not legal here".to_string()),
                 None => Err("castling rights are gone".to_string()),
             }
@@ -242,14 +232,16 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
             to,
             promotion,
         } => {
-            let king = board.king(us);
             let (from, mut to) = (cz_square(from), cz_square(to));
+            let Some(piece) = pos.piece_of(us, from) else {
+                return Err("no such legal move".to_string());
+            };
             // Standard chess writes castling as the king's two-square step.
-            if from == king && !chess960 && board.piece_on(from) == Some(cz::Piece::King) {
+            if piece == cz::Piece::King && !chess960 {
                 let df = to.file() as i32 - from.file() as i32;
                 if df.abs() == 2 && to.rank() == from.rank() {
-                    let rights = board.castle_rights(us);
-                    if let Some(f) = if df > 0 { rights.short } else { rights.long } {
+                    let wing = if df > 0 { Wing::King } else { Wing::Queen };
+                    if let Some(f) = pos.castling_rook(us, wing) {
                         to = cz::Square::new(f, from.rank());
                     }
                 }
@@ -259,7 +251,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
                 to,
                 promotion: promotion.map(cz_role),
             };
-            if board.is_legal(mv) {
+            if pos.legal(mv, piece) {
                 Ok(mv)
             } else {
                 Err("no such legal move".to_string())
@@ -279,7 +271,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
             let mut found: Option<cz::Move> = None;
             let mut count = 0;
             let mut from = Vec::new();
-            let mut candidates = board.colored_pieces(us, piece) & reachers(board, piece, target);
+            let mut candidates = pos.piece(piece) & pos.side(us) & reachers(pos, piece, target);
             if let Some(f) = file {
                 candidates &= cz::File::index(usize::from(f)).bitboard();
             }
@@ -287,7 +279,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
                 candidates &= cz::Rank::index(usize::from(r)).bitboard();
             }
             // A king "taking" its own rook is castling, never Kxh1.
-            if piece == cz::Piece::King && board.color_on(target) == Some(us) {
+            if piece == cz::Piece::King && pos.side(us).has(target) {
                 candidates = cz::BitBoard::EMPTY;
             }
             for sq in candidates {
@@ -296,7 +288,7 @@ pub fn resolve(board: &cz::Board, chess960: bool, w: &Written) -> Result<cz::Mov
                     to: target,
                     promotion: promo,
                 };
-                if !legal(board, mv, piece) {
+                if !pos.legal(mv, piece) {
                     continue;
                 }
                 count += 1;
@@ -374,11 +366,10 @@ pub fn as_written(w: &Written, check: Check, side: Side) -> Result<Ply, String> 
 pub const UNREPLAYED: &str = "moves not replayed (--no-validate): legality, ambiguity and \
                               check marks are as written, unchecked";
 
-/// The squares from which a piece of the kind could reach `target` on this
-/// board, ignoring pins and whose turn it is: a cheap filter before the
-/// legal move generation.
-fn reachers(board: &cz::Board, piece: cz::Piece, target: cz::Square) -> cz::BitBoard {
-    let occupied = board.occupied();
+/// The squares from which a piece of the kind could reach `target` in this
+/// position, ignoring pins: a cheap filter before the legality test.
+fn reachers(pos: &Position, piece: cz::Piece, target: cz::Square) -> cz::BitBoard {
+    let occupied = pos.occupied();
     match piece {
         cz::Piece::Knight => cz::get_knight_moves(target),
         cz::Piece::Bishop => cz::get_bishop_moves(target, occupied),
@@ -389,24 +380,22 @@ fn reachers(board: &cz::Board, piece: cz::Piece, target: cz::Square) -> cz::BitB
         cz::Piece::King => cz::get_king_moves(target),
         // Pushes come from the target's file, captures (en passant too)
         // from the squares a pawn of the side to move attacks it from.
-        cz::Piece::Pawn => {
-            target.file().bitboard() | cz::get_pawn_attacks(target, !board.side_to_move())
-        }
+        cz::Piece::Pawn => target.file().bitboard() | cz::get_pawn_attacks(target, !pos.us),
     }
 }
 
-/// What a legal move of a piece of `role` does on a board, before it is
+/// What a legal move of a piece of `role` does in a position, before it is
 /// played: the piece, squares, capture, promotion, castling and en passant.
-fn meaning(board: &cz::Board, mv: cz::Move, role: Role) -> Move {
-    let us = board.side_to_move();
-    let castle = (role == Role::King && board.colors(us).has(mv.to)).then(|| {
+fn meaning(pos: &Position, mv: cz::Move, role: Role) -> Move {
+    let us = pos.us;
+    let castle = (role == Role::King && pos.side(us).has(mv.to)).then(|| {
         if mv.to.file() > mv.from.file() {
             Wing::King
         } else {
             Wing::Queen
         }
     });
-    let taken = board.colors(!us).has(mv.to);
+    let taken = pos.side(!us).has(mv.to);
     let en_passant = role == Role::Pawn && mv.from.file() != mv.to.file() && !taken;
     Move {
         role,
@@ -419,75 +408,22 @@ fn meaning(board: &cz::Board, mv: cz::Move, role: Role) -> Move {
     }
 }
 
-/// Whether a move of the side to move's `piece`, which stands on
-/// `mv.from`, is legal. The common case (not in check, the piece not
-/// pinned, not the king, no en passant) is read from the squares alone; the
-/// rest is left to the move generator.
-fn legal(board: &cz::Board, mv: cz::Move, piece: cz::Piece) -> bool {
-    let us = board.side_to_move();
-    let (from, to) = (mv.from, mv.to);
-    if piece == cz::Piece::King
-        || !board.checkers().is_empty()
-        || board.pinned().has(from)
-        || board.colors(us).has(to)
-    {
-        return board.is_legal(mv);
-    }
-    let occupied = board.occupied();
-    let plain = mv.promotion.is_none();
-    match piece {
-        cz::Piece::Knight => plain && cz::get_knight_moves(from).has(to),
-        cz::Piece::Bishop => plain && cz::get_bishop_moves(from, occupied).has(to),
-        cz::Piece::Rook => plain && cz::get_rook_moves(from, occupied).has(to),
-        cz::Piece::Queen => {
-            plain
-                && (cz::get_bishop_moves(from, occupied) | cz::get_rook_moves(from, occupied))
-                    .has(to)
-        }
-        cz::Piece::Pawn => {
-            let last = to.rank() == cz::Rank::Eighth.relative_to(us);
-            let promotes = matches!(
-                mv.promotion,
-                Some(cz::Piece::Knight | cz::Piece::Bishop | cz::Piece::Rook | cz::Piece::Queen)
-            );
-            if last != promotes || (plain == promotes) {
-                return false;
-            }
-            if cz::get_pawn_attacks(from, us).has(to) {
-                // A capture; onto the square a pawn passed over, en passant.
-                let passed = board
-                    .en_passant()
-                    .map(|f| cz::Square::new(f, cz::Rank::Sixth.relative_to(us)));
-                return board.colors(!us).has(to) || (passed == Some(to) && board.is_legal(mv));
-            }
-            if from.file() != to.file() || occupied.has(to) {
-                return false;
-            }
-            let (rank, target) = (
-                from.rank().relative_to(us) as u8,
-                to.rank().relative_to(us) as u8,
-            );
-            target == rank + 1
-                || (rank == 1
-                    && target == 3
-                    && !occupied.has(cz::Square::new(
-                        from.file(),
-                        cz::Rank::Third.relative_to(us),
-                    )))
-        }
-        cz::Piece::King => board.is_legal(mv),
-    }
-}
+/// The castling rights of one side: the file of the rook each wing castles
+/// with (any file, for Chess960), by [`Wing`] index (king's side first).
+type Rights = [Option<cz::File>; 2];
 
-/// A position for spelling moves already known to be legal: where the
-/// pieces stand, whose move it is and the en passant square. Applying a
-/// move is a few bit operations (no hash, no pins), and what standard
-/// notation shows is read from the squares: the rivals a move must be told
-/// from, and the check (or mate) it gives. A writer's walk goes through it;
-/// the rules' board (cozy-chess) checks and resolves moves. An illegal move
-/// (a game marked replayed that was not) spells wrongly, never panics.
-#[derive(Debug, Clone, Copy)]
-struct Squares {
+/// The one board of the chess rules: where the pieces stand, whose move it
+/// is, the en passant square, the castling rights and the move counters.
+///
+/// Readers resolve written moves on it, the JSON check checks given moves
+/// on it, and writers derive how standard notation spells a move on it
+/// (the rivals a move must be told from, and the check or mate it gives).
+/// Playing a move is a few bit operations (no hash, no pin bookkeeping);
+/// legality is decided exactly where it is asked (a move of a piece other
+/// than the king is legal when its own king is not attacked after it).
+/// cozy-chess supplies the attack tables and reads and writes FEN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
     /// The pieces of each kind, by [`cz::Piece`] index.
     pieces: [cz::BitBoard; 6],
     /// The pieces of each side, by [`cz::Color`] index.
@@ -496,13 +432,24 @@ struct Squares {
     us: cz::Color,
     /// The square a pawn passed over with its last move, if it did.
     en_passant: Option<cz::Square>,
+    /// The castling rights, by [`cz::Color`] index.
+    castling: [Rights; 2],
+    /// Plies since the last capture or pawn move (at most 100, as FEN
+    /// writers keep it).
+    halfmove: u8,
+    /// The number of the move being played.
+    fullmove: u16,
 }
 
-impl Squares {
-    /// The squares of a position of the rules' board.
-    fn of(board: &cz::Board) -> Squares {
+impl Position {
+    /// The position of a board read from a FEN.
+    pub fn of(board: &cz::Board) -> Position {
         let us = board.side_to_move();
-        Squares {
+        let rights = |c: cz::Color| {
+            let r = board.castle_rights(c);
+            [r.short, r.long]
+        };
+        Position {
             pieces: cz::Piece::ALL.map(|p| board.pieces(p)),
             colors: [
                 board.colors(cz::Color::White),
@@ -512,6 +459,58 @@ impl Squares {
             en_passant: board
                 .en_passant()
                 .map(|f| cz::Square::new(f, cz::Rank::Sixth.relative_to(us))),
+            castling: [rights(cz::Color::White), rights(cz::Color::Black)],
+            halfmove: board.halfmove_clock(),
+            fullmove: board.fullmove_number(),
+        }
+    }
+
+    /// The standard start position.
+    pub fn start() -> Position {
+        static START: std::sync::LazyLock<Position> =
+            std::sync::LazyLock::new(|| Position::of(&cz::Board::default()));
+        *START
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Side {
+        match self.us {
+            cz::Color::White => Side::White,
+            cz::Color::Black => Side::Black,
+        }
+    }
+
+    /// The number of the move being played (FEN's sixth field).
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// The position as a FEN (Shredder castling letters in Chess960).
+    pub fn fen(&self, chess960: bool) -> String {
+        let mut b = cz::BoardBuilder::empty();
+        for (i, &bb) in self.pieces.iter().enumerate() {
+            for sq in bb {
+                let color = if self.colors[0].has(sq) {
+                    cz::Color::White
+                } else {
+                    cz::Color::Black
+                };
+                b.board[sq as usize] = Some((cz::Piece::index(i), color));
+            }
+        }
+        b.side_to_move = self.us;
+        for (c, rights) in self.castling.iter().enumerate() {
+            b.castle_rights[c] = cz::CastleRights {
+                short: rights[0],
+                long: rights[1],
+            };
+        }
+        b.en_passant = self.en_passant;
+        b.halfmove_clock = self.halfmove;
+        b.fullmove_number = self.fullmove;
+        match b.build() {
+            Ok(board) => fen(&board, chess960),
+            Err(e) => format!("(a position FEN cannot hold: {e:?})"),
         }
     }
 
@@ -529,6 +528,19 @@ impl Squares {
 
     fn king(&self, c: cz::Color) -> Option<cz::Square> {
         (self.piece(cz::Piece::King) & self.side(c)).next_square()
+    }
+
+    /// The kind of the piece of side `c` on `sq`, if one stands there.
+    fn piece_of(&self, c: cz::Color, sq: cz::Square) -> Option<cz::Piece> {
+        if !self.side(c).has(sq) {
+            return None;
+        }
+        cz::Piece::ALL.into_iter().find(|&p| self.piece(p).has(sq))
+    }
+
+    /// The file of the rook side `c` castles with on `wing`, if it may.
+    fn castling_rook(&self, c: cz::Color, wing: Wing) -> Option<cz::File> {
+        self.castling[c as usize][wing as usize]
     }
 
     /// The pieces of side `by` among `of` that attack `sq` when `occupied`
@@ -551,8 +563,18 @@ impl Squares {
         attackers & of & self.side(by)
     }
 
-    /// Whether the side to move's king is safe after its piece on `from`
-    /// goes to `to`, taking what stands on `taken`.
+    /// Whether the side to move stands in check.
+    fn in_check(&self) -> bool {
+        self.king(self.us).is_some_and(|king| {
+            !self
+                .attackers(king, !self.us, cz::BitBoard::FULL, self.occupied())
+                .is_empty()
+        })
+    }
+
+    /// Whether the side to move's king is safe after its piece (not the
+    /// king) on `from` goes to `to`, taking what stands on `taken`.
+    #[inline]
     fn safe_after(&self, from: cz::Square, to: cz::Square, taken: cz::Square) -> bool {
         let Some(king) = self.king(self.us) else {
             return true;
@@ -560,6 +582,122 @@ impl Squares {
         let occupied = (self.occupied() & !from.bitboard() & !taken.bitboard()) | to.bitboard();
         let them = !taken.bitboard();
         self.attackers(king, !self.us, them, occupied).is_empty()
+    }
+
+    /// Whether the side to move's king, moved from `king` to `to` (taking
+    /// what stands there), is safe there.
+    fn king_safe_on(&self, king: cz::Square, to: cz::Square) -> bool {
+        let occupied = (self.occupied() & !king.bitboard()) | to.bitboard();
+        self.attackers(to, !self.us, !to.bitboard(), occupied)
+            .is_empty()
+    }
+
+    /// Whether a move of the side to move's `piece`, which stands on
+    /// `mv.from`, is legal.
+    pub(crate) fn legal(&self, mv: cz::Move, piece: cz::Piece) -> bool {
+        let us = self.us;
+        let (from, to) = (mv.from, mv.to);
+        let occupied = self.occupied();
+        let plain = mv.promotion.is_none();
+        if piece == cz::Piece::King {
+            return plain && self.king_legal(from, to);
+        }
+        if self.side(us).has(to) {
+            return false;
+        }
+        let reaches = match piece {
+            cz::Piece::Knight => cz::get_knight_moves(from).has(to),
+            cz::Piece::Bishop => cz::get_bishop_moves(from, occupied).has(to),
+            cz::Piece::Rook => cz::get_rook_moves(from, occupied).has(to),
+            cz::Piece::Queen => (cz::get_bishop_moves(from, occupied)
+                | cz::get_rook_moves(from, occupied))
+            .has(to),
+            cz::Piece::Pawn => {
+                let last = to.rank() == cz::Rank::Eighth.relative_to(us);
+                let promotes = matches!(
+                    mv.promotion,
+                    Some(
+                        cz::Piece::Knight | cz::Piece::Bishop | cz::Piece::Rook | cz::Piece::Queen
+                    )
+                );
+                if last != promotes || (plain == promotes) {
+                    return false;
+                }
+                if cz::get_pawn_attacks(from, us).has(to) {
+                    if self.side(!us).has(to) {
+                        return self.safe_after(from, to, to);
+                    }
+                    // Onto the square a pawn passed over: en passant.
+                    let taken = cz::Square::new(to.file(), from.rank());
+                    return self.en_passant == Some(to) && self.safe_after(from, to, taken);
+                }
+                if from.file() != to.file() || occupied.has(to) {
+                    return false;
+                }
+                let (rank, target) = (
+                    from.rank().relative_to(us) as u8,
+                    to.rank().relative_to(us) as u8,
+                );
+                target == rank + 1
+                    || (rank == 1
+                        && target == 3
+                        && !occupied.has(cz::Square::new(
+                            from.file(),
+                            cz::Rank::Third.relative_to(us),
+                        )))
+            }
+            cz::Piece::King => false,
+        };
+        // Promotion is for pawns alone.
+        reaches && (plain || piece == cz::Piece::Pawn) && self.safe_after(from, to, to)
+    }
+
+    /// Whether the side to move's king may go from `from` to `to`: a step
+    /// to a square not attacked, or castling (the king takes its own rook).
+    fn king_legal(&self, from: cz::Square, to: cz::Square) -> bool {
+        let us = self.us;
+        if self.side(us).has(to) {
+            let rank = cz::Rank::First.relative_to(us);
+            let wing = match self.castling[us as usize] {
+                [Some(f), _] if to == cz::Square::new(f, rank) => Wing::King,
+                [_, Some(f)] if to == cz::Square::new(f, rank) => Wing::Queen,
+                _ => return false,
+            };
+            return from.rank() == rank && self.can_castle(from, to, wing);
+        }
+        cz::get_king_moves(from).has(to) && self.king_safe_on(from, to)
+    }
+
+    /// Whether the king on `king` may castle with the rook on `rook`: not
+    /// in check, nothing but the two between them and their squares, no
+    /// square the king crosses or reaches attacked, the rook not pinned.
+    fn can_castle(&self, king: cz::Square, rook: cz::Square, wing: Wing) -> bool {
+        let us = self.us;
+        if !(self.piece(cz::Piece::Rook) & self.side(us)).has(rook) || self.in_check() {
+            return false;
+        }
+        let (king_file, rook_file) = match wing {
+            Wing::King => (cz::File::G, cz::File::F),
+            Wing::Queen => (cz::File::C, cz::File::D),
+        };
+        let king_dest = cz::Square::new(king_file, king.rank());
+        let rook_dest = cz::Square::new(rook_file, king.rank());
+        let blockers = self.occupied() ^ king.bitboard() ^ rook.bitboard();
+        let must_be_safe = cz::get_between_rays(king, king_dest) | king_dest.bitboard();
+        let must_be_empty =
+            must_be_safe | cz::get_between_rays(king, rook) | rook_dest.bitboard();
+        if !(blockers & must_be_empty).is_empty() {
+            return false;
+        }
+        // The rook pinned to the king along the back rank.
+        let without_rook = self.occupied() ^ rook.bitboard();
+        if !self
+            .attackers(king, !us, cz::BitBoard::FULL, without_rook)
+            .is_empty()
+        {
+            return false;
+        }
+        must_be_safe.into_iter().all(|sq| self.king_safe_on(king, sq))
     }
 
     /// The part of a legal move's square of departure that standard
@@ -582,16 +720,9 @@ impl Squares {
         if kind.is_empty() {
             return (None, None);
         }
-        let occupied = self.occupied();
-        let reach = match piece {
-            cz::Piece::Knight => cz::get_knight_moves(to),
-            cz::Piece::Bishop => cz::get_bishop_moves(to, occupied),
-            cz::Piece::Rook => cz::get_rook_moves(to, occupied),
-            _ => cz::get_bishop_moves(to, occupied) | cz::get_rook_moves(to, occupied),
-        };
         // Other pieces of the same kind that reach the square (usually
         // none), each a rival where it may legally go there.
-        let others = kind & reach;
+        let others = kind & reachers(self, piece, to);
         let (mut same_file, mut same_rank, mut rivals) = (false, false, false);
         for sq in others {
             if self.safe_after(sq, to, to) {
@@ -609,30 +740,35 @@ impl Squares {
         }
     }
 
-    /// Plays a move known to be legal (a null move passes).
-    fn apply(&mut self, ply: &Ply) {
-        match ply {
-            Ply::Move(m) => self.apply_move(m),
-            Ply::Null | Ply::Claimed(_) => {
-                self.en_passant = None;
-                self.us = !self.us;
-            }
+    /// Passes the move (a null move).
+    fn pass(&mut self) {
+        self.en_passant = None;
+        self.halfmove = (self.halfmove + 1).min(100);
+        if self.us == cz::Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
         }
+        self.us = !self.us;
     }
 
     /// Plays a move known to be legal.
     #[inline(always)]
     fn apply_move(&mut self, m: &Move) {
         let us = self.us;
-        self.en_passant = None;
-        self.us = !us;
         let Some(from) = m.from else {
+            self.pass();
             return;
         };
+        self.en_passant = None;
+        self.us = !us;
+        if us == cz::Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
         let (from, to) = (cz_square(from), cz_square(m.to));
         let ours = us as usize;
         if let Some(wing) = m.castle {
             // The king takes its own rook: both go to their files.
+            self.halfmove = (self.halfmove + 1).min(100);
+            self.castling[ours] = [None, None];
             self.lift(cz::Piece::King, from, ours);
             self.lift(cz::Piece::Rook, to, ours);
             let (king, rook) = match wing {
@@ -645,6 +781,11 @@ impl Squares {
             return;
         }
         let piece = cz_role(m.role);
+        self.halfmove = if piece == cz::Piece::Pawn || m.capture {
+            0
+        } else {
+            (self.halfmove + 1).min(100)
+        };
         self.lift(piece, from, ours);
         if m.en_passant {
             let taken = cz::Square::new(to.file(), from.rank());
@@ -656,6 +797,26 @@ impl Squares {
             self.colors[1 - ours] &= !to.bitboard();
         }
         self.drop(m.promotion.map_or(piece, cz_role), to, ours);
+        if self.castling != [[None, None], [None, None]] {
+            // A king or rook leaving its square, or a rook taken on it.
+            let back = |c: cz::Color| cz::Rank::First.relative_to(c);
+            if piece == cz::Piece::King {
+                self.castling[ours] = [None, None];
+            } else if piece == cz::Piece::Rook && from.rank() == back(us) {
+                for r in &mut self.castling[ours] {
+                    if *r == Some(from.file()) {
+                        *r = None;
+                    }
+                }
+            }
+            if m.capture && to.rank() == back(!us) {
+                for r in &mut self.castling[1 - ours] {
+                    if *r == Some(to.file()) {
+                        *r = None;
+                    }
+                }
+            }
+        }
         if piece == cz::Piece::Pawn
             && from.rank().relative_to(us) == cz::Rank::Second
             && to.rank().relative_to(us) == cz::Rank::Fourth
@@ -682,12 +843,6 @@ impl Squares {
             return Check::None;
         };
         let checkers = self.attackers(king, !self.us, cz::BitBoard::FULL, self.occupied());
-        self.check_by(king, checkers)
-    }
-
-    /// The check of a king attacked by `checkers`.
-    #[inline]
-    fn check_by(&self, king: cz::Square, checkers: cz::BitBoard) -> Check {
         match checkers.len() {
             0 => Check::None,
             _ if !self.can_move(king, checkers) => Check::Mate,
@@ -756,52 +911,51 @@ impl Squares {
     }
 }
 
-/// Describes a legal move and plays it on the board: what it means, and
-/// how standard notation spells it there.
-pub fn play(board: &mut cz::Board, mv: cz::Move) -> (Move, Spelling) {
-    let role = board.piece_on(mv.from).map_or(Role::Pawn, ir_role);
-    let m = meaning(board, mv, role);
-    let mut squares = Squares::of(board);
-    let (file, rank) = squares.shown_origin(&m);
-    squares.apply(&Ply::Move(m));
-    board.play_unchecked(mv);
+/// Describes a legal move and plays it: what it means, and how standard
+/// notation spells it where it stands.
+pub fn play(pos: &mut Position, mv: cz::Move) -> (Move, Spelling) {
+    let role = pos.piece_of(pos.us, mv.from).map_or(Role::Pawn, ir_role);
+    let m = meaning(pos, mv, role);
+    let (file, rank) = pos.shown_origin(&m);
+    pos.apply_move(&m);
     let spelling = Spelling {
         file,
         rank,
-        check: squares.check(),
+        check: pos.check(),
     };
     (m, spelling)
 }
 
 /// Passes the move, unless the side to move is in check.
-fn play_null(board: &mut cz::Board) -> Result<Ply, String> {
-    *board = board
-        .null_move()
-        .ok_or_else(|| "a null move while in check".to_string())?;
+fn play_null(pos: &mut Position) -> Result<Ply, String> {
+    if pos.in_check() {
+        return Err("a null move while in check".to_string());
+    }
+    pos.pass();
     Ok(Ply::Null)
 }
 
-/// Resolves a written move on the board and plays it.
-fn play_written(board: &mut cz::Board, chess960: bool, w: &Written) -> Result<Ply, String> {
+/// Resolves a written move in the position and plays it.
+fn play_written(pos: &mut Position, chess960: bool, w: &Written) -> Result<Ply, String> {
     if *w == Written::Null {
-        return play_null(board);
+        return play_null(pos);
     }
-    let mv = resolve(board, chess960, w)?;
+    let mv = resolve(pos, chess960, w)?;
     let role = match *w {
         Written::San { role, .. } => role,
         Written::Castle(_) => Role::King,
-        _ => board.piece_on(mv.from).map_or(Role::Pawn, ir_role),
+        _ => pos.piece_of(pos.us, mv.from).map_or(Role::Pawn, ir_role),
     };
-    let m = meaning(board, mv, role);
-    board.play_unchecked(mv);
+    let m = meaning(pos, mv, role);
+    pos.apply_move(&m);
     Ok(Ply::Move(m))
 }
 
-/// Checks a ply's own move on the board (it must be legal there and mean
-/// what its fields say) and plays it.
-fn play_given(board: &mut cz::Board, mv: &IrMove) -> Result<Ply, String> {
+/// Checks a ply's own move in the position (it must be legal there and
+/// mean what its fields say) and plays it.
+fn play_given(pos: &mut Position, mv: &IrMove) -> Result<Ply, String> {
     let m = match *ply_of(mv)? {
-        Ply::Null => return play_null(board),
+        Ply::Null => return play_null(pos),
         Ply::Claimed(_) => {
             return Err("a move as written (not replayed) in a replayed game".to_string())
         }
@@ -815,30 +969,27 @@ fn play_given(board: &mut cz::Board, mv: &IrMove) -> Result<Ply, String> {
         to: cz_square(m.to),
         promotion: m.promotion.map(cz_role),
     };
-    let us = board.side_to_move();
     let piece = cz_role(m.role);
     let mismatch = || format!("{from}{}: its fields do not match the position", m.to);
-    if !board.colored_pieces(us, piece).has(mv.from) {
+    match pos.piece_of(pos.us, mv.from) {
+        Some(p) if p == piece => {}
         // Not the piece it says: its fields are wrong if the move is legal.
-        return Err(if board.is_legal(mv) {
-            mismatch()
-        } else {
-            format!("{from}{} is not legal", m.to)
-        });
+        Some(p) if pos.legal(mv, p) => return Err(mismatch()),
+        _ => return Err(format!("{from}{} is not legal", m.to)),
     }
-    if !legal(board, mv, piece) {
+    if !pos.legal(mv, piece) {
         return Err(format!("{from}{} is not legal", m.to));
     }
-    if meaning(board, mv, m.role) != m {
+    if meaning(pos, mv, m.role) != m {
         return Err(mismatch());
     }
-    board.play_unchecked(mv);
+    pos.apply_move(&m);
     Ok(Ply::Move(m))
 }
 
 /// Spells a ply's own move, known to be legal, and plays it.
 #[inline(always)]
-fn play_spelled(squares: &mut Squares, mv: &IrMove) -> Result<(Ply, Spelling), String> {
+fn play_spelled(squares: &mut Position, mv: &IrMove) -> Result<(Ply, Spelling), String> {
     match ply_of(mv)? {
         Ply::Move(m) if m.from.is_some() => {
             let (file, rank) = squares.shown_origin(m);
@@ -852,7 +1003,7 @@ fn play_spelled(squares: &mut Squares, mv: &IrMove) -> Result<(Ply, Spelling), S
         }
         Ply::Move(_) => Err("a move without its square of departure".to_string()),
         Ply::Null => {
-            squares.apply(&Ply::Null);
+            squares.pass();
             Ok((Ply::Null, Spelling::default()))
         }
         Ply::Claimed(_) => Err("a move as written (not replayed) in a replayed game".to_string()),
@@ -937,9 +1088,9 @@ pub struct Replay<'g> {
 /// Where a walk starts, and how it plays moves.
 enum Start {
     /// On the rules' board: moves are checked or resolved.
-    Rules(cz::Board),
+    Rules(Position),
     /// On the light board: moves known legal are spelled.
-    Spelling(Squares),
+    Spelling(Position),
     /// A game not replayed.
     Unreplayed,
 }
@@ -996,7 +1147,7 @@ trait Player: Clone {
 
 /// Checks each ply's own move on the rules' board.
 #[derive(Clone)]
-struct Checking(cz::Board, bool);
+struct Checking(Position, bool);
 
 impl Player for Checking {
     #[inline]
@@ -1004,16 +1155,16 @@ impl Player for Checking {
         play_given(&mut self.0, &ply.mv).map(|mv| (mv, Spelling::default()))
     }
     fn fen(&self) -> Option<String> {
-        Some(fen(&self.0, self.1))
+        Some(self.0.fen(self.1))
     }
 }
 
 /// Resolves written moves on the rules' board.
-struct Resolving<'w, W>(cz::Board, bool, &'w [W]);
+struct Resolving<'w, W>(Position, bool, &'w [W]);
 
 impl<W> Clone for Resolving<'_, W> {
     fn clone(&self) -> Self {
-        Resolving(self.0.clone(), self.1, self.2)
+        Resolving(self.0, self.1, self.2)
     }
 }
 
@@ -1027,11 +1178,11 @@ impl<W: Borrow<Written>> Player for Resolving<'_, W> {
         play_written(&mut self.0, self.1, w.borrow()).map(|mv| (mv, Spelling::default()))
     }
     fn fen(&self) -> Option<String> {
-        Some(fen(&self.0, self.1))
+        Some(self.0.fen(self.1))
     }
 }
 
-impl Player for Squares {
+impl Player for Position {
     #[inline]
     fn play(&mut self, ply: &IrPly, _: usize) -> Result<(Ply, Spelling), String> {
         play_spelled(self, &ply.mv)
@@ -1071,13 +1222,13 @@ impl<W: Borrow<Written>> Player for Unreplayed<'_, W> {
 impl<'g> Replay<'g> {
     /// The start position of a chess game (its setup's FEN, or the standard
     /// start), unless it was not replayed.
-    fn start_of(game: &'g Game) -> Result<(Option<cz::Board>, bool), String> {
+    fn start_of(game: &'g Game) -> Result<(Option<Position>, bool), String> {
         let board = board_of(&game.variant)
             .ok_or_else(|| format!("a {} game is not a chess game", game.family().name()))?;
         let start = match (board.validated, fen_of(&game.setup)?) {
             (false, _) => None,
-            (true, Some(fen)) => Some(parse_fen(fen)?),
-            (true, None) => Some(start_position()),
+            (true, Some(fen)) => Some(Position::of(&parse_fen(fen)?)),
+            (true, None) => Some(Position::start()),
         };
         Ok((start, board.chess960))
     }
@@ -1094,7 +1245,7 @@ impl<'g> Replay<'g> {
         let (start, chess960) = Replay::start_of(game)?;
         Ok(Replay {
             line: &game.moves,
-            start: start.map_or(Start::Unreplayed, |b| Start::Spelling(Squares::of(&b))),
+            start: start.map_or(Start::Unreplayed, Start::Spelling),
             chess960,
             variations: true,
         })
@@ -1103,7 +1254,7 @@ impl<'g> Replay<'g> {
     /// The replay of a line from a position of the rules' board (a
     /// reader's, with [`Replay::resolve`]); `None` walks a line that is not
     /// replayed.
-    pub fn start(line: &'g Line, position: Option<cz::Board>, chess960: bool) -> Replay<'g> {
+    pub fn start(line: &'g Line, position: Option<Position>, chess960: bool) -> Replay<'g> {
         Replay {
             line,
             start: position.map_or(Start::Unreplayed, Start::Rules),
@@ -1257,7 +1408,7 @@ mod tests {
 
     #[test]
     fn resolves_and_disambiguates() {
-        let b = parse_fen("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1").unwrap();
+        let b = Position::of(&parse_fen("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1").unwrap());
         assert!(resolve(&b, false, &san("Nd2"))
             .unwrap_err()
             .starts_with("ambiguous"));
@@ -1270,8 +1421,11 @@ mod tests {
     fn x_fen_castling_becomes_shredder() {
         let b = parse_fen("1k6/8/8/8/8/8/8/RK4R1 w KQ - 0 1").unwrap();
         assert_eq!(fen(&b, true), "1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1");
-        let mv = resolve(&b, true, &Written::Castle(Wing::King)).unwrap();
-        let (m, _) = play(&mut b.clone(), mv);
+        let mut p = Position::of(&b);
+        assert_eq!(p.fen(true), "1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1");
+        let mv = resolve(&p, true, &Written::Castle(Wing::King)).unwrap();
+        let (m, _) = play(&mut p, mv);
+        assert_eq!(p.fen(true), "1k6/8/8/8/8/8/8/R4RK1 b - - 1 1");
         assert_eq!(m.castle, Some(Wing::King));
     }
 
@@ -1282,11 +1436,11 @@ mod tests {
         for uci in ["f2f3", "e7e5", "g2g4"] {
             b.play(uci.parse().unwrap());
         }
-        let (_, sp) = play(&mut b.clone(), "d8h4".parse().unwrap());
+        let (_, sp) = play(&mut Position::of(&b), "d8h4".parse().unwrap());
         assert_eq!(sp.check, Check::Mate);
         // Discovered double check: the knight moves off the e-file.
         let b = parse_fen("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1").unwrap();
-        let (_, sp) = play(&mut b.clone(), "e4d6".parse().unwrap());
+        let (_, sp) = play(&mut Position::of(&b), "e4d6".parse().unwrap());
         assert_eq!(sp.check, Check::Double);
     }
 
@@ -1344,28 +1498,17 @@ mod tests {
             false
         });
         for &mv in &moves {
-            let (m, spelling) = play(&mut board.clone(), mv);
+            let mut pos = Position::of(board);
+            let (m, spelling) = play(&mut pos, mv);
             assert_eq!(spelling, reference(board, mv), "{board} {mv}");
             seen[0] += 1;
             seen[1] += usize::from(spelling.check == Check::Mate);
             seen[2] += usize::from(spelling.check == Check::Double);
             seen[3] +=
                 usize::from(m.role != Role::Pawn && spelling.file.or(spelling.rank).is_some());
-            let mut squares = Squares::of(board);
-            squares.apply(&Ply::Move(m));
             let mut after = board.clone();
             after.play_unchecked(mv);
-            let want = Squares::of(&after);
-            assert_eq!(
-                (
-                    squares.pieces,
-                    squares.colors,
-                    squares.us,
-                    squares.en_passant
-                ),
-                (want.pieces, want.colors, want.us, want.en_passant),
-                "{board} {mv}"
-            );
+            assert_eq!(pos, Position::of(&after), "{board} {mv} {m:?}");
         }
     }
 
@@ -1490,7 +1633,7 @@ mod tests {
         fill(&mut g.moves, &mut |_| Ok::<_, ()>(Ply::Null)).unwrap();
         let written = [san("e4"), san("d4"), san("e5"), san("Nf3")];
         let mut moves = Vec::new();
-        Replay::start(&g.moves, Some(start_position()), false)
+        Replay::start(&g.moves, Some(Position::start()), false)
             .resolve(&written, |step| moves.push(step.mv))
             .unwrap();
         let to: Vec<String> = moves
@@ -1504,7 +1647,7 @@ mod tests {
         // The second move of the variation's line is illegal: the walk
         // stops there, and says where, why and in which position.
         let wrong = [san("e4"), san("d5"), san("e5"), san("Nf3")];
-        let stop = Replay::start(&g.moves, Some(start_position()), false)
+        let stop = Replay::start(&g.moves, Some(Position::start()), false)
             .resolve(&wrong, |_| ())
             .unwrap_err();
         assert_eq!((stop.index, stop.ply.label()), (1, "1.".to_string()));
@@ -1585,7 +1728,7 @@ mod tests {
                                 promotion,
                             };
                             assert_eq!(
-                                legal(&board, mv, piece),
+                                Position::of(&board).legal(mv, piece),
                                 board.is_legal(mv),
                                 "{board} {mv}"
                             );

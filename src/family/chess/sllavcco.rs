@@ -523,7 +523,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         let i = tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
         Problem::at(i.map_or((1, 1), |i| line_col(text, at[i])), msg)
     })?;
-    let to_move = rules::side_to_move(&start);
+    let to_move = start.side_to_move();
     let seen = moves(text, &lines, to_move, pieces)?;
     let mut game = Game::new(Variant::Chess(board));
     let position = if opts.no_validate {
@@ -971,7 +971,7 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
 fn settle(
     text: &str,
     mut seen: Vec<Seen>,
-    board: Option<cozy_chess::Board>,
+    board: Option<rules::Position>,
     chess960: bool,
 ) -> Result<Line, Problem> {
     let mut line = Line::default();
