@@ -390,19 +390,36 @@ pub fn lexed_fast(text: &str) -> bool {
     fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
 }
 
+thread_local! {
+    /// The moves as written of the last record a thread read, kept for the
+    /// next: one allocation a thread instead of a large one a record.
+    static SEEN: std::cell::Cell<Vec<Seen>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The most moves as written a thread keeps between records (a record of
+/// more gets its own).
+const SEEN_KEPT: usize = 1 << 14;
+
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let mut seen = SEEN.take();
+    seen.clear();
+    // About one move in eight bytes of a record.
+    seen.reserve(text.len() / 8);
     let mut pgn = Pgn {
         text,
         opts,
         board: ChessBoard::STANDARD,
         start: rules::Position::start(),
-        // About one move in eight bytes of a record.
-        seen: Vec::with_capacity(text.len() / 8),
+        seen,
         loose_capture: None,
     };
     let parse = |t| PgnParser::parse(Rule::record, t);
-    container::read_record(text, opts, Some(LEXING), parse, &mut pgn)
+    let read = container::read_record(text, opts, Some(LEXING), parse, &mut pgn);
+    if pgn.seen.capacity() <= SEEN_KEPT {
+        SEEN.set(pgn.seen);
+    }
+    read
 }
 
 /// The seven-tag roster with its placeholders, which PGN export format

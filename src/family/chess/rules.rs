@@ -282,13 +282,28 @@ pub fn resolve(pos: &Position, chess960: bool, w: &Written) -> Result<cz::Move, 
             if piece == cz::Piece::King && pos.side(us).has(target) {
                 candidates = cz::BitBoard::EMPTY;
             }
+            // A piece other than a pawn or king among the candidates reaches
+            // the target already: its move is legal when it lands on no
+            // piece of its own, promotes nothing and leaves its king safe.
+            let reached = matches!(
+                piece,
+                cz::Piece::Knight | cz::Piece::Bishop | cz::Piece::Rook | cz::Piece::Queen
+            );
+            if reached && (promo.is_some() || pos.side(us).has(target)) {
+                candidates = cz::BitBoard::EMPTY;
+            }
             for sq in candidates {
                 let mv = cz::Move {
                     from: sq,
                     to: target,
                     promotion: promo,
                 };
-                if !pos.legal(mv, piece) {
+                let legal = if reached {
+                    pos.safe_after(sq, target, target)
+                } else {
+                    pos.legal(mv, piece)
+                };
+                if !legal {
                     continue;
                 }
                 count += 1;
@@ -609,9 +624,9 @@ impl Position {
             cz::Piece::Knight => cz::get_knight_moves(from).has(to),
             cz::Piece::Bishop => cz::get_bishop_moves(from, occupied).has(to),
             cz::Piece::Rook => cz::get_rook_moves(from, occupied).has(to),
-            cz::Piece::Queen => (cz::get_bishop_moves(from, occupied)
-                | cz::get_rook_moves(from, occupied))
-            .has(to),
+            cz::Piece::Queen => {
+                (cz::get_bishop_moves(from, occupied) | cz::get_rook_moves(from, occupied)).has(to)
+            }
             cz::Piece::Pawn => {
                 let last = to.rank() == cz::Rank::Eighth.relative_to(us);
                 let promotes = matches!(
@@ -684,8 +699,7 @@ impl Position {
         let rook_dest = cz::Square::new(rook_file, king.rank());
         let blockers = self.occupied() ^ king.bitboard() ^ rook.bitboard();
         let must_be_safe = cz::get_between_rays(king, king_dest) | king_dest.bitboard();
-        let must_be_empty =
-            must_be_safe | cz::get_between_rays(king, rook) | rook_dest.bitboard();
+        let must_be_empty = must_be_safe | cz::get_between_rays(king, rook) | rook_dest.bitboard();
         if !(blockers & must_be_empty).is_empty() {
             return false;
         }
@@ -697,7 +711,9 @@ impl Position {
         {
             return false;
         }
-        must_be_safe.into_iter().all(|sq| self.king_safe_on(king, sq))
+        must_be_safe
+            .into_iter()
+            .all(|sq| self.king_safe_on(king, sq))
     }
 
     /// The part of a legal move's square of departure that standard
@@ -753,22 +769,68 @@ impl Position {
     /// Plays a move known to be legal.
     #[inline(always)]
     fn apply_move(&mut self, m: &Move) {
+        self.record(m);
+        self.place(m);
+    }
+
+    /// Keeps the records of a move known to be legal, before it is placed:
+    /// the move counters and the castling rights it takes away.
+    #[inline(always)]
+    fn record(&mut self, m: &Move) {
         let us = self.us;
-        let Some(from) = m.from else {
-            self.pass();
-            return;
-        };
-        self.en_passant = None;
-        self.us = !us;
         if us == cz::Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
+        let resets = m.from.is_some() && (m.role == Role::Pawn || m.capture) && m.castle.is_none();
+        self.halfmove = if resets {
+            0
+        } else {
+            (self.halfmove + 1).min(100)
+        };
+        let Some(from) = m.from else {
+            return;
+        };
+        if self.castling == [[None, None], [None, None]] {
+            return;
+        }
+        // A king or rook leaving its square, or a rook taken on it.
+        let ours = us as usize;
+        let back = |c: cz::Color| cz::Rank::First.relative_to(c) as u8;
+        if m.role == Role::King {
+            self.castling[ours] = [None, None];
+        } else if m.role == Role::Rook && from.rank() == back(us) {
+            let file = cz::File::index(usize::from(from.file()));
+            for r in &mut self.castling[ours] {
+                if *r == Some(file) {
+                    *r = None;
+                }
+            }
+        }
+        if m.capture && m.to.rank() == back(!us) {
+            let file = cz::File::index(usize::from(m.to.file()));
+            for r in &mut self.castling[1 - ours] {
+                if *r == Some(file) {
+                    *r = None;
+                }
+            }
+        }
+    }
+
+    /// Places a move known to be legal: the pieces, the en passant square,
+    /// the side to move. Spelling needs no more; the rules keep the records
+    /// too ([`Position::record`]).
+    #[inline(always)]
+    fn place(&mut self, m: &Move) {
+        let us = self.us;
+        self.en_passant = None;
+        self.us = !us;
+        let Some(from) = m.from else {
+            return;
+        };
         let (from, to) = (cz_square(from), cz_square(m.to));
         let ours = us as usize;
         if let Some(wing) = m.castle {
             // The king takes its own rook: both go to their files.
-            self.halfmove = (self.halfmove + 1).min(100);
-            self.castling[ours] = [None, None];
             self.lift(cz::Piece::King, from, ours);
             self.lift(cz::Piece::Rook, to, ours);
             let (king, rook) = match wing {
@@ -781,11 +843,6 @@ impl Position {
             return;
         }
         let piece = cz_role(m.role);
-        self.halfmove = if piece == cz::Piece::Pawn || m.capture {
-            0
-        } else {
-            (self.halfmove + 1).min(100)
-        };
         self.lift(piece, from, ours);
         if m.en_passant {
             let taken = cz::Square::new(to.file(), from.rank());
@@ -797,26 +854,6 @@ impl Position {
             self.colors[1 - ours] &= !to.bitboard();
         }
         self.drop(m.promotion.map_or(piece, cz_role), to, ours);
-        if self.castling != [[None, None], [None, None]] {
-            // A king or rook leaving its square, or a rook taken on it.
-            let back = |c: cz::Color| cz::Rank::First.relative_to(c);
-            if piece == cz::Piece::King {
-                self.castling[ours] = [None, None];
-            } else if piece == cz::Piece::Rook && from.rank() == back(us) {
-                for r in &mut self.castling[ours] {
-                    if *r == Some(from.file()) {
-                        *r = None;
-                    }
-                }
-            }
-            if m.capture && to.rank() == back(!us) {
-                for r in &mut self.castling[1 - ours] {
-                    if *r == Some(to.file()) {
-                        *r = None;
-                    }
-                }
-            }
-        }
         if piece == cz::Piece::Pawn
             && from.rank().relative_to(us) == cz::Rank::Second
             && to.rank().relative_to(us) == cz::Rank::Fourth
@@ -993,7 +1030,8 @@ fn play_spelled(squares: &mut Position, mv: &IrMove) -> Result<(Ply, Spelling), 
     match ply_of(mv)? {
         Ply::Move(m) if m.from.is_some() => {
             let (file, rank) = squares.shown_origin(m);
-            squares.apply_move(m);
+            // Spelling needs the pieces alone, not the counters or rights.
+            squares.place(m);
             let spelling = Spelling {
                 file,
                 rank,
