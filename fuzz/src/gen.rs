@@ -549,7 +549,9 @@ impl Out {
         }
         let mv = moves[usize::from(s.pick) % moves.len()];
         let before = self.pos.clone();
-        let (m, spelling) = kifu::family::chess::rules::play(&mut self.pos, mv);
+        let mut pos = kifu::family::chess::rules::Position::of(&self.pos);
+        let (m, spelling) = kifu::family::chess::rules::play(&mut pos, mv);
+        self.pos.play_unchecked(mv);
         self.prev = Some(before);
         self.number(s.number);
         let sq = |sq: kifu::family::chess::Square| sq.to_string();
