@@ -463,31 +463,49 @@ pub enum Converted {
     Failed(Problem),
 }
 
+/// Reads one record's bytes with a format's reader, as every command reads
+/// records: UTF-8 (a stray BOM read as a space), or else Latin-1 with a
+/// warning. The game, and every warning.
+pub fn read_record(
+    from: &Format,
+    opts: &ReadOptions,
+    bytes: &[u8],
+) -> Result<crate::format::Parsed, Problem> {
+    let mut warnings = Vec::new();
+    let decoded;
+    let text = match std::str::from_utf8(bytes) {
+        // A BOM left inside the input by concatenating files: a space.
+        Ok(t) if memchr::memmem::find(bytes, "\u{feff}".as_bytes()).is_some() => {
+            decoded = t.replace('\u{feff}', " ");
+            decoded.as_str()
+        }
+        Ok(t) => t,
+        Err(_) => {
+            decoded = bytes.iter().map(|&b| char::from(b)).collect::<String>();
+            warnings.push(Problem::whole("not UTF-8: read as Latin-1"));
+            decoded.as_str()
+        }
+    };
+    let read = from
+        .read
+        .ok_or_else(|| Problem::whole(format!("{} cannot be read", from.name)))?;
+    let mut parsed = read(text, opts)?;
+    warnings.append(&mut parsed.warnings);
+    parsed.warnings = warnings;
+    Ok(parsed)
+}
+
 impl Converter<'_> {
     /// Converts one record.
     pub fn convert(&self, bytes: &[u8]) -> Converted {
-        let mut warnings = Vec::new();
-        let decoded;
-        let text = match std::str::from_utf8(bytes) {
-            // A BOM left inside the input by concatenating files: a space.
-            Ok(t) if memchr::memmem::find(bytes, "\u{feff}".as_bytes()).is_some() => {
-                decoded = t.replace('\u{feff}', " ");
-                decoded.as_str()
-            }
-            Ok(t) => t,
-            Err(_) => {
-                decoded = bytes.iter().map(|&b| char::from(b)).collect::<String>();
-                warnings.push(Problem::whole("not UTF-8: read as Latin-1"));
-                decoded.as_str()
-            }
-        };
-        let (Some(read), Some(write)) = (self.from.read, self.to.write) else {
+        let (Some(_), Some(write)) = (self.from.read, self.to.write) else {
             return Converted::Failed(Problem::whole("format cannot be read or written"));
         };
-        let parsed = match read(text, &self.read) {
+        let parsed = match read_record(self.from, &self.read, bytes) {
             Ok(p) => p,
             Err(e) => return Converted::Failed(e),
         };
+        let mut warnings = Vec::new();
         warnings.extend(parsed.warnings);
         if let Some(family) = self.to.family {
             if parsed.game.family() != family {

@@ -25,6 +25,7 @@
 
 pub mod archive;
 pub mod container;
+pub mod diff;
 pub mod error;
 pub mod family;
 pub mod format;

@@ -31,6 +31,39 @@ enum Command {
     Convert(Box<ConvertArgs>),
     /// List every format with its extensions, family, and read/write support.
     Formats,
+    /// Show where two transcriptions of the same games disagree (exit 0:
+    /// equal, 1: different, 2: error).
+    Diff(DiffArgs),
+}
+
+#[derive(clap::Args)]
+struct DiffArgs {
+    /// The first transcription.
+    a: PathBuf,
+    /// The second transcription, in any notation of the same family.
+    b: PathBuf,
+    /// The format of the first file; guessed from its name when omitted.
+    #[arg(long)]
+    from_a: Option<String>,
+    /// The format of the second file; guessed from its name when omitted.
+    #[arg(long)]
+    from_b: Option<String>,
+    /// Pair games by these tags (comma-separated, e.g. White,Black,Date,Round)
+    /// instead of by their order.
+    #[arg(long, value_delimiter = ',')]
+    match_tags: Vec<String>,
+    /// Compare glyphs, NAGs and comments too.
+    #[arg(long)]
+    annotations: bool,
+    /// How to report: text (for people) or json (one object a line).
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    format: String,
+    /// Print nothing: the exit status says whether the files agree.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Colour the text report: auto (on a terminal), always, never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
 }
 
 #[derive(clap::Args)]
@@ -191,6 +224,13 @@ fn main() -> ExitCode {
             }
             _ => ExitCode::SUCCESS,
         },
+        Command::Diff(args) => match diff(&args) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                say(&format!("kifu: {e}"));
+                ExitCode::from(2)
+            }
+        },
         Command::Convert(args) => match convert(&args) {
             Ok(code) => ExitCode::from(code),
             Err(Error::Strict(d)) => {
@@ -250,6 +290,230 @@ fn format_named(name: &str) -> Result<&'static Format, Error> {
             names.join(", ")
         ))
     })
+}
+
+/// One side of `kifu diff`: its games, read in order.
+type DiffSide = kifu::diff::Games<Box<dyn io::Read + Send>>;
+
+/// Opens one side of a diff, with its format (named, or guessed from the
+/// file's name).
+fn diff_side(path: &Path, named: Option<&str>) -> Result<(DiffSide, &'static Format), Error> {
+    let format = match named {
+        Some(n) => format_named(n)?,
+        None => format::guess(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "cannot tell the format of {} from its name: name it with --from-a or --from-b",
+                path.display()
+            ))
+        })?,
+    };
+    if format.read.is_none() {
+        return Err(Error::Usage(format!("kifu cannot read {}", format.name)));
+    }
+    let reader: Box<dyn io::Read + Send> = if path.as_os_str() == "-" {
+        Box::new(io::stdin())
+    } else {
+        Box::new(File::open(path).map_err(|e| Error::io(path, e))?)
+    };
+    let games = kifu::diff::Games::new(reader, format, ReadOptions::default());
+    Ok((games, format))
+}
+
+/// `kifu diff`: gives 0 when the files agree, 1 when they differ.
+fn diff(args: &DiffArgs) -> Result<u8, Error> {
+    use kifu::diff::{compare, render_json, render_text, Entry, Options, Paint, Sided};
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(WORKER_STACK)
+        .build_global();
+    let (mut a, fa) = diff_side(&args.a, args.from_a.as_deref())?;
+    let (b, fb) = diff_side(&args.b, args.from_b.as_deref())?;
+    if let (Some(x), Some(y)) = (fa.family, fb.family) {
+        if x != y {
+            return Err(Error::Usage(format!(
+                "{} is {} and {} is {}: diff compares notations of one family",
+                fa.name,
+                x.name(),
+                fb.name,
+                y.name()
+            )));
+        }
+    }
+    let json = args.format == "json";
+    let paint = Paint {
+        on: !json
+            && (args.color == "always" || (args.color == "auto" && io::stdout().is_terminal())),
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let (an, bn) = (args.a.display().to_string(), args.b.display().to_string());
+    let io_err = |e: io::Error| Error::io(STDOUT, e);
+    let mut counts = [0usize; 5]; // pairs, equal, different, only in a, only in b
+    let emit = |out: &mut BufWriter<io::StdoutLock<'_>>,
+                counts: &mut [usize; 5],
+                ea: Option<&Entry>,
+                eb: Option<&Entry>|
+     -> Result<(), Error> {
+        let place =
+            |e: Option<&Entry>| e.map(|e| serde_json::json!({"game": e.number, "line": e.line}));
+        let heading = match (ea, eb) {
+            (Some(x), Some(y)) => format!(
+                "game {} ({an}:{}) <> game {} ({bn}:{})",
+                x.number, x.line, y.number, y.line
+            ),
+            (Some(x), None) => format!("game {} ({an}:{}): only in {an}", x.number, x.line),
+            (None, Some(y)) => format!("game {} ({bn}:{}): only in {bn}", y.number, y.line),
+            (None, None) => return Ok(()),
+        };
+        let (body, differs) = match (ea, eb) {
+            (Some(x), Some(y)) => {
+                counts[0] += 1;
+                match (&x.game, &y.game) {
+                    (Some(gx), Some(gy)) if gx.family() == gy.family() => {
+                        let d = compare(
+                            &Sided {
+                                game: gx,
+                                error: x.error.as_deref(),
+                                format: fa,
+                            },
+                            &Sided {
+                                game: gy,
+                                error: y.error.as_deref(),
+                                format: fb,
+                            },
+                            Options {
+                                annotations: args.annotations,
+                            },
+                        );
+                        let differs = !d.is_empty();
+                        let body = if json {
+                            render_json(&d)
+                        } else {
+                            serde_json::Value::String(render_text(&d, paint))
+                        };
+                        (body, differs)
+                    }
+                    _ => {
+                        let why = |e: &Entry| match (&e.game, &e.error) {
+                            (Some(g), _) => format!("a {} game", g.family().name()),
+                            (None, Some(err)) => format!("unreadable: {err}"),
+                            (None, None) => "unreadable".to_string(),
+                        };
+                        let text = format!("  a: {}\n  b: {}\n", why(x), why(y));
+                        (
+                            if json {
+                                serde_json::json!({"unreadable": {"a": why(x), "b": why(y)}})
+                            } else {
+                                serde_json::Value::String(text)
+                            },
+                            true,
+                        )
+                    }
+                }
+            }
+            (Some(_), None) => {
+                counts[3] += 1;
+                (serde_json::json!({"only": "a"}), true)
+            }
+            _ => {
+                counts[4] += 1;
+                (serde_json::json!({"only": "b"}), true)
+            }
+        };
+        if ea.is_some() && eb.is_some() {
+            counts[if differs { 2 } else { 1 }] += 1;
+        }
+        if !differs || args.quiet {
+            return Ok(());
+        }
+        if json {
+            let line = serde_json::json!({"a": place(ea), "b": place(eb), "differences": body});
+            writeln!(out, "{line}").map_err(io_err)?;
+        } else {
+            writeln!(out, "{}", paint_heading(&heading, paint.on)).map_err(io_err)?;
+            if let serde_json::Value::String(text) = body {
+                write!(out, "{text}").map_err(io_err)?;
+            }
+        }
+        Ok(())
+    };
+    let (pa, pb) = (args.a.clone(), args.b.clone());
+    let err_a = |e: io::Error| Error::io(&pa, e);
+    let err_b = |e: io::Error| Error::io(&pb, e);
+    if args.match_tags.is_empty() {
+        let mut b = b;
+        loop {
+            let x = a.next().transpose().map_err(err_a)?;
+            let y = b.next().transpose().map_err(err_b)?;
+            if x.is_none() && y.is_none() {
+                break;
+            }
+            emit(&mut out, &mut counts, x.as_ref(), y.as_ref())?;
+        }
+    } else {
+        // Every game of the second file, by its tags.
+        let key = |e: &Entry| -> Vec<String> {
+            args.match_tags
+                .iter()
+                .map(|t| {
+                    e.game
+                        .as_ref()
+                        .and_then(|g| g.tag(t.trim()))
+                        .unwrap_or("")
+                        .to_string()
+                })
+                .collect()
+        };
+        let mut by_key: std::collections::HashMap<Vec<String>, std::collections::VecDeque<Entry>> =
+            std::collections::HashMap::new();
+        let mut order = Vec::new();
+        for y in b {
+            let y = y.map_err(err_b)?;
+            let k = key(&y);
+            order.push((y.number, k.clone()));
+            by_key.entry(k).or_default().push_back(y);
+        }
+        for x in a.by_ref() {
+            let x = x.map_err(err_a)?;
+            let y = by_key.get_mut(&key(&x)).and_then(|q| q.pop_front());
+            emit(&mut out, &mut counts, Some(&x), y.as_ref())?;
+        }
+        order.sort();
+        for (_, k) in order {
+            if let Some(y) = by_key.get_mut(&k).and_then(|q| q.pop_front()) {
+                emit(&mut out, &mut counts, None, Some(&y))?;
+            }
+        }
+    }
+    let [pairs, equal, different, only_a, only_b] = counts;
+    if !args.quiet {
+        if json {
+            let line = serde_json::json!({"summary": {
+                "pairs": pairs, "equal": equal, "different": different,
+                "only_in_a": only_a, "only_in_b": only_b,
+            }});
+            writeln!(out, "{line}").map_err(io_err)?;
+        } else {
+            writeln!(
+                out,
+                "{pairs} pairs of games compared: {equal} equal, {different} different; \
+                 {only_a} only in {an}, {only_b} only in {bn}"
+            )
+            .map_err(io_err)?;
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        other => other.map_err(io_err)?,
+    }
+    Ok(u8::from(different + only_a + only_b > 0))
+}
+
+/// A diff heading, bold on a terminal.
+fn paint_heading(text: &str, on: bool) -> String {
+    if on {
+        format!("\x1b[1m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
 }
 
 /// One input file (or standard input) and where its output goes.

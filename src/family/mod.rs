@@ -137,6 +137,16 @@ pub enum Move {
     Coerceo(coerceo::Move),
 }
 
+/// The positions of a game's main line as FENs, for `kifu diff`: the
+/// start, then the position after each ply; `None` for a family without a
+/// position notation kifu writes (or a game not replayed).
+pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
+    match game.variant {
+        Variant::Chess(_) => chess::rules::main_line_fens(game),
+        Variant::Draughts(_) | Variant::Coerceo => None,
+    }
+}
+
 impl Move {
     /// The family the move belongs to.
     pub fn family(&self) -> Family {
@@ -144,6 +154,19 @@ impl Move {
             Move::Chess(_) => Family::Chess,
             Move::Draughts(_) => Family::Draughts,
             Move::Coerceo(_) => Family::Coerceo,
+        }
+    }
+
+    /// What two transcriptions of a ply must share to be the same move
+    /// (`kifu diff`): the meaning its family's rules gave it, so that
+    /// `Nbd2` equals `Nd2` and a draughts path in full its compact form;
+    /// with `loose`, only what the text says, for a game that could not be
+    /// replayed and the game it is compared with.
+    pub fn key(&self, loose: bool) -> String {
+        match self {
+            Move::Chess(p) => p.key(loose),
+            Move::Draughts(m) => m.key(),
+            Move::Coerceo(m) => serde_json::to_string(m).unwrap_or_default(),
         }
     }
 

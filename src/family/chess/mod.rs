@@ -226,6 +226,41 @@ pub struct Claim {
     pub check: Check,
 }
 
+impl Ply {
+    /// What two transcriptions of this ply must share to be the same move
+    /// ([`crate::family::Move::key`]): with `loose`, the piece, the square
+    /// of arrival, the promotion and the castling wing, which the text
+    /// alone gives (`Nbd2` and `Nd2` alike); otherwise the replayed move,
+    /// squares of departure and arrival and promotion.
+    pub fn key(&self, loose: bool) -> String {
+        let loose_key = |role: Role, to: Square, promotion: Option<Role>, castle| match castle {
+            Some(Wing::King) => "O-O".to_string(),
+            Some(Wing::Queen) => "O-O-O".to_string(),
+            None => format!(
+                "{}{to}{}",
+                role.san_letter().unwrap_or('P'),
+                promotion
+                    .and_then(Role::san_letter)
+                    .map_or(String::new(), String::from)
+            ),
+        };
+        match self {
+            Ply::Null => "--".to_string(),
+            Ply::Claimed(c) => loose_key(c.role, c.to, c.promotion, c.castle),
+            Ply::Move(m) if loose => loose_key(m.role, m.to, m.promotion, m.castle),
+            Ply::Move(m) => format!(
+                "{}{}{}{}",
+                m.role.san_letter().unwrap_or('P'),
+                m.from.map_or(String::new(), |f| f.to_string()),
+                m.to,
+                m.promotion
+                    .and_then(Role::san_letter)
+                    .map_or(String::new(), String::from)
+            ),
+        }
+    }
+}
+
 impl Claim {
     /// The move as far as the text tells it (`from` when it names both file
     /// and rank).

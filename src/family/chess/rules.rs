@@ -1414,6 +1414,23 @@ pub fn check_game(game: &Game) -> Result<(), String> {
         .map_err(|stop| stop.to_string())
 }
 
+/// The positions of a replayed chess game's main line as FENs: the start,
+/// then the position after each ply, as far as its moves are legal; `None`
+/// for a game not replayed.
+pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
+    let (Some(mut pos), chess960) = Replay::start_of(game).ok()? else {
+        return None;
+    };
+    let mut fens = vec![pos.fen(chess960)];
+    for ply in &game.moves.plies {
+        if play_given(&mut pos, &ply.mv).is_err() {
+            break;
+        }
+        fens.push(pos.fen(chess960));
+    }
+    Some(fens)
+}
+
 /// A FEN of a position (Shredder castling letters in Chess960).
 pub fn fen(board: &cz::Board, chess960: bool) -> String {
     if chess960 {

@@ -69,6 +69,20 @@ pub struct Move {
     pub capture: bool,
 }
 
+impl Move {
+    /// What two transcriptions of this move must share to be the same move
+    /// ([`crate::family::Move::key`]): its squares of departure and arrival
+    /// and whether it captures, so that a path written in full equals its
+    /// compact form.
+    pub fn key(&self) -> String {
+        let sep = if self.capture { 'x' } else { '-' };
+        match (self.path.first(), self.path.last()) {
+            (Some(a), Some(b)) => format!("{}{sep}{}", a.0, b.0),
+            _ => String::new(),
+        }
+    }
+}
+
 /// A piece on a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Piece {

@@ -1,0 +1,225 @@
+//! `kifu diff` through the binary: transcriptions of the same games in
+//! different notations, and the errors arbiters meet, each reported at the
+//! right move.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{files, kifu, no_panic, stdout};
+
+const GAME: &str = "corpus/chess/petrosjan-sllavcco.pgn";
+
+/// Writes `text` to a file named `name` in a fresh folder of the test's own.
+fn file(test: &str, name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kifu-diff-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn game() -> String {
+    std::fs::read_to_string(GAME).unwrap()
+}
+
+/// Runs `kifu diff A B ARGS`: the exit code and standard output.
+fn diff(a: &Path, b: &Path, args: &[&str]) -> (i32, String) {
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let mut all = vec!["diff", a, b];
+    all.extend(args);
+    let out = kifu(&all, b"");
+    no_panic(&out);
+    (out.status.code().unwrap_or(-1), stdout(&out))
+}
+
+#[test]
+fn the_same_games_in_two_notations_are_equal() {
+    let (code, out) = diff(
+        Path::new(GAME),
+        Path::new("corpus/chess/petrosjan-sllavcco.sllavcco"),
+        &[],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 equal, 0 different"), "{out}");
+    // Every draughts record against its diagonal transcription.
+    let mut pairs = 0;
+    for num in files(Path::new("corpus/draughts"), ".pdn") {
+        let name = num.to_str().unwrap();
+        if name.ends_with(".diag.pdn") || name.contains("expected") {
+            continue;
+        }
+        let diag = PathBuf::from(name.replace(".pdn", ".diag.pdn"));
+        if !diag.exists() {
+            continue;
+        }
+        let (code, out) = diff(&num, &diag, &[]);
+        assert_eq!(code, 0, "{name}: {out}");
+        assert!(out.contains(" 0 different"), "{name}: {out}");
+        pairs += 1;
+    }
+    assert!(pairs >= 4, "{pairs}");
+}
+
+#[test]
+fn a_changed_move_and_a_changed_tag_are_reported_where_they_are() {
+    let b = game()
+        .replace("[Round \"?\"]", "[Round \"3\"]")
+        .replace("17. Be3 Qd6", "17. Be3 Qd7");
+    let b = file("changed", "b.pgn", &b);
+    let (code, out) = diff(Path::new(GAME), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("tag Round: \"?\" | \"3\""), "{out}");
+    assert!(
+        out.contains("first divergence at 17... (Black): a Qd6, b Qd7"),
+        "{out}"
+    );
+    // The position before it, as a FEN.
+    assert!(
+        out.contains("position before it: r2q3r/p1p1bk1p/4pp2/8/4QR2/2N1B3/PP4PP/R5K1 b - - 3 17"),
+        "{out}"
+    );
+    assert!(
+        out.contains("- 17... Qd6") && out.contains("+ 17... Qd7"),
+        "{out}"
+    );
+    // Nothing else: the moves before and after agree.
+    assert_eq!(out.matches("\n    - ").count(), 1, "{out}");
+}
+
+#[test]
+fn a_skipped_half_move_is_one_deletion_and_the_illegal_move_is_named() {
+    // Black's 12th move left out: every later White move falls on Black's
+    // line, and 12... would be White's f-pawn taking on f4.
+    let b = file(
+        "skipped",
+        "b.pgn",
+        &game().replace(" 12. f4 exf4", " 12. f4"),
+    );
+    let (code, out) = diff(Path::new(GAME), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("b: cannot be replayed: "), "{out}");
+    assert!(out.contains("illegal move"), "{out}");
+    assert!(out.contains("first divergence at 12... (Black)"), "{out}");
+    assert!(out.contains("    - 12... exf4\n"), "{out}");
+    assert!(
+        !out.contains("    + "),
+        "one deletion and nothing else: {out}"
+    );
+}
+
+#[test]
+fn a_wrong_piece_letter_and_a_swapped_pair_are_reported_at_their_move() {
+    // Bf3 for Nf3: no bishop reaches f3.
+    let b = file("letter", "b.pgn", &game().replacen("2. Nf3", "2. Bf3", 1));
+    let (code, out) = diff(Path::new(GAME), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("first divergence at 2. (White): a Nf3, b Bf3"),
+        "{out}"
+    );
+    // Two moves of one side swapped: 3. Bc4 and 4. c3.
+    let swapped = game().replace("3. Bc4 d6 4. c3 Be7", "3. c3 d6 4. Bc4 Be7");
+    let b = file("swapped", "b.pgn", &swapped);
+    let (code, out) = diff(Path::new(GAME), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("first divergence at 3. (White): a Bc4, b c3"),
+        "{out}"
+    );
+    // The same position after 4. c3 and 4. Bc4.
+    assert!(
+        out.contains(
+            "a transposition: both reach the same position after 7 plies (a 4. c3, b 4. Bc4)"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_game_on_one_side_only_is_named_and_games_pair_by_tags() {
+    let two = format!("{}\n[Event \"second\"]\n\n1. d4 d5 *\n", game());
+    let a = file("only", "a.pgn", &two);
+    let (code, out) = diff(&a, Path::new(GAME), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("game 2 ("), "{out}");
+    assert!(out.contains("only in "), "{out}");
+    assert!(out.contains("1 only in "), "{out}");
+    // The same two games in the other order pair by their Event tags.
+    let other = format!("[Event \"second\"]\n\n1. d4 d5 *\n\n{}", game());
+    let b = file("only", "b.pgn", &other);
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "paired by order, they differ: {out}");
+    let (code, out) = diff(&a, &b, &["--match-tags", "Event"]);
+    assert_eq!(code, 0, "paired by Event: {out}");
+    assert!(out.contains("2 equal"), "{out}");
+}
+
+#[test]
+fn json_reports_parse_and_say_the_same() {
+    let b = file(
+        "json",
+        "b.pgn",
+        &game().replace("17. Be3 Qd6", "17. Be3 Qd7"),
+    );
+    let (code, out) = diff(Path::new(GAME), &b, &["--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let d = &lines[0]["differences"];
+    assert_eq!(d["first_divergence"]["a"]["move"], "Qd6");
+    assert_eq!(d["first_divergence"]["b"]["move"], "Qd7");
+    assert_eq!(d["first_divergence"]["a"]["label"], "17...");
+    assert_eq!(d["first_divergence"]["a"]["ply"], 34);
+    assert_eq!(d["changes"][0]["kind"], "replace");
+    assert_eq!(lines[0]["a"]["game"], 1);
+    assert_eq!(lines[1]["summary"]["different"], 1);
+    assert_eq!(lines[1]["summary"]["equal"], 0);
+}
+
+#[test]
+fn exit_codes_and_quiet() {
+    let b = file(
+        "quiet",
+        "b.pgn",
+        &game().replace("17. Be3 Qd6", "17. Be3 Qd7"),
+    );
+    let (code, out) = diff(Path::new(GAME), &b, &["--quiet"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    let (code, out) = diff(Path::new(GAME), Path::new(GAME), &["-q"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    // A file that is not there, and two families, are errors.
+    let (code, _) = diff(Path::new(GAME), Path::new("no/such.pgn"), &[]);
+    assert_eq!(code, 2);
+    let (code, _) = diff(
+        Path::new(GAME),
+        Path::new("corpus/draughts/english.pdn"),
+        &[],
+    );
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn ten_thousand_game_pairs_are_diffed_in_order() {
+    let one = game();
+    let mut text = String::with_capacity(one.len() * 10_000);
+    for _ in 0..10_000 {
+        text.push_str(&one);
+        text.push('\n');
+    }
+    let a = file("many", "a.pgn", &text);
+    let last = text.rfind("17. Be3 Qd6").unwrap();
+    text.replace_range(last..last + "17. Be3 Qd6".len(), "17. Be3 Qd7");
+    let b = file("many", "b.pgn", &text);
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{}", &out[..out.len().min(2000)]);
+    assert!(
+        out.starts_with("game 10000 ("),
+        "{}",
+        &out[..out.len().min(2000)]
+    );
+    assert!(out.contains("9999 equal, 1 different"), "{out}");
+}
