@@ -301,10 +301,11 @@ fn movement(kind: Kind) -> Movement {
             area: true,
             ..lines(NO, GENERAL, NO, GENERAL, NO)
         },
-        // BsR(mK-amK-aK)
+        // BsR(mK-amK-aK); the TSA's fire demon (and the engine of the
+        // firedemon records, `8fx8l`) also slides vertically: Q(mK-amK-aK)
         FireDemon => Movement {
             area: true,
-            ..lines(NO, SLIDE, SLIDE, SLIDE, NO)
+            ..lines(SLIDE, SLIDE, SLIDE, SLIDE, SLIDE)
         },
         // fRbB
         MultiGeneral => lines(SLIDE, NO, NO, SLIDE, NO),
@@ -589,17 +590,23 @@ pub fn resolve(board: &Board, side: Side, w: &Written) -> Result<Move, String> {
     let name = |p: Piece| p.to_string();
     let origins: Vec<Square> = match (w.from, w.piece) {
         (Some(from), piece) => match board.at(from) {
-            Some(m) if m.side == side => {
-                if let Some(p) = piece.filter(|&p| p != m.piece) {
-                    return Err(format!(
-                        "the piece on {from} is {} {}, not {} {}",
-                        article(m.piece),
-                        name(m.piece),
-                        article(p),
-                        name(p)
-                    ));
-                }
+            // A promoted piece written by the kind it moves as, with its
+            // origin (`GGn 7e-8f` for a promoted rook general), as the
+            // firedemon engine writes it, is that piece.
+            Some(m)
+                if m.side == side
+                    && piece.is_none_or(|p| {
+                        p == m.piece || (!p.promoted && m.piece.promoted && p.kind == m.piece.moves_as())
+                    }) =>
+            {
                 vec![from]
+            }
+            Some(m) if m.side == side => {
+                return Err(format!(
+                    "the piece on {from} is {}, not {}",
+                    name(m.piece),
+                    piece.map_or(String::new(), name)
+                ))
             }
             Some(_) => return Err(format!("the piece on {from} is the opponent's")),
             None => return Err(format!("there is no piece on {from}")),
@@ -687,15 +694,6 @@ pub fn resolve(board: &Board, side: Side, w: &Written) -> Result<Move, String> {
         return Err("`*` says the piece burns, but no enemy fire demon is next to it".to_string());
     }
     Ok(mv)
-}
-
-fn article(p: Piece) -> &'static str {
-    let s = p.to_string();
-    if s.starts_with(['A', 'E', 'F', 'H', 'I', 'L', 'M', 'N', 'R', 'S', 'X', '+']) {
-        "an"
-    } else {
-        "a"
-    }
 }
 
 fn side_name(side: Side) -> &'static str {
