@@ -101,7 +101,7 @@ impl Notation for Reader<'_> {
             let mv = rules::resolve(b, ply.side, &seen.written).map_err(|why| {
                 let pos = container::line_col(self.text, seen.span.0);
                 let text = &self.text[seen.span.0..seen.span.1];
-                Problem::at(pos, format!("{} {text}: {why}", ply.label()))
+                Problem::at(pos, format!("{} {text}: {why}", rules::label(ply)))
             })?;
             moves.push(mv);
             Ok(mv)
@@ -320,7 +320,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         let m = ply.mv.as_tenjiku().ok_or_else(|| {
             Problem::whole(format!("a {} move in a tenjiku game", ply.mv.family().name()))
         })?;
-        rules::check(b, ply.side, m).map_err(|e| Problem::whole(format!("{} {e}", ply.label())))?;
+        rules::check(b, ply.side, m).map_err(|e| Problem::whole(format!("{} {e}", rules::label(ply))))?;
         let mut s = String::new();
         spell(b, ply.side, m, &options, &mut s);
         spelled.push(s);

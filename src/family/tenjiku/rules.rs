@@ -770,6 +770,16 @@ pub fn walk<'g, E>(
     Ok(())
 }
 
+/// A ply's number as messages write it: `12.` for Black, who moves
+/// first, and `12...` for White. ([`crate::ir::Ply::label`] numbers as
+/// chess, White first.)
+pub fn label(ply: &crate::ir::Ply) -> String {
+    match ply.side {
+        Side::Black => format!("{}.", ply.number),
+        Side::White => format!("{}...", ply.number),
+    }
+}
+
 /// Checks every move of a tenjiku game from the start position (a game
 /// read from JSON), naming the ply.
 pub fn check_game(game: &Game) -> Result<(), String> {
@@ -777,10 +787,10 @@ pub fn check_game(game: &Game) -> Result<(), String> {
     walk(&game.moves, &mut board, &mut |b, ply| match ply.mv.as_tenjiku() {
         Some(m) => check(b, ply.side, m)
             .map(|()| *m)
-            .map_err(|e| format!("{} {e}", ply.label())),
+            .map_err(|e| format!("{} {e}", label(ply))),
         None => Err(format!(
             "{} a {} move in a tenjiku game",
-            ply.label(),
+            label(ply),
             ply.mv.family().name()
         )),
     })
