@@ -257,41 +257,153 @@ pub const KINDS: [KindInfo; 44] = [
     row(King, "king", "K", "K", "K", None),
     row(GreatGeneral, "great general", "GGn", "GG", "GG", None),
     row(ViceGeneral, "vice general", "VGn", "VG", "VG", None),
-    row(RookGeneral, "rook general", "RGn", "RG", "RG", Some(GreatGeneral)),
-    row(BishopGeneral, "bishop general", "BGn", "BG", "BG", Some(ViceGeneral)),
+    row(
+        RookGeneral,
+        "rook general",
+        "RGn",
+        "RG",
+        "RG",
+        Some(GreatGeneral),
+    ),
+    row(
+        BishopGeneral,
+        "bishop general",
+        "BGn",
+        "BG",
+        "BG",
+        Some(ViceGeneral),
+    ),
     row(FreeEagle, "free eagle", "FEg", "FE", "FE", None),
     row(FreeKing, "free king", "FK", "FK", "FK", Some(FreeEagle)),
-    row(SoaringEagle, "soaring eagle", "SE", "SE", "SE", Some(RookGeneral)),
-    row(HornedFalcon, "horned falcon", "HF", "HF", "HF", Some(BishopGeneral)),
-    row(WaterBuffalo, "water buffalo", "WBf", "WB", "WB", Some(FireDemon)),
-    row(ChariotSoldier, "chariot soldier", "ChS", "CS", "Ch", Some(HeavenlyTetrarch)),
+    row(
+        SoaringEagle,
+        "soaring eagle",
+        "SE",
+        "SE",
+        "SE",
+        Some(RookGeneral),
+    ),
+    row(
+        HornedFalcon,
+        "horned falcon",
+        "HF",
+        "HF",
+        "HF",
+        Some(BishopGeneral),
+    ),
+    row(
+        WaterBuffalo,
+        "water buffalo",
+        "WBf",
+        "WB",
+        "WB",
+        Some(FireDemon),
+    ),
+    row(
+        ChariotSoldier,
+        "chariot soldier",
+        "ChS",
+        "CS",
+        "Ch",
+        Some(HeavenlyTetrarch),
+    ),
     row(FireDemon, "fire demon", "FiD", "FD", "Fi", None),
     row(LionHawk, "lion hawk", "LHk", "LH", "LH", None),
     row(Lion, "lion", "Ln", "LN", "Ln", Some(LionHawk)),
-    row(DragonKing, "dragon king", "DK", "DK", "DK", Some(SoaringEagle)),
-    row(DragonHorse, "dragon horse", "DH", "DH", "DH", Some(HornedFalcon)),
+    row(
+        DragonKing,
+        "dragon king",
+        "DK",
+        "DK",
+        "DK",
+        Some(SoaringEagle),
+    ),
+    row(
+        DragonHorse,
+        "dragon horse",
+        "DH",
+        "DH",
+        "DH",
+        Some(HornedFalcon),
+    ),
     row(Rook, "rook", "R", "R", "R", Some(DragonKing)),
     row(Bishop, "bishop", "B", "B", "B", Some(DragonHorse)),
     row(Kirin, "kirin", "Ky", "KR", "Ky", Some(Lion)),
     row(Phoenix, "phoenix", "Ph", "PH", "Ph", Some(FreeKing)),
-    row(DrunkElephant, "drunk elephant", "DE", "DE", "DE", Some(CrownPrince)),
-    row(BlindTiger, "blind tiger", "BT", "BT", "BT", Some(FlyingStag)),
-    row(FerociousLeopard, "ferocious leopard", "FL", "FL", "FL", Some(Bishop)),
+    row(
+        DrunkElephant,
+        "drunk elephant",
+        "DE",
+        "DE",
+        "DE",
+        Some(CrownPrince),
+    ),
+    row(
+        BlindTiger,
+        "blind tiger",
+        "BT",
+        "BT",
+        "BT",
+        Some(FlyingStag),
+    ),
+    row(
+        FerociousLeopard,
+        "ferocious leopard",
+        "FL",
+        "FL",
+        "FL",
+        Some(Bishop),
+    ),
     row(Gold, "gold general", "G", "G", "G", Some(Rook)),
     row(Silver, "silver general", "S", "S", "S", Some(VerticalMover)),
     row(Copper, "copper general", "C", "C", "C", Some(SideMover)),
-    row(VerticalMover, "vertical mover", "VM", "VM", "VM", Some(FlyingOx)),
+    row(
+        VerticalMover,
+        "vertical mover",
+        "VM",
+        "VM",
+        "VM",
+        Some(FlyingOx),
+    ),
     row(SideMover, "side mover", "SM", "SM", "SM", Some(FreeBoar)),
-    row(ReverseChariot, "reverse chariot", "RC", "RC", "RC", Some(Whale)),
-    row(VerticalSoldier, "vertical soldier", "VSo", "VS", "VS", Some(ChariotSoldier)),
-    row(SideSoldier, "side soldier", "SSo", "SS", "SS", Some(WaterBuffalo)),
+    row(
+        ReverseChariot,
+        "reverse chariot",
+        "RC",
+        "RC",
+        "RC",
+        Some(Whale),
+    ),
+    row(
+        VerticalSoldier,
+        "vertical soldier",
+        "VSo",
+        "VS",
+        "VS",
+        Some(ChariotSoldier),
+    ),
+    row(
+        SideSoldier,
+        "side soldier",
+        "SSo",
+        "SS",
+        "SS",
+        Some(WaterBuffalo),
+    ),
     row(Lance, "lance", "L", "L", "L", Some(WhiteHorse)),
     row(Knight, "knight", "N", "N", "N", Some(SideSoldier)),
     row(Iron, "iron general", "I", "I", "I", Some(VerticalSoldier)),
     row(Dog, "dog", "Dg", "D", "Dg", Some(MultiGeneral)),
     row(Pawn, "pawn", "P", "P", "P", Some(Gold)),
     row(CrownPrince, "crown prince", "CP", "CP", "CP", None),
-    row(HeavenlyTetrarch, "heavenly tetrarchs", "HT", "HT", "HT", None),
+    row(
+        HeavenlyTetrarch,
+        "heavenly tetrarchs",
+        "HT",
+        "HT",
+        "HT",
+        None,
+    ),
     row(MultiGeneral, "multi general", "MGn", "MGn", "MGn", None),
     row(FlyingStag, "flying stag", "FSt", "FSt", "FSt", None),
     row(FreeBoar, "free boar", "FBo", "FBo", "FBo", None),
@@ -530,7 +642,10 @@ mod tests {
         }
         // Every promoted-only kind comes from exactly one kind.
         for k in KINDS.iter().filter(|k| k.kind.promoted_only()) {
-            let from: Vec<_> = KINDS.iter().filter(|f| f.promotes == Some(k.kind)).collect();
+            let from: Vec<_> = KINDS
+                .iter()
+                .filter(|f| f.promotes == Some(k.kind))
+                .collect();
             assert_eq!(from.len(), 1, "{}", k.name);
             assert!(k.promotes.is_none());
         }
@@ -605,13 +720,19 @@ mod tests {
         assert_eq!(Piece::parse("Zz"), None);
         // Written: TSA by default, the new legend for a promoted-only kind.
         let mut s = String::new();
-        Piece::plain(ChariotSoldier).promote().write(Abbreviations::Tsa, &mut s);
+        Piece::plain(ChariotSoldier)
+            .promote()
+            .write(Abbreviations::Tsa, &mut s);
         s.push(' ');
-        Piece::plain(ChariotSoldier).promote().write(Abbreviations::Pbem, &mut s);
+        Piece::plain(ChariotSoldier)
+            .promote()
+            .write(Abbreviations::Pbem, &mut s);
         s.push(' ');
         Piece::plain(FireDemon).write(Abbreviations::Wikipedia, &mut s);
         s.push(' ');
-        Piece::plain(Pawn).promote().write(Abbreviations::Tsa, &mut s);
+        Piece::plain(Pawn)
+            .promote()
+            .write(Abbreviations::Tsa, &mut s);
         assert_eq!(s, "HT +Ch FD +P");
     }
 

@@ -11,9 +11,7 @@ use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results
 use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::tenjiku::rules::{self, Board, Written};
-use crate::family::tenjiku::{
-    unknown_piece, Abbreviations, Move as TMove, Piece, Square,
-};
+use crate::family::tenjiku::{unknown_piece, Abbreviations, Move as TMove, Piece, Square};
 use crate::family::{Family, Move, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Outcome, Tag};
@@ -91,21 +89,39 @@ impl Notation for Reader<'_> {
         Ok(Move::Tenjiku(PLACEHOLDER))
     }
 
-    fn finish(&mut self, game: &mut Game, _warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         let mut board = Board::start();
         let mut index = 0;
         let mut moves = Vec::with_capacity(self.seen.len());
+        let mut loose_mark = None;
         rules::walk(&game.moves, &mut board, &mut |b, ply| {
             let seen = self.seen.get(index).ok_or_else(mismatch)?;
             index += 1;
+            let at = || container::line_col(self.text, seen.span.0);
             let mv = rules::resolve(b, ply.side, &seen.written).map_err(|why| {
-                let pos = container::line_col(self.text, seen.span.0);
                 let text = &self.text[seen.span.0..seen.span.1];
-                Problem::at(pos, format!("{} {text}: {why}", rules::label(ply)))
+                Problem::at(at(), format!("{} {text}: {why}", rules::label(ply)))
             })?;
+            // `x` onto an empty square, `-` onto an enemy piece (engines
+            // write `7nx6k`): the move is what the board says.
+            let wrong = seen
+                .written
+                .to
+                .iter()
+                .any(|&(x, s)| x != b.at(s).is_some_and(|m| m.side != ply.side));
+            if wrong && loose_mark.is_none() {
+                loose_mark = Some(at());
+            }
             moves.push(mv);
             Ok(mv)
         })?;
+        if let Some(at) = loose_mark {
+            warnings.push(Problem::at(
+                at,
+                "a move marked `x` onto an empty square, or `-` onto an enemy piece: read as \
+                 the board has it (written `-` and `x`)",
+            ));
+        }
         let mut moves = moves.into_iter();
         fill(&mut game.moves, &mut moves).ok_or_else(mismatch)
     }
@@ -150,7 +166,10 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
         match chars.next() {
             Some('十') => {
                 end += '十'.len_utf8();
-                if let Some(c) = chars.next().filter(|c| crate::family::tenjiku::KANJI[..9].contains(c)) {
+                if let Some(c) = chars
+                    .next()
+                    .filter(|c| crate::family::tenjiku::KANJI[..9].contains(c))
+                {
                     end += c.len_utf8();
                 }
             }
@@ -166,7 +185,9 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
         let mut end = usize::from(b[0] == b'+');
         while end < b.len()
             && b[end].is_ascii_alphabetic()
-            && !(b[end] == b'x' && b.get(end + 1).is_some_and(|c| c.is_ascii_digit() || *c == b'!'))
+            && !(b[end] == b'x'
+                && b.get(end + 1)
+                    .is_some_and(|c| c.is_ascii_digit() || *c == b'!'))
         {
             end += 1;
         }
@@ -206,7 +227,10 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
                 }
             }
             [c @ (b'-' | b'x'), ..] => {
-                if w.igui.is_some() || w.to.len() == 2 {
+                if w.igui.is_some() {
+                    return Err(err(i, "igui (`x!`) is the only part of its move".into()));
+                }
+                if w.to.len() == 2 {
                     return Err(err(i, "a move stops on two squares at most".into()));
                 }
                 let (s, end) = square_at(i + 1)?;
@@ -280,9 +304,8 @@ impl FormatOptions for Options {
     fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "pieces" => {
-                self.pieces = Abbreviations::named(value).ok_or_else(|| {
-                    format!("pieces `{value}` is not tsa, wikipedia or pbem")
-                })?
+                self.pieces = Abbreviations::named(value)
+                    .ok_or_else(|| format!("pieces `{value}` is not tsa, wikipedia or pbem"))?
             }
             "coordinates" => {
                 self.japanese = match value {
@@ -318,9 +341,13 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     let mut board = Board::start();
     rules::walk(&game.moves, &mut board, &mut |b, ply| {
         let m = ply.mv.as_tenjiku().ok_or_else(|| {
-            Problem::whole(format!("a {} move in a tenjiku game", ply.mv.family().name()))
+            Problem::whole(format!(
+                "a {} move in a tenjiku game",
+                ply.mv.family().name()
+            ))
         })?;
-        rules::check(b, ply.side, m).map_err(|e| Problem::whole(format!("{} {e}", rules::label(ply))))?;
+        rules::check(b, ply.side, m)
+            .map_err(|e| Problem::whole(format!("{} {e}", rules::label(ply))))?;
         let mut s = String::new();
         spell(b, ply.side, m, &options, &mut s);
         spelled.push(s);

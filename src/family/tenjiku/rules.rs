@@ -270,10 +270,7 @@ fn movement(kind: Kind) -> Movement {
         SoaringEagle => lines(SLIDE, LION, SLIDE, SLIDE, SLIDE),
         // QA(cF-aF), and the second square orthogonally as the TSA has it
         FreeEagle => {
-            let lion_slide = Ray {
-                range: 15,
-                ..LION
-            };
+            let lion_slide = Ray { range: 15, ..LION };
             let jump_slide = Ray {
                 jump2: true,
                 ..SLIDE
@@ -392,10 +389,7 @@ impl Board {
         first: i32,
         k: i32,
     ) -> impl Iterator<Item = Option<Man>> + '_ {
-        (first..k).map(move |i| {
-            from.offset(df * i, dr * i)
-                .and_then(|s| self.at(s))
-        })
+        (first..k).map(move |i| from.offset(df * i, dr * i).and_then(|s| self.at(s)))
     }
 
     /// Whether the piece of `side` on `from` can move to `to`, first
@@ -596,7 +590,8 @@ pub fn resolve(board: &Board, side: Side, w: &Written) -> Result<Move, String> {
             Some(m)
                 if m.side == side
                     && piece.is_none_or(|p| {
-                        p == m.piece || (!p.promoted && m.piece.promoted && p.kind == m.piece.moves_as())
+                        p == m.piece
+                            || (!p.promoted && m.piece.promoted && p.kind == m.piece.moves_as())
                     }) =>
             {
                 vec![from]
@@ -654,7 +649,10 @@ pub fn resolve(board: &Board, side: Side, w: &Written) -> Result<Move, String> {
             ))
         }
     };
-    let piece = board.at(from).map(|m| m.piece).unwrap_or(Piece::plain(Kind::Pawn));
+    let piece = board
+        .at(from)
+        .map(|m| m.piece)
+        .unwrap_or(Piece::plain(Kind::Pawn));
     let mut mv = Move {
         piece,
         from,
@@ -742,7 +740,10 @@ pub fn check(board: &Board, side: Side, mv: &Move) -> Result<(), String> {
         _ => return Err(format!("{} has no piece on {}", side_name(side), mv.from)),
     }
     if !board.reaches(side, mv.from, mv.via, mv.to) {
-        return Err(format!("the {} on {} cannot make this move", mv.piece, mv.from));
+        return Err(format!(
+            "the {} on {} cannot make this move",
+            mv.piece, mv.from
+        ));
     }
     if mv.promote && !board.may_promote(side, mv) {
         return Err(format!("the {} cannot promote on this move", mv.piece));
@@ -784,16 +785,20 @@ pub fn label(ply: &crate::ir::Ply) -> String {
 /// read from JSON), naming the ply.
 pub fn check_game(game: &Game) -> Result<(), String> {
     let mut board = Board::start();
-    walk(&game.moves, &mut board, &mut |b, ply| match ply.mv.as_tenjiku() {
-        Some(m) => check(b, ply.side, m)
-            .map(|()| *m)
-            .map_err(|e| format!("{} {e}", label(ply))),
-        None => Err(format!(
-            "{} a {} move in a tenjiku game",
-            label(ply),
-            ply.mv.family().name()
-        )),
-    })
+    walk(
+        &game.moves,
+        &mut board,
+        &mut |b, ply| match ply.mv.as_tenjiku() {
+            Some(m) => check(b, ply.side, m)
+                .map(|()| *m)
+                .map_err(|e| format!("{} {e}", label(ply))),
+            None => Err(format!(
+                "{} a {} move in a tenjiku game",
+                label(ply),
+                ply.mv.family().name()
+            )),
+        },
+    )
 }
 
 #[cfg(test)]
@@ -957,7 +962,12 @@ mod tests {
 
     #[test]
     fn lion_moves_double_moves_and_igui() {
-        let b = board(&[("8h", B, "Ln"), ("8g", W, "P"), ("8f", W, "P"), ("7g", B, "P")]);
+        let b = board(&[
+            ("8h", B, "Ln"),
+            ("8g", W, "P"),
+            ("8f", W, "P"),
+            ("7g", B, "P"),
+        ]);
         assert_eq!(count(&b, "8h"), 24 - 1);
         // Capture on 8g and on to 8f; igui on 8g; not onto its own pawn.
         assert!(b.reaches(B, s("8h"), Some(s("8g")), s("8f")));
@@ -1066,6 +1076,10 @@ mod tests {
         let mut with_origin = w("FiD", "7g");
         with_origin.from = Some(s("6h"));
         assert_eq!(resolve(&two, B, &with_origin).unwrap().from, s("6h"));
-        assert!(needs_origin(&two, B, &resolve(&two, B, &with_origin).unwrap()));
+        assert!(needs_origin(
+            &two,
+            B,
+            &resolve(&two, B, &with_origin).unwrap()
+        ));
     }
 }
