@@ -417,3 +417,165 @@ fn dashed(m: &str) -> String {
     }
     format!("{}-{}", &m[..=i], &m[i + 1..])
 }
+
+/// The annotated analysis (`luckydog-comments`, C. Adams' PBeM notes) is
+/// prose with moves in it, numbered one a ply (`1: P 7l-7k`, `16.VGn-6c`),
+/// TSA and PBeM letters mixed. The test takes every numbered move outside
+/// parentheses, cuts them into runs of consecutive numbers, and replays
+/// the lines the text develops: in its first game the main line to 16,
+/// the variation `Ln-7n` (numbered from 1 again) after move 6, and the two
+/// lines from move 16 (`16.VGn-6c`, `16.B-2b`) after the main line's 15;
+/// in its second the variation from White's 6th (`1: BG 11d-9f` ...
+/// `10: Fi 14gx14ex!5`), the line `7: HF 4m-4k 8.GGn-8e` ... `15.Lnx7m`
+/// and the line `8.HF 13d-13f ??? 9.GGn-9l` ... `10.P-4f` ...
+/// `17.HFx11d* mate`.
+#[test]
+fn the_luckydog_analysis_lines_replay() {
+    let Some(dir) = shared("shogi") else { return };
+    let notes =
+        fs::read_to_string(dir.join("firedemon-tenjiku/savegames/luckydog-comments")).unwrap();
+    let moves = numbered_moves(&notes);
+    let mut runs: Vec<Vec<(u32, String)>> = Vec::new();
+    for (n, m) in moves {
+        match runs.last_mut() {
+            Some(run) if run.last().is_some_and(|l| l.0 + 1 == n) => run.push((n, m)),
+            _ => runs.push(vec![(n, m)]),
+        }
+    }
+    let numbers: Vec<(u32, u32)> = runs.iter().map(|r| (r[0].0, r[r.len() - 1].0)).collect();
+    assert_eq!(
+        numbers,
+        [
+            // The first game: main line, the variation Ln-7n, the rest of
+            // the main line, a `2. FiD-5d` in prose, the lines from 16.
+            (1, 6),
+            (1, 16),
+            (7, 16),
+            (2, 2),
+            (16, 26),
+            (28, 28),
+            (16, 22),
+            // The second: main line, `6.SEg-14f` in brackets, the
+            // variation from White's 6th, 7, the lines after it.
+            (1, 6),
+            (6, 6),
+            (1, 10),
+            (7, 8),
+            (8, 8),
+            (8, 11),
+            (10, 17),
+            (8, 8),
+            (8, 15)
+        ],
+        "{runs:?}"
+    );
+    let plies = |parts: &[&[(u32, String)]]| -> Vec<String> {
+        parts
+            .iter()
+            .flat_map(|p| p.iter().map(|m| m.1.clone()))
+            .collect()
+    };
+    let main_to_15 = &runs[2][..9];
+    let lines = [
+        plies(&[&runs[0], &runs[2]]),
+        plies(&[&runs[0], &runs[1]]),
+        plies(&[&runs[0], main_to_15, &runs[4]]),
+        plies(&[&runs[0], main_to_15, &runs[6]]),
+        plies(&[&runs[7][..5], &runs[9]]),
+        plies(&[&runs[7], &runs[10][..1], &runs[15]]),
+        plies(&[&runs[7], &runs[10][..1], &runs[12][..2], &runs[13]]),
+    ];
+    let mut records = String::new();
+    for line in &lines {
+        for (i, m) in line.iter().enumerate() {
+            if i % 2 == 0 {
+                records.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            records.push_str(m);
+            records.push(' ');
+        }
+        records.push_str("*\n\n");
+    }
+    let out = rewrite(records.as_bytes(), &[]);
+    no_panic(&out);
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (7, 0), "{records}\n{err}");
+    let written = stdout(&out);
+    // The burns as the notes count them: `Fi 6k-2gx!1`, `Fi 2gx3ex!5`.
+    contains_all(
+        &written,
+        &[
+            "8. FiD-2gx!1",
+            "11. FiDx3ex!5",
+            "8. LHkx10n-11m",
+            "13. FiD-8k",
+            "VGnx15h*",
+            "FiDx14ex!5",
+            "HFx11d=*",
+            "RGnx10m=*",
+        ],
+        "luckydog",
+    );
+}
+
+/// The moves numbered `N:` or `N.` in a text, outside parentheses: a
+/// piece's letters, then its squares (up to the next number).
+fn numbered_moves(text: &str) -> Vec<(u32, String)> {
+    let mut flat = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ if depth == 0 => flat.push(if c == '\n' { ' ' } else { c }),
+            _ => {}
+        }
+        if depth == 0 && c == ')' {
+            flat.push(' ');
+        }
+    }
+    let b = flat.as_bytes();
+    // Where a number and its mark start, and where its move starts.
+    let mut marks = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() && (i == 0 || !b[i - 1].is_ascii_digit()) {
+            let mut j = i;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j < b.len() && (b[j] == b':' || b[j] == b'.') {
+                let mut k = j + 1;
+                while k < b.len() && b[k] == b' ' {
+                    k += 1;
+                }
+                if k < b.len() && b[k].is_ascii_uppercase() {
+                    marks.push((i, flat[i..j].parse::<u32>().unwrap(), k));
+                }
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for (n, &(_, number, start)) in marks.iter().enumerate() {
+        let end = marks.get(n + 1).map_or(b.len(), |m| m.0);
+        let mut k = start;
+        while k < end && (b[k].is_ascii_alphabetic() || b[k] == b'+') {
+            k += 1;
+        }
+        let piece = &flat[start..k];
+        while k < end && b[k] == b' ' {
+            k += 1;
+        }
+        let from = k;
+        while k < end && b"0123456789abcdefghijklmnop-x!+=*".contains(&b[k]) {
+            k += 1;
+        }
+        if k > from && !piece.is_empty() {
+            out.push((number, flat[start..k].to_string()));
+        }
+    }
+    out
+}

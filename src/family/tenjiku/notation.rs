@@ -214,8 +214,12 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
                 let digits = b[i + 2..].iter().take_while(|c| c.is_ascii_digit()).count();
                 let after = b.get(i + 2 + digits);
                 if after.is_none_or(|c| matches!(c, b'+' | b'=' | b'*')) {
-                    let n = text[i + 2..i + 2 + digits].parse().unwrap_or(u32::MAX);
-                    w.burned = Some(n);
+                    if digits == 0 {
+                        w.burns = true;
+                    } else {
+                        let n = text[i + 2..i + 2 + digits].parse().unwrap_or(u32::MAX);
+                        w.burned = Some(n);
+                    }
                     i += 2 + digits;
                 } else {
                     if !w.to.is_empty() || w.igui.is_some() {

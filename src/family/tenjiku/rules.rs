@@ -573,6 +573,8 @@ pub struct Written {
     pub promote: Option<bool>,
     /// A burn count written (`x!5`).
     pub burned: Option<u32>,
+    /// `x!` without a count: the fire demon burns some.
+    pub burns: bool,
     /// `*` was written.
     pub suicide: bool,
 }
@@ -687,6 +689,9 @@ pub fn resolve(board: &Board, side: Side, w: &Written) -> Result<Move, String> {
                 }
             ));
         }
+    }
+    if w.burns && fx.burned.is_empty() {
+        return Err("`x!` says the fire demon burns, but no enemy piece is next to it".to_string());
     }
     if w.suicide && !fx.suicide {
         return Err("`*` says the piece burns, but no enemy fire demon is next to it".to_string());
