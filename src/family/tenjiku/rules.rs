@@ -895,6 +895,84 @@ mod tests {
         assert_eq!(reach(&board(&[("8h", B, "Dg")]), "8h"), ["8g", "7i", "9i"]);
     }
 
+    /// Every kind alone on 8h, Black: how many squares it reaches with one
+    /// move (counted by hand: from 8h, 7 squares ahead, 8 behind, 15
+    /// sideways, 14 on the forward diagonals, 15 on the backward ones).
+    #[test]
+    fn every_kind_on_an_empty_board() {
+        use Kind::*;
+        let expected = [
+            (King, 8),
+            (GreatGeneral, 59),
+            // Bishop, and the 48 squares within three, 12 of them diagonal.
+            (ViceGeneral, 29 + 48 - 12),
+            (RookGeneral, 30),
+            (BishopGeneral, 29),
+            (FreeEagle, 59),
+            (FreeKing, 59),
+            // Rook lines and backward diagonals; two and two on the
+            // forward diagonals.
+            (SoaringEagle, 7 + 15 + 8 + 15 + 4),
+            // All but forward, and two forward.
+            (HornedFalcon, 14 + 15 + 15 + 8 + 2),
+            (WaterBuffalo, 15 + 29 + 2 + 2),
+            (ChariotSoldier, 7 + 8 + 29 + 4),
+            // Queen, and the 48 within three, 24 of them on its lines.
+            (FireDemon, 59 + 48 - 24),
+            // Lion and bishop, 8 squares in both.
+            (LionHawk, 24 + 29 - 8),
+            (Lion, 24),
+            (DragonKing, 34),
+            (DragonHorse, 33),
+            (Rook, 30),
+            (Bishop, 29),
+            (Kirin, 8),
+            (Phoenix, 8),
+            (DrunkElephant, 7),
+            (BlindTiger, 7),
+            (FerociousLeopard, 6),
+            (Gold, 6),
+            (Silver, 5),
+            (Copper, 4),
+            (VerticalMover, 17),
+            (SideMover, 17),
+            (ReverseChariot, 15),
+            (VerticalSoldier, 7 + 4 + 1),
+            (SideSoldier, 15 + 2 + 1),
+            (Lance, 7),
+            (Knight, 2),
+            (Iron, 3),
+            (Dog, 3),
+            (Pawn, 1),
+            (CrownPrince, 8),
+            // Skipping the first square: 6 ahead, 7 behind, 2 and 2
+            // sideways, 6 and 6 forward diagonally, 7 and 6 backward.
+            (HeavenlyTetrarch, 6 + 7 + 4 + 12 + 13),
+            (MultiGeneral, 7 + 15),
+            (FlyingStag, 7 + 8 + 6),
+            (FreeBoar, 15 + 29),
+            (FlyingOx, 15 + 29),
+            (Whale, 15 + 15),
+            (WhiteHorse, 15 + 14),
+        ];
+        assert_eq!(expected.len(), KINDS_COUNT);
+        for (kind, n) in expected {
+            let piece = match kind.promoted_from() {
+                Some(from) => Piece::plain(from).promote(),
+                None => Piece::plain(kind),
+            };
+            let mut b = Board::empty();
+            b.put(s("8h"), B, piece);
+            assert_eq!(count(&b, "8h"), n, "{kind:?}");
+            // White's is the same turned round.
+            let mut w = Board::empty();
+            w.put(s("9i"), W, piece);
+            assert_eq!(count(&w, "9i"), n, "{kind:?} (White)");
+        }
+    }
+
+    const KINDS_COUNT: usize = crate::family::tenjiku::KINDS.len();
+
     #[test]
     fn sliders_stop_at_the_first_piece() {
         // Rook on 8h: 7 up, 8 down, 7 right, 8 left.
