@@ -63,10 +63,10 @@ fn the_options_write_each_set_japanese_coordinates_and_the_long_form() {
     let canonical = corpus("constructs.tenjiku");
     for (file, opts) in [
         ("constructs.japanese.tenjiku", &["coordinates=japanese"][..]),
-        ("constructs.pbem.tenjiku", &["pieces=pbem"][..]),
+        ("constructs.pbem.tenjiku", &["abbreviations=pbem"][..]),
         (
             "constructs.wikipedia-long.tenjiku",
-            &["pieces=wikipedia", "long=yes"][..],
+            &["abbreviations=wikipedia", "long=yes"][..],
         ),
     ] {
         let expected = corpus(file);
@@ -255,10 +255,11 @@ fn a_batch_goes_on_past_a_bad_game() {
 
 #[test]
 fn the_options_belong_to_the_format() {
-    let out = rewrite(b"1. P-9k *\n", &["pieces=xx"]);
+    let out = rewrite(b"1. P-9k *\n", &["abbreviations=xx"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("tenjiku: `xx` is not a value of pieces: give tsa, wikipedia, pbem"),
+        stderr(&out)
+            .contains("tenjiku: `xx` is not a value of abbreviations: give tsa, wikipedia, pbem"),
         "{}",
         stderr(&out)
     );

@@ -283,7 +283,7 @@ pub struct Options {
 impl FormatOptions for Options {
     const LIST: &'static [FormatOption] = &[
         FormatOption {
-            name: "pieces",
+            name: "abbreviations",
             sides: Sides::Write,
             values: Values::OneOf(&Abbreviations::NAMES),
             default: "tsa",
@@ -307,9 +307,10 @@ impl FormatOptions for Options {
 
     fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
-            "pieces" => {
-                self.pieces = Abbreviations::named(value)
-                    .ok_or_else(|| format!("pieces `{value}` is not tsa, wikipedia or pbem"))?
+            "abbreviations" => {
+                self.pieces = Abbreviations::named(value).ok_or_else(|| {
+                    format!("abbreviations `{value}` is not tsa, wikipedia or pbem")
+                })?
             }
             "coordinates" => {
                 self.japanese = match value {
