@@ -45,7 +45,7 @@ fn rewrite(input: &[u8], opts: &[&str]) -> std::process::Output {
 
 #[test]
 fn canonical_records_write_back_byte_for_byte() {
-    for name in ["constructs.tenjiku", "origins.tenjiku"] {
+    for name in ["constructs.tenjiku", "origins.tenjiku", "handicap.tenjiku"] {
         let input = corpus(name);
         let out = rewrite(&input, &[]);
         assert_eq!(counts(&out), (1, 0), "{name}: {}", stderr(&out));
@@ -240,6 +240,55 @@ fn bad_moves_are_located_errors() {
             "{record}: {err}"
         );
         assert!(err.contains(message), "{record}: {err}");
+    }
+}
+
+/// A position given by the record: `SetUp` and a `FEN` tag, ranks `a`
+/// to `p` separated by `/`, squares from file 16 to 1 separated by commas,
+/// Black's pieces with an upper-case first letter, White's lower case, and
+/// the side to move. `handicap.tenjiku`: White gives the free king and
+/// moves first.
+#[test]
+fn a_record_can_give_its_position() {
+    let h = text(corpus("handicap.tenjiku"));
+    assert!(h.contains(",ph,1,ln,") && h.contains(" w\"]") && h.contains("1... Ln-9b 2. P-9k"));
+    // The FEN in other sets is kept as written; the moves are the same.
+    let start = h.find("[FEN \"").unwrap();
+    let end = start + h[start..].find('\n').unwrap();
+    let mixed = h[start..end]
+        .replace("FiD", "Fi")
+        .replace("fid", "fd")
+        .replace("WBf", "WB");
+    let other = format!("{}{}{}", &h[..start], mixed, &h[end..]);
+    let out = rewrite(other.as_bytes(), &[]);
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), other);
+    // From the standard position White's lion could not go to 9b.
+    let without = format!("{}{}", &h[..h.find("[SetUp").unwrap()], &h[end + 1..]);
+    let out = rewrite(without.as_bytes(), &[]);
+    assert_eq!(counts(&out), (0, 1));
+    assert!(stderr(&out).contains("1... Ln-9b: no Ln can make this move (from 8b)"));
+    // A FEN the board cannot hold is an error at its tag.
+    for (fen, message) in [
+        ("16/16 b", "FEN: 2 ranks, where the board has 16"),
+        (
+            "zz,15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/16 b",
+            "FEN: `zz` is not a tenjiku piece",
+        ),
+        (
+            "15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/16 b",
+            "FEN: rank a does not hold 16 squares",
+        ),
+    ] {
+        let record = format!("[Event \"x\"]\n[FEN \"{fen}\"]\n\n*\n");
+        let out = rewrite(record.as_bytes(), &[]);
+        no_panic(&out);
+        let err = stderr(&out);
+        assert_eq!(counts(&out), (0, 1), "{err}");
+        assert!(
+            err.contains("-:2:1: error: game 1: ") && err.contains(message),
+            "{err}"
+        );
     }
 }
 

@@ -138,6 +138,9 @@ pub enum Setup {
     Chess(String),
     /// A draughts position.
     Draughts(draughts::Position),
+    /// A tenjiku position, as its FEN tag writes it
+    /// ([`tenjiku::rules::Board::fen`]).
+    Tenjiku(String),
 }
 
 /// One move of any family.
@@ -206,7 +209,7 @@ impl Setup {
     pub fn as_chess(&self) -> Option<&str> {
         match self {
             Setup::Chess(fen) => Some(fen),
-            Setup::Draughts(_) => None,
+            Setup::Draughts(_) | Setup::Tenjiku(_) => None,
         }
     }
 
@@ -214,7 +217,15 @@ impl Setup {
     pub fn as_draughts(&self) -> Option<&draughts::Position> {
         match self {
             Setup::Draughts(p) => Some(p),
-            Setup::Chess(_) => None,
+            Setup::Chess(_) | Setup::Tenjiku(_) => None,
+        }
+    }
+
+    /// The tenjiku position (its FEN), if the setup is one.
+    pub fn as_tenjiku(&self) -> Option<&str> {
+        match self {
+            Setup::Tenjiku(fen) => Some(fen),
+            Setup::Chess(_) | Setup::Draughts(_) => None,
         }
     }
 }

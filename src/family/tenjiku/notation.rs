@@ -12,7 +12,7 @@ use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::tenjiku::rules::{self, Board, Written};
 use crate::family::tenjiku::{unknown_piece, Abbreviations, Move as TMove, Piece, Square};
-use crate::family::{Family, Move, Variant};
+use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Outcome, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
@@ -59,6 +59,8 @@ struct Seen {
 struct Reader<'t> {
     text: &'t str,
     seen: Vec<Seen>,
+    /// The board the game starts from.
+    board: Board,
 }
 
 impl Notation for Reader<'_> {
@@ -67,13 +69,24 @@ impl Notation for Reader<'_> {
 
     fn start(
         &mut self,
-        _tags: &[Tag],
-        _at: &dyn Fn(&str) -> (usize, usize),
+        tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
+        let fen = tags.iter().find(|t| t.name.eq_ignore_ascii_case("FEN"));
+        let (setup, to_move) = match fen {
+            None => (None, None),
+            Some(tag) => {
+                let (board, side) =
+                    rules::parse_fen(&tag.value).map_err(|e| Problem::at(at("FEN"), e))?;
+                let fen = board.fen(side);
+                self.board = board;
+                (Some(Setup::Tenjiku(fen)), Some(side))
+            }
+        };
         Ok(Start {
             variant: Variant::Tenjiku,
-            setup: None,
-            to_move: None,
+            setup,
+            to_move,
             number: None,
             warnings: Vec::new(),
         })
@@ -90,7 +103,7 @@ impl Notation for Reader<'_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
-        let mut board = Board::start();
+        let mut board = self.board.clone();
         let mut index = 0;
         let mut moves = Vec::with_capacity(self.seen.len());
         let mut loose_mark = None;
@@ -264,6 +277,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut reader = Reader {
         text,
         seen: Vec::new(),
+        board: Board::start(),
     };
     let parse = |t| TenjikuParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
@@ -343,7 +357,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     }
     // Spell every move on the board, in the order the container writes them.
     let mut spelled = Vec::new();
-    let mut board = Board::start();
+    let mut board = rules::start_of(game).map_err(Problem::whole)?;
     rules::walk(&game.moves, &mut board, &mut |b, ply| {
         let m = ply.mv.as_tenjiku().ok_or_else(|| {
             Problem::whole(format!(
@@ -363,7 +377,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         glyphs_as_nags: false,
         layout: Layout::Paragraph,
     };
-    container::write(game, &game.tags, out, &DIALECT, style, |_, buf| {
+    let tags = render_tags(game);
+    container::write(game, &tags, out, &DIALECT, style, |_, buf| {
         buf.push_str(&spelled.next().ok_or_else(mismatch)?);
         Ok(())
     })?;
@@ -377,6 +392,39 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         })
         .into_iter()
         .collect())
+}
+
+/// The game's tags, with `FEN` (and `SetUp`) saying what its setup says: a
+/// FEN tag that gives the same position is kept as written, one that
+/// differs gets the setup's, a missing one is added (after `SetUp "1"`),
+/// and one without a setup is dropped with its `SetUp`.
+fn render_tags(game: &Game) -> Vec<Tag> {
+    let mut tags = game.tags.clone();
+    let find =
+        |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
+    let fen = game.setup.as_ref().and_then(Setup::as_tenjiku);
+    match (fen, find(&tags, "FEN")) {
+        (Some(fen), Some(i)) => {
+            let same = rules::parse_fen(&tags[i].value).is_ok_and(|(b, side)| b.fen(side) == fen);
+            if !same {
+                tags[i].value = fen.to_string();
+            }
+        }
+        (Some(fen), None) => {
+            if find(&tags, "SetUp").is_none() {
+                tags.push(Tag::new("SetUp", "1"));
+            }
+            tags.push(Tag::new("FEN", fen));
+        }
+        (None, Some(i)) => {
+            tags.remove(i);
+            if let Some(j) = find(&tags, "SetUp") {
+                tags.remove(j);
+            }
+        }
+        (None, None) => {}
+    }
+    tags
 }
 
 /// Spells one move where it stands: piece, origin where needed, parts,

@@ -125,6 +125,108 @@ impl Board {
     }
 }
 
+/// The position of a FEN tag, and the side to move. The tag lists the
+/// ranks from `a` (White's back rank) to `p`, separated by `/`; each rank
+/// its squares from file 16 to file 1 (left to right as Black sees the
+/// board), separated by commas: a piece's abbreviation (any set; its first
+/// letter upper case for Black, lower case for White: `FiD`, `fid`, `+P`,
+/// `+p`) or a number of empty squares. Then a blank and `b` or `w`, the
+/// side to move (`b` when left out).
+pub fn parse_fen(text: &str) -> Result<(Board, Side), String> {
+    let mut parts = text.split_whitespace();
+    let placement = parts.next().unwrap_or("");
+    let side = match parts.next() {
+        None | Some("b") => Side::Black,
+        Some("w") => Side::White,
+        Some(other) => {
+            return Err(format!(
+                "FEN: the side to move is `b` or `w`, not `{other}`"
+            ))
+        }
+    };
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 16 {
+        return Err(format!(
+            "FEN: {} ranks, where the board has 16 (a to p, separated by `/`)",
+            ranks.len()
+        ));
+    }
+    let mut board = Board::empty();
+    for (r, rank) in ranks.iter().enumerate() {
+        let letter = char::from(b'a' + r as u8);
+        let mut file: u32 = 17;
+        for cell in rank.split(',') {
+            let cell = cell.trim();
+            if let Ok(n) = cell.parse::<u32>() {
+                if n == 0 || n > 16 {
+                    return Err(format!("FEN: rank {letter}: `{cell}` empty squares"));
+                }
+                file = file.saturating_sub(n);
+            } else {
+                let piece = Piece::parse(cell)
+                    .ok_or_else(|| format!("FEN: {}", super::unknown_piece(cell)))?;
+                let first = cell.trim_start_matches('+').chars().next().unwrap_or('a');
+                let side = if first.is_ascii_uppercase() {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                file -= 1;
+                if file == 0 {
+                    break;
+                }
+                board.put(sq(file, r as u32 + 1), side, piece);
+            }
+            if file == 0 {
+                break;
+            }
+        }
+        if file != 1 {
+            return Err(format!("FEN: rank {letter} does not hold 16 squares"));
+        }
+    }
+    Ok((board, side))
+}
+
+impl Board {
+    /// The position as a FEN tag writes it ([`parse_fen`]), TSA letters.
+    pub fn fen(&self, side: Side) -> String {
+        let mut out = String::new();
+        for rank in 1..=16 {
+            if rank > 1 {
+                out.push('/');
+            }
+            let mut cells: Vec<String> = Vec::new();
+            let mut empty = 0;
+            for file in (1..=16).rev() {
+                match self.at(sq(file, rank)) {
+                    None => empty += 1,
+                    Some(m) => {
+                        if empty > 0 {
+                            cells.push(empty.to_string());
+                            empty = 0;
+                        }
+                        let name = m.piece.to_string();
+                        cells.push(match m.side {
+                            Side::Black => name,
+                            Side::White => name.to_lowercase(),
+                        });
+                    }
+                }
+            }
+            if empty > 0 {
+                cells.push(empty.to_string());
+            }
+            out.push_str(&cells.join(","));
+        }
+        out.push_str(match side {
+            Side::Black => " b",
+            Side::White => " w",
+        });
+        out
+    }
+}
+
 fn sq(file: u32, rank: u32) -> Square {
     Square::new(file, rank).expect("a square of the board")
 }
@@ -776,6 +878,17 @@ pub fn walk<'g, E>(
     Ok(())
 }
 
+/// The board a game starts from: its setup, or the start position.
+pub fn start_of(game: &Game) -> Result<Board, String> {
+    match game.setup.as_ref() {
+        None => Ok(Board::start()),
+        Some(setup) => match setup.as_tenjiku() {
+            Some(fen) => parse_fen(fen).map(|(b, _)| b),
+            None => Err("the setup is not a tenjiku position".to_string()),
+        },
+    }
+}
+
 /// A ply's number as messages write it: `12.` for Black, who moves
 /// first, and `12...` for White. ([`crate::ir::Ply::label`] numbers as
 /// chess, White first.)
@@ -789,7 +902,7 @@ pub fn label(ply: &crate::ir::Ply) -> String {
 /// Checks every move of a tenjiku game from the start position (a game
 /// read from JSON), naming the ply.
 pub fn check_game(game: &Game) -> Result<(), String> {
-    let mut board = Board::start();
+    let mut board = start_of(game)?;
     walk(
         &game.moves,
         &mut board,
@@ -866,6 +979,37 @@ mod tests {
         kinds.sort();
         kinds.dedup();
         assert_eq!(kinds.len(), 36);
+    }
+
+    #[test]
+    fn fen_tags_read_and_write_a_position() {
+        let start = Board::start();
+        let fen = start.fen(B);
+        assert!(fen.starts_with("l,n,fl,i,c,s,g,de,k,g,s,c,i,fl,n,l/rc,1,chs,chs,1,bt,ph,fk,"));
+        assert!(fen.ends_with("/L,N,FL,I,C,S,G,K,DE,G,S,C,I,FL,N,L b"));
+        assert_eq!(parse_fen(&fen), Ok((start.clone(), B)));
+        // Any set, any case but the first letter, `+` for promoted.
+        let mut b = Board::empty();
+        b.put(s("9p"), B, p("K"));
+        b.put(s("8a"), W, p("K"));
+        b.put(s("1a"), W, p("+P"));
+        b.put(s("16p"), B, p("HT"));
+        let text = "8,k,6,+p/16/16/16/16/16/16/16/16/16/16/16/16/16/16/Ht,6,K,8 w";
+        assert_eq!(parse_fen(text), Ok((b.clone(), W)));
+        assert_eq!(
+            b.fen(W),
+            "8,k,6,+p/16/16/16/16/16/16/16/16/16/16/16/16/16/16/HT,6,K,8 w"
+        );
+        for bad in [
+            "16/16",
+            "17/16/16/16/16/16/16/16/16/16/16/16/16/16/16/16",
+            "15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/16",
+            "zz,15/16/16/16/16/16/16/16/16/16/16/16/16/16/16/16",
+            "16/16/16/16/16/16/16/16/16/16/16/16/16/16/16/16 x",
+            "K,K,K,K,K,K,K,K,K,K,K,K,K,K,K,K,K/16/16/16/16/16/16/16/16/16/16/16/16/16/16/16",
+        ] {
+            assert!(parse_fen(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
