@@ -292,6 +292,43 @@ fn a_record_can_give_its_position() {
     }
 }
 
+/// The seed's forms (`P-8g`, `Nx7d=`, `+P`) and the (`FiD 6h-7e`,
+/// `Ln x!7d`, `Fi 6k-2gx!1`) as they write them, in a position set up for
+/// them (`seed.tenjiku`), and how kifu writes them (`seed.expected.tenjiku`).
+#[test]
+fn the_seeds_forms_read_in_a_position_made_for_them() {
+    let out = rewrite(&corpus("seed.tenjiku"), &[]);
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    let expected = text(corpus("seed.expected.tenjiku"));
+    assert_eq!(stdout(&out), expected);
+    contains_all(
+        &expected,
+        &[
+            "1. P-8g",
+            "2. Nx7d=",
+            "3. FiD-7e",
+            "4. Lnx!10d=",
+            "5. +P-5b",
+            "6. FiD-2gx!1",
+        ],
+        "seed",
+    );
+    assert_interchange_round_trip("tenjiku", &[], expected.as_bytes(), 1, "seed");
+}
+
+/// A lion that steps to an empty square and back passes; kifu writes both
+/// steps (`Ln-10j-10k`), not igui's `x!`, which captures.
+#[test]
+fn a_lions_pass_is_written_with_its_two_steps() {
+    let record = "1. P-9k P-10f 2. GGn-9l P-9f 3. Ln-9m P-8f 4. Ln-10k P-8g 5. Ln x!10j *\n";
+    let out = rewrite(record.as_bytes(), &[]);
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    let written = stdout(&out);
+    assert!(written.ends_with("5. Ln-10j-10k *\n"), "{written}");
+    let again = rewrite(written.as_bytes(), &[]);
+    assert_eq!(stdout(&again), written);
+}
+
 #[test]
 fn a_batch_goes_on_past_a_bad_game() {
     let mut input = b"1. P-9j *\n\n".to_vec();

@@ -442,7 +442,9 @@ pub fn spell(board: &Board, side: crate::ir::Side, m: &TMove, o: &Options, buf: 
         }
     };
     match m.via {
-        Some(v) if m.to == m.from => {
+        // Igui; a lion's pass (to an empty square and back) is written
+        // with its two steps, `Ln-8g-8h`.
+        Some(v) if m.to == m.from && board.is_enemy(v, side) => {
             buf.push_str("x!");
             v.write(o.japanese, buf);
         }

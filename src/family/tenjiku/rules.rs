@@ -115,7 +115,8 @@ impl Board {
             .filter_map(|(i, m)| m.map(|m| (Square::from_index(i), m)))
     }
 
-    fn is_enemy(&self, s: Square, side: Side) -> bool {
+    /// Whether an enemy of `side` stands on a square.
+    pub fn is_enemy(&self, s: Square, side: Side) -> bool {
         self.at(s).is_some_and(|m| m.side != side)
     }
 
@@ -627,8 +628,7 @@ impl Board {
             .collect();
         if demon(man) {
             for &s in &around {
-                if let Some(m) = self.at(s).filter(|m| m.side != side && !demon(*m)) {
-                    let _ = m;
+                if self.at(s).is_some_and(|m| m.side != side && !demon(m)) {
                     fx.burned.push(s);
                     self.clear(s);
                 }
