@@ -247,12 +247,13 @@ use Kind::*;
 /// The piece table, in the order of [`Kind`]. Abbreviations of the 36
 /// kinds of the start position: the table "Piece Name / TSA / Wiki / PBeM"
 /// of C. Adams' tenjiku notes (luckydog.pwp.blueyonder.co.uk, tennotes.htm).
-/// The 8 kinds that only appear by promotion have the TSA's own legends
-/// (the notes: "TSA uses new piece legends for pieces introduced for the
-/// first time after promotion, eg. a promoted Chariot Soldier (+Ch) becomes
-/// HT"); the Wikipedia and PBeM sets write them as the promoted piece
-/// (`+CS`, `+Ch`), so their columns here repeat the TSA legend, which is
-/// read with any set.
+/// The 8 kinds that only appear by promotion have legends of their own in
+/// the TSA set (the notes: "TSA uses new piece legends for pieces
+/// introduced for the first time after promotion, eg. a promoted Chariot
+/// Soldier (+Ch) becomes HT"); HT is the notes' example, the others are
+/// kifu's choice after the English names. The Wikipedia and PBeM sets write
+/// them as the promoted piece (`+CS`, `+Ch`), so their columns here repeat
+/// the TSA legend, which is read with any set.
 pub const KINDS: [KindInfo; 44] = [
     row(King, "king", "K", "K", "K", None),
     row(GreatGeneral, "great general", "GGn", "GG", "GG", None),
@@ -412,8 +413,9 @@ pub const KINDS: [KindInfo; 44] = [
     row(WhiteHorse, "white horse", "WH", "WH", "WH", None),
 ];
 
-/// Other spellings read (never written): the fire-demon engine's `SEg`
-/// and `WB`, and `FD`-style upper-case forms are covered by case folding.
+/// Other spellings read (never written): the firedemon engine's `SEg`
+/// (its `WB` is the Wikipedia and PBeM water buffalo; upper-case forms
+/// such as `LHK` are read by case folding).
 const ALIASES: [(&str, Kind); 1] = [("SEg", SoaringEagle)];
 
 impl Kind {
