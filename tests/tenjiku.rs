@@ -13,7 +13,9 @@
 //! holds forms that are read but not written (a handicap `...`, the three
 //! sets mixed, lower case, blanks after the piece and origin, a coordinate
 //! move, `x` onto an empty square); `loose.expected.tenjiku` is what kifu
-//! writes for it.
+//! writes for it. `handicap.tenjiku` starts from a FEN tag; `seed.tenjiku`
+//! plays the seed's and the forms as they write them, in a position
+//! set up for them, beside `seed.expected.tenjiku`.
 
 mod common;
 
