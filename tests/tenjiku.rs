@@ -331,6 +331,41 @@ fn a_lions_pass_is_written_with_its_two_steps() {
     assert_eq!(stdout(&again), written);
 }
 
+/// A fire demon's burns: counted (`x!1`, canonical, as C. Adams' notes
+/// write them), claimed (`x!`) or named (`x!3f`); each checked on the board.
+#[test]
+fn fire_demon_burns_are_counted_claimed_or_named() {
+    let before = "1. P 7l-7k SE 5d-3f 2. BG 6m-8k P 4e-4f 3. Fi 7n-6k P 10e-10f \
+                  4. BG 8kx3f WB 6cx3f 5. ";
+    for burn in ["FiD 6k-2gx!1", "FiD 6k-2gx!", "FiD 6k-2gx!3f", "Fi6k-2g"] {
+        let out = rewrite(format!("{before}{burn} *\n").as_bytes(), &[]);
+        assert_eq!(counts(&out), (1, 0), "{burn}: {}", stderr(&out));
+        assert!(stdout(&out).ends_with("5. FiD-2gx!1 *\n"), "{burn}");
+    }
+    for (burn, message) in [
+        (
+            "FiD 6k-2gx!2",
+            "the record says 2 burned, but the fire demon burns 1 (3f)",
+        ),
+        (
+            "FiD 6k-2gx!1f",
+            "the record says 1f burns, but the fire demon burns 3f",
+        ),
+        (
+            "FiD 6k-5hx!",
+            "`x!` says the fire demon burns, but no enemy piece is next to it",
+        ),
+    ] {
+        let out = rewrite(format!("{before}{burn} *\n").as_bytes(), &[]);
+        let err = stderr(&out);
+        assert_eq!(counts(&out), (0, 1), "{burn}: {err}");
+        assert!(
+            errors_are_located(&err) && err.contains(message),
+            "{burn}: {err}"
+        );
+    }
+}
+
 #[test]
 fn a_batch_goes_on_past_a_bad_game() {
     let mut input = b"1. P-9j *\n\n".to_vec();

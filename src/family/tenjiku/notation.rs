@@ -235,11 +235,17 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
                     }
                     i += 2 + digits;
                 } else {
-                    if !w.to.is_empty() || w.igui.is_some() {
+                    if w.igui.is_some() {
                         return Err(err(i, "igui (`x!`) is the only part of its move".into()));
                     }
                     let (s, end) = square_at(i + 2)?;
-                    w.igui = Some(s);
+                    // After the move's squares, a square a fire demon
+                    // burns; else igui.
+                    if w.to.is_empty() {
+                        w.igui = Some(s);
+                    } else {
+                        w.burned_at.push(s);
+                    }
                     i = end;
                 }
             }
@@ -249,6 +255,12 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
                 }
                 if w.to.len() == 2 {
                     return Err(err(i, "a move stops on two squares at most".into()));
+                }
+                if !w.burned_at.is_empty() || w.promote.is_some() {
+                    return Err(err(
+                        i,
+                        "a move's squares come before its promotion and burns".into(),
+                    ));
                 }
                 let (s, end) = square_at(i + 1)?;
                 w.to.push((*c == b'x', s));

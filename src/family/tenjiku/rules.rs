@@ -677,6 +677,8 @@ pub struct Written {
     pub burned: Option<u32>,
     /// `x!` without a count: the fire demon burns some.
     pub burns: bool,
+    /// Squares named as burned (`x!3f`).
+    pub burned_at: Vec<Square>,
     /// `*` was written.
     pub suicide: bool,
 }
@@ -791,6 +793,16 @@ pub fn resolve(board: &Board, side: Side, w: &Written) -> Result<Move, String> {
                 }
             ));
         }
+    }
+    if let Some(s) = w.burned_at.iter().find(|s| !fx.burned.contains(s)) {
+        return Err(format!(
+            "the record says {s} burns, but the fire demon burns {}",
+            if fx.burned.is_empty() {
+                "nothing".to_string()
+            } else {
+                list(fx.burned.iter().copied())
+            }
+        ));
     }
     if w.burns && fx.burned.is_empty() {
         return Err("`x!` says the fire demon burns, but no enemy piece is next to it".to_string());
