@@ -11,6 +11,7 @@ use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
 use crate::family::coerceo::notation as coerceo;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
+use crate::family::tenjiku::notation as tenjiku;
 use crate::family::Family;
 use crate::interchange::json;
 use crate::ir::Game;
@@ -155,6 +156,17 @@ pub static FORMATS: &[Format] = &[
         write: Some(coerceo::write),
         framing: CONTAINER,
         options: Options::of::<coerceo::Options>(),
+    },
+    Format {
+        name: "tenjiku",
+        extensions: &["tenjiku"],
+        family: Some(Family::Tenjiku),
+        description: "tenjiku shogi in Hodges notation (seed 001): P-8g, Nx7d=, FiD 6h-7e, Lnx!7d; moves resolved on the board",
+        split: &Scanner::new(&tenjiku::DIALECT),
+        read: Some(tenjiku::read),
+        write: Some(tenjiku::write),
+        framing: CONTAINER,
+        options: Options::of::<tenjiku::Options>(),
     },
     Format {
         name: "json",

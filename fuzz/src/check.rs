@@ -17,6 +17,7 @@ pub const READERS: &[&str] = &[
     "draughts-diag",
     "sllavcco",
     "coerceo",
+    "tenjiku",
     "json",
     "jsonl",
 ];

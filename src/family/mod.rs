@@ -5,6 +5,7 @@
 pub mod chess;
 pub mod coerceo;
 pub mod draughts;
+pub mod tenjiku;
 
 use serde::{Deserialize, Serialize};
 
@@ -22,12 +23,19 @@ pub enum Family {
     Draughts,
     /// Coerceo.
     Coerceo,
+    /// Tenjiku shogi.
+    Tenjiku,
 }
 
 impl Family {
     /// Every family, in the order a result token several families write is
     /// looked up in ([`crate::ir::GameResult::parse`]).
-    pub const ALL: [Family; 3] = [Family::Chess, Family::Draughts, Family::Coerceo];
+    pub const ALL: [Family; 4] = [
+        Family::Chess,
+        Family::Draughts,
+        Family::Coerceo,
+        Family::Tenjiku,
+    ];
 
     /// The dialect of the family's container notations: its numbering and
     /// result tokens (for messages and results outside a notation: JSON, a
@@ -37,6 +45,7 @@ impl Family {
             Family::Chess => &chess::pgn::DIALECT,
             Family::Draughts => &draughts::pdn::DIALECT,
             Family::Coerceo => &coerceo::notation::DIALECT,
+            Family::Tenjiku => &tenjiku::notation::DIALECT,
         }
     }
 
@@ -51,6 +60,7 @@ impl Family {
             Family::Chess => "chess",
             Family::Draughts => "draughts",
             Family::Coerceo => "coerceo",
+            Family::Tenjiku => "tenjiku",
         }
     }
 }
@@ -66,6 +76,8 @@ pub enum Variant {
     Draughts(draughts::Board),
     /// Coerceo.
     Coerceo,
+    /// Tenjiku shogi, from the standard start position.
+    Tenjiku,
 }
 
 impl Variant {
@@ -73,7 +85,7 @@ impl Variant {
     pub fn as_chess(&self) -> Option<chess::Board> {
         match self {
             Variant::Chess(b) => Some(*b),
-            Variant::Draughts(_) | Variant::Coerceo => None,
+            Variant::Draughts(_) | Variant::Coerceo | Variant::Tenjiku => None,
         }
     }
 
@@ -81,7 +93,7 @@ impl Variant {
     pub fn as_draughts(&self) -> Option<draughts::Board> {
         match self {
             Variant::Draughts(b) => Some(*b),
-            Variant::Chess(_) | Variant::Coerceo => None,
+            Variant::Chess(_) | Variant::Coerceo | Variant::Tenjiku => None,
         }
     }
 
@@ -91,6 +103,7 @@ impl Variant {
             Variant::Chess(_) => Family::Chess,
             Variant::Draughts(_) => Family::Draughts,
             Variant::Coerceo => Family::Coerceo,
+            Variant::Tenjiku => Family::Tenjiku,
         }
     }
 
@@ -100,6 +113,7 @@ impl Variant {
             Variant::Chess(_) => Side::White,
             Variant::Draughts(b) => b.first,
             Variant::Coerceo => Side::White,
+            Variant::Tenjiku => Side::Black,
         }
     }
 
@@ -111,6 +125,7 @@ impl Variant {
             Variant::Chess(_) => chess::rules::check_game(game).map_err(Problem::whole),
             Variant::Draughts(board) => draughts::rules::check_game(game, board),
             Variant::Coerceo => coerceo::rules::check_game(game).map_err(Problem::whole),
+            Variant::Tenjiku => tenjiku::rules::check_game(game).map_err(Problem::whole),
         }
     }
 }
@@ -123,6 +138,9 @@ pub enum Setup {
     Chess(String),
     /// A draughts position.
     Draughts(draughts::Position),
+    /// A tenjiku position, as its FEN tag writes it
+    /// ([`tenjiku::rules::Board::fen`]).
+    Tenjiku(String),
 }
 
 /// One move of any family.
@@ -135,6 +153,8 @@ pub enum Move {
     Draughts(draughts::Move),
     /// A Coerceo ply: a step or an exchange, with its captures and tiles.
     Coerceo(coerceo::Move),
+    /// A tenjiku shogi move: piece, origin, destination, promotion.
+    Tenjiku(tenjiku::Move),
 }
 
 /// The positions of a game's main line as FENs, for `kifu diff`: the
@@ -154,6 +174,7 @@ impl Move {
             Move::Chess(_) => Family::Chess,
             Move::Draughts(_) => Family::Draughts,
             Move::Coerceo(_) => Family::Coerceo,
+            Move::Tenjiku(_) => Family::Tenjiku,
         }
     }
 
@@ -175,7 +196,7 @@ impl Move {
     pub fn as_chess(&self) -> Option<&chess::Ply> {
         match self {
             Move::Chess(p) => Some(p),
-            Move::Draughts(_) | Move::Coerceo(_) => None,
+            Move::Draughts(_) | Move::Coerceo(_) | Move::Tenjiku(_) => None,
         }
     }
 
@@ -183,7 +204,7 @@ impl Move {
     pub fn as_draughts(&self) -> Option<&draughts::Move> {
         match self {
             Move::Draughts(m) => Some(m),
-            Move::Chess(_) | Move::Coerceo(_) => None,
+            Move::Chess(_) | Move::Coerceo(_) | Move::Tenjiku(_) => None,
         }
     }
 
@@ -191,7 +212,17 @@ impl Move {
     pub fn as_coerceo(&self) -> Option<&coerceo::Move> {
         match self {
             Move::Coerceo(m) => Some(m),
-            Move::Chess(_) | Move::Draughts(_) => None,
+            Move::Chess(_) | Move::Draughts(_) | Move::Tenjiku(_) => None,
+        }
+    }
+}
+
+impl Move {
+    /// The tenjiku move, if the move is one.
+    pub fn as_tenjiku(&self) -> Option<&tenjiku::Move> {
+        match self {
+            Move::Tenjiku(m) => Some(m),
+            Move::Chess(_) | Move::Draughts(_) | Move::Coerceo(_) => None,
         }
     }
 }
@@ -201,7 +232,7 @@ impl Setup {
     pub fn as_chess(&self) -> Option<&str> {
         match self {
             Setup::Chess(fen) => Some(fen),
-            Setup::Draughts(_) => None,
+            Setup::Draughts(_) | Setup::Tenjiku(_) => None,
         }
     }
 
@@ -209,7 +240,15 @@ impl Setup {
     pub fn as_draughts(&self) -> Option<&draughts::Position> {
         match self {
             Setup::Draughts(p) => Some(p),
-            Setup::Chess(_) => None,
+            Setup::Chess(_) | Setup::Tenjiku(_) => None,
+        }
+    }
+
+    /// The tenjiku position (its FEN), if the setup is one.
+    pub fn as_tenjiku(&self) -> Option<&str> {
+        match self {
+            Setup::Tenjiku(fen) => Some(fen),
+            Setup::Chess(_) | Setup::Draughts(_) => None,
         }
     }
 }

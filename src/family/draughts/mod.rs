@@ -98,7 +98,7 @@ pub struct Piece {
 pub fn position_of(setup: &Option<crate::family::Setup>) -> Option<&Position> {
     match setup {
         Some(crate::family::Setup::Draughts(p)) => Some(p),
-        Some(crate::family::Setup::Chess(_)) | None => None,
+        Some(crate::family::Setup::Chess(_) | crate::family::Setup::Tenjiku(_)) | None => None,
     }
 }
 

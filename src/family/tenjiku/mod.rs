@@ -1,0 +1,769 @@
+//! Tenjiku shogi types of the IR: squares, pieces and moves.
+//!
+//! The board is 16x16. A square is written with its file, 1 to 16, and its
+//! rank, `a` to `p`: 1a is the top right corner seen from Black (who moves
+//! first and starts on ranks l to p), 16p the bottom left (Hodges notation,
+//! seed 001). Japanese coordinates write the rank as a kanji numeral
+//! (2c = 2三, ranks 11 to 16 = 十一 to 十六).
+//!
+//! A piece is one of the 36 kinds of the start position or one of the 8
+//! kinds that only appear by promotion; a piece on the board is a kind and
+//! whether it has promoted ([`Piece`]). Each kind has three abbreviations:
+//! the Tenjiku Shogi Association's (TSA, written by default), the Wikipedia
+//! article's and the PBeM server's, as the table of C. Adams' tenjiku notes
+//! ("luckydog" pages) lists them ([`KINDS`]).
+
+pub mod notation;
+pub mod rules;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A square of the 16x16 board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Square {
+    /// 1 to 16, from Black's right.
+    file: u8,
+    /// 1 (`a`) to 16 (`p`), from Black's far side.
+    rank: u8,
+}
+
+/// The kanji numerals of ranks 1 to 10; 11 to 16 are 十 and a unit.
+pub const KANJI: [char; 10] = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
+
+impl Square {
+    /// 1a, the top right corner seen from Black.
+    pub const ONE_A: Square = Square { file: 1, rank: 1 };
+
+    /// The square of a file and a rank, both 1 to 16.
+    pub fn new(file: u32, rank: u32) -> Option<Square> {
+        ((1..=16).contains(&file) && (1..=16).contains(&rank)).then_some(Square {
+            file: file as u8,
+            rank: rank as u8,
+        })
+    }
+
+    /// The file, 1 to 16.
+    pub fn file(self) -> u8 {
+        self.file
+    }
+
+    /// The rank, 1 (`a`) to 16 (`p`).
+    pub fn rank(self) -> u8 {
+        self.rank
+    }
+
+    /// The index of the square on a board array, 0 to 255.
+    pub fn index(self) -> usize {
+        usize::from(self.rank - 1) * 16 + usize::from(self.file - 1)
+    }
+
+    /// The square of a board index.
+    pub fn from_index(i: usize) -> Square {
+        Square {
+            file: (i % 16) as u8 + 1,
+            rank: (i / 16) as u8 + 1,
+        }
+    }
+
+    /// The square `df` files and `dr` ranks away, if it is on the board.
+    pub fn offset(self, df: i32, dr: i32) -> Option<Square> {
+        let f = i32::from(self.file) + df;
+        let r = i32::from(self.rank) + dr;
+        Square::new(u32::try_from(f).ok()?, u32::try_from(r).ok()?)
+    }
+
+    /// Reads a square as written: a file `1`..`16` and a rank, a letter
+    /// `a`..`p` or a kanji numeral `一`..`十六`. The error says which part is
+    /// wrong.
+    pub fn parse(text: &str) -> Result<Square, String> {
+        let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return Err(format!(
+                "`{text}` is not a square (a file 1 to 16 and a rank a to p, `7d`)"
+            ));
+        }
+        let file: u32 = text[..digits].parse().unwrap_or(u32::MAX);
+        if !(1..=16).contains(&file) {
+            return Err(format!(
+                "file {} is not on the board (files are 1 to 16)",
+                &text[..digits]
+            ));
+        }
+        let rank_text = &text[digits..];
+        let rank = rank_number(rank_text).ok_or_else(|| {
+            format!("rank `{rank_text}` is not on the board (ranks are a to p, or 一 to 十六)")
+        })?;
+        Square::new(file, rank).ok_or_else(|| format!("`{text}` is not a square"))
+    }
+
+    /// Appends the square as written: `7d`, or `7四` in Japanese
+    /// coordinates.
+    pub fn write(self, japanese: bool, out: &mut String) {
+        crate::container::push_number(out, u32::from(self.file));
+        if japanese {
+            if self.rank > 10 {
+                out.push('十');
+                out.push(KANJI[usize::from(self.rank) - 11]);
+            } else {
+                out.push(KANJI[usize::from(self.rank) - 1]);
+            }
+        } else {
+            out.push(char::from(b'a' + self.rank - 1));
+        }
+    }
+}
+
+/// The number of a rank written as a letter `a`..`p` or as a kanji numeral
+/// `一`..`十六`.
+fn rank_number(text: &str) -> Option<u32> {
+    let mut chars = text.chars();
+    let first = chars.next()?;
+    let rest: Vec<char> = chars.collect();
+    if first.is_ascii_lowercase() && rest.is_empty() {
+        let r = u32::from(first) - u32::from('a') + 1;
+        return (r <= 16).then_some(r);
+    }
+    let kanji = |c: char| KANJI.iter().position(|&k| k == c).map(|p| p as u32 + 1);
+    match (kanji(first)?, rest.as_slice()) {
+        (n, []) => Some(n),
+        (10, [u]) => kanji(*u).filter(|&u| u <= 6).map(|u| 10 + u),
+        _ => None,
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.write(false, &mut s);
+        f.write_str(&s)
+    }
+}
+
+impl From<Square> for String {
+    fn from(s: Square) -> String {
+        s.to_string()
+    }
+}
+
+impl TryFrom<String> for Square {
+    type Error = String;
+    fn try_from(s: String) -> Result<Square, String> {
+        Square::parse(&s)
+    }
+}
+
+/// A kind of piece: the 36 of the start position, then the 8 that only
+/// appear by promotion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum Kind {
+    King,
+    GreatGeneral,
+    ViceGeneral,
+    RookGeneral,
+    BishopGeneral,
+    FreeEagle,
+    FreeKing,
+    SoaringEagle,
+    HornedFalcon,
+    WaterBuffalo,
+    ChariotSoldier,
+    FireDemon,
+    LionHawk,
+    Lion,
+    DragonKing,
+    DragonHorse,
+    Rook,
+    Bishop,
+    Kirin,
+    Phoenix,
+    DrunkElephant,
+    BlindTiger,
+    FerociousLeopard,
+    Gold,
+    Silver,
+    Copper,
+    VerticalMover,
+    SideMover,
+    ReverseChariot,
+    VerticalSoldier,
+    SideSoldier,
+    Lance,
+    Knight,
+    Iron,
+    Dog,
+    Pawn,
+    // Only by promotion.
+    CrownPrince,
+    HeavenlyTetrarch,
+    MultiGeneral,
+    FlyingStag,
+    FreeBoar,
+    FlyingOx,
+    Whale,
+    WhiteHorse,
+}
+
+/// One row of the piece table.
+#[derive(Debug, Clone, Copy)]
+pub struct KindInfo {
+    /// The kind.
+    pub kind: Kind,
+    /// Its English name.
+    pub name: &'static str,
+    /// The TSA abbreviation.
+    pub tsa: &'static str,
+    /// The Wikipedia abbreviation.
+    pub wikipedia: &'static str,
+    /// The PBeM abbreviation.
+    pub pbem: &'static str,
+    /// What it promotes to, if it promotes.
+    pub promotes: Option<Kind>,
+}
+
+const fn row(
+    kind: Kind,
+    name: &'static str,
+    tsa: &'static str,
+    wikipedia: &'static str,
+    pbem: &'static str,
+    promotes: Option<Kind>,
+) -> KindInfo {
+    KindInfo {
+        kind,
+        name,
+        tsa,
+        wikipedia,
+        pbem,
+        promotes,
+    }
+}
+
+use Kind::*;
+
+/// The piece table, in the order of [`Kind`]. Abbreviations of the 36
+/// kinds of the start position: the table "Piece Name / TSA / Wiki / PBeM"
+/// of C. Adams' tenjiku notes (luckydog.pwp.blueyonder.co.uk, tennotes.htm).
+/// The 8 kinds that only appear by promotion have legends of their own in
+/// the TSA set (the notes: "TSA uses new piece legends for pieces
+/// introduced for the first time after promotion, eg. a promoted Chariot
+/// Soldier (+Ch) becomes HT"); HT is the notes' example, the others are
+/// kifu's choice after the English names. The Wikipedia and PBeM sets write
+/// them as the promoted piece (`+CS`, `+Ch`), so their columns here repeat
+/// the TSA legend, which is read with any set.
+pub const KINDS: [KindInfo; 44] = [
+    row(King, "king", "K", "K", "K", None),
+    row(GreatGeneral, "great general", "GGn", "GG", "GG", None),
+    row(ViceGeneral, "vice general", "VGn", "VG", "VG", None),
+    row(
+        RookGeneral,
+        "rook general",
+        "RGn",
+        "RG",
+        "RG",
+        Some(GreatGeneral),
+    ),
+    row(
+        BishopGeneral,
+        "bishop general",
+        "BGn",
+        "BG",
+        "BG",
+        Some(ViceGeneral),
+    ),
+    row(FreeEagle, "free eagle", "FEg", "FE", "FE", None),
+    row(FreeKing, "free king", "FK", "FK", "FK", Some(FreeEagle)),
+    row(
+        SoaringEagle,
+        "soaring eagle",
+        "SE",
+        "SE",
+        "SE",
+        Some(RookGeneral),
+    ),
+    row(
+        HornedFalcon,
+        "horned falcon",
+        "HF",
+        "HF",
+        "HF",
+        Some(BishopGeneral),
+    ),
+    row(
+        WaterBuffalo,
+        "water buffalo",
+        "WBf",
+        "WB",
+        "WB",
+        Some(FireDemon),
+    ),
+    row(
+        ChariotSoldier,
+        "chariot soldier",
+        "ChS",
+        "CS",
+        "Ch",
+        Some(HeavenlyTetrarch),
+    ),
+    row(FireDemon, "fire demon", "FiD", "FD", "Fi", None),
+    row(LionHawk, "lion hawk", "LHk", "LH", "LH", None),
+    row(Lion, "lion", "Ln", "LN", "Ln", Some(LionHawk)),
+    row(
+        DragonKing,
+        "dragon king",
+        "DK",
+        "DK",
+        "DK",
+        Some(SoaringEagle),
+    ),
+    row(
+        DragonHorse,
+        "dragon horse",
+        "DH",
+        "DH",
+        "DH",
+        Some(HornedFalcon),
+    ),
+    row(Rook, "rook", "R", "R", "R", Some(DragonKing)),
+    row(Bishop, "bishop", "B", "B", "B", Some(DragonHorse)),
+    row(Kirin, "kirin", "Ky", "KR", "Ky", Some(Lion)),
+    row(Phoenix, "phoenix", "Ph", "PH", "Ph", Some(FreeKing)),
+    row(
+        DrunkElephant,
+        "drunk elephant",
+        "DE",
+        "DE",
+        "DE",
+        Some(CrownPrince),
+    ),
+    row(
+        BlindTiger,
+        "blind tiger",
+        "BT",
+        "BT",
+        "BT",
+        Some(FlyingStag),
+    ),
+    row(
+        FerociousLeopard,
+        "ferocious leopard",
+        "FL",
+        "FL",
+        "FL",
+        Some(Bishop),
+    ),
+    row(Gold, "gold general", "G", "G", "G", Some(Rook)),
+    row(Silver, "silver general", "S", "S", "S", Some(VerticalMover)),
+    row(Copper, "copper general", "C", "C", "C", Some(SideMover)),
+    row(
+        VerticalMover,
+        "vertical mover",
+        "VM",
+        "VM",
+        "VM",
+        Some(FlyingOx),
+    ),
+    row(SideMover, "side mover", "SM", "SM", "SM", Some(FreeBoar)),
+    row(
+        ReverseChariot,
+        "reverse chariot",
+        "RC",
+        "RC",
+        "RC",
+        Some(Whale),
+    ),
+    row(
+        VerticalSoldier,
+        "vertical soldier",
+        "VSo",
+        "VS",
+        "VS",
+        Some(ChariotSoldier),
+    ),
+    row(
+        SideSoldier,
+        "side soldier",
+        "SSo",
+        "SS",
+        "SS",
+        Some(WaterBuffalo),
+    ),
+    row(Lance, "lance", "L", "L", "L", Some(WhiteHorse)),
+    row(Knight, "knight", "N", "N", "N", Some(SideSoldier)),
+    row(Iron, "iron general", "I", "I", "I", Some(VerticalSoldier)),
+    row(Dog, "dog", "Dg", "D", "Dg", Some(MultiGeneral)),
+    row(Pawn, "pawn", "P", "P", "P", Some(Gold)),
+    row(CrownPrince, "crown prince", "CP", "CP", "CP", None),
+    row(
+        HeavenlyTetrarch,
+        "heavenly tetrarchs",
+        "HT",
+        "HT",
+        "HT",
+        None,
+    ),
+    row(MultiGeneral, "multi general", "MGn", "MGn", "MGn", None),
+    row(FlyingStag, "flying stag", "FSt", "FSt", "FSt", None),
+    row(FreeBoar, "free boar", "FBo", "FBo", "FBo", None),
+    row(FlyingOx, "flying ox", "FO", "FO", "FO", None),
+    row(Whale, "whale", "W", "W", "W", None),
+    row(WhiteHorse, "white horse", "WH", "WH", "WH", None),
+];
+
+/// Other spellings read (never written): the firedemon engine's `SEg`
+/// (its `WB` is the Wikipedia and PBeM water buffalo; upper-case forms
+/// such as `LHK` are read by case folding).
+const ALIASES: [(&str, Kind); 1] = [("SEg", SoaringEagle)];
+
+impl Kind {
+    /// The kind's row of [`KINDS`].
+    pub fn info(self) -> &'static KindInfo {
+        &KINDS[self as usize]
+    }
+
+    /// What the kind promotes to, if it promotes.
+    pub fn promotes(self) -> Option<Kind> {
+        self.info().promotes
+    }
+
+    /// True for the kinds that only appear by promotion.
+    pub fn promoted_only(self) -> bool {
+        self as usize >= CrownPrince as usize
+    }
+
+    /// The kind a promoted-only kind comes from (a heavenly tetrarch from a
+    /// chariot soldier).
+    pub fn promoted_from(self) -> Option<Kind> {
+        KINDS
+            .iter()
+            .find(|k| !k.kind.promoted_only() && k.promotes == Some(self))
+            .map(|k| k.kind)
+    }
+}
+
+/// A set of piece abbreviations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Abbreviations {
+    /// The Tenjiku Shogi Association's (`FiD`, `SE`, `GGn`), the default.
+    #[default]
+    Tsa,
+    /// The Wikipedia article's (`FD`, `SE`, `GG`).
+    Wikipedia,
+    /// The PBeM server's (`Fi`, `SE`, `GG`).
+    Pbem,
+}
+
+impl Abbreviations {
+    /// The sets by option value.
+    pub const NAMES: [&'static str; 3] = ["tsa", "wikipedia", "pbem"];
+
+    /// The set of an option value.
+    pub fn named(name: &str) -> Option<Abbreviations> {
+        match name {
+            "tsa" => Some(Abbreviations::Tsa),
+            "wikipedia" => Some(Abbreviations::Wikipedia),
+            "pbem" => Some(Abbreviations::Pbem),
+            _ => None,
+        }
+    }
+
+    /// A kind's abbreviation in this set.
+    pub fn of(self, kind: Kind) -> &'static str {
+        let info = kind.info();
+        match self {
+            Abbreviations::Tsa => info.tsa,
+            Abbreviations::Wikipedia => info.wikipedia,
+            Abbreviations::Pbem => info.pbem,
+        }
+    }
+}
+
+/// A piece as a move names it: its kind as it started the game and whether
+/// it has promoted. A promoted piece moves as the kind it promoted to.
+/// Written `P`, `+P` (a promoted pawn), `HT` (a promoted chariot soldier,
+/// the TSA legend of a kind that only appears by promotion); in JSON as
+/// its TSA spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Piece {
+    /// The kind the piece had before promoting (never a promoted-only kind).
+    pub kind: Kind,
+    /// Whether it has promoted.
+    pub promoted: bool,
+}
+
+impl Piece {
+    /// An unpromoted piece.
+    pub const fn plain(kind: Kind) -> Piece {
+        Piece {
+            kind,
+            promoted: false,
+        }
+    }
+
+    /// The kind the piece moves as.
+    pub fn moves_as(self) -> Kind {
+        if self.promoted {
+            self.kind.promotes().unwrap_or(self.kind)
+        } else {
+            self.kind
+        }
+    }
+
+    /// Whether the piece can still promote.
+    pub fn can_promote(self) -> bool {
+        !self.promoted && self.kind.promotes().is_some()
+    }
+
+    /// The piece after promoting.
+    pub fn promote(self) -> Piece {
+        Piece {
+            kind: self.kind,
+            promoted: true,
+        }
+    }
+
+    /// Reads an abbreviation of any set, case-insensitively where that is
+    /// unambiguous (exact case first): `FiD`, `FD`, `Fi`, `fid`, `+P`, `HT`.
+    pub fn parse(text: &str) -> Option<Piece> {
+        let (plus, name) = match text.strip_prefix('+') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let kind = lookup(name)?;
+        match (plus, kind.promoted_only()) {
+            (false, true) => kind.promoted_from().map(|from| Piece {
+                kind: from,
+                promoted: true,
+            }),
+            (true, true) => None,
+            (true, false) => kind.promotes().map(|_| Piece {
+                kind,
+                promoted: true,
+            }),
+            (false, false) => Some(Piece::plain(kind)),
+        }
+    }
+
+    /// The piece as a set writes it: `+P`, `HT` (TSA) or `+Ch` (PBeM).
+    pub fn write(self, set: Abbreviations, out: &mut String) {
+        if self.promoted {
+            let to = self.moves_as();
+            if to.promoted_only() && set == Abbreviations::Tsa {
+                out.push_str(set.of(to));
+                return;
+            }
+            out.push('+');
+        }
+        out.push_str(set.of(self.kind));
+    }
+}
+
+/// The kind an abbreviation names: exactly as one of the sets spells it,
+/// else the one kind it names ignoring case.
+fn lookup(name: &str) -> Option<Kind> {
+    let sets = |k: &KindInfo| [k.tsa, k.wikipedia, k.pbem];
+    if let Some(k) = KINDS.iter().find(|k| sets(k).contains(&name)) {
+        return Some(k.kind);
+    }
+    if let Some((_, k)) = ALIASES.iter().find(|(a, _)| *a == name) {
+        return Some(*k);
+    }
+    let mut found = KINDS
+        .iter()
+        .filter(|k| sets(k).iter().any(|s| s.eq_ignore_ascii_case(name)))
+        .map(|k| k.kind)
+        .chain(
+            ALIASES
+                .iter()
+                .filter(|(a, _)| a.eq_ignore_ascii_case(name))
+                .map(|(_, k)| *k),
+        );
+    let first = found.next()?;
+    found.all(|k| k == first).then_some(first)
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.write(Abbreviations::Tsa, &mut s);
+        f.write_str(&s)
+    }
+}
+
+impl From<Piece> for String {
+    fn from(p: Piece) -> String {
+        p.to_string()
+    }
+}
+
+impl TryFrom<String> for Piece {
+    type Error = String;
+    fn try_from(s: String) -> Result<Piece, String> {
+        Piece::parse(&s).ok_or_else(|| unknown_piece(&s))
+    }
+}
+
+/// The message for an abbreviation no set has.
+pub fn unknown_piece(text: &str) -> String {
+    format!("`{text}` is not a tenjiku piece (TSA, Wikipedia or PBeM abbreviations)")
+}
+
+/// One tenjiku move, as its meaning: the piece, where it was, where it
+/// went, the square a lion-like piece stopped on first (a double move
+/// `Ln 9nx10n-11m`, or igui `Ln x!7d`, where `to` is `from`), and whether it
+/// promoted. What it captured, burned or lost to a fire demon follows from
+/// the board ([`rules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Move {
+    /// The piece moved, as it was before the move.
+    pub piece: Piece,
+    /// Where it was.
+    pub from: Square,
+    /// The first square of a double move or igui.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<Square>,
+    /// Where it ended.
+    pub to: Square,
+    /// Whether it promoted.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub promote: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_the_order_of_the_kinds() {
+        for (i, k) in KINDS.iter().enumerate() {
+            assert_eq!(k.kind as usize, i, "{}", k.name);
+        }
+        // Every promoted-only kind comes from exactly one kind.
+        for k in KINDS.iter().filter(|k| k.kind.promoted_only()) {
+            let from: Vec<_> = KINDS
+                .iter()
+                .filter(|f| f.promotes == Some(k.kind))
+                .collect();
+            assert_eq!(from.len(), 1, "{}", k.name);
+            assert!(k.promotes.is_none());
+        }
+    }
+
+    #[test]
+    fn the_three_sets_are_those_published() {
+        // The table of the tenjiku notes, row by row (TSA, Wiki, PBeM).
+        let published = [
+            ("bishop", "B", "B", "B"),
+            ("bishop general", "BGn", "BG", "BG"),
+            ("blind tiger", "BT", "BT", "BT"),
+            ("copper general", "C", "C", "C"),
+            ("chariot soldier", "ChS", "CS", "Ch"),
+            ("dog", "Dg", "D", "Dg"),
+            ("drunk elephant", "DE", "DE", "DE"),
+            ("dragon horse", "DH", "DH", "DH"),
+            ("dragon king", "DK", "DK", "DK"),
+            ("fire demon", "FiD", "FD", "Fi"),
+            ("free eagle", "FEg", "FE", "FE"),
+            ("free king", "FK", "FK", "FK"),
+            ("ferocious leopard", "FL", "FL", "FL"),
+            ("gold general", "G", "G", "G"),
+            ("great general", "GGn", "GG", "GG"),
+            ("horned falcon", "HF", "HF", "HF"),
+            ("iron general", "I", "I", "I"),
+            ("king", "K", "K", "K"),
+            ("kirin", "Ky", "KR", "Ky"),
+            ("lance", "L", "L", "L"),
+            ("lion hawk", "LHk", "LH", "LH"),
+            ("lion", "Ln", "LN", "Ln"),
+            ("knight", "N", "N", "N"),
+            ("pawn", "P", "P", "P"),
+            ("phoenix", "Ph", "PH", "Ph"),
+            ("rook", "R", "R", "R"),
+            ("reverse chariot", "RC", "RC", "RC"),
+            ("rook general", "RGn", "RG", "RG"),
+            ("silver general", "S", "S", "S"),
+            ("soaring eagle", "SE", "SE", "SE"),
+            ("side mover", "SM", "SM", "SM"),
+            ("side soldier", "SSo", "SS", "SS"),
+            ("vice general", "VGn", "VG", "VG"),
+            ("vertical mover", "VM", "VM", "VM"),
+            ("vertical soldier", "VSo", "VS", "VS"),
+            ("water buffalo", "WBf", "WB", "WB"),
+        ];
+        assert_eq!(published.len(), 36);
+        for (name, tsa, wiki, pbem) in published {
+            let k = KINDS.iter().find(|k| k.name == name).expect(name);
+            assert!(!k.kind.promoted_only());
+            assert_eq!((k.tsa, k.wikipedia, k.pbem), (tsa, wiki, pbem), "{name}");
+            for s in [tsa, wiki, pbem] {
+                assert_eq!(Piece::parse(s), Some(Piece::plain(k.kind)), "{s}");
+            }
+        }
+    }
+
+    #[test]
+    fn abbreviations_read_in_any_set_and_case() {
+        let fid = Some(Piece::plain(FireDemon));
+        for s in ["FiD", "FD", "Fi", "fid", "FID", "fi", "fd"] {
+            assert_eq!(Piece::parse(s), fid, "{s}");
+        }
+        assert_eq!(Piece::parse("SEg"), Some(Piece::plain(SoaringEagle)));
+        assert_eq!(Piece::parse("+P"), Some(Piece::plain(Pawn).promote()));
+        let ht = Some(Piece::plain(ChariotSoldier).promote());
+        assert_eq!(Piece::parse("HT"), ht);
+        assert_eq!(Piece::parse("+Ch"), ht);
+        assert_eq!(Piece::parse("+CS"), ht);
+        assert_eq!(Piece::parse("+HT"), None);
+        assert_eq!(Piece::parse("+K"), None);
+        assert_eq!(Piece::parse("Zz"), None);
+        // Written: TSA by default, the new legend for a promoted-only kind.
+        let mut s = String::new();
+        Piece::plain(ChariotSoldier)
+            .promote()
+            .write(Abbreviations::Tsa, &mut s);
+        s.push(' ');
+        Piece::plain(ChariotSoldier)
+            .promote()
+            .write(Abbreviations::Pbem, &mut s);
+        s.push(' ');
+        Piece::plain(FireDemon).write(Abbreviations::Wikipedia, &mut s);
+        s.push(' ');
+        Piece::plain(Pawn)
+            .promote()
+            .write(Abbreviations::Tsa, &mut s);
+        assert_eq!(s, "HT +Ch FD +P");
+    }
+
+    #[test]
+    fn every_abbreviation_names_one_kind_ignoring_case() {
+        for k in &KINDS {
+            for s in [k.tsa, k.wikipedia, k.pbem] {
+                let p = Piece::parse(&s.to_ascii_lowercase()).expect(s);
+                assert_eq!(p.moves_as(), k.kind, "{s}");
+            }
+        }
+    }
+
+    #[test]
+    fn squares_in_letters_and_kanji() {
+        let sq = |s: &str| Square::parse(s).unwrap();
+        assert_eq!(sq("2c"), sq("2三"));
+        assert_eq!(sq("16p"), sq("16十六"));
+        assert_eq!(sq("1k"), sq("1十一"));
+        assert_eq!(sq("10j"), sq("10十"));
+        let mut s = String::new();
+        sq("16p").write(true, &mut s);
+        sq("7d").write(true, &mut s);
+        sq("1j").write(true, &mut s);
+        assert_eq!(s, "16十六7四1十");
+        for bad in ["17a", "0a", "1q", "a", "1", "1十七", "1一一", "1A"] {
+            assert!(Square::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(sq("1a").index(), 0);
+        assert_eq!(Square::from_index(255), sq("16p"));
+    }
+}

@@ -1,0 +1,497 @@
+//! `tenjiku`: tenjiku shogi in Hodges notation (seed 001) in the PGN-style
+//! container. Every move is resolved on a tracked board from the start
+//! position: the written piece must stand on the origin, a short form
+//! (`P-8g`) names the one piece that can make the move, and the writer adds
+//! the origin exactly when another piece of the same name could make the
+//! same move (or always, with the `long` option).
+
+use pest::Parser;
+
+use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
+use crate::error::Problem;
+use crate::family::tenjiku::rules::{self, Board, Written};
+use crate::family::tenjiku::{unknown_piece, Abbreviations, Move as TMove, Piece, Square};
+use crate::family::{Family, Move, Setup, Variant};
+use crate::format::{ReadOptions, WriteOptions};
+use crate::ir::{Game, Outcome, Tag};
+use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+
+/// The pest parser: the container and Hodges moves.
+#[allow(missing_docs)]
+mod grammar {
+    use crate::container_rules;
+
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/pair_numbers.pest"]
+    #[grammar = "grammars/common.pest"]
+    #[grammar = "grammars/tenjiku.pest"]
+    pub struct TenjikuParser;
+
+    container_rules!(Rule, tj_move, |_| "a move");
+}
+use grammar::{Rule, TenjikuParser};
+
+/// The tenjiku result tokens, in the order of `result_token` in
+/// `grammars/tenjiku.pest`: PGN's.
+pub static RESULTS: Results = Results::new(&[
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("1/2-1/2", Outcome::Draw),
+    ResultToken::new("*", Outcome::Unknown),
+]);
+
+/// The tenjiku dialect of the container: numbers by move pair (Black, who
+/// moves first, has `12.`), PGN results, one paragraph wrapped at 80.
+pub static DIALECT: Dialect = Dialect {
+    name: "tenjiku",
+    numbering: Numbering::Pair,
+    results: &RESULTS,
+    layouts: &[("text", Layout::Paragraph)],
+};
+
+/// A move as written, and where.
+struct Seen {
+    written: Written,
+    span: (usize, usize),
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    seen: Vec<Seen>,
+    /// The board the game starts from.
+    board: Board,
+}
+
+impl Notation for Reader<'_> {
+    type Rule = Rule;
+    const DIALECT: &'static Dialect = &DIALECT;
+
+    fn start(
+        &mut self,
+        tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
+    ) -> Result<Start, Problem> {
+        let fen = tags.iter().find(|t| t.name.eq_ignore_ascii_case("FEN"));
+        let (setup, to_move) = match fen {
+            None => (None, None),
+            Some(tag) => {
+                let (board, side) =
+                    rules::parse_fen(&tag.value).map_err(|e| Problem::at(at("FEN"), e))?;
+                let fen = board.fen(side);
+                self.board = board;
+                (Some(Setup::Tenjiku(fen)), Some(side))
+            }
+        };
+        Ok(Start {
+            variant: Variant::Tenjiku,
+            setup,
+            to_move,
+            number: None,
+            warnings: Vec::new(),
+        })
+    }
+
+    fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
+        let written = decode(&mv)?;
+        self.seen.push(Seen {
+            written,
+            span: (mv.offset(), mv.offset() + mv.text().len()),
+        });
+        // A placeholder: `finish` puts the resolved move here.
+        Ok(Move::Tenjiku(PLACEHOLDER))
+    }
+
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        let mut board = self.board.clone();
+        let mut index = 0;
+        let mut moves = Vec::with_capacity(self.seen.len());
+        let mut loose_mark = None;
+        rules::walk(&game.moves, &mut board, &mut |b, ply| {
+            let seen = self.seen.get(index).ok_or_else(mismatch)?;
+            index += 1;
+            let at = || container::line_col(self.text, seen.span.0);
+            let mv = rules::resolve(b, ply.side, &seen.written).map_err(|why| {
+                let text = &self.text[seen.span.0..seen.span.1];
+                Problem::at(at(), format!("{} {text}: {why}", rules::label(ply)))
+            })?;
+            // `x` onto an empty square, `-` onto an enemy piece (engines
+            // write `7nx6k`): the move is what the board says.
+            let wrong = seen
+                .written
+                .to
+                .iter()
+                .any(|&(x, s)| x != b.at(s).is_some_and(|m| m.side != ply.side));
+            if wrong && loose_mark.is_none() {
+                loose_mark = Some(at());
+            }
+            moves.push(mv);
+            Ok(mv)
+        })?;
+        if let Some(at) = loose_mark {
+            warnings.push(Problem::at(
+                at,
+                "a move marked `x` onto an empty square, or `-` onto an enemy piece: read as \
+                 the board has it (written `-` and `x`)",
+            ));
+        }
+        let mut moves = moves.into_iter();
+        fill(&mut game.moves, &mut moves).ok_or_else(mismatch)
+    }
+}
+
+/// Puts resolved moves into the plies, in the walk's order.
+fn fill(line: &mut crate::ir::Line, moves: &mut impl Iterator<Item = TMove>) -> Option<()> {
+    for ply in &mut line.plies {
+        ply.mv = Move::Tenjiku(moves.next()?);
+        for v in &mut ply.variations {
+            fill(v, moves)?;
+        }
+    }
+    Some(())
+}
+
+const PLACEHOLDER: TMove = TMove {
+    piece: Piece::plain(crate::family::tenjiku::Kind::Pawn),
+    from: Square::ONE_A,
+    via: None,
+    to: Square::ONE_A,
+    promote: false,
+};
+
+/// The error of a reader whose moves and plies do not pair up (a bug).
+fn mismatch() -> Problem {
+    Problem::whole("move count mismatch")
+}
+
+/// Decodes one move, which the grammar has matched; squares and pieces are
+/// checked here, each error at its place.
+fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
+    let text = mv.text();
+    let b = text.as_bytes();
+    let mut w = Written::default();
+    let mut i = 0;
+    let err = |at: usize, msg: String| Problem::at(mv.pos(at), msg);
+    let square_at = |i: usize| -> Result<(Square, usize), Problem> {
+        let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let mut end = i + digits;
+        let mut chars = text[end..].chars();
+        match chars.next() {
+            Some('十') => {
+                end += '十'.len_utf8();
+                if let Some(c) = chars
+                    .next()
+                    .filter(|c| crate::family::tenjiku::KANJI[..9].contains(c))
+                {
+                    end += c.len_utf8();
+                }
+            }
+            Some(c) => end += c.len_utf8(),
+            None => {}
+        }
+        Square::parse(&text[i..end])
+            .map(|s| (s, end))
+            .map_err(|e| err(i, e))
+    };
+    // The piece, if one is named.
+    if !b[0].is_ascii_digit() {
+        let mut end = usize::from(b[0] == b'+');
+        while end < b.len()
+            && b[end].is_ascii_alphabetic()
+            && !(b[end] == b'x'
+                && b.get(end + 1)
+                    .is_some_and(|c| c.is_ascii_digit() || *c == b'!'))
+        {
+            end += 1;
+        }
+        let name = &text[..end];
+        w.piece = Some(Piece::parse(name).ok_or_else(|| err(0, unknown_piece(name)))?);
+        i = end;
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+    }
+    // The origin, where a square comes before the first `-` or `x`.
+    if b.get(i).is_some_and(u8::is_ascii_digit) {
+        let (s, end) = square_at(i)?;
+        w.from = Some(s);
+        i = end;
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+    }
+    // The parts: `-7d`, `x7d`, `x!7d`, and a burn count `x!5`.
+    while i < b.len() {
+        match &b[i..] {
+            [b'x', b'!', ..] => {
+                let digits = b[i + 2..].iter().take_while(|c| c.is_ascii_digit()).count();
+                let after = b.get(i + 2 + digits);
+                if after.is_none_or(|c| matches!(c, b'+' | b'=' | b'*')) {
+                    if digits == 0 {
+                        w.burns = true;
+                    } else {
+                        let n = text[i + 2..i + 2 + digits].parse().unwrap_or(u32::MAX);
+                        w.burned = Some(n);
+                    }
+                    i += 2 + digits;
+                } else {
+                    if w.igui.is_some() {
+                        return Err(err(i, "igui (`x!`) is the only part of its move".into()));
+                    }
+                    let (s, end) = square_at(i + 2)?;
+                    // After the move's squares, a square a fire demon
+                    // burns; else igui.
+                    if w.to.is_empty() {
+                        w.igui = Some(s);
+                    } else {
+                        w.burned_at.push(s);
+                    }
+                    i = end;
+                }
+            }
+            [c @ (b'-' | b'x'), ..] => {
+                if w.igui.is_some() {
+                    return Err(err(i, "igui (`x!`) is the only part of its move".into()));
+                }
+                if w.to.len() == 2 {
+                    return Err(err(i, "a move stops on two squares at most".into()));
+                }
+                if !w.burned_at.is_empty() || w.promote.is_some() {
+                    return Err(err(
+                        i,
+                        "a move's squares come before its promotion and burns".into(),
+                    ));
+                }
+                let (s, end) = square_at(i + 1)?;
+                w.to.push((*c == b'x', s));
+                i = end;
+            }
+            [b'+', ..] => {
+                w.promote = Some(true);
+                i += 1;
+            }
+            [b'=', ..] => {
+                w.promote = Some(false);
+                i += 1;
+            }
+            [b'*', ..] => {
+                w.suicide = true;
+                i += 1;
+            }
+            _ => return Err(err(i, format!("`{}` is not part of a move", &text[i..]))),
+        }
+    }
+    Ok(w)
+}
+
+/// Reads one record: every move resolved on the board.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let mut reader = Reader {
+        text,
+        seen: Vec::new(),
+        board: Board::start(),
+    };
+    let parse = |t| TenjikuParser::parse(Rule::record, t);
+    container::read_record(text, opts, None, parse, &mut reader)
+}
+
+/// The options of `tenjiku`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// The abbreviations written.
+    pub pieces: Abbreviations,
+    /// Ranks written as kanji numerals.
+    pub japanese: bool,
+    /// Every move written with its origin.
+    pub long: bool,
+}
+
+impl FormatOptions for Options {
+    const LIST: &'static [FormatOption] = &[
+        FormatOption {
+            name: "abbreviations",
+            sides: Sides::Write,
+            values: Values::OneOf(&Abbreviations::NAMES),
+            default: "tsa",
+            help: "the piece abbreviations written (tsa: FiD GGn SE; wikipedia: FD GG SE; pbem: Fi GG SE); every set is read",
+        },
+        FormatOption {
+            name: "coordinates",
+            sides: Sides::Write,
+            values: Values::OneOf(&["western", "japanese"]),
+            default: "western",
+            help: "ranks as letters (2c) or as kanji numerals (2三); both are read",
+        },
+        FormatOption {
+            name: "long",
+            sides: Sides::Write,
+            values: Values::OneOf(&["no", "yes"]),
+            default: "no",
+            help: "write every move's origin (FiD6h-7e), not only where another piece could make the move",
+        },
+    ];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "abbreviations" => {
+                self.pieces = Abbreviations::named(value).ok_or_else(|| {
+                    format!("abbreviations `{value}` is not tsa, wikipedia or pbem")
+                })?
+            }
+            "coordinates" => {
+                self.japanese = match value {
+                    "western" => false,
+                    "japanese" => true,
+                    _ => return Err(format!("coordinates `{value}` is not western or japanese")),
+                }
+            }
+            "long" => {
+                self.long = match value {
+                    "no" => false,
+                    "yes" => true,
+                    _ => return Err(format!("long `{value}` is not yes or no")),
+                }
+            }
+            _ => return Err(undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
+/// Writes one game.
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let options = opts.format.get::<Options>().copied().unwrap_or_default();
+    if game.family() != Family::Tenjiku {
+        return Err(Problem::whole(format!(
+            "a {} game cannot be written as tenjiku",
+            game.family().name()
+        )));
+    }
+    // Spell every move on the board, in the order the container writes them.
+    let mut spelled = Vec::new();
+    let mut board = rules::start_of(game).map_err(Problem::whole)?;
+    rules::walk(&game.moves, &mut board, &mut |b, ply| {
+        let m = ply.mv.as_tenjiku().ok_or_else(|| {
+            Problem::whole(format!(
+                "a {} move in a tenjiku game",
+                ply.mv.family().name()
+            ))
+        })?;
+        rules::check(b, ply.side, m)
+            .map_err(|e| Problem::whole(format!("{} {e}", rules::label(ply))))?;
+        let mut s = String::new();
+        spell(b, ply.side, m, &options, &mut s);
+        spelled.push(s);
+        Ok(*m)
+    })?;
+    let mut spelled = spelled.into_iter();
+    let style = Style {
+        glyphs_as_nags: false,
+        layout: Layout::Paragraph,
+    };
+    let tags = render_tags(game);
+    container::write(game, &tags, out, &DIALECT, style, |_, buf| {
+        buf.push_str(&spelled.next().ok_or_else(mismatch)?);
+        Ok(())
+    })?;
+    Ok(game
+        .foreign_result()
+        .map(|r| {
+            Problem::whole(format!(
+                "result `{r}` is not a tenjiku result: `*` ends the movetext (a Result tag is \
+                 kept as written)"
+            ))
+        })
+        .into_iter()
+        .collect())
+}
+
+/// The game's tags, with `FEN` (and `SetUp`) saying what its setup says: a
+/// FEN tag that gives the same position is kept as written, one that
+/// differs gets the setup's, a missing one is added (after `SetUp "1"`),
+/// and one without a setup is dropped with its `SetUp`.
+fn render_tags(game: &Game) -> Vec<Tag> {
+    let mut tags = game.tags.clone();
+    let find =
+        |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
+    let fen = game.setup.as_ref().and_then(Setup::as_tenjiku);
+    match (fen, find(&tags, "FEN")) {
+        (Some(fen), Some(i)) => {
+            let same = rules::parse_fen(&tags[i].value).is_ok_and(|(b, side)| b.fen(side) == fen);
+            if !same {
+                tags[i].value = fen.to_string();
+            }
+        }
+        (Some(fen), None) => {
+            if find(&tags, "SetUp").is_none() {
+                tags.push(Tag::new("SetUp", "1"));
+            }
+            tags.push(Tag::new("FEN", fen));
+        }
+        (None, Some(i)) => {
+            tags.remove(i);
+            if let Some(j) = find(&tags, "SetUp") {
+                tags.remove(j);
+            }
+        }
+        (None, None) => {}
+    }
+    tags
+}
+
+/// Spells one move where it stands: piece, origin where needed, parts,
+/// promotion sign where the move could promote, burn count, suicide.
+pub fn spell(board: &Board, side: crate::ir::Side, m: &TMove, o: &Options, buf: &mut String) {
+    m.piece.write(o.pieces, buf);
+    if o.long || rules::needs_origin(board, side, m) {
+        m.from.write(o.japanese, buf);
+    }
+    let mark = |s: Square| {
+        if board.at(s).is_some_and(|x| x.side != side) {
+            'x'
+        } else {
+            '-'
+        }
+    };
+    match m.via {
+        // Igui; a lion's pass (to an empty square and back) is written
+        // with its two steps, `Ln-8g-8h`.
+        Some(v) if m.to == m.from && board.is_enemy(v, side) => {
+            buf.push_str("x!");
+            v.write(o.japanese, buf);
+        }
+        Some(v) => {
+            buf.push(mark(v));
+            v.write(o.japanese, buf);
+            buf.push(mark(m.to));
+            m.to.write(o.japanese, buf);
+        }
+        None => {
+            buf.push(mark(m.to));
+            m.to.write(o.japanese, buf);
+        }
+    }
+    if m.promote {
+        buf.push('+');
+    } else if board.may_promote(side, m) {
+        buf.push('=');
+    }
+    let fx = board.clone().play(side, m);
+    if !fx.burned.is_empty() {
+        buf.push_str("x!");
+        container::push_number(buf, fx.burned.len() as u32);
+    }
+    if fx.suicide {
+        buf.push('*');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar_reads_exactly_the_result_table() {
+        crate::container::dialect::check_grammar::<TenjikuParser, _>(&RESULTS, Rule::result);
+    }
+}
