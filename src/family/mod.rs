@@ -163,7 +163,7 @@ pub enum Move {
 pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
     match game.variant {
         Variant::Chess(_) => chess::rules::main_line_fens(game),
-        Variant::Draughts(_) | Variant::Coerceo => None,
+        Variant::Draughts(_) | Variant::Coerceo | Variant::Tenjiku => None,
     }
 }
 
@@ -188,6 +188,7 @@ impl Move {
             Move::Chess(p) => p.key(loose),
             Move::Draughts(m) => m.key(),
             Move::Coerceo(m) => serde_json::to_string(m).unwrap_or_default(),
+            Move::Tenjiku(m) => serde_json::to_string(m).unwrap_or_default(),
         }
     }
 
