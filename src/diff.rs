@@ -326,7 +326,7 @@ fn shown(game: &Game, spelled: &[String], index: usize) -> Shown {
     let ply = &game.moves.plies[index];
     Shown {
         index,
-        label: ply.label(),
+        label: ply.label(game.variant.first_mover()),
         side: ply.side,
         text: spelled.get(index).cloned().unwrap_or_default(),
     }
@@ -443,7 +443,7 @@ pub fn compare(a: &Sided<'_>, b: &Sided<'_>, opts: Options) -> GameDiff {
                         || pa.before != pb.before
                         || pa.after != pb.after
                     {
-                        d.annotations.push(pa.label());
+                        d.annotations.push(pa.label(ga.variant.first_mover()));
                     }
                 }
             }

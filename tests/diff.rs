@@ -223,3 +223,22 @@ fn ten_thousand_game_pairs_are_diffed_in_order() {
     );
     assert!(out.contains("9999 equal, 1 different"), "{out}");
 }
+
+#[test]
+fn draughts_paths_compare_by_meaning_and_black_moves_first_in_english() {
+    // A capture written in full on one side and compact on the other is the
+    // same move; a changed square is not.
+    let english = std::fs::read_to_string("corpus/draughts/english.pdn").unwrap();
+    assert!(english.contains("28x19x10") && english.contains("2. 8-11 22-17"));
+    let b = english
+        .replace("28x19x10", "28x10")
+        .replace("2. 8-11 22-17", "2. 8-11 21-17");
+    let b = file("draughts", "b.pdn", &b);
+    let (code, out) = diff(Path::new("corpus/draughts/english.diag.pdn"), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    // Black moves first in English draughts: White's second move is 2...
+    assert!(out.contains("first divergence at 2... (White)"), "{out}");
+    assert!(out.contains("b 21-17"), "{out}");
+    assert_eq!(out.matches("\n    + ").count(), 1, "{out}");
+    assert!(out.contains("1 equal, 1 different"), "{out}");
+}

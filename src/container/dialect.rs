@@ -65,13 +65,14 @@ impl Numbering {
         &text[..end]
     }
 
-    /// A ply's number as messages write it: `12.` for White and `12...` for
-    /// Black by move pair, `12#` by ply.
-    pub fn label(self, number: u32, side: Side) -> String {
-        match (self, side) {
-            (Numbering::Pair, Side::White) => format!("{number}."),
-            (Numbering::Pair, Side::Black) => format!("{number}..."),
-            (Numbering::Ply { mark }, _) => format!("{number}{}", char::from(mark)),
+    /// A ply's number as messages write it: by move pair `12.` for the side
+    /// that moves first in the game (`first`), `12...` for the other; `12#`
+    /// by ply.
+    pub fn label(self, number: u32, side: Side, first: Side) -> String {
+        match self {
+            Numbering::Pair if side == first => format!("{number}."),
+            Numbering::Pair => format!("{number}..."),
+            Numbering::Ply { mark } => format!("{number}{}", char::from(mark)),
         }
     }
 }

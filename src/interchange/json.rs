@@ -235,21 +235,21 @@ pub fn write_line(
 /// (by the game's family) that the board is one kifu can handle and every
 /// move is possible on it.
 fn validate(game: &Game) -> Result<(), Problem> {
-    check_glyphs(&game.moves)?;
+    check_glyphs(&game.moves, game.variant.first_mover())?;
     game.variant.check(game)
 }
 
 /// Every glyph must be one a writer can write and read back.
-fn check_glyphs(line: &Line) -> Result<(), Problem> {
+fn check_glyphs(line: &Line, first: crate::ir::Side) -> Result<(), Problem> {
     for ply in &line.plies {
         if let Some(g) = ply.glyph.as_deref().filter(|g| !is_glyph(g)) {
             return Err(Problem::whole(format!(
                 "{} `{g}` is not a move glyph (`!`, `?`, `!?`, `(!)`, ...)",
-                ply.label()
+                ply.label(first)
             )));
         }
         for v in &ply.variations {
-            check_glyphs(v)?;
+            check_glyphs(v, first)?;
         }
     }
     Ok(())

@@ -147,10 +147,12 @@ pub const SUFFIX_NAGS: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
 
 impl Ply {
     /// The ply's number as messages write it, in its family's numbering:
-    /// `12.` for White and `12...` for Black by move pair, `12#` by ply.
-    pub fn label(&self) -> String {
+    /// by move pair `12.` for the side that moves first in the game
+    /// ([`crate::family::Variant::first_mover`]) and `12...` for the other,
+    /// `12#` by ply.
+    pub fn label(&self, first: Side) -> String {
         let numbering = self.mv.family().dialect().numbering;
-        numbering.label(self.number, self.side)
+        numbering.label(self.number, self.side, first)
     }
 
     /// The move suffix to show glued to the move: the glyph as written, or

@@ -188,7 +188,7 @@ impl Pgn<'_, '_> {
         let seen = &self.seen[index];
         let pos = container::line_col(self.text, seen.span.0);
         let text = &self.text[seen.span.0..seen.span.1];
-        let number = ply.label();
+        let number = ply.label(crate::ir::Side::White);
         let fen = position.map_or(String::new(), |p| format!(" (position: {p})"));
         Problem::at(pos, format!("{number} {text}: {why}{fen}"))
     }

@@ -1165,7 +1165,7 @@ pub struct Stop<'g> {
 impl std::fmt::Display for Stop<'_> {
     /// `12... Nf6 is not legal (position: FEN)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}", self.ply.label(), self.why)?;
+        write!(f, "{} {}", self.ply.label(Side::White), self.why)?;
         if let Some(p) = &self.position {
             write!(f, " (position: {p})")?;
         }
@@ -1646,7 +1646,7 @@ mod tests {
         let mut walked = Vec::new();
         Replay::spelling(&g)
             .unwrap()
-            .walk(|step| walked.push((step.ply.label(), step.mv, step.spelling)))
+            .walk(|step| walked.push((step.ply.label(Side::White), step.mv, step.spelling)))
             .unwrap();
         let labels: Vec<&str> = walked.iter().map(|(l, ..)| l.as_str()).collect();
         assert_eq!(
@@ -1705,7 +1705,10 @@ mod tests {
         let stop = Replay::start(&g.moves, Some(Position::start()), false)
             .resolve(&wrong, |_| ())
             .unwrap_err();
-        assert_eq!((stop.index, stop.ply.label()), (1, "1.".to_string()));
+        assert_eq!(
+            (stop.index, stop.ply.label(Side::White)),
+            (1, "1.".to_string())
+        );
         assert_eq!(stop.why, "illegal move");
         assert_eq!(
             stop.position.as_deref(),

@@ -334,7 +334,7 @@ mod tests {
         let sides: Vec<_> = g.moves.plies.iter().map(|p| (p.number, p.side)).collect();
         use crate::ir::Side::*;
         assert_eq!(sides, [(1, White), (2, Black), (3, White)]);
-        assert_eq!(g.moves.plies[1].label(), "2#");
+        assert_eq!(g.moves.plies[1].label(crate::ir::Side::White), "2#");
         // Numbers may be left out; a first even number is Black's.
         let g = read_one("4# 6d-5f 5f-1d *").game;
         let sides: Vec<_> = g.moves.plies.iter().map(|p| (p.number, p.side)).collect();

@@ -74,11 +74,13 @@ pub fn check_game(game: &Game) -> Result<(), String> {
     fn line(l: &Line) -> Result<(), String> {
         for ply in &l.plies {
             match ply.mv.as_coerceo() {
-                Some(m) => m.check().map_err(|e| format!("{} {e}", ply.label()))?,
+                Some(m) => m
+                    .check()
+                    .map_err(|e| format!("{} {e}", ply.label(crate::ir::Side::White)))?,
                 None => {
                     return Err(format!(
                         "{} a {} move in a Coerceo game",
-                        ply.label(),
+                        ply.label(crate::ir::Side::White),
                         ply.mv.family().name()
                     ))
                 }
