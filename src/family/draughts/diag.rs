@@ -11,7 +11,7 @@ use crate::container::dialect::Dialect;
 use crate::container::{self, MoveText, Notation, Parsed, Start};
 use crate::error::Problem;
 use crate::family::draughts::pdn::{self as draughts, board_of, BoardChoice};
-use crate::family::draughts::{Board, Move as DMove};
+use crate::family::draughts::{Board, Move as DMove, Path};
 use crate::family::Move;
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Tag};
@@ -118,7 +118,7 @@ impl Notation for Diag<'_> {
             }
             _ => return Err(Problem::at(spot.pos(), "unknown move form")),
         };
-        let mut path = Vec::with_capacity(coords.len());
+        let mut path = Path::new();
         for (l, d) in coords {
             let sq = self.board.from_diag(l, d).ok_or_else(|| {
                 Problem::at(

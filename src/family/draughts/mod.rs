@@ -62,8 +62,9 @@ impl Serialize for Square {
 /// any intermediate squares the source listed (`28x19x10`), kept as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Move {
-    /// The squares visited, at least two.
-    pub path: Vec<Square>,
+    /// The squares visited, at least two (held inline up to eight: a move
+    /// costs no allocation of its own).
+    pub path: Path,
     /// True for a capture.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub capture: bool,
@@ -82,6 +83,9 @@ impl Move {
         }
     }
 }
+
+/// The squares a move visits: inline up to eight, on the heap beyond.
+pub type Path = smallvec::SmallVec<[Square; 8]>;
 
 /// A piece on a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Parsed, Start};
 use crate::error::Problem;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
-use crate::family::draughts::{position_of, Board, Move as DMove};
+use crate::family::draughts::{position_of, Board, Move as DMove, Path};
 use crate::family::{Move, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Tag};
@@ -64,7 +64,7 @@ impl Notation for Num<'_, '_> {
         // squares; split the text at the separators.
         let text = mv.text();
         let bytes = text.as_bytes();
-        let mut path = Vec::with_capacity(2);
+        let mut path = Path::new();
         let mut capture = false;
         let mut i = 0;
         // Where a square is due, `x` is the file of a board over 23 columns
