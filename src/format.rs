@@ -11,6 +11,7 @@ use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
 use crate::family::coerceo::notation as coerceo;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
+use crate::family::hnefatafl::{aagenielsen, otn, tafl};
 use crate::family::Family;
 use crate::interchange::json;
 use crate::ir::Game;
@@ -155,6 +156,17 @@ pub static FORMATS: &[Format] = &[
         write: Some(coerceo::write),
         framing: CONTAINER,
         options: Options::of::<coerceo::Options>(),
+    },
+    Format {
+        name: "tafl",
+        extensions: &["tafl"],
+        family: Some(Family::Tafl),
+        description: "hnefatafl notation (seed 003): 1. E5-E8 D4-D2, E5-E8xD8/F8, [Rules \"copenhagen\"]",
+        split: &Scanner::new(&tafl::DIALECT),
+        read: Some(tafl::read),
+        write: Some(tafl::write),
+        framing: CONTAINER,
+        options: Options::of::<tafl::Options>(),
     },
     Format {
         name: "json",

@@ -5,6 +5,7 @@
 pub mod chess;
 pub mod coerceo;
 pub mod draughts;
+pub mod hnefatafl;
 
 use serde::{Deserialize, Serialize};
 
@@ -22,12 +23,19 @@ pub enum Family {
     Draughts,
     /// Coerceo.
     Coerceo,
+    /// Hnefatafl and the other tafl games.
+    Tafl,
 }
 
 impl Family {
     /// Every family, in the order a result token several families write is
     /// looked up in ([`crate::ir::GameResult::parse`]).
-    pub const ALL: [Family; 3] = [Family::Chess, Family::Draughts, Family::Coerceo];
+    pub const ALL: [Family; 4] = [
+        Family::Chess,
+        Family::Draughts,
+        Family::Coerceo,
+        Family::Tafl,
+    ];
 
     /// The dialect of the family's container notations: its numbering and
     /// result tokens (for messages and results outside a notation: JSON, a
@@ -37,6 +45,7 @@ impl Family {
             Family::Chess => &chess::pgn::DIALECT,
             Family::Draughts => &draughts::pdn::DIALECT,
             Family::Coerceo => &coerceo::notation::DIALECT,
+            Family::Tafl => &hnefatafl::tafl::DIALECT,
         }
     }
 
@@ -51,6 +60,7 @@ impl Family {
             Family::Chess => "chess",
             Family::Draughts => "draughts",
             Family::Coerceo => "coerceo",
+            Family::Tafl => "tafl",
         }
     }
 }
@@ -66,6 +76,8 @@ pub enum Variant {
     Draughts(draughts::Board),
     /// Coerceo.
     Coerceo,
+    /// A tafl board and its rules.
+    Tafl(hnefatafl::Board),
 }
 
 impl Variant {
@@ -73,7 +85,7 @@ impl Variant {
     pub fn as_chess(&self) -> Option<chess::Board> {
         match self {
             Variant::Chess(b) => Some(*b),
-            Variant::Draughts(_) | Variant::Coerceo => None,
+            Variant::Draughts(_) | Variant::Coerceo | Variant::Tafl(_) => None,
         }
     }
 
@@ -81,7 +93,15 @@ impl Variant {
     pub fn as_draughts(&self) -> Option<draughts::Board> {
         match self {
             Variant::Draughts(b) => Some(*b),
-            Variant::Chess(_) | Variant::Coerceo => None,
+            Variant::Chess(_) | Variant::Coerceo | Variant::Tafl(_) => None,
+        }
+    }
+
+    /// The tafl board, if the game is tafl.
+    pub fn as_tafl(&self) -> Option<&hnefatafl::Board> {
+        match self {
+            Variant::Tafl(b) => Some(b),
+            Variant::Chess(_) | Variant::Draughts(_) | Variant::Coerceo => None,
         }
     }
 
@@ -91,6 +111,7 @@ impl Variant {
             Variant::Chess(_) => Family::Chess,
             Variant::Draughts(_) => Family::Draughts,
             Variant::Coerceo => Family::Coerceo,
+            Variant::Tafl(_) => Family::Tafl,
         }
     }
 
@@ -100,6 +121,7 @@ impl Variant {
             Variant::Chess(_) => Side::White,
             Variant::Draughts(b) => b.first,
             Variant::Coerceo => Side::White,
+            Variant::Tafl(b) => b.first_mover(),
         }
     }
 
@@ -111,6 +133,9 @@ impl Variant {
             Variant::Chess(_) => chess::rules::check_game(game).map_err(Problem::whole),
             Variant::Draughts(board) => draughts::rules::check_game(game, board),
             Variant::Coerceo => coerceo::rules::check_game(game).map_err(Problem::whole),
+            Variant::Tafl(board) => {
+                hnefatafl::rules::check_game(game, board).map_err(Problem::whole)
+            }
         }
     }
 }
@@ -135,6 +160,8 @@ pub enum Move {
     Draughts(draughts::Move),
     /// A Coerceo ply: a step or an exchange, with its captures and tiles.
     Coerceo(coerceo::Move),
+    /// A tafl ply: a move and its captures, or a resignation.
+    Tafl(hnefatafl::Move),
 }
 
 impl Move {
@@ -144,6 +171,7 @@ impl Move {
             Move::Chess(_) => Family::Chess,
             Move::Draughts(_) => Family::Draughts,
             Move::Coerceo(_) => Family::Coerceo,
+            Move::Tafl(_) => Family::Tafl,
         }
     }
 
@@ -152,7 +180,7 @@ impl Move {
     pub fn as_chess(&self) -> Option<&chess::Ply> {
         match self {
             Move::Chess(p) => Some(p),
-            Move::Draughts(_) | Move::Coerceo(_) => None,
+            Move::Draughts(_) | Move::Coerceo(_) | Move::Tafl(_) => None,
         }
     }
 
@@ -160,7 +188,7 @@ impl Move {
     pub fn as_draughts(&self) -> Option<&draughts::Move> {
         match self {
             Move::Draughts(m) => Some(m),
-            Move::Chess(_) | Move::Coerceo(_) => None,
+            Move::Chess(_) | Move::Coerceo(_) | Move::Tafl(_) => None,
         }
     }
 
@@ -168,7 +196,23 @@ impl Move {
     pub fn as_coerceo(&self) -> Option<&coerceo::Move> {
         match self {
             Move::Coerceo(m) => Some(m),
-            Move::Chess(_) | Move::Draughts(_) => None,
+            Move::Chess(_) | Move::Draughts(_) | Move::Tafl(_) => None,
+        }
+    }
+
+    /// The tafl move, if the move is one.
+    pub fn as_hnefatafl(&self) -> Option<&hnefatafl::Move> {
+        match self {
+            Move::Tafl(m) => Some(m),
+            Move::Chess(_) | Move::Draughts(_) | Move::Coerceo(_) => None,
+        }
+    }
+
+    /// The tafl move, to fill in what the rules compute.
+    pub fn as_hnefatafl_mut(&mut self) -> Option<&mut hnefatafl::Move> {
+        match self {
+            Move::Tafl(m) => Some(m),
+            Move::Chess(_) | Move::Draughts(_) | Move::Coerceo(_) => None,
         }
     }
 }

@@ -1,0 +1,1 @@
+//! `aagenielsen-json`: aagenielsen.dk move lists.

@@ -1,0 +1,1 @@
+//! `otn`: OpenTafl notation (.otg).
