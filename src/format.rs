@@ -169,6 +169,21 @@ pub static FORMATS: &[Format] = &[
         options: Options::of::<tafl::Options>(),
     },
     Format {
+        name: "otn",
+        extensions: &["otg"],
+        family: Some(Family::Tafl),
+        description: "OpenTafl game records (.otg): [rules:dim:11 ...], 1. d1-d3 Ke5-f5xf6, [first|second]",
+        split: &otn::OtnScan,
+        read: Some(otn::read),
+        write: Some(otn::write),
+        framing: Framing {
+            head: "",
+            between: "",
+            tail: "",
+        },
+        options: Options::of::<tafl::Options>(),
+    },
+    Format {
         name: "json",
         extensions: &["json"],
         family: None,
