@@ -184,6 +184,17 @@ pub static FORMATS: &[Format] = &[
         options: Options::of::<tafl::Options>(),
     },
     Format {
+        name: "aagenielsen-json",
+        extensions: &["aagenielsen.json"],
+        family: Some(Family::Tafl),
+        description: "aagenielsen.dk tafl move lists as JSON (read only): e2-d2xc2xd3, k7h7",
+        split: &json::ArrayScan,
+        read: Some(aagenielsen::read),
+        write: None,
+        framing: CONTAINER,
+        options: Options::NONE,
+    },
+    Format {
         name: "json",
         extensions: &["json"],
         family: None,

@@ -784,6 +784,12 @@ impl<'r> Position<'r> {
     }
 }
 
+/// A ply's number as messages write it: `12.` for the side that moves
+/// first, `12...` for the other.
+pub fn label(number: u32, side: Side, first: Side) -> String {
+    format!("{number}{}", if side == first { "." } else { "..." })
+}
+
 /// How messages name a side.
 pub fn who(side: Side) -> &'static str {
     if side == ATTACKERS {
@@ -807,12 +813,17 @@ pub fn lists_captures(line: &Line) -> bool {
 /// compared with those listed (when `listed`) or filled in, and a `++`
 /// mark checked. The error names the ply and says why.
 pub fn replay(line: &mut Line, pos: &mut Position<'_>, listed: bool) -> Result<(), String> {
+    let first = if pos.rules.attackers_first {
+        ATTACKERS
+    } else {
+        ATTACKERS.other()
+    };
     for ply in &mut line.plies {
         for var in &mut ply.variations {
             let mut p = pos.clone();
             replay(var, &mut p, listed)?;
         }
-        let label = ply.label();
+        let label = label(ply.number, ply.side, first);
         let side = ply.side;
         let Some(Move::Step(step)) = ply.mv.as_hnefatafl_mut() else {
             continue;
