@@ -5,7 +5,7 @@
 //! `attackers` is `Black`, `defenders` is `White`, `time-control` is
 //! `TimeControl`; `result` 1 / -1 / 0 / ? is `0-1` / `1-0` / `1/2-1/2` /
 //! `*`); `[rules:...]`, the rules of the game; `[start-comment:...]`, the
-//! comment before the first move (the game's preamble). Turns `12. d1-d3
+//! comment before the first move. Turns `12. d1-d3
 //! Ke5-f5xf6` (a king's move prefixed `K`, captures joined by `/`, marks
 //! `+ - ++ --`, `---` a resignation), each with its commentary under it,
 //! `[first|second]`. Variations are addressed by the ply they replace
@@ -257,8 +257,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 let value = inner.next().map_or("", |p| p.as_str());
                 match key {
                     "rules" => {
-                        rules = Some(Rules::parse(value).map_err(|e| Problem::at(at, e))?);
-                        tags.push(Tag::new("Rules", value));
+                        let r = Rules::parse(value).map_err(|e| Problem::at(at, e))?;
+                        tags.push(Tag::new("Rules", r.preset_name().unwrap_or(value)));
+                        rules = Some(r);
                     }
                     "start-comment" => preamble.push(Comment::brace(value)),
                     "result" => tags.push(Tag::new("Result", result_in(value))),
@@ -291,11 +292,15 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         rules: Some(rules),
     }));
     game.tags = tags;
-    game.preamble = preamble;
     let mut lines: HashMap<String, Place> = HashMap::new();
     for turn in turns {
         read_turn(turn, text, dim, first, &mut game.moves, &mut lines)?;
     }
+    // The start comment is the comment before the first move.
+    match game.moves.plies.first_mut() {
+        Some(p) => p.before.splice(0..0, preamble),
+        None => game.moves.trailing.splice(0..0, preamble),
+    };
     tafl::settle(&mut game, Some(dim), &mut warnings)?;
     Ok(Parsed { game, warnings })
 }
@@ -508,8 +513,14 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         ));
     };
     let mut warnings = Vec::new();
+    // The comments before the first move (and those before the tags) are
+    // the start comment.
+    let opening = match game.moves.plies.first() {
+        Some(p) => &p.before,
+        None => &game.moves.trailing,
+    };
     let start_comment = |out: &mut String| {
-        for c in &game.preamble {
+        for c in game.preamble.iter().chain(opening) {
             out.push_str("[start-comment:");
             out.push_str(&c.text);
             out.push_str("]\n");
@@ -621,7 +632,9 @@ impl Writer<'_> {
             }
             self.out.push_str(" \n[");
             let text = |cs: &[Comment]| cs.iter().map(|c| c.text.as_str()).collect::<Vec<_>>().join(" ");
-            let one_before = text(&turn[0].before);
+            // The main line's first comments went into the start comment.
+            let opening = prefix.is_none() && i == 0;
+            let one_before = if opening { String::new() } else { text(&turn[0].before) };
             match turn.as_slice() {
                 [x, y] => {
                     let mut c1 = one_before;
@@ -654,7 +667,7 @@ impl Writer<'_> {
             }
             i += turn.len();
         }
-        if !line.trailing.is_empty() {
+        if !line.trailing.is_empty() && !(prefix.is_none() && line.plies.is_empty()) {
             self.warnings.push(Problem::whole(
                 "comments after a line's last move have no place in otn: left out",
             ));
