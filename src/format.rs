@@ -161,7 +161,8 @@ pub static FORMATS: &[Format] = &[
         name: "tafl",
         extensions: &["tafl"],
         family: Some(Family::Tafl),
-        description: "hnefatafl notation (seed 003): 1. E5-E8 D4-D2, E5-E8xD8/F8, [Rules \"copenhagen\"]",
+        description:
+            "hnefatafl notation (seed 003): 1. E5-E8 D4-D2, E5-E8xD8/F8, [Rules \"copenhagen\"]",
         split: &Scanner::new(&tafl::DIALECT),
         read: Some(tafl::read),
         write: Some(tafl::write),
@@ -172,7 +173,8 @@ pub static FORMATS: &[Format] = &[
         name: "otn",
         extensions: &["otg"],
         family: Some(Family::Tafl),
-        description: "OpenTafl game records (.otg): [rules:dim:11 ...], 1. d1-d3 Ke5-f5xf6, [first|second]",
+        description:
+            "OpenTafl game records (.otg): [rules:dim:11 ...], 1. d1-d3 Ke5-f5xf6, [first|second]",
         split: &otn::OtnScan,
         read: Some(otn::read),
         write: Some(otn::write),

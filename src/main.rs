@@ -75,6 +75,13 @@ struct ConvertArgs {
     /// the registry).
     #[arg(long)]
     pieces: Option<String>,
+    /// Shorthand for --to-opt rotate=DEGREES (help built from the registry).
+    #[arg(long)]
+    rotate: Option<String>,
+    /// Shorthand for --to-opt mirror=yes: mirror every square written left
+    /// to right (tafl, otn).
+    #[arg(long)]
+    mirror: bool,
     /// Append the text of every failed game to this file.
     #[arg(long)]
     rejects: Option<PathBuf>,
@@ -118,9 +125,10 @@ const WORKER_STACK: usize = 16 << 20;
 
 /// The flags kept from before options belonged to formats: each sets one
 /// format option, on its sides, of every format of the run that has it.
-const SHORTHANDS: [(&str, &str, Sides); 2] = [
+const SHORTHANDS: [(&str, &str, Sides); 3] = [
     ("pieces", "pieces", Sides::Both),
     ("variant", "board", Sides::Read),
+    ("rotate", "rotate", Sides::Write),
 ];
 
 /// The command line, with the help that lists the formats' options built
@@ -469,11 +477,14 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
 fn given_options(args: &ConvertArgs) -> Result<Vec<Given>, Error> {
     let mut given = Vec::new();
     // The values of the flags of SHORTHANDS, in its order.
-    let values = [&args.pieces, &args.variant];
+    let values = [&args.pieces, &args.variant, &args.rotate];
     for ((flag, option, sides), value) in SHORTHANDS.into_iter().zip(values) {
         if let Some(v) = value {
             given.push(Given::shorthand(&format!("--{flag}"), sides, option, v));
         }
+    }
+    if args.mirror {
+        given.push(Given::shorthand("--mirror", Sides::Write, "mirror", "yes"));
     }
     for text in &args.from_opt {
         given.push(Given::parse(Side::Read, text)?);

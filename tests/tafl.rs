@@ -37,7 +37,12 @@ fn captures_left_out_are_computed_and_written() {
     assert_eq!(stdout(&out), text("brandubh.canonical.tafl"));
     contains_all(
         &stdout(&out),
-        &["3. D6-A6xA5", "3... D5-A5xA6", "4... D3-A3xA4", "6. B4-C4 B5-B4xC4"],
+        &[
+            "3. D6-A6xA5",
+            "3... D5-A5xA6",
+            "4... D3-A3xA4",
+            "6. B4-C4 B5-B4xC4",
+        ],
         "brandubh",
     );
     // The canonical record reads to itself, and through JSON.
@@ -52,7 +57,11 @@ fn tafl_and_otn_convert_both_ways() {
     assert_eq!(counts(&otn), (1, 0), "{}", stderr(&otn));
     assert_eq!(stdout(&otn), text("brandubh.otg"));
     // The king's moves get their K from the tracked pieces.
-    contains_all(&stdout(&otn), &["Kd4-d3", "Kd3-f3", "Kf3-f2-"], "brandubh.otg");
+    contains_all(
+        &stdout(&otn),
+        &["Kd4-d3", "Kd3-f3", "Kf3-f2-"],
+        "brandubh.otg",
+    );
     let back = convert("otn", "tafl", &[], &otn.stdout);
     assert_eq!(stdout(&back), text("brandubh.canonical.tafl"));
     // An otn record with every construct: tafl keeps its comments,
@@ -91,15 +100,33 @@ fn the_seed_forms_on_a_board_read_from_the_squares() {
         "seed.tafl",
     );
     // `--` alone is a resignation, `--` after a move a suicidal move.
-    contains_all(&stdout(&out), &["C1-C2-- -- *", "B2-B3++", "D2-D3xD8/F8/E9"], "seed");
+    contains_all(
+        &stdout(&out),
+        &["C1-C2-- -- *", "B2-B3++", "D2-D3xD8/F8/E9"],
+        "seed",
+    );
     let json = convert("tafl", "json", &[], &corpus("seed.tafl"));
-    contains_all(&stdout(&json), &["\"resign\"", "\"suicide\"", "\"win\""], "seed json");
+    contains_all(
+        &stdout(&json),
+        &["\"resign\"", "\"suicide\"", "\"win\""],
+        "seed json",
+    );
     // The board as an option: then no warning, and a square off it is an
     // error at its place.
-    let out = convert("tafl", "tafl", &["--from-opt", "board=9x9"], &corpus("seed.tafl"));
+    let out = convert(
+        "tafl",
+        "tafl",
+        &["--from-opt", "board=9x9"],
+        &corpus("seed.tafl"),
+    );
     assert_eq!(counts(&out), (1, 0));
     assert!(!stderr(&out).contains("warning"));
-    let out = convert("tafl", "tafl", &["--from-opt", "board=7"], &corpus("seed.tafl"));
+    let out = convert(
+        "tafl",
+        "tafl",
+        &["--from-opt", "board=7"],
+        &corpus("seed.tafl"),
+    );
     assert_eq!(counts(&out), (0, 1));
     assert!(
         stderr(&out).contains("-:4:7: error: game 1: E8 is off the 7x7 board"),
@@ -111,11 +138,23 @@ fn the_seed_forms_on_a_board_read_from_the_squares() {
 #[test]
 fn bad_moves_are_located_errors() {
     let cases: [(&str, &str); 5] = [
-        ("[Board \"7x7\"]\n\n1. a1-a4 k11-k3 *\n", "-:3:10: error: game 1: k11 is off the 7x7 board"),
+        (
+            "[Board \"7x7\"]\n\n1. a1-a4 k11-k3 *\n",
+            "-:3:10: error: game 1: k11 is off the 7x7 board",
+        ),
         ("1. e5-e8y *\n", "-:1:4: error: game 1: expected"),
-        ("1. e5-t8 *\n", "-:1:7: error: game 1: `t8` is off every board"),
-        ("[Rules \"brandubh\"]\n\n1. d2-e2xe3 *\n", "game 1: 1. d2-e2xe3: the rules capture nothing on e3"),
-        ("[Rules \"brandubh\"]\n\n1. d2-e3 *\n", "game 1: 1. d2-e3: d2-e3 is not a straight line"),
+        (
+            "1. e5-t8 *\n",
+            "-:1:7: error: game 1: `t8` is off every board",
+        ),
+        (
+            "[Rules \"brandubh\"]\n\n1. d2-e2xe3 *\n",
+            "game 1: 1. d2-e2xe3: the rules capture nothing on e3",
+        ),
+        (
+            "[Rules \"brandubh\"]\n\n1. d2-e3 *\n",
+            "game 1: 1. d2-e3: d2-e3 is not a straight line",
+        ),
     ];
     for (input, wanted) in cases {
         let out = convert("tafl", "tafl", &[], input.as_bytes());
@@ -131,10 +170,18 @@ fn bad_moves_are_located_errors() {
         &[],
         b"[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 3. d6-a6xa5 d5-a5 *\n",
     );
-    assert!(stderr(&out).contains("3... d5-a5: the move captures a6 too"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("3... d5-a5: the move captures a6 too"),
+        "{}",
+        stderr(&out)
+    );
     // A move of the wrong side, and moves after the game is over.
     let out = convert("tafl", "tafl", &[], b"[Rules \"brandubh\"]\n\n1. c4-c5 *\n");
-    assert!(stderr(&out).contains("the piece on c4 is the defenders'"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the piece on c4 is the defenders'"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// A 7x7 board where the defenders move first and the king on c1 can
@@ -154,7 +201,11 @@ fn winning_marks_are_checked() {
     assert!(stderr(&out).contains("marked `++`, but the king is neither captured nor escaped"));
     let after = format!("{ESCAPE}1. c1-a1 d4-d5 *\n");
     let out = convert("tafl", "tafl", &[], after.as_bytes());
-    assert!(stderr(&out).contains("1... d4-d5: the game is over"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1... d4-d5: the game is over"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -180,17 +231,45 @@ fn no_validate_converts_by_syntax_alone() {
 fn rotation_and_mirror_change_the_viewing_side() {
     let input = b"[Board \"11x11\"]\n\n1. a1-a4 c3-c2xb2 *\n";
     let out = convert("tafl", "tafl", &["--to-opt", "rotate=180"], input);
-    assert!(stdout(&out).contains("1. K11-K8 I9-I10xJ10 *"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("1. K11-K8 I9-I10xJ10 *"),
+        "{}",
+        stdout(&out)
+    );
     // Four quarter turns give the record back.
     let mut record = input.to_vec();
     for _ in 0..4 {
         record = convert("tafl", "tafl", &["--to-opt", "rotate=90"], &record).stdout;
     }
     let plain = convert("tafl", "tafl", &[], input);
-    assert!(record == plain.stdout, "{}", String::from_utf8_lossy(&record));
+    assert!(
+        record == plain.stdout,
+        "{}",
+        String::from_utf8_lossy(&record)
+    );
     let out = convert("tafl", "tafl", &["--to-opt", "mirror=yes"], input);
-    assert!(stdout(&out).contains("1. K1-K4 I3-I2xJ2 *"), "{}", stdout(&out));
-    let out = convert("tafl", "otn", &["--from-opt", "rules=copenhagen", "--to-opt", "rotate=90"], b"1. d1-d3 *\n");
+    assert!(
+        stdout(&out).contains("1. K1-K4 I3-I2xJ2 *"),
+        "{}",
+        stdout(&out)
+    );
+    // The same as conversion flags.
+    let flags = convert("tafl", "tafl", &["--mirror"], input);
+    assert!(flags.stdout == out.stdout, "{}", stderr(&flags));
+    let flags = convert("tafl", "tafl", &["--rotate", "180"], input);
+    assert!(
+        stdout(&flags).contains("1. K11-K8 I9-I10xJ10 *"),
+        "{}",
+        stderr(&flags)
+    );
+    let bad = convert("tafl", "tafl", &["--rotate", "45"], input);
+    assert_eq!(bad.status.code(), Some(2));
+    let out = convert(
+        "tafl",
+        "otn",
+        &["--from-opt", "rules=copenhagen", "--to-opt", "rotate=90"],
+        b"1. d1-d3 *\n",
+    );
     assert!(stdout(&out).contains("1. a8-c8 \n"), "{}", stdout(&out));
 }
 
@@ -248,7 +327,10 @@ fn every_opentafl_record_reads_and_writes_back() {
         let json2 = convert("tafl", "json", &[], &tafl.stdout);
         assert_eq!(counts(&json2), (1, 0), "{name}: {}", stderr(&json2));
         let back = convert("json", "otn", &[], &json2.stdout);
-        assert!(back.stdout == out.stdout || tags_moved(&back.stdout, &out.stdout), "{name}");
+        assert!(
+            back.stdout == out.stdout || tags_moved(&back.stdout, &out.stdout),
+            "{name}"
+        );
     }
     assert_eq!(exact, 8);
 }
@@ -269,7 +351,10 @@ fn tags_moved(a: &[u8], b: &[u8]) -> bool {
 fn aagenielsen(dir: &Path) -> Vec<PathBuf> {
     files(&dir.join("aagenielsen-json"), ".json")
         .into_iter()
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("game-")))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("game-"))
+        })
         .collect()
 }
 
@@ -290,7 +375,14 @@ fn every_aagenielsen_record_reads() {
     for f in &files {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         let out = kifu(
-            &["convert", "-f", "aagenielsen-json", "-t", "tafl", &f.to_string_lossy()],
+            &[
+                "convert",
+                "-f",
+                "aagenielsen-json",
+                "-t",
+                "tafl",
+                &f.to_string_lossy(),
+            ],
             b"",
         );
         no_panic(&out);
@@ -298,7 +390,15 @@ fn every_aagenielsen_record_reads() {
             assert_eq!(counts(&out), (0, 1));
             assert!(stderr(&out).contains(REFUSED.1), "{}", stderr(&out));
             let loose = kifu(
-                &["convert", "--no-validate", "-f", "aagenielsen-json", "-t", "tafl", &f.to_string_lossy()],
+                &[
+                    "convert",
+                    "--no-validate",
+                    "-f",
+                    "aagenielsen-json",
+                    "-t",
+                    "tafl",
+                    &f.to_string_lossy(),
+                ],
                 b"",
             );
             assert_eq!(counts(&loose), (1, 0));

@@ -17,6 +17,9 @@ pub const READERS: &[&str] = &[
     "draughts-diag",
     "sllavcco",
     "coerceo",
+    "tafl",
+    "otn",
+    "aagenielsen-json",
     "json",
     "jsonl",
 ];

@@ -70,10 +70,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             format!("not an aagenielsen game record: {e}"),
         )
     })?;
-    let at = |needle: &str| {
-        text.find(needle)
-            .map_or((1, 1), |i| line_col(text, i + 1))
-    };
+    let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
     let name = record.aage_game_type_name.trim();
     let dim = board_of(name).ok_or_else(|| {
         Problem::at(
@@ -128,7 +125,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     if let Some(r) = &rules {
         game.tags.push(Tag::new(
             "Rules",
-            r.preset_name().map_or_else(|| r.text().to_string(), str::to_string),
+            r.preset_name()
+                .map_or_else(|| r.text().to_string(), str::to_string),
         ));
     } else {
         game.tags.push(Tag::new("Board", format!("{dim}x{dim}")));
@@ -151,15 +149,23 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 game.tags.push(Tag::new("Termination", "time forfeit"));
                 break;
             }
-            _ => read_move(m, dim, &|_, e| Problem::at(place(), format!("move {}: {e}", i + 1)), &mut warnings)?,
+            _ => read_move(
+                m,
+                dim,
+                &|_, e| Problem::at(place(), format!("move {}: {e}", i + 1)),
+                &mut warnings,
+            )?,
         };
-        game.moves.plies.push(Ply::new(number, side, Move::Tafl(mv)));
+        game.moves
+            .plies
+            .push(Ply::new(number, side, Move::Tafl(mv)));
         side = side.other();
         if side == first {
             number += 1;
         }
     }
-    game.result = crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
+    game.result =
+        crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
     tafl::settle(&mut game, Some(dim), &mut warnings)?;
     Ok(Parsed { game, warnings })
 }
@@ -179,7 +185,11 @@ fn read_move(
     let legs = if legs.contains('-') {
         legs.to_string()
     } else {
-        match legs.char_indices().skip(1).find(|(_, c)| c.is_ascii_alphabetic()) {
+        match legs
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_alphabetic())
+        {
             Some((i, _)) => format!("{}-{}", &legs[..i], &legs[i..]),
             None => legs.to_string(),
         }
@@ -215,7 +225,10 @@ mod tests {
     #[test]
     fn game_types_give_boards_and_rules() {
         assert_eq!(board_of("Copenhagen Hnefatafl 11x11"), Some(11));
-        assert_eq!(board_of("Historical Hnefatafl 7x7 (Irish Brandubh 1)"), Some(7));
+        assert_eq!(
+            board_of("Historical Hnefatafl 7x7 (Irish Brandubh 1)"),
+            Some(7)
+        );
         assert_eq!(board_of("Saami Cuhkka 5x5"), Some(5));
         assert!(rules_of("Copenhagen Hnefatafl 11x11").is_some());
         assert!(rules_of("Old Copenhagen Hnefatafl 11x11").is_none());

@@ -45,11 +45,15 @@ impl Square {
     pub fn parse(text: &str) -> Result<Square, String> {
         let b = text.as_bytes();
         let (Some(&l), true) = (b.first(), b.len() >= 2) else {
-            return Err(format!("`{text}` is not a square (a file letter and a rank, `e5`)"));
+            return Err(format!(
+                "`{text}` is not a square (a file letter and a rank, `e5`)"
+            ));
         };
         let l = l.to_ascii_lowercase();
         if !l.is_ascii_lowercase() || !b[1..].iter().all(u8::is_ascii_digit) || b.len() > 4 {
-            return Err(format!("`{text}` is not a square (a file letter and a rank, `e5`)"));
+            return Err(format!(
+                "`{text}` is not a square (a file letter and a rank, `e5`)"
+            ));
         }
         let rank: u32 = text[1..].parse().unwrap_or(0);
         let file = l - b'a';

@@ -278,7 +278,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         }
     }
     let rules = rules.ok_or_else(|| {
-        Problem::at((1, 1), "no `[rules:...]` tag: an OpenTafl record names its rules")
+        Problem::at(
+            (1, 1),
+            "no `[rules:...]` tag: an OpenTafl record names its rules",
+        )
     })?;
     let dim = rules.dim;
     let first = if rules.attackers_first {
@@ -345,7 +348,9 @@ fn read_turn(
                 path: Vec::new(),
                 base: 1,
             },
-            address.parse::<u32>().map_err(|_| bad("not a turn number"))?,
+            address
+                .parse::<u32>()
+                .map_err(|_| bad("not a turn number"))?,
         ),
         Some((key, last)) => {
             let t: u32 = last
@@ -464,7 +469,10 @@ fn read_move(
     let skip = usize::from(text.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic));
     let body = &text[skip..];
     if body.contains(['^', '=']) {
-        return Err(err(skip, "berserk moves and jumps (`^`, `=`) are not read".into()));
+        return Err(err(
+            skip,
+            "berserk moves and jumps (`^`, `=`) are not read".into(),
+        ));
     }
     // The captured pieces' letters go; marks are read by meaning: `-` and
     // `+` a threat, `--` and `++` a win.
@@ -499,7 +507,11 @@ fn read_move(
 
 /// Writes one game.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let options = opts.format.get::<tafl::Options>().cloned().unwrap_or_default();
+    let options = opts
+        .format
+        .get::<tafl::Options>()
+        .cloned()
+        .unwrap_or_default();
     let Some(board) = game.variant.as_tafl() else {
         return Err(Problem::whole(format!(
             "a {} game cannot be written as otn",
@@ -588,13 +600,21 @@ struct Writer<'a> {
 impl Writer<'_> {
     /// Writes a line: the main line (`prefix` None, turns numbered by
     /// their move numbers) or a variation addressed by `prefix` (`8a.1.`).
-    fn line(&mut self, line: &Line, prefix: Option<&str>, pos: &mut Position<'_>) -> Result<(), Problem> {
+    fn line(
+        &mut self,
+        line: &Line,
+        prefix: Option<&str>,
+        pos: &mut Position<'_>,
+    ) -> Result<(), Problem> {
         let base = line.plies.first().map_or(1, |p| p.number);
         let mut i = 0;
         while i < line.plies.len() {
             let a = &line.plies[i];
             let pair = a.side == self.first
-                && line.plies.get(i + 1).is_some_and(|b| b.side != self.first && b.number == a.number);
+                && line
+                    .plies
+                    .get(i + 1)
+                    .is_some_and(|b| b.side != self.first && b.number == a.number);
             let turn: Vec<&Ply> = if pair {
                 vec![a, &line.plies[i + 1]]
             } else {
@@ -626,15 +646,25 @@ impl Writer<'_> {
             }
             let mut before = Vec::new();
             for p in &turn {
-                before.push(pos.clone());
+                // The position a variation of this ply starts from.
+                before.push((!p.variations.is_empty()).then(|| pos.clone()));
                 self.out.push(' ');
                 self.spell(p, pos)?;
             }
             self.out.push_str(" \n[");
-            let text = |cs: &[Comment]| cs.iter().map(|c| c.text.as_str()).collect::<Vec<_>>().join(" ");
+            let text = |cs: &[Comment]| {
+                cs.iter()
+                    .map(|c| c.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
             // The main line's first comments went into the start comment.
             let opening = prefix.is_none() && i == 0;
-            let one_before = if opening { String::new() } else { text(&turn[0].before) };
+            let one_before = if opening {
+                String::new()
+            } else {
+                text(&turn[0].before)
+            };
             match turn.as_slice() {
                 [x, y] => {
                     let mut c1 = one_before;
@@ -659,6 +689,7 @@ impl Writer<'_> {
             }
             self.out.push_str("]\n\n");
             for (p, start) in turn.iter().zip(before) {
+                let Some(start) = start else { continue };
                 for (k, v) in p.variations.iter().enumerate() {
                     let pre = format!("{}.{}.", address(p), k + 1);
                     let mut vpos = start.clone();
@@ -667,7 +698,9 @@ impl Writer<'_> {
             }
             i += turn.len();
         }
-        if !line.trailing.is_empty() && !(prefix.is_none() && line.plies.is_empty()) {
+        // (Those of an empty main line went into the start comment.)
+        let opening = prefix.is_none() && line.plies.is_empty();
+        if !line.trailing.is_empty() && !opening {
             self.warnings.push(Problem::whole(
                 "comments after a line's last move have no place in otn: left out",
             ));
@@ -687,7 +720,12 @@ impl Writer<'_> {
             return Ok(());
         };
         let piece = pos.piece(step.from);
-        let before = pos.clone();
+        // Which captured pieces are the king, before they go.
+        let kings: Vec<bool> = step
+            .captures
+            .iter()
+            .map(|&c| pos.piece(c) == Some(b'K'))
+            .collect();
         let _ = pos.play(step, ply.side, false);
         if piece == Some(b'K') {
             self.out.push('K');
@@ -700,7 +738,7 @@ impl Writer<'_> {
         }
         for (i, &c) in step.captures.iter().enumerate() {
             self.out.push(if i == 0 { 'x' } else { '/' });
-            if before.piece(c) == Some(b'K') {
+            if kings[i] {
                 self.out.push('K');
             }
             view(c).write(false, self.out);
@@ -725,7 +763,15 @@ mod tests {
 
     #[test]
     fn tag_names_map_both_ways() {
-        for key in ["event", "time-control", "start-comment", "puzzle-prestart", "attackers", "defenders", "result"] {
+        for key in [
+            "event",
+            "time-control",
+            "start-comment",
+            "puzzle-prestart",
+            "attackers",
+            "defenders",
+            "result",
+        ] {
             assert_eq!(tag_key(&tag_name(key)), key);
         }
         assert_eq!(tag_name("time-control"), "TimeControl");

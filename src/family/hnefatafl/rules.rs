@@ -90,7 +90,12 @@ impl Pieces {
         let mut set = 0;
         for b in text.bytes() {
             match Pieces::bit(b) {
-                0 => return Err(format!("`{}` is not a piece (t c n k, T C N K)", char::from(b))),
+                0 => {
+                    return Err(format!(
+                        "`{}` is not a piece (t c n k, T C N K)",
+                        char::from(b)
+                    ))
+                }
                 bit => set |= bit,
             }
         }
@@ -335,15 +340,12 @@ impl Rules {
                 }
                 "efe" => r.edge_forts = yes(value)?,
                 "ber" => r.berserk = value != "n",
-                "kj" | "nj" | "cj" | "mj" => {
-                    if key == "kj" && !matches!(value, "n" | "") {
-                        r.berserk = true;
-                    }
-                }
+                "kj" if !matches!(value, "n" | "") => r.berserk = true,
                 "start" | "starti" => {
-                    start = Some(position(value, dim, key == "starti").map_err(|e| {
-                        format!("`{key}:`: {e}")
-                    })?);
+                    start = Some(
+                        position(value, dim, key == "starti")
+                            .map_err(|e| format!("`{key}:`: {e}"))?,
+                    );
                 }
                 // Kept as written: the variant's name, threefold repetition,
                 // surrounding, fortresses and what else OpenTafl adds.
@@ -438,7 +440,12 @@ fn position(text: &str, dim: u8, inverted: bool) -> Result<Vec<u8>, String> {
                     cells[rank * d + file] = b;
                     file += 1;
                 }
-                _ => return Err(format!("`{}` is not a piece (t c n k, T C N K)", char::from(b))),
+                _ => {
+                    return Err(format!(
+                        "`{}` is not a piece (t c n k, T C N K)",
+                        char::from(b)
+                    ))
+                }
             }
         }
         file += count;
@@ -566,19 +573,20 @@ impl<'r> Position<'r> {
             ));
         }
         if !step.via.is_empty() {
-            return Err("a move of several legs is a berserk move, which these rules do not allow".into());
+            return Err(
+                "a move of several legs is a berserk move, which these rules do not allow".into(),
+            );
         }
         let (from, to) = (step.from, step.to);
         if from == to || (from.file != to.file && from.rank != to.rank) {
-            return Err(format!("{from}-{to} is not a straight line along a rank or file"));
+            return Err(format!(
+                "{from}-{to} is not a straight line along a rank or file"
+            ));
         }
         let df = (i16::from(to.file) - i16::from(from.file)).signum();
         let dr = (i16::from(to.rank) - i16::from(from.rank)).signum();
         let (mut f, mut rk) = (i16::from(from.file) + df, i16::from(from.rank) + dr);
-        loop {
-            let Some((sq, occ)) = self.at(f, rk) else {
-                break;
-            };
+        while let Some((sq, occ)) = self.at(f, rk) {
             if occ != 0 {
                 return Err(format!("{sq} is in the way"));
             }
@@ -643,7 +651,9 @@ impl<'r> Position<'r> {
         if king_mover && side != ATTACKERS {
             out.escaped = match r.escape {
                 Escape::Corner => r.is_corner(to),
-                Escape::Edge => to.file == 0 || to.rank == 0 || to.file == r.dim - 1 || to.rank == r.dim - 1,
+                Escape::Edge => {
+                    to.file == 0 || to.rank == 0 || to.file == r.dim - 1 || to.rank == r.dim - 1
+                }
             };
         }
         out
@@ -654,7 +664,8 @@ impl<'r> Position<'r> {
     fn king_taken(&self, sq: Square, dir: (i8, i8), to: Square) -> bool {
         let r = self.rules;
         let near_centre = r.centres.iter().any(|c| {
-            (i16::from(c.file) - i16::from(sq.file)).abs() + (i16::from(c.rank) - i16::from(sq.rank)).abs()
+            (i16::from(c.file) - i16::from(sq.file)).abs()
+                + (i16::from(c.rank) - i16::from(sq.rank)).abs()
                 <= 1
         });
         let strong = match r.strength {
@@ -823,14 +834,24 @@ pub fn replay(line: &mut Line, pos: &mut Position<'_>, listed: bool) -> Result<(
             let mut p = pos.clone();
             replay(var, &mut p, listed)?;
         }
-        let label = label(ply.number, ply.side, first);
-        let side = ply.side;
+        let (number, side) = (ply.number, ply.side);
+        let label = || label(number, side, first);
         let Some(Move::Step(step)) = ply.mv.as_hnefatafl_mut() else {
             continue;
         };
         let played = pos
             .play(step, side, true)
-            .map_err(|e| format!("{label} {}: {e}", spelled(step)))?;
+            .map_err(|e| format!("{} {}: {e}", label(), spelled(step)))?;
+        if step.captures.is_empty() && played.captures.is_empty() {
+            if step.mark == Some(Mark::Win) && !(played.king_captured || played.escaped) {
+                return Err(format!(
+                    "{} {}: marked `++`, but the king is neither captured nor escaped",
+                    label(),
+                    spelled(step)
+                ));
+            }
+            continue;
+        }
         let mut written = step.captures.clone();
         written.sort();
         written.dedup();
@@ -854,10 +875,10 @@ pub fn replay(line: &mut Line, pos: &mut Position<'_>, listed: bool) -> Result<(
             if !missing.is_empty() {
                 why.push(format!("the move captures {} too", missing.join(", ")));
             }
-            return Err(format!("{label} {}: {}", spelled(step), why.join("; ")));
+            return Err(format!("{} {}: {}", label(), spelled(step), why.join("; ")));
         }
         if !listed {
-            step.captures = played.captures.clone();
+            step.captures.clone_from(&played.captures);
         } else if step.captures.len() != written.len() {
             step.captures.dedup();
         }
@@ -865,7 +886,8 @@ pub fn replay(line: &mut Line, pos: &mut Position<'_>, listed: bool) -> Result<(
         let unchecked = side != ATTACKERS && pos.rules.edge_forts;
         if step.mark == Some(Mark::Win) && !wins && !unchecked {
             return Err(format!(
-                "{label} {}: marked `++`, but the king is neither captured nor escaped",
+                "{} {}: marked `++`, but the king is neither captured nor escaped",
+                label(),
                 spelled(step)
             ));
         }
@@ -931,7 +953,10 @@ pub fn check_game(game: &crate::ir::Game, board: &super::Board) -> Result<(), St
         Ok(())
     }
     if !(MIN_DIM..=MAX_DIM).contains(&board.dim) {
-        return Err(format!("a tafl board is 5 to 19 squares a side, not {}", board.dim));
+        return Err(format!(
+            "a tafl board is 5 to 19 squares a side, not {}",
+            board.dim
+        ));
     }
     if let Some(r) = &board.rules {
         if r.dim != board.dim {
@@ -1001,7 +1026,13 @@ mod tests {
         assert_eq!(puzzle.corners, [sq("g7")]);
         assert_eq!(puzzle.start_piece(sq("e6")), Some(b'K'));
         assert_eq!(puzzle.start_piece(sq("f3")), Some(b't'));
-        for bad in ["dim:4 start:/4/4/4/4/", "start:/3/", "dim:7", "dim:7 ka:q start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2/"] {
+        for bad in [
+            "dim:4 start:/4/4/4/4/",
+            "start:/3/",
+            "dim:7",
+            "dim:7 ka:q start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+            "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2/",
+        ] {
             assert!(Rules::parse(bad).is_err(), "{bad}");
         }
     }
@@ -1062,11 +1093,23 @@ mod tests {
     fn the_king_escapes_to_a_corner_or_an_edge() {
         let r = rules("copenhagen", "/11/11/11/11/11/t10/11/11/11/11/K10/");
         let mut pos = Position::new(&r);
-        assert!(!pos.play(&step("a11", "e11"), ATT.other(), true).unwrap().escaped);
-        assert!(pos.play(&step("e11", "k11"), ATT.other(), true).unwrap().escaped);
+        assert!(
+            !pos.play(&step("a11", "e11"), ATT.other(), true)
+                .unwrap()
+                .escaped
+        );
+        assert!(
+            pos.play(&step("e11", "k11"), ATT.other(), true)
+                .unwrap()
+                .escaped
+        );
         let t = rules("tablut", "/9/9/9/9/4K4/9/9/9/t8/");
         let mut pos = Position::new(&t);
-        assert!(pos.play(&step("e5", "e1"), ATT.other(), true).unwrap().escaped);
+        assert!(
+            pos.play(&step("e5", "e1"), ATT.other(), true)
+                .unwrap()
+                .escaped
+        );
     }
 
     #[test]
@@ -1093,8 +1136,17 @@ mod tests {
         assert!(pos.check_step(&step("d1", "d3"), ATT).is_ok());
         assert!(pos.check_step(&step("d1", "e3"), ATT).is_err());
         assert!(pos.check_step(&step("f6", "f9"), ATT.other()).is_err());
-        assert!(pos.check_step(&step("f4", "f3"), ATT).is_err(), "the other side's piece");
-        assert!(pos.check_step(&step("c3", "c4"), ATT).is_err(), "empty square");
-        assert!(pos.check_step(&step("a6", "c6"), ATT).is_err(), "in the way");
+        assert!(
+            pos.check_step(&step("f4", "f3"), ATT).is_err(),
+            "the other side's piece"
+        );
+        assert!(
+            pos.check_step(&step("c3", "c4"), ATT).is_err(),
+            "empty square"
+        );
+        assert!(
+            pos.check_step(&step("a6", "c6"), ATT).is_err(),
+            "in the way"
+        );
     }
 }

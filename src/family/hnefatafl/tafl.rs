@@ -16,7 +16,7 @@ use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, MAX_DIM, MIN_DIM};
-use crate::family::{Family, Move, Variant};
+use crate::family::{Move, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Line, Outcome, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
@@ -139,7 +139,6 @@ pub fn board_from_tags(
     tags: &[Tag],
     at: &dyn Fn(&str) -> (usize, usize),
     opts: &Options,
-    no_validate: bool,
 ) -> Result<(Option<u8>, Option<Rules>), Problem> {
     let find = |name: &str| tags.iter().find(|t| t.name.eq_ignore_ascii_case(name));
     let rules = match find("Rules") {
@@ -159,7 +158,6 @@ pub fn board_from_tags(
             ));
         }
     }
-    let _ = no_validate;
     Ok((rules.as_ref().map(|r| r.dim).or(board), rules))
 }
 
@@ -179,7 +177,7 @@ impl Notation for Reader<'_> {
         tags: &[Tag],
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        let (dim, rules) = board_from_tags(tags, at, &self.options, self.opts.no_validate)?;
+        let (dim, rules) = board_from_tags(tags, at, &self.options)?;
         self.dim = dim;
         self.rules = rules.clone();
         let board = Board {
@@ -197,7 +195,10 @@ impl Notation for Reader<'_> {
     }
 
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
-        decode(mv.text(), self.dim, '-', &|at, e| Problem::at(mv.pos(at), e)).map(Move::Tafl)
+        decode(mv.text(), self.dim, '-', &|at, e| {
+            Problem::at(mv.pos(at), e)
+        })
+        .map(Move::Tafl)
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
@@ -208,7 +209,11 @@ impl Notation for Reader<'_> {
 /// Settles the board of a game read: the side the record showed (the
 /// largest square, with a warning, where nothing said it), then the moves
 /// replayed by the rules when there are rules and the game is validated.
-pub fn settle(game: &mut Game, dim: Option<u8>, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+pub fn settle(
+    game: &mut Game,
+    dim: Option<u8>,
+    warnings: &mut Vec<Problem>,
+) -> Result<(), Problem> {
     let Variant::Tafl(board) = &mut game.variant else {
         return Ok(());
     };
@@ -331,7 +336,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 /// or the rules string); a Board tag is added when there are no rules.
 pub fn render_tags(game: &Game, board: &Board) -> Vec<Tag> {
     let mut tags = game.tags.clone();
-    let find = |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
+    let find =
+        |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
     let side = format!("{0}x{0}", board.dim);
     match find(&tags, "Board") {
         Some(i) if parse_board(&tags[i].value) != Ok(board.dim) => tags[i].value = side,
@@ -339,10 +345,10 @@ pub fn render_tags(game: &Game, board: &Board) -> Vec<Tag> {
         None if board.rules.is_none() => tags.push(Tag::new("Board", side)),
         None => {}
     }
-    let named = board
-        .rules
-        .as_ref()
-        .map(|r| r.preset_name().map_or_else(|| r.text().to_string(), str::to_string));
+    let named = board.rules.as_ref().map(|r| {
+        r.preset_name()
+            .map_or_else(|| r.text().to_string(), str::to_string)
+    });
     match (find(&tags, "Rules"), named) {
         (Some(i), Some(name)) => {
             if Rules::named(&tags[i].value).ok() != board.rules {
@@ -418,11 +424,6 @@ pub fn spell(m: &TMove, buf: &mut String, view: &dyn Fn(Square) -> Square) {
     });
 }
 
-/// Whether a game is tafl (for the writers of the family).
-pub fn is_tafl(game: &Game) -> bool {
-    game.family() == Family::Tafl
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,8 +451,9 @@ mod tests {
     fn a_listed_capture_the_rules_do_not_make_is_an_error() {
         let e = read_one("[Rules \"brandubh\"]\n\n1. d2-e2xe3 *").unwrap_err();
         assert!(e.message.contains("capture nothing on e3"), "{}", e.message);
-        let e = read_one("[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 3. d6-a6xa5 d5-a5 *")
-            .unwrap_err();
+        let e =
+            read_one("[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 3. d6-a6xa5 d5-a5 *")
+                .unwrap_err();
         assert!(e.message.contains("captures a6 too"), "{}", e.message);
     }
 }
