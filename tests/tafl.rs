@@ -81,6 +81,17 @@ fn otn_records_are_written_back_byte_for_byte() {
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     assert!(out.stdout == otg, "{}", stdout(&out));
     assert_interchange_round_trip("otn", &[], &otg, 1, "constructs.otg");
+    // Turns out of order are a located error.
+    let text = String::from_utf8(otg.clone())
+        .unwrap()
+        .replace("\n2. f4-f5", "\n9. f4-f5");
+    let out = convert("otn", "otn", &[], text.as_bytes());
+    assert_eq!(counts(&out), (0, 1));
+    assert!(
+        stderr(&out).contains(":22:1: error: game 1: turn `9.`: turn 9 where turn 2 is due"),
+        "{}",
+        stderr(&out)
+    );
     // Two records in one stream are two games.
     let mut two = otg.clone();
     two.extend_from_slice(&otg);
@@ -438,4 +449,45 @@ fn copenhagen_captures_agree_with_the_rules_and_are_computed_back() {
         assert!(computed.stdout == listed.stdout, "{name}");
     }
     assert_eq!(games, 20, "the Copenhagen games of the shared corpus");
+}
+
+#[test]
+fn what_a_target_cannot_hold_is_a_warning() {
+    // An otn tag over two lines is one line in tafl.
+    let otg = "[site:two\nlines]\n[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 \n[]\n\n";
+    let out = convert("otn", "tafl", &[], otg.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("[Site \"two lines\"]"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("tag `Site` holds line breaks"),
+        "{}",
+        stderr(&out)
+    );
+    let again = convert("tafl", "tafl", &[], &out.stdout);
+    assert!(again.stdout == out.stdout);
+    // A tafl comment with a `|`, or a `]` ending a line, and a tag name
+    // otn cannot spell.
+    let tafl = "[Odd/Name \"x\"]\n[Rules \"brandubh\"]\n\n1. d2-e2 {a|b} c4-c5 {c]\nd} *\n";
+    let out = convert("tafl", "otn", &[], tafl.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("[a/b|c)\nd]"), "{}", stdout(&out));
+    contains_all(
+        &stderr(&out),
+        &["written `)` and `/`", "tag `Odd/Name`: an otn tag name"],
+        "otn",
+    );
+    let back = convert("otn", "otn", &[], &out.stdout);
+    assert!(back.stdout == out.stdout, "{}", stderr(&back));
+    // A suicide mark has no otn spelling.
+    let out = convert(
+        "tafl",
+        "otn",
+        &["--from-opt", "rules=brandubh"],
+        b"1. d2-e2-- *\n",
+    );
+    assert!(stderr(&out).contains("the mark `--` of a suicidal move has no otn spelling"));
 }

@@ -409,6 +409,13 @@ fn read_turn(
     };
     let number = place.base + t - 1;
     let line = line_at(main, &place.path);
+    if let Some(last) = line.plies.last() {
+        if number != last.number + 1 {
+            let shown = number + 1 - place.base;
+            let expected = last.number + 2 - place.base;
+            return Err(bad(&format!("turn {shown} where turn {expected} is due")));
+        }
+    }
     let mut side = if filler { first.other() } else { first };
     let count = moves.len();
     let mut plies = Vec::new();
@@ -505,6 +512,47 @@ fn read_move(
     Ok(m)
 }
 
+/// Text as a tag value or commentary can hold it: a `]` at the end of a
+/// line would close it (written `)`), and a `|` splits a turn's
+/// commentary (written `/`) where `bar` is false; each change is a warning.
+fn fit(text: &str, bar: bool, warnings: &mut Vec<Problem>) -> String {
+    let b = text.as_bytes();
+    let closes = |i: usize| {
+        b[i] == b']'
+            && b[i + 1..]
+                .iter()
+                .find(|&&c| c != b' ' && c != b'\t')
+                .is_none_or(|&c| c == b'\n' || c == b'\r')
+    };
+    let bad = (0..b.len()).any(|i| closes(i) || (!bar && b[i] == b'|'));
+    if !bad {
+        return text.to_string();
+    }
+    warnings.push(Problem::whole(
+        "otn cannot hold a `]` at the end of a line of a tag or comment, nor a `|` in a \
+         turn's first comment: written `)` and `/`",
+    ));
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        out.push(match c {
+            ']' if closes(i) => ')',
+            '|' if !bar => '/',
+            c => c,
+        });
+    }
+    out
+}
+
+/// Comments as one commentary text, separated by spaces.
+fn joined<'c>(parts: impl IntoIterator<Item = &'c Comment>) -> String {
+    let texts: Vec<&str> = parts
+        .into_iter()
+        .map(|c| c.text.as_str())
+        .filter(|t| !t.is_empty())
+        .collect();
+    texts.join(" ")
+}
+
 /// Writes one game.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let options = opts
@@ -531,10 +579,10 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         Some(p) => &p.before,
         None => &game.moves.trailing,
     };
-    let start_comment = |out: &mut String| {
+    let start_comment = |out: &mut String, warnings: &mut Vec<Problem>| {
         for c in game.preamble.iter().chain(opening) {
             out.push_str("[start-comment:");
-            out.push_str(&c.text);
+            out.push_str(&fit(&c.text, true, warnings));
             out.push_str("]\n");
         }
     };
@@ -554,18 +602,30 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                 out.push_str("[rules:");
                 out.push_str(rules.text());
                 out.push_str("]\n");
-                start_comment(out);
+                start_comment(out, &mut warnings);
                 wrote_rules = true;
             }
             name => {
+                let key = tag_key(name);
+                let fits = !key.is_empty()
+                    && key
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+                if !fits {
+                    warnings.push(Problem::whole(format!(
+                        "tag `{name}`: an otn tag name is letters, digits, `-` and `_`: left out"
+                    )));
+                    continue;
+                }
                 out.push('[');
-                out.push_str(&tag_key(name));
+                out.push_str(&key);
                 out.push(':');
-                out.push_str(if name == "Result" {
+                let value = if name == "Result" {
                     result_out(&t.value)
                 } else {
                     &t.value
-                });
+                };
+                out.push_str(&fit(value, true, &mut warnings));
                 out.push_str("]\n");
             }
         }
@@ -574,7 +634,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         out.push_str("[rules:");
         out.push_str(rules.text());
         out.push_str("]\n");
-        start_comment(out);
+        start_comment(out, &mut warnings);
     }
     out.push('\n');
     let first = board.first_mover();
@@ -652,40 +712,23 @@ impl Writer<'_> {
                 self.spell(p, pos)?;
             }
             self.out.push_str(" \n[");
-            let text = |cs: &[Comment]| {
-                cs.iter()
-                    .map(|c| c.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
             // The main line's first comments went into the start comment.
             let opening = prefix.is_none() && i == 0;
-            let one_before = if opening {
-                String::new()
-            } else {
-                text(&turn[0].before)
+            let none: &[Comment] = &[];
+            let lead = if opening { none } else { &turn[0].before };
+            let (one, two) = match turn.as_slice() {
+                [x, y] => (
+                    joined(lead.iter().chain(&x.after)),
+                    Some(joined(y.before.iter().chain(&y.after))),
+                ),
+                [x] if filler && !x.before.is_empty() => (joined(lead), Some(joined(&x.after))),
+                [x] => (joined(lead.iter().chain(&x.after)), None),
+                _ => (String::new(), None),
             };
-            match turn.as_slice() {
-                [x, y] => {
-                    let mut c1 = one_before;
-                    c1.push_str(&text(&x.after));
-                    let mut c2 = text(&y.before);
-                    c2.push_str(&text(&y.after));
-                    self.out.push_str(&c1);
-                    self.out.push('|');
-                    self.out.push_str(&c2);
-                }
-                [x] if filler && !x.before.is_empty() => {
-                    self.out.push_str(&one_before);
-                    self.out.push('|');
-                    self.out.push_str(&text(&x.after));
-                }
-                [x] => {
-                    let mut c = one_before;
-                    c.push_str(&text(&x.after));
-                    self.out.push_str(&c);
-                }
-                _ => {}
+            self.out.push_str(&fit(&one, false, self.warnings));
+            if let Some(two) = two {
+                self.out.push('|');
+                self.out.push_str(&fit(&two, true, self.warnings));
             }
             self.out.push_str("]\n\n");
             for (p, start) in turn.iter().zip(before) {

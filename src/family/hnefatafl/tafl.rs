@@ -373,7 +373,23 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             game.family().name()
         )));
     };
-    let tags = render_tags(game, board);
+    let mut tags = render_tags(game, board);
+    let mut warnings = Vec::new();
+    // A tag of a line (an otn tag may span several) is one line here.
+    for t in &mut tags {
+        if t.value.contains(['\n', '\r']) {
+            t.value = t
+                .value
+                .split(['\n', '\r'])
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            warnings.push(Problem::whole(format!(
+                "tag `{}` holds line breaks, which a tafl tag cannot: written as spaces",
+                t.name
+            )));
+        }
+    }
     let style = Style {
         glyphs_as_nags: false,
         layout: Layout::Paragraph,
@@ -386,7 +402,6 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         spell(t, buf, &|s| s.transform(dim, q, m));
         Ok(())
     })?;
-    let mut warnings = Vec::new();
     if let Some(r) = game.foreign_result() {
         warnings.push(Problem::whole(format!(
             "result `{r}` is not a tafl result: `*` ends the movetext (a Result tag is kept as written)"
