@@ -98,6 +98,12 @@ fn otn_records_are_written_back_byte_for_byte() {
     let out = convert("otn", "otn", &[], &two);
     assert_eq!(counts(&out), (2, 0), "{}", stderr(&out));
     assert!(out.stdout == two);
+    // Records without turns too.
+    let bare = b"[date:2016.09.16]\n[rules:dim:5 start:/1tTTt/tKt2/t2T1/5/1T3/]\n\n";
+    let two = [&bare[..], &bare[..]].concat();
+    let out = convert("otn", "otn", &[], &two);
+    assert_eq!(counts(&out), (2, 0), "{}", stderr(&out));
+    assert!(out.stdout == two);
 }
 
 #[test]

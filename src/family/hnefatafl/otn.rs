@@ -120,7 +120,8 @@ fn result_out(value: &str) -> &str {
 }
 
 /// The record scanner: a record ends where a line starts with a tag
-/// OpenTafl writes (`[event:`, `[date:`, ...) after the record's turns,
+/// OpenTafl writes (`[event:`, `[date:`, ...) after the record's turns, or
+/// after a blank line that follows its tags (a record without turns),
 /// outside any commentary.
 #[derive(Debug)]
 pub struct OtnScan;
@@ -141,6 +142,8 @@ impl Scan for OtnScan {
         let mut i = 0;
         let mut open = false;
         let mut turns = false;
+        let mut tags = false;
+        let mut gap = false;
         while i < data.len() {
             let end = match memchr::memchr(b'\n', &data[i..]) {
                 Some(j) => i + j + 1,
@@ -150,12 +153,16 @@ impl Scan for OtnScan {
             let line = &data[i..end];
             if !open {
                 if line.first() == Some(&b'[') {
-                    if turns && starts_tag(line) {
+                    let tag = starts_tag(line);
+                    if (turns || gap) && tag {
                         return Some((i, true));
                     }
+                    tags |= tag;
                     open = true;
                 } else if line.first().is_some_and(u8::is_ascii_digit) {
                     turns = true;
+                } else if tags && line.trim_ascii().is_empty() {
+                    gap = true;
                 }
             }
             if open && line.trim_ascii_end().ends_with(b"]") {
