@@ -188,7 +188,19 @@ fn bad_moves_are_located_errors() {
         b"[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 3. d6-a6xa5 d5-a5 *\n",
     );
     assert!(
-        stderr(&out).contains("3... d5-a5: the move captures a6 too"),
+        stderr(&out).contains("-:3:43: error: game 1: 3... d5-a5: the move captures a6 too"),
+        "{}",
+        stderr(&out)
+    );
+    // A move of a variation, located in it.
+    let out = convert(
+        "tafl",
+        "tafl",
+        &[],
+        b"[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 (2... c5-c6 3. d6-a6xa5) *\n",
+    );
+    assert!(
+        stderr(&out).contains("-:3:46: error: game 1: 3. d6-a6xa5: c6 is in the way"),
         "{}",
         stderr(&out)
     );
@@ -406,6 +418,11 @@ fn every_aagenielsen_record_reads() {
         if name == REFUSED.0 {
             assert_eq!(counts(&out), (0, 1));
             assert!(stderr(&out).contains(REFUSED.1), "{}", stderr(&out));
+            assert!(
+                stderr(&out).contains(".json:67:10: error: game 1: "),
+                "{}",
+                stderr(&out)
+            );
             let loose = kifu(
                 &[
                     "convert",

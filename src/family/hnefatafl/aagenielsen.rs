@@ -133,13 +133,19 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     let mut side: Side = first;
     let mut number = 1;
-    let moves_at = text.find("\"Moves\"").unwrap_or(0);
+    // Where each move is written, to locate errors.
+    let mut cursor = text.find("\"Moves\"").unwrap_or(0);
+    let mut places = Vec::with_capacity(record.moves.len());
     for (i, m) in record.moves.iter().enumerate() {
-        let place = || {
-            text[moves_at..]
-                .find(&format!("\"{m}\""))
-                .map_or((1, 1), |j| line_col(text, moves_at + j + 1))
-        };
+        let found = text[cursor..]
+            .find(&format!("\"{m}\""))
+            .map(|j| cursor + j + 1);
+        if let Some(at) = found {
+            cursor = at;
+        }
+        let at = found.map_or((1, 1), |at| line_col(text, at));
+        places.push(at);
+        let place = || at;
         let mv = match m.as_str() {
             "resigned" => TMove::Resign,
             "timeout" => {
@@ -166,7 +172,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     game.result =
         crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
-    tafl::settle(&mut game, Some(dim), &mut warnings)?;
+    tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
+        places.get(i).copied()
+    })?;
     Ok(Parsed { game, warnings })
 }
 

@@ -311,7 +311,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Some(p) => p.before.splice(0..0, preamble),
         None => game.moves.trailing.splice(0..0, preamble),
     };
-    tafl::settle(&mut game, Some(dim), &mut warnings)?;
+    tafl::settle(&mut game, Some(dim), &mut warnings, &|_| None)?;
     Ok(Parsed { game, warnings })
 }
 

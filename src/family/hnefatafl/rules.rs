@@ -822,17 +822,34 @@ pub fn lists_captures(line: &Line) -> bool {
 
 /// Replays a line from a position: each move is checked, its captures
 /// compared with those listed (when `listed`) or filled in, and a `++`
-/// mark checked. The error names the ply and says why.
-pub fn replay(line: &mut Line, pos: &mut Position<'_>, listed: bool) -> Result<(), String> {
+/// mark checked. The error names the ply and says why, with the ply's
+/// place in the record: its index among the plies in the order written
+/// (each ply before its variations).
+pub fn replay(
+    line: &mut Line,
+    pos: &mut Position<'_>,
+    listed: bool,
+) -> Result<(), (usize, String)> {
+    replay_from(line, pos, listed, &mut 0)
+}
+
+fn replay_from(
+    line: &mut Line,
+    pos: &mut Position<'_>,
+    listed: bool,
+    index: &mut usize,
+) -> Result<(), (usize, String)> {
     let first = if pos.rules.attackers_first {
         ATTACKERS
     } else {
         ATTACKERS.other()
     };
     for ply in &mut line.plies {
+        let at = *index;
+        *index += 1;
         for var in &mut ply.variations {
             let mut p = pos.clone();
-            replay(var, &mut p, listed)?;
+            replay_from(var, &mut p, listed, index)?;
         }
         let (number, side) = (ply.number, ply.side);
         let label = || label(number, side, first);
@@ -841,13 +858,16 @@ pub fn replay(line: &mut Line, pos: &mut Position<'_>, listed: bool) -> Result<(
         };
         let played = pos
             .play(step, side, true)
-            .map_err(|e| format!("{} {}: {e}", label(), spelled(step)))?;
+            .map_err(|e| (at, format!("{} {}: {e}", label(), spelled(step))))?;
         if step.captures.is_empty() && played.captures.is_empty() {
             if step.mark == Some(Mark::Win) && !(played.king_captured || played.escaped) {
-                return Err(format!(
-                    "{} {}: marked `++`, but the king is neither captured nor escaped",
-                    label(),
-                    spelled(step)
+                return Err((
+                    at,
+                    format!(
+                        "{} {}: marked `++`, but the king is neither captured nor escaped",
+                        label(),
+                        spelled(step)
+                    ),
                 ));
             }
             continue;
@@ -875,7 +895,10 @@ pub fn replay(line: &mut Line, pos: &mut Position<'_>, listed: bool) -> Result<(
             if !missing.is_empty() {
                 why.push(format!("the move captures {} too", missing.join(", ")));
             }
-            return Err(format!("{} {}: {}", label(), spelled(step), why.join("; ")));
+            return Err((
+                at,
+                format!("{} {}: {}", label(), spelled(step), why.join("; ")),
+            ));
         }
         if !listed {
             step.captures.clone_from(&played.captures);
@@ -885,10 +908,13 @@ pub fn replay(line: &mut Line, pos: &mut Position<'_>, listed: bool) -> Result<(
         let wins = played.king_captured || played.escaped;
         let unchecked = side != ATTACKERS && pos.rules.edge_forts;
         if step.mark == Some(Mark::Win) && !wins && !unchecked {
-            return Err(format!(
-                "{} {}: marked `++`, but the king is neither captured nor escaped",
-                label(),
-                spelled(step)
+            return Err((
+                at,
+                format!(
+                    "{} {}: marked `++`, but the king is neither captured nor escaped",
+                    label(),
+                    spelled(step)
+                ),
             ));
         }
     }
@@ -970,7 +996,7 @@ pub fn check_game(game: &crate::ir::Game, board: &super::Board) -> Result<(), St
     if let (Some(rules), true) = (&board.rules, board.validated) {
         if !rules.berserk {
             let mut line = game.moves.clone();
-            replay(&mut line, &mut Position::new(rules), true)?;
+            replay(&mut line, &mut Position::new(rules), true).map_err(|(_, e)| e)?;
         }
     }
     Ok(())

@@ -163,6 +163,9 @@ pub fn board_from_tags(
 
 struct Reader<'o> {
     opts: &'o ReadOptions,
+    /// The record, and where each move read is in it, in the order read.
+    text: &'o str,
+    moves: Vec<usize>,
     options: Options,
     dim: Option<u8>,
     rules: Option<Rules>,
@@ -195,6 +198,7 @@ impl Notation for Reader<'_> {
     }
 
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
+        self.moves.push(mv.offset());
         decode(mv.text(), self.dim, '-', &|at, e| {
             Problem::at(mv.pos(at), e)
         })
@@ -202,7 +206,10 @@ impl Notation for Reader<'_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
-        settle(game, self.dim, warnings)
+        let (text, moves) = (self.text, &self.moves);
+        settle(game, self.dim, warnings, &|i| {
+            moves.get(i).map(|&at| container::line_col(text, at))
+        })
     }
 }
 
@@ -213,6 +220,7 @@ pub fn settle(
     game: &mut Game,
     dim: Option<u8>,
     warnings: &mut Vec<Problem>,
+    locate: &dyn Fn(usize) -> Option<(usize, usize)>,
 ) -> Result<(), Problem> {
     let Variant::Tafl(board) = &mut game.variant else {
         return Ok(());
@@ -235,7 +243,12 @@ pub fn settle(
             } else {
                 let listed = rules::lists_captures(&game.moves);
                 let mut pos = Position::new(&rules);
-                rules::replay(&mut game.moves, &mut pos, listed).map_err(Problem::whole)?;
+                rules::replay(&mut game.moves, &mut pos, listed).map_err(
+                    |(i, e)| match locate(i) {
+                        Some(at) => Problem::at(at, e),
+                        None => Problem::whole(e),
+                    },
+                )?;
             }
         }
     }
@@ -322,6 +335,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let options = opts.format.get::<Options>().cloned().unwrap_or_default();
     let mut reader = Reader {
         opts,
+        text,
+        moves: Vec::new(),
         options,
         dim: None,
         rules: None,
