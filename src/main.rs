@@ -146,7 +146,8 @@ fn command() -> clap::Command {
 /// it, and its values.
 fn shorthand_help(option: &str, sides: Sides) -> String {
     let mut formats = Vec::new();
-    let mut values = "";
+    // Each description of the values, with the formats it is theirs.
+    let mut values: Vec<(String, Vec<&str>)> = Vec::new();
     for f in FORMATS {
         let declared = [Side::Read, Side::Write]
             .into_iter()
@@ -154,11 +155,24 @@ fn shorthand_help(option: &str, sides: Sides) -> String {
             .find_map(|s| f.options.declared(option, s));
         if let Some(o) = declared {
             formats.push(f.name);
-            if let Values::Kind(kind) = o.values {
-                values = kind;
+            let v = match o.values {
+                Values::Kind(kind) => kind.to_string(),
+                Values::OneOf(words) => words.join(", "),
+            };
+            match values.iter_mut().find(|(w, _)| *w == v) {
+                Some((_, fs)) => fs.push(f.name),
+                None => values.push((v, vec![f.name])),
             }
         }
     }
+    let values = match values.as_slice() {
+        [(v, _)] => v.clone(),
+        _ => values
+            .iter()
+            .map(|(v, fs)| format!("{}: {v}", fs.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
     let set: Vec<String> = [Side::Read, Side::Write]
         .into_iter()
         .filter(|&s| sides.has(s))

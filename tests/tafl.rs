@@ -514,3 +514,33 @@ fn what_a_target_cannot_hold_is_a_warning() {
     );
     assert!(stderr(&out).contains("the mark `--` of a suicidal move has no otn spelling"));
 }
+
+#[test]
+fn formats_and_help_list_the_tafl_formats_and_options() {
+    let out = kifu(&["formats"], b"");
+    let text = stdout(&out);
+    contains_all(
+        &text,
+        &[
+            "tafl ",
+            "otn ",
+            "aagenielsen-json ",
+            "option rotate (write): ",
+            "option rules (read): ",
+        ],
+        "kifu formats",
+    );
+    let out = kifu(&["convert", "--help"], b"");
+    contains_all(
+        &stdout(&out),
+        &[
+            "tafl, otn: a side 5 to 19, or 11x11",
+            "--rotate <ROTATE>         Shorthand for --to-opt rotate=... on the formats that have it (tafl, otn): 0, 90, 180, 270",
+        ],
+        "convert --help",
+    );
+    // --variant names the board of tafl records too.
+    let out = convert("tafl", "tafl", &["--variant", "9x9"], &corpus("seed.tafl"));
+    assert_eq!(counts(&out), (1, 0));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+}
