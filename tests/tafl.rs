@@ -81,6 +81,16 @@ fn otn_records_are_written_back_byte_for_byte() {
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     assert!(out.stdout == otg, "{}", stdout(&out));
     assert_interchange_round_trip("otn", &[], &otg, 1, "constructs.otg");
+    // A move the rules refuse, in a variation, is located.
+    let text = String::from_utf8(otg.clone())
+        .unwrap()
+        .replace("3a.1.2a. b6-b5 a6-a5 ", "3a.1.2a. b6-b5 a6-a4 ");
+    let out = convert("otn", "otn", &[], text.as_bytes());
+    assert!(
+        stderr(&out).contains("-:31:16: error: game 1: 4... a6-a4: a4 is in the way"),
+        "{}",
+        stderr(&out)
+    );
     // Turns out of order are a located error.
     let text = String::from_utf8(otg.clone())
         .unwrap()

@@ -303,15 +303,49 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }));
     game.tags = tags;
     let mut lines: HashMap<String, Place> = HashMap::new();
+    let mut spots = HashMap::new();
     for turn in turns {
-        read_turn(turn, text, dim, first, &mut game.moves, &mut lines)?;
+        read_turn(
+            turn,
+            text,
+            dim,
+            first,
+            &mut game.moves,
+            &mut lines,
+            &mut spots,
+        )?;
     }
+    // Where each ply is, in the order the replay counts them (each ply
+    // before its variations).
+    fn order(
+        line: &Line,
+        path: &mut Vec<(usize, usize)>,
+        spots: &HashMap<(Vec<(usize, usize)>, usize), usize>,
+        out: &mut Vec<Option<usize>>,
+    ) {
+        for (pi, ply) in line.plies.iter().enumerate() {
+            out.push(spots.get(&(path.clone(), pi)).copied());
+            for (vi, v) in ply.variations.iter().enumerate() {
+                path.push((pi, vi));
+                order(v, path, spots, out);
+                path.pop();
+            }
+        }
+    }
+    let mut places = Vec::new();
+    order(&game.moves, &mut Vec::new(), &spots, &mut places);
     // The start comment is the comment before the first move.
     match game.moves.plies.first_mut() {
         Some(p) => p.before.splice(0..0, preamble),
         None => game.moves.trailing.splice(0..0, preamble),
     };
-    tafl::settle(&mut game, Some(dim), &mut warnings, &|_| None)?;
+    tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
+        places
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|at| line_col(text, at))
+    })?;
     Ok(Parsed { game, warnings })
 }
 
@@ -324,6 +358,7 @@ fn read_turn(
     first: Side,
     main: &mut Line,
     lines: &mut HashMap<String, Place>,
+    spots: &mut HashMap<(Vec<(usize, usize)>, usize), usize>,
 ) -> Result<(), Problem> {
     let at = line_col(text, turn.as_span().start());
     let mut label = "";
@@ -339,7 +374,7 @@ fn read_turn(
                 let m = read_move(p.as_str(), dim, &|off, e| {
                     Problem::at(line_col(text, start + off), e)
                 })?;
-                moves.push(m);
+                moves.push((m, start));
             }
             Rule::comment => {
                 comment = Some(p.into_inner().next().map_or("", |c| c.as_str()));
@@ -426,7 +461,8 @@ fn read_turn(
     let mut side = if filler { first.other() } else { first };
     let count = moves.len();
     let mut plies = Vec::new();
-    for m in moves {
+    for (m, start) in moves {
+        spots.insert((place.path.clone(), line.plies.len() + plies.len()), start);
         plies.push(Ply::new(number, side, Move::Tafl(m)));
         side = side.other();
     }
