@@ -235,6 +235,10 @@ struct Place {
     base: u32,
 }
 
+/// Where each ply was written: by its line's path and its index in the
+/// line, the byte offset of its move.
+type Spots = HashMap<(Vec<(usize, usize)>, usize), usize>;
+
 fn line_at<'g>(main: &'g mut Line, path: &[(usize, usize)]) -> &'g mut Line {
     let mut line = main;
     for &(p, v) in path {
@@ -320,7 +324,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     fn order(
         line: &Line,
         path: &mut Vec<(usize, usize)>,
-        spots: &HashMap<(Vec<(usize, usize)>, usize), usize>,
+        spots: &Spots,
         out: &mut Vec<Option<usize>>,
     ) {
         for (pi, ply) in line.plies.iter().enumerate() {
@@ -358,7 +362,7 @@ fn read_turn(
     first: Side,
     main: &mut Line,
     lines: &mut HashMap<String, Place>,
-    spots: &mut HashMap<(Vec<(usize, usize)>, usize), usize>,
+    spots: &mut Spots,
 ) -> Result<(), Problem> {
     let at = line_col(text, turn.as_span().start());
     let mut label = "";
