@@ -654,13 +654,16 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             }
             name => {
                 let key = tag_key(name);
+                // A name otn can spell, and that reads back as itself.
                 let fits = !key.is_empty()
                     && key
                         .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                    && tag_name(&key) == name;
                 if !fits {
                     warnings.push(Problem::whole(format!(
-                        "tag `{name}`: an otn tag name is letters, digits, `-` and `_`: left out"
+                        "tag `{name}`: an otn tag name is letters, digits, `-` and `_`, \
+                         and `{name}` has no otn key that reads back as it: left out"
                     )));
                     continue;
                 }

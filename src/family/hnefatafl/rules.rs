@@ -770,7 +770,7 @@ impl<'r> Position<'r> {
             }
         };
         self.set(step.from, 0);
-        let to = step.via.last().copied().map_or(step.to, |_| step.to);
+        let to = step.to;
         if to.on(self.rules.dim) {
             self.set(to, p);
         }
