@@ -14,6 +14,10 @@
 
 mod common;
 
+#[path = "../fuzz/src/check.rs"]
+#[allow(dead_code)]
+mod check;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -553,4 +557,29 @@ fn formats_and_help_list_the_tafl_formats_and_options() {
     let out = convert("tafl", "tafl", &["--variant", "9x9"], &corpus("seed.tafl"));
     assert_eq!(counts(&out), (1, 0));
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+}
+
+/// What the fuzz targets check (`fuzz/src/check.rs`), on every record of
+/// the corpora: cut into records as the CLI cuts them, read, X -> X -> X
+/// stable and X -> json -> X equal to X -> X.
+#[test]
+fn the_fuzz_properties_hold_on_the_corpora() {
+    let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/tafl");
+    let mut dirs = vec![own];
+    if let Some(shared) = shared("tafl") {
+        dirs.push(shared.join("opentafl"));
+    }
+    for dir in dirs {
+        for (ending, format) in [(".tafl", "tafl"), (".otg", "otn")] {
+            for f in files(&dir, ending) {
+                check::round_trips(format, &fs::read(&f).unwrap());
+            }
+        }
+    }
+    if let Some(shared) = shared("tafl") {
+        for f in aagenielsen(&shared) {
+            let data = fs::read(&f).unwrap();
+            assert!(!check::reads("aagenielsen-json", &data).is_empty());
+        }
+    }
 }
