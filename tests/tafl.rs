@@ -475,6 +475,27 @@ fn copenhagen_captures_agree_with_the_rules_and_are_computed_back() {
         let listed = convert("aagenielsen-json", "tafl", &[], input.as_bytes());
         assert_eq!(counts(&listed), (1, 0), "{name}: {}", stderr(&listed));
         assert!(stdout(&listed).contains("[Rules \"copenhagen\"]"));
+        // The record's counts of captures agree with the replay's.
+        assert!(
+            !stderr(&listed).contains("warning"),
+            "{name}: {}",
+            stderr(&listed)
+        );
+        if games == 1 {
+            let n = v["BlackPiecesCaptured"].as_u64().unwrap();
+            let tampered = input.replace(
+                &format!("\"BlackPiecesCaptured\": {n}"),
+                "\"BlackPiecesCaptured\": 99",
+            );
+            let out = convert("aagenielsen-json", "tafl", &[], tampered.as_bytes());
+            assert!(
+                stderr(&out).contains(&format!(
+                    "warning: game 1: `BlackPiecesCaptured` says 99, and the moves capture {n}"
+                )),
+                "{}",
+                stderr(&out)
+            );
+        }
         // The captures removed, the rules give them back exactly.
         for m in v["Moves"].as_array_mut().unwrap() {
             let s = m.as_str().unwrap();

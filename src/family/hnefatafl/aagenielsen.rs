@@ -175,6 +175,40 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
         places.get(i).copied()
     })?;
+    // The counts of captures the record gives (`BlackPiecesCaptured`: the
+    // pieces Black, the attackers, captured), against the replay's.
+    if game.variant.as_tafl().is_some_and(|b| b.validated) {
+        let by = |side: Side| -> usize {
+            game.moves
+                .plies
+                .iter()
+                .filter(|p| p.side == side)
+                .filter_map(|p| p.mv.as_hnefatafl().and_then(TMove::step))
+                .map(|s| s.captures.len())
+                .sum()
+        };
+        let counts = [
+            (
+                "BlackPiecesCaptured",
+                &record.black_pieces_captured,
+                by(ATTACKERS),
+            ),
+            (
+                "WhitePiecesCaptured",
+                &record.white_pieces_captured,
+                by(ATTACKERS.other()),
+            ),
+        ];
+        for (name, given, found) in counts {
+            let given = given.as_ref().and_then(serde_json::Value::as_u64);
+            if let Some(g) = given.filter(|&g| g != found as u64) {
+                warnings.push(Problem::at(
+                    at(name),
+                    format!("`{name}` says {g}, and the moves capture {found}: both are kept"),
+                ));
+            }
+        }
+    }
     Ok(Parsed { game, warnings })
 }
 
