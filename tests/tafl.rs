@@ -194,6 +194,33 @@ fn bad_moves_are_located_errors() {
         assert!(errors_are_located(&stderr(&out)), "{}", stderr(&out));
         assert!(stderr(&out).contains(wanted), "{input}: {}", stderr(&out));
     }
+    // Rules and boards that cannot be: errors at their tags.
+    for (input, format, wanted) in [
+        (
+            "[Event \"x\"]\n[Rules \"copenhagn\"]\n\n1. a1-a2 *\n",
+            "tafl",
+            "-:2:1: error: game 1: rules `copenhagn` are neither a preset",
+        ),
+        (
+            "[Board \"9x9\"]\n[Rules \"copenhagen\"]\n\n1. d1-d3 *\n",
+            "tafl",
+            "-:1:1: error: game 1: the board is 9x9, and the rules are for 11x11",
+        ),
+        (
+            "[date:x]\n[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/]\n\n",
+            "otn",
+            "-:2:1: error: game 1: `start:`: 6 rows for a 7x7 board",
+        ),
+        (
+            "[date:x]\n\n1. d1-d3 \n[]\n",
+            "otn",
+            "-:1:1: error: game 1: no `[rules:...]` tag",
+        ),
+    ] {
+        let out = convert(format, format, &[], input.as_bytes());
+        assert_eq!(counts(&out), (0, 1), "{input}");
+        assert!(stderr(&out).contains(wanted), "{input}: {}", stderr(&out));
+    }
     // A capture the rules make that a record listing captures leaves out.
     let out = convert(
         "tafl",
