@@ -269,6 +269,31 @@ fn winning_marks_are_checked() {
     let out = convert("tafl", "tafl", &[], bad.as_bytes());
     assert_eq!(counts(&out), (0, 1));
     assert!(stderr(&out).contains("marked `++`, but the king is neither captured nor escaped"));
+    // Copenhagen's edge fort: d5-d3 closes the fort of the king on e1.
+    let fort =
+        "[Rules \"dim:11 atkf:n efe:y start:/3TKT5/3T1T5/4T6/11/3T7/11/11/11/11/11/t10/\"]\n\n";
+    let out = convert(
+        "tafl",
+        "otn",
+        &[],
+        format!("{fort}1. d5-d3++ 1-0\n").as_bytes(),
+    );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("1. d5-d3-- \n"), "{}", stdout(&out));
+    let out = convert(
+        "tafl",
+        "tafl",
+        &[],
+        format!("{fort}1. d5-d4++ 1-0\n").as_bytes(),
+    );
+    assert_eq!(counts(&out), (0, 1));
+    assert!(
+        stderr(&out).contains(
+            "-:3:4: error: game 1: 1. d5-d4: marked `++`, but the king is neither captured nor escaped nor in an edge fort"
+        ),
+        "{}",
+        stderr(&out)
+    );
     let after = format!("{ESCAPE}1. c1-a1 d4-d5 *\n");
     let out = convert("tafl", "tafl", &[], after.as_bytes());
     assert!(

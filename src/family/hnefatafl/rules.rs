@@ -136,8 +136,8 @@ pub struct Rules {
     centre_stop: Pieces,
     /// Shield-wall captures.
     pub shieldwall: Shieldwall,
-    /// Whether the king wins in an edge fort (kifu does not check edge
-    /// forts: a defender's winning mark is taken as written).
+    /// Whether the king wins in an edge fort (judged for a defender's
+    /// winning mark, [`Position::edge_fort`]; it does not end the game).
     pub edge_forts: bool,
     /// Berserk moves (`ber:` other than `n`) or jumps: kifu does not
     /// replay such games.
@@ -749,6 +749,70 @@ impl<'r> Position<'r> {
         }
     }
 
+    /// Whether the king stands in an edge fort (Copenhagen): on an edge,
+    /// with room to move, in a region of empty squares that no attacker
+    /// touches, walled by defenders none of whom can be captured: each has,
+    /// along each line, a side the attackers cannot take, the board's
+    /// edge, the fort or another defender (whom kifu takes to hold: a wall
+    /// that holds only while a defender beyond it does is counted a fort).
+    pub fn edge_fort(&self) -> bool {
+        let d = i16::from(self.rules.dim);
+        let Some(i) = self.cells.iter().position(|&p| p == b'K') else {
+            return false;
+        };
+        let (kf, kr) = (
+            (i % usize::from(self.rules.dim)) as i16,
+            (i / usize::from(self.rules.dim)) as i16,
+        );
+        if kf != 0 && kr != 0 && kf != d - 1 && kr != d - 1 {
+            return false;
+        }
+        let n = self.cells.len();
+        let mut inside = vec![false; n];
+        let mut wall = vec![false; n];
+        let index = |f: i16, r: i16| (r * d + f) as usize;
+        inside[i] = true;
+        let mut stack = vec![(kf, kr)];
+        while let Some((f, r)) = stack.pop() {
+            for (df, dr) in DIRECTIONS {
+                let Some((sq, occ)) = self.at(f + i16::from(df), r + i16::from(dr)) else {
+                    continue;
+                };
+                let j = self.rules.index(sq);
+                match occ {
+                    0 if !inside[j] => {
+                        inside[j] = true;
+                        stack.push((i16::from(sq.file), i16::from(sq.rank)));
+                    }
+                    0 => {}
+                    p if attacker(p) => return false,
+                    b'K' => {}
+                    _ => wall[j] = true,
+                }
+            }
+        }
+        if inside.iter().filter(|&&x| x).count() < 2 {
+            return false;
+        }
+        // The attackers can take a square beside a wall piece when it is
+        // on the board, outside the fort, and holds no defender.
+        let open = |f: i16, r: i16| -> bool {
+            f >= 0
+                && r >= 0
+                && f < d
+                && r < d
+                && !inside[index(f, r)]
+                && !self.cells[index(f, r)].is_ascii_uppercase()
+        };
+        (0..n).filter(|&j| wall[j]).all(|j| {
+            let (f, r) = (
+                (j % usize::from(self.rules.dim)) as i16,
+                (j / usize::from(self.rules.dim)) as i16,
+            );
+            !(open(f - 1, r) && open(f + 1, r)) && !(open(f, r - 1) && open(f, r + 1))
+        })
+    }
+
     /// Plays a step of `side`: checked when `check` (the error says why it
     /// is not a move), then its captures found; the pieces captured are
     /// taken off the board. With `check` off, the move is applied as
@@ -859,17 +923,29 @@ fn replay_from(
         let played = pos
             .play(step, side, true)
             .map_err(|e| (at, format!("{} {}: {e}", label(), spelled(step))))?;
+        // A win claimed: the king captured or escaped, or (edge-fort rules)
+        // the defenders' king in an edge fort.
+        let claimed = step.mark == Some(Mark::Win);
+        if claimed
+            && !(played.king_captured
+                || played.escaped
+                || (side != ATTACKERS && pos.rules.edge_forts && pos.edge_fort()))
+        {
+            return Err((
+                at,
+                format!(
+                    "{} {}: marked `++`, but the king is neither captured nor escaped{}",
+                    label(),
+                    spelled(step),
+                    if pos.rules.edge_forts && side != ATTACKERS {
+                        " nor in an edge fort"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
         if step.captures.is_empty() && played.captures.is_empty() {
-            if step.mark == Some(Mark::Win) && !(played.king_captured || played.escaped) {
-                return Err((
-                    at,
-                    format!(
-                        "{} {}: marked `++`, but the king is neither captured nor escaped",
-                        label(),
-                        spelled(step)
-                    ),
-                ));
-            }
             continue;
         }
         let mut written = step.captures.clone();
@@ -904,18 +980,6 @@ fn replay_from(
             step.captures.clone_from(&played.captures);
         } else if step.captures.len() != written.len() {
             step.captures.dedup();
-        }
-        let wins = played.king_captured || played.escaped;
-        let unchecked = side != ATTACKERS && pos.rules.edge_forts;
-        if step.mark == Some(Mark::Win) && !wins && !unchecked {
-            return Err((
-                at,
-                format!(
-                    "{} {}: marked `++`, but the king is neither captured nor escaped",
-                    label(),
-                    spelled(step)
-                ),
-            ));
         }
     }
     Ok(())
@@ -1153,6 +1217,25 @@ mod tests {
         // Without shield walls (fetlar), nothing.
         let f = rules("fetlar", "/1tTTT6/2ttt6/5t5/11/11/5K5/11/11/11/11/11/");
         assert!(captures(&f, "f3", "f1", ATT).0.is_empty());
+    }
+
+    #[test]
+    fn edge_forts() {
+        // The king on e1 with room on e2, walled by d1 f1 d2 f2 e3, e3
+        // covered by d3.
+        let fort = rules("copenhagen", "/3TKT5/3T1T5/3TT6/11/11/11/11/11/11/11/t10/");
+        assert!(Position::new(&fort).edge_fort());
+        // Without d3, e3 can be captured: no fort.
+        let open = rules("copenhagen", "/3TKT5/3T1T5/4T6/11/11/11/11/11/11/11/t10/");
+        assert!(!Position::new(&open).edge_fort());
+        // An attacker inside: no fort.
+        let inside = rules("copenhagen", "/3TKT5/3TtT5/3TT6/11/11/11/11/11/11/11/11/");
+        assert!(!Position::new(&inside).edge_fort());
+        // No room to move: no fort.
+        let shut = rules("copenhagen", "/3TKT5/4T6/11/11/11/11/11/11/11/11/t10/");
+        assert!(!Position::new(&shut).edge_fort());
+        // Off the edge: no fort.
+        assert!(!Position::new(&Rules::preset("copenhagen").unwrap()).edge_fort());
     }
 
     #[test]
