@@ -809,7 +809,9 @@ impl<'r> Position<'r> {
                 (j % usize::from(self.rules.dim)) as i16,
                 (j / usize::from(self.rules.dim)) as i16,
             );
-            !(open(f - 1, r) && open(f + 1, r)) && !(open(f, r - 1) && open(f, r + 1))
+            let across = open(f - 1, r) && open(f + 1, r);
+            let along = open(f, r - 1) && open(f, r + 1);
+            !(across || along)
         })
     }
 
