@@ -13,6 +13,12 @@
 //!   once with every record read by the pest grammar (`--grammar-only`), to
 //!   show what the fast lexer saves.
 //!
+//! - tafl: every game of `../shared/corpus/tafl` (the aagenielsen move
+//!   lists and the OpenTafl records) whose rules kifu knows, converted to
+//!   tafl (or, without the shared corpus, `corpus/tafl`), measured
+//!   tafl -> otn: every move replayed by the rules, captures checked, the
+//!   king's moves found.
+//!
 //! Run with `cargo bench --bench convert`; `KIFU_BENCH_MB` changes the size,
 //! and `KIFU_BENCH_ARCHIVE=FILE` also writes the chess archive to FILE, to
 //! time the CLI or another tool on the same bytes.
@@ -211,5 +217,80 @@ fn chess(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, draughts, chess);
+/// Converts a whole input, keeping the output.
+fn converted(data: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let conv = Converter {
+        from: by_name(from).expect("format"),
+        to: by_name(to).expect("format"),
+        read: ReadOptions::default(),
+        write: WriteOptions::default(),
+    };
+    let mut sink = Sink::new(Vec::new(), conv.to.framing);
+    let mut report = Report {
+        diagnostic: &mut |_| {},
+        reject: None,
+        progress: &mut |_| {},
+        strict: false,
+    };
+    convert_stream(data, "bench", &conv, &mut sink, &mut report).expect("runs");
+    sink.finish().expect("written")
+}
+
+/// The tafl games of the corpus, as tafl text: the aagenielsen move lists
+/// and the OpenTafl records converted, or the project's `corpus/tafl`.
+fn tafl_games() -> Vec<u8> {
+    let shared = root().join("../shared/corpus/tafl");
+    let mut text = Vec::new();
+    for (dir, from) in [
+        ("aagenielsen-json", "aagenielsen-json"),
+        ("opentafl", "otn"),
+    ] {
+        for f in files_in(&shared.join(dir), |n| {
+            n.contains("game-") || n.ends_with(".otg")
+        }) {
+            // Only the games whose rules kifu knows: the others are not
+            // replayed, and otn cannot hold them.
+            let data = std::fs::read(&f).expect("corpus file");
+            let tafl = converted(&data, from, "tafl");
+            if tafl.windows(7).any(|w| w == b"[Rules ") {
+                text.extend_from_slice(&tafl);
+                text.extend_from_slice(b"\n");
+            }
+        }
+    }
+    if text.is_empty() {
+        eprintln!("shared tafl corpus absent: benchmarking corpus/tafl");
+        for f in files_in(&root().join("corpus/tafl"), |n| n.ends_with(".tafl")) {
+            text.extend_from_slice(&std::fs::read(&f).expect("corpus file"));
+            text.extend_from_slice(b"\n");
+        }
+    }
+    text
+}
+
+fn tafl(c: &mut Criterion) {
+    let games = tafl_games();
+    let mut data = Vec::with_capacity(megabytes() << 20);
+    while !games.is_empty() && data.len() < megabytes() * 1_000_000 {
+        data.extend_from_slice(&games);
+    }
+    let n = run(&data, "tafl", "otn");
+    eprintln!("tafl archive: {} bytes, {n} games", data.len());
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    let mut group = c.benchmark_group("tafl");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(data.len() as u64));
+    group.bench_function("tafl -> otn (1 thread)", |b| {
+        b.iter(|| one.install(|| run(&data, "tafl", "otn")))
+    });
+    group.bench_function("tafl -> otn (all cores)", |b| {
+        b.iter(|| run(&data, "tafl", "otn"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, draughts, chess, tafl);
 criterion_main!(benches);

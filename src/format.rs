@@ -11,6 +11,7 @@ use crate::error::Problem;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
 use crate::family::coerceo::notation as coerceo;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
+use crate::family::hnefatafl::{aagenielsen, otn, tafl};
 use crate::family::tenjiku::notation as tenjiku;
 use crate::family::Family;
 use crate::interchange::json;
@@ -156,6 +157,45 @@ pub static FORMATS: &[Format] = &[
         write: Some(coerceo::write),
         framing: CONTAINER,
         options: Options::of::<coerceo::Options>(),
+    },
+    Format {
+        name: "tafl",
+        extensions: &["tafl"],
+        family: Some(Family::Tafl),
+        description:
+            "hnefatafl notation (seed 003): 1. E5-E8 D4-D2, E5-E8xD8/F8, [Rules \"copenhagen\"]",
+        split: &Scanner::new(&tafl::DIALECT),
+        read: Some(tafl::read),
+        write: Some(tafl::write),
+        framing: CONTAINER,
+        options: Options::of::<tafl::Options>(),
+    },
+    Format {
+        name: "otn",
+        extensions: &["otg"],
+        family: Some(Family::Tafl),
+        description:
+            "OpenTafl game records (.otg): [rules:dim:11 ...], 1. d1-d3 Ke5-f5xf6, [first|second]",
+        split: &otn::OtnScan,
+        read: Some(otn::read),
+        write: Some(otn::write),
+        framing: Framing {
+            head: "",
+            between: "",
+            tail: "",
+        },
+        options: Options::of::<tafl::Options>(),
+    },
+    Format {
+        name: "aagenielsen-json",
+        extensions: &["aagenielsen.json"],
+        family: Some(Family::Tafl),
+        description: "aagenielsen.dk tafl move lists as JSON (read only): e2-d2xc2xd3, k7h7",
+        split: &json::ArrayScan,
+        read: Some(aagenielsen::read),
+        write: None,
+        framing: CONTAINER,
+        options: Options::NONE,
     },
     Format {
         name: "tenjiku",

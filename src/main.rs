@@ -108,6 +108,13 @@ struct ConvertArgs {
     /// the registry).
     #[arg(long)]
     pieces: Option<String>,
+    /// Shorthand for --to-opt rotate=DEGREES (help built from the registry).
+    #[arg(long)]
+    rotate: Option<String>,
+    /// Shorthand for --to-opt mirror=yes: mirror every square written left
+    /// to right (tafl, otn).
+    #[arg(long)]
+    mirror: bool,
     /// Append the text of every failed game to this file.
     #[arg(long)]
     rejects: Option<PathBuf>,
@@ -151,9 +158,10 @@ const WORKER_STACK: usize = 16 << 20;
 
 /// The flags kept from before options belonged to formats: each sets one
 /// format option, on its sides, of every format of the run that has it.
-const SHORTHANDS: [(&str, &str, Sides); 2] = [
+const SHORTHANDS: [(&str, &str, Sides); 3] = [
     ("pieces", "pieces", Sides::Both),
     ("variant", "board", Sides::Read),
+    ("rotate", "rotate", Sides::Write),
 ];
 
 /// The command line, with the help that lists the formats' options built
@@ -171,7 +179,8 @@ fn command() -> clap::Command {
 /// it, and its values.
 fn shorthand_help(option: &str, sides: Sides) -> String {
     let mut formats = Vec::new();
-    let mut values = "";
+    // Each description of the values, with the formats it is theirs.
+    let mut values: Vec<(String, Vec<&str>)> = Vec::new();
     for f in FORMATS {
         let declared = [Side::Read, Side::Write]
             .into_iter()
@@ -179,11 +188,24 @@ fn shorthand_help(option: &str, sides: Sides) -> String {
             .find_map(|s| f.options.declared(option, s));
         if let Some(o) = declared {
             formats.push(f.name);
-            if let Values::Kind(kind) = o.values {
-                values = kind;
+            let v = match o.values {
+                Values::Kind(kind) => kind.to_string(),
+                Values::OneOf(words) => words.join(", "),
+            };
+            match values.iter_mut().find(|(w, _)| *w == v) {
+                Some((_, fs)) => fs.push(f.name),
+                None => values.push((v, vec![f.name])),
             }
         }
     }
+    let values = match values.as_slice() {
+        [(v, _)] => v.clone(),
+        _ => values
+            .iter()
+            .map(|(v, fs)| format!("{}: {v}", fs.join(", ")))
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
     let set: Vec<String> = [Side::Read, Side::Write]
         .into_iter()
         .filter(|&s| sides.has(s))
@@ -733,11 +755,14 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
 fn given_options(args: &ConvertArgs) -> Result<Vec<Given>, Error> {
     let mut given = Vec::new();
     // The values of the flags of SHORTHANDS, in its order.
-    let values = [&args.pieces, &args.variant];
+    let values = [&args.pieces, &args.variant, &args.rotate];
     for ((flag, option, sides), value) in SHORTHANDS.into_iter().zip(values) {
         if let Some(v) = value {
             given.push(Given::shorthand(&format!("--{flag}"), sides, option, v));
         }
+    }
+    if args.mirror {
+        given.push(Given::shorthand("--mirror", Sides::Write, "mirror", "yes"));
     }
     for text in &args.from_opt {
         given.push(Given::parse(Side::Read, text)?);

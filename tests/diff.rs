@@ -242,3 +242,27 @@ fn draughts_paths_compare_by_meaning_and_black_moves_first_in_english() {
     assert_eq!(out.matches("\n    + ").count(), 1, "{out}");
     assert!(out.contains("1 equal, 1 different"), "{out}");
 }
+
+#[test]
+fn tafl_against_otn_compares_captures_computed_with_captures_written() {
+    // The captures left out of the tafl record are computed; the otn record
+    // writes them.
+    let (code, out) = diff(
+        Path::new("corpus/tafl/brandubh.tafl"),
+        Path::new("corpus/tafl/brandubh.otg"),
+        &[],
+    );
+    assert_eq!(code, 0, "{out}");
+    let tafl = std::fs::read_to_string("corpus/tafl/brandubh.tafl").unwrap();
+    let b = file(
+        "tafl",
+        "b.tafl",
+        &tafl.replace("9. g4-g3 d3-f3", "9. g4-g2 d3-f3"),
+    );
+    let (code, out) = diff(&b, Path::new("corpus/tafl/brandubh.otg"), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("first divergence at 9. (Black): a G4-G2, b G4-G3"),
+        "{out}"
+    );
+}

@@ -371,7 +371,7 @@ fn formats_and_help_list_each_formats_options() {
         "{help}"
     );
     assert!(
-        help.contains("on the formats that have it (draughts-num, draughts-diag)"),
+        help.contains("on the formats that have it (draughts-num, draughts-diag, tafl, otn)"),
         "{help}"
     );
 }

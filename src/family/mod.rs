@@ -5,6 +5,7 @@
 pub mod chess;
 pub mod coerceo;
 pub mod draughts;
+pub mod hnefatafl;
 pub mod tenjiku;
 
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,8 @@ pub enum Family {
     Draughts,
     /// Coerceo.
     Coerceo,
+    /// Hnefatafl and the other tafl games.
+    Tafl,
     /// Tenjiku shogi.
     Tenjiku,
 }
@@ -30,10 +33,11 @@ pub enum Family {
 impl Family {
     /// Every family, in the order a result token several families write is
     /// looked up in ([`crate::ir::GameResult::parse`]).
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::Chess,
         Family::Draughts,
         Family::Coerceo,
+        Family::Tafl,
         Family::Tenjiku,
     ];
 
@@ -45,6 +49,7 @@ impl Family {
             Family::Chess => &chess::pgn::DIALECT,
             Family::Draughts => &draughts::pdn::DIALECT,
             Family::Coerceo => &coerceo::notation::DIALECT,
+            Family::Tafl => &hnefatafl::tafl::DIALECT,
             Family::Tenjiku => &tenjiku::notation::DIALECT,
         }
     }
@@ -60,6 +65,7 @@ impl Family {
             Family::Chess => "chess",
             Family::Draughts => "draughts",
             Family::Coerceo => "coerceo",
+            Family::Tafl => "tafl",
             Family::Tenjiku => "tenjiku",
         }
     }
@@ -76,6 +82,8 @@ pub enum Variant {
     Draughts(draughts::Board),
     /// Coerceo.
     Coerceo,
+    /// A tafl board and its rules.
+    Tafl(hnefatafl::Board),
     /// Tenjiku shogi, from the standard start position.
     Tenjiku,
 }
@@ -85,7 +93,7 @@ impl Variant {
     pub fn as_chess(&self) -> Option<chess::Board> {
         match self {
             Variant::Chess(b) => Some(*b),
-            Variant::Draughts(_) | Variant::Coerceo | Variant::Tenjiku => None,
+            Variant::Draughts(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku => None,
         }
     }
 
@@ -93,7 +101,15 @@ impl Variant {
     pub fn as_draughts(&self) -> Option<draughts::Board> {
         match self {
             Variant::Draughts(b) => Some(*b),
-            Variant::Chess(_) | Variant::Coerceo | Variant::Tenjiku => None,
+            Variant::Chess(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku => None,
+        }
+    }
+
+    /// The tafl board, if the game is tafl.
+    pub fn as_tafl(&self) -> Option<&hnefatafl::Board> {
+        match self {
+            Variant::Tafl(b) => Some(b),
+            Variant::Chess(_) | Variant::Draughts(_) | Variant::Coerceo | Variant::Tenjiku => None,
         }
     }
 
@@ -103,6 +119,7 @@ impl Variant {
             Variant::Chess(_) => Family::Chess,
             Variant::Draughts(_) => Family::Draughts,
             Variant::Coerceo => Family::Coerceo,
+            Variant::Tafl(_) => Family::Tafl,
             Variant::Tenjiku => Family::Tenjiku,
         }
     }
@@ -113,6 +130,7 @@ impl Variant {
             Variant::Chess(_) => Side::White,
             Variant::Draughts(b) => b.first,
             Variant::Coerceo => Side::White,
+            Variant::Tafl(b) => b.first_mover(),
             Variant::Tenjiku => Side::Black,
         }
     }
@@ -125,6 +143,9 @@ impl Variant {
             Variant::Chess(_) => chess::rules::check_game(game).map_err(Problem::whole),
             Variant::Draughts(board) => draughts::rules::check_game(game, board),
             Variant::Coerceo => coerceo::rules::check_game(game).map_err(Problem::whole),
+            Variant::Tafl(board) => {
+                hnefatafl::rules::check_game(game, board).map_err(Problem::whole)
+            }
             Variant::Tenjiku => tenjiku::rules::check_game(game).map_err(Problem::whole),
         }
     }
@@ -153,6 +174,8 @@ pub enum Move {
     Draughts(draughts::Move),
     /// A Coerceo ply: a step or an exchange, with its captures and tiles.
     Coerceo(coerceo::Move),
+    /// A tafl ply: a move and its captures, or a resignation.
+    Tafl(hnefatafl::Move),
     /// A tenjiku shogi move: piece, origin, destination, promotion.
     Tenjiku(tenjiku::Move),
 }
@@ -163,7 +186,7 @@ pub enum Move {
 pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
     match game.variant {
         Variant::Chess(_) => chess::rules::main_line_fens(game),
-        Variant::Draughts(_) | Variant::Coerceo | Variant::Tenjiku => None,
+        Variant::Draughts(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku => None,
     }
 }
 
@@ -174,20 +197,23 @@ impl Move {
             Move::Chess(_) => Family::Chess,
             Move::Draughts(_) => Family::Draughts,
             Move::Coerceo(_) => Family::Coerceo,
+            Move::Tafl(_) => Family::Tafl,
             Move::Tenjiku(_) => Family::Tenjiku,
         }
     }
 
     /// What two transcriptions of a ply must share to be the same move
     /// (`kifu diff`): the meaning its family's rules gave it, so that
-    /// `Nbd2` equals `Nd2` and a draughts path in full its compact form;
-    /// with `loose`, only what the text says, for a game that could not be
-    /// replayed and the game it is compared with.
+    /// `Nbd2` equals `Nd2`, a draughts path in full its compact form and a
+    /// tafl move with its captures computed the same move with them
+    /// written; with `loose`, only what the text says, for a game that
+    /// could not be replayed and the game it is compared with.
     pub fn key(&self, loose: bool) -> String {
         match self {
             Move::Chess(p) => p.key(loose),
             Move::Draughts(m) => m.key(),
             Move::Coerceo(m) => serde_json::to_string(m).unwrap_or_default(),
+            Move::Tafl(m) => m.key(),
             Move::Tenjiku(m) => serde_json::to_string(m).unwrap_or_default(),
         }
     }
@@ -197,7 +223,7 @@ impl Move {
     pub fn as_chess(&self) -> Option<&chess::Ply> {
         match self {
             Move::Chess(p) => Some(p),
-            Move::Draughts(_) | Move::Coerceo(_) | Move::Tenjiku(_) => None,
+            Move::Draughts(_) | Move::Coerceo(_) | Move::Tafl(_) | Move::Tenjiku(_) => None,
         }
     }
 
@@ -205,7 +231,7 @@ impl Move {
     pub fn as_draughts(&self) -> Option<&draughts::Move> {
         match self {
             Move::Draughts(m) => Some(m),
-            Move::Chess(_) | Move::Coerceo(_) | Move::Tenjiku(_) => None,
+            Move::Chess(_) | Move::Coerceo(_) | Move::Tafl(_) | Move::Tenjiku(_) => None,
         }
     }
 
@@ -213,17 +239,31 @@ impl Move {
     pub fn as_coerceo(&self) -> Option<&coerceo::Move> {
         match self {
             Move::Coerceo(m) => Some(m),
-            Move::Chess(_) | Move::Draughts(_) | Move::Tenjiku(_) => None,
+            Move::Chess(_) | Move::Draughts(_) | Move::Tafl(_) | Move::Tenjiku(_) => None,
         }
     }
-}
 
-impl Move {
+    /// The tafl move, if the move is one.
+    pub fn as_tafl(&self) -> Option<&hnefatafl::Move> {
+        match self {
+            Move::Tafl(m) => Some(m),
+            Move::Chess(_) | Move::Draughts(_) | Move::Coerceo(_) | Move::Tenjiku(_) => None,
+        }
+    }
+
+    /// The tafl move, to fill in what the rules compute.
+    pub fn as_tafl_mut(&mut self) -> Option<&mut hnefatafl::Move> {
+        match self {
+            Move::Tafl(m) => Some(m),
+            Move::Chess(_) | Move::Draughts(_) | Move::Coerceo(_) | Move::Tenjiku(_) => None,
+        }
+    }
+
     /// The tenjiku move, if the move is one.
     pub fn as_tenjiku(&self) -> Option<&tenjiku::Move> {
         match self {
             Move::Tenjiku(m) => Some(m),
-            Move::Chess(_) | Move::Draughts(_) | Move::Coerceo(_) => None,
+            Move::Chess(_) | Move::Draughts(_) | Move::Coerceo(_) | Move::Tafl(_) => None,
         }
     }
 }

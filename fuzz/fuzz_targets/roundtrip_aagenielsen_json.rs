@@ -1,0 +1,7 @@
+//! Reads any bytes as `aagenielsen-json`; every game that reads round-trips
+//! (X -> X -> X stable, X -> json -> X equal to X -> X); kifu does not
+//! write aagenielsen-json, so only its reading is checked.
+#![no_main]
+libfuzzer_sys::fuzz_target!(init: kifu_fuzz::seed::from_env(), |data: &[u8]| {
+    kifu_fuzz::check::round_trips("aagenielsen-json", data);
+});

@@ -1,0 +1,293 @@
+//! `aagenielsen-json`: the move lists of aagenielsen.dk games as JSON
+//! (read only): one object a game with the players, the game type, who
+//! moved first, the moves and the winner.
+//!
+//! The game type's name gives the board (`Copenhagen Hnefatafl 11x11`)
+//! and, for Copenhagen and Fetlar, the rules, by which the moves are
+//! replayed and the recorded captures checked; other types are read on
+//! their board without rules. Moves are `e1-e3`, captures repeated with
+//! `x` (`e2-d2xc2xd3`; a square captured twice, as some records write it,
+//! is read once, with a warning), the old dash-less form `k7h7`, Berserk
+//! moves of several legs `i3-i7-i11xi5xi9`, and the closing `resigned`
+//! (a resignation) or `timeout` (a Termination tag).
+
+use serde::Deserialize;
+
+use crate::container::{line_col, Parsed};
+use crate::error::Problem;
+use crate::family::hnefatafl::rules::Rules;
+use crate::family::hnefatafl::tafl::{self, decode};
+use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
+use crate::family::{Move, Variant};
+use crate::format::ReadOptions;
+use crate::ir::{Game, Ply, Side, Tag};
+
+/// One record as the JSON holds it.
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Record {
+    white_side_player_name: Option<String>,
+    black_side_player_name: Option<String>,
+    aage_game_type_key: Option<serde_json::Value>,
+    aage_game_type_name: String,
+    who_moved_first: Option<String>,
+    black_pieces_captured: Option<serde_json::Value>,
+    white_pieces_captured: Option<serde_json::Value>,
+    moves: Vec<String>,
+    who_won: Option<String>,
+}
+
+/// The board side a game type's name gives (`... 11x11 ...`).
+pub fn board_of(name: &str) -> Option<u8> {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .find_map(|w| tafl::parse_board(w).ok().filter(|_| w.contains('x')))
+}
+
+/// The preset of a game type, where kifu knows its rules.
+pub fn rules_of(name: &str) -> Option<Rules> {
+    let lower = name.to_ascii_lowercase();
+    if lower.starts_with("copenhagen hnefatafl 11x11") {
+        Rules::preset("copenhagen")
+    } else if lower.starts_with("fetlar hnefatafl 11x11") {
+        Rules::preset("fetlar")
+    } else {
+        None
+    }
+}
+
+fn value_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Reads one record (a JSON object).
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let record: Record = serde_json::from_str(text).map_err(|e| {
+        Problem::at(
+            (e.line(), e.column()),
+            format!("not an aagenielsen game record: {e}"),
+        )
+    })?;
+    let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
+    let name = record.aage_game_type_name.trim();
+    let dim = board_of(name).ok_or_else(|| {
+        Problem::at(
+            at("AageGameTypeName"),
+            format!("the game type `{name}` names no board (`11x11`)"),
+        )
+    })?;
+    let mut warnings = Vec::new();
+    let mut rules = rules_of(name);
+    let first = match record.who_moved_first.as_deref() {
+        Some("white") => ATTACKERS.other(),
+        _ => ATTACKERS,
+    };
+    if first != ATTACKERS && rules.is_some() {
+        warnings.push(Problem::at(
+            at("WhoMovedFirst"),
+            "the defenders moved first, which the rules of the game type do not say: the moves are not checked",
+        ));
+        rules = None;
+    }
+    let mut game = Game::new(Variant::Tafl(Board {
+        dim,
+        validated: rules.is_some() && !opts.no_validate,
+        rules: rules.clone(),
+    }));
+    game.tags.push(Tag::new("Site", "aagenielsen.dk"));
+    if let Some(w) = &record.white_side_player_name {
+        game.tags.push(Tag::new("White", w.as_str()));
+    }
+    if let Some(b) = &record.black_side_player_name {
+        game.tags.push(Tag::new("Black", b.as_str()));
+    }
+    let result = match record.who_won.as_deref() {
+        Some("White") => "1-0",
+        Some("Black") => "0-1",
+        Some("Draw") => "1/2-1/2",
+        _ => "*",
+    };
+    game.tags.push(Tag::new("Result", result));
+    game.tags.push(Tag::new("Variant", name));
+    if let Some(k) = &record.aage_game_type_key {
+        game.tags.push(Tag::new("AageGameTypeKey", value_text(k)));
+    }
+    for (tag, v) in [
+        ("BlackPiecesCaptured", &record.black_pieces_captured),
+        ("WhitePiecesCaptured", &record.white_pieces_captured),
+    ] {
+        if let Some(v) = v {
+            game.tags.push(Tag::new(tag, value_text(v)));
+        }
+    }
+    if let Some(r) = &rules {
+        game.tags.push(Tag::new(
+            "Rules",
+            r.preset_name()
+                .map_or_else(|| r.text().to_string(), str::to_string),
+        ));
+    } else {
+        game.tags.push(Tag::new("Board", format!("{dim}x{dim}")));
+    }
+    let mut side: Side = first;
+    let mut number = 1;
+    // Where each move is written, to locate errors.
+    let mut cursor = text.find("\"Moves\"").unwrap_or(0);
+    let mut places = Vec::with_capacity(record.moves.len());
+    for (i, m) in record.moves.iter().enumerate() {
+        let found = text[cursor..]
+            .find(&format!("\"{m}\""))
+            .map(|j| cursor + j + 1);
+        if let Some(at) = found {
+            cursor = at;
+        }
+        let at = found.map_or((1, 1), |at| line_col(text, at));
+        places.push(at);
+        let place = || at;
+        let mv = match m.as_str() {
+            "resigned" => TMove::Resign,
+            "timeout" => {
+                if i + 1 != record.moves.len() {
+                    return Err(Problem::at(place(), "`timeout` before the last move"));
+                }
+                game.tags.push(Tag::new("Termination", "time forfeit"));
+                break;
+            }
+            _ => read_move(
+                m,
+                dim,
+                &|_, e| Problem::at(place(), format!("move {}: {e}", i + 1)),
+                &mut warnings,
+            )?,
+        };
+        game.moves
+            .plies
+            .push(Ply::new(number, side, Move::Tafl(mv)));
+        side = side.other();
+        if side == first {
+            number += 1;
+        }
+    }
+    game.result =
+        crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
+    tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
+        places.get(i).copied()
+    })?;
+    // The counts of captures the record gives (`BlackPiecesCaptured`: the
+    // pieces Black, the attackers, captured), against the replay's.
+    if game.variant.as_tafl().is_some_and(|b| b.validated) {
+        let by = |side: Side| -> usize {
+            game.moves
+                .plies
+                .iter()
+                .filter(|p| p.side == side)
+                .filter_map(|p| p.mv.as_tafl().and_then(TMove::step))
+                .map(|s| s.captures.len())
+                .sum()
+        };
+        let counts = [
+            (
+                "BlackPiecesCaptured",
+                &record.black_pieces_captured,
+                by(ATTACKERS),
+            ),
+            (
+                "WhitePiecesCaptured",
+                &record.white_pieces_captured,
+                by(ATTACKERS.other()),
+            ),
+        ];
+        for (name, given, found) in counts {
+            let given = given.as_ref().and_then(serde_json::Value::as_u64);
+            if let Some(g) = given.filter(|&g| g != found as u64) {
+                warnings.push(Problem::at(
+                    at(name),
+                    format!("`{name}` says {g}, and the moves capture {found}: both are kept"),
+                ));
+            }
+        }
+    }
+    Ok(Parsed { game, warnings })
+}
+
+/// Reads one move: `e2-d2xc2xd3`, `k7h7`, `i3-i7-i11xi5xi9`.
+fn read_move(
+    text: &str,
+    dim: u8,
+    err: &dyn Fn(usize, String) -> Problem,
+    warnings: &mut Vec<Problem>,
+) -> Result<TMove, Problem> {
+    let (legs, caps) = match text.find('x') {
+        Some(i) => (&text[..i], &text[i..]),
+        None => (text, ""),
+    };
+    // The dash-less form: a second square starts at the second letter.
+    let legs = if legs.contains('-') {
+        legs.to_string()
+    } else {
+        match legs
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_alphabetic())
+        {
+            Some((i, _)) => format!("{}-{}", &legs[..i], &legs[i..]),
+            None => legs.to_string(),
+        }
+    };
+    let caps = caps.trim_start_matches('x').replace('x', "/");
+    let written = if caps.is_empty() {
+        legs
+    } else {
+        format!("{legs}x{caps}")
+    };
+    let mut m = decode(&written, Some(dim), '-', err)?;
+    if let TMove::Step(s) = &mut m {
+        let before = s.captures.len();
+        let mut seen: Vec<Square> = Vec::new();
+        s.captures.retain(|c| {
+            let new = !seen.contains(c);
+            seen.push(*c);
+            new
+        });
+        if s.captures.len() != before {
+            warnings.push(Problem::whole(format!(
+                "`{text}` names a captured square twice: read once"
+            )));
+        }
+    }
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_types_give_boards_and_rules() {
+        assert_eq!(board_of("Copenhagen Hnefatafl 11x11"), Some(11));
+        assert_eq!(
+            board_of("Historical Hnefatafl 7x7 (Irish Brandubh 1)"),
+            Some(7)
+        );
+        assert_eq!(board_of("Saami Cuhkka 5x5"), Some(5));
+        assert!(rules_of("Copenhagen Hnefatafl 11x11").is_some());
+        assert!(rules_of("Old Copenhagen Hnefatafl 11x11").is_none());
+    }
+
+    #[test]
+    fn move_forms() {
+        let err = |_: usize, e: String| Problem::whole(e);
+        let mut w = Vec::new();
+        let m = read_move("e2-d2xc2xd3", 11, &err, &mut w).unwrap();
+        assert_eq!(m.step().unwrap().captures.len(), 2);
+        let m = read_move("k7h7", 11, &err, &mut w).unwrap();
+        assert_eq!(m.step().unwrap().to.to_string(), "h7");
+        let m = read_move("g6-a6xa7xa7", 11, &err, &mut w).unwrap();
+        assert_eq!(m.step().unwrap().captures.len(), 1);
+        assert_eq!(w.len(), 1);
+        let m = read_move("i3-i7-i11xi5xi9", 19, &err, &mut w).unwrap();
+        assert_eq!(m.step().unwrap().via.len(), 1);
+    }
+}

@@ -1,0 +1,873 @@
+//! `otn`: OpenTafl's game record (`.otg`), as opentafl-notation-spec.txt
+//! (jslater89/OpenTafl) defines it and OpenTafl writes it.
+//!
+//! Tags `[key:value]` (lifted to PGN names: `event` is `Event`,
+//! `attackers` is `Black`, `defenders` is `White`, `time-control` is
+//! `TimeControl`; `result` 1 / -1 / 0 / ? is `0-1` / `1-0` / `1/2-1/2` /
+//! `*`); `[rules:...]`, the rules of the game; `[start-comment:...]`, the
+//! comment before the first move. Turns `12. d1-d3
+//! Ke5-f5xf6` (a king's move prefixed `K`, captures joined by `/`, marks
+//! `+ - ++ --`, `---` a resignation), each with its commentary under it,
+//! `[first|second]`. Variations are addressed by the ply they replace
+//! (`8a.1.` the first variation of ply 8a, its turns `8a.1.1a.`,
+//! `8a.1.2a.`; one that replaces a second move starts `.....`).
+//!
+//! kifu writes what OpenTafl writes: a tag a line, a blank line, then each
+//! turn as `N. first second ` (with its trailing space), its commentary
+//! line, and a blank line. Variations are numbered by the ply they
+//! replace and addressed as OpenTafl writes them: `12b.1.1a. ..... d2-c2`
+//! on the main line, but `3a.2.1a.1.1a. ..... b1-b2` inside a variation,
+//! where OpenTafl writes the letter `a` for either ply of a turn (the
+//! reader tells the ply by the `.....`).
+
+use std::collections::HashMap;
+
+use pest::iterators::Pair;
+use pest::Parser;
+
+use crate::archive::{Oversize, Scan, Skip};
+use crate::container::{line_col, Parsed};
+use crate::error::Problem;
+use crate::family::hnefatafl::rules::{Position, Rules};
+use crate::family::hnefatafl::tafl::{self, decode};
+use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, ATTACKERS};
+use crate::family::{Move, Variant};
+use crate::format::{ReadOptions, WriteOptions};
+use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
+
+/// The pest parser of an OpenTafl record.
+#[allow(missing_docs)]
+mod grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/otn.pest"]
+    pub struct OtnParser;
+}
+use grammar::{OtnParser, Rule};
+
+/// The tag keys OpenTafl writes, which start a record in a stream.
+const KEYS: &[&str] = &[
+    "event",
+    "site",
+    "date",
+    "round",
+    "attackers",
+    "defenders",
+    "result",
+    "annotator",
+    "compiler",
+    "time-control",
+    "termination",
+    "variant",
+    "rules",
+    "start-comment",
+    "position",
+];
+
+/// The PGN name of an OpenTafl tag key.
+pub fn tag_name(key: &str) -> String {
+    match key {
+        "attackers" => "Black".into(),
+        "defenders" => "White".into(),
+        _ => key
+            .split('-')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                    .unwrap_or_default()
+            })
+            .collect(),
+    }
+}
+
+/// The OpenTafl key of a tag name.
+pub fn tag_key(name: &str) -> String {
+    match name {
+        "Black" => "attackers".into(),
+        "White" => "defenders".into(),
+        _ => {
+            let mut out = String::new();
+            for (i, c) in name.chars().enumerate() {
+                if c.is_uppercase() && i > 0 {
+                    out.push('-');
+                }
+                out.extend(c.to_lowercase());
+            }
+            out
+        }
+    }
+}
+
+/// An OpenTafl result as a PGN-style result (the attackers are Black).
+fn result_in(value: &str) -> &str {
+    match value {
+        "1" => "0-1",
+        "-1" => "1-0",
+        "0" => "1/2-1/2",
+        "?" => "*",
+        v => v,
+    }
+}
+
+fn result_out(value: &str) -> &str {
+    match value {
+        "0-1" => "1",
+        "1-0" => "-1",
+        "1/2-1/2" => "0",
+        "*" => "?",
+        v => v,
+    }
+}
+
+/// The record scanner: a record ends where a line starts with a tag
+/// OpenTafl writes (`[event:`, `[date:`, ...) after the record's turns, or
+/// after a blank line that follows its tags (a record without turns),
+/// outside any commentary.
+#[derive(Debug)]
+pub struct OtnScan;
+
+fn starts_tag(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"[") else {
+        return false;
+    };
+    let key_end = rest.iter().position(|&b| b == b':');
+    key_end.is_some_and(|k| {
+        let key = &rest[..k];
+        KEYS.iter().any(|t| t.as_bytes() == key) || key.starts_with(b"puzzle-")
+    })
+}
+
+impl Scan for OtnScan {
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
+        let mut i = 0;
+        let mut open = false;
+        let mut turns = false;
+        let mut tags = false;
+        let mut gap = false;
+        while i < data.len() {
+            let end = match memchr::memchr(b'\n', &data[i..]) {
+                Some(j) => i + j + 1,
+                None if eof => data.len(),
+                None => return None,
+            };
+            let line = &data[i..end];
+            if !open {
+                if line.first() == Some(&b'[') {
+                    let tag = starts_tag(line);
+                    if (turns || gap) && tag {
+                        return Some((i, true));
+                    }
+                    tags |= tag;
+                    open = true;
+                } else if line.first().is_some_and(u8::is_ascii_digit) {
+                    turns = true;
+                } else if tags && line.trim_ascii().is_empty() {
+                    gap = true;
+                }
+            }
+            if open && line.trim_ascii_end().ends_with(b"]") {
+                open = false;
+            }
+            i = end;
+        }
+        Some((data.len(), !data.trim_ascii().is_empty()))
+    }
+
+    fn oversize(&self) -> Oversize {
+        Oversize {
+            skip: Box::new(ToEnd),
+            from_start: false,
+        }
+    }
+}
+
+/// Streams past a record over the size limit: to the end of the input.
+struct ToEnd;
+
+impl Skip for ToEnd {
+    fn end(&mut self, _data: &[u8]) -> Option<usize> {
+        None
+    }
+}
+
+fn describe(r: &Rule) -> &'static str {
+    match r {
+        Rule::otn_tag | Rule::tag_key | Rule::tag_value => "a tag",
+        Rule::turn | Rule::turn_label => "a turn (`12. d1-d3 h6-h9`)",
+        Rule::otn_move | Rule::filler => "a move",
+        Rule::comment | Rule::comment_text => "a comment line `[...|...]`",
+        _ => "the end of the record",
+    }
+}
+
+fn syntax(text: &str, e: pest::error::Error<Rule>) -> Problem {
+    let offset = match e.location {
+        pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
+    };
+    let expected = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = Vec::new();
+            for n in positives.iter().map(describe) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            names.join(" or ")
+        }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found: String = text[offset.min(text.len())..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(24)
+        .collect();
+    Problem::at(
+        line_col(text, offset),
+        format!("expected {expected}, found `{found}`"),
+    )
+}
+
+/// Where a line of a game being read is: the steps from the main line
+/// (ply index, variation index), and the number of its first turn.
+#[derive(Clone)]
+struct Place {
+    path: Vec<(usize, usize)>,
+    base: u32,
+}
+
+/// Where each ply was written: by its line's path and its index in the
+/// line, the byte offset of its move.
+type Spots = HashMap<(Vec<(usize, usize)>, usize), usize>;
+
+fn line_at<'g>(main: &'g mut Line, path: &[(usize, usize)]) -> &'g mut Line {
+    let mut line = main;
+    for &(p, v) in path {
+        line = &mut line.plies[p].variations[v];
+    }
+    line
+}
+
+/// Reads one record.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let record = OtnParser::parse(Rule::record, text)
+        .map_err(|e| syntax(text, e))?
+        .next()
+        .ok_or_else(|| Problem::whole("an empty record"))?;
+    let pos = |p: &Pair<'_, Rule>| line_col(text, p.as_span().start());
+    let mut tags = Vec::new();
+    let mut preamble = Vec::new();
+    let mut rules = None;
+    let mut warnings = Vec::new();
+    let mut turns = Vec::new();
+    for pair in record.into_inner() {
+        match pair.as_rule() {
+            Rule::otn_tag => {
+                let at = pos(&pair);
+                let mut inner = pair.into_inner();
+                let key = inner.next().map_or("", |p| p.as_str());
+                let value = inner.next().map_or("", |p| p.as_str());
+                match key {
+                    "rules" => {
+                        let r = Rules::parse(value).map_err(|e| Problem::at(at, e))?;
+                        tags.push(Tag::new("Rules", r.preset_name().unwrap_or(value)));
+                        rules = Some(r);
+                    }
+                    "start-comment" => preamble.push(Comment::brace(value)),
+                    "result" => tags.push(Tag::new("Result", result_in(value))),
+                    "position" => {
+                        warnings.push(Problem::at(
+                            at,
+                            "a `position` tag is kept as written: kifu plays from the rules' start position",
+                        ));
+                        tags.push(Tag::new(tag_name(key), value));
+                    }
+                    _ => tags.push(Tag::new(tag_name(key), value)),
+                }
+            }
+            Rule::turn => turns.push(pair),
+            _ => {}
+        }
+    }
+    let rules = rules.ok_or_else(|| {
+        Problem::at(
+            (1, 1),
+            "no `[rules:...]` tag: an OpenTafl record names its rules",
+        )
+    })?;
+    let dim = rules.dim;
+    let first = if rules.attackers_first {
+        ATTACKERS
+    } else {
+        ATTACKERS.other()
+    };
+    let mut game = Game::new(Variant::Tafl(Board {
+        dim,
+        validated: !opts.no_validate,
+        rules: Some(rules),
+    }));
+    game.tags = tags;
+    let mut lines: HashMap<String, Place> = HashMap::new();
+    let mut spots = HashMap::new();
+    for turn in turns {
+        read_turn(
+            turn,
+            text,
+            dim,
+            first,
+            &mut game.moves,
+            &mut lines,
+            &mut spots,
+        )?;
+    }
+    // Where each ply is, in the order the replay counts them (each ply
+    // before its variations).
+    fn order(
+        line: &Line,
+        path: &mut Vec<(usize, usize)>,
+        spots: &Spots,
+        out: &mut Vec<Option<usize>>,
+    ) {
+        for (pi, ply) in line.plies.iter().enumerate() {
+            out.push(spots.get(&(path.clone(), pi)).copied());
+            for (vi, v) in ply.variations.iter().enumerate() {
+                path.push((pi, vi));
+                order(v, path, spots, out);
+                path.pop();
+            }
+        }
+    }
+    let mut places = Vec::new();
+    order(&game.moves, &mut Vec::new(), &spots, &mut places);
+    // The start comment is the comment before the first move.
+    match game.moves.plies.first_mut() {
+        Some(p) => p.before.splice(0..0, preamble),
+        None => game.moves.trailing.splice(0..0, preamble),
+    };
+    tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
+        places
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|at| line_col(text, at))
+    })?;
+    Ok(Parsed { game, warnings })
+}
+
+/// Reads one turn into its line (the main line, or the variation its label
+/// addresses, created at its first turn).
+fn read_turn(
+    turn: Pair<'_, Rule>,
+    text: &str,
+    dim: u8,
+    first: Side,
+    main: &mut Line,
+    lines: &mut HashMap<String, Place>,
+    spots: &mut Spots,
+) -> Result<(), Problem> {
+    let at = line_col(text, turn.as_span().start());
+    let mut label = "";
+    let mut filler = false;
+    let mut moves = Vec::new();
+    let mut comment = None;
+    for p in turn.into_inner() {
+        match p.as_rule() {
+            Rule::turn_label => label = p.as_str(),
+            Rule::filler => filler = true,
+            Rule::otn_move => {
+                let start = p.as_span().start();
+                let m = read_move(p.as_str(), dim, &|off, e| {
+                    Problem::at(line_col(text, start + off), e)
+                })?;
+                moves.push((m, start));
+            }
+            Rule::comment => {
+                comment = Some(p.into_inner().next().map_or("", |c| c.as_str()));
+            }
+            _ => {}
+        }
+    }
+    let bad = |why: &str| Problem::at(at, format!("turn `{label}`: {why}"));
+    let address = label.trim_end_matches('.');
+    let (place, t) = match address.rsplit_once('.') {
+        None => (
+            Place {
+                path: Vec::new(),
+                base: 1,
+            },
+            address
+                .parse::<u32>()
+                .map_err(|_| bad("not a turn number"))?,
+        ),
+        Some((key, last)) => {
+            let t: u32 = last
+                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                .parse()
+                .map_err(|_| bad("not a variation's turn"))?;
+            let place = match lines.get(key) {
+                Some(p) => p.clone(),
+                None => {
+                    // A new variation: of the ply its parent names, the
+                    // second one when the variation starts with `.....`.
+                    let (parent, _k) = key
+                        .rsplit_once('.')
+                        .ok_or_else(|| bad("a variation's address is `8a.1.1a.`"))?;
+                    let (pkey, pturn) = match parent.rsplit_once('.') {
+                        Some((pk, pt)) => (Some(pk), pt),
+                        None => (None, parent),
+                    };
+                    let ptn: u32 = pturn
+                        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                        .parse()
+                        .map_err(|_| bad("not a variation's address"))?;
+                    let pplace = match pkey {
+                        None => Place {
+                            path: Vec::new(),
+                            base: 1,
+                        },
+                        Some(k) => lines
+                            .get(k)
+                            .cloned()
+                            .ok_or_else(|| bad("its parent variation comes later"))?,
+                    };
+                    let side = if filler || pturn.ends_with('b') {
+                        first.other()
+                    } else {
+                        first
+                    };
+                    let number = pplace.base + ptn - 1;
+                    let pline = line_at(main, &pplace.path);
+                    let pi = pline
+                        .plies
+                        .iter()
+                        .position(|p| p.number == number && p.side == side)
+                        .ok_or_else(|| bad("the ply it varies is not in the record"))?;
+                    let vi = pline.plies[pi].variations.len();
+                    pline.plies[pi].variations.push(Line::default());
+                    let mut path = pplace.path.clone();
+                    path.push((pi, vi));
+                    let p = Place { path, base: number };
+                    lines.insert(key.to_string(), p.clone());
+                    p
+                }
+            };
+            (place, t)
+        }
+    };
+    let number = place.base + t - 1;
+    let line = line_at(main, &place.path);
+    if let Some(last) = line.plies.last() {
+        if number != last.number + 1 {
+            let shown = number + 1 - place.base;
+            let expected = last.number + 2 - place.base;
+            return Err(bad(&format!("turn {shown} where turn {expected} is due")));
+        }
+    }
+    let mut side = if filler { first.other() } else { first };
+    let count = moves.len();
+    let mut plies = Vec::new();
+    for (m, start) in moves {
+        spots.insert((place.path.clone(), line.plies.len() + plies.len()), start);
+        plies.push(Ply::new(number, side, Move::Tafl(m)));
+        side = side.other();
+    }
+    if count == 2 && filler {
+        return Err(bad("a turn that starts with `.....` has one move"));
+    }
+    if let Some(c) = comment {
+        let (one, two) = match c.split_once('|') {
+            Some((a, b)) => (a, Some(b)),
+            None => (c, None),
+        };
+        let add = |v: &mut Vec<Comment>, s: &str| {
+            if !s.is_empty() {
+                v.push(Comment::brace(s));
+            }
+        };
+        match (plies.as_mut_slice(), two) {
+            ([a, b], Some(two)) => {
+                add(&mut a.after, one);
+                add(&mut b.after, two);
+            }
+            ([a, b], None) => {
+                add(&mut a.after, one);
+                let _ = b;
+            }
+            ([b], Some(two)) if filler => {
+                add(&mut b.before, one);
+                add(&mut b.after, two);
+            }
+            ([a], Some(two)) => {
+                add(&mut a.after, one);
+                if !two.is_empty() {
+                    return Err(bad("a second comment for a turn of one move"));
+                }
+            }
+            ([a], None) => add(&mut a.after, one),
+            _ => {}
+        }
+    }
+    line.plies.extend(plies);
+    Ok(())
+}
+
+/// Reads one OpenTafl move: an optional piece letter, the squares, the
+/// captures (each with an optional piece letter), the mark.
+fn read_move(
+    text: &str,
+    dim: u8,
+    err: &dyn Fn(usize, String) -> Problem,
+) -> Result<TMove, Problem> {
+    if text == "---" {
+        return Ok(TMove::Resign);
+    }
+    let skip = usize::from(text.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic));
+    let body = &text[skip..];
+    if body.contains(['^', '=']) {
+        return Err(err(
+            skip,
+            "berserk moves and jumps (`^`, `=`) are not read".into(),
+        ));
+    }
+    // The captured pieces' letters go; marks are read by meaning: `-` and
+    // `+` a threat, `--` and `++` a win.
+    let (body, mark) = if let Some(b) = body.strip_suffix("++").or(body.strip_suffix("--")) {
+        (b, Some(Mark::Win))
+    } else if let Some(b) = body.strip_suffix('+').or(body.strip_suffix('-')) {
+        (b, Some(Mark::Threat))
+    } else {
+        (body, None)
+    };
+    let mut clean = String::with_capacity(body.len());
+    let mut map = Vec::with_capacity(body.len());
+    let b = body.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        let letter_before_letter = c.is_ascii_alphabetic()
+            && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+            && i > 0
+            && matches!(b[i - 1], b'x' | b'/');
+        if !letter_before_letter {
+            clean.push(char::from(c));
+            map.push(i);
+        }
+    }
+    let mut m = decode(&clean, Some(dim), '-', &|at, e| {
+        err(skip + map.get(at).copied().unwrap_or(0), e)
+    })?;
+    if let TMove::Step(s) = &mut m {
+        s.mark = mark;
+    }
+    Ok(m)
+}
+
+/// Text as a tag value or commentary can hold it: a `]` at the end of a
+/// line would close it (written `)`), and a `|` splits a turn's
+/// commentary (written `/`) where `bar` is false; each change is a warning.
+fn fit(text: &str, bar: bool, warnings: &mut Vec<Problem>) -> String {
+    let b = text.as_bytes();
+    let closes = |i: usize| {
+        b[i] == b']'
+            && b[i + 1..]
+                .iter()
+                .find(|&&c| c != b' ' && c != b'\t')
+                .is_none_or(|&c| c == b'\n' || c == b'\r')
+    };
+    let bad = (0..b.len()).any(|i| closes(i) || (!bar && b[i] == b'|'));
+    if !bad {
+        return text.to_string();
+    }
+    warnings.push(Problem::whole(
+        "otn cannot hold a `]` at the end of a line of a tag or comment, nor a `|` in a \
+         turn's first comment: written `)` and `/`",
+    ));
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        out.push(match c {
+            ']' if closes(i) => ')',
+            '|' if !bar => '/',
+            c => c,
+        });
+    }
+    out
+}
+
+/// Comments as one commentary text, separated by spaces.
+fn joined<'c>(parts: impl IntoIterator<Item = &'c Comment>) -> String {
+    let texts: Vec<&str> = parts
+        .into_iter()
+        .map(|c| c.text.as_str())
+        .filter(|t| !t.is_empty())
+        .collect();
+    texts.join(" ")
+}
+
+/// Writes one game.
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let options = opts
+        .format
+        .get::<tafl::Options>()
+        .cloned()
+        .unwrap_or_default();
+    let Some(board) = game.variant.as_tafl() else {
+        return Err(Problem::whole(format!(
+            "a {} game cannot be written as otn",
+            game.family().name()
+        )));
+    };
+    let Some(rules) = &board.rules else {
+        return Err(Problem::whole(
+            "the game names no rules, and an OpenTafl record starts from its rules (give them \
+             with --from-opt rules=NAME, or a Rules tag)",
+        ));
+    };
+    let mut warnings = Vec::new();
+    // The comments before the first move (and those before the tags) are
+    // the start comment.
+    let opening = match game.moves.plies.first() {
+        Some(p) => &p.before,
+        None => &game.moves.trailing,
+    };
+    let start_comment = |out: &mut String, warnings: &mut Vec<Problem>| {
+        for c in game.preamble.iter().chain(opening) {
+            out.push_str("[start-comment:");
+            out.push_str(&fit(&c.text, true, warnings));
+            out.push_str("]\n");
+        }
+    };
+    let mut wrote_rules = false;
+    let has_result = game.tag("Result").is_some();
+    if !has_result {
+        if let Some(r) = game.result {
+            out.push_str("[result:");
+            out.push_str(result_out(r.token()));
+            out.push_str("]\n");
+        }
+    }
+    for t in &game.tags {
+        match t.name.as_str() {
+            "Board" => {}
+            "Rules" => {
+                out.push_str("[rules:");
+                out.push_str(rules.text());
+                out.push_str("]\n");
+                start_comment(out, &mut warnings);
+                wrote_rules = true;
+            }
+            name => {
+                let key = tag_key(name);
+                // A name otn can spell, and that reads back as itself.
+                let fits = !key.is_empty()
+                    && key
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                    && tag_name(&key) == name;
+                if !fits {
+                    warnings.push(Problem::whole(format!(
+                        "tag `{name}`: an otn tag name is letters, digits, `-` and `_`, \
+                         and `{name}` has no otn key that reads back as it: left out"
+                    )));
+                    continue;
+                }
+                out.push('[');
+                out.push_str(&key);
+                out.push(':');
+                let value = if name == "Result" {
+                    result_out(&t.value)
+                } else {
+                    &t.value
+                };
+                out.push_str(&fit(value, true, &mut warnings));
+                out.push_str("]\n");
+            }
+        }
+    }
+    if !wrote_rules {
+        out.push_str("[rules:");
+        out.push_str(rules.text());
+        out.push_str("]\n");
+        start_comment(out, &mut warnings);
+    }
+    out.push('\n');
+    let first = board.first_mover();
+    let view = |s: Square| s.transform(board.dim, options.quarters, options.mirror);
+    let mut w = Writer {
+        out,
+        first,
+        view: &view,
+        warnings: &mut warnings,
+    };
+    let mut pos = Position::new(rules);
+    w.line(&game.moves, None, &mut pos)?;
+    Ok(warnings)
+}
+
+struct Writer<'a> {
+    out: &'a mut String,
+    first: Side,
+    view: &'a dyn Fn(Square) -> Square,
+    warnings: &'a mut Vec<Problem>,
+}
+
+impl Writer<'_> {
+    /// Writes a line: the main line (`prefix` None, turns numbered by
+    /// their move numbers) or a variation addressed by `prefix` (`8a.1.`).
+    fn line(
+        &mut self,
+        line: &Line,
+        prefix: Option<&str>,
+        pos: &mut Position<'_>,
+    ) -> Result<(), Problem> {
+        let base = line.plies.first().map_or(1, |p| p.number);
+        let mut i = 0;
+        while i < line.plies.len() {
+            let a = &line.plies[i];
+            let pair = a.side == self.first
+                && line
+                    .plies
+                    .get(i + 1)
+                    .is_some_and(|b| b.side != self.first && b.number == a.number);
+            let turn: Vec<&Ply> = if pair {
+                vec![a, &line.plies[i + 1]]
+            } else {
+                vec![a]
+            };
+            let t = a.number + 1 - base;
+            // A ply's address, as its variations name it: `8a`, `12b` on
+            // the main line; `3a.2.1a` inside a variation, where OpenTafl
+            // writes the letter `a` for either ply of a turn.
+            let first = self.first;
+            let address = |p: &Ply| match prefix {
+                None => format!("{}{}", p.number, if p.side == first { 'a' } else { 'b' }),
+                Some(pre) => format!("{pre}{t}a"),
+            };
+            match prefix {
+                None => {
+                    crate::container::push_number(self.out, a.number);
+                    self.out.push('.');
+                }
+                Some(pre) => {
+                    self.out.push_str(pre);
+                    crate::container::push_number(self.out, t);
+                    self.out.push_str("a.");
+                }
+            }
+            let filler = a.side != self.first;
+            if filler {
+                self.out.push_str(" .....");
+            }
+            let mut before = Vec::new();
+            for p in &turn {
+                // The position a variation of this ply starts from.
+                before.push((!p.variations.is_empty()).then(|| pos.clone()));
+                self.out.push(' ');
+                self.spell(p, pos)?;
+            }
+            self.out.push_str(" \n[");
+            // The main line's first comments went into the start comment.
+            let opening = prefix.is_none() && i == 0;
+            let none: &[Comment] = &[];
+            let lead = if opening { none } else { &turn[0].before };
+            let (one, two) = match turn.as_slice() {
+                [x, y] => (
+                    joined(lead.iter().chain(&x.after)),
+                    Some(joined(y.before.iter().chain(&y.after))),
+                ),
+                [x] if filler && !x.before.is_empty() => (joined(lead), Some(joined(&x.after))),
+                [x] => (joined(lead.iter().chain(&x.after)), None),
+                _ => (String::new(), None),
+            };
+            self.out.push_str(&fit(&one, false, self.warnings));
+            if let Some(two) = two {
+                self.out.push('|');
+                self.out.push_str(&fit(&two, true, self.warnings));
+            }
+            self.out.push_str("]\n\n");
+            for (p, start) in turn.iter().zip(before) {
+                let Some(start) = start else { continue };
+                for (k, v) in p.variations.iter().enumerate() {
+                    let pre = format!("{}.{}.", address(p), k + 1);
+                    let mut vpos = start.clone();
+                    self.line(v, Some(&pre), &mut vpos)?;
+                }
+            }
+            i += turn.len();
+        }
+        // (Those of an empty main line went into the start comment.)
+        let opening = prefix.is_none() && line.plies.is_empty();
+        if !line.trailing.is_empty() && !opening {
+            self.warnings.push(Problem::whole(
+                "comments after a line's last move have no place in otn: left out",
+            ));
+        }
+        Ok(())
+    }
+
+    fn spell(&mut self, ply: &Ply, pos: &mut Position<'_>) -> Result<(), Problem> {
+        let Some(m) = ply.mv.as_tafl() else {
+            return Err(Problem::whole(format!(
+                "a {} move in a tafl game",
+                ply.mv.family().name()
+            )));
+        };
+        let Some(step) = m.step() else {
+            self.out.push_str("---");
+            return Ok(());
+        };
+        let piece = pos.piece(step.from);
+        // Which captured pieces are the king, before they go.
+        let kings: Vec<bool> = step
+            .captures
+            .iter()
+            .map(|&c| pos.piece(c) == Some(b'K'))
+            .collect();
+        let _ = pos.play(step, ply.side, false);
+        if piece == Some(b'K') {
+            self.out.push('K');
+        }
+        let view = self.view;
+        view(step.from).write(false, self.out);
+        for &v in step.via.iter().chain(std::iter::once(&step.to)) {
+            self.out.push('-');
+            view(v).write(false, self.out);
+        }
+        for (i, &c) in step.captures.iter().enumerate() {
+            self.out.push(if i == 0 { 'x' } else { '/' });
+            if kings[i] {
+                self.out.push('K');
+            }
+            view(c).write(false, self.out);
+        }
+        let attacker = ply.side == ATTACKERS;
+        match step.mark {
+            None => {}
+            Some(Mark::Threat) => self.out.push(if attacker { '+' } else { '-' }),
+            Some(Mark::Win) => self.out.push_str(if attacker { "++" } else { "--" }),
+            Some(Mark::Suicide) => self.warnings.push(Problem::whole(format!(
+                "{} the mark `--` of a suicidal move has no otn spelling: left out",
+                ply.label(self.first)
+            ))),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_names_map_both_ways() {
+        for key in [
+            "event",
+            "time-control",
+            "start-comment",
+            "puzzle-prestart",
+            "attackers",
+            "defenders",
+            "result",
+        ] {
+            assert_eq!(tag_key(&tag_name(key)), key);
+        }
+        assert_eq!(tag_name("time-control"), "TimeControl");
+        assert_eq!(tag_name("attackers"), "Black");
+    }
+}

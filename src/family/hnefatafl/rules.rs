@@ -1,0 +1,1266 @@
+//! The rules of a tafl game, as an OpenTafl rules string, and the replay
+//! that tracks every piece, checks each move and computes its captures.
+//!
+//! A rules string (`dim:11 atkf:y ks:s sw:s efe:y start:/3ttttt3/.../`)
+//! starts with the board's side and ends with the start position (`start:`
+//! lists rank 1 first, `starti:` the top rank first); between them, the
+//! entries of opentafl-notation-spec.txt: escape to the corners or edges
+//! (`esc`), who moves first (`atkf`), the king armed (`ka`) and strong
+//! (`ks`), corner and centre squares (`cor`, `cen`), whom they are hostile
+//! to and who may pass or stop on them (`corh cenh cenhe corp cenp cors
+//! cens`), shield walls (`sw`), edge forts (`efe`) and berserk (`ber`).
+//! Entries kifu does not know (`name:`, `tfr:`, fortresses) are kept as
+//! written; the string is written back exactly as read.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::family::hnefatafl::{Mark, Move, Square, Step, ATTACKERS, MAX_DIM, MIN_DIM};
+use crate::ir::{Line, Side};
+
+/// Where the king escapes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Escape {
+    /// A corner square (`esc:c`, the default).
+    Corner,
+    /// Any edge square (`esc:e`).
+    Edge,
+}
+
+/// Whether the king takes part in captures (`ka`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Armed {
+    /// He does (`y`, the default).
+    Yes,
+    /// He does not (`n`).
+    No,
+    /// Only as the moving piece (`h`, hammer).
+    Hammer,
+    /// Only as the piece captured against (`a`, anvil).
+    Anvil,
+}
+
+/// How the king is captured (`ks`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strength {
+    /// Surrounded on four sides (`y`, `s`, the default; `m`, middleweight,
+    /// is read as this).
+    Strong,
+    /// Sandwiched between two, like any piece (`n`, `w`).
+    Weak,
+    /// Four on or beside the centre, two elsewhere (`c`).
+    StrongCentre,
+}
+
+/// Shield-wall captures (`sw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shieldwall {
+    /// None (`n`, the default).
+    No,
+    /// A corner may not close a wall (`w`).
+    Weak,
+    /// A corner may close a wall (`s`).
+    Strong,
+}
+
+/// A set of piece kinds, as the rules string lists them (`tcnkTCNK`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pieces(u8);
+
+impl Pieces {
+    const ALL: Pieces = Pieces(0xff);
+    const NONE: Pieces = Pieces(0);
+
+    fn bit(piece: u8) -> u8 {
+        match piece {
+            b't' => 1,
+            b'c' => 2,
+            b'n' => 4,
+            b'k' => 8,
+            b'T' => 16,
+            b'C' => 32,
+            b'N' => 64,
+            b'K' => 128,
+            _ => 0,
+        }
+    }
+
+    fn parse(text: &str) -> Result<Pieces, String> {
+        let mut set = 0;
+        for b in text.bytes() {
+            match Pieces::bit(b) {
+                0 => {
+                    return Err(format!(
+                        "`{}` is not a piece (t c n k, T C N K)",
+                        char::from(b)
+                    ))
+                }
+                bit => set |= bit,
+            }
+        }
+        Ok(Pieces(set))
+    }
+
+    /// Whether the set holds this piece.
+    pub fn has(self, piece: u8) -> bool {
+        self.0 & Pieces::bit(piece) != 0
+    }
+}
+
+/// The rules of a game, read from an OpenTafl rules string, which they
+/// keep as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rules {
+    text: String,
+    /// The board's side.
+    pub dim: u8,
+    /// Where the king escapes to.
+    pub escape: Escape,
+    /// Whether the attackers move first.
+    pub attackers_first: bool,
+    /// Whether the king captures.
+    pub armed: Armed,
+    /// How the king is captured.
+    pub strength: Strength,
+    /// The corner squares.
+    pub corners: Vec<Square>,
+    /// The centre squares (the throne).
+    pub centres: Vec<Square>,
+    corner_hostile: Pieces,
+    centre_hostile: Pieces,
+    centre_hostile_empty: Pieces,
+    corner_pass: Pieces,
+    centre_pass: Pieces,
+    corner_stop: Pieces,
+    centre_stop: Pieces,
+    /// Shield-wall captures.
+    pub shieldwall: Shieldwall,
+    /// Whether the king wins in an edge fort (judged for a defender's
+    /// winning mark, [`Position::edge_fort`]; it does not end the game).
+    pub edge_forts: bool,
+    /// Berserk moves (`ber:` other than `n`) or jumps: kifu does not
+    /// replay such games.
+    pub berserk: bool,
+    /// The start position, rank 1 first, a piece letter or 0 a square.
+    start: Vec<u8>,
+}
+
+/// The named presets: each a rules string.
+pub const PRESETS: &[(&str, &str)] = &[
+    (
+        "copenhagen",
+        "dim:11 name:Copenhagen atkf:y ka:y ks:s sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    ),
+    (
+        "fetlar",
+        "dim:11 name:Fetlar atkf:y ka:y ks:s start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+    ),
+    (
+        "brandubh",
+        "dim:7 name:Brandubh atkf:y ka:y ks:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    ),
+    (
+        "tablut",
+        "dim:9 name:Tablut esc:e atkf:y ka:y ks:c cor: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+    ),
+    (
+        "sea-battle",
+        "dim:9 name:Sea_Battle esc:e atkf:y ka:n cen: cor: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+    ),
+    (
+        "tawlbwrdd",
+        "dim:11 name:Tawlbwrdd atkf:y ks:c start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+    ),
+];
+
+impl Rules {
+    /// The rules of a preset by name (`copenhagen`, any case, `-`, `_` or
+    /// a space between words).
+    pub fn preset(name: &str) -> Option<Rules> {
+        let key: String = name
+            .trim()
+            .chars()
+            .map(|c| match c {
+                '_' | ' ' => '-',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect();
+        PRESETS
+            .iter()
+            .find(|(n, _)| *n == key)
+            .and_then(|(_, text)| Rules::parse(text).ok())
+    }
+
+    /// The preset whose rules string this is, if one is.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        PRESETS
+            .iter()
+            .find(|(_, text)| *text == self.text)
+            .map(|(n, _)| *n)
+    }
+
+    /// The preset a board of this side gets when the record names no
+    /// rules.
+    pub fn for_board(dim: u8) -> Option<(&'static str, Rules)> {
+        let name = match dim {
+            7 => "brandubh",
+            9 => "tablut",
+            11 => "copenhagen",
+            _ => return None,
+        };
+        Rules::preset(name).map(|r| (name, r))
+    }
+
+    /// The rules named in a tag: a preset's name or a rules string.
+    pub fn named(text: &str) -> Result<Rules, String> {
+        if let Some(r) = Rules::preset(text) {
+            return Ok(r);
+        }
+        if text.trim_start().starts_with("dim:") {
+            return Rules::parse(text);
+        }
+        let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
+        Err(format!(
+            "rules `{text}` are neither a preset ({}) nor an OpenTafl rules string (`dim:11 ... start:/.../`)",
+            names.join(", ")
+        ))
+    }
+
+    /// The rules string as written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Reads a rules string; the error names the entry that is wrong.
+    pub fn parse(text: &str) -> Result<Rules, String> {
+        let mut entries = text.split_ascii_whitespace();
+        let dim = match entries.next().and_then(|e| e.strip_prefix("dim:")) {
+            Some(d) => d
+                .parse::<u8>()
+                .ok()
+                .filter(|d| (MIN_DIM..=MAX_DIM).contains(d))
+                .ok_or_else(|| format!("`dim:{d}`: a board is 5 to 19 squares a side"))?,
+            None => return Err("a rules string starts with `dim:` (the board's side)".into()),
+        };
+        let n = dim - 1;
+        let corners_default = vec![
+            Square { file: 0, rank: 0 },
+            Square { file: n, rank: 0 },
+            Square { file: 0, rank: n },
+            Square { file: n, rank: n },
+        ];
+        let mut r = Rules {
+            text: text.to_string(),
+            dim,
+            escape: Escape::Corner,
+            attackers_first: true,
+            armed: Armed::Yes,
+            strength: Strength::Strong,
+            corners: corners_default,
+            centres: vec![Square {
+                file: dim / 2,
+                rank: dim / 2,
+            }],
+            corner_hostile: Pieces::ALL,
+            centre_hostile: Pieces::parse("tcnk").unwrap_or(Pieces::NONE),
+            centre_hostile_empty: Pieces::ALL,
+            corner_pass: Pieces::parse("K").unwrap_or(Pieces::NONE),
+            centre_pass: Pieces::ALL,
+            corner_stop: Pieces::parse("K").unwrap_or(Pieces::NONE),
+            centre_stop: Pieces::parse("K").unwrap_or(Pieces::NONE),
+            shieldwall: Shieldwall::No,
+            edge_forts: false,
+            berserk: false,
+            start: Vec::new(),
+        };
+        let mut start = None;
+        for entry in entries {
+            if start.is_some() {
+                return Err(format!(
+                    "`{entry}` follows the start position, which ends a rules string"
+                ));
+            }
+            let (key, value) = entry
+                .split_once(':')
+                .ok_or_else(|| format!("`{entry}` is not a rules entry (`key:value`)"))?;
+            let yes = |v: &str| match v {
+                "y" => Ok(true),
+                "n" => Ok(false),
+                _ => Err(format!("`{entry}`: give y or n")),
+            };
+            let bad = || format!("`{entry}` is not a value kifu knows for `{key}`");
+            match key {
+                "esc" => {
+                    r.escape = match value {
+                        "c" => Escape::Corner,
+                        "e" => Escape::Edge,
+                        _ => return Err(bad()),
+                    }
+                }
+                "atkf" => r.attackers_first = yes(value)?,
+                "ka" => {
+                    r.armed = match value {
+                        "y" => Armed::Yes,
+                        "n" => Armed::No,
+                        "h" => Armed::Hammer,
+                        "a" => Armed::Anvil,
+                        _ => return Err(bad()),
+                    }
+                }
+                "ks" => {
+                    r.strength = match value {
+                        "y" | "s" | "m" => Strength::Strong,
+                        "n" | "w" => Strength::Weak,
+                        "c" => Strength::StrongCentre,
+                        _ => return Err(bad()),
+                    }
+                }
+                "cor" => r.corners = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
+                "cen" => r.centres = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
+                "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" => {
+                    let set = Pieces::parse(value).map_err(|e| format!("`{entry}`: {e}"))?;
+                    *match key {
+                        "corh" => &mut r.corner_hostile,
+                        "cenh" => &mut r.centre_hostile,
+                        "cenhe" => &mut r.centre_hostile_empty,
+                        "corp" => &mut r.corner_pass,
+                        "cenp" => &mut r.centre_pass,
+                        "cors" => &mut r.corner_stop,
+                        _ => &mut r.centre_stop,
+                    } = set;
+                }
+                "sw" => {
+                    r.shieldwall = match value {
+                        "n" => Shieldwall::No,
+                        "w" => Shieldwall::Weak,
+                        "s" => Shieldwall::Strong,
+                        _ => return Err(bad()),
+                    }
+                }
+                "efe" => r.edge_forts = yes(value)?,
+                "ber" => r.berserk = value != "n",
+                "kj" if !matches!(value, "n" | "") => r.berserk = true,
+                "start" | "starti" => {
+                    start = Some(
+                        position(value, dim, key == "starti")
+                            .map_err(|e| format!("`{key}:`: {e}"))?,
+                    );
+                }
+                // Kept as written: the variant's name, threefold repetition,
+                // surrounding, fortresses and what else OpenTafl adds.
+                _ => {}
+            }
+        }
+        r.start = start.ok_or("a rules string ends with the start position (`start:/.../`)")?;
+        if r.start.iter().filter(|&&p| p == b'K').count() != 1 {
+            return Err("the start position has no king `K`, or more than one".into());
+        }
+        Ok(r)
+    }
+
+    /// The piece on a square of the start position.
+    pub fn start_piece(&self, sq: Square) -> Option<u8> {
+        let p = self.start[self.index(sq)];
+        (p != 0).then_some(p)
+    }
+
+    fn index(&self, sq: Square) -> usize {
+        usize::from(sq.rank) * usize::from(self.dim) + usize::from(sq.file)
+    }
+
+    fn is_corner(&self, sq: Square) -> bool {
+        self.corners.contains(&sq)
+    }
+
+    fn is_centre(&self, sq: Square) -> bool {
+        self.centres.contains(&sq)
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Serialize for Rules {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl<'de> Deserialize<'de> for Rules {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
+        let s = String::deserialize(d)?;
+        Rules::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A space list `a1,k1,` (a trailing comma tolerated; empty: none).
+fn squares(text: &str, dim: u8) -> Result<Vec<Square>, String> {
+    let mut out = Vec::new();
+    for part in text.split(',').filter(|p| !p.is_empty()) {
+        let sq = Square::parse(part)?;
+        if !sq.on(dim) {
+            return Err(format!("{part} is off the {dim}x{dim} board"));
+        }
+        out.push(sq);
+    }
+    Ok(out)
+}
+
+/// A position record `/3t3/.../`: `dim` rows of `dim` squares; rank 1
+/// first, or the top rank first when `inverted`.
+fn position(text: &str, dim: u8, inverted: bool) -> Result<Vec<u8>, String> {
+    let d = usize::from(dim);
+    let rows: Vec<&str> = text
+        .strip_prefix('/')
+        .and_then(|t| t.strip_suffix('/'))
+        .ok_or("a position starts and ends with `/`")?
+        .split('/')
+        .collect();
+    if rows.len() != d {
+        return Err(format!("{} rows for a {dim}x{dim} board", rows.len()));
+    }
+    let mut cells = vec![0u8; d * d];
+    for (i, row) in rows.iter().enumerate() {
+        let rank = if inverted { d - 1 - i } else { i };
+        let mut file = 0usize;
+        let mut count = 0usize;
+        for b in row.bytes() {
+            match b {
+                b'0'..=b'9' => count = count * 10 + usize::from(b - b'0'),
+                _ if Pieces::bit(b) != 0 => {
+                    file += count;
+                    count = 0;
+                    if file >= d {
+                        return Err(format!("row {} is longer than {dim} squares", i + 1));
+                    }
+                    cells[rank * d + file] = b;
+                    file += 1;
+                }
+                _ => {
+                    return Err(format!(
+                        "`{}` is not a piece (t c n k, T C N K)",
+                        char::from(b)
+                    ))
+                }
+            }
+        }
+        file += count;
+        if file != d {
+            return Err(format!("row {} has {file} squares, not {dim}", i + 1));
+        }
+    }
+    Ok(cells)
+}
+
+/// Whether a piece letter is the attackers'.
+fn attacker(p: u8) -> bool {
+    p.is_ascii_lowercase()
+}
+
+/// The side a piece letter belongs to.
+fn side_of(p: u8) -> Side {
+    if attacker(p) {
+        ATTACKERS
+    } else {
+        ATTACKERS.other()
+    }
+}
+
+const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// What a move did, by the rules.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Played {
+    /// The squares of the pieces it captured, in the order kifu finds them
+    /// (around the moved piece, then shield walls).
+    pub captures: Vec<Square>,
+    /// The king was captured.
+    pub king_captured: bool,
+    /// The king escaped.
+    pub escaped: bool,
+    /// The piece that moved (`K` for the king).
+    pub piece: u8,
+}
+
+/// A position: every piece, and whether the game is over.
+#[derive(Debug, Clone)]
+pub struct Position<'r> {
+    rules: &'r Rules,
+    cells: Vec<u8>,
+    over: bool,
+}
+
+impl<'r> Position<'r> {
+    /// The start position of the rules.
+    pub fn new(rules: &'r Rules) -> Position<'r> {
+        Position {
+            rules,
+            cells: rules.start.clone(),
+            over: false,
+        }
+    }
+
+    /// The piece on a square.
+    pub fn piece(&self, sq: Square) -> Option<u8> {
+        let p = *self.cells.get(self.rules.index(sq))?;
+        (p != 0).then_some(p)
+    }
+
+    fn at(&self, file: i16, rank: i16) -> Option<(Square, u8)> {
+        let d = i16::from(self.rules.dim);
+        if file < 0 || rank < 0 || file >= d || rank >= d {
+            return None;
+        }
+        let sq = Square {
+            file: file as u8,
+            rank: rank as u8,
+        };
+        Some((sq, self.cells[self.rules.index(sq)]))
+    }
+
+    fn set(&mut self, sq: Square, p: u8) {
+        let i = self.rules.index(sq);
+        self.cells[i] = p;
+    }
+
+    /// Whether a square is hostile to `victim` by itself (a corner or an
+    /// empty centre, or a centre the king holds, as the rules say).
+    fn hostile_square(&self, sq: Square, occupant: u8, victim: u8) -> bool {
+        let r = self.rules;
+        (r.is_corner(sq) && occupant == 0 && r.corner_hostile.has(victim))
+            || (r.is_centre(sq)
+                && if occupant == 0 {
+                    r.centre_hostile_empty.has(victim)
+                } else {
+                    occupant.eq_ignore_ascii_case(&b'k') && r.centre_hostile.has(victim)
+                })
+    }
+
+    /// Whether the square beyond a victim closes a capture by `side`.
+    fn anvil(&self, sq: Square, occupant: u8, victim: u8, side: Side) -> bool {
+        if occupant != 0 && side_of(occupant) == side {
+            let king = occupant == b'K' || occupant == b'k';
+            if !king || matches!(self.rules.armed, Armed::Yes | Armed::Anvil) {
+                return true;
+            }
+        }
+        self.hostile_square(sq, occupant, victim)
+    }
+
+    /// Checks that a step is a move of the side to move: from one of its
+    /// pieces, in a straight unobstructed line, to a square it may stop on.
+    pub fn check_step(&self, step: &Step, side: Side) -> Result<u8, String> {
+        let r = self.rules;
+        let d = r.dim;
+        for sq in [step.from, step.to] {
+            if !sq.on(d) {
+                return Err(format!("{sq} is off the {d}x{d} board"));
+            }
+        }
+        let Some(p) = self.piece(step.from) else {
+            return Err(format!("no piece on {}", step.from));
+        };
+        if side_of(p) != side {
+            return Err(format!(
+                "the piece on {} is the {}', and the {} are to move",
+                step.from,
+                who(side_of(p)),
+                who(side)
+            ));
+        }
+        if !step.via.is_empty() {
+            return Err(
+                "a move of several legs is a berserk move, which these rules do not allow".into(),
+            );
+        }
+        let (from, to) = (step.from, step.to);
+        if from == to || (from.file != to.file && from.rank != to.rank) {
+            return Err(format!(
+                "{from}-{to} is not a straight line along a rank or file"
+            ));
+        }
+        let df = (i16::from(to.file) - i16::from(from.file)).signum();
+        let dr = (i16::from(to.rank) - i16::from(from.rank)).signum();
+        let (mut f, mut rk) = (i16::from(from.file) + df, i16::from(from.rank) + dr);
+        while let Some((sq, occ)) = self.at(f, rk) {
+            if occ != 0 {
+                return Err(format!("{sq} is in the way"));
+            }
+            if sq == to {
+                if (r.is_corner(sq) && !r.corner_stop.has(p))
+                    || (r.is_centre(sq) && !r.centre_stop.has(p))
+                {
+                    return Err(format!("only the king may stop on {sq}"));
+                }
+                break;
+            }
+            if (r.is_corner(sq) && !r.corner_pass.has(p))
+                || (r.is_centre(sq) && !r.centre_pass.has(p))
+            {
+                return Err(format!("the piece may not pass {sq}"));
+            }
+            f += df;
+            rk += dr;
+        }
+        Ok(p)
+    }
+
+    /// Moves a piece (checked or not) and finds what it captures by the
+    /// rules; the captures are not yet taken off the board.
+    fn captures_after(&self, to: Square, p: u8) -> Played {
+        let side = side_of(p);
+        let r = self.rules;
+        let mut out = Played {
+            piece: p,
+            ..Played::default()
+        };
+        let king_mover = p == b'K' || p == b'k';
+        let (tf, tr) = (i16::from(to.file), i16::from(to.rank));
+        for (df, dr) in DIRECTIONS {
+            let Some((sq, victim)) = self.at(tf + i16::from(df), tr + i16::from(dr)) else {
+                continue;
+            };
+            if victim == 0 || side_of(victim) == side {
+                continue;
+            }
+            if victim == b'K' {
+                if self.king_taken(sq, (df, dr), to) {
+                    out.king_captured = true;
+                    out.captures.push(sq);
+                }
+                continue;
+            }
+            if king_mover && matches!(r.armed, Armed::No | Armed::Anvil) {
+                continue;
+            }
+            let Some((beyond, occ)) = self.at(tf + 2 * i16::from(df), tr + 2 * i16::from(dr))
+            else {
+                continue;
+            };
+            if self.anvil(beyond, occ, victim, side) {
+                out.captures.push(sq);
+            }
+        }
+        if r.shieldwall != Shieldwall::No {
+            self.shieldwalls(to, side, &mut out.captures);
+        }
+        if king_mover && side != ATTACKERS {
+            out.escaped = match r.escape {
+                Escape::Corner => r.is_corner(to),
+                Escape::Edge => {
+                    to.file == 0 || to.rank == 0 || to.file == r.dim - 1 || to.rank == r.dim - 1
+                }
+            };
+        }
+        out
+    }
+
+    /// Whether the king on `sq`, next to an attacker that moved to `to`
+    /// (from direction `dir` as seen from `to`), is captured.
+    fn king_taken(&self, sq: Square, dir: (i8, i8), to: Square) -> bool {
+        let r = self.rules;
+        let near_centre = r.centres.iter().any(|c| {
+            (i16::from(c.file) - i16::from(sq.file)).abs()
+                + (i16::from(c.rank) - i16::from(sq.rank)).abs()
+                <= 1
+        });
+        let strong = match r.strength {
+            Strength::Strong => true,
+            Strength::Weak => false,
+            Strength::StrongCentre => near_centre,
+        };
+        let (kf, kr) = (i16::from(sq.file), i16::from(sq.rank));
+        let closes = |s: Square, occ: u8| -> bool {
+            (occ != 0 && attacker(occ)) || self.hostile_square(s, occ, b'K')
+        };
+        if strong {
+            DIRECTIONS.iter().all(|&(df, dr)| {
+                match self.at(kf + i16::from(df), kr + i16::from(dr)) {
+                    Some((s, occ)) => s == to || closes(s, occ),
+                    None => false,
+                }
+            })
+        } else {
+            match self.at(kf + i16::from(dir.0), kr + i16::from(dir.1)) {
+                Some((s, occ)) => closes(s, occ),
+                None => false,
+            }
+        }
+    }
+
+    /// Shield-wall captures closed by a piece of `side` that moved to `to`
+    /// on an edge: a row of two or more enemies along the edge, each with
+    /// a piece of `side` in front of it, bracketed at the far end by a
+    /// piece of `side` (or a corner, in strong shield walls). The king is
+    /// part of a wall but is not captured in it.
+    fn shieldwalls(&self, to: Square, side: Side, captures: &mut Vec<Square>) {
+        let r = self.rules;
+        let n = i16::from(r.dim) - 1;
+        let (tf, tr) = (i16::from(to.file), i16::from(to.rank));
+        // (along the edge, inward) for each edge `to` is on.
+        let mut edges = Vec::new();
+        if tr == 0 {
+            edges.push(((1, 0), (0, 1)));
+        }
+        if tr == n {
+            edges.push(((1, 0), (0, -1)));
+        }
+        if tf == 0 {
+            edges.push(((0, 1), (1, 0)));
+        }
+        if tf == n {
+            edges.push(((0, 1), (-1, 0)));
+        }
+        for ((af, ar), (inf, inr)) in edges {
+            for sign in [1i16, -1] {
+                let (sf, sr) = (af * sign, ar * sign);
+                let mut row = Vec::new();
+                let (mut f, mut rk) = (tf + sf, tr + sr);
+                let closed = loop {
+                    let Some((sq, occ)) = self.at(f, rk) else {
+                        break false;
+                    };
+                    if occ != 0 && side_of(occ) != side {
+                        let front = self.at(f + inf, rk + inr);
+                        match front {
+                            Some((_, fo)) if fo != 0 && side_of(fo) == side => row.push((sq, occ)),
+                            _ => break false,
+                        }
+                    } else if occ != 0 {
+                        break true;
+                    } else {
+                        break r.shieldwall == Shieldwall::Strong && r.is_corner(sq);
+                    }
+                    f += sf;
+                    rk += sr;
+                };
+                if closed && row.len() >= 2 {
+                    for (sq, occ) in row {
+                        if occ != b'K' && occ != b'k' && !captures.contains(&sq) {
+                            captures.push(sq);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the king stands in an edge fort (Copenhagen): on an edge,
+    /// with room to move, in a region of empty squares that no attacker
+    /// touches, walled by defenders none of whom can be captured: each has,
+    /// along each line, a side the attackers cannot take, the board's
+    /// edge, the fort or another defender (whom kifu takes to hold: a wall
+    /// that holds only while a defender beyond it does is counted a fort).
+    pub fn edge_fort(&self) -> bool {
+        let d = i16::from(self.rules.dim);
+        let Some(i) = self.cells.iter().position(|&p| p == b'K') else {
+            return false;
+        };
+        let (kf, kr) = (
+            (i % usize::from(self.rules.dim)) as i16,
+            (i / usize::from(self.rules.dim)) as i16,
+        );
+        if kf != 0 && kr != 0 && kf != d - 1 && kr != d - 1 {
+            return false;
+        }
+        let n = self.cells.len();
+        let mut inside = vec![false; n];
+        let mut wall = vec![false; n];
+        let index = |f: i16, r: i16| (r * d + f) as usize;
+        inside[i] = true;
+        let mut stack = vec![(kf, kr)];
+        while let Some((f, r)) = stack.pop() {
+            for (df, dr) in DIRECTIONS {
+                let Some((sq, occ)) = self.at(f + i16::from(df), r + i16::from(dr)) else {
+                    continue;
+                };
+                let j = self.rules.index(sq);
+                match occ {
+                    0 if !inside[j] => {
+                        inside[j] = true;
+                        stack.push((i16::from(sq.file), i16::from(sq.rank)));
+                    }
+                    0 => {}
+                    p if attacker(p) => return false,
+                    b'K' => {}
+                    _ => wall[j] = true,
+                }
+            }
+        }
+        if inside.iter().filter(|&&x| x).count() < 2 {
+            return false;
+        }
+        // The attackers can take a square beside a wall piece when it is
+        // on the board, outside the fort, and holds no defender.
+        let open = |f: i16, r: i16| -> bool {
+            f >= 0
+                && r >= 0
+                && f < d
+                && r < d
+                && !inside[index(f, r)]
+                && !self.cells[index(f, r)].is_ascii_uppercase()
+        };
+        (0..n).filter(|&j| wall[j]).all(|j| {
+            let (f, r) = (
+                (j % usize::from(self.rules.dim)) as i16,
+                (j / usize::from(self.rules.dim)) as i16,
+            );
+            let across = open(f - 1, r) && open(f + 1, r);
+            let along = open(f, r - 1) && open(f, r + 1);
+            !(across || along)
+        })
+    }
+
+    /// Plays a step of `side`: checked when `check` (the error says why it
+    /// is not a move), then its captures found; the pieces captured are
+    /// taken off the board. With `check` off, the move is applied as
+    /// written, its listed captures taken.
+    pub fn play(&mut self, step: &Step, side: Side, check: bool) -> Result<Played, String> {
+        if check && self.over {
+            return Err("the game is over: the king was captured or escaped".into());
+        }
+        let p = if check {
+            self.check_step(step, side)?
+        } else {
+            match self.piece(step.from) {
+                Some(p) => p,
+                None => {
+                    let mut out = Played::default();
+                    out.captures.clone_from(&step.captures);
+                    return Ok(out);
+                }
+            }
+        };
+        self.set(step.from, 0);
+        let to = step.to;
+        if to.on(self.rules.dim) {
+            self.set(to, p);
+        }
+        let played = if check {
+            self.captures_after(to, p)
+        } else {
+            Played {
+                captures: step.captures.clone(),
+                piece: p,
+                ..Played::default()
+            }
+        };
+        for &sq in &played.captures {
+            if sq.on(self.rules.dim) {
+                self.set(sq, 0);
+            }
+        }
+        if played.king_captured || played.escaped {
+            self.over = true;
+        }
+        Ok(played)
+    }
+}
+
+/// A ply's number as messages write it: `12.` for the side that moves
+/// first, `12...` for the other.
+pub fn label(number: u32, side: Side, first: Side) -> String {
+    format!("{number}{}", if side == first { "." } else { "..." })
+}
+
+/// How messages name a side.
+pub fn who(side: Side) -> &'static str {
+    if side == ATTACKERS {
+        "attackers"
+    } else {
+        "defenders"
+    }
+}
+
+/// Whether any move of a line (or its variations) lists a capture.
+pub fn lists_captures(line: &Line) -> bool {
+    line.plies.iter().any(|p| {
+        p.mv.as_tafl()
+            .and_then(Move::step)
+            .is_some_and(|s| !s.captures.is_empty())
+            || p.variations.iter().any(lists_captures)
+    })
+}
+
+/// Replays a line from a position: each move is checked, its captures
+/// compared with those listed (when `listed`) or filled in, and a `++`
+/// mark checked. The error names the ply and says why, with the ply's
+/// place in the record: its index among the plies in the order written
+/// (each ply before its variations).
+pub fn replay(
+    line: &mut Line,
+    pos: &mut Position<'_>,
+    listed: bool,
+) -> Result<(), (usize, String)> {
+    replay_from(line, pos, listed, &mut 0)
+}
+
+fn replay_from(
+    line: &mut Line,
+    pos: &mut Position<'_>,
+    listed: bool,
+    index: &mut usize,
+) -> Result<(), (usize, String)> {
+    let first = if pos.rules.attackers_first {
+        ATTACKERS
+    } else {
+        ATTACKERS.other()
+    };
+    for ply in &mut line.plies {
+        let at = *index;
+        *index += 1;
+        for var in &mut ply.variations {
+            let mut p = pos.clone();
+            replay_from(var, &mut p, listed, index)?;
+        }
+        let (number, side) = (ply.number, ply.side);
+        let label = || label(number, side, first);
+        let Some(Move::Step(step)) = ply.mv.as_tafl_mut() else {
+            continue;
+        };
+        let played = pos
+            .play(step, side, true)
+            .map_err(|e| (at, format!("{} {}: {e}", label(), spelled(step))))?;
+        // A win claimed: the king captured or escaped, or (edge-fort rules)
+        // the defenders' king in an edge fort.
+        let claimed = step.mark == Some(Mark::Win);
+        if claimed
+            && !(played.king_captured
+                || played.escaped
+                || (side != ATTACKERS && pos.rules.edge_forts && pos.edge_fort()))
+        {
+            return Err((
+                at,
+                format!(
+                    "{} {}: marked `++`, but the king is neither captured nor escaped{}",
+                    label(),
+                    spelled(step),
+                    if pos.rules.edge_forts && side != ATTACKERS {
+                        " nor in an edge fort"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+        if step.captures.is_empty() && played.captures.is_empty() {
+            continue;
+        }
+        let mut written = step.captures.clone();
+        written.sort();
+        written.dedup();
+        let mut found = played.captures.clone();
+        found.sort();
+        if listed && written != found {
+            let missing: Vec<String> = found
+                .iter()
+                .filter(|s| !written.contains(s))
+                .map(|s| s.to_string())
+                .collect();
+            let extra: Vec<String> = written
+                .iter()
+                .filter(|s| !found.contains(s))
+                .map(|s| s.to_string())
+                .collect();
+            let mut why = Vec::new();
+            if !extra.is_empty() {
+                why.push(format!("the rules capture nothing on {}", extra.join(", ")));
+            }
+            if !missing.is_empty() {
+                why.push(format!("the move captures {} too", missing.join(", ")));
+            }
+            return Err((
+                at,
+                format!("{} {}: {}", label(), spelled(step), why.join("; ")),
+            ));
+        }
+        if !listed {
+            step.captures.clone_from(&played.captures);
+        } else if step.captures.len() != written.len() {
+            step.captures.dedup();
+        }
+    }
+    Ok(())
+}
+
+/// Plays a line as written, without checking, for the pieces each move
+/// moves: calls `each` with every step and the piece it moved (0 when its
+/// square was empty).
+pub fn track(line: &Line, pos: &mut Position<'_>, each: &mut dyn FnMut(&Step, u8, &Position<'_>)) {
+    for ply in &line.plies {
+        for var in &ply.variations {
+            let mut p = pos.clone();
+            track(var, &mut p, each);
+        }
+        if let Some(Move::Step(step)) = ply.mv.as_tafl() {
+            let before = pos.clone();
+            let piece = pos.piece(step.from).unwrap_or(0);
+            let _ = pos.play(step, ply.side, false);
+            each(step, piece, &before);
+        }
+    }
+}
+
+/// A step as messages write it (`e5-e8xf8`).
+pub fn spelled(step: &Step) -> String {
+    let mut s = String::new();
+    step.from.write(false, &mut s);
+    for v in &step.via {
+        s.push('-');
+        v.write(false, &mut s);
+    }
+    s.push('-');
+    step.to.write(false, &mut s);
+    for (i, c) in step.captures.iter().enumerate() {
+        s.push(if i == 0 { 'x' } else { '/' });
+        c.write(false, &mut s);
+    }
+    s
+}
+
+/// Checks a tafl game that did not come through a grammar (JSON): every
+/// square on the board, and, when the game was validated, its moves
+/// replayed with their captures as listed.
+pub fn check_game(game: &crate::ir::Game, board: &super::Board) -> Result<(), String> {
+    fn squares(line: &Line, dim: u8, first: crate::ir::Side) -> Result<(), String> {
+        for ply in &line.plies {
+            let Some(m) = ply.mv.as_tafl() else {
+                return Err(format!(
+                    "{} a {} move in a tafl game",
+                    ply.label(first),
+                    ply.mv.family().name()
+                ));
+            };
+            if let Some(sq) = m.squares().find(|s| !s.on(dim)) {
+                return Err(format!(
+                    "{} {sq} is off the {dim}x{dim} board",
+                    ply.label(first)
+                ));
+            }
+            for v in &ply.variations {
+                squares(v, dim, first)?;
+            }
+        }
+        Ok(())
+    }
+    if !(MIN_DIM..=MAX_DIM).contains(&board.dim) {
+        return Err(format!(
+            "a tafl board is 5 to 19 squares a side, not {}",
+            board.dim
+        ));
+    }
+    if let Some(r) = &board.rules {
+        if r.dim != board.dim {
+            return Err(format!(
+                "the rules are for a {0}x{0} board, and the board is {1}x{1}",
+                r.dim, board.dim
+            ));
+        }
+    }
+    squares(&game.moves, board.dim, board.first_mover())?;
+    if let (Some(rules), true) = (&board.rules, board.validated) {
+        if !rules.berserk {
+            let mut line = game.moves.clone();
+            replay(&mut line, &mut Position::new(rules), true).map_err(|(_, e)| e)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    fn step(from: &str, to: &str) -> Step {
+        Step {
+            from: sq(from),
+            via: Vec::new(),
+            to: sq(to),
+            captures: Vec::new(),
+            mark: None,
+        }
+    }
+
+    /// A position of the rules with `start` replaced by a position record.
+    fn rules(preset: &str, start: &str) -> Rules {
+        let base = Rules::preset(preset).unwrap();
+        let text = base.text().split(" start:").next().unwrap().to_string();
+        Rules::parse(&format!("{text} start:{start}")).unwrap()
+    }
+
+    fn captures(r: &Rules, from: &str, to: &str, side: Side) -> (Vec<String>, bool, bool) {
+        let mut pos = Position::new(r);
+        let p = pos.play(&step(from, to), side, true).unwrap();
+        let mut c: Vec<String> = p.captures.iter().map(|s| s.to_string()).collect();
+        c.sort();
+        (c, p.king_captured, p.escaped)
+    }
+
+    const ATT: Side = ATTACKERS;
+
+    #[test]
+    fn rules_strings_read_with_their_defaults() {
+        let r = Rules::preset("Copenhagen").unwrap();
+        assert_eq!(r.dim, 11);
+        assert_eq!(r.preset_name(), Some("copenhagen"));
+        assert_eq!(r.start_piece(sq("f6")), Some(b'K'));
+        assert_eq!(r.start_piece(sq("d1")), Some(b't'));
+        assert_eq!(r.shieldwall, Shieldwall::Strong);
+        let puzzle = Rules::parse(
+            "dim:7 name:CopenhagenPuzzle atkf:y tfr:w cor:g7, cen:b2, sw:s efe:y starti:/tt2T2/1t2K2/2tt3/6t/3TTt1/4Tt1/4Tt1/",
+        )
+        .unwrap();
+        assert_eq!(puzzle.corners, [sq("g7")]);
+        assert_eq!(puzzle.start_piece(sq("e6")), Some(b'K'));
+        assert_eq!(puzzle.start_piece(sq("f3")), Some(b't'));
+        for bad in [
+            "dim:4 start:/4/4/4/4/",
+            "start:/3/",
+            "dim:7",
+            "dim:7 ka:q start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+            "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2/",
+        ] {
+            assert!(Rules::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn custodial_captures_against_pieces_corners_and_the_throne() {
+        // An attacker on d2 moves to d4: the defender on e4 is caught
+        // against f4.
+        let r = rules("copenhagen", "/11/3t7/11/4Tt5/11/5K5/11/11/11/11/11/");
+        assert_eq!(captures(&r, "d2", "d4", ATT).0, ["e4"]);
+        // Against a corner: a defender on b1, an attacker moving to c1.
+        let r = rules("copenhagen", "/1T9/2t8/11/11/11/5K5/11/11/11/11/11/");
+        assert_eq!(captures(&r, "c2", "c1", ATT).0, ["b1"]);
+        // Against the empty throne: the king is away, a defender on f5.
+        let r = rules("copenhagen", "/11/11/5t5/11/5T5/11/11/11/11/11/K10/");
+        assert_eq!(captures(&r, "f3", "f4", ATT).0, ["f5"]);
+        // Moving between two enemies is safe.
+        let r = rules("copenhagen", "/11/11/11/4T1T4/11/11/11/11/11/5t5/K10/");
+        assert!(captures(&r, "f10", "f4", ATT).0.is_empty());
+    }
+
+    #[test]
+    fn the_king_armed_or_not() {
+        // The king moves d6-d4: the attacker on e4 is caught against the
+        // defender on f4 when the king is armed.
+        let armed = rules("copenhagen", "/11/11/11/4tT5/11/3K7/11/11/11/11/5t5/");
+        assert_eq!(captures(&armed, "d6", "d4", ATT.other()).0, ["e4"]);
+        let unarmed = rules("sea-battle", "/9/9/9/4tT3/9/3K5/9/9/4t4/");
+        assert!(captures(&unarmed, "d6", "d4", ATT.other()).0.is_empty());
+    }
+
+    #[test]
+    fn the_king_captured_by_four_or_two() {
+        // Copenhagen: the king on c9, attackers on b9, d9 and c10; one
+        // comes c7-c8.
+        let four = rules("copenhagen", "/11/11/11/11/11/5T5/2t8/11/1tKt7/2t8/11/");
+        let (c, king, _) = captures(&four, "c7", "c8", ATT);
+        assert!(king && c == ["c9"], "{c:?}");
+        // Three sides only: no capture.
+        let three = rules("copenhagen", "/11/11/11/11/11/5T5/2t8/11/1tK8/2t8/11/");
+        assert!(!captures(&three, "c7", "c8", ATT).1);
+        // On the edge the king cannot be surrounded.
+        let edge = rules("copenhagen", "/11/11/11/11/11/5T5/11/11/2t8/11/1tKt7/");
+        assert!(!captures(&edge, "c9", "c10", ATT).1);
+        // Brandubh: two sides away from the throne.
+        let two = rules("brandubh", "/7/1t1Kt2/7/3T3/7/7/7/");
+        let (c, king, _) = captures(&two, "b2", "c2", ATT);
+        assert!(king && c == ["d2"], "{c:?}");
+        // Beside the throne, four are needed: three and the empty throne.
+        let beside = rules("brandubh", "/7/t6/2tKt2/7/7/7/6T/");
+        let (c, king, _) = captures(&beside, "a2", "d2", ATT);
+        assert!(king && c == ["d3"], "{c:?}");
+        let two_only = rules("brandubh", "/7/t6/2tK3/7/7/7/6T/");
+        assert!(!captures(&two_only, "a2", "d2", ATT).1);
+    }
+
+    #[test]
+    fn the_king_escapes_to_a_corner_or_an_edge() {
+        let r = rules("copenhagen", "/11/11/11/11/11/t10/11/11/11/11/K10/");
+        let mut pos = Position::new(&r);
+        assert!(
+            !pos.play(&step("a11", "e11"), ATT.other(), true)
+                .unwrap()
+                .escaped
+        );
+        assert!(
+            pos.play(&step("e11", "k11"), ATT.other(), true)
+                .unwrap()
+                .escaped
+        );
+        let t = rules("tablut", "/9/9/9/9/4K4/9/9/9/t8/");
+        let mut pos = Position::new(&t);
+        assert!(
+            pos.play(&step("e5", "e1"), ATT.other(), true)
+                .unwrap()
+                .escaped
+        );
+    }
+
+    #[test]
+    fn shield_walls_capture_along_the_edge() {
+        // Defenders on c1 d1 e1, attackers in front on c2 d2 e2, one on
+        // b1; an attacker comes to f1 from f3.
+        let r = rules("copenhagen", "/1tTTT6/2ttt6/5t5/11/11/5K5/11/11/11/11/11/");
+        let (c, _, _) = captures(&r, "f3", "f1", ATT);
+        assert_eq!(c, ["c1", "d1", "e1"]);
+        // The king in the wall is not captured, those beside him are.
+        let r = rules("copenhagen", "/1tTKT6/2ttt6/5t5/11/11/11/11/11/11/11/11/");
+        let (c, king, _) = captures(&r, "f3", "f1", ATT);
+        assert_eq!(c, ["c1", "e1"]);
+        assert!(!king);
+        // Without shield walls (fetlar), nothing.
+        let f = rules("fetlar", "/1tTTT6/2ttt6/5t5/11/11/5K5/11/11/11/11/11/");
+        assert!(captures(&f, "f3", "f1", ATT).0.is_empty());
+    }
+
+    #[test]
+    fn edge_forts() {
+        // The king on e1 with room on e2, walled by d1 f1 d2 f2 e3, e3
+        // covered by d3.
+        let fort = rules("copenhagen", "/3TKT5/3T1T5/3TT6/11/11/11/11/11/11/11/t10/");
+        assert!(Position::new(&fort).edge_fort());
+        // Without d3, e3 can be captured: no fort.
+        let open = rules("copenhagen", "/3TKT5/3T1T5/4T6/11/11/11/11/11/11/11/t10/");
+        assert!(!Position::new(&open).edge_fort());
+        // An attacker inside: no fort.
+        let inside = rules("copenhagen", "/3TKT5/3TtT5/3TT6/11/11/11/11/11/11/11/11/");
+        assert!(!Position::new(&inside).edge_fort());
+        // No room to move: no fort.
+        let shut = rules("copenhagen", "/3TKT5/4T6/11/11/11/11/11/11/11/11/t10/");
+        assert!(!Position::new(&shut).edge_fort());
+        // Off the edge: no fort.
+        assert!(!Position::new(&Rules::preset("copenhagen").unwrap()).edge_fort());
+    }
+
+    #[test]
+    fn moves_are_checked() {
+        let r = Rules::preset("copenhagen").unwrap();
+        let pos = Position::new(&r);
+        assert!(pos.check_step(&step("d1", "d3"), ATT).is_ok());
+        assert!(pos.check_step(&step("d1", "e3"), ATT).is_err());
+        assert!(pos.check_step(&step("f6", "f9"), ATT.other()).is_err());
+        assert!(
+            pos.check_step(&step("f4", "f3"), ATT).is_err(),
+            "the other side's piece"
+        );
+        assert!(
+            pos.check_step(&step("c3", "c4"), ATT).is_err(),
+            "empty square"
+        );
+        assert!(
+            pos.check_step(&step("a6", "c6"), ATT).is_err(),
+            "in the way"
+        );
+    }
+}

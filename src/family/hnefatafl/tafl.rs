@@ -1,0 +1,489 @@
+//! `tafl`: the hnefatafl notation of seed 003 in the PGN-style container.
+//!
+//! Tags as PGN, with `[Board "11x11"]` and `[Rules "copenhagen"]` (a preset
+//! or an OpenTafl rules string); moves numbered as in chess; a move
+//! `E5-E8`, its captures `xD8/F8/E9`, a suffix `+`, `++` or `--`; `--`
+//! alone a resignation. Squares in any case, written in upper case. The
+//! board comes from the Board tag, the rules, the `board` option, or the
+//! largest square of the record (with a warning). With rules, every move is
+//! checked and its captures checked (a record that lists captures) or
+//! computed (one that lists none).
+
+use pest::Parser;
+
+use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
+use crate::error::Problem;
+use crate::family::hnefatafl::rules::{self, Position, Rules};
+use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, MAX_DIM, MIN_DIM};
+use crate::family::{Move, Variant};
+use crate::format::{ReadOptions, WriteOptions};
+use crate::ir::{Game, Line, Outcome, Tag};
+use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+
+/// The pest parser: the tafl dialect and moves, and the container.
+#[allow(missing_docs)]
+mod grammar {
+    use crate::container_rules;
+
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammars/pair_numbers.pest"]
+    #[grammar = "grammars/common.pest"]
+    #[grammar = "grammars/tafl.pest"]
+    pub struct TaflParser;
+
+    container_rules!(Rule, tafl_move, |_| "a move");
+}
+use grammar::{Rule, TaflParser};
+
+/// The tafl result tokens, in the order of `result_token` in
+/// `grammars/tafl.pest`: the defenders (White) win `1-0`, the attackers
+/// (Black) `0-1`.
+pub static RESULTS: Results = Results::new(&[
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("1/2-1/2", Outcome::Draw),
+    ResultToken::new("*", Outcome::Unknown),
+]);
+
+/// tafl's dialect of the container: numbers by move pair, the tafl results,
+/// one paragraph wrapped at 80 columns.
+pub static DIALECT: Dialect = Dialect {
+    name: "tafl",
+    numbering: Numbering::Pair,
+    results: &RESULTS,
+    layouts: &[("text", Layout::Paragraph)],
+};
+
+/// The options of `tafl` and `otn`.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The board side when the record does not say (`board=11`).
+    pub board: Option<u8>,
+    /// The rules when the record does not say.
+    pub rules: Option<Rules>,
+    /// Quarter turns clockwise applied to every square written.
+    pub quarters: u8,
+    /// Mirror every square written left to right.
+    pub mirror: bool,
+}
+
+/// Reads a board side: `11` or `11x11`.
+pub fn parse_board(text: &str) -> Result<u8, String> {
+    let t = text.trim();
+    let side = match t.split_once(['x', 'X']) {
+        Some((a, b)) if a.trim() == b.trim() => a.trim(),
+        Some(_) => return Err(format!("board `{text}` is not square")),
+        None => t,
+    };
+    side.parse::<u8>()
+        .ok()
+        .filter(|d| (MIN_DIM..=MAX_DIM).contains(d))
+        .ok_or_else(|| format!("board `{text}`: a tafl board is 5x5 to 19x19"))
+}
+
+impl FormatOptions for Options {
+    const LIST: &'static [FormatOption] = &[
+        FormatOption {
+            name: "board",
+            sides: Sides::Read,
+            values: Values::Kind("a side 5 to 19, or 11x11"),
+            default: "the Board tag, the rules, or the largest square seen",
+            help: "the board of records that do not say",
+        },
+        FormatOption {
+            name: "rules",
+            sides: Sides::Read,
+            values: Values::Kind("a preset (copenhagen, fetlar, brandubh, tablut, sea-battle, tawlbwrdd) or an OpenTafl rules string"),
+            default: "the Rules tag; none: moves not checked",
+            help: "the rules of records that do not say",
+        },
+        FormatOption {
+            name: "rotate",
+            sides: Sides::Write,
+            values: Values::OneOf(&["0", "90", "180", "270"]),
+            default: "0",
+            help: "turn every square clockwise by this many degrees (the side the board is seen from)",
+        },
+        FormatOption {
+            name: "mirror",
+            sides: Sides::Write,
+            values: Values::OneOf(&["no", "yes"]),
+            default: "no",
+            help: "mirror every square left to right (after a rotation)",
+        },
+    ];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "board" => self.board = Some(parse_board(value)?),
+            "rules" => self.rules = Some(Rules::named(value)?),
+            "rotate" => {
+                self.quarters = match value {
+                    "90" => 1,
+                    "180" => 2,
+                    "270" => 3,
+                    _ => 0,
+                }
+            }
+            "mirror" => self.mirror = value == "yes",
+            _ => return Err(undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
+/// What the tags (and the options) say about the board and the rules; the
+/// error is located at the tag.
+pub fn board_from_tags(
+    tags: &[Tag],
+    at: &dyn Fn(&str) -> (usize, usize),
+    opts: &Options,
+) -> Result<(Option<u8>, Option<Rules>), Problem> {
+    let find = |name: &str| tags.iter().find(|t| t.name.eq_ignore_ascii_case(name));
+    let rules = match find("Rules") {
+        Some(t) => Some(Rules::named(&t.value).map_err(|e| Problem::at(at(&t.name), e))?),
+        None => opts.rules.clone(),
+    };
+    let board = match find("Board") {
+        Some(t) => Some(parse_board(&t.value).map_err(|e| Problem::at(at(&t.name), e))?),
+        None => opts.board,
+    };
+    if let (Some(r), Some(b)) = (&rules, board) {
+        if r.dim != b {
+            let place = find("Board").map_or((0, 0), |t| at(&t.name));
+            return Err(Problem::at(
+                place,
+                format!("the board is {b}x{b}, and the rules are for {0}x{0}", r.dim),
+            ));
+        }
+    }
+    Ok((rules.as_ref().map(|r| r.dim).or(board), rules))
+}
+
+struct Reader<'o> {
+    opts: &'o ReadOptions,
+    /// The record, and where each move read is in it, in the order read.
+    text: &'o str,
+    moves: Vec<usize>,
+    options: Options,
+    dim: Option<u8>,
+    rules: Option<Rules>,
+}
+
+impl Notation for Reader<'_> {
+    type Rule = Rule;
+    const DIALECT: &'static Dialect = &DIALECT;
+
+    fn start(
+        &mut self,
+        tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
+    ) -> Result<Start, Problem> {
+        let (dim, rules) = board_from_tags(tags, at, &self.options)?;
+        self.dim = dim;
+        self.rules = rules.clone();
+        let board = Board {
+            dim: dim.unwrap_or(MAX_DIM),
+            validated: rules.is_some() && !self.opts.no_validate,
+            rules,
+        };
+        Ok(Start {
+            variant: Variant::Tafl(board),
+            setup: None,
+            to_move: None,
+            number: None,
+            warnings: Vec::new(),
+        })
+    }
+
+    fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
+        self.moves.push(mv.offset());
+        decode(mv.text(), self.dim, '-', &|at, e| {
+            Problem::at(mv.pos(at), e)
+        })
+        .map(Move::Tafl)
+    }
+
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        let (text, moves) = (self.text, &self.moves);
+        settle(game, self.dim, warnings, &|i| {
+            moves.get(i).map(|&at| container::line_col(text, at))
+        })
+    }
+}
+
+/// Settles the board of a game read: the side the record showed (the
+/// largest square, with a warning, where nothing said it), then the moves
+/// replayed by the rules when there are rules and the game is validated.
+pub fn settle(
+    game: &mut Game,
+    dim: Option<u8>,
+    warnings: &mut Vec<Problem>,
+    locate: &dyn Fn(usize) -> Option<(usize, usize)>,
+) -> Result<(), Problem> {
+    let Variant::Tafl(board) = &mut game.variant else {
+        return Ok(());
+    };
+    if dim.is_none() {
+        let extent = extent_of(&game.moves);
+        board.dim = extent;
+        warnings.push(Problem::whole(format!(
+            "no Board tag or rules: the board is taken to be {extent}x{extent}, the smallest that \
+             holds every square of the record"
+        )));
+    }
+    if board.validated {
+        if let Some(rules) = board.rules.clone() {
+            if rules.berserk {
+                board.validated = false;
+                warnings.push(Problem::whole(
+                    "berserk rules (or jumping kings): kifu does not replay them, the moves are kept as written",
+                ));
+            } else {
+                let listed = rules::lists_captures(&game.moves);
+                let mut pos = Position::new(&rules);
+                rules::replay(&mut game.moves, &mut pos, listed).map_err(
+                    |(i, e)| match locate(i) {
+                        Some(at) => Problem::at(at, e),
+                        None => Problem::whole(e),
+                    },
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The smallest board side that holds every square of a line.
+fn extent_of(line: &Line) -> u8 {
+    let mut e = MIN_DIM;
+    for ply in &line.plies {
+        if let Some(m) = ply.mv.as_tafl() {
+            for sq in m.squares() {
+                e = e.max(sq.extent());
+            }
+        }
+        for v in &ply.variations {
+            e = e.max(extent_of(v));
+        }
+    }
+    e
+}
+
+/// Reads one move the grammar matched (or an aagenielsen move: `sep` is
+/// its leg separator): squares checked against the board when its side is
+/// known; `err` locates an error at a byte of the move.
+pub fn decode(
+    text: &str,
+    dim: Option<u8>,
+    sep: char,
+    err: &dyn Fn(usize, String) -> Problem,
+) -> Result<TMove, Problem> {
+    if text == "--" {
+        return Ok(TMove::Resign);
+    }
+    let (body, mark) = if let Some(b) = text.strip_suffix("++") {
+        (b, Some(Mark::Win))
+    } else if let Some(b) = text.strip_suffix("--") {
+        (b, Some(Mark::Suicide))
+    } else if let Some(b) = text.strip_suffix('+') {
+        (b, Some(Mark::Threat))
+    } else {
+        (text, None)
+    };
+    let square = |at: usize, s: &str| -> Result<Square, Problem> {
+        let sq = Square::parse(s).map_err(|e| err(at, e))?;
+        match dim {
+            Some(d) if !sq.on(d) => Err(err(at, format!("{s} is off the {d}x{d} board"))),
+            _ => Ok(sq),
+        }
+    };
+    let (legs, caps) = match body.find(['x', 'X']) {
+        Some(i) => (&body[..i], Some((i + 1, &body[i + 1..]))),
+        None => (body, None),
+    };
+    let mut squares = Vec::new();
+    let mut at = 0;
+    for part in legs.split(sep) {
+        squares.push(square(at, part)?);
+        at += part.len() + 1;
+    }
+    let mut captures = Vec::new();
+    if let Some((mut at, caps)) = caps {
+        for part in caps.split('/') {
+            captures.push(square(at, part)?);
+            at += part.len() + 1;
+        }
+    }
+    if squares.len() < 2 {
+        return Err(err(0, format!("`{text}` is not a move (`e5-e8`)")));
+    }
+    let to = squares.pop().unwrap_or(squares[0]);
+    let from = squares.remove(0);
+    Ok(TMove::Step(Step {
+        from,
+        via: squares,
+        to,
+        captures,
+        mark,
+    }))
+}
+
+/// Reads one record.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let options = opts.format.get::<Options>().cloned().unwrap_or_default();
+    let mut reader = Reader {
+        opts,
+        text,
+        moves: Vec::new(),
+        options,
+        dim: None,
+        rules: None,
+    };
+    let parse = |t| TaflParser::parse(Rule::record, t);
+    container::read_record(text, opts, None, parse, &mut reader)
+}
+
+/// The game's tags with `Board` and `Rules` made to say what its board
+/// says: a tag that agrees is kept as written, one that disagrees gets the
+/// board's value, a missing Rules tag is added at the end (a preset's name,
+/// or the rules string); a Board tag is added when there are no rules.
+pub fn render_tags(game: &Game, board: &Board) -> Vec<Tag> {
+    let mut tags = game.tags.clone();
+    let find =
+        |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
+    let side = format!("{0}x{0}", board.dim);
+    match find(&tags, "Board") {
+        Some(i) if parse_board(&tags[i].value) != Ok(board.dim) => tags[i].value = side,
+        Some(_) => {}
+        None if board.rules.is_none() => tags.push(Tag::new("Board", side)),
+        None => {}
+    }
+    let named = board.rules.as_ref().map(|r| {
+        r.preset_name()
+            .map_or_else(|| r.text().to_string(), str::to_string)
+    });
+    match (find(&tags, "Rules"), named) {
+        (Some(i), Some(name)) => {
+            if Rules::named(&tags[i].value).ok() != board.rules {
+                tags[i].value = name;
+            }
+        }
+        (None, Some(name)) => tags.push(Tag::new("Rules", name)),
+        (Some(i), None) => {
+            tags.remove(i);
+        }
+        (None, None) => {}
+    }
+    tags
+}
+
+/// Writes one game.
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let options = opts.format.get::<Options>().cloned().unwrap_or_default();
+    let Some(board) = game.variant.as_tafl() else {
+        return Err(Problem::whole(format!(
+            "a {} game cannot be written as tafl",
+            game.family().name()
+        )));
+    };
+    let mut tags = render_tags(game, board);
+    let mut warnings = Vec::new();
+    // A tag of a line (an otn tag may span several) is one line here.
+    for t in &mut tags {
+        if t.value.contains(['\n', '\r']) {
+            t.value = t
+                .value
+                .split(['\n', '\r'])
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            warnings.push(Problem::whole(format!(
+                "tag `{}` holds line breaks, which a tafl tag cannot: written as spaces",
+                t.name
+            )));
+        }
+    }
+    let style = Style {
+        glyphs_as_nags: false,
+        layout: Layout::Paragraph,
+    };
+    let (dim, q, m) = (board.dim, options.quarters, options.mirror);
+    container::write(game, &tags, out, &DIALECT, style, |mv, buf| {
+        let t = mv.as_tafl().ok_or_else(|| {
+            Problem::whole(format!("a {} move in a tafl game", mv.family().name()))
+        })?;
+        spell(t, buf, &|s| s.transform(dim, q, m));
+        Ok(())
+    })?;
+    if let Some(r) = game.foreign_result() {
+        warnings.push(Problem::whole(format!(
+            "result `{r}` is not a tafl result: `*` ends the movetext (a Result tag is kept as written)"
+        )));
+    }
+    if (q != 0 || m) && board.rules.is_some() {
+        warnings.push(Problem::whole(
+            "squares turned or mirrored: the Rules tag (its start position) is written as it was",
+        ));
+    }
+    Ok(warnings)
+}
+
+/// Spells one move in upper case: `E5-E8xD8/F8+`, `--` for a resignation;
+/// `view` turns each square.
+pub fn spell(m: &TMove, buf: &mut String, view: &dyn Fn(Square) -> Square) {
+    let Some(step) = m.step() else {
+        buf.push_str("--");
+        return;
+    };
+    view(step.from).write(true, buf);
+    for &v in step.via.iter().chain(std::iter::once(&step.to)) {
+        buf.push('-');
+        view(v).write(true, buf);
+    }
+    for (i, &c) in step.captures.iter().enumerate() {
+        buf.push(if i == 0 { 'x' } else { '/' });
+        view(c).write(true, buf);
+    }
+    buf.push_str(match step.mark {
+        None => "",
+        Some(Mark::Threat) => "+",
+        Some(Mark::Win) => "++",
+        Some(Mark::Suicide) => "--",
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar_reads_exactly_the_result_table() {
+        crate::container::dialect::check_grammar::<TaflParser, _>(&RESULTS, Rule::result);
+    }
+
+    fn read_one(text: &str) -> Result<Parsed, Problem> {
+        read(text, &ReadOptions::default())
+    }
+
+    #[test]
+    fn captures_are_computed_when_the_record_lists_none() {
+        let g = read_one("[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 3. d6-a6 d5-a5 *")
+            .unwrap()
+            .game;
+        let mut out = String::new();
+        write(&g, &WriteOptions::default(), &mut out).unwrap();
+        assert!(out.contains("3. D6-A6xA5 D5-A5xA6 *"), "{out}");
+    }
+
+    #[test]
+    fn a_listed_capture_the_rules_do_not_make_is_an_error() {
+        let e = read_one("[Rules \"brandubh\"]\n\n1. d2-e2xe3 *").unwrap_err();
+        assert!(e.message.contains("capture nothing on e3"), "{}", e.message);
+        let e =
+            read_one("[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 3. d6-a6xa5 d5-a5 *")
+                .unwrap_err();
+        assert!(e.message.contains("captures a6 too"), "{}", e.message);
+    }
+}
