@@ -266,3 +266,35 @@ fn tafl_against_otn_compares_captures_computed_with_captures_written() {
         "{out}"
     );
 }
+
+#[test]
+fn moves_written_differently_that_mean_the_same_are_equal() {
+    // Nbd2 where Nd2 is unambiguous, exd6 e.p. for exd6, 0-0 for O-O.
+    let a = file(
+        "meaning",
+        "a.pgn",
+        "[Event \"m\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 e.p. cxd6 4. d3 Nc6 5. Nbd2 e6 6. Ngf3 Qb6 7. Be2 Be7 8. O-O *\n",
+    );
+    let b = file(
+        "meaning",
+        "b.pgn",
+        "[Event \"m\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 cxd6 4. d3 Nc6 5. Nd2 e6 6. Ngf3 Qb6 7. Be2 Be7 8. 0-0 *\n",
+    );
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 equal"), "{out}");
+    // Nf3 where two knights can go there is no transcription of Ngf3: the
+    // side that wrote it cannot be replayed, and says why.
+    let c = file(
+        "meaning",
+        "c.pgn",
+        "[Event \"m\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 cxd6 4. d3 Nc6 5. Nd2 e6 6. Nf3 Qb6 7. Be2 Be7 8. 0-0 *\n",
+    );
+    let (code, out) = diff(&a, &c, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("b: cannot be replayed: 3:"), "{out}");
+    assert!(
+        out.contains("6. Nf3: ambiguous: it can come from g1 or d2"),
+        "{out}"
+    );
+}
