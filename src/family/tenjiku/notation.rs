@@ -113,7 +113,10 @@ impl Notation for Reader<'_> {
             let at = || container::line_col(self.text, seen.span.0);
             let mv = rules::resolve(b, ply.side, &seen.written).map_err(|why| {
                 let text = &self.text[seen.span.0..seen.span.1];
-                Problem::at(at(), format!("{} {text}: {why}", rules::label(ply)))
+                Problem::at(
+                    at(),
+                    format!("{} {text}: {why}", ply.label(crate::ir::Side::Black)),
+                )
             })?;
             // `x` onto an empty square, `-` onto an enemy piece (engines
             // write `7nx6k`): the move is what the board says.
@@ -378,7 +381,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             ))
         })?;
         rules::check(b, ply.side, m)
-            .map_err(|e| Problem::whole(format!("{} {e}", rules::label(ply))))?;
+            .map_err(|e| Problem::whole(format!("{} {e}", ply.label(crate::ir::Side::Black))))?;
         let mut s = String::new();
         spell(b, ply.side, m, &options, &mut s);
         spelled.push(s);

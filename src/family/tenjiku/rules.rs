@@ -901,16 +901,6 @@ pub fn start_of(game: &Game) -> Result<Board, String> {
     }
 }
 
-/// A ply's number as messages write it: `12.` for Black, who moves
-/// first, and `12...` for White. ([`crate::ir::Ply::label`] numbers as
-/// chess, White first.)
-pub fn label(ply: &crate::ir::Ply) -> String {
-    match ply.side {
-        Side::Black => format!("{}.", ply.number),
-        Side::White => format!("{}...", ply.number),
-    }
-}
-
 /// Checks every move of a tenjiku game from the start position (a game
 /// read from JSON), naming the ply.
 pub fn check_game(game: &Game) -> Result<(), String> {
@@ -921,10 +911,10 @@ pub fn check_game(game: &Game) -> Result<(), String> {
         &mut |b, ply| match ply.mv.as_tenjiku() {
             Some(m) => check(b, ply.side, m)
                 .map(|()| *m)
-                .map_err(|e| format!("{} {e}", label(ply))),
+                .map_err(|e| format!("{} {e}", ply.label(Side::Black))),
             None => Err(format!(
                 "{} a {} move in a tenjiku game",
-                label(ply),
+                ply.label(Side::Black),
                 ply.mv.family().name()
             )),
         },
