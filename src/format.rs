@@ -249,6 +249,7 @@ pub fn by_name(name: &str) -> Option<&'static Format> {
 /// `x.diag.pdn` is draughts-diag, `x.pdn` draughts-num).
 pub fn guess(path: &Path) -> Option<&'static Format> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    let name = crate::input::uncompressed_name(&name);
     FORMATS
         .iter()
         .filter(|f| f.read.is_some())
@@ -262,12 +263,14 @@ pub fn guess(path: &Path) -> Option<&'static Format> {
         .map(|(f, _)| f)
 }
 
-/// A file name without the ending of its format (or its last extension).
+/// A file name without the ending of its format (or its last extension),
+/// and without a compression extension before it (`games.pgn.gz` -> `games`).
 pub fn stem(path: &Path) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let name = crate::input::uncompressed_name(&name).to_string();
     if let Some(f) = guess(path) {
         for e in f.extensions {
             if name.to_ascii_lowercase().ends_with(&format!(".{e}")) {

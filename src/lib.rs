@@ -29,6 +29,7 @@ pub mod diff;
 pub mod error;
 pub mod family;
 pub mod format;
+pub mod input;
 pub mod interchange;
 pub mod ir;
 pub mod options;

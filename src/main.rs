@@ -1,6 +1,6 @@
 //! The `kifu` command line: a thin layer over the library.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,6 +13,9 @@ use kifu::error::{Diagnostic, Error};
 use kifu::format::{self, Format, ReadOptions, WriteOptions, FORMATS};
 use kifu::options::{self, Given, Side, Sides, Values};
 use kifu::output::{self, is_temporary, stdout_closed, OutFile, Output, Planned, STDOUT};
+
+/// Standard input's name in messages.
+const STDIN: &str = "-";
 
 #[derive(Parser)]
 #[command(
@@ -319,7 +322,10 @@ type DiffSide = kifu::diff::Games<Box<dyn io::Read + Send>>;
 
 /// Opens one side of a diff, with its format (named, or guessed from the
 /// file's name).
-fn diff_side(path: &Path, named: Option<&str>) -> Result<(DiffSide, &'static Format), Error> {
+fn diff_side(
+    path: &Path,
+    named: Option<&str>,
+) -> Result<(DiffSide, &'static Format, kifu::input::Damage), Error> {
     let format = match named {
         Some(n) => format_named(n)?,
         None => format::guess(path).ok_or_else(|| {
@@ -332,13 +338,13 @@ fn diff_side(path: &Path, named: Option<&str>) -> Result<(DiffSide, &'static For
     if format.read.is_none() {
         return Err(Error::Usage(format!("kifu cannot read {}", format.name)));
     }
-    let reader: Box<dyn io::Read + Send> = if path.as_os_str() == "-" {
-        Box::new(io::stdin())
+    let (reader, damage) = if path.as_os_str() == "-" {
+        kifu::input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))?
     } else {
-        Box::new(File::open(path).map_err(|e| Error::io(path, e))?)
+        kifu::input::open(path).map_err(|e| Error::io(path, e))?
     };
     let games = kifu::diff::Games::new(reader, format, ReadOptions::default());
-    Ok((games, format))
+    Ok((games, format, damage))
 }
 
 /// `kifu diff`: gives 0 when the files agree, 1 when they differ.
@@ -347,8 +353,8 @@ fn diff(args: &DiffArgs) -> Result<u8, Error> {
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(WORKER_STACK)
         .build_global();
-    let (mut a, fa) = diff_side(&args.a, args.from_a.as_deref())?;
-    let (b, fb) = diff_side(&args.b, args.from_b.as_deref())?;
+    let (mut a, fa, damage_a) = diff_side(&args.a, args.from_a.as_deref())?;
+    let (b, fb, damage_b) = diff_side(&args.b, args.from_b.as_deref())?;
     if let (Some(x), Some(y)) = (fa.family, fb.family) {
         if x != y {
             return Err(Error::Usage(format!(
@@ -503,6 +509,12 @@ fn diff(args: &DiffArgs) -> Result<u8, Error> {
             if let Some(y) = by_key.get_mut(&k).and_then(|q| q.pop_front()) {
                 emit(&mut out, &mut counts, None, Some(&y))?;
             }
+        }
+    }
+    // A compressed input cut short would look like games missing: an error.
+    for (damage, path) in [(&damage_a, &args.a), (&damage_b, &args.b)] {
+        if let Some(e) = damage.take() {
+            return Err(Error::io(path, e));
         }
     }
     let [pairs, equal, different, only_a, only_b] = counts;
@@ -680,12 +692,29 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                 strict: args.strict,
             };
             let name = job_name(job);
-            let run = |sink: &mut Sink<Output>, report: &mut Report<'_>| match &job.input {
-                None => convert_stream(io::stdin(), &name, &conv, sink, report),
-                Some(p) => {
-                    let f = File::open(p).map_err(|e| Error::io(p, e))?;
-                    convert_stream(f, &name, &conv, sink, report)
+            let run = |sink: &mut Sink<Output>, report: &mut Report<'_>| {
+                let (input, damage) = match &job.input {
+                    None => kifu::input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e)),
+                    Some(p) => kifu::input::open(p).map_err(|e| Error::io(p, e)),
+                }?;
+                let mut done = convert_stream(input, &name, &conv, sink, report)?;
+                // A compressed input cut short or corrupt: the games before
+                // the damage are converted, and the damage is an error.
+                if let Some(e) = damage.take() {
+                    (report.diagnostic)(&Diagnostic {
+                        severity: kifu::error::Severity::Error,
+                        file: name.clone(),
+                        line: 0,
+                        col: 0,
+                        game: 0,
+                        message: format!(
+                            "damaged compressed data ({e}): the input ends there; the games \
+                             before it were read"
+                        ),
+                    });
+                    done.failed += 1;
                 }
+                Ok(done)
             };
             match (&mut shared, &job.out) {
                 (Some(sink), _) => summary += run(sink, &mut report)?,

@@ -1,0 +1,202 @@
+//! Inputs: files or standard input, decompressed as a stream when they are
+//! compressed.
+//!
+//! A compressed input is recognised by its magic bytes, not its name:
+//! gzip (`1f 8b`, concatenated members read whole) and Zstandard
+//! (`28 b5 2f fd`, concatenated frames read whole) are decompressed as
+//! they are read, never unpacked to disk or memory whole. bzip2, xz and
+//! zip are recognised and refused with a message that says so. The format
+//! of a compressed file is guessed from its name under the compression
+//! extension (`games.pgn.gz` is pgn: [`uncompressed_name`]).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// Where a decompressor that met damaged data (a truncated or corrupt
+/// file) leaves its error: the stream ends there, so that the games before
+/// the damage are read, and the caller reports the damage after them.
+#[derive(Debug, Clone, Default)]
+pub struct Damage(Arc<Mutex<Option<io::Error>>>);
+
+impl Damage {
+    /// The error the stream ended with, if it met damaged data.
+    pub fn take(&self) -> Option<io::Error> {
+        self.0.lock().ok()?.take()
+    }
+}
+
+/// A decompressor whose error ends the stream, kept in its [`Damage`].
+struct Guarded<R> {
+    inner: R,
+    damage: Damage,
+}
+
+impl<R: Read> Read for Guarded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Err(e) if e.kind() != io::ErrorKind::Interrupted => {
+                if let Ok(mut slot) = self.damage.0.lock() {
+                    *slot = Some(e);
+                }
+                Ok(0)
+            }
+            other => other,
+        }
+    }
+}
+
+/// The compression extensions, as file names end with them.
+pub const EXTENSIONS: [&str; 4] = ["gz", "zst", "bz2", "xz"];
+
+/// A file name without its compression extension, if it has one
+/// (`games.pgn.zst` -> `games.pgn`).
+pub fn uncompressed_name(name: &str) -> &str {
+    for e in EXTENSIONS {
+        if let Some(stem) = name.strip_suffix(e).and_then(|s| s.strip_suffix('.')) {
+            if !stem.is_empty() {
+                return stem;
+            }
+        }
+    }
+    name
+}
+
+/// What the first bytes of a stream say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain text.
+    None,
+    /// gzip.
+    Gzip,
+    /// Zstandard.
+    Zstd,
+    /// A kind kifu recognises but does not read: its name.
+    Unsupported(&'static str),
+}
+
+impl Compression {
+    /// The compression the first bytes of a stream show.
+    pub fn of(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Compression::Zstd
+        } else if head.starts_with(b"BZh") {
+            Compression::Unsupported("bzip2")
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+            Compression::Unsupported("xz")
+        } else if head.starts_with(b"PK\x03\x04") {
+            Compression::Unsupported("zip")
+        } else {
+            Compression::None
+        }
+    }
+}
+
+/// A stream, decompressed if its first bytes say it is compressed, and
+/// where a decompression error will be left.
+pub fn decompressed<R: Read + Send + 'static>(
+    reader: R,
+) -> io::Result<(Box<dyn Read + Send>, Damage)> {
+    let damage = Damage::default();
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    // The magic bytes: at most six, from the first read.
+    let buf = reader.fill_buf()?;
+    let head = buf[..buf.len().min(6)].to_vec();
+    let guard = |inner| Guarded {
+        inner,
+        damage: damage.clone(),
+    };
+    let stream: Box<dyn Read + Send> = match Compression::of(&head) {
+        Compression::None => Box::new(reader),
+        Compression::Gzip => Box::new(Guarded {
+            inner: flate2::bufread::MultiGzDecoder::new(reader),
+            damage: damage.clone(),
+        }),
+        Compression::Zstd => Box::new(guard(zstd::stream::read::Decoder::with_buffer(reader)?)),
+        Compression::Unsupported(kind) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "compressed with {kind}, which kifu does not read yet (gzip and zstd it does): \
+                     decompress it first"
+                ),
+            ))
+        }
+    };
+    Ok((stream, damage))
+}
+
+/// Opens a file for reading, decompressed as it is read if it is
+/// compressed ([`decompressed`]).
+pub fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, Damage)> {
+    decompressed(File::open(path)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn read_all(bytes: Vec<u8>) -> io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        let (mut stream, damage) = decompressed(io::Cursor::new(bytes))?;
+        stream.read_to_end(&mut out)?;
+        match damage.take() {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    #[test]
+    fn names_lose_their_compression_extension() {
+        assert_eq!(uncompressed_name("games.pgn.zst"), "games.pgn");
+        assert_eq!(uncompressed_name("a.diag.pdn.gz"), "a.diag.pdn");
+        assert_eq!(uncompressed_name("games.pgn"), "games.pgn");
+        assert_eq!(uncompressed_name(".gz"), ".gz");
+    }
+
+    #[test]
+    fn concatenated_members_and_frames_are_read_whole() {
+        let gz = |text: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(text).unwrap();
+            e.finish().unwrap()
+        };
+        let mut two = gz(b"1. e4 *\n");
+        two.extend(gz(b"1. d4 *\n"));
+        assert_eq!(read_all(two).unwrap(), b"1. e4 *\n1. d4 *\n");
+        let mut zst = zstd::encode_all(&b"1. e4 *\n"[..], 1).unwrap();
+        zst.extend(zstd::encode_all(&b"1. d4 *\n"[..], 1).unwrap());
+        assert_eq!(read_all(zst).unwrap(), b"1. e4 *\n1. d4 *\n");
+        // A member cut short: the text before the damage, and the error.
+        let text: String = (0..20_000u64)
+            .map(|i| format!("{i}. {} *\n", i.wrapping_mul(2_654_435_761) % 1_000_003))
+            .collect();
+        let cut = gz(text.as_bytes());
+        let cut = cut[..cut.len() * 3 / 4].to_vec();
+        let (mut stream, damage) = decompressed(io::Cursor::new(cut)).unwrap();
+        let mut out = Vec::new();
+        stream.read_to_end(&mut out).unwrap();
+        assert!(out.len() > text.len() / 4, "{}", out.len());
+        assert!(text.as_bytes().starts_with(&out));
+        assert!(damage.take().is_some());
+        // Plain text, short or empty, passes through.
+        assert_eq!(read_all(b"1.".to_vec()).unwrap(), b"1.");
+        assert_eq!(read_all(Vec::new()).unwrap(), b"");
+    }
+
+    #[test]
+    fn kinds_not_read_are_refused_by_name() {
+        for (head, kind) in [
+            (&b"BZh91AY&SY"[..], "bzip2"),
+            (&[0xfd, b'7', b'z', b'X', b'Z', 0, 0][..], "xz"),
+            (&b"PK\x03\x04rest"[..], "zip"),
+        ] {
+            let e = read_all(head.to_vec()).err().unwrap();
+            assert!(e.to_string().contains(kind), "{e}");
+        }
+    }
+}
