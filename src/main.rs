@@ -905,12 +905,19 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), Error> {
 }
 
 /// Where the output of an input goes under --out-dir: the same relative
-/// path, with the target format's extension.
+/// path, with the target format's extension (and the input's `.gz` or
+/// `.zst`).
 fn out_path(dir: &Path, rel: &Path, to: &Format) -> PathBuf {
     let stem = format::stem(rel);
     let parent = rel.parent().unwrap_or(Path::new(""));
+    // A gzip or zstd input gives an output compressed the same way.
+    let name = rel.to_string_lossy().to_ascii_lowercase();
+    let compressed = [".gz", ".zst"]
+        .into_iter()
+        .find(|e| name.ends_with(e))
+        .unwrap_or("");
     dir.join(parent)
-        .join(format!("{stem}.{}", to.extensions[0]))
+        .join(format!("{stem}.{}{compressed}", to.extensions[0]))
 }
 
 /// Refuses an output that is an input, and two outputs that are one file

@@ -30,7 +30,61 @@ pub struct OutFile {
     tmp: Option<PathBuf>,
     /// Whether the rename replaces a file.
     replaces: bool,
-    file: BufWriter<File>,
+    file: Encoded,
+}
+
+/// An output file's bytes, compressed as its name asks (`.gz`, `.zst`).
+enum Encoded {
+    /// Plain text.
+    Plain(BufWriter<File>),
+    /// gzip.
+    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
+    /// Zstandard.
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+}
+
+impl Encoded {
+    /// The encoding the destination's name asks for.
+    fn new(dest: &Path, file: File) -> io::Result<Encoded> {
+        let file = BufWriter::with_capacity(1 << 16, file);
+        let name = dest
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase());
+        Ok(match name.as_deref() {
+            Some(n) if n.ends_with(".gz") => Encoded::Gzip(flate2::write::GzEncoder::new(
+                file,
+                flate2::Compression::default(),
+            )),
+            Some(n) if n.ends_with(".zst") => {
+                Encoded::Zstd(zstd::stream::write::Encoder::new(file, 3)?)
+            }
+            _ => Encoded::Plain(file),
+        })
+    }
+
+    /// Ends the compressed stream (its trailer written) and gives the
+    /// file's writer.
+    fn end(&mut self) -> io::Result<&mut BufWriter<File>> {
+        match self {
+            Encoded::Plain(w) => Ok(w),
+            Encoded::Gzip(e) => {
+                e.try_finish()?;
+                Ok(e.get_mut())
+            }
+            Encoded::Zstd(e) => {
+                e.do_finish()?;
+                Ok(e.get_mut())
+            }
+        }
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Encoded::Plain(w) => w,
+            Encoded::Gzip(e) => e,
+            Encoded::Zstd(e) => e,
+        }
+    }
 }
 
 /// The part of a temporary file's name after the destination's.
@@ -48,7 +102,7 @@ impl OutFile {
                 target: dest.to_path_buf(),
                 tmp: None,
                 replaces: false,
-                file: BufWriter::new(File::create(dest).map_err(err)?),
+                file: Encoded::new(dest, File::create(dest).map_err(err)?).map_err(err)?,
             });
         }
         let target = match &meta {
@@ -85,7 +139,7 @@ impl OutFile {
                         target,
                         tmp: Some(tmp),
                         replaces: meta.is_some(),
-                        file: BufWriter::new(f),
+                        file: Encoded::new(dest, f).map_err(err)?,
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
@@ -98,12 +152,11 @@ impl OutFile {
     /// on disk before the rename, so that even a crash of the machine leaves
     /// the old file or the new one.
     pub fn commit(mut self) -> Result<(), Error> {
-        self.file.flush().map_err(|e| Error::io(&self.dest, e))?;
+        let err = |e| Error::io(&self.dest, e);
+        let file = self.file.end().map_err(err)?;
+        file.flush().map_err(err)?;
         if self.replaces {
-            self.file
-                .get_ref()
-                .sync_all()
-                .map_err(|e| Error::io(&self.dest, e))?;
+            file.get_ref().sync_all().map_err(err)?;
         }
         if let Some(tmp) = self.tmp.take() {
             if let Err(e) = fs::rename(&tmp, &self.target) {
@@ -125,13 +178,13 @@ impl Drop for OutFile {
 
 impl Write for OutFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write(buf)
+        self.file.writer().write(buf)
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.file.write_all(buf)
+        self.file.writer().write_all(buf)
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        self.file.writer().flush()
     }
 }
 

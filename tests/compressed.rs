@@ -92,7 +92,8 @@ fn gzip_and_zstd_inputs_read_as_the_plain_text_does() {
     assert_eq!((code, got == want), (0, true));
     let out = kifu(&["convert", "--from", "pgn", "--to", "pgn"], &two_zst);
     assert_eq!(stdout(&out), want);
-    // --out-dir names the output after the name under the compression.
+    // --out-dir names the output after the name under the compression,
+    // and compresses it the same way.
     let out_dir = d.join("out");
     let (code, _, err) = convert(&[
         "convert",
@@ -103,7 +104,20 @@ fn gzip_and_zstd_inputs_read_as_the_plain_text_does() {
         path(&out_dir),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out_dir.join("games.jsonl").exists(), "{err}");
+    let written = out_dir.join("games.jsonl.gz");
+    assert!(written.exists(), "{err}");
+    assert_eq!(std::fs::read(&written).unwrap()[..2], [0x1f, 0x8b]);
+    // Compressed outputs read back to the same games.
+    for name in ["back.pgn.gz", "back.pgn.zst"] {
+        let back = d.join(name);
+        let (code, _, err) =
+            convert(&["convert", "--to", "pgn", path(&written), "-o", path(&back)]);
+        assert_eq!(code, 0, "{err}");
+        let head = std::fs::read(&back).unwrap();
+        assert!(head.starts_with(&[0x1f, 0x8b]) || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]));
+        let (code, got, _) = convert(&["convert", "--to", "pgn", path(&back)]);
+        assert_eq!((code, got == want), (0, true), "{name}");
+    }
     // diff reads them too.
     let (code, got, _) = convert(&["diff", path(&plain), path(&d.join("games.pgn.zst"))]);
     assert_eq!(code, 0, "{got}");
