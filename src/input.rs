@@ -5,8 +5,9 @@
 //! gzip (`1f 8b`), Zstandard (`28 b5 2f fd`), bzip2 (`BZh`) and xz
 //! (`fd 37 7a 58 5a 00`) are decompressed as they are read, never
 //! unpacked to disk or memory whole, concatenated members, frames and
-//! streams read whole. A zip is recognised and refused with a message that
-//! says so. The format
+//! streams read whole. A zip archive named `.zip` is read member by member
+//! ([`zip_member`]); one that is not so named is refused with a message
+//! that says so. The format
 //! of a compressed file is guessed from its name under the compression
 //! extension (`games.pgn.gz` is pgn: [`uncompressed_name`]).
 
@@ -222,4 +223,58 @@ mod tests {
         let e = read_all(b"PK\x03\x04rest".to_vec()).err().unwrap();
         assert!(e.to_string().contains("compressed with zip"), "{e}");
     }
+}
+
+/// Whether a file name is a zip archive's (`.zip`), whose members kifu
+/// reads one by one.
+pub fn is_zip(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+}
+
+/// The names of a zip archive's members that are files, sorted.
+pub fn zip_members(path: &Path) -> io::Result<Vec<String>> {
+    let archive = zip::ZipArchive::new(BufReader::new(File::open(path)?))
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let mut names = Vec::new();
+    for name in archive.file_names() {
+        let name = name.map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        if !name.ends_with('/') {
+            names.push(name.into_owned());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// One member of a zip archive, decompressed as it is read (on a thread
+/// of its own that feeds a pipe, so that no member is held whole). An
+/// error of the archive ends the stream and is left in the [`Damage`].
+pub fn zip_member(path: &Path, member: &str) -> io::Result<(Box<dyn Read + Send>, Damage)> {
+    let file = File::open(path)?;
+    let (reader, mut writer) = io::pipe()?;
+    let damage = Damage::default();
+    let left = damage.clone();
+    let member = member.to_string();
+    std::thread::spawn(move || {
+        let copied = (|| -> io::Result<u64> {
+            let mut archive = zip::ZipArchive::new(BufReader::new(file))
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+            let mut entry = archive
+                .by_name(&member)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+            io::copy(&mut entry, &mut writer)
+        })();
+        match copied {
+            // The reader went away: nothing to report.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+            Err(e) => {
+                if let Ok(mut slot) = left.0.lock() {
+                    *slot = Some(e);
+                }
+            }
+            Ok(_) => {}
+        }
+    });
+    Ok((Box::new(reader), damage))
 }

@@ -553,6 +553,8 @@ fn paint_heading(text: &str, on: bool) -> String {
 /// One input file (or standard input) and where its output goes.
 struct Job {
     input: Option<PathBuf>,
+    /// The member of a zip archive `input` names, read alone.
+    member: Option<String>,
     from: &'static Format,
     out: Option<PathBuf>,
 }
@@ -693,9 +695,14 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             };
             let name = job_name(job);
             let run = |sink: &mut Sink<Output>, report: &mut Report<'_>| {
-                let (input, damage) = match &job.input {
-                    None => kifu::input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e)),
-                    Some(p) => kifu::input::open(p).map_err(|e| Error::io(p, e)),
+                let (input, damage) = match (&job.input, &job.member) {
+                    (None, _) => {
+                        kifu::input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))
+                    }
+                    (Some(p), Some(m)) => {
+                        kifu::input::zip_member(p, m).map_err(|e| Error::io(p, e))
+                    }
+                    (Some(p), None) => kifu::input::open(p).map_err(|e| Error::io(p, e)),
                 }?;
                 let mut done = convert_stream(input, &name, &conv, sink, report)?;
                 // A compressed input cut short or corrupt: the games before
@@ -804,9 +811,14 @@ fn given_options(args: &ConvertArgs) -> Result<Vec<Given>, Error> {
 
 /// How messages name a job's input.
 fn job_name(job: &Job) -> String {
-    job.input
+    let name = job
+        .input
         .as_ref()
-        .map_or_else(|| "-".to_string(), |p| p.display().to_string())
+        .map_or_else(|| "-".to_string(), |p| p.display().to_string());
+    match &job.member {
+        Some(m) => format!("{name}:{m}"),
+        None => name,
+    }
 }
 
 /// Why games of `from` cannot be written as `to`, if they cannot.
@@ -843,6 +855,7 @@ fn plan(
             }
             jobs.push(Job {
                 input: None,
+                member: None,
                 from,
                 out: None,
             });
@@ -854,6 +867,11 @@ fn plan(
             walk(input, &mut files)?;
             files.sort();
             for file in files {
+                if kifu::input::is_zip(&file) {
+                    let rel = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
+                    zip_jobs(args, &file, &rel, from, to, &mut jobs)?;
+                    continue;
+                }
                 let Some(guessed) = format::guess(&file) else {
                     continue;
                 };
@@ -864,10 +882,14 @@ fn plan(
                 let out = args.out_dir.as_ref().map(|d| out_path(d, &rel, to));
                 jobs.push(Job {
                     input: Some(file),
+                    member: None,
                     from: guessed,
                     out,
                 });
             }
+        } else if kifu::input::is_zip(input) {
+            let name = Path::new(input.file_name().unwrap_or(input.as_os_str())).to_path_buf();
+            zip_jobs(args, input, &name, from, to, &mut jobs)?;
         } else {
             let fmt = match from.or_else(|| format::guess(input)) {
                 Some(f) => f,
@@ -882,12 +904,48 @@ fn plan(
             let out = args.out_dir.as_ref().map(|d| out_path(d, name, to));
             jobs.push(Job {
                 input: Some(input.clone()),
+                member: None,
                 from: fmt,
                 out,
             });
         }
     }
     Ok(jobs)
+}
+
+/// The jobs of a zip archive's members: each member of the input format
+/// (or of any readable format without --from) is an input of its own,
+/// named `archive.zip:member.pgn`; under --out-dir its output goes to a
+/// folder named after the archive (`out/archive/member.jsonl`).
+fn zip_jobs(
+    args: &ConvertArgs,
+    zip: &Path,
+    rel: &Path,
+    from: Option<&'static Format>,
+    to: &'static Format,
+    jobs: &mut Vec<Job>,
+) -> Result<(), Error> {
+    let members = kifu::input::zip_members(zip).map_err(|e| Error::io(zip, e))?;
+    let folder = rel.with_extension("");
+    for member in members {
+        let Some(guessed) = format::guess(Path::new(&member)) else {
+            continue;
+        };
+        if from.is_some_and(|f| !std::ptr::eq(f, guessed)) {
+            continue;
+        }
+        let out = args
+            .out_dir
+            .as_ref()
+            .map(|d| out_path(d, &folder.join(&member), to));
+        jobs.push(Job {
+            input: Some(zip.to_path_buf()),
+            member: Some(member),
+            from: guessed,
+            out,
+        });
+    }
+    Ok(())
 }
 
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), Error> {

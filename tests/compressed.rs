@@ -160,3 +160,46 @@ fn a_zip_is_refused_by_name() {
     assert!(err.contains("compressed with zip"), "{err}");
     assert!(err.contains("games.pgn"), "{err}");
 }
+
+#[test]
+fn a_zip_is_read_member_by_member_and_named_in_messages() {
+    let d = dir("zip");
+    let file = d.join("games.zip");
+    {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&file).unwrap());
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        z.start_file("dir/a.pgn", opts).unwrap();
+        z.write_all(std::fs::read_to_string(GAME).unwrap().as_bytes())
+            .unwrap();
+        z.start_file("dir/b.pgn", opts).unwrap();
+        z.write_all(b"[Event \"b\"]\n\n1. e4 e5 2. Qxx *\n")
+            .unwrap();
+        z.start_file("readme.txt", opts).unwrap();
+        z.write_all(b"not a game").unwrap();
+        z.finish().unwrap();
+    }
+    let out_dir = d.join("out");
+    let out = kifu(
+        &[
+            "convert",
+            "--to",
+            "jsonl",
+            path(&file),
+            "--out-dir",
+            path(&out_dir),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    // Each member is an input of its own, named inside the archive.
+    assert!(
+        err.contains("games.zip:dir/b.pgn:3:13: error: game 1:"),
+        "{err}"
+    );
+    assert_eq!(counts(&out), (1, 1), "{err}");
+    assert!(out_dir.join("games/dir/a.jsonl").exists(), "{err}");
+    assert!(!out_dir.join("games/readme.jsonl").exists());
+}
