@@ -744,8 +744,8 @@ fn bytes_text(n: u64) -> String {
     const MIB: u64 = 1 << 20;
     match n {
         0 => "0 bytes".to_string(),
-        _ if n % MIB == 0 => format!("{} MiB", n / MIB),
-        _ if n % KIB == 0 && n < MIB => format!("{} KiB", n / KIB),
+        _ if n.is_multiple_of(MIB) => format!("{} MiB", n / MIB),
+        _ if n.is_multiple_of(KIB) && n < MIB => format!("{} KiB", n / KIB),
         _ if n >= MIB => format!("{:.1} MiB ({n} bytes)", n as f64 / MIB as f64),
         _ if n >= KIB => format!("{:.1} KiB ({n} bytes)", n as f64 / KIB as f64),
         _ => format!("{n} bytes"),

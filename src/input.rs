@@ -149,6 +149,60 @@ pub fn open(path: &Path) -> io::Result<(Box<dyn Read + Send>, Damage)> {
     decompressed(File::open(path)?)
 }
 
+/// Whether a file name is a zip archive's (`.zip`), whose members kifu
+/// reads one by one.
+pub fn is_zip(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+}
+
+/// The names of a zip archive's members that are files, sorted.
+pub fn zip_members(path: &Path) -> io::Result<Vec<String>> {
+    let archive = zip::ZipArchive::new(BufReader::new(File::open(path)?))
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+    let mut names = Vec::new();
+    for name in archive.file_names() {
+        let name = name.map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+        if !name.ends_with('/') {
+            names.push(name.into_owned());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// One member of a zip archive, decompressed as it is read (on a thread
+/// of its own that feeds a pipe, so that no member is held whole). An
+/// error of the archive ends the stream and is left in the [`Damage`].
+pub fn zip_member(path: &Path, member: &str) -> io::Result<(Box<dyn Read + Send>, Damage)> {
+    let file = File::open(path)?;
+    let (reader, mut writer) = io::pipe()?;
+    let damage = Damage::default();
+    let left = damage.clone();
+    let member = member.to_string();
+    std::thread::spawn(move || {
+        let copied = (|| -> io::Result<u64> {
+            let mut archive = zip::ZipArchive::new(BufReader::new(file))
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+            let mut entry = archive
+                .by_name(&member)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
+            io::copy(&mut entry, &mut writer)
+        })();
+        match copied {
+            // The reader went away: nothing to report.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+            Err(e) => {
+                if let Ok(mut slot) = left.0.lock() {
+                    *slot = Some(e);
+                }
+            }
+            Ok(_) => {}
+        }
+    });
+    Ok((Box::new(reader), damage))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,58 +277,4 @@ mod tests {
         let e = read_all(b"PK\x03\x04rest".to_vec()).err().unwrap();
         assert!(e.to_string().contains("compressed with zip"), "{e}");
     }
-}
-
-/// Whether a file name is a zip archive's (`.zip`), whose members kifu
-/// reads one by one.
-pub fn is_zip(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
-}
-
-/// The names of a zip archive's members that are files, sorted.
-pub fn zip_members(path: &Path) -> io::Result<Vec<String>> {
-    let archive = zip::ZipArchive::new(BufReader::new(File::open(path)?))
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-    let mut names = Vec::new();
-    for name in archive.file_names() {
-        let name = name.map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-        if !name.ends_with('/') {
-            names.push(name.into_owned());
-        }
-    }
-    names.sort();
-    Ok(names)
-}
-
-/// One member of a zip archive, decompressed as it is read (on a thread
-/// of its own that feeds a pipe, so that no member is held whole). An
-/// error of the archive ends the stream and is left in the [`Damage`].
-pub fn zip_member(path: &Path, member: &str) -> io::Result<(Box<dyn Read + Send>, Damage)> {
-    let file = File::open(path)?;
-    let (reader, mut writer) = io::pipe()?;
-    let damage = Damage::default();
-    let left = damage.clone();
-    let member = member.to_string();
-    std::thread::spawn(move || {
-        let copied = (|| -> io::Result<u64> {
-            let mut archive = zip::ZipArchive::new(BufReader::new(file))
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-            let mut entry = archive
-                .by_name(&member)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-            io::copy(&mut entry, &mut writer)
-        })();
-        match copied {
-            // The reader went away: nothing to report.
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-            Err(e) => {
-                if let Ok(mut slot) = left.0.lock() {
-                    *slot = Some(e);
-                }
-            }
-            Ok(_) => {}
-        }
-    });
-    Ok((Box::new(reader), damage))
 }

@@ -38,9 +38,9 @@ enum Encoded {
     /// Plain text.
     Plain(BufWriter<File>),
     /// gzip.
-    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
+    Gzip(Box<flate2::write::GzEncoder<BufWriter<File>>>),
     /// Zstandard.
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+    Zstd(Box<zstd::stream::write::Encoder<'static, BufWriter<File>>>),
 }
 
 impl Encoded {
@@ -51,12 +51,11 @@ impl Encoded {
             .file_name()
             .map(|n| n.to_string_lossy().to_ascii_lowercase());
         Ok(match name.as_deref() {
-            Some(n) if n.ends_with(".gz") => Encoded::Gzip(flate2::write::GzEncoder::new(
-                file,
-                flate2::Compression::default(),
+            Some(n) if n.ends_with(".gz") => Encoded::Gzip(Box::new(
+                flate2::write::GzEncoder::new(file, flate2::Compression::default()),
             )),
             Some(n) if n.ends_with(".zst") => {
-                Encoded::Zstd(zstd::stream::write::Encoder::new(file, 3)?)
+                Encoded::Zstd(Box::new(zstd::stream::write::Encoder::new(file, 3)?))
             }
             _ => Encoded::Plain(file),
         })
@@ -81,8 +80,8 @@ impl Encoded {
     fn writer(&mut self) -> &mut dyn Write {
         match self {
             Encoded::Plain(w) => w,
-            Encoded::Gzip(e) => e,
-            Encoded::Zstd(e) => e,
+            Encoded::Gzip(e) => e.as_mut(),
+            Encoded::Zstd(e) => e.as_mut(),
         }
     }
 }

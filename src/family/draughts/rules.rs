@@ -271,7 +271,7 @@ impl Board {
     /// a playing square, the height is even, and every letter line has a
     /// letter from `a` to `w` (`x` marks captures): width + height at most 48.
     pub fn has_diagonal(&self) -> bool {
-        !self.invert && self.height % 2 == 0 && self.diag_limits().0 <= 23
+        !self.invert && self.height.is_multiple_of(2) && self.diag_limits().0 <= 23
     }
 
     /// The largest letter and the largest digit of diagonal coordinates on
