@@ -119,6 +119,17 @@ pub struct Results {
     firsts: ByteSet,
 }
 
+/// The four result tokens of PGN export format (`1-0`, `0-1`, `1/2-1/2`,
+/// `*`), in that order: the table of the dialects whose grammar reads
+/// just those (tafl, tenjiku). A dialect with more spells its own (chess's
+/// `½-½`, Coerceo's `W+R`).
+pub static PGN_RESULTS: Results = Results::new(&[
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("1/2-1/2", Outcome::Draw),
+    ResultToken::new("*", Outcome::Unknown),
+]);
+
 /// A set of bytes, tested in a few instructions (the first bytes of a
 /// dialect's result tokens). Copy it into a local before a hot loop.
 #[derive(Debug, Clone, Copy)]

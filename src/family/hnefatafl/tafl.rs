@@ -11,14 +11,14 @@
 
 use pest::Parser;
 
-use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::container::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
 use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, MAX_DIM, MIN_DIM};
 use crate::family::{Move, Variant};
 use crate::format::{ReadOptions, WriteOptions};
-use crate::ir::{Game, Line, Outcome, Tag};
+use crate::ir::{Game, Line, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser: the tafl dialect and moves, and the container.
@@ -36,22 +36,13 @@ mod grammar {
 }
 use grammar::{Rule, TaflParser};
 
-/// The tafl result tokens, in the order of `result_token` in
-/// `grammars/tafl.pest`: the defenders (White) win `1-0`, the attackers
-/// (Black) `0-1`.
-pub static RESULTS: Results = Results::new(&[
-    ResultToken::new("1-0", Outcome::WhiteWins),
-    ResultToken::new("0-1", Outcome::BlackWins),
-    ResultToken::new("1/2-1/2", Outcome::Draw),
-    ResultToken::new("*", Outcome::Unknown),
-]);
-
-/// tafl's dialect of the container: numbers by move pair, the tafl results,
+/// tafl's dialect of the container: numbers by move pair, PGN's results (the
+/// defenders, White, win `1-0`; the attackers, Black, `0-1`),
 /// one paragraph wrapped at 80 columns.
 pub static DIALECT: Dialect = Dialect {
     name: "tafl",
     numbering: Numbering::Pair,
-    results: &RESULTS,
+    results: &PGN_RESULTS,
     layouts: &[("text", Layout::Paragraph)],
 };
 
@@ -460,7 +451,7 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::container::dialect::check_grammar::<TaflParser, _>(&RESULTS, Rule::result);
+        crate::container::dialect::check_grammar::<TaflParser, _>(&PGN_RESULTS, Rule::result);
     }
 
     fn read_one(text: &str) -> Result<Parsed, Problem> {

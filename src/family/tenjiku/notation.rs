@@ -7,14 +7,14 @@
 
 use pest::Parser;
 
-use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::container::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
 use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
 use crate::family::tenjiku::rules::{self, Board, Written};
 use crate::family::tenjiku::{unknown_piece, Abbreviations, Move as TMove, Piece, Square};
 use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{ReadOptions, WriteOptions};
-use crate::ir::{Game, Outcome, Tag};
+use crate::ir::{Game, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser: the container and Hodges moves.
@@ -32,21 +32,12 @@ mod grammar {
 }
 use grammar::{Rule, TenjikuParser};
 
-/// The tenjiku result tokens, in the order of `result_token` in
-/// `grammars/tenjiku.pest`: PGN's.
-pub static RESULTS: Results = Results::new(&[
-    ResultToken::new("1-0", Outcome::WhiteWins),
-    ResultToken::new("0-1", Outcome::BlackWins),
-    ResultToken::new("1/2-1/2", Outcome::Draw),
-    ResultToken::new("*", Outcome::Unknown),
-]);
-
 /// The tenjiku dialect of the container: numbers by move pair (Black, who
 /// moves first, has `12.`), PGN results, one paragraph wrapped at 80.
 pub static DIALECT: Dialect = Dialect {
     name: "tenjiku",
     numbering: Numbering::Pair,
-    results: &RESULTS,
+    results: &PGN_RESULTS,
     layouts: &[("text", Layout::Paragraph)],
 };
 
@@ -495,6 +486,6 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::container::dialect::check_grammar::<TenjikuParser, _>(&RESULTS, Rule::result);
+        crate::container::dialect::check_grammar::<TenjikuParser, _>(&PGN_RESULTS, Rule::result);
     }
 }
