@@ -498,8 +498,11 @@ pub fn read_record(
 impl Converter<'_> {
     /// Converts one record.
     pub fn convert(&self, bytes: &[u8]) -> Converted {
-        let (Some(_), Some(write)) = (self.from.read, self.to.write) else {
-            return Converted::Failed(Problem::whole("format cannot be read or written"));
+        let Some(write) = self.to.write else {
+            return Converted::Failed(Problem::whole(format!(
+                "{} cannot be written",
+                self.to.name
+            )));
         };
         let parsed = match read_record(self.from, &self.read, bytes) {
             Ok(p) => p,

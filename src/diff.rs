@@ -373,30 +373,33 @@ pub fn compare(a: &Sided<'_>, b: &Sided<'_>, opts: Options) -> GameDiff {
         let (sa, sb) = (spell_main_line(ga, a.format), spell_main_line(gb, b.format));
         let show_a = |i: usize| shown(ga, &sa, i);
         let show_b = |i: usize| shown(gb, &sb, i);
+        // Each side's positions, once (replayed sides only).
+        let fens =
+            |g: &Game, error: Option<&str>| error.is_none().then(|| main_line_fens(g)).flatten();
+        let (fa, fb) = (fens(ga, a.error), fens(gb, b.error));
         // The first divergence.
         if let Some(op) = ops.iter().find(|op| op.tag() != DiffTag::Equal) {
             let (_, ra, rb) = op.as_tag_tuple();
-            let fens = main_line_fens(ga).filter(|_| a.error.is_none());
             d.first = Some(Divergence {
                 a: (ra.start < ka.len()).then(|| show_a(ra.start)),
                 b: (rb.start < kb.len()).then(|| show_b(rb.start)),
-                position: fens.and_then(|f| f.get(ra.start).cloned()),
+                position: fa.as_ref().and_then(|f| f.get(ra.start).cloned()),
             });
         }
         for group in group_diff_ops(ops.clone(), 1) {
             let mut lead = Vec::new();
-            let mut pending: Vec<Change> = Vec::new();
+            let start = d.changes.len();
             for op in &group {
                 let (tag, ra, rb) = op.as_tag_tuple();
                 if tag == DiffTag::Equal {
                     let plies: Vec<Shown> = ra.clone().map(show_a).collect();
-                    match pending.last_mut() {
+                    match d.changes[start..].last_mut() {
                         Some(c) => c.context.1 = plies,
                         None => lead = plies,
                     }
                     continue;
                 }
-                pending.push(Change {
+                d.changes.push(Change {
                     kind: match tag {
                         DiffTag::Delete => "delete",
                         DiffTag::Insert => "insert",
@@ -407,13 +410,10 @@ pub fn compare(a: &Sided<'_>, b: &Sided<'_>, opts: Options) -> GameDiff {
                     context: (std::mem::take(&mut lead), Vec::new()),
                 });
             }
-            d.changes.extend(pending);
         }
         // A transposition: the same position after the same number of plies,
         // past the first divergence.
-        if let (Some(fa), Some(fb), None, None) =
-            (main_line_fens(ga), main_line_fens(gb), a.error, b.error)
-        {
+        if let (Some(fa), Some(fb)) = (&fa, &fb) {
             let first = d
                 .first
                 .as_ref()

@@ -101,6 +101,14 @@ impl Compression {
     }
 }
 
+/// A decompressor whose error ends its stream and is left in `damage`.
+fn guarded<R: Read + Send + 'static>(inner: R, damage: &Damage) -> Box<dyn Read + Send> {
+    Box::new(Guarded {
+        inner,
+        damage: damage.clone(),
+    })
+}
+
 /// A stream, decompressed if its first bytes say it is compressed, and
 /// where a decompression error will be left.
 pub fn decompressed<R: Read + Send + 'static>(
@@ -111,25 +119,15 @@ pub fn decompressed<R: Read + Send + 'static>(
     // The magic bytes: at most six, from the first read.
     let buf = reader.fill_buf()?;
     let head = buf[..buf.len().min(6)].to_vec();
-    let guard = |inner| Guarded {
-        inner,
-        damage: damage.clone(),
-    };
     let stream: Box<dyn Read + Send> = match Compression::of(&head) {
         Compression::None => Box::new(reader),
-        Compression::Gzip => Box::new(Guarded {
-            inner: flate2::bufread::MultiGzDecoder::new(reader),
-            damage: damage.clone(),
-        }),
-        Compression::Zstd => Box::new(guard(zstd::stream::read::Decoder::with_buffer(reader)?)),
-        Compression::Bzip2 => Box::new(Guarded {
-            inner: bzip2::bufread::MultiBzDecoder::new(reader),
-            damage: damage.clone(),
-        }),
-        Compression::Xz => Box::new(Guarded {
-            inner: liblzma::bufread::XzDecoder::new_multi_decoder(reader),
-            damage: damage.clone(),
-        }),
+        Compression::Gzip => guarded(flate2::bufread::MultiGzDecoder::new(reader), &damage),
+        Compression::Zstd => guarded(zstd::stream::read::Decoder::with_buffer(reader)?, &damage),
+        Compression::Bzip2 => guarded(bzip2::bufread::MultiBzDecoder::new(reader), &damage),
+        Compression::Xz => guarded(
+            liblzma::bufread::XzDecoder::new_multi_decoder(reader),
+            &damage,
+        ),
         Compression::Unsupported(kind) => {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,

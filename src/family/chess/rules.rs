@@ -758,12 +758,24 @@ impl Position {
 
     /// Passes the move (a null move).
     fn pass(&mut self) {
+        self.count(false);
         self.en_passant = None;
-        self.halfmove = (self.halfmove + 1).min(100);
+        self.us = !self.us;
+    }
+
+    /// Counts a ply, before the side to move changes: the move number after
+    /// Black's, and the plies since a capture or pawn move (`resets`: this
+    /// is one), at most 100 as FEN writers keep it.
+    #[inline(always)]
+    fn count(&mut self, resets: bool) {
         if self.us == cz::Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.us = !self.us;
+        self.halfmove = if resets {
+            0
+        } else {
+            (self.halfmove + 1).min(100)
+        };
     }
 
     /// Plays a move known to be legal.
@@ -778,15 +790,7 @@ impl Position {
     #[inline(always)]
     fn record(&mut self, m: &Move) {
         let us = self.us;
-        if us == cz::Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
-        let resets = m.from.is_some() && (m.role == Role::Pawn || m.capture) && m.castle.is_none();
-        self.halfmove = if resets {
-            0
-        } else {
-            (self.halfmove + 1).min(100)
-        };
+        self.count(m.from.is_some() && (m.role == Role::Pawn || m.capture) && m.castle.is_none());
         let Some(from) = m.from else {
             return;
         };
