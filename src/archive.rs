@@ -562,12 +562,11 @@ impl<W: Write> Sink<W> {
 
     /// Writes one game.
     pub fn game(&mut self, text: &str) -> io::Result<()> {
-        let sep = if self.games == 0 {
-            self.framing.head
+        if self.games == 0 {
+            self.out.write_all(self.framing.head(text).as_bytes())?;
         } else {
-            self.framing.between
-        };
-        self.out.write_all(sep.as_bytes())?;
+            self.out.write_all(self.framing.between.as_bytes())?;
+        }
         self.out.write_all(text.as_bytes())?;
         self.games += 1;
         Ok(())
@@ -576,7 +575,7 @@ impl<W: Write> Sink<W> {
     /// Ends the output and gives the writer back.
     pub fn finish(mut self) -> io::Result<W> {
         if self.games == 0 {
-            self.out.write_all(self.framing.head.as_bytes())?;
+            self.out.write_all(self.framing.head("").as_bytes())?;
         }
         self.out.write_all(self.framing.tail.as_bytes())?;
         self.out.flush()?;

@@ -59,12 +59,33 @@ pub struct Framing {
     pub between: &'static str,
     /// After the last game.
     pub tail: &'static str,
+    /// For a page whose head names its first game (`sllavcco-html`): the
+    /// text that replaces `{title}` in `head`, given the first game as
+    /// written (`""` when there is none).
+    pub title: Option<fn(&str) -> String>,
+}
+
+impl Framing {
+    /// Games one after another, with nothing around them.
+    pub const PLAIN: Framing = Framing {
+        head: "",
+        between: "",
+        tail: "",
+        title: None,
+    };
+
+    /// The head, for the first game as written (`""`: none).
+    pub fn head(&self, first: &str) -> std::borrow::Cow<'static, str> {
+        match self.title {
+            Some(title) => self.head.replace("{title}", &title(first)).into(),
+            None => self.head.into(),
+        }
+    }
 }
 
 const CONTAINER: Framing = Framing {
-    head: "",
     between: "\n",
-    tail: "",
+    ..Framing::PLAIN
 };
 
 /// One format of the registry.
@@ -179,11 +200,7 @@ pub static FORMATS: &[Format] = &[
         split: &otn::OtnScan,
         read: Some(otn::read),
         write: Some(otn::write),
-        framing: Framing {
-            head: "",
-            between: "",
-            tail: "",
-        },
+        framing: Framing::PLAIN,
         options: Options::of::<tafl::Options>(),
     },
     Format {
@@ -220,6 +237,7 @@ pub static FORMATS: &[Format] = &[
             head: "[\n",
             between: ",\n",
             tail: "\n]\n",
+            title: None,
         },
         options: Options::NONE,
     },
@@ -231,11 +249,7 @@ pub static FORMATS: &[Format] = &[
         split: &json::LineScan,
         read: Some(json::read),
         write: Some(json::write_line),
-        framing: Framing {
-            head: "",
-            between: "",
-            tail: "",
-        },
+        framing: Framing::PLAIN,
         options: Options::NONE,
     },
 ];

@@ -120,7 +120,10 @@ fn the_same_word_in_two_formats_is_each_formats_own() {
         &["--from-opt", "pieces=de"],
         german.as_bytes(),
     );
-    assert!(html.contains("<td>♘3</td>"), "{html}");
+    assert!(
+        html.contains("<td><span class=\"fw\">♘</span>3</td>"),
+        "{html}"
+    );
     let html = ok(
         "sllavcco",
         "sllavcco-html",
@@ -444,11 +447,7 @@ fn test_format(name: &'static str, options: Options) -> Format {
         split: kifu::format::by_name("jsonl").unwrap().split,
         read: None,
         write: None,
-        framing: Framing {
-            head: "",
-            between: "",
-            tail: "",
-        },
+        framing: Framing::PLAIN,
         options,
     }
 }

@@ -9,36 +9,106 @@
 use std::fmt::Write as _;
 
 use crate::error::Problem;
-use crate::family::chess::sllavcco::{Pieces, Sheet, PIECE_SETS};
+use crate::family::chess::sllavcco::{Pieces, Sheet, SheetRow, PIECE_SETS};
 use crate::format::{Framing, WriteOptions};
 use crate::ir::{Game, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
-/// The page around the games.
+/// The page around the games. Sizes are in millimetres, so that a sheet of
+/// up to [`MOVES_PER_PAGE`] moves fits the printable area of both A4 and
+/// Letter paper (190 x 259 mm inside margins of 10 mm).
 pub const FRAMING: Framing = Framing {
     head: "<!DOCTYPE html>
 <html lang=\"en\">
 <head>
 <meta charset=\"utf-8\">
-<title>Scoresheets</title>
+<title>{title}</title>
 <style>
-body { font-family: \"DejaVu Sans\", \"Segoe UI Symbol\", sans-serif; margin: 1.5em; }
-section.sheet { margin-bottom: 2em; }
-h1 { font-size: 1.2em; text-align: center; }
-table { border-collapse: collapse; margin: 0.5em 0; }
-th, td { border: 1px solid #000; padding: 0.15em 0.5em; }
-th { font-weight: normal; font-size: 0.8em; text-align: left; }
-table.grid td { width: 3.5em; height: 1.3em; text-align: center; font-size: 1.1em; }
-table.grid th { text-align: center; }
-table.grid tr.black td { border-bottom-width: 2px; }
-@media print { section.sheet + section.sheet { break-before: page; } }
+@page { margin: 10mm; }
+html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+body { font-family: \"DejaVu Sans\", \"Segoe UI Symbol\", \"Noto Sans Symbols 2\", sans-serif;
+  margin: 0; color: #000; }
+section.sheet { width: 186mm; margin: 0 auto 10mm; break-inside: avoid; }
+section.sheet + section.sheet { break-before: page; }
+table { border-collapse: collapse; table-layout: fixed; width: 100%; }
+th, td { border: 0.3mm solid #000; padding: 0 1mm; overflow: hidden; white-space: nowrap;
+  height: 4.6mm; font-size: 3.2mm; }
+th { font-weight: normal; font-size: 2.2mm; text-align: left; letter-spacing: 0.05mm; }
+.org { text-align: center; font-size: 3.2mm; }
+.tournament { text-align: center; font-size: 4.2mm; font-weight: bold; height: 7mm; }
+table.head { margin-bottom: 2mm; }
+table.head td.name { font-size: 3.6mm; }
+td.score { text-align: center; }
+th.colon, td.colon { border-left: 0; border-right: 0; text-align: center; padding: 0; }
+div.blocks { display: flex; justify-content: space-between; }
+table.grid { width: 91mm; }
+table.grid th { text-align: center; height: 6mm; padding: 0; }
+table.grid th.number { font-size: 1.7mm; line-height: 1.9mm; white-space: normal; }
+table.grid td { height: 3.1mm; padding: 0; text-align: center; font-size: 2.7mm;
+  line-height: 3.1mm; }
+table.grid tr.white td { border-bottom: 0.1mm dotted #000; }
+table.grid tr.white th { font-size: 3.4mm; font-weight: bold; text-align: center; }
+table.grid tr.black td { border-bottom-width: 0.5mm; }
+table.grid tr.black { break-before: avoid; }
+table.grid tr.white { break-after: avoid; }
+.fw { font-size: 1.2em; line-height: 0; }
+p.note { font-size: 2.3mm; margin: 1.5mm 0 0; white-space: normal; }
+p.note span { margin-right: 2mm; }
+p.continued { font-size: 2.5mm; text-align: right; margin: 1mm 0 0; }
 </style>
 </head>
 <body>
 ",
     between: "",
     tail: "</body>\n</html>\n",
+    title: Some(page_title),
 };
+
+/// The page's title: the `data-title` of the first game's sheet (the game's
+/// name, `White - Black, Event, Date`), or `Scoresheets`.
+fn page_title(first: &str) -> String {
+    let title = first
+        .split_once(" data-title=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map_or("", |(t, _)| t);
+    if title.is_empty() {
+        "Scoresheets".to_string()
+    } else {
+        title.to_string()
+    }
+}
+
+/// The name of a game, as a page title: `White - Black, Event, Date`, each
+/// part known (not `?`).
+fn game_title(game: &Game) -> String {
+    let known = |name| {
+        game.tag(name)
+            .map(str::trim)
+            .filter(|v| !v.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-')))
+    };
+    let players = match (known("White"), known("Black")) {
+        (Some(w), Some(b)) => Some(format!("{w} - {b}")),
+        (w, b) => w.or(b).map(str::to_string),
+    };
+    let parts: Vec<String> = [
+        players,
+        known("Event").map(str::to_string),
+        known("Date").map(str::to_string),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    parts.join(", ")
+}
+
+/// The moves on one block of a sheet, and the blocks side by side.
+const MOVES_PER_BLOCK: usize = 30;
+/// The moves on one page: a longer game continues on the next page.
+pub const MOVES_PER_PAGE: usize = 2 * MOVES_PER_BLOCK;
+
+/// Tags kept off the sheet and its note: the scoresheet itself says them
+/// (the moves from a set-up position say SetUp; PlyCount is counted).
+const UNSHOWN: [&str; 2] = ["SetUp", "PlyCount"];
 
 /// Escapes text for HTML content and attribute values.
 fn escape(text: &str, out: &mut String) {
@@ -54,14 +124,29 @@ fn escape(text: &str, out: &mut String) {
     }
 }
 
-/// Header fields, taken by name as the layout places them; the rest are
-/// listed after it.
+/// Escapes a grid cell: a white (outline) figurine is set a little larger,
+/// since fonts draw them smaller than the black ones.
+fn escape_cell(text: &str, out: &mut String) {
+    for c in text.chars() {
+        if ('\u{2654}'..='\u{2659}').contains(&c) {
+            out.push_str("<span class=\"fw\">");
+            out.push(c);
+            out.push_str("</span>");
+        } else {
+            escape(c.encode_utf8(&mut [0; 4]), out);
+        }
+    }
+}
+
+/// Header fields, taken by name as the layout places them; the rest go in
+/// the note under the sheet.
 struct Fields {
     fields: Vec<(String, String, bool)>,
 }
 
 impl Fields {
-    /// The value of the first unused field with this name, now used.
+    /// The value of the first unused field with this name, now used; empty
+    /// for a placeholder (`?`, `????.??.??`), a box to fill in by hand.
     fn take(&mut self, name: &str) -> String {
         match self
             .fields
@@ -70,15 +155,20 @@ impl Fields {
         {
             Some((_, value, used)) => {
                 *used = true;
-                value.clone()
+                if value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-')) {
+                    String::new()
+                } else {
+                    value.clone()
+                }
             }
             None => String::new(),
         }
     }
 }
 
-fn cell(tag: &str, text: &str, out: &mut String) {
-    let _ = write!(out, "<{tag}>");
+/// One element with escaped text, and attributes as written.
+fn cell(tag: &str, attrs: &str, text: &str, out: &mut String) {
+    let _ = write!(out, "<{tag}{attrs}>");
     escape(text, out);
     let _ = write!(out, "</{tag}>");
 }
@@ -116,7 +206,11 @@ impl FormatOptions for Options {
     }
 }
 
-/// Writes one game as a section of the page.
+/// Writes one game as the pages of its scoresheet: the header part of
+/// seed 004 section 5.2 and the grid of section 5.3, in two blocks of
+/// [`MOVES_PER_BLOCK`] moves side by side; a longer game continues on the
+/// next page under the header again. Tags with no field on the form go in
+/// a note under the last page.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let options = opts.format.get::<Options>().copied().unwrap_or_default();
     let (sheet, warnings) = Sheet::of(game, options.pieces)?;
@@ -124,81 +218,157 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         fields: sheet
             .fields
             .iter()
-            .map(|(n, v)| (n.clone(), v.clone(), false))
+            .map(|(n, v)| (n.clone(), v.clone(), UNSHOWN.contains(&n.as_str())))
             .collect(),
     };
-    out.push_str("<section class=\"sheet\">\n");
-    let tournament = fields.take("TOURNAMENT");
-    if !tournament.is_empty() {
-        cell("h1", &tournament, out);
-        out.push('\n');
+    let mut header = String::with_capacity(2048);
+    write_header(&mut fields, &sheet, &mut header);
+    let rest: Vec<&(String, String, bool)> = fields.fields.iter().filter(|f| !f.2).collect();
+    // The grid rows come in pairs, White's line then Black's.
+    let slots: Vec<&[SheetRow]> = sheet.rows.chunks(2).collect();
+    let first = slots.first().map_or(1, |s| s[0].number);
+    let pages = slots.len().div_ceil(MOVES_PER_PAGE).max(1);
+    let title = game_title(game);
+    for page in 0..pages {
+        out.push_str("<section class=\"sheet\" data-title=\"");
+        escape(&title, out);
+        out.push_str("\">\n");
+        out.push_str(&header);
+        out.push_str("<div class=\"blocks\">\n");
+        for block in 0..2 {
+            let from = page * MOVES_PER_PAGE + block * MOVES_PER_BLOCK;
+            write_block(&sheet, &slots, from, first, out);
+        }
+        out.push_str("</div>\n");
+        if pages > 1 {
+            let _ = writeln!(
+                out,
+                "<p class=\"continued\">page {} of {pages}</p>",
+                page + 1
+            );
+        }
+        if page + 1 == pages && !rest.is_empty() {
+            out.push_str("<p class=\"note\">");
+            for (name, value, _) in &rest {
+                out.push_str("<span>");
+                escape(name, out);
+                out.push_str(": ");
+                escape(value, out);
+                out.push_str("</span>");
+            }
+            out.push_str("</p>\n");
+        }
+        out.push_str("</section>\n");
     }
-    out.push_str("<table class=\"players\">\n<tr><th></th><th>NAME</th><th>TITLE</th><th>RATING</th><th>COUNTRY</th></tr>\n");
+    Ok(warnings)
+}
+
+/// The header part: organiser, tournament, the players with title, rating
+/// and country, date and place, round, chessboard and score, and the
+/// arrangement of a Fischer chess game. One table of eight columns, so
+/// that every line has the grid's width.
+fn write_header(fields: &mut Fields, sheet: &Sheet, out: &mut String) {
+    out.push_str(
+        "<table class=\"head\">\n<colgroup><col style=\"width:22mm\"><col style=\"width:64mm\">\
+         <col style=\"width:24mm\"><col style=\"width:24mm\"><col style=\"width:18mm\">\
+         <col style=\"width:15mm\"><col style=\"width:4mm\"><col style=\"width:15mm\"></colgroup>\n",
+    );
+    out.push_str("<tr><th>ORGANISER</th>");
+    cell(
+        "td",
+        " colspan=\"7\" class=\"org\"",
+        &fields.take("EventSponsor"),
+        out,
+    );
+    out.push_str("</tr>\n<tr><th>TOURNAMENT</th>");
+    cell(
+        "td",
+        " colspan=\"7\" class=\"tournament\"",
+        &fields.take("TOURNAMENT"),
+        out,
+    );
+    out.push_str(
+        "</tr>\n<tr><th></th><th>NAME</th><th>TITLE</th><th>RATING</th><th colspan=\"4\">COUNTRY</th></tr>\n",
+    );
     for side in ["WHITE", "BLACK"] {
         let _ = write!(out, "<tr><th>{side}</th>");
-        for part in ["", " TITLE", " RATING", " COUNTRY"] {
-            cell("td", &fields.take(&format!("{side}{part}")), out);
-        }
+        cell("td", " class=\"name\"", &fields.take(side), out);
+        cell("td", "", &fields.take(&format!("{side} TITLE")), out);
+        cell("td", "", &fields.take(&format!("{side} RATING")), out);
+        cell(
+            "td",
+            " colspan=\"4\"",
+            &fields.take(&format!("{side} COUNTRY")),
+            out,
+        );
         out.push_str("</tr>\n");
     }
-    out.push_str("</table>\n<table class=\"event\">\n<tr><th>DATE</th>");
-    cell("td", &fields.take("DATE"), out);
+    out.push_str("<tr><th>DATE</th>");
+    cell("td", "", &fields.take("DATE"), out);
     out.push_str("<th>PLACE</th>");
-    cell("td", &fields.take("PLACE"), out);
+    cell("td", " colspan=\"5\"", &fields.take("PLACE"), out);
     out.push_str("</tr>\n<tr><th>ROUND</th>");
-    cell("td", &fields.take("ROUND"), out);
+    cell("td", "", &fields.take("ROUND"), out);
     out.push_str("<th>CHESSBOARD</th>");
-    cell("td", &fields.take("CHESSBOARD"), out);
+    cell("td", "", &fields.take("CHESSBOARD"), out);
     out.push_str("<th>SCORE</th>");
-    cell("td", &fields.take("SCORE"), out);
-    out.push_str("</tr>\n</table>\n");
+    let score = fields.take("SCORE");
+    let (white, black) = score.split_once(':').unwrap_or(("", ""));
+    cell("td", " class=\"score\"", white.trim(), out);
+    out.push_str("<td class=\"colon\">:</td>");
+    cell("td", " class=\"score\"", black.trim(), out);
+    out.push_str("</tr>\n");
     if let Some(a) = &sheet.arrangement {
-        out.push_str("<table class=\"arrangement\">\n<tr><th>ARRANGEMENT</th>");
-        for f in 'a'..='h' {
-            let _ = write!(out, "<th>{f}</th>");
+        out.push_str("<tr><th>ARRANGEMENT</th><td colspan=\"7\">");
+        for (file, c) in ('a'..='h').zip(a) {
+            let _ = write!(out, "{file} ");
+            escape_cell(c.encode_utf8(&mut [0; 4]), out);
+            out.push_str(if file == 'h' { "" } else { " &nbsp; " });
         }
-        out.push_str("</tr>\n<tr><td></td>");
-        for c in a {
-            cell("td", &c.to_string(), out);
-        }
-        out.push_str("</tr>\n</table>\n");
+        out.push_str("</td></tr>\n");
     }
-    let rest: Vec<&(String, String, bool)> = fields.fields.iter().filter(|f| !f.2).collect();
-    if !rest.is_empty() {
-        out.push_str("<table class=\"tags\">\n");
-        for (name, value, _) in rest {
-            out.push_str("<tr>");
-            cell("th", name, out);
-            cell("td", value, out);
-            out.push_str("</tr>\n");
-        }
-        out.push_str("</table>\n");
-    }
-    out.push_str("<table class=\"grid\">\n<thead><tr><th>NUMBER OF THE MOVE</th>");
+    out.push_str("</table>\n");
+}
+
+/// One block of the grid: [`MOVES_PER_BLOCK`] moves from the slot `from`,
+/// the moves past the game's end left empty, as on a printed form.
+fn write_block(sheet: &Sheet, slots: &[&[SheetRow]], from: usize, first: u32, out: &mut String) {
+    out.push_str(
+        "<table class=\"grid\">\n<colgroup><col style=\"width:11mm\">\
+         <col><col><col><col><col><col><col><col></colgroup>\n\
+         <thead><tr><th class=\"number\">NUMBER OF THE MOVE</th>",
+    );
     for f in 'a'..='h' {
         let _ = write!(out, "<th>{f}</th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    for (i, row) in sheet.rows.iter().enumerate() {
-        match row.side {
-            Side::White => {
-                let span = match sheet.rows.get(i + 1) {
-                    Some(next) if next.side == Side::Black => 2,
-                    _ => 1,
-                };
-                let _ = write!(
-                    out,
-                    "<tr class=\"white\"><th rowspan=\"{span}\">{:02}</th>",
-                    row.number
-                );
+    for i in from..from + MOVES_PER_BLOCK {
+        let number = first.saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+        let rows = slots.get(i).copied().unwrap_or(&[]);
+        for (k, side) in [Side::White, Side::Black].into_iter().enumerate() {
+            match side {
+                Side::White => {
+                    let _ = write!(
+                        out,
+                        "<tr class=\"white\"><th rowspan=\"2\">{number:02}</th>"
+                    );
+                }
+                Side::Black => out.push_str("<tr class=\"black\">"),
             }
-            Side::Black => out.push_str("<tr class=\"black\">"),
+            match rows.get(k) {
+                Some(row) => {
+                    for c in sheet.cells(row) {
+                        out.push_str("<td>");
+                        escape_cell(c, out);
+                        out.push_str("</td>");
+                    }
+                }
+                None => out.push_str(
+                    "<td></td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>",
+                ),
+            }
+            out.push_str("</tr>\n");
         }
-        for c in sheet.cells(row) {
-            cell("td", c, out);
-        }
-        out.push_str("</tr>\n");
     }
-    out.push_str("</tbody>\n</table>\n</section>\n");
-    Ok(warnings)
+    out.push_str("</tbody>\n</table>\n");
 }
