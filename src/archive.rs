@@ -482,7 +482,7 @@ pub fn read_record(
         Ok(t) => t,
         Err(_) => {
             decoded = bytes.iter().map(|&b| char::from(b)).collect::<String>();
-            warnings.push(Problem::whole("not UTF-8: read as Latin-1"));
+            warnings.push(Problem::whole("not UTF-8: read as Latin-1").of_kind("latin-1"));
             decoded.as_str()
         }
     };
@@ -612,6 +612,49 @@ pub struct Report<'r> {
     pub progress: &'r mut dyn FnMut(usize),
     /// Stop at the first error, and count warnings as errors.
     pub strict: bool,
+    /// Show every warning as it comes, instead of one line per kind (and
+    /// input) with a count, at the end of the input.
+    pub verbose: bool,
+}
+
+/// The warnings of one input, grouped by kind (a warning of no kind by its
+/// message), in the order each group first came.
+#[derive(Default)]
+struct Groups {
+    index: HashMap<String, usize>,
+    /// The first warning of each group, and how many more came.
+    first: Vec<(Diagnostic, usize)>,
+}
+
+impl Groups {
+    /// One warning: shown now with `verbose`, else counted in its group.
+    fn add(&mut self, d: Diagnostic, report: &mut Report<'_>) {
+        if report.verbose {
+            (report.diagnostic)(&d);
+            return;
+        }
+        let key = match d.kind {
+            "" => format!("\0{}", d.message),
+            kind => kind.to_string(),
+        };
+        match self.index.get(&key) {
+            Some(&i) => self.first[i].1 += 1,
+            None => {
+                self.index.insert(key, self.first.len());
+                self.first.push((d, 0));
+            }
+        }
+    }
+
+    /// Shows one line per group: its first warning, with how many more.
+    fn report(self, report: &mut Report<'_>) {
+        for (mut d, more) in self.first {
+            if more > 0 {
+                d.message.push_str(&format!(" ({more} more like this)"));
+            }
+            (report.diagnostic)(&d);
+        }
+    }
 }
 
 /// Converts one input stream into a sink. Failed games are reported and
@@ -629,10 +672,10 @@ pub fn convert_stream<R: Read + Send, W: Write>(
     let mut summary = Summary::default();
     // Games seen so far in this input; messages number them from 1.
     let mut game_index = 0usize;
-    // Identical warnings are shown once per input, then counted.
-    // Each warning message once, with how many more times it came.
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut repeats: Vec<(String, usize)> = Vec::new();
+    // Warnings are grouped by kind (those of no kind by message): one line
+    // per group at the end of the input, the first with how many more came
+    // (every one as it comes with `verbose`).
+    let mut groups = Groups::default();
     let converted = Records::new(input, split)
         .with_limit(limit)
         .par_map(|r| match r.oversize {
@@ -651,14 +694,18 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                         0 => "comments that belong to no game: not written".to_string(),
                         n => format!("comments after game {n} belong to no game: not written"),
                     };
-                    (report.diagnostic)(&Diagnostic {
-                        severity: Severity::Warning,
-                        file: name.to_string(),
-                        line,
-                        col,
-                        game: 0,
-                        message,
-                    });
+                    groups.add(
+                        Diagnostic {
+                            severity: Severity::Warning,
+                            file: name.to_string(),
+                            line,
+                            col,
+                            game: 0,
+                            message,
+                            kind: "stray-comments",
+                        },
+                        report,
+                    );
                 }
                 continue;
             };
@@ -672,6 +719,7 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                     col,
                     game: game_index,
                     message: p.message.clone(),
+                    kind: p.kind,
                 }
             };
             // The text of a failed game goes to --rejects, --strict or not.
@@ -689,14 +737,7 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                     }
                     for w in &warnings {
                         summary.warnings += 1;
-                        match seen.get(&w.message) {
-                            Some(&i) => repeats[i].1 += 1,
-                            None => {
-                                seen.insert(w.message.clone(), repeats.len());
-                                repeats.push((w.message.clone(), 0));
-                                (report.diagnostic)(&diag(w, Severity::Warning));
-                            }
-                        }
+                        groups.add(diag(w, Severity::Warning), report);
                     }
                     sink.game(&text).map_err(|e| Error::io(sink.name(), e))?;
                     summary.converted += 1;
@@ -714,19 +755,7 @@ pub fn convert_stream<R: Read + Send, W: Write>(
         }
         (report.progress)(batch.bytes());
     }
-    // Repeated warnings, in the order they first appeared.
-    for (message, more) in repeats {
-        if more > 0 {
-            (report.diagnostic)(&Diagnostic {
-                severity: Severity::Warning,
-                file: name.to_string(),
-                line: 0,
-                col: 0,
-                game: 0,
-                message: format!("{message} ({more} more like this)"),
-            });
-        }
-    }
+    groups.report(report);
     Ok(summary)
 }
 

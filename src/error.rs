@@ -18,6 +18,10 @@ pub struct Problem {
     pub col: usize,
     /// What is wrong, in words a person can act on.
     pub message: String,
+    /// The kind of a warning: a stable name (`dropped-annotations`) that
+    /// messages show and group by; empty for a problem of no named kind
+    /// (such warnings group by their message).
+    pub kind: &'static str,
 }
 
 impl Problem {
@@ -27,6 +31,7 @@ impl Problem {
             line: pos.0,
             col: pos.1,
             message: message.into(),
+            kind: "",
         }
     }
 
@@ -36,7 +41,14 @@ impl Problem {
             line: 0,
             col: 0,
             message: message.into(),
+            kind: "",
         }
+    }
+
+    /// The same problem, of a named kind (its field `kind`).
+    pub fn of_kind(mut self, kind: &'static str) -> Problem {
+        self.kind = kind;
+        self
     }
 }
 
@@ -66,26 +78,50 @@ pub struct Diagnostic {
     pub game: usize,
     /// What is wrong.
     pub message: String,
+    /// The warning's kind ([`Problem::kind`]); empty for none.
+    pub kind: &'static str,
+}
+
+impl Diagnostic {
+    /// The diagnostic as a line, coloured for a terminal when `color`:
+    /// the location bold, `error` red, `warning` yellow.
+    pub fn render(&self, color: bool) -> String {
+        let paint = |code: &str, text: &str| {
+            if color {
+                format!("\x1b[{code}m{text}\x1b[0m")
+            } else {
+                text.to_string()
+            }
+        };
+        let mut place = escape_controls(&self.file).into_owned();
+        if self.line > 0 {
+            place.push_str(&format!(":{}:{}", self.line, self.col));
+        }
+        let what = match (self.severity, self.kind) {
+            (Severity::Error, "") => paint("1;31", "error"),
+            (Severity::Error, k) => paint("1;31", &format!("error[{k}]")),
+            (Severity::Warning, "") => paint("1;33", "warning"),
+            (Severity::Warning, k) => paint("1;33", &format!("warning[{k}]")),
+        };
+        let game = match self.game {
+            0 => String::new(),
+            n => format!("game {n}: "),
+        };
+        format!(
+            "{}: {what}: {game}{}",
+            paint("1", &place),
+            escape_controls(&self.message)
+        )
+    }
 }
 
 impl fmt::Display for Diagnostic {
-    /// `file:line:col: error: game N: message`, without the position when
-    /// line is 0 and without the game when game is 0. Control characters of
-    /// the input are escaped (see [`escape_controls`]).
+    /// `file:line:col: error: game N: message` (`warning[kind]` for a
+    /// warning of a named kind), without the position when line is 0 and
+    /// without the game when game is 0. Control characters of the input are
+    /// escaped (see [`escape_controls`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        f.write_str(&escape_controls(&self.file))?;
-        if self.line > 0 {
-            write!(f, ":{}:{}", self.line, self.col)?;
-        }
-        write!(f, ": {what}: ")?;
-        if self.game > 0 {
-            write!(f, "game {}: ", self.game)?;
-        }
-        f.write_str(&escape_controls(&self.message))
+        f.write_str(&self.render(false))
     }
 }
 

@@ -121,9 +121,18 @@ struct ConvertArgs {
     /// Append the text of every failed game to this file.
     #[arg(long)]
     rejects: Option<PathBuf>,
-    /// Print no warnings, progress or summary (errors are still printed).
-    #[arg(long, short = 'q')]
-    quiet: bool,
+    /// Print no warnings or progress (errors and the summary line are still
+    /// printed); twice (-qq), no summary line either.
+    #[arg(long, short = 'q', action = clap::ArgAction::Count)]
+    quiet: u8,
+    /// Print every warning where it occurs, instead of one line per kind of
+    /// warning and input with its count and first place.
+    #[arg(long, short = 'v', conflicts_with = "quiet")]
+    verbose: bool,
+    /// Colour the messages: auto (on a terminal, unless NO_COLOR is set),
+    /// always, never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -614,7 +623,14 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         )));
     }
 
-    let quiet = args.quiet;
+    let quiet = args.quiet > 0;
+    let color = match args.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => {
+            io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
     let total: u64 = jobs
         .iter()
         .filter_map(|j| j.input.as_ref())
@@ -634,9 +650,10 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         if quiet && d.severity == kifu::error::Severity::Warning {
             return;
         }
+        let line = d.render(color);
         match &bar {
-            Some(b) => b.suspend(|| say(&d.to_string())),
-            None => say(&d.to_string()),
+            Some(b) => b.suspend(|| say(&line)),
+            None => say(&line),
         }
     };
     let mut progress = |n: usize| {
@@ -655,6 +672,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                 "skipped: {}",
                 family_mismatch(job.from, to).unwrap_or_default()
             ),
+            kind: "other-family",
         });
     }
 
@@ -692,6 +710,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                 reject: rejects.as_mut().map(|r| r as &mut dyn Write),
                 progress: &mut progress,
                 strict: args.strict,
+                verbose: args.verbose,
             };
             let name = job_name(job);
             let run = |sink: &mut Sink<Output>, report: &mut Report<'_>| {
@@ -718,6 +737,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                             "damaged compressed data ({e}): the input ends there; the games \
                              before it were read"
                         ),
+                        kind: "",
                     });
                     done.failed += 1;
                 }
@@ -768,22 +788,32 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         return Ok(0);
     }
     outcome?;
-    if !quiet {
+    if args.quiet < 2 {
         let mut line = format!(
-            "converted {} games, {} failed",
-            summary.converted, summary.failed
+            "converted {}, {} failed",
+            counted(summary.converted, "game", "games"),
+            summary.failed
         );
         if summary.warnings > 0 {
-            line.push_str(&format!(", {} warnings", summary.warnings));
+            line.push_str(&format!(
+                ", {}",
+                counted(summary.warnings, "warning", "warnings")
+            ));
         }
-        match skipped.len() {
-            0 => {}
-            1 => line.push_str(", 1 input skipped"),
-            n => line.push_str(&format!(", {n} inputs skipped")),
+        if !skipped.is_empty() {
+            line.push_str(&format!(
+                ", {} skipped",
+                counted(skipped.len(), "input", "inputs")
+            ));
         }
         say(&line);
     }
     Ok(u8::from(summary.failed > 0 || !skipped.is_empty()))
+}
+
+/// A count and its noun: `1 game`, `2 games`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The format options given: the shorthand flags first, then --from-opt and

@@ -18,7 +18,7 @@ fn stdin_to_stdout() {
         stdout(&out),
         "[Event \"one\"]\n[Result \"2-0\"]\n[GameType \"20\"]\n\n1. e45 e76 2. e57x e86x 2-0\n"
     );
-    assert!(stderr(&out).contains("converted 1 games, 0 failed"));
+    assert!(stderr(&out).contains("converted 1 game, 0 failed"));
 }
 
 #[test]
@@ -264,7 +264,7 @@ fn latin1_is_read_and_written_as_utf8_with_a_warning() {
     assert!(stdout(&out).contains("[Event \"40° Campionato\"]"));
     let err = stderr(&out);
     assert!(
-        err.contains("-:1:1: warning: game 1: not UTF-8: read as Latin-1"),
+        err.contains("-:1:1: warning[latin-1]: game 1: not UTF-8: read as Latin-1 (1 more like this)"),
         "{err}"
     );
     assert!(err.contains("(1 more like this)"), "{err}");

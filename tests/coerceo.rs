@@ -51,7 +51,8 @@ fn tokens(text: &str) -> Vec<String> {
 #[test]
 fn the_seed_game_reads_and_writes_back_token_for_token() {
     let seed = corpus("european-championship-2012.coerceo");
-    let out = convert("coerceo", "coerceo", &[], &seed);
+    // --verbose: every warning, not one line per kind.
+    let out = convert("coerceo", "coerceo", &["--verbose"], &seed);
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     let written = stdout(&out);
     assert_eq!(
@@ -87,10 +88,10 @@ fn the_seed_game_reads_and_writes_back_token_for_token() {
     contains_all(
         &stderr(&out),
         &[
-            "-:9:270: warning: game 1: tile 22 is not on the board (tiles are 1 to 19): the \
+            "-:9:270: warning[unknown-tile]: game 1: tile 22 is not on the board (tiles are 1 to 19): the \
              removal `T22` is kept as written",
-            "-:11:796: warning: game 1: tile 23 is not on the board",
-            "-:7:1: warning: game 1: the Result tag says `0-1` but the game ends with `1-0`: \
+            "-:11:796: warning[unknown-tile]: game 1: tile 23 is not on the board",
+            "-:7:1: warning[result-mismatch]: game 1: the Result tag says `0-1` but the game ends with `1-0`: \
              both are kept as written",
         ],
         "the seed game",
@@ -230,7 +231,7 @@ fn a_removal_of_a_tile_the_board_lacks_is_kept_and_strict_refuses_it() {
     let out = convert("coerceo", "coerceo", &[], text);
     assert_eq!(counts(&out), (1, 0));
     assert_eq!(stdout(&out), "1# 10e-3a T22 2# 3f-2d *\n");
-    assert!(stderr(&out).contains("-:1:11: warning: game 1: tile 22 is not on the board"));
+    assert!(stderr(&out).contains("-:1:11: warning[unknown-tile]: game 1: tile 22 is not on the board"));
     let strict = convert("coerceo", "coerceo", &["--strict"], text);
     assert_ne!(strict.status.code(), Some(0));
     assert!(strict.stdout.is_empty(), "{}", stdout(&strict));
@@ -288,7 +289,7 @@ fn the_result_tag_and_the_movetext_are_kept_as_written() {
         assert_eq!(counts(&out), (1, 0));
         assert_eq!(stdout(&out), text, "{tag} {result}");
         let said = stderr(&out).contains(&format!(
-            "-:1:1: warning: game 1: the Result tag says `{tag}` but the game ends with `{result}`"
+            "-:1:1: warning[result-mismatch]: game 1: the Result tag says `{tag}` but the game ends with `{result}`"
         ));
         assert_eq!(said, warned, "{tag} {result}: {}", stderr(&out));
     }

@@ -218,7 +218,7 @@ fn a_folder_mixing_families_converts_what_it_can() {
             .any(|l| l.contains("corpus/d.pdn") && l.contains("warning")),
         "{err}"
     );
-    assert!(err.contains("converted 1 games, 0 failed"), "{err}");
+    assert!(err.contains("converted 1 game, 0 failed"), "{err}");
     assert!(fs::read_to_string(d.join("out/c.sllavcco"))
         .unwrap()
         .contains("N3"));

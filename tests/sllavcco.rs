@@ -330,7 +330,7 @@ fn read_only_forms_are_read() {
     assert!(ok(&out, "date").contains("[Date \"April 1970\"]"));
     assert!(
         stderr(&out).contains(
-            "-:1:1: warning: game 1: DATE `April 1970` is not DD.MM.YYYY: kept as written"
+            "-:1:1: warning[field-as-written]: game 1: DATE `April 1970` is not DD.MM.YYYY: kept as written"
         ),
         "{}",
         stderr(&out)
@@ -406,7 +406,7 @@ fn a_game_without_result_tag_gets_a_score_and_pgn_gets_its_roster() {
     assert_eq!(ok(&out, "mismatch"), sheet("SCORE\t1 : 0\n", &["01 e=4"]));
     assert!(
         stderr(&out).contains(
-            "warning: game 1: the game ends with `*` but its Result tag says `1-0`: a scoresheet keeps only the SCORE"
+            "warning[result-mismatch]: game 1: the game ends with `*` but its Result tag says `1-0`: a scoresheet keeps only the SCORE"
         ),
         "{}",
         stderr(&out)
@@ -420,7 +420,7 @@ fn comments_variations_and_nags_are_dropped_with_one_counted_warning() {
     let text = ok(&out, "annotated");
     assert_eq!(text, sheet("SCORE\t*\n", &["01 e=4!", "- e=5"]));
     let err = stderr(&out);
-    let warnings: Vec<&str> = err.lines().filter(|l| l.contains(": warning: ")).collect();
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains(": warning[dropped-annotations]: ")).collect();
     assert_eq!(warnings.len(), 1, "{err}");
     assert!(
         warnings[0].ends_with(
@@ -522,7 +522,7 @@ fn an_arrangement_without_fen_gives_the_start_position() {
     let out = convert("sllavcco", "pgn", &[], input.as_bytes());
     assert!(ok(&out, "fen wins").contains("1. Kd2 *"));
     assert!(
-        stderr(&out).contains("-:2:1: warning: game 1: ARRANGEMENT is not the position of the FEN tag: the FEN is used"),
+        stderr(&out).contains("-:2:1: warning[arrangement-mismatch]: game 1: ARRANGEMENT is not the position of the FEN tag: the FEN is used"),
         "{}",
         stderr(&out)
     );

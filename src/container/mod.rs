@@ -532,7 +532,7 @@ fn read<'i, N: Notation>(
                         warnings.push(Problem::at(
                             line_col(text, part.as_span().start()),
                             "a `{` before the tags is never closed: the comment ends before the first tag",
-                        ));
+                        ).of_kind("tag-repair"));
                     }
                 }
                 let tokens = PestTokens {
@@ -551,10 +551,13 @@ fn read<'i, N: Notation>(
                 tags.push(Tag::new(name, value));
                 tag_at.push(at);
             }
-            Kind::Repair(Repair::Lone) => warnings.push(Problem::at(
-                line_col(text, pair.as_span().start()),
-                "a line holding a lone `[` was skipped",
-            )),
+            Kind::Repair(Repair::Lone) => warnings.push(
+                Problem::at(
+                    line_col(text, pair.as_span().start()),
+                    "a line holding a lone `[` was skipped",
+                )
+                .of_kind("tag-repair"),
+            ),
             Kind::Body => body = Some(pair),
             _ => {}
         }
@@ -595,16 +598,19 @@ fn read_tag<R: ContainerRule>(
                 said = said.or(Some("a tag value without its closing quote"));
             }
             Kind::Repair(Repair::Cut) => said = Some("a tag line cut short before its `]`"),
-            Kind::Repair(Repair::Reopen) => warnings.push(Problem::at(
-                at,
-                "a doubled `[` before a tag name was skipped",
-            )),
+            Kind::Repair(Repair::Reopen) => warnings.push(
+                Problem::at(at, "a doubled `[` before a tag name was skipped")
+                    .of_kind("tag-repair"),
+            ),
             Kind::Repair(Repair::Stray) => {
                 end = end.min(part.as_span().start() - start);
-                warnings.push(Problem::at(
-                    line_col(text, part.as_span().start()),
-                    "text after a tag's `]` on its line was skipped",
-                ));
+                warnings.push(
+                    Problem::at(
+                        line_col(text, part.as_span().start()),
+                        "text after a tag's `]` on its line was skipped",
+                    )
+                    .of_kind("tag-repair"),
+                );
             }
             _ => {}
         }
@@ -723,7 +729,9 @@ fn check_result_tag(
             .parse_damaged(value)
             .or_else(|| GameResult::parse_damaged(value));
         if let Some((_, repair)) = damaged {
-            warnings.push(Problem::at(line_col(text, tag_at[i]), repair.message()));
+            warnings.push(
+                Problem::at(line_col(text, tag_at[i]), repair.message()).of_kind(repair.kind()),
+            );
         }
     }
 }
@@ -757,10 +765,13 @@ fn comment<R: RuleType>(
     let (kind, body) = match token {
         Token::Comment(kind, body, _) => (kind, body),
         Token::ParenComment(body, at) => {
-            warnings.push(Problem::at(
-                line_col(text, at),
-                "text in parentheses that is not a variation was read as a comment",
-            ));
+            warnings.push(
+                Problem::at(
+                    line_col(text, at),
+                    "text in parentheses that is not a variation was read as a comment",
+                )
+                .of_kind("paren-comment"),
+            );
             (CommentKind::Brace, body)
         }
         _ => return None,
@@ -896,14 +907,14 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     self.result = results.parse(text).or_else(|| {
                         let (result, repair) = results.parse_damaged(text)?;
                         self.warnings
-                            .push(Problem::at(at(offset), repair.message()));
+                            .push(Problem::at(at(offset), repair.message()).of_kind(repair.kind()));
                         Some(result)
                     })
                 }
-                Token::StrayBrace(offset) => self.warnings.push(Problem::at(
-                    at(offset),
-                    "a `}` outside any comment was skipped",
-                )),
+                Token::StrayBrace(offset) => self.warnings.push(
+                    Problem::at(at(offset), "a `}` outside any comment was skipped")
+                        .of_kind("stray-brace"),
+                ),
                 Token::MoveNumber(..) | Token::Ellipsis => {}
             }
         }
@@ -917,8 +928,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
     fn bare_number(&mut self, offset: usize) {
         if !self.bare_number {
             self.bare_number = true;
-            self.warnings
-                .push(Problem::at(line_col(self.text, offset), BARE_NUMBER));
+            self.warnings.push(
+                Problem::at(line_col(self.text, offset), BARE_NUMBER).of_kind("bare-move-number"),
+            );
         }
     }
 }

@@ -297,6 +297,14 @@ pub enum ResultRepair {
 }
 
 impl ResultRepair {
+    /// The kind of its warning.
+    pub fn kind(self) -> &'static str {
+        match self {
+            ResultRepair::Placeholder => "placeholder-result",
+            ResultRepair::Spaced => "spaced-result",
+        }
+    }
+
     /// The warning that says what was read.
     pub fn message(self) -> &'static str {
         match self {

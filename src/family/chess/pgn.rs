@@ -140,17 +140,17 @@ impl Notation for Pgn<'_, '_> {
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         if let Some(at) = self.loose_capture {
-            warnings.push(Problem::at(
-                container::line_col(self.text, at),
-                LOOSE_CAPTURE,
-            ));
+            warnings.push(
+                Problem::at(container::line_col(self.text, at), LOOSE_CAPTURE)
+                    .of_kind("pawn-capture-without-x"),
+            );
         }
         let chess960 = self.board.chess960;
         if self.opts.no_validate {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
             if !self.seen.is_empty() {
-                warnings.push(Problem::whole(rules::UNREPLAYED));
+                warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
             }
             // The moves as their text claims them.
             let mut seen = self.seen.iter().enumerate();

@@ -528,7 +528,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut game = Game::new(Variant::Chess(board));
     let position = if opts.no_validate {
         if !seen.is_empty() {
-            warnings.push(Problem::whole(rules::UNREPLAYED));
+            warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
         }
         game.variant = Variant::Chess(ChessBoard {
             validated: false,
@@ -598,10 +598,13 @@ impl Header {
                 ("DATE", Some(tag)) => match flip_date(value, true) {
                     Some(date) => self.push(tag, date, pos),
                     None => {
-                        warnings.push(Problem::at(
-                            at(),
-                            format!("DATE `{value}` is not DD.MM.YYYY: kept as written"),
-                        ));
+                        warnings.push(
+                            Problem::at(
+                                at(),
+                                format!("DATE `{value}` is not DD.MM.YYYY: kept as written"),
+                            )
+                            .of_kind("field-as-written"),
+                        );
                         self.push(tag, value, pos);
                     }
                 },
@@ -609,7 +612,10 @@ impl Header {
                     Some(result) => self.push(tag, result, pos),
                     None => {
                         let why = format!("SCORE `{value}` is not 1 : 0, 0 : 1, ½ : ½ or *");
-                        warnings.push(Problem::at(at(), format!("{why}: kept as written")));
+                        warnings.push(
+                            Problem::at(at(), format!("{why}: kept as written"))
+                                .of_kind("field-as-written"),
+                        );
                         self.push(tag, value, pos);
                     }
                 },
@@ -642,10 +648,13 @@ impl Header {
         {
             let fen = rules::parse_fen(&t.value).map(|b| rules::fen(&b, true));
             if fen.as_deref().map(placement).ok() != Some(placement(&start)) {
-                warnings.push(Problem::at(
-                    at,
-                    "ARRANGEMENT is not the position of the FEN tag: the FEN is used",
-                ));
+                warnings.push(
+                    Problem::at(
+                        at,
+                        "ARRANGEMENT is not the position of the FEN tag: the FEN is used",
+                    )
+                    .of_kind("arrangement-mismatch"),
+                );
             }
             return Ok(());
         }
@@ -1172,9 +1181,12 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
                     )));
                 }
                 if FIELDS.iter().any(|(f, _)| *f == n) {
-                    warnings.push(Problem::whole(format!(
+                    warnings.push(
+                        Problem::whole(format!(
                         "tag `{n}` has the name of a scoresheet field: it reads back as that field"
-                    )));
+                    ))
+                        .of_kind("tag-named-as-field"),
+                    );
                 }
                 (n, t.value.clone())
             }
@@ -1192,11 +1204,14 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
         }
         Some(tag) => {
             if let Some(r) = game.result.filter(|r| GameResult::parse(tag) != Some(*r)) {
-                warnings.push(Problem::whole(format!(
-                    "the game ends with `{}` but its Result tag says `{tag}`: \
+                warnings.push(
+                    Problem::whole(format!(
+                        "the game ends with `{}` but its Result tag says `{tag}`: \
                      a scoresheet keeps only the SCORE",
-                    r.token()
-                )));
+                        r.token()
+                    ))
+                    .of_kind("result-mismatch"),
+                );
             }
         }
     }
@@ -1267,10 +1282,13 @@ fn grid(
         side = side.other();
     }
     if renumbered {
-        warnings.push(Problem::whole(format!(
-            "move numbers that do not follow on were renumbered from {}",
-            first.number
-        )));
+        warnings.push(
+            Problem::whole(format!(
+                "move numbers that do not follow on were renumbered from {}",
+                first.number
+            ))
+            .of_kind("renumbered"),
+        );
     }
     Ok((rows, text))
 }
@@ -1444,6 +1462,7 @@ impl Dropped {
                 "a scoresheet has no place for comments, variations and NAGs: dropped {}",
                 parts.join(", ")
             ))
+            .of_kind("dropped-annotations")
         })
     }
 }

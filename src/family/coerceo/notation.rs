@@ -98,14 +98,17 @@ impl Notation for Reader {
             .and_then(|t| RESULTS.parse(t).map(|r| (t, r)));
         if let (Some(result), Some((written, said))) = (game.result, tag) {
             if !agree(result.outcome, said.outcome) {
-                warnings.push(Problem::at(
-                    self.result_at,
-                    format!(
+                warnings.push(
+                    Problem::at(
+                        self.result_at,
+                        format!(
                         "the Result tag says `{written}` but the game ends with `{}`: both are \
                          kept as written",
                         result.token()
                     ),
-                ));
+                    )
+                    .of_kind("result-mismatch"),
+                );
             }
         }
         Ok(())
@@ -151,10 +154,16 @@ fn decode(mv: &MoveText<'_, Rule>, warnings: &mut Vec<Problem>) -> Result<CMove,
                 match Tile::new(n) {
                     Some(t) => Action::Remove(t),
                     None => {
-                        warnings.push(Problem::at(
-                            mv.pos(at),
-                            format!("{}: the removal `{part}` is kept as written", not_a_tile(n)),
-                        ));
+                        warnings.push(
+                            Problem::at(
+                                mv.pos(at),
+                                format!(
+                                    "{}: the removal `{part}` is kept as written",
+                                    not_a_tile(n)
+                                ),
+                            )
+                            .of_kind("unknown-tile"),
+                        );
                         Action::RemoveUnknown(n)
                     }
                 }

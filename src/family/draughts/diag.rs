@@ -55,10 +55,13 @@ impl Notation for Diag<'_> {
         if assumed {
             // Diagonal coordinates name squares only on a known board: no
             // inference from them, but no silent assumption either.
-            start.warnings.push(Problem::whole(
-                "no GameType tag: diagonal coordinates read on the international 10x10 board \
+            start.warnings.push(
+                Problem::whole(
+                    "no GameType tag: diagonal coordinates read on the international 10x10 board \
                  (name the board with --variant)",
-            ));
+                )
+                .of_kind("board-assumed"),
+            );
         }
         self.board = board;
         Ok(start)

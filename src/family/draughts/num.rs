@@ -123,10 +123,15 @@ impl Notation for Num<'_, '_> {
                 pos,
                 "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
                  bottom left (name the board with --variant)",
-            ));
+            )
+            .of_kind("board-assumed"));
         } else if self.choice.assumed {
             let inference = std::mem::take(&mut self.inference);
-            warnings.push(inference.settle(game, self.text, self.fen_at)?);
+            warnings.push(
+                inference
+                    .settle(game, self.text, self.fen_at)?
+                    .of_kind("board-inferred"),
+            );
         }
         Ok(())
     }

@@ -105,7 +105,8 @@ pub fn start(
                             t.value,
                             standard.game_type_string()
                         ),
-                    ));
+                    )
+                    .of_kind("nonstandard-gametype"));
                 }
             }
             (b, false)

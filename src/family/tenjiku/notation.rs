@@ -123,11 +123,14 @@ impl Notation for Reader<'_> {
             Ok(mv)
         })?;
         if let Some(at) = loose_mark {
-            warnings.push(Problem::at(
-                at,
-                "a move marked `x` onto an empty square, or `-` onto an enemy piece: read as \
+            warnings.push(
+                Problem::at(
+                    at,
+                    "a move marked `x` onto an empty square, or `-` onto an enemy piece: read as \
                  the board has it (written `-` and `x`)",
-            ));
+                )
+                .of_kind("capture-mark"),
+            );
         }
         let mut moves = moves.into_iter();
         fill(&mut game.moves, &mut moves).ok_or_else(mismatch)
