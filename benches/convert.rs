@@ -131,6 +131,7 @@ fn convert_with(data: &[u8], from: &str, to: &str, read: ReadOptions) -> Summary
         reject: None,
         progress: &mut |_| {},
         strict: false,
+        verbose: false,
     };
     convert_stream(data, "bench", &conv, &mut sink, &mut report).expect("runs")
 }
@@ -231,6 +232,7 @@ fn converted(data: &[u8], from: &str, to: &str) -> Vec<u8> {
         reject: None,
         progress: &mut |_| {},
         strict: false,
+        verbose: false,
     };
     convert_stream(data, "bench", &conv, &mut sink, &mut report).expect("runs");
     sink.finish().expect("written")

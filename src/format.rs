@@ -117,7 +117,7 @@ pub static FORMATS: &[Format] = &[
         name: "pgn",
         extensions: &["pgn"],
         family: Some(Family::Chess),
-        description: "chess, PGN with standard algebraic notation (every move replayed)",
+        description: "chess games in PGN, the standard notation of chess databases (1. e4 e5 2. Nf3); every move is checked",
         split: &Scanner::new(&pgn::DIALECT),
         read: Some(pgn::read),
         write: Some(pgn::write),
@@ -128,7 +128,7 @@ pub static FORMATS: &[Format] = &[
         name: "draughts-num",
         extensions: &["pdn"],
         family: Some(Family::Draughts),
-        description: "PDN 3.0 with numbered squares (32-28, 28x19x10)",
+        description: "draughts games in PDN with numbered squares (32-28, 28x19x10), international, English, Italian, Russian and other boards",
         split: &Scanner::new(&draughts::DIALECT),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
@@ -139,7 +139,7 @@ pub static FORMATS: &[Format] = &[
         name: "draughts-diag",
         extensions: &["diag.pdn"],
         family: Some(Family::Draughts),
-        description: "PDN with diagonal coordinates (f45, gf5, e8g6x)",
+        description: "draughts games in PDN with diagonal coordinates (f45, gf5, e8g6x)",
         split: &Scanner::new(&draughts::DIALECT),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
@@ -150,7 +150,7 @@ pub static FORMATS: &[Format] = &[
         name: "sllavcco",
         extensions: &["sllavcco"],
         family: Some(Family::Chess),
-        description: "chess, the column scoresheet (seed 004): Q3 in column c is Qc3",
+        description: "chess games on Sllavcco's column scoresheet, the \"new chess notation\" (Q3 written in column c is Qc3), as text",
         split: &sllavcco::SheetScan,
         read: Some(sllavcco::read),
         write: Some(sllavcco::write),
@@ -161,7 +161,7 @@ pub static FORMATS: &[Format] = &[
         name: "sllavcco-html",
         extensions: &["html"],
         family: Some(Family::Chess),
-        description: "chess, the column scoresheet as a printable HTML page (figurines)",
+        description: "the same scoresheet as a web page to print, one page per 60 moves, with figurines (written only)",
         split: &sllavcco::SheetScan,
         read: None,
         write: Some(sllavcco_html::write),
@@ -172,7 +172,7 @@ pub static FORMATS: &[Format] = &[
         name: "coerceo",
         extensions: &["coerceo"],
         family: Some(Family::Coerceo),
-        description: "Coerceo Game Notation (seed 000): 1# 3c-3e 2# 4b-3d, x14a, T14, TT",
+        description: "Coerceo games in Coerceo game notation (1# 3c-3e 2# 4b-3d, x14a, T14, TT)",
         split: &Scanner::new(&coerceo::DIALECT),
         read: Some(coerceo::read),
         write: Some(coerceo::write),
@@ -184,7 +184,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["tafl"],
         family: Some(Family::Tafl),
         description:
-            "hnefatafl notation (seed 003): 1. E5-E8 D4-D2, E5-E8xD8/F8, [Rules \"copenhagen\"]",
+            "hnefatafl (tafl) games in tafl notation: 1. E5-E8 D4-D2, captures E5-E8xD8/F8, [Rules \"copenhagen\"]",
         split: &Scanner::new(&tafl::DIALECT),
         read: Some(tafl::read),
         write: Some(tafl::write),
@@ -196,7 +196,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["otg"],
         family: Some(Family::Tafl),
         description:
-            "OpenTafl game records (.otg): [rules:dim:11 ...], 1. d1-d3 Ke5-f5xf6, [first|second]",
+            "hnefatafl games as OpenTafl saves them (.otg): [rules:dim:11 ...], 1. d1-d3 Ke5-f5xf6",
         split: &otn::OtnScan,
         read: Some(otn::read),
         write: Some(otn::write),
@@ -207,7 +207,7 @@ pub static FORMATS: &[Format] = &[
         name: "aagenielsen-json",
         extensions: &["aagenielsen.json"],
         family: Some(Family::Tafl),
-        description: "aagenielsen.dk tafl move lists as JSON (read only): e2-d2xc2xd3, k7h7",
+        description: "hnefatafl games downloaded from aagenielsen.dk, JSON move lists (read only)",
         split: &json::ArrayScan,
         read: Some(aagenielsen::read),
         write: None,
@@ -218,7 +218,7 @@ pub static FORMATS: &[Format] = &[
         name: "tenjiku",
         extensions: &["tenjiku"],
         family: Some(Family::Tenjiku),
-        description: "tenjiku shogi in Hodges notation (seed 001): P-8g, Nx7d=, FiD 6h-7e, Lnx!7d; moves resolved on the board",
+        description: "tenjiku shogi games in Hodges' English notation (P-8g, Nx7d=, FiD 6h-7e, Lnx!7d); every move is checked",
         split: &Scanner::new(&tenjiku::DIALECT),
         read: Some(tenjiku::read),
         write: Some(tenjiku::write),
@@ -229,7 +229,7 @@ pub static FORMATS: &[Format] = &[
         name: "json",
         extensions: &["json"],
         family: None,
-        description: "the IR as one JSON array of games (any family)",
+        description: "any game as JSON, one array of games: everything kifu knows about each game, for programs",
         split: &json::ArrayScan,
         read: Some(json::read),
         write: Some(json::write),
@@ -245,7 +245,7 @@ pub static FORMATS: &[Format] = &[
         name: "jsonl",
         extensions: &["jsonl"],
         family: None,
-        description: "the IR as JSON Lines, one game a line (any family)",
+        description: "any game as JSON Lines, one game a line (for streaming and databases)",
         split: &json::LineScan,
         read: Some(json::read),
         write: Some(json::write_line),
@@ -262,11 +262,24 @@ pub fn by_name(name: &str) -> Option<&'static Format> {
 /// The readable format a file name's ending names (the longest ending wins:
 /// `x.diag.pdn` is draughts-diag, `x.pdn` draughts-num).
 pub fn guess(path: &Path) -> Option<&'static Format> {
+    by_ending(path, |f| f.read.is_some())
+}
+
+/// The format kifu writes for a file name (`sheet.html` is
+/// sllavcco-html), for `-o` without `--to`.
+pub fn guess_written(path: &Path) -> Option<&'static Format> {
+    by_ending(path, |f| f.write.is_some())
+}
+
+/// The format of `which` whose extension ends the file name (the longest
+/// such, so that `.diag.pdn` wins over `.pdn`), under a compression
+/// extension.
+fn by_ending(path: &Path, which: fn(&Format) -> bool) -> Option<&'static Format> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
     let name = crate::input::uncompressed_name(&name);
     FORMATS
         .iter()
-        .filter(|f| f.read.is_some())
+        .filter(|f| which(f))
         .flat_map(|f| f.extensions.iter().map(move |e| (f, *e)))
         .filter(|(_, e)| {
             name.len() > e.len() + 1

@@ -27,6 +27,11 @@ impl Damage {
     pub fn take(&self) -> Option<io::Error> {
         self.0.lock().ok()?.take()
     }
+
+    /// Whether the stream met damaged data (the error not yet taken).
+    pub fn is_damaged(&self) -> bool {
+        self.0.lock().is_ok_and(|d| d.is_some())
+    }
 }
 
 /// A decompressor whose error ends the stream, kept in its [`Damage`].

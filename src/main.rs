@@ -37,6 +37,19 @@ enum Command {
     /// Show where two transcriptions of the same games disagree (exit 0:
     /// equal, 1: different, 2: error).
     Diff(DiffArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish,
+    /// powershell) to standard output.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print kifu's manual page (roff) to standard output, or the page of
+    /// one command (`kifu man convert` is kifu-convert(1)).
+    Man {
+        /// The command whose page to print.
+        #[arg(value_parser = PAGES.map(|(name, _)| name))]
+        command: Option<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -71,12 +84,14 @@ struct DiffArgs {
 
 #[derive(clap::Args)]
 struct ConvertArgs {
-    /// Input format; guessed from each file's extension when omitted.
-    #[arg(long, short = 'f')]
+    /// Input format; guessed from each file's extension when omitted (help
+    /// built from the registry).
+    #[arg(long, short = 'f', value_name = "FORMAT")]
     from: Option<String>,
-    /// Output format.
-    #[arg(long, short = 't')]
-    to: String,
+    /// Output format; guessed from -o's extension when omitted (help built
+    /// from the registry).
+    #[arg(long, short = 't', value_name = "FORMAT")]
+    to: Option<String>,
     /// Files, directories (searched recursively) or `-` for standard input.
     #[arg(default_value = "-")]
     inputs: Vec<PathBuf>,
@@ -183,9 +198,45 @@ fn command() -> clap::Command {
         for (flag, option, sides) in SHORTHANDS {
             convert = convert.mut_arg(flag, |a| a.help(shorthand_help(option, sides)));
         }
-        convert.after_help(options_help())
+        convert
+            .mut_arg("from", |a| {
+                a.help(format!(
+                    "Input format, guessed from each file's extension when omitted: {}",
+                    names(|f| f.read.is_some())
+                ))
+            })
+            .mut_arg("to", |a| {
+                a.help(format!(
+                    "Output format, guessed from -o's extension when omitted: {}",
+                    names(|f| f.write.is_some())
+                ))
+            })
+            .after_help(format!("{}\n\n{EXAMPLES}", options_help()))
     })
 }
+
+/// The names of the formats that `which` keeps, for help and messages.
+fn names(which: fn(&Format) -> bool) -> String {
+    FORMATS
+        .iter()
+        .filter(|f| which(f))
+        .map(|f| f.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The end of `kifu convert --help`.
+const EXAMPLES: &str = "Examples:
+  kifu convert --to draughts-diag archive/ --out-dir out/
+      every numbered-square draughts file under archive/, in diagonal coordinates
+  kifu convert games.pgn -o sheets.html
+      chess games as printable scoresheets (the format from -o's extension)
+  kifu convert --to jsonl lichess_2024-01.pgn.zst -o games.jsonl.zst
+      a compressed archive to compressed JSON Lines
+  kifu convert --from pgn --to pgn --rejects bad.pgn < in.pgn > out.pgn
+      check and normalise PGN, keeping the games that fail aside
+  kifu formats
+      every format, its extensions and its options";
 
 /// The help of a shorthand flag: the option it sets, the formats that have
 /// it, and its values.
@@ -251,6 +302,36 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     match cli.command {
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut command(), "kifu", &mut out);
+            print_bytes(&out)
+        }
+        Command::Man { command: sub } => {
+            let mut out = Vec::new();
+            let page = match sub {
+                None => command(),
+                Some(name) => {
+                    let (sub, page) = PAGES
+                        .into_iter()
+                        .find(|(n, _)| *n == name)
+                        .unwrap_or(PAGES[0]);
+                    let main = command();
+                    let found = main.find_subcommand(sub).cloned();
+                    found
+                        .unwrap_or_else(|| clap::Command::new(sub))
+                        .name(page)
+                        .version(env!("CARGO_PKG_VERSION"))
+                }
+            };
+            match clap_mangen::Man::new(page).render(&mut out) {
+                Ok(()) => print_bytes(&out),
+                Err(e) => {
+                    say(&format!("kifu: {e}"));
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Formats => match print_formats() {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
                 say(&format!("kifu: {}", Error::io(STDOUT, e)));
@@ -280,6 +361,28 @@ fn main() -> ExitCode {
     }
 }
 
+/// The commands with a manual page of their own, and its name.
+const PAGES: [(&str, &str); 5] = [
+    ("convert", "kifu-convert"),
+    ("formats", "kifu-formats"),
+    ("diff", "kifu-diff"),
+    ("completions", "kifu-completions"),
+    ("man", "kifu-man"),
+];
+
+/// Writes bytes to standard output: a closed pipe ends quietly, another
+/// error is exit 2.
+fn print_bytes(bytes: &[u8]) -> ExitCode {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            say(&format!("kifu: {}", Error::io(STDOUT, e)));
+            ExitCode::from(2)
+        }
+        _ => ExitCode::SUCCESS,
+    }
+}
+
 /// Prints a line on standard error; a closed standard error is no reason to
 /// stop (or to panic, as `eprintln!` does).
 fn say(line: &str) {
@@ -288,9 +391,18 @@ fn say(line: &str) {
 
 fn print_formats() -> io::Result<()> {
     let mut out = io::stdout().lock();
+    let exts = |f: &Format| {
+        f.extensions
+            .iter()
+            .map(|e| format!(".{e}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let name_w = FORMATS.iter().map(|f| f.name.len()).max().unwrap_or(4);
+    let ext_w = FORMATS.iter().map(|f| exts(f).len()).max().unwrap_or(10);
     writeln!(
         out,
-        "{:<14} {:<11} {:<10} {:<5} description",
+        "{:<name_w$}  {:<ext_w$}  {:<8}  {:<4}  what it is",
         "name", "extensions", "family", "r/w"
     )?;
     for f in FORMATS {
@@ -299,20 +411,24 @@ fn print_formats() -> io::Result<()> {
             if f.read.is_some() { "r" } else { "-" },
             if f.write.is_some() { "w" } else { "-" }
         );
-        let exts: Vec<String> = f.extensions.iter().map(|e| format!(".{e}")).collect();
         writeln!(
             out,
-            "{:<14} {:<11} {:<10} {:<5} {}",
+            "{:<name_w$}  {:<ext_w$}  {:<8}  {:<4}  {}",
             f.name,
-            exts.join(" "),
+            exts(f),
             f.family.map_or("any", |fam| fam.name()),
             rw,
             f.description
         )?;
         for o in f.options.list {
-            writeln!(out, "{:<14} option {}", "", o.describe())?;
+            writeln!(out, "{:<name_w$}  option {}", "", o.describe())?;
         }
     }
+    writeln!(
+        out,
+        "\nr: kifu reads it, w: kifu writes it. Games convert between formats of one family,\n\
+         and from and to json and jsonl. Set an option with --from-opt or --to-opt NAME=VALUE."
+    )?;
     out.flush()
 }
 
@@ -345,7 +461,7 @@ fn diff_side(
         })?,
     };
     if format.read.is_none() {
-        return Err(Error::Usage(format!("kifu cannot read {}", format.name)));
+        return Err(Error::Usage(write_only(format, true)));
     }
     let (reader, damage) = if path.as_os_str() == "-" {
         kifu::input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))?
@@ -571,14 +687,39 @@ struct Job {
 /// Runs a conversion; gives the exit code (0 done, 1 games failed or inputs
 /// skipped), or the error that ended the run.
 fn convert(args: &ConvertArgs) -> Result<u8, Error> {
-    let to = format_named(&args.to)?;
+    let to = match (&args.to, &args.output) {
+        (Some(name), _) => format_named(name)?,
+        (None, Some(path)) => format::guess_written(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "cannot tell the output format from the name {}: name it with --to ({})",
+                path.display(),
+                names(|f| f.write.is_some())
+            ))
+        })?,
+        (None, None) => {
+            return Err(Error::Usage(format!(
+                "name the output format with --to ({})",
+                names(|f| f.write.is_some())
+            )))
+        }
+    };
     if to.write.is_none() {
-        return Err(Error::Usage(format!("kifu cannot write {}", to.name)));
+        return Err(Error::Usage(write_only(to, false)));
     }
     let from = args.from.as_deref().map(format_named).transpose()?;
     if let Some(f) = from {
         if f.read.is_none() {
-            return Err(Error::Usage(format!("kifu cannot read {}", f.name)));
+            return Err(Error::Usage(write_only(f, true)));
+        }
+    }
+    if let Some(p) = &args.output {
+        if p.is_dir() || p.as_os_str().to_string_lossy().ends_with('/') {
+            return Err(Error::Usage(format!(
+                "-o {} names a folder: -o takes one file for every game; --out-dir {} writes \
+                 one file per input there",
+                p.display(),
+                p.display()
+            )));
         }
     }
     let given = given_options(args)?;
@@ -594,7 +735,12 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     let _ = pool.build_global();
     // Every input is found before any output is created, so that no file
     // kifu writes in a run is read by that run.
-    let jobs = plan(args, from, to)?;
+    let (jobs, empty) = plan(args, from, to)?;
+    if jobs.is_empty() {
+        if let Some(first) = empty.first() {
+            return Err(Error::Usage(first.clone()));
+        }
+    }
     // Inputs of the other family are skipped (with a warning) when others
     // can be converted; a run of nothing but such inputs is a usage error.
     let (jobs, skipped): (Vec<Job>, Vec<Job>) = jobs
@@ -675,6 +821,21 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             kind: "other-family",
         });
     }
+    for note in &empty {
+        show(&Diagnostic {
+            severity: kifu::error::Severity::Warning,
+            file: note
+                .split(" holds no file")
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+            line: 0,
+            col: 0,
+            game: 0,
+            message: note.clone(),
+            kind: "nothing-to-convert",
+        });
+    }
 
     let mut rejects = args.rejects.as_deref().map(OutFile::create).transpose()?;
     // One sink for everything (stdout or -o), or one per input (--out-dir).
@@ -724,6 +885,22 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                     (Some(p), None) => kifu::input::open(p).map_err(|e| Error::io(p, e)),
                 }?;
                 let mut done = convert_stream(input, &name, &conv, sink, report)?;
+                if done.converted + done.failed == 0 && !damage.is_damaged() {
+                    (report.diagnostic)(&Diagnostic {
+                        severity: kifu::error::Severity::Warning,
+                        file: name.clone(),
+                        line: 0,
+                        col: 0,
+                        game: 0,
+                        message: format!(
+                            "no games in this input, read as {}: is that its format? \
+                             (--from names it)",
+                            job.from.name
+                        ),
+                        kind: "no-games",
+                    });
+                    done.warnings += 1;
+                }
                 // A compressed input cut short or corrupt: the games before
                 // the damage are converted, and the damage is an error.
                 if let Some(e) = damage.take() {
@@ -811,6 +988,35 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     Ok(u8::from(summary.failed > 0 || !skipped.is_empty()))
 }
 
+/// Why a format cannot be the input (`input`) or the output it was named
+/// as, and which formats can.
+fn write_only(f: &Format, input: bool) -> String {
+    let family = |g: &Format| g.family.is_none() || f.family.is_none() || g.family == f.family;
+    if input {
+        format!(
+            "{} is written only: kifu cannot read it. Formats kifu reads: {}",
+            f.name,
+            FORMATS
+                .iter()
+                .filter(|g| g.read.is_some() && family(g))
+                .map(|g| g.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        format!(
+            "{} is read only: kifu cannot write it. Formats kifu writes: {}",
+            f.name,
+            FORMATS
+                .iter()
+                .filter(|g| g.write.is_some() && family(g))
+                .map(|g| g.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
 /// A count and its noun: `1 game`, `2 games`.
 fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -867,12 +1073,14 @@ fn family_mismatch(from: &Format, to: &Format) -> Option<String> {
 
 /// Expands the inputs into jobs: directories are searched recursively for
 /// files of the input format (or of any readable format without --from).
+/// Also gives a note for each folder that holds nothing to convert.
 fn plan(
     args: &ConvertArgs,
     from: Option<&'static Format>,
     to: &'static Format,
-) -> Result<Vec<Job>, Error> {
+) -> Result<(Vec<Job>, Vec<String>), Error> {
     let mut jobs = Vec::new();
+    let mut empty = Vec::new();
     for input in &args.inputs {
         if input.as_os_str() == "-" {
             let from = from.ok_or_else(|| {
@@ -893,6 +1101,7 @@ fn plan(
         }
         let meta = fs::metadata(input).map_err(|e| Error::io(input, e))?;
         if meta.is_dir() {
+            let before = jobs.len();
             let mut files = Vec::new();
             walk(input, &mut files)?;
             files.sort();
@@ -917,6 +1126,18 @@ fn plan(
                     out,
                 });
             }
+            if jobs.len() == before {
+                empty.push(format!(
+                    "{} holds no file to convert ({})",
+                    input.display(),
+                    match from {
+                        Some(f) => format!("looked for .{} files", f.extensions.join(", .")),
+                        None => "no file has an extension of a format kifu reads: `kifu formats` \
+                                 lists them; --from names the format of files without one"
+                            .to_string(),
+                    }
+                ));
+            }
         } else if kifu::input::is_zip(input) {
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str())).to_path_buf();
             zip_jobs(args, input, &name, from, to, &mut jobs)?;
@@ -924,10 +1145,19 @@ fn plan(
             let fmt = match from.or_else(|| format::guess(input)) {
                 Some(f) => f,
                 None => {
-                    return Err(Error::Usage(format!(
-                        "cannot tell the format of {} from its name: name it with --from",
-                        input.display()
-                    )))
+                    return Err(Error::Usage(match format::guess_written(input) {
+                        Some(w) => format!(
+                            "{} is named as {} (.{}), which kifu writes but cannot read",
+                            input.display(),
+                            w.name,
+                            w.extensions[0]
+                        ),
+                        None => format!(
+                            "cannot tell the format of {} from its name: name it with --from \
+                             (`kifu formats` lists the formats and their extensions)",
+                            input.display()
+                        ),
+                    }))
                 }
             };
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str()));
@@ -940,7 +1170,7 @@ fn plan(
             });
         }
     }
-    Ok(jobs)
+    Ok((jobs, empty))
 }
 
 /// The jobs of a zip archive's members: each member of the input format

@@ -264,7 +264,9 @@ fn latin1_is_read_and_written_as_utf8_with_a_warning() {
     assert!(stdout(&out).contains("[Event \"40° Campionato\"]"));
     let err = stderr(&out);
     assert!(
-        err.contains("-:1:1: warning[latin-1]: game 1: not UTF-8: read as Latin-1 (1 more like this)"),
+        err.contains(
+            "-:1:1: warning[latin-1]: game 1: not UTF-8: read as Latin-1 (1 more like this)"
+        ),
         "{err}"
     );
     assert!(err.contains("(1 more like this)"), "{err}");

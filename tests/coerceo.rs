@@ -231,7 +231,9 @@ fn a_removal_of_a_tile_the_board_lacks_is_kept_and_strict_refuses_it() {
     let out = convert("coerceo", "coerceo", &[], text);
     assert_eq!(counts(&out), (1, 0));
     assert_eq!(stdout(&out), "1# 10e-3a T22 2# 3f-2d *\n");
-    assert!(stderr(&out).contains("-:1:11: warning[unknown-tile]: game 1: tile 22 is not on the board"));
+    assert!(
+        stderr(&out).contains("-:1:11: warning[unknown-tile]: game 1: tile 22 is not on the board")
+    );
     let strict = convert("coerceo", "coerceo", &["--strict"], text);
     assert_ne!(strict.status.code(), Some(0));
     assert!(strict.stdout.is_empty(), "{}", stdout(&strict));

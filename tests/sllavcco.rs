@@ -420,7 +420,10 @@ fn comments_variations_and_nags_are_dropped_with_one_counted_warning() {
     let text = ok(&out, "annotated");
     assert_eq!(text, sheet("SCORE\t*\n", &["01 e=4!", "- e=5"]));
     let err = stderr(&out);
-    let warnings: Vec<&str> = err.lines().filter(|l| l.contains(": warning[dropped-annotations]: ")).collect();
+    let warnings: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(": warning[dropped-annotations]: "))
+        .collect();
     assert_eq!(warnings.len(), 1, "{err}");
     assert!(
         warnings[0].ends_with(
@@ -707,22 +710,43 @@ fn html_is_one_printable_page_with_one_section_per_game() {
         html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">")
     );
     assert!(html.ends_with("</body>\n</html>\n"));
-    assert_eq!(html.matches("<section class=\"sheet\">").count(), 2);
+    assert_eq!(
+        html.matches("<section class=\"sheet\" data-title=").count(),
+        2
+    );
     assert_eq!(html.matches("</section>").count(), 2);
-    assert!(html.contains("<h1>Simul &lt;Belgrade&gt;</h1>"), "{html}");
     assert!(
         html.contains(
-            "<tr><th>WHITE</th><td>Petrosjan &amp; co</td><td></td><td></td><td></td></tr>"
+            "<title>Petrosjan &amp; co - Sllavcco, Simul &lt;Belgrade&gt;, 1970.04.07</title>"
+        ),
+        "{html}"
+    );
+    assert!(
+        html.contains("<td colspan=\"7\" class=\"tournament\">Simul &lt;Belgrade&gt;</td>"),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<tr><th>WHITE</th><td class=\"name\">Petrosjan &amp; co</td><td></td><td></td><td colspan=\"4\"></td></tr>"
         ),
         "{html}"
     );
     assert!(html.contains("<th>DATE</th><td>07.04.1970</td>"), "{html}");
-    assert!(html.contains("<th>SCORE</th><td>1 : 0</td>"), "{html}");
-    assert!(html.contains("<tr><th>ECO</th><td>C50</td></tr>"), "{html}");
+    assert!(
+        html.contains("<th>SCORE</th><td class=\"score\">1</td><td class=\"colon\">:</td><td class=\"score\">0</td>"),
+        "{html}"
+    );
+    // A tag with no field on the form: in the note under the sheet.
+    assert!(
+        html.contains("<p class=\"note\"><span>ECO: C50</span></p>"),
+        "{html}"
+    );
     assert!(!html.contains("<Belgrade>") && !html.contains("& co"));
-    // Figurines by default, White's and Black's.
+    // Figurines by default, White's and Black's; the grid goes on to 30
+    // moves in the first block, 60 in the second.
     assert!(html.contains("<tr class=\"white\"><th rowspan=\"2\">01</th><td></td><td></td><td></td><td></td><td>4</td>"), "{html}");
-    assert!(html.contains("<tr class=\"white\"><th rowspan=\"1\">02</th><td></td><td></td><td></td><td></td><td></td><td>♘3</td>"), "{html}");
+    assert!(html.contains("<tr class=\"white\"><th rowspan=\"2\">02</th><td></td><td></td><td></td><td></td><td></td><td><span class=\"fw\">♘</span>3</td>"), "{html}");
+    assert!(html.contains(">30</th>") && html.contains(">60</th>") && !html.contains(">61</th>"));
     let html = ok(
         &convert(
             "pgn",

@@ -167,7 +167,8 @@ fn loose_forms_read_to_canonical_hodges() {
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "1. P-7k P-9f 2. BGn-8k P-8f 3. FiD-6k *\n");
     assert!(
-        stderr(&out).contains("-:1:38: warning[capture-mark]: game 1: a move marked `x` onto an empty"),
+        stderr(&out)
+            .contains("-:1:38: warning[capture-mark]: game 1: a move marked `x` onto an empty"),
         "{}",
         stderr(&out)
     );

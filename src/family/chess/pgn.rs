@@ -419,7 +419,29 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     if pgn.seen.capacity() <= SEEN_KEPT {
         SEEN.set(pgn.seen);
     }
-    read
+    // A game of a variant kifu does not play (crazyhouse's `N@f3`) fails
+    // for its variant, not for the first move the grammar cannot read.
+    read.map_err(|e| unplayed_variant(text).unwrap_or(e))
+}
+
+/// The refusal of a record's Variant tag, when it names a variant kifu
+/// does not play (read only after the record failed).
+#[cold]
+fn unplayed_variant(text: &str) -> Option<Problem> {
+    let at = text.match_indices('[').map(|(i, _)| i).find(|&i| {
+        text[i + 1..]
+            .trim_start()
+            .get(..8)
+            .is_some_and(|n| n.eq_ignore_ascii_case("variant "))
+    })?;
+    let rest = &text[at..];
+    let open = rest.find('"')?;
+    let close = open + 1 + rest[open + 1..].find('"')?;
+    let tag = crate::ir::Tag::new("Variant", &rest[open + 1..close]);
+    match rules::start(&[tag]) {
+        Err((message, _)) => Some(Problem::at(container::line_col(text, at), message)),
+        Ok(_) => None,
+    }
 }
 
 /// The seven-tag roster with its placeholders, which PGN export format
