@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use crate::container::{line_col, Parsed};
 use crate::error::Problem;
-use crate::family::hnefatafl::rules::Rules;
+use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
 use crate::family::{Move, Variant};
@@ -50,6 +50,8 @@ pub fn rules_of(name: &str) -> Option<Rules> {
         Rules::preset("copenhagen")
     } else if lower.starts_with("fetlar hnefatafl 11x11") {
         Rules::preset("fetlar")
+    } else if lower.starts_with("berserk hnefatafl 11x11") {
+        Rules::preset("berserk")
     } else {
         None
     }
@@ -172,21 +174,32 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     game.result =
         crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
-    tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
+    tafl::settle(&mut game, Some(dim), true, &mut warnings, &|i| {
         places.get(i).copied()
     })?;
     // The counts of captures the record gives (`BlackPiecesCaptured`: the
-    // pieces Black, the attackers, captured), against the replay's.
-    if game.variant.as_tafl().is_some_and(|b| b.validated) {
-        let by = |side: Side| -> usize {
-            game.moves
-                .plies
-                .iter()
-                .filter(|p| p.side == side)
-                .filter_map(|p| p.mv.as_tafl().and_then(TMove::step))
-                .map(|s| s.captures.len())
-                .sum()
-        };
+    // pieces Black, the attackers, captured, the king not counted), against
+    // the replay's.
+    if let Some(Board {
+        validated: true,
+        rules: Some(r),
+        ..
+    }) = game.variant.as_tafl()
+    {
+        let mut taken = [0usize; 2];
+        rules::track(
+            &game.moves,
+            &mut Position::new(r),
+            &mut |step, piece, before| {
+                let men = step
+                    .captures
+                    .iter()
+                    .filter(|&&c| before.piece(c).is_some_and(|p| p != b'K'))
+                    .count();
+                taken[usize::from(piece.is_ascii_uppercase())] += men;
+            },
+        );
+        let by = |side: Side| taken[usize::from(side != ATTACKERS)];
         let counts = [
             (
                 "BlackPiecesCaptured",

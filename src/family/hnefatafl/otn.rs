@@ -30,7 +30,7 @@ use crate::container::{line_col, Parsed};
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
-use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, ATTACKERS};
+use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, ATTACKERS};
 use crate::family::{Move, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
@@ -237,7 +237,14 @@ struct Place {
 
 /// Where each ply was written: by its line's path and its index in the
 /// line, the byte offset of its move.
-type Spots = HashMap<(Vec<(usize, usize)>, usize), usize>;
+type Spots = HashMap<(Vec<(usize, usize)>, usize), Spot>;
+
+/// Where a ply was written, and the mover's letter of each of its records
+/// (a berserk move has several), with where the record starts.
+struct Spot {
+    start: usize,
+    letters: Vec<(Option<u8>, usize)>,
+}
 
 fn line_at<'g>(main: &'g mut Line, path: &[(usize, usize)]) -> &'g mut Line {
     let mut line = main;
@@ -328,7 +335,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         out: &mut Vec<Option<usize>>,
     ) {
         for (pi, ply) in line.plies.iter().enumerate() {
-            out.push(spots.get(&(path.clone(), pi)).copied());
+            out.push(spots.get(&(path.clone(), pi)).map(|s| s.start));
             for (vi, v) in ply.variations.iter().enumerate() {
                 path.push((pi, vi));
                 order(v, path, spots, out);
@@ -343,7 +350,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Some(p) => p.before.splice(0..0, preamble),
         None => game.moves.trailing.splice(0..0, preamble),
     };
-    tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
+    tafl::settle(&mut game, Some(dim), false, &mut warnings, &|i| {
         places
             .get(i)
             .copied()
@@ -367,7 +374,7 @@ fn read_turn(
     let at = line_col(text, turn.as_span().start());
     let mut label = "";
     let mut filler = false;
-    let mut moves = Vec::new();
+    let mut moves: Vec<Record> = Vec::new();
     let mut comment = None;
     for p in turn.into_inner() {
         match p.as_rule() {
@@ -378,7 +385,7 @@ fn read_turn(
                 let m = read_move(p.as_str(), dim, &|off, e| {
                     Problem::at(line_col(text, start + off), e)
                 })?;
-                moves.push((m, start));
+                moves.push(Record { start, ..m });
             }
             Rule::comment => {
                 comment = Some(p.into_inner().next().map_or("", |c| c.as_str()));
@@ -463,71 +470,126 @@ fn read_turn(
         }
     }
     let mut side = if filler { first.other() } else { first };
-    let count = moves.len();
-    let mut plies = Vec::new();
-    for (m, start) in moves {
-        spots.insert((place.path.clone(), line.plies.len() + plies.len()), start);
-        plies.push(Ply::new(number, side, Move::Tafl(m)));
-        side = side.other();
+    // The plies of the turn, a berserk record joined to the ply before it;
+    // each record's place in the commentary is a slot (the filler's first).
+    let mut plies: Vec<Ply> = Vec::new();
+    let mut slots: Vec<Option<usize>> = if filler { vec![None] } else { Vec::new() };
+    for r in moves {
+        let TMove::Step(step) = &r.mv else {
+            plies.push(Ply::new(number, side, Move::Tafl(r.mv)));
+            side = side.other();
+            slots.push(Some(plies.len() - 1));
+            continue;
+        };
+        if r.berserk {
+            let Some(Some(TMove::Step(prev))) = plies.last_mut().map(|p| p.mv.as_tafl_mut()) else {
+                return Err(Problem::at(
+                    line_col(text, r.start),
+                    "a berserk record (`=`) continues a move of its turn, and none is before it",
+                ));
+            };
+            if prev.to != step.from {
+                return Err(Problem::at(
+                    line_col(text, r.start),
+                    format!(
+                        "a berserk record continues the piece on {}, not {}",
+                        prev.to, step.from
+                    ),
+                ));
+            }
+            prev.via.push(prev.to);
+            prev.to = step.to;
+            prev.captures.extend(step.captures.iter().copied());
+            prev.mark = step.mark;
+            if let Some(l) =
+                spots.get_mut(&(place.path.clone(), line.plies.len() + plies.len() - 1))
+            {
+                l.letters.push((r.letter, r.start));
+            }
+        } else {
+            let key = (place.path.clone(), line.plies.len() + plies.len());
+            spots.insert(
+                key,
+                Spot {
+                    start: r.start,
+                    letters: vec![(r.letter, r.start)],
+                },
+            );
+            plies.push(Ply::new(number, side, Move::Tafl(r.mv)));
+            side = side.other();
+        }
+        slots.push(Some(plies.len() - 1));
     }
-    if count == 2 && filler {
-        return Err(bad("a turn that starts with `.....` has one move"));
+    if plies.len() > 2 || (filler && plies.len() > 1) {
+        return Err(bad(if filler {
+            "a turn that starts with `.....` has one move"
+        } else {
+            "a turn has at most two moves, one a side"
+        }));
     }
     if let Some(c) = comment {
-        let (one, two) = match c.split_once('|') {
-            Some((a, b)) => (a, Some(b)),
-            None => (c, None),
-        };
-        let add = |v: &mut Vec<Comment>, s: &str| {
-            if !s.is_empty() {
-                v.push(Comment::brace(s));
+        // One part a record (the filler's first), the last taking the rest.
+        // (A turn of one record may still write `[first|]`.)
+        let split = |n: usize| -> Vec<&str> { c.splitn(n.max(2), '|').collect() };
+        let mut parts = split(slots.len());
+        if filler && parts.len() < slots.len() {
+            // No part for the filler: the parts are the records'.
+            slots.remove(0);
+            parts = split(slots.len());
+        }
+        if parts.len() > slots.len() && parts[slots.len()..].iter().any(|p| !p.is_empty()) {
+            return Err(bad("a second comment for a turn of one move"));
+        }
+        let n = plies.len();
+        for (part, slot) in parts
+            .iter()
+            .zip(slots.iter().chain(std::iter::repeat(&None)))
+        {
+            if part.is_empty() {
+                continue;
             }
-        };
-        match (plies.as_mut_slice(), two) {
-            ([a, b], Some(two)) => {
-                add(&mut a.after, one);
-                add(&mut b.after, two);
+            match slot {
+                None if n > 0 && filler => plies[0].before.push(Comment::brace(*part)),
+                Some(i) => plies[*i].after.push(Comment::brace(*part)),
+                None => {}
             }
-            ([a, b], None) => {
-                add(&mut a.after, one);
-                let _ = b;
-            }
-            ([b], Some(two)) if filler => {
-                add(&mut b.before, one);
-                add(&mut b.after, two);
-            }
-            ([a], Some(two)) => {
-                add(&mut a.after, one);
-                if !two.is_empty() {
-                    return Err(bad("a second comment for a turn of one move"));
-                }
-            }
-            ([a], None) => add(&mut a.after, one),
-            _ => {}
         }
     }
     line.plies.extend(plies);
     Ok(())
 }
 
-/// Reads one OpenTafl move: an optional piece letter, the squares, the
-/// captures (each with an optional piece letter), the mark.
+/// One OpenTafl move record as read.
+struct Record {
+    mv: TMove,
+    /// The mover's letter (`K`, `n`, `C`), if written.
+    letter: Option<u8>,
+    /// A berserk record (`=`, `^=`): the same piece again.
+    berserk: bool,
+    /// Where it starts in the text.
+    start: usize,
+}
+
+/// Reads one OpenTafl move: an optional piece letter, the squares joined
+/// by `-` (`^` a jump, `=` a berserk record, `^=` both), the captures
+/// (each with an optional piece letter), the mark.
 fn read_move(
     text: &str,
     dim: u8,
     err: &dyn Fn(usize, String) -> Problem,
-) -> Result<TMove, Problem> {
+) -> Result<Record, Problem> {
     if text == "---" {
-        return Ok(TMove::Resign);
+        return Ok(Record {
+            mv: TMove::Resign,
+            letter: None,
+            berserk: false,
+            start: 0,
+        });
     }
     let skip = usize::from(text.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic));
+    let letter = (skip == 1).then(|| text.as_bytes()[0]);
     let body = &text[skip..];
-    if body.contains(['^', '=']) {
-        return Err(err(
-            skip,
-            "berserk moves and jumps (`^`, `=`) are not read".into(),
-        ));
-    }
+    let berserk = body.contains('=');
     // The captured pieces' letters go; marks are read by meaning: `-` and
     // `+` a threat, `--` and `++` a win.
     let (body, mark) = if let Some(b) = body.strip_suffix("++").or(body.strip_suffix("--")) {
@@ -545,8 +607,14 @@ fn read_move(
             && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
             && i > 0
             && matches!(b[i - 1], b'x' | b'/');
-        if !letter_before_letter {
-            clean.push(char::from(c));
+        // The kind of a move (`^`, `=`, `^=`) reads as `-`.
+        let second_of_kind = c == b'=' && i > 0 && b[i - 1] == b'^';
+        if !letter_before_letter && !second_of_kind {
+            clean.push(if matches!(c, b'^' | b'=') {
+                '-'
+            } else {
+                char::from(c)
+            });
             map.push(i);
         }
     }
@@ -556,7 +624,12 @@ fn read_move(
     if let TMove::Step(s) = &mut m {
         s.mark = mark;
     }
-    Ok(m)
+    Ok(Record {
+        mv: m,
+        letter,
+        berserk,
+        start: 0,
+    })
 }
 
 /// Text as a tag value or commentary can hold it: a `]` at the end of a
@@ -766,19 +839,38 @@ impl Writer<'_> {
             let opening = prefix.is_none() && i == 0;
             let none: &[Comment] = &[];
             let lead = if opening { none } else { &turn[0].before };
-            let (one, two) = match turn.as_slice() {
-                [x, y] => (
-                    joined(lead.iter().chain(&x.after)),
-                    Some(joined(y.before.iter().chain(&y.after))),
-                ),
-                [x] if filler && !x.before.is_empty() => (joined(lead), Some(joined(&x.after))),
-                [x] => (joined(lead.iter().chain(&x.after)), None),
-                _ => (String::new(), None),
+            // One part a record: the comments of a berserk move's legs go
+            // to its last record.
+            let legs = |p: &Ply| {
+                p.mv.as_tafl()
+                    .and_then(TMove::step)
+                    .map_or(1, |s| s.via.len() + 1)
             };
-            self.out.push_str(&fit(&one, false, self.warnings));
-            if let Some(two) = two {
-                self.out.push('|');
-                self.out.push_str(&fit(&two, true, self.warnings));
+            let mut parts: Vec<String> = Vec::new();
+            match turn.as_slice() {
+                [x, y] => {
+                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
+                    parts.push(joined(lead.iter().chain(&x.after)));
+                    parts.extend(std::iter::repeat_n(String::new(), legs(y) - 1));
+                    parts.push(joined(y.before.iter().chain(&y.after)));
+                }
+                [x] if filler && !x.before.is_empty() => {
+                    parts.push(joined(lead));
+                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
+                    parts.push(joined(&x.after));
+                }
+                [x] => {
+                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
+                    parts.push(joined(lead.iter().chain(&x.after)));
+                }
+                _ => {}
+            }
+            let n = parts.len();
+            for (k, part) in parts.iter().enumerate() {
+                if k > 0 {
+                    self.out.push('|');
+                }
+                self.out.push_str(&fit(part, k + 1 == n, self.warnings));
             }
             self.out.push_str("]\n\n");
             for (p, start) in turn.iter().zip(before) {
@@ -812,30 +904,94 @@ impl Writer<'_> {
             self.out.push_str("---");
             return Ok(());
         };
-        let piece = pos.piece(step.from);
-        // Which captured pieces are the king, before they go.
-        let kings: Vec<bool> = step
-            .captures
-            .iter()
-            .map(|&c| pos.piece(c) == Some(b'K'))
-            .collect();
-        let _ = pos.play(step, ply.side, false);
-        if piece == Some(b'K') {
-            self.out.push('K');
+        let Some(piece) = pos.piece(step.from) else {
+            // A move from an empty square (not validated): as written.
+            self.record(step.from, step.to, b'-', &step.captures, &[], 0);
+            return self.mark(ply, step);
+        };
+        // Each leg a record: a jump `^` (two squares over a piece), a
+        // berserk leg `=`; a capture goes with the leg that ends nearest
+        // to it.
+        let ends: Vec<Square> = step.via.iter().copied().chain([step.to]).collect();
+        let mut by_leg: Vec<Vec<Square>> = vec![Vec::new(); ends.len()];
+        for &c in &step.captures {
+            let near = |e: &Square| {
+                (i16::from(e.file) - i16::from(c.file)).abs()
+                    + (i16::from(e.rank) - i16::from(c.rank)).abs()
+            };
+            let leg = (0..ends.len()).min_by_key(|&i| near(&ends[i])).unwrap_or(0);
+            by_leg[leg].push(c);
+        }
+        let mut from = step.from;
+        for (i, (&to, caps)) in ends.iter().zip(&by_leg).enumerate() {
+            if i > 0 {
+                self.out.push(' ');
+            }
+            let far = (i16::from(to.file) - i16::from(from.file)).abs()
+                + (i16::from(to.rank) - i16::from(from.rank)).abs();
+            let mid = Square {
+                file: ((u16::from(from.file) + u16::from(to.file)) / 2) as u8,
+                rank: ((u16::from(from.rank) + u16::from(to.rank)) / 2) as u8,
+            };
+            let jump = far == 2 && pos.piece(mid).is_some();
+            // The captured pieces' letters, before they go.
+            let kinds: Vec<u8> = caps.iter().map(|&c| pos.piece(c).unwrap_or(0)).collect();
+            let leg = Step {
+                from,
+                via: Vec::new(),
+                to,
+                captures: caps.clone(),
+                mark: None,
+            };
+            let _ = pos.play(&leg, ply.side, false);
+            let kind = match (jump, i > 0) {
+                (false, false) => b'-',
+                (true, false) => b'^',
+                (false, true) => b'=',
+                (true, true) => b'*',
+            };
+            self.record(from, to, kind, caps, &kinds, piece);
+            from = to;
+        }
+        self.mark(ply, step)
+    }
+
+    /// Writes one move record: the mover's letter (for a king, knight or
+    /// commander), the squares joined by the kind (`-`, `^`, `=`, `*` for
+    /// `^=`), the captures with the letters of special pieces.
+    fn record(
+        &mut self,
+        from: Square,
+        to: Square,
+        kind: u8,
+        caps: &[Square],
+        kinds: &[u8],
+        piece: u8,
+    ) {
+        let special = |p: u8| matches!(p, b'K' | b'k' | b'N' | b'n' | b'C' | b'c');
+        if special(piece) {
+            self.out.push(char::from(piece));
         }
         let view = self.view;
-        view(step.from).write(false, self.out);
-        for &v in step.via.iter().chain(std::iter::once(&step.to)) {
-            self.out.push('-');
-            view(v).write(false, self.out);
-        }
-        for (i, &c) in step.captures.iter().enumerate() {
+        view(from).write(false, self.out);
+        self.out.push_str(match kind {
+            b'^' => "^",
+            b'=' => "=",
+            b'*' => "^=",
+            _ => "-",
+        });
+        view(to).write(false, self.out);
+        for (i, &c) in caps.iter().enumerate() {
             self.out.push(if i == 0 { 'x' } else { '/' });
-            if kings[i] {
-                self.out.push('K');
+            if let Some(&k) = kinds.get(i).filter(|&&k| special(k)) {
+                self.out.push(char::from(k));
             }
             view(c).write(false, self.out);
         }
+    }
+
+    /// Writes a step's mark, by the side that moved.
+    fn mark(&mut self, ply: &Ply, step: &Step) -> Result<(), Problem> {
         let attacker = ply.side == ATTACKERS;
         match step.mark {
             None => {}

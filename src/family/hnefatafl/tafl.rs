@@ -198,7 +198,7 @@ impl Notation for Reader<'_> {
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         let (text, moves) = (self.text, &self.moves);
-        settle(game, self.dim, warnings, &|i| {
+        settle(game, self.dim, false, warnings, &|i| {
             moves.get(i).map(|&at| container::line_col(text, at))
         })
     }
@@ -206,10 +206,12 @@ impl Notation for Reader<'_> {
 
 /// Settles the board of a game read: the side the record showed (the
 /// largest square, with a warning, where nothing said it), then the moves
-/// replayed by the rules when there are rules and the game is validated.
+/// replayed by the rules when there are rules and the game is validated
+/// (`king_implied`: a record that lists captures leaves out the king's).
 pub fn settle(
     game: &mut Game,
     dim: Option<u8>,
+    king_implied: bool,
     warnings: &mut Vec<Problem>,
     locate: &dyn Fn(usize) -> Option<(usize, usize)>,
 ) -> Result<(), Problem> {
@@ -226,21 +228,14 @@ pub fn settle(
     }
     if board.validated {
         if let Some(rules) = board.rules.clone() {
-            if rules.berserk {
-                board.validated = false;
-                warnings.push(Problem::whole(
-                    "berserk rules (or jumping kings): kifu does not replay them, the moves are kept as written",
-                ));
-            } else {
-                let listed = rules::lists_captures(&game.moves);
-                let mut pos = Position::new(&rules);
-                rules::replay(&mut game.moves, &mut pos, listed).map_err(
-                    |(i, e)| match locate(i) {
-                        Some(at) => Problem::at(at, e),
-                        None => Problem::whole(e),
-                    },
-                )?;
-            }
+            let listing = rules::Listing::of(&game.moves, king_implied);
+            let mut pos = Position::new(&rules);
+            rules::replay(&mut game.moves, &mut pos, listing).map_err(|(i, e)| {
+                match locate(i) {
+                    Some(at) => Problem::at(at, e),
+                    None => Problem::whole(e),
+                }
+            })?;
         }
     }
     Ok(())
