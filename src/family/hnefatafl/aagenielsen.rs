@@ -43,18 +43,29 @@ pub fn board_of(name: &str) -> Option<u8> {
         .find_map(|w| tafl::parse_board(w).ok().filter(|_| w.contains('x')))
 }
 
+/// The aagenielsen.dk game types whose rules kifu knows, by the start of
+/// their names (in lower case), and the preset each plays by.
+pub const GAME_TYPES: &[(&str, &str)] = &[
+    ("copenhagen hnefatafl 11x11", "copenhagen"),
+    ("fetlar hnefatafl 11x11", "fetlar"),
+    ("berserk hnefatafl 11x11", "berserk"),
+    ("old hnefatafl 11x11", "fetlar"),
+    ("historical hnefatafl 11x11 (welsh tawlbwrdd)", "tawlbwrdd"),
+    ("historical hnefatafl 9x9 (saami tablut)", "tablut"),
+    ("sea battle t 9x9", "sea-battle"),
+    ("historical hnefatafl 7x7 (irish brandubh 1)", "brandubh"),
+    ("brandubh 7x7 (walker)", "brandubh-walker"),
+    ("historical hnefatafl 13x13", "hnefatafl-13"),
+    ("tyr 15x15", "tyr-15"),
+];
+
 /// The preset of a game type, where kifu knows its rules.
 pub fn rules_of(name: &str) -> Option<Rules> {
-    let lower = name.to_ascii_lowercase();
-    if lower.starts_with("copenhagen hnefatafl 11x11") {
-        Rules::preset("copenhagen")
-    } else if lower.starts_with("fetlar hnefatafl 11x11") {
-        Rules::preset("fetlar")
-    } else if lower.starts_with("berserk hnefatafl 11x11") {
-        Rules::preset("berserk")
-    } else {
-        None
-    }
+    let lower = name.trim().to_ascii_lowercase();
+    GAME_TYPES
+        .iter()
+        .find(|(t, _)| lower.starts_with(t))
+        .and_then(|(_, preset)| Rules::preset(preset))
 }
 
 fn value_text(v: &serde_json::Value) -> String {

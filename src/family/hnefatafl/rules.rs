@@ -193,6 +193,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         "dim:9 name:Tablut esc:e atkf:y ka:y ks:c cor: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
     ),
     (
+        "brandubh-walker",
+        "dim:7 name:Brandubh_Walker atkf:y ks:n cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    ),
+    (
         "sea-battle",
         "dim:9 name:Sea_Battle esc:e atkf:y ka:n cen: cor: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
     ),
@@ -203,6 +207,14 @@ pub const PRESETS: &[(&str, &str)] = &[
     (
         "tawlbwrdd",
         "dim:11 name:Tawlbwrdd atkf:y ks:c start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+    ),
+    (
+        "hnefatafl-13",
+        "dim:13 name:Hnefatafl_13 esc:e atkf:y cor: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/",
+    ),
+    (
+        "tyr-15",
+        "dim:15 name:Tyr atkf:y cenhe: start:/3t3t3t3/15/2t2t3t2t2/t2t2t1t2t2t/4T2T2T4/2t3T1T3t2/3t1T1T1T1t3/t3T1TKT1T3t/3t1T1T1T1t3/2t3T1T3t2/4T2T2T4/t2t2t1t2t2t/2t2t3t2t2/15/3t3t3t3/",
     ),
 ];
 
@@ -1125,9 +1137,11 @@ fn replay_from(
             continue;
         }
         if let (Listing::NotTheKing, Some(k)) = (listing, played.king) {
-            // The king's capture, which the record leaves out.
+            // The king's capture, which the record leaves out, where the
+            // rules find it.
             if !step.captures.contains(&k) {
-                step.captures.push(k);
+                let at = played.captures.iter().position(|&c| c == k).unwrap_or(0);
+                step.captures.insert(at.min(step.captures.len()), k);
             }
         }
         let mut written = step.captures.clone();

@@ -85,7 +85,7 @@ impl FormatOptions for Options {
         FormatOption {
             name: "rules",
             sides: Sides::Read,
-            values: Values::Kind("a preset (copenhagen, fetlar, brandubh, tablut, sea-battle, tawlbwrdd) or an OpenTafl rules string"),
+            values: Values::Kind("a preset (copenhagen, fetlar, berserk, brandubh, brandubh-walker, tablut, sea-battle, tawlbwrdd, hnefatafl-13, tyr-15) or an OpenTafl rules string"),
             default: "the Rules tag; none: moves not checked",
             help: "the rules of records that do not say",
         },
@@ -447,6 +447,26 @@ mod tests {
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
         crate::container::dialect::check_grammar::<TaflParser, _>(&PGN_RESULTS, Rule::result);
+    }
+
+    #[test]
+    fn the_rules_option_lists_every_preset() {
+        let Some(Values::Kind(text)) = Options::LIST
+            .iter()
+            .find(|o| o.name == "rules")
+            .map(|o| &o.values)
+        else {
+            panic!("no rules option");
+        };
+        for (name, rules) in rules::PRESETS {
+            assert!(
+                text.contains(&format!(" {name},"))
+                    || text.contains(&format!(" {name})"))
+                    || text.contains(&format!("({name},")),
+                "{name}"
+            );
+            assert!(Rules::parse(rules).is_ok(), "{name}");
+        }
     }
 
     fn read_one(text: &str) -> Result<Parsed, Problem> {
