@@ -661,6 +661,56 @@ fn captures_sorted(text: &str) -> String {
 }
 
 #[test]
+fn games_start_from_their_position_tag() {
+    // otn's `position` tag (a Position tag in tafl): the game starts from
+    // it, not from the rules' start (where c4 holds a defender).
+    let out = convert("otn", "otn", &[], &corpus("position.otg"));
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(stdout(&out), text("position.otg"));
+    let tafl = convert("otn", "tafl", &[], &corpus("position.otg"));
+    contains_all(
+        &stdout(&tafl),
+        &[
+            "[Position \"/7/1t5/5T1/2tK3/5t1/5T1/7/\"]",
+            "1. C4-C5 F3-F4xF5 2. B2-B4 D4-E4 *",
+        ],
+        "position.tafl",
+    );
+    // Its captures left out, tafl gets them from the position, and otn its
+    // king's `K`.
+    let bare = "[Rules \"brandubh\"]\n[Position \"/7/1t5/5T1/2tK3/5t1/5T1/7/\"]\n\n1. c4-c5 f3-f4 2. b2-b4 d4-e4 *\n";
+    let otn = convert("tafl", "otn", &[], bare.as_bytes());
+    assert_eq!(counts(&otn), (1, 0), "{}", stderr(&otn));
+    contains_all(
+        &stdout(&otn),
+        &[
+            "[position:/7/1t5/5T1/2tK3/5t1/5T1/7/]",
+            "1. c4-c5 f3-f4xf5 ",
+            "2. b2-b4 Kd4-e4 ",
+        ],
+        "position.otg",
+    );
+    // A position that cannot be is an error at its tag.
+    for (format, input, wanted) in [
+        (
+            "otn",
+            "[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n[position:/7/7/]\n\n",
+            "-:2:1: error: game 1: the position `/7/7/`: 2 rows for a 7x7 board",
+        ),
+        (
+            "tafl",
+            "[Rules \"brandubh\"]\n[Position \"/7/7/7/7/7/7/7/\"]\n\n1. d1-d2 *\n",
+            "-:2:1: error: game 1: the position has no king",
+        ),
+    ] {
+        let out = convert(format, format, &[], input.as_bytes());
+        assert_eq!(counts(&out), (0, 1), "{input}");
+        assert!(stderr(&out).contains(wanted), "{input}: {}", stderr(&out));
+    }
+}
+
+#[test]
 fn every_game_type_replays_on_its_preset() {
     let Some(dir) = shared("tafl") else { return };
     let mut seen = std::collections::BTreeMap::new();

@@ -264,6 +264,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut tags = Vec::new();
     let mut preamble = Vec::new();
     let mut rules = None;
+    let mut positions = Vec::new();
     let mut warnings = Vec::new();
     let mut turns = Vec::new();
     for pair in record.into_inner() {
@@ -282,10 +283,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     "start-comment" => preamble.push(Comment::brace(value)),
                     "result" => tags.push(Tag::new("Result", result_in(value))),
                     "position" => {
-                        warnings.push(Problem::at(
-                            at,
-                            "a `position` tag is kept as written: kifu plays from the rules' start position",
-                        ));
+                        positions.push((at, Tag::new(tag_name(key), value)));
                         tags.push(Tag::new(tag_name(key), value));
                     }
                     _ => tags.push(Tag::new(tag_name(key), value)),
@@ -301,6 +299,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             "no `[rules:...]` tag: an OpenTafl record names its rules",
         )
     })?;
+    // The game starts from its position tag, where it has one.
+    for (at, t) in &positions {
+        rules
+            .at_position(std::slice::from_ref(t))
+            .map_err(|e| Problem::at(*at, e))?;
+    }
     let dim = rules.dim;
     let first = if rules.attackers_first {
         ATTACKERS
@@ -768,7 +772,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         view: &view,
         warnings: &mut warnings,
     };
-    let mut pos = Position::new(rules);
+    let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
+    let mut pos = Position::new(&start);
     w.line(&game.moves, None, &mut pos)?;
     Ok(warnings)
 }

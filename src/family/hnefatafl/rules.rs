@@ -17,7 +17,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::family::hnefatafl::{Mark, Move, Square, Step, ATTACKERS, MAX_DIM, MIN_DIM};
-use crate::ir::{Line, Side};
+use crate::ir::{Line, Side, Tag};
 
 /// Where the king escapes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -419,6 +419,24 @@ impl Rules {
         r.start = start.ok_or("a rules string ends with the start position (`start:/.../`)")?;
         if r.start.iter().filter(|&&p| p == b'K').count() != 1 {
             return Err("the start position has no king `K`, or more than one".into());
+        }
+        Ok(r)
+    }
+
+    /// The rules with the start position a game's `Position` tag (otn's
+    /// `position`: a position record, rank 1 first) gives, when it has
+    /// one; the error says what is wrong with the tag.
+    pub fn at_position(&self, tags: &[Tag]) -> Result<Rules, String> {
+        let mut r = self.clone();
+        if let Some(t) = tags
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case("Position"))
+        {
+            r.start = position(t.value.trim(), self.dim, false)
+                .map_err(|e| format!("the position `{}`: {e}", t.value.trim()))?;
+            if r.start.iter().filter(|&&p| p == b'K').count() != 1 {
+                return Err("the position has no king `K`, or more than one".into());
+            }
         }
         Ok(r)
     }
@@ -1258,7 +1276,8 @@ pub fn check_game(game: &crate::ir::Game, board: &super::Board) -> Result<(), St
     squares(&game.moves, board.dim, board.first_mover())?;
     if let (Some(rules), true) = (&board.rules, board.validated) {
         let mut line = game.moves.clone();
-        replay(&mut line, &mut Position::new(rules), Listing::All).map_err(|(_, e)| e)?;
+        let start = rules.at_position(&game.tags)?;
+        replay(&mut line, &mut Position::new(&start), Listing::All).map_err(|(_, e)| e)?;
     }
     Ok(())
 }

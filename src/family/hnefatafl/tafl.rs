@@ -140,6 +140,10 @@ pub fn board_from_tags(
         Some(t) => Some(parse_board(&t.value).map_err(|e| Problem::at(at(&t.name), e))?),
         None => opts.board,
     };
+    if let (Some(r), Some(t)) = (&rules, find("Position")) {
+        r.at_position(std::slice::from_ref(t))
+            .map_err(|e| Problem::at(at(&t.name), e))?;
+    }
     if let (Some(r), Some(b)) = (&rules, board) {
         if r.dim != b {
             let place = find("Board").map_or((0, 0), |t| at(&t.name));
@@ -229,7 +233,8 @@ pub fn settle(
     if board.validated {
         if let Some(rules) = board.rules.clone() {
             let listing = rules::Listing::of(&game.moves, king_implied);
-            let mut pos = Position::new(&rules);
+            let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
+            let mut pos = Position::new(&start);
             rules::replay(&mut game.moves, &mut pos, listing).map_err(|(i, e)| {
                 match locate(i) {
                     Some(at) => Problem::at(at, e),
