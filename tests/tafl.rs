@@ -366,6 +366,45 @@ fn rotation_and_mirror_change_the_viewing_side() {
         b"1. d1-d3 *\n",
     );
     assert!(stdout(&out).contains("1. a8-c8 \n"), "{}", stdout(&out));
+    // The rules' start position (with their corner and centre squares) and
+    // a Position tag turn with the squares, so that the rules written
+    // match the moves written; four quarter turns give the record back.
+    let input = "[Rules \"dim:7 atkf:y cor:g7, cen:b2, start:/t6/1t2K2/7/7/7/4T2/7/\"]\n[Position \"/t6/1t2K2/7/7/7/4T2/6t/\"]\n\n1. a1-a3 *\n";
+    let out = convert("tafl", "tafl", &["--rotate", "90"], input.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    contains_all(
+        &stdout(&out),
+        &[
+            "[Rules \"dim:7 atkf:y cor:g1, cen:b6, start:/7/7/1K3T1/7/7/1t5/t6/\"]",
+            "[Position \"/6t/7/1K3T1/7/7/1t5/t6/\"]",
+            "1. A7-C7 *",
+        ],
+        "rotated",
+    );
+    // The turned record replays as written: its moves fit its rules.
+    let again = convert("tafl", "tafl", &[], &out.stdout);
+    assert!(again.stdout == out.stdout, "{}", stderr(&again));
+    let mut record = input.as_bytes().to_vec();
+    for _ in 0..4 {
+        record = convert("tafl", "tafl", &["--rotate", "90"], &record).stdout;
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&record),
+        input.replace("a1-a3", "A1-A3")
+    );
+    let otn = convert("tafl", "otn", &["--mirror"], input.as_bytes());
+    contains_all(
+        &stdout(&otn),
+        &[
+            "[rules:dim:7 atkf:y cor:a7, cen:f2, start:/6t/2K2t1/7/7/7/2T4/7/]",
+            "[position:/6t/2K2t1/7/7/7/2T4/t6/]",
+            "1. g1-g3 ",
+        ],
+        "mirrored otn",
+    );
+    let back = convert("otn", "otn", &[], &otn.stdout);
+    assert!(back.stdout == otn.stdout, "{}", stderr(&back));
 }
 
 /// The whitespace OpenTafl's records differ in: spaces at line ends and

@@ -697,6 +697,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         ));
     };
     let mut warnings = Vec::new();
+    // Seen from another side, the rules' start position and the position
+    // tag turn with the squares.
+    let (q, m) = (options.quarters, options.mirror);
+    let shown = rules.transformed(q, m);
+    let mut shown_tags = game.tags.clone();
+    tafl::view_position(&mut shown_tags, board.dim, q, m);
     // The comments before the first move (and those before the tags) are
     // the start comment.
     let opening = match game.moves.plies.first() {
@@ -719,12 +725,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             out.push_str("]\n");
         }
     }
-    for t in &game.tags {
+    for t in &shown_tags {
         match t.name.as_str() {
             "Board" => {}
             "Rules" => {
                 out.push_str("[rules:");
-                out.push_str(rules.text());
+                out.push_str(shown.text());
                 out.push_str("]\n");
                 start_comment(out, &mut warnings);
                 wrote_rules = true;
@@ -759,7 +765,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     }
     if !wrote_rules {
         out.push_str("[rules:");
-        out.push_str(rules.text());
+        out.push_str(shown.text());
         out.push_str("]\n");
         start_comment(out, &mut warnings);
     }

@@ -441,6 +441,58 @@ impl Rules {
         Ok(r)
     }
 
+    /// The rules seen from another side of the board ([`Square::transform`]):
+    /// the start position and the corner and centre lists turned with the
+    /// squares, the rest of the string as written; the same rules (and
+    /// text) where the turn leaves them as they were.
+    pub fn transformed(&self, quarters: u8, mirror: bool) -> Rules {
+        let (d, q) = (self.dim, quarters % 4);
+        if q == 0 && !mirror {
+            return self.clone();
+        }
+        let turn = |sq: Square| sq.transform(d, q, mirror);
+        let start = transform_cells(&self.start, d, q, mirror);
+        let same = |a: &[Square], b: &[Square]| {
+            let (mut a, mut b) = (a.to_vec(), b.to_vec());
+            a.sort();
+            b.sort();
+            a == b
+        };
+        let corners: Vec<Square> = self.corners.iter().map(|&s| turn(s)).collect();
+        let centres: Vec<Square> = self.centres.iter().map(|&s| turn(s)).collect();
+        if start == self.start && same(&corners, &self.corners) && same(&centres, &self.centres) {
+            return self.clone();
+        }
+        let entries: Vec<String> = self
+            .text
+            .split_ascii_whitespace()
+            .map(|entry| match entry.split_once(':') {
+                Some((key @ ("start" | "starti"), _)) => {
+                    format!("{key}:{}", write_position(&start, d, key == "starti"))
+                }
+                Some((key @ ("cor" | "cen"), list)) => {
+                    let mut out = format!("{key}:");
+                    let parts: Vec<&str> = list.split(',').filter(|p| !p.is_empty()).collect();
+                    for (i, part) in parts.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        match Square::parse(part) {
+                            Ok(sq) => out.push_str(&turn(sq).to_string()),
+                            Err(_) => out.push_str(part),
+                        }
+                    }
+                    if list.ends_with(',') {
+                        out.push(',');
+                    }
+                    out
+                }
+                _ => entry.to_string(),
+            })
+            .collect();
+        Rules::parse(&entries.join(" ")).unwrap_or_else(|_| self.clone())
+    }
+
     /// The piece on a square of the start position.
     pub fn start_piece(&self, sq: Square) -> Option<u8> {
         let p = self.start[self.index(sq)];
@@ -546,6 +598,59 @@ fn position(text: &str, dim: u8, inverted: bool) -> Result<Vec<u8>, String> {
         }
     }
     Ok(cells)
+}
+
+/// A position's cells seen from another side of the board.
+fn transform_cells(cells: &[u8], dim: u8, quarters: u8, mirror: bool) -> Vec<u8> {
+    let d = usize::from(dim);
+    let mut out = vec![0u8; cells.len()];
+    for (i, &p) in cells.iter().enumerate() {
+        let sq = Square {
+            file: (i % d) as u8,
+            rank: (i / d) as u8,
+        };
+        let t = sq.transform(dim, quarters, mirror);
+        out[usize::from(t.rank) * d + usize::from(t.file)] = p;
+    }
+    out
+}
+
+/// Writes a position record (`/3t3/.../`): rank 1 first, or the top rank
+/// first when `inverted`.
+fn write_position(cells: &[u8], dim: u8, inverted: bool) -> String {
+    let d = usize::from(dim);
+    let mut out = String::from("/");
+    for i in 0..d {
+        let rank = if inverted { d - 1 - i } else { i };
+        let mut empty = 0;
+        for &p in &cells[rank * d..rank * d + d] {
+            if p == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            out.push(char::from(p));
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        out.push('/');
+    }
+    out
+}
+
+/// A position record (a `Position` tag's) seen from another side of the
+/// board; `None` when it is not one.
+pub fn transform_position(text: &str, dim: u8, quarters: u8, mirror: bool) -> Option<String> {
+    let cells = position(text.trim(), dim, false).ok()?;
+    Some(write_position(
+        &transform_cells(&cells, dim, quarters % 4, mirror),
+        dim,
+        false,
+    ))
 }
 
 /// Whether a piece letter is the attackers'.

@@ -379,7 +379,21 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             game.family().name()
         )));
     };
+    let (q, m) = (options.quarters, options.mirror);
+    // Seen from another side, the rules' start position and the Position
+    // tag turn with the squares.
+    let turned;
+    let board = if q % 4 != 0 || m {
+        turned = Board {
+            rules: board.rules.as_ref().map(|r| r.transformed(q, m)),
+            ..board.clone()
+        };
+        &turned
+    } else {
+        board
+    };
     let mut tags = render_tags(game, board);
+    view_position(&mut tags, board.dim, q, m);
     let mut warnings = Vec::new();
     // A tag of a line (an otn tag may span several) is one line here.
     for t in &mut tags {
@@ -400,7 +414,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         glyphs_as_nags: false,
         layout: Layout::Paragraph,
     };
-    let (dim, q, m) = (board.dim, options.quarters, options.mirror);
+    let dim = board.dim;
     container::write(game, &tags, out, &DIALECT, style, |mv, buf| {
         let t = mv.as_tafl().ok_or_else(|| {
             Problem::whole(format!("a {} move in a tafl game", mv.family().name()))
@@ -413,12 +427,22 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             "result `{r}` is not a tafl result: `*` ends the movetext (a Result tag is kept as written)"
         )));
     }
-    if (q != 0 || m) && board.rules.is_some() {
-        warnings.push(Problem::whole(
-            "squares turned or mirrored: the Rules tag (its start position) is written as it was",
-        ));
-    }
     Ok(warnings)
+}
+
+/// Turns a Position tag's position with the squares.
+pub fn view_position(tags: &mut [Tag], dim: u8, quarters: u8, mirror: bool) {
+    if quarters % 4 == 0 && !mirror {
+        return;
+    }
+    for t in tags
+        .iter_mut()
+        .filter(|t| t.name.eq_ignore_ascii_case("Position"))
+    {
+        if let Some(v) = rules::transform_position(&t.value, dim, quarters, mirror) {
+            t.value = v;
+        }
+    }
 }
 
 /// Spells one move in upper case: `E5-E8xD8/F8+`, `--` for a resignation;
