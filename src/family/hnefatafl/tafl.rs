@@ -383,7 +383,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     // Seen from another side, the rules' start position and the Position
     // tag turn with the squares.
     let turned;
-    let board = if q % 4 != 0 || m {
+    let board = if !q.is_multiple_of(4) || m {
         turned = Board {
             rules: board.rules.as_ref().map(|r| r.transformed(q, m)),
             ..board.clone()
@@ -432,7 +432,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 
 /// Turns a Position tag's position with the squares.
 pub fn view_position(tags: &mut [Tag], dim: u8, quarters: u8, mirror: bool) {
-    if quarters % 4 == 0 && !mirror {
+    if quarters.is_multiple_of(4) && !mirror {
         return;
     }
     for t in tags
