@@ -750,6 +750,63 @@ fn games_start_from_their_position_tag() {
 }
 
 #[test]
+fn otn_piece_letters_are_checked_against_the_pieces() {
+    let rules =
+        "[rules:dim:7 name:Brandubh atkf:y ka:y ks:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n";
+    // A `K` on a man's move is an error at the move, like a capture the
+    // rules do not make.
+    let out = convert(
+        "otn",
+        "otn",
+        &[],
+        format!("{rules}1. Kd2-e2 c4-c5 \n[|]\n").as_bytes(),
+    );
+    assert_eq!(counts(&out), (0, 1));
+    assert!(
+        stderr(&out)
+            .contains("-:3:4: error: game 1: 1. d2-e2: `K` names the king, and a man moves"),
+        "{}",
+        stderr(&out)
+    );
+    // A king's move without its `K`: a warning at the move, and kifu
+    // writes it.
+    let input = format!("{rules}1. d2-e2 c4-c5 \n[|]\n\n2. e2-e3 d4-c4 \n[|]\n");
+    let out = convert("otn", "otn", &[], input.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "-:6:10: warning: game 1: 2... d4-c4: the king's move is written without its `K`: kifu writes it"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("2. e2-e3 Kd4-c4 \n"),
+        "{}",
+        stdout(&out)
+    );
+    // By syntax alone, the letters are not checked.
+    let loose = convert(
+        "otn",
+        "otn",
+        &["--no-validate"],
+        format!("{rules}1. Kd2-e2 c4-c5 \n[|]\n").as_bytes(),
+    );
+    assert_eq!(counts(&loose), (1, 0), "{}", stderr(&loose));
+    // OpenTafl's own Crust-vs-Schachus record leaves one `K` out.
+    let Some(dir) = shared("tafl") else { return };
+    let f = dir.join("opentafl/Crust-vs-Schachus-Grandmasters-2015.otg");
+    let out = convert("otn", "otn", &[], &fs::read(f).unwrap());
+    assert!(
+        stderr(&out).contains(
+            ":100:12: warning: game 1: 30... g9-h9xi9: the king's move is written without its `K`"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn every_game_type_replays_on_its_preset() {
     let Some(dir) = shared("tafl") else { return };
     let mut seen = std::collections::BTreeMap::new();

@@ -28,7 +28,7 @@ use pest::Parser;
 use crate::archive::{Oversize, Scan, Skip};
 use crate::container::{line_col, Parsed};
 use crate::error::Problem;
-use crate::family::hnefatafl::rules::{Position, Rules};
+use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, ATTACKERS};
 use crate::family::{Move, Variant};
@@ -361,7 +361,100 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             .flatten()
             .map(|at| line_col(text, at))
     })?;
+    // The movers' letters, against the pieces the replay tracked.
+    if let Some(Board {
+        validated: true,
+        rules: Some(r),
+        ..
+    }) = game.variant.as_tafl()
+    {
+        let start = r.at_position(&game.tags).map_err(Problem::whole)?;
+        let mut pos = Position::new(&start);
+        let check = Letters {
+            spots: &spots,
+            text,
+            first,
+        };
+        check.line(&game.moves, &mut Vec::new(), &mut pos, &mut warnings)?;
+    }
     Ok(Parsed { game, warnings })
+}
+
+/// Checks the movers' letters of a record read (`K` for the king, `N n C
+/// c` for knights and commanders) against the pieces that move: a letter
+/// that names another piece is an error, a special piece's move without
+/// its letter a warning (kifu writes it).
+struct Letters<'a> {
+    spots: &'a Spots,
+    text: &'a str,
+    first: Side,
+}
+
+impl Letters<'_> {
+    fn line(
+        &self,
+        line: &Line,
+        path: &mut Vec<(usize, usize)>,
+        pos: &mut Position<'_>,
+        warnings: &mut Vec<Problem>,
+    ) -> Result<(), Problem> {
+        for (pi, ply) in line.plies.iter().enumerate() {
+            for (vi, v) in ply.variations.iter().enumerate() {
+                path.push((pi, vi));
+                self.line(v, path, &mut pos.clone(), warnings)?;
+                path.pop();
+            }
+            let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+                continue;
+            };
+            let piece = pos.piece(step.from).unwrap_or(0);
+            let special = matches!(piece.to_ascii_lowercase(), b'k' | b'n' | b'c');
+            let what = |p: u8| match p.to_ascii_lowercase() {
+                b'k' => "the king",
+                b'n' => "a knight",
+                b'c' => "a commander",
+                _ => "a man",
+            };
+            let label = || {
+                format!(
+                    "{} {}",
+                    rules::label(ply.number, ply.side, self.first),
+                    rules::spelled(step)
+                )
+            };
+            if let Some(spot) = self.spots.get(&(path.clone(), pi)) {
+                for &(letter, at) in &spot.letters {
+                    let at = line_col(self.text, at);
+                    match letter {
+                        Some(l) if !special || !l.eq_ignore_ascii_case(&piece) => {
+                            return Err(Problem::at(
+                                at,
+                                format!(
+                                    "{}: `{}` names {}, and {} moves",
+                                    label(),
+                                    char::from(l),
+                                    what(l),
+                                    what(piece)
+                                ),
+                            ));
+                        }
+                        None if special => warnings.push(Problem::at(
+                            at,
+                            format!(
+                                "{}: {}'s move is written without its `{}`: kifu writes it",
+                                label(),
+                                what(piece),
+                                char::from(piece)
+                            ),
+                        )),
+                        _ => {}
+                    }
+                }
+            }
+            let _ = pos.play(step, ply.side, false);
+        }
+        Ok(())
+    }
 }
 
 /// Reads one turn into its line (the main line, or the variation its label
