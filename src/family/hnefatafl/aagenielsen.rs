@@ -3,9 +3,10 @@
 //! moved first, the moves and the winner.
 //!
 //! The game type's name gives the board (`Copenhagen Hnefatafl 11x11`)
-//! and, for Copenhagen and Fetlar, the rules, by which the moves are
-//! replayed and the recorded captures checked; other types are read on
-//! their board without rules. Moves are `e1-e3`, captures repeated with
+//! and, for the types of [`GAME_TYPES`], the rules, by which the moves are
+//! replayed and the recorded captures checked (the source leaves out the
+//! king's capture, which the replay adds); other types are read on their
+//! board without rules. Moves are `e1-e3`, captures repeated with
 //! `x` (`e2-d2xc2xd3`; a square captured twice, as some records write it,
 //! is read once, with a warning), the old dash-less form `k7h7`, Berserk
 //! moves of several legs `i3-i7-i11xi5xi9`, and the closing `resigned`

@@ -8,9 +8,11 @@
 //! (`esc`), who moves first (`atkf`), the king armed (`ka`) and strong
 //! (`ks`), corner and centre squares (`cor`, `cen`), whom they are hostile
 //! to and who may pass or stop on them (`corh cenh cenhe corp cenp cors
-//! cens`), shield walls (`sw`), edge forts (`efe`) and berserk (`ber`).
-//! Entries kifu does not know (`name:`, `tfr:`, fortresses) are kept as
-//! written; the string is written back exactly as read.
+//! cens`), shield walls (`sw`), edge forts (`efe`), berserk moves (`ber`)
+//! and jumps (`kj nj cj`). Entries kifu does not know (`name:`, `tfr:`,
+//! fortresses) are kept as written; the string is written back exactly as
+//! read, but for its squares when the board is seen from another side
+//! ([`Rules::transformed`]).
 
 use std::fmt;
 
