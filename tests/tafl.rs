@@ -496,7 +496,8 @@ fn aagenielsen(dir: &Path) -> Vec<PathBuf> {
 /// line and column of the move): in the Fetlar game 4-12 the attackers'
 /// 29th move `a6e6` is followed by `e6e4`, the same piece again, where the
 /// defenders' reply should be (a move lost by the source); in the Berserk
-/// game 3-45 the defenders' 17th move `g4-c4` starts on an empty square,
+/// game 3-45 (whose knight's capturing jump `16... c4-e4xd4` replays)
+/// the defenders' 17th move `g4-c4` starts on an empty square,
 /// to the square the attackers' commander has just taken (a move lost or
 /// garbled by the source: no defender could reach c4 from g4, the
 /// attacker on f4 being in the way).
