@@ -618,6 +618,8 @@ fn berserk_moves_and_jumps_are_replayed_leg_by_leg() {
     assert_eq!(stdout(&again), text("berserk.otg"));
     let back = convert("otn", "tafl", &[], &corpus("berserk.otg"));
     assert!(stdout(&back).contains("1. B2-B5-B6xC5/C6 E3-E1xE2 2. G3-E3 *"));
+    assert_interchange_round_trip("tafl", &[], &out.stdout, 1, "berserk.tafl");
+    assert_interchange_round_trip("otn", &[], &corpus("berserk.otg"), 1, "berserk.otg");
     // Each leg checked with its captures.
     let rules = "[Rules \"dim:7 atkf:y ber:c start:/7/1t2t2/4NTc/3K3/2Tt3/2Tt3/7/\"]\n\n";
     for (moves, wanted) in [
@@ -708,6 +710,7 @@ fn games_start_from_their_position_tag() {
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert_eq!(stdout(&out), text("position.otg"));
+    assert_interchange_round_trip("otn", &[], &corpus("position.otg"), 1, "position.otg");
     let tafl = convert("otn", "tafl", &[], &corpus("position.otg"));
     contains_all(
         &stdout(&tafl),
