@@ -620,6 +620,20 @@ fn berserk_moves_and_jumps_are_replayed_leg_by_leg() {
     assert!(stdout(&back).contains("1. B2-B5-B6xC5/C6 E3-E1xE2 2. G3-E3 *"));
     assert_interchange_round_trip("tafl", &[], &out.stdout, 1, "berserk.tafl");
     assert_interchange_round_trip("otn", &[], &corpus("berserk.otg"), 1, "berserk.otg");
+    // A knight's two capturing jumps in one berserk move: the second
+    // jumped piece, next to both legs' ends, goes with the second record.
+    let out = convert(
+        "tafl",
+        "otn",
+        &[],
+        b"[Rules \"dim:7 atkf:y ber:c start:/4K2/7/7/nT5/2T4/7/7/\"]\n\n1. a4-c4-c6 *\n",
+    );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. na4^c4xb4 nc4^=c6xc5 \n[|]\n"),
+        "{}",
+        stdout(&out)
+    );
     // Each leg checked with its captures.
     let rules = "[Rules \"dim:7 atkf:y ber:c start:/7/1t2t2/4NTc/3K3/2Tt3/2Tt3/7/\"]\n\n";
     for (moves, wanted) in [

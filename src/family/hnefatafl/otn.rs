@@ -1015,7 +1015,7 @@ impl Writer<'_> {
         };
         // Each leg a record: a jump `^` (two squares over a piece), a
         // berserk leg `=`; a capture goes with the leg that ends nearest
-        // to it.
+        // to it (a custodial capture is next to its leg's end).
         let ends: Vec<Square> = step.via.iter().copied().chain([step.to]).collect();
         let mut by_leg: Vec<Vec<Square>> = vec![Vec::new(); ends.len()];
         for &c in &step.captures {
@@ -1023,7 +1023,11 @@ impl Writer<'_> {
                 (i16::from(e.file) - i16::from(c.file)).abs()
                     + (i16::from(e.rank) - i16::from(c.rank)).abs()
             };
-            let leg = (0..ends.len()).min_by_key(|&i| near(&ends[i])).unwrap_or(0);
+            // (A tie is a jumped piece, next to the jump's start and end:
+            // the jump's.)
+            let leg = (0..ends.len())
+                .min_by_key(|&i| (near(&ends[i]), std::cmp::Reverse(i)))
+                .unwrap_or(0);
             by_leg[leg].push(c);
         }
         let mut from = step.from;
