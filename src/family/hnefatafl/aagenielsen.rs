@@ -3,9 +3,10 @@
 //! moved first, the moves and the winner.
 //!
 //! The game type's name gives the board (`Copenhagen Hnefatafl 11x11`)
-//! and, for Copenhagen and Fetlar, the rules, by which the moves are
-//! replayed and the recorded captures checked; other types are read on
-//! their board without rules. Moves are `e1-e3`, captures repeated with
+//! and, for the types of [`GAME_TYPES`], the rules, by which the moves are
+//! replayed and the recorded captures checked (the source leaves out the
+//! king's capture, which the replay adds); other types are read on their
+//! board without rules. Moves are `e1-e3`, captures repeated with
 //! `x` (`e2-d2xc2xd3`; a square captured twice, as some records write it,
 //! is read once, with a warning), the old dash-less form `k7h7`, Berserk
 //! moves of several legs `i3-i7-i11xi5xi9`, and the closing `resigned`
@@ -15,7 +16,7 @@ use serde::Deserialize;
 
 use crate::container::{line_col, Parsed};
 use crate::error::Problem;
-use crate::family::hnefatafl::rules::Rules;
+use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
 use crate::family::{Move, Variant};
@@ -43,16 +44,29 @@ pub fn board_of(name: &str) -> Option<u8> {
         .find_map(|w| tafl::parse_board(w).ok().filter(|_| w.contains('x')))
 }
 
+/// The aagenielsen.dk game types whose rules kifu knows, by the start of
+/// their names (in lower case), and the preset each plays by.
+pub const GAME_TYPES: &[(&str, &str)] = &[
+    ("copenhagen hnefatafl 11x11", "copenhagen"),
+    ("fetlar hnefatafl 11x11", "fetlar"),
+    ("berserk hnefatafl 11x11", "berserk"),
+    ("old hnefatafl 11x11", "fetlar"),
+    ("historical hnefatafl 11x11 (welsh tawlbwrdd)", "tawlbwrdd"),
+    ("historical hnefatafl 9x9 (saami tablut)", "tablut"),
+    ("sea battle t 9x9", "sea-battle"),
+    ("historical hnefatafl 7x7 (irish brandubh 1)", "brandubh"),
+    ("brandubh 7x7 (walker)", "brandubh-walker"),
+    ("historical hnefatafl 13x13", "hnefatafl-13"),
+    ("tyr 15x15", "tyr-15"),
+];
+
 /// The preset of a game type, where kifu knows its rules.
 pub fn rules_of(name: &str) -> Option<Rules> {
-    let lower = name.to_ascii_lowercase();
-    if lower.starts_with("copenhagen hnefatafl 11x11") {
-        Rules::preset("copenhagen")
-    } else if lower.starts_with("fetlar hnefatafl 11x11") {
-        Rules::preset("fetlar")
-    } else {
-        None
-    }
+    let lower = name.trim().to_ascii_lowercase();
+    GAME_TYPES
+        .iter()
+        .find(|(t, _)| lower.starts_with(t))
+        .and_then(|(_, preset)| Rules::preset(preset))
 }
 
 fn value_text(v: &serde_json::Value) -> String {
@@ -172,21 +186,32 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     game.result =
         crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
-    tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
+    tafl::settle(&mut game, Some(dim), true, &mut warnings, &|i| {
         places.get(i).copied()
     })?;
     // The counts of captures the record gives (`BlackPiecesCaptured`: the
-    // pieces Black, the attackers, captured), against the replay's.
-    if game.variant.as_tafl().is_some_and(|b| b.validated) {
-        let by = |side: Side| -> usize {
-            game.moves
-                .plies
-                .iter()
-                .filter(|p| p.side == side)
-                .filter_map(|p| p.mv.as_tafl().and_then(TMove::step))
-                .map(|s| s.captures.len())
-                .sum()
-        };
+    // pieces Black, the attackers, captured, the king not counted), against
+    // the replay's.
+    if let Some(Board {
+        validated: true,
+        rules: Some(r),
+        ..
+    }) = game.variant.as_tafl()
+    {
+        let mut taken = [0usize; 2];
+        rules::track(
+            &game.moves,
+            &mut Position::new(r),
+            &mut |step, piece, before| {
+                let men = step
+                    .captures
+                    .iter()
+                    .filter(|&&c| before.piece(c).is_some_and(|p| p != b'K'))
+                    .count();
+                taken[usize::from(piece.is_ascii_uppercase())] += men;
+            },
+        );
+        let by = |side: Side| taken[usize::from(side != ATTACKERS)];
         let counts = [
             (
                 "BlackPiecesCaptured",

@@ -28,9 +28,9 @@ use pest::Parser;
 use crate::archive::{Oversize, Scan, Skip};
 use crate::container::{line_col, Parsed};
 use crate::error::Problem;
-use crate::family::hnefatafl::rules::{Position, Rules};
+use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
-use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, ATTACKERS};
+use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, ATTACKERS};
 use crate::family::{Move, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
@@ -237,7 +237,14 @@ struct Place {
 
 /// Where each ply was written: by its line's path and its index in the
 /// line, the byte offset of its move.
-type Spots = HashMap<(Vec<(usize, usize)>, usize), usize>;
+type Spots = HashMap<(Vec<(usize, usize)>, usize), Spot>;
+
+/// Where a ply was written, and the mover's letter of each of its records
+/// (a berserk move has several), with where the record starts.
+struct Spot {
+    start: usize,
+    letters: Vec<(Option<u8>, usize)>,
+}
 
 fn line_at<'g>(main: &'g mut Line, path: &[(usize, usize)]) -> &'g mut Line {
     let mut line = main;
@@ -257,6 +264,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut tags = Vec::new();
     let mut preamble = Vec::new();
     let mut rules = None;
+    let mut positions = Vec::new();
     let mut warnings = Vec::new();
     let mut turns = Vec::new();
     for pair in record.into_inner() {
@@ -275,10 +283,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     "start-comment" => preamble.push(Comment::brace(value)),
                     "result" => tags.push(Tag::new("Result", result_in(value))),
                     "position" => {
-                        warnings.push(Problem::at(
-                            at,
-                            "a `position` tag is kept as written: kifu plays from the rules' start position",
-                        ));
+                        positions.push((at, Tag::new(tag_name(key), value)));
                         tags.push(Tag::new(tag_name(key), value));
                     }
                     _ => tags.push(Tag::new(tag_name(key), value)),
@@ -294,6 +299,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             "no `[rules:...]` tag: an OpenTafl record names its rules",
         )
     })?;
+    // The game starts from its position tag, where it has one.
+    for (at, t) in &positions {
+        rules
+            .at_position(std::slice::from_ref(t))
+            .map_err(|e| Problem::at(*at, e))?;
+    }
     let dim = rules.dim;
     let first = if rules.attackers_first {
         ATTACKERS
@@ -328,7 +339,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         out: &mut Vec<Option<usize>>,
     ) {
         for (pi, ply) in line.plies.iter().enumerate() {
-            out.push(spots.get(&(path.clone(), pi)).copied());
+            out.push(spots.get(&(path.clone(), pi)).map(|s| s.start));
             for (vi, v) in ply.variations.iter().enumerate() {
                 path.push((pi, vi));
                 order(v, path, spots, out);
@@ -343,14 +354,107 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Some(p) => p.before.splice(0..0, preamble),
         None => game.moves.trailing.splice(0..0, preamble),
     };
-    tafl::settle(&mut game, Some(dim), &mut warnings, &|i| {
+    tafl::settle(&mut game, Some(dim), false, &mut warnings, &|i| {
         places
             .get(i)
             .copied()
             .flatten()
             .map(|at| line_col(text, at))
     })?;
+    // The movers' letters, against the pieces the replay tracked.
+    if let Some(Board {
+        validated: true,
+        rules: Some(r),
+        ..
+    }) = game.variant.as_tafl()
+    {
+        let start = r.at_position(&game.tags).map_err(Problem::whole)?;
+        let mut pos = Position::new(&start);
+        let check = Letters {
+            spots: &spots,
+            text,
+            first,
+        };
+        check.line(&game.moves, &mut Vec::new(), &mut pos, &mut warnings)?;
+    }
     Ok(Parsed { game, warnings })
+}
+
+/// Checks the movers' letters of a record read (`K` for the king, `N n C
+/// c` for knights and commanders) against the pieces that move: a letter
+/// that names another piece is an error, a special piece's move without
+/// its letter a warning (kifu writes it).
+struct Letters<'a> {
+    spots: &'a Spots,
+    text: &'a str,
+    first: Side,
+}
+
+impl Letters<'_> {
+    fn line(
+        &self,
+        line: &Line,
+        path: &mut Vec<(usize, usize)>,
+        pos: &mut Position<'_>,
+        warnings: &mut Vec<Problem>,
+    ) -> Result<(), Problem> {
+        for (pi, ply) in line.plies.iter().enumerate() {
+            for (vi, v) in ply.variations.iter().enumerate() {
+                path.push((pi, vi));
+                self.line(v, path, &mut pos.clone(), warnings)?;
+                path.pop();
+            }
+            let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+                continue;
+            };
+            let piece = pos.piece(step.from).unwrap_or(0);
+            let special = matches!(piece.to_ascii_lowercase(), b'k' | b'n' | b'c');
+            let what = |p: u8| match p.to_ascii_lowercase() {
+                b'k' => "the king",
+                b'n' => "a knight",
+                b'c' => "a commander",
+                _ => "a man",
+            };
+            let label = || {
+                format!(
+                    "{} {}",
+                    rules::label(ply.number, ply.side, self.first),
+                    rules::spelled(step)
+                )
+            };
+            if let Some(spot) = self.spots.get(&(path.clone(), pi)) {
+                for &(letter, at) in &spot.letters {
+                    let at = line_col(self.text, at);
+                    match letter {
+                        Some(l) if !special || !l.eq_ignore_ascii_case(&piece) => {
+                            return Err(Problem::at(
+                                at,
+                                format!(
+                                    "{}: `{}` names {}, and {} moves",
+                                    label(),
+                                    char::from(l),
+                                    what(l),
+                                    what(piece)
+                                ),
+                            ));
+                        }
+                        None if special => warnings.push(Problem::at(
+                            at,
+                            format!(
+                                "{}: {}'s move is written without its `{}`: kifu writes it",
+                                label(),
+                                what(piece),
+                                char::from(piece)
+                            ),
+                        )),
+                        _ => {}
+                    }
+                }
+            }
+            let _ = pos.play(step, ply.side, false);
+        }
+        Ok(())
+    }
 }
 
 /// Reads one turn into its line (the main line, or the variation its label
@@ -367,7 +471,7 @@ fn read_turn(
     let at = line_col(text, turn.as_span().start());
     let mut label = "";
     let mut filler = false;
-    let mut moves = Vec::new();
+    let mut moves: Vec<Record> = Vec::new();
     let mut comment = None;
     for p in turn.into_inner() {
         match p.as_rule() {
@@ -378,7 +482,7 @@ fn read_turn(
                 let m = read_move(p.as_str(), dim, &|off, e| {
                     Problem::at(line_col(text, start + off), e)
                 })?;
-                moves.push((m, start));
+                moves.push(Record { start, ..m });
             }
             Rule::comment => {
                 comment = Some(p.into_inner().next().map_or("", |c| c.as_str()));
@@ -463,71 +567,126 @@ fn read_turn(
         }
     }
     let mut side = if filler { first.other() } else { first };
-    let count = moves.len();
-    let mut plies = Vec::new();
-    for (m, start) in moves {
-        spots.insert((place.path.clone(), line.plies.len() + plies.len()), start);
-        plies.push(Ply::new(number, side, Move::Tafl(m)));
-        side = side.other();
+    // The plies of the turn, a berserk record joined to the ply before it;
+    // each record's place in the commentary is a slot (the filler's first).
+    let mut plies: Vec<Ply> = Vec::new();
+    let mut slots: Vec<Option<usize>> = if filler { vec![None] } else { Vec::new() };
+    for r in moves {
+        let TMove::Step(step) = &r.mv else {
+            plies.push(Ply::new(number, side, Move::Tafl(r.mv)));
+            side = side.other();
+            slots.push(Some(plies.len() - 1));
+            continue;
+        };
+        if r.berserk {
+            let Some(Some(TMove::Step(prev))) = plies.last_mut().map(|p| p.mv.as_tafl_mut()) else {
+                return Err(Problem::at(
+                    line_col(text, r.start),
+                    "a berserk record (`=`) continues a move of its turn, and none is before it",
+                ));
+            };
+            if prev.to != step.from {
+                return Err(Problem::at(
+                    line_col(text, r.start),
+                    format!(
+                        "a berserk record continues the piece on {}, not {}",
+                        prev.to, step.from
+                    ),
+                ));
+            }
+            prev.via.push(prev.to);
+            prev.to = step.to;
+            prev.captures.extend(step.captures.iter().copied());
+            prev.mark = step.mark;
+            if let Some(l) =
+                spots.get_mut(&(place.path.clone(), line.plies.len() + plies.len() - 1))
+            {
+                l.letters.push((r.letter, r.start));
+            }
+        } else {
+            let key = (place.path.clone(), line.plies.len() + plies.len());
+            spots.insert(
+                key,
+                Spot {
+                    start: r.start,
+                    letters: vec![(r.letter, r.start)],
+                },
+            );
+            plies.push(Ply::new(number, side, Move::Tafl(r.mv)));
+            side = side.other();
+        }
+        slots.push(Some(plies.len() - 1));
     }
-    if count == 2 && filler {
-        return Err(bad("a turn that starts with `.....` has one move"));
+    if plies.len() > 2 || (filler && plies.len() > 1) {
+        return Err(bad(if filler {
+            "a turn that starts with `.....` has one move"
+        } else {
+            "a turn has at most two moves, one a side"
+        }));
     }
     if let Some(c) = comment {
-        let (one, two) = match c.split_once('|') {
-            Some((a, b)) => (a, Some(b)),
-            None => (c, None),
-        };
-        let add = |v: &mut Vec<Comment>, s: &str| {
-            if !s.is_empty() {
-                v.push(Comment::brace(s));
+        // One part a record (the filler's first), the last taking the rest.
+        // (A turn of one record may still write `[first|]`.)
+        let split = |n: usize| -> Vec<&str> { c.splitn(n.max(2), '|').collect() };
+        let mut parts = split(slots.len());
+        if filler && parts.len() < slots.len() {
+            // No part for the filler: the parts are the records'.
+            slots.remove(0);
+            parts = split(slots.len());
+        }
+        if parts.len() > slots.len() && parts[slots.len()..].iter().any(|p| !p.is_empty()) {
+            return Err(bad("a second comment for a turn of one move"));
+        }
+        let n = plies.len();
+        for (part, slot) in parts
+            .iter()
+            .zip(slots.iter().chain(std::iter::repeat(&None)))
+        {
+            if part.is_empty() {
+                continue;
             }
-        };
-        match (plies.as_mut_slice(), two) {
-            ([a, b], Some(two)) => {
-                add(&mut a.after, one);
-                add(&mut b.after, two);
+            match slot {
+                None if n > 0 && filler => plies[0].before.push(Comment::brace(*part)),
+                Some(i) => plies[*i].after.push(Comment::brace(*part)),
+                None => {}
             }
-            ([a, b], None) => {
-                add(&mut a.after, one);
-                let _ = b;
-            }
-            ([b], Some(two)) if filler => {
-                add(&mut b.before, one);
-                add(&mut b.after, two);
-            }
-            ([a], Some(two)) => {
-                add(&mut a.after, one);
-                if !two.is_empty() {
-                    return Err(bad("a second comment for a turn of one move"));
-                }
-            }
-            ([a], None) => add(&mut a.after, one),
-            _ => {}
         }
     }
     line.plies.extend(plies);
     Ok(())
 }
 
-/// Reads one OpenTafl move: an optional piece letter, the squares, the
-/// captures (each with an optional piece letter), the mark.
+/// One OpenTafl move record as read.
+struct Record {
+    mv: TMove,
+    /// The mover's letter (`K`, `n`, `C`), if written.
+    letter: Option<u8>,
+    /// A berserk record (`=`, `^=`): the same piece again.
+    berserk: bool,
+    /// Where it starts in the text.
+    start: usize,
+}
+
+/// Reads one OpenTafl move: an optional piece letter, the squares joined
+/// by `-` (`^` a jump, `=` a berserk record, `^=` both), the captures
+/// (each with an optional piece letter), the mark.
 fn read_move(
     text: &str,
     dim: u8,
     err: &dyn Fn(usize, String) -> Problem,
-) -> Result<TMove, Problem> {
+) -> Result<Record, Problem> {
     if text == "---" {
-        return Ok(TMove::Resign);
+        return Ok(Record {
+            mv: TMove::Resign,
+            letter: None,
+            berserk: false,
+            start: 0,
+        });
     }
     let skip = usize::from(text.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic));
+    let letter = (skip == 1).then(|| text.as_bytes()[0]);
     let body = &text[skip..];
-    if body.contains(['^', '=']) {
-        return Err(err(
-            skip,
-            "berserk moves and jumps (`^`, `=`) are not read".into(),
-        ));
-    }
+    let berserk = body.contains('=');
     // The captured pieces' letters go; marks are read by meaning: `-` and
     // `+` a threat, `--` and `++` a win.
     let (body, mark) = if let Some(b) = body.strip_suffix("++").or(body.strip_suffix("--")) {
@@ -545,8 +704,14 @@ fn read_move(
             && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
             && i > 0
             && matches!(b[i - 1], b'x' | b'/');
-        if !letter_before_letter {
-            clean.push(char::from(c));
+        // The kind of a move (`^`, `=`, `^=`) reads as `-`.
+        let second_of_kind = c == b'=' && i > 0 && b[i - 1] == b'^';
+        if !letter_before_letter && !second_of_kind {
+            clean.push(if matches!(c, b'^' | b'=') {
+                '-'
+            } else {
+                char::from(c)
+            });
             map.push(i);
         }
     }
@@ -556,7 +721,12 @@ fn read_move(
     if let TMove::Step(s) = &mut m {
         s.mark = mark;
     }
-    Ok(m)
+    Ok(Record {
+        mv: m,
+        letter,
+        berserk,
+        start: 0,
+    })
 }
 
 /// Text as a tag value or commentary can hold it: a `]` at the end of a
@@ -620,6 +790,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         ));
     };
     let mut warnings = Vec::new();
+    // Seen from another side, the rules' start position and the position
+    // tag turn with the squares.
+    let (q, m) = (options.quarters, options.mirror);
+    let shown = rules.transformed(q, m);
+    let mut shown_tags = game.tags.clone();
+    tafl::view_position(&mut shown_tags, board.dim, q, m);
     // The comments before the first move (and those before the tags) are
     // the start comment.
     let opening = match game.moves.plies.first() {
@@ -642,12 +818,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             out.push_str("]\n");
         }
     }
-    for t in &game.tags {
+    for t in &shown_tags {
         match t.name.as_str() {
             "Board" => {}
             "Rules" => {
                 out.push_str("[rules:");
-                out.push_str(rules.text());
+                out.push_str(shown.text());
                 out.push_str("]\n");
                 start_comment(out, &mut warnings);
                 wrote_rules = true;
@@ -682,7 +858,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     }
     if !wrote_rules {
         out.push_str("[rules:");
-        out.push_str(rules.text());
+        out.push_str(shown.text());
         out.push_str("]\n");
         start_comment(out, &mut warnings);
     }
@@ -695,7 +871,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         view: &view,
         warnings: &mut warnings,
     };
-    let mut pos = Position::new(rules);
+    let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
+    let mut pos = Position::new(&start);
     w.line(&game.moves, None, &mut pos)?;
     Ok(warnings)
 }
@@ -766,19 +943,38 @@ impl Writer<'_> {
             let opening = prefix.is_none() && i == 0;
             let none: &[Comment] = &[];
             let lead = if opening { none } else { &turn[0].before };
-            let (one, two) = match turn.as_slice() {
-                [x, y] => (
-                    joined(lead.iter().chain(&x.after)),
-                    Some(joined(y.before.iter().chain(&y.after))),
-                ),
-                [x] if filler && !x.before.is_empty() => (joined(lead), Some(joined(&x.after))),
-                [x] => (joined(lead.iter().chain(&x.after)), None),
-                _ => (String::new(), None),
+            // One part a record: the comments of a berserk move's legs go
+            // to its last record.
+            let legs = |p: &Ply| {
+                p.mv.as_tafl()
+                    .and_then(TMove::step)
+                    .map_or(1, |s| s.via.len() + 1)
             };
-            self.out.push_str(&fit(&one, false, self.warnings));
-            if let Some(two) = two {
-                self.out.push('|');
-                self.out.push_str(&fit(&two, true, self.warnings));
+            let mut parts: Vec<String> = Vec::new();
+            match turn.as_slice() {
+                [x, y] => {
+                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
+                    parts.push(joined(lead.iter().chain(&x.after)));
+                    parts.extend(std::iter::repeat_n(String::new(), legs(y) - 1));
+                    parts.push(joined(y.before.iter().chain(&y.after)));
+                }
+                [x] if filler && !x.before.is_empty() => {
+                    parts.push(joined(lead));
+                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
+                    parts.push(joined(&x.after));
+                }
+                [x] => {
+                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
+                    parts.push(joined(lead.iter().chain(&x.after)));
+                }
+                _ => {}
+            }
+            let n = parts.len();
+            for (k, part) in parts.iter().enumerate() {
+                if k > 0 {
+                    self.out.push('|');
+                }
+                self.out.push_str(&fit(part, k + 1 == n, self.warnings));
             }
             self.out.push_str("]\n\n");
             for (p, start) in turn.iter().zip(before) {
@@ -812,30 +1008,98 @@ impl Writer<'_> {
             self.out.push_str("---");
             return Ok(());
         };
-        let piece = pos.piece(step.from);
-        // Which captured pieces are the king, before they go.
-        let kings: Vec<bool> = step
-            .captures
-            .iter()
-            .map(|&c| pos.piece(c) == Some(b'K'))
-            .collect();
-        let _ = pos.play(step, ply.side, false);
-        if piece == Some(b'K') {
-            self.out.push('K');
+        let Some(piece) = pos.piece(step.from) else {
+            // A move from an empty square (not validated): as written.
+            self.record(step.from, step.to, b'-', &step.captures, &[], 0);
+            return self.mark(ply, step);
+        };
+        // Each leg a record: a jump `^` (two squares over a piece), a
+        // berserk leg `=`; a capture goes with the leg that ends nearest
+        // to it (a custodial capture is next to its leg's end).
+        let ends: Vec<Square> = step.via.iter().copied().chain([step.to]).collect();
+        let mut by_leg: Vec<Vec<Square>> = vec![Vec::new(); ends.len()];
+        for &c in &step.captures {
+            let near = |e: &Square| {
+                (i16::from(e.file) - i16::from(c.file)).abs()
+                    + (i16::from(e.rank) - i16::from(c.rank)).abs()
+            };
+            // (A tie is a jumped piece, next to the jump's start and end:
+            // the jump's.)
+            let leg = (0..ends.len())
+                .min_by_key(|&i| (near(&ends[i]), std::cmp::Reverse(i)))
+                .unwrap_or(0);
+            by_leg[leg].push(c);
+        }
+        let mut from = step.from;
+        for (i, (&to, caps)) in ends.iter().zip(&by_leg).enumerate() {
+            if i > 0 {
+                self.out.push(' ');
+            }
+            let far = (i16::from(to.file) - i16::from(from.file)).abs()
+                + (i16::from(to.rank) - i16::from(from.rank)).abs();
+            let mid = Square {
+                file: ((u16::from(from.file) + u16::from(to.file)) / 2) as u8,
+                rank: ((u16::from(from.rank) + u16::from(to.rank)) / 2) as u8,
+            };
+            let jump = far == 2 && pos.piece(mid).is_some();
+            // The captured pieces' letters, before they go.
+            let kinds: Vec<u8> = caps.iter().map(|&c| pos.piece(c).unwrap_or(0)).collect();
+            let leg = Step {
+                from,
+                via: Vec::new(),
+                to,
+                captures: caps.clone(),
+                mark: None,
+            };
+            let _ = pos.play(&leg, ply.side, false);
+            let kind = match (jump, i > 0) {
+                (false, false) => b'-',
+                (true, false) => b'^',
+                (false, true) => b'=',
+                (true, true) => b'*',
+            };
+            self.record(from, to, kind, caps, &kinds, piece);
+            from = to;
+        }
+        self.mark(ply, step)
+    }
+
+    /// Writes one move record: the mover's letter (for a king, knight or
+    /// commander), the squares joined by the kind (`-`, `^`, `=`, `*` for
+    /// `^=`), the captures with the letters of special pieces.
+    fn record(
+        &mut self,
+        from: Square,
+        to: Square,
+        kind: u8,
+        caps: &[Square],
+        kinds: &[u8],
+        piece: u8,
+    ) {
+        let special = |p: u8| matches!(p, b'K' | b'k' | b'N' | b'n' | b'C' | b'c');
+        if special(piece) {
+            self.out.push(char::from(piece));
         }
         let view = self.view;
-        view(step.from).write(false, self.out);
-        for &v in step.via.iter().chain(std::iter::once(&step.to)) {
-            self.out.push('-');
-            view(v).write(false, self.out);
-        }
-        for (i, &c) in step.captures.iter().enumerate() {
+        view(from).write(false, self.out);
+        self.out.push_str(match kind {
+            b'^' => "^",
+            b'=' => "=",
+            b'*' => "^=",
+            _ => "-",
+        });
+        view(to).write(false, self.out);
+        for (i, &c) in caps.iter().enumerate() {
             self.out.push(if i == 0 { 'x' } else { '/' });
-            if kings[i] {
-                self.out.push('K');
+            if let Some(&k) = kinds.get(i).filter(|&&k| special(k)) {
+                self.out.push(char::from(k));
             }
             view(c).write(false, self.out);
         }
+    }
+
+    /// Writes a step's mark, by the side that moved.
+    fn mark(&mut self, ply: &Ply, step: &Step) -> Result<(), Problem> {
         let attacker = ply.side == ATTACKERS;
         match step.mark {
             None => {}

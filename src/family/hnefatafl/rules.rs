@@ -8,16 +8,18 @@
 //! (`esc`), who moves first (`atkf`), the king armed (`ka`) and strong
 //! (`ks`), corner and centre squares (`cor`, `cen`), whom they are hostile
 //! to and who may pass or stop on them (`corh cenh cenhe corp cenp cors
-//! cens`), shield walls (`sw`), edge forts (`efe`) and berserk (`ber`).
-//! Entries kifu does not know (`name:`, `tfr:`, fortresses) are kept as
-//! written; the string is written back exactly as read.
+//! cens`), shield walls (`sw`), edge forts (`efe`), berserk moves (`ber`)
+//! and jumps (`kj nj cj`). Entries kifu does not know (`name:`, `tfr:`,
+//! fortresses) are kept as written; the string is written back exactly as
+//! read, but for its squares when the board is seen from another side
+//! ([`Rules::transformed`]).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::family::hnefatafl::{Mark, Move, Square, Step, ATTACKERS, MAX_DIM, MIN_DIM};
-use crate::ir::{Line, Side};
+use crate::ir::{Line, Side, Tag};
 
 /// Where the king escapes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +64,32 @@ pub enum Shieldwall {
     Weak,
     /// A corner may close a wall (`s`).
     Strong,
+}
+
+/// Berserk moves (`ber`): a piece that captured moves again, the same
+/// turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Berserk {
+    /// None (`n`, the default).
+    No,
+    /// Each further leg must capture too (`c`).
+    Capture,
+    /// A further leg may be any move (`m`).
+    Move,
+}
+
+/// Whether a kind of piece jumps (`kj`, `nj`, `cj`): a short jump over an
+/// adjacent ordinary enemy piece (`t` or `T`) to the empty square beyond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Jump {
+    /// It does not (`n`).
+    No,
+    /// Only from or to a corner or the centre (`r`).
+    Restricted,
+    /// It jumps, without capturing the piece jumped (`j`).
+    Jump,
+    /// It jumps and captures the piece jumped (`c`).
+    Capture,
 }
 
 /// A set of piece kinds, as the rules string lists them (`tcnkTCNK`).
@@ -139,9 +167,11 @@ pub struct Rules {
     /// Whether the king wins in an edge fort (judged for a defender's
     /// winning mark, [`Position::edge_fort`]; it does not end the game).
     pub edge_forts: bool,
-    /// Berserk moves (`ber:` other than `n`) or jumps: kifu does not
-    /// replay such games.
-    pub berserk: bool,
+    /// Berserk moves (`ber`): a move of several legs.
+    pub berserk: Berserk,
+    /// How the king, the knights and the commanders jump (`kj`, `nj`,
+    /// `cj`; by default `n`, `c` and `j`).
+    pub jumps: [Jump; 3],
     /// The start position, rank 1 first, a piece letter or 0 a square.
     start: Vec<u8>,
 }
@@ -165,12 +195,28 @@ pub const PRESETS: &[(&str, &str)] = &[
         "dim:9 name:Tablut esc:e atkf:y ka:y ks:c cor: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
     ),
     (
+        "brandubh-walker",
+        "dim:7 name:Brandubh_Walker atkf:y ks:n cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    ),
+    (
         "sea-battle",
         "dim:9 name:Sea_Battle esc:e atkf:y ka:n cen: cor: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
     ),
     (
+        "berserk",
+        "dim:11 name:Berserk surf:n atkf:y kj:r ber:c start:/3ttttt3/5c5/11/t4T4t/t3TTT3t/tc1TTKTT1ct/t3NTT3t/t4T4t/11/5c5/3ttttt3/",
+    ),
+    (
         "tawlbwrdd",
         "dim:11 name:Tawlbwrdd atkf:y ks:c start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+    ),
+    (
+        "hnefatafl-13",
+        "dim:13 name:Hnefatafl_13 esc:e atkf:y cor: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/",
+    ),
+    (
+        "tyr-15",
+        "dim:15 name:Tyr atkf:y cenhe: start:/3t3t3t3/15/2t2t3t2t2/t2t2t1t2t2t/4T2T2T4/2t3T1T3t2/3t1T1T1T1t3/t3T1TKT1T3t/3t1T1T1T1t3/2t3T1T3t2/4T2T2T4/t2t2t1t2t2t/2t2t3t2t2/15/3t3t3t3/",
     ),
 ];
 
@@ -271,7 +317,8 @@ impl Rules {
             centre_stop: Pieces::parse("K").unwrap_or(Pieces::NONE),
             shieldwall: Shieldwall::No,
             edge_forts: false,
-            berserk: false,
+            berserk: Berserk::No,
+            jumps: [Jump::No, Jump::Capture, Jump::Jump],
             start: Vec::new(),
         };
         let mut start = None;
@@ -339,8 +386,27 @@ impl Rules {
                     }
                 }
                 "efe" => r.edge_forts = yes(value)?,
-                "ber" => r.berserk = value != "n",
-                "kj" if !matches!(value, "n" | "") => r.berserk = true,
+                "ber" => {
+                    r.berserk = match value {
+                        "n" => Berserk::No,
+                        "c" => Berserk::Capture,
+                        "m" => Berserk::Move,
+                        _ => return Err(bad()),
+                    }
+                }
+                "kj" | "nj" | "cj" => {
+                    r.jumps[match key {
+                        "kj" => 0,
+                        "nj" => 1,
+                        _ => 2,
+                    }] = match value {
+                        "n" => Jump::No,
+                        "r" => Jump::Restricted,
+                        "j" => Jump::Jump,
+                        "c" => Jump::Capture,
+                        _ => return Err(bad()),
+                    }
+                }
                 "start" | "starti" => {
                     start = Some(
                         position(value, dim, key == "starti")
@@ -359,10 +425,90 @@ impl Rules {
         Ok(r)
     }
 
+    /// The rules with the start position a game's `Position` tag (otn's
+    /// `position`: a position record, rank 1 first) gives, when it has
+    /// one; the error says what is wrong with the tag.
+    pub fn at_position(&self, tags: &[Tag]) -> Result<Rules, String> {
+        let mut r = self.clone();
+        if let Some(t) = tags
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case("Position"))
+        {
+            r.start = position(t.value.trim(), self.dim, false)
+                .map_err(|e| format!("the position `{}`: {e}", t.value.trim()))?;
+            if r.start.iter().filter(|&&p| p == b'K').count() != 1 {
+                return Err("the position has no king `K`, or more than one".into());
+            }
+        }
+        Ok(r)
+    }
+
+    /// The rules seen from another side of the board ([`Square::transform`]):
+    /// the start position and the corner and centre lists turned with the
+    /// squares, the rest of the string as written; the same rules (and
+    /// text) where the turn leaves them as they were.
+    pub fn transformed(&self, quarters: u8, mirror: bool) -> Rules {
+        let (d, q) = (self.dim, quarters % 4);
+        if q == 0 && !mirror {
+            return self.clone();
+        }
+        let turn = |sq: Square| sq.transform(d, q, mirror);
+        let start = transform_cells(&self.start, d, q, mirror);
+        let same = |a: &[Square], b: &[Square]| {
+            let (mut a, mut b) = (a.to_vec(), b.to_vec());
+            a.sort();
+            b.sort();
+            a == b
+        };
+        let corners: Vec<Square> = self.corners.iter().map(|&s| turn(s)).collect();
+        let centres: Vec<Square> = self.centres.iter().map(|&s| turn(s)).collect();
+        if start == self.start && same(&corners, &self.corners) && same(&centres, &self.centres) {
+            return self.clone();
+        }
+        let entries: Vec<String> = self
+            .text
+            .split_ascii_whitespace()
+            .map(|entry| match entry.split_once(':') {
+                Some((key @ ("start" | "starti"), _)) => {
+                    format!("{key}:{}", write_position(&start, d, key == "starti"))
+                }
+                Some((key @ ("cor" | "cen"), list)) => {
+                    let mut out = format!("{key}:");
+                    let parts: Vec<&str> = list.split(',').filter(|p| !p.is_empty()).collect();
+                    for (i, part) in parts.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        match Square::parse(part) {
+                            Ok(sq) => out.push_str(&turn(sq).to_string()),
+                            Err(_) => out.push_str(part),
+                        }
+                    }
+                    if list.ends_with(',') {
+                        out.push(',');
+                    }
+                    out
+                }
+                _ => entry.to_string(),
+            })
+            .collect();
+        Rules::parse(&entries.join(" ")).unwrap_or_else(|_| self.clone())
+    }
+
     /// The piece on a square of the start position.
     pub fn start_piece(&self, sq: Square) -> Option<u8> {
         let p = self.start[self.index(sq)];
         (p != 0).then_some(p)
+    }
+
+    /// How a piece jumps: the king, a knight, a commander; others never.
+    pub fn jump_of(&self, piece: u8) -> Jump {
+        match piece.to_ascii_lowercase() {
+            b'k' => self.jumps[0],
+            b'n' => self.jumps[1],
+            b'c' => self.jumps[2],
+            _ => Jump::No,
+        }
     }
 
     fn index(&self, sq: Square) -> usize {
@@ -456,6 +602,59 @@ fn position(text: &str, dim: u8, inverted: bool) -> Result<Vec<u8>, String> {
     Ok(cells)
 }
 
+/// A position's cells seen from another side of the board.
+fn transform_cells(cells: &[u8], dim: u8, quarters: u8, mirror: bool) -> Vec<u8> {
+    let d = usize::from(dim);
+    let mut out = vec![0u8; cells.len()];
+    for (i, &p) in cells.iter().enumerate() {
+        let sq = Square {
+            file: (i % d) as u8,
+            rank: (i / d) as u8,
+        };
+        let t = sq.transform(dim, quarters, mirror);
+        out[usize::from(t.rank) * d + usize::from(t.file)] = p;
+    }
+    out
+}
+
+/// Writes a position record (`/3t3/.../`): rank 1 first, or the top rank
+/// first when `inverted`.
+fn write_position(cells: &[u8], dim: u8, inverted: bool) -> String {
+    let d = usize::from(dim);
+    let mut out = String::from("/");
+    for i in 0..d {
+        let rank = if inverted { d - 1 - i } else { i };
+        let mut empty = 0;
+        for &p in &cells[rank * d..rank * d + d] {
+            if p == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            out.push(char::from(p));
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        out.push('/');
+    }
+    out
+}
+
+/// A position record (a `Position` tag's) seen from another side of the
+/// board; `None` when it is not one.
+pub fn transform_position(text: &str, dim: u8, quarters: u8, mirror: bool) -> Option<String> {
+    let cells = position(text.trim(), dim, false).ok()?;
+    Some(write_position(
+        &transform_cells(&cells, dim, quarters % 4, mirror),
+        dim,
+        false,
+    ))
+}
+
 /// Whether a piece letter is the attackers'.
 fn attacker(p: u8) -> bool {
     p.is_ascii_lowercase()
@@ -480,10 +679,15 @@ pub struct Played {
     pub captures: Vec<Square>,
     /// The king was captured.
     pub king_captured: bool,
+    /// Where the king was captured.
+    pub king: Option<Square>,
     /// The king escaped.
     pub escaped: bool,
     /// The piece that moved (`K` for the king).
     pub piece: u8,
+    /// How many of the captures each leg made, in order (one leg but for
+    /// a berserk move).
+    pub legs: Vec<usize>,
 }
 
 /// A position: every piece, and whether the game is over.
@@ -552,11 +756,15 @@ impl<'r> Position<'r> {
     }
 
     /// Checks that a step is a move of the side to move: from one of its
-    /// pieces, in a straight unobstructed line, to a square it may stop on.
+    /// pieces, each leg in a straight unobstructed line (or a jump) to a
+    /// square it may stop on; a leg after the first only where the rules
+    /// allow berserk moves. Returns the piece that moves.
     pub fn check_step(&self, step: &Step, side: Side) -> Result<u8, String> {
-        let r = self.rules;
-        let d = r.dim;
-        for sq in [step.from, step.to] {
+        let d = self.rules.dim;
+        for sq in std::iter::once(step.from)
+            .chain(step.via.iter().copied())
+            .chain(std::iter::once(step.to))
+        {
             if !sq.on(d) {
                 return Err(format!("{sq} is off the {d}x{d} board"));
             }
@@ -572,30 +780,65 @@ impl<'r> Position<'r> {
                 who(side)
             ));
         }
-        if !step.via.is_empty() {
+        if !step.via.is_empty() && self.rules.berserk == Berserk::No {
             return Err(
                 "a move of several legs is a berserk move, which these rules do not allow".into(),
             );
         }
-        let (from, to) = (step.from, step.to);
+        self.check_leg(step.from, step.via.first().copied().unwrap_or(step.to), p)?;
+        Ok(p)
+    }
+
+    /// Checks one leg of piece `p` from `from` to `to`: a slide along a
+    /// rank or file over empty squares, or a jump; the jumped square when
+    /// it is one.
+    fn check_leg(&self, from: Square, to: Square, p: u8) -> Result<Option<Square>, String> {
+        let r = self.rules;
         if from == to || (from.file != to.file && from.rank != to.rank) {
             return Err(format!(
                 "{from}-{to} is not a straight line along a rank or file"
             ));
         }
+        let stop = |sq: Square| -> Result<(), String> {
+            if (r.is_corner(sq) && !r.corner_stop.has(p))
+                || (r.is_centre(sq) && !r.centre_stop.has(p))
+            {
+                return Err(format!("only the king may stop on {sq}"));
+            }
+            Ok(())
+        };
         let df = (i16::from(to.file) - i16::from(from.file)).signum();
         let dr = (i16::from(to.rank) - i16::from(from.rank)).signum();
         let (mut f, mut rk) = (i16::from(from.file) + df, i16::from(from.rank) + dr);
+        // A jump: two squares, over an ordinary enemy piece, to an empty one.
+        let far = (i16::from(to.file) - i16::from(from.file)).abs()
+            + (i16::from(to.rank) - i16::from(from.rank)).abs();
+        if let (2, Some((over, occ))) = (far, self.at(f, rk)) {
+            if occ != 0 {
+                let jump = r.jump_of(p);
+                let enemy = matches!(occ, b't' | b'T') && side_of(occ) != side_of(p);
+                let special = |s: Square| r.is_corner(s) || r.is_centre(s);
+                let allowed = match jump {
+                    Jump::No => false,
+                    Jump::Restricted => special(from) || special(to),
+                    Jump::Jump | Jump::Capture => true,
+                };
+                if !allowed || !enemy {
+                    return Err(format!("{over} is in the way"));
+                }
+                if self.piece(to).is_some() {
+                    return Err(format!("{to} is taken"));
+                }
+                stop(to)?;
+                return Ok(Some(over));
+            }
+        }
         while let Some((sq, occ)) = self.at(f, rk) {
             if occ != 0 {
                 return Err(format!("{sq} is in the way"));
             }
             if sq == to {
-                if (r.is_corner(sq) && !r.corner_stop.has(p))
-                    || (r.is_centre(sq) && !r.centre_stop.has(p))
-                {
-                    return Err(format!("only the king may stop on {sq}"));
-                }
+                stop(sq)?;
                 break;
             }
             if (r.is_corner(sq) && !r.corner_pass.has(p))
@@ -606,7 +849,7 @@ impl<'r> Position<'r> {
             f += df;
             rk += dr;
         }
-        Ok(p)
+        Ok(None)
     }
 
     /// Moves a piece (checked or not) and finds what it captures by the
@@ -630,6 +873,7 @@ impl<'r> Position<'r> {
             if victim == b'K' {
                 if self.king_taken(sq, (df, dr), to) {
                     out.king_captured = true;
+                    out.king = Some(sq);
                     out.captures.push(sq);
                 }
                 continue;
@@ -816,46 +1060,88 @@ impl<'r> Position<'r> {
     }
 
     /// Plays a step of `side`: checked when `check` (the error says why it
-    /// is not a move), then its captures found; the pieces captured are
-    /// taken off the board. With `check` off, the move is applied as
-    /// written, its listed captures taken.
+    /// is not a move), leg by leg, each leg's captures found and the pieces
+    /// captured taken off the board (a berserk leg only after a leg that
+    /// captured, and, under `ber:c`, one that captures itself). With
+    /// `check` off, the move is applied as written, its listed captures
+    /// taken.
     pub fn play(&mut self, step: &Step, side: Side, check: bool) -> Result<Played, String> {
         if check && self.over {
             return Err("the game is over: the king was captured or escaped".into());
         }
-        let p = if check {
-            self.check_step(step, side)?
-        } else {
-            match self.piece(step.from) {
-                Some(p) => p,
-                None => {
-                    let mut out = Played::default();
-                    out.captures.clone_from(&step.captures);
-                    return Ok(out);
+        if !check {
+            let Some(p) = self.piece(step.from) else {
+                let mut out = Played::default();
+                out.captures.clone_from(&step.captures);
+                return Ok(out);
+            };
+            self.set(step.from, 0);
+            if step.to.on(self.rules.dim) {
+                self.set(step.to, p);
+            }
+            for &sq in &step.captures {
+                if sq.on(self.rules.dim) && sq != step.to {
+                    self.set(sq, 0);
                 }
             }
-        };
-        self.set(step.from, 0);
-        let to = step.to;
-        if to.on(self.rules.dim) {
-            self.set(to, p);
-        }
-        let played = if check {
-            self.captures_after(to, p)
-        } else {
-            Played {
+            return Ok(Played {
                 captures: step.captures.clone(),
                 piece: p,
                 ..Played::default()
-            }
+            });
+        }
+        let p = self.check_step(step, side)?;
+        let mut played = Played {
+            piece: p,
+            ..Played::default()
         };
-        for &sq in &played.captures {
-            if sq.on(self.rules.dim) {
+        let mut from = step.from;
+        let legs = step.via.iter().copied().chain(std::iter::once(step.to));
+        for (i, to) in legs.enumerate() {
+            if i > 0 {
+                if self.over {
+                    return Err(format!(
+                        "{from}-{to}: the game is over: the king was captured or escaped"
+                    ));
+                }
+                if played.legs.last() == Some(&0) {
+                    return Err(format!(
+                        "{from}-{to}: a berserk leg follows a leg that captured"
+                    ));
+                }
+            }
+            let over = self.check_leg(from, to, p).map_err(|e| {
+                if i > 0 {
+                    format!("{from}-{to}: {e}")
+                } else {
+                    e
+                }
+            })?;
+            self.set(from, 0);
+            self.set(to, p);
+            let mut leg = self.captures_after(to, p);
+            if let Some(over) = over {
+                if self.rules.jump_of(p) == Jump::Capture && !leg.captures.contains(&over) {
+                    leg.captures.insert(0, over);
+                }
+            }
+            if i > 0 && leg.captures.is_empty() && self.rules.berserk == Berserk::Capture {
+                return Err(format!(
+                    "{from}-{to}: a berserk leg must capture under these rules (`ber:c`)"
+                ));
+            }
+            for &sq in &leg.captures {
                 self.set(sq, 0);
             }
-        }
-        if played.king_captured || played.escaped {
-            self.over = true;
+            played.legs.push(leg.captures.len());
+            played.captures.extend(leg.captures);
+            played.king_captured |= leg.king_captured;
+            played.king = played.king.or(leg.king);
+            played.escaped |= leg.escaped;
+            if played.king_captured || played.escaped {
+                self.over = true;
+            }
+            from = to;
         }
         Ok(played)
     }
@@ -886,25 +1172,50 @@ pub fn lists_captures(line: &Line) -> bool {
     })
 }
 
+/// How a record lists captures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// It lists none: the rules' are filled in.
+    None,
+    /// It lists them all: each move's are checked.
+    All,
+    /// It lists all but the king's (aagenielsen.dk): each move's are
+    /// checked, and a captured king is added.
+    NotTheKing,
+}
+
+impl Listing {
+    /// How a line lists captures: `All` (or `NotTheKing` when
+    /// `king_implied`) when any move lists one.
+    pub fn of(line: &Line, king_implied: bool) -> Listing {
+        match (lists_captures(line), king_implied) {
+            (false, _) => Listing::None,
+            (true, false) => Listing::All,
+            (true, true) => Listing::NotTheKing,
+        }
+    }
+}
+
 /// Replays a line from a position: each move is checked, its captures
-/// compared with those listed (when `listed`) or filled in, and a `++`
+/// compared with those listed or filled in, as `listing` says, and a `++`
 /// mark checked. The error names the ply and says why, with the ply's
 /// place in the record: its index among the plies in the order written
 /// (each ply before its variations).
 pub fn replay(
     line: &mut Line,
     pos: &mut Position<'_>,
-    listed: bool,
+    listing: Listing,
 ) -> Result<(), (usize, String)> {
-    replay_from(line, pos, listed, &mut 0)
+    replay_from(line, pos, listing, &mut 0)
 }
 
 fn replay_from(
     line: &mut Line,
     pos: &mut Position<'_>,
-    listed: bool,
+    listing: Listing,
     index: &mut usize,
 ) -> Result<(), (usize, String)> {
+    let listed = listing != Listing::None;
     let first = if pos.rules.attackers_first {
         ATTACKERS
     } else {
@@ -915,7 +1226,7 @@ fn replay_from(
         *index += 1;
         for var in &mut ply.variations {
             let mut p = pos.clone();
-            replay_from(var, &mut p, listed, index)?;
+            replay_from(var, &mut p, listing, index)?;
         }
         let (number, side) = (ply.number, ply.side);
         let label = || label(number, side, first);
@@ -949,6 +1260,14 @@ fn replay_from(
         }
         if step.captures.is_empty() && played.captures.is_empty() {
             continue;
+        }
+        if let (Listing::NotTheKing, Some(k)) = (listing, played.king) {
+            // The king's capture, which the record leaves out, where the
+            // rules find it.
+            if !step.captures.contains(&k) {
+                let at = played.captures.iter().position(|&c| c == k).unwrap_or(0);
+                step.captures.insert(at.min(step.captures.len()), k);
+            }
         }
         let mut written = step.captures.clone();
         written.sort();
@@ -1063,10 +1382,9 @@ pub fn check_game(game: &crate::ir::Game, board: &super::Board) -> Result<(), St
     }
     squares(&game.moves, board.dim, board.first_mover())?;
     if let (Some(rules), true) = (&board.rules, board.validated) {
-        if !rules.berserk {
-            let mut line = game.moves.clone();
-            replay(&mut line, &mut Position::new(rules), true).map_err(|(_, e)| e)?;
-        }
+        let mut line = game.moves.clone();
+        let start = rules.at_position(&game.tags)?;
+        replay(&mut line, &mut Position::new(&start), Listing::All).map_err(|(_, e)| e)?;
     }
     Ok(())
 }

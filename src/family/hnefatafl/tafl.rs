@@ -85,7 +85,7 @@ impl FormatOptions for Options {
         FormatOption {
             name: "rules",
             sides: Sides::Read,
-            values: Values::Kind("a preset (copenhagen, fetlar, brandubh, tablut, sea-battle, tawlbwrdd) or an OpenTafl rules string"),
+            values: Values::Kind("a preset (copenhagen, fetlar, berserk, brandubh, brandubh-walker, tablut, sea-battle, tawlbwrdd, hnefatafl-13, tyr-15) or an OpenTafl rules string"),
             default: "the Rules tag; none: moves not checked",
             help: "the rules of records that do not say",
         },
@@ -140,6 +140,10 @@ pub fn board_from_tags(
         Some(t) => Some(parse_board(&t.value).map_err(|e| Problem::at(at(&t.name), e))?),
         None => opts.board,
     };
+    if let (Some(r), Some(t)) = (&rules, find("Position")) {
+        r.at_position(std::slice::from_ref(t))
+            .map_err(|e| Problem::at(at(&t.name), e))?;
+    }
     if let (Some(r), Some(b)) = (&rules, board) {
         if r.dim != b {
             let place = find("Board").map_or((0, 0), |t| at(&t.name));
@@ -198,7 +202,7 @@ impl Notation for Reader<'_> {
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         let (text, moves) = (self.text, &self.moves);
-        settle(game, self.dim, warnings, &|i| {
+        settle(game, self.dim, false, warnings, &|i| {
             moves.get(i).map(|&at| container::line_col(text, at))
         })
     }
@@ -206,10 +210,12 @@ impl Notation for Reader<'_> {
 
 /// Settles the board of a game read: the side the record showed (the
 /// largest square, with a warning, where nothing said it), then the moves
-/// replayed by the rules when there are rules and the game is validated.
+/// replayed by the rules when there are rules and the game is validated
+/// (`king_implied`: a record that lists captures leaves out the king's).
 pub fn settle(
     game: &mut Game,
     dim: Option<u8>,
+    king_implied: bool,
     warnings: &mut Vec<Problem>,
     locate: &dyn Fn(usize) -> Option<(usize, usize)>,
 ) -> Result<(), Problem> {
@@ -226,21 +232,15 @@ pub fn settle(
     }
     if board.validated {
         if let Some(rules) = board.rules.clone() {
-            if rules.berserk {
-                board.validated = false;
-                warnings.push(Problem::whole(
-                    "berserk rules (or jumping kings): kifu does not replay them, the moves are kept as written",
-                ));
-            } else {
-                let listed = rules::lists_captures(&game.moves);
-                let mut pos = Position::new(&rules);
-                rules::replay(&mut game.moves, &mut pos, listed).map_err(
-                    |(i, e)| match locate(i) {
-                        Some(at) => Problem::at(at, e),
-                        None => Problem::whole(e),
-                    },
-                )?;
-            }
+            let listing = rules::Listing::of(&game.moves, king_implied);
+            let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
+            let mut pos = Position::new(&start);
+            rules::replay(&mut game.moves, &mut pos, listing).map_err(|(i, e)| {
+                match locate(i) {
+                    Some(at) => Problem::at(at, e),
+                    None => Problem::whole(e),
+                }
+            })?;
         }
     }
     Ok(())
@@ -379,7 +379,21 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             game.family().name()
         )));
     };
+    let (q, m) = (options.quarters, options.mirror);
+    // Seen from another side, the rules' start position and the Position
+    // tag turn with the squares.
+    let turned;
+    let board = if !q.is_multiple_of(4) || m {
+        turned = Board {
+            rules: board.rules.as_ref().map(|r| r.transformed(q, m)),
+            ..board.clone()
+        };
+        &turned
+    } else {
+        board
+    };
     let mut tags = render_tags(game, board);
+    view_position(&mut tags, board.dim, q, m);
     let mut warnings = Vec::new();
     // A tag of a line (an otn tag may span several) is one line here.
     for t in &mut tags {
@@ -400,7 +414,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         glyphs_as_nags: false,
         layout: Layout::Paragraph,
     };
-    let (dim, q, m) = (board.dim, options.quarters, options.mirror);
+    let dim = board.dim;
     container::write(game, &tags, out, &DIALECT, style, |mv, buf| {
         let t = mv.as_tafl().ok_or_else(|| {
             Problem::whole(format!("a {} move in a tafl game", mv.family().name()))
@@ -413,12 +427,22 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             "result `{r}` is not a tafl result: `*` ends the movetext (a Result tag is kept as written)"
         )));
     }
-    if (q != 0 || m) && board.rules.is_some() {
-        warnings.push(Problem::whole(
-            "squares turned or mirrored: the Rules tag (its start position) is written as it was",
-        ));
-    }
     Ok(warnings)
+}
+
+/// Turns a Position tag's position with the squares.
+pub fn view_position(tags: &mut [Tag], dim: u8, quarters: u8, mirror: bool) {
+    if quarters.is_multiple_of(4) && !mirror {
+        return;
+    }
+    for t in tags
+        .iter_mut()
+        .filter(|t| t.name.eq_ignore_ascii_case("Position"))
+    {
+        if let Some(v) = rules::transform_position(&t.value, dim, quarters, mirror) {
+            t.value = v;
+        }
+    }
 }
 
 /// Spells one move in upper case: `E5-E8xD8/F8+`, `--` for a resignation;
@@ -452,6 +476,26 @@ mod tests {
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
         crate::container::dialect::check_grammar::<TaflParser, _>(&PGN_RESULTS, Rule::result);
+    }
+
+    #[test]
+    fn the_rules_option_lists_every_preset() {
+        let Some(Values::Kind(text)) = Options::LIST
+            .iter()
+            .find(|o| o.name == "rules")
+            .map(|o| &o.values)
+        else {
+            panic!("no rules option");
+        };
+        for (name, rules) in rules::PRESETS {
+            assert!(
+                text.contains(&format!(" {name},"))
+                    || text.contains(&format!(" {name})"))
+                    || text.contains(&format!("({name},")),
+                "{name}"
+            );
+            assert!(Rules::parse(rules).is_ok(), "{name}");
+        }
     }
 
     fn read_one(text: &str) -> Result<Parsed, Problem> {
