@@ -54,8 +54,8 @@ use crate::container::{line_col, too_deep};
 use crate::error::Problem;
 use crate::family::{Move, Setup, Variant};
 use crate::format::{Framing, Parsed, ReadOptions, WriteOptions};
-use crate::ir::{Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag};
 use crate::ir::MAX_VARIATION_DEPTH;
+use crate::ir::{Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag};
 use fields::{push_attr, push_children, push_element, push_text, to_value, unholdable, De, Node};
 
 /// What the writer puts around the games: the XML declaration and the
@@ -234,7 +234,8 @@ fn parse(text: &str) -> Result<Node, Problem> {
                 return Err(refused(text, at, &format!("malformed XML: {e}")));
             }
         };
-        let outside = |what: &str| refused(text, before, &format!("{what} outside a <game> element"));
+        let outside =
+            |what: &str| refused(text, before, &format!("{what} outside a <game> element"));
         match event {
             Event::Start(_) | Event::Empty(_) if root.is_some() && stack.is_empty() => {
                 return Err(outside("an element"));
@@ -309,7 +310,11 @@ fn parse(text: &str) -> Result<Node, Problem> {
             }
             Event::DocType(_) => return Err(refused(text, before, DOCTYPE_REFUSED)),
             Event::Decl(_) => {
-                return Err(refused(text, before, "an XML declaration after the start of the document"))
+                return Err(refused(
+                    text,
+                    before,
+                    "an XML declaration after the start of the document",
+                ))
             }
             Event::Comment(_) | Event::PI(_) => {}
             Event::Eof => break,
@@ -378,8 +383,13 @@ fn close(
     root: &mut Option<Node>,
 ) -> Result<(), Problem> {
     if node.name == "char" {
-        let c = match (node.attrs.as_slice(), node.children.is_empty() && node.text.is_empty()) {
-            ([(k, v)], true) if k == "code" => u32::from_str_radix(v, 16).ok().and_then(char::from_u32),
+        let c = match (
+            node.attrs.as_slice(),
+            node.children.is_empty() && node.text.is_empty(),
+        ) {
+            ([(k, v)], true) if k == "code" => {
+                u32::from_str_radix(v, 16).ok().and_then(char::from_u32)
+            }
             _ => None,
         };
         let c = c.ok_or_else(|| {
@@ -415,7 +425,11 @@ fn problem(at: &At<'_>, n: &Node, message: impl Into<String>) -> Problem {
 /// attributes named.
 fn expect(at: &At<'_>, n: &Node, attrs: &[&str]) -> Result<(), Problem> {
     if !n.text.trim_ascii().is_empty() {
-        return Err(problem(at, n, format!("<{}> holds text where elements are expected", n.name)));
+        return Err(problem(
+            at,
+            n,
+            format!("<{}> holds text where elements are expected", n.name),
+        ));
     }
     if let Some((k, _)) = n.attrs.iter().find(|(k, _)| !attrs.contains(&k.as_str())) {
         return Err(problem(at, n, format!("<{}> has no attribute {k}", n.name)));
@@ -438,7 +452,11 @@ fn text_of<'a>(at: &At<'_>, n: &'a Node) -> Result<&'a str, Problem> {
 
 fn game_of(n: &Node, at: &At<'_>) -> Result<Game, Problem> {
     if n.name != "game" {
-        return Err(problem(at, n, format!("<{}> where a <game> is expected", n.name)));
+        return Err(problem(
+            at,
+            n,
+            format!("<{}> where a <game> is expected", n.name),
+        ));
     }
     expect(at, n, &[])?;
     let mut variant: Option<Variant> = None;
@@ -451,16 +469,21 @@ fn game_of(n: &Node, at: &At<'_>) -> Result<Game, Problem> {
             "setup" => {
                 expect(at, c, &[])?;
                 let [one] = c.children.as_slice() else {
-                    return Err(problem(at, c, "<setup> holds one element, named after the family"));
+                    return Err(problem(
+                        at,
+                        c,
+                        "<setup> holds one element, named after the family",
+                    ));
                 };
                 game.setup = Some(family::<Setup>(at, one, De::Tagged(one))?);
             }
             "moves" => game.moves = line_of(at, c)?,
             "result" => {
                 let token = text_of(at, c)?;
-                game.result = Some(GameResult::parse(token).ok_or_else(|| {
-                    problem(at, c, format!("`{token}` is not a game result"))
-                })?);
+                game.result =
+                    Some(GameResult::parse(token).ok_or_else(|| {
+                        problem(at, c, format!("`{token}` is not a game result"))
+                    })?);
             }
             other => return Err(problem(at, c, format!("<game> holds no <{other}>"))),
         }
@@ -474,7 +497,13 @@ fn comment_of(at: &At<'_>, n: &Node) -> Result<Comment, Problem> {
     let kind = match n.attrs.as_slice() {
         [] => CommentKind::Brace,
         [(k, v)] if k == "kind" => family(at, n, De::Text(v))?,
-        _ => return Err(problem(at, n, format!("<{}> has one attribute, kind", n.name))),
+        _ => {
+            return Err(problem(
+                at,
+                n,
+                format!("<{}> has one attribute, kind", n.name),
+            ))
+        }
     };
     Ok(Comment { text, kind })
 }
@@ -482,7 +511,12 @@ fn comment_of(at: &At<'_>, n: &Node) -> Result<Comment, Problem> {
 fn tag_of(at: &At<'_>, n: &Node) -> Result<Tag, Problem> {
     expect(at, n, &[])?;
     match n.children.as_slice() {
-        [name, value] if name.name == "name" && value.name == "value" && name.attrs.is_empty() && value.attrs.is_empty() => {
+        [name, value]
+            if name.name == "name"
+                && value.name == "value"
+                && name.attrs.is_empty()
+                && value.attrs.is_empty() =>
+        {
             Ok(Tag::new(text_of(at, name)?, text_of(at, value)?))
         }
         _ => Err(problem(at, n, "<tag> holds <name> and <value>")),
@@ -496,7 +530,13 @@ fn line_of(at: &At<'_>, n: &Node) -> Result<Line, Problem> {
         match c.name.as_str() {
             "ply" if line.trailing.is_empty() => line.plies.push(ply_of(at, c)?),
             "trailing" => line.trailing.push(comment_of(at, c)?),
-            other => return Err(problem(at, c, format!("<{}> holds no <{other}> here", n.name))),
+            other => {
+                return Err(problem(
+                    at,
+                    c,
+                    format!("<{}> holds no <{other}> here", n.name),
+                ))
+            }
         }
     }
     Ok(line)
@@ -511,7 +551,11 @@ fn ply_of(at: &At<'_>, n: &Node) -> Result<Ply, Problem> {
     let number: u32 = family(at, n, De::Text(attr("number")?))?;
     let side: Side = family(at, n, De::Text(attr("side")?))?;
     let mut mv: Option<Move> = None;
-    let mut ply = Ply::new(number, side, Move::Tafl(crate::family::hnefatafl::Move::Resign));
+    let mut ply = Ply::new(
+        number,
+        side,
+        Move::Tafl(crate::family::hnefatafl::Move::Resign),
+    );
     ply.glyph = n.attr("glyph").map(str::to_string);
     if let Some(nags) = n.attr("nags") {
         ply.nags = family(at, n, De::Text(nags))?;
@@ -523,7 +567,11 @@ fn ply_of(at: &At<'_>, n: &Node) -> Result<Ply, Problem> {
             "variation" => ply.variations.push(line_of(at, c)?),
             _ if mv.is_none() => mv = Some(family(at, c, De::Tagged(c))?),
             other => {
-                return Err(problem(at, c, format!("<ply> holds one move, and a second <{other}>")))
+                return Err(problem(
+                    at,
+                    c,
+                    format!("<ply> holds one move, and a second <{other}>"),
+                ))
             }
         }
     }
@@ -606,11 +654,8 @@ fn doctype_end(data: &[u8]) -> Option<usize> {
     let mut quote = 0u8;
     for (i, &b) in data.iter().enumerate() {
         match b {
-            _ if quote != 0 => {
-                if b == quote {
-                    quote = 0;
-                }
-            }
+            _ if quote != 0 && b == quote => quote = 0,
+            _ if quote != 0 => {}
             b'"' | b'\'' => quote = b,
             b'[' => subset = true,
             b']' => subset = false,
@@ -637,8 +682,15 @@ enum State {
     Text,
     /// After `<`.
     Open,
-    /// In a tag: an end tag, the quote it is in, whether the last byte was `/`.
-    Tag { end: bool, quote: u8, slash: bool },
+    /// In a tag: an end tag, the quote it is in, whether the last byte was
+    /// `/`, and how many bytes of its name match `game` (a start tag) or
+    /// `games` (an end tag), [`MISS`] when it does not.
+    Tag {
+        end: bool,
+        quote: u8,
+        slash: bool,
+        name: u8,
+    },
     /// After `<!`, matched this many bytes of `--` or `[CDATA[`.
     Bang { cdata: bool, matched: u8 },
     /// In a comment, after this many `-`.
@@ -650,67 +702,124 @@ enum State {
     Decl,
 }
 
+/// The name match of a tag that is no longer checked (see [`State::Tag`]).
+const MISS: u8 = u8::MAX;
+
 impl Markup {
     /// Where the element (or the markup) this scan starts at ends in the
-    /// next chunk of it, if it does: after the tag that closes it.
+    /// next chunk of it, if it does: after the tag that closes it; or
+    /// before a `<game` start tag or `</games>` end tag met inside it,
+    /// where the game before it is broken (a game holds no game).
     pub fn element_end(&mut self, data: &[u8]) -> Option<usize> {
         const CDATA: &[u8] = b"[CDATA[";
         for (i, &b) in data.iter().enumerate() {
-            let done = |depth: usize| (depth == 0).then_some(i + 1);
+            // Markup that ends at depth 0 ends the scan.
+            let mut ends = false;
             self.state = match self.state {
                 State::Text => match b {
                     b'<' => State::Open,
                     _ => State::Text,
                 },
                 State::Open => match b {
-                    b'/' => State::Tag { end: true, quote: 0, slash: false },
-                    b'!' => State::Bang { cdata: false, matched: 0 },
+                    b'/' => State::Tag {
+                        end: true,
+                        quote: 0,
+                        slash: false,
+                        name: 0,
+                    },
+                    b'!' => State::Bang {
+                        cdata: false,
+                        matched: 0,
+                    },
                     b'?' => State::Decl,
                     b'>' => {
-                        self.state = State::Text;
-                        if let Some(e) = done(self.depth) {
-                            return Some(e);
-                        }
-                        continue;
+                        ends = true;
+                        State::Text
                     }
-                    _ => State::Tag { end: false, quote: 0, slash: false },
+                    _ => State::Tag {
+                        end: false,
+                        quote: 0,
+                        slash: false,
+                        name: if b == b'g' { 1 } else { MISS },
+                    },
                 },
-                State::Tag { end, quote, slash } => match b {
-                    _ if quote != 0 => State::Tag { end, quote: if b == quote { 0 } else { quote }, slash: false },
-                    b'"' | b'\'' => State::Tag { end, quote: b, slash: false },
-                    b'>' => {
-                        if end {
-                            self.depth = self.depth.saturating_sub(1);
-                        } else if !slash {
-                            self.depth += 1;
+                State::Tag {
+                    end,
+                    quote,
+                    slash,
+                    mut name,
+                } => {
+                    if name != MISS {
+                        let pattern: &[u8] = if end { b"games" } else { b"game" };
+                        match pattern.get(usize::from(name)) {
+                            Some(&p) if p == b => name += 1,
+                            Some(_) => name = MISS,
+                            None if self.depth > 0
+                                && (b.is_ascii_whitespace() || matches!(b, b'>' | b'/')) =>
+                            {
+                                *self = Markup::default();
+                                return Some(
+                                    i.saturating_sub(pattern.len() + 1 + usize::from(end)),
+                                );
+                            }
+                            None => name = MISS,
                         }
-                        self.state = State::Text;
-                        if let Some(e) = done(self.depth) {
-                            return Some(e);
-                        }
-                        continue;
                     }
-                    _ => State::Tag { end, quote: 0, slash: b == b'/' },
-                },
+                    match b {
+                        _ if quote != 0 => State::Tag {
+                            end,
+                            quote: if b == quote { 0 } else { quote },
+                            slash: false,
+                            name,
+                        },
+                        b'"' | b'\'' => State::Tag {
+                            end,
+                            quote: b,
+                            slash: false,
+                            name,
+                        },
+                        b'>' => {
+                            if end {
+                                self.depth = self.depth.saturating_sub(1);
+                            } else if !slash {
+                                self.depth += 1;
+                            }
+                            ends = true;
+                            State::Text
+                        }
+                        _ => State::Tag {
+                            end,
+                            quote: 0,
+                            slash: b == b'/',
+                            name,
+                        },
+                    }
+                }
                 State::Bang { cdata, matched } => {
                     let m = usize::from(matched);
                     match (matched, b) {
-                        (0, b'-') => State::Bang { cdata: false, matched: 1 },
+                        (0, b'-') => State::Bang {
+                            cdata: false,
+                            matched: 1,
+                        },
                         (1, b'-') if !cdata => State::Comment(0),
-                        (0, b'[') => State::Bang { cdata: true, matched: 1 },
+                        (0, b'[') => State::Bang {
+                            cdata: true,
+                            matched: 1,
+                        },
                         _ if cdata && m < CDATA.len() && CDATA[m] == b => {
                             if m + 1 == CDATA.len() {
                                 State::CData(0)
                             } else {
-                                State::Bang { cdata, matched: matched + 1 }
+                                State::Bang {
+                                    cdata,
+                                    matched: matched + 1,
+                                }
                             }
                         }
                         (_, b'>') => {
-                            self.state = State::Text;
-                            if let Some(e) = done(self.depth) {
-                                return Some(e);
-                            }
-                            continue;
+                            ends = true;
+                            State::Text
                         }
                         _ => State::Decl,
                     }
@@ -718,11 +827,8 @@ impl Markup {
                 State::Comment(dashes) => match b {
                     b'-' => State::Comment(dashes.saturating_add(1)),
                     b'>' if dashes >= 2 => {
-                        self.state = State::Text;
-                        if let Some(e) = done(self.depth) {
-                            return Some(e);
-                        }
-                        continue;
+                        ends = true;
+                        State::Text
                     }
                     _ => State::Comment(0),
                 },
@@ -733,15 +839,15 @@ impl Markup {
                 },
                 State::Decl => match b {
                     b'>' => {
-                        self.state = State::Text;
-                        if let Some(e) = done(self.depth) {
-                            return Some(e);
-                        }
-                        continue;
+                        ends = true;
+                        State::Text
                     }
                     _ => State::Decl,
                 },
             };
+            if ends && self.depth == 0 {
+                return Some(i + 1);
+            }
         }
         None
     }

@@ -589,8 +589,7 @@ impl<'a> De<'a> {
 
     fn parse<T: std::str::FromStr>(self, what: &str) -> Result<T, Error> {
         let s = self.scalar()?;
-        s.parse()
-            .map_err(|_| Error(format!("`{s}` is not {what}")))
+        s.parse().map_err(|_| Error(format!("`{s}` is not {what}")))
     }
 }
 
@@ -682,9 +681,9 @@ impl<'de> de::Deserializer<'de> for De<'de> {
             De::Text(s) => v.visit_seq(de::value::SeqDeserializer::new(
                 s.split_ascii_whitespace().map(De::Text),
             )),
-            De::Nodes(nodes) => {
-                v.visit_seq(de::value::SeqDeserializer::new(nodes.into_iter().map(De::Node)))
-            }
+            De::Nodes(nodes) => v.visit_seq(de::value::SeqDeserializer::new(
+                nodes.into_iter().map(De::Node),
+            )),
             De::Node(n) | De::Tagged(n) => Err(Error(format!(
                 "<{}> stands where a list is expected",
                 n.name
@@ -710,7 +709,9 @@ impl<'de> de::Deserializer<'de> for De<'de> {
                 n.name.as_str(),
                 De::Node(n),
             )))),
-            De::Text(s) => Err(Error(format!("the value `{s}` stands where an element is expected"))),
+            De::Text(s) => Err(Error(format!(
+                "the value `{s}` stands where an element is expected"
+            ))),
             De::Nodes(_) => unreachable!("one() gives no list"),
         }
     }
@@ -773,7 +774,10 @@ fn fields(n: &Node) -> impl Iterator<Item = (&str, De<'_>)> {
         if n.children[..i].iter().any(|p| p.name == c.name) {
             return None;
         }
-        let group = n.children[i..].iter().filter(|o| o.name == c.name).collect();
+        let group = n.children[i..]
+            .iter()
+            .filter(|o| o.name == c.name)
+            .collect();
         Some((c.name.as_str(), De::Nodes(group)))
     });
     attrs.chain(children)
@@ -795,7 +799,10 @@ struct VariantDe<'a> {
 impl<'de> de::EnumAccess<'de> for VariantDe<'de> {
     type Error = Error;
     type Variant = De<'de>;
-    fn variant_seed<S: de::DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, De<'de>), Error> {
+    fn variant_seed<S: de::DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, De<'de>), Error> {
         let name: de::value::BorrowedStrDeserializer<'de, Error> =
             de::value::BorrowedStrDeserializer::new(self.name);
         Ok((seed.deserialize(name)?, self.content))
