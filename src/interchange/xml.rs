@@ -858,3 +858,129 @@ impl Skip for Markup {
         self.element_end(data)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Serialize;
+
+    /// An element holding a value, written and parsed back.
+    fn written(v: &impl Serialize) -> (String, Node) {
+        let mut out = String::new();
+        push_element(&mut out, "x", &to_value(v).expect("a value")).expect("written");
+        let node = parse(&out).unwrap_or_else(|e| panic!("{out}: {e:?}"));
+        (out, node)
+    }
+
+    #[test]
+    fn attribute_values_come_back_exactly() {
+        let awkward = "a<b>&c\"d'e ]]> tab\there\r\nnew\rline  two  spaces \u{e9}\u{1F600}";
+        let mut out = String::from("<x");
+        push_attr(&mut out, "v", awkward).expect("written");
+        out.push_str("/>");
+        assert!(!out.contains(['\t', '\n', '\r']), "{out}");
+        let node = parse(&out).expect("parsed");
+        assert_eq!(node.attr("v"), Some(awkward));
+        // What an attribute cannot hold is an error, not a loss.
+        assert!(push_attr(&mut String::new(), "v", "a\u{1}b").is_err());
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Kind {
+        Unit,
+        Newtype(u8),
+        Struct { a: String, b: Vec<u16> },
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Inner {
+        name: String,
+        kind: Kind,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Every {
+        flag: bool,
+        number: i32,
+        text: String,
+        maybe: Option<u8>,
+        none: Option<u8>,
+        list: Vec<u32>,
+        empty: Vec<Inner>,
+        one: Vec<Inner>,
+        kinds: Vec<Kind>,
+        inner: Inner,
+    }
+
+    #[test]
+    fn every_shape_of_a_family_type_round_trips() {
+        let every = Every {
+            flag: true,
+            number: -5,
+            text: "a \"text\" <with> & \u{1}".to_string(),
+            maybe: Some(7),
+            none: None,
+            list: vec![1, 2, 3],
+            empty: Vec::new(),
+            one: vec![Inner {
+                name: "only".to_string(),
+                kind: Kind::Unit,
+            }],
+            kinds: vec![
+                Kind::Unit,
+                Kind::Newtype(4),
+                Kind::Struct {
+                    a: "s".to_string(),
+                    b: vec![9, 10],
+                },
+            ],
+            inner: Inner {
+                name: "in".to_string(),
+                kind: Kind::Newtype(1),
+            },
+        };
+        // A field that holds a character an attribute cannot hold is an
+        // error (no family field kifu has can hold one).
+        let mut out = String::new();
+        assert!(push_element(&mut out, "x", &to_value(&every).expect("a value")).is_err());
+        let every = Every {
+            text: "a \"text\" <with> &".to_string(),
+            ..every
+        };
+        let (xml, node) = written(&every);
+        let back = Every::deserialize(De::Node(&node)).unwrap_or_else(|e| panic!("{xml}: {e}"));
+        assert_eq!(back, every, "{xml}");
+    }
+
+    #[test]
+    fn the_markup_scan_ends_an_element_where_it_ends() {
+        for (text, end, cut) in [
+            (
+                "<game a=\"x>y\">t<!-- </game> --><![CDATA[</game>]]></game>rest",
+                57,
+                false,
+            ),
+            ("<game/>rest", 7, false),
+            ("<game><gamey/></game>", 21, false),
+            ("<game><moves><game>", 13, true),
+            ("<game><moves></games>", 13, true),
+        ] {
+            assert_eq!(
+                Markup::default().element_end(text.as_bytes()),
+                Some(end),
+                "{text}"
+            );
+            if cut {
+                continue;
+            }
+            // Fed a byte at a time (an oversize record), the same end.
+            let mut scan = Markup::default();
+            let at = text
+                .as_bytes()
+                .iter()
+                .position(|b| scan.element_end(std::slice::from_ref(b)).is_some());
+            assert_eq!(at.map(|i| i + 1), Some(end), "{text}");
+        }
+    }
+}
