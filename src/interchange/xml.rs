@@ -459,37 +459,56 @@ fn game_of(n: &Node, at: &At<'_>) -> Result<Game, Problem> {
         ));
     }
     expect(at, n, &[])?;
-    let mut variant: Option<Variant> = None;
-    let mut game = Game::new(Variant::Coerceo);
+    let (mut variant, mut setup, mut moves, mut result) = (None, None, None, None);
+    let (mut preamble, mut tags) = (Vec::new(), Vec::new());
     for c in &n.children {
         match c.name.as_str() {
-            "variant" => variant = Some(family(at, c, De::Node(c))?),
-            "preamble" => game.preamble.push(comment_of(at, c)?),
-            "tag" => game.tags.push(tag_of(at, c)?),
-            "setup" => {
+            "variant" => once(at, c, &mut variant, || family(at, c, De::Node(c)))?,
+            "preamble" => preamble.push(comment_of(at, c)?),
+            "tag" => tags.push(tag_of(at, c)?),
+            "setup" => once(at, c, &mut setup, || {
                 expect(at, c, &[])?;
-                let [one] = c.children.as_slice() else {
-                    return Err(problem(
+                match c.children.as_slice() {
+                    [one] => family::<Setup>(at, one, De::Tagged(one)),
+                    _ => Err(problem(
                         at,
                         c,
                         "<setup> holds one element, named after the family",
-                    ));
-                };
-                game.setup = Some(family::<Setup>(at, one, De::Tagged(one))?);
-            }
-            "moves" => game.moves = line_of(at, c)?,
-            "result" => {
+                    )),
+                }
+            })?,
+            "moves" => once(at, c, &mut moves, || line_of(at, c))?,
+            "result" => once(at, c, &mut result, || {
                 let token = text_of(at, c)?;
-                game.result =
-                    Some(GameResult::parse(token).ok_or_else(|| {
-                        problem(at, c, format!("`{token}` is not a game result"))
-                    })?);
-            }
+                GameResult::parse(token)
+                    .ok_or_else(|| problem(at, c, format!("`{token}` is not a game result")))
+            })?,
             other => return Err(problem(at, c, format!("<game> holds no <{other}>"))),
         }
     }
-    game.variant = variant.ok_or_else(|| problem(at, n, "the <game> has no <variant>"))?;
-    Ok(game)
+    let variant: Variant = variant.ok_or_else(|| problem(at, n, "the <game> has no <variant>"))?;
+    Ok(Game {
+        preamble,
+        tags,
+        setup,
+        moves: moves.ok_or_else(|| problem(at, n, "the <game> has no <moves>"))?,
+        result,
+        ..Game::new(variant)
+    })
+}
+
+/// Reads an element that may come once.
+fn once<T>(
+    at: &At<'_>,
+    n: &Node,
+    slot: &mut Option<T>,
+    read: impl FnOnce() -> Result<T, Problem>,
+) -> Result<(), Problem> {
+    if slot.is_some() {
+        return Err(problem(at, n, format!("a second <{}>", n.name)));
+    }
+    *slot = Some(read()?);
+    Ok(())
 }
 
 fn comment_of(at: &At<'_>, n: &Node) -> Result<Comment, Problem> {
@@ -550,33 +569,36 @@ fn ply_of(at: &At<'_>, n: &Node) -> Result<Ply, Problem> {
     };
     let number: u32 = family(at, n, De::Text(attr("number")?))?;
     let side: Side = family(at, n, De::Text(attr("side")?))?;
-    let mut mv: Option<Move> = None;
-    let mut ply = Ply::new(
-        number,
-        side,
-        Move::Tafl(crate::family::hnefatafl::Move::Resign),
-    );
-    ply.glyph = n.attr("glyph").map(str::to_string);
-    if let Some(nags) = n.attr("nags") {
-        ply.nags = family(at, n, De::Text(nags))?;
-    }
+    let (mut mv, mut before, mut after, mut variations) =
+        (None, Vec::new(), Vec::new(), Vec::new());
     for c in &n.children {
         match c.name.as_str() {
-            "before" => ply.before.push(comment_of(at, c)?),
-            "after" => ply.after.push(comment_of(at, c)?),
-            "variation" => ply.variations.push(line_of(at, c)?),
-            _ if mv.is_none() => mv = Some(family(at, c, De::Tagged(c))?),
-            other => {
+            "before" => before.push(comment_of(at, c)?),
+            "after" => after.push(comment_of(at, c)?),
+            "variation" => variations.push(line_of(at, c)?),
+            // The move: the one other element, named after its family.
+            other if mv.is_some() => {
                 return Err(problem(
                     at,
                     c,
                     format!("<ply> holds one move, and a second <{other}>"),
                 ))
             }
+            _ => mv = Some(family::<Move>(at, c, De::Tagged(c))?),
         }
     }
-    ply.mv = mv.ok_or_else(|| problem(at, n, "the <ply> has no move"))?;
-    Ok(ply)
+    let mv = mv.ok_or_else(|| problem(at, n, "the <ply> has no move"))?;
+    Ok(Ply {
+        glyph: n.attr("glyph").map(str::to_string),
+        nags: match n.attr("nags") {
+            Some(nags) => family(at, n, De::Text(nags))?,
+            None => Vec::new(),
+        },
+        before,
+        after,
+        variations,
+        ..Ply::new(number, side, mv)
+    })
 }
 
 // ---------------------------------------------------------------- records
@@ -607,10 +629,6 @@ impl Scan for GameScan {
         if data.starts_with(b"<?") {
             return need(find(b"?>")).map(|e| (e, false));
         }
-        // Wait for enough bytes to tell `<game>` from `<games>` and the rest.
-        if data.len() < 10 && !eof && b"<!DOCTYPE"[..].starts_with(&data[..data.len().min(9)]) {
-            return None;
-        }
         if let Some(rest) = data.strip_prefix(b"<game") {
             match rest.first() {
                 None if !eof => return None,
@@ -632,8 +650,10 @@ impl Scan for GameScan {
         if data.starts_with(b"<") {
             return need(Markup::default().element_end(data)).map(|e| (e, true));
         }
-        // Text outside any element: up to the next markup.
-        Some((memchr::memchr(b'<', data).unwrap_or(n), true))
+        // Text outside any element: up to the next markup. (Markup cut off
+        // at the end of the data waits above for more: its scan ends
+        // nowhere yet.)
+        need(memchr::memchr(b'<', data)).map(|e| (e, true))
     }
 
     fn oversize(&self) -> Oversize {
