@@ -14,7 +14,9 @@ use common::{convert, counts, errors_are_located, kifu, no_panic, stderr, stdout
 use kifu::archive::{read_record, Records, BATCH_BYTES};
 use kifu::format::{by_name, guess, Format, ReadOptions, WriteOptions};
 
-/// Validates an XML document against schema/kifu.xsd with xmllint. Without
+/// Validates an XML document against schema/kifu.xsd with xmllint
+/// (`--huge`: variations nested over about 120 deep pass its default depth
+/// of 256 elements). Without
 /// xmllint the test fails (CI installs it, `.ci/run`), unless
 /// `KIFU_SKIP_XMLLINT=1` says to skip, with a message.
 fn assert_valid(doc: &[u8], what: &str) {
@@ -24,6 +26,7 @@ fn assert_valid(doc: &[u8], what: &str) {
     let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/kifu.xsd");
     let out = std::process::Command::new("xmllint")
         .arg("--noout")
+        .arg("--huge")
         .arg("--schema")
         .arg(&schema)
         .arg(&file)
@@ -215,7 +218,17 @@ fn malformed_xml_is_a_located_error_and_the_next_game_reads() {
 }
 
 #[test]
-fn variations_nested_too_deep_are_refused() {
+fn variations_nested_500_deep_come_back_and_501_are_refused() {
+    let deep = format!("1. e4 {}{} e5 *\n", "(1. d4 ".repeat(500), ")".repeat(500));
+    let canonical = convert("pgn", "pgn", &[], deep.as_bytes());
+    assert_eq!(counts(&canonical), (1, 0), "{}", stderr(&canonical));
+    let xml = convert("pgn", "xml", &[], deep.as_bytes());
+    assert_eq!(counts(&xml), (1, 0), "{}", stderr(&xml));
+    assert_valid(&xml.stdout, "500 nested variations");
+    let back = convert("xml", "pgn", &[], &xml.stdout);
+    assert_eq!(counts(&back), (1, 0), "{}", stderr(&back));
+    assert!(back.stdout == canonical.stdout);
+
     let mut doc = String::from("<games><game><variant family=\"chess\"/><moves>");
     let ply = "<ply number=\"1\" side=\"white\"><chess><move role=\"pawn\" from=\"e2\" to=\"e4\"/></chess>";
     for _ in 0..600 {
