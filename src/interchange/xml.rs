@@ -31,7 +31,7 @@
 //! written here. The family's own parts (the attributes of `<variant>`, the
 //! element in `<setup>`, the move element in `<ply>`, named after the
 //! family) come from its types' serde derives, the definition `json` dumps
-//! ([`fields`]).
+//! (`xml/fields.rs`).
 //!
 //! Text is written as it is, `&`, `<` and `>` escaped, a carriage return
 //! as `&#13;`; a character XML 1.0 cannot hold (U+0000 to U+001F but tab,

@@ -15,7 +15,9 @@
 //!   child element (or attribute, for a value) named after the variant; a
 //!   unit variant is its name, as a value or as an element's text;
 //! - a value where an element stands (a setup's FEN) is the element's text;
-//! - `None` is an attribute or element left out.
+//! - `None` is an attribute or element left out;
+//! - `char` names no field: `<char code="001B"/>` is a character of the
+//!   text around it (see [`push_text`]).
 //!
 //! Reading goes back through the same derives ([`De`]): a field is looked
 //! up among the element's attributes and children by name, and a value is
