@@ -14,7 +14,7 @@ use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as
 use crate::family::hnefatafl::{aagenielsen, otn, tafl};
 use crate::family::tenjiku::notation as tenjiku;
 use crate::family::Family;
-use crate::interchange::json;
+use crate::interchange::{json, xml};
 use crate::ir::Game;
 use crate::options::{Options, Settings};
 
@@ -250,6 +250,17 @@ pub static FORMATS: &[Format] = &[
         read: Some(json::read),
         write: Some(json::write_line),
         framing: Framing::PLAIN,
+        options: Options::NONE,
+    },
+    Format {
+        name: "xml",
+        extensions: &["xml"],
+        family: None,
+        description: "the IR as one XML document of games (any family), valid against schema/kifu.xsd",
+        split: &xml::GameScan,
+        read: Some(xml::read),
+        write: Some(xml::write),
+        framing: xml::FRAMING,
         options: Options::NONE,
     },
 ];

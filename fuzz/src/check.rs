@@ -23,7 +23,11 @@ pub const READERS: &[&str] = &[
     "tenjiku",
     "json",
     "jsonl",
+    "xml",
 ];
+
+/// The interchange formats every game round-trips through.
+pub const INTERCHANGE: &[&str] = &["json", "xml"];
 
 /// A readable format by name.
 pub fn format(name: &str) -> &'static Format {
@@ -114,14 +118,15 @@ fn framed(framing: Framing, games: &[&str]) -> String {
 /// - an output of two copies of A, framed as the CLI frames it, splits into
 ///   exactly two game records (and nothing else but blanks), each of which
 ///   reads and writes back to A (X -> X -> X is stable);
-/// - the record written as JSON reads back and writes A (X -> json -> X
-///   equals X -> X).
+/// - the record written in each interchange format ([`INTERCHANGE`]) reads
+///   back and writes A (X -> json -> X and X -> xml -> X equal X -> X).
 pub fn round_trips(name: &str, data: &[u8]) {
     let f = format(name);
-    let json = format("json");
     let same = converter(f, f);
-    let to_json = converter(f, json);
-    let from_json = converter(json, f);
+    let through: Vec<_> = INTERCHANGE
+        .iter()
+        .map(|&via| (converter(f, format(via)), converter(format(via), f), via))
+        .collect();
     for (n, record) in game_records(f, data).iter().enumerate() {
         let n = n + 1;
         let Converted::Game(a, _) = same.convert(record) else {
@@ -167,31 +172,33 @@ pub fn round_trips(name: &str, data: &[u8]) {
                 ),
             }
         }
-        // X -> json -> X.
-        let j = match to_json.convert(record) {
-            Converted::Game(j, _) => j,
-            Converted::Failed(p) => panic!(
-                "{name} game {n}: X -> X converts but X -> json fails: {}\n--- record:\n{}",
-                p.message,
-                show(record)
-            ),
-        };
-        match from_json.convert(j.as_bytes()) {
-            Converted::Game(c, _) => assert!(
-                c == a,
-                "{name} game {n}: X -> json -> X differs from X -> X\n--- record:\n{}\n--- X -> X:\n{}\n--- X -> json -> X:\n{}",
-                show(record),
-                show(a.as_bytes()),
-                show(c.as_bytes())
-            ),
-            Converted::Failed(p) => panic!(
-                "{name} game {n}: X -> json wrote JSON that does not read back: {}:{}: {}\n--- record:\n{}\n--- json:\n{}",
-                p.line,
-                p.col,
-                p.message,
-                show(record),
-                show(j.as_bytes())
-            ),
+        // X -> json -> X, X -> xml -> X.
+        for (to_i, from_i, via) in &through {
+            let j = match to_i.convert(record) {
+                Converted::Game(j, _) => j,
+                Converted::Failed(p) => panic!(
+                    "{name} game {n}: X -> X converts but X -> {via} fails: {}\n--- record:\n{}",
+                    p.message,
+                    show(record)
+                ),
+            };
+            match from_i.convert(j.as_bytes()) {
+                Converted::Game(c, _) => assert!(
+                    c == a,
+                    "{name} game {n}: X -> {via} -> X differs from X -> X\n--- record:\n{}\n--- X -> X:\n{}\n--- X -> {via} -> X:\n{}",
+                    show(record),
+                    show(a.as_bytes()),
+                    show(c.as_bytes())
+                ),
+                Converted::Failed(p) => panic!(
+                    "{name} game {n}: X -> {via} wrote what does not read back: {}:{}: {}\n--- record:\n{}\n--- {via}:\n{}",
+                    p.line,
+                    p.col,
+                    p.message,
+                    show(record),
+                    show(j.as_bytes())
+                ),
+            }
         }
     }
 }

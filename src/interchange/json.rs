@@ -200,17 +200,23 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
             format!("invalid game JSON: {msg}"),
         )
     })?;
+    Ok(Parsed {
+        game: settle(game)?,
+        warnings: Vec::new(),
+    })
+}
+
+/// Finishes a game an interchange format read (`json`, `xml`): no deeper
+/// than kifu reads, its result in its family's reading, and checked by
+/// [`validate`].
+pub(crate) fn settle(mut game: Game) -> Result<Game, Problem> {
     if game.moves.depth(MAX_VARIATION_DEPTH) > MAX_VARIATION_DEPTH {
         return Err(too_deep((0, 0)));
     }
     // A token several families write means what the game's family says.
-    let mut game = game;
     game.result = game.result.map(|r| r.in_family(game.family()));
     validate(&game)?;
-    Ok(Parsed {
-        game,
-        warnings: Vec::new(),
-    })
+    Ok(game)
 }
 
 /// Writes one game as one line of JSON, without a newline.
