@@ -1,3 +1,4 @@
 //! Interchange formats: faithful dumps of the IR.
 
+pub mod csv;
 pub mod json;
