@@ -1055,6 +1055,25 @@ pub fn schema(dialect: &str) -> Option<String> {
             out.push_str(",\n");
         }
         out.push_str(&format!("    PRIMARY KEY ({})\n);\n", keys[t]));
+        // SQLite's `.import` reads an empty field as the empty string, as
+        // it reads `""`: each row's empty fields are made NULL again where
+        // it may be NULL (in the roster columns an empty tag value then
+        // reads NULL too: tags keeps it).
+        let nullable: Vec<&str> = COLUMNS[t]
+            .iter()
+            .filter(|c| !c.2)
+            .map(|c| c.0)
+            .collect();
+        if !pg && !nullable.is_empty() {
+            let sets: Vec<String> = nullable
+                .iter()
+                .map(|c| format!("{c} = NULLIF({c}, '')"))
+                .collect();
+            out.push_str(&format!(
+                "CREATE TRIGGER {table}_null AFTER INSERT ON {table} BEGIN\n    UPDATE {table} SET {}\n    WHERE rowid = NEW.rowid;\nEND;\n",
+                sets.join(", ")
+            ));
+        }
     }
     Some(out)
 }
