@@ -469,6 +469,7 @@ impl Folder for CsvFolder {
             out: Vec::new(),
             pos: 0,
             done: false,
+            failed: None,
         }))
     }
 
@@ -583,6 +584,8 @@ struct Merge {
     out: Vec<u8>,
     pos: usize,
     done: bool,
+    /// An error met after the games before it were given.
+    failed: Option<io::Error>,
 }
 
 /// The key of a row and where the columns after its first `skip` start.
@@ -664,17 +667,31 @@ impl Merge {
 }
 
 impl Read for Merge {
+    /// Fills `buf` with as many games as it holds (a reader asks for
+    /// large reads, as a file gives them).
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while self.pos == self.out.len() {
-            if self.done || !self.next_game()? {
-                self.done = true;
-                return Ok(0);
-            }
+        if let Some(e) = self.failed.take() {
+            return Err(e);
         }
-        let n = buf.len().min(self.out.len() - self.pos);
-        buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
-        self.pos += n;
-        Ok(n)
+        let mut filled = 0;
+        while filled < buf.len() {
+            if self.pos == self.out.len() {
+                match self.next_game() {
+                    _ if self.done => break,
+                    Ok(true) => continue,
+                    Ok(false) => self.done = true,
+                    // The games before the error are read first.
+                    Err(e) if filled > 0 => self.failed = Some(e),
+                    Err(e) => return Err(e),
+                }
+                break;
+            }
+            let n = (buf.len() - filled).min(self.out.len() - self.pos);
+            buf[filled..filled + n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+            self.pos += n;
+            filled += n;
+        }
+        Ok(filled)
     }
 }
 
@@ -793,8 +810,10 @@ struct Row<'t> {
     fields: Vec<Option<Cow<'t, str>>>,
     /// Where it is: in its table (`moves.csv line 17`) or in the record.
     place: String,
-    /// Its position in the record.
-    at: (usize, usize),
+    /// Where it starts in the record.
+    offset: usize,
+    /// The record.
+    text: &'t str,
 }
 
 impl Row<'_> {
@@ -802,8 +821,13 @@ impl Row<'_> {
         self.fields.get(i).and_then(|f| f.as_deref())
     }
 
+    /// Its line and column in the record.
+    fn at(&self) -> (usize, usize) {
+        line_col(self.text, self.offset)
+    }
+
     fn error(&self, message: impl std::fmt::Display) -> Problem {
-        Problem::at(self.at, format!("{}: {message}", self.place))
+        Problem::at(self.at(), format!("{}: {message}", self.place))
     }
 
     /// A column that must hold a value.
@@ -850,14 +874,14 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
     let mut out = Vec::new();
     let mut pos = 0;
     while pos < text.len() {
-        let at = line_col(text, pos);
+        let at = || line_col(text, pos);
         let (name, mut next, mut more) =
-            next_field(text, pos).map_err(|m| Problem::at(at, format!("{m}")))?;
+            next_field(text, pos).map_err(|m| Problem::at(at(), m))?;
         let name = name.unwrap_or_default();
         let (table, line) = name.split_once(':').unwrap_or((&name, ""));
         let Some(t) = TABLES.iter().position(|n| *n == table) else {
             return Err(Problem::at(
-                at,
+                at(),
                 format!("a row of no table `{table}` (games, tags or moves)"),
             ));
         };
@@ -876,7 +900,7 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
         let want = COLUMNS[t].len() - KEYS[t];
         if fields.len() != want {
             return Err(Problem::at(
-                at,
+                at(),
                 format!(
                     "{place}: {} columns where {table} has {}",
                     fields.len() + KEYS[t],
@@ -888,7 +912,8 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
             table: t,
             fields,
             place,
-            at,
+            offset: pos,
+            text,
         });
         pos = next;
     }
@@ -972,7 +997,7 @@ fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
             .ok_or_else(|| row.error(format!("`{text}` is no variation path (`12.1/3.2`)")))?,
     };
     if path.len() > MAX_VARIATION_DEPTH {
-        return Err(too_deep(row.at));
+        return Err(too_deep(row.at()));
     }
     let line = line_at(&mut game.moves, &path)
         .ok_or_else(|| row.error("its variation follows no ply before it"))?;
