@@ -910,7 +910,10 @@ fn plan(
     let mut jobs = Vec::new();
     // A format kept in a folder (csv) writes one set of tables for the
     // run: no output per input.
-    let out_dir = args.out_dir.as_ref().filter(|_| to.split.folder().is_none());
+    let out_dir = args
+        .out_dir
+        .as_ref()
+        .filter(|_| to.split.folder().is_none());
     for input in &args.inputs {
         // A format kept in a folder (csv) reads the folder named.
         if let Some(from) = from.filter(|f| f.split.folder().is_some()) {

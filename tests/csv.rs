@@ -132,8 +132,10 @@ fn sqlite_loads_the_tables_and_answers_queries() {
     assert_eq!(q("SELECT count(DISTINCT game_id) FROM games"), "3");
     // Plies per game, as the games table says and as the moves rows count.
     assert_eq!(
-        q("SELECT game, plies, (SELECT count(*) FROM moves m WHERE m.game_id = g.game_id \
-           AND m.variation IS NULL) FROM games g ORDER BY game"),
+        q(
+            "SELECT game, plies, (SELECT count(*) FROM moves m WHERE m.game_id = g.game_id \
+           AND m.variation IS NULL) FROM games g ORDER BY game"
+        ),
         "1|6|6\n2|1|1\n3|1|1"
     );
     // The known game's moves in order, its variation, and their fields.
@@ -153,8 +155,10 @@ fn sqlite_loads_the_tables_and_answers_queries() {
         "f4:f2f4 exf4:e5f4"
     );
     assert_eq!(
-        q("SELECT from_square, to_square, captured, piece, is_check FROM moves \
-           WHERE move = 'exf4'"),
+        q(
+            "SELECT from_square, to_square, captured, piece, is_check FROM moves \
+           WHERE move = 'exf4'"
+        ),
         "e5|f4|f4|P|0"
     );
     assert_eq!(
@@ -200,8 +204,8 @@ impl Postgres {
         also.reverse();
         let initdb = need_tool("initdb", &also, "postgresql");
         let bin = initdb.parent().unwrap().to_path_buf();
-        need_tool("pg_ctl", &[bin.clone()], "postgresql");
-        let psql = need_tool("psql", &[bin.clone()], "postgresql");
+        need_tool("pg_ctl", std::slice::from_ref(&bin), "postgresql");
+        let psql = need_tool("psql", std::slice::from_ref(&bin), "postgresql");
         let dir = tempfile::tempdir().unwrap();
         let pg = Postgres { dir, bin, psql };
         if Postgres::is_root() {
@@ -272,7 +276,16 @@ impl Postgres {
     /// Runs SQL (or a psql command) and gives its rows, unaligned.
     fn sql(&self, command: &str) -> String {
         let out = Command::new(&self.psql)
-            .args(["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-U", "postgres"])
+            .args([
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-U",
+                "postgres",
+            ])
             .args(["-d", "postgres", "-h"])
             .arg(self.dir.path())
             .args(["-c", command])
@@ -363,7 +376,10 @@ fn postgresql_loads_the_tables_with_copy_and_answers_queries() {
         pg.sql("SELECT count(*) FROM moves WHERE glyph IS NULL"),
         pg.sql("SELECT count(*) - 1 FROM moves")
     );
-    assert_eq!(pg.sql("SELECT count(*) FROM games WHERE setup IS NULL"), "3");
+    assert_eq!(
+        pg.sql("SELECT count(*) FROM games WHERE setup IS NULL"),
+        "3"
+    );
 }
 
 #[test]
@@ -413,7 +429,12 @@ fn without_out_dir_the_moves_rows_stream_to_standard_output() {
     // -o writes the same rows to a file.
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("moves.csv");
-    let out = convert("pgn", "csv", &["-o", file.to_str().unwrap()], GAMES.as_bytes());
+    let out = convert(
+        "pgn",
+        "csv",
+        &["-o", file.to_str().unwrap()],
+        GAMES.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(fs::read_to_string(&file).unwrap(), text);
 }
@@ -430,15 +451,18 @@ fn tables_are_never_written_over_their_input_and_a_file_is_no_folder() {
         b"",
     );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("is the input"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("is the input"), "{}", stderr(&out));
     assert_eq!(fs::read(dir.join("moves.csv")).unwrap(), before);
     let file = dir.join("games.csv");
     let out = kifu(
-        &["convert", "--from", "csv", "--to", "pgn", file.to_str().unwrap()],
+        &[
+            "convert",
+            "--from",
+            "csv",
+            "--to",
+            "pgn",
+            file.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -457,7 +481,14 @@ fn a_damaged_row_fails_its_game_alone_with_its_table_and_line() {
     assert_ne!(damaged, moves);
     fs::write(dir.join("moves.csv"), damaged).unwrap();
     let out = kifu(
-        &["convert", "--from", "csv", "--to", "pgn", dir.to_str().unwrap()],
+        &[
+            "convert",
+            "--from",
+            "csv",
+            "--to",
+            "pgn",
+            dir.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
@@ -471,7 +502,14 @@ fn a_damaged_row_fails_its_game_alone_with_its_table_and_line() {
     // A header that is not kifu's ends the input.
     fs::write(dir.join("tags.csv"), "id,name\r\n").unwrap();
     let out = kifu(
-        &["convert", "--from", "csv", "--to", "pgn", dir.to_str().unwrap()],
+        &[
+            "convert",
+            "--from",
+            "csv",
+            "--to",
+            "pgn",
+            dir.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -516,7 +554,14 @@ fn assert_round_trip(label: &str, from: &[&str], inputs: &[&str], stdin: &[u8]) 
     let tables = run_with(&["--to", "csv", "--out-dir", t.to_str().unwrap()]);
     assert_eq!(direct.status.code(), tables.status.code(), "{label}");
     let back = kifu(
-        &["convert", "--from", "csv", "--to", "jsonl", t.to_str().unwrap()],
+        &[
+            "convert",
+            "--from",
+            "csv",
+            "--to",
+            "jsonl",
+            t.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(back.status.code(), Some(0), "{label}: {}", stderr(&back));
@@ -547,14 +592,27 @@ fn every_family_of_the_corpus_round_trips_through_the_tables() {
         let t = t.to_str().unwrap();
         let direct = kifu(&["convert", "-q", "--from", format, "--to", format, d], b"");
         let tables = kifu(
-            &["convert", "-q", "--from", format, "--to", "csv", "--out-dir", t, d],
+            &[
+                "convert",
+                "-q",
+                "--from",
+                format,
+                "--to",
+                "csv",
+                "--out-dir",
+                t,
+                d,
+            ],
             b"",
         );
         assert_eq!(direct.status.code(), tables.status.code(), "{format}");
         let back = kifu(&["convert", "--from", "csv", "--to", format, t], b"");
         assert_eq!(back.status.code(), Some(0), "{format}: {}", stderr(&back));
         assert!(!direct.stdout.is_empty(), "{format}");
-        assert!(back.stdout == direct.stdout, "{format}: X -> csv -> X differs");
+        assert!(
+            back.stdout == direct.stdout,
+            "{format}: X -> csv -> X differs"
+        );
     }
     // Every file, JSON included, in the IR.
     assert_round_trip("corpus", &[], &[corpus.to_str().unwrap()], b"");

@@ -197,7 +197,11 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     row(out, "games", &games);
     for (i, tag) in game.tags.iter().enumerate() {
         let position = (i + 1).to_string();
-        row(out, "tags", &[Some(&position), Some(&tag.name), Some(&tag.value)]);
+        row(
+            out,
+            "tags",
+            &[Some(&position), Some(&tag.name), Some(&tag.value)],
+        );
     }
     let mut rows = MoveRows {
         out,
@@ -448,10 +452,9 @@ impl Folder for CsvFolder {
             match table.next()? {
                 Some(h) if h.text.trim_start_matches('\u{feff}') == header(t) => {}
                 _ => {
-                    return Err(table.error(
-                        1,
-                        &format!("the header row is not kifu's: `{}`", header(t)),
-                    ))
+                    return Err(
+                        table.error(1, &format!("the header row is not kifu's: `{}`", header(t)))
+                    )
                 }
             }
             tables.push(table);
@@ -498,7 +501,10 @@ struct Failed(String, Option<io::Error>);
 
 impl Games for Failed {
     fn game(&mut self, _: &str, _: &Origin<'_>) -> io::Result<()> {
-        Err(self.1.take().unwrap_or_else(|| io::Error::other("write failed")))
+        Err(self
+            .1
+            .take()
+            .unwrap_or_else(|| io::Error::other("write failed")))
     }
     fn name(&self) -> &str {
         &self.0
@@ -548,7 +554,7 @@ impl TableReader {
             }
             self.line += 1;
             quotes += memchr::memchr_iter(b'"', &bytes[from..]).count();
-            if quotes % 2 == 0 {
+            if quotes.is_multiple_of(2) {
                 break;
             }
         }
@@ -644,7 +650,7 @@ impl Merge {
         };
         let (id, rest) = key_of(&row.text, KEYS[0]).map_err(|m| self.games.error(row.line, &m))?;
         write!(self.out, "games:{},", row.line)?;
-        self.out.extend_from_slice(row.text[rest..].as_bytes());
+        self.out.extend_from_slice(&row.text.as_bytes()[rest..]);
         self.out.push(b'\n');
         for t in 0..2 {
             loop {
@@ -652,7 +658,7 @@ impl Merge {
                 match self.pending[t].take() {
                     Some(p) if p.id == id => {
                         write!(self.out, "{}:{},", TABLES[t + 1], p.row.line)?;
-                        self.out.extend_from_slice(p.row.text[p.rest..].as_bytes());
+                        self.out.extend_from_slice(&p.row.text.as_bytes()[p.rest..]);
                         self.out.push(b'\n');
                     }
                     other => {
@@ -847,7 +853,10 @@ impl Row<'_> {
                 de.disable_recursion_limit();
                 let value = T::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
                 value.map_err(|e| {
-                    self.error(format!("`{}` is not kifu's JSON: {e}", COLUMNS[t][i + KEYS[t]].0))
+                    self.error(format!(
+                        "`{}` is not kifu's JSON: {e}",
+                        COLUMNS[t][i + KEYS[t]].0
+                    ))
                 })
             })
             .transpose()
@@ -875,8 +884,7 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
     let mut pos = 0;
     while pos < text.len() {
         let at = || line_col(text, pos);
-        let (name, mut next, mut more) =
-            next_field(text, pos).map_err(|m| Problem::at(at(), m))?;
+        let (name, mut next, mut more) = next_field(text, pos).map_err(|m| Problem::at(at(), m))?;
         let name = name.unwrap_or_default();
         let (table, line) = name.split_once(':').unwrap_or((&name, ""));
         let Some(t) = TABLES.iter().position(|n| *n == table) else {
@@ -952,7 +960,9 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
     let Some((first, rest)) = rows.split_first().filter(|(r, _)| r.table == 0) else {
         return Err(Problem::whole("a game's rows start with its games row"));
     };
-    let variant: Variant = first.json(1)?.ok_or_else(|| first.error("`variant` is empty"))?;
+    let variant: Variant = first
+        .json(1)?
+        .ok_or_else(|| first.error("`variant` is empty"))?;
     if variant.family().name() != first.need(0)? {
         return Err(first.error(format!(
             "the family `{}` is not the variant's, {}",
@@ -974,7 +984,9 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
     for row in rest {
         match row.table {
             0 => return Err(row.error("a second games row in one game")),
-            1 => game.tags.push(Tag::new(row.need(1)?, row.get(2).unwrap_or(""))),
+            1 => game
+                .tags
+                .push(Tag::new(row.need(1)?, row.get(2).unwrap_or(""))),
             _ => add_move(&mut game, row)?,
         }
     }
@@ -1017,7 +1029,9 @@ fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
             line.plies.len()
         )));
     }
-    let number = row.number(2)?.ok_or_else(|| row.error("`number` is empty"))?;
+    let number = row
+        .number(2)?
+        .ok_or_else(|| row.error("`number` is empty"))?;
     let side = match row.get(3) {
         Some("white") => Side::White,
         Some("black") => Side::Black,
@@ -1084,11 +1098,7 @@ pub fn schema(dialect: &str) -> Option<String> {
         // it reads `""`: each row's empty fields are made NULL again where
         // it may be NULL (in the roster columns an empty tag value then
         // reads NULL too: tags keeps it).
-        let nullable: Vec<&str> = COLUMNS[t]
-            .iter()
-            .filter(|c| !c.2)
-            .map(|c| c.0)
-            .collect();
+        let nullable: Vec<&str> = COLUMNS[t].iter().filter(|c| !c.2).map(|c| c.0).collect();
         if !pg && !nullable.is_empty() {
             let sets: Vec<String> = nullable
                 .iter()
@@ -1130,12 +1140,17 @@ mod tests {
     fn the_key_is_stable_and_ignores_blanks_around_the_record() {
         assert_eq!(game_key(b"1. e4 *"), game_key(b"\n\n1. e4 *\n"));
         assert_ne!(game_key(b"1. e4 *"), game_key(b"1. d4 *"));
-        assert_eq!(format!("{:016x}", game_key(b"")), format!("{:016x}", game_key(b"")));
+        assert_eq!(
+            format!("{:016x}", game_key(b"")),
+            format!("{:016x}", game_key(b""))
+        );
     }
 
     #[test]
     fn a_record_ends_before_the_next_games_row_outside_quotes() {
         let text = b"games,a\r\ntags,\"x\ngames,y\"\r\ngames,b\r\n";
-        assert_eq!(TableScan.end(text, true), Some((25, true)));
+        assert_eq!(TableScan.end(text, true), Some((27, true)));
+        assert_eq!(TableScan.end(&text[..30], false), None);
+        assert_eq!(TableScan.end(&text[27..], true), Some((9, true)));
     }
 }

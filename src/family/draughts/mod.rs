@@ -140,7 +140,12 @@ pub fn move_fields(
             } else {
                 "-".to_string()
             };
-            let written = m.path.iter().map(|&s| square(s)).collect::<Vec<_>>().join(&sep);
+            let written = m
+                .path
+                .iter()
+                .map(|&s| square(s))
+                .collect::<Vec<_>>()
+                .join(&sep);
             Ok(crate::family::MoveFields {
                 canonical: written.clone(),
                 written,

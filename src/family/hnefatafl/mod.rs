@@ -290,4 +290,3 @@ mod tests {
         assert_eq!(a1.transform(11, 1, false).to_string(), "a11");
     }
 }
-
