@@ -23,6 +23,7 @@ pub const READERS: &[&str] = &[
     "tenjiku",
     "json",
     "jsonl",
+    "csv",
 ];
 
 /// A readable format by name.
