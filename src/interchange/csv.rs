@@ -14,7 +14,7 @@
 //! either way.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -351,8 +351,10 @@ pub fn game_key(bytes: &[u8]) -> u64 {
 pub struct TableSink {
     outs: [Option<Output>; 3],
     name: String,
-    /// How many records of each key came so far.
-    seen: HashMap<u64, u32>,
+    /// The keys met so far.
+    seen: HashSet<u64>,
+    /// How many records of a key met more than once came so far.
+    repeats: HashMap<u64, u32>,
     buf: String,
 }
 
@@ -363,7 +365,8 @@ impl TableSink {
         let mut sink = TableSink {
             outs,
             name,
-            seen: HashMap::new(),
+            seen: HashSet::new(),
+            repeats: HashMap::new(),
             buf: String::new(),
         };
         for (t, out) in sink.outs.iter_mut().enumerate() {
@@ -379,11 +382,12 @@ impl TableSink {
 impl Games for TableSink {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
         let key = game_key(origin.bytes);
-        let n = self.seen.entry(key).or_insert(0);
-        *n += 1;
-        let id = match *n {
-            1 => format!("{key:016x}"),
-            n => format!("{key:016x}-{n}"),
+        let id = if self.seen.insert(key) {
+            format!("{key:016x}")
+        } else {
+            let n = self.repeats.entry(key).or_insert(1);
+            *n += 1;
+            format!("{key:016x}-{n}")
         };
         let mut rest = text.as_bytes();
         while !rest.is_empty() {
