@@ -750,25 +750,20 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             };
             let name = job_name(job);
             let run = |sink: &mut dyn Games, report: &mut Report<'_>| {
-                let (input, damage) = match (&job.input, &job.member) {
-                    (None, _) => {
+                let folder = job.from.split.folder();
+                let (input, damage) = match (&job.input, &job.member, folder) {
+                    (None, _, _) => {
                         kifu::input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))
                     }
-                    // A format kept in a folder (csv) reads the folder.
-                    (Some(p), None) if job.from.split.folder().is_some() => job
-                        .from
-                        .split
-                        .folder()
-                        .map_or_else(
-                            || Err(io::Error::other("no folder")),
-                            |folder| folder.open(p),
-                        )
-                        .map(|r| (r, kifu::input::Damage::default()))
-                        .map_err(|e| Error::io(p, e)),
-                    (Some(p), Some(m)) => {
+                    (Some(p), Some(m), _) => {
                         kifu::input::zip_member(p, m).map_err(|e| Error::io(p, e))
                     }
-                    (Some(p), None) => kifu::input::open(p).map_err(|e| Error::io(p, e)),
+                    // A format kept in a folder (csv) reads the folder.
+                    (Some(p), None, Some(folder)) => folder
+                        .open(p)
+                        .map(|r| (r, kifu::input::Damage::default()))
+                        .map_err(|e| Error::io(p, e)),
+                    (Some(p), None, None) => kifu::input::open(p).map_err(|e| Error::io(p, e)),
                 }?;
                 let mut done = convert_stream(input, &name, &conv, sink, report)?;
                 // A compressed input cut short or corrupt: the games before
@@ -919,16 +914,8 @@ fn plan(
         if let Some(from) = from.filter(|f| f.split.folder().is_some()) {
             if !input.is_dir() {
                 return Err(Error::Usage(format!(
-                    "{} reads a folder of tables ({}): {} is not a folder",
+                    "{} reads a folder of its tables: {} is not a folder",
                     from.name,
-                    from.split
-                        .folder()
-                        .map(|f| f.files(Path::new("")))
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|p| p.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
                     input.display()
                 )));
             }
