@@ -646,3 +646,111 @@ fn the_shared_corpus_round_trips_through_the_tables() {
         assert_round_trip("tenjiku", &["--from", "tenjiku"], &["-"], &data);
     }
 }
+
+/// The rows of a CSV text, quote-aware (for checking columns).
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let (mut row, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => row.push(std::mem::take(&mut field)),
+            '\r' if !quoted => {}
+            '\n' if !quoted => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            c => field.push(c),
+        }
+    }
+    rows
+}
+
+#[test]
+fn every_family_fills_its_move_columns() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    // (file, move, [(column, value)]).
+    let cases: [(&str, &str, &[(&str, &str)]); 5] = [
+        (
+            "chess/petrosjan-sllavcco.pgn",
+            "exd4",
+            &[
+                ("canonical", "e5d4"),
+                ("from_square", "e5"),
+                ("to_square", "d4"),
+                ("captured", "d4"),
+                ("piece", "P"),
+                ("is_check", "0"),
+                ("side", "black"),
+            ],
+        ),
+        (
+            "draughts/english.pdn",
+            "11-15",
+            &[
+                ("from_square", "11"),
+                ("to_square", "15"),
+                ("captured", ""),
+                ("piece", ""),
+            ],
+        ),
+        (
+            "coerceo/constructs.coerceo",
+            "14d-14b x14a",
+            &[
+                ("from_square", "14d"),
+                ("to_square", "14b"),
+                ("captured", "14a"),
+            ],
+        ),
+        (
+            "tafl/brandubh.tafl",
+            "D6-A6xA5",
+            &[
+                ("from_square", "d6"),
+                ("to_square", "a6"),
+                ("captured", "a5"),
+                ("is_mate", "0"),
+            ],
+        ),
+        (
+            "tenjiku/constructs.tenjiku",
+            "Lnx9f-8e=",
+            &[
+                ("canonical", "Ln10gx9f-8e="),
+                ("from_square", "10g"),
+                ("to_square", "8e"),
+                ("captured", "9f"),
+                ("piece", "Ln"),
+                ("promotion", ""),
+            ],
+        ),
+    ];
+    for (file, mv, want) in cases {
+        let out = kifu(
+            &[
+                "convert",
+                "-q",
+                "--to",
+                "csv",
+                corpus.join(file).to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", stderr(&out));
+        let rows = csv_rows(&stdout(&out));
+        let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+        let row = rows
+            .iter()
+            .find(|r| r[col("move")] == mv)
+            .unwrap_or_else(|| panic!("{file}: no row of {mv}"));
+        for (name, value) in want {
+            assert_eq!(row[col(name)], *value, "{file} {mv}: {name}");
+        }
+    }
+}
