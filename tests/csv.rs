@@ -675,7 +675,12 @@ fn csv_rows(text: &str) -> Vec<Vec<String>> {
 fn every_family_fills_its_move_columns() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     // (file, move, [(column, value)]).
-    let cases: [(&str, &str, &[(&str, &str)]); 5] = [
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+    );
+    let cases: [Case; 5] = [
         (
             "chess/petrosjan-sllavcco.pgn",
             "exd4",
