@@ -853,8 +853,9 @@ impl Row<'_> {
         let t = self.table;
         self.get(i)
             .map(|text| {
+                // serde_json's own depth limit (128) holds every value of
+                // these columns: a game's variations are rows, not JSON.
                 let mut de = serde_json::Deserializer::from_str(text);
-                de.disable_recursion_limit();
                 let value = T::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
                 value.map_err(|e| {
                     self.error(format!(
@@ -1138,6 +1139,22 @@ mod tests {
             assert_eq!(back.as_deref(), value, "{out}");
             assert_eq!((next, more), (out.len(), false), "{out}");
         }
+    }
+
+    #[test]
+    fn json_nested_past_any_game_is_an_error_not_a_stack_overflow() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let mut text =
+            String::from("games,chess,\"{\"\"family\"\":\"\"chess\"\"}\",,,,,,,,0,,,,\r\n");
+        text.push_str("moves,1,1,1,white,,e4,e2e4,e2,e4,,P,,0,0,,,,,,\"");
+        text.push_str(&deep);
+        text.push_str("\"\r\n");
+        let e = read(&text, &ReadOptions::default()).unwrap_err();
+        assert!(
+            e.message.contains("`ir` is not kifu's JSON"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
