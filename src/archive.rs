@@ -92,6 +92,14 @@ pub trait Scan: Sync + std::fmt::Debug {
     fn has_text(&self, bytes: &[u8]) -> bool {
         !bytes.trim_ascii().is_empty()
     }
+
+    /// For a format kept as a folder of files rather than one stream (the
+    /// `csv` tables), how that folder is read and written; its records are
+    /// then found in the stream [`Folder::open`] gives. `None` (every other
+    /// format): one stream.
+    fn folder(&self) -> Option<&'static dyn crate::format::Folder> {
+        None
+    }
 }
 
 /// Finds where a record over the size limit ends, a chunk at a time, keeping
@@ -530,6 +538,28 @@ impl Converter<'_> {
     }
 }
 
+/// Where a record's game came from, for outputs that keep it
+/// ([`Games::game`]): the `csv` tables' source, index and game key.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    /// The input as messages name it (a path, `-`, `archive.zip:member`).
+    pub source: &'a str,
+    /// The game's number in its input, from 1, as messages count them.
+    pub index: usize,
+    /// The record's bytes.
+    pub bytes: &'a [u8],
+}
+
+/// Where converted games go, in input order: a [`Sink`] (one stream with
+/// its format's framing), or a format's tables
+/// ([`crate::format::Folder`]).
+pub trait Games {
+    /// Writes one game, converted from `origin`.
+    fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()>;
+    /// What errors call this output.
+    fn name(&self) -> &str;
+}
+
 /// An output stream with its format's framing.
 pub struct Sink<W: Write> {
     out: W,
@@ -580,6 +610,15 @@ impl<W: Write> Sink<W> {
         self.out.write_all(self.framing.tail.as_bytes())?;
         self.out.flush()?;
         Ok(self.out)
+    }
+}
+
+impl<W: Write> Games for Sink<W> {
+    fn game(&mut self, text: &str, _: &Origin<'_>) -> io::Result<()> {
+        Sink::game(self, text)
+    }
+    fn name(&self) -> &str {
+        &self.name
     }
 }
 
@@ -659,11 +698,11 @@ impl Groups {
 
 /// Converts one input stream into a sink. Failed games are reported and
 /// skipped; with `strict`, the first one ends the run with an error.
-pub fn convert_stream<R: Read + Send, W: Write>(
+pub fn convert_stream<R: Read + Send>(
     input: R,
     name: &str,
     conv: &Converter<'_>,
-    sink: &mut Sink<W>,
+    sink: &mut dyn Games,
     report: &mut Report<'_>,
 ) -> Result<Summary, Error> {
     let io_err = |e: io::Error| Error::io(name, e);
@@ -739,7 +778,13 @@ pub fn convert_stream<R: Read + Send, W: Write>(
                         summary.warnings += 1;
                         groups.add(diag(w, Severity::Warning), report);
                     }
-                    sink.game(&text).map_err(|e| Error::io(sink.name(), e))?;
+                    let origin = Origin {
+                        source: name,
+                        index: game_index,
+                        bytes,
+                    };
+                    sink.game(&text, &origin)
+                        .map_err(|e| Error::io(sink.name(), e))?;
                     summary.converted += 1;
                 }
                 Converted::Failed(p) => {

@@ -2,21 +2,23 @@
 //! writes, with its name, file extensions, family, reader, writer and
 //! description. A new format is one module and one entry in [`FORMATS`].
 
-use std::path::Path;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
-use crate::archive::Scan;
+use crate::archive::{Games, Scan};
 use crate::container::scan::Scanner;
 pub use crate::container::Parsed;
-use crate::error::Problem;
+use crate::error::{Error, Problem};
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
 use crate::family::coerceo::notation as coerceo;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
 use crate::family::hnefatafl::{aagenielsen, otn, tafl};
 use crate::family::tenjiku::notation as tenjiku;
 use crate::family::Family;
-use crate::interchange::{json, xml};
+use crate::interchange::{csv, json, xml};
 use crate::ir::Game;
 use crate::options::{Options, Settings};
+use crate::output::Output;
 
 /// Options that change how records are read: the input format's own
 /// (typed, from its registry entry) and the settings every reader shares.
@@ -87,6 +89,28 @@ const CONTAINER: Framing = Framing {
     between: "\n",
     ..Framing::PLAIN
 };
+
+/// A format kept as a folder of files (the `csv` tables) rather than one
+/// stream, as its scan says ([`Scan::folder`]): how the folder is read and
+/// written.
+pub trait Folder: Sync {
+    /// The files of the folder `dir`, in the order they are written.
+    fn files(&self, dir: &Path) -> Vec<PathBuf>;
+    /// Opens the folder as one stream of the format's records.
+    fn open(&self, dir: &Path) -> io::Result<Box<dyn Read + Send>>;
+    /// The tables of a run, written into the folder `dir` (`--out-dir`),
+    /// each file put in place by [`Tables::commit`].
+    fn create(&self, dir: &Path) -> Result<Box<dyn Tables>, Error>;
+    /// What of the tables one stream holds (standard output, `-o`), called
+    /// `name` in errors.
+    fn stream(&self, out: Output, name: String) -> Box<dyn Tables>;
+}
+
+/// The tables a run writes ([`Folder::create`], [`Folder::stream`]).
+pub trait Tables: Games {
+    /// Ends every file and puts it in place.
+    fn commit(self: Box<Self>) -> Result<(), Error>;
+}
 
 /// One format of the registry.
 #[derive(Debug)]
@@ -263,6 +287,17 @@ pub static FORMATS: &[Format] = &[
         framing: xml::FRAMING,
         options: Options::NONE,
     },
+    Format {
+        name: "csv",
+        extensions: &["csv"],
+        family: None,
+        description: "database tables games.csv, tags.csv, moves.csv in a folder (any family; --out-dir DIR, --from csv DIR)",
+        split: &csv::TableScan,
+        read: Some(csv::read),
+        write: Some(csv::write),
+        framing: Framing::PLAIN,
+        options: Options::NONE,
+    },
 ];
 
 /// The format with this name.
@@ -273,7 +308,8 @@ pub fn by_name(name: &str) -> Option<&'static Format> {
 /// The readable format a file name's ending names (the longest ending wins:
 /// `x.diag.pdn` is draughts-diag, `x.pdn` draughts-num).
 pub fn guess(path: &Path) -> Option<&'static Format> {
-    by_ending(path, |f| f.read.is_some())
+    // A format kept in a folder (csv) is never guessed from a file name.
+    by_ending(path, |f| f.read.is_some() && f.split.folder().is_none())
 }
 
 /// The format kifu writes for a file name (`sheet.html` is

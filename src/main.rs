@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
+use kifu::archive::{convert_stream, Converter, Games, Report, Sink, Summary};
 use kifu::error::{Diagnostic, Error};
-use kifu::format::{self, Format, ReadOptions, WriteOptions, FORMATS};
+use kifu::format::{self, Format, ReadOptions, Tables, WriteOptions, FORMATS};
 use kifu::options::{self, Given, Side, Sides, Values};
 use kifu::output::{self, is_temporary, stdout_closed, OutFile, Output, Planned, STDOUT};
 
@@ -50,6 +50,17 @@ enum Command {
         #[arg(value_parser = PAGES.map(|(name, _)| name))]
         command: Option<String>,
     },
+    /// Print the SQL CREATE TABLE statements that load the csv tables
+    /// (games.csv, tags.csv, moves.csv) as they are.
+    Schema(SchemaArgs),
+}
+
+#[derive(clap::Args)]
+struct SchemaArgs {
+    /// The SQL dialect.
+    #[arg(long, value_name = "DIALECT", default_value = "sqlite", num_args = 0..=1,
+          default_missing_value = "sqlite", value_parser = kifu::interchange::csv::DIALECTS)]
+    sql: String,
 }
 
 #[derive(clap::Args)]
@@ -95,10 +106,12 @@ struct ConvertArgs {
     /// Files, directories (searched recursively) or `-` for standard input.
     #[arg(default_value = "-")]
     inputs: Vec<PathBuf>,
-    /// Write everything to this file instead of standard output.
+    /// Write everything to this file instead of standard output (csv: the
+    /// moves table).
     #[arg(long, short = 'o', conflicts_with = "out_dir")]
     output: Option<PathBuf>,
-    /// Write one output file per input file here, mirroring directories.
+    /// Write one output file per input file here, mirroring directories
+    /// (csv: the three tables of the whole run).
     #[arg(long)]
     out_dir: Option<PathBuf>,
     /// Stop at the first failed game; warnings count as failures.
@@ -339,6 +352,16 @@ fn main() -> ExitCode {
             }
             _ => ExitCode::SUCCESS,
         },
+        Command::Schema(args) => {
+            let text = kifu::interchange::csv::schema(&args.sql).unwrap_or_default();
+            match io::stdout().lock().write_all(text.as_bytes()) {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                    say(&format!("kifu: {}", Error::io(STDOUT, e)));
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::SUCCESS,
+            }
+        }
         Command::Diff(args) => match diff(&args) {
             Ok(code) => ExitCode::from(code),
             Err(e) => {
@@ -675,6 +698,32 @@ fn paint_heading(text: &str, on: bool) -> String {
     }
 }
 
+/// Where the games of a whole run go: one stream, or a format's tables.
+enum Shared {
+    Stream(Sink<Output>),
+    Tables(Box<dyn Tables>),
+}
+
+impl Shared {
+    fn games(&mut self) -> &mut dyn Games {
+        match self {
+            Shared::Stream(sink) => sink,
+            Shared::Tables(tables) => tables.as_mut(),
+        }
+    }
+
+    /// Ends the output and puts every file in place.
+    fn commit(self) -> Result<(), Error> {
+        match self {
+            Shared::Stream(sink) => {
+                let name = sink.name().to_string();
+                sink.finish().map_err(|e| Error::io(name, e))?.commit()
+            }
+            Shared::Tables(tables) => tables.commit(),
+        }
+    }
+}
+
 /// One input file (or standard input) and where its output goes.
 struct Job {
     input: Option<PathBuf>,
@@ -762,7 +811,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         format: options.write(),
     };
     let to_stdout = args.output.is_none() && args.out_dir.is_none();
-    check_outputs(args, &jobs, &skipped, to_stdout)?;
+    check_outputs(args, to, &jobs, &skipped, to_stdout)?;
     if to_stdout && stdout_closed() {
         return Err(Error::Usage(format!(
             "{STDOUT} is closed: what kifu writes would be lost (use -o FILE)"
@@ -838,19 +887,25 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     }
 
     let mut rejects = args.rejects.as_deref().map(OutFile::create).transpose()?;
-    // One sink for everything (stdout or -o), or one per input (--out-dir).
-    let mut shared: Option<Sink<Output>> = match (&args.out_dir, &args.output) {
-        (Some(_), _) => None,
-        (None, Some(p)) => Some(
-            Sink::new(Output::File(OutFile::create(p)?), to.framing).named(p.display().to_string()),
-        ),
-        (None, None) => Some(
-            Sink::new(
-                Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
-                to.framing,
-            )
-            .named(STDOUT),
-        ),
+    // One sink for everything (stdout or -o), or one per input (--out-dir);
+    // a format kept in a folder (csv) writes one set of tables for the run.
+    let stream = |out: Output, name: String| match to.split.folder() {
+        Some(folder) => Shared::Tables(folder.stream(out, name)),
+        None => Shared::Stream(Sink::new(out, to.framing).named(name)),
+    };
+    let mut shared: Option<Shared> = match (&args.out_dir, &args.output) {
+        (Some(dir), _) => match to.split.folder() {
+            Some(folder) => Some(Shared::Tables(folder.create(dir)?)),
+            None => None,
+        },
+        (None, Some(p)) => Some(stream(
+            Output::File(OutFile::create(p)?),
+            p.display().to_string(),
+        )),
+        (None, None) => Some(stream(
+            Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
+            STDOUT.to_string(),
+        )),
     };
     let mut summary = Summary::default();
     let outcome = (|| -> Result<(), Error> {
@@ -874,15 +929,21 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                 verbose: args.verbose,
             };
             let name = job_name(job);
-            let run = |sink: &mut Sink<Output>, report: &mut Report<'_>| {
-                let (input, damage) = match (&job.input, &job.member) {
-                    (None, _) => {
+            let run = |sink: &mut dyn Games, report: &mut Report<'_>| {
+                let folder = job.from.split.folder();
+                let (input, damage) = match (&job.input, &job.member, folder) {
+                    (None, _, _) => {
                         kifu::input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))
                     }
-                    (Some(p), Some(m)) => {
+                    (Some(p), Some(m), _) => {
                         kifu::input::zip_member(p, m).map_err(|e| Error::io(p, e))
                     }
-                    (Some(p), None) => kifu::input::open(p).map_err(|e| Error::io(p, e)),
+                    // A format kept in a folder (csv) reads the folder.
+                    (Some(p), None, Some(folder)) => folder
+                        .open(p)
+                        .map(|r| (r, kifu::input::Damage::default()))
+                        .map_err(|e| Error::io(p, e)),
+                    (Some(p), None, None) => kifu::input::open(p).map_err(|e| Error::io(p, e)),
                 }?;
                 let mut done = convert_stream(input, &name, &conv, sink, report)?;
                 if done.converted + done.failed == 0 && !damage.is_damaged() {
@@ -921,7 +982,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                 Ok(done)
             };
             match (&mut shared, &job.out) {
-                (Some(sink), _) => summary += run(sink, &mut report)?,
+                (Some(sink), _) => summary += run(sink.games(), &mut report)?,
                 (None, Some(out)) => {
                     if let Some(dir) = out.parent() {
                         fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -942,8 +1003,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             }
         }
         if let Some(sink) = shared.take() {
-            let name = sink.name().to_string();
-            sink.finish().map_err(|e| Error::io(name, e))?.commit()?;
+            sink.commit()?;
         }
         Ok(())
     })();
@@ -1081,12 +1141,36 @@ fn plan(
 ) -> Result<(Vec<Job>, Vec<String>), Error> {
     let mut jobs = Vec::new();
     let mut empty = Vec::new();
+    // A format kept in a folder (csv) writes one set of tables for the
+    // run: no output per input.
+    let out_dir = args
+        .out_dir
+        .as_ref()
+        .filter(|_| to.split.folder().is_none());
     for input in &args.inputs {
+        // A format kept in a folder (csv) reads the folder named.
+        if let Some(from) = from.filter(|f| f.split.folder().is_some()) {
+            if !input.is_dir() {
+                return Err(Error::Usage(format!(
+                    "{} reads a folder of its tables: {} is not a folder",
+                    from.name,
+                    input.display()
+                )));
+            }
+            let name = Path::new(input.file_name().unwrap_or(input.as_os_str()));
+            jobs.push(Job {
+                input: Some(input.clone()),
+                member: None,
+                from,
+                out: out_dir.map(|d| out_path(d, name, to)),
+            });
+            continue;
+        }
         if input.as_os_str() == "-" {
             let from = from.ok_or_else(|| {
                 Error::Usage("reading standard input needs --from to name its format".to_string())
             })?;
-            if args.out_dir.is_some() {
+            if out_dir.is_some() {
                 return Err(Error::Usage(
                     "standard input has no file name for --out-dir: use -o".to_string(),
                 ));
@@ -1108,7 +1192,7 @@ fn plan(
             for file in files {
                 if kifu::input::is_zip(&file) {
                     let rel = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
-                    zip_jobs(args, &file, &rel, from, to, &mut jobs)?;
+                    zip_jobs(out_dir, &file, &rel, from, to, &mut jobs)?;
                     continue;
                 }
                 let Some(guessed) = format::guess(&file) else {
@@ -1118,7 +1202,7 @@ fn plan(
                     continue;
                 }
                 let rel = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
-                let out = args.out_dir.as_ref().map(|d| out_path(d, &rel, to));
+                let out = out_dir.map(|d| out_path(d, &rel, to));
                 jobs.push(Job {
                     input: Some(file),
                     member: None,
@@ -1140,7 +1224,7 @@ fn plan(
             }
         } else if kifu::input::is_zip(input) {
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str())).to_path_buf();
-            zip_jobs(args, input, &name, from, to, &mut jobs)?;
+            zip_jobs(out_dir, input, &name, from, to, &mut jobs)?;
         } else {
             let fmt = match from.or_else(|| format::guess(input)) {
                 Some(f) => f,
@@ -1161,7 +1245,7 @@ fn plan(
                 }
             };
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str()));
-            let out = args.out_dir.as_ref().map(|d| out_path(d, name, to));
+            let out = out_dir.map(|d| out_path(d, name, to));
             jobs.push(Job {
                 input: Some(input.clone()),
                 member: None,
@@ -1178,7 +1262,7 @@ fn plan(
 /// named `archive.zip:member.pgn`; under --out-dir its output goes to a
 /// folder named after the archive (`out/archive/member.jsonl`).
 fn zip_jobs(
-    args: &ConvertArgs,
+    out_dir: Option<&PathBuf>,
     zip: &Path,
     rel: &Path,
     from: Option<&'static Format>,
@@ -1194,10 +1278,7 @@ fn zip_jobs(
         if from.is_some_and(|f| !std::ptr::eq(f, guessed)) {
             continue;
         }
-        let out = args
-            .out_dir
-            .as_ref()
-            .map(|d| out_path(d, &folder.join(&member), to));
+        let out = out_dir.map(|d| out_path(d, &folder.join(&member), to));
         jobs.push(Job {
             input: Some(zip.to_path_buf()),
             member: Some(member),
@@ -1242,15 +1323,27 @@ fn out_path(dir: &Path, rel: &Path, to: &Format) -> PathBuf {
 /// ([`output::check`]), for the outputs the flags and the jobs name.
 fn check_outputs(
     args: &ConvertArgs,
+    to: &Format,
     jobs: &[Job],
     skipped: &[Job],
     to_stdout: bool,
 ) -> Result<(), Error> {
+    // The tables of a folder read (csv) are inputs too.
+    let tables: Vec<PathBuf> = jobs
+        .iter()
+        .filter_map(|j| Some(j.from.split.folder()?.files(j.input.as_deref()?)))
+        .flatten()
+        .collect();
     let inputs: Vec<Option<&Path>> = jobs
         .iter()
         .chain(skipped)
         .map(|j| j.input.as_deref())
+        .chain(tables.iter().map(|p| Some(p.as_path())))
         .collect();
+    let written: Vec<PathBuf> = match (&args.out_dir, to.split.folder()) {
+        (Some(dir), Some(folder)) => folder.files(dir),
+        _ => Vec::new(),
+    };
     let flag = |path, who: &str| Planned {
         path,
         who: who.to_string(),
@@ -1259,6 +1352,7 @@ fn check_outputs(
     let mut outputs = Vec::new();
     outputs.extend(args.output.as_deref().map(|p| flag(p, "-o")));
     outputs.extend(args.rejects.as_deref().map(|p| flag(p, "--rejects")));
+    outputs.extend(written.iter().map(|p| flag(p, "--out-dir")));
     for job in jobs {
         if let Some(out) = &job.out {
             outputs.push(Planned {

@@ -24,6 +24,7 @@ pub const READERS: &[&str] = &[
     "json",
     "jsonl",
     "xml",
+    "csv",
 ];
 
 /// The interchange formats every game round-trips through.

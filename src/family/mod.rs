@@ -268,6 +268,65 @@ impl Move {
     }
 }
 
+/// The typed fields of one move, as the `csv` tables write them
+/// ([`move_fields`]): what a database query asks of a move, in any family.
+/// `None` (NULL) where the family's records do not say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MoveFields {
+    /// The move as the family's own notation writes it where it stands
+    /// (chess SAN with its check mark, a draughts path as held, CGN, tafl,
+    /// Hodges): kifu keeps a move's meaning, not its source text.
+    pub written: String,
+    /// The family's notation-independent form of the move: chess long
+    /// algebraic (`g1f3`, `e7e8q`), tenjiku with its origin (`FiD7n-6k`);
+    /// the written form where the family's notation is already complete.
+    pub canonical: String,
+    /// The square (field) the piece left.
+    pub from: Option<String>,
+    /// The square (field) the piece reached.
+    pub to: Option<String>,
+    /// The squares of the pieces it took off the board, in order.
+    pub captured: Vec<String>,
+    /// The piece that moved, as the family abbreviates it.
+    pub piece: Option<String>,
+    /// What the piece became (chess: the new piece; tenjiku: the promoted
+    /// piece).
+    pub promotion: Option<String>,
+    /// Whether the move gives check (chess).
+    pub check: Option<bool>,
+    /// Whether the move mates (chess) or wins at once (tafl `++`).
+    pub mate: Option<bool>,
+}
+
+/// The fields of every move of a game, in the order the container writes
+/// its plies (each ply, then its variations): the one per-family hook of
+/// the `csv` tables; a new family only adds its own.
+pub fn move_fields(game: &Game) -> Result<Vec<MoveFields>, Problem> {
+    match game.variant {
+        Variant::Chess(_) => chess::move_fields(game),
+        Variant::Draughts(board) => draughts::move_fields(game, &board),
+        Variant::Coerceo => coerceo::move_fields(game),
+        Variant::Tafl(_) => hnefatafl::move_fields(game),
+        Variant::Tenjiku => tenjiku::move_fields(game),
+    }
+}
+
+/// The plies of a line and its variations, in the order the container
+/// writes them (each ply, then its variations).
+pub fn plies_in_order(line: &crate::ir::Line) -> Vec<&crate::ir::Ply> {
+    fn walk<'g>(line: &'g crate::ir::Line, out: &mut Vec<&'g crate::ir::Ply>) {
+        for ply in &line.plies {
+            out.push(ply);
+            for v in &ply.variations {
+                walk(v, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(line, &mut out);
+    out
+}
+
 impl Setup {
     /// The chess position (a FEN), if the setup is one.
     pub fn as_chess(&self) -> Option<&str> {

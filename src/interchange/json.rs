@@ -240,7 +240,7 @@ pub fn write_line(
 /// Checks what the JSON schema cannot: that every glyph reads back, and
 /// (by the game's family) that the board is one kifu can handle and every
 /// move is possible on it.
-fn validate(game: &Game) -> Result<(), Problem> {
+pub(crate) fn validate(game: &Game) -> Result<(), Problem> {
     check_glyphs(&game.moves, game.variant.first_mover())?;
     game.variant.check(game)
 }

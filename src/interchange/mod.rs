@@ -1,4 +1,5 @@
 //! Interchange formats: faithful dumps of the IR.
 
+pub mod csv;
 pub mod json;
 pub mod xml;

@@ -64,6 +64,7 @@ pub const FRAMING: Framing = Framing {
     head: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<games>\n",
     between: "\n",
     tail: "\n</games>\n",
+    title: None,
 };
 
 /// How deeply elements nest in a game whose variations nest

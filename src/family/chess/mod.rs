@@ -418,3 +418,72 @@ impl Board {
         validated: true,
     };
 }
+
+/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]),
+/// from the replay that spells them: SAN as written where it stands, long
+/// algebraic as the canonical form (`e2e4`, `e7e8q`, `O-O` for castling,
+/// `--` for a null move), the squares, the piece letter (`P` for a pawn),
+/// the captured square (the passed pawn's, en passant), check and mate.
+pub fn move_fields(
+    game: &crate::ir::Game,
+) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    use crate::error::Problem;
+    let mut out = Vec::new();
+    let mut failed = None;
+    rules::Replay::spelling(game)
+        .map_err(Problem::whole)?
+        .walk(|step| {
+            let Some(ply) = step.ply.mv.as_chess() else {
+                failed = Some(Problem::whole("a move of another family in a chess game"));
+                return;
+            };
+            let mut written = String::new();
+            pgn::spell(ply, step.spelling, &mut written);
+            let mut f = crate::family::MoveFields {
+                written,
+                check: Some(step.spelling.check != Check::None),
+                mate: Some(step.spelling.check == Check::Mate),
+                ..Default::default()
+            };
+            match step.mv {
+                Ply::Move(m) => {
+                    f.piece = Some(m.role.san_letter().unwrap_or('P').to_string());
+                    f.promotion = m.promotion.and_then(Role::san_letter).map(String::from);
+                    let to = match (m.castle, m.from) {
+                        (Some(Wing::King), Some(from)) => Square::new(6, from.rank()),
+                        (Some(Wing::Queen), Some(from)) => Square::new(2, from.rank()),
+                        _ => m.to,
+                    };
+                    f.from = m.from.map(|s| s.to_string());
+                    f.to = Some(to.to_string());
+                    if m.capture {
+                        let taken = match (m.en_passant, m.from) {
+                            (true, Some(from)) => Square::new(m.to.file(), from.rank()),
+                            _ => m.to,
+                        };
+                        f.captured.push(taken.to_string());
+                    }
+                    f.canonical = match (m.castle, m.from) {
+                        (Some(Wing::King), _) => "O-O".to_string(),
+                        (Some(Wing::Queen), _) => "O-O-O".to_string(),
+                        (None, Some(from)) => format!(
+                            "{from}{}{}",
+                            m.to,
+                            m.promotion
+                                .and_then(Role::san_letter)
+                                .map_or(String::new(), |c| c.to_ascii_lowercase().to_string())
+                        ),
+                        // A move not replayed names no square of departure.
+                        (None, None) => f.written.clone(),
+                    };
+                }
+                Ply::Null | Ply::Claimed(_) => f.canonical = f.written.clone(),
+            }
+            out.push(f);
+        })
+        .map_err(|stop| Problem::whole(stop.to_string()))?;
+    match failed {
+        Some(p) => Err(p),
+        None => Ok(out),
+    }
+}

@@ -204,3 +204,36 @@ pub struct Move {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
 }
+
+/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
+/// the ply in CGN (written and canonical), its step's fields and the fields
+/// it captured, in the order written.
+pub fn move_fields(
+    game: &crate::ir::Game,
+) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    crate::family::plies_in_order(&game.moves)
+        .into_iter()
+        .map(|ply| {
+            let m = ply.mv.as_coerceo().ok_or_else(|| {
+                crate::error::Problem::whole("a move of another family in a Coerceo game")
+            })?;
+            let mut written = String::new();
+            notation::spell(m, &mut written)?;
+            Ok(crate::family::MoveFields {
+                canonical: written.clone(),
+                written,
+                from: m.step.map(|s| s.from.to_string()),
+                to: m.step.map(|s| s.to.to_string()),
+                captured: m
+                    .actions
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Capture(f) => Some(f.to_string()),
+                        _ => None,
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+        })
+        .collect()
+}

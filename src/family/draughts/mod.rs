@@ -116,3 +116,43 @@ pub struct Position {
     /// Black's pieces, in the order the FEN lists them.
     pub black: Vec<Piece>,
 }
+
+/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
+/// the path as the numbered notation writes it (written and canonical), its
+/// first and last squares. Draughts records name no captured piece and kifu
+/// does not replay draughts, so the captured squares, the piece and the
+/// flags are left empty.
+pub fn move_fields(
+    game: &crate::ir::Game,
+    board: &Board,
+) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    let square = |sq: Square| {
+        let mut s = String::new();
+        board.write_square(sq, &mut s);
+        s
+    };
+    crate::family::plies_in_order(&game.moves)
+        .into_iter()
+        .map(|ply| {
+            let m = pdn::draughts_move(&ply.mv)?;
+            let sep = if m.capture {
+                board.capture_separator().to_string()
+            } else {
+                "-".to_string()
+            };
+            let written = m
+                .path
+                .iter()
+                .map(|&s| square(s))
+                .collect::<Vec<_>>()
+                .join(&sep);
+            Ok(crate::family::MoveFields {
+                canonical: written.clone(),
+                written,
+                from: m.path.first().map(|&s| square(s)),
+                to: m.path.last().map(|&s| square(s)),
+                ..Default::default()
+            })
+        })
+        .collect()
+}

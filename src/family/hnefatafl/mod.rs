@@ -236,6 +236,37 @@ impl Board {
 /// with the king, are White.
 pub const ATTACKERS: crate::ir::Side = crate::ir::Side::Black;
 
+/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
+/// the move in tafl notation (written and canonical, `E5-E8xD8/F8+`, `--`
+/// for a resignation), its squares, the squares it captured (computed by
+/// the rules where they are known), and `mate` for a winning move (`++`).
+pub fn move_fields(
+    game: &crate::ir::Game,
+) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    crate::family::plies_in_order(&game.moves)
+        .into_iter()
+        .map(|ply| {
+            let m = ply.mv.as_tafl().ok_or_else(|| {
+                crate::error::Problem::whole("a move of another family in a tafl game")
+            })?;
+            let mut written = String::new();
+            tafl::spell(m, &mut written, &|s| s);
+            let step = m.step();
+            Ok(crate::family::MoveFields {
+                canonical: written.clone(),
+                written,
+                from: step.map(|s| s.from.to_string()),
+                to: step.map(|s| s.to.to_string()),
+                captured: step
+                    .map(|s| s.captures.iter().map(|c| c.to_string()).collect())
+                    .unwrap_or_default(),
+                mate: step.map(|s| s.mark == Some(Mark::Win)),
+                ..Default::default()
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

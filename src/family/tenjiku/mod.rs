@@ -633,6 +633,53 @@ pub struct Move {
     pub promote: bool,
 }
 
+/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]),
+/// each move resolved on the board: Hodges notation as kifu writes it by
+/// default (written) and with its origin (canonical, `FiD7n-6k`), the
+/// squares, the piece (TSA), the promoted piece, and the squares whose
+/// pieces it captured or burned.
+pub fn move_fields(
+    game: &crate::ir::Game,
+) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    use crate::error::Problem;
+    let short = notation::Options::default();
+    let long = notation::Options {
+        long: true,
+        ..short
+    };
+    let mut out = Vec::new();
+    let mut board = rules::start_of(game).map_err(Problem::whole)?;
+    rules::walk(&game.moves, &mut board, &mut |b, ply| {
+        let m = ply
+            .mv
+            .as_tenjiku()
+            .ok_or_else(|| Problem::whole("a move of another family in a tenjiku game"))?;
+        rules::check(b, ply.side, m)
+            .map_err(|e| Problem::whole(format!("{} {e}", ply.label(crate::ir::Side::Black))))?;
+        let (mut written, mut canonical) = (String::new(), String::new());
+        notation::spell(b, ply.side, m, &short, &mut written);
+        notation::spell(b, ply.side, m, &long, &mut canonical);
+        let fx = b.clone().play(ply.side, m);
+        out.push(crate::family::MoveFields {
+            written,
+            canonical,
+            from: Some(m.from.to_string()),
+            to: Some(m.to.to_string()),
+            captured: fx
+                .captured
+                .iter()
+                .chain(&fx.burned)
+                .map(|s| s.to_string())
+                .collect(),
+            piece: Some(m.piece.to_string()),
+            promotion: m.promote.then(|| m.piece.promote().to_string()),
+            ..Default::default()
+        });
+        Ok(*m)
+    })?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

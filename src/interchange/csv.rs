@@ -1,0 +1,1177 @@
+//! `csv`: games as three database tables in a folder, `games.csv`,
+//! `tags.csv` and `moves.csv` (UTF-8, a header row, RFC 4180 quoting, an
+//! empty unquoted field for NULL and `""` for the empty string), that
+//! `kifu schema --sql` describes and that read back to the same games.
+//!
+//! The writer ([`write`]) gives one game's rows as a *container*: each row
+//! starts with its table's name (`games`, `tags`, `moves`) in place of the
+//! key columns, which depend on where the game came from. [`TableSink`]
+//! puts each row into its table with its game's key (and the games row
+//! with its source and index). Reading does the reverse: [`Folder::open`]
+//! merges the three tables, game by game, into that container form (with
+//! each row's line in its table, `moves:17`), which [`TableScan`] cuts into
+//! records and [`read`] reads, one game at a time: memory stays flat
+//! either way.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::archive::{Games, Origin, Oversize, Scan, Skip};
+use crate::container::{line_col, too_deep};
+use crate::error::{Error, Problem};
+use crate::family::{move_fields, Move, MoveFields, Setup, Variant};
+use crate::format::{Folder, Parsed, ReadOptions, Tables, WriteOptions};
+use crate::ir::{Comment, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH};
+use crate::output::{OutFile, Output};
+
+/// The table files of a folder, in the order of [`TABLES`].
+pub const FILES: [&str; 3] = ["games.csv", "tags.csv", "moves.csv"];
+
+/// The names of the tables, as the container rows and the SQL schema name
+/// them.
+pub const TABLES: [&str; 3] = ["games", "tags", "moves"];
+
+/// How a column holds its values, for the SQL schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Text.
+    Text,
+    /// A whole number.
+    Integer,
+    /// `1` or `0`.
+    Boolean,
+    /// JSON text, as the `json` format writes the IR.
+    Json,
+}
+
+/// One column: its name, kind, and whether it is never NULL.
+type Column = (&'static str, Kind, bool);
+
+use Kind::*;
+
+/// The columns of `games.csv`.
+const GAMES: &[Column] = &[
+    ("game_id", Text, true),
+    ("source", Text, true),
+    ("game", Integer, true),
+    ("family", Text, true),
+    ("variant", Json, true),
+    ("event", Text, false),
+    ("site", Text, false),
+    ("date", Text, false),
+    ("round", Text, false),
+    ("white", Text, false),
+    ("black", Text, false),
+    ("result_tag", Text, false),
+    ("plies", Integer, true),
+    ("result", Text, false),
+    ("setup", Json, false),
+    ("preamble", Json, false),
+    ("comments_end", Json, false),
+];
+
+/// The columns of `tags.csv`.
+const TAGS: &[Column] = &[
+    ("game_id", Text, true),
+    ("position", Integer, true),
+    ("name", Text, true),
+    ("value", Text, true),
+];
+
+/// The columns of `moves.csv`.
+const MOVES: &[Column] = &[
+    ("game_id", Text, true),
+    ("seq", Integer, true),
+    ("ply", Integer, false),
+    ("number", Integer, false),
+    ("side", Text, false),
+    ("variation", Text, false),
+    ("move", Text, false),
+    ("canonical", Text, false),
+    ("from_square", Text, false),
+    ("to_square", Text, false),
+    ("captured", Text, false),
+    ("piece", Text, false),
+    ("promotion", Text, false),
+    ("is_check", Boolean, false),
+    ("is_mate", Boolean, false),
+    ("glyph", Text, false),
+    ("nags", Text, false),
+    ("comments_before", Json, false),
+    ("comments_after", Json, false),
+    ("comments_end", Json, false),
+    ("ir", Json, false),
+];
+
+/// Each table's columns, in the order of [`TABLES`].
+const COLUMNS: [&[Column]; 3] = [GAMES, TAGS, MOVES];
+
+/// How many leading columns of each table the sink writes (the key, and
+/// for games the source and index); the container row holds the rest.
+const KEYS: [usize; 3] = [3, 1, 1];
+
+/// The seven-tag roster, in the order of its columns.
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// The header row of a table (without its line end).
+fn header(table: usize) -> String {
+    COLUMNS[table]
+        .iter()
+        .map(|c| c.0)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Appends one field: NULL as nothing, the empty string and any value with
+/// a comma, a quote or a line break quoted (quotes doubled), others as
+/// they are.
+fn field(out: &mut String, value: Option<&str>) {
+    match value {
+        None => {}
+        Some(v) if v.is_empty() || v.bytes().any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n')) => {
+            out.push('"');
+            for (i, part) in v.split('"').enumerate() {
+                if i > 0 {
+                    out.push_str("\"\"");
+                }
+                out.push_str(part);
+            }
+            out.push('"');
+        }
+        Some(v) => out.push_str(v),
+    }
+}
+
+/// Appends one container row: the table's name, then its fields.
+fn row(out: &mut String, table: &str, fields: &[Option<&str>]) {
+    out.push_str(table);
+    for f in fields {
+        out.push(',');
+        field(out, *f);
+    }
+    out.push_str("\r\n");
+}
+
+fn to_json(value: &impl Serialize) -> Result<String, Problem> {
+    serde_json::to_string(value).map_err(|e| Problem::whole(e.to_string()))
+}
+
+/// Comments as a JSON array, as the `json` format writes them; `None` for
+/// none.
+fn comments_json(comments: &[Comment]) -> Result<Option<String>, Problem> {
+    if comments.is_empty() {
+        Ok(None)
+    } else {
+        to_json(&comments).map(Some)
+    }
+}
+
+/// The error of a writer whose plies and move fields do not pair up (a
+/// bug).
+const LOST: &str = "the move fields lost their place in the game";
+
+/// Writes one game as container rows: its games row, its tags rows, and a
+/// moves row per ply (each ply, then its variations), plus a row for each
+/// variation without plies. [`TableSink`] puts them in their tables.
+pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let fields = move_fields(game)?;
+    let variant = to_json(&game.variant)?;
+    let setup = game.setup.as_ref().map(to_json).transpose()?;
+    let plies = game.moves.plies.len().to_string();
+    let preamble = comments_json(&game.preamble)?;
+    let end = comments_json(&game.moves.trailing)?;
+    let mut games: Vec<Option<&str>> = vec![Some(game.family().name()), Some(&variant)];
+    games.extend(ROSTER.map(|t| game.tag(t)));
+    games.extend([
+        Some(plies.as_str()),
+        game.result.map(|r| r.token()),
+        setup.as_deref(),
+        preamble.as_deref(),
+        end.as_deref(),
+    ]);
+    row(out, "games", &games);
+    for (i, tag) in game.tags.iter().enumerate() {
+        let position = (i + 1).to_string();
+        row(
+            out,
+            "tags",
+            &[Some(&position), Some(&tag.name), Some(&tag.value)],
+        );
+    }
+    let mut rows = MoveRows {
+        out,
+        fields: fields.into_iter(),
+        seq: 0,
+    };
+    rows.line(&game.moves, "", true)?;
+    if rows.fields.next().is_some() {
+        return Err(Problem::whole(LOST));
+    }
+    Ok(Vec::new())
+}
+
+/// Writes the moves rows of a game.
+struct MoveRows<'o> {
+    out: &'o mut String,
+    fields: std::vec::IntoIter<MoveFields>,
+    seq: usize,
+}
+
+impl MoveRows<'_> {
+    /// The rows of a line whose variation path is `path` (empty for the
+    /// main line, whose comments after its last ply are the games row's).
+    fn line(&mut self, line: &Line, path: &str, main: bool) -> Result<(), Problem> {
+        if line.plies.is_empty() && !main {
+            // A variation without plies: a row of its own, with no move.
+            self.seq += 1;
+            let seq = self.seq.to_string();
+            let end = comments_json(&line.trailing)?;
+            let mut fields = vec![None; MOVES.len() - 1];
+            fields[0] = Some(seq.as_str());
+            fields[4] = Some(path);
+            fields[18] = end.as_deref();
+            row(self.out, "moves", &fields);
+            return Ok(());
+        }
+        let last = line.plies.len();
+        for (i, ply) in line.plies.iter().enumerate() {
+            let f = self.fields.next().ok_or_else(|| Problem::whole(LOST))?;
+            self.seq += 1;
+            let end = match !main && i + 1 == last {
+                true => comments_json(&line.trailing)?,
+                false => None,
+            };
+            let (seq, index, number) = (
+                self.seq.to_string(),
+                (i + 1).to_string(),
+                ply.number.to_string(),
+            );
+            let side = match ply.side {
+                Side::White => "white",
+                Side::Black => "black",
+            };
+            let captured = f.captured.join(" ");
+            let flag = |b: Option<bool>| b.map(|b| if b { "1" } else { "0" });
+            let nags = ply
+                .nags
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let before = comments_json(&ply.before)?;
+            let after = comments_json(&ply.after)?;
+            let ir = to_json(&ply.mv)?;
+            row(
+                self.out,
+                "moves",
+                &[
+                    Some(&seq),
+                    Some(&index),
+                    Some(&number),
+                    Some(side),
+                    (!path.is_empty()).then_some(path),
+                    Some(&f.written),
+                    Some(&f.canonical),
+                    f.from.as_deref(),
+                    f.to.as_deref(),
+                    (!captured.is_empty()).then_some(captured.as_str()),
+                    f.piece.as_deref(),
+                    f.promotion.as_deref(),
+                    flag(f.check),
+                    flag(f.mate),
+                    ply.glyph.as_deref(),
+                    (!nags.is_empty()).then_some(nags.as_str()),
+                    before.as_deref(),
+                    after.as_deref(),
+                    end.as_deref(),
+                    Some(&ir),
+                ],
+            );
+            for (v, var) in ply.variations.iter().enumerate() {
+                let sub = match path {
+                    "" => format!("{}.{}", i + 1, v + 1),
+                    _ => format!("{path}/{}.{}", i + 1, v + 1),
+                };
+                self.line(var, &sub, false)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where the row that starts at `data[0]` ends: after its line end outside
+/// quotes; `None` when `data` does not hold it.
+fn row_end(data: &[u8]) -> Option<usize> {
+    let mut quoted = false;
+    let mut at = 0;
+    while let Some(i) = memchr::memchr2(b'"', b'\n', &data[at..]) {
+        let i = at + i;
+        match data[i] {
+            b'"' => quoted = !quoted,
+            _ if !quoted => return Some(i + 1),
+            _ => {}
+        }
+        at = i + 1;
+    }
+    None
+}
+
+/// A game's key: 16 hex digits of a hash of its record's bytes (blanks
+/// around it left out), stable from run to run and machine to machine.
+pub fn game_key(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let bytes = bytes.trim_ascii();
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325 ^ (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(K).rotate_left(29);
+    }
+    let mut tail = [0u8; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    // MurmurHash3's finalizer.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    h ^ (h >> 33)
+}
+
+/// The tables of a run: each container row of a game goes to its table,
+/// after its game's key (`game_id`: [`game_key`] of the record, and `-2`,
+/// `-3`, ... for the second, third, ... record of the same bytes in the
+/// run). The tables not kept (all but `moves` on one stream) are skipped.
+pub struct TableSink {
+    outs: [Option<Output>; 3],
+    name: String,
+    /// The keys met so far.
+    seen: HashSet<u64>,
+    /// How many records of a key met more than once came so far.
+    repeats: HashMap<u64, u32>,
+    buf: String,
+}
+
+impl TableSink {
+    /// Tables over these outputs (in the order of [`TABLES`]); writes the
+    /// header rows.
+    fn new(outs: [Option<Output>; 3], name: String) -> io::Result<TableSink> {
+        let mut sink = TableSink {
+            outs,
+            name,
+            seen: HashSet::new(),
+            repeats: HashMap::new(),
+            buf: String::new(),
+        };
+        for (t, out) in sink.outs.iter_mut().enumerate() {
+            if let Some(out) = out {
+                out.write_all(header(t).as_bytes())?;
+                out.write_all(b"\r\n")?;
+            }
+        }
+        Ok(sink)
+    }
+}
+
+impl Games for TableSink {
+    fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
+        let key = game_key(origin.bytes);
+        let id = if self.seen.insert(key) {
+            format!("{key:016x}")
+        } else {
+            let n = self.repeats.entry(key).or_insert(1);
+            *n += 1;
+            format!("{key:016x}-{n}")
+        };
+        let mut rest = text.as_bytes();
+        while !rest.is_empty() {
+            let end = row_end(rest).unwrap_or(rest.len());
+            let (line, tail) = rest.split_at(end);
+            rest = tail;
+            let comma = memchr::memchr(b',', line).unwrap_or(line.len());
+            let Some(t) = TABLES.iter().position(|t| t.as_bytes() == &line[..comma]) else {
+                return Err(io::Error::other("a csv row of no table (a bug)"));
+            };
+            let Some(out) = self.outs[t].as_mut() else {
+                continue;
+            };
+            self.buf.clear();
+            self.buf.push_str(&id);
+            if t == 0 {
+                self.buf.push(',');
+                field(&mut self.buf, Some(origin.source));
+                self.buf.push(',');
+                self.buf.push_str(&origin.index.to_string());
+            }
+            out.write_all(self.buf.as_bytes())?;
+            out.write_all(&line[comma..])?;
+        }
+        Ok(())
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Tables for TableSink {
+    fn commit(self: Box<Self>) -> Result<(), Error> {
+        let name = self.name;
+        let [games, tags, moves] = self.outs;
+        for out in [games, tags, moves].into_iter().flatten() {
+            let mut out = out;
+            out.flush().map_err(|e| Error::io(&name, e))?;
+            out.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// The folder of the `csv` tables.
+#[derive(Debug)]
+pub struct CsvFolder;
+
+impl Folder for CsvFolder {
+    fn files(&self, dir: &Path) -> Vec<PathBuf> {
+        FILES.iter().map(|f| dir.join(f)).collect()
+    }
+
+    fn open(&self, dir: &Path) -> io::Result<Box<dyn Read + Send>> {
+        let mut tables = Vec::new();
+        for (t, name) in FILES.iter().enumerate() {
+            let path = dir.join(name);
+            let file = File::open(&path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            let mut table = TableReader {
+                input: Box::new(BufReader::with_capacity(1 << 16, file)),
+                path,
+                line: 1,
+            };
+            match table.next()? {
+                Some(h) if h.text.trim_start_matches('\u{feff}') == header(t) => {}
+                _ => {
+                    return Err(
+                        table.error(1, &format!("the header row is not kifu's: `{}`", header(t)))
+                    )
+                }
+            }
+            tables.push(table);
+        }
+        let moves = tables.pop();
+        let tags = tables.pop();
+        let games = tables.pop();
+        let (Some(games), Some(tags), Some(moves)) = (games, tags, moves) else {
+            return Err(io::Error::other("the csv tables could not be opened"));
+        };
+        Ok(Box::new(Merge {
+            games,
+            rows: [tags, moves],
+            pending: [None, None],
+            out: Vec::new(),
+            pos: 0,
+            done: false,
+            failed: None,
+        }))
+    }
+
+    fn create(&self, dir: &Path) -> Result<Box<dyn Tables>, Error> {
+        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let open = |name: &str| OutFile::create(&dir.join(name)).map(Output::File);
+        let outs = [open(FILES[0])?, open(FILES[1])?, open(FILES[2])?];
+        let name = dir.display().to_string();
+        let sink = TableSink::new(outs.map(Some), name.clone()).map_err(|e| Error::io(name, e))?;
+        Ok(Box::new(sink))
+    }
+
+    fn stream(&self, out: Output, name: String) -> Box<dyn Tables> {
+        // The header is written with the first write; an error there is
+        // the stream's, reported when the sink is used or committed.
+        match TableSink::new([None, None, Some(out)], name.clone()) {
+            Ok(sink) => Box::new(sink),
+            Err(e) => Box::new(Failed(name, Some(e))),
+        }
+    }
+}
+
+/// Tables whose header could not be written: the error comes back at the
+/// first use.
+struct Failed(String, Option<io::Error>);
+
+impl Games for Failed {
+    fn game(&mut self, _: &str, _: &Origin<'_>) -> io::Result<()> {
+        Err(self
+            .1
+            .take()
+            .unwrap_or_else(|| io::Error::other("write failed")))
+    }
+    fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Tables for Failed {
+    fn commit(mut self: Box<Self>) -> Result<(), Error> {
+        match self.1.take() {
+            Some(e) => Err(Error::io(&self.0, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One row of a table as read: its text without its line end, and its
+/// line.
+struct RawRow {
+    text: String,
+    line: usize,
+}
+
+/// Reads a table a row at a time (a quoted field may hold line ends).
+struct TableReader {
+    input: Box<dyn BufRead + Send>,
+    path: PathBuf,
+    /// The line of the next row.
+    line: usize,
+}
+
+impl TableReader {
+    fn error(&self, line: usize, message: &str) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}:{line}: {message}", self.path.display()),
+        )
+    }
+
+    fn next(&mut self) -> io::Result<Option<RawRow>> {
+        let mut bytes = Vec::new();
+        let line = self.line;
+        let mut quotes = 0usize;
+        loop {
+            let from = bytes.len();
+            if self.input.read_until(b'\n', &mut bytes)? == 0 {
+                break;
+            }
+            self.line += 1;
+            quotes += memchr::memchr_iter(b'"', &bytes[from..]).count();
+            if quotes.is_multiple_of(2) {
+                break;
+            }
+        }
+        if bytes.is_empty() {
+            return Ok(None);
+        }
+        if bytes.ends_with(b"\n") {
+            bytes.pop();
+            if bytes.ends_with(b"\r") {
+                bytes.pop();
+            }
+        }
+        let text = String::from_utf8(bytes).map_err(|_| self.error(line, "not UTF-8"))?;
+        Ok(Some(RawRow { text, line }))
+    }
+}
+
+/// A row of `tags.csv` or `moves.csv` waiting for its game.
+struct Pending {
+    row: RawRow,
+    id: String,
+    /// Where the columns after the key start.
+    rest: usize,
+}
+
+/// The three tables merged, game by game, into the container form
+/// [`read`] reads: a game's games row, then the tags and moves rows that
+/// follow it in their tables with its key.
+struct Merge {
+    games: TableReader,
+    rows: [TableReader; 2],
+    pending: [Option<Pending>; 2],
+    out: Vec<u8>,
+    pos: usize,
+    done: bool,
+    /// An error met after the games before it were given.
+    failed: Option<io::Error>,
+}
+
+/// The key of a row and where the columns after its first `skip` start.
+fn key_of(text: &str, skip: usize) -> Result<(String, usize), String> {
+    let mut pos = 0;
+    let mut id = None;
+    for i in 0..skip {
+        let (value, next, more) = next_field(text, pos)?;
+        if i == 0 {
+            id = value.map(Cow::into_owned);
+        }
+        if !more {
+            return Err(format!("a row of fewer than {} columns", skip + 1));
+        }
+        pos = next;
+    }
+    match id {
+        Some(id) => Ok((id, pos)),
+        None => Err("a row without its game_id".to_string()),
+    }
+}
+
+impl Merge {
+    /// Reads the next row of `tags.csv` (0) or `moves.csv` (1) into
+    /// `pending`.
+    fn fill(&mut self, t: usize) -> io::Result<()> {
+        if self.pending[t].is_none() {
+            let table = &mut self.rows[t];
+            if let Some(row) = table.next()? {
+                let (id, rest) = key_of(&row.text, 1).map_err(|m| table.error(row.line, &m))?;
+                self.pending[t] = Some(Pending { row, id, rest });
+            }
+        }
+        Ok(())
+    }
+
+    /// The next game, in container form, into `out`; false at the end.
+    fn next_game(&mut self) -> io::Result<bool> {
+        self.out.clear();
+        self.pos = 0;
+        let Some(row) = self.games.next()? else {
+            for t in 0..2 {
+                self.fill(t)?;
+                if let Some(p) = &self.pending[t] {
+                    return Err(self.rows[t].error(
+                        p.row.line,
+                        &format!(
+                            "game {} is not in games.csv, or its rows are not in the order of \
+                             games.csv",
+                            p.id
+                        ),
+                    ));
+                }
+            }
+            return Ok(false);
+        };
+        let (id, rest) = key_of(&row.text, KEYS[0]).map_err(|m| self.games.error(row.line, &m))?;
+        write!(self.out, "games:{},", row.line)?;
+        self.out.extend_from_slice(&row.text.as_bytes()[rest..]);
+        self.out.push(b'\n');
+        for t in 0..2 {
+            loop {
+                self.fill(t)?;
+                match self.pending[t].take() {
+                    Some(p) if p.id == id => {
+                        write!(self.out, "{}:{},", TABLES[t + 1], p.row.line)?;
+                        self.out.extend_from_slice(&p.row.text.as_bytes()[p.rest..]);
+                        self.out.push(b'\n');
+                    }
+                    other => {
+                        self.pending[t] = other;
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+impl Read for Merge {
+    /// Fills `buf` with as many games as it holds (a reader asks for
+    /// large reads, as a file gives them).
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        let mut filled = 0;
+        while filled < buf.len() {
+            if self.pos == self.out.len() {
+                match self.next_game() {
+                    _ if self.done => break,
+                    Ok(true) => continue,
+                    Ok(false) => self.done = true,
+                    // The games before the error are read first.
+                    Err(e) if filled > 0 => self.failed = Some(e),
+                    Err(e) => return Err(e),
+                }
+                break;
+            }
+            let n = (buf.len() - filled).min(self.out.len() - self.pos);
+            buf[filled..filled + n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+            self.pos += n;
+            filled += n;
+        }
+        Ok(filled)
+    }
+}
+
+/// Whether a container row starts here: a games row starts a record.
+fn starts_game(data: &[u8]) -> bool {
+    data.starts_with(b"games,") || data.starts_with(b"games:")
+}
+
+/// The record scanner of `csv`: a record is one game's container rows,
+/// from its games row to the next one.
+#[derive(Debug)]
+pub struct TableScan;
+
+impl Scan for TableScan {
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
+        let is_game = starts_game(data);
+        let mut at = 0;
+        while at < data.len() {
+            if at > 0 && starts_game(&data[at..]) {
+                return Some((at, is_game));
+            }
+            match row_end(&data[at..]) {
+                Some(n) => at += n,
+                None if eof => return Some((data.len(), is_game)),
+                None => return None,
+            }
+            // A games row may be cut after its line end: more is needed.
+            if !eof && data.len() - at < 6 {
+                return None;
+            }
+        }
+        eof.then_some((data.len(), is_game))
+    }
+
+    fn oversize(&self) -> Oversize {
+        // A record over the limit is passed to the end of its games row;
+        // its other rows then come as text of no game, which says nothing.
+        Oversize {
+            skip: Box::new(RowSkip(false)),
+            from_start: true,
+        }
+    }
+
+    fn has_text(&self, _: &[u8]) -> bool {
+        false
+    }
+
+    fn folder(&self) -> Option<&'static dyn Folder> {
+        Some(&CsvFolder)
+    }
+}
+
+/// Streams past one row: it ends after its line end outside quotes.
+struct RowSkip(bool);
+
+impl Skip for RowSkip {
+    fn end(&mut self, data: &[u8]) -> Option<usize> {
+        for (i, &b) in data.iter().enumerate() {
+            match b {
+                b'"' => self.0 = !self.0,
+                b'\n' if !self.0 => return Some(i + 1),
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// Reads one field starting at `pos`: its value (`None` for an empty
+/// unquoted field, NULL), where the next field starts, and whether one
+/// does (false at the row's end).
+fn next_field(text: &str, pos: usize) -> Result<(Option<Cow<'_, str>>, usize, bool), String> {
+    let bytes = text.as_bytes();
+    let end_of = |i: usize| -> Result<(usize, bool), String> {
+        match bytes.get(i) {
+            None => Ok((i, false)),
+            Some(b',') => Ok((i + 1, true)),
+            Some(b'\r') if bytes.get(i + 1) == Some(&b'\n') => Ok((i + 2, false)),
+            Some(b'\n') => Ok((i + 1, false)),
+            Some(_) => Err("text after a quoted field's closing quote".to_string()),
+        }
+    };
+    if bytes.get(pos) == Some(&b'"') {
+        let mut value = String::new();
+        let mut at = pos + 1;
+        loop {
+            let Some(q) = memchr::memchr(b'"', &bytes[at..]) else {
+                return Err("a quoted field is never closed".to_string());
+            };
+            value.push_str(&text[at..at + q]);
+            at += q + 1;
+            if bytes.get(at) == Some(&b'"') {
+                value.push('"');
+                at += 1;
+            } else {
+                let (next, more) = end_of(at)?;
+                return Ok((Some(Cow::Owned(value)), next, more));
+            }
+        }
+    }
+    let end = memchr::memchr2(b',', b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i);
+    let value = text[pos..end].strip_suffix('\r').unwrap_or(&text[pos..end]);
+    if value.contains('"') {
+        return Err("a quote inside a field that is not quoted".to_string());
+    }
+    let value = (!value.is_empty()).then_some(Cow::Borrowed(value));
+    let more = bytes.get(end) == Some(&b',');
+    Ok((value, (end + 1).min(bytes.len()), more))
+}
+
+/// A container row, read.
+struct Row<'t> {
+    /// The table, as an index of [`TABLES`].
+    table: usize,
+    /// Its fields after the table's name.
+    fields: Vec<Option<Cow<'t, str>>>,
+    /// Where it is: in its table (`moves.csv line 17`) or in the record.
+    place: String,
+    /// Where it starts in the record.
+    offset: usize,
+    /// The record.
+    text: &'t str,
+}
+
+impl Row<'_> {
+    fn get(&self, i: usize) -> Option<&str> {
+        self.fields.get(i).and_then(|f| f.as_deref())
+    }
+
+    /// Its line and column in the record.
+    fn at(&self) -> (usize, usize) {
+        line_col(self.text, self.offset)
+    }
+
+    fn error(&self, message: impl std::fmt::Display) -> Problem {
+        Problem::at(self.at(), format!("{}: {message}", self.place))
+    }
+
+    /// A column that must hold a value.
+    fn need(&self, i: usize) -> Result<&str, Problem> {
+        self.get(i).ok_or_else(|| {
+            let t = self.table;
+            self.error(format!("`{}` is empty", COLUMNS[t][i + KEYS[t]].0))
+        })
+    }
+
+    /// A column read as JSON, when it holds a value.
+    fn json<T: serde::de::DeserializeOwned>(&self, i: usize) -> Result<Option<T>, Problem> {
+        let t = self.table;
+        self.get(i)
+            .map(|text| {
+                // serde_json's own depth limit (128) holds every value of
+                // these columns: a game's variations are rows, not JSON.
+                let mut de = serde_json::Deserializer::from_str(text);
+                let value = T::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+                value.map_err(|e| {
+                    self.error(format!(
+                        "`{}` is not kifu's JSON: {e}",
+                        COLUMNS[t][i + KEYS[t]].0
+                    ))
+                })
+            })
+            .transpose()
+    }
+
+    /// A column read as a number, when it holds a value.
+    fn number<T: std::str::FromStr>(&self, i: usize) -> Result<Option<T>, Problem> {
+        let t = self.table;
+        self.get(i)
+            .map(|text| {
+                text.parse().map_err(|_| {
+                    self.error(format!(
+                        "`{}` is not a number: `{text}`",
+                        COLUMNS[t][i + KEYS[t]].0
+                    ))
+                })
+            })
+            .transpose()
+    }
+}
+
+/// Reads every container row of a record.
+fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < text.len() {
+        let at = || line_col(text, pos);
+        let (name, mut next, mut more) = next_field(text, pos).map_err(|m| Problem::at(at(), m))?;
+        let name = name.unwrap_or_default();
+        let (table, line) = name.split_once(':').unwrap_or((&name, ""));
+        let Some(t) = TABLES.iter().position(|n| *n == table) else {
+            return Err(Problem::at(
+                at(),
+                format!("a row of no table `{table}` (games, tags or moves)"),
+            ));
+        };
+        let place = match line {
+            "" => format!("a {table} row"),
+            l => format!("{} line {l}", FILES[t]),
+        };
+        let mut fields = Vec::new();
+        while more {
+            let (value, n, m) = next_field(text, next)
+                .map_err(|m| Problem::at(line_col(text, next), format!("{place}: {m}")))?;
+            fields.push(value);
+            next = n;
+            more = m;
+        }
+        let want = COLUMNS[t].len() - KEYS[t];
+        if fields.len() != want {
+            return Err(Problem::at(
+                at(),
+                format!(
+                    "{place}: {} columns where {table} has {}",
+                    fields.len() + KEYS[t],
+                    want + KEYS[t]
+                ),
+            ));
+        }
+        out.push(Row {
+            table: t,
+            fields,
+            place,
+            offset: pos,
+            text,
+        });
+        pos = next;
+    }
+    Ok(out)
+}
+
+/// Reads a variation path: `12.1/3.2` is the second variation of the third
+/// ply of the first variation of the main line's twelfth ply.
+fn path_of(text: &str) -> Option<Vec<(usize, usize)>> {
+    text.split('/')
+        .map(|step| {
+            let (p, v) = step.split_once('.')?;
+            let (p, v) = (p.parse().ok()?, v.parse().ok()?);
+            (p > 0 && v > 0).then_some((p, v))
+        })
+        .collect()
+}
+
+/// The line a path names, a variation made when it is the next one of its
+/// ply.
+fn line_at<'l>(mut line: &'l mut Line, path: &[(usize, usize)]) -> Option<&'l mut Line> {
+    for &(p, v) in path {
+        let ply = line.plies.get_mut(p - 1)?;
+        if v == ply.variations.len() + 1 {
+            ply.variations.push(Line::default());
+        }
+        line = ply.variations.get_mut(v - 1)?;
+    }
+    Some(line)
+}
+
+/// Reads one game: its container rows (a games row, its tags rows, its
+/// moves rows).
+pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let rows = rows(text)?;
+    let Some((first, rest)) = rows.split_first().filter(|(r, _)| r.table == 0) else {
+        return Err(Problem::whole("a game's rows start with its games row"));
+    };
+    let variant: Variant = first
+        .json(1)?
+        .ok_or_else(|| first.error("`variant` is empty"))?;
+    if variant.family().name() != first.need(0)? {
+        return Err(first.error(format!(
+            "the family `{}` is not the variant's, {}",
+            first.need(0)?,
+            variant.family().name()
+        )));
+    }
+    let mut game = Game::new(variant);
+    game.result = match first.get(10) {
+        None => None,
+        Some(token) => Some(
+            GameResult::parse(token)
+                .ok_or_else(|| first.error(format!("`{token}` is not a game result")))?,
+        ),
+    };
+    game.setup = first.json::<Setup>(11)?;
+    game.preamble = first.json(12)?.unwrap_or_default();
+    game.moves.trailing = first.json(13)?.unwrap_or_default();
+    for row in rest {
+        match row.table {
+            0 => return Err(row.error("a second games row in one game")),
+            1 => game
+                .tags
+                .push(Tag::new(row.need(1)?, row.get(2).unwrap_or(""))),
+            _ => add_move(&mut game, row)?,
+        }
+    }
+    if game.moves.depth(MAX_VARIATION_DEPTH) > MAX_VARIATION_DEPTH {
+        return Err(too_deep((0, 0)));
+    }
+    game.result = game.result.map(|r| r.in_family(game.family()));
+    crate::interchange::json::validate(&game)?;
+    Ok(Parsed {
+        game,
+        warnings: Vec::new(),
+    })
+}
+
+/// Puts a moves row's ply (or its empty variation) in its place.
+fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
+    let path = match row.get(4) {
+        None => Vec::new(),
+        Some(text) => path_of(text)
+            .ok_or_else(|| row.error(format!("`{text}` is no variation path (`12.1/3.2`)")))?,
+    };
+    if path.len() > MAX_VARIATION_DEPTH {
+        return Err(too_deep(row.at()));
+    }
+    let line = line_at(&mut game.moves, &path)
+        .ok_or_else(|| row.error("its variation follows no ply before it"))?;
+    let end: Option<Vec<Comment>> = row.json(18)?;
+    let Some(mv) = row.json::<Move>(19)? else {
+        // A variation without plies.
+        if path.is_empty() || !line.plies.is_empty() {
+            return Err(row.error("`ir` is empty: a row without a move is an empty variation"));
+        }
+        line.trailing = end.unwrap_or_default();
+        return Ok(());
+    };
+    let index: usize = row.number(1)?.ok_or_else(|| row.error("`ply` is empty"))?;
+    if index != line.plies.len() + 1 {
+        return Err(row.error(format!(
+            "ply {index} where its line has {} plies before it",
+            line.plies.len()
+        )));
+    }
+    let number = row
+        .number(2)?
+        .ok_or_else(|| row.error("`number` is empty"))?;
+    let side = match row.get(3) {
+        Some("white") => Side::White,
+        Some("black") => Side::Black,
+        other => {
+            return Err(row.error(format!(
+                "`side` is `{}`, not white or black",
+                other.unwrap_or("")
+            )))
+        }
+    };
+    let mut ply = Ply::new(number, side, mv);
+    ply.glyph = row.get(14).map(str::to_string);
+    if let Some(nags) = row.get(15) {
+        ply.nags = nags
+            .split_ascii_whitespace()
+            .map(|n| n.parse())
+            .collect::<Result<_, _>>()
+            .map_err(|_| row.error(format!("`nags` is not numbers: `{nags}`")))?;
+    }
+    ply.before = row.json(16)?.unwrap_or_default();
+    ply.after = row.json(17)?.unwrap_or_default();
+    line.plies.push(ply);
+    if let Some(end) = end {
+        line.trailing = end;
+    }
+    Ok(())
+}
+
+/// The SQL dialects `kifu schema --sql` writes.
+pub const DIALECTS: [&str; 2] = ["sqlite", "postgres"];
+
+/// The CREATE TABLE statements that load the three tables as they are, in
+/// a dialect of [`DIALECTS`].
+pub fn schema(dialect: &str) -> Option<String> {
+    let pg = match dialect {
+        "sqlite" => false,
+        "postgres" => true,
+        _ => return None,
+    };
+    let mut out = String::new();
+    let keys: [&str; 3] = ["game_id", "game_id, position", "game_id, seq"];
+    for (t, table) in TABLES.iter().enumerate() {
+        out.push_str(&format!("CREATE TABLE {table} (\n"));
+        for &(name, kind, not_null) in COLUMNS[t] {
+            let ty = match (kind, pg) {
+                (Text, _) => "TEXT",
+                (Integer, _) => "INTEGER",
+                (Boolean, false) => "INTEGER",
+                (Boolean, true) => "BOOLEAN",
+                (Json, false) => "TEXT",
+                (Json, true) => "JSONB",
+            };
+            out.push_str(&format!("    {name} {ty}"));
+            if not_null {
+                out.push_str(" NOT NULL");
+            }
+            if t > 0 && name == "game_id" {
+                out.push_str(" REFERENCES games (game_id)");
+            }
+            out.push_str(",\n");
+        }
+        out.push_str(&format!("    PRIMARY KEY ({})\n);\n", keys[t]));
+        // SQLite's `.import` reads an empty field as the empty string, as
+        // it reads `""`: each row's empty fields are made NULL again where
+        // it may be NULL (in the roster columns an empty tag value then
+        // reads NULL too: tags keeps it).
+        let nullable: Vec<&str> = COLUMNS[t].iter().filter(|c| !c.2).map(|c| c.0).collect();
+        if !pg && !nullable.is_empty() {
+            let sets: Vec<String> = nullable
+                .iter()
+                .map(|c| format!("{c} = NULLIF({c}, '')"))
+                .collect();
+            out.push_str(&format!(
+                "CREATE TRIGGER {table}_null AFTER INSERT ON {table} BEGIN\n    UPDATE {table} SET {}\n    WHERE rowid = NEW.rowid;\nEND;\n",
+                sets.join(", ")
+            ));
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_quoted_as_rfc_4180_says_and_read_back() {
+        for value in [
+            None,
+            Some(""),
+            Some("plain"),
+            Some("a,b"),
+            Some("say \"hi\""),
+            Some("two\r\nlines\n"),
+            Some("\"\""),
+        ] {
+            let mut out = String::new();
+            field(&mut out, value);
+            let (back, next, more) = next_field(&out, 0).unwrap();
+            assert_eq!(back.as_deref(), value, "{out}");
+            assert_eq!((next, more), (out.len(), false), "{out}");
+        }
+    }
+
+    #[test]
+    fn json_nested_past_any_game_is_an_error_not_a_stack_overflow() {
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let mut text =
+            String::from("games,chess,\"{\"\"family\"\":\"\"chess\"\"}\",,,,,,,,0,,,,\r\n");
+        text.push_str("moves,1,1,1,white,,e4,e2e4,e2,e4,,P,,0,0,,,,,,\"");
+        text.push_str(&deep);
+        text.push_str("\"\r\n");
+        let e = read(&text, &ReadOptions::default()).unwrap_err();
+        assert!(
+            e.message.contains("`ir` is not kifu's JSON"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn the_key_is_stable_and_ignores_blanks_around_the_record() {
+        assert_eq!(game_key(b"1. e4 *"), game_key(b"\n\n1. e4 *\n"));
+        assert_ne!(game_key(b"1. e4 *"), game_key(b"1. d4 *"));
+        assert_eq!(
+            format!("{:016x}", game_key(b"")),
+            format!("{:016x}", game_key(b""))
+        );
+    }
+
+    #[test]
+    fn a_record_ends_before_the_next_games_row_outside_quotes() {
+        let text = b"games,a\r\ntags,\"x\ngames,y\"\r\ngames,b\r\n";
+        assert_eq!(TableScan.end(text, true), Some((27, true)));
+        assert_eq!(TableScan.end(&text[..30], false), None);
+        assert_eq!(TableScan.end(&text[27..], true), Some((9, true)));
+    }
+}
