@@ -127,7 +127,7 @@ fn the_seed_forms_on_a_board_read_from_the_squares() {
     assert_eq!(stdout(&out), text("seed.canonical.tafl"));
     contains_all(
         &stderr(&out),
-        &["warning: game 1: no Board tag or rules: the board is taken to be 9x9"],
+        &["warning[board-assumed]: game 1: no Board tag or rules: the board is taken to be 9x9"],
         "seed.tafl",
     );
     // `--` alone is a resignation, `--` after a move a suicidal move.
@@ -793,7 +793,7 @@ fn otn_piece_letters_are_checked_against_the_pieces() {
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "-:6:10: warning: game 1: 2... d4-c4: the king's move is written without its `K`: kifu writes it"
+            "-:6:10: warning[piece-letter]: game 1: 2... d4-c4: the king's move is written without its `K`: kifu writes it"
         ),
         "{}",
         stderr(&out)
@@ -817,7 +817,7 @@ fn otn_piece_letters_are_checked_against_the_pieces() {
     let out = convert("otn", "otn", &[], &fs::read(f).unwrap());
     assert!(
         stderr(&out).contains(
-            ":100:12: warning: game 1: 30... g9-h9xi9: the king's move is written without its `K`"
+            ":100:12: warning[piece-letter]: game 1: 30... g9-h9xi9: the king's move is written without its `K`"
         ),
         "{}",
         stderr(&out)
@@ -913,7 +913,7 @@ fn copenhagen_captures_agree_with_the_rules_and_are_computed_back() {
             let out = convert("aagenielsen-json", "tafl", &[], tampered.as_bytes());
             assert!(
                 stderr(&out).contains(&format!(
-                    "warning: game 1: `BlackPiecesCaptured` says 99, and the moves capture {n}"
+                    "warning[capture-count]: game 1: `BlackPiecesCaptured` says 99, and the moves capture {n}"
                 )),
                 "{}",
                 stderr(&out)

@@ -102,7 +102,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         warnings.push(Problem::at(
             at("WhoMovedFirst"),
             "the defenders moved first, which the rules of the game type do not say: the moves are not checked",
-        ));
+        ).of_kind("first-mover"));
         rules = None;
     }
     let mut game = Game::new(Variant::Tafl(Board {
@@ -227,10 +227,13 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         for (name, given, found) in counts {
             let given = given.as_ref().and_then(serde_json::Value::as_u64);
             if let Some(g) = given.filter(|&g| g != found as u64) {
-                warnings.push(Problem::at(
-                    at(name),
-                    format!("`{name}` says {g}, and the moves capture {found}: both are kept"),
-                ));
+                warnings.push(
+                    Problem::at(
+                        at(name),
+                        format!("`{name}` says {g}, and the moves capture {found}: both are kept"),
+                    )
+                    .of_kind("capture-count"),
+                );
             }
         }
     }
@@ -277,9 +280,10 @@ fn read_move(
             new
         });
         if s.captures.len() != before {
-            warnings.push(Problem::whole(format!(
-                "`{text}` names a captured square twice: read once"
-            )));
+            warnings.push(
+                Problem::whole(format!("`{text}` names a captured square twice: read once"))
+                    .of_kind("captured-twice"),
+            );
         }
     }
     Ok(m)

@@ -438,15 +438,18 @@ impl Letters<'_> {
                                 ),
                             ));
                         }
-                        None if special => warnings.push(Problem::at(
-                            at,
-                            format!(
-                                "{}: {}'s move is written without its `{}`: kifu writes it",
-                                label(),
-                                what(piece),
-                                char::from(piece)
-                            ),
-                        )),
+                        None if special => warnings.push(
+                            Problem::at(
+                                at,
+                                format!(
+                                    "{}: {}'s move is written without its `{}`: kifu writes it",
+                                    label(),
+                                    what(piece),
+                                    char::from(piece)
+                                ),
+                            )
+                            .of_kind("piece-letter"),
+                        ),
                         _ => {}
                     }
                 }
@@ -745,10 +748,13 @@ fn fit(text: &str, bar: bool, warnings: &mut Vec<Problem>) -> String {
     if !bad {
         return text.to_string();
     }
-    warnings.push(Problem::whole(
-        "otn cannot hold a `]` at the end of a line of a tag or comment, nor a `|` in a \
+    warnings.push(
+        Problem::whole(
+            "otn cannot hold a `]` at the end of a line of a tag or comment, nor a `|` in a \
          turn's first comment: written `)` and `/`",
-    ));
+        )
+        .of_kind("otn-escape"),
+    );
     let mut out = String::with_capacity(text.len());
     for (i, c) in text.char_indices() {
         out.push(match c {
@@ -837,10 +843,13 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                         .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
                     && tag_name(&key) == name;
                 if !fits {
-                    warnings.push(Problem::whole(format!(
-                        "tag `{name}`: an otn tag name is letters, digits, `-` and `_`, \
+                    warnings.push(
+                        Problem::whole(format!(
+                            "tag `{name}`: an otn tag name is letters, digits, `-` and `_`, \
                          and `{name}` has no otn key that reads back as it: left out"
-                    )));
+                        ))
+                        .of_kind("tag-left-out"),
+                    );
                     continue;
                 }
                 out.push('[');
@@ -990,9 +999,10 @@ impl Writer<'_> {
         // (Those of an empty main line went into the start comment.)
         let opening = prefix.is_none() && line.plies.is_empty();
         if !line.trailing.is_empty() && !opening {
-            self.warnings.push(Problem::whole(
-                "comments after a line's last move have no place in otn: left out",
-            ));
+            self.warnings.push(
+                Problem::whole("comments after a line's last move have no place in otn: left out")
+                    .of_kind("dropped-annotations"),
+            );
         }
         Ok(())
     }
@@ -1105,10 +1115,13 @@ impl Writer<'_> {
             None => {}
             Some(Mark::Threat) => self.out.push(if attacker { '+' } else { '-' }),
             Some(Mark::Win) => self.out.push_str(if attacker { "++" } else { "--" }),
-            Some(Mark::Suicide) => self.warnings.push(Problem::whole(format!(
-                "{} the mark `--` of a suicidal move has no otn spelling: left out",
-                ply.label(self.first)
-            ))),
+            Some(Mark::Suicide) => self.warnings.push(
+                Problem::whole(format!(
+                    "{} the mark `--` of a suicidal move has no otn spelling: left out",
+                    ply.label(self.first)
+                ))
+                .of_kind("mark-dropped"),
+            ),
         }
         Ok(())
     }

@@ -225,10 +225,13 @@ pub fn settle(
     if dim.is_none() {
         let extent = extent_of(&game.moves);
         board.dim = extent;
-        warnings.push(Problem::whole(format!(
+        warnings.push(
+            Problem::whole(format!(
             "no Board tag or rules: the board is taken to be {extent}x{extent}, the smallest that \
              holds every square of the record"
-        )));
+        ))
+            .of_kind("board-assumed"),
+        );
     }
     if board.validated {
         if let Some(rules) = board.rules.clone() {
@@ -404,10 +407,13 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                 .filter(|l| !l.is_empty())
                 .collect::<Vec<_>>()
                 .join(" ");
-            warnings.push(Problem::whole(format!(
-                "tag `{}` holds line breaks, which a tafl tag cannot: written as spaces",
-                t.name
-            )));
+            warnings.push(
+                Problem::whole(format!(
+                    "tag `{}` holds line breaks, which a tafl tag cannot: written as spaces",
+                    t.name
+                ))
+                .of_kind("tag-line-breaks"),
+            );
         }
     }
     let style = Style {
@@ -425,7 +431,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     if let Some(r) = game.foreign_result() {
         warnings.push(Problem::whole(format!(
             "result `{r}` is not a tafl result: `*` ends the movetext (a Result tag is kept as written)"
-        )));
+        )).of_kind("result-not-held"));
     }
     Ok(warnings)
 }
