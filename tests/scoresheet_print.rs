@@ -69,6 +69,7 @@ fn print(browser: &str, html: &Path, size: Option<&str>, pdf: &Path, profile: &P
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--disable-dev-shm-usage",
             "--no-pdf-header-footer",
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
