@@ -465,13 +465,39 @@ fn in_order<T, E>(
             }
             continue;
         }
-        match done.recv() {
+        match wait(&done) {
             Ok((seq, Ok(batch))) => {
                 waiting.insert(seq, batch);
             }
             Ok((_, Err(panic))) => std::panic::resume_unwind(panic),
             // The reader and every worker are done.
             Err(_) => return Ok(()),
+        }
+    }
+}
+
+/// The next message from the workers. A caller that is itself one of the
+/// pool's workers (a pipeline run inside `ThreadPool::install`) runs the
+/// pool's jobs while it waits, instead of keeping them from running.
+fn wait<M>(done: &mpsc::Receiver<M>) -> Result<M, mpsc::RecvError> {
+    use mpsc::{RecvTimeoutError, TryRecvError};
+    loop {
+        match done.try_recv() {
+            Ok(m) => return Ok(m),
+            Err(TryRecvError::Disconnected) => return Err(mpsc::RecvError),
+            Err(TryRecvError::Empty) => {}
+        }
+        match rayon::yield_now() {
+            // Not on the pool: nothing to run here.
+            None => return done.recv(),
+            Some(rayon::Yield::Executed) => {}
+            Some(rayon::Yield::Idle) => {
+                match done.recv_timeout(std::time::Duration::from_millis(1)) {
+                    Ok(m) => return Ok(m),
+                    Err(RecvTimeoutError::Disconnected) => return Err(mpsc::RecvError),
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
+            }
         }
     }
 }
@@ -1048,6 +1074,26 @@ mod tests {
         );
         // The writer's error ends an endless input.
         assert_eq!(stopped, Err("enough"));
+    }
+
+    #[test]
+    fn par_for_each_runs_inside_a_pool_of_one_thread() {
+        // The calling thread is the pool's only worker: it runs the
+        // workers' tasks while it waits for them.
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let text: String = (0..100_000).map(|i| format!("{i}\n\n")).collect();
+        let mut seen = Vec::new();
+        one.install(|| {
+            Records::new(text.as_bytes(), &Lines).par_for_each(number, |batch| -> Result<(), ()> {
+                seen.extend(batch.unwrap().drain().filter_map(|(_, n)| n));
+                Ok(())
+            })
+        })
+        .unwrap();
+        check_numbers(&seen, 100_000);
     }
 
     #[test]
