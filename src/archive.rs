@@ -330,11 +330,10 @@ impl<'s, R: Read + Send> Records<'s, R> {
     /// records over the size limit) and `each` receives every batch's
     /// records with their results, in input order, on the calling thread.
     ///
-    /// Four stages run at once, with bounded queues between them:
-    /// - a reader thread reads (and decompresses) the input in blocks;
-    /// - a splitter thread cuts them into batches of about [`BATCH_BYTES`]
-    ///   (record scanning and line counting happen there) and hands each
-    ///   batch to rayon's pool;
+    /// Three stages run at once, with bounded queues between them:
+    /// - a reader thread reads and splits the input into batches of about
+    ///   [`BATCH_BYTES`] (decompression, record scanning and line counting
+    ///   happen there) and hands each batch to rayon's pool;
     /// - the pool's workers map the batches, one task per batch, several
     ///   batches in flight at once;
     /// - the calling thread takes the results in input order from a reorder
@@ -357,17 +356,9 @@ impl<'s, R: Read + Send> Records<'s, R> {
         // the reader blocks when `in_flight` are out.
         let (slot_tx, slot_rx) = mpsc::sync_channel::<()>(in_flight);
         let f = &f;
-        // The input is read (decompressed) on a thread of its own, beside
-        // the splitter: the two serial stages add up as a maximum, not a sum.
-        let (blocks_tx, blocks_rx) = mpsc::sync_channel(4);
-        let (mut records, reader) = self.reading(Blocks {
-            rx: blocks_rx,
-            block: Vec::new(),
-            at: 0,
-        });
+        let mut records = self;
         rayon::in_place_scope(|pool| {
             std::thread::scope(|threads| {
-                threads.spawn(move || pump(reader, blocks_tx));
                 threads.spawn(move || {
                     for seq in 0.. {
                         let next = records.next_batch(BATCH_BYTES);
@@ -441,84 +432,6 @@ impl<'s, R: Read + Send> Records<'s, R> {
             rx,
             thread: Some(thread),
         }
-    }
-}
-
-impl<'s, R: Read> Records<'s, R> {
-    /// The same splitter reading from `other`, and the reader it had.
-    fn reading<S: Read>(self, other: S) -> (Records<'s, S>, R) {
-        let Records {
-            reader,
-            split,
-            buf,
-            eof,
-            started,
-            line,
-            col,
-            limit,
-        } = self;
-        let records = Records {
-            reader: other,
-            split,
-            buf,
-            eof,
-            started,
-            line,
-            col,
-            limit,
-        };
-        (records, reader)
-    }
-}
-
-/// Reads `reader` in blocks into a bounded queue, until its end, its first
-/// error, or the queue's reader is gone.
-fn pump<R: Read>(mut reader: R, blocks: mpsc::SyncSender<io::Result<Vec<u8>>>) {
-    loop {
-        let mut block = vec![0; BATCH_BYTES];
-        let n = loop {
-            match reader.read(&mut block) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    let _ = blocks.send(Err(e));
-                    return;
-                }
-            }
-        };
-        if n == 0 {
-            return;
-        }
-        block.truncate(n);
-        if blocks.send(Ok(block)).is_err() {
-            return;
-        }
-    }
-}
-
-/// The blocks of [`pump`], read as a stream.
-struct Blocks {
-    rx: mpsc::Receiver<io::Result<Vec<u8>>>,
-    block: Vec<u8>,
-    at: usize,
-}
-
-impl Read for Blocks {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.at == self.block.len() {
-            match self.rx.recv() {
-                Ok(block) => {
-                    self.block = block?;
-                    self.at = 0;
-                }
-                // The end of the input.
-                Err(_) => return Ok(0),
-            }
-        }
-        let n = buf.len().min(self.block.len() - self.at);
-        buf[..n].copy_from_slice(&self.block[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
     }
 }
 
