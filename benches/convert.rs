@@ -19,6 +19,10 @@
 //!   tafl -> otn: every move replayed by the rules, captures checked, the
 //!   king's moves found.
 //!
+//! The chess archive is also read compressed (`chess compressed`: .zst and
+//! .gz, compressed in memory), beside the decompressor alone, the floor of
+//! a compressed input.
+//!
 //! Run with `cargo bench --bench convert`; `KIFU_BENCH_MB` changes the size,
 //! and `KIFU_BENCH_ARCHIVE=FILE` also writes the chess archive to FILE, to
 //! time the CLI or another tool on the same bytes.
@@ -119,6 +123,16 @@ fn convert(data: &[u8], from: &str, to: &str) -> Summary {
 
 /// Converts a whole archive to nowhere, with reading options.
 fn convert_with(data: &[u8], from: &str, to: &str, read: ReadOptions) -> Summary {
+    convert_reader(data, from, to, read)
+}
+
+/// Converts a whole input stream to nowhere, with reading options.
+fn convert_reader<R: io::Read + Send>(
+    input: R,
+    from: &str,
+    to: &str,
+    read: ReadOptions,
+) -> Summary {
     let conv = Converter {
         from: by_name(from).expect("format"),
         to: by_name(to).expect("format"),
@@ -133,7 +147,7 @@ fn convert_with(data: &[u8], from: &str, to: &str, read: ReadOptions) -> Summary
         strict: false,
         verbose: false,
     };
-    convert_stream(data, "bench", &conv, &mut sink, &mut report).expect("runs")
+    convert_stream(input, "bench", &conv, &mut sink, &mut report).expect("runs")
 }
 
 fn run(data: &[u8], from: &str, to: &str) -> usize {
@@ -215,6 +229,39 @@ fn chess(c: &mut Criterion) {
     group.bench_function("pgn -> pgn (grammar only, 1 thread)", |b| {
         b.iter(|| one.install(|| convert_with(&data, "pgn", "pgn", grammar.clone()).converted))
     });
+    group.finish();
+    compressed(c, &data);
+}
+
+/// The chess archive read compressed (.zst, .gz) on all cores, beside the
+/// decompressor alone: decompression is serial per stream, on the reading
+/// side of the pipeline, so the decompressor's time is the floor. The
+/// throughput is of the uncompressed text.
+fn compressed(c: &mut Criterion, data: &[u8]) {
+    use std::io::Write;
+    let zst = zstd::encode_all(data, 3).expect("zstd");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(data).expect("gzip");
+    let gz = gz.finish().expect("gzip");
+    let mut group = c.benchmark_group("chess compressed");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(data.len() as u64));
+    let stream = |bytes: &[u8]| {
+        let (reader, _) =
+            kifu::input::decompressed(io::Cursor::new(bytes.to_vec())).expect("a stream");
+        reader
+    };
+    group.bench_function("pgn -> pgn (plain, all cores)", |b| {
+        b.iter(|| run(data, "pgn", "pgn"))
+    });
+    for (name, bytes) in [("zst", &zst), ("gz", &gz)] {
+        group.bench_function(format!("pgn.{name} -> pgn (all cores)"), |b| {
+            b.iter(|| convert_reader(stream(bytes), "pgn", "pgn", ReadOptions::default()).converted)
+        });
+        group.bench_function(format!("{name} decompression alone"), |b| {
+            b.iter(|| io::copy(&mut stream(bytes), &mut io::sink()).expect("decompressed"))
+        });
+    }
     group.finish();
 }
 

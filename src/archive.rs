@@ -15,12 +15,11 @@
 //! This module knows no format by name: scanners, readers and writers come
 //! from the [`crate::format`] registry.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read, Write};
-use std::marker::PhantomData;
 use std::ops::Range;
-
-use rayon::prelude::*;
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc;
 
 use crate::error::{Diagnostic, Error, Problem, Severity};
 use crate::format::{Format, Framing, ReadOptions, WriteOptions};
@@ -63,8 +62,10 @@ pub struct Records<'s, R: Read> {
     limit: usize,
 }
 
-/// Default batch size: enough records to keep every core busy.
-pub const BATCH_BYTES: usize = 1 << 20;
+/// Batch size of the pipeline: small enough that two batches per worker
+/// in flight keep memory flat on many cores, large enough that handing one
+/// to a worker costs nothing beside converting it.
+pub const BATCH_BYTES: usize = 256 << 10;
 
 /// Default limit on the size of one record (`--max-record-size`): reading a
 /// game costs a few tens of times its size in memory, and the largest games
@@ -327,13 +328,85 @@ impl<'a> Record<'a> {
     }
 }
 
+/// What a worker sends back for one batch: its records with their results
+/// (or the read error that ended the input there), or the panic of `f`.
+type Done<T> = std::thread::Result<io::Result<Mapped<T>>>;
+
 impl<'s, R: Read + Send> Records<'s, R> {
-    /// The ordered parallel map over the records of the stream: `f` runs on
-    /// every record (games, the text between them, records over the size
-    /// limit), in parallel on rayon's pool, a batch of about
-    /// [`BATCH_BYTES`] at a time, while the next batch is read and split;
-    /// the iterator gives each batch's records with their results in input
-    /// order. A read error ends the map with that error.
+    /// The ordered parallel map over the records of the stream, as a
+    /// stream: `f` runs on every record (games, the text between them,
+    /// records over the size limit) and `each` receives every batch's
+    /// records with their results, in input order, on the calling thread.
+    ///
+    /// Three stages run at once, with bounded queues between them:
+    /// - a reader thread reads and splits the input into batches of about
+    ///   [`BATCH_BYTES`] (decompression, record scanning and line counting
+    ///   happen there) and hands each batch to rayon's pool;
+    /// - the pool's workers map the batches, one task per batch, several
+    ///   batches in flight at once;
+    /// - the calling thread takes the results in input order from a reorder
+    ///   buffer and gives them to `each` (writing, diagnostics, counts).
+    ///
+    /// At most [`in_flight`] batches are read and not yet given to `each`,
+    /// so memory is bounded whatever the input's size. A read error is
+    /// given to `each` after the batches before it, and ends the stream; an
+    /// error returned by `each` ends it at once (the reader stops at its
+    /// next batch). A panic of `f` is raised again here.
+    pub fn par_for_each<T, F, E, C>(self, f: F, mut each: C) -> Result<(), E>
+    where
+        T: Send,
+        F: Fn(Record<'_>) -> T + Sync,
+        C: FnMut(io::Result<Mapped<T>>) -> Result<(), E>,
+    {
+        let in_flight = in_flight();
+        let (done_tx, done_rx) = mpsc::channel::<(usize, Done<T>)>();
+        // One token per batch handed to the pool and not yet to `each`:
+        // the reader blocks when `in_flight` are out.
+        let (slot_tx, slot_rx) = mpsc::sync_channel::<()>(in_flight);
+        let f = &f;
+        let mut records = self;
+        rayon::in_place_scope(|pool| {
+            std::thread::scope(|threads| {
+                threads.spawn(move || {
+                    for seq in 0.. {
+                        let next = records.next_batch(BATCH_BYTES);
+                        if matches!(next, Ok(None)) || slot_tx.send(()).is_err() {
+                            // The end, or `each` stopped the stream.
+                            return;
+                        }
+                        match next {
+                            Ok(Some(batch)) => {
+                                let done = done_tx.clone();
+                                pool.spawn(move |_| {
+                                    let results =
+                                        std::panic::catch_unwind(AssertUnwindSafe(|| {
+                                            let data = &batch.data;
+                                            let records = batch.records.iter();
+                                            records.map(|r| f(Record::of(data, r))).collect()
+                                        }));
+                                    let mapped =
+                                        results.map(|results| Ok(Mapped { batch, results }));
+                                    // Gone when `each` stopped the stream.
+                                    let _ = done.send((seq, mapped));
+                                });
+                            }
+                            Ok(None) => return,
+                            Err(e) => {
+                                let _ = done_tx.send((seq, Ok(Err(e))));
+                                return;
+                            }
+                        }
+                    }
+                });
+                in_order(done_rx, slot_rx, &mut each)
+            })
+        })
+    }
+
+    /// The ordered parallel map as an iterator over batches: the stream of
+    /// [`Records::par_for_each`] run on a thread of its own, for a reader
+    /// of several inputs at once (`kifu diff`). A read error ends the
+    /// iterator with that error; dropping the iterator stops the stream.
     ///
     /// ```
     /// use kifu::archive::Records;
@@ -351,79 +424,113 @@ impl<'s, R: Read + Send> Records<'s, R> {
     /// // after `*` on line 3) to its result.
     /// assert_eq!(sizes, [(1, 20), (3, 25)]);
     /// ```
-    pub fn par_map<T, F>(self, f: F) -> ParMap<'s, R, T, F>
+    pub fn par_map<T, F>(self, f: F) -> ParMap<T>
     where
-        T: Send,
-        F: Fn(Record<'_>) -> T + Sync,
+        's: 'static,
+        R: 'static,
+        T: Send + 'static,
+        F: Fn(Record<'_>) -> T + Sync + Send + 'static,
     {
+        let (tx, rx) = mpsc::sync_channel(1);
+        let thread = std::thread::spawn(move || {
+            // Ends when the receiver is dropped.
+            let _ = self.par_for_each(f, |batch| tx.send(batch));
+        });
         ParMap {
-            records: self,
-            f,
-            ahead: None,
-            done: false,
-            results: PhantomData,
+            rx,
+            thread: Some(thread),
+        }
+    }
+}
+
+/// How many batches the pipeline holds at most between reading and `each`:
+/// two per worker thread and two more, so that every worker has a batch
+/// ready while the slowest in flight is waited for.
+pub fn in_flight() -> usize {
+    2 * rayon::current_num_threads() + 2
+}
+
+/// The writer's side of [`Records::par_for_each`]: gives the batches to
+/// `each` in input order, as they come back from the workers.
+fn in_order<T, E>(
+    done: mpsc::Receiver<(usize, Done<T>)>,
+    slots: mpsc::Receiver<()>,
+    each: &mut dyn FnMut(io::Result<Mapped<T>>) -> Result<(), E>,
+) -> Result<(), E> {
+    // The batches that came back before the one to give next (at most
+    // `in_flight` of them), by their place in the input.
+    let mut waiting: BTreeMap<usize, io::Result<Mapped<T>>> = BTreeMap::new();
+    let mut next = 0;
+    loop {
+        if let Some(batch) = waiting.remove(&next) {
+            next += 1;
+            // Its slot is free: the reader may hand out another.
+            let _ = slots.try_recv();
+            let end = batch.is_err();
+            each(batch)?;
+            if end {
+                return Ok(());
+            }
+            continue;
+        }
+        match wait(&done) {
+            Ok((seq, Ok(batch))) => {
+                waiting.insert(seq, batch);
+            }
+            Ok((_, Err(panic))) => std::panic::resume_unwind(panic),
+            // The reader and every worker are done.
+            Err(_) => return Ok(()),
+        }
+    }
+}
+
+/// The next message from the workers. A caller that is itself one of the
+/// pool's workers (a pipeline run inside `ThreadPool::install`) runs the
+/// pool's jobs while it waits, instead of keeping them from running.
+fn wait<M>(done: &mpsc::Receiver<M>) -> Result<M, mpsc::RecvError> {
+    use mpsc::{RecvTimeoutError, TryRecvError};
+    loop {
+        match done.try_recv() {
+            Ok(m) => return Ok(m),
+            Err(TryRecvError::Disconnected) => return Err(mpsc::RecvError),
+            Err(TryRecvError::Empty) => {}
+        }
+        match rayon::yield_now() {
+            // Not on the pool: nothing to run here.
+            None => return done.recv(),
+            Some(rayon::Yield::Executed) => {}
+            Some(rayon::Yield::Idle) => {
+                match done.recv_timeout(std::time::Duration::from_millis(1)) {
+                    Ok(m) => return Ok(m),
+                    Err(RecvTimeoutError::Disconnected) => return Err(mpsc::RecvError),
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
+            }
         }
     }
 }
 
 /// The ordered parallel map over a stream's records
 /// ([`Records::par_map`]): an iterator over batches of results.
-pub struct ParMap<'s, R: Read, T, F> {
-    records: Records<'s, R>,
-    f: F,
-    /// The batch read while the last one was mapped.
-    ahead: Option<Batch>,
-    done: bool,
-    results: PhantomData<fn() -> T>,
+pub struct ParMap<T> {
+    rx: mpsc::Receiver<io::Result<Mapped<T>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
-impl<R, T, F> Iterator for ParMap<'_, R, T, F>
-where
-    R: Read + Send,
-    T: Send,
-    F: Fn(Record<'_>) -> T + Sync,
-{
+impl<T> Iterator for ParMap<T> {
     type Item = io::Result<Mapped<T>>;
 
     fn next(&mut self) -> Option<io::Result<Mapped<T>>> {
-        if self.done {
-            return None;
-        }
-        let batch = match self.ahead.take() {
-            Some(b) => b,
-            None => match self.records.next_batch(BATCH_BYTES) {
-                Ok(Some(b)) => b,
-                Ok(None) => {
-                    self.done = true;
-                    return None;
+        match self.rx.recv() {
+            Ok(batch) => Some(batch),
+            Err(_) => {
+                // The stream is over: a panic of the map is raised here.
+                if let Some(Err(panic)) = self.thread.take().map(|t| t.join()) {
+                    std::panic::resume_unwind(panic);
                 }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            },
-        };
-        let (f, records) = (&self.f, &mut self.records);
-        // Map this batch while the next one is read and split.
-        let (results, following) = rayon::join(
-            || {
-                batch
-                    .records
-                    .par_iter()
-                    .map(|r| f(Record::of(&batch.data, r)))
-                    .collect::<Vec<T>>()
-            },
-            || records.next_batch(BATCH_BYTES),
-        );
-        match following {
-            Ok(Some(next)) => self.ahead = Some(next),
-            Ok(None) => self.done = true,
-            Err(e) => {
-                self.done = true;
-                return Some(Err(e));
+                None
             }
         }
-        Some(Ok(Mapped { batch, results }))
     }
 }
 
@@ -715,13 +822,11 @@ pub fn convert_stream<R: Read + Send>(
     // per group at the end of the input, the first with how many more came
     // (every one as it comes with `verbose`).
     let mut groups = Groups::default();
-    let converted = Records::new(input, split)
-        .with_limit(limit)
-        .par_map(|r| match r.oversize {
-            Some(size) => Some(Converted::Failed(too_large(size, limit))),
-            None => r.is_game.then(|| conv.convert(r.bytes)),
-        });
-    for batch in converted {
+    let map = |r: Record<'_>| match r.oversize {
+        Some(size) => Some(Converted::Failed(too_large(size, limit))),
+        None => r.is_game.then(|| conv.convert(r.bytes)),
+    };
+    let each = |batch: io::Result<Mapped<Option<Converted>>>| -> Result<(), Error> {
         let mut batch = batch.map_err(io_err)?;
         for (rec, result) in batch.drain() {
             let bytes = rec.bytes;
@@ -799,7 +904,11 @@ pub fn convert_stream<R: Read + Send>(
             }
         }
         (report.progress)(batch.bytes());
-    }
+        Ok(())
+    };
+    Records::new(input, split)
+        .with_limit(limit)
+        .par_for_each(map, each)?;
     groups.report(report);
     Ok(summary)
 }
@@ -876,46 +985,169 @@ mod tests {
         }
     }
 
-    #[test]
-    fn par_map_gives_every_record_once_in_input_order() {
-        // Several batches of many records, mapped on the pool.
-        let text: String = (0..200_000).map(|i| format!("{i}\n\n")).collect();
-        let mut seen = Vec::new();
-        let mut bytes = 0;
-        for batch in Records::new(text.as_bytes(), &Lines).par_map(|r| {
-            let n: Option<usize> = std::str::from_utf8(r.bytes).ok()?.trim().parse().ok();
-            n.map(|n| (n, r.line))
-        }) {
-            let mut batch = batch.unwrap();
-            for (record, n) in batch.drain() {
-                assert_eq!(record.is_game, n.is_some(), "{record:?}");
-                seen.extend(n);
-            }
-            bytes += batch.bytes();
-        }
-        assert_eq!(bytes, text.len());
-        assert_eq!(seen.len(), 200_000);
+    /// The numbers of `0\n\n1\n\n...` with their lines, checked in order.
+    fn check_numbers(seen: &[(usize, usize)], count: usize) {
+        assert_eq!(seen.len(), count);
         for (i, &(n, line)) in seen.iter().enumerate() {
             assert_eq!((n, line), (i, 2 * i + 1));
         }
     }
 
+    fn number(r: Record<'_>) -> Option<(usize, usize)> {
+        let n: Option<usize> = std::str::from_utf8(r.bytes).ok()?.trim().parse().ok();
+        n.map(|n| (n, r.line))
+    }
+
+    #[test]
+    fn par_for_each_gives_every_record_once_in_input_order() {
+        // Many batches of many records, mapped on the pool.
+        let text: String = (0..200_000).map(|i| format!("{i}\n\n")).collect();
+        let mut seen = Vec::new();
+        let mut bytes = 0;
+        Records::new(text.as_bytes(), &Lines)
+            .par_for_each(number, |batch| -> Result<(), ()> {
+                let mut batch = batch.unwrap();
+                for (record, n) in batch.drain() {
+                    assert_eq!(record.is_game, n.is_some(), "{record:?}");
+                    seen.extend(n);
+                }
+                bytes += batch.bytes();
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(bytes, text.len());
+        check_numbers(&seen, 200_000);
+    }
+
+    #[test]
+    fn par_map_gives_every_record_once_in_input_order() {
+        let text: String = (0..200_000).map(|i| format!("{i}\n\n")).collect();
+        let len = text.len();
+        let mut seen = Vec::new();
+        let mut bytes = 0;
+        for batch in Records::new(io::Cursor::new(text.into_bytes()), &Lines).par_map(number) {
+            let mut batch = batch.unwrap();
+            seen.extend(batch.drain().filter_map(|(_, n)| n));
+            bytes += batch.bytes();
+        }
+        assert_eq!(bytes, len);
+        check_numbers(&seen, 200_000);
+    }
+
+    /// Gives `n` reads of up to 2,048 lines `1`, then fails.
+    struct Failing(usize);
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0 == 0 {
+                return Err(io::Error::other("disk on fire"));
+            }
+            self.0 -= 1;
+            let n = buf.len().min(4096) & !1;
+            for pair in buf[..n].chunks_mut(2) {
+                pair.copy_from_slice(b"1\n");
+            }
+            Ok(n)
+        }
+    }
+
     #[test]
     fn par_map_ends_at_a_read_error() {
-        struct Failing(usize);
-        impl Read for Failing {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.0 == 0 {
-                    return Err(io::Error::other("disk on fire"));
-                }
-                self.0 -= 1;
-                buf[..2].copy_from_slice(b"1\n");
-                Ok(2)
-            }
-        }
         let results: Vec<io::Result<Mapped<()>>> =
             Records::new(Failing(3), &Lines).par_map(|_| ()).collect();
         assert_eq!(results.len(), 1);
         assert!(results[0].is_err());
+    }
+
+    #[test]
+    fn a_read_error_comes_after_the_batches_before_it() {
+        // Far more than a batch of lines before the error.
+        let reads = 3 * BATCH_BYTES / 4096;
+        let lines = reads * 2048;
+        let mut got = Vec::new();
+        Records::new(Failing(reads), &Lines)
+            .par_for_each(
+                |r| r.is_game,
+                |batch| -> Result<(), ()> {
+                    got.push(batch.map(|mut b| b.drain().filter(|(_, g)| *g).count()));
+                    Ok(())
+                },
+            )
+            .unwrap();
+        let (last, before) = got.split_last().unwrap();
+        assert!(last.is_err(), "the error comes last");
+        let games: usize = before.iter().map(|b| *b.as_ref().unwrap()).sum();
+        assert!(!before.is_empty() && games <= lines, "{games}");
+    }
+
+    /// An endless input of records, counting the bytes read from it.
+    struct Endless(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(1 << 16) & !1;
+            for pair in buf[..n].chunks_mut(2) {
+                pair.copy_from_slice(b"1\n");
+            }
+            self.0.fetch_add(n, std::sync::atomic::Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_reader_stays_a_bounded_number_of_batches_ahead_and_stops_with_the_writer() {
+        let read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut batches = 0;
+        let stopped = Records::new(Endless(read.clone()), &Lines).par_for_each(
+            |r| r.bytes.len(),
+            |batch| {
+                batch.unwrap();
+                batches += 1;
+                if batches == 1 {
+                    // A slow writer: the reader runs ahead as far as it may.
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                    let ahead = read.load(std::sync::atomic::Ordering::SeqCst);
+                    assert!(ahead > BATCH_BYTES, "the reader went on: {ahead}");
+                    let bound = (in_flight() + 3) * (BATCH_BYTES + (1 << 16));
+                    assert!(ahead <= bound, "read {ahead} bytes ahead, over {bound}");
+                }
+                if batches == 3 {
+                    return Err("enough");
+                }
+                Ok(())
+            },
+        );
+        // The writer's error ends an endless input.
+        assert_eq!(stopped, Err("enough"));
+    }
+
+    #[test]
+    fn par_for_each_runs_inside_a_pool_of_one_thread() {
+        // The calling thread is the pool's only worker: it runs the
+        // workers' tasks while it waits for them.
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let text: String = (0..100_000).map(|i| format!("{i}\n\n")).collect();
+        let mut seen = Vec::new();
+        one.install(|| {
+            Records::new(text.as_bytes(), &Lines).par_for_each(number, |batch| -> Result<(), ()> {
+                seen.extend(batch.unwrap().drain().filter_map(|(_, n)| n));
+                Ok(())
+            })
+        })
+        .unwrap();
+        check_numbers(&seen, 100_000);
+    }
+
+    #[test]
+    #[should_panic(expected = "a bug in a reader")]
+    fn a_panic_of_the_map_is_raised_again() {
+        let text: String = (0..100_000).map(|i| format!("{i}\n")).collect();
+        let _ = Records::new(text.as_bytes(), &Lines).par_for_each(
+            |r| assert!(r.line != 77_777, "a bug in a reader"),
+            |_| -> Result<(), ()> { Ok(()) },
+        );
     }
 }

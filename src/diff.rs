@@ -76,30 +76,30 @@ fn located(record: &Record<'_>, e: &Problem) -> String {
     format!("{line}:{col}: {}", e.message)
 }
 
-/// How [`Games`] reads each record (boxed: it holds the format and options).
-type ReadEntry = Box<dyn Fn(Record<'_>) -> Option<Entry> + Sync>;
-
 /// The games of one input, in order, read a batch at a time in parallel
-/// (memory holds one batch, whatever the input's size).
-pub struct Games<R: Read + Send> {
-    map: ParMap<'static, R, Option<Entry>, ReadEntry>,
+/// (memory holds a few batches, whatever the input's size).
+pub struct Games {
+    map: ParMap<Option<Entry>>,
     ready: VecDeque<Entry>,
     count: usize,
 }
 
-impl<R: Read + Send> Games<R> {
+impl Games {
     /// The games of `reader`, read as `format` with `opts`.
-    pub fn new(reader: R, format: &'static Format, opts: ReadOptions) -> Games<R> {
-        let read: ReadEntry = Box::new(move |r| entry_of(format, &opts, r));
+    pub fn new<R: Read + Send + 'static>(
+        reader: R,
+        format: &'static Format,
+        opts: ReadOptions,
+    ) -> Games {
         Games {
-            map: Records::new(reader, format.split).par_map(read),
+            map: Records::new(reader, format.split).par_map(move |r| entry_of(format, &opts, r)),
             ready: VecDeque::new(),
             count: 0,
         }
     }
 }
 
-impl<R: Read + Send> Iterator for Games<R> {
+impl Iterator for Games {
     type Item = std::io::Result<Entry>;
 
     fn next(&mut self) -> Option<std::io::Result<Entry>> {

@@ -466,7 +466,7 @@ fn format_named(name: &str) -> Result<&'static Format, Error> {
 }
 
 /// One side of `kifu diff`: its games, read in order.
-type DiffSide = kifu::diff::Games<Box<dyn io::Read + Send>>;
+type DiffSide = kifu::diff::Games;
 
 /// Opens one side of a diff, with its format (named, or guessed from the
 /// file's name).
