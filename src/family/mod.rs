@@ -218,6 +218,23 @@ impl Move {
         }
     }
 
+    /// The move as its family's own kind (`pick`: one of the `as_*` below),
+    /// or the error for a move of another family met in a game of
+    /// `family` (`a draughts move in a tafl game`).
+    pub fn of<'m, M>(
+        &'m self,
+        family: Family,
+        pick: fn(&'m Move) -> Option<&'m M>,
+    ) -> Result<&'m M, String> {
+        pick(self).ok_or_else(|| {
+            format!(
+                "a {} move in a {} game",
+                self.family().name(),
+                family.name()
+            )
+        })
+    }
+
     /// The chess move, if the move is one. (Family code asks for its own
     /// kind of move through these; only this file lists the families.)
     pub fn as_chess(&self) -> Option<&chess::Ply> {

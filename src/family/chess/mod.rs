@@ -374,8 +374,7 @@ impl From<StoredPly> for Ply {
 
 /// The chess move of a ply, or the error for a move of another family.
 pub fn ply_of(mv: &crate::family::Move) -> Result<&Ply, String> {
-    mv.as_chess()
-        .ok_or_else(|| format!("a {} move in a chess game", mv.family().name()))
+    mv.of(crate::family::Family::Chess, crate::family::Move::as_chess)
 }
 
 /// The chess board of a variant, or `None` for a game of another family.
@@ -433,9 +432,12 @@ pub fn move_fields(
     rules::Replay::spelling(game)
         .map_err(Problem::whole)?
         .walk(|step| {
-            let Some(ply) = step.ply.mv.as_chess() else {
-                failed = Some(Problem::whole("a move of another family in a chess game"));
-                return;
+            let ply = match ply_of(&step.ply.mv) {
+                Ok(ply) => ply,
+                Err(e) => {
+                    failed = Some(Problem::whole(e));
+                    return;
+                }
             };
             let mut written = String::new();
             pgn::spell(ply, step.spelling, &mut written);

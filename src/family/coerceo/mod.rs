@@ -214,9 +214,13 @@ pub fn move_fields(
     crate::family::plies_in_order(&game.moves)
         .into_iter()
         .map(|ply| {
-            let m = ply.mv.as_coerceo().ok_or_else(|| {
-                crate::error::Problem::whole("a move of another family in a Coerceo game")
-            })?;
+            let m = ply
+                .mv
+                .of(
+                    crate::family::Family::Coerceo,
+                    crate::family::Move::as_coerceo,
+                )
+                .map_err(crate::error::Problem::whole)?;
             let mut written = String::new();
             notation::spell(m, &mut written)?;
             Ok(crate::family::MoveFields {

@@ -273,9 +273,12 @@ pub fn write_layout(
         layout,
     };
     container::write(game, &game.tags, out, &DIALECT, style, |mv, buf| {
-        let m = mv.as_coerceo().ok_or_else(|| {
-            Problem::whole(format!("a {} move in a Coerceo game", mv.family().name()))
-        })?;
+        let m = mv
+            .of(
+                crate::family::Family::Coerceo,
+                crate::family::Move::as_coerceo,
+            )
+            .map_err(Problem::whole)?;
         spell(m, buf)
     })?;
     Ok(game

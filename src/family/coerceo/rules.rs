@@ -73,18 +73,13 @@ impl Move {
 pub fn check_game(game: &Game) -> Result<(), String> {
     fn line(l: &Line) -> Result<(), String> {
         for ply in &l.plies {
-            match ply.mv.as_coerceo() {
-                Some(m) => m
-                    .check()
-                    .map_err(|e| format!("{} {e}", ply.label(crate::ir::Side::White)))?,
-                None => {
-                    return Err(format!(
-                        "{} a {} move in a Coerceo game",
-                        ply.label(crate::ir::Side::White),
-                        ply.mv.family().name()
-                    ))
-                }
-            }
+            ply.mv
+                .of(
+                    crate::family::Family::Coerceo,
+                    crate::family::Move::as_coerceo,
+                )
+                .and_then(|m| m.check())
+                .map_err(|e| format!("{} {e}", ply.label(crate::ir::Side::White)))?;
             for v in &ply.variations {
                 line(v)?;
             }

@@ -444,8 +444,8 @@ pub fn render_tags(game: &Game, board: Board) -> Cow<'_, [Tag]> {
 
 /// The draughts move of a ply, or the error for a move of another family.
 pub fn draughts_move(mv: &Move) -> Result<&DMove, Problem> {
-    mv.as_draughts()
-        .ok_or_else(|| Problem::whole(format!("a {} move in a draughts game", mv.family().name())))
+    mv.of(crate::family::Family::Draughts, Move::as_draughts)
+        .map_err(Problem::whole)
 }
 
 /// Writes a draughts game in the PGN-style container: the board's GameType

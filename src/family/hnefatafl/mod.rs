@@ -246,9 +246,10 @@ pub fn move_fields(
     crate::family::plies_in_order(&game.moves)
         .into_iter()
         .map(|ply| {
-            let m = ply.mv.as_tafl().ok_or_else(|| {
-                crate::error::Problem::whole("a move of another family in a tafl game")
-            })?;
+            let m = ply
+                .mv
+                .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+                .map_err(crate::error::Problem::whole)?;
             let mut written = String::new();
             tafl::spell(m, &mut written, &|s| s);
             let step = m.step();

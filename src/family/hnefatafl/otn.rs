@@ -1008,12 +1008,10 @@ impl Writer<'_> {
     }
 
     fn spell(&mut self, ply: &Ply, pos: &mut Position<'_>) -> Result<(), Problem> {
-        let Some(m) = ply.mv.as_tafl() else {
-            return Err(Problem::whole(format!(
-                "a {} move in a tafl game",
-                ply.mv.family().name()
-            )));
-        };
+        let m = ply
+            .mv
+            .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+            .map_err(Problem::whole)?;
         let Some(step) = m.step() else {
             self.out.push_str("---");
             return Ok(());

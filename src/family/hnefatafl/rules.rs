@@ -1347,13 +1347,10 @@ pub fn spelled(step: &Step) -> String {
 pub fn check_game(game: &crate::ir::Game, board: &super::Board) -> Result<(), String> {
     fn squares(line: &Line, dim: u8, first: crate::ir::Side) -> Result<(), String> {
         for ply in &line.plies {
-            let Some(m) = ply.mv.as_tafl() else {
-                return Err(format!(
-                    "{} a {} move in a tafl game",
-                    ply.label(first),
-                    ply.mv.family().name()
-                ));
-            };
+            let m = ply
+                .mv
+                .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+                .map_err(|e| format!("{} {e}", ply.label(first)))?;
             if let Some(sq) = m.squares().find(|s| !s.on(dim)) {
                 return Err(format!(
                     "{} {sq} is off the {dim}x{dim} board",

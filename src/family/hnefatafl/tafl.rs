@@ -422,9 +422,9 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     };
     let dim = board.dim;
     container::write(game, &tags, out, &DIALECT, style, |mv, buf| {
-        let t = mv.as_tafl().ok_or_else(|| {
-            Problem::whole(format!("a {} move in a tafl game", mv.family().name()))
-        })?;
+        let t = mv
+            .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+            .map_err(Problem::whole)?;
         spell(t, buf, &|s| s.transform(dim, q, m));
         Ok(())
     })?;

@@ -652,8 +652,11 @@ pub fn move_fields(
     rules::walk(&game.moves, &mut board, &mut |b, ply| {
         let m = ply
             .mv
-            .as_tenjiku()
-            .ok_or_else(|| Problem::whole("a move of another family in a tenjiku game"))?;
+            .of(
+                crate::family::Family::Tenjiku,
+                crate::family::Move::as_tenjiku,
+            )
+            .map_err(Problem::whole)?;
         rules::check(b, ply.side, m)
             .map_err(|e| Problem::whole(format!("{} {e}", ply.label(crate::ir::Side::Black))))?;
         let (mut written, mut canonical) = (String::new(), String::new());

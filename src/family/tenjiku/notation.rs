@@ -368,12 +368,13 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     let mut spelled = Vec::new();
     let mut board = rules::start_of(game).map_err(Problem::whole)?;
     rules::walk(&game.moves, &mut board, &mut |b, ply| {
-        let m = ply.mv.as_tenjiku().ok_or_else(|| {
-            Problem::whole(format!(
-                "a {} move in a tenjiku game",
-                ply.mv.family().name()
-            ))
-        })?;
+        let m = ply
+            .mv
+            .of(
+                crate::family::Family::Tenjiku,
+                crate::family::Move::as_tenjiku,
+            )
+            .map_err(Problem::whole)?;
         rules::check(b, ply.side, m)
             .map_err(|e| Problem::whole(format!("{} {e}", ply.label(crate::ir::Side::Black))))?;
         let mut s = String::new();

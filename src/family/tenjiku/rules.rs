@@ -905,20 +905,18 @@ pub fn start_of(game: &Game) -> Result<Board, String> {
 /// read from JSON), naming the ply.
 pub fn check_game(game: &Game) -> Result<(), String> {
     let mut board = start_of(game)?;
-    walk(
-        &game.moves,
-        &mut board,
-        &mut |b, ply| match ply.mv.as_tenjiku() {
-            Some(m) => check(b, ply.side, m)
-                .map(|()| *m)
-                .map_err(|e| format!("{} {e}", ply.label(Side::Black))),
-            None => Err(format!(
-                "{} a {} move in a tenjiku game",
-                ply.label(Side::Black),
-                ply.mv.family().name()
-            )),
-        },
-    )
+    walk(&game.moves, &mut board, &mut |b, ply| {
+        let m = ply
+            .mv
+            .of(
+                crate::family::Family::Tenjiku,
+                crate::family::Move::as_tenjiku,
+            )
+            .map_err(|e| format!("{} {e}", ply.label(Side::Black)))?;
+        check(b, ply.side, m)
+            .map(|()| *m)
+            .map_err(|e| format!("{} {e}", ply.label(Side::Black)))
+    })
 }
 
 #[cfg(test)]
