@@ -648,17 +648,7 @@ pub fn move_fields(
         ..short
     };
     let mut out = Vec::new();
-    let mut board = rules::start_of(game).map_err(Problem::whole)?;
-    rules::walk(&game.moves, &mut board, &mut |b, ply| {
-        let m = ply
-            .mv
-            .of(
-                crate::family::Family::Tenjiku,
-                crate::family::Move::as_tenjiku,
-            )
-            .map_err(Problem::whole)?;
-        rules::check(b, ply.side, m)
-            .map_err(|e| Problem::whole(format!("{} {e}", ply.label(crate::ir::Side::Black))))?;
+    rules::walk_checked(game, &mut |b, ply, m| {
         let (mut written, mut canonical) = (String::new(), String::new());
         notation::spell(b, ply.side, m, &short, &mut written);
         notation::spell(b, ply.side, m, &long, &mut canonical);
@@ -678,8 +668,8 @@ pub fn move_fields(
             promotion: m.promote.then(|| m.piece.promote().to_string()),
             ..Default::default()
         });
-        Ok(*m)
-    })?;
+    })
+    .map_err(Problem::whole)?;
     Ok(out)
 }
 

@@ -366,22 +366,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     }
     // Spell every move on the board, in the order the container writes them.
     let mut spelled = Vec::new();
-    let mut board = rules::start_of(game).map_err(Problem::whole)?;
-    rules::walk(&game.moves, &mut board, &mut |b, ply| {
-        let m = ply
-            .mv
-            .of(
-                crate::family::Family::Tenjiku,
-                crate::family::Move::as_tenjiku,
-            )
-            .map_err(Problem::whole)?;
-        rules::check(b, ply.side, m)
-            .map_err(|e| Problem::whole(format!("{} {e}", ply.label(crate::ir::Side::Black))))?;
+    rules::walk_checked(game, &mut |b, ply, m| {
         let mut s = String::new();
         spell(b, ply.side, m, &options, &mut s);
         spelled.push(s);
-        Ok(*m)
-    })?;
+    })
+    .map_err(Problem::whole)?;
     let mut spelled = spelled.into_iter();
     let style = Style {
         glyphs_as_nags: false,

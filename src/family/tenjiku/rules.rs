@@ -901,9 +901,13 @@ pub fn start_of(game: &Game) -> Result<Board, String> {
     }
 }
 
-/// Checks every move of a tenjiku game from the start position (a game
-/// read from JSON), naming the ply.
-pub fn check_game(game: &Game) -> Result<(), String> {
+/// Walks a game's moves (each ply, then its variations) from its start on
+/// the board, each checked by the rules; `visit` gets the board before the
+/// move, the ply and its move. An error names the ply.
+pub fn walk_checked(
+    game: &Game,
+    visit: &mut impl FnMut(&Board, &crate::ir::Ply, &Move),
+) -> Result<(), String> {
     let mut board = start_of(game)?;
     walk(&game.moves, &mut board, &mut |b, ply| {
         let m = ply
@@ -912,11 +916,17 @@ pub fn check_game(game: &Game) -> Result<(), String> {
                 crate::family::Family::Tenjiku,
                 crate::family::Move::as_tenjiku,
             )
+            .and_then(|m| check(b, ply.side, m).map(|()| m))
             .map_err(|e| format!("{} {e}", ply.label(Side::Black)))?;
-        check(b, ply.side, m)
-            .map(|()| *m)
-            .map_err(|e| format!("{} {e}", ply.label(Side::Black)))
+        visit(b, ply, m);
+        Ok(*m)
     })
+}
+
+/// Checks every move of a tenjiku game from the start position (a game
+/// read from JSON), naming the ply.
+pub fn check_game(game: &Game) -> Result<(), String> {
+    walk_checked(game, &mut |_, _, _| {})
 }
 
 #[cfg(test)]
