@@ -328,6 +328,21 @@ pub fn move_fields(game: &Game) -> Result<Vec<MoveFields>, Problem> {
     }
 }
 
+/// The `csv` fields of every move of a game in the order the container
+/// writes them, for a family whose moves spell without a board: `fields`
+/// of each move as the family's own kind (`pick`, see [`Move::of`]).
+pub fn fields_in_order<M>(
+    game: &Game,
+    family: Family,
+    pick: for<'m> fn(&'m Move) -> Option<&'m M>,
+    fields: impl Fn(&M) -> Result<MoveFields, Problem>,
+) -> Result<Vec<MoveFields>, Problem> {
+    plies_in_order(&game.moves)
+        .into_iter()
+        .map(|ply| fields(ply.mv.of(family, pick).map_err(Problem::whole)?))
+        .collect()
+}
+
 /// The plies of a line and its variations, in the order the container
 /// writes them (each ply, then its variations).
 pub fn plies_in_order(line: &crate::ir::Line) -> Vec<&crate::ir::Ply> {

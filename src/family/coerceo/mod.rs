@@ -211,33 +211,24 @@ pub struct Move {
 pub fn move_fields(
     game: &crate::ir::Game,
 ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    crate::family::plies_in_order(&game.moves)
-        .into_iter()
-        .map(|ply| {
-            let m = ply
-                .mv
-                .of(
-                    crate::family::Family::Coerceo,
-                    crate::family::Move::as_coerceo,
-                )
-                .map_err(crate::error::Problem::whole)?;
-            let mut written = String::new();
-            notation::spell(m, &mut written)?;
-            Ok(crate::family::MoveFields {
-                canonical: written.clone(),
-                written,
-                from: m.step.map(|s| s.from.to_string()),
-                to: m.step.map(|s| s.to.to_string()),
-                captured: m
-                    .actions
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::Capture(f) => Some(f.to_string()),
-                        _ => None,
-                    })
-                    .collect(),
-                ..Default::default()
-            })
+    use crate::family::{fields_in_order, Family, Move as AnyMove};
+    fields_in_order(game, Family::Coerceo, AnyMove::as_coerceo, |m| {
+        let mut written = String::new();
+        notation::spell(m, &mut written)?;
+        Ok(crate::family::MoveFields {
+            canonical: written.clone(),
+            written,
+            from: m.step.map(|s| s.from.to_string()),
+            to: m.step.map(|s| s.to.to_string()),
+            captured: m
+                .actions
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Capture(f) => Some(f.to_string()),
+                    _ => None,
+                })
+                .collect(),
+            ..Default::default()
         })
-        .collect()
+    })
 }

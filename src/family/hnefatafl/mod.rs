@@ -243,29 +243,23 @@ pub const ATTACKERS: crate::ir::Side = crate::ir::Side::Black;
 pub fn move_fields(
     game: &crate::ir::Game,
 ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    crate::family::plies_in_order(&game.moves)
-        .into_iter()
-        .map(|ply| {
-            let m = ply
-                .mv
-                .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
-                .map_err(crate::error::Problem::whole)?;
-            let mut written = String::new();
-            tafl::spell(m, &mut written, &|s| s);
-            let step = m.step();
-            Ok(crate::family::MoveFields {
-                canonical: written.clone(),
-                written,
-                from: step.map(|s| s.from.to_string()),
-                to: step.map(|s| s.to.to_string()),
-                captured: step
-                    .map(|s| s.captures.iter().map(|c| c.to_string()).collect())
-                    .unwrap_or_default(),
-                mate: step.map(|s| s.mark == Some(Mark::Win)),
-                ..Default::default()
-            })
+    use crate::family::{fields_in_order, Family, Move as AnyMove};
+    fields_in_order(game, Family::Tafl, AnyMove::as_tafl, |m| {
+        let mut written = String::new();
+        tafl::spell(m, &mut written, &|s| s);
+        let step = m.step();
+        Ok(crate::family::MoveFields {
+            canonical: written.clone(),
+            written,
+            from: step.map(|s| s.from.to_string()),
+            to: step.map(|s| s.to.to_string()),
+            captured: step
+                .map(|s| s.captures.iter().map(|c| c.to_string()).collect())
+                .unwrap_or_default(),
+            mate: step.map(|s| s.mark == Some(Mark::Win)),
+            ..Default::default()
         })
-        .collect()
+    })
 }
 
 #[cfg(test)]
