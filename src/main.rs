@@ -786,8 +786,8 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     // kifu writes in a run is read by that run.
     let (jobs, empty) = plan(args, from, to)?;
     if jobs.is_empty() {
-        if let Some(first) = empty.first() {
-            return Err(Error::Usage(first.clone()));
+        if let Some((_, why)) = empty.first() {
+            return Err(Error::Usage(why.clone()));
         }
     }
     // Inputs of the other family are skipped (with a warning) when others
@@ -870,18 +870,14 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             kind: "other-family",
         });
     }
-    for note in &empty {
+    for (folder, why) in &empty {
         show(&Diagnostic {
             severity: kifu::error::Severity::Warning,
-            file: note
-                .split(" holds no file")
-                .next()
-                .unwrap_or_default()
-                .to_string(),
+            file: folder.clone(),
             line: 0,
             col: 0,
             game: 0,
-            message: note.clone(),
+            message: why.clone(),
             kind: "nothing-to-convert",
         });
     }
@@ -1051,30 +1047,21 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
 /// Why a format cannot be the input (`input`) or the output it was named
 /// as, and which formats can.
 fn write_only(f: &Format, input: bool) -> String {
-    let family = |g: &Format| g.family.is_none() || f.family.is_none() || g.family == f.family;
-    if input {
-        format!(
-            "{} is written only: kifu cannot read it. Formats kifu reads: {}",
-            f.name,
-            FORMATS
-                .iter()
-                .filter(|g| g.read.is_some() && family(g))
-                .map(|g| g.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+    let (only, verb, can): (_, _, fn(&Format) -> bool) = if input {
+        ("written", "read", |g| g.read.is_some())
     } else {
-        format!(
-            "{} is read only: kifu cannot write it. Formats kifu writes: {}",
-            f.name,
-            FORMATS
-                .iter()
-                .filter(|g| g.write.is_some() && family(g))
-                .map(|g| g.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
+        ("read", "write", |g| g.write.is_some())
+    };
+    let fits = FORMATS
+        .iter()
+        .filter(|g| can(g) && (g.family.is_none() || f.family.is_none() || g.family == f.family))
+        .map(|g| g.name)
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{} is {only} only: kifu cannot {verb} it. Formats kifu {verb}s: {fits}",
+        f.name
+    )
 }
 
 /// A count and its noun: `1 game`, `2 games`.
@@ -1133,12 +1120,15 @@ fn family_mismatch(from: &Format, to: &Format) -> Option<String> {
 
 /// Expands the inputs into jobs: directories are searched recursively for
 /// files of the input format (or of any readable format without --from).
-/// Also gives a note for each folder that holds nothing to convert.
+/// A folder that holds nothing to convert, and what to say of it.
+type Empty = (String, String);
+
+/// Also gives each folder that holds nothing to convert, with what to say.
 fn plan(
     args: &ConvertArgs,
     from: Option<&'static Format>,
     to: &'static Format,
-) -> Result<(Vec<Job>, Vec<String>), Error> {
+) -> Result<(Vec<Job>, Vec<Empty>), Error> {
     let mut jobs = Vec::new();
     let mut empty = Vec::new();
     // A format kept in a folder (csv) writes one set of tables for the
@@ -1211,15 +1201,19 @@ fn plan(
                 });
             }
             if jobs.len() == before {
-                empty.push(format!(
-                    "{} holds no file to convert ({})",
-                    input.display(),
-                    match from {
-                        Some(f) => format!("looked for .{} files", f.extensions.join(", .")),
-                        None => "no file has an extension of a format kifu reads: `kifu formats` \
+                let folder = input.display().to_string();
+                empty.push((
+                    folder.clone(),
+                    format!(
+                        "{folder} holds no file to convert ({})",
+                        match from {
+                            Some(f) => format!("looked for .{} files", f.extensions.join(", .")),
+                            None =>
+                                "no file has an extension of a format kifu reads: `kifu formats` \
                                  lists them; --from names the format of files without one"
-                            .to_string(),
-                    }
+                                    .to_string(),
+                        }
+                    ),
                 ));
             }
         } else if kifu::input::is_zip(input) {
