@@ -78,14 +78,15 @@ fn page_title(first: &str) -> String {
     }
 }
 
+/// Whether a tag value only holds a place (`?`, `????.??.??`, empty).
+fn placeholder(value: &str) -> bool {
+    value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-'))
+}
+
 /// The name of a game, as a page title: `White - Black, Event, Date`, each
 /// part known (not `?`).
 fn game_title(game: &Game) -> String {
-    let known = |name| {
-        game.tag(name)
-            .map(str::trim)
-            .filter(|v| !v.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-')))
-    };
+    let known = |name| game.tag(name).map(str::trim).filter(|v| !placeholder(v));
     let players = match (known("White"), known("Black")) {
         (Some(w), Some(b)) => Some(format!("{w} - {b}")),
         (w, b) => w.or(b).map(str::to_string),
@@ -155,7 +156,7 @@ impl Fields {
         {
             Some((_, value, used)) => {
                 *used = true;
-                if value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-')) {
+                if placeholder(value) {
                     String::new()
                 } else {
                     value.clone()
