@@ -341,7 +341,7 @@ fn coerceo_is_its_own_family() {
     let out = convert("jsonl", "coerceo", &[], json);
     assert_eq!(stdout(&out), "1# 3c-4a *\n");
     assert!(
-        stderr(&out).contains("result `2-0` is not a Coerceo result"),
+        stderr(&out).contains("result `2-0` is not a coerceo result"),
         "{}",
         stderr(&out)
     );

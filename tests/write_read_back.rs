@@ -255,3 +255,88 @@ fn an_alphanumeric_file_x_reads_as_a_square() {
     );
     assert_eq!(common::stdout(&back), common::stdout(&out));
 }
+
+#[path = "../fuzz/src/check.rs"]
+#[allow(dead_code)]
+mod check;
+
+/// Text made of what the PGN-style container has to take care of in a
+/// comment or a tag value: line breaks, a tag's head at a line start,
+/// braces, escapes, quotes, escape and line comment marks, results.
+fn awkward() -> impl Strategy<Value = String> {
+    let pieces = vec![
+        "\n",
+        "\r\n",
+        "\r",
+        "[Event \"",
+        "[a \"x\"]",
+        "  [Site \"",
+        " ",
+        "}",
+        "{",
+        "\\",
+        "\"",
+        "]",
+        "[",
+        "%",
+        ";",
+        "a",
+        "1-0",
+        "*",
+        "(",
+        ")",
+    ];
+    vec(proptest::sample::select(pieces), 0..8).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// Comments of every kind (before the tags, before and after a move),
+    /// tag values and tag names of any text are written so that the game reads back alone and whole, or
+    /// refused: the text, written twice as the CLI frames it, is two games
+    /// that each read back to it (the fuzz targets' check), and the game
+    /// read back is the game written unless the writer warned.
+    #[test]
+    fn comments_and_tag_values_of_any_text_read_back_or_are_refused(
+        pre in awkward(), before in awkward(), after in awkward(), value in awkward(),
+        name in awkward(), kinds in vec(0usize..3, 3)
+    ) {
+        use kifu::ir::{Comment, CommentKind};
+        let comment = |text: &str, k: usize| Comment {
+            text: text.to_string(),
+            kind: [CommentKind::Brace, CommentKind::Line, CommentKind::Escape][k],
+        };
+        for (format, record) in [
+            ("pgn", "[Event \"e\"]\n\n1. e4 e5 *\n"),
+            ("draughts-num", "[GameType \"20\"]\n\n1. 32-28 19-23 *\n"),
+            ("draughts-diag", "[GameType \"20\"]\n\n1. e45 e76 *\n"),
+        ] {
+            let f = by_name(format).expect("a format");
+            let mut game = (f.read.expect("a reader"))(record, &ReadOptions::default())
+                .expect("the record reads")
+                .game;
+            game.preamble = vec![comment(&pre, kinds[0])];
+            game.moves.plies[0].before = vec![comment(&before, kinds[1])];
+            game.moves.plies[1].after = vec![comment(&after, kinds[2])];
+            game.tags.insert(0, Tag::new("Annotator", value.clone()));
+            game.tags.push(Tag::new(format!("X{name}"), "x"));
+            let mut text = String::new();
+            let Ok(warnings) = (f.write.expect("a writer"))(&game, &WriteOptions::default(), &mut text)
+            else {
+                continue;
+            };
+            let records = check::game_records(check::format(format), text.as_bytes());
+            prop_assert_eq!(records.len(), 1, "{} wrote {} games:\n{}", format, records.len(), text);
+            check::round_trips(format, text.as_bytes());
+            if warnings.is_empty() {
+                let back = (f.read.expect("a reader"))(&text, &ReadOptions::default())
+                    .unwrap_or_else(|e| panic!("{format} wrote what it cannot read: {e:?}\n{text}"));
+                prop_assert_eq!(&back.game.preamble, &game.preamble, "{}:\n{}", format, text);
+                prop_assert_eq!(&back.game.moves, &game.moves, "{}:\n{}", format, text);
+                prop_assert_eq!(back.game.tag("Annotator"), Some(value.as_str()), "{}:\n{}", format, text);
+                prop_assert_eq!(back.game.tag(&format!("X{name}")), Some("x"), "{}:\n{}", format, text);
+            }
+        }
+    }
+}

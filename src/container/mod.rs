@@ -15,6 +15,7 @@ pub mod scan;
 
 use pest::iterators::{Pair, Pairs};
 use pest::RuleType;
+use std::borrow::Cow;
 
 use crate::error::Problem;
 use crate::family::{Move, Setup, Variant};
@@ -617,7 +618,11 @@ fn read_tag<R: ContainerRule>(
     }
     if let Some(what) = said {
         let mut quoted = String::new();
-        write_tags(&[Tag::new(name.as_str(), value.as_str())], &mut quoted);
+        write_tags(
+            &[Tag::new(name.as_str(), value.as_str())],
+            &mut quoted,
+            &mut Vec::new(),
+        );
         warnings.push(Problem::at(
             at,
             format!(
@@ -950,15 +955,37 @@ pub const SEVEN_TAG_ROSTER: [&str; 7] =
 
 /// Writes a tag section: the seven-tag roster first in roster order, then the
 /// other tags in input order, then a blank line (none when there are no tags).
-pub fn write_tags(tags: &[Tag], out: &mut String) {
-    let write_one = |t: &Tag, out: &mut String| {
+/// A tag is one line: line breaks in a value (which JSON, XML or CSV may
+/// hold) are written as spaces, and a name that the grammar would not read
+/// back as one name (empty, or holding a blank, a quote, a bracket or a
+/// line break) is written with `_` for each such character, each with a
+/// warning in `warnings`.
+pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
+    let not_in_name = |c: char| matches!(c, ' ' | '\t' | '"' | ']' | '[' | '\r' | '\n');
+    let mut write_one = |t: &Tag, out: &mut String| {
         out.push('[');
-        out.push_str(&t.name);
-        out.push_str(" \"");
-        if memchr::memchr2(b'"', b'\\', t.value.as_bytes()).is_none() {
-            out.push_str(&t.value);
+        if t.name.is_empty() || t.name.contains(not_in_name) {
+            let name = match t.name.replace(not_in_name, "_") {
+                n if n.is_empty() => "_".to_string(),
+                n => n,
+            };
+            warnings.push(
+                Problem::whole(format!(
+                    "tag name `{}` is not one word: written as `{name}`",
+                    t.name
+                ))
+                .of_kind("tag-name"),
+            );
+            out.push_str(&name);
         } else {
-            for c in t.value.chars() {
+            out.push_str(&t.name);
+        }
+        out.push_str(" \"");
+        let value = one_line(&t.value, || format!("tag `{}`", t.name), warnings);
+        if memchr::memchr2(b'"', b'\\', value.as_bytes()).is_none() {
+            out.push_str(&value);
+        } else {
+            for c in value.chars() {
                 if c == '"' || c == '\\' {
                     out.push('\\');
                 }
@@ -988,6 +1015,8 @@ pub fn write_tags(tags: &[Tag], out: &mut String) {
 /// comment longer than a line keeps its own line.
 struct Lines<'o> {
     out: &'o mut String,
+    /// What the container cannot hold as it is (written otherwise).
+    warnings: &'o mut Vec<Problem>,
     col: usize,
     /// The next token is glued to the previous one (after `(`).
     glue: bool,
@@ -1062,19 +1091,20 @@ impl Lines<'_> {
     }
 
     fn comment(&mut self, c: &Comment) -> Result<(), Problem> {
-        if c.kind == CommentKind::Brace && c.text.contains('}') {
-            return Err(Problem::whole(format!(
-                "comment `{}` holds a `}}` and cannot be written between braces",
-                c.text
-            )));
-        }
         match c.kind {
-            CommentKind::Brace => self.token(&format!("{{{}}}", c.text)),
+            CommentKind::Brace => {
+                let text = brace_text(&c.text, self.warnings)?;
+                self.token(&format!("{{{text}}}"));
+            }
             CommentKind::Line => {
-                self.token(&format!(";{}", c.text));
+                let text = one_line(&c.text, || "a `;` comment".into(), self.warnings);
+                self.token(&format!(";{text}"));
                 self.line_end();
             }
-            CommentKind::Escape => self.own_line(&format!("%{}", c.text)),
+            CommentKind::Escape => {
+                let text = one_line(&c.text, || "a `%` line".into(), self.warnings);
+                self.own_line(&format!("%{text}"));
+            }
         }
         Ok(())
     }
@@ -1109,7 +1139,9 @@ impl Lines<'_> {
 /// result, ending with a newline. `tags` are the tags to write: the game's
 /// own, or those with what the target adds to them; `spell` writes one move
 /// in the target notation. The result is the dialect's token for
-/// [`Game::result_in`] (`*` for one the dialect has no token for).
+/// [`Game::result_in`] (`*` for one the dialect has no token for). Returns
+/// the warnings: a result the family does not know, and what a comment
+/// cannot hold as it is ([`brace_text`]).
 pub fn write<F>(
     game: &Game,
     tags: &[Tag],
@@ -1117,23 +1149,34 @@ pub fn write<F>(
     dialect: &Dialect,
     style: Style,
     mut spell: F,
-) -> Result<(), Problem>
+) -> Result<Vec<Problem>, Problem>
 where
     F: FnMut(&Move, &mut String) -> Result<(), Problem>,
 {
+    let mut warnings = Vec::new();
     for c in &game.preamble {
         match c.kind {
-            CommentKind::Brace => out.push_str(&format!("{{{}}}\n", c.text)),
-            CommentKind::Line => out.push_str(&format!(";{}\n", c.text)),
-            CommentKind::Escape => out.push_str(&format!("%{}\n", c.text)),
+            CommentKind::Brace => {
+                let text = brace_text(&c.text, &mut warnings)?;
+                out.push_str(&format!("{{{text}}}\n"));
+            }
+            CommentKind::Line => {
+                let text = one_line(&c.text, || "a `;` comment".into(), &mut warnings);
+                out.push_str(&format!(";{text}\n"));
+            }
+            CommentKind::Escape => {
+                let text = one_line(&c.text, || "a `%` line".into(), &mut warnings);
+                out.push_str(&format!("%{text}\n"));
+            }
         }
     }
     if !game.preamble.is_empty() {
         out.push('\n');
     }
-    write_tags(tags, out);
+    write_tags(tags, out, &mut warnings);
     let mut lines = Lines {
         out,
+        warnings: &mut warnings,
         col: 0,
         glue: false,
         glyphs_as_nags: style.glyphs_as_nags,
@@ -1151,7 +1194,95 @@ where
     write_line(&game.moves, numbers, true, &mut lines, &mut spell, &mut buf)?;
     lines.token(game.result_in(dialect.results).token());
     lines.out.push('\n');
-    Ok(())
+    if let Some(r) = game.foreign_result() {
+        warnings.push(
+            Problem::whole(format!(
+                "result `{r}` is not a {} result: `*` ends the movetext (a Result tag is kept \
+                 as written)",
+                game.family().name()
+            ))
+            .of_kind("result-not-held"),
+        );
+    }
+    Ok(warnings)
+}
+
+/// A text that must stay on its line (a tag's value, a `;` or `%` comment):
+/// its line breaks are written as spaces, with a warning naming `what`.
+fn one_line<'t>(
+    text: &'t str,
+    what: impl FnOnce() -> String,
+    warnings: &mut Vec<Problem>,
+) -> Cow<'t, str> {
+    if !text.contains(['\n', '\r']) {
+        return Cow::Borrowed(text);
+    }
+    warnings.push(
+        Problem::whole(format!(
+            "{} holds line breaks, which its line cannot: written as spaces",
+            what()
+        ))
+        .of_kind("line-breaks"),
+    );
+    Cow::Owned(
+        text.split(['\n', '\r'])
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+/// The text of a comment as it can stand between braces. A `}` would end
+/// it early: an error. A line inside it that starts like a tag (`[Name "`)
+/// would end the game when it is read back (the scanner ends a comment left
+/// open there, [`scan::tag_head`]): the line breaks before such a line are
+/// written as one space, with a warning.
+fn brace_text<'t>(text: &'t str, warnings: &mut Vec<Problem>) -> Result<Cow<'t, str>, Problem> {
+    if text.contains('}') {
+        return Err(Problem::whole(format!(
+            "comment `{text}` holds a `}}` and cannot be written between braces"
+        )));
+    }
+    let b = text.as_bytes();
+    let mut joined: Option<String> = None;
+    // Copied into `joined` up to here.
+    let mut from = 0;
+    let mut i = 0;
+    while let Some(j) = memchr::memchr2(b'\n', b'\r', &b[i..]) {
+        let line_break = i + j;
+        i = line_break;
+        while i < b.len() && matches!(b[i], b'\n' | b'\r') {
+            i += 1;
+        }
+        if scan::tag_head(b, i) {
+            let s = joined.get_or_insert_with(|| String::with_capacity(text.len()));
+            if s.is_empty() {
+                let line: String = text[i..]
+                    .trim_start()
+                    .chars()
+                    .take_while(|&c| c != '\n' && c != '\r')
+                    .take(24)
+                    .collect();
+                warnings.push(
+                    Problem::whole(format!(
+                        "a comment holds a line that starts like a tag (`{line}`), which would \
+                         end the game when read back: its line break is written as a space"
+                    ))
+                    .of_kind("comment-line-joined"),
+                );
+            }
+            s.push_str(&text[from..line_break]);
+            s.push(' ');
+            from = i;
+        }
+    }
+    Ok(match joined {
+        Some(mut s) => {
+            s.push_str(&text[from..]);
+            Cow::Owned(s)
+        }
+        None => Cow::Borrowed(text),
+    })
 }
 
 /// Appends a number in decimal (without the formatting machinery, which

@@ -73,7 +73,7 @@ fn is_delim(b: u8) -> bool {
 
 /// Whether a line that holds a tag starts at `i`: spaces or tabs, then
 /// `[Name "` (the grammar's `tag_head`). False when the data ends first.
-fn tag_head(data: &[u8], mut i: usize) -> bool {
+pub(crate) fn tag_head(data: &[u8], mut i: usize) -> bool {
     let n = data.len();
     while i < n && matches!(data[i], b' ' | b'\t') {
         i += 1;
@@ -89,6 +89,13 @@ fn tag_head(data: &[u8], mut i: usize) -> bool {
         i += 1;
     }
     i < n && data[i] == b'"'
+}
+
+/// Whether the byte at `i` is escaped: an odd number of `\\` before it
+/// (`\\"` is an escaped backslash and a quote, as the grammar reads it).
+fn escaped(data: &[u8], i: usize) -> bool {
+    let run = data[..i].iter().rev().take_while(|&&b| b == b'\\').count();
+    run % 2 == 1
 }
 
 /// Whether some text holds a blank line: two line ends (LF, CR or CRLF)
@@ -257,7 +264,7 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                 let mut quoted = false;
                 loop {
                     match data[i] {
-                        b'"' if data[i - 1] != b'\\' => quoted = !quoted,
+                        b'"' if !escaped(data, i) => quoted = !quoted,
                         b']' if !quoted => {
                             i += 1;
                             tag_end = Some(i);

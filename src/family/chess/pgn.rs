@@ -486,7 +486,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         .walk(|step| spelled.push(step.spelling))
         .map_err(|stop| Problem::whole(stop.to_string()))?;
     let mut spelled = spelled.into_iter();
-    container::write(
+    let warnings = container::write(
         game,
         &tags,
         out,
@@ -505,16 +505,7 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     if spelled.next().is_some() {
         return Err(Problem::whole(LOST));
     }
-    Ok(game
-        .foreign_result()
-        .map(|r| {
-            Problem::whole(format!(
-                "result `{r}` is not a chess result: `*` ends the movetext (a Result tag is kept \
-                 as written)"
-            ))
-        })
-        .into_iter()
-        .collect())
+    Ok(warnings)
 }
 
 /// Spells one move in canonical SAN, as `spelling` says it is shown where

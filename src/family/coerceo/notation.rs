@@ -280,17 +280,7 @@ pub fn write_layout(
             )
             .map_err(Problem::whole)?;
         spell(m, buf)
-    })?;
-    Ok(game
-        .foreign_result()
-        .map(|r| {
-            Problem::whole(format!(
-                "result `{r}` is not a Coerceo result: `*` ends the movetext (a Result tag is \
-                 kept as written)"
-            ))
-        })
-        .into_iter()
-        .collect())
+    })
 }
 
 /// Spells one ply: its step, then its actions, separated by spaces.

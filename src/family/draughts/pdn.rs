@@ -464,6 +464,5 @@ pub fn write_game(
         &DIALECT,
         Style::default(),
         |mv, buf| spell(&board, draughts_move(mv)?, buf),
-    )?;
-    Ok(Vec::new())
+    )
 }

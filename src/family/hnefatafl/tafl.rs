@@ -398,41 +398,25 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     let mut tags = render_tags(game, board);
     view_position(&mut tags, board.dim, q, m);
     let mut warnings = Vec::new();
-    // A tag of a line (an otn tag may span several) is one line here.
-    for t in &mut tags {
-        if t.value.contains(['\n', '\r']) {
-            t.value = t
-                .value
-                .split(['\n', '\r'])
-                .filter(|l| !l.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
-            warnings.push(
-                Problem::whole(format!(
-                    "tag `{}` holds line breaks, which a tafl tag cannot: written as spaces",
-                    t.name
-                ))
-                .of_kind("tag-line-breaks"),
-            );
-        }
-    }
     let style = Style {
         glyphs_as_nags: false,
         layout: Layout::Paragraph,
     };
     let dim = board.dim;
-    container::write(game, &tags, out, &DIALECT, style, |mv, buf| {
-        let t = mv
-            .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
-            .map_err(Problem::whole)?;
-        spell(t, buf, &|s| s.transform(dim, q, m));
-        Ok(())
-    })?;
-    if let Some(r) = game.foreign_result() {
-        warnings.push(Problem::whole(format!(
-            "result `{r}` is not a tafl result: `*` ends the movetext (a Result tag is kept as written)"
-        )).of_kind("result-not-held"));
-    }
+    warnings.extend(container::write(
+        game,
+        &tags,
+        out,
+        &DIALECT,
+        style,
+        |mv, buf| {
+            let t = mv
+                .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+                .map_err(Problem::whole)?;
+            spell(t, buf, &|s| s.transform(dim, q, m));
+            Ok(())
+        },
+    )?);
     Ok(warnings)
 }
 

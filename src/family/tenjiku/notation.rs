@@ -381,17 +381,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     container::write(game, &tags, out, &DIALECT, style, |_, buf| {
         buf.push_str(&spelled.next().ok_or_else(mismatch)?);
         Ok(())
-    })?;
-    Ok(game
-        .foreign_result()
-        .map(|r| {
-            Problem::whole(format!(
-                "result `{r}` is not a tenjiku result: `*` ends the movetext (a Result tag is \
-                 kept as written)"
-            ))
-        })
-        .into_iter()
-        .collect())
+    })
 }
 
 /// The game's tags, with `FEN` (and `SetUp`) saying what its setup says: a
