@@ -20,6 +20,12 @@
 #   KIFU_FUZZ_CORPORA  folders the seeds come from (default: corpus
 #                      ../shared/corpus, from the repository root)
 #   KIFU_FUZZ_WORK     where corpus/ and artifacts/ go (default: fuzz/)
+#   KIFU_FUZZ_RUNS     N: instead of SECONDS_PER_TARGET and JOBS, run each
+#                      target in one process for its seeds and N mutations
+#                      with a fixed random seed, stopping at the first
+#                      finding: the same build explores the same inputs on
+#                      any machine (what CI runs, so that a submission never
+#                      fails by chance)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 secs=${1:-60}
@@ -49,14 +55,14 @@ fi
 
 # What kind of finding a log shows, in one line.
 signature() {
-  if grep -q 'overflowed its stack' "$1"; then echo "stack overflow"
-  elif grep -q 'ERROR: libFuzzer: timeout' "$1" || [[ $1 == */timeout-* ]]; then
-    echo "timeout ($(grep -oE 'in [0-9]+ ms' "$1" | head -1) when replayed)"
-  elif grep -qE 'out-of-memory|malloc\(' "$1" || [[ $1 == */oom-* ]]; then echo "out of memory"
-  elif grep -q 'panicked at' "$1"; then
-    grep -m1 -A1 'panicked at' "$1" | tail -1 | cut -c1-160 \
+  if grep -aq 'overflowed its stack' "$1"; then echo "stack overflow"
+  elif grep -aq 'ERROR: libFuzzer: timeout' "$1" || [[ $1 == */timeout-* ]]; then
+    echo "timeout ($(grep -aoE 'in [0-9]+ ms' "$1" | head -1) when replayed)"
+  elif grep -aqE 'out-of-memory|malloc\(' "$1" || [[ $1 == */oom-* ]]; then echo "out of memory"
+  elif grep -aq 'panicked at' "$1"; then
+    grep -a -m1 -A1 'panicked at' "$1" | tail -1 | cut -c1-160 \
       | sed -E 's/`[^`]*`/`_`/g; s/[0-9]+/N/g'
-  else echo "other: $(grep -m1 'ERROR' "$1" | cut -c1-100)"
+  else echo "other: $(grep -a -m1 'ERROR' "$1" | cut -c1-100)"
   fi
 }
 
@@ -70,15 +76,28 @@ for t in $targets; do
     *) max_len=131072; f=${t#*_}; f=${f//_/-}; seed_dir=$seeds/$f ;;
   esac
   corpus=$work/corpus/$t
+  # Deterministic runs start from the seeds alone, never an earlier corpus.
+  if [ -n "${KIFU_FUZZ_RUNS:-}" ]; then rm -rf "$corpus"; fi
   art=$work/artifacts/$t
   mkdir -p "$corpus" "$art"
   stamp=$(mktemp)
   log=$work/artifacts/$t.log
-  # -fork with -ignore_*: a finding is saved and the fuzzing goes on.
-  "$bin/$t" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-    -max_total_time="$secs" -max_len="$max_len" -timeout=25 -rss_limit_mb=2048 \
-    -artifact_prefix="$art/" -print_final_stats=1 "$corpus" $seed_dir >"$log" 2>&1 || true
-  execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+  if [ -n "${KIFU_FUZZ_RUNS:-}" ]; then
+    # Deterministic: -runs counts the seeds' executions too.
+    n_seeds=0
+    for d in "$corpus" $seed_dir; do
+      n_seeds=$((n_seeds + $(find "$d" -type f | wc -l)))
+    done
+    "$bin/$t" -seed=1 -runs=$((n_seeds + KIFU_FUZZ_RUNS)) \
+      -max_len="$max_len" -timeout=25 -rss_limit_mb=2048 \
+      -artifact_prefix="$art/" -print_final_stats=1 "$corpus" $seed_dir >"$log" 2>&1 || true
+  else
+    # -fork with -ignore_*: a finding is saved and the fuzzing goes on.
+    "$bin/$t" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+      -max_total_time="$secs" -max_len="$max_len" -timeout=25 -rss_limit_mb=2048 \
+      -artifact_prefix="$art/" -print_final_stats=1 "$corpus" $seed_dir >"$log" 2>&1 || true
+  fi
+  execs=$(grep -aoE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
   new=$(find "$art" -maxdepth 1 -type f -newer "$stamp" \
     \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) ! -name '*.log' ! -name '*.input' | sort)
   rm -f "$stamp"

@@ -177,6 +177,9 @@ pub fn round_trips(name: &str, data: &[u8]) {
         for (to_i, from_i, via) in &through {
             let j = match to_i.convert(record) {
                 Converted::Game(j, _) => j,
+                // What XML 1.0 cannot hold (a control character in an
+                // attribute) fails the game with this kind: refused, not lost.
+                Converted::Failed(p) if *via == "xml" && p.kind == "xml-cannot-hold" => continue,
                 Converted::Failed(p) => panic!(
                     "{name} game {n}: X -> X converts but X -> {via} fails: {}\n--- record:\n{}",
                     p.message,

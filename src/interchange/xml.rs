@@ -74,9 +74,15 @@ const MAX_XML_DEPTH: usize = 2 * MAX_VARIATION_DEPTH + 16;
 
 // ---------------------------------------------------------------- writing
 
+/// The kind of the error of a game that XML cannot hold (a character XML
+/// 1.0 cannot hold in an attribute): the game fails, nothing is lost.
+pub const CANNOT_HOLD: &str = "xml-cannot-hold";
+
 /// Writes one game as a `<game>` element, without a newline after it.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    write_game(game, out).map_err(|e| Problem::whole(format!("cannot be written as XML: {e}")))?;
+    write_game(game, out).map_err(|e| {
+        Problem::whole(format!("cannot be written as XML: {e}")).of_kind(CANNOT_HOLD)
+    })?;
     Ok(Vec::new())
 }
 
