@@ -736,6 +736,17 @@ struct Job {
 /// Runs a conversion; gives the exit code (0 done, 1 games failed or inputs
 /// skipped), or the error that ended the run.
 fn convert(args: &ConvertArgs) -> Result<u8, Error> {
+    // Before the format is guessed from its name: a folder has none.
+    if let Some(p) = &args.output {
+        if p.is_dir() || p.as_os_str().to_string_lossy().ends_with('/') {
+            return Err(Error::Usage(format!(
+                "-o {} names a folder: -o takes one file for every game; --out-dir {} writes \
+                 one file per input there",
+                p.display(),
+                p.display()
+            )));
+        }
+    }
     let to = match (&args.to, &args.output) {
         (Some(name), _) => format_named(name)?,
         (None, Some(path)) => format::guess_written(path).ok_or_else(|| {
@@ -759,16 +770,6 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     if let Some(f) = from {
         if f.read.is_none() {
             return Err(Error::Usage(write_only(f, true)));
-        }
-    }
-    if let Some(p) = &args.output {
-        if p.is_dir() || p.as_os_str().to_string_lossy().ends_with('/') {
-            return Err(Error::Usage(format!(
-                "-o {} names a folder: -o takes one file for every game; --out-dir {} writes \
-                 one file per input there",
-                p.display(),
-                p.display()
-            )));
         }
     }
     let given = given_options(args)?;
@@ -1027,11 +1028,10 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             counted(summary.converted, "game", "games"),
             summary.failed
         );
-        if summary.warnings > 0 {
-            line.push_str(&format!(
-                ", {}",
-                counted(summary.warnings, "warning", "warnings")
-            ));
+        // The folders that held nothing to convert warned too.
+        let warnings = summary.warnings + empty.len();
+        if warnings > 0 {
+            line.push_str(&format!(", {}", counted(warnings, "warning", "warnings")));
         }
         if !skipped.is_empty() {
             line.push_str(&format!(

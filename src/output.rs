@@ -142,7 +142,20 @@ impl OutFile {
                     });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
-                Err(e) => return Err(Error::io(tmp, e)),
+                // Said of the output named, never of the temporary file.
+                Err(e) if e.kind() == io::ErrorKind::NotFound && !dir.is_dir() => {
+                    return Err(Error::io(
+                        dest,
+                        io::Error::new(
+                            e.kind(),
+                            format!(
+                                "there is no folder {} to write it in: create it first",
+                                dir.display()
+                            ),
+                        ),
+                    ))
+                }
+                Err(e) => return Err(Error::io(dest, e)),
             }
         }
     }

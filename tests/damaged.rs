@@ -43,7 +43,8 @@ fn malformed_tags_are_read_with_a_warning_that_says_what_was_read() {
         let input = format!(
             "[Event \"a]\n[Bad tag no quote \"x\"]\n[White Elo \"2400\"]\n[Round 17]\n\n{moves} *\n"
         );
-        let (out, err, code) = run(format, &[], &input);
+        // --verbose: every warning, not one line per kind.
+        let (out, err, code) = run(format, &["--verbose"], &input);
         assert_eq!(code, Some(0), "{format}: {err}");
         assert_eq!(summary(&err), "converted 1 game, 0 failed", "{format}");
         contains_all(
@@ -57,9 +58,9 @@ fn malformed_tags_are_read_with_a_warning_that_says_what_was_read() {
             format,
         );
         contains_all(&err, &[
-            "-:1:1: warning: game 1: a tag value without its closing quote: `[Event \"a]` read as [Event \"a\"]",
-            "-:2:1: warning: game 1: a tag name of several words was read without its spaces: `[Bad tag no quote \"x\"]` read as [Badtagnoquote \"x\"]",
-            "-:3:1: warning: game 1: a tag name of several words was read without its spaces: `[White Elo \"2400\"]` read as [WhiteElo \"2400\"]",
+            "-:1:1: warning[tag-repair]: game 1: a tag value without its closing quote: `[Event \"a]` read as [Event \"a\"]",
+            "-:2:1: warning[tag-repair]: game 1: a tag name of several words was read without its spaces: `[Bad tag no quote \"x\"]` read as [Badtagnoquote \"x\"]",
+            "-:3:1: warning[tag-repair]: game 1: a tag name of several words was read without its spaces: `[White Elo \"2400\"]` read as [WhiteElo \"2400\"]",
         ], format);
         // A bare value is a form of real files, read without a word.
         assert!(!err.contains("Round"), "{format}: {err}");
@@ -136,9 +137,9 @@ fn a_lone_bracket_a_doubled_bracket_and_a_tag_cut_short_are_read_past() {
         contains_all(&err, &[
             "-:5:1: warning[tag-repair]: game 2: a line holding a lone `[` was skipped",
             "-:6:1: warning[tag-repair]: game 2: a doubled `[` before a tag name was skipped",
-            "-:6:1: warning: game 2: a tag line cut short before its `]`: `[[Event \"Wijk aan` read as [Event \"Wijk aan\"]",
-            "-:7:1: warning: game 2: a tag line cut short before its `]`: `[Site \"x\"` read as [Site \"x\"]",
-            "-:8:1: warning: game 2: a tag line cut short before its `]`: `[Black` read as [Black \"\"]",
+            "-:6:1: warning[tag-repair]: game 2: a tag line cut short before its `]`: `[[Event \"Wijk aan` read as [Event \"Wijk aan\"]",
+            "-:7:1: warning[tag-repair]: game 2: a tag line cut short before its `]`: `[Site \"x\"` read as [Site \"x\"]",
+            "-:8:1: warning[tag-repair]: game 2: a tag line cut short before its `]`: `[Black` read as [Black \"\"]",
         ], format);
     }
 }

@@ -255,3 +255,96 @@ fn completions_and_the_manual_page_come_from_the_command_line_definition() {
         "{page}"
     );
 }
+
+#[test]
+fn repaired_tags_are_one_kind_and_group() {
+    let input = "[Event \"e1]\n\n1. e4 *\n\n[Event \"e2]\n\n1. d4 *\n\n[Event \"e3]\n\n1. c4 *\n";
+    let out = convert("pgn", "pgn", &[], input.as_bytes());
+    let err = stderr(&out);
+    assert_eq!(err.matches("warning[tag-repair]").count(), 1, "{err}");
+    assert!(err.contains("(2 more like this)"), "{err}");
+    assert!(
+        err.ends_with("converted 3 games, 0 failed, 3 warnings\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_output_in_a_missing_folder_is_named_never_its_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nod/x.pgn");
+    let out = kifu(
+        &[
+            "convert",
+            "--from",
+            "pgn",
+            "--to",
+            "pgn",
+            "-o",
+            missing.to_str().unwrap(),
+        ],
+        b"1. e4 *\n",
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("kifu-tmp"), "{err}");
+    assert!(
+        err.contains(&format!("{}: there is no folder", missing.display()))
+            && err.contains("create it first"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_folder_named_by_o_says_so_with_or_without_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = format!("{}/newdir/", dir.path().display());
+    for to in [&["--to", "json"][..], &[][..]] {
+        let mut args = vec!["convert", "--from", "pgn", "-o", &folder];
+        args.extend_from_slice(to);
+        let out = kifu(&args, b"1. e4 *\n");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("names a folder") && err.contains("--out-dir"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_drop_without_a_variant_tag_says_what_it_is() {
+    let out = convert("pgn", "json", &[], b"1. e4 d5 2. exd5 Nf6 3. N@f3+ *\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("-:1:25: error: game 1: `N@f3+` is a drop")
+            && err.contains("crazyhouse")
+            && err.contains("standard chess and Chess960 only"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_folder_with_nothing_to_convert_counts_as_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let game = dir.path().join("g.pgn");
+    std::fs::write(&game, "1. e4 *\n").unwrap();
+    let out = kifu(
+        &[
+            "convert",
+            "--to",
+            "json",
+            empty.to_str().unwrap(),
+            game.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let err = stderr(&out);
+    assert!(err.contains("warning[nothing-to-convert]"), "{err}");
+    assert!(
+        err.ends_with("converted 1 game, 0 failed, 1 warning\n"),
+        "{err}"
+    );
+}

@@ -100,9 +100,22 @@ fn a_sheet_of_up_to_sixty_moves_prints_on_one_page_of_a4_and_of_letter() {
     )
     .unwrap();
     // (name, record, moves, pages on either paper)
+    // Long names wrap in their boxes (never cut off) and the game still
+    // fits its page; a placeholder of a tag with no field is not in the note.
+    let long = shuffle(60)
+        .replace(
+            "Knight, A.",
+            "Knightsbridge-Montgomery-Featherstonehaugh, Alexander Maximilian Bartholomew",
+        )
+        .replace(
+            "Shuffle 60",
+            "Grand International Invitational Memorial Championship of the Shuffling Knights, Open Section A",
+        )
+        .replace("[ECO ", "[EventDate \"????.??.??\"]\n[ECO ");
     let games = [
         ("g20", petrosjan, 20, 1),
         ("g60", shuffle(60), 60, 1),
+        ("g60long", long, 60, 1),
         ("g100", shuffle(100), 100, 2),
     ];
     let mut jobs = Vec::new();
@@ -130,6 +143,10 @@ fn a_sheet_of_up_to_sixty_moves_prints_on_one_page_of_a4_and_of_letter() {
             assert!(page.contains("<span>ECO: "), "{name}: {page}");
         }
         assert!(!page.contains("PlyCount"), "{name}: {page}");
+        assert!(!page.contains("EventDate"), "{name}: {page}");
+        if name == &"g60long" {
+            assert!(page.contains("Bartholomew</td>"), "{name}: {page}");
+        }
         // The last move is on the sheet, and the grid's numbers go on.
         assert!(page.contains(&format!(">{moves:02}</th>")), "{name}");
         for size in [None, Some("A4")] {

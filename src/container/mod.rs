@@ -623,14 +623,17 @@ fn read_tag<R: ContainerRule>(
             &mut quoted,
             &mut Vec::new(),
         );
-        warnings.push(Problem::at(
-            at,
-            format!(
-                "{what}: `{}` read as {}",
-                written[..end].trim_end(),
-                quoted.trim_end()
-            ),
-        ));
+        warnings.push(
+            Problem::at(
+                at,
+                format!(
+                    "{what}: `{}` read as {}",
+                    written[..end].trim_end(),
+                    quoted.trim_end()
+                ),
+            )
+            .of_kind("tag-repair"),
+        );
     }
     (name, value)
 }

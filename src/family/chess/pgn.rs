@@ -420,8 +420,40 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         SEEN.set(pgn.seen);
     }
     // A game of a variant kifu does not play (crazyhouse's `N@f3`) fails
-    // for its variant, not for the first move the grammar cannot read.
-    read.map_err(|e| unplayed_variant(text).unwrap_or(e))
+    // for its variant, not for the first move the grammar cannot read;
+    // without a Variant tag, a drop says what it is.
+    read.map_err(|e| {
+        unplayed_variant(text)
+            .or_else(|| drop_move(text, &e))
+            .unwrap_or(e)
+    })
+}
+
+/// The refusal of a drop (`N@f3`, `@e4`) where a record failed at one:
+/// a move of crazyhouse and its kin, which kifu does not play.
+#[cold]
+fn drop_move(text: &str, e: &Problem) -> Option<Problem> {
+    let line = text.lines().nth(e.line.checked_sub(1)?)?;
+    let token: String = line
+        .chars()
+        .skip(e.col.checked_sub(1)?)
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    let square = |b: &[u8]| matches!(b, [f, r, ..] if (b'a'..=b'h').contains(f) && (b'1'..=b'8').contains(r));
+    let drop = match token.as_bytes() {
+        [b'@', rest @ ..] => square(rest),
+        [p, b'@', rest @ ..] => b"PNBRQK".contains(p) && square(rest),
+        _ => false,
+    };
+    drop.then(|| {
+        Problem::at(
+            (e.line, e.col),
+            format!(
+                "`{token}` is a drop (a captured piece put back on the board), a move of \
+                 crazyhouse and its kin: kifu plays standard chess and Chess960 only"
+            ),
+        )
+    })
 }
 
 /// The refusal of a record's Variant tag, when it names a variant kifu

@@ -174,6 +174,32 @@ fn cell(tag: &str, attrs: &str, text: &str, out: &mut String) {
     let _ = write!(out, "</{tag}>");
 }
 
+/// The smallest type a header box is set in to hold a long value; a value
+/// longer still wraps in its box (never cut off).
+const SMALLEST_MM: f32 = 1.8;
+
+/// A header box `width` mm wide whose text is set at `font` mm: a value
+/// too long for it is set smaller, as small as it needs to fit on one line
+/// (a character of the sheet's sans-serif type is about 0.6 of its size
+/// wide), down to [`SMALLEST_MM`], below which it wraps.
+fn header_cell(attrs: &str, text: &str, width: f32, font: f32, out: &mut String) {
+    let chars = text.chars().count() as f32;
+    let fits = (width - 2.0) / (0.6 * font);
+    if chars <= fits {
+        cell("td", attrs, text, out);
+        return;
+    }
+    let size = (width - 2.0) / (0.6 * chars);
+    let style = if size >= SMALLEST_MM {
+        format!(" style=\"font-size:{size:.1}mm\"")
+    } else {
+        format!(
+            " style=\"font-size:{SMALLEST_MM}mm;white-space:normal;overflow-wrap:anywhere;line-height:1.1\""
+        )
+    };
+    cell("td", &format!("{attrs}{style}"), text, out);
+}
+
 /// The options of `sllavcco-html`.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -224,7 +250,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     };
     let mut header = String::with_capacity(2048);
     write_header(&mut fields, &sheet, &mut header);
-    let rest: Vec<&(String, String, bool)> = fields.fields.iter().filter(|f| !f.2).collect();
+    // A placeholder (`EventDate "????.??.??"`) says nothing: not in the note.
+    let rest: Vec<&(String, String, bool)> = fields
+        .fields
+        .iter()
+        .filter(|f| !f.2 && !placeholder(&f.1))
+        .collect();
     // The grid rows come in pairs, White's line then Black's.
     let slots: Vec<&[SheetRow]> = sheet.rows.chunks(2).collect();
     let first = slots.first().map_or(1, |s| s[0].number);
@@ -275,17 +306,19 @@ fn write_header(fields: &mut Fields, sheet: &Sheet, out: &mut String) {
          <col style=\"width:15mm\"><col style=\"width:4mm\"><col style=\"width:15mm\"></colgroup>\n",
     );
     out.push_str("<tr><th>ORGANISER</th>");
-    cell(
-        "td",
+    header_cell(
         " colspan=\"7\" class=\"org\"",
         &fields.take("EventSponsor"),
+        164.0,
+        3.2,
         out,
     );
     out.push_str("</tr>\n<tr><th>TOURNAMENT</th>");
-    cell(
-        "td",
+    header_cell(
         " colspan=\"7\" class=\"tournament\"",
         &fields.take("TOURNAMENT"),
+        164.0,
+        4.2,
         out,
     );
     out.push_str(
@@ -293,25 +326,26 @@ fn write_header(fields: &mut Fields, sheet: &Sheet, out: &mut String) {
     );
     for side in ["WHITE", "BLACK"] {
         let _ = write!(out, "<tr><th>{side}</th>");
-        cell("td", " class=\"name\"", &fields.take(side), out);
-        cell("td", "", &fields.take(&format!("{side} TITLE")), out);
-        cell("td", "", &fields.take(&format!("{side} RATING")), out);
-        cell(
-            "td",
+        header_cell(" class=\"name\"", &fields.take(side), 64.0, 3.6, out);
+        header_cell("", &fields.take(&format!("{side} TITLE")), 24.0, 3.2, out);
+        header_cell("", &fields.take(&format!("{side} RATING")), 24.0, 3.2, out);
+        header_cell(
             " colspan=\"4\"",
             &fields.take(&format!("{side} COUNTRY")),
+            52.0,
+            3.2,
             out,
         );
         out.push_str("</tr>\n");
     }
     out.push_str("<tr><th>DATE</th>");
-    cell("td", "", &fields.take("DATE"), out);
+    header_cell("", &fields.take("DATE"), 64.0, 3.2, out);
     out.push_str("<th>PLACE</th>");
-    cell("td", " colspan=\"5\"", &fields.take("PLACE"), out);
+    header_cell(" colspan=\"5\"", &fields.take("PLACE"), 76.0, 3.2, out);
     out.push_str("</tr>\n<tr><th>ROUND</th>");
-    cell("td", "", &fields.take("ROUND"), out);
+    header_cell("", &fields.take("ROUND"), 64.0, 3.2, out);
     out.push_str("<th>CHESSBOARD</th>");
-    cell("td", "", &fields.take("CHESSBOARD"), out);
+    header_cell("", &fields.take("CHESSBOARD"), 24.0, 3.2, out);
     out.push_str("<th>SCORE</th>");
     let score = fields.take("SCORE");
     let (white, black) = score.split_once(':').unwrap_or(("", ""));
