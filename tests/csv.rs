@@ -107,27 +107,10 @@ fn sqlite_loads_the_tables_and_answers_queries() {
     if skip_db() {
         return;
     }
-    let sqlite = need_tool("sqlite3", &[], "sqlite3");
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("tables");
     tables(&dir);
-    let db = tmp.path().join("games.db");
-    let schema = checked(kifu(&["schema", "--sql", "sqlite"], b""), "kifu schema");
-    let sql = |args: &[&str], stdin: &str| {
-        let mut all = vec![db.to_str().unwrap()];
-        all.extend_from_slice(args);
-        checked(
-            run(sqlite.to_str().unwrap(), &all, stdin.as_bytes()),
-            &format!("sqlite3 {args:?}"),
-        )
-    };
-    sql(&[], &schema);
-    for table in ["games", "tags", "moves"] {
-        let file = dir.join(format!("{table}.csv"));
-        let import = format!(".import --csv --skip 1 {} {table}", file.display());
-        sql(&[&import], "");
-    }
-    let q = |query: &str| sql(&[query], "").trim_end().to_string();
+    let q = sqlite_with(&tmp.path().join("games.db"), &dir);
     assert_eq!(q("SELECT count(*) FROM games"), "3");
     assert_eq!(q("SELECT count(DISTINCT game_id) FROM games"), "3");
     // Plies per game, as the games table says and as the moves rows count.
@@ -275,6 +258,11 @@ impl Postgres {
 
     /// Runs SQL (or a psql command) and gives its rows, unaligned.
     fn sql(&self, command: &str) -> String {
+        self.sql_in("postgres", command)
+    }
+
+    /// Runs SQL in the database `db`.
+    fn sql_in(&self, db: &str, command: &str) -> String {
         let out = Command::new(&self.psql)
             .args([
                 "-X",
@@ -286,7 +274,7 @@ impl Postgres {
                 "-U",
                 "postgres",
             ])
-            .args(["-d", "postgres", "-h"])
+            .args(["-d", db, "-h"])
             .arg(self.dir.path())
             .args(["-c", command])
             .output()
@@ -321,15 +309,7 @@ fn postgresql_loads_the_tables_with_copy_and_answers_queries() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("tables");
     tables(&dir);
-    let schema = checked(kifu(&["schema", "--sql", "postgres"], b""), "kifu schema");
-    pg.sql(&schema);
-    for table in ["games", "tags", "moves"] {
-        let file = dir.join(format!("{table}.csv"));
-        pg.sql(&format!(
-            "\\copy {table} FROM '{}' (FORMAT csv, HEADER)",
-            file.display()
-        ));
-    }
+    postgres_with(&pg, &dir);
     assert_eq!(pg.sql("SELECT count(*) FROM games"), "3");
     assert_eq!(
         pg.sql(
@@ -752,3 +732,203 @@ fn every_family_fills_its_move_columns() {
         }
     }
 }
+
+/// A game that ends in a knight's mate, for the README's PostgreSQL query.
+const MATE: &str = "[Event \"Mate\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"0-1\"]\n\n\
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1\n";
+
+/// The README's recipes from an archive to an SQL query: each its title
+/// (the comment line before it) and its commands (a line that ends with
+/// `\` goes on to the next).
+fn readme_recipes() -> Vec<(String, Vec<String>)> {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let at = readme
+        .find("From an archive to an SQL query in three commands:")
+        .expect("the README's recipes");
+    let block = &readme[at..];
+    let open = block.find("```\n").expect("a code block") + 4;
+    let close = open + block[open..].find("```").expect("its end");
+    let mut recipes: Vec<(String, Vec<String>)> = Vec::new();
+    let mut command = String::new();
+    for line in block[open..close].lines() {
+        if let Some(title) = line.strip_prefix("# ") {
+            recipes.push((title.to_string(), Vec::new()));
+        } else if !line.trim().is_empty() {
+            command.push_str(line);
+            command.push('\n');
+            if !line.ends_with('\\') {
+                let recipe = recipes.last_mut().expect("a title before the commands");
+                recipe.1.push(std::mem::take(&mut command));
+            }
+        }
+    }
+    recipes
+}
+
+/// Runs a recipe's commands as printed with `sh`, in a fresh folder that
+/// holds `games.pgn`, with `kifu` and the folders of `tools` on the PATH
+/// and `env` set; each must succeed and say no error. Each command's
+/// standard output.
+fn run_recipe(commands: &[String], tools: &[&Path], env: &[(&str, &Path)]) -> Vec<String> {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("games.pgn"), format!("{GAMES}\n{MATE}")).unwrap();
+    let kifu = Path::new(env!("CARGO_BIN_EXE_kifu")).parent().unwrap();
+    let old = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(
+        [kifu]
+            .iter()
+            .chain(tools)
+            .map(|p| p.to_path_buf())
+            .chain(std::env::split_paths(&old)),
+    )
+    .unwrap();
+    let mut outs = Vec::new();
+    for command in commands {
+        let out = Command::new("sh")
+            .args(["-c", command])
+            .current_dir(tmp.path())
+            .env("PATH", &path)
+            .envs(env.iter().map(|(k, v)| (k, v.as_os_str())))
+            .output()
+            .expect("sh runs");
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(
+            out.status.success() && !err.to_lowercase().contains("error"),
+            "{command}: {err}"
+        );
+        outs.push(String::from_utf8(out.stdout).expect("UTF-8"));
+    }
+    outs
+}
+
+#[test]
+fn the_readme_recipes_run_as_printed_on_a_fresh_server() {
+    if skip_db() {
+        return;
+    }
+    let recipes = readme_recipes();
+    let recipe = |name: &str| {
+        let (_, commands) = recipes
+            .iter()
+            .find(|(title, _)| title.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} recipe in the README"));
+        assert_eq!(commands.len(), 3, "{name}: {commands:?}");
+        commands.clone()
+    };
+    let sqlite = need_tool("sqlite3", &[], "sqlite3");
+    let out = run_recipe(&recipe("SQLite"), &[sqlite.parent().unwrap()], &[]);
+    assert_eq!(out[2], "Anand, V|Ünïcode \"Q\"|6\n");
+    // A server just made: only its own databases, reached as libpq's
+    // environment says.
+    let pg = Postgres::start();
+    let out = run_recipe(
+        &recipe("PostgreSQL"),
+        &[&pg.bin],
+        &[("PGHOST", pg.dir.path()), ("PGUSER", Path::new("postgres"))],
+    );
+    assert!(out[2].contains("Nf3#"), "{}", out[2]);
+    assert_eq!(pg.sql_in("chess", "SELECT count(*) FROM games"), "4");
+}
+
+/// Creates kifu's schema in an SQLite database and imports the tables of
+/// `dir`: a function that runs a query there and gives its rows.
+fn sqlite_with(db: &Path, dir: &Path) -> impl Fn(&str) -> String {
+    let sqlite = need_tool("sqlite3", &[], "sqlite3");
+    let db = db.to_path_buf();
+    let sql = move |args: &[&str], stdin: &str| {
+        let mut all = vec![db.to_str().unwrap()];
+        all.extend_from_slice(args);
+        checked(
+            run(sqlite.to_str().unwrap(), &all, stdin.as_bytes()),
+            &format!("sqlite3 {args:?}"),
+        )
+    };
+    let schema = checked(kifu(&["schema", "--sql", "sqlite"], b""), "kifu schema");
+    sql(&[], &schema);
+    for table in ["games", "tags", "moves"] {
+        let file = dir.join(format!("{table}.csv"));
+        let import = format!(".import --csv --skip 1 {} {table}", file.display());
+        sql(&[&import], "");
+    }
+    move |query| sql(&[query], "").trim_end().to_string()
+}
+
+/// Creates kifu's schema in the server's `postgres` database and copies
+/// the tables of `dir` in.
+fn postgres_with(pg: &Postgres, dir: &Path) {
+    let schema = checked(kifu(&["schema", "--sql", "postgres"], b""), "kifu schema");
+    pg.sql(&schema);
+    for table in ["games", "tags", "moves"] {
+        let file = dir.join(format!("{table}.csv"));
+        pg.sql(&format!(
+            "\\copy {table} FROM '{}' (FORMAT csv, HEADER)",
+            file.display()
+        ));
+    }
+}
+
+/// The bundled corpus as tables in `dir`, and per family (in name order)
+/// `family|games|plies of the main lines` as kifu reads it (its JSON
+/// Lines): what the databases must count.
+fn corpus_tables(dir: &Path) -> String {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let c = corpus.to_str().unwrap();
+    let lines = kifu(&["convert", "-q", "--to", "jsonl", c], b"");
+    assert_eq!(lines.status.code(), Some(0), "{}", stderr(&lines));
+    let mut per: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    for line in stdout(&lines).lines() {
+        let game: serde_json::Value = serde_json::from_str(line).expect("a game");
+        let family = game["variant"]["family"].as_str().expect("a family");
+        let plies = game["moves"]["plies"].as_array().map_or(0, Vec::len);
+        let e = per.entry(family.to_string()).or_default();
+        *e = (e.0 + 1, e.1 + plies);
+    }
+    assert_eq!(
+        per.keys().collect::<Vec<_>>(),
+        ["chess", "coerceo", "draughts", "tafl", "tenjiku"]
+    );
+    let t = dir.to_str().unwrap();
+    let out = kifu(&["convert", "-q", "--to", "csv", "--out-dir", t, c], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    per.iter()
+        .map(|(f, (games, plies))| format!("{f}|{games}|{plies}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Per family: its games, the plies its games row says, and its main-line
+/// moves rows.
+const PER_FAMILY: &str = "SELECT family, count(*), sum(plies), (SELECT count(*) FROM moves m \
+    JOIN games h ON h.game_id = m.game_id WHERE h.family = g.family AND m.variation IS NULL \
+    AND m.ir IS NOT NULL) FROM games g GROUP BY family ORDER BY family";
+
+#[test]
+fn every_family_of_the_bundled_corpus_loads_into_sqlite_and_postgresql() {
+    if skip_db() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let want = corpus_tables(&dir);
+    // The plies the games rows say are the moves rows of the main lines.
+    let want: String = want
+        .lines()
+        .map(|l| format!("{l}|{}\n", l.rsplit('|').next().unwrap()))
+        .collect();
+    let q = sqlite_with(&tmp.path().join("games.db"), &dir);
+    assert_eq!(q(PER_FAMILY), want.trim_end(), "SQLite");
+    let pg = Postgres::start();
+    postgres_with(&pg, &dir);
+    assert_eq!(pg.sql(PER_FAMILY), want.trim_end(), "PostgreSQL");
+    // Every row of every table is there.
+    for table in ["games", "tags", "moves"] {
+        let rows = fs::read_to_string(dir.join(format!("{table}.csv")))
+            .map(|t| csv_rows(&t).len() - 1)
+            .unwrap();
+        let count = format!("SELECT count(*) FROM {table}");
+        assert_eq!(q(&count), rows.to_string(), "SQLite {table}");
+        assert_eq!(pg.sql(&count), rows.to_string(), "PostgreSQL {table}");
+    }
+}
+
