@@ -868,6 +868,87 @@ fn postgres_with(pg: &Postgres, dir: &Path) {
     }
 }
 
+/// Games of three inputs that hold a NUL character: a damaged PGN (a NUL
+/// byte in a comment of its second game), JSON (`\u0000` in a tag value)
+/// and XML (`<char code="0000"/>` in a comment). Writes them in `dir`:
+/// their paths.
+fn nul_inputs(dir: &Path) -> Vec<PathBuf> {
+    let pgn = dir.join("damaged.pgn");
+    fs::write(
+        &pgn,
+        b"[Event \"One\"]\n\n1. e4 e5 *\n\n[Event \"Pgn\"]\n\n1. d4 {bro\0ken} d5 *\n\n\
+          [Event \"Three\"]\n\n1. c4 *\n",
+    )
+    .unwrap();
+    let json = stdout(&convert(
+        "pgn",
+        "json",
+        &[],
+        b"[Event \"Json\"]\n[Annotator \"A\"]\n\n1. Nf3 *\n",
+    ));
+    let json_nul = json.replace("\"A\"", "\"A\\u0000B\"");
+    assert_ne!(json, json_nul);
+    let xml = stdout(&convert(
+        "pgn",
+        "xml",
+        &[],
+        b"[Event \"Xml\"]\n\n1. e4 {note} *\n",
+    ));
+    let xml_nul = xml.replace("note", "no<char code=\"0000\"/>te");
+    assert_ne!(xml, xml_nul);
+    let (j, x) = (dir.join("nul.json"), dir.join("nul.xml"));
+    fs::write(&j, json_nul).unwrap();
+    fs::write(&x, xml_nul).unwrap();
+    vec![pgn, j, x]
+}
+
+#[test]
+fn a_nul_character_fails_its_game_alone_and_the_other_tables_load() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inputs = nul_inputs(tmp.path());
+    let dir = tmp.path().join("t");
+    let mut args = vec!["convert", "--to", "csv", "--out-dir", dir.to_str().unwrap()];
+    args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+    let out = kifu(&args, b"");
+    no_panic(&out);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(counts(&out), (2, 3), "{err}");
+    for want in [
+        "damaged.pgn:5:1: error[csv-cannot-hold]: game 2: cannot be written as csv: \
+         moves.csv `comments_after` holds a NUL character (U+0000)",
+        "nul.json:2:1: error[csv-cannot-hold]: game 1: cannot be written as csv: \
+         tags.csv `value` holds a NUL character",
+        "nul.xml:3:1: error[csv-cannot-hold]: game 1: cannot be written as csv: \
+         moves.csv `comments_after` holds a NUL character",
+    ] {
+        assert!(err.contains(want), "{want}\n{err}");
+    }
+    for file in ["games.csv", "tags.csv", "moves.csv"] {
+        let text = fs::read_to_string(dir.join(file)).unwrap();
+        assert!(!text.contains('\0') && !text.contains("\\u0000"), "{file}");
+    }
+    // Standard output (the moves rows) fails the same games.
+    let out = kifu(
+        &["convert", "--to", "csv", inputs[0].to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(counts(&out), (2, 1), "{}", stderr(&out));
+    if skip_db() {
+        return;
+    }
+    let q = sqlite_with(&tmp.path().join("games.db"), &dir);
+    assert_eq!(q("SELECT group_concat(event, ' ') FROM games"), "One Three");
+    assert_eq!(q("SELECT count(*) FROM moves"), "3");
+    let pg = Postgres::start();
+    postgres_with(&pg, &dir);
+    assert_eq!(
+        pg.sql("SELECT string_agg(event, ' ' ORDER BY game) FROM games"),
+        "One Three"
+    );
+    assert_eq!(pg.sql("SELECT count(*) FROM moves"), "3");
+}
+
 /// The bundled corpus as tables in `dir`, and per family (in name order)
 /// `family|games|plies of the main lines` as kifu reads it (its JSON
 /// Lines): what the databases must count.
@@ -931,4 +1012,3 @@ fn every_family_of_the_bundled_corpus_loads_into_sqlite_and_postgresql() {
         assert_eq!(pg.sql(&count), rows.to_string(), "PostgreSQL {table}");
     }
 }
-

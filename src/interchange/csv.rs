@@ -147,14 +147,56 @@ fn field(out: &mut String, value: Option<&str>) {
     }
 }
 
-/// Appends one container row: the table's name, then its fields.
-fn row(out: &mut String, table: &str, fields: &[Option<&str>]) {
-    out.push_str(table);
+/// The kind of the error of a game that the tables cannot hold: a NUL
+/// character (U+0000) in a text, which PostgreSQL refuses (the whole file)
+/// and SQLite cuts the value at. The game fails; the others convert.
+pub const CANNOT_HOLD: &str = "csv-cannot-hold";
+
+/// Whether JSON text holds an escaped NUL character (`\u0000`, as
+/// serde_json writes one), not a backslash followed by `u0000`.
+fn json_has_nul(json: &str) -> bool {
+    let bytes = json.as_bytes();
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(b'\\', &bytes[at..]) {
+        let i = at + i;
+        if bytes[i + 1..].starts_with(b"u0000") {
+            return true;
+        }
+        // Past the escaped character (a second backslash included).
+        at = i + 2;
+        if at >= bytes.len() {
+            break;
+        }
+    }
+    false
+}
+
+/// Appends one container row: the table's name (an index of [`TABLES`]),
+/// then its fields; an error when a field holds a NUL character, which
+/// no database holds in text ([`CANNOT_HOLD`]).
+fn row(out: &mut String, table: usize, fields: &[Option<&str>]) -> Result<(), Problem> {
+    for (&(name, kind, _), value) in COLUMNS[table][KEYS[table]..].iter().zip(fields) {
+        let Some(v) = value else { continue };
+        let nul = match kind {
+            Json => json_has_nul(v),
+            Text | Integer | Boolean => memchr::memchr(0, v.as_bytes()).is_some(),
+        };
+        if nul {
+            return Err(Problem::whole(format!(
+                "cannot be written as csv: {} `{name}` holds a NUL character (U+0000), \
+                 which database text cannot hold",
+                FILES[table]
+            ))
+            .of_kind(CANNOT_HOLD));
+        }
+    }
+    out.push_str(TABLES[table]);
     for f in fields {
         out.push(',');
         field(out, *f);
     }
     out.push_str("\r\n");
+    Ok(())
 }
 
 fn to_json(value: &impl Serialize) -> Result<String, Problem> {
@@ -194,14 +236,14 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         preamble.as_deref(),
         end.as_deref(),
     ]);
-    row(out, "games", &games);
+    row(out, 0, &games)?;
     for (i, tag) in game.tags.iter().enumerate() {
         let position = (i + 1).to_string();
         row(
             out,
-            "tags",
+            1,
             &[Some(&position), Some(&tag.name), Some(&tag.value)],
-        );
+        )?;
     }
     let mut rows = MoveRows {
         out,
@@ -235,7 +277,7 @@ impl MoveRows<'_> {
             fields[0] = Some(seq.as_str());
             fields[4] = Some(path);
             fields[18] = end.as_deref();
-            row(self.out, "moves", &fields);
+            row(self.out, 2, &fields)?;
             return Ok(());
         }
         let last = line.plies.len();
@@ -268,7 +310,7 @@ impl MoveRows<'_> {
             let ir = to_json(&ply.mv)?;
             row(
                 self.out,
-                "moves",
+                2,
                 &[
                     Some(&seq),
                     Some(&index),
@@ -291,7 +333,7 @@ impl MoveRows<'_> {
                     end.as_deref(),
                     Some(&ir),
                 ],
-            );
+            )?;
             for (v, var) in ply.variations.iter().enumerate() {
                 let sub = match path {
                     "" => format!("{}.{}", i + 1, v + 1),
