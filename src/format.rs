@@ -43,6 +43,9 @@ pub struct WriteOptions {
     /// The output format's own options ([`Format::options`]), built once
     /// for the run; empty for the format's defaults.
     pub format: Settings,
+    /// The format the games were read from, for an output that keeps each
+    /// move as its source spelled it (`csv`); `None` when unknown.
+    pub source: Option<&'static Format>,
 }
 
 /// Reads one record into a game.

@@ -1012,3 +1012,168 @@ fn every_family_of_the_bundled_corpus_loads_into_sqlite_and_postgresql() {
         assert_eq!(pg.sql(&count), rows.to_string(), "PostgreSQL {table}");
     }
 }
+
+#[test]
+fn the_move_column_holds_the_move_as_its_source_spells_it() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let rows_of = |out: Output| {
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        csv_rows(&stdout(&out))
+    };
+    let tables = |file: &str| {
+        let path = corpus.join(file);
+        rows_of(kifu(
+            &["convert", "-q", "--to", "csv", path.to_str().unwrap()],
+            b"",
+        ))
+    };
+    // (rows, [(canonical, variation, move)]): the first row of that
+    // canonical move in that variation.
+    let check = |what: &str, rows: &[Vec<String>], want: &[(&str, &str, &str)]| {
+        let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+        for (canonical, variation, mv) in want {
+            let row = rows
+                .iter()
+                .find(|r| r[col("canonical")] == *canonical && r[col("variation")] == *variation)
+                .unwrap_or_else(|| panic!("{what}: no row of {canonical}"));
+            assert_eq!(row[col("move")], *mv, "{what}: {canonical}");
+        }
+    };
+    let diag = tables("draughts/annotations.diag.pdn");
+    check(
+        "draughts-diag",
+        &diag,
+        &[
+            ("32-28", "", "e45"),
+            ("28x19", "", "e57x"),
+            ("18-23", "2.1", "de6"),
+            ("37-32", "2.1/2.1", "e34"),
+        ],
+    );
+    let sheet = tables("chess/petrosjan-sllavcco.sllavcco");
+    check(
+        "sllavcco",
+        &sheet,
+        &[
+            ("e2e4", "", "4"),
+            ("g1f3", "", "N3"),
+            ("e5d4", "", "4x"),
+            ("O-O", "", "R K"),
+        ],
+    );
+    let pgn = tables("chess/petrosjan-sllavcco.pgn");
+    check(
+        "pgn",
+        &pgn,
+        &[("e2e4", "", "e4"), ("e5d4", "", "exd4"), ("O-O", "", "O-O")],
+    );
+    // The canonical column is the same whatever the source.
+    let canonical = |rows: &[Vec<String>]| {
+        let c = rows[0].iter().position(|c| c == "canonical").unwrap();
+        rows[1..].iter().map(|r| r[c].clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(canonical(&sheet), canonical(&pgn));
+    check(
+        "otn",
+        &tables("tafl/brandubh.otg"),
+        &[
+            ("D6-A6xA5", "", "d6-a6xa5"),
+            ("B4-B3", "7.1", "b4-b3"),
+            ("D4-D3", "", "Kd4-d3"),
+        ],
+    );
+    check(
+        "otn berserk",
+        &tables("tafl/berserk.otg"),
+        &[("E3-E1xE2", "", "Ne3^e1xe2")],
+    );
+    check(
+        "tafl",
+        &tables("tafl/brandubh.tafl"),
+        &[("D6-A6xA5", "", "D6-A6xA5")],
+    );
+    // An interchange source: the family's first notation.
+    let json = stdout(&kifu(
+        &[
+            "convert",
+            "-q",
+            "--to",
+            "json",
+            corpus
+                .join("chess/petrosjan-sllavcco.sllavcco")
+                .to_str()
+                .unwrap(),
+        ],
+        b"",
+    ));
+    let from_json = rows_of(convert("json", "csv", &["-q"], json.as_bytes()));
+    check(
+        "json",
+        &from_json,
+        &[("e5d4", "", "exd4"), ("O-O", "", "O-O")],
+    );
+    check(
+        "tenjiku json",
+        &tables("tenjiku/constructs.json"),
+        &[("Ln10gx!10f", "", "Lnx!10f")],
+    );
+}
+
+/// Every game record of a file, as bytes.
+fn game_records(path: &Path, format: &kifu::format::Format) -> Vec<Vec<u8>> {
+    use kifu::archive::{Records, BATCH_BYTES};
+    let data = fs::read(path).unwrap();
+    let mut out = Vec::new();
+    let mut split = Records::new(&data[..], format.split);
+    while let Some(batch) = split.next_batch(BATCH_BYTES).expect("read") {
+        for r in batch
+            .records
+            .iter()
+            .filter(|r| r.is_game && r.oversize.is_none())
+        {
+            out.push(batch.data[r.range.clone()].to_vec());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_first_notation_of_a_family_spells_each_move_as_the_move_fields_do() {
+    // The csv writer keeps `move_fields`' spelling for a game read from its
+    // family's first notation, without writing it again: the same text.
+    use kifu::format::{guess, ReadOptions, FORMATS};
+    use rayon::prelude::*;
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")];
+    dirs.extend(["chess", "draughts", "tafl"].into_iter().filter_map(shared));
+    let mut games = 0;
+    for path in dirs.iter().flat_map(|d| files(d, "")) {
+        let Some(format) = guess(&path).filter(|f| f.read.is_some()) else {
+            continue;
+        };
+        let checked: usize = game_records(&path, format)
+            .par_iter()
+            .filter_map(|record| {
+                let game = kifu::archive::read_record(format, &ReadOptions::default(), record)
+                    .ok()?
+                    .game;
+                let fields = kifu::family::move_fields(&game).ok()?;
+                let first = FORMATS
+                    .iter()
+                    .find(|f| f.family == Some(game.family()) && f.write.is_some())
+                    .unwrap();
+                let spelled = kifu::spell::every_ply(&game, first);
+                let written: Vec<String> = fields.into_iter().map(|f| f.written).collect();
+                assert_eq!(
+                    spelled.as_ref(),
+                    Some(&written),
+                    "{}: {}",
+                    path.display(),
+                    String::from_utf8_lossy(record)
+                );
+                Some(1)
+            })
+            .sum();
+        games += checked;
+    }
+    assert!(games > 100, "{games}");
+}

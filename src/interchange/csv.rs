@@ -25,9 +25,10 @@ use crate::archive::{Games, Origin, Oversize, Scan, Skip};
 use crate::container::{line_col, too_deep};
 use crate::error::{Error, Problem};
 use crate::family::{move_fields, Move, MoveFields, Setup, Variant};
-use crate::format::{Folder, Parsed, ReadOptions, Tables, WriteOptions};
+use crate::format::{Folder, Format, Parsed, ReadOptions, Tables, WriteOptions, FORMATS};
 use crate::ir::{Comment, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use crate::output::{OutFile, Output};
+use crate::spell;
 
 /// The table files of a folder, in the order of [`TABLES`].
 pub const FILES: [&str; 3] = ["games.csv", "tags.csv", "moves.csv"];
@@ -219,9 +220,23 @@ const LOST: &str = "the move fields lost their place in the game";
 
 /// Writes one game as container rows: its games row, its tags rows, and a
 /// moves row per ply (each ply, then its variations), plus a row for each
-/// variation without plies. [`TableSink`] puts them in their tables.
-pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let fields = move_fields(game)?;
+/// variation without plies. [`TableSink`] puts them in their tables. The
+/// `move` column holds each move as the format it was read from spells it
+/// ([`WriteOptions::source`], see [`source_spelling`]).
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let mut fields = move_fields(game)?;
+    if let Some(spelled) = source_spelling(game, opts.source) {
+        if spelled.len() != fields.len() {
+            return Err(Problem::whole(LOST));
+        }
+        for (f, text) in fields.iter_mut().zip(spelled) {
+            // A move its source writes as nothing (a null move on a
+            // scoresheet) keeps the family's spelling.
+            if !text.is_empty() {
+                f.written = text;
+            }
+        }
+    }
     let variant = to_json(&game.variant)?;
     let setup = game.setup.as_ref().map(to_json).transpose()?;
     let plies = game.moves.plies.len().to_string();
@@ -255,6 +270,24 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         return Err(Problem::whole(LOST));
     }
     Ok(Vec::new())
+}
+
+/// Each move of a game (in the order [`move_fields`] gives them) as the
+/// source format spells it ([`spell::every_ply`]), where that is not what
+/// [`move_fields`] writes already: `None` for a source of no family (an
+/// interchange format: json, xml, csv), for the family's first notation
+/// (whose spelling [`MoveFields::written`] is), for a format kifu does not
+/// write, and for a game it cannot spell; then `move` is the family's
+/// first notation.
+fn source_spelling(game: &Game, source: Option<&Format>) -> Option<Vec<String>> {
+    let source = source.filter(|f| f.family == Some(game.family()))?;
+    let first = FORMATS
+        .iter()
+        .find(|f| f.family == Some(game.family()) && f.write.is_some())?;
+    if first.name == source.name {
+        return None;
+    }
+    spell::every_ply(game, source)
 }
 
 /// Writes the moves rows of a game.
