@@ -18,8 +18,9 @@ use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp, DiffTag};
 use crate::archive::{read_record, ParMap, Record, Records};
 use crate::error::Problem;
 use crate::family::{main_line_fens, Family};
-use crate::format::{Format, ReadOptions, WriteOptions, FORMATS};
-use crate::ir::{Comment, CommentKind, Game, Side};
+use crate::format::{Format, ReadOptions, FORMATS};
+use crate::ir::{Game, Side};
+use crate::spell::{self, DERIVED};
 
 /// One game of one side, as read.
 #[derive(Debug)]
@@ -208,10 +209,9 @@ fn placeholder(value: &str) -> bool {
     matches!(value.trim(), "" | "?" | "-" | "*" | "????.??.??")
 }
 
-/// Tags that the IR holds as typed fields or that restate the moves: their
-/// difference is the start's or the result's, said once.
-const DERIVED: [&str; 6] = ["Result", "FEN", "SetUp", "Variant", "GameType", "PlyCount"];
-
+/// The tags that differ, but [`DERIVED`] ones (the IR holds them as typed
+/// fields or they restate the moves: their difference is the start's or
+/// the result's, said once).
 fn tag_diffs(a: &Game, b: &Game) -> Vec<TagDiff> {
     let mut out = Vec::new();
     let value = |g: &Game, name: &str| g.tag(name).map(str::to_string);
@@ -241,8 +241,9 @@ fn tag_diffs(a: &Game, b: &Game) -> Vec<TagDiff> {
     out
 }
 
-/// The format whose spelling a side's moves are shown in: the side's own,
-/// when it writes movetext with comments, else the family's first.
+/// The formats whose spelling a side's moves are shown in, in the order
+/// tried: the side's own, then the family's others that kifu writes (for
+/// a side that is not a movetext, such as JSON).
 fn spelling_format(own: &'static Format, family: Family) -> Vec<&'static Format> {
     let mut out = vec![own];
     out.extend(
@@ -253,73 +254,14 @@ fn spelling_format(own: &'static Format, family: Family) -> Vec<&'static Format>
     out
 }
 
-/// The comment diff puts after every ply to find where each move's text
-/// ends in what a writer writes.
-const MARK: &str = "kifu-diff-mark";
-
-/// How each ply of a game's main line is spelled in its notation: the game
-/// written with a mark after every ply (comments, variations and tags
-/// left out), cut at the marks, each piece without its move number.
+/// How each ply of a game's main line is spelled in its notation
+/// ([`crate::spell`]), or in the first of the family's others that spells
+/// it; else by what the move means.
 fn spell_main_line(game: &Game, own: &'static Format) -> Vec<String> {
-    let mut bare = Game::new(game.variant.clone());
-    bare.setup = game.setup.clone();
-    bare.tags = game
-        .tags
-        .iter()
-        .filter(|t| DERIVED.iter().any(|d| d.eq_ignore_ascii_case(&t.name)))
-        .cloned()
-        .collect();
-    bare.moves.plies = game
-        .moves
-        .plies
-        .iter()
-        .map(|p| {
-            let mut p = p.clone();
-            p.before.clear();
-            p.variations.clear();
-            p.glyph = None;
-            p.nags.clear();
-            p.after = vec![Comment {
-                kind: CommentKind::Brace,
-                text: MARK.to_string(),
-            }];
-            p
-        })
-        .collect();
-    let n = bare.moves.plies.len();
-    for format in spelling_format(own, game.family()) {
-        let Some(write) = format.write else { continue };
-        let mut out = String::new();
-        if write(&bare, &WriteOptions::default(), &mut out).is_err() {
-            continue;
-        }
-        let mark = format!("{{{MARK}}}");
-        let pieces: Vec<&str> = out.split(&mark).collect();
-        if pieces.len() != n + 1 {
-            continue;
-        }
-        return pieces[..n]
-            .iter()
-            .map(|piece| {
-                // The last line holds the move (tags and the line breaks of
-                // the layout before it).
-                let text = piece.trim();
-                let text = text.rsplit("\n\n").next().unwrap_or(text);
-                let words: Vec<&str> = text.split_whitespace().collect();
-                // The move number: digits, then dots or the dialect's mark.
-                let skip = usize::from(
-                    words.first().is_some_and(|w| {
-                        w.starts_with(|c: char| c.is_ascii_digit())
-                            && w.trim_start_matches(|c: char| c.is_ascii_digit())
-                                .chars()
-                                .all(|c| c.is_ascii_punctuation())
-                    }) && words.len() > 1,
-                );
-                words[skip..].join(" ")
-            })
-            .collect();
-    }
-    game.moves.plies.iter().map(|p| p.mv.key(false)).collect()
+    spelling_format(own, game.family())
+        .into_iter()
+        .find_map(|format| spell::main_line(game, format))
+        .unwrap_or_else(|| game.moves.plies.iter().map(|p| p.mv.key(false)).collect())
 }
 
 fn shown(game: &Game, spelled: &[String], index: usize) -> Shown {

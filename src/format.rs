@@ -43,6 +43,9 @@ pub struct WriteOptions {
     /// The output format's own options ([`Format::options`]), built once
     /// for the run; empty for the format's defaults.
     pub format: Settings,
+    /// The format the games were read from, for an output that keeps each
+    /// move as its source spelled it (`csv`); `None` when unknown.
+    pub source: Option<&'static Format>,
 }
 
 /// Reads one record into a game.
@@ -51,6 +54,10 @@ pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
 /// Writes one game, appending to the string; returns warnings about what the
 /// target could not hold.
 pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>, Problem>;
+
+/// Spells each ply of a game's main line ([`Format::spell`]): the text of
+/// each, in order, or `None` when the game cannot be spelled.
+pub type SpellFn = fn(&Game) -> Option<Vec<String>>;
 
 /// What a writer puts around and between games in one output.
 #[derive(Debug, Clone, Copy)]
@@ -129,6 +136,11 @@ pub struct Format {
     pub read: Option<ReadFn>,
     /// The writer, if kifu writes the format.
     pub write: Option<WriteFn>,
+    /// How the format spells each ply of a game's main line, for a format
+    /// that holds no comments (a scoresheet); `None`: [`crate::spell`]
+    /// finds each move in what the writer writes, by a mark comment after
+    /// every ply.
+    pub spell: Option<SpellFn>,
     /// What goes around the games of one output.
     pub framing: Framing,
     /// The options it declares, and its typed options' builder.
@@ -145,6 +157,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&pgn::DIALECT),
         read: Some(pgn::read),
         write: Some(pgn::write),
+        spell: None,
         framing: CONTAINER,
         options: Options::NONE,
     },
@@ -156,6 +169,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&draughts::DIALECT),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
+        spell: None,
         framing: CONTAINER,
         options: Options::of::<draughts::Options>(),
     },
@@ -167,6 +181,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&draughts::DIALECT),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
+        spell: None,
         framing: CONTAINER,
         options: Options::of::<draughts::Options>(),
     },
@@ -178,6 +193,7 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: Some(sllavcco::read),
         write: Some(sllavcco::write),
+        spell: Some(sllavcco::spell_plies),
         framing: CONTAINER,
         options: Options::of::<sllavcco::Options>(),
     },
@@ -189,6 +205,7 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: None,
         write: Some(sllavcco_html::write),
+        spell: None,
         framing: sllavcco_html::FRAMING,
         options: Options::of::<sllavcco_html::Options>(),
     },
@@ -200,6 +217,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&coerceo::DIALECT),
         read: Some(coerceo::read),
         write: Some(coerceo::write),
+        spell: None,
         framing: CONTAINER,
         options: Options::of::<coerceo::Options>(),
     },
@@ -212,6 +230,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&tafl::DIALECT),
         read: Some(tafl::read),
         write: Some(tafl::write),
+        spell: None,
         framing: CONTAINER,
         options: Options::of::<tafl::Options>(),
     },
@@ -224,6 +243,7 @@ pub static FORMATS: &[Format] = &[
         split: &otn::OtnScan,
         read: Some(otn::read),
         write: Some(otn::write),
+        spell: Some(otn::spell_plies),
         framing: Framing::PLAIN,
         options: Options::of::<tafl::Options>(),
     },
@@ -235,6 +255,7 @@ pub static FORMATS: &[Format] = &[
         split: &json::ArrayScan,
         read: Some(aagenielsen::read),
         write: None,
+        spell: None,
         framing: CONTAINER,
         options: Options::NONE,
     },
@@ -246,6 +267,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&tenjiku::DIALECT),
         read: Some(tenjiku::read),
         write: Some(tenjiku::write),
+        spell: None,
         framing: CONTAINER,
         options: Options::of::<tenjiku::Options>(),
     },
@@ -257,6 +279,7 @@ pub static FORMATS: &[Format] = &[
         split: &json::ArrayScan,
         read: Some(json::read),
         write: Some(json::write),
+        spell: None,
         framing: Framing {
             head: "[\n",
             between: ",\n",
@@ -273,6 +296,7 @@ pub static FORMATS: &[Format] = &[
         split: &json::LineScan,
         read: Some(json::read),
         write: Some(json::write_line),
+        spell: None,
         framing: Framing::PLAIN,
         options: Options::NONE,
     },
@@ -284,6 +308,7 @@ pub static FORMATS: &[Format] = &[
         split: &xml::GameScan,
         read: Some(xml::read),
         write: Some(xml::write),
+        spell: None,
         framing: xml::FRAMING,
         options: Options::NONE,
     },
@@ -295,6 +320,7 @@ pub static FORMATS: &[Format] = &[
         split: &csv::TableScan,
         read: Some(csv::read),
         write: Some(csv::write),
+        spell: None,
         framing: Framing::PLAIN,
         options: Options::NONE,
     },

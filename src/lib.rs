@@ -34,3 +34,4 @@ pub mod interchange;
 pub mod ir;
 pub mod options;
 pub mod output;
+pub mod spell;

@@ -810,6 +810,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     let options = options::resolve(&given, &inputs, to)?;
     let write = WriteOptions {
         format: options.write(),
+        source: None,
     };
     let to_stdout = args.output.is_none() && args.out_dir.is_none();
     check_outputs(args, to, &jobs, &skipped, to_stdout)?;
@@ -916,7 +917,10 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                     grammar_only: args.grammar_only,
                     max_record: args.max_record_size,
                 },
-                write: write.clone(),
+                write: WriteOptions {
+                    source: Some(job.from),
+                    ..write.clone()
+                },
             };
             let mut report = Report {
                 diagnostic: &mut show,

@@ -261,8 +261,9 @@ fn tafl_against_otn_compares_captures_computed_with_captures_written() {
     );
     let (code, out) = diff(&b, Path::new("corpus/tafl/brandubh.otg"), &[]);
     assert_eq!(code, 1, "{out}");
+    // Each side's move as its notation spells it (otn: lower case).
     assert!(
-        out.contains("first divergence at 9. (Black): a G4-G2, b G4-G3"),
+        out.contains("first divergence at 9. (Black): a G4-G2, b g4-g3"),
         "{out}"
     );
 }
@@ -295,6 +296,22 @@ fn moves_written_differently_that_mean_the_same_are_equal() {
     assert!(out.contains("b: cannot be replayed: 3:"), "{out}");
     assert!(
         out.contains("6. Nf3: ambiguous: it can come from g1 or d2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_scoresheet_side_shows_its_moves_as_its_cells() {
+    // The sllavcco side's 2. Nf3 is the cell `N3` (in column f).
+    let a = file("cells", "a.pgn", &game().replace("2. Nf3", "2. Nc3"));
+    let (code, out) = diff(
+        &a,
+        Path::new("corpus/chess/petrosjan-sllavcco.sllavcco"),
+        &[],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("first divergence at 2. (White): a Nc3, b N3"),
         "{out}"
     );
 }

@@ -447,6 +447,7 @@ fn test_format(name: &'static str, options: Options) -> Format {
         split: kifu::format::by_name("jsonl").unwrap().split,
         read: None,
         write: None,
+        spell: None,
         framing: Framing::PLAIN,
         options,
     }

@@ -290,9 +290,11 @@ impl Move {
 /// `None` (NULL) where the family's records do not say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MoveFields {
-    /// The move as the family's own notation writes it where it stands
+    /// The move as the family's first notation writes it where it stands
     /// (chess SAN with its check mark, a draughts path as held, CGN, tafl,
-    /// Hodges): kifu keeps a move's meaning, not its source text.
+    /// Hodges): kifu keeps a move's meaning, not its source text. (The
+    /// `csv` writer puts the spelling of the format a game was read from
+    /// in its place: [`crate::spell`].)
     pub written: String,
     /// The family's notation-independent form of the move: chess long
     /// algebraic (`g1f3`, `e7e8q`), tenjiku with its origin (`FiD7n-6k`);

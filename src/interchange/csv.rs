@@ -25,9 +25,10 @@ use crate::archive::{Games, Origin, Oversize, Scan, Skip};
 use crate::container::{line_col, too_deep};
 use crate::error::{Error, Problem};
 use crate::family::{move_fields, Move, MoveFields, Setup, Variant};
-use crate::format::{Folder, Parsed, ReadOptions, Tables, WriteOptions};
+use crate::format::{Folder, Format, Parsed, ReadOptions, Tables, WriteOptions, FORMATS};
 use crate::ir::{Comment, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use crate::output::{OutFile, Output};
+use crate::spell;
 
 /// The table files of a folder, in the order of [`TABLES`].
 pub const FILES: [&str; 3] = ["games.csv", "tags.csv", "moves.csv"];
@@ -147,14 +148,56 @@ fn field(out: &mut String, value: Option<&str>) {
     }
 }
 
-/// Appends one container row: the table's name, then its fields.
-fn row(out: &mut String, table: &str, fields: &[Option<&str>]) {
-    out.push_str(table);
+/// The kind of the error of a game that the tables cannot hold: a NUL
+/// character (U+0000) in a text, which PostgreSQL refuses (the whole file)
+/// and SQLite cuts the value at. The game fails; the others convert.
+pub const CANNOT_HOLD: &str = "csv-cannot-hold";
+
+/// Whether JSON text holds an escaped NUL character (`\u0000`, as
+/// serde_json writes one), not a backslash followed by `u0000`.
+fn json_has_nul(json: &str) -> bool {
+    let bytes = json.as_bytes();
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(b'\\', &bytes[at..]) {
+        let i = at + i;
+        if bytes[i + 1..].starts_with(b"u0000") {
+            return true;
+        }
+        // Past the escaped character (a second backslash included).
+        at = i + 2;
+        if at >= bytes.len() {
+            break;
+        }
+    }
+    false
+}
+
+/// Appends one container row: the table's name (an index of [`TABLES`]),
+/// then its fields; an error when a field holds a NUL character, which
+/// no database holds in text ([`CANNOT_HOLD`]).
+fn row(out: &mut String, table: usize, fields: &[Option<&str>]) -> Result<(), Problem> {
+    for (&(name, kind, _), value) in COLUMNS[table][KEYS[table]..].iter().zip(fields) {
+        let Some(v) = value else { continue };
+        let nul = match kind {
+            Json => json_has_nul(v),
+            Text | Integer | Boolean => memchr::memchr(0, v.as_bytes()).is_some(),
+        };
+        if nul {
+            return Err(Problem::whole(format!(
+                "cannot be written as csv: {} `{name}` holds a NUL character (U+0000), \
+                 which database text cannot hold",
+                FILES[table]
+            ))
+            .of_kind(CANNOT_HOLD));
+        }
+    }
+    out.push_str(TABLES[table]);
     for f in fields {
         out.push(',');
         field(out, *f);
     }
     out.push_str("\r\n");
+    Ok(())
 }
 
 fn to_json(value: &impl Serialize) -> Result<String, Problem> {
@@ -177,9 +220,23 @@ const LOST: &str = "the move fields lost their place in the game";
 
 /// Writes one game as container rows: its games row, its tags rows, and a
 /// moves row per ply (each ply, then its variations), plus a row for each
-/// variation without plies. [`TableSink`] puts them in their tables.
-pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let fields = move_fields(game)?;
+/// variation without plies. [`TableSink`] puts them in their tables. The
+/// `move` column holds each move as the format it was read from spells it
+/// ([`WriteOptions::source`], see [`source_spelling`]).
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let mut fields = move_fields(game)?;
+    if let Some(spelled) = source_spelling(game, opts.source) {
+        if spelled.len() != fields.len() {
+            return Err(Problem::whole(LOST));
+        }
+        for (f, text) in fields.iter_mut().zip(spelled) {
+            // A move its source writes as nothing (a null move on a
+            // scoresheet) keeps the family's spelling.
+            if !text.is_empty() {
+                f.written = text;
+            }
+        }
+    }
     let variant = to_json(&game.variant)?;
     let setup = game.setup.as_ref().map(to_json).transpose()?;
     let plies = game.moves.plies.len().to_string();
@@ -194,14 +251,14 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         preamble.as_deref(),
         end.as_deref(),
     ]);
-    row(out, "games", &games);
+    row(out, 0, &games)?;
     for (i, tag) in game.tags.iter().enumerate() {
         let position = (i + 1).to_string();
         row(
             out,
-            "tags",
+            1,
             &[Some(&position), Some(&tag.name), Some(&tag.value)],
-        );
+        )?;
     }
     let mut rows = MoveRows {
         out,
@@ -213,6 +270,24 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
         return Err(Problem::whole(LOST));
     }
     Ok(Vec::new())
+}
+
+/// Each move of a game (in the order [`move_fields`] gives them) as the
+/// source format spells it ([`spell::every_ply`]), where that is not what
+/// [`move_fields`] writes already: `None` for a source of no family (an
+/// interchange format: json, xml, csv), for the family's first notation
+/// (whose spelling [`MoveFields::written`] is), for a format kifu does not
+/// write, and for a game it cannot spell; then `move` is the family's
+/// first notation.
+fn source_spelling(game: &Game, source: Option<&Format>) -> Option<Vec<String>> {
+    let source = source.filter(|f| f.family == Some(game.family()))?;
+    let first = FORMATS
+        .iter()
+        .find(|f| f.family == Some(game.family()) && f.write.is_some())?;
+    if first.name == source.name {
+        return None;
+    }
+    spell::every_ply(game, source)
 }
 
 /// Writes the moves rows of a game.
@@ -235,7 +310,7 @@ impl MoveRows<'_> {
             fields[0] = Some(seq.as_str());
             fields[4] = Some(path);
             fields[18] = end.as_deref();
-            row(self.out, "moves", &fields);
+            row(self.out, 2, &fields)?;
             return Ok(());
         }
         let last = line.plies.len();
@@ -268,7 +343,7 @@ impl MoveRows<'_> {
             let ir = to_json(&ply.mv)?;
             row(
                 self.out,
-                "moves",
+                2,
                 &[
                     Some(&seq),
                     Some(&index),
@@ -291,7 +366,7 @@ impl MoveRows<'_> {
                     end.as_deref(),
                     Some(&ir),
                 ],
-            );
+            )?;
             for (v, var) in ply.variations.iter().enumerate() {
                 let sub = match path {
                     "" => format!("{}.{}", i + 1, v + 1),

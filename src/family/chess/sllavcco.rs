@@ -1474,3 +1474,27 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     sheet.write_text(out);
     Ok(warnings)
 }
+
+/// How each ply of a game's main line is spelled on the scoresheet
+/// ([`crate::format::Format::spell`]): the text of the cells it fills, in
+/// reading order and blank-separated (`R K+` for castling king side), in
+/// English letters; the empty string for a null move, which fills none.
+/// `None` when the game cannot be laid out.
+pub fn spell_plies(game: &Game) -> Option<Vec<String>> {
+    let (sheet, _) = Sheet::of(game, Pieces::default()).ok()?;
+    // A game that starts with Black's move has an empty White line first.
+    let skip = usize::from(
+        game.moves
+            .plies
+            .first()
+            .is_some_and(|p| p.side == Side::Black),
+    );
+    let spelled = sheet.rows.iter().skip(skip).map(|row| {
+        sheet
+            .cells(row)
+            .filter(|c| !c.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    Some(spelled.collect())
+}

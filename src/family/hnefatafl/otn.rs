@@ -886,6 +886,33 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     Ok(warnings)
 }
 
+/// How each ply of a game's main line is spelled in an OpenTafl record
+/// ([`crate::format::Format::spell`]: otn writes the comments of a turn
+/// after both its plies, so no mark can tell them apart): the move record
+/// (`Ke5-f5xf6`, `---` for a pass), with the writer's default options.
+/// `None` when the game cannot be written as otn.
+pub fn spell_plies(game: &Game) -> Option<Vec<String>> {
+    let options = tafl::Options::default();
+    let board = game.variant.as_tafl()?;
+    let start = board.rules.as_ref()?.at_position(&game.tags).ok()?;
+    let mut pos = Position::new(&start);
+    let view = |s: Square| s.transform(board.dim, options.quarters, options.mirror);
+    let mut warnings = Vec::new();
+    let mut spelled = Vec::with_capacity(game.moves.plies.len());
+    for ply in &game.moves.plies {
+        let mut text = String::new();
+        let mut w = Writer {
+            out: &mut text,
+            first: board.first_mover(),
+            view: &view,
+            warnings: &mut warnings,
+        };
+        w.spell(ply, &mut pos).ok()?;
+        spelled.push(text);
+    }
+    Some(spelled)
+}
+
 struct Writer<'a> {
     out: &'a mut String,
     first: Side,
