@@ -27,9 +27,30 @@ fn text(no: &'static str) -> impl Strategy<Value = String> {
     .prop_map(move |cs| cs.into_iter().filter(|c| !no.contains(*c)).collect())
 }
 
+/// Whether a line of `text` after a line break starts like a tag
+/// (`[Name "`): a `{}` comment holding one is written joined to the line
+/// before it, with a warning (tests/write_read_back.rs checks that case).
+fn holds_tag_line(text: &str) -> bool {
+    text.split(['\n', '\r']).skip(1).any(|line| {
+        let line = line.trim_start_matches([' ', '\t']);
+        let Some(rest) = line.strip_prefix('[') else {
+            return false;
+        };
+        let name = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        rest.starts_with(|c: char| c.is_ascii_alphabetic())
+            && rest[name..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with('"')
+    })
+}
+
 fn comment() -> impl Strategy<Value = Comment> {
     prop_oneof![
-        4 => text("}").prop_map(Comment::brace),
+        4 => text("}")
+            .prop_filter("a line that starts like a tag", |t| !holds_tag_line(t))
+            .prop_map(Comment::brace),
         1 => text("\n").prop_map(|t| Comment { text: t, kind: CommentKind::Line }),
         1 => text("\n").prop_map(|t| Comment { text: t, kind: CommentKind::Escape }),
     ]

@@ -277,6 +277,7 @@ fn converted(from: &str, to: &str, pieces: Option<&str>, text: &str, what: &str)
         },
         write: WriteOptions {
             format: options.write(),
+            ..WriteOptions::default()
         },
     };
     let mut records = Records::new(text.as_bytes(), f.split);

@@ -1238,8 +1238,8 @@ fn one_line<'t>(
 /// The text of a comment as it can stand between braces. A `}` would end
 /// it early: an error. A line inside it that starts like a tag (`[Name "`)
 /// would end the game when it is read back (the scanner ends a comment left
-/// open there, [`scan::tag_head`]): the line breaks before such a line are
-/// written as one space, with a warning.
+/// open there, [`scan::tag_head`]): the blanks and line breaks before such
+/// a line are written as one space, with a warning.
 fn brace_text<'t>(text: &'t str, warnings: &mut Vec<Problem>) -> Result<Cow<'t, str>, Problem> {
     if text.contains('}') {
         return Err(Problem::whole(format!(
@@ -1274,7 +1274,14 @@ fn brace_text<'t>(text: &'t str, warnings: &mut Vec<Problem>) -> Result<Cow<'t, 
                     .of_kind("comment-line-joined"),
                 );
             }
-            s.push_str(&text[from..line_break]);
+            // The whole run of blanks and line breaks before the tag's
+            // line: a break left before it, with blanks alone after it,
+            // would start the line again.
+            let mut start = line_break;
+            while start > from && matches!(b[start - 1], b' ' | b'\t' | b'\n' | b'\r') {
+                start -= 1;
+            }
+            s.push_str(&text[from..start]);
             s.push(' ');
             from = i;
         }
