@@ -263,7 +263,17 @@ fn winning_marks_are_checked() {
     let ok = format!("{ESCAPE}1. c1-a1++ 1-0\n");
     let out = convert("tafl", "otn", &[], ok.as_bytes());
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
-    // otn writes the defenders' win `--`.
+    // otn leaves out a win the rules judge, as OpenTafl writes none; read
+    // back, it is computed again.
+    assert!(stdout(&out).contains("1. Kc1-a1 \n"), "{}", stdout(&out));
+    let back = convert("otn", "tafl", &[], &out.stdout);
+    assert!(
+        stdout(&back).contains("1. C1-A1++ 1-0"),
+        "{}",
+        stdout(&back)
+    );
+    // Moves by syntax alone: otn writes the defenders' win `--`.
+    let out = convert("tafl", "otn", &["--no-validate"], ok.as_bytes());
     assert!(stdout(&out).contains("1. Kc1-a1-- \n"), "{}", stdout(&out));
     let bad = format!("{ESCAPE}1. c1-b1++ 1-0\n");
     let out = convert("tafl", "tafl", &[], bad.as_bytes());
@@ -279,7 +289,7 @@ fn winning_marks_are_checked() {
         format!("{fort}1. d5-d3++ 1-0\n").as_bytes(),
     );
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("1. d5-d3-- \n"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("1. d5-d3 \n"), "{}", stdout(&out));
     let out = convert(
         "tafl",
         "tafl",
@@ -301,6 +311,62 @@ fn winning_marks_are_checked() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A 7x7 board where the attacker on a2 keeps the king on a3 from the
+/// corner a1: moving it away is suicidal.
+const SUICIDE: &str = "[Rules \"dim:7 atkf:y start:/7/t6/K6/7/7/7/7/\"]\n\n";
+
+#[test]
+fn suicide_marks_are_checked_and_marks_left_out_computed() {
+    // `--` on a move after which the other side cannot win at once is an
+    // error at the move, as a `++` that wins nothing is.
+    for (input, wanted) in [
+        (
+            "[Rules \"brandubh\"]\n\n1. d2-e2-- *\n".to_string(),
+            "-:3:4: error: game 1: 1. d2-e2: marked `--` (suicidal), but the defenders have no move that lets the king escape at once",
+        ),
+        (
+            format!("{SUICIDE}1. a2-b2 a3-a4-- *\n"),
+            "-:3:10: error: game 1: 1... a3-a4: marked `--` (suicidal), but the attackers have no move that captures the king at once",
+        ),
+    ] {
+        let out = convert("tafl", "tafl", &[], input.as_bytes());
+        assert_eq!(counts(&out), (0, 1), "{input}");
+        assert!(stderr(&out).contains(wanted), "{input}: {}", stderr(&out));
+    }
+    // Where the record leaves the marks out, the rules give them: the
+    // attacker opens the king's way to a1 (`--`), the king escapes (`++`).
+    let out = convert(
+        "tafl",
+        "tafl",
+        &[],
+        format!("{SUICIDE}1. a2-b2 a3-a1 *\n").as_bytes(),
+    );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. A2-B2-- A3-A1++ *"),
+        "{}",
+        stdout(&out)
+    );
+    let written = format!("{SUICIDE}1. a2-b2-- a3-a1++ *\n");
+    let again = convert("tafl", "tafl", &[], written.as_bytes());
+    assert!(again.stdout == out.stdout, "{}", stderr(&again));
+    // The king's move next to an attacker that another can close on
+    // (Brandubh's king, away from the throne, is captured by two).
+    let out = convert(
+        "tafl",
+        "tafl",
+        &[],
+        b"[Rules \"dim:7 atkf:y ka:y ks:c start:/2t4/7/7/7/7/t3K2/7/\"]\n\n1. c1-c2 e6-b6 2. c2-c6 *\n",
+    );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. C1-C2 E6-B6-- 2. C2-C6xB6++ *"),
+        "{}",
+        stdout(&out)
+    );
+    assert_interchange_round_trip("tafl", &[], &out.stdout, 1, "marks");
 }
 
 #[test]
@@ -963,13 +1029,17 @@ fn what_a_target_cannot_hold_is_a_warning() {
     );
     let back = convert("otn", "otn", &[], &out.stdout);
     assert!(back.stdout == out.stdout, "{}", stderr(&back));
-    // A suicide mark has no otn spelling.
-    let out = convert(
-        "tafl",
-        "otn",
-        &["--from-opt", "rules=brandubh"],
-        b"1. d2-e2-- *\n",
-    );
+    // A suicide mark has no otn spelling: where the rules judge it, it is
+    // left out silently (reading the record back computes it again), and
+    // with a warning by syntax alone.
+    let suicide = format!("{SUICIDE}1. a2-b2-- *\n");
+    let out = convert("tafl", "otn", &[], suicide.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("1. a2-b2 \n"), "{}", stdout(&out));
+    let back = convert("otn", "tafl", &[], &out.stdout);
+    assert!(stdout(&back).contains("1. A2-B2-- *"), "{}", stdout(&back));
+    let out = convert("tafl", "otn", &["--no-validate"], suicide.as_bytes());
     assert!(stderr(&out).contains("the mark `--` of a suicidal move has no otn spelling"));
 }
 

@@ -515,6 +515,17 @@ impl Rules {
         usize::from(sq.rank) * usize::from(self.dim) + usize::from(sq.file)
     }
 
+    /// Whether the king escapes on this square: a corner, or an edge
+    /// (`esc:e`).
+    fn escapes(&self, sq: Square) -> bool {
+        match self.escape {
+            Escape::Corner => self.is_corner(sq),
+            Escape::Edge => {
+                sq.file == 0 || sq.rank == 0 || sq.file == self.dim - 1 || sq.rank == self.dim - 1
+            }
+        }
+    }
+
     fn is_corner(&self, sq: Square) -> bool {
         self.corners.contains(&sq)
     }
@@ -893,12 +904,7 @@ impl<'r> Position<'r> {
             self.shieldwalls(to, side, &mut out.captures);
         }
         if king_mover && side != ATTACKERS {
-            out.escaped = match r.escape {
-                Escape::Corner => r.is_corner(to),
-                Escape::Edge => {
-                    to.file == 0 || to.rank == 0 || to.file == r.dim - 1 || to.rank == r.dim - 1
-                }
-            };
+            out.escaped = r.escapes(to);
         }
         out
     }
@@ -1056,6 +1062,110 @@ impl<'r> Position<'r> {
             let across = open(f - 1, r) && open(f + 1, r);
             let along = open(f, r - 1) && open(f, r + 1);
             !(across || along)
+        })
+    }
+
+    /// The squares a piece on `from` may move to in one leg: along each
+    /// line over empty squares where it may pass and stop, and its jumps.
+    fn destinations(&self, from: Square) -> Vec<Square> {
+        let Some(p) = self.piece(from) else {
+            return Vec::new();
+        };
+        let (ff, fr) = (i16::from(from.file), i16::from(from.rank));
+        let mut out = Vec::new();
+        for (df, dr) in DIRECTIONS {
+            let (df, dr) = (i16::from(df), i16::from(dr));
+            let mut k = 1;
+            while let Some((sq, occ)) = self.at(ff + k * df, fr + k * dr) {
+                if occ != 0 {
+                    // A jump over the piece next to it.
+                    if k == 1 {
+                        if let Some((to, _)) = self.at(ff + 2 * df, fr + 2 * dr) {
+                            if self.check_leg(from, to, p).is_ok() {
+                                out.push(to);
+                            }
+                        }
+                    }
+                    break;
+                }
+                if self.check_leg(from, sq, p).is_ok() {
+                    out.push(sq);
+                }
+                k += 1;
+            }
+        }
+        out
+    }
+
+    /// The squares of the pieces of `side` that may move to `to` in one
+    /// leg (a slide along a line, or a jump).
+    fn movers_to(&self, to: Square, side: Side) -> Vec<Square> {
+        let (tf, tr) = (i16::from(to.file), i16::from(to.rank));
+        let mut out = Vec::new();
+        for (df, dr) in DIRECTIONS {
+            let (df, dr) = (i16::from(df), i16::from(dr));
+            let mut k = 1;
+            while let Some((sq, occ)) = self.at(tf + k * df, tr + k * dr) {
+                if occ != 0 {
+                    if side_of(occ) == side && self.check_leg(sq, to, occ).is_ok() {
+                        out.push(sq);
+                    }
+                    // A jumper beyond the piece next to `to`.
+                    if k == 1 {
+                        if let Some((from, p)) = self.at(tf + 2 * df, tr + 2 * dr) {
+                            if p != 0 && side_of(p) == side && self.check_leg(from, to, p).is_ok() {
+                                out.push(from);
+                            }
+                        }
+                    }
+                    break;
+                }
+                k += 1;
+            }
+        }
+        out
+    }
+
+    /// Whether `side`, to move, has a move of one leg that wins at once:
+    /// the defenders' king escaping, or the attackers capturing him (a
+    /// move of several legs, and an edge fort a move would close, are not
+    /// looked for).
+    pub fn wins_at_once(&self, side: Side) -> bool {
+        if self.over {
+            return false;
+        }
+        let Some(i) = self.cells.iter().position(|&p| p == b'K') else {
+            return false;
+        };
+        let d = usize::from(self.rules.dim);
+        let king = Square {
+            file: (i % d) as u8,
+            rank: (i / d) as u8,
+        };
+        if side != ATTACKERS {
+            return self
+                .destinations(king)
+                .into_iter()
+                .any(|to| self.rules.escapes(to));
+        }
+        let (kf, kr) = (i16::from(king.file), i16::from(king.rank));
+        DIRECTIONS.iter().any(|&(df, dr)| {
+            let Some((to, 0)) = self.at(kf + i16::from(df), kr + i16::from(dr)) else {
+                return false;
+            };
+            self.movers_to(to, side).into_iter().any(|from| {
+                let step = Step {
+                    from,
+                    via: Vec::new(),
+                    to,
+                    captures: Vec::new(),
+                    mark: None,
+                };
+                let mut after = self.clone();
+                after
+                    .play(&step, side, true)
+                    .is_ok_and(|played| played.king_captured)
+            })
         })
     }
 
@@ -1236,27 +1346,48 @@ fn replay_from(
         let played = pos
             .play(step, side, true)
             .map_err(|e| (at, format!("{} {}: {e}", label(), spelled(step))))?;
-        // A win claimed: the king captured or escaped, or (edge-fort rules)
-        // the defenders' king in an edge fort.
-        let claimed = step.mark == Some(Mark::Win);
-        if claimed
-            && !(played.king_captured
-                || played.escaped
-                || (side != ATTACKERS && pos.rules.edge_forts && pos.edge_fort()))
-        {
-            return Err((
-                at,
-                format!(
-                    "{} {}: marked `++`, but the king is neither captured nor escaped{}",
-                    label(),
-                    spelled(step),
-                    if pos.rules.edge_forts && side != ATTACKERS {
-                        " nor in an edge fort"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
+        // The marks the rules judge: a win (`++`), the king captured or
+        // escaped, or (edge-fort rules) the defenders' king in an edge
+        // fort; a suicidal move (`--`), after which the other side wins at
+        // once. A mark the record writes is checked, one it leaves out
+        // filled in.
+        let wins = played.king_captured || played.escaped;
+        let fort = side != ATTACKERS && pos.rules.edge_forts && pos.edge_fort();
+        match step.mark {
+            Some(Mark::Win) if !(wins || fort) => {
+                return Err((
+                    at,
+                    format!(
+                        "{} {}: marked `++`, but the king is neither captured nor escaped{}",
+                        label(),
+                        spelled(step),
+                        if pos.rules.edge_forts && side != ATTACKERS {
+                            " nor in an edge fort"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+            Some(Mark::Suicide) if !pos.wins_at_once(side.other()) => {
+                return Err((
+                    at,
+                    format!(
+                        "{} {}: marked `--` (suicidal), but the {} have no move that {} at once",
+                        label(),
+                        spelled(step),
+                        who(side.other()),
+                        if side == ATTACKERS {
+                            "lets the king escape"
+                        } else {
+                            "captures the king"
+                        }
+                    ),
+                ));
+            }
+            None if wins => step.mark = Some(Mark::Win),
+            None if pos.wins_at_once(side.other()) => step.mark = Some(Mark::Suicide),
+            _ => {}
         }
         if step.captures.is_empty() && played.captures.is_empty() {
             continue;
