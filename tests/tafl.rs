@@ -313,6 +313,48 @@ fn winning_marks_are_checked() {
     );
 }
 
+#[test]
+fn rules_errors_give_the_position_and_the_side_to_move() {
+    // As chess errors give the FEN: the position the move was played in,
+    // as OpenTafl's position record writes it (rank 1 first).
+    for (input, wanted) in [
+        (
+            "[Rules \"brandubh\"]\n\n1. d2-e3 *\n",
+            "-:3:4: error: game 1: 1. d2-e3: d2-e3 is not a straight line along a rank or file (position: /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/, attackers to move)",
+        ),
+        (
+            "[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 3. d6-a6xa5 d5-a5 *\n",
+            "-:3:43: error: game 1: 3... d5-a5: the move captures a6 too (position: /3t3/4t2/3T3/tt1KT1t/3T1t1/t6/3t3/, defenders to move)",
+        ),
+        (
+            "[Rules \"brandubh\"]\n\n1. d2-e2++ *\n",
+            "-:3:4: error: game 1: 1. d2-e2: marked `++`, but the king is neither captured nor escaped (position: /3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/, attackers to move)",
+        ),
+    ] {
+        let out = convert("tafl", "tafl", &[], input.as_bytes());
+        assert_eq!(counts(&out), (0, 1), "{input}");
+        assert!(stderr(&out).contains(wanted), "{input}: {}", stderr(&out));
+    }
+    // otn: a move the rules refuse, and a mover's letter that names
+    // another piece.
+    let rules =
+        "[rules:dim:7 name:Brandubh atkf:y ka:y ks:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n";
+    for (moves, wanted) in [
+        (
+            "1. d2-e2 c4-a4 \n[|]\n",
+            "-:3:10: error: game 1: 1... c4-a4: b4 is in the way (position: /3t3/4t2/3T3/ttTKTtt/3T3/3t3/3t3/, defenders to move)",
+        ),
+        (
+            "1. d2-e2 Kc4-c5 \n[|]\n",
+            "-:3:10: error: game 1: 1... c4-c5: `K` names the king, and a man moves (position: /3t3/4t2/3T3/ttTKTtt/3T3/3t3/3t3/, defenders to move)",
+        ),
+    ] {
+        let out = convert("otn", "otn", &[], format!("{rules}{moves}").as_bytes());
+        assert_eq!(counts(&out), (0, 1), "{moves}");
+        assert!(stderr(&out).contains(wanted), "{moves}: {}", stderr(&out));
+    }
+}
+
 /// A 7x7 board where the attacker on a2 keeps the king on a3 from the
 /// corner a1: moving it away is suicidal.
 const SUICIDE: &str = "[Rules \"dim:7 atkf:y start:/7/t6/K6/7/7/7/7/\"]\n\n";

@@ -430,11 +430,12 @@ impl Letters<'_> {
                             return Err(Problem::at(
                                 at,
                                 format!(
-                                    "{}: `{}` names {}, and {} moves",
+                                    "{}: `{}` names {}, and {} moves ({})",
                                     label(),
                                     char::from(l),
                                     what(l),
-                                    what(piece)
+                                    what(piece),
+                                    pos.described(ply.side)
                                 ),
                             ));
                         }

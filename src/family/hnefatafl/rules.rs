@@ -1065,6 +1065,18 @@ impl<'r> Position<'r> {
         })
     }
 
+    /// The position as OpenTafl's position record writes it (rank 1
+    /// first, as a `position` tag and `start:`), `/3t3/3t3/3T3/ttTKTtt/...`.
+    pub fn record(&self) -> String {
+        write_position(&self.cells, self.rules.dim, false)
+    }
+
+    /// The position and the side to move, as rules errors end:
+    /// `position: /3t3/.../, attackers to move`.
+    pub fn described(&self, to_move: Side) -> String {
+        format!("position: {}, {} to move", self.record(), who(to_move))
+    }
+
     /// The squares a piece on `from` may move to in one leg: along each
     /// line over empty squares where it may pass and stop, and its jumps.
     fn destinations(&self, from: Square) -> Vec<Square> {
@@ -1339,13 +1351,23 @@ fn replay_from(
             replay_from(var, &mut p, listing, index)?;
         }
         let (number, side) = (ply.number, ply.side);
-        let label = || label(number, side, first);
         let Some(Move::Step(step)) = ply.mv.as_tafl_mut() else {
             continue;
         };
-        let played = pos
-            .play(step, side, true)
-            .map_err(|e| (at, format!("{} {}: {e}", label(), spelled(step))))?;
+        // A rules error names the move and the position it was played in.
+        let before = pos.clone();
+        let fail = |step: &Step, why: &str| {
+            (
+                at,
+                format!(
+                    "{} {}: {why} ({})",
+                    label(number, side, first),
+                    spelled(step),
+                    before.described(side)
+                ),
+            )
+        };
+        let played = pos.play(step, side, true).map_err(|e| fail(step, &e))?;
         // The marks the rules judge: a win (`++`), the king captured or
         // escaped, or (edge-fort rules) the defenders' king in an edge
         // fort; a suicidal move (`--`), after which the other side wins at
@@ -1355,35 +1377,27 @@ fn replay_from(
         let fort = side != ATTACKERS && pos.rules.edge_forts && pos.edge_fort();
         match step.mark {
             Some(Mark::Win) if !(wins || fort) => {
-                return Err((
-                    at,
-                    format!(
-                        "{} {}: marked `++`, but the king is neither captured nor escaped{}",
-                        label(),
-                        spelled(step),
-                        if pos.rules.edge_forts && side != ATTACKERS {
-                            " nor in an edge fort"
-                        } else {
-                            ""
-                        }
-                    ),
-                ));
+                let why = format!(
+                    "marked `++`, but the king is neither captured nor escaped{}",
+                    if pos.rules.edge_forts && side != ATTACKERS {
+                        " nor in an edge fort"
+                    } else {
+                        ""
+                    }
+                );
+                return Err(fail(step, &why));
             }
             Some(Mark::Suicide) if !pos.wins_at_once(side.other()) => {
-                return Err((
-                    at,
-                    format!(
-                        "{} {}: marked `--` (suicidal), but the {} have no move that {} at once",
-                        label(),
-                        spelled(step),
-                        who(side.other()),
-                        if side == ATTACKERS {
-                            "lets the king escape"
-                        } else {
-                            "captures the king"
-                        }
-                    ),
-                ));
+                let why = format!(
+                    "marked `--` (suicidal), but the {} have no move that {} at once",
+                    who(side.other()),
+                    if side == ATTACKERS {
+                        "lets the king escape"
+                    } else {
+                        "captures the king"
+                    }
+                );
+                return Err(fail(step, &why));
             }
             None if wins => step.mark = Some(Mark::Win),
             None if pos.wins_at_once(side.other()) => step.mark = Some(Mark::Suicide),
@@ -1423,10 +1437,7 @@ fn replay_from(
             if !missing.is_empty() {
                 why.push(format!("the move captures {} too", missing.join(", ")));
             }
-            return Err((
-                at,
-                format!("{} {}: {}", label(), spelled(step), why.join("; ")),
-            ));
+            return Err(fail(step, &why.join("; ")));
         }
         if !listed {
             step.captures.clone_from(&played.captures);
