@@ -612,7 +612,10 @@ fn aagenielsen(dir: &Path) -> Vec<PathBuf> {
 /// In the Tyr game 145-115 the defenders' 24th move `j9-f9` captures the
 /// attacker on f8 (against the defender on f7), which the record does not
 /// list, though the defenders' 26th move `f9-f8` goes to that square.
-const REFUSED: [(&str, &str, &str); 3] = [
+/// In the Old Tyr-1 game 134-75 the attackers' 29th move `j11-j6` captures
+/// the defender on j5 against the empty j4 (taken by `g4-i4xj4` at move
+/// 15), which no rules string explains; the other Old Tyr-1 game replays.
+const REFUSED: [(&str, &str, &str); 4] = [
     (
         "game-4-12-14185.json",
         "29... e6-e4: the piece on e6 is the attackers', and the defenders are to move",
@@ -627,6 +630,11 @@ const REFUSED: [(&str, &str, &str); 3] = [
         "game-145-115-16724.json",
         "24... j9-f9: the move captures f8 too",
         ".json:57:10: error: game 1: ",
+    ),
+    (
+        "game-134-75-3038.json",
+        "29. j11-j6xk6/j5: the rules capture nothing on j5",
+        ".json:66:10: error: game 1: ",
     ),
 ];
 
@@ -650,7 +658,7 @@ const GAME_TYPES: [(&str, Option<&str>); 15] = [
     ("Brandubh 7x7 (Walker)", Some("brandubh-walker")),
     ("Historical Hnefatafl 13x13", Some("hnefatafl-13")),
     ("Tyr 15x15", Some("tyr-15")),
-    ("Old Tyr-1 17x17", None),
+    ("Old Tyr-1 17x17", Some("old-tyr-17")),
     ("Unst Alea Evangelii 19x19", None),
     ("Alea Berserk 19x19 (Bartley)", None),
     ("Saami Cuhkka 5x5", None),

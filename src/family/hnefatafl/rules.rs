@@ -214,6 +214,16 @@ pub const PRESETS: &[(&str, &str)] = &[
         "hnefatafl-13",
         "dim:13 name:Hnefatafl_13 esc:e atkf:y cor: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/",
     ),
+    // Old Tyr-1 17x17 (aagenielsen.dk): no text source was found; the start
+    // position is what the corpus's two games show (58 of its 73 squares are
+    // where a piece first moves from or is captured, the rest by the board's
+    // eightfold symmetry), the rules OpenTafl's defaults, which the games
+    // bear out (corner escape, corners and throne hostile, king armed and
+    // captured on four sides).
+    (
+        "old-tyr-17",
+        "dim:17 name:Old_Tyr-1 atkf:y start:/2t1t1t3t1t1t2/17/t3t7t3t/6t1T1t6/t1t4t1t4t1t/5T2T2T5/t2t3T1T3t2t/4t1T1T1T1t4/3T1T1TKT1T1T3/4t1T1T1T1t4/t2t3T1T3t2t/5T2T2T5/t1t4t1t4t1t/6t1T1t6/t3t7t3t/17/2t1t1t3t1t1t2/",
+    ),
     (
         "tyr-15",
         "dim:15 name:Tyr atkf:y cenhe: start:/3t3t3t3/15/2t2t3t2t2/t2t2t1t2t2t/4T2T2T4/2t3T1T3t2/3t1T1T1T1t3/t3T1TKT1T3t/3t1T1T1T1t3/2t3T1T3t2/4T2T2T4/t2t2t1t2t2t/2t2t3t2t2/15/3t3t3t3/",
