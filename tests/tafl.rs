@@ -664,6 +664,103 @@ const GAME_TYPES: [(&str, Option<&str>); 15] = [
     ("Saami Cuhkka 5x5", None),
 ];
 
+/// A small aagenielsen record of a Brandubh game.
+const AAGE_GAME: &str = r#"{"WhiteSidePlayerName": "w", "BlackSidePlayerName": "b",
+"AageGameTypeKey": 35, "AageGameTypeName": "Historical Hnefatafl 7x7 (Irish Brandubh 1) ",
+"WhoMovedFirst": "black", "Moves": ["d2-e2", "c4-c5", "f4-f5", "c5-a5", "d6-a6xa5"], "WhoWon": null}"#;
+
+#[test]
+fn a_folder_named_with_from_gives_the_files_that_format_reads() {
+    // aagenielsen's games are `game-*.json`, beside the index of game
+    // types, `_allGametypes.json`, which is not a game.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("aage");
+    fs::create_dir(&src).unwrap();
+    fs::write(src.join("game-35-1-1.json"), AAGE_GAME).unwrap();
+    fs::write(src.join("game-35-2-2.json"), AAGE_GAME).unwrap();
+    fs::write(
+        src.join("_allGametypes.json"),
+        r#"{"35": {"spiltype": 35, "name": "Historical Hnefatafl 7x7 (Irish Brandubh 1) "}}"#,
+    )
+    .unwrap();
+    fs::write(src.join("notes.pgn"), "1. e4 *\n").unwrap();
+    let out_dir = dir.path().join("out");
+    let args = |from: Option<&str>| {
+        let mut a = vec!["convert".to_string()];
+        if let Some(f) = from {
+            a.extend(["--from".to_string(), f.to_string()]);
+        }
+        a.extend([
+            "--to".to_string(),
+            "tafl".to_string(),
+            src.to_string_lossy().into_owned(),
+            "--out-dir".to_string(),
+            out_dir.to_string_lossy().into_owned(),
+        ]);
+        a
+    };
+    let a = args(Some("aagenielsen-json"));
+    let out = kifu(&a.iter().map(String::as_str).collect::<Vec<_>>(), b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(counts(&out), (2, 0), "{}", stderr(&out));
+    let mut written: Vec<String> = fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["game-35-1-1.tafl", "game-35-2-2.tafl"]);
+    let game = fs::read_to_string(out_dir.join("game-35-1-1.tafl")).unwrap();
+    assert!(game.contains("3. D6-A6xA5 *"), "{game}");
+    // Another format named finds none of them; a folder without the
+    // format's files says what was looked for.
+    let a = args(Some("tafl"));
+    let out = kifu(&a.iter().map(String::as_str).collect::<Vec<_>>(), b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("holds no file to convert (looked for .tafl files)"),
+        "{}",
+        stderr(&out)
+    );
+    fs::remove_file(src.join("game-35-1-1.json")).unwrap();
+    fs::remove_file(src.join("game-35-2-2.json")).unwrap();
+    let a = args(Some("aagenielsen-json"));
+    let out = kifu(&a.iter().map(String::as_str).collect::<Vec<_>>(), b"");
+    assert!(
+        stderr(&out)
+            .contains("holds no file to convert (looked for .aagenielsen.json, game-*.json files)"),
+        "{}",
+        stderr(&out)
+    );
+    // The shared corpus's folder: every game read, the index left alone,
+    // the four records the rules refuse failed (see REFUSED).
+    let Some(shared) = shared("tafl") else { return };
+    let out_dir = dir.path().join("corpus");
+    let folder = shared.join("aagenielsen-json");
+    let out = kifu(
+        &[
+            "convert",
+            "--from",
+            "aagenielsen-json",
+            "--to",
+            "tafl",
+            &folder.to_string_lossy(),
+            "--out-dir",
+            &out_dir.to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    let games = aagenielsen(&shared).len();
+    assert_eq!(
+        counts(&out),
+        (games - REFUSED.len(), REFUSED.len()),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("_allGametypes"), "{}", stderr(&out));
+    assert!(!out_dir.join("_allGametypes.tafl").exists());
+}
+
 #[test]
 fn every_aagenielsen_record_reads() {
     let Some(dir) = shared("tafl") else { return };
