@@ -412,6 +412,51 @@ fn suicide_marks_are_checked_and_marks_left_out_computed() {
 }
 
 #[test]
+fn an_edge_fort_ends_the_game_under_edge_fort_rules() {
+    // The defenders' d5-d3 closes the fort of the king on e1: the game is
+    // over, as after a king captured or escaped (OpenTafl's `efe:y`).
+    let fort =
+        "[Rules \"dim:11 atkf:n efe:y start:/3TKT5/3T1T5/4T6/11/3T7/11/11/11/11/11/t10/\"]\n\n";
+    let out = convert(
+        "tafl",
+        "tafl",
+        &[],
+        format!("{fort}1. d5-d3 a11-a10 *\n").as_bytes(),
+    );
+    assert_eq!(counts(&out), (0, 1), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains(
+            "-:3:10: error: game 1: 1... a11-a10: the game is over: the king stands in an edge fort (`efe:y`) (position: /3TKT5/3T1T5/3TT6/11/11/11/11/11/11/11/t10/, attackers to move)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    // The move that closes it wins: its `++` is computed.
+    let out = convert(
+        "tafl",
+        "tafl",
+        &[],
+        format!("{fort}1. d5-d3 1-0\n").as_bytes(),
+    );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("1. D5-D3++ 1-0"), "{}", stdout(&out));
+    // Without edge-fort rules the game goes on.
+    let open = fort.replace(" efe:y", "");
+    let out = convert(
+        "tafl",
+        "tafl",
+        &[],
+        format!("{open}1. d5-d3 a11-a10 *\n").as_bytes(),
+    );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1. D5-D3 A11-A10 *"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn no_validate_converts_by_syntax_alone() {
     let input = b"[Rules \"brandubh\"]\n\n1. d2-e3xf3 *\n";
     let out = convert("tafl", "tafl", &[], input);

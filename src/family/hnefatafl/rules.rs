@@ -164,8 +164,8 @@ pub struct Rules {
     centre_stop: Pieces,
     /// Shield-wall captures.
     pub shieldwall: Shieldwall,
-    /// Whether the king wins in an edge fort (judged for a defender's
-    /// winning mark, [`Position::edge_fort`]; it does not end the game).
+    /// Whether the king wins in an edge fort ([`Position::edge_fort`]): a
+    /// defenders' move that leaves him in one ends the game.
     pub edge_forts: bool,
     /// Berserk moves (`ber`): a move of several legs.
     pub berserk: Berserk,
@@ -704,6 +704,9 @@ pub struct Played {
     pub king: Option<Square>,
     /// The king escaped.
     pub escaped: bool,
+    /// The defenders' move left their king in an edge fort, which ends the
+    /// game under edge-fort rules ([`Position::edge_fort`]).
+    pub edge_fort: bool,
     /// The piece that moved (`K` for the king).
     pub piece: u8,
     /// How many of the captures each leg made, in order (one leg but for
@@ -711,12 +714,33 @@ pub struct Played {
     pub legs: Vec<usize>,
 }
 
-/// A position: every piece, and whether the game is over.
+/// How a game ended on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The king was captured.
+    Captured,
+    /// The king escaped.
+    Escaped,
+    /// The king stands in an edge fort (`efe:y`).
+    EdgeFort,
+}
+
+impl fmt::Display for End {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            End::Captured => "the game is over: the king was captured",
+            End::Escaped => "the game is over: the king escaped",
+            End::EdgeFort => "the game is over: the king stands in an edge fort (`efe:y`)",
+        })
+    }
+}
+
+/// A position: every piece, and how the game ended, if it did.
 #[derive(Debug, Clone)]
 pub struct Position<'r> {
     rules: &'r Rules,
     cells: Vec<u8>,
-    over: bool,
+    over: Option<End>,
 }
 
 impl<'r> Position<'r> {
@@ -725,7 +749,7 @@ impl<'r> Position<'r> {
         Position {
             rules,
             cells: rules.start.clone(),
-            over: false,
+            over: None,
         }
     }
 
@@ -1153,7 +1177,7 @@ impl<'r> Position<'r> {
     /// move of several legs, and an edge fort a move would close, are not
     /// looked for).
     pub fn wins_at_once(&self, side: Side) -> bool {
-        if self.over {
+        if self.over.is_some() {
             return false;
         }
         let Some(i) = self.cells.iter().position(|&p| p == b'K') else {
@@ -1198,8 +1222,8 @@ impl<'r> Position<'r> {
     /// `check` off, the move is applied as written, its listed captures
     /// taken.
     pub fn play(&mut self, step: &Step, side: Side, check: bool) -> Result<Played, String> {
-        if check && self.over {
-            return Err("the game is over: the king was captured or escaped".into());
+        if let (true, Some(end)) = (check, self.over) {
+            return Err(end.to_string());
         }
         if !check {
             let Some(p) = self.piece(step.from) else {
@@ -1231,10 +1255,8 @@ impl<'r> Position<'r> {
         let legs = step.via.iter().copied().chain(std::iter::once(step.to));
         for (i, to) in legs.enumerate() {
             if i > 0 {
-                if self.over {
-                    return Err(format!(
-                        "{from}-{to}: the game is over: the king was captured or escaped"
-                    ));
+                if let Some(end) = self.over {
+                    return Err(format!("{from}-{to}: {end}"));
                 }
                 if played.legs.last() == Some(&0) {
                     return Err(format!(
@@ -1270,10 +1292,18 @@ impl<'r> Position<'r> {
             played.king_captured |= leg.king_captured;
             played.king = played.king.or(leg.king);
             played.escaped |= leg.escaped;
-            if played.king_captured || played.escaped {
-                self.over = true;
+            if played.king_captured {
+                self.over = Some(End::Captured);
+            } else if played.escaped {
+                self.over = Some(End::Escaped);
             }
             from = to;
+        }
+        // Under edge-fort rules, the defenders win when their move leaves
+        // the king in an edge fort (OpenTafl's `efe`: the game ends).
+        if side != ATTACKERS && self.rules.edge_forts && self.over.is_none() && self.edge_fort() {
+            played.edge_fort = true;
+            self.over = Some(End::EdgeFort);
         }
         Ok(played)
     }
@@ -1383,10 +1413,9 @@ fn replay_from(
         // fort; a suicidal move (`--`), after which the other side wins at
         // once. A mark the record writes is checked, one it leaves out
         // filled in.
-        let wins = played.king_captured || played.escaped;
-        let fort = side != ATTACKERS && pos.rules.edge_forts && pos.edge_fort();
+        let wins = played.king_captured || played.escaped || played.edge_fort;
         match step.mark {
-            Some(Mark::Win) if !(wins || fort) => {
+            Some(Mark::Win) if !wins => {
                 let why = format!(
                     "marked `++`, but the king is neither captured nor escaped{}",
                     if pos.rules.edge_forts && side != ATTACKERS {
