@@ -126,6 +126,12 @@ pub struct Format {
     pub name: &'static str,
     /// File name endings, without the leading dot; the first is written.
     pub extensions: &'static [&'static str],
+    /// Other names of the files it reads in a folder (or an archive) that
+    /// `--from` names it for, beside those with its extensions: patterns
+    /// with one `*` (`game-*.json`). A file of the folder that matches
+    /// neither is not its (an index beside the records, say) and is left
+    /// alone ([`in_folder`]).
+    pub names: &'static [&'static str],
     /// The family whose games it holds; `None` for interchange formats.
     pub family: Option<Family>,
     /// One line for `kifu formats`.
@@ -152,6 +158,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "pgn",
         extensions: &["pgn"],
+        names: &[],
         family: Some(Family::Chess),
         description: "chess games in PGN, the standard notation of chess databases (1. e4 e5 2. Nf3); every move is checked",
         split: &Scanner::new(&pgn::DIALECT),
@@ -164,6 +171,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "draughts-num",
         extensions: &["pdn"],
+        names: &[],
         family: Some(Family::Draughts),
         description: "draughts games in PDN with numbered squares (32-28, 28x19x10), international, English, Italian, Russian and other boards",
         split: &Scanner::new(&draughts::DIALECT),
@@ -176,6 +184,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "draughts-diag",
         extensions: &["diag.pdn"],
+        names: &[],
         family: Some(Family::Draughts),
         description: "draughts games in PDN with diagonal coordinates (f45, gf5, e8g6x)",
         split: &Scanner::new(&draughts::DIALECT),
@@ -188,6 +197,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "sllavcco",
         extensions: &["sllavcco"],
+        names: &[],
         family: Some(Family::Chess),
         description: "chess games on Sllavcco's column scoresheet, the \"new chess notation\" (Q3 written in column c is Qc3), as text",
         split: &sllavcco::SheetScan,
@@ -200,6 +210,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "sllavcco-html",
         extensions: &["html"],
+        names: &[],
         family: Some(Family::Chess),
         description: "the same scoresheet as a web page to print, one page per 60 moves, with figurines (written only)",
         split: &sllavcco::SheetScan,
@@ -212,6 +223,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "coerceo",
         extensions: &["coerceo"],
+        names: &[],
         family: Some(Family::Coerceo),
         description: "Coerceo games in Coerceo game notation (1# 3c-3e 2# 4b-3d, x14a, T14, TT)",
         split: &Scanner::new(&coerceo::DIALECT),
@@ -224,6 +236,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "tafl",
         extensions: &["tafl"],
+        names: &[],
         family: Some(Family::Tafl),
         description:
             "hnefatafl (tafl) games in tafl notation: 1. E5-E8 D4-D2, captures E5-E8xD8/F8, [Rules \"copenhagen\"]",
@@ -237,6 +250,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "otn",
         extensions: &["otg"],
+        names: &[],
         family: Some(Family::Tafl),
         description:
             "hnefatafl games as OpenTafl saves them (.otg): [rules:dim:11 ...], 1. d1-d3 Ke5-f5xf6",
@@ -250,8 +264,9 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "aagenielsen-json",
         extensions: &["aagenielsen.json"],
+        names: &["game-*.json"],
         family: Some(Family::Tafl),
-        description: "hnefatafl games downloaded from aagenielsen.dk, JSON move lists (read only)",
+        description: "hnefatafl games downloaded from aagenielsen.dk, JSON move lists (read only; in a folder, its game-*.json files)",
         split: &json::ArrayScan,
         read: Some(aagenielsen::read),
         write: None,
@@ -262,6 +277,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "tenjiku",
         extensions: &["tenjiku"],
+        names: &[],
         family: Some(Family::Tenjiku),
         description: "tenjiku shogi games in Hodges' English notation (P-8g, Nx7d=, FiD 6h-7e, Lnx!7d); every move is checked",
         split: &Scanner::new(&tenjiku::DIALECT),
@@ -274,6 +290,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "json",
         extensions: &["json"],
+        names: &[],
         family: None,
         description: "any game as JSON, one array of games: everything kifu knows about each game, for programs",
         split: &json::ArrayScan,
@@ -291,6 +308,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "jsonl",
         extensions: &["jsonl"],
+        names: &[],
         family: None,
         description: "any game as JSON Lines, one game a line (for streaming and databases)",
         split: &json::LineScan,
@@ -303,6 +321,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "xml",
         extensions: &["xml"],
+        names: &[],
         family: None,
         description: "any game as XML, one document of games valid against schema/kifu.xsd, for exchange with other programs",
         split: &xml::GameScan,
@@ -315,6 +334,7 @@ pub static FORMATS: &[Format] = &[
     Format {
         name: "csv",
         extensions: &["csv"],
+        names: &[],
         family: None,
         description: "any game as database tables games.csv, tags.csv and moves.csv in a folder (--out-dir DIR writes them, --from csv DIR reads them)",
         split: &csv::TableScan,
@@ -336,6 +356,44 @@ pub fn by_name(name: &str) -> Option<&'static Format> {
 pub fn guess(path: &Path) -> Option<&'static Format> {
     // A format kept in a folder (csv) is never guessed from a file name.
     by_ending(path, |f| f.read.is_some() && f.split.folder().is_none())
+}
+
+/// The format of a file found in a folder (or an archive): with `from`
+/// (`--from`), that format where the file is one it reads (by an extension
+/// of its, or one of its [`Format::names`]), else none; without, the
+/// format its ending names ([`guess`]).
+pub fn in_folder(path: &Path, from: Option<&'static Format>) -> Option<&'static Format> {
+    let guessed = guess(path);
+    let Some(from) = from else {
+        return guessed;
+    };
+    if guessed.is_some_and(|g| std::ptr::eq(g, from)) {
+        return Some(from);
+    }
+    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    let name = crate::input::uncompressed_name(&name);
+    from.names
+        .iter()
+        .any(|pattern| match pattern.split_once('*') {
+            Some((head, tail)) => {
+                name.len() >= head.len() + tail.len()
+                    && name.starts_with(head)
+                    && name.ends_with(tail)
+            }
+            None => name == *pattern,
+        })
+        .then_some(from)
+}
+
+/// What [`in_folder`] looks for with `--from`: the format's extensions and
+/// names (`.aagenielsen.json, game-*.json`).
+pub fn looked_for(from: &Format) -> String {
+    from.extensions
+        .iter()
+        .map(|e| format!(".{e}"))
+        .chain(from.names.iter().map(|n| n.to_string()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The format kifu writes for a file name (`sheet.html` is

@@ -1189,12 +1189,9 @@ fn plan(
                     zip_jobs(out_dir, &file, &rel, from, to, &mut jobs)?;
                     continue;
                 }
-                let Some(guessed) = format::guess(&file) else {
+                let Some(guessed) = format::in_folder(&file, from) else {
                     continue;
                 };
-                if from.is_some_and(|f| !std::ptr::eq(f, guessed)) {
-                    continue;
-                }
                 let rel = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
                 let out = out_dir.map(|d| out_path(d, &rel, to));
                 jobs.push(Job {
@@ -1211,7 +1208,7 @@ fn plan(
                     format!(
                         "{folder} holds no file to convert ({})",
                         match from {
-                            Some(f) => format!("looked for .{} files", f.extensions.join(", .")),
+                            Some(f) => format!("looked for {} files", format::looked_for(f)),
                             None =>
                                 "no file has an extension of a format kifu reads: `kifu formats` \
                                  lists them; --from names the format of files without one"
@@ -1270,12 +1267,9 @@ fn zip_jobs(
     let members = kifu::input::zip_members(zip).map_err(|e| Error::io(zip, e))?;
     let folder = rel.with_extension("");
     for member in members {
-        let Some(guessed) = format::guess(Path::new(&member)) else {
+        let Some(guessed) = format::in_folder(Path::new(&member), from) else {
             continue;
         };
-        if from.is_some_and(|f| !std::ptr::eq(f, guessed)) {
-            continue;
-        }
         let out = out_dir.map(|d| out_path(d, &folder.join(&member), to));
         jobs.push(Job {
             input: Some(zip.to_path_buf()),

@@ -442,6 +442,7 @@ fn test_format(name: &'static str, options: Options) -> Format {
     Format {
         name,
         extensions: &[],
+        names: &[],
         family: None,
         description: "a test format",
         split: kifu::format::by_name("jsonl").unwrap().split,

@@ -58,6 +58,7 @@ pub const GAME_TYPES: &[(&str, &str)] = &[
     ("brandubh 7x7 (walker)", "brandubh-walker"),
     ("historical hnefatafl 13x13", "hnefatafl-13"),
     ("tyr 15x15", "tyr-15"),
+    ("old tyr-1 17x17", "old-tyr-17"),
 ];
 
 /// The preset of a game type, where kifu knows its rules.

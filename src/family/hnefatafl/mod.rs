@@ -131,10 +131,11 @@ pub enum Mark {
     /// an attacker's move, `-` after a defender's).
     Threat,
     /// `++`: the move wins, the king captured or escaped (otn: `++` by the
-    /// attackers, `--` by the defenders).
+    /// attackers, `--` by the defenders). Judged by the rules where they
+    /// are known: checked when written, filled in when left out.
     Win,
-    /// tafl `--`: a suicidal move that lets the opponent win at once
-    /// (otn has no spelling for it).
+    /// tafl `--`: a suicidal move, after which the opponent wins at once
+    /// (seed 003); judged as [`Mark::Win`] is. otn has no spelling for it.
     Suicide,
 }
 

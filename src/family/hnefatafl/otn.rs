@@ -430,11 +430,12 @@ impl Letters<'_> {
                             return Err(Problem::at(
                                 at,
                                 format!(
-                                    "{}: `{}` names {}, and {} moves",
+                                    "{}: `{}` names {}, and {} moves ({})",
                                     label(),
                                     char::from(l),
                                     what(l),
-                                    what(piece)
+                                    what(piece),
+                                    pos.described(ply.side)
                                 ),
                             ));
                         }
@@ -879,6 +880,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         first,
         view: &view,
         warnings: &mut warnings,
+        judged: board.validated,
     };
     let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
     let mut pos = Position::new(&start);
@@ -918,6 +920,9 @@ struct Writer<'a> {
     first: Side,
     view: &'a dyn Fn(Square) -> Square,
     warnings: &'a mut Vec<Problem>,
+    /// The moves were replayed by the rules, which judge the win and
+    /// suicide marks (a reader computes them again).
+    judged: bool,
 }
 
 impl Writer<'_> {
@@ -1133,12 +1138,15 @@ impl Writer<'_> {
         }
     }
 
-    /// Writes a step's mark, by the side that moved.
+    /// Writes a step's mark, by the side that moved. A win or suicide
+    /// mark the rules judge is left out, as OpenTafl's serializer writes
+    /// none (reading the record back with its rules computes them again).
     fn mark(&mut self, ply: &Ply, step: &Step) -> Result<(), Problem> {
         let attacker = ply.side == ATTACKERS;
         match step.mark {
             None => {}
             Some(Mark::Threat) => self.out.push(if attacker { '+' } else { '-' }),
+            Some(Mark::Win | Mark::Suicide) if self.judged => {}
             Some(Mark::Win) => self.out.push_str(if attacker { "++" } else { "--" }),
             Some(Mark::Suicide) => self.warnings.push(
                 Problem::whole(format!(

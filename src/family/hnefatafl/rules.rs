@@ -164,8 +164,8 @@ pub struct Rules {
     centre_stop: Pieces,
     /// Shield-wall captures.
     pub shieldwall: Shieldwall,
-    /// Whether the king wins in an edge fort (judged for a defender's
-    /// winning mark, [`Position::edge_fort`]; it does not end the game).
+    /// Whether the king wins in an edge fort ([`Position::edge_fort`]): a
+    /// defenders' move that leaves him in one ends the game.
     pub edge_forts: bool,
     /// Berserk moves (`ber`): a move of several legs.
     pub berserk: Berserk,
@@ -213,6 +213,16 @@ pub const PRESETS: &[(&str, &str)] = &[
     (
         "hnefatafl-13",
         "dim:13 name:Hnefatafl_13 esc:e atkf:y cor: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/",
+    ),
+    // Old Tyr-1 17x17 (aagenielsen.dk): no text source was found; the start
+    // position is what the corpus's two games show (58 of its 73 squares are
+    // where a piece first moves from or is captured, the rest by the board's
+    // eightfold symmetry), the rules OpenTafl's defaults, which the games
+    // bear out (corner escape, corners and throne hostile, king armed and
+    // captured on four sides).
+    (
+        "old-tyr-17",
+        "dim:17 name:Old_Tyr-1 atkf:y start:/2t1t1t3t1t1t2/17/t3t7t3t/6t1T1t6/t1t4t1t4t1t/5T2T2T5/t2t3T1T3t2t/4t1T1T1T1t4/3T1T1TKT1T1T3/4t1T1T1T1t4/t2t3T1T3t2t/5T2T2T5/t1t4t1t4t1t/6t1T1t6/t3t7t3t/17/2t1t1t3t1t1t2/",
     ),
     (
         "tyr-15",
@@ -515,6 +525,17 @@ impl Rules {
         usize::from(sq.rank) * usize::from(self.dim) + usize::from(sq.file)
     }
 
+    /// Whether the king escapes on this square: a corner, or an edge
+    /// (`esc:e`).
+    fn escapes(&self, sq: Square) -> bool {
+        match self.escape {
+            Escape::Corner => self.is_corner(sq),
+            Escape::Edge => {
+                sq.file == 0 || sq.rank == 0 || sq.file == self.dim - 1 || sq.rank == self.dim - 1
+            }
+        }
+    }
+
     fn is_corner(&self, sq: Square) -> bool {
         self.corners.contains(&sq)
     }
@@ -683,6 +704,9 @@ pub struct Played {
     pub king: Option<Square>,
     /// The king escaped.
     pub escaped: bool,
+    /// The defenders' move left their king in an edge fort, which ends the
+    /// game under edge-fort rules ([`Position::edge_fort`]).
+    pub edge_fort: bool,
     /// The piece that moved (`K` for the king).
     pub piece: u8,
     /// How many of the captures each leg made, in order (one leg but for
@@ -690,12 +714,33 @@ pub struct Played {
     pub legs: Vec<usize>,
 }
 
-/// A position: every piece, and whether the game is over.
+/// How a game ended on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The king was captured.
+    Captured,
+    /// The king escaped.
+    Escaped,
+    /// The king stands in an edge fort (`efe:y`).
+    EdgeFort,
+}
+
+impl fmt::Display for End {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            End::Captured => "the game is over: the king was captured",
+            End::Escaped => "the game is over: the king escaped",
+            End::EdgeFort => "the game is over: the king stands in an edge fort (`efe:y`)",
+        })
+    }
+}
+
+/// A position: every piece, and how the game ended, if it did.
 #[derive(Debug, Clone)]
 pub struct Position<'r> {
     rules: &'r Rules,
     cells: Vec<u8>,
-    over: bool,
+    over: Option<End>,
 }
 
 impl<'r> Position<'r> {
@@ -704,7 +749,7 @@ impl<'r> Position<'r> {
         Position {
             rules,
             cells: rules.start.clone(),
-            over: false,
+            over: None,
         }
     }
 
@@ -893,12 +938,7 @@ impl<'r> Position<'r> {
             self.shieldwalls(to, side, &mut out.captures);
         }
         if king_mover && side != ATTACKERS {
-            out.escaped = match r.escape {
-                Escape::Corner => r.is_corner(to),
-                Escape::Edge => {
-                    to.file == 0 || to.rank == 0 || to.file == r.dim - 1 || to.rank == r.dim - 1
-                }
-            };
+            out.escaped = r.escapes(to);
         }
         out
     }
@@ -1059,6 +1099,122 @@ impl<'r> Position<'r> {
         })
     }
 
+    /// The position as OpenTafl's position record writes it (rank 1
+    /// first, as a `position` tag and `start:`), `/3t3/3t3/3T3/ttTKTtt/...`.
+    pub fn record(&self) -> String {
+        write_position(&self.cells, self.rules.dim, false)
+    }
+
+    /// The position and the side to move, as rules errors end:
+    /// `position: /3t3/.../, attackers to move`.
+    pub fn described(&self, to_move: Side) -> String {
+        format!("position: {}, {} to move", self.record(), who(to_move))
+    }
+
+    /// The squares a piece on `from` may move to in one leg: along each
+    /// line over empty squares where it may pass and stop, and its jumps.
+    fn destinations(&self, from: Square) -> Vec<Square> {
+        let Some(p) = self.piece(from) else {
+            return Vec::new();
+        };
+        let (ff, fr) = (i16::from(from.file), i16::from(from.rank));
+        let mut out = Vec::new();
+        for (df, dr) in DIRECTIONS {
+            let (df, dr) = (i16::from(df), i16::from(dr));
+            let mut k = 1;
+            while let Some((sq, occ)) = self.at(ff + k * df, fr + k * dr) {
+                if occ != 0 {
+                    // A jump over the piece next to it.
+                    if k == 1 {
+                        if let Some((to, _)) = self.at(ff + 2 * df, fr + 2 * dr) {
+                            if self.check_leg(from, to, p).is_ok() {
+                                out.push(to);
+                            }
+                        }
+                    }
+                    break;
+                }
+                if self.check_leg(from, sq, p).is_ok() {
+                    out.push(sq);
+                }
+                k += 1;
+            }
+        }
+        out
+    }
+
+    /// The squares of the pieces of `side` that may move to `to` in one
+    /// leg (a slide along a line, or a jump).
+    fn movers_to(&self, to: Square, side: Side) -> Vec<Square> {
+        let (tf, tr) = (i16::from(to.file), i16::from(to.rank));
+        let mut out = Vec::new();
+        for (df, dr) in DIRECTIONS {
+            let (df, dr) = (i16::from(df), i16::from(dr));
+            let mut k = 1;
+            while let Some((sq, occ)) = self.at(tf + k * df, tr + k * dr) {
+                if occ != 0 {
+                    if side_of(occ) == side && self.check_leg(sq, to, occ).is_ok() {
+                        out.push(sq);
+                    }
+                    // A jumper beyond the piece next to `to`.
+                    if k == 1 {
+                        if let Some((from, p)) = self.at(tf + 2 * df, tr + 2 * dr) {
+                            if p != 0 && side_of(p) == side && self.check_leg(from, to, p).is_ok() {
+                                out.push(from);
+                            }
+                        }
+                    }
+                    break;
+                }
+                k += 1;
+            }
+        }
+        out
+    }
+
+    /// Whether `side`, to move, has a move of one leg that wins at once:
+    /// the defenders' king escaping, or the attackers capturing him (a
+    /// move of several legs, and an edge fort a move would close, are not
+    /// looked for).
+    pub fn wins_at_once(&self, side: Side) -> bool {
+        if self.over.is_some() {
+            return false;
+        }
+        let Some(i) = self.cells.iter().position(|&p| p == b'K') else {
+            return false;
+        };
+        let d = usize::from(self.rules.dim);
+        let king = Square {
+            file: (i % d) as u8,
+            rank: (i / d) as u8,
+        };
+        if side != ATTACKERS {
+            return self
+                .destinations(king)
+                .into_iter()
+                .any(|to| self.rules.escapes(to));
+        }
+        let (kf, kr) = (i16::from(king.file), i16::from(king.rank));
+        DIRECTIONS.iter().any(|&(df, dr)| {
+            let Some((to, 0)) = self.at(kf + i16::from(df), kr + i16::from(dr)) else {
+                return false;
+            };
+            self.movers_to(to, side).into_iter().any(|from| {
+                let step = Step {
+                    from,
+                    via: Vec::new(),
+                    to,
+                    captures: Vec::new(),
+                    mark: None,
+                };
+                let mut after = self.clone();
+                after
+                    .play(&step, side, true)
+                    .is_ok_and(|played| played.king_captured)
+            })
+        })
+    }
+
     /// Plays a step of `side`: checked when `check` (the error says why it
     /// is not a move), leg by leg, each leg's captures found and the pieces
     /// captured taken off the board (a berserk leg only after a leg that
@@ -1066,8 +1222,8 @@ impl<'r> Position<'r> {
     /// `check` off, the move is applied as written, its listed captures
     /// taken.
     pub fn play(&mut self, step: &Step, side: Side, check: bool) -> Result<Played, String> {
-        if check && self.over {
-            return Err("the game is over: the king was captured or escaped".into());
+        if let (true, Some(end)) = (check, self.over) {
+            return Err(end.to_string());
         }
         if !check {
             let Some(p) = self.piece(step.from) else {
@@ -1099,10 +1255,8 @@ impl<'r> Position<'r> {
         let legs = step.via.iter().copied().chain(std::iter::once(step.to));
         for (i, to) in legs.enumerate() {
             if i > 0 {
-                if self.over {
-                    return Err(format!(
-                        "{from}-{to}: the game is over: the king was captured or escaped"
-                    ));
+                if let Some(end) = self.over {
+                    return Err(format!("{from}-{to}: {end}"));
                 }
                 if played.legs.last() == Some(&0) {
                     return Err(format!(
@@ -1138,10 +1292,18 @@ impl<'r> Position<'r> {
             played.king_captured |= leg.king_captured;
             played.king = played.king.or(leg.king);
             played.escaped |= leg.escaped;
-            if played.king_captured || played.escaped {
-                self.over = true;
+            if played.king_captured {
+                self.over = Some(End::Captured);
+            } else if played.escaped {
+                self.over = Some(End::Escaped);
             }
             from = to;
+        }
+        // Under edge-fort rules, the defenders win when their move leaves
+        // the king in an edge fort (OpenTafl's `efe`: the game ends).
+        if side != ATTACKERS && self.rules.edge_forts && self.over.is_none() && self.edge_fort() {
+            played.edge_fort = true;
+            self.over = Some(End::EdgeFort);
         }
         Ok(played)
     }
@@ -1229,34 +1391,56 @@ fn replay_from(
             replay_from(var, &mut p, listing, index)?;
         }
         let (number, side) = (ply.number, ply.side);
-        let label = || label(number, side, first);
         let Some(Move::Step(step)) = ply.mv.as_tafl_mut() else {
             continue;
         };
-        let played = pos
-            .play(step, side, true)
-            .map_err(|e| (at, format!("{} {}: {e}", label(), spelled(step))))?;
-        // A win claimed: the king captured or escaped, or (edge-fort rules)
-        // the defenders' king in an edge fort.
-        let claimed = step.mark == Some(Mark::Win);
-        if claimed
-            && !(played.king_captured
-                || played.escaped
-                || (side != ATTACKERS && pos.rules.edge_forts && pos.edge_fort()))
-        {
-            return Err((
+        // A rules error names the move and the position it was played in.
+        let before = pos.clone();
+        let fail = |step: &Step, why: &str| {
+            (
                 at,
                 format!(
-                    "{} {}: marked `++`, but the king is neither captured nor escaped{}",
-                    label(),
+                    "{} {}: {why} ({})",
+                    label(number, side, first),
                     spelled(step),
+                    before.described(side)
+                ),
+            )
+        };
+        let played = pos.play(step, side, true).map_err(|e| fail(step, &e))?;
+        // The marks the rules judge: a win (`++`), the king captured or
+        // escaped, or (edge-fort rules) the defenders' king in an edge
+        // fort; a suicidal move (`--`), after which the other side wins at
+        // once. A mark the record writes is checked, one it leaves out
+        // filled in.
+        let wins = played.king_captured || played.escaped || played.edge_fort;
+        match step.mark {
+            Some(Mark::Win) if !wins => {
+                let why = format!(
+                    "marked `++`, but the king is neither captured nor escaped{}",
                     if pos.rules.edge_forts && side != ATTACKERS {
                         " nor in an edge fort"
                     } else {
                         ""
                     }
-                ),
-            ));
+                );
+                return Err(fail(step, &why));
+            }
+            Some(Mark::Suicide) if !pos.wins_at_once(side.other()) => {
+                let why = format!(
+                    "marked `--` (suicidal), but the {} have no move that {} at once",
+                    who(side.other()),
+                    if side == ATTACKERS {
+                        "lets the king escape"
+                    } else {
+                        "captures the king"
+                    }
+                );
+                return Err(fail(step, &why));
+            }
+            None if wins => step.mark = Some(Mark::Win),
+            None if pos.wins_at_once(side.other()) => step.mark = Some(Mark::Suicide),
+            _ => {}
         }
         if step.captures.is_empty() && played.captures.is_empty() {
             continue;
@@ -1292,10 +1476,7 @@ fn replay_from(
             if !missing.is_empty() {
                 why.push(format!("the move captures {} too", missing.join(", ")));
             }
-            return Err((
-                at,
-                format!("{} {}: {}", label(), spelled(step), why.join("; ")),
-            ));
+            return Err(fail(step, &why.join("; ")));
         }
         if !listed {
             step.captures.clone_from(&played.captures);
