@@ -908,6 +908,7 @@ pub fn spell_plies(game: &Game) -> Option<Vec<String>> {
             first: board.first_mover(),
             view: &view,
             warnings: &mut warnings,
+            judged: board.validated,
         };
         w.spell(ply, &mut pos).ok()?;
         spelled.push(text);
