@@ -965,9 +965,17 @@ pub const SEVEN_TAG_ROSTER: [&str; 7] =
 /// warning in `warnings`.
 pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
     let not_in_name = |c: char| matches!(c, ' ' | '\t' | '"' | ']' | '[' | '\r' | '\n');
+    // Checked by bytes: every such character is ASCII (this runs for every
+    // tag of every game).
+    let one_word = |name: &str| {
+        !name.is_empty()
+            && !name
+                .bytes()
+                .any(|b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'[' | b'\r' | b'\n'))
+    };
     let mut write_one = |t: &Tag, out: &mut String| {
         out.push('[');
-        if t.name.is_empty() || t.name.contains(not_in_name) {
+        if !one_word(&t.name) {
             let name = match t.name.replace(not_in_name, "_") {
                 n if n.is_empty() => "_".to_string(),
                 n => n,
@@ -984,10 +992,15 @@ pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
             out.push_str(&t.name);
         }
         out.push_str(" \"");
-        let value = one_line(&t.value, || format!("tag `{}`", t.name), warnings);
-        if memchr::memchr2(b'"', b'\\', value.as_bytes()).is_none() {
-            out.push_str(&value);
+        // Nearly every value is plain: one pass over its bytes tells.
+        let plain = !t
+            .value
+            .bytes()
+            .any(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r'));
+        if plain {
+            out.push_str(&t.value);
         } else {
+            let value = one_line(&t.value, || format!("tag `{}`", t.name), warnings);
             for c in value.chars() {
                 if c == '"' || c == '\\' {
                     out.push('\\');
@@ -1217,7 +1230,7 @@ fn one_line<'t>(
     what: impl FnOnce() -> String,
     warnings: &mut Vec<Problem>,
 ) -> Cow<'t, str> {
-    if !text.contains(['\n', '\r']) {
+    if memchr::memchr2(b'\n', b'\r', text.as_bytes()).is_none() {
         return Cow::Borrowed(text);
     }
     warnings.push(
