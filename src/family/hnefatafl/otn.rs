@@ -828,6 +828,14 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     for t in &shown_tags {
         match t.name.as_str() {
             "Board" => {}
+            // A record has one rules tag, the game's: the start comments
+            // follow it once (a second one read back would double them).
+            "Rules" if wrote_rules => warnings.push(
+                Problem::whole(
+                    "a second Rules tag: an OpenTafl record has one, the game's rules: left out",
+                )
+                .of_kind("tag-left-out"),
+            ),
             "Rules" => {
                 out.push_str("[rules:");
                 out.push_str(shown.text());
