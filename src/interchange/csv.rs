@@ -221,8 +221,10 @@ const LOST: &str = "the move fields lost their place in the game";
 /// Writes one game as container rows: its games row, its tags rows, and a
 /// moves row per ply (each ply, then its variations), plus a row for each
 /// variation without plies. [`TableSink`] puts them in their tables. The
-/// `move` column holds each move as the format it was read from spells it
-/// ([`WriteOptions::source`], see [`source_spelling`]).
+/// `move` column holds each move as the format it was read from
+/// ([`WriteOptions::source`]) spells it: through [`spell::every_ply`]
+/// where that is not the family's first notation, whose spelling
+/// [`move_fields`] gives.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let mut fields = move_fields(game)?;
     if let Some(spelled) = source_spelling(game, opts.source) {
