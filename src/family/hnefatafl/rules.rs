@@ -597,9 +597,13 @@ fn position(text: &str, dim: u8, inverted: bool) -> Result<Vec<u8>, String> {
         let mut count = 0usize;
         for b in row.bytes() {
             match b {
-                b'0'..=b'9' => count = count * 10 + usize::from(b - b'0'),
+                b'0'..=b'9' => {
+                    count = count
+                        .saturating_mul(10)
+                        .saturating_add(usize::from(b - b'0'))
+                }
                 _ if Pieces::bit(b) != 0 => {
-                    file += count;
+                    file = file.saturating_add(count);
                     count = 0;
                     if file >= d {
                         return Err(format!("row {} is longer than {dim} squares", i + 1));
@@ -615,7 +619,7 @@ fn position(text: &str, dim: u8, inverted: bool) -> Result<Vec<u8>, String> {
                 }
             }
         }
-        file += count;
+        file = file.saturating_add(count);
         if file != d {
             return Err(format!("row {} has {file} squares, not {dim}", i + 1));
         }
