@@ -1115,14 +1115,15 @@ impl<'r> Position<'r> {
         format!("position: {}, {} to move", self.record(), who(to_move))
     }
 
-    /// The squares a piece on `from` may move to in one leg: along each
-    /// line over empty squares where it may pass and stop, and its jumps.
-    fn destinations(&self, from: Square) -> Vec<Square> {
+    /// Whether the piece on `from` may move in one leg (along a line over
+    /// empty squares, or a jump) to a square `wanted` accepts; `wanted` is
+    /// asked first, the leg checked only for the squares it wants.
+    fn reaches(&self, from: Square, wanted: impl Fn(Square) -> bool) -> bool {
         let Some(p) = self.piece(from) else {
-            return Vec::new();
+            return false;
         };
         let (ff, fr) = (i16::from(from.file), i16::from(from.rank));
-        let mut out = Vec::new();
+        let ok = |to: Square| wanted(to) && self.check_leg(from, to, p).is_ok();
         for (df, dr) in DIRECTIONS {
             let (df, dr) = (i16::from(df), i16::from(dr));
             let mut k = 1;
@@ -1131,20 +1132,20 @@ impl<'r> Position<'r> {
                     // A jump over the piece next to it.
                     if k == 1 {
                         if let Some((to, _)) = self.at(ff + 2 * df, fr + 2 * dr) {
-                            if self.check_leg(from, to, p).is_ok() {
-                                out.push(to);
+                            if ok(to) {
+                                return true;
                             }
                         }
                     }
                     break;
                 }
-                if self.check_leg(from, sq, p).is_ok() {
-                    out.push(sq);
+                if ok(sq) {
+                    return true;
                 }
                 k += 1;
             }
         }
-        out
+        false
     }
 
     /// The squares of the pieces of `side` that may move to `to` in one
@@ -1193,16 +1194,23 @@ impl<'r> Position<'r> {
             rank: (i / d) as u8,
         };
         if side != ATTACKERS {
-            return self
-                .destinations(king)
-                .into_iter()
-                .any(|to| self.rules.escapes(to));
+            return self.reaches(king, |to| self.rules.escapes(to));
         }
         let (kf, kr) = (i16::from(king.file), i16::from(king.rank));
         DIRECTIONS.iter().any(|&(df, dr)| {
-            let Some((to, 0)) = self.at(kf + i16::from(df), kr + i16::from(dr)) else {
+            let (df, dr) = (i16::from(df), i16::from(dr));
+            let Some((to, 0)) = self.at(kf + df, kr + dr) else {
                 return false;
             };
+            // Every capture of the king is custodial: the square across
+            // him from `to` must close it (off the board, the rules'
+            // edges decide in `play`). Where it cannot, no move to `to`
+            // captures him, and none is tried.
+            if let Some((beyond, occupant)) = self.at(kf - df, kr - dr) {
+                if !self.anvil(beyond, occupant, b'K', side) {
+                    return false;
+                }
+            }
             self.movers_to(to, side).into_iter().any(|from| {
                 let step = Step {
                     from,
