@@ -28,22 +28,12 @@ fn text(no: &'static str) -> impl Strategy<Value = String> {
 }
 
 /// Whether a line of `text` after a line break starts like a tag
-/// (`[Name "`): a `{}` comment holding one is written joined to the line
-/// before it, with a warning (tests/write_read_back.rs checks that case).
+/// (`[Name "`, as the record scanner tells it): a `{}` comment holding one
+/// is written joined to the line before it, with a warning
+/// (tests/write_read_back.rs checks that case).
 fn holds_tag_line(text: &str) -> bool {
-    text.split(['\n', '\r']).skip(1).any(|line| {
-        let line = line.trim_start_matches([' ', '\t']);
-        let Some(rest) = line.strip_prefix('[') else {
-            return false;
-        };
-        let name = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        rest.starts_with(|c: char| c.is_ascii_alphabetic())
-            && rest[name..]
-                .trim_start_matches([' ', '\t'])
-                .starts_with('"')
-    })
+    let b = text.as_bytes();
+    (0..b.len()).any(|i| matches!(b[i], b'\n' | b'\r') && kifu::container::scan::tag_head(b, i + 1))
 }
 
 fn comment() -> impl Strategy<Value = Comment> {

@@ -34,6 +34,15 @@ fn text(name: &str) -> String {
     String::from_utf8(corpus(name)).unwrap()
 }
 
+/// Converts a tafl record to tafl: one game converts, none fails, and the
+/// output holds `wanted`. Gives the run.
+fn tafl_writes(input: &str, wanted: &str) -> std::process::Output {
+    let out = convert("tafl", "tafl", &[], input.as_bytes());
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(stdout(&out).contains(wanted), "{}", stdout(&out));
+    out
+}
+
 #[test]
 fn captures_left_out_are_computed_and_written() {
     let out = convert("tafl", "tafl", &[], &corpus("brandubh.tafl"));
@@ -379,17 +388,9 @@ fn suicide_marks_are_checked_and_marks_left_out_computed() {
     }
     // Where the record leaves the marks out, the rules give them: the
     // attacker opens the king's way to a1 (`--`), the king escapes (`++`).
-    let out = convert(
-        "tafl",
-        "tafl",
-        &[],
-        format!("{SUICIDE}1. a2-b2 a3-a1 *\n").as_bytes(),
-    );
-    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("1. A2-B2-- A3-A1++ *"),
-        "{}",
-        stdout(&out)
+    let out = tafl_writes(
+        &format!("{SUICIDE}1. a2-b2 a3-a1 *\n"),
+        "1. A2-B2-- A3-A1++ *",
     );
     let written = format!("{SUICIDE}1. a2-b2-- a3-a1++ *\n");
     let again = convert("tafl", "tafl", &[], written.as_bytes());
@@ -432,28 +433,10 @@ fn an_edge_fort_ends_the_game_under_edge_fort_rules() {
         stderr(&out)
     );
     // The move that closes it wins: its `++` is computed.
-    let out = convert(
-        "tafl",
-        "tafl",
-        &[],
-        format!("{fort}1. d5-d3 1-0\n").as_bytes(),
-    );
-    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
-    assert!(stdout(&out).contains("1. D5-D3++ 1-0"), "{}", stdout(&out));
+    tafl_writes(&format!("{fort}1. d5-d3 1-0\n"), "1. D5-D3++ 1-0");
     // Without edge-fort rules the game goes on.
     let open = fort.replace(" efe:y", "");
-    let out = convert(
-        "tafl",
-        "tafl",
-        &[],
-        format!("{open}1. d5-d3 a11-a10 *\n").as_bytes(),
-    );
-    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("1. D5-D3 A11-A10 *"),
-        "{}",
-        stdout(&out)
-    );
+    tafl_writes(&format!("{open}1. d5-d3 a11-a10 *\n"), "1. D5-D3 A11-A10 *");
 }
 
 #[test]

@@ -964,19 +964,17 @@ pub const SEVEN_TAG_ROSTER: [&str; 7] =
 /// line break) is written with `_` for each such character, each with a
 /// warning in `warnings`.
 pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
-    let not_in_name = |c: char| matches!(c, ' ' | '\t' | '"' | ']' | '[' | '\r' | '\n');
-    // Checked by bytes: every such character is ASCII (this runs for every
-    // tag of every game).
-    let one_word = |name: &str| {
-        !name.is_empty()
-            && !name
-                .bytes()
-                .any(|b| matches!(b, b' ' | b'\t' | b'"' | b']' | b'[' | b'\r' | b'\n'))
-    };
+    // Every such character is ASCII: checked by bytes (this runs for every
+    // tag of every game), replaced by chars.
+    let not_in_name = |b: u8| matches!(b, b' ' | b'\t' | b'"' | b']' | b'[' | b'\r' | b'\n');
+    let one_word = |name: &str| !name.is_empty() && !name.bytes().any(not_in_name);
     let mut write_one = |t: &Tag, out: &mut String| {
         out.push('[');
         if !one_word(&t.name) {
-            let name = match t.name.replace(not_in_name, "_") {
+            let name = match t
+                .name
+                .replace(|c: char| c.is_ascii() && not_in_name(c as u8), "_")
+            {
                 n if n.is_empty() => "_".to_string(),
                 n => n,
             };

@@ -73,7 +73,7 @@ fn is_delim(b: u8) -> bool {
 
 /// Whether a line that holds a tag starts at `i`: spaces or tabs, then
 /// `[Name "` (the grammar's `tag_head`). False when the data ends first.
-pub(crate) fn tag_head(data: &[u8], mut i: usize) -> bool {
+pub fn tag_head(data: &[u8], mut i: usize) -> bool {
     let n = data.len();
     while i < n && matches!(data[i], b' ' | b'\t') {
         i += 1;

@@ -757,6 +757,12 @@ impl<'r> Position<'r> {
         }
     }
 
+    /// Becomes a copy of `other` (of the same rules), reusing its buffer.
+    fn refill(&mut self, other: &Position<'r>) {
+        self.cells.clone_from(&other.cells);
+        self.over = other.over;
+    }
+
     /// The piece on a square.
     pub fn piece(&self, sq: Square) -> Option<u8> {
         let p = *self.cells.get(self.rules.index(sq))?;
@@ -1395,6 +1401,9 @@ fn replay_from(
     } else {
         ATTACKERS.other()
     };
+    // The position each ply is played in, for its errors: one buffer for
+    // the line, refilled (no allocation a ply).
+    let mut before = pos.clone();
     for ply in &mut line.plies {
         let at = *index;
         *index += 1;
@@ -1407,7 +1416,7 @@ fn replay_from(
             continue;
         };
         // A rules error names the move and the position it was played in.
-        let before = pos.clone();
+        before.refill(pos);
         let fail = |step: &Step, why: &str| {
             (
                 at,
