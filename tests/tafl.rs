@@ -687,7 +687,7 @@ const GAME_TYPES: [(&str, Option<&str>); 15] = [
     ("Historical Hnefatafl 13x13", Some("hnefatafl-13")),
     ("Tyr 15x15", Some("tyr-15")),
     ("Old Tyr-1 17x17", Some("old-tyr-17")),
-    ("Unst Alea Evangelii 19x19", None),
+    ("Unst Alea Evangelii 19x19", Some("alea-evangelii")),
     ("Alea Berserk 19x19 (Bartley)", None),
     ("Saami Cuhkka 5x5", None),
 ];

@@ -59,6 +59,7 @@ pub const GAME_TYPES: &[(&str, &str)] = &[
     ("historical hnefatafl 13x13", "hnefatafl-13"),
     ("tyr 15x15", "tyr-15"),
     ("old tyr-1 17x17", "old-tyr-17"),
+    ("unst alea evangelii 19x19", "alea-evangelii"),
 ];
 
 /// The preset of a game type, where kifu knows its rules.

@@ -172,6 +172,11 @@ pub struct Rules {
     /// How the king, the knights and the commanders jump (`kj`, `nj`,
     /// `cj`; by default `n`, `c` and `j`).
     pub jumps: [Jump; 3],
+    /// The start squares of the pieces captured from three sides instead
+    /// of two (`three:`, a kifu key, not OpenTafl's: the four special
+    /// defenders of Unst Alea Evangelii); their start squares, empty, are
+    /// hostile to them.
+    pub tough: Vec<Square>,
     /// The start position, rank 1 first, a piece letter or 0 a square.
     start: Vec<u8>,
 }
@@ -223,6 +228,16 @@ pub const PRESETS: &[(&str, &str)] = &[
     (
         "old-tyr-17",
         "dim:17 name:Old_Tyr-1 atkf:y start:/2t1t1t3t1t1t2/17/t3t7t3t/6t1T1t6/t1t4t1t4t1t/5T2T2T5/t2t3T1T3t2t/4t1T1T1T1t4/3T1T1TKT1T1T3/4t1T1T1T1t4/t2t3T1T3t2t/5T2T2T5/t1t4t1t4t1t/6t1T1t6/t3t7t3t/17/2t1t1t3t1t1t2/",
+    ),
+    // Unst Alea Evangelii 19x19 (aagenielsen.dk): the standard start (48
+    // attackers, 24 defenders, the king on j10), the four corner citadels
+    // of four squares each as corners (hostile, the king's escape), and
+    // the four special defenders that start on f6, n6, f14 and n14
+    // captured from three sides (`three:`, kifu's key), as aagenielsen's
+    // forum gives the Unst rules and the corpus's four games bear out.
+    (
+        "alea-evangelii",
+        "dim:19 name:Unst_Alea_Evangelii atkf:y cor:a1,a2,b1,b2,a18,a19,b18,b19,r1,r2,s1,s2,r18,r19,s18,s19 three:f6,n6,f14,n14 start:/2t2t7t2t2/19/t4t7t4t/7t1T1t7/6t1t1t1t6/t1t2T7T2t1t/4t4T4t4/3t4T1T4t3/4t2T1T1T2t4/3T2T1TKT1T2T3/4t2T1T1T2t4/3t4T1T4t3/4t4T4t4/t1t2T7T2t1t/6t1t1t1t6/7t1T1t7/t4t7t4t/19/2t2t7t2t2/",
     ),
     (
         "tyr-15",
@@ -329,6 +344,7 @@ impl Rules {
             edge_forts: false,
             berserk: Berserk::No,
             jumps: [Jump::No, Jump::Capture, Jump::Jump],
+            tough: Vec::new(),
             start: Vec::new(),
         };
         let mut start = None;
@@ -375,6 +391,7 @@ impl Rules {
                 }
                 "cor" => r.corners = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
                 "cen" => r.centres = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
+                "three" => r.tough = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
                 "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" => {
                     let set = Pieces::parse(value).map_err(|e| format!("`{entry}`: {e}"))?;
                     *match key {
@@ -472,7 +489,12 @@ impl Rules {
         };
         let corners: Vec<Square> = self.corners.iter().map(|&s| turn(s)).collect();
         let centres: Vec<Square> = self.centres.iter().map(|&s| turn(s)).collect();
-        if start == self.start && same(&corners, &self.corners) && same(&centres, &self.centres) {
+        let tough: Vec<Square> = self.tough.iter().map(|&s| turn(s)).collect();
+        if start == self.start
+            && same(&corners, &self.corners)
+            && same(&centres, &self.centres)
+            && same(&tough, &self.tough)
+        {
             return self.clone();
         }
         let entries: Vec<String> = self
@@ -482,7 +504,7 @@ impl Rules {
                 Some((key @ ("start" | "starti"), _)) => {
                     format!("{key}:{}", write_position(&start, d, key == "starti"))
                 }
-                Some((key @ ("cor" | "cen"), list)) => {
+                Some((key @ ("cor" | "cen" | "three"), list)) => {
                     let mut out = format!("{key}:");
                     let parts: Vec<&str> = list.split(',').filter(|p| !p.is_empty()).collect();
                     for (i, part) in parts.iter().enumerate() {
@@ -745,6 +767,8 @@ pub struct Position<'r> {
     rules: &'r Rules,
     cells: Vec<u8>,
     over: Option<End>,
+    /// Where the pieces captured from three sides ([`Rules::tough`]) stand.
+    tough: Vec<Square>,
 }
 
 impl<'r> Position<'r> {
@@ -754,6 +778,12 @@ impl<'r> Position<'r> {
             rules,
             cells: rules.start.clone(),
             over: None,
+            tough: rules
+                .tough
+                .iter()
+                .copied()
+                .filter(|&sq| rules.start_piece(sq).is_some_and(|p| p != b'K'))
+                .collect(),
         }
     }
 
@@ -761,6 +791,7 @@ impl<'r> Position<'r> {
     fn refill(&mut self, other: &Position<'r>) {
         self.cells.clone_from(&other.cells);
         self.over = other.over;
+        self.tough.clone_from(&other.tough);
     }
 
     /// The piece on a square.
@@ -784,6 +815,43 @@ impl<'r> Position<'r> {
     fn set(&mut self, sq: Square, p: u8) {
         let i = self.rules.index(sq);
         self.cells[i] = p;
+    }
+
+    /// Moves the piece on `from` to `to` (on the board).
+    fn shift(&mut self, from: Square, to: Square, p: u8) {
+        self.set(from, 0);
+        self.set(to, p);
+        if let Some(t) = self.tough.iter_mut().find(|t| **t == from) {
+            *t = to;
+        }
+    }
+
+    /// Takes the piece on `sq` off the board.
+    fn take(&mut self, sq: Square) {
+        self.set(sq, 0);
+        self.tough.retain(|&t| t != sq);
+    }
+
+    /// Whether the piece on `sq`, of the other side than `side`, is
+    /// captured from three sides ([`Rules::tough`]) and three of its four
+    /// neighbours close on it: pieces of `side`, squares hostile to it,
+    /// and the tough pieces' empty start squares.
+    fn tough_taken(&self, sq: Square, victim: u8, side: Side) -> Option<bool> {
+        if !self.tough.contains(&sq) {
+            return None;
+        }
+        let (f, r) = (i16::from(sq.file), i16::from(sq.rank));
+        let closed = DIRECTIONS
+            .iter()
+            .filter(|&&(df, dr)| {
+                self.at(f + i16::from(df), r + i16::from(dr))
+                    .is_some_and(|(s, occ)| {
+                        self.anvil(s, occ, victim, side)
+                            || (occ == 0 && self.rules.tough.contains(&s))
+                    })
+            })
+            .count();
+        Some(closed >= 3)
     }
 
     /// Whether a square is hostile to `victim` by itself (a corner or an
@@ -934,6 +1002,12 @@ impl<'r> Position<'r> {
                 continue;
             }
             if king_mover && matches!(r.armed, Armed::No | Armed::Anvil) {
+                continue;
+            }
+            if let Some(taken) = self.tough_taken(sq, victim, side) {
+                if taken {
+                    out.captures.push(sq);
+                }
                 continue;
             }
             let Some((beyond, occ)) = self.at(tf + 2 * i16::from(df), tr + 2 * i16::from(dr))
@@ -1249,13 +1323,14 @@ impl<'r> Position<'r> {
                 out.captures.clone_from(&step.captures);
                 return Ok(out);
             };
-            self.set(step.from, 0);
             if step.to.on(self.rules.dim) {
-                self.set(step.to, p);
+                self.shift(step.from, step.to, p);
+            } else {
+                self.take(step.from);
             }
             for &sq in &step.captures {
                 if sq.on(self.rules.dim) && sq != step.to {
-                    self.set(sq, 0);
+                    self.take(sq);
                 }
             }
             return Ok(Played {
@@ -1289,8 +1364,7 @@ impl<'r> Position<'r> {
                     e
                 }
             })?;
-            self.set(from, 0);
-            self.set(to, p);
+            self.shift(from, to, p);
             let mut leg = self.captures_after(to, p);
             if let Some(over) = over {
                 if self.rules.jump_of(p) == Jump::Capture && !leg.captures.contains(&over) {
@@ -1303,7 +1377,7 @@ impl<'r> Position<'r> {
                 ));
             }
             for &sq in &leg.captures {
-                self.set(sq, 0);
+                self.take(sq);
             }
             played.legs.push(leg.captures.len());
             played.captures.extend(leg.captures);
@@ -1664,6 +1738,36 @@ mod tests {
         // Moving between two enemies is safe.
         let r = rules("copenhagen", "/11/11/11/4T1T4/11/11/11/11/11/5t5/K10/");
         assert!(captures(&r, "f10", "f4", ATT).0.is_empty());
+    }
+
+    #[test]
+    fn tough_pieces_are_captured_from_three_sides() {
+        let r = |start: &str| {
+            Rules::parse(&format!("dim:7 atkf:y cen: three:c3 start:{start}")).unwrap()
+        };
+        // Between two attackers (b3, d3) the piece from c3 stands; a third
+        // on c2 closes it.
+        assert!(captures(&r("/3t3/7/1tT4/7/7/4K2/7/"), "d1", "d3", ATT)
+            .0
+            .is_empty());
+        assert_eq!(
+            captures(&r("/3t3/2t4/1tT4/7/7/4K2/7/"), "d1", "d3", ATT).0,
+            ["c3"]
+        );
+        // It stays tough when it moves; its empty start square closes on it.
+        let play = |start: &str, to: &str, hammer: &str| {
+            let rules = r(start);
+            let mut pos = Position::new(&rules);
+            pos.play(&step("c3", to), ATT.other(), true).unwrap();
+            let p = pos.play(&step("d1", hammer), ATT, true).unwrap();
+            p.captures.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(play("/3t3/7/2T4/1t5/7/4K2/7/", "c4", "d4"), ["c4"]);
+        assert!(play("/3t3/7/2T4/7/1t5/4K2/7/", "c5", "d5").is_empty());
+        // Turned with the board.
+        let turned = r("/3t3/7/1tT4/7/7/4K2/7/").transformed(2, false);
+        assert_eq!(turned.tough, [sq("e5")]);
+        assert!(turned.text().contains("three:e5"), "{}", turned.text());
     }
 
     #[test]

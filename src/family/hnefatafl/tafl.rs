@@ -85,7 +85,7 @@ impl FormatOptions for Options {
         FormatOption {
             name: "rules",
             sides: Sides::Read,
-            values: Values::Kind("a preset (copenhagen, fetlar, berserk, brandubh, brandubh-walker, tablut, sea-battle, tawlbwrdd, hnefatafl-13, tyr-15, old-tyr-17) or an OpenTafl rules string"),
+            values: Values::Kind("a preset (copenhagen, fetlar, berserk, brandubh, brandubh-walker, tablut, sea-battle, tawlbwrdd, hnefatafl-13, tyr-15, old-tyr-17, alea-evangelii) or an OpenTafl rules string"),
             default: "the Rules tag; none: moves not checked",
             help: "the rules of records that do not say",
         },
