@@ -1228,24 +1228,27 @@ impl<'r> Position<'r> {
         false
     }
 
-    /// The squares of the pieces of `side` that may move to `to` in one
-    /// leg (a slide along a line, or a jump).
-    fn movers_to(&self, to: Square, side: Side) -> Vec<Square> {
+    /// Whether a piece of `side` that may move to `to` in one leg (a slide
+    /// along a line, or a jump) makes `wanted` true of its square; asks
+    /// until one does.
+    fn any_mover_to(&self, to: Square, side: Side, mut wanted: impl FnMut(Square) -> bool) -> bool {
         let (tf, tr) = (i16::from(to.file), i16::from(to.rank));
-        let mut out = Vec::new();
+        let mut mover = |from: Square, p: u8| {
+            p != 0 && side_of(p) == side && self.check_leg(from, to, p).is_ok() && wanted(from)
+        };
         for (df, dr) in DIRECTIONS {
             let (df, dr) = (i16::from(df), i16::from(dr));
             let mut k = 1;
             while let Some((sq, occ)) = self.at(tf + k * df, tr + k * dr) {
                 if occ != 0 {
-                    if side_of(occ) == side && self.check_leg(sq, to, occ).is_ok() {
-                        out.push(sq);
+                    if mover(sq, occ) {
+                        return true;
                     }
                     // A jumper beyond the piece next to `to`.
                     if k == 1 {
                         if let Some((from, p)) = self.at(tf + 2 * df, tr + 2 * dr) {
-                            if p != 0 && side_of(p) == side && self.check_leg(from, to, p).is_ok() {
-                                out.push(from);
+                            if mover(from, p) {
+                                return true;
                             }
                         }
                     }
@@ -1254,7 +1257,7 @@ impl<'r> Position<'r> {
                 k += 1;
             }
         }
-        out
+        false
     }
 
     /// Whether `side`, to move, has a move of one leg that wins at once:
@@ -1277,6 +1280,8 @@ impl<'r> Position<'r> {
             return self.reaches(king, |to| self.rules.escapes(to));
         }
         let (kf, kr) = (i16::from(king.file), i16::from(king.rank));
+        // One copy of the position to try the moves on, made when needed.
+        let mut after: Option<Position<'r>> = None;
         DIRECTIONS.iter().any(|&(df, dr)| {
             let (df, dr) = (i16::from(df), i16::from(dr));
             let Some((to, 0)) = self.at(kf + df, kr + dr) else {
@@ -1291,7 +1296,7 @@ impl<'r> Position<'r> {
                     return false;
                 }
             }
-            self.movers_to(to, side).into_iter().any(|from| {
+            self.any_mover_to(to, side, |from| {
                 let step = Step {
                     from,
                     via: Vec::new(),
@@ -1299,7 +1304,8 @@ impl<'r> Position<'r> {
                     captures: Vec::new(),
                     mark: None,
                 };
-                let mut after = self.clone();
+                let after = after.get_or_insert_with(|| self.clone());
+                after.refill(self);
                 after
                     .play(&step, side, true)
                     .is_ok_and(|played| played.king_captured)
