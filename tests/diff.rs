@@ -315,3 +315,98 @@ fn a_scoresheet_side_shows_its_moves_as_its_cells() {
         "{out}"
     );
 }
+
+/// `corpus/tenjiku/seed.tenjiku`, and the same game with a ply pair
+/// inserted after move 2 that the board refuses (`3. P-1a`: no pawn
+/// reaches 1a), the later move numbers left as they were.
+fn tenjiku_pair(test: &str) -> (PathBuf, PathBuf) {
+    let seed = std::fs::read_to_string("corpus/tenjiku/seed.tenjiku").unwrap();
+    let inserted = seed.replace("2. Nx7d= K-8a ", "2. Nx7d= K-8a 3. P-1a K-8b ");
+    assert_ne!(inserted, seed);
+    (
+        file(test, "a.tenjiku", &seed),
+        file(test, "b.tenjiku", &inserted),
+    )
+}
+
+#[test]
+fn a_tenjiku_side_that_cannot_be_replayed_is_aligned_by_its_text() {
+    let (a, b) = tenjiku_pair("tenjiku");
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    // Named where and why, not "unreadable".
+    assert!(!out.contains("unreadable"), "{out}");
+    assert!(
+        out.contains(
+            "  b: cannot be replayed: 5:31: 3. P-1a: no P can make this move (from 8g); \
+             the moves are aligned as written\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("  a: cannot be replayed"), "{out}");
+    assert!(out.contains("first divergence at 3. (Black)"), "{out}");
+    // One insertion, the two plies, between the moves both sides share:
+    // the rest (igui, a promoted pawn, a fire demon's burn) aligns.
+    assert!(out.contains("    + 3. P-1a 3... K-8b\n"), "{out}");
+    assert_eq!(out.matches("\n    + ").count(), 1, "{out}");
+    assert!(!out.contains("\n    - "), "{out}");
+    assert!(out.contains("      2... K-8a\n"), "{out}");
+    // The other way round, the same plies are one deletion.
+    let (code, out) = diff(&b, &a, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  a: cannot be replayed: 5:31: 3. P-1a"),
+        "{out}"
+    );
+    assert!(out.contains("    - 3. P-1a 3... K-8b\n"), "{out}");
+    assert!(!out.contains("\n    + "), "{out}");
+}
+
+#[test]
+fn a_tenjiku_pair_in_json_names_the_illegal_side_and_one_insertion() {
+    let (a, b) = tenjiku_pair("tenjiku-json");
+    let (code, out) = diff(&a, &b, &["--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let d = &lines[0]["differences"];
+    assert_eq!(d["illegal"]["a"], serde_json::Value::Null, "{out}");
+    let why = d["illegal"]["b"].as_str().unwrap_or_default();
+    assert!(
+        why.starts_with("5:31: 3. P-1a: no P can make this move"),
+        "{out}"
+    );
+    let changes = d["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{out}");
+    assert_eq!(changes[0]["kind"], "insert");
+    assert_eq!(changes[0]["a"].as_array().unwrap().len(), 0);
+    let inserted = changes[0]["b"].as_array().unwrap();
+    let plies: Vec<_> = inserted
+        .iter()
+        .map(|p| (p["ply"].as_u64().unwrap(), p["move"].as_str().unwrap()))
+        .collect();
+    assert_eq!(plies, [(5, "P-1a"), (6, "K-8b")], "{out}");
+    assert_eq!(d["first_divergence"]["b"]["move"], "P-1a");
+    assert_eq!(lines[1]["summary"]["different"], 1);
+}
+
+#[test]
+fn identical_tenjiku_games_are_equal() {
+    let (a, _) = tenjiku_pair("tenjiku-same");
+    let (code, out) = diff(&a, &a, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 equal, 0 different"), "{out}");
+    // The Japanese, PBeM and Wikipedia long forms of one game are the
+    // same moves.
+    for form in ["japanese", "pbem", "wikipedia-long"] {
+        let (code, out) = diff(
+            Path::new("corpus/tenjiku/constructs.tenjiku"),
+            Path::new(&format!("corpus/tenjiku/constructs.{form}.tenjiku")),
+            &[],
+        );
+        assert_eq!(code, 0, "{form}: {out}");
+    }
+}

@@ -704,3 +704,208 @@ fn numbered_moves(text: &str) -> Vec<(u32, String)> {
     }
     out
 }
+
+/// `seed.tenjiku` with a ply pair inserted after move 2 that the board
+/// refuses (`3. P-1a`: no pawn reaches 1a), the later numbers as they were.
+fn seed_with_an_impossible_move() -> String {
+    let seed = text(corpus("seed.tenjiku"));
+    let b = seed.replace("2. Nx7d= K-8a ", "2. Nx7d= K-8a 3. P-1a K-8b ");
+    assert_ne!(b, seed);
+    b
+}
+
+const UNREPLAYED: &str = "warning[not-replayed]: game 1: moves not replayed (--no-validate)";
+
+#[test]
+fn no_validate_converts_a_game_with_an_impossible_move_as_written() {
+    let input = seed_with_an_impossible_move();
+    // Replayed, the game fails at the move.
+    let out = rewrite(input.as_bytes(), &[]);
+    assert_eq!(counts(&out), (0, 1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("5:31: error: game 1: 3. P-1a: no P can make this move (from 8g)"),
+        "{}",
+        stderr(&out)
+    );
+    // By its text alone, it converts, each move as written (the origins
+    // `FiD 6h-7e` and `Fi 6k-2gx!1` name, no `=` the board would add,
+    // the burn count as written), and says so once.
+    let out = convert("tenjiku", "tenjiku", &["--no-validate"], input.as_bytes());
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (1, 0), "{err}");
+    assert_eq!(err.matches(UNREPLAYED).count(), 1, "{err}");
+    assert_eq!(err.matches("warning[").count(), 1, "{err}");
+    let written = stdout(&out);
+    assert!(
+        written.ends_with(
+            "\n\n1. P-8g K-8b 2. Nx7d= K-8a 3. P-1a K-8b 4. FiD6h-7e K-8b 5. Lnx!10d K-8a\n\
+             6. +P-5b K-8b 7. FiD6k-2gx!1 *\n"
+        ),
+        "{written}"
+    );
+    assert!(written.contains("[FEN \"8,k,7/16/11,+P,4/"), "{written}");
+    // What it writes reads back the same way.
+    let again = convert("tenjiku", "tenjiku", &["--no-validate"], written.as_bytes());
+    assert_eq!(stdout(&again), written);
+}
+
+#[test]
+fn no_validate_writes_every_form_back_as_written() {
+    // The canonical records and their layouts under the options: read by
+    // their text alone and written with the same options, byte for byte
+    // (igui, a double move with its marks, `=`, a burn count, `*`, a
+    // variation, comments, a glyph, origins, Japanese ranks, the sets, the
+    // long form).
+    for (name, opts) in [
+        ("constructs.tenjiku", &[][..]),
+        ("origins.tenjiku", &[][..]),
+        ("handicap.tenjiku", &[][..]),
+        ("seed.expected.tenjiku", &[][..]),
+        ("constructs.japanese.tenjiku", &["coordinates=japanese"][..]),
+        ("constructs.pbem.tenjiku", &["abbreviations=pbem"][..]),
+        (
+            "constructs.wikipedia-long.tenjiku",
+            &["abbreviations=wikipedia", "long=yes"][..],
+        ),
+    ] {
+        let mut extra = vec!["--no-validate"];
+        for o in opts {
+            extra.extend(["--to-opt", o]);
+        }
+        let out = convert("tenjiku", "tenjiku", &extra, &corpus(name));
+        let err = stderr(&out);
+        assert_eq!(counts(&out), (1, 0), "{name}: {err}");
+        assert_eq!(err.matches(UNREPLAYED).count(), 1, "{name}: {err}");
+        assert_eq!(stdout(&out), text(corpus(name)), "{name}");
+    }
+    // Loose forms keep what their text says, in kifu's spelling: the
+    // coordinate moves without a piece, `x` where written, the named burn.
+    let out = convert(
+        "tenjiku",
+        "tenjiku",
+        &["--no-validate"],
+        &corpus("loose.tenjiku"),
+    );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with(
+            "\n\n1... P8e-8f 2. P7l-7k 10e-10f 3. BGn6m-8k SE5d-3f 4. FiD7n-6k P4e-4f 5. 8kx3f\n\
+             WBf6cx3f 6. FiD6k-2gx!3f ChS4b-5b *\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_claimed_game_round_trips_through_json_and_xml() {
+    let input = seed_with_an_impossible_move();
+    let canonical = stdout(&convert(
+        "tenjiku",
+        "tenjiku",
+        &["--no-validate"],
+        input.as_bytes(),
+    ));
+    let json = stdout(&convert(
+        "tenjiku",
+        "json",
+        &["--no-validate"],
+        input.as_bytes(),
+    ));
+    contains_all(
+        &json,
+        &[
+            r#""variant":{"family":"tenjiku","validated":false}"#,
+            r#"{"tenjiku":{"claimed":{"piece":"P","to":"1a"}}}"#,
+            r#"{"tenjiku":{"claimed":{"piece":"N","to":"7d","capture":true,"promote":false}}}"#,
+            r#"{"tenjiku":{"claimed":{"piece":"FiD","from":"6h","to":"7e"}}}"#,
+            r#"{"tenjiku":{"claimed":{"piece":"Ln","via":"10d"}}}"#,
+            r#"{"tenjiku":{"claimed":{"piece":"FiD","from":"6k","to":"2g","burned":1}}}"#,
+        ],
+        "json",
+    );
+    for fmt in ["json", "jsonl", "xml"] {
+        let there = convert("tenjiku", fmt, &["--no-validate"], input.as_bytes());
+        assert_eq!(counts(&there), (1, 0), "{fmt}: {}", stderr(&there));
+        let back = convert(fmt, "tenjiku", &[], &there.stdout);
+        assert_eq!(counts(&back), (1, 0), "{fmt}: {}", stderr(&back));
+        assert_eq!(stdout(&back), canonical, "tenjiku -> {fmt} -> tenjiku");
+    }
+    let xml = stdout(&convert(
+        "tenjiku",
+        "xml",
+        &["--no-validate"],
+        input.as_bytes(),
+    ));
+    contains_all(
+        &xml,
+        &[
+            r#"<variant family="tenjiku" validated="false"/>"#,
+            r#"<tenjiku><claimed piece="P" to="1a"/></tenjiku>"#,
+        ],
+        "xml",
+    );
+    // A claim in a replayed game, a replayed move in a game not replayed and
+    // a claim the notation cannot write are refused, each naming its ply.
+    for (from, to, message) in [
+        (
+            r#","validated":false"#,
+            "",
+            "1. a move as written (not replayed) in a replayed game",
+        ),
+        (
+            r#"{"claimed":{"piece":"P","to":"8g"}}"#,
+            r#"{"piece":"P","from":"8h","to":"8g"}"#,
+            "1. a replayed move in a game not replayed",
+        ),
+        (
+            r#"{"piece":"P","to":"8g"}"#,
+            r#"{"to":"8g"}"#,
+            "1. a move names a piece or its square",
+        ),
+        (
+            r#""burned":1"#,
+            r#""burned":1,"burns":true"#,
+            "7. a move writes its burns once",
+        ),
+    ] {
+        let bad = json.replacen(from, to, 1);
+        assert_ne!(bad, json, "{from}");
+        let out = convert("json", "tenjiku", &[], bad.as_bytes());
+        no_panic(&out);
+        assert_eq!(counts(&out), (0, 1), "{from}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{from}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn the_long_form_of_a_claim_without_its_origin_is_written_as_it_is_with_a_warning() {
+    let input = seed_with_an_impossible_move();
+    let out = convert(
+        "tenjiku",
+        "tenjiku",
+        &[
+            "--no-validate",
+            "--to-opt",
+            "long=yes",
+            "--to-opt",
+            "abbreviations=pbem",
+        ],
+        input.as_bytes(),
+    );
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (1, 0), "{err}");
+    assert!(
+        err.contains(
+            "warning[origin-unknown]: game 1: long=yes: 11 moves not replayed (--no-validate) \
+             written without the origin"
+        ),
+        "{err}"
+    );
+    // No origin is invented: the moves whose text gives one have it.
+    assert!(
+        stdout(&out).contains("1. P-8g K-8b 2. Nx7d= K-8a 3. P-1a K-8b 4. Fi6h-7e K-8b"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -84,8 +84,8 @@ pub enum Variant {
     Coerceo,
     /// A tafl board and its rules.
     Tafl(hnefatafl::Board),
-    /// Tenjiku shogi, from the standard start position.
-    Tenjiku,
+    /// Tenjiku shogi: whether its moves were replayed.
+    Tenjiku(tenjiku::Variant),
 }
 
 impl Variant {
@@ -93,7 +93,9 @@ impl Variant {
     pub fn as_chess(&self) -> Option<chess::Board> {
         match self {
             Variant::Chess(b) => Some(*b),
-            Variant::Draughts(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku => None,
+            Variant::Draughts(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku(_) => {
+                None
+            }
         }
     }
 
@@ -101,7 +103,7 @@ impl Variant {
     pub fn as_draughts(&self) -> Option<draughts::Board> {
         match self {
             Variant::Draughts(b) => Some(*b),
-            Variant::Chess(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku => None,
+            Variant::Chess(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku(_) => None,
         }
     }
 
@@ -109,7 +111,17 @@ impl Variant {
     pub fn as_tafl(&self) -> Option<&hnefatafl::Board> {
         match self {
             Variant::Tafl(b) => Some(b),
-            Variant::Chess(_) | Variant::Draughts(_) | Variant::Coerceo | Variant::Tenjiku => None,
+            Variant::Chess(_) | Variant::Draughts(_) | Variant::Coerceo | Variant::Tenjiku(_) => {
+                None
+            }
+        }
+    }
+
+    /// The tenjiku variant, if the game is tenjiku shogi.
+    pub fn as_tenjiku(&self) -> Option<tenjiku::Variant> {
+        match self {
+            Variant::Tenjiku(v) => Some(*v),
+            Variant::Chess(_) | Variant::Draughts(_) | Variant::Coerceo | Variant::Tafl(_) => None,
         }
     }
 
@@ -120,7 +132,7 @@ impl Variant {
             Variant::Draughts(_) => Family::Draughts,
             Variant::Coerceo => Family::Coerceo,
             Variant::Tafl(_) => Family::Tafl,
-            Variant::Tenjiku => Family::Tenjiku,
+            Variant::Tenjiku(_) => Family::Tenjiku,
         }
     }
 
@@ -131,7 +143,7 @@ impl Variant {
             Variant::Draughts(b) => b.first,
             Variant::Coerceo => Side::White,
             Variant::Tafl(b) => b.first_mover(),
-            Variant::Tenjiku => Side::Black,
+            Variant::Tenjiku(_) => Side::Black,
         }
     }
 
@@ -146,7 +158,7 @@ impl Variant {
             Variant::Tafl(board) => {
                 hnefatafl::rules::check_game(game, board).map_err(Problem::whole)
             }
-            Variant::Tenjiku => tenjiku::rules::check_game(game).map_err(Problem::whole),
+            Variant::Tenjiku(_) => tenjiku::rules::check_game(game).map_err(Problem::whole),
         }
     }
 }
@@ -176,8 +188,9 @@ pub enum Move {
     Coerceo(coerceo::Move),
     /// A tafl ply: a move and its captures, or a resignation.
     Tafl(hnefatafl::Move),
-    /// A tenjiku shogi move: piece, origin, destination, promotion.
-    Tenjiku(tenjiku::Move),
+    /// A tenjiku shogi move: piece, origin, destination, promotion; or,
+    /// in a game not replayed, what its text claims.
+    Tenjiku(tenjiku::Ply),
 }
 
 /// The positions of a game's main line as FENs, for `kifu diff`: the
@@ -186,7 +199,7 @@ pub enum Move {
 pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
     match game.variant {
         Variant::Chess(_) => chess::rules::main_line_fens(game),
-        Variant::Draughts(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku => None,
+        Variant::Draughts(_) | Variant::Coerceo | Variant::Tafl(_) | Variant::Tenjiku(_) => None,
     }
 }
 
@@ -214,7 +227,7 @@ impl Move {
             Move::Draughts(m) => m.key(),
             Move::Coerceo(m) => serde_json::to_string(m).unwrap_or_default(),
             Move::Tafl(m) => m.key(),
-            Move::Tenjiku(m) => serde_json::to_string(m).unwrap_or_default(),
+            Move::Tenjiku(p) => p.key(loose),
         }
     }
 
@@ -277,7 +290,7 @@ impl Move {
     }
 
     /// The tenjiku move, if the move is one.
-    pub fn as_tenjiku(&self) -> Option<&tenjiku::Move> {
+    pub fn as_tenjiku(&self) -> Option<&tenjiku::Ply> {
         match self {
             Move::Tenjiku(m) => Some(m),
             Move::Chess(_) | Move::Draughts(_) | Move::Coerceo(_) | Move::Tafl(_) => None,
@@ -326,7 +339,7 @@ pub fn move_fields(game: &Game) -> Result<Vec<MoveFields>, Problem> {
         Variant::Draughts(board) => draughts::move_fields(game, &board),
         Variant::Coerceo => coerceo::move_fields(game),
         Variant::Tafl(_) => hnefatafl::move_fields(game),
-        Variant::Tenjiku => tenjiku::move_fields(game),
+        Variant::Tenjiku(_) => tenjiku::move_fields(game),
     }
 }
 

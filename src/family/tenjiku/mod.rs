@@ -633,11 +633,258 @@ pub struct Move {
     pub promote: bool,
 }
 
+/// How a tenjiku game was read: its moves replayed on the board, or not
+/// (`--no-validate`), when they are [`Claim`]s. In JSON and XML the
+/// variant's `validated` member, written only when false.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Variant {
+    /// False when the moves were not replayed (`--no-validate`): they are
+    /// [`Claim`]s, as their text wrote them.
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub validated: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Variant {
+    /// A game whose moves are replayed on the board.
+    pub const REPLAYED: Variant = Variant { validated: true };
+}
+
+/// A move of a game that was not replayed (`--no-validate`), as its text
+/// claims it: the piece as written, the origin where the text gives one
+/// (`FiD 6h-7e`), the first square of a double move or igui, where it
+/// ends, the capture marks, promotion and burns as written. Nothing is
+/// derived from a board or checked against one; the writer spells it as
+/// written. The reader decodes every move into one, which the board then
+/// resolves into a [`Move`] ([`rules::resolve`]) unless the game is read
+/// with `--no-validate`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Claim {
+    /// The piece named; none in a coordinate move (`7l-7k`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<Piece>,
+    /// The origin, where written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Square>,
+    /// The first square of a double move (`Ln 9nx10n-11m`: 10n), or the
+    /// square captured by igui (`Ln x!7d`: 7d, where `to` is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<Square>,
+    /// `x` (not `-`) written before the first square of a double move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub via_capture: bool,
+    /// Where the move ends; none for igui (the piece stays where it is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Square>,
+    /// `x` (not `-`) written before where it ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capture: bool,
+    /// `+` (true) or `=` (false), where written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promote: Option<bool>,
+    /// The squares named as burned by a fire demon (`x!3f`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub burned_at: Vec<Square>,
+    /// A burn count written (`x!5`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burned: Option<u32>,
+    /// `x!` without a count: the fire demon burns some.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub burns: bool,
+    /// `*` written: the piece burns beside an enemy fire demon.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub suicide: bool,
+}
+
+impl Claim {
+    /// The squares the move is written to stop on, each with whether `x`
+    /// was written before it: the first square of a double move, then
+    /// where it ends (none for igui).
+    pub fn marks(&self) -> impl Iterator<Item = (bool, Square)> + '_ {
+        let via = self.via.filter(|_| self.to.is_some());
+        via.map(|v| (self.via_capture, v))
+            .into_iter()
+            .chain(self.to.map(|t| (self.capture, t)))
+    }
+
+    /// Whether the claim is one the notation writes and reads back as
+    /// itself: a piece or an origin, a square to go to (or igui), the
+    /// marks in the order the notation has them; the error says what is
+    /// missing or cannot be written (a claim read from JSON).
+    pub fn check(&self) -> Result<(), String> {
+        if self.piece.is_none() && self.from.is_none() {
+            return Err("a move names a piece or its square".to_string());
+        }
+        match (self.via, self.to) {
+            (None, None) => return Err("a move names the square it goes to".to_string()),
+            (Some(_), None) if self.via_capture => {
+                return Err("igui (`x!`) has no `x` of its own before the square".to_string())
+            }
+            (Some(_), None) if !self.burned_at.is_empty() => {
+                return Err("igui (`x!`) is the only part of its move".to_string())
+            }
+            _ => {}
+        }
+        if self.burned.is_some() && self.burns {
+            return Err("a move writes its burns once: a count (`x!5`) or `x!`".to_string());
+        }
+        Ok(())
+    }
+
+    /// What two transcriptions of the move must share to be the same move
+    /// by their text alone (`kifu diff`, [`Ply::key`]): the kind the piece
+    /// moves as, the first square of a double move or igui, where it ends,
+    /// and whether it promotes.
+    fn loose_key(
+        piece: Option<Piece>,
+        via: Option<Square>,
+        to: Option<Square>,
+        promote: bool,
+    ) -> String {
+        let mut key = String::new();
+        match piece {
+            Some(p) => key.push_str(Abbreviations::Tsa.of(p.moves_as())),
+            None => key.push('?'),
+        }
+        if let Some(v) = via {
+            key.push_str(&format!("/{v}"));
+        }
+        key.push('-');
+        if let Some(t) = to {
+            key.push_str(&t.to_string());
+        }
+        if promote {
+            key.push('+');
+        }
+        key
+    }
+}
+
+/// The move of a tenjiku ply: a move replayed on the board, or (in a game
+/// not replayed, `--no-validate`) what its text claims. JSON holds a move
+/// as it always has, `{"piece":"P","from":"8h","to":"8g"}`, and a claim
+/// as `{"claimed":{"piece":"P","to":"8g"}}`; XML alike (`<claimed>` in the
+/// ply's `<tenjiku>`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize)]
+#[serde(try_from = "StoredPly")]
+pub enum Ply {
+    /// A move resolved on the board.
+    Move(Move),
+    /// A move as its text claims it, in a game not replayed; never in a
+    /// replayed game.
+    Claimed(Claim),
+}
+
+impl Serialize for Ply {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        /// A claim, under its name.
+        #[derive(Serialize)]
+        struct Claimed<'c> {
+            claimed: &'c Claim,
+        }
+        match self {
+            Ply::Move(m) => m.serialize(s),
+            Ply::Claimed(c) => Claimed { claimed: c }.serialize(s),
+        }
+    }
+}
+
+/// A ply as JSON and XML hold it: the members of a [`Move`], or a claim.
+#[derive(Deserialize)]
+struct StoredPly {
+    #[serde(default)]
+    piece: Option<Piece>,
+    #[serde(default)]
+    from: Option<Square>,
+    #[serde(default)]
+    via: Option<Square>,
+    #[serde(default)]
+    to: Option<Square>,
+    #[serde(default)]
+    promote: bool,
+    #[serde(default)]
+    claimed: Option<Claim>,
+}
+
+impl TryFrom<StoredPly> for Ply {
+    type Error = String;
+
+    fn try_from(p: StoredPly) -> Result<Ply, String> {
+        if let Some(c) = p.claimed {
+            if p.piece.is_some() || p.from.is_some() || p.via.is_some() || p.to.is_some() {
+                return Err("a tenjiku move is a move or a claim, not both".to_string());
+            }
+            return Ok(Ply::Claimed(c));
+        }
+        let missing = |name: &str| format!("missing field `{name}`");
+        Ok(Ply::Move(Move {
+            piece: p.piece.ok_or_else(|| missing("piece"))?,
+            from: p.from.ok_or_else(|| missing("from"))?,
+            via: p.via,
+            to: p.to.ok_or_else(|| missing("to"))?,
+            promote: p.promote,
+        }))
+    }
+}
+
+impl Ply {
+    /// The move replayed on the board, or the error for a claim met in a
+    /// replayed game.
+    pub fn replayed(&self) -> Result<&Move, String> {
+        match self {
+            Ply::Move(m) => Ok(m),
+            Ply::Claimed(_) => {
+                Err("a move as written (not replayed) in a replayed game".to_string())
+            }
+        }
+    }
+
+    /// The claim, or the error for a replayed move met in a game not
+    /// replayed (its capture marks and burns are the board's, which that
+    /// game has not).
+    pub fn claimed(&self) -> Result<&Claim, String> {
+        match self {
+            Ply::Claimed(c) => Ok(c),
+            Ply::Move(_) => Err(
+                "a replayed move in a game not replayed (`validated` false): its marks need the board"
+                    .to_string(),
+            ),
+        }
+    }
+
+    /// What two transcriptions of this ply must share to be the same move
+    /// ([`crate::family::Move::key`]): with `loose`, what the text alone
+    /// gives, the kind the piece moves as, the first square of a double
+    /// move or igui, where it ends (not for igui, which stays on its
+    /// origin), and promotion; a claim always so. Otherwise the replayed
+    /// move whole.
+    pub fn key(&self, loose: bool) -> String {
+        match self {
+            Ply::Move(m) if !loose => serde_json::to_string(m).unwrap_or_default(),
+            Ply::Move(m) => {
+                let stays = m.via.is_some() && m.to == m.from;
+                Claim::loose_key(Some(m.piece), m.via, (!stays).then_some(m.to), m.promote)
+            }
+            Ply::Claimed(c) => {
+                // A lion's pass written with its origin stays, as igui does.
+                let stays = c.via.is_some() && c.to.is_some() && c.to == c.from;
+                let to = c.to.filter(|_| !stays);
+                Claim::loose_key(c.piece, c.via, to, c.promote == Some(true))
+            }
+        }
+    }
+}
+
 /// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]),
 /// each move resolved on the board: Hodges notation as kifu writes it by
 /// default (written) and with its origin (canonical, `FiD7n-6k`), the
 /// squares, the piece (TSA), the promoted piece, and the squares whose
-/// pieces it captured or burned.
+/// pieces it captured or burned. In a game not replayed (`--no-validate`),
+/// each move as its text claims it: written and canonical as written, and
+/// the squares, piece and promotion that the text names (no captures).
 pub fn move_fields(
     game: &crate::ir::Game,
 ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
@@ -647,6 +894,31 @@ pub fn move_fields(
         long: true,
         ..short
     };
+    if !rules::replayed(game) {
+        // Moves not replayed: what their text says, spelled as written.
+        return crate::family::fields_in_order(
+            game,
+            crate::family::Family::Tenjiku,
+            crate::family::Move::as_tenjiku,
+            |p| {
+                let c = p.claimed().map_err(Problem::whole)?;
+                let mut written = String::new();
+                notation::spell_claim(c, &short, &mut written);
+                let promoted = c
+                    .piece
+                    .filter(|p| c.promote == Some(true) && p.can_promote());
+                Ok(crate::family::MoveFields {
+                    canonical: written.clone(),
+                    written,
+                    from: c.from.map(|s| s.to_string()),
+                    to: c.to.or(c.via.and(c.from)).map(|s| s.to_string()),
+                    piece: c.piece.map(|p| p.to_string()),
+                    promotion: promoted.map(|p| p.promote().to_string()),
+                    ..Default::default()
+                })
+            },
+        );
+    }
     let mut out = Vec::new();
     rules::walk_checked(game, &mut |b, ply, m| {
         let (mut written, mut canonical) = (String::new(), String::new());
@@ -786,6 +1058,76 @@ mod tests {
                 assert_eq!(p.moves_as(), k.kind, "{s}");
             }
         }
+    }
+
+    #[test]
+    fn a_replayed_move_and_its_text_share_the_loose_key() {
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let ln = Piece::plain(Lion);
+        let mv = |from: &str, via: Option<&str>, to: &str, promote| Move {
+            piece: ln,
+            from: sq(from),
+            via: via.map(sq),
+            to: sq(to),
+            promote,
+        };
+        let claim = |via: Option<&str>, to: Option<&str>, promote| Claim {
+            piece: Some(ln),
+            via: via.map(sq),
+            to: to.map(sq),
+            promote,
+            ..Claim::default()
+        };
+        for (m, c) in [
+            // Igui: the claim names no square it ends on.
+            (
+                mv("10e", Some("10d"), "10e", false),
+                claim(Some("10d"), None, None),
+            ),
+            // A double move; `=` or nothing, promotion declined alike.
+            (
+                mv("10g", Some("9f"), "8e", false),
+                claim(Some("9f"), Some("8e"), Some(false)),
+            ),
+            (
+                mv("9f", None, "10e", true),
+                claim(None, Some("10e"), Some(true)),
+            ),
+            (mv("9f", None, "10e", false), claim(None, Some("10e"), None)),
+        ] {
+            let (m, c) = (Ply::Move(m), Ply::Claimed(c));
+            assert_eq!(m.key(true), c.key(true), "{m:?}");
+            // A claim is compared by its text whatever is asked.
+            assert_eq!(c.key(false), c.key(true));
+        }
+        let taken = Ply::Move(mv("9f", None, "10e", true));
+        let declined = Ply::Claimed(claim(None, Some("10e"), Some(false)));
+        assert_ne!(taken.key(true), declined.key(true));
+        // A promoted rook general named by the kind it moves as (`GGn`).
+        let rgn = Ply::Move(Move {
+            piece: Piece::plain(RookGeneral).promote(),
+            ..mv("7e", None, "8f", false)
+        });
+        let ggn = Ply::Claimed(Claim {
+            piece: Some(Piece::plain(GreatGeneral)),
+            from: Some(sq("7e")),
+            to: Some(sq("8f")),
+            ..Claim::default()
+        });
+        assert_eq!(rgn.key(true), ggn.key(true));
+        // Replayed, the key and the JSON are the move's as before.
+        let m = mv("10g", Some("9f"), "8e", false);
+        let json = serde_json::to_string(&m).unwrap();
+        assert_eq!(Ply::Move(m).key(false), json);
+        assert_eq!(serde_json::to_string(&Ply::Move(m)).unwrap(), json);
+        assert_eq!(serde_json::from_str::<Ply>(&json).unwrap(), Ply::Move(m));
+        let c = Ply::Claimed(claim(Some("9f"), Some("8e"), Some(false)));
+        let json = serde_json::to_string(&c).unwrap();
+        assert_eq!(
+            json,
+            r#"{"claimed":{"piece":"Ln","via":"9f","to":"8e","promote":false}}"#
+        );
+        assert_eq!(serde_json::from_str::<Ply>(&json).unwrap(), c);
     }
 
     #[test]

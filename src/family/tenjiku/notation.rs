@@ -4,14 +4,23 @@
 //! (`P-8g`) names the one piece that can make the move, and the writer adds
 //! the origin exactly when another piece of the same name could make the
 //! same move (or always, with the `long` option).
+//!
+//! With `--no-validate` ([`ReadOptions::no_validate`]) nothing is
+//! resolved: each move is kept as its text claims it ([`Claim`]: the
+//! piece, the origin where written, the squares with their marks,
+//! promotion, burns), the game says it was not replayed
+//! ([`TVariant::validated`]) with one warning, and the writer spells each
+//! claim as written ([`spell_claim`]).
 
 use pest::Parser;
 
 use crate::container::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
 use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
 use crate::error::Problem;
-use crate::family::tenjiku::rules::{self, Board, Written};
-use crate::family::tenjiku::{unknown_piece, Abbreviations, Move as TMove, Piece, Square};
+use crate::family::tenjiku::rules::{self, Board};
+use crate::family::tenjiku::{
+    unknown_piece, Abbreviations, Claim, Move as TMove, Piece, Ply, Square, Variant as TVariant,
+};
 use crate::family::{Family, Move, Setup, Variant};
 use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Tag};
@@ -43,7 +52,7 @@ pub static DIALECT: Dialect = Dialect {
 
 /// A move as written, and where.
 struct Seen {
-    written: Written,
+    written: Claim,
     span: (usize, usize),
 }
 
@@ -52,6 +61,9 @@ struct Reader<'t> {
     seen: Vec<Seen>,
     /// The board the game starts from.
     board: Board,
+    /// Read by the text alone (`--no-validate`): the moves are kept as
+    /// their text claims them, not replayed.
+    no_validate: bool,
 }
 
 impl Notation for Reader<'_> {
@@ -75,7 +87,7 @@ impl Notation for Reader<'_> {
             }
         };
         Ok(Start {
-            variant: Variant::Tenjiku,
+            variant: Variant::Tenjiku(TVariant::REPLAYED),
             setup,
             to_move,
             number: None,
@@ -90,10 +102,21 @@ impl Notation for Reader<'_> {
             span: (mv.offset(), mv.offset() + mv.text().len()),
         });
         // A placeholder: `finish` puts the resolved move here.
-        Ok(Move::Tenjiku(PLACEHOLDER))
+        Ok(Move::Tenjiku(Ply::Move(PLACEHOLDER)))
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        if self.no_validate {
+            // The moves as their text claims them, nothing resolved.
+            game.variant = Variant::Tenjiku(TVariant { validated: false });
+            if !self.seen.is_empty() {
+                warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
+            }
+            let mut claims = std::mem::take(&mut self.seen)
+                .into_iter()
+                .map(|s| Ply::Claimed(s.written));
+            return fill(&mut game.moves, &mut claims).ok_or_else(mismatch);
+        }
         let mut board = self.board.clone();
         let mut index = 0;
         let mut moves = Vec::with_capacity(self.seen.len());
@@ -113,9 +136,8 @@ impl Notation for Reader<'_> {
             // write `7nx6k`): the move is what the board says.
             let wrong = seen
                 .written
-                .to
-                .iter()
-                .any(|&(x, s)| x != b.at(s).is_some_and(|m| m.side != ply.side));
+                .marks()
+                .any(|(x, s)| x != b.at(s).is_some_and(|m| m.side != ply.side));
             if wrong && loose_mark.is_none() {
                 loose_mark = Some(at());
             }
@@ -132,13 +154,14 @@ impl Notation for Reader<'_> {
                 .of_kind("capture-mark"),
             );
         }
-        let mut moves = moves.into_iter();
+        let mut moves = moves.into_iter().map(Ply::Move);
         fill(&mut game.moves, &mut moves).ok_or_else(mismatch)
     }
 }
 
-/// Puts resolved moves into the plies, in the walk's order.
-fn fill(line: &mut crate::ir::Line, moves: &mut impl Iterator<Item = TMove>) -> Option<()> {
+/// Puts the moves (resolved or claimed) into the plies, in the walk's
+/// order.
+fn fill(line: &mut crate::ir::Line, moves: &mut impl Iterator<Item = Ply>) -> Option<()> {
     for ply in &mut line.plies {
         ply.mv = Move::Tenjiku(moves.next()?);
         for v in &mut ply.variations {
@@ -163,10 +186,14 @@ fn mismatch() -> Problem {
 
 /// Decodes one move, which the grammar has matched; squares and pieces are
 /// checked here, each error at its place.
-fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
+fn decode(mv: &MoveText<'_, Rule>) -> Result<Claim, Problem> {
     let text = mv.text();
     let b = text.as_bytes();
-    let mut w = Written::default();
+    let mut w = Claim::default();
+    // Igui (`x!7d`), and the squares moved to with whether `x` came before
+    // each.
+    let mut igui = None;
+    let mut to: Vec<(bool, Square)> = Vec::new();
     let mut i = 0;
     let err = |at: usize, msg: String| Problem::at(mv.pos(at), msg);
     let square_at = |i: usize| -> Result<(Square, usize), Problem> {
@@ -232,14 +259,14 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
                     }
                     i += 2 + digits;
                 } else {
-                    if w.igui.is_some() {
+                    if igui.is_some() {
                         return Err(err(i, "igui (`x!`) is the only part of its move".into()));
                     }
                     let (s, end) = square_at(i + 2)?;
                     // After the move's squares, a square a fire demon
                     // burns; else igui.
-                    if w.to.is_empty() {
-                        w.igui = Some(s);
+                    if to.is_empty() {
+                        igui = Some(s);
                     } else {
                         w.burned_at.push(s);
                     }
@@ -247,10 +274,10 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
                 }
             }
             [c @ (b'-' | b'x'), ..] => {
-                if w.igui.is_some() {
+                if igui.is_some() {
                     return Err(err(i, "igui (`x!`) is the only part of its move".into()));
                 }
-                if w.to.len() == 2 {
+                if to.len() == 2 {
                     return Err(err(i, "a move stops on two squares at most".into()));
                 }
                 if !w.burned_at.is_empty() || w.promote.is_some() {
@@ -260,7 +287,7 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
                     ));
                 }
                 let (s, end) = square_at(i + 1)?;
-                w.to.push((*c == b'x', s));
+                to.push((*c == b'x', s));
                 i = end;
             }
             [b'+', ..] => {
@@ -278,15 +305,27 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Written, Problem> {
             _ => return Err(err(i, format!("`{}` is not part of a move", &text[i..]))),
         }
     }
+    match (igui, to.as_slice()) {
+        (Some(v), _) => w.via = Some(v),
+        (None, [(x, t)]) => (w.capture, w.to) = (*x, Some(*t)),
+        (None, [(vx, v), (x, t)]) => {
+            (w.via_capture, w.via) = (*vx, Some(*v));
+            (w.capture, w.to) = (*x, Some(*t));
+        }
+        // The grammar has a part in every move.
+        _ => return Err(err(0, "a move names the square it goes to".into())),
+    }
     Ok(w)
 }
 
-/// Reads one record: every move resolved on the board.
+/// Reads one record: every move resolved on the board, or, with
+/// `--no-validate`, kept as its text claims it.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut reader = Reader {
         text,
         seen: Vec::new(),
         board: Board::start(),
+        no_validate: opts.no_validate,
     };
     let parse = |t| TenjikuParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
@@ -355,7 +394,9 @@ impl FormatOptions for Options {
     }
 }
 
-/// Writes one game.
+/// Writes one game: each move spelled on the board, or, in a game not
+/// replayed, as its text claimed it (with a warning where `long=yes` asks
+/// for an origin that the text does not give).
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let options = opts.format.get::<Options>().copied().unwrap_or_default();
     if game.family() != Family::Tenjiku {
@@ -364,24 +405,110 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             game.family().name()
         )));
     }
-    // Spell every move on the board, in the order the container writes them.
+    // Spell every move, in the order the container writes them: on the
+    // board, or (a game not replayed) as its text claimed it.
     let mut spelled = Vec::new();
-    rules::walk_checked(game, &mut |b, ply, m| {
-        let mut s = String::new();
-        spell(b, ply.side, m, &options, &mut s);
-        spelled.push(s);
-    })
-    .map_err(Problem::whole)?;
+    let mut warnings = Vec::new();
+    if rules::replayed(game) {
+        rules::walk_checked(game, &mut |b, ply, m| {
+            let mut s = String::new();
+            spell(b, ply.side, m, &options, &mut s);
+            spelled.push(s);
+        })
+        .map_err(Problem::whole)?;
+    } else {
+        let mut without_origin = 0;
+        for ply in crate::family::plies_in_order(&game.moves) {
+            let claim = ply
+                .mv
+                .of(Family::Tenjiku, Move::as_tenjiku)
+                .and_then(Ply::claimed)
+                .and_then(|c| c.check().map(|()| c))
+                .map_err(|e| {
+                    Problem::whole(format!("{} {e}", ply.label(crate::ir::Side::Black)))
+                })?;
+            let mut s = String::new();
+            if !spell_claim(claim, &options, &mut s) {
+                without_origin += 1;
+            }
+            spelled.push(s);
+        }
+        if without_origin > 0 {
+            warnings.push(
+                Problem::whole(format!(
+                    "long=yes: {without_origin} move{} not replayed (--no-validate) written \
+                     without the origin, which the text does not give",
+                    if without_origin == 1 { "" } else { "s" }
+                ))
+                .of_kind("origin-unknown"),
+            );
+        }
+    }
     let mut spelled = spelled.into_iter();
     let style = Style {
         glyphs_as_nags: false,
         layout: Layout::Paragraph,
     };
     let tags = render_tags(game);
-    container::write(game, &tags, out, &DIALECT, style, |_, buf| {
+    let mut written = container::write(game, &tags, out, &DIALECT, style, |_, buf| {
         buf.push_str(&spelled.next().ok_or_else(mismatch)?);
         Ok(())
-    })
+    })?;
+    written.extend(warnings);
+    Ok(written)
+}
+
+/// Spells a move of a game not replayed as its text claimed it, without a
+/// board: the piece in the options' set, the origin where the text gives
+/// one, each square with the mark written before it (`-`, `x`; igui
+/// `x!7d`), `+` or `=` where written, the burns as written (named squares,
+/// a count or `x!`) and `*`. The text's own spacing is not kept
+/// (`FiD 6h-7e` is `FiD6h-7e`). Returns false where the `long` option asks
+/// for an origin that the text does not give: the move is written without
+/// it (no origin is invented).
+pub fn spell_claim(c: &Claim, o: &Options, buf: &mut String) -> bool {
+    if let Some(p) = c.piece {
+        p.write(o.pieces, buf);
+    }
+    if let Some(f) = c.from {
+        f.write(o.japanese, buf);
+    }
+    let mark = |x: bool| if x { 'x' } else { '-' };
+    match (c.via, c.to) {
+        (Some(v), None) => {
+            buf.push_str("x!");
+            v.write(o.japanese, buf);
+        }
+        (via, to) => {
+            if let (Some(v), Some(_)) = (via, to) {
+                buf.push(mark(c.via_capture));
+                v.write(o.japanese, buf);
+            }
+            if let Some(t) = to {
+                buf.push(mark(c.capture));
+                t.write(o.japanese, buf);
+            }
+        }
+    }
+    match c.promote {
+        Some(true) => buf.push('+'),
+        Some(false) => buf.push('='),
+        None => {}
+    }
+    for s in &c.burned_at {
+        buf.push_str("x!");
+        s.write(o.japanese, buf);
+    }
+    if let Some(n) = c.burned {
+        buf.push_str("x!");
+        container::push_number(buf, n);
+    } else if c.burns {
+        buf.push_str("x!");
+    }
+    if c.suicide {
+        buf.push('*');
+    }
+    !(o.long && c.from.is_none())
 }
 
 /// The game's tags, with `FEN` (and `SetUp`) saying what its setup says: a

@@ -21,7 +21,7 @@
 //! but enemy fire demons; a piece that ends next to an enemy fire demon is
 //! burned itself (suicide, `*`), after its own burns.
 
-use crate::family::tenjiku::{Kind, Move, Piece, Square};
+use crate::family::tenjiku::{Claim, Kind, Move, Piece, Square};
 use crate::ir::{Game, Line, Side};
 
 /// A piece on the board: its side and what it is.
@@ -659,34 +659,10 @@ pub struct Effects {
     pub suicide: bool,
 }
 
-/// A move as written, before the board resolves it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Written {
-    /// The piece named (none in a coordinate move, `7l-7k`).
-    pub piece: Option<Piece>,
-    /// The origin, where written.
-    pub from: Option<Square>,
-    /// Igui: the square captured without moving (`x!7d`).
-    pub igui: Option<Square>,
-    /// The squares moved to, with whether `x` was written before each:
-    /// one, or two for a double move.
-    pub to: Vec<(bool, Square)>,
-    /// `+` (true) or `=` (false), where written.
-    pub promote: Option<bool>,
-    /// A burn count written (`x!5`).
-    pub burned: Option<u32>,
-    /// `x!` without a count: the fire demon burns some.
-    pub burns: bool,
-    /// Squares named as burned (`x!3f`).
-    pub burned_at: Vec<Square>,
-    /// `*` was written.
-    pub suicide: bool,
-}
-
-/// Resolves a written move on the board for `side`: the one piece that
-/// can make it, checked against what the record says it did. Returns the
-/// move and what playing it will take.
-pub fn resolve(board: &Board, side: Side, w: &Written) -> Result<Move, String> {
+/// Resolves a written move (what its text claims) on the board for
+/// `side`: the one piece that can make it, checked against what the record
+/// says it did.
+pub fn resolve(board: &Board, side: Side, w: &Claim) -> Result<Move, String> {
     let name = |p: Piece| p.to_string();
     let origins: Vec<Square> = match (w.from, w.piece) {
         (Some(from), piece) => match board.at(from) {
@@ -720,11 +696,11 @@ pub fn resolve(board: &Board, side: Side, w: &Written) -> Result<Move, String> {
         (None, None) => return Err("a move names a piece or its square".to_string()),
     };
     let shape = |from: Square| -> Option<(Option<Square>, Square)> {
-        match (w.igui, w.to.as_slice()) {
-            (Some(v), []) => Some((Some(v), from)),
-            (None, [(_, to)]) => Some((None, *to)),
-            (None, [(_, v), (_, to)]) => Some((Some(*v), *to)),
-            _ => None,
+        match (w.via, w.to) {
+            // Igui: the piece stays on its square.
+            (Some(v), None) => Some((Some(v), from)),
+            (via, Some(to)) => Some((via, to)),
+            (None, None) => None,
         }
     };
     let found: Vec<(Square, Option<Square>, Square)> = origins
@@ -916,6 +892,7 @@ pub fn walk_checked(
                 crate::family::Family::Tenjiku,
                 crate::family::Move::as_tenjiku,
             )
+            .and_then(super::Ply::replayed)
             .and_then(|m| check(b, ply.side, m).map(|()| m))
             .map_err(|e| format!("{} {e}", ply.label(Side::Black)))?;
         visit(b, ply, m);
@@ -924,10 +901,37 @@ pub fn walk_checked(
 }
 
 /// Checks every move of a tenjiku game from the start position (a game
-/// read from JSON), naming the ply.
+/// read from JSON), naming the ply. A game not replayed
+/// ([`super::Variant::validated`] false) is checked without the board:
+/// every move is a claim that the notation writes and reads back.
 pub fn check_game(game: &Game) -> Result<(), String> {
-    walk_checked(game, &mut |_, _, _| {})
+    if replayed(game) {
+        return walk_checked(game, &mut |_, _, _| {});
+    }
+    start_of(game)?;
+    crate::family::plies_in_order(&game.moves)
+        .into_iter()
+        .try_for_each(|ply| {
+            ply.mv
+                .of(
+                    crate::family::Family::Tenjiku,
+                    crate::family::Move::as_tenjiku,
+                )
+                .and_then(super::Ply::claimed)
+                .and_then(Claim::check)
+                .map_err(|e| format!("{} {e}", ply.label(Side::Black)))
+        })
 }
+
+/// Whether a tenjiku game's moves were replayed (not read with
+/// `--no-validate`).
+pub fn replayed(game: &Game) -> bool {
+    game.variant.as_tenjiku().is_none_or(|v| v.validated)
+}
+
+/// The warning of a game read without replaying its moves.
+pub const UNREPLAYED: &str = "moves not replayed (--no-validate): pieces, origins, captures, \
+                              promotions and burns are as written, unchecked";
 
 #[cfg(test)]
 mod tests {
@@ -1290,10 +1294,10 @@ mod tests {
     #[test]
     fn resolving_short_forms() {
         let b = Board::start();
-        let w = |piece: &str, to: &str| Written {
+        let w = |piece: &str, to: &str| Claim {
             piece: Some(p(piece)),
-            to: vec![(false, s(to))],
-            ..Written::default()
+            to: Some(s(to)),
+            ..Claim::default()
         };
         let mv = resolve(&b, B, &w("P", "7k")).unwrap();
         assert_eq!(mv.from, s("7l"));
