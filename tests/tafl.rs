@@ -1272,3 +1272,23 @@ fn the_fuzz_properties_hold_on_the_corpora() {
         }
     }
 }
+
+#[test]
+fn an_otn_record_starts_with_a_tag_opentafl_writes() {
+    // A record is found by its first tag: a key kifu keeps but OpenTafl
+    // does not write (`[foo:x]`) is written after the result, so that two
+    // records written one after the other read back as two.
+    let rules = "[rules:dim:7 atkf:y ks:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]";
+    for input in [
+        format!("[foo:x]\n{rules}\n\n1. d2-e2\n"),
+        format!("[foo:x]\n[result:1]\n{rules}\n\n1. d2-e2\n"),
+    ] {
+        let once = convert("otn", "otn", &[], input.as_bytes());
+        assert_eq!(counts(&once), (1, 0), "{}", stderr(&once));
+        assert!(stdout(&once).starts_with("[result:"), "{}", stdout(&once));
+        let twice = stdout(&once).repeat(2);
+        let again = convert("otn", "otn", &[], twice.as_bytes());
+        assert_eq!(counts(&again), (2, 0), "{}", stderr(&again));
+        assert_eq!(stdout(&again), twice);
+    }
+}

@@ -818,16 +818,32 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     };
     let mut wrote_rules = false;
     let has_result = game.tag("Result").is_some();
-    if !has_result {
-        if let Some(r) = game.result {
-            out.push_str("[result:");
-            out.push_str(result_out(r.token()));
-            out.push_str("]\n");
-        }
+    // A record is found by its first tag, which must be one OpenTafl
+    // writes (`OtnScan`): where the game's first is another (a key kifu
+    // keeps, `[foo:x]`), its result tag comes first.
+    let known_first = shown_tags
+        .iter()
+        .find(|t| t.name != "Board")
+        .is_none_or(|t| {
+            t.name == "Rules" || starts_tag(format!("[{}:", tag_key(&t.name)).as_bytes())
+        });
+    let result_first = match (has_result, game.result) {
+        (true, _) if known_first => None,
+        (true, _) => game.tag("Result").map(|v| result_out(v).to_string()),
+        (false, Some(r)) => Some(result_out(r.token()).to_string()),
+        (false, None) if known_first => None,
+        (false, None) => Some("?".to_string()),
+    };
+    if let Some(r) = &result_first {
+        out.push_str("[result:");
+        out.push_str(r);
+        out.push_str("]\n");
     }
+    let mut result_moved = has_result && result_first.is_some();
     for t in &shown_tags {
         match t.name.as_str() {
             "Board" => {}
+            "Result" if std::mem::take(&mut result_moved) => {}
             // A record has one rules tag, the game's: the start comments
             // follow it once (a second one read back would double them).
             "Rules" if wrote_rules => warnings.push(
