@@ -321,10 +321,10 @@ impl Inference {
                 };
                 let man = match setup {
                     None => {
-                        let (black, white) = start_squares(board);
-                        let own = if side == Side::White { &white } else { &black };
-                        let empty = !black.contains(&to.0) && !white.contains(&to.0);
-                        if !own.contains(&from.0) || (i == 0 && !m.capture && !empty) {
+                        let empty = board.starting_side(to).is_none();
+                        if board.starting_side(from) != Some(side)
+                            || (i == 0 && !m.capture && !empty)
+                        {
                             *misfit = misfit.saturating_add(1);
                             continue;
                         }
@@ -345,14 +345,6 @@ impl Inference {
             }
         }
     }
-}
-
-/// The squares Black's and White's men start on: the rows of each half but
-/// the middle two, Black's on the low numbers.
-fn start_squares(board: &Board) -> (std::ops::RangeInclusive<u16>, std::ops::RangeInclusive<u16>) {
-    let n = (u16::from(board.height) / 2 - 1) * (u16::from(board.width) / 2);
-    let count = board.square_count();
-    (1..=n, count - n + 1..=count)
 }
 
 /// Gives every ply of `game` the number and side it has when `first` moves
