@@ -26,8 +26,9 @@
 //!
 //! The board is a fixed array of cells with a border of two off-board cells
 //! around the playing squares, so that every step and jump looks a cell up
-//! without a bounds test; replaying a move allocates nothing (a capture
-//! that takes more than 16 pieces aside).
+//! without testing the board's edges; replaying a move allocates nothing
+//! (but a capture of more than 16 pieces, one that several paths fit, and
+//! the copy of the board a ply with variations needs).
 
 use std::cell::RefCell;
 use std::rc::Rc;
