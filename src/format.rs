@@ -27,7 +27,8 @@ pub struct ReadOptions {
     /// The input format's own options ([`Format::options`]), built once for
     /// the run; empty for the format's defaults.
     pub format: Settings,
-    /// Convert chess by syntax alone, without replaying the moves.
+    /// Read by syntax alone, without replaying the moves (chess, draughts,
+    /// tafl).
     pub no_validate: bool,
     /// Read every record with the pest grammar, never the fast lexer (to
     /// check the fast lexer against the grammar).

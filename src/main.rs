@@ -127,8 +127,8 @@ struct ConvertArgs {
     /// Shorthand for --from-opt board=V (help built from the registry).
     #[arg(long)]
     variant: Option<String>,
-    /// Convert chess by syntax alone, without replaying the moves (what could
-    /// not be checked is said in a warning).
+    /// Read by syntax alone, without replaying the moves (chess, draughts,
+    /// tafl: what could not be checked is said in a warning).
     #[arg(long)]
     no_validate: bool,
     /// Read every record with the pest grammar, never the fast lexer (to

@@ -229,9 +229,9 @@ fn draughts_paths_compare_by_meaning_and_black_moves_first_in_english() {
     // A capture written in full on one side and compact on the other is the
     // same move; a changed square is not.
     let english = std::fs::read_to_string("corpus/draughts/english.pdn").unwrap();
-    assert!(english.contains("28x19x10") && english.contains("2. 8-11 22-17"));
+    assert!(english.contains("19x10x3") && english.contains("2. 8-11 22-17"));
     let b = english
-        .replace("28x19x10", "28x10")
+        .replace("19x10x3", "19x3")
         .replace("2. 8-11 22-17", "2. 8-11 21-17");
     let b = file("draughts", "b.pdn", &b);
     let (code, out) = diff(Path::new("corpus/draughts/english.diag.pdn"), &b, &[]);
@@ -409,4 +409,92 @@ fn identical_tenjiku_games_are_equal() {
         );
         assert_eq!(code, 0, "{form}: {out}");
     }
+}
+
+#[test]
+fn a_draughts_move_that_cannot_be_played_is_named_and_the_rest_aligned() {
+    // 4... 24-19 goes to a square White holds; 7... 31-27 is another
+    // transcription error, and the Round tag differs too.
+    let english = std::fs::read_to_string("corpus/draughts/english.pdn").unwrap();
+    assert!(english.contains("4. 7x14 24-20") && english.contains("7. 3-8 32-28"));
+    let b = english
+        .replace("4. 7x14 24-20", "4. 7x14 24-19")
+        .replace("7. 3-8 32-28", "7. 3-8 31-27")
+        .replace("[Round \"4\"]", "[Round \"40\"]");
+    let b = file("impossible", "b.pdn", &b);
+    let (code, out) = diff(Path::new("corpus/draughts/english.pdn"), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "  b: cannot be replayed: 10:53: 4... 24-19: 19 is occupied (position: \
+             W:W19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,9,11,12,14,15); \
+             the moves are aligned as written"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("a: cannot be replayed"), "{out}");
+    // The rest is aligned by the text: the other changed move and the tag.
+    assert!(out.contains("tag Round: \"4\" | \"40\""), "{out}");
+    assert!(
+        out.contains("first divergence at 4... (White): a 24-20, b 24-19"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    - 7... 32-28\n    + 7... 31-27\n"),
+        "{out}"
+    );
+    assert_eq!(out.matches("\n    + ").count(), 2, "{out}");
+    // The same in JSON.
+    let (_, json) = diff(
+        Path::new("corpus/draughts/english.pdn"),
+        &b,
+        &["--format", "json"],
+    );
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let illegal = &first["differences"]["illegal"];
+    assert!(illegal["a"].is_null(), "{json}");
+    assert!(
+        illegal["b"]
+            .as_str()
+            .unwrap()
+            .starts_with("10:53: 4... 24-19: 19 is occupied"),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_pair_agreeing_on_an_impossible_draughts_move_is_named_on_both_sides() {
+    // Both transcriptions, numbered and diagonal, hold the same impossible
+    // move: no move differs, and each side says it cannot be replayed.
+    let english = std::fs::read_to_string("corpus/draughts/english.pdn").unwrap();
+    let num = english.replace("4. 7x14 24-20", "4. 7x14 24-19");
+    let a = file("agreeing", "a.pdn", &num);
+    let written = kifu(
+        &[
+            "convert",
+            "--no-validate",
+            "--to",
+            "draughts-diag",
+            a.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(written.status.success());
+    let b = file("agreeing", "b.diag.pdn", &stdout(&written));
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  a: cannot be replayed: 10:53: 4... 24-19: 19 is occupied"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  b: cannot be replayed: 10:43: 4... fe5: 19 is occupied"),
+        "{out}"
+    );
+    assert!(!out.contains("first divergence"), "{out}");
+    assert!(
+        !out.contains("\n    - ") && !out.contains("\n    + "),
+        "{out}"
+    );
+    assert!(out.contains("1 equal, 1 different"), "{out}");
 }

@@ -10,8 +10,8 @@ use std::path::Path;
 use common::*;
 
 const ENGLISH: &str = "[Event \"e1\"]\n[Result \"1-0\"]\n\n\
-    1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17x10 4. 6x15 25-22 5. 15x24 28x19x10 1-0\n\n\
-    [Event \"e2\"]\n[Result \"*\"]\n\n1. 9-14 22-18 2. 5-9 18x9 *\n";
+    1. 11-15 23-19 2. 8-11 22-17 3. 10-14 17x10 4. 7x14 24-20 5. 15x24 28x19 1-0\n\n\
+    [Event \"e2\"]\n[Result \"*\"]\n\n1. 10-15 22-18 2. 15x22 25x18 *\n";
 
 const ITALIAN: &str = "[Event \"i1\"]\n[Result \"1/2-1/2\"]\n\n\
     1. 23-19 11-15 2. 21-17 10-14 3. 19x10 5x14 4. 27-23 7-11 1/2-1/2\n";
@@ -90,25 +90,41 @@ fn an_italian_file_without_game_type_is_read_as_italian() {
 
 #[test]
 fn variant_and_game_type_still_decide() {
+    // An Italian game read on other boards: its moves cannot be played
+    // there, so it is read by syntax alone.
+    let out = convert_file(
+        "italian.pdn",
+        ITALIAN,
+        "draughts-num",
+        &["--variant", "english", "--no-validate"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("board"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("[GameType \"21\"]"));
+
+    let tagged = ITALIAN.replace("[Result", "[GameType \"20\"]\n[Result");
+    let out = convert_file("italian.pdn", &tagged, "draughts-diag", &["--no-validate"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("board"), "{}", stderr(&out));
+    // Validated, the first move is refused: 23 holds no man of Black, who
+    // moves first in English draughts.
     let out = convert_file(
         "italian.pdn",
         ITALIAN,
         "draughts-num",
         &["--variant", "english"],
     );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
-    assert!(stdout(&out).contains("[GameType \"21\"]"));
-
-    let tagged = ITALIAN.replace("[Result", "[GameType \"20\"]\n[Result");
-    let out = convert_file("italian.pdn", &tagged, "draughts-diag", &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1. 23-19: the piece on 23 is White's, and Black is to move"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
 fn canadian_and_international_moves_tell_their_boards() {
-    let canadian = "[Event \"c\"]\n\n1. 44-38 27-33 2. 38x27 21x34 3. 49-44 1-7 4. 67-61 6-12 *\n";
+    let canadian =
+        "[Event \"c\"]\n\n1. 44-38 27-33 2. 38x27 21x34 3. 49-44 22-27 4. 55-49 16-22 *\n";
     let out = convert_file("canadian.pdn", canadian, "draughts-num", &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(

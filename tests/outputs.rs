@@ -406,7 +406,7 @@ fn strict_writes_the_failing_game_to_rejects() {
 fn json_arrays_read_back_without_warnings_and_games_count_from_1() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    fs::write(d.join("x.pdn"), BAD_MIDDLE.replace("28-99", "28-23")).unwrap();
+    fs::write(d.join("x.pdn"), BAD_MIDDLE.replace("28-99", "28-22")).unwrap();
     let run = kifu_in(d, &["convert", "--to", "json", "x.pdn", "-o", "a.json"]);
     assert!(run.status.success(), "{}", stderr(&run));
     let direct = kifu_in(d, &["convert", "--to", "draughts-num", "x.pdn"]);

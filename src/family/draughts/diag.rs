@@ -32,12 +32,16 @@ mod grammar {
 }
 use grammar::{DiagParser, Rule};
 
-struct Diag<'o> {
+struct Diag<'o, 't> {
     opts: &'o ReadOptions,
+    /// The record, to locate a move that cannot be played.
+    text: &'t str,
     board: Board,
+    /// Where each move was written (offset and length), in reading order.
+    spans: draughts::Spans,
 }
 
-impl Notation for Diag<'_> {
+impl Notation for Diag<'_, '_> {
     type Rule = Rule;
     const DIALECT: &'static Dialect = &draughts::DIALECT;
     const MOVE_PAIR: bool = true;
@@ -69,6 +73,7 @@ impl Notation for Diag<'_> {
 
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
         let spot = mv.spot();
+        self.spans.push(mv.offset(), mv.text().len());
         let form = mv
             .into_pair()
             .ok_or_else(|| Problem::at(spot.pos(), "a move read without the grammar"))?
@@ -138,6 +143,10 @@ impl Notation for Diag<'_> {
         }
         Ok(Move::Draughts(DMove { path, capture }))
     }
+
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        draughts::judge(game, self.text, &self.spans, self.opts, warnings)
+    }
 }
 
 fn no_diagonal(board: &Board) -> String {
@@ -163,7 +172,9 @@ fn coord_text(board: &Board, letter: i32, digit: i32) -> String {
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut diag = Diag {
         opts,
+        text,
         board: Board::INTERNATIONAL,
+        spans: draughts::Spans::new(),
     };
     let parse = |t| DiagParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut diag)

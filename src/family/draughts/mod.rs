@@ -7,6 +7,7 @@
 pub mod diag;
 pub mod num;
 pub mod pdn;
+pub mod play;
 pub mod rules;
 
 use serde::{Deserialize, Serialize};
@@ -119,9 +120,10 @@ pub struct Position {
 
 /// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
 /// the path as the numbered notation writes it (written and canonical), its
-/// first and last squares. Draughts records name no captured piece and kifu
-/// does not replay draughts, so the captured squares, the piece and the
-/// flags are left empty.
+/// first and last squares. Draughts records name no captured piece, and
+/// the table holds what the record writes (the replay of
+/// [`play::replay`] only judges the moves), so the captured squares, the
+/// piece and the flags are left empty.
 pub fn move_fields(
     game: &crate::ir::Game,
     board: &Board,

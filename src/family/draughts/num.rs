@@ -39,6 +39,8 @@ struct Num<'o, 't> {
     inference: Inference,
     /// Where the FEN tag is, when the board is inferred.
     fen_at: (usize, usize),
+    /// Where each move was written (offset and length), in reading order.
+    spans: draughts::Spans,
 }
 
 impl Notation for Num<'_, '_> {
@@ -63,6 +65,7 @@ impl Notation for Num<'_, '_> {
         // The grammar matched `square (sep square)+` or two alphanumeric
         // squares; split the text at the separators.
         let text = mv.text();
+        self.spans.push(mv.offset(), text.len());
         let bytes = text.as_bytes();
         let mut path = Path::new();
         let mut capture = false;
@@ -122,7 +125,7 @@ impl Notation for Num<'_, '_> {
             warnings.push(Problem::at(
                 pos,
                 "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
-                 bottom left (name the board with --variant)",
+                 bottom left, moves not replayed (name the board with --variant)",
             )
             .of_kind("board-assumed"));
         } else if self.choice.assumed {
@@ -132,8 +135,22 @@ impl Notation for Num<'_, '_> {
                     .settle(game, self.text, self.fen_at)?
                     .of_kind("board-inferred"),
             );
+            // A move that cannot be played on the board kifu inferred may
+            // be one of another board: the error says which board it was.
+            return draughts::judge(game, self.text, &self.spans, self.opts, warnings).map_err(
+                |mut e| {
+                    if let Some(board) = game.variant.as_draughts() {
+                        e.message.push_str(&format!(
+                            "; no GameType tag: the board was inferred as GameType {} (name \
+                             the board with --variant)",
+                            board.game_type
+                        ));
+                    }
+                    e
+                },
+            );
         }
-        Ok(())
+        draughts::judge(game, self.text, &self.spans, self.opts, warnings)
     }
 }
 
@@ -190,6 +207,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         alpha_seen: None,
         inference: Inference::default(),
         fen_at: (1, 1),
+        spans: draughts::Spans::new(),
     };
     let parse = |t| NumParser::parse(Rule::record, t);
     container::read_record(text, opts, Some(LEXING), parse, &mut num)

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
 use crate::container::{self, line_col, Start, Style};
 use crate::family::draughts::rules::{fits, parse_fen, write_fen};
-use crate::family::draughts::Move as DMove;
+use crate::family::draughts::{play, Move as DMove};
 use crate::family::{Move, Setup, Variant};
 use crate::format::ReadOptions;
 use crate::ir::{Game, Line, Outcome, Side, Tag};
@@ -101,7 +101,7 @@ pub fn start(
                     warnings.push(Problem::at(
                         at("GameType"),
                         format!(
-                            "GameType `{}` differs from the standard `{}`; read as written (--variant overrides)",
+                            "GameType `{}` differs from the standard `{}`; read as written, moves not replayed (--variant overrides)",
                             t.value,
                             standard.game_type_string()
                         ),
@@ -321,10 +321,10 @@ impl Inference {
                 };
                 let man = match setup {
                     None => {
-                        let (black, white) = start_squares(board);
-                        let own = if side == Side::White { &white } else { &black };
-                        let empty = !black.contains(&to.0) && !white.contains(&to.0);
-                        if !own.contains(&from.0) || (i == 0 && !m.capture && !empty) {
+                        let empty = board.starting_side(to).is_none();
+                        if board.starting_side(from) != Some(side)
+                            || (i == 0 && !m.capture && !empty)
+                        {
                             *misfit = misfit.saturating_add(1);
                             continue;
                         }
@@ -345,14 +345,6 @@ impl Inference {
             }
         }
     }
-}
-
-/// The squares Black's and White's men start on: the rows of each half but
-/// the middle two, Black's on the low numbers.
-fn start_squares(board: &Board) -> (std::ops::RangeInclusive<u16>, std::ops::RangeInclusive<u16>) {
-    let n = (u16::from(board.height) / 2 - 1) * (u16::from(board.width) / 2);
-    let count = board.square_count();
-    (1..=n, count - n + 1..=count)
 }
 
 /// Gives every ply of `game` the number and side it has when `first` moves
@@ -440,6 +432,97 @@ pub fn render_tags(game: &Game, board: Board) -> Cow<'_, [Tag]> {
         (None, None) => {}
     }
     tags
+}
+
+/// Where each move of a record was written (byte offset and length in the
+/// record), in reading order: what locates a move that cannot be played
+/// ([`judge`]). Its buffer goes back to its thread when dropped and serves
+/// the next record there, so that reading a record costs no allocation
+/// for it.
+pub struct Spans(Vec<(usize, usize)>);
+
+thread_local! {
+    static SPANS: std::cell::Cell<Vec<(usize, usize)>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Spans {
+    /// No move yet, in this thread's buffer.
+    pub fn new() -> Spans {
+        let mut buffer = SPANS.with(std::cell::Cell::take);
+        buffer.clear();
+        Spans(buffer)
+    }
+
+    /// Notes a move written at `at`, `len` bytes long.
+    #[inline]
+    pub fn push(&mut self, at: usize, len: usize) {
+        self.0.push((at, len));
+    }
+}
+
+impl Default for Spans {
+    fn default() -> Spans {
+        Spans::new()
+    }
+}
+
+impl Drop for Spans {
+    fn drop(&mut self) {
+        let buffer = std::mem::take(&mut self.0);
+        SPANS.with(|s| s.set(buffer));
+    }
+}
+
+/// The warning of a game read without replaying its moves.
+pub const UNREPLAYED: &str =
+    "moves not replayed (--no-validate): their legality is as written, unchecked";
+
+/// Judges the moves of a game a draughts reader has read (and settled the
+/// board of): replayed by the rules of its board ([`play::replay`]) unless
+/// `--no-validate` reads by syntax alone (then a warning says so). Only a
+/// standard board (the predefined board of its GameType number, however
+/// named: tag, `--variant` or inferred) is judged: on another (a tag that
+/// differs from its GameType's standard, as `20,W,10,10,N1,0`, or the 10x10
+/// board assumed for alphanumeric squares without a tag) kifu knows neither
+/// where the men start nor that the tag is right, and the moves are read as
+/// written, as a warning says when kifu read the board so. `spans`
+/// holds where each move was written in `text`, the record (byte offset and
+/// length), in the order they were read: the error of a move that cannot
+/// be played is located there and says which move, why, and the position
+/// before it (`12... 32-28: 28 is occupied (position: W:W...:B...)`). The
+/// game itself is left as it was read.
+pub fn judge(
+    game: &Game,
+    text: &str,
+    spans: &Spans,
+    opts: &ReadOptions,
+    warnings: &mut Vec<Problem>,
+) -> Result<(), Problem> {
+    if opts.no_validate {
+        if !game.moves.plies.is_empty() {
+            warnings.push(Problem::whole(UNREPLAYED).of_kind("not-replayed"));
+        }
+        return Ok(());
+    }
+    let standard = game
+        .variant
+        .as_draughts()
+        .is_some_and(|b| Board::preset(b.game_type) == Some(b));
+    if !standard {
+        return Ok(());
+    }
+    play::replay(game).map_err(|stop| {
+        let (at, len) = spans.0.get(stop.index).copied().unwrap_or((0, 0));
+        let written = text.get(at..at + len).unwrap_or_default();
+        let label = stop.ply.label(game.variant.first_mover());
+        Problem::at(
+            line_col(text, at),
+            format!(
+                "{label} {written}: {} (position: {})",
+                stop.why, stop.position
+            ),
+        )
+    })
 }
 
 /// The draughts move of a ply, or the error for a move of another family.

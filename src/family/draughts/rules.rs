@@ -321,6 +321,31 @@ impl Board {
         })
     }
 
+    /// How many rows of men each side starts with: the rows of each half
+    /// but the middle two (4 on 10x10, 3 on 8x8, 5 on 12x12), and 2 in Thai
+    /// draughts (GameType 31, 8 men a side).
+    pub fn start_rows(&self) -> u8 {
+        match self.game_type {
+            31 => 2,
+            _ => (self.height / 2).saturating_sub(1),
+        }
+    }
+
+    /// The side whose man stands on a square at the start of a game, if
+    /// any: White's on the bottom rows, Black's on the top rows (seen by
+    /// White), [`Board::start_rows`] each.
+    pub fn starting_side(&self, sq: Square) -> Option<Side> {
+        let (_, r) = self.coords(sq)?;
+        let rows = self.start_rows();
+        if r <= rows {
+            Some(Side::White)
+        } else if r > self.height - rows {
+            Some(Side::Black)
+        } else {
+            None
+        }
+    }
+
     /// The capture separator PDN prescribes for this game type.
     pub fn capture_separator(&self) -> char {
         match self.game_type {
