@@ -94,6 +94,14 @@ pub trait Scan: Sync + std::fmt::Debug {
         !bytes.trim_ascii().is_empty()
     }
 
+    /// Repairs damage to a record's text that its reader should not see
+    /// (a container's escape sequences written as text, say): the text to
+    /// read instead and a warning per kind of repair, or `None` when there
+    /// is nothing to repair (every format but the containers).
+    fn repair(&self, _text: &str) -> Option<(String, Vec<Problem>)> {
+        None
+    }
+
     /// For a format kept as a folder of files rather than one stream (the
     /// `csv` tables), how that folder is read and written; its records are
     /// then found in the stream [`Folder::open`] gives. `None` (every other
@@ -604,6 +612,15 @@ pub fn read_record(
     let read = from
         .read
         .ok_or_else(|| Problem::whole(format!("{} cannot be read", from.name)))?;
+    let repaired;
+    let text = match from.split.repair(text) {
+        Some((fixed, mut said)) => {
+            warnings.append(&mut said);
+            repaired = fixed;
+            repaired.as_str()
+        }
+        None => text,
+    };
     let mut parsed = read(text, opts)?;
     warnings.append(&mut parsed.warnings);
     parsed.warnings = warnings;
@@ -834,9 +851,12 @@ pub fn convert_stream<R: Read + Send>(
                 if split.has_text(bytes) {
                     let (line, col) = locate(&rec, &Problem::whole(""));
                     summary.warnings += 1;
+                    let quote = quote_bytes(&bytes[..bytes.len().min(400)], 40);
                     let message = match game_index {
-                        0 => "comments that belong to no game: not written".to_string(),
-                        n => format!("comments after game {n} belong to no game: not written"),
+                        0 => format!("comments or text that belong to no game: not written (`{quote}`)"),
+                        n => format!(
+                            "comments or text after game {n} belong to no game: not written (`{quote}`)"
+                        ),
                     };
                     groups.add(
                         Diagnostic {
@@ -911,6 +931,48 @@ pub fn convert_stream<R: Read + Send>(
         .par_for_each(map, each)?;
     groups.report(report);
     Ok(summary)
+}
+
+/// Quotes text for a message, unambiguously: blanks and line breaks as one
+/// space, a byte that is not UTF-8 as `\xFF`, a control character as
+/// `\u{1}`; at most `max` characters, then `...`.
+pub fn quote_bytes(bytes: &[u8], max: usize) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    let mut blank = true;
+    let mut push = |out: &mut String, piece: &str, is_blank: bool| {
+        if is_blank {
+            if !blank {
+                out.push(' ');
+                count += 1;
+            }
+        } else {
+            out.push_str(piece);
+            count += 1;
+        }
+        blank = is_blank;
+        count < max
+    };
+    'all: for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            let piece = if c.is_control() && !c.is_whitespace() {
+                format!("\\u{{{:x}}}", u32::from(c))
+            } else {
+                c.to_string()
+            };
+            if !push(&mut out, &piece, c.is_whitespace()) {
+                out.push_str("...");
+                break 'all;
+            }
+        }
+        for &b in chunk.invalid() {
+            if !push(&mut out, &format!("\\x{b:02X}"), false) {
+                out.push_str("...");
+                break 'all;
+            }
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// The error for a record of `size` bytes, over the limit.

@@ -11,6 +11,7 @@
 
 pub mod dialect;
 pub mod fast;
+pub mod repair;
 pub mod scan;
 
 use pest::iterators::{Pair, Pairs};

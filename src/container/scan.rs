@@ -6,6 +6,7 @@
 
 use crate::archive::{Oversize, Scan, Skip};
 use crate::container::dialect::{Dialect, Results};
+use crate::container::repair;
 
 /// The record scanner of a PGN-style container, for one dialect (its
 /// result tokens end a record; its numbering mark tells a move number from
@@ -26,6 +27,32 @@ impl Scanner {
 impl Scan for Scanner {
     fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
         container_end(data, self.dialect, eof)
+    }
+
+    fn has_text(&self, bytes: &[u8]) -> bool {
+        let mut i = 0;
+        while i < bytes.len() {
+            let rest = &bytes[i..];
+            i += if bytes[i].is_ascii_whitespace() {
+                1
+            } else if rest.starts_with(b"\xEF\xBB\xBF") {
+                3
+            } else if let Some(len) = repair::escape_len(rest) {
+                len
+            } else if let Some(len) = line_start(bytes, i)
+                .then(|| repair::wrapper_len(rest))
+                .flatten()
+            {
+                len
+            } else {
+                return true;
+            };
+        }
+        false
+    }
+
+    fn repair(&self, text: &str) -> Option<(String, Vec<crate::error::Problem>)> {
+        super::repair::repair(text)
     }
 
     fn oversize(&self) -> Oversize {
@@ -185,6 +212,8 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
     let mut depth = 0usize;
     let mut tags = false;
     let mut body = false;
+    // Text that starts no movetext came before any tag or movetext.
+    let mut stray = false;
     let mut names = Names {
         hashes: 0,
         at: [(0, 0); 16],
@@ -226,9 +255,18 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                 Some(j) => i += j + 1,
                 None => i = n,
             },
+            b'[' if line_start(data, i) && repair::wrapper_len(&data[i..]).is_some() => {
+                // `[pgn]`, `[/pgn]`: blank (when the line is cut short here,
+                // the rest is read as a tag).
+                i += repair::wrapper_len(&data[i..]).unwrap_or(1);
+            }
             b'[' => {
                 if body && (depth == 0 || (line_start(data, i) && tag_head(data, i))) {
                     return Some((i, true));
+                }
+                // Stray text before a game's tags is no game of its own.
+                if stray && !tags && line_start(data, i) && tag_head(data, i) {
+                    return Some((i, false));
                 }
                 // The name: from after `[` (and a doubled `[`) to the
                 // first quote, `]` or line end.
@@ -291,8 +329,11 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                 i += 1;
             }
             _ if b.is_ascii_whitespace() => i += 1,
-            // A BOM where files were concatenated is blank too.
+            // A BOM where files were concatenated is blank too, and so is
+            // an escape sequence written as text (`\r`: the reader's
+            // repair, [`repair`]).
             0xEF if data[i..].starts_with(b"\xEF\xBB\xBF") => i += 3,
+            b'\\' if repair::escape_len(&data[i..]).is_some() => i += 2,
             _ => {
                 let start = i;
                 let maybe_result = firsts.contains(b);
@@ -327,11 +368,12 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                             None => return None,
                         }
                     }
-                    if results.is_token(token) {
+                    if results.is_token(token) || dashed_result(token, results) {
                         return Some((i, true));
                     }
                 }
-                if !body {
+                stray |= !body && !tags && !starts_movetext(b);
+                if !body && starts_movetext(b) {
                     // On a tag's line, only a move number starts movetext.
                     let on_tag_line = tag_end.is_some_and(|e: usize| {
                         memchr::memchr2(b'\n', b'\r', &data[e..start]).is_none()
@@ -346,6 +388,38 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
     } else {
         None
     }
+}
+
+/// Whether a token's first byte can start movetext in some container
+/// notation: a move, a move number, a result, a null move, a glyph or NAG.
+/// Text between games that starts otherwise (a stray `ÿ`, `,`, `\\`) is no
+/// game of its own: it is reported as text that belongs to no game.
+fn starts_movetext(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'*' | b'-' | b'.' | b'$' | b'!' | b'?' | b'@' | b'+')
+}
+
+/// Whether a token is a result once its Unicode look-alike dashes are read
+/// as `-` (`1–0`), as the reader's repair reads them.
+fn dashed_result(token: &[u8], results: &Results) -> bool {
+    if memchr::memchr2(0xE2, 0xEF, token).is_none() || token.len() > 24 {
+        return false;
+    }
+    let mut buf = [0u8; 24];
+    let (mut i, mut n) = (0, 0);
+    while i < token.len() {
+        match repair::dash_len(&token[i..]) {
+            Some(len) => {
+                buf[n] = b'-';
+                i += len;
+            }
+            None => {
+                buf[n] = token[i];
+                i += 1;
+            }
+        }
+        n += 1;
+    }
+    results.is_token(&buf[..n])
 }
 
 /// The end of a result token written with blanks around its dash (`1 - 0`,
