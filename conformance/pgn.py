@@ -16,8 +16,13 @@ A game is identified by its main line (the moves as UCI, from its start
 position). For each suite (the first folder level under DIR, or DIR itself)
 the table gives: the files; the games python-chess reads; its clean standard
 games; what kifu converted and failed; `agree`, the clean standard games whose
-main line kifu wrote too; `missing`, the clean standard games kifu did not
-write (kifu's fault unless the notes say why python-chess is wrong); and
+main line kifu wrote too; `peer split`, the clean standard games that are the
+start of a game kifu wrote with the same tags (python-chess ended the game at
+a blank line, a `%` line or a second comment, and read the rest as another
+game); `peer empty`, the clean standard games of no move and no tag (stray
+text between games, which kifu reports as text of no game); `missing`, the
+other clean standard games kifu did not write (kifu's fault unless README,
+"Conformance", says why python-chess is wrong); and
 `extra`, the games kifu wrote that are no clean standard game of python-chess
 (a game python-chess failed or split differently: where kifu read more).
 
@@ -99,6 +104,13 @@ def first_tags(game):
     return " ".join(f'{k}="{h[k]}"' for k in ("White", "Black", "Date", "Round") if h.get(k, "?") != "?")
 
 
+def roster(game):
+    """The game's tags of the seven-tag roster that are not placeholders."""
+    h = game.headers
+    return tuple((k, h[k]) for k in ("Event", "Site", "Date", "Round", "White", "Black")
+                 if h.get(k, "?").strip("?. ") != "")
+
+
 def run_kifu(kifu, path):
     with tempfile.NamedTemporaryFile(suffix=".pgn", delete=False) as out:
         out_path = out.name
@@ -152,7 +164,7 @@ def main():
             mine = [g for g, _, _ in read_all(written)]
             row = rows.setdefault(
                 suite_of(root, path),
-                collections.Counter(files=0, peer=0, clean=0, converted=0, failed=0, agree=0, missing=0, extra=0),
+                collections.Counter(),
             )
             row["files"] += 1
             row["peer"] += len(peer)
@@ -165,12 +177,18 @@ def main():
             row["agree"] += sum(agree.values())
             missing = wanted - got
             extra = got - wanted
-            row["missing"] += sum(missing.values())
             row["extra"] += sum(extra.values())
             for g, std, ok in peer:
                 line = main_line(g)
                 if std and ok and missing[line] > 0:
                     missing[line] -= 1
+                    if not line and not roster(g):
+                        row["peer empty"] += 1
+                        continue
+                    if any(roster(k) == roster(g) and main_line(k)[:len(line)] == line for k in mine):
+                        row["peer split"] += 1
+                        continue
+                    row["missing"] += 1
                     errs = [l for l in stderr.splitlines() if "error" in l][:3]
                     notes.append(f"missing {path}: {first_tags(g)} ({len(line)} plies) kifu: {errs}")
             if args.details:
@@ -180,9 +198,10 @@ def main():
                         extra[line] -= 1
                         notes.append(f"extra   {path}: {first_tags(g)} ({len(line)} plies)")
 
-    cols = ["files", "peer", "clean", "converted", "failed", "agree", "missing", "extra"]
+    cols = ["files", "peer", "clean", "converted", "failed", "agree", "peer split", "peer empty", "missing",
+            "extra"]
     heads = ["suite", "files", "python-chess games", "clean standard", "kifu converted", "kifu failed",
-             "agree", "missing", "extra"]
+             "agree", "peer split", "peer empty", "missing", "extra"]
     table = [heads] + [[name] + [str(row[c]) for c in cols] for name, row in rows.items()]
     total = collections.Counter()
     for row in rows.values():

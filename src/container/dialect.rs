@@ -46,7 +46,7 @@ impl Numbering {
         match self {
             Numbering::Pair => {
                 let dots = text.len() - text.trim_end_matches(['.', '…']).len();
-                (dots >= 3 || text.ends_with('…')).then_some(first.other())
+                (dots >= 2 || text.ends_with('…')).then_some(first.other())
             }
             Numbering::Ply { .. } => Some(if number % 2 == 1 {
                 first

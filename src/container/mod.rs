@@ -877,7 +877,7 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     None => return Err(Problem::at(at(offset), "a move glyph before any move")),
                 },
                 Token::Nag(text, offset) => {
-                    let value: u32 = text[1..].parse().map_err(|_| {
+                    let value = nag_value(text).ok_or_else(|| {
                         Problem::at(at(offset), format!("NAG `{text}` is too large"))
                     })?;
                     match line.plies.last_mut() {
@@ -1049,6 +1049,48 @@ pub struct Style {
     pub glyphs_as_nags: bool,
     /// How the movetext is laid out in lines (one of the dialect's).
     pub layout: Layout,
+}
+
+/// The symbols read where a NAG goes (`grammars/common.pest`, `nag_symbol`),
+/// and their NAGs, as ChessBase, lichess (scalachess's `Glyph`) and the
+/// PGN standard's table give them. They are written as `$n`.
+pub const NAG_SYMBOLS: [(&str, u32); 24] = [
+    ("=∞", 44),
+    ("=/∞", 44),
+    ("+/=", 14),
+    ("=/+", 15),
+    ("+/-", 16),
+    ("-/+", 17),
+    ("+-", 18),
+    ("-+", 19),
+    ("+−", 18),
+    ("−+", 19),
+    ("⩲", 14),
+    ("⩱", 15),
+    ("±", 16),
+    ("∓", 17),
+    ("∞", 13),
+    ("□", 7),
+    ("⨀", 22),
+    ("⇆", 132),
+    ("↑↑", 32),
+    ("↑", 36),
+    ("→", 40),
+    ("⊕", 138),
+    ("∆", 140),
+    ("=", 10),
+];
+
+/// The NAG of a `nag` token: `$14`, or a symbol of [`NAG_SYMBOLS`]; `None`
+/// for a number too large.
+fn nag_value(text: &str) -> Option<u32> {
+    match text.strip_prefix('$') {
+        Some(digits) => digits.parse().ok(),
+        None => NAG_SYMBOLS
+            .iter()
+            .find(|&&(s, _)| s == text)
+            .map(|&(_, n)| n),
+    }
 }
 
 /// The NAG of a traditional move suffix.

@@ -206,6 +206,13 @@ fn decode(text: &str) -> (Written, Check) {
     } else {
         (text, Check::None)
     };
+    // `exf6 e.p.`, `exf6e.p.`, `bxa6ep`: the rules know an en passant
+    // capture without its suffix (only a pawn move has one, as the grammar
+    // reads it).
+    let body = match body.strip_suffix("e.p.").or_else(|| body.strip_suffix("ep")) {
+        Some(b) => b.trim_end_matches(' '),
+        None => body,
+    };
     let b = body.as_bytes();
     let written = match b.first() {
         Some(b'O' | b'0' | b'o') => Written::Castle(if b.len() >= 5 {
