@@ -102,6 +102,14 @@ pub trait Scan: Sync + std::fmt::Debug {
         None
     }
 
+    /// Where reading a record failed with `problem` in an annotation that
+    /// its format keeps as text instead (a container's variation that
+    /// cannot be played): the text to read again and the warning that says
+    /// so; `None` (every format but the containers) when the record fails.
+    fn demote(&self, _text: &str, _problem: &Problem) -> Option<(String, Problem)> {
+        None
+    }
+
     /// For a format kept as a folder of files rather than one stream (the
     /// `csv` tables), how that folder is read and written; its records are
     /// then found in the stream [`Folder::open`] gives. `None` (every other
@@ -586,6 +594,10 @@ pub enum Converted {
     Failed(Problem),
 }
 
+/// The most annotations of one record kept as text ([`Scan::demote`])
+/// before it fails: each costs a reading of the record.
+const MAX_DEMOTED: usize = 64;
+
 /// Reads one record's bytes with a format's reader, as every command reads
 /// records: UTF-8 (a stray BOM read as a space), or else Latin-1 with a
 /// warning. The game, and every warning.
@@ -621,7 +633,21 @@ pub fn read_record(
         }
         None => text,
     };
-    let mut parsed = read(text, opts)?;
+    let mut parsed = read(text, opts);
+    // A variation that cannot be read or played is kept as text, one at a
+    // time, and the record read again (a bounded number of times).
+    let mut again = String::new();
+    for _ in 0..MAX_DEMOTED {
+        let Err(e) = &parsed else { break };
+        let current = if again.is_empty() { text } else { again.as_str() };
+        let Some((fixed, said)) = from.split.demote(current, e) else {
+            break;
+        };
+        warnings.push(said);
+        parsed = read(&fixed, opts);
+        again = fixed;
+    }
+    let mut parsed = parsed?;
     warnings.append(&mut parsed.warnings);
     parsed.warnings = warnings;
     Ok(parsed)

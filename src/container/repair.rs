@@ -240,3 +240,199 @@ mod tests {
         assert_eq!((w[1].line, w[1].col), (2, 7));
     }
 }
+
+/// The parentheses of a record's movetext: each variation's `(` and its
+/// `)` (`None`: never closed), and the `)` that close nothing. Tags,
+/// comments, `;` and `%` lines are skipped over, as the grammar reads them.
+struct Parens {
+    spans: Vec<(usize, Option<usize>)>,
+    stray: Vec<usize>,
+}
+
+fn parens(b: &[u8]) -> Parens {
+    let n = b.len();
+    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |j| i + j);
+    let mut open: Vec<usize> = Vec::new();
+    let mut out = Parens {
+        spans: Vec::new(),
+        stray: Vec::new(),
+    };
+    let mut i = 0;
+    while i < n {
+        match b[i] {
+            b'{' => i = memchr::memchr(b'}', &b[i..]).map_or(n, |j| i + j),
+            b';' => i = line_end(i),
+            b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
+            b'[' if open.is_empty() => i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |j| i + j),
+            b'(' => {
+                open.push(out.spans.len());
+                out.spans.push((i, None));
+            }
+            b')' => match open.pop() {
+                Some(k) => out.spans[k].1 = Some(i),
+                None => out.stray.push(i),
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The byte offset of a 1-based line and column (in characters).
+fn offset_of(text: &str, line: usize, col: usize) -> Option<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        let b = text.as_bytes();
+        let j = memchr::memchr2(b'\n', b'\r', &b[start..])?;
+        start += j + 1;
+        if b[start - 1] == b'\r' && b.get(start) == Some(&b'\n') {
+            start += 1;
+        }
+    }
+    let rest = &text[start..];
+    Some(start + rest.char_indices().nth(col.checked_sub(1)?).map_or(rest.len(), |(k, _)| k))
+}
+
+/// Whether the movetext before `at` holds no move: only tags, comments,
+/// blanks and move numbers.
+fn before_any_move(b: &[u8], at: usize) -> bool {
+    let mut i = 0;
+    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..at]).map_or(at, |j| i + j);
+    while i < at {
+        match b[i] {
+            b'{' => i = memchr::memchr(b'}', &b[i..at]).map_or(at, |j| i + j + 1),
+            b';' => i = line_end(i),
+            b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
+            b'[' => i = memchr::memchr2(b']', b'\n', &b[i..at]).map_or(at, |j| i + j + 1),
+            b'(' | b'.' => i += 1,
+            c if c.is_ascii_whitespace() || c.is_ascii_digit() => i += 1,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// What to do with a record whose reading failed with `problem`, when the
+/// failure is in a variation or its parentheses: the text to read instead
+/// and the warning that says what was done. A variation that cannot be
+/// read or played is an annotation: it is kept as a comment (its `(` and
+/// `)` become `{` and `}`, braces inside it blanks), and the main line is
+/// read again. A `)` that closes nothing is skipped; a `(` never closed is a
+/// variation to the end of the movetext (before its result, which
+/// `is_result` tells), and is skipped before any move. `None` when the
+/// failure is not in a variation: the game fails.
+pub fn demote(
+    text: &str,
+    problem: &Problem,
+    is_result: &dyn Fn(&[u8]) -> bool,
+) -> Option<(String, Problem)> {
+    if problem.line == 0 {
+        return None;
+    }
+    let at = offset_of(text, problem.line, problem.col)?;
+    let b = text.as_bytes();
+    let p = parens(b);
+    let mut fixed = b.to_vec();
+    let pos = |offset: usize| line_col(text, offset);
+    // A `)` that closes nothing, where the reading stopped.
+    if let Some(&s) = p.stray.iter().find(|&&s| s == at) {
+        fixed[s] = b' ';
+        let warning = Problem::at(pos(s), "a `)` that closes no variation was skipped")
+            .of_kind("stray-paren");
+        return Some((String::from_utf8(fixed).ok()?, warning));
+    }
+    // The innermost variation that holds the place of the failure.
+    let &(open, close) = p
+        .spans
+        .iter()
+        .rev()
+        .find(|&&(o, c)| o <= at && c.is_none_or(|c| at <= c))?;
+    let why = problem.message.as_str();
+    let blank_braces = |fixed: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut fixed[from..to] {
+            if matches!(*c, b'{' | b'}') {
+                *c = b' ';
+            }
+        }
+    };
+    let mut kind = "variation-as-text";
+    let warning = match close {
+        Some(close) => {
+            blank_braces(&mut fixed, open + 1, close);
+            fixed[open] = b'{';
+            fixed[close] = b'}';
+            Problem::at(
+                pos(open),
+                format!("a variation that cannot be read or played was kept as a comment ({why})"),
+            )
+        }
+        None if before_any_move(b, open) => {
+            fixed[open] = b' ';
+            kind = "stray-paren";
+            Problem::at(pos(open), "a `(` before any move that is never closed was skipped")
+        }
+        None => {
+            // To the end of the movetext, before a result that ends it.
+            let body = text.trim_end();
+            let last = body
+                .rfind(|c: char| c.is_whitespace() || c == ')')
+                .map_or(0, |k| k + 1);
+            let end = if last > open && is_result(&b[last..body.len()]) {
+                last
+            } else {
+                body.len()
+            };
+            blank_braces(&mut fixed, open + 1, end);
+            fixed[open] = b'{';
+            fixed.insert(end, b'}');
+            Problem::at(
+                pos(open),
+                format!("a `(` is never closed: its variation, to the end of the game, was kept as a comment ({why})"),
+            )
+        }
+    };
+    Some((String::from_utf8(fixed).ok()?, warning.of_kind(kind)))
+}
+
+#[cfg(test)]
+mod demote_tests {
+    use super::*;
+
+    fn step(text: &str, line: usize, col: usize) -> Option<String> {
+        let results = |t: &[u8]| matches!(t, b"*" | b"1-0" | b"0-1" | b"1/2-1/2");
+        demote(text, &Problem::at((line, col), "x"), &results).map(|(t, _)| t)
+    }
+
+    #[test]
+    fn variations_become_comments() {
+        assert_eq!(
+            step("1. e4 (1. d4 {a} d5, c4) 1... e5 *", 1, 19).as_deref(),
+            Some("1. e4 {1. d4  a  d5, c4} 1... e5 *")
+        );
+        // The innermost variation that holds the failure.
+        assert_eq!(
+            step("1. e4 (1. d4 (1. c4 x) d5) e5 *", 1, 21).as_deref(),
+            Some("1. e4 (1. d4 {1. c4 x} d5) e5 *")
+        );
+        assert_eq!(step("1. e4 (1. d4) x *", 1, 15), None);
+        assert_eq!(step("1. e4 (1. d4) x *", 0, 0), None);
+    }
+
+    #[test]
+    fn unbalanced_parentheses() {
+        assert_eq!(
+            step("1. e4 (1. d4))) !? *", 1, 14).as_deref(),
+            Some("1. e4 (1. d4) ) !? *")
+        );
+        assert_eq!(step("((( 1. c4 *", 1, 1).as_deref(), Some(" (( 1. c4 *"));
+        assert_eq!(
+            step("1. e4 (1. d4 d5 *", 1, 7).as_deref(),
+            Some("1. e4 {1. d4 d5 }*")
+        );
+        assert_eq!(
+            step("[Event \"(\"]\n1. e4 (1. d4 d5", 2, 7).as_deref(),
+            Some("[Event \"(\"]\n1. e4 {1. d4 d5}")
+        );
+    }
+}

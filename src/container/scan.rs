@@ -51,6 +51,14 @@ impl Scan for Scanner {
         false
     }
 
+    fn demote(
+        &self,
+        text: &str,
+        problem: &crate::error::Problem,
+    ) -> Option<(String, crate::error::Problem)> {
+        repair::demote(text, problem, &|t| self.dialect.results.is_token(t))
+    }
+
     fn repair(&self, text: &str) -> Option<(String, Vec<crate::error::Problem>)> {
         super::repair::repair(text)
     }
