@@ -639,7 +639,11 @@ pub fn read_record(
     let mut again = String::new();
     for _ in 0..MAX_DEMOTED {
         let Err(e) = &parsed else { break };
-        let current = if again.is_empty() { text } else { again.as_str() };
+        let current = if again.is_empty() {
+            text
+        } else {
+            again.as_str()
+        };
         let Some((fixed, said)) = from.split.demote(current, e) else {
             break;
         };
@@ -960,8 +964,9 @@ pub fn convert_stream<R: Read + Send>(
 }
 
 /// Quotes text for a message, unambiguously: blanks and line breaks as one
-/// space, a byte that is not UTF-8 as `\xFF`, a control character as
-/// `\u{1}`; at most `max` characters, then `...`.
+/// space, a byte that is not UTF-8 as `\xFF` (control characters are
+/// escaped where messages are printed); at most `max` characters, then
+/// `...`.
 pub fn quote_bytes(bytes: &[u8], max: usize) -> String {
     let mut out = String::new();
     let mut count = 0;
@@ -981,11 +986,8 @@ pub fn quote_bytes(bytes: &[u8], max: usize) -> String {
     };
     'all: for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            let piece = if c.is_control() && !c.is_whitespace() {
-                format!("\\u{{{:x}}}", u32::from(c))
-            } else {
-                c.to_string()
-            };
+            // (Control characters are escaped where messages are printed.)
+            let piece = c.to_string();
             if !push(&mut out, &piece, c.is_whitespace()) {
                 out.push_str("...");
                 break 'all;

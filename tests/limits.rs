@@ -205,8 +205,9 @@ fn unclosed_parentheses_cost_linear_time() {
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     let (took, out) = timed(&args, parens.as_bytes(), limit);
     let err = stderr(&out);
-    assert_eq!(counts(&out), (0, 1), "{err}");
-    assert!(errors_are_located(&err), "{err}");
+    // The variation never closed is kept as a comment.
+    assert_eq!(counts(&out), (1, 0), "{err}");
+    assert!(err.contains("warning[variation-as-text]"), "{err}");
     // Quadratic took minutes here; linear is within a few baselines.
     assert!(
         took < base * 10 + Duration::from_secs(3),

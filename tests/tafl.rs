@@ -242,18 +242,21 @@ fn bad_moves_are_located_errors() {
         "{}",
         stderr(&out)
     );
-    // A move of a variation, located in it.
+    // A move of a variation that cannot be played: the variation is kept
+    // as a comment, the warning says where and why.
     let out = convert(
         "tafl",
         "tafl",
         &[],
         b"[Rules \"brandubh\"]\n\n1. d2-e2 c4-c5 2. f4-f5 c5-a5 (2... c5-c6 3. d6-a6xa5) *\n",
     );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("-:3:46: error: game 1: 3. d6-a6xa5: c6 is in the way"),
+        stderr(&out).contains("-:3:31: warning[variation-as-text]: game 1: a variation that cannot be read or played was kept as a comment (3. d6-a6xa5: c6 is in the way (position: "),
         "{}",
         stderr(&out)
     );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("{2... c5-c6 3. d6-a6xa5}"));
     // A move of the wrong side, and moves after the game is over.
     let out = convert("tafl", "tafl", &[], b"[Rules \"brandubh\"]\n\n1. c4-c5 *\n");
     assert!(

@@ -289,7 +289,10 @@ pub(crate) fn check_grammar<P: pest::Parser<R>, R: pest::RuleType>(results: &Res
     for t in results.tokens() {
         assert!(reads(t.text), "the grammar does not read `{}`", t.text);
         assert_eq!(results.parse(t.text), Some(t.result), "{}", t.text);
-        if let Some(d) = t.text.find('-') {
+        // A score's dash may be spaced (`1 - 0`); a forfeit's marks (`+--`)
+        // are no score.
+        let score = t.text.starts_with(|c: char| c.is_ascii_digit() || c == '½');
+        if let Some(d) = t.text.find('-').filter(|_| score) {
             let (left, right) = (&t.text[..d], &t.text[d + 1..]);
             for spaced in [
                 format!("{left} - {right}"),

@@ -953,6 +953,12 @@ pub fn too_deep(pos: (usize, usize)) -> Problem {
     )
 }
 
+/// Whether a problem is [`too_deep`]'s: a limit of kifu, not damage, which
+/// fails its game (no variation of it is kept as text instead).
+pub fn is_too_deep(p: &Problem) -> bool {
+    p.message.starts_with("variations nested more than ")
+}
+
 /// Tags that lead a canonical tag section, in this order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
     ["Event", "Site", "Date", "Round", "White", "Black", "Result"];

@@ -162,7 +162,13 @@ pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
     // Only ASCII replaced whole characters: still UTF-8.
     let fixed = String::from_utf8(out).ok()?;
     let mut warnings = Vec::new();
-    let times = |n: usize| if n == 1 { String::new() } else { format!(" ({n} times)") };
+    let times = |n: usize| {
+        if n == 1 {
+            String::new()
+        } else {
+            format!(" ({n} times)")
+        }
+    };
     if escapes.n > 0 {
         warnings.push(
             Problem::at(
@@ -224,7 +230,10 @@ mod tests {
     fn dashes_and_wrappers() {
         assert_eq!(fixed("1. O\u{2011}O 1\u{2013}0"), "1. O-O 1-0");
         assert_eq!(fixed("{1\u{2013}0} 1. e4 *"), "{1\u{2013}0} 1. e4 *");
-        assert_eq!(fixed("[pgn]\n1. e4 *\n [/PGN] \n"), "     \n1. e4 *\n        \n");
+        assert_eq!(
+            fixed("[pgn]\n1. e4 *\n [/PGN] \n"),
+            "     \n1. e4 *\n        \n"
+        );
         assert!(repair("[pgn] x\n").is_none());
     }
 
@@ -263,7 +272,9 @@ fn parens(b: &[u8]) -> Parens {
             b'{' => i = memchr::memchr(b'}', &b[i..]).map_or(n, |j| i + j),
             b';' => i = line_end(i),
             b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
-            b'[' if open.is_empty() => i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |j| i + j),
+            b'[' if open.is_empty() => {
+                i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |j| i + j)
+            }
             b'(' => {
                 open.push(out.spans.len());
                 out.spans.push((i, None));
@@ -279,6 +290,63 @@ fn parens(b: &[u8]) -> Parens {
     out
 }
 
+/// A comment that holds a `{ ... }` of its own, where the reading stopped
+/// after it (`{ a { b } c }` fails at `c`, PGN's comment being `a { b`):
+/// the comment is read to the `}` that closes it, the next one before any
+/// `{`, its inner braces kept as parentheses (a comment cannot hold a `}`),
+/// with a warning. `None` when the failure is not there.
+fn nested_comment(text: &str, at: usize) -> Option<(String, Problem)> {
+    let b = text.as_bytes();
+    // The comment that ends before `at`, blanks between.
+    let mut k = at;
+    while k > 0 && b[k - 1].is_ascii_whitespace() {
+        k -= 1;
+    }
+    if k == 0 || b[k - 1] != b'}' {
+        return None;
+    }
+    let close = k - 1;
+    // Its `{`: comments do not nest, so the last `{` before it that is not
+    // inside an earlier comment; scanning forward tells.
+    let mut open = None;
+    let mut i = 0;
+    while i < close {
+        match b[i] {
+            b'{' => {
+                let end = memchr::memchr(b'}', &b[i..]).map_or(b.len(), |j| i + j);
+                if end == close {
+                    open = Some(i);
+                    break;
+                }
+                i = end;
+            }
+            b';' => i = memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(b.len(), |j| i + j),
+            _ => {}
+        }
+        i += 1;
+    }
+    let open = open?;
+    let inner = memchr::memchr(b'{', &b[open + 1..close])? + open + 1;
+    // The `}` that closes the comment as its writer meant it.
+    let end = at + memchr::memchr2(b'{', b'}', &b[at..])?;
+    if b[end] != b'}' {
+        return None;
+    }
+    let mut fixed = b.to_vec();
+    for c in &mut fixed[inner..close] {
+        if *c == b'{' {
+            *c = b'(';
+        }
+    }
+    fixed[close] = b')';
+    let warning = Problem::at(
+        line_col(text, inner),
+        "a comment holds a `{ ... }` of its own: read to its last `}`, the inner braces as parentheses",
+    )
+    .of_kind("nested-comment");
+    Some((String::from_utf8(fixed).ok()?, warning))
+}
+
 /// The byte offset of a 1-based line and column (in characters).
 fn offset_of(text: &str, line: usize, col: usize) -> Option<usize> {
     let mut start = 0;
@@ -291,7 +359,13 @@ fn offset_of(text: &str, line: usize, col: usize) -> Option<usize> {
         }
     }
     let rest = &text[start..];
-    Some(start + rest.char_indices().nth(col.checked_sub(1)?).map_or(rest.len(), |(k, _)| k))
+    Some(
+        start
+            + rest
+                .char_indices()
+                .nth(col.checked_sub(1)?)
+                .map_or(rest.len(), |(k, _)| k),
+    )
 }
 
 /// Whether the movetext before `at` holds no move: only tags, comments,
@@ -314,8 +388,9 @@ fn before_any_move(b: &[u8], at: usize) -> bool {
 }
 
 /// What to do with a record whose reading failed with `problem`, when the
-/// failure is in a variation or its parentheses: the text to read instead
-/// and the warning that says what was done. A variation that cannot be
+/// failure is in a variation or its parentheses, or after a comment that
+/// holds braces of its own: the text to read instead and the warning that
+/// says what was done. A variation that cannot be
 /// read or played is an annotation: it is kept as a comment (its `(` and
 /// `)` become `{` and `}`, braces inside it blanks), and the main line is
 /// read again. A `)` that closes nothing is skipped; a `(` never closed is a
@@ -327,11 +402,14 @@ pub fn demote(
     problem: &Problem,
     is_result: &dyn Fn(&[u8]) -> bool,
 ) -> Option<(String, Problem)> {
-    if problem.line == 0 {
+    if problem.line == 0 || super::is_too_deep(problem) {
         return None;
     }
     let at = offset_of(text, problem.line, problem.col)?;
     let b = text.as_bytes();
+    if let Some(joined) = nested_comment(text, at) {
+        return Some(joined);
+    }
     let p = parens(b);
     let mut fixed = b.to_vec();
     let pos = |offset: usize| line_col(text, offset);
@@ -370,7 +448,10 @@ pub fn demote(
         None if before_any_move(b, open) => {
             fixed[open] = b' ';
             kind = "stray-paren";
-            Problem::at(pos(open), "a `(` before any move that is never closed was skipped")
+            Problem::at(
+                pos(open),
+                "a `(` before any move that is never closed was skipped",
+            )
         }
         None => {
             // To the end of the movetext, before a result that ends it.
@@ -388,7 +469,7 @@ pub fn demote(
             fixed.insert(end, b'}');
             Problem::at(
                 pos(open),
-                format!("a `(` is never closed: its variation, to the end of the game, was kept as a comment ({why})"),
+                "a `(` is never closed: its variation, to the end of the game, was kept as a comment",
             )
         }
     };
@@ -417,6 +498,14 @@ mod demote_tests {
         );
         assert_eq!(step("1. e4 (1. d4) x *", 1, 15), None);
         assert_eq!(step("1. e4 (1. d4) x *", 0, 0), None);
+    }
+
+    #[test]
+    fn nested_comments_read_to_their_last_brace() {
+        let text = "1. e4 { a { b } c } *";
+        assert_eq!(step(text, 1, 17).as_deref(), Some("1. e4 { a ( b ) c } *"));
+        // Not when the failure is elsewhere, or the comment holds no `{`.
+        assert_eq!(step("1. e4 { a } c } *", 1, 13), None);
     }
 
     #[test]

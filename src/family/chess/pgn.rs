@@ -33,8 +33,9 @@ mod grammar {
 use grammar::{PgnParser, Rule};
 
 /// The chess result tokens, in the order of `result_token` in
-/// `grammars/chess.pest`: PGN's, and the `½-½` and `1/2` of some old files
-/// (read as `1/2-1/2`). `0-0` is castling in chess, never a result.
+/// `grammars/chess.pest`: PGN's, the `½-½` and `1/2` of some old files
+/// (read as `1/2-1/2`), and the forfeits `+--`, `--+`, `+:-`, `-:+` (read as
+/// `1-0` and `0-1`). `0-0` is castling in chess, never a result.
 pub static RESULTS: Results = Results::new(&[
     ResultToken::new("1-0", Outcome::WhiteWins),
     ResultToken::new("0-1", Outcome::BlackWins),
@@ -42,6 +43,12 @@ pub static RESULTS: Results = Results::new(&[
     ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
     ResultToken::alias("1/2", Outcome::Draw, "1/2-1/2"),
     ResultToken::new("*", Outcome::Unknown),
+    // A game won by forfeit, the other player absent, as German tournament
+    // programs write it (lichess reads them too: lila issue 14249).
+    ResultToken::alias("+--", Outcome::WhiteWins, "1-0"),
+    ResultToken::alias("--+", Outcome::BlackWins, "0-1"),
+    ResultToken::alias("+:-", Outcome::WhiteWins, "1-0"),
+    ResultToken::alias("-:+", Outcome::BlackWins, "0-1"),
 ]);
 
 /// PGN's dialect of the container: numbers by move pair, the chess results,
@@ -89,8 +96,12 @@ impl Notation for Pgn<'_, '_> {
         tags: &[Tag],
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        let (board, fen, pos) =
+        let (board, fen, pos, repaired) =
             rules::start(tags).map_err(|(msg, tag)| Problem::at(at(tag), msg))?;
+        let warnings = repaired
+            .map(|r| Problem::at(at("FEN"), r).of_kind("fen-repair"))
+            .into_iter()
+            .collect();
         self.board = board;
         let to_move = pos.side_to_move();
         let number = fen.is_some().then(|| u32::from(pos.fullmove_number()));
@@ -100,7 +111,7 @@ impl Notation for Pgn<'_, '_> {
             to_move: fen.as_ref().map(|_| to_move),
             setup: fen.map(Setup::Chess),
             number,
-            warnings: Vec::new(),
+            warnings,
         })
     }
 
@@ -209,7 +220,10 @@ fn decode(text: &str) -> (Written, Check) {
     // `exf6 e.p.`, `exf6e.p.`, `bxa6ep`: the rules know an en passant
     // capture without its suffix (only a pawn move has one, as the grammar
     // reads it).
-    let body = match body.strip_suffix("e.p.").or_else(|| body.strip_suffix("ep")) {
+    let body = match body
+        .strip_suffix("e.p.")
+        .or_else(|| body.strip_suffix("ep"))
+    {
         Some(b) => b.trim_end_matches(' '),
         None => body,
     };

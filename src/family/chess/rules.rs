@@ -84,10 +84,12 @@ pub fn names_chess960(value: &str) -> Option<bool> {
 }
 
 /// The variant and start position of a game, from its `Variant` and `FEN`
-/// tags. Games of variants kifu does not play are refused.
+/// tags, and what was repaired of the FEN ([`parse_fen_repairing`]). Games
+/// of variants kifu does not play are refused.
+#[allow(clippy::type_complexity)]
 pub fn start(
     tags: &[Tag],
-) -> Result<(ChessBoard, Option<String>, Position), (String, &'static str)> {
+) -> Result<(ChessBoard, Option<String>, Position, Option<String>), (String, &'static str)> {
     let tag = |name: &str| tags.iter().find(|t| t.name.eq_ignore_ascii_case(name));
     let variant = tag("Variant").map_or(String::new(), |t| t.value.trim().to_ascii_lowercase());
     let chess960 = if STANDARD.contains(&variant.as_str()) {
@@ -108,11 +110,11 @@ pub fn start(
         validated: true,
     };
     match tag("FEN") {
-        None => Ok((board, None, Position::start())),
+        None => Ok((board, None, Position::start(), None)),
         Some(t) => {
-            let pos = parse_fen(&t.value).map_err(|e| (e, "FEN"))?;
+            let (pos, repaired) = parse_fen_repairing(&t.value).map_err(|e| (e, "FEN"))?;
             let fen = format!("{pos:#}");
-            Ok((board, Some(fen), Position::of(&pos)))
+            Ok((board, Some(fen), Position::of(&pos), repaired))
         }
     }
 }
@@ -127,6 +129,57 @@ pub fn start_position() -> cz::Board {
 /// Reads a FEN with standard (`KQkq`), X-FEN or Shredder (`HAha`) castling
 /// rights; the move counters may be missing.
 pub fn parse_fen(fen: &str) -> Result<cz::Board, String> {
+    fen_fields(fen, &mut None)
+}
+
+/// Reads a FEN as [`parse_fen`] does, repairing what a position cannot have
+/// and an export still writes: castling rights with no king or rook to
+/// castle with are dropped, then, when the position is still refused, every
+/// castling right, then the en passant square. The board, and what was
+/// repaired (`None` when nothing was).
+pub fn parse_fen_repairing(fen: &str) -> Result<(cz::Board, Option<String>), String> {
+    let strict = match parse_fen(fen) {
+        Ok(board) => return Ok((board, None)),
+        Err(e) => e,
+    };
+    let mut dropped = Some(String::new());
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let with = |castling: &str, ep: &str| {
+        let mut f: Vec<&str> = fields.clone();
+        if f.len() >= 4 {
+            f[2] = castling;
+            f[3] = ep;
+        }
+        f.join(" ")
+    };
+    let said = |what: String| Some(format!("{strict}: {what}"));
+    if let Ok(board) = fen_fields(fen, &mut dropped) {
+        let gone = dropped.unwrap_or_default();
+        return Ok((board, said(format!("castling rights `{gone}` dropped"))));
+    }
+    if fields.len() >= 4 {
+        if let Ok(board) = parse_fen(&with("-", fields[3])) {
+            return Ok((
+                board,
+                said(format!("castling rights `{}` dropped", fields[2])),
+            ));
+        }
+        if let Ok(board) = parse_fen(&with("-", "-")) {
+            return Ok((
+                board,
+                said(format!(
+                    "castling rights `{}` and en passant square `{}` dropped",
+                    fields[2], fields[3]
+                )),
+            ));
+        }
+    }
+    Err(strict)
+}
+
+/// Reads a FEN; castling rights with no rook to castle with are an error,
+/// or, with `dropped` given, left out and collected there.
+fn fen_fields(fen: &str, dropped: &mut Option<String>) -> Result<cz::Board, String> {
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     if fields.len() < 4 {
         return Err(format!("FEN `{fen}` has fewer than four fields"));
@@ -160,10 +213,19 @@ pub fn parse_fen(fen: &str) -> Result<cz::Board, String> {
                 ('q', Some(kf)) => row.iter().position(|&p| p == rook).filter(|&f| f < kf),
                 (f @ 'a'..='h', _) => Some(f as usize - 'a' as usize),
                 _ => None,
-            }
-            .ok_or_else(|| {
-                format!("FEN `{fen}`: castling right `{c}` has no rook to castle with")
-            })?;
+            };
+            let file = match (file, dropped.as_mut()) {
+                (Some(file), _) => file,
+                (None, Some(gone)) => {
+                    gone.push(c);
+                    continue;
+                }
+                (None, None) => {
+                    return Err(format!(
+                        "FEN `{fen}`: castling right `{c}` has no rook to castle with"
+                    ))
+                }
+            };
             let letter = char::from(b'a' + file as u8);
             out.push(if white {
                 letter.to_ascii_uppercase()
@@ -171,7 +233,7 @@ pub fn parse_fen(fen: &str) -> Result<cz::Board, String> {
                 letter
             });
         }
-        fields[2] = out;
+        fields[2] = if out.is_empty() { "-".to_string() } else { out };
     }
     cz::Board::from_fen(&fields.join(" "), true)
         .map_err(|e| format!("FEN `{fen}` is not a legal position: {e:?}"))

@@ -519,10 +519,15 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     header.settle_arrangement(text, &mut warnings)?;
     let Header { tags, at, .. } = header;
-    let (board, fen, start) = rules::start(&tags).map_err(|(msg, name)| {
+    let place = |name: &str| {
         let i = tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
-        Problem::at(i.map_or((1, 1), |i| line_col(text, at[i])), msg)
-    })?;
+        i.map_or((1, 1), |i| line_col(text, at[i]))
+    };
+    let (board, fen, start, repaired) =
+        rules::start(&tags).map_err(|(msg, name)| Problem::at(place(name), msg))?;
+    if let Some(r) = repaired {
+        warnings.push(Problem::at(place("FEN"), r).of_kind("fen-repair"));
+    }
     let to_move = start.side_to_move();
     let seen = moves(text, &lines, to_move, pieces)?;
     let mut game = Game::new(Variant::Chess(board));
