@@ -88,6 +88,22 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// The compression a file name asks for, by its extension (what kifu
+    /// writes: `.gz`, `.zst`, `.bz2`, `.xz`, in any case), or none.
+    pub fn named(name: &str) -> Compression {
+        let lower = name.to_ascii_lowercase();
+        if uncompressed_name(&lower).len() == lower.len() {
+            return Compression::None;
+        }
+        match lower.rsplit('.').next() {
+            Some("gz") => Compression::Gzip,
+            Some("zst") => Compression::Zstd,
+            Some("bz2") => Compression::Bzip2,
+            Some("xz") => Compression::Xz,
+            _ => Compression::None,
+        }
+    }
+
     /// The compression the first bytes of a stream show.
     pub fn of(head: &[u8]) -> Compression {
         if head.starts_with(&[0x1f, 0x8b]) {

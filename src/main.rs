@@ -12,7 +12,7 @@ use kifu::archive::{convert_stream, Converter, Games, Report, Sink, Summary};
 use kifu::error::{Diagnostic, Error};
 use kifu::format::{self, Format, ReadOptions, Tables, WriteOptions, FORMATS};
 use kifu::options::{self, Given, Side, Sides, Values};
-use kifu::output::{self, is_temporary, stdout_closed, OutFile, Output, Planned, STDOUT};
+use kifu::output::{self, is_temporary, OutFile, Output, Planned, STDOUT};
 
 /// Standard input's name in messages.
 const STDIN: &str = "-";
@@ -307,6 +307,49 @@ fn options_help() -> String {
         }
     }
     text
+}
+
+/// Whether standard output was closed when kifu started (`kifu ... >&-`),
+/// as [`see_stdout`] found it.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Looks at descriptor 1 before `main`, so before the Rust runtime opens
+/// `/dev/null` in the place of a closed standard stream (after which a
+/// closed standard output and one on `/dev/null`, opened for reading and
+/// writing as Python's `subprocess.DEVNULL`, cron and nohup do, look the
+/// same). Run by the loader as a constructor where the system has them.
+#[cfg(unix)]
+extern "C" fn see_stdout() {
+    // SAFETY: F_GETFD reads the descriptor's flags and changes nothing; it
+    // fails (EBADF) only when descriptor 1 is not open.
+    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "dragonfly",
+    target_os = "illumos",
+    target_os = "solaris"
+))]
+#[used]
+#[link_section = ".init_array"]
+static SEE_STDOUT: extern "C" fn() = see_stdout;
+
+#[cfg(target_vendor = "apple")]
+#[used]
+#[link_section = "__DATA,__mod_init_func"]
+static SEE_STDOUT: extern "C" fn() = see_stdout;
+
+/// Whether standard output was closed when kifu started: every write would
+/// then vanish. On a system without constructors, never said.
+fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 fn main() -> ExitCode {
