@@ -829,8 +829,14 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     // Every input is found before any output is created, so that no file
     // kifu writes in a run is read by that run.
     let Plan { jobs, empty, notes } = plan(args, from, to)?;
-    if jobs.is_empty() && notes.is_empty() {
+    // Nothing to convert and nothing failed: a usage error, after what the
+    // search said (links passed over).
+    let failed = |n: &Diagnostic| n.severity == kifu::error::Severity::Error;
+    if jobs.is_empty() && !notes.iter().any(failed) {
         if let Some((_, why)) = empty.first() {
+            for note in &notes {
+                say(&note.render(false));
+            }
             return Err(Error::Usage(why.clone()));
         }
     }
@@ -1263,7 +1269,7 @@ fn plan(
         }
         let meta = fs::metadata(input).map_err(|e| Error::io(input, e))?;
         if meta.is_dir() {
-            let before = jobs.len();
+            let before = (jobs.len(), notes.len());
             let files = walk(input, &mut notes)?;
             for file in files {
                 let rel = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
@@ -1282,7 +1288,11 @@ fn plan(
                     out,
                 });
             }
-            if jobs.len() == before {
+            // A folder of refused members or damaged archives is not empty.
+            let refused = notes[before.1..]
+                .iter()
+                .any(|n| n.severity == kifu::error::Severity::Error);
+            if jobs.len() == before.0 && !refused {
                 let folder = input.display().to_string();
                 empty.push((
                     folder.clone(),
