@@ -13,7 +13,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Where a decompressor that met damaged data (a truncated or corrupt
@@ -88,6 +88,22 @@ pub enum Compression {
 }
 
 impl Compression {
+    /// The compression a file name asks for, by its extension (what kifu
+    /// writes: `.gz`, `.zst`, `.bz2`, `.xz`, in any case), or none.
+    pub fn named(name: &str) -> Compression {
+        let lower = name.to_ascii_lowercase();
+        if uncompressed_name(&lower).len() == lower.len() {
+            return Compression::None;
+        }
+        match lower.rsplit('.').next() {
+            Some("gz") => Compression::Gzip,
+            Some("zst") => Compression::Zstd,
+            Some("bz2") => Compression::Bzip2,
+            Some("xz") => Compression::Xz,
+            _ => Compression::None,
+        }
+    }
+
     /// The compression the first bytes of a stream show.
     pub fn of(head: &[u8]) -> Compression {
         if head.starts_with(&[0x1f, 0x8b]) {
@@ -159,38 +175,177 @@ pub fn is_zip(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
 }
 
-/// The names of a zip archive's members that are files, sorted.
-pub fn zip_members(path: &Path) -> io::Result<Vec<String>> {
-    let archive = zip::ZipArchive::new(BufReader::new(File::open(path)?))
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-    let mut names = Vec::new();
-    for name in archive.file_names() {
-        let name = name.map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-        if !name.ends_with('/') {
-            names.push(name.into_owned());
+/// One member of a zip archive that holds a file.
+#[derive(Debug, Clone)]
+pub struct ZipMember {
+    /// The name the archive gives it (read as UTF-8, lossily).
+    pub raw: String,
+    /// Which entry of its path it is: 1 for the first, 2 for the second
+    /// entry the archive holds under the same path, and so on.
+    pub nth: usize,
+    /// Its path made relative and normal ([`member_path`]), or why it has
+    /// none that stays inside a folder.
+    pub path: Result<PathBuf, String>,
+    /// Where its data is, as the central directory says.
+    entry: Arc<zip::read::OwnedZipFileEntry>,
+}
+
+impl ZipMember {
+    /// How messages name it: its name in the archive, and `#N` for the
+    /// N-th entry of one path (`g.pgn`, `g.pgn#2`).
+    pub fn name(&self) -> String {
+        match self.nth {
+            1 => self.raw.clone(),
+            n => format!("{}#{n}", self.raw),
         }
     }
-    names.sort();
-    Ok(names)
+}
+
+/// What a zip archive's central directory lists: every entry that is a
+/// file (directories and symbolic links are not), in the archive's order,
+/// entries of one path included; and, when the directory is damaged part
+/// of the way, the error that ended it (the members before it are listed).
+#[derive(Debug, Default)]
+pub struct ZipListing {
+    /// The members that hold files.
+    pub members: Vec<ZipMember>,
+    /// The names of the entries that are symbolic links, which kifu does
+    /// not follow inside an archive.
+    pub links: Vec<String>,
+    /// The damage that ended the directory, if it is damaged.
+    pub damage: Option<io::Error>,
+}
+
+fn invalid(e: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, e.to_string())
+}
+
+/// Lists a zip archive's members, reading its central directory once
+/// (the cost is linear in the number of members). An archive whose
+/// directory cannot be found at all is an error.
+pub fn zip_members(path: &Path) -> io::Result<ZipListing> {
+    use zip::unstable::read::ZipIterable;
+    let file = BufReader::new(File::open(path)?);
+    let mut archive = ZipIterable::try_new(file, zip::read::Config::default()).map_err(invalid)?;
+    let mut listing = ZipListing::default();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for entry in archive.files().map_err(invalid)? {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                listing.damage = Some(invalid(e));
+                break;
+            }
+        };
+        let raw = String::from_utf8_lossy(entry.name_raw()).into_owned();
+        if entry.is_symlink() {
+            listing.links.push(raw);
+            continue;
+        }
+        if entry.is_dir() {
+            continue;
+        }
+        let path = member_path(&raw);
+        // Entries are one path's when their normal paths are one (`g.pgn`,
+        // `./g.pgn`), or, without one, their names are.
+        let key = match &path {
+            Ok(p) => format!("/{}", p.display()),
+            Err(_) => raw.clone(),
+        };
+        let nth = seen.entry(key).or_insert(0);
+        *nth += 1;
+        listing.members.push(ZipMember {
+            raw,
+            nth: *nth,
+            path,
+            entry: Arc::new(entry.into()),
+        });
+    }
+    listing
+        .members
+        .sort_by(|a, b| a.raw.cmp(&b.raw).then(a.nth.cmp(&b.nth)));
+    Ok(listing)
+}
+
+/// Names Windows keeps for its devices, in any folder and under any
+/// extension (`nul.pgn` is the null device there).
+const DEVICES: [&str; 6] = ["con", "prn", "aux", "nul", "conin$", "conout$"];
+
+/// Why a path component names a device on some system, if it does.
+fn device(part: &str) -> Option<String> {
+    let base = part.split('.').next().unwrap_or("").trim_end_matches(' ');
+    let lower = base.to_ascii_lowercase();
+    let numbered = (lower.starts_with("com") || lower.starts_with("lpt"))
+        && lower.len() == 4
+        && lower.as_bytes()[3].is_ascii_digit();
+    (DEVICES.contains(&lower.as_str()) || numbered)
+        .then(|| format!("`{part}` names a device on Windows"))
+}
+
+/// A zip member's name as a path that stays inside the folder it is
+/// written under: `\` read as `/` (as Windows tools write it), a drive
+/// (`C:`) and leading `/` dropped, `.` and empty parts removed, `..`
+/// resolved. A name that leads out of the folder, is empty, holds a NUL or
+/// `:` (a drive or a stream on Windows), or names a device, has none: the
+/// reason is given.
+pub fn member_path(name: &str) -> Result<PathBuf, String> {
+    if name.contains('\0') {
+        return Err("its name holds a NUL byte".to_string());
+    }
+    let name = name.replace('\\', "/");
+    let bytes = name.as_bytes();
+    let name = if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        &name[2..]
+    } else {
+        &name[..]
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err("its name leads out of the folder (`..`)".to_string());
+                }
+            }
+            _ if part.contains(':') => {
+                return Err(format!(
+                    "`{part}` holds a `:` (a drive or stream on Windows)"
+                ))
+            }
+            _ => {
+                if let Some(why) = device(part) {
+                    return Err(why);
+                }
+                parts.push(part);
+            }
+        }
+    }
+    if parts.is_empty() {
+        return Err("its name is empty".to_string());
+    }
+    Ok(parts.iter().collect())
 }
 
 /// One member of a zip archive, decompressed as it is read (on a thread
-/// of its own that feeds a pipe, so that no member is held whole). An
-/// error of the archive ends the stream and is left in the [`Damage`].
-pub fn zip_member(path: &Path, member: &str) -> io::Result<(Box<dyn Read + Send>, Damage)> {
-    let file = File::open(path)?;
+/// of its own that feeds a pipe, so that no member is held whole), from
+/// where the central directory says it is: no directory is read again.
+/// An error of the archive (a damaged member) ends the stream and is left
+/// in the [`Damage`].
+pub fn zip_member(path: &Path, member: &ZipMember) -> io::Result<(Box<dyn Read + Send>, Damage)> {
+    let mut file = BufReader::new(File::open(path)?);
     let (reader, mut writer) = io::pipe()?;
     let damage = Damage::default();
     let left = damage.clone();
-    let member = member.to_string();
+    let entry = Arc::clone(&member.entry);
     std::thread::spawn(move || {
         let copied = (|| -> io::Result<u64> {
-            let mut archive = zip::ZipArchive::new(BufReader::new(file))
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-            let mut entry = archive
-                .by_name(&member)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
-            io::copy(&mut entry, &mut writer)
+            let mut data = entry
+                .as_ref()
+                .as_ref()
+                .with_reader(&mut file, zip::ZipReadOptions::new())
+                .map_err(invalid)?;
+            io::copy(&mut data, &mut writer)
         })();
         match copied {
             // The reader went away: nothing to report.
@@ -273,6 +428,49 @@ mod tests {
         // Plain text, short or empty, passes through.
         assert_eq!(read_all(b"1.".to_vec()).unwrap(), b"1.");
         assert_eq!(read_all(Vec::new()).unwrap(), b"");
+    }
+
+    #[test]
+    fn member_paths_are_relative_normal_and_stay_inside() {
+        let ok = |name: &str, want: &str| assert_eq!(member_path(name), Ok(PathBuf::from(want)));
+        ok("g.pgn", "g.pgn");
+        ok("./a/./b//g.pgn", "a/b/g.pgn");
+        ok("a/../g.pgn", "g.pgn");
+        ok("/abs/g.pgn", "abs/g.pgn");
+        ok("C:\\win\\g.pgn", "win/g.pgn");
+        ok("c:/g.pgn", "g.pgn");
+        ok("a\\..\\g.pgn", "g.pgn");
+        ok("console.pgn", "console.pgn");
+        for refused in [
+            "../g.pgn",
+            "a/../../g.pgn",
+            "..\\g.pgn",
+            "/../g.pgn",
+            "C:/../g.pgn",
+            "",
+            ".",
+            "/",
+            "a/..",
+            "g\0.pgn",
+            "nul.pgn",
+            "a/CON",
+            "com1.txt.pgn",
+            "LPT9.pgn",
+            "aux .pgn",
+            "a/b:c.pgn",
+        ] {
+            assert!(member_path(refused).is_err(), "{refused:?}");
+        }
+    }
+
+    #[test]
+    fn output_names_say_their_compression() {
+        assert_eq!(Compression::named("a.jsonl.gz"), Compression::Gzip);
+        assert_eq!(Compression::named("a.jsonl.ZST"), Compression::Zstd);
+        assert_eq!(Compression::named("a.jsonl.bz2"), Compression::Bzip2);
+        assert_eq!(Compression::named("a.xz"), Compression::Xz);
+        assert_eq!(Compression::named(".xz"), Compression::None);
+        assert_eq!(Compression::named("a.jsonl"), Compression::None);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use kifu::archive::{convert_stream, Converter, Games, Report, Sink, Summary};
 use kifu::error::{Diagnostic, Error};
 use kifu::format::{self, Format, ReadOptions, Tables, WriteOptions, FORMATS};
 use kifu::options::{self, Given, Side, Sides, Values};
-use kifu::output::{self, is_temporary, stdout_closed, OutFile, Output, Planned, STDOUT};
+use kifu::output::{self, is_temporary, OutFile, Output, Planned, STDOUT};
 
 /// Standard input's name in messages.
 const STDIN: &str = "-";
@@ -307,6 +307,49 @@ fn options_help() -> String {
         }
     }
     text
+}
+
+/// Whether standard output was closed when kifu started (`kifu ... >&-`),
+/// as [`see_stdout`] found it.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Looks at descriptor 1 before `main`, so before the Rust runtime opens
+/// `/dev/null` in the place of a closed standard stream (after which a
+/// closed standard output and one on `/dev/null`, opened for reading and
+/// writing as Python's `subprocess.DEVNULL`, cron and nohup do, look the
+/// same). Run by the loader as a constructor where the system has them.
+#[cfg(unix)]
+extern "C" fn see_stdout() {
+    // SAFETY: F_GETFD reads the descriptor's flags and changes nothing; it
+    // fails (EBADF) only when descriptor 1 is not open.
+    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+        STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "dragonfly",
+    target_os = "illumos",
+    target_os = "solaris"
+))]
+#[used]
+#[link_section = ".init_array"]
+static SEE_STDOUT: extern "C" fn() = see_stdout;
+
+#[cfg(target_vendor = "apple")]
+#[used]
+#[link_section = "__DATA,__mod_init_func"]
+static SEE_STDOUT: extern "C" fn() = see_stdout;
+
+/// Whether standard output was closed when kifu started: every write would
+/// then vanish. On a system without constructors, never said.
+fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 fn main() -> ExitCode {
@@ -728,7 +771,7 @@ impl Shared {
 struct Job {
     input: Option<PathBuf>,
     /// The member of a zip archive `input` names, read alone.
-    member: Option<String>,
+    member: Option<kifu::input::ZipMember>,
     from: &'static Format,
     out: Option<PathBuf>,
 }
@@ -785,9 +828,15 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     let _ = pool.build_global();
     // Every input is found before any output is created, so that no file
     // kifu writes in a run is read by that run.
-    let (jobs, empty) = plan(args, from, to)?;
-    if jobs.is_empty() {
+    let Plan { jobs, empty, notes } = plan(args, from, to)?;
+    // Nothing to convert and nothing failed: a usage error, after what the
+    // search said (links passed over).
+    let failed = |n: &Diagnostic| n.severity == kifu::error::Severity::Error;
+    if jobs.is_empty() && !notes.iter().any(failed) {
         if let Some((_, why)) = empty.first() {
+            for note in &notes {
+                say(&note.render(false));
+            }
             return Err(Error::Usage(why.clone()));
         }
     }
@@ -906,6 +955,15 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         )),
     };
     let mut summary = Summary::default();
+    // What the search for inputs found to say: links not followed, members
+    // refused, archives damaged; an error counts as a failure.
+    for note in &notes {
+        show(note);
+        match note.severity {
+            kifu::error::Severity::Error => summary.failed += 1,
+            _ => summary.warnings += 1,
+        }
+    }
     let outcome = (|| -> Result<(), Error> {
         for job in &jobs {
             let conv = Converter {
@@ -937,7 +995,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                         kifu::input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))
                     }
                     (Some(p), Some(m), _) => {
-                        kifu::input::zip_member(p, m).map_err(|e| Error::io(p, e))
+                        kifu::input::zip_member(p, m).map_err(|e| Error::io(&name, e))
                     }
                     // A format kept in a folder (csv) reads the folder.
                     (Some(p), None, Some(folder)) => folder
@@ -1103,7 +1161,7 @@ fn job_name(job: &Job) -> String {
         .as_ref()
         .map_or_else(|| "-".to_string(), |p| p.display().to_string());
     match &job.member {
-        Some(m) => format!("{name}:{m}"),
+        Some(m) => format!("{name}:{}", m.name()),
         None => name,
     }
 }
@@ -1122,19 +1180,51 @@ fn family_mismatch(from: &Format, to: &Format) -> Option<String> {
     }
 }
 
-/// Expands the inputs into jobs: directories are searched recursively for
-/// files of the input format (or of any readable format without --from).
 /// A folder that holds nothing to convert, and what to say of it.
 type Empty = (String, String);
 
-/// Also gives each folder that holds nothing to convert, with what to say.
+/// What the inputs named come to.
+struct Plan {
+    /// One for each input file or archive member to convert.
+    jobs: Vec<Job>,
+    /// The folders that hold nothing to convert.
+    empty: Vec<Empty>,
+    /// What to say of what was found and is not converted: links not
+    /// followed (warnings), archive members refused and damaged archives
+    /// (errors, each a failure).
+    notes: Vec<Diagnostic>,
+}
+
+/// A note of the search for inputs, on `file` (an input, a link, a
+/// member).
+fn note(severity: kifu::error::Severity, file: String, message: String) -> Diagnostic {
+    Diagnostic {
+        severity,
+        file,
+        line: 0,
+        col: 0,
+        game: 0,
+        message,
+        // Warnings are of links (grouped under one kind); errors are plain.
+        kind: match severity {
+            kifu::error::Severity::Error => "",
+            kifu::error::Severity::Warning => "link",
+        },
+    }
+}
+
+/// Expands the inputs into jobs: directories are searched recursively for
+/// files of the input format (or of any readable format without --from),
+/// following symbolic links ([`walk`]), and zip archives are read member by
+/// member ([`zip_jobs`]).
 fn plan(
     args: &ConvertArgs,
     from: Option<&'static Format>,
     to: &'static Format,
-) -> Result<(Vec<Job>, Vec<Empty>), Error> {
+) -> Result<Plan, Error> {
     let mut jobs = Vec::new();
     let mut empty = Vec::new();
+    let mut notes = Vec::new();
     // A format kept in a folder (csv) writes one set of tables for the
     // run: no output per input.
     let out_dir = args
@@ -1156,7 +1246,7 @@ fn plan(
                 input: Some(input.clone()),
                 member: None,
                 from,
-                out: out_dir.map(|d| out_path(d, name, to)),
+                out: out_dir.map(|d| out_path(d, name, 1, to)),
             });
             continue;
         }
@@ -1179,21 +1269,18 @@ fn plan(
         }
         let meta = fs::metadata(input).map_err(|e| Error::io(input, e))?;
         if meta.is_dir() {
-            let before = jobs.len();
-            let mut files = Vec::new();
-            walk(input, &mut files)?;
-            files.sort();
+            let before = (jobs.len(), notes.len());
+            let files = walk(input, &mut notes)?;
             for file in files {
+                let rel = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
                 if kifu::input::is_zip(&file) {
-                    let rel = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
-                    zip_jobs(out_dir, &file, &rel, from, to, &mut jobs)?;
+                    zip_jobs(out_dir, &file, &rel, from, to, &mut jobs, &mut notes);
                     continue;
                 }
                 let Some(guessed) = format::in_folder(&file, from) else {
                     continue;
                 };
-                let rel = file.strip_prefix(input).unwrap_or(&file).to_path_buf();
-                let out = out_dir.map(|d| out_path(d, &rel, to));
+                let out = out_dir.map(|d| out_path(d, &rel, 1, to));
                 jobs.push(Job {
                     input: Some(file),
                     member: None,
@@ -1201,7 +1288,11 @@ fn plan(
                     out,
                 });
             }
-            if jobs.len() == before {
+            // A folder of refused members or damaged archives is not empty.
+            let refused = notes[before.1..]
+                .iter()
+                .any(|n| n.severity == kifu::error::Severity::Error);
+            if jobs.len() == before.0 && !refused {
                 let folder = input.display().to_string();
                 empty.push((
                     folder.clone(),
@@ -1219,7 +1310,7 @@ fn plan(
             }
         } else if kifu::input::is_zip(input) {
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str())).to_path_buf();
-            zip_jobs(out_dir, input, &name, from, to, &mut jobs)?;
+            zip_jobs(out_dir, input, &name, from, to, &mut jobs, &mut notes);
         } else {
             let fmt = match from.or_else(|| format::guess(input)) {
                 Some(f) => f,
@@ -1240,7 +1331,7 @@ fn plan(
                 }
             };
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str()));
-            let out = out_dir.map(|d| out_path(d, name, to));
+            let out = out_dir.map(|d| out_path(d, name, 1, to));
             jobs.push(Job {
                 input: Some(input.clone()),
                 member: None,
@@ -1249,13 +1340,18 @@ fn plan(
             });
         }
     }
-    Ok((jobs, empty))
+    Ok(Plan { jobs, empty, notes })
 }
 
 /// The jobs of a zip archive's members: each member of the input format
 /// (or of any readable format without --from) is an input of its own,
-/// named `archive.zip:member.pgn`; under --out-dir its output goes to a
-/// folder named after the archive (`out/archive/member.jsonl`).
+/// named `archive.zip:member.pgn` (`archive.zip:member.pgn#2` for the
+/// second entry of one path); under --out-dir its output goes to a folder
+/// named after the archive (`out/archive/member.jsonl`, `member#2.jsonl`),
+/// at the member's path made relative and normal: a member without one
+/// (`../x.pgn`, `nul.pgn`, an empty name) is refused there, an error. An
+/// archive that cannot be read, or whose directory is damaged, is an error
+/// too (the members listed before the damage are read).
 fn zip_jobs(
     out_dir: Option<&PathBuf>,
     zip: &Path,
@@ -1263,14 +1359,50 @@ fn zip_jobs(
     from: Option<&'static Format>,
     to: &'static Format,
     jobs: &mut Vec<Job>,
-) -> Result<(), Error> {
-    let members = kifu::input::zip_members(zip).map_err(|e| Error::io(zip, e))?;
+    notes: &mut Vec<Diagnostic>,
+) {
+    use kifu::error::Severity;
+    let listing = match kifu::input::zip_members(zip) {
+        Ok(listing) => listing,
+        Err(e) => {
+            notes.push(note(
+                Severity::Error,
+                zip.display().to_string(),
+                format!("cannot read this zip archive ({e}): none of its members was read"),
+            ));
+            return;
+        }
+    };
     let folder = rel.with_extension("");
-    for member in members {
-        let Some(guessed) = format::in_folder(Path::new(&member), from) else {
+    for link in &listing.links {
+        notes.push(note(
+            Severity::Warning,
+            format!("{}:{link}", zip.display()),
+            "a symbolic link inside an archive: not followed".to_string(),
+        ));
+    }
+    for member in listing.members {
+        // The format is guessed from the name's last part, whatever its path.
+        let last = member.raw.rsplit(['/', '\\']).next().unwrap_or("");
+        let Some(guessed) = format::in_folder(Path::new(last), from) else {
             continue;
         };
-        let out = out_dir.map(|d| out_path(d, &folder.join(&member), to));
+        let out = match (out_dir, &member.path) {
+            (None, _) => None,
+            (Some(d), Ok(path)) => Some(out_path(d, &folder.join(path), member.nth, to)),
+            (Some(d), Err(why)) => {
+                notes.push(note(
+                    Severity::Error,
+                    format!("{}:{}", zip.display(), member.name()),
+                    format!(
+                        "refused: {why}, so it has no output under --out-dir {}; nothing is \
+                         written for it (-o converts it)",
+                        d.display()
+                    ),
+                ));
+                continue;
+            }
+        };
         jobs.push(Job {
             input: Some(zip.to_path_buf()),
             member: Some(member),
@@ -1278,37 +1410,191 @@ fn zip_jobs(
             out,
         });
     }
-    Ok(())
+    if let Some(e) = listing.damage {
+        notes.push(note(
+            Severity::Error,
+            zip.display().to_string(),
+            format!(
+                "damaged zip directory ({e}): the members listed after the damage were not read"
+            ),
+        ));
+    }
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), Error> {
-    for entry in fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let path = entry.path();
-        let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
-        if kind.is_dir() {
-            walk(&path, files)?;
-        } else if kind.is_file() && !is_temporary(&path) {
-            files.push(path);
+/// What identifies a folder or file while folders are walked: device and
+/// inode where the system has them, else the canonical path.
+#[derive(PartialEq, Eq, Hash, Clone)]
+enum Seen {
+    #[cfg(unix)]
+    Id(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+fn seen(path: &Path, meta: &fs::Metadata) -> Seen {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = path;
+        Seen::Id(meta.dev(), meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Seen::Path(fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
+/// The files under a folder, sorted, for [`plan`]. Symbolic links are
+/// followed, to files and folders, wherever they lead; each file and each
+/// folder is read once however many paths lead to it (the path without a
+/// link first, else the first in order): a link back to a folder being
+/// walked (a loop), to a folder or file already found, or to nothing, is
+/// said once as a warning naming it, and passed over. Kifu's temporary
+/// files are never inputs.
+fn walk(dir: &Path, notes: &mut Vec<Diagnostic>) -> Result<Vec<PathBuf>, Error> {
+    use kifu::error::Severity;
+    use std::collections::HashMap;
+    /// A file found: its path, whether a link led to it.
+    struct Found {
+        path: PathBuf,
+        linked: bool,
+    }
+    let mut files: HashMap<Seen, Found> = HashMap::new();
+    let mut folders: HashMap<Seen, PathBuf> = HashMap::new();
+    // Folders to walk: path, whether a link led there, the folders above it
+    // and itself.
+    let top = fs::metadata(dir).map_err(|e| Error::io(dir, e))?;
+    folders.insert(seen(dir, &top), dir.to_path_buf());
+    let mut stack: Vec<(PathBuf, bool, Vec<Seen>)> =
+        vec![(dir.to_path_buf(), false, vec![seen(dir, &top)])];
+    let mut linked_dirs: Vec<(PathBuf, Seen, Vec<Seen>)> = Vec::new();
+    let said = |notes: &mut Vec<Diagnostic>, path: &Path, message: String| {
+        notes.push(note(Severity::Warning, path.display().to_string(), message));
+    };
+    loop {
+        let Some((folder, via_link, above)) = stack.pop() else {
+            // Folders reached by links are walked after every folder
+            // reached without one, so that the path without a link wins.
+            let Some((path, key, above)) = linked_dirs.pop() else {
+                break;
+            };
+            if above.contains(&key) {
+                said(
+                    notes,
+                    &path,
+                    "a symbolic link to a folder it is in (a loop): not followed".to_string(),
+                );
+            } else if let Some(first) = folders.get(&key) {
+                said(
+                    notes,
+                    &path,
+                    format!(
+                        "a symbolic link to the folder {}, read once already: not followed",
+                        first.display()
+                    ),
+                );
+            } else {
+                folders.insert(key.clone(), path.clone());
+                let mut above = above;
+                above.push(key);
+                stack.push((path, true, above));
+            }
+            continue;
+        };
+        let mut entries: Vec<fs::DirEntry> = Vec::new();
+        for entry in fs::read_dir(&folder).map_err(|e| Error::io(&folder, e))? {
+            entries.push(entry.map_err(|e| Error::io(&folder, e))?);
+        }
+        // In reverse, so that the stack walks folders in order.
+        entries.sort_by_key(|e| std::cmp::Reverse(e.file_name()));
+        for entry in entries {
+            let path = entry.path();
+            let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
+            let linked = via_link || kind.is_symlink();
+            let meta = if kind.is_symlink() {
+                match fs::metadata(&path) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let to = fs::read_link(&path)
+                            .map(|t| t.display().to_string())
+                            .unwrap_or_default();
+                        said(
+                            notes,
+                            &path,
+                            format!(
+                                "a symbolic link to {to}, which cannot be read ({e}): passed over"
+                            ),
+                        );
+                        continue;
+                    }
+                }
+            } else {
+                entry.metadata().map_err(|e| Error::io(&path, e))?
+            };
+            if meta.is_dir() {
+                let key = seen(&path, &meta);
+                if kind.is_symlink() {
+                    linked_dirs.insert(0, (path, key, above.clone()));
+                } else if !folders.contains_key(&key) {
+                    folders.insert(key.clone(), path.clone());
+                    let mut above = above.clone();
+                    above.push(key);
+                    stack.push((path, via_link, above));
+                }
+            } else if meta.is_file() && !is_temporary(&path) {
+                let key = seen(&path, &meta);
+                match files.get_mut(&key) {
+                    None => {
+                        files.insert(key, Found { path, linked });
+                    }
+                    // The path without a link is kept, the other said.
+                    Some(first) => {
+                        let drop = if first.linked && !linked {
+                            std::mem::replace(&mut first.path, path)
+                        } else {
+                            path
+                        };
+                        first.linked &= linked;
+                        said(
+                            notes,
+                            &drop,
+                            format!(
+                                "the same file as {}, read once: passed over",
+                                first.path.display()
+                            ),
+                        );
+                    }
+                }
+            }
         }
     }
-    Ok(())
+    let mut out: Vec<PathBuf> = files.into_values().map(|f| f.path).collect();
+    out.sort();
+    Ok(out)
 }
 
 /// Where the output of an input goes under --out-dir: the same relative
 /// path, with the target format's extension (and the input's `.gz` or
 /// `.zst`).
-fn out_path(dir: &Path, rel: &Path, to: &Format) -> PathBuf {
+fn out_path(dir: &Path, rel: &Path, nth: usize, to: &Format) -> PathBuf {
     let stem = format::stem(rel);
     let parent = rel.parent().unwrap_or(Path::new(""));
-    // A gzip or zstd input gives an output compressed the same way.
+    // The second entry of one path in an archive: `g#2.jsonl`.
+    let nth = if nth > 1 {
+        format!("#{nth}")
+    } else {
+        String::new()
+    };
+    // A compressed input gives an output compressed the same way.
     let name = rel.to_string_lossy().to_ascii_lowercase();
-    let compressed = [".gz", ".zst"]
+    let compressed = kifu::input::EXTENSIONS
         .into_iter()
-        .find(|e| name.ends_with(e))
-        .unwrap_or("");
+        .find(|e| name.strip_suffix(e).is_some_and(|n| n.ends_with('.')))
+        .map(|e| format!(".{e}"))
+        .unwrap_or_default();
     dir.join(parent)
-        .join(format!("{stem}.{}{compressed}", to.extensions[0]))
+        .join(format!("{stem}{nth}.{}{compressed}", to.extensions[0]))
 }
 
 /// Refuses an output that is an input, and two outputs that are one file

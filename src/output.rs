@@ -10,6 +10,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+use crate::input::Compression;
 
 /// What messages call standard output.
 pub const STDOUT: &str = "standard output";
@@ -19,8 +20,10 @@ pub const STDOUT: &str = "standard output";
 /// that the destination holds either what it held before or the whole new
 /// output; dropped uncommitted (an error, --strict), the temporary file is
 /// removed. A destination that exists and is not a regular file (`/dev/null`,
-/// `/dev/full`, a FIFO) is written directly. A symbolic link to a file is
-/// followed: the file it names is replaced and the link stays.
+/// `/dev/full`, a FIFO) is written directly. A symbolic link is followed,
+/// to the end of its chain ([`resolve_links`]): the file it names is
+/// written (created, for a link to nothing) beside that file, and the link
+/// stays.
 pub struct OutFile {
     /// The path as the user named it, for messages.
     dest: PathBuf,
@@ -33,7 +36,8 @@ pub struct OutFile {
     file: Encoded,
 }
 
-/// An output file's bytes, compressed as its name asks (`.gz`, `.zst`).
+/// An output file's bytes, compressed as its name asks (`.gz`, `.zst`,
+/// `.bz2`, `.xz`: [`Compression::named`]).
 enum Encoded {
     /// Plain text.
     Plain(BufWriter<File>),
@@ -41,23 +45,33 @@ enum Encoded {
     Gzip(Box<flate2::write::GzEncoder<BufWriter<File>>>),
     /// Zstandard.
     Zstd(Box<zstd::stream::write::Encoder<'static, BufWriter<File>>>),
+    /// bzip2.
+    Bzip2(Box<bzip2::write::BzEncoder<BufWriter<File>>>),
+    /// xz.
+    Xz(Box<liblzma::write::XzEncoder<BufWriter<File>>>),
 }
 
 impl Encoded {
-    /// The encoding the destination's name asks for.
+    /// The encoding the destination's name asks for, at the level the
+    /// command-line tool of each uses by default (gzip 6, zstd 3, bzip2 9,
+    /// xz 6).
     fn new(dest: &Path, file: File) -> io::Result<Encoded> {
         let file = BufWriter::with_capacity(1 << 16, file);
-        let name = dest
-            .file_name()
-            .map(|n| n.to_string_lossy().to_ascii_lowercase());
-        Ok(match name.as_deref() {
-            Some(n) if n.ends_with(".gz") => Encoded::Gzip(Box::new(
-                flate2::write::GzEncoder::new(file, flate2::Compression::default()),
-            )),
-            Some(n) if n.ends_with(".zst") => {
+        let name = dest.file_name().map(|n| n.to_string_lossy());
+        Ok(match Compression::named(name.as_deref().unwrap_or("")) {
+            Compression::Gzip => Encoded::Gzip(Box::new(flate2::write::GzEncoder::new(
+                file,
+                flate2::Compression::default(),
+            ))),
+            Compression::Zstd => {
                 Encoded::Zstd(Box::new(zstd::stream::write::Encoder::new(file, 3)?))
             }
-            _ => Encoded::Plain(file),
+            Compression::Bzip2 => Encoded::Bzip2(Box::new(bzip2::write::BzEncoder::new(
+                file,
+                bzip2::Compression::best(),
+            ))),
+            Compression::Xz => Encoded::Xz(Box::new(liblzma::write::XzEncoder::new(file, 6))),
+            Compression::None | Compression::Unsupported(_) => Encoded::Plain(file),
         })
     }
 
@@ -74,6 +88,14 @@ impl Encoded {
                 e.do_finish()?;
                 Ok(e.get_mut())
             }
+            Encoded::Bzip2(e) => {
+                e.try_finish()?;
+                Ok(e.get_mut())
+            }
+            Encoded::Xz(e) => {
+                e.try_finish()?;
+                Ok(e.get_mut())
+            }
         }
     }
 
@@ -82,6 +104,8 @@ impl Encoded {
             Encoded::Plain(w) => w,
             Encoded::Gzip(e) => e.as_mut(),
             Encoded::Zstd(e) => e.as_mut(),
+            Encoded::Bzip2(e) => e.as_mut(),
+            Encoded::Xz(e) => e.as_mut(),
         }
     }
 }
@@ -94,20 +118,18 @@ impl OutFile {
     /// device or FIFO it names.
     pub fn create(dest: &Path) -> Result<OutFile, Error> {
         let err = |e| Error::io(dest, e);
-        let meta = fs::metadata(dest).ok();
+        // The file a link names (created if it is not there), never the link.
+        let target = resolve_links(dest).map_err(err)?;
+        let meta = fs::metadata(&target).ok();
         if meta.as_ref().is_some_and(|m| !m.is_file()) {
             return Ok(OutFile {
                 dest: dest.to_path_buf(),
-                target: dest.to_path_buf(),
+                target: target.clone(),
                 tmp: None,
                 replaces: false,
-                file: Encoded::new(dest, File::create(dest).map_err(err)?).map_err(err)?,
+                file: Encoded::new(dest, File::create(&target).map_err(err)?).map_err(err)?,
             });
         }
-        let target = match &meta {
-            Some(_) => fs::canonicalize(dest).map_err(err)?,
-            None => dest.to_path_buf(),
-        };
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -200,6 +222,30 @@ impl Write for OutFile {
     }
 }
 
+/// Where a path leads through symbolic links: the path itself when it is
+/// not a link; else, link after link (each read relative to its folder),
+/// the first path that is not one, whether it exists or not. A chain of
+/// more than 40 links (a loop) is an error.
+pub fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "too many symbolic links (a loop of links?)",
+    ))
+}
+
 /// Whether a file found in a folder is an output kifu is writing (or left
 /// behind when killed): never an input.
 pub fn is_temporary(path: &Path) -> bool {
@@ -256,6 +302,8 @@ enum FileKey {
 }
 
 fn file_key(path: &Path) -> FileKey {
+    // A link to nothing is the file it would create.
+    let path = &resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
     match fs::metadata(path) {
         Ok(m) => meta_key(&m).unwrap_or_else(|| FileKey::Path(normalize(path))),
         Err(_) => FileKey::Path(normalize(path)),
@@ -319,32 +367,6 @@ fn stream_key(stream: Stream) -> Option<FileKey> {
 #[cfg(not(unix))]
 fn stream_key(_: Stream) -> Option<FileKey> {
     None
-}
-
-/// Whether standard output was closed when kifu started (`kifu ... >&-`):
-/// the Rust runtime then opens `/dev/null` for reading and writing in its
-/// place, and every write would vanish without an error. A shell's
-/// `>/dev/null` opens it for writing only.
-#[cfg(unix)]
-pub fn stdout_closed() -> bool {
-    use std::io::Read;
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() else {
-        return true;
-    };
-    let mut out = File::from(fd);
-    match (out.metadata(), fs::metadata("/dev/null")) {
-        (Ok(m), Ok(null)) => {
-            m.file_type().is_char_device() && m.rdev() == null.rdev() && out.read(&mut []).is_ok()
-        }
-        _ => false,
-    }
-}
-
-#[cfg(not(unix))]
-pub fn stdout_closed() -> bool {
-    false
 }
 
 /// One output a run will write, and who writes it, for [`check`].
