@@ -295,3 +295,62 @@ fn the_default_limit_refuses_a_17_mb_game() {
     assert!(err.contains("over the limit of 16 MiB"), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("good 2"));
 }
+
+/// Issue 22, item 14: past the depth where pest's stack runs out (about
+/// 58,000 levels on a worker thread), the grammar's error named the place
+/// where it ran out, hundreds of thousands of columns past the variation
+/// that is too deep. Every container reader now names the `(` that opens
+/// level 501, whatever the depth and however the variations are laid out
+/// in lines.
+#[test]
+fn the_depth_error_names_the_parenthesis_that_opens_level_501() {
+    // (format, flags, the first move, its alternative)
+    let readers: [(&str, &[&str], &str, &str); 8] = [
+        ("pgn", &[], "1. e4", "1. d4"),
+        ("pgn", &["--grammar-only"], "1. e4", "1. d4"),
+        ("draughts-num", &[], "1. 32-28", "1. 33-29"),
+        ("draughts-num", &["--grammar-only"], "1. 32-28", "1. 33-29"),
+        ("draughts-diag", &[], "1. e45", "1. e45"),
+        ("coerceo", &[], "1# 3c-3e", "1# 3c-3e"),
+        ("tafl", &[], "1. d2-e2", "1. d2-e2"),
+        ("tenjiku", &[], "1. P-8g", "1. P-8g"),
+    ];
+    // How each level is opened: on the first move's line, a level a line,
+    // and between comments that hold parentheses.
+    let shapes: [(&str, fn(&str) -> String); 3] = [
+        ("one line", |alt| format!("({alt} ")),
+        ("a level a line", |alt| format!("\n({alt}")),
+        ("comments", |alt| format!("{{a (b}} ({alt} ; (c\n")),
+    ];
+    for depth in [LIMIT + 1, 60_000, 100_000] {
+        for (format, flags, first, alt) in readers {
+            for (shape, open) in shapes {
+                let level = open(alt);
+                let movetext = format!(
+                    "{first} {} {alt} {}",
+                    level.repeat(depth),
+                    ")".repeat(depth)
+                );
+                let game = format!("[Event \"deep\"]\n\n{movetext} *\n");
+                // Where level 501 opens: the `(` of its variation in the
+                // copy of `level` after the first 500.
+                let before = format!("[Event \"deep\"]\n\n{first} {}", level.repeat(LIMIT));
+                let opens = level.find(&format!("({alt}")).expect("a level opens");
+                let paren = before.len() + opens;
+                let head = &game[..paren];
+                let line = head.matches('\n').count() + 1;
+                let col = paren - head.rfind('\n').map_or(0, |i| i + 1) + 1;
+                let out = convert(format, format, flags, game.as_bytes());
+                let err = stderr(&out);
+                let what = format!("{format} {flags:?} {shape}, {depth} deep");
+                assert_eq!(counts(&out), (0, 1), "{what}: {err}");
+                assert!(
+                    err.contains(&format!(
+                        "-:{line}:{col}: error: game 1: variations nested more than 500 deep"
+                    )),
+                    "{what}: expected {line}:{col}: {err}"
+                );
+            }
+        }
+    }
+}

@@ -259,9 +259,12 @@ pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) 
             }
         }
         // pest's guard against running out of stack: only variations nest
-        // without bound in the grammar.
+        // without bound in the grammar. pest stops where its stack ran out,
+        // far past the limit: the error names the `(` that opens the first
+        // level past it, as the walker does.
         ErrorVariant::CustomError { message } if message == "stack limit reached" => {
-            return too_deep(pos)
+            let open = open_at_depth(text, MAX_VARIATION_DEPTH + 1);
+            return too_deep(open.map_or(pos, |at| line_col(text, at)));
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
@@ -474,22 +477,61 @@ pub fn read_record<'i, N: Notation>(
 /// The first `{` or outermost `(` of a record that is never closed, and
 /// what to say about it: the cause of a syntax error at or after it (the
 /// record scanner ends a comment or variation left open at the next line
-/// that starts with a tag). Tags, `;` and `%` lines are skipped over.
+/// that starts with a tag).
 fn unclosed(text: &str) -> Option<(usize, &'static str)> {
+    let mut open = 0;
+    let walk = parens(text, |at, depth| {
+        if depth == 1 {
+            open = at;
+        }
+        false
+    });
+    match walk {
+        Parens::Brace(at) => Some((
+            at,
+            "a `{` is never closed: its comment runs to the end of the game",
+        )),
+        Parens::End(depth) if depth > 0 => Some((
+            open,
+            "a `(` is never closed: its variation runs to the end of the game",
+        )),
+        Parens::End(_) | Parens::Stopped(_) => None,
+    }
+}
+
+/// The `(` that opens a variation `depth` levels deep (1: a variation of
+/// the main line), if the record has one.
+fn open_at_depth(text: &str, depth: usize) -> Option<usize> {
+    match parens(text, |_, d| d == depth) {
+        Parens::Stopped(at) => Some(at),
+        Parens::Brace(_) | Parens::End(_) => None,
+    }
+}
+
+/// Where [`parens`] ended.
+enum Parens {
+    /// At the end of the record, with this many `(` left open.
+    End(usize),
+    /// At a `{` never closed.
+    Brace(usize),
+    /// At the `(` where the visitor said to stop.
+    Stopped(usize),
+}
+
+/// Walks the parentheses of a record as the grammar nests them: tags, `{}`
+/// comments, `;` and `%` lines and glyphs (`(!?)`) are skipped over. Calls
+/// `open(offset, depth)` at every other `(`, with the depth it opens (1 for
+/// the outermost), and stops where that returns true.
+fn parens(text: &str, mut open: impl FnMut(usize, usize) -> bool) -> Parens {
     let b = text.as_bytes();
     let n = b.len();
-    let (mut i, mut depth, mut open) = (0, 0usize, 0);
+    let (mut i, mut depth) = (0, 0usize);
     let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |j| i + j);
     while i < n {
         match b[i] {
             b'{' => match memchr::memchr(b'}', &b[i..]) {
                 Some(j) => i += j,
-                None => {
-                    return Some((
-                        i,
-                        "a `{` is never closed: its comment runs to the end of the game",
-                    ))
-                }
+                None => return Parens::Brace(i),
             },
             b';' => i = line_end(i),
             b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
@@ -497,20 +539,23 @@ fn unclosed(text: &str) -> Option<(usize, &'static str)> {
                 i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |j| i + j);
             }
             b'(' => {
-                if depth == 0 {
-                    open = i;
+                let marks = b[i + 1..].iter().take_while(|&&c| c == b'!' || c == b'?');
+                let glyph = i + 1 + marks.count();
+                if glyph > i + 1 && b.get(glyph) == Some(&b')') {
+                    i = glyph;
+                } else {
+                    depth += 1;
+                    if open(i, depth) {
+                        return Parens::Stopped(i);
+                    }
                 }
-                depth += 1;
             }
             b')' => depth = depth.saturating_sub(1),
             _ => {}
         }
         i += 1;
     }
-    (depth > 0).then_some((
-        open,
-        "a `(` is never closed: its variation runs to the end of the game",
-    ))
+    Parens::End(depth)
 }
 
 /// Walks the `record` pairs of any container notation into a game.
