@@ -743,6 +743,7 @@ fn assemble<'i, N: Notation>(
         last_move: None,
         depth: 0,
         bare_number: false,
+        scratch: Vec::new(),
     };
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
     game.moves.plies.reserve(moves);
@@ -847,6 +848,9 @@ struct Walker<'n, 'w, 'i, N: Notation> {
     depth: usize,
     /// A move number without its dot was seen (warned once a game).
     bare_number: bool,
+    /// The plies of the variation being read at each depth, reused: a
+    /// variation's line is allocated once, at its length.
+    scratch: Vec<Vec<Ply>>,
 }
 
 /// The warning of a game with move numbers written without their dot.
@@ -867,6 +871,15 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
         main: bool,
     ) -> Result<Line, Problem> {
         let mut pending: Vec<Comment> = Vec::new();
+        if !main {
+            // A variation's plies go to the reused buffer of its depth,
+            // then into a line of their number: growing each line by
+            // doubling took four plies' room for a variation of one.
+            if self.scratch.len() < self.depth {
+                self.scratch.resize_with(self.depth, Vec::new);
+            }
+            std::mem::swap(&mut line.plies, &mut self.scratch[self.depth - 1]);
+        }
         let mut numbered = !main;
         // Numbers count plies, not move pairs (a constant of the notation,
         // folded where the walker is compiled for it).
@@ -933,6 +946,8 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     if let Some(c) = comment(self.text, t, self.warnings) {
                         match line.plies.last_mut() {
                             Some(ply) if ply.variations.is_empty() && pending.is_empty() => {
+                                // Room for one comment, as for variations.
+                                ply.after.reserve_exact(1);
                                 ply.after.push(c)
                             }
                             _ => pending.push(c),
@@ -951,6 +966,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     let var = self.line(Line::default(), tokens, n, s, true, false)?;
                     self.depth -= 1;
                     if let Some(ply) = line.plies.last_mut() {
+                        // Most plies have one variation, if any: room for
+                        // one, not the four a first push makes.
+                        ply.variations.reserve_exact(1);
                         ply.variations.push(var);
                     }
                 }
@@ -972,6 +990,10 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
             }
         }
         line.trailing = pending;
+        if !main {
+            let plies = line.plies.drain(..).collect();
+            self.scratch[self.depth - 1] = std::mem::replace(&mut line.plies, plies);
+        }
         Ok(line)
     }
 
