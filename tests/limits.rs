@@ -317,7 +317,8 @@ fn the_depth_error_names_the_parenthesis_that_opens_level_501() {
     ];
     // How each level is opened: on the first move's line, a level a line,
     // and between comments that hold parentheses.
-    let shapes: [(&str, fn(&str) -> String); 3] = [
+    type Shape = (&'static str, fn(&str) -> String);
+    let shapes: [Shape; 3] = [
         ("one line", |alt| format!("({alt} ")),
         ("a level a line", |alt| format!("\n({alt}")),
         ("comments", |alt| format!("{{a (b}} ({alt} ; (c\n")),
