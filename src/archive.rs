@@ -291,7 +291,11 @@ impl<'s, R: Read> Records<'s, R> {
             // limit and a byte. Where the memory for that cannot be had,
             // the record is streamed past like one over the limit.
             target = target.saturating_mul(2).min(self.limit + 1);
-            if self.buf.try_reserve(target - self.buf.len()).is_err() {
+            if self
+                .buf
+                .try_reserve(target.saturating_sub(self.buf.len()))
+                .is_err()
+            {
                 return self.skip_oversize(None, true).map(Some);
             }
         }

@@ -449,3 +449,17 @@ fn large_records_share_one_memory_budget() {
         err.message
     );
 }
+
+/// Records larger than a batch, one after another, each convert: the
+/// reader's buffer grows for each from what the one before left in it
+/// (which may already be more than the next step of its growth).
+#[test]
+fn records_larger_than_a_batch_in_a_row_all_convert() {
+    for size in [300 << 10, 1 << 20, 3 << 20] {
+        let text = long_game(size).repeat(4);
+        for jobs in ["1", "2"] {
+            let out = convert("pgn", "pgn", &["-j", jobs], text.as_bytes());
+            assert_eq!(counts(&out), (4, 0), "{size} -j {jobs}: {}", stderr(&out));
+        }
+    }
+}
