@@ -38,6 +38,9 @@ pub struct RawRecord {
     /// For a record over the size limit, its size in bytes: it was skipped
     /// while reading, and `range` is empty.
     pub oversize: Option<u64>,
+    /// True when such a record was skipped because the memory to hold its
+    /// bytes could not be had, below the size limit.
+    pub short_of_memory: bool,
 }
 
 /// Consecutive records and the bytes they lie in.
@@ -165,7 +168,7 @@ impl<'s, R: Read> Records<'s, R> {
     /// limit, and returns it as a batch of its own: its position and its
     /// size, not its bytes. `len` is its length when the scan found its end
     /// in the buffer; otherwise it is streamed past, a chunk at a time.
-    fn skip_oversize(&mut self, len: Option<usize>) -> io::Result<Batch> {
+    fn skip_oversize(&mut self, len: Option<usize>, short_of_memory: bool) -> io::Result<Batch> {
         // Point at its first character that is not blank.
         let lead = self.buf.len() - self.buf.trim_ascii_start().len();
         let lead = lead.min(len.unwrap_or(usize::MAX));
@@ -184,6 +187,7 @@ impl<'s, R: Read> Records<'s, R> {
                 col,
                 is_game: true,
                 oversize: Some(size),
+                short_of_memory,
             }],
         })
     }
@@ -228,6 +232,10 @@ impl<'s, R: Read> Records<'s, R> {
         while !self.eof && self.buf.len() < want {
             let old = self.buf.len();
             let grow = (want - old).max(64 * 1024);
+            // A buffer that cannot grow is an error, not an abort.
+            self.buf
+                .try_reserve(grow)
+                .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
             self.buf.resize(old + grow, 0);
             let n = loop {
                 match self.reader.read(&mut self.buf[old..]) {
@@ -264,7 +272,7 @@ impl<'s, R: Read> Records<'s, R> {
                 match self.split.end(&self.buf[p..], self.eof) {
                     Some((len, is_game)) => {
                         if len > self.limit && records.is_empty() {
-                            return self.skip_oversize(Some(len)).map(Some);
+                            return self.skip_oversize(Some(len), false).map(Some);
                         }
                         if len > self.limit {
                             // Left for the next batch, where it comes first.
@@ -276,6 +284,7 @@ impl<'s, R: Read> Records<'s, R> {
                             col: self.col,
                             is_game,
                             oversize: None,
+                            short_of_memory: false,
                         });
                         advance(&self.buf[p..p + len], &mut self.line, &mut self.col);
                         p += len;
@@ -292,11 +301,19 @@ impl<'s, R: Read> Records<'s, R> {
                 return Ok(Some(Batch { data, records }));
             }
             if self.buf.len() > self.limit {
-                return self.skip_oversize(None).map(Some);
+                return self.skip_oversize(None, false).map(Some);
             }
             // One record is larger than the target: read more, up to the
-            // limit and a byte.
+            // limit and a byte. Where the memory for that cannot be had,
+            // the record is streamed past like one over the limit.
             target = target.saturating_mul(2).min(self.limit + 1);
+            if self
+                .buf
+                .try_reserve(target.saturating_sub(self.buf.len()))
+                .is_err()
+            {
+                return self.skip_oversize(None, true).map(Some);
+            }
         }
     }
 }
@@ -330,6 +347,9 @@ pub struct Record<'a> {
     /// For a record over the size limit, its size in bytes: it was streamed
     /// past unread.
     pub oversize: Option<u64>,
+    /// True when such a record was streamed past because the memory to
+    /// hold it could not be had, below the size limit.
+    pub short_of_memory: bool,
 }
 
 impl<'a> Record<'a> {
@@ -340,6 +360,7 @@ impl<'a> Record<'a> {
             col: raw.col,
             is_game: raw.is_game,
             oversize: raw.oversize,
+            short_of_memory: raw.short_of_memory,
         }
     }
 }
@@ -658,8 +679,14 @@ pub fn read_record(
 }
 
 impl Converter<'_> {
-    /// Converts one record.
+    /// Converts one record, within the memory budget of the records
+    /// converted at once ([`claim_memory`]).
     pub fn convert(&self, bytes: &[u8]) -> Converted {
+        let limit = self.read.max_record.unwrap_or(MAX_RECORD);
+        let _claim = match claim_memory(bytes.len(), limit) {
+            Ok(claim) => claim,
+            Err(e) => return Converted::Failed(e),
+        };
         let Some(write) = self.to.write else {
             return Converted::Failed(Problem::whole(format!(
                 "{} cannot be written",
@@ -689,6 +716,76 @@ impl Converter<'_> {
             }
             Err(e) => Converted::Failed(e),
         }
+    }
+}
+
+/// The memory that converting a record may take at most, as a multiple of
+/// its size: reading (the tokens and the game held whole, with every ply,
+/// comment and variation), checking and writing it. Measured by
+/// `benches/memory.py` (README, Speed): ordinary movetext peaks at 30 to
+/// 50 times its size, the densest shape found (a move and an empty comment
+/// in every four bytes, read by the grammar) at about 125 times.
+pub const MEMORY_PER_BYTE: usize = 160;
+
+/// Records up to this size are converted without a claim on the memory
+/// budget: every record of a real archive (the largest are tens of
+/// kilobytes), each worker taking at most [`MEMORY_PER_BYTE`] times it.
+pub const UNCLAIMED_RECORD: usize = 256 << 10;
+
+/// The memory claimed by the large records being converted, across every
+/// worker and input of the process.
+struct Budget {
+    used: std::sync::Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+static BUDGET: Budget = Budget {
+    used: std::sync::Mutex::new(0),
+    freed: std::sync::Condvar::new(),
+};
+
+/// A claim on the memory budget ([`claim_memory`]), given back when dropped.
+#[derive(Debug)]
+pub struct Claim(usize);
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let mut used = BUDGET.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used -= self.0;
+        BUDGET.freed.notify_all();
+    }
+}
+
+/// Claims the memory that converting a record of `size` bytes may take
+/// ([`MEMORY_PER_BYTE`] times its size), for records over
+/// [`UNCLAIMED_RECORD`]; `None` for smaller ones.
+///
+/// The large records converted at once share one budget: what the largest
+/// record allowed (`limit`, `--max-record-size`) may take. A worker whose
+/// record does not fit beside those being converted waits for them, so
+/// that `-j N` takes no more for large records than one record at the
+/// limit; a record alone always fits. Then the claim is tried: the memory
+/// is asked of the system (and given back at once, never touched), and
+/// where it cannot be had the record fails alone with an error, before
+/// kifu starts on it, instead of the allocation failing halfway and
+/// aborting the run.
+pub fn claim_memory(size: usize, limit: usize) -> Result<Option<Claim>, Problem> {
+    if size <= UNCLAIMED_RECORD {
+        return Ok(None);
+    }
+    let need = size.saturating_mul(MEMORY_PER_BYTE);
+    let budget = limit.max(size).saturating_mul(MEMORY_PER_BYTE);
+    let mut used = BUDGET.used.lock().unwrap_or_else(|e| e.into_inner());
+    while *used > 0 && used.saturating_add(need) > budget {
+        used = BUDGET.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+    }
+    *used += need;
+    drop(used);
+    let claim = Claim(need);
+    let mut probe: Vec<u8> = Vec::new();
+    match probe.try_reserve_exact(need) {
+        Ok(()) => Ok(Some(claim)),
+        Err(_) => Err(no_memory(size as u64, Some(need))),
     }
 }
 
@@ -870,6 +967,7 @@ pub fn convert_stream<R: Read + Send>(
     // (every one as it comes with `verbose`).
     let mut groups = Groups::default();
     let map = |r: Record<'_>| match r.oversize {
+        Some(size) if r.short_of_memory => Some(Converted::Failed(no_memory(size, None))),
         Some(size) => Some(Converted::Failed(too_large(size, limit))),
         None => r.is_game.then(|| conv.convert(r.bytes)),
     };
@@ -1009,6 +1107,22 @@ fn too_large(size: u64, limit: usize) -> Problem {
         "the game is {} long, over the limit of {} on one record: it was skipped (raise the limit with --max-record-size)",
         bytes_text(size),
         bytes_text(limit as u64)
+    ))
+}
+
+/// The error for a record of `size` bytes that could not be held, or
+/// converted in the memory it `needs`.
+fn no_memory(size: u64, needs: Option<usize>) -> Problem {
+    let needs = match needs {
+        Some(n) => format!(
+            ", and converting it takes up to {} of memory ({MEMORY_PER_BYTE} times its size)",
+            bytes_text(n as u64)
+        ),
+        None => String::new(),
+    };
+    Problem::whole(format!(
+        "the game is {} long{needs}: kifu could not have that much memory, and skipped it",
+        bytes_text(size)
     ))
 }
 

@@ -296,3 +296,171 @@ fn the_default_limit_refuses_a_17_mb_game() {
     assert!(err.contains("over the limit of 16 MiB"), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("good 2"));
 }
+
+/// Issue 22, item 14: past the depth where pest's stack runs out (about
+/// 58,000 levels on a worker thread), the grammar's error named the place
+/// where it ran out, hundreds of thousands of columns past the variation
+/// that is too deep. Every container reader now names the `(` that opens
+/// level 501, whatever the depth and however the variations are laid out
+/// in lines.
+#[test]
+fn the_depth_error_names_the_parenthesis_that_opens_level_501() {
+    // (format, flags, the first move, its alternative)
+    let readers: [(&str, &[&str], &str, &str); 8] = [
+        ("pgn", &[], "1. e4", "1. d4"),
+        ("pgn", &["--grammar-only"], "1. e4", "1. d4"),
+        ("draughts-num", &[], "1. 32-28", "1. 33-29"),
+        ("draughts-num", &["--grammar-only"], "1. 32-28", "1. 33-29"),
+        ("draughts-diag", &[], "1. e45", "1. e45"),
+        ("coerceo", &[], "1# 3c-3e", "1# 3c-3e"),
+        ("tafl", &[], "1. d2-e2", "1. d2-e2"),
+        ("tenjiku", &[], "1. P-8g", "1. P-8g"),
+    ];
+    // How each level is opened: on the first move's line, a level a line,
+    // and between comments that hold parentheses.
+    type Shape = (&'static str, fn(&str) -> String);
+    let shapes: [Shape; 3] = [
+        ("one line", |alt| format!("({alt} ")),
+        ("a level a line", |alt| format!("\n({alt}")),
+        ("comments", |alt| format!("{{a (b}} ({alt} ; (c\n")),
+    ];
+    for depth in [LIMIT + 1, 60_000, 100_000] {
+        for (format, flags, first, alt) in readers {
+            for (shape, open) in shapes {
+                let level = open(alt);
+                let movetext = format!(
+                    "{first} {} {alt} {}",
+                    level.repeat(depth),
+                    ")".repeat(depth)
+                );
+                let game = format!("[Event \"deep\"]\n\n{movetext} *\n");
+                // Where level 501 opens: the `(` of its variation in the
+                // copy of `level` after the first 500.
+                let before = format!("[Event \"deep\"]\n\n{first} {}", level.repeat(LIMIT));
+                let opens = level.find(&format!("({alt}")).expect("a level opens");
+                let paren = before.len() + opens;
+                let head = &game[..paren];
+                let line = head.matches('\n').count() + 1;
+                let col = paren - head.rfind('\n').map_or(0, |i| i + 1) + 1;
+                let out = convert(format, format, flags, game.as_bytes());
+                let err = stderr(&out);
+                let what = format!("{format} {flags:?} {shape}, {depth} deep");
+                assert_eq!(counts(&out), (0, 1), "{what}: {err}");
+                assert!(
+                    err.contains(&format!(
+                        "-:{line}:{col}: error: game 1: variations nested more than 500 deep"
+                    )),
+                    "{what}: expected {line}:{col}: {err}"
+                );
+            }
+        }
+    }
+}
+
+/// Runs `kifu convert --from pgn --to pgn ARGS -` with an address space of
+/// `kib` KiB (`ulimit -v`), as a machine short of memory would.
+fn convert_in(kib: usize, args: &[&str], input: &[u8]) -> std::process::Output {
+    let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
+    let mut all = vec!["-c", &script, env!("CARGO_BIN_EXE_kifu")];
+    all.extend_from_slice(&["convert", "--from", "pgn", "--to", "pgn"]);
+    all.extend_from_slice(args);
+    all.push("-");
+    common::run("sh", &all, input)
+}
+
+/// Issue 22, item 13: a record under `--max-record-size` whose conversion
+/// needs more memory than the process can have failed an allocation and
+/// aborted the whole run (nothing written, no message but Rust's). It now
+/// fails alone, before kifu starts on it, with its place, its size and
+/// what it would take; the games after it convert. A record that fits
+/// converts under the same limit.
+#[test]
+fn a_record_kifu_has_no_memory_for_fails_alone() {
+    let good = |i| good_game("pgn", i);
+    let big = long_game(40 << 20);
+    let text = format!("{}{big}{}", good(1), good(2));
+    let raised = ["--max-record-size", "1G"];
+    // 1 GiB of address space: the 40 MiB game takes more to convert.
+    let out = convert_in(1 << 20, &raised, text.as_bytes());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(counts(&out), (2, 1), "{err}");
+    assert!(errors_are_located(&err), "{err}");
+    assert!(
+        err.contains("-:5:1: error: game 2: the game is 40.0 MiB"),
+        "{err}"
+    );
+    assert!(err.contains("could not have that much memory"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("good 2"));
+    // A game of 2 MiB converts in the same address space, -j 1 and -j 2.
+    let text = format!("{}{}{}", good(1), long_game(2 << 20), good(2));
+    for jobs in ["1", "2"] {
+        let out = convert_in(
+            1 << 20,
+            &[&raised[..], &["-j", jobs]].concat(),
+            text.as_bytes(),
+        );
+        assert_eq!(counts(&out), (3, 0), "-j {jobs}: {}", stderr(&out));
+    }
+}
+
+/// Issue 22, item 13: the large records converted at once share one
+/// memory budget, what one record at the size limit may take: a record
+/// that does not fit beside those being converted waits for them (with
+/// `-j 4`, four records of 16 MB took four times the memory of one), and a
+/// record alone always fits.
+#[test]
+fn large_records_share_one_memory_budget() {
+    use kifu::archive::{claim_memory, MEMORY_PER_BYTE, UNCLAIMED_RECORD};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // Small records claim nothing.
+    assert!(claim_memory(UNCLAIMED_RECORD, 1 << 20).unwrap().is_none());
+    let limit = 4 << 20;
+    let first = claim_memory(3 << 20, limit).unwrap().expect("a claim");
+    // A second record of 3 MiB does not fit beside the first (the budget
+    // is what a 4 MiB one takes): it waits until the first is done.
+    let done = Arc::new(AtomicBool::new(false));
+    let waiter = std::thread::spawn({
+        let done = done.clone();
+        move || {
+            let second = claim_memory(3 << 20, limit).unwrap();
+            assert!(done.load(Ordering::SeqCst), "claimed beside the first");
+            second.is_some()
+        }
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    done.store(true, Ordering::SeqCst);
+    drop(first);
+    assert!(waiter.join().unwrap());
+    // Two that fit together are claimed at once; one over the whole budget
+    // runs alone.
+    let a = claim_memory(1 << 20, limit).unwrap();
+    let b = claim_memory(2 << 20, limit).unwrap();
+    drop((a, b));
+    let alone = claim_memory(8 << 20, limit).unwrap();
+    assert!(alone.is_some());
+    drop(alone);
+    // What no system gives is refused, not aborted.
+    let huge = usize::MAX / MEMORY_PER_BYTE / 2;
+    let err = claim_memory(huge, huge).unwrap_err();
+    assert!(
+        err.message.contains("could not have that much memory"),
+        "{}",
+        err.message
+    );
+}
+
+/// Records larger than a batch, one after another, each convert: the
+/// reader's buffer grows for each from what the one before left in it
+/// (which may already be more than the next step of its growth).
+#[test]
+fn records_larger_than_a_batch_in_a_row_all_convert() {
+    for size in [300 << 10, 1 << 20, 3 << 20] {
+        let text = long_game(size).repeat(4);
+        for jobs in ["1", "2"] {
+            let out = convert("pgn", "pgn", &["-j", jobs], text.as_bytes());
+            assert_eq!(counts(&out), (4, 0), "{size} -j {jobs}: {}", stderr(&out));
+        }
+    }
+}

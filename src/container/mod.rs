@@ -260,9 +260,12 @@ pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) 
             }
         }
         // pest's guard against running out of stack: only variations nest
-        // without bound in the grammar.
+        // without bound in the grammar. pest stops where its stack ran out,
+        // far past the limit: the error names the `(` that opens the first
+        // level past it, as the walker does.
         ErrorVariant::CustomError { message } if message == "stack limit reached" => {
-            return too_deep(pos)
+            let open = open_at_depth(text, MAX_VARIATION_DEPTH + 1);
+            return too_deep(open.map_or(pos, |at| line_col(text, at)));
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
@@ -475,22 +478,61 @@ pub fn read_record<'i, N: Notation>(
 /// The first `{` or outermost `(` of a record that is never closed, and
 /// what to say about it: the cause of a syntax error at or after it (the
 /// record scanner ends a comment or variation left open at the next line
-/// that starts with a tag). Tags, `;` and `%` lines are skipped over.
+/// that starts with a tag).
 fn unclosed(text: &str) -> Option<(usize, &'static str)> {
+    let mut open = 0;
+    let walk = parens(text, |at, depth| {
+        if depth == 1 {
+            open = at;
+        }
+        false
+    });
+    match walk {
+        Parens::Brace(at) => Some((
+            at,
+            "a `{` is never closed: its comment runs to the end of the game",
+        )),
+        Parens::End(depth) if depth > 0 => Some((
+            open,
+            "a `(` is never closed: its variation runs to the end of the game",
+        )),
+        Parens::End(_) | Parens::Stopped(_) => None,
+    }
+}
+
+/// The `(` that opens a variation `depth` levels deep (1: a variation of
+/// the main line), if the record has one.
+fn open_at_depth(text: &str, depth: usize) -> Option<usize> {
+    match parens(text, |_, d| d == depth) {
+        Parens::Stopped(at) => Some(at),
+        Parens::Brace(_) | Parens::End(_) => None,
+    }
+}
+
+/// Where [`parens`] ended.
+enum Parens {
+    /// At the end of the record, with this many `(` left open.
+    End(usize),
+    /// At a `{` never closed.
+    Brace(usize),
+    /// At the `(` where the visitor said to stop.
+    Stopped(usize),
+}
+
+/// Walks the parentheses of a record as the grammar nests them: tags, `{}`
+/// comments, `;` and `%` lines and glyphs (`(!?)`) are skipped over. Calls
+/// `open(offset, depth)` at every other `(`, with the depth it opens (1 for
+/// the outermost), and stops where that returns true.
+fn parens(text: &str, mut open: impl FnMut(usize, usize) -> bool) -> Parens {
     let b = text.as_bytes();
     let n = b.len();
-    let (mut i, mut depth, mut open) = (0, 0usize, 0);
+    let (mut i, mut depth) = (0, 0usize);
     let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |j| i + j);
     while i < n {
         match b[i] {
             b'{' => match memchr::memchr(b'}', &b[i..]) {
                 Some(j) => i += j,
-                None => {
-                    return Some((
-                        i,
-                        "a `{` is never closed: its comment runs to the end of the game",
-                    ))
-                }
+                None => return Parens::Brace(i),
             },
             b';' => i = line_end(i),
             b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
@@ -498,20 +540,23 @@ fn unclosed(text: &str) -> Option<(usize, &'static str)> {
                 i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |j| i + j);
             }
             b'(' => {
-                if depth == 0 {
-                    open = i;
+                let marks = b[i + 1..].iter().take_while(|&&c| c == b'!' || c == b'?');
+                let glyph = i + 1 + marks.count();
+                if glyph > i + 1 && b.get(glyph) == Some(&b')') {
+                    i = glyph;
+                } else {
+                    depth += 1;
+                    if open(i, depth) {
+                        return Parens::Stopped(i);
+                    }
                 }
-                depth += 1;
             }
             b')' => depth = depth.saturating_sub(1),
             _ => {}
         }
         i += 1;
     }
-    (depth > 0).then_some((
-        open,
-        "a `(` is never closed: its variation runs to the end of the game",
-    ))
+    Parens::End(depth)
 }
 
 /// Walks the `record` pairs of any container notation into a game.
@@ -699,6 +744,7 @@ fn assemble<'i, N: Notation>(
         last_move: None,
         depth: 0,
         bare_number: false,
+        scratch: Vec::new(),
     };
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
     game.moves.plies.reserve(moves);
@@ -803,6 +849,9 @@ struct Walker<'n, 'w, 'i, N: Notation> {
     depth: usize,
     /// A move number without its dot was seen (warned once a game).
     bare_number: bool,
+    /// The plies of the variation being read at each depth, reused: a
+    /// variation's line is allocated once, at its length.
+    scratch: Vec<Vec<Ply>>,
 }
 
 /// The warning of a game with move numbers written without their dot.
@@ -823,6 +872,15 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
         main: bool,
     ) -> Result<Line, Problem> {
         let mut pending: Vec<Comment> = Vec::new();
+        if !main {
+            // A variation's plies go to the reused buffer of its depth,
+            // then into a line of their number: growing each line by
+            // doubling took four plies' room for a variation of one.
+            if self.scratch.len() < self.depth {
+                self.scratch.resize_with(self.depth, Vec::new);
+            }
+            std::mem::swap(&mut line.plies, &mut self.scratch[self.depth - 1]);
+        }
         let mut numbered = !main;
         // Numbers count plies, not move pairs (a constant of the notation,
         // folded where the walker is compiled for it).
@@ -889,6 +947,8 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     if let Some(c) = comment(self.text, t, self.warnings) {
                         match line.plies.last_mut() {
                             Some(ply) if ply.variations.is_empty() && pending.is_empty() => {
+                                // Room for one comment, as for variations.
+                                ply.after.reserve_exact(1);
                                 ply.after.push(c)
                             }
                             _ => pending.push(c),
@@ -907,6 +967,9 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                     let var = self.line(Line::default(), tokens, n, s, true, false)?;
                     self.depth -= 1;
                     if let Some(ply) = line.plies.last_mut() {
+                        // Most plies have one variation, if any: room for
+                        // one, not the four a first push makes.
+                        ply.variations.reserve_exact(1);
                         ply.variations.push(var);
                     }
                 }
@@ -928,6 +991,10 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
             }
         }
         line.trailing = pending;
+        if !main {
+            let plies = line.plies.drain(..).collect();
+            self.scratch[self.depth - 1] = std::mem::replace(&mut line.plies, plies);
+        }
         Ok(line)
     }
 

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Peak memory of kifu on one large record, against the record's size.
+
+Writes one-record inputs of the given sizes into a temporary folder (never
+into the repository), converts each with kifu, validated and with
+`--no-validate`, and prints the maximum resident set that `/usr/bin/time`
+reports (Debian's package `time`) with its ratio to the record's size, as a
+Markdown table.
+
+    benches/memory.py                        # target/release/kifu, 1 4 16 64 MB
+    benches/memory.py --kifu /tmp/kifu-old --sizes 1,4 --shapes chess-moves
+    benches/memory.py --jobs 4 --copies 4 --sizes 15 --limit 16M
+                                             # four such records, -j 4
+    benches/memory.py --flags=--grammar-only # every record read by pest
+
+Shapes (each a legal game, so that validation runs to its end):
+- chess-moves: `1. Nf3 Nf6 2. Ng1 Ng8 ...` in lines of moves;
+- chess-comments: the same moves, each with a comment after it;
+- chess-variations: each move pair with an alternative holding a nested
+  alternative (two levels, three variations a pair);
+- chess-deep: every move with 400 nested variations on it (one shape of
+  depth, below the limit of 500);
+- chess-dense: `Nf3{}Nf6{}Ng1{}Ng8{}`, no numbers and no blanks, an empty
+  comment after every move: the most plies and comments a byte of legal
+  text holds, the worst shape found;
+- draughts-moves: draughts-num, two kings of an international board going
+  to and fro from a FEN (`46-41 5-10 41-46 10-5`), converted to
+  draughts-diag.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+MB = 1 << 20
+
+
+def lines(size, pair, head):
+    """A record of about `size` bytes: `head`, then `pair(i)` for move
+    pairs 1, 2, ... a line each, then `*`."""
+    parts = [head]
+    n = len(head)
+    i = 1
+    while n < size:
+        s = pair(i) + "\n"
+        parts.append(s)
+        n += len(s)
+        i += 1
+    parts.append("*\n")
+    return "".join(parts)
+
+
+def knights(i):
+    a, b = 2 * i - 1, 2 * i
+    return f"{a}. Nf3 Nf6 {b}. Ng1 Ng8"
+
+
+def chess_moves(size):
+    return lines(size, knights, '[Event "memory"]\n\n')
+
+
+def chess_comments(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return (f"{a}. Nf3 {{a developing move}} Nf6 {{the same}} "
+                f"{b}. Ng1 {{back}} Ng8 {{and back}}")
+    return lines(size, pair, '[Event "memory"]\n\n')
+
+
+def chess_variations(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return (f"{a}. Nf3 ({a}. Nc3 Nc6 ({a}... Nf6 {b}. Nb1) {b}. Nb1 Nb8) "
+                f"Nf6 {b}. Ng1 Ng8")
+    return lines(size, pair, '[Event "memory"]\n\n')
+
+
+def chess_deep(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return (f"{a}. Nf3 " + f"({a}. Nc3 " * 400 + ")" * 400
+                + f" Nf6 {b}. Ng1 Ng8")
+    return lines(size, pair, '[Event "memory"]\n\n')
+
+
+def chess_dense(size):
+    return lines(size, lambda i: "Nf3{}Nf6{}Ng1{}Ng8{}", '[Event "memory"]\n\n')
+
+
+def draughts_moves(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return f"{a}. 46-41 5-10 {b}. 41-46 10-5"
+    return lines(size, pair, '[Event "memory"]\n[GameType "20"]\n[FEN "W:WK46:BK5"]\n\n')
+
+
+SHAPES = {
+    "chess-moves": (chess_moves, "pgn", "pgn"),
+    "chess-comments": (chess_comments, "pgn", "pgn"),
+    "chess-variations": (chess_variations, "pgn", "pgn"),
+    "chess-deep": (chess_deep, "pgn", "pgn"),
+    "chess-dense": (chess_dense, "pgn", "pgn"),
+    "draughts-moves": (draughts_moves, "draughts-num", "draughts-diag"),
+}
+
+
+def peak(kifu, src, dst, path, extra):
+    """Peak RSS in bytes of one conversion, and its last line of stderr."""
+    cmd = ["/usr/bin/time", "-f", "PEAK %M", kifu, "convert",
+           "--from", src, "--to", dst, *extra, path, "-o", "/dev/null"]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    err = run.stderr.strip().splitlines()
+    kb = next(int(l.split()[1]) for l in reversed(err) if l.startswith("PEAK"))
+    said = [l for l in err if not l.startswith("PEAK")]
+    return kb * 1024, (said[-1] if said else "")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kifu", default="target/release/kifu")
+    ap.add_argument("--sizes", default="1,4,16,64", help="MB, comma-separated")
+    ap.add_argument("--shapes", default=",".join(SHAPES))
+    ap.add_argument("--jobs", type=int, default=1, help="kifu's -j")
+    ap.add_argument("--copies", type=int, default=1,
+                    help="records of that size in the input")
+    ap.add_argument("--limit", default="1G",
+                    help="kifu's --max-record-size (1G: every size converts)")
+    ap.add_argument("--flags", default="",
+                    help="more flags for kifu, space-separated (--grammar-only)")
+    args = ap.parse_args()
+    kifu = os.path.abspath(args.kifu)
+    sizes = [float(s) for s in args.sizes.split(",")]
+    print("| shape | record | validated | ratio | `--no-validate` | ratio |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory(prefix="kifu-memory-") as tmp:
+        for name in args.shapes.split(","):
+            make, src, dst = SHAPES[name]
+            for mb in sizes:
+                record = make(int(mb * MB))
+                path = os.path.join(tmp, "input")
+                with open(path, "w") as f:
+                    for _ in range(args.copies):
+                        f.write(record + "\n")
+                size = len(record.encode())
+                row = [name, f"{size / MB:.1f} MB"]
+                for extra in ([], ["--no-validate"]):
+                    rss, said = peak(kifu, src, dst, path,
+                                     ["-j", str(args.jobs), "--max-record-size", args.limit,
+                                      *args.flags.split(), *extra])
+                    games = "game" if args.copies == 1 else "games"
+                    if not said.startswith(f"converted {args.copies} {games}, 0 failed"):
+                        print(f"  {name} {mb} MB {extra}: {said}", file=sys.stderr)
+                    row += [f"{rss / MB:.0f} MB", f"{rss / size:.1f}x"]
+                print("| " + " | ".join(row) + " |", flush=True)
+                os.unlink(path)
+
+
+if __name__ == "__main__":
+    main()
