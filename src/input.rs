@@ -131,7 +131,8 @@ fn guarded<R: Read + Send + 'static>(inner: R, damage: &Damage) -> Box<dyn Read 
 }
 
 /// A stream, decompressed if its first bytes say it is compressed, and
-/// where a decompression error will be left.
+/// decoded from UTF-16 if it is UTF-16 ([`text_stream`]); and where a
+/// decompression error will be left.
 pub fn decompressed<R: Read + Send + 'static>(
     reader: R,
 ) -> io::Result<(Box<dyn Read + Send>, Damage)> {
@@ -159,7 +160,139 @@ pub fn decompressed<R: Read + Send + 'static>(
             ))
         }
     };
-    Ok((stream, damage))
+    Ok((text_stream(stream)?, damage))
+}
+
+/// A stream of text as UTF-8: a UTF-16 stream (a byte-order mark `FF FE` or
+/// `FE FF`, or, without one, the zero bytes of ASCII text in UTF-16) is
+/// decoded as it is read; any other stream is passed on as it is (UTF-8,
+/// with or without its mark, or Latin-1, which the readers tell).
+pub fn text_stream(stream: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
+    let mut reader = BufReader::with_capacity(1 << 16, stream);
+    let head = reader.fill_buf()?;
+    let big = match head {
+        [0xFF, 0xFE, ..] => Some((false, 2)),
+        [0xFE, 0xFF, ..] => Some((true, 2)),
+        // `[E` or `1.` in UTF-16 without a mark: printable ASCII and zero
+        // bytes, in one order or the other, four characters running.
+        [a, 0, b, 0, c, 0, d, 0, ..]
+            if [a, b, c, d].iter().all(|&&x| (0x09..0x7F).contains(&x)) =>
+        {
+            Some((false, 0))
+        }
+        [0, a, 0, b, 0, c, 0, d, ..]
+            if [a, b, c, d].iter().all(|&&x| (0x09..0x7F).contains(&x)) =>
+        {
+            Some((true, 0))
+        }
+        _ => None,
+    };
+    Ok(match big {
+        None => Box::new(reader),
+        Some((big, mark)) => {
+            reader.consume(mark);
+            Box::new(Utf16 {
+                inner: reader,
+                big,
+                out: Vec::new(),
+                at: 0,
+                odd: None,
+                high: None,
+                done: false,
+            })
+        }
+    })
+}
+
+/// Decodes UTF-16 into UTF-8 as it is read. A unit that is no character
+/// (a lone surrogate) becomes U+FFFD, as a decoder does.
+struct Utf16<R> {
+    inner: R,
+    big: bool,
+    /// Decoded bytes not yet handed out, from `at`.
+    out: Vec<u8>,
+    at: usize,
+    /// A byte of a unit cut by the end of a read.
+    odd: Option<u8>,
+    /// A high surrogate waiting for its low one.
+    high: Option<u16>,
+    done: bool,
+}
+
+impl<R: Read> Utf16<R> {
+    fn push(&mut self, c: char) {
+        let mut b = [0u8; 4];
+        self.out.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+    }
+
+    fn unit(&mut self, u: u16) {
+        match (self.high.take(), u) {
+            (Some(h), 0xDC00..=0xDFFF) => {
+                let c = 0x10000 + ((u32::from(h) - 0xD800) << 10) + (u32::from(u) - 0xDC00);
+                self.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+            }
+            (h, _) => {
+                if h.is_some() {
+                    self.push('\u{FFFD}');
+                }
+                match u {
+                    0xD800..=0xDBFF => self.high = Some(u),
+                    0xDC00..=0xDFFF => self.push('\u{FFFD}'),
+                    _ => self.push(char::from_u32(u32::from(u)).unwrap_or('\u{FFFD}')),
+                }
+            }
+        }
+    }
+
+    fn fill(&mut self) -> io::Result<()> {
+        let mut buf = [0u8; 1 << 14];
+        while self.at == self.out.len() && !self.done {
+            self.out.clear();
+            self.at = 0;
+            let n = match self.inner.read(&mut buf) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                self.done = true;
+                if self.high.take().is_some() || self.odd.take().is_some() {
+                    self.push('\u{FFFD}');
+                }
+                break;
+            }
+            let mut bytes = &buf[..n];
+            if let Some(first) = self.odd.take() {
+                let pair = [first, bytes[0]];
+                self.unit(self.decode(pair));
+                bytes = &bytes[1..];
+            }
+            let mut pairs = bytes.chunks_exact(2);
+            for p in &mut pairs {
+                self.unit(self.decode([p[0], p[1]]));
+            }
+            self.odd = pairs.remainder().first().copied();
+        }
+        Ok(())
+    }
+
+    fn decode(&self, pair: [u8; 2]) -> u16 {
+        if self.big {
+            u16::from_be_bytes(pair)
+        } else {
+            u16::from_le_bytes(pair)
+        }
+    }
+}
+
+impl<R: Read> Read for Utf16<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.fill()?;
+        let n = buf.len().min(self.out.len() - self.at);
+        buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
 }
 
 /// Opens a file for reading, decompressed as it is read if it is
@@ -358,7 +491,7 @@ pub fn zip_member(path: &Path, member: &ZipMember) -> io::Result<(Box<dyn Read +
             Ok(_) => {}
         }
     });
-    Ok((Box::new(reader), damage))
+    Ok((text_stream(Box::new(reader))?, damage))
 }
 
 #[cfg(test)]

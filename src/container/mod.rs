@@ -759,6 +759,14 @@ fn assemble<'i, N: Notation>(
     )?;
     game.result = walker.result;
     let last_move = walker.last_move;
+    check_result_agrees(
+        text,
+        &tags,
+        tag_at,
+        game.result,
+        N::DIALECT.results,
+        &mut warnings,
+    );
     game.tags = tags;
     check_score_as_move(text, &game, last_move)?;
     notation.finish(&mut game, &mut warnings)?;
@@ -788,6 +796,39 @@ fn check_result_tag(
                 Problem::at(line_col(text, tag_at[i]), repair.message()).of_kind(repair.kind()),
             );
         }
+    }
+}
+
+/// A Result tag that says another result than the movetext ends with
+/// (`[Result "1-0"]` and `0-1`): both are kept as written, with a warning
+/// (pgn-extract reports it too; `--strict` fails the game).
+fn check_result_agrees(
+    text: &str,
+    tags: &[Tag],
+    tag_at: &[usize],
+    result: Option<GameResult>,
+    results: &Results,
+    warnings: &mut Vec<Problem>,
+) {
+    let Some(ended) = result else { return };
+    let Some(i) = tags.iter().position(|t| t.name == "Result") else {
+        return;
+    };
+    let Some(said) = results.parse(tags[i].value.trim()) else {
+        return;
+    };
+    if said.outcome != ended.outcome {
+        warnings.push(
+            Problem::at(
+                line_col(text, tag_at[i]),
+                format!(
+                    "the Result tag says `{}`, the movetext ends with `{}`: both kept as written",
+                    tags[i].value,
+                    ended.token()
+                ),
+            )
+            .of_kind("result-mismatch"),
+        );
     }
 }
 
