@@ -605,8 +605,10 @@ struct RawRow {
 }
 
 /// The longest row kifu reads across line ends (a quoted field holding
-/// them): a quote opened and never closed is damage found within it.
-const ROW_LIMIT: usize = crate::archive::MAX_RECORD;
+/// them: a tag value or a comment of several lines): a quote opened and
+/// never closed is damage found within it, and each such quote costs a
+/// scan of at most this much.
+const ROW_LIMIT: usize = 1 << 20;
 
 /// Reads a table a row at a time, as RFC 4180 says: a field that starts
 /// with a quote is quoted (and may hold line ends), a quote anywhere else
@@ -626,79 +628,100 @@ struct TableReader {
     again_at: usize,
 }
 
-/// What a scan of a row's text (without its line end) found.
-struct Scanned {
+/// A scan of a row's text (without its line end) as RFC 4180 reads it, a
+/// field at a time (memchr to the next quote or comma). It goes on where
+/// it stopped when the row grows by a line (a quoted field that holds a
+/// line end), so a long row is scanned once.
+struct RowScan {
     /// How many fields.
     fields: usize,
     /// The first damage: its byte offset and why.
     damage: Option<(usize, &'static str)>,
-    /// Where the quoted field still open at the end starts, if one is.
+    /// Where the scan goes on.
+    at: usize,
+    /// Where the quoted field still open at `at` starts, if one is.
     open: Option<usize>,
 }
 
-/// Scans a row's text as RFC 4180 reads it, a field at a time (memchr to
-/// the next quote or comma).
-fn scan_row(bytes: &[u8]) -> Scanned {
-    let mut fields = 1;
-    let mut damage = None;
-    let mut i = 0;
-    loop {
-        if bytes.get(i) == Some(&b'"') {
-            // A quoted field: to its closing quote, past doubled ones.
-            let opened = i;
-            let mut j = i + 1;
-            loop {
-                let Some(q) = memchr::memchr(b'"', &bytes[j..]) else {
-                    return Scanned {
-                        fields,
-                        damage,
-                        open: Some(opened),
-                    };
-                };
-                if bytes.get(j + q + 1) == Some(&b'"') {
-                    j += q + 2;
-                    continue;
-                }
-                i = j + q + 1;
-                break;
-            }
-            match bytes.get(i) {
-                None => break,
-                Some(b',') => {
-                    fields += 1;
-                    i += 1;
-                    continue;
-                }
-                Some(_) => {
-                    damage.get_or_insert((i, "text after a quoted field's closing quote"));
-                }
-            }
-        }
-        // An unquoted field (or the rest of a damaged one): to its comma.
-        match memchr::memchr2(b',', b'"', &bytes[i..]) {
-            Some(c) if bytes[i + c] == b'"' => {
-                damage.get_or_insert((i + c, "a quote inside a field that is not quoted"));
-                i += c + 1;
-                // The rest of this field, to its comma, as text.
-                match memchr::memchr(b',', &bytes[i..]) {
-                    Some(c) => {
-                        fields += 1;
-                        i += c + 1;
-                    }
-                    None => break,
-                }
-            }
-            Some(c) => {
-                fields += 1;
-                i += c + 1;
-            }
-            None => break,
+impl RowScan {
+    fn new() -> RowScan {
+        RowScan {
+            fields: 1,
+            damage: None,
+            at: 0,
+            open: None,
         }
     }
-    Scanned {
-        fields,
-        damage,
-        open: None,
+
+    /// Scans the row's text from where the last scan stopped.
+    fn scan(&mut self, bytes: &[u8]) {
+        let mut i = self.at;
+        loop {
+            let opened = match self.open.take() {
+                Some(o) => Some(o),
+                None if bytes.get(i) == Some(&b'"') => {
+                    i += 1;
+                    Some(i - 1)
+                }
+                None => None,
+            };
+            if let Some(opened) = opened {
+                // A quoted field: to its closing quote, past doubled ones.
+                loop {
+                    let Some(q) = memchr::memchr(b'"', &bytes[i..]) else {
+                        self.open = Some(opened);
+                        self.at = bytes.len();
+                        return;
+                    };
+                    if bytes.get(i + q + 1) == Some(&b'"') {
+                        i += q + 2;
+                        continue;
+                    }
+                    i += q + 1;
+                    break;
+                }
+                match bytes.get(i) {
+                    None => break,
+                    Some(b',') => {
+                        self.fields += 1;
+                        i += 1;
+                        continue;
+                    }
+                    Some(_) => {
+                        self.damage
+                            .get_or_insert((i, "text after a quoted field's closing quote"));
+                    }
+                }
+            }
+            // An unquoted field (or the rest of a damaged one): to its
+            // comma; a quote in it is damage.
+            match memchr::memchr2(b',', b'"', &bytes[i..]) {
+                Some(c) if bytes[i + c] == b'"' => {
+                    self.damage
+                        .get_or_insert((i + c, "a quote inside a field that is not quoted"));
+                    i += c + 1;
+                    match memchr::memchr(b',', &bytes[i..]) {
+                        Some(c) => {
+                            self.fields += 1;
+                            i += c + 1;
+                        }
+                        None => break,
+                    }
+                }
+                Some(c) => {
+                    self.fields += 1;
+                    i += c + 1;
+                }
+                None => break,
+            }
+        }
+        self.at = bytes.len();
+    }
+
+    /// The damage found, a quoted field never closed included.
+    fn damage(&self) -> Option<(usize, &'static str)> {
+        self.damage
+            .or(self.open.map(|at| (at, "a quoted field is never closed")))
     }
 }
 
@@ -736,26 +759,26 @@ impl TableReader {
         self.line += 1;
         let first = bytes.len();
         let columns = COLUMNS[self.table].len();
-        let mut scanned = scan_row(without_line_end(&bytes));
+        let mut scan = RowScan::new();
+        scan.scan(without_line_end(&bytes));
         // A quoted field that holds a line end: the row goes on.
-        while scanned.open.is_some() && bytes.len() < ROW_LIMIT {
+        while scan.open.is_some() && bytes.len() < ROW_LIMIT {
             if self.read_line(&mut bytes)? == 0 {
                 break;
             }
             self.line += 1;
-            scanned = scan_row(without_line_end(&bytes));
+            scan.scan(without_line_end(&bytes));
         }
-        let mut damage = match (&scanned.damage, scanned.open) {
-            (Some((at, why)), _) => Some((*at, why.to_string())),
-            (None, Some(at)) => Some((at, "a quoted field is never closed".to_string())),
-            (None, None) if scanned.fields != columns => Some((
+        let mut damage = match scan.damage() {
+            Some((at, why)) => Some((at, why.to_string())),
+            None if scan.fields != columns => Some((
                 0,
                 format!(
                     "{} columns where {} has {columns}",
-                    scanned.fields, FILES[self.table]
+                    scan.fields, FILES[self.table]
                 ),
             )),
-            (None, None) => None,
+            None => None,
         };
         if damage.is_some() && bytes.len() > first {
             // The damage took the lines after its own: they are rows of
@@ -764,12 +787,10 @@ impl TableReader {
             rest.extend_from_slice(&self.again[self.again_at..]);
             (self.again, self.again_at) = (rest, 0);
             self.line = line + 1;
-            let one = scan_row(without_line_end(&bytes));
-            damage = Some(match (one.damage, one.open) {
-                (Some((at, why)), _) => (at, why.to_string()),
-                (None, Some(at)) => (at, "a quoted field is never closed".to_string()),
-                (None, None) => (0, "a damaged row".to_string()),
-            });
+            let mut one = RowScan::new();
+            one.scan(without_line_end(&bytes));
+            let (at, why) = one.damage().unwrap_or((0, "a damaged row"));
+            damage = Some((at, why.to_string()));
         }
         let len = without_line_end(&bytes).len();
         bytes.truncate(len);
@@ -1531,6 +1552,49 @@ mod tests {
             format!("{:016x}", game_key(b"")),
             format!("{:016x}", game_key(b""))
         );
+    }
+
+    #[test]
+    fn a_row_is_scanned_as_rfc_4180_says_and_goes_on_where_it_stopped() {
+        let scan = |text: &str| {
+            let mut s = RowScan::new();
+            s.scan(text.as_bytes());
+            (s.fields, s.damage(), s.open.is_some())
+        };
+        assert_eq!(scan("a,\"b,\"\"c\",d"), (3, None, false));
+        assert_eq!(scan("a,\"\""), (2, None, false));
+        assert_eq!(
+            scan("a,b\"c,d"),
+            (
+                3,
+                Some((3, "a quote inside a field that is not quoted")),
+                false
+            )
+        );
+        assert_eq!(
+            scan("a,\"b\"c,d"),
+            (
+                3,
+                Some((5, "text after a quoted field's closing quote")),
+                false
+            )
+        );
+        assert_eq!(
+            scan("a,\"b,c"),
+            (2, Some((2, "a quoted field is never closed")), true)
+        );
+        // A quoted field that holds line ends, scanned a line at a time.
+        let row = "k,\"one\r\ntwo \"\"q\"\"\nthree\",z";
+        let mut s = RowScan::new();
+        let mut ends = row
+            .match_indices('\n')
+            .map(|(i, _)| i + 1)
+            .collect::<Vec<_>>();
+        ends.push(row.len());
+        for end in ends {
+            s.scan(without_line_end(&row.as_bytes()[..end]));
+        }
+        assert_eq!((s.fields, s.damage(), s.open), (3, None, None));
     }
 
     #[test]

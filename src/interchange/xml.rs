@@ -651,9 +651,11 @@ impl Scan for GameScan {
         if data.starts_with(b"</games") {
             return need(memchr::memchr(b'>', data).map(|i| i + 1)).map(|e| (e, false));
         }
-        // The document's root cut short at the end of the input belongs to
-        // no game: the document's frame reports the cut.
-        if eof && (b"<games>".starts_with(data) || b"</games>".starts_with(data)) {
+        // The document's root tags cut short at the end of the input
+        // (`<games`, `</gam`) belong to no game: the document's frame
+        // reports the cut. (`<gam` may be a game's: a game cut short.)
+        let root = |tag: &[u8], from: usize| data.len() >= from && tag.starts_with(data);
+        if eof && (root(b"<games>", 6) || root(b"</games>", 2)) {
             return Some((n, false));
         }
         if data.starts_with(b"<!DOCTYPE") {
