@@ -63,6 +63,7 @@ pub struct Records<'s, R: Read> {
     line: usize,
     col: usize,
     limit: usize,
+    batch: usize,
 }
 
 /// Batch size of the pipeline: small enough that two batches per worker
@@ -120,6 +121,61 @@ pub trait Scan: Sync + std::fmt::Debug {
     fn folder(&self) -> Option<&'static dyn crate::format::Folder> {
         None
     }
+
+    /// For a format whose records lie in a document (json's array, xml's
+    /// root element), the check that the document is whole: a document
+    /// cut short at a game's end would otherwise read as complete.
+    /// `None` (every other format): records need no frame.
+    fn frame(&self) -> Option<Box<dyn Frame>> {
+        None
+    }
+}
+
+/// The document around a format's records, checked as they pass
+/// ([`Scan::frame`]).
+pub trait Frame: Send {
+    /// Takes each record, in input order, and whether it holds a game.
+    fn record(&mut self, bytes: &[u8], is_game: bool);
+
+    /// At the end of the input: what the document lacks, when it was cut
+    /// short.
+    fn cut(&self) -> Option<String>;
+}
+
+/// Where the records of an input end, and whether their document is whole
+/// ([`Scan::frame`]): what `convert` and `diff` report after the games
+/// before the damage.
+pub struct Document {
+    frame: Option<Box<dyn Frame>>,
+    line: usize,
+    col: usize,
+}
+
+impl Document {
+    /// The check of a format's document, before its first record.
+    pub fn new(split: &dyn Scan) -> Document {
+        Document {
+            frame: split.frame(),
+            line: 1,
+            col: 1,
+        }
+    }
+
+    /// Takes each record, in input order.
+    pub fn record(&mut self, rec: &Record<'_>) {
+        (self.line, self.col) = (rec.line, rec.col);
+        advance(rec.bytes, &mut self.line, &mut self.col);
+        if let Some(frame) = self.frame.as_mut() {
+            frame.record(rec.bytes, rec.is_game);
+        }
+    }
+
+    /// At the end of the input, when the document was cut short: the
+    /// line and column where it ends, and what it lacks.
+    pub fn cut(&self) -> Option<(usize, usize, String)> {
+        let what = self.frame.as_ref()?.cut()?;
+        Some((self.line, self.col, what))
+    }
 }
 
 /// Finds where a record over the size limit ends, a chunk at a time, keeping
@@ -153,7 +209,16 @@ impl<'s, R: Read> Records<'s, R> {
             line: 1,
             col: 1,
             limit: MAX_RECORD,
+            batch: BATCH_BYTES,
         }
+    }
+
+    /// Cuts batches of about `bytes` (the default is [`BATCH_BYTES`]): a
+    /// map whose results are far larger than their records (`diff` keeps
+    /// each game's IR until it is paired) keeps fewer of them in flight.
+    pub fn with_batch(mut self, bytes: usize) -> Records<'s, R> {
+        self.batch = bytes.max(1);
+        self
     }
 
     /// Refuses records over `limit` bytes (the default is [`MAX_RECORD`]):
@@ -406,7 +471,7 @@ impl<'s, R: Read + Send> Records<'s, R> {
             std::thread::scope(|threads| {
                 threads.spawn(move || {
                     for seq in 0.. {
-                        let next = records.next_batch(BATCH_BYTES);
+                        let next = records.next_batch(records.batch);
                         if matches!(next, Ok(None)) || slot_tx.send(()).is_err() {
                             // The end, or `each` stopped the stream.
                             return;
@@ -882,6 +947,9 @@ pub struct Summary {
     pub failed: usize,
     /// Warnings given.
     pub warnings: usize,
+    /// Inputs damaged outside any game (cut short, a compressed stream
+    /// broken): each an error, after the games before the damage.
+    pub damaged: usize,
 }
 
 impl std::ops::AddAssign for Summary {
@@ -889,6 +957,7 @@ impl std::ops::AddAssign for Summary {
         self.converted += o.converted;
         self.failed += o.failed;
         self.warnings += o.warnings;
+        self.damaged += o.damaged;
     }
 }
 
@@ -966,6 +1035,7 @@ pub fn convert_stream<R: Read + Send>(
     // per group at the end of the input, the first with how many more came
     // (every one as it comes with `verbose`).
     let mut groups = Groups::default();
+    let mut document = Document::new(split);
     let map = |r: Record<'_>| match r.oversize {
         Some(size) if r.short_of_memory => Some(Converted::Failed(no_memory(size, None))),
         Some(size) => Some(Converted::Failed(too_large(size, limit))),
@@ -975,6 +1045,7 @@ pub fn convert_stream<R: Read + Send>(
         let mut batch = batch.map_err(io_err)?;
         for (rec, result) in batch.drain() {
             let bytes = rec.bytes;
+            document.record(&rec);
             let Some(result) = result else {
                 if split.has_text(bytes) {
                     let (line, col) = locate(&rec, &Problem::whole(""));
@@ -1058,6 +1129,22 @@ pub fn convert_stream<R: Read + Send>(
         .with_limit(limit)
         .par_for_each(map, each)?;
     groups.report(report);
+    if let Some((line, col, what)) = document.cut() {
+        let d = Diagnostic {
+            severity: Severity::Error,
+            file: name.to_string(),
+            line,
+            col,
+            game: 0,
+            message: cut_short(&what),
+            kind: "",
+        };
+        if report.strict {
+            return Err(Error::Strict(d));
+        }
+        (report.diagnostic)(&d);
+        summary.damaged += 1;
+    }
     Ok(summary)
 }
 
@@ -1099,6 +1186,11 @@ pub fn quote_bytes(bytes: &[u8], max: usize) -> String {
         }
     }
     out.trim_end().to_string()
+}
+
+/// The error of a document cut short, lacking `what`.
+pub fn cut_short(what: &str) -> String {
+    format!("the document ends here, before {what}: cut short? The games before it were read")
 }
 
 /// The error for a record of `size` bytes, over the limit.

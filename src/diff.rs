@@ -9,13 +9,14 @@
 //! text alone, the illegal move is named, and both games are aligned by
 //! what their text says. [`render_text`] and [`render_json`] show a pair.
 
-use std::collections::VecDeque;
-use std::io::Read;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::io::{self, Read};
 
 use serde_json::{json, Value};
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp, DiffTag};
 
-use crate::archive::{read_record, ParMap, Record, Records};
+use crate::archive::{cut_short, read_record, Document, ParMap, Record, Records};
 use crate::error::Problem;
 use crate::family::{main_line_fens, Family};
 use crate::format::{Format, ReadOptions, FORMATS};
@@ -77,12 +78,21 @@ fn located(record: &Record<'_>, e: &Problem) -> String {
     format!("{line}:{col}: {}", e.message)
 }
 
+/// How many bytes of records [`Games`] reads a batch: a game's IR takes
+/// tens of times its text, and the games of a few batches per worker wait
+/// to be paired, so diff's batches are smaller than convert's.
+pub const BATCH: usize = 32 << 10;
+
 /// The games of one input, in order, read a batch at a time in parallel
-/// (memory holds a few batches, whatever the input's size).
+/// (memory holds a few batches, whatever the input's size). A document cut
+/// short (a json array without its `]`, an xml document without
+/// `</games>`) ends the games with its error, after the games before it.
 pub struct Games {
     map: ParMap<Option<Entry>>,
     ready: VecDeque<Entry>,
     count: usize,
+    document: Document,
+    ended: bool,
 }
 
 impl Games {
@@ -93,27 +103,304 @@ impl Games {
         opts: ReadOptions,
     ) -> Games {
         Games {
-            map: Records::new(reader, format.split).par_map(move |r| entry_of(format, &opts, r)),
+            map: Records::new(reader, format.split)
+                .with_batch(BATCH)
+                .par_map(move |r| entry_of(format, &opts, r)),
             ready: VecDeque::new(),
             count: 0,
+            document: Document::new(format.split),
+            ended: false,
         }
     }
 }
 
 impl Iterator for Games {
-    type Item = std::io::Result<Entry>;
+    type Item = io::Result<Entry>;
 
-    fn next(&mut self) -> Option<std::io::Result<Entry>> {
+    fn next(&mut self) -> Option<io::Result<Entry>> {
         while self.ready.is_empty() {
-            match self.map.next()? {
-                Ok(mut batch) => self.ready.extend(batch.drain().filter_map(|(_, e)| e)),
-                Err(e) => return Some(Err(e)),
+            if self.ended {
+                return None;
+            }
+            match self.map.next() {
+                Some(Ok(mut batch)) => {
+                    for (record, entry) in batch.drain() {
+                        self.document.record(&record);
+                        self.ready.extend(entry);
+                    }
+                }
+                Some(Err(e)) => {
+                    self.ended = true;
+                    return Some(Err(e));
+                }
+                None => {
+                    self.ended = true;
+                    let (line, col, what) = self.document.cut()?;
+                    let message = format!("{line}:{col}: {}", cut_short(&what));
+                    return Some(Err(io::Error::new(io::ErrorKind::InvalidData, message)));
+                }
             }
         }
         let mut e = self.ready.pop_front()?;
         self.count += 1;
         e.number = self.count;
         Some(Ok(e))
+    }
+}
+
+/// A pair of games to compare, or a game of one input only.
+pub type Pair = (Option<Entry>, Option<Entry>);
+
+/// Which input an error of [`Pairs`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// The first.
+    A,
+    /// The second.
+    B,
+}
+
+/// How many games apart two games may be and still pair by their tags, by
+/// default (`--match-window`).
+pub const MATCH_WINDOW: usize = 1000;
+
+/// How many games of one input only [`Pairs`] remembers by their tags, to
+/// say which of them have a partner too far away to pair.
+const FAR_KEYS: usize = 1 << 20;
+
+/// The games of two inputs, paired as they are read: in order, or by the
+/// values of some tags (`--match-tags`) within a window of games, so that
+/// memory holds the window, never a whole input.
+///
+/// By tags, game `i` of the first input pairs with the first game of the
+/// second whose tags have the same values, among its games `i - window` to
+/// `i + window` not paired yet. A game of the second input that falls out of
+/// the window unpaired, and one of the first that finds no partner in it,
+/// is a game of one input only; when two such games have the same tags
+/// (their partner was too far away), [`Pairs::notes`] says so.
+pub struct Pairs {
+    a: Games,
+    b: Games,
+    by: Option<ByTags>,
+}
+
+/// The state of pairing by tags.
+struct ByTags {
+    tags: Vec<String>,
+    window: usize,
+    /// Games of the second input read, in order, the first of them numbered
+    /// `front`; `None` once paired.
+    waiting: VecDeque<Option<Entry>>,
+    front: usize,
+    /// The numbers of the waiting games by their tags' values, in order.
+    by_key: HashMap<Vec<String>, VecDeque<usize>>,
+    b_done: bool,
+    a_done: bool,
+    out: VecDeque<Pair>,
+    /// Games of one input only, by a hash of their tags' values: their
+    /// number (of the first input's, of the second's).
+    far: [HashMap<u64, usize>; 2],
+    /// More games went unpaired than `far` holds.
+    untracked: bool,
+    notes: Vec<String>,
+}
+
+impl Pairs {
+    /// Pairs in order (`tags` empty) or by the values of `tags`, within
+    /// `window` games.
+    pub fn new(a: Games, b: Games, tags: &[String], window: usize) -> Pairs {
+        let by = (!tags.is_empty()).then(|| ByTags {
+            tags: tags.iter().map(|t| t.trim().to_string()).collect(),
+            window: window.max(1),
+            waiting: VecDeque::new(),
+            front: 1,
+            by_key: HashMap::new(),
+            b_done: false,
+            a_done: false,
+            out: VecDeque::new(),
+            far: [HashMap::new(), HashMap::new()],
+            untracked: false,
+            notes: Vec::new(),
+        });
+        Pairs { a, b, by }
+    }
+
+    /// What pairing by tags has to say since the last call: games of
+    /// one input only that have a partner further away than the window.
+    pub fn notes(&mut self) -> Vec<String> {
+        match self.by.as_mut() {
+            Some(by) => std::mem::take(&mut by.notes),
+            None => Vec::new(),
+        }
+    }
+}
+
+impl Iterator for Pairs {
+    type Item = Result<Pair, (Which, io::Error)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let Some(by) = self.by.as_mut() else {
+            let x = match self.a.next().transpose() {
+                Ok(x) => x,
+                Err(e) => return Some(Err((Which::A, e))),
+            };
+            let y = match self.b.next().transpose() {
+                Ok(y) => y,
+                Err(e) => return Some(Err((Which::B, e))),
+            };
+            return (x.is_some() || y.is_some()).then_some(Ok((x, y)));
+        };
+        loop {
+            if let Some(pair) = by.out.pop_front() {
+                return Some(Ok(pair));
+            }
+            match by.step(&mut self.a, &mut self.b) {
+                Err(e) => return Some(Err(e)),
+                Ok(true) => continue,
+                Ok(false) => {}
+            }
+            if by.untracked {
+                by.untracked = false;
+                by.notes.push(format!(
+                    "over {FAR_KEYS} games were of one input only: some of them may have a \
+                     partner more than {} games away (--match-window)",
+                    by.window
+                ));
+            }
+            return None;
+        }
+    }
+}
+
+impl ByTags {
+    fn key(&self, e: &Entry) -> Vec<String> {
+        self.tags
+            .iter()
+            .map(|t| {
+                e.game
+                    .as_ref()
+                    .and_then(|g| g.tag(t))
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    }
+
+    /// Reads the next game of the second input into the window.
+    fn read_b(&mut self, b: &mut Games) -> Result<bool, (Which, io::Error)> {
+        if self.b_done {
+            return Ok(false);
+        }
+        match b.next() {
+            None => {
+                self.b_done = true;
+                Ok(false)
+            }
+            Some(Err(e)) => {
+                self.b_done = true;
+                Err((Which::B, e))
+            }
+            Some(Ok(y)) => {
+                let key = self.key(&y);
+                self.by_key.entry(key).or_default().push_back(y.number);
+                self.waiting.push_back(Some(y));
+                Ok(true)
+            }
+        }
+    }
+
+    /// Gives out the first waiting game of the second input, paired or not.
+    fn pop_b(&mut self) {
+        let Some(slot) = self.waiting.pop_front() else {
+            return;
+        };
+        self.front += 1;
+        if let Some(y) = slot {
+            let key = self.key(&y);
+            if let Some(q) = self.by_key.get_mut(&key) {
+                q.pop_front();
+                if q.is_empty() {
+                    self.by_key.remove(&key);
+                }
+            }
+            self.alone(Which::B, &key, y.number);
+            self.out.push_back((None, Some(y)));
+        }
+    }
+
+    /// A game of one input only: a note when the other input had one of
+    /// the same tags, too far away to pair.
+    fn alone(&mut self, which: Which, key: &[String], number: usize) {
+        let mut h = std::hash::DefaultHasher::new();
+        key.hash(&mut h);
+        let h = h.finish();
+        let (mine, other) = match which {
+            Which::A => (0, 1),
+            Which::B => (1, 0),
+        };
+        if let Some(n) = self.far[other].remove(&h) {
+            let (i, j) = if mine == 0 { (number, n) } else { (n, number) };
+            self.notes.push(format!(
+                "game {i} of the first file and game {j} of the second have the same {} \
+                 ({}) but are more than {} games apart: not paired (--match-window)",
+                self.tags.join(", "),
+                key.join(", "),
+                self.window
+            ));
+        } else if self.far[mine].len() < FAR_KEYS {
+            self.far[mine].entry(h).or_insert(number);
+        } else {
+            self.untracked = true;
+        }
+    }
+
+    /// Pairs the next game of the first input (or, at its end, gives out
+    /// the second's rest); false when both inputs are done.
+    fn step(&mut self, a: &mut Games, b: &mut Games) -> Result<bool, (Which, io::Error)> {
+        if self.a_done {
+            if self.waiting.is_empty() && !self.read_b(b)? {
+                return Ok(false);
+            }
+            self.pop_b();
+            return Ok(true);
+        }
+        let x = match a.next() {
+            None => {
+                self.a_done = true;
+                return Ok(true);
+            }
+            Some(Err(e)) => {
+                self.a_done = true;
+                return Err((Which::A, e));
+            }
+            Some(Ok(x)) => x,
+        };
+        let i = x.number;
+        while self.front + self.waiting.len() <= i + self.window && self.read_b(b)? {}
+        let key = self.key(&x);
+        let found = self.by_key.get_mut(&key).and_then(|q| {
+            let j = q.pop_front()?;
+            Some((j, q.is_empty()))
+        });
+        let y = match found {
+            Some((j, empty)) => {
+                if empty {
+                    self.by_key.remove(&key);
+                }
+                self.waiting[j - self.front].take()
+            }
+            None => {
+                self.alone(Which::A, &key, i);
+                None
+            }
+        };
+        self.out.push_back((Some(x), y));
+        // The games of the second input no later game of the first may
+        // pair with: out of the window.
+        while self.front + self.window <= i && !self.waiting.is_empty() {
+            self.pop_b();
+        }
+        Ok(true)
     }
 }
 
@@ -211,21 +498,31 @@ fn placeholder(value: &str) -> bool {
 
 /// The tags that differ, but [`DERIVED`] ones (the IR holds them as typed
 /// fields or they restate the moves: their difference is the start's or
-/// the result's, said once).
+/// the result's, said once). A tag is looked up by its exact name (its
+/// first value, as [`Game::tag`] gives it) and compared once whatever the
+/// case of its name; one pass over each side's tags with hash maps, so a
+/// game of a hundred thousand tags costs what its reading does.
 fn tag_diffs(a: &Game, b: &Game) -> Vec<TagDiff> {
+    use std::collections::{HashMap, HashSet};
+    fn values(g: &Game) -> HashMap<&str, &str> {
+        let mut map = HashMap::with_capacity(g.tags.len());
+        for t in &g.tags {
+            map.entry(t.name.as_str()).or_insert(t.value.as_str());
+        }
+        map
+    }
+    let (in_a, in_b) = (values(a), values(b));
     let mut out = Vec::new();
-    let value = |g: &Game, name: &str| g.tag(name).map(str::to_string);
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for t in a.tags.iter().chain(&b.tags) {
         let name = t.name.as_str();
-        if seen.iter().any(|s| s.eq_ignore_ascii_case(name))
-            || DERIVED.iter().any(|d| d.eq_ignore_ascii_case(name))
+        if DERIVED.iter().any(|d| d.eq_ignore_ascii_case(name))
+            || !seen.insert(name.to_ascii_lowercase())
         {
             continue;
         }
-        seen.push(name);
-        let (va, vb) = (value(a, name), value(b, name));
-        let same = match (&va, &vb) {
+        let (va, vb) = (in_a.get(name).copied(), in_b.get(name).copied());
+        let same = match (va, vb) {
             (Some(x), Some(y)) => x == y,
             (Some(x), None) | (None, Some(x)) => placeholder(x),
             (None, None) => true,
@@ -233,8 +530,8 @@ fn tag_diffs(a: &Game, b: &Game) -> Vec<TagDiff> {
         if !same {
             out.push(TagDiff {
                 name: name.to_string(),
-                a: va,
-                b: vb,
+                a: va.map(str::to_string),
+                b: vb.map(str::to_string),
             });
         }
     }

@@ -79,6 +79,10 @@ struct DiffArgs {
     /// instead of by their order.
     #[arg(long, value_delimiter = ',')]
     match_tags: Vec<String>,
+    /// With --match-tags: how many games apart two games may be and still
+    /// pair (the games waiting for a partner are held in memory).
+    #[arg(long, value_name = "GAMES", default_value_t = kifu::diff::MATCH_WINDOW)]
+    match_window: usize,
     /// Compare glyphs, NAGs and comments too.
     #[arg(long)]
     annotations: bool,
@@ -540,11 +544,13 @@ fn diff_side(
 
 /// `kifu diff`: gives 0 when the files agree, 1 when they differ.
 fn diff(args: &DiffArgs) -> Result<u8, Error> {
-    use kifu::diff::{compare, render_json, render_text, Entry, Options, Paint, Sided};
+    use kifu::diff::{
+        compare, render_json, render_text, Entry, Options, Paint, Pairs, Sided, Which,
+    };
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(WORKER_STACK)
         .build_global();
-    let (mut a, fa, damage_a) = diff_side(&args.a, args.from_a.as_deref())?;
+    let (a, fa, damage_a) = diff_side(&args.a, args.from_a.as_deref())?;
     let (b, fb, damage_b) = diff_side(&args.b, args.from_b.as_deref())?;
     if let (Some(x), Some(y)) = (fa.family, fb.family) {
         if x != y {
@@ -654,82 +660,60 @@ fn diff(args: &DiffArgs) -> Result<u8, Error> {
         }
         Ok(())
     };
-    let (pa, pb) = (args.a.clone(), args.b.clone());
-    let err_a = |e: io::Error| Error::io(&pa, e);
-    let err_b = |e: io::Error| Error::io(&pb, e);
-    if args.match_tags.is_empty() {
-        let mut b = b;
-        loop {
-            let x = a.next().transpose().map_err(err_a)?;
-            let y = b.next().transpose().map_err(err_b)?;
-            if x.is_none() && y.is_none() {
-                break;
+    let run =
+        |out: &mut BufWriter<io::StdoutLock<'_>>, counts: &mut [usize; 5]| -> Result<(), Error> {
+            let mut pairs = Pairs::new(a, b, &args.match_tags, args.match_window);
+            while let Some(pair) = pairs.next() {
+                let (x, y) = pair.map_err(|(which, e)| match which {
+                    Which::A => Error::io(&args.a, e),
+                    Which::B => Error::io(&args.b, e),
+                })?;
+                emit(out, counts, x.as_ref(), y.as_ref())?;
+                for note in pairs.notes() {
+                    say(&format!("kifu: warning: {note}"));
+                }
             }
-            emit(&mut out, &mut counts, x.as_ref(), y.as_ref())?;
-        }
-    } else {
-        // Every game of the second file, by its tags.
-        let key = |e: &Entry| -> Vec<String> {
-            args.match_tags
-                .iter()
-                .map(|t| {
-                    e.game
-                        .as_ref()
-                        .and_then(|g| g.tag(t.trim()))
-                        .unwrap_or("")
-                        .to_string()
-                })
-                .collect()
+            // A compressed input cut short would look like games missing: an
+            // error.
+            for (damage, path) in [(&damage_a, &args.a), (&damage_b, &args.b)] {
+                if let Some(e) = damage.take() {
+                    return Err(Error::io(path, e));
+                }
+            }
+            let [pairs, equal, different, only_a, only_b] = *counts;
+            if !args.quiet {
+                if json {
+                    let line = serde_json::json!({"summary": {
+                        "pairs": pairs, "equal": equal, "different": different,
+                        "only_in_a": only_a, "only_in_b": only_b,
+                    }});
+                    writeln!(out, "{line}").map_err(io_err)?;
+                } else {
+                    writeln!(
+                        out,
+                        "{pairs} pairs of games compared: {equal} equal, {different} different; \
+                     {only_a} only in {an}, {only_b} only in {bn}"
+                    )
+                    .map_err(io_err)?;
+                }
+            }
+            out.flush().map_err(io_err)
         };
-        let mut by_key: std::collections::HashMap<Vec<String>, std::collections::VecDeque<Entry>> =
-            std::collections::HashMap::new();
-        let mut order = Vec::new();
-        for y in b {
-            let y = y.map_err(err_b)?;
-            let k = key(&y);
-            order.push((y.number, k.clone()));
-            by_key.entry(k).or_default().push_back(y);
-        }
-        for x in a.by_ref() {
-            let x = x.map_err(err_a)?;
-            let y = by_key.get_mut(&key(&x)).and_then(|q| q.pop_front());
-            emit(&mut out, &mut counts, Some(&x), y.as_ref())?;
-        }
-        order.sort();
-        for (_, k) in order {
-            if let Some(y) = by_key.get_mut(&k).and_then(|q| q.pop_front()) {
-                emit(&mut out, &mut counts, None, Some(&y))?;
-            }
-        }
+    match run(&mut out, &mut counts) {
+        // A reader that stops reading (`kifu diff ... | head`) ends the
+        // run quietly, as convert does; the status says what was found.
+        Err(e) if closed_stdout(&e) => {}
+        other => other?,
     }
-    // A compressed input cut short would look like games missing: an error.
-    for (damage, path) in [(&damage_a, &args.a), (&damage_b, &args.b)] {
-        if let Some(e) = damage.take() {
-            return Err(Error::io(path, e));
-        }
-    }
-    let [pairs, equal, different, only_a, only_b] = counts;
-    if !args.quiet {
-        if json {
-            let line = serde_json::json!({"summary": {
-                "pairs": pairs, "equal": equal, "different": different,
-                "only_in_a": only_a, "only_in_b": only_b,
-            }});
-            writeln!(out, "{line}").map_err(io_err)?;
-        } else {
-            writeln!(
-                out,
-                "{pairs} pairs of games compared: {equal} equal, {different} different; \
-                 {only_a} only in {an}, {only_b} only in {bn}"
-            )
-            .map_err(io_err)?;
-        }
-    }
-    match out.flush() {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        other => other.map_err(io_err)?,
-    }
+    let [_, _, different, only_a, only_b] = counts;
     Ok(u8::from(different + only_a + only_b > 0))
+}
+
+/// Whether an error is standard output closed by its reader (`kifu ... |
+/// head`): the run ends quietly, as Unix filters do.
+fn closed_stdout(e: &Error) -> bool {
+    matches!(e, Error::Io { path, source }
+        if path.as_os_str() == STDOUT && source.kind() == io::ErrorKind::BrokenPipe)
 }
 
 /// A diff heading, bold on a terminal.
@@ -1036,7 +1020,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                         ),
                         kind: "",
                     });
-                    done.failed += 1;
+                    done.damaged += 1;
                 }
                 Ok(done)
             };
@@ -1068,8 +1052,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     })();
     // A reader that stops reading standard output (`kifu ... | head`) ends
     // the run quietly, as Unix filters do.
-    let closed = matches!(&outcome, Err(Error::Io { path, source })
-        if to_stdout && path.as_os_str() == STDOUT && source.kind() == io::ErrorKind::BrokenPipe);
+    let closed = to_stdout && outcome.as_ref().is_err_and(closed_stdout);
     // The rejects are kept whenever the run ended as a run (--strict too);
     // on any other error, like every output, they are not written.
     if let Some(r) = rejects {
@@ -1090,6 +1073,12 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             counted(summary.converted, "game", "games"),
             summary.failed
         );
+        if summary.damaged > 0 {
+            line.push_str(&format!(
+                ", {} damaged",
+                counted(summary.damaged, "input", "inputs")
+            ));
+        }
         // The folders that held nothing to convert warned too.
         let warnings = summary.warnings + empty.len();
         if warnings > 0 {
@@ -1103,7 +1092,9 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         }
         say(&line);
     }
-    Ok(u8::from(summary.failed > 0 || !skipped.is_empty()))
+    Ok(u8::from(
+        summary.failed > 0 || summary.damaged > 0 || !skipped.is_empty(),
+    ))
 }
 
 /// Why a format cannot be the input (`input`) or the output it was named

@@ -498,3 +498,196 @@ fn a_pair_agreeing_on_an_impossible_draughts_move_is_named_on_both_sides() {
     );
     assert!(out.contains("1 equal, 1 different"), "{out}");
 }
+
+/// Runs `kifu ARGS` with `env`, killing it after `limit`: its output, or
+/// `None` when it ran past the limit. Polls the child's peak memory
+/// (VmHWM, Linux) while it runs: the largest seen, in KiB.
+fn run_watched(
+    args: &[&str],
+    env: &[(&str, &str)],
+    limit: std::time::Duration,
+) -> (Option<std::process::Output>, u64) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kifu runs");
+    // The pipes are drained as the child runs.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut o = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut o).unwrap();
+        o
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut e = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut e).unwrap();
+        e
+    });
+    let start = std::time::Instant::now();
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_path) {
+            for line in text.lines().filter(|l| l.starts_with("VmHWM:")) {
+                let kb: u64 = line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                peak = peak.max(kb);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let stdout = reader.join().unwrap();
+    let stderr = err_reader.join().unwrap();
+    let output = status.map(|status| std::process::Output {
+        status,
+        stdout,
+        stderr,
+    });
+    (output, peak)
+}
+
+#[test]
+fn tags_are_compared_in_time_linear_in_their_number() {
+    // 200,000 tags in one game, one of them different: before, each tag was
+    // looked up among all the others (minutes); now one pass each side.
+    let tags: String = (0..200_000).map(|i| format!("[T{i} \"v{i}\"]\n")).collect();
+    let a = file("tags", "a.pgn", &format!("{tags}\n1. e4 *\n"));
+    let b = file(
+        "tags",
+        "b.pgn",
+        &format!(
+            "{}\n1. e4 *\n",
+            tags.replace("[T77777 \"v77777\"]", "[T77777 \"x\"]")
+        ),
+    );
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    // A generous bound: the pair takes about a second in a debug build.
+    let (out, _) = run_watched(&["diff", a, b], &[], std::time::Duration::from_secs(90));
+    let out = out.expect("diff of 200,000 tags ends within 90 s");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("tag T77777: \"v77777\" | \"x\""), "{text}");
+    assert_eq!(text.matches("  tag ").count(), 1, "{text}");
+}
+
+#[test]
+fn a_reader_that_stops_reading_ends_diff_quietly() {
+    // Far more than a pipe holds: every pair differs.
+    let side = |name: &str| -> String {
+        (0..20_000)
+            .map(|i| format!("[Event \"{name}{i}\"]\n\n1. e4 *\n\n"))
+            .collect()
+    };
+    let a = file("pipe", "a.pgn", &side("a"));
+    let b = file("pipe", "b.pgn", &side("b"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["diff", a.to_str().unwrap(), b.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    // `| head -c 64`: the reader goes away.
+    drop(out);
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(!err.contains("Broken pipe"), "{err}");
+    assert_eq!(err, "", "nothing said on a closed pipe");
+    // Differences were found before the pipe closed.
+    assert_eq!(done.status.code(), Some(1), "{err}");
+}
+
+/// `n` tiny games, each with a Round tag of its number.
+fn tiny_games(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("[Round \"{i}\"]\n\n1. e4 *\n\n"))
+        .collect()
+}
+
+#[test]
+fn diff_streams_both_sides_in_flat_memory() {
+    // 60,000 tiny games a side: their IR is far larger than their text, so
+    // holding a side (--match-tags before) or a few batches of convert's
+    // size (in order before) took 120 to 180 MB; flat now, about 50.
+    let text = tiny_games(60_000);
+    let a = file("memory", "a.pgn", &text);
+    let (a, _) = (a.to_str().unwrap(), ());
+    for extra in [&[][..], &["--match-tags", "Round"][..]] {
+        let mut args = vec!["diff", a, a, "--quiet"];
+        args.extend(extra);
+        let (out, peak) = run_watched(
+            &args,
+            &[("RAYON_NUM_THREADS", "2")],
+            std::time::Duration::from_secs(300),
+        );
+        let out = out.expect("diff ends");
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        if std::path::Path::new("/proc/self/status").exists() {
+            assert!(peak > 0 && peak < 90_000, "{extra:?}: peak {peak} KiB");
+        }
+    }
+}
+
+#[test]
+fn games_pair_by_tags_within_a_window_and_those_too_far_apart_are_named() {
+    // The second file holds the same games with its first moved to its end:
+    // 5,000 games away, past a window of 1,000.
+    let games: Vec<String> = (0..5_000)
+        .map(|i| format!("[Round \"{i}\"]\n\n1. e4 *\n\n"))
+        .collect();
+    let a = file("window", "a.pgn", &games.concat());
+    let mut moved = games.clone();
+    let first = moved.remove(0);
+    moved.push(first);
+    let b = file("window", "b.pgn", &moved.concat());
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = kifu(&["diff", "--match-tags", "Round", a, b], b"");
+    no_panic(&out);
+    let (text, err) = (stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        text.contains("4999 pairs of games compared: 4999 equal, 0 different; 1 only in"),
+        "{text}"
+    );
+    assert!(
+        err.contains(
+            "game 1 of the first file and game 5000 of the second have the same Round (0) but \
+             are more than 1000 games apart: not paired (--match-window)"
+        ),
+        "{err}"
+    );
+    // A wider window pairs them.
+    let out = kifu(
+        &[
+            "diff",
+            "--match-tags",
+            "Round",
+            "--match-window",
+            "5000",
+            a,
+            b,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("5000 equal"), "{}", stdout(&out));
+}

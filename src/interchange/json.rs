@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::archive::{Oversize, Scan, Skip};
+use crate::archive::{Frame, Oversize, Scan, Skip};
 use crate::container::{line_col, too_deep};
 use crate::error::Problem;
 use crate::format::{Parsed, ReadOptions, WriteOptions};
@@ -108,6 +108,33 @@ impl Scan for ArrayScan {
         bytes
             .iter()
             .any(|b| !b.is_ascii_whitespace() && !matches!(b, b'[' | b']' | b','))
+    }
+
+    fn frame(&self) -> Option<Box<dyn Frame>> {
+        Some(Box::new(Brackets(0)))
+    }
+}
+
+/// The array around the elements: how many of its `[` are not closed by a
+/// `]` (the text between elements holds nothing else that counts).
+struct Brackets(usize);
+
+impl Frame for Brackets {
+    fn record(&mut self, bytes: &[u8], is_game: bool) {
+        if is_game {
+            return;
+        }
+        for &b in bytes {
+            match b {
+                b'[' => self.0 += 1,
+                b']' => self.0 = self.0.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+
+    fn cut(&self) -> Option<String> {
+        (self.0 > 0).then(|| "the `]` that closes its array".to_string())
     }
 }
 

@@ -49,7 +49,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::XmlVersion;
 use serde::Deserialize;
 
-use crate::archive::{Oversize, Scan, Skip};
+use crate::archive::{Frame, Oversize, Scan, Skip};
 use crate::container::{line_col, too_deep};
 use crate::error::Problem;
 use crate::family::{Move, Setup, Variant};
@@ -651,6 +651,13 @@ impl Scan for GameScan {
         if data.starts_with(b"</games") {
             return need(memchr::memchr(b'>', data).map(|i| i + 1)).map(|e| (e, false));
         }
+        // The document's root tags cut short at the end of the input
+        // (`<games`, `</gam`) belong to no game: the document's frame
+        // reports the cut. (`<gam` may be a game's: a game cut short.)
+        let root = |tag: &[u8], from: usize| data.len() >= from && tag.starts_with(data);
+        if eof && (root(b"<games>", 6) || root(b"</games>", 2)) {
+            return Some((n, false));
+        }
         if data.starts_with(b"<!DOCTYPE") {
             return need(doctype_end(data)).map(|e| (e, true));
         }
@@ -672,6 +679,53 @@ impl Scan for GameScan {
 
     fn has_text(&self, bytes: &[u8]) -> bool {
         bytes.trim_ascii_start().starts_with(b"<!--")
+    }
+
+    fn frame(&self) -> Option<Box<dyn Frame>> {
+        Some(Box::new(Root::default()))
+    }
+}
+
+/// The `<games>` root around the games: whether its start tag and its end
+/// tag came, and whether anything but blanks did (a document is more than
+/// its declaration). Games without a root (an XML fragment of `<game>`
+/// elements) need none.
+#[derive(Default)]
+struct Root {
+    open: bool,
+    closed: bool,
+    text: bool,
+    games: bool,
+}
+
+impl Frame for Root {
+    fn record(&mut self, bytes: &[u8], is_game: bool) {
+        let tag = bytes.trim_ascii();
+        self.games |= is_game;
+        self.text |= !tag.is_empty();
+        if is_game || !tag.ends_with(b">") {
+            return;
+        }
+        if let Some(rest) = tag.strip_prefix(b"<games") {
+            if rest
+                .first()
+                .is_some_and(|b| b.is_ascii_whitespace() || matches!(b, b'>' | b'/'))
+            {
+                self.open = true;
+                // `<games/>`: a document without games.
+                self.closed |= rest.ends_with(b"/>");
+            }
+        } else if tag.starts_with(b"</games") {
+            self.closed = true;
+        }
+    }
+
+    fn cut(&self) -> Option<String> {
+        match (self.open, self.closed) {
+            (true, false) => Some("`</games>`".to_string()),
+            (false, _) if self.text && !self.games => Some("its `<games>` element".to_string()),
+            _ => None,
+        }
     }
 }
 

@@ -112,10 +112,15 @@ pub fn counts(out: &Output) -> (usize, usize) {
 }
 
 /// True when every error line has the form `file:line:col: error: game N: ...`
-/// and, when the run's summary line is there, there is one for each failed
-/// game.
+/// (or, for a document cut short, `file:line:col: error: the document ends
+/// here...`) and, when the run's summary line is there, there is one for
+/// each failed game.
 pub fn errors_are_located(err: &str) -> bool {
     let mut errors = err.lines().filter(|l| l.contains(": error: "));
+    let games = errors
+        .clone()
+        .filter(|l| l.contains(": error: game "))
+        .count();
     let failed = err
         .lines()
         .rev()
@@ -128,7 +133,7 @@ pub fn errors_are_located(err: &str) -> bool {
                 .parse::<usize>()
                 .ok()
         });
-    if failed.is_some_and(|f| f != errors.clone().count()) {
+    if failed.is_some_and(|f| f != games) {
         return false;
     }
     errors.all(|l| {
@@ -137,7 +142,8 @@ pub fn errors_are_located(err: &str) -> bool {
         let rest = parts.next().unwrap_or("");
         line.is_some_and(|s| s.parse::<usize>().is_ok_and(|n| n > 0))
             && col.is_some_and(|s| s.parse::<usize>().is_ok_and(|n| n > 0))
-            && rest.starts_with(" error: game ")
+            && (rest.starts_with(" error: game ")
+                || rest.starts_with(" error: the document ends here"))
     })
 }
 
