@@ -17,7 +17,7 @@ position). For each suite (the first folder level under DIR, or DIR itself)
 the table gives: the files; the games python-chess reads; its clean standard
 games; what kifu converted and failed; `agree`, the clean standard games whose
 main line kifu wrote too; `peer split`, the clean standard games that are the
-start of a game kifu wrote with the same tags (python-chess ended the game at
+start of a game kifu wrote with the same tags, or with none (python-chess ended the game at
 a blank line, a `%` line or a second comment, and read the rest as another
 game); `peer empty`, the clean standard games of no move and no tag (stray
 text between games, which kifu reports as text of no game); `missing`, the
@@ -185,7 +185,8 @@ def main():
                     if not line and not roster(g):
                         row["peer empty"] += 1
                         continue
-                    if any(roster(k) == roster(g) and main_line(k)[:len(line)] == line for k in mine):
+                    if any((roster(k) == roster(g) or not roster(g)) and main_line(k)[:len(line)] == line
+                           for k in mine):
                         row["peer split"] += 1
                         continue
                     row["missing"] += 1

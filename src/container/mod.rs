@@ -800,8 +800,9 @@ fn check_result_tag(
 }
 
 /// A Result tag that says another result than the movetext ends with
-/// (`[Result "1-0"]` and `0-1`): both are kept as written, with a warning
-/// (pgn-extract reports it too; `--strict` fails the game).
+/// (`[Result "1-0"]` and `0-1`; [`crate::ir::Outcome::agrees`]): both are
+/// kept as written, with a warning (pgn-extract reports it too; `--strict`
+/// fails the game).
 fn check_result_agrees(
     text: &str,
     tags: &[Tag],
@@ -817,12 +818,12 @@ fn check_result_agrees(
     let Some(said) = results.parse(tags[i].value.trim()) else {
         return;
     };
-    if said.outcome != ended.outcome {
+    if !said.outcome.agrees(ended.outcome) {
         warnings.push(
             Problem::at(
                 line_col(text, tag_at[i]),
                 format!(
-                    "the Result tag says `{}`, the movetext ends with `{}`: both kept as written",
+                    "the Result tag says `{}` but the game ends with `{}`: both are kept as written",
                     tags[i].value,
                     ended.token()
                 ),

@@ -155,6 +155,15 @@ fn blank_line(text: &[u8]) -> bool {
     false
 }
 
+/// Whether the blanks just before `i` hold a blank line.
+fn blank_line_before(data: &[u8], i: usize) -> bool {
+    let mut k = i;
+    while k > 0 && data[k - 1].is_ascii_whitespace() {
+        k -= 1;
+    }
+    blank_line(&data[k..i])
+}
+
 /// Whether `i` is at the start of a line, or after spaces and tabs there.
 fn line_start(data: &[u8], mut i: usize) -> bool {
     while i > 0 && matches!(data[i - 1], b' ' | b'\t') {
@@ -222,6 +231,8 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
     let mut body = false;
     // Text that starts no movetext came before any tag or movetext.
     let mut stray = false;
+    // The movetext has numbered a move past 1 at depth 0.
+    let mut moved_on = false;
     let mut names = Names {
         hashes: 0,
         at: [(0, 0); 16],
@@ -354,6 +365,24 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                     return None;
                 }
                 let token = &data[start..i];
+                // A move number at depth 0: `1.` after a blank line, once the
+                // movetext has gone past move 1, starts a game of its own
+                // (tagless games a blank line apart, as python-chess reads
+                // them: a game's main line never goes back to move 1).
+                if depth == 0 && b.is_ascii_digit() {
+                    let digits = token.iter().take_while(|c| c.is_ascii_digit()).count();
+                    if token.get(digits) == Some(&mark) {
+                        if token == [b'1', mark]
+                            || (token.len() > 2 && token[..2] == [b'1', mark] && token[2] != mark)
+                        {
+                            if moved_on && body && blank_line_before(data, start) {
+                                return Some((start, true));
+                            }
+                        } else if digits > 1 || b > b'1' {
+                            moved_on = true;
+                        }
+                    }
+                }
                 if maybe_result && depth == 0 {
                     // `1 - 0`, `1/2 - 1/2`, `1- 1`: a result spaced around
                     // its dash (tried first: `1/2` alone is a result too).
@@ -595,6 +624,17 @@ mod tests {
             (
                 "[Event \"A\"] 1. 32-28\n[Event \"B\"] 1. 33-29",
                 &["[Event \"A\"] 1. 32-28\n", "[Event \"B\"] 1. 33-29"],
+            ),
+            // Tagless games a blank line apart: `1.` after a blank line,
+            // once past move 1, starts a game; not before, nor in a
+            // variation, nor `1...`.
+            (
+                "1. 32-28 19-23 2. 33-29\n\n1. 31-27 *",
+                &["1. 32-28 19-23 2. 33-29\n\n", "1. 31-27 *"],
+            ),
+            (
+                "1. 32-28 {c}\n\n1... 19-23 2. 33-29 (2. 31-27\n\n1. 34-30) *",
+                &["1. 32-28 {c}\n\n1... 19-23 2. 33-29 (2. 31-27\n\n1. 34-30) *"],
             ),
             // `;` and `%` lines end at a lone CR too.
             (

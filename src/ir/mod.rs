@@ -227,6 +227,21 @@ pub enum Outcome {
     Unknown,
 }
 
+impl Outcome {
+    /// Whether two results can be said of one game (a Result tag and the
+    /// movetext's): the same outcome, either unknown (`*`), or a decided
+    /// game (Coerceo's `R`) and a win that names its winner.
+    pub fn agrees(self, other: Outcome) -> bool {
+        use Outcome::*;
+        self == other
+            || matches!((self, other), (Unknown, _) | (_, Unknown))
+            || matches!(
+                (self, other),
+                (Decided, WhiteWins | BlackWins) | (WhiteWins | BlackWins, Decided)
+            )
+    }
+}
+
 /// A game result: what it means, and the canonical token of the dialect it
 /// was read in (`1/2` and `½-½` are read as `1/2-1/2`; `2-0` and `1-0` are
 /// both White's win, in two scales). A dialect's table

@@ -64,8 +64,6 @@ pub static DIALECT: Dialect = Dialect {
 struct Reader {
     /// Warnings about moves (tiles removed that the board does not have).
     warnings: Vec<Problem>,
-    /// Where the Result tag is.
-    result_at: (usize, usize),
 }
 
 impl Notation for Reader {
@@ -75,9 +73,8 @@ impl Notation for Reader {
     fn start(
         &mut self,
         _tags: &[Tag],
-        at: &dyn Fn(&str) -> (usize, usize),
+        _at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        self.result_at = at("Result");
         Ok(Start {
             variant: Variant::Coerceo,
             setup: None,
@@ -91,40 +88,12 @@ impl Notation for Reader {
         decode(&mv, &mut self.warnings).map(Move::Coerceo)
     }
 
-    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+    fn finish(&mut self, _game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        // (A Result tag that contradicts the movetext is the container's
+        // warning, for every notation.)
         warnings.append(&mut self.warnings);
-        let tag = game
-            .tag("Result")
-            .and_then(|t| RESULTS.parse(t).map(|r| (t, r)));
-        if let (Some(result), Some((written, said))) = (game.result, tag) {
-            if !agree(result.outcome, said.outcome) {
-                warnings.push(
-                    Problem::at(
-                        self.result_at,
-                        format!(
-                        "the Result tag says `{written}` but the game ends with `{}`: both are \
-                         kept as written",
-                        result.token()
-                    ),
-                    )
-                    .of_kind("result-mismatch"),
-                );
-            }
-        }
         Ok(())
     }
-}
-
-/// Whether two results can be said of one game: the same outcome, either
-/// unknown (`*`), or a decided game (`R`) and a win that names its winner.
-fn agree(a: Outcome, b: Outcome) -> bool {
-    use Outcome::*;
-    a == b
-        || matches!((a, b), (Unknown, _) | (_, Unknown))
-        || matches!(
-            (a, b),
-            (Decided, WhiteWins | BlackWins) | (WhiteWins | BlackWins, Decided)
-        )
 }
 
 /// Reads one ply, which the grammar has matched: its parts, separated by
@@ -209,7 +178,6 @@ fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Proble
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut reader = Reader {
         warnings: Vec::new(),
-        result_at: (1, 1),
     };
     let parse = |t| CoerceoParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
