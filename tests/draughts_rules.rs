@@ -257,9 +257,15 @@ fn boards_kifu_does_not_know_the_start_of_are_not_judged() {
     // another corner) is read as written, and its moves are not replayed.
     let text = "[GameType \"20,W,10,10,N1,0\"]\n\n1. 32-28 19-23 *\n";
     assert!(judged(text).is_ok());
-    // Nor is the 10x10 board assumed for alphanumeric squares without a
-    // GameType tag (real records of them are 8x8 games).
-    assert!(judged("1. c3-d4 f6-g5 2. d4xf6 *\n").is_ok());
+    // Nor is the 10x10 board assumed for alphanumeric squares past h8
+    // without a GameType tag.
+    assert!(judged("1. c3-d4 f6-g5 2. d4xf6 3. i3-j4 *\n").is_ok());
+    // Within a1-h8 they are Russian draughts' 8x8 board, and judged there.
+    let err = judged("1. c3-d4 f6-g5 2. d4xf6 *\n").unwrap_err();
+    assert!(
+        err.starts_with("1:19: 2. d4xf6: no capture path from d4 to f6"),
+        "{err}"
+    );
 }
 
 #[test]

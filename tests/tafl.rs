@@ -1295,3 +1295,162 @@ fn an_otn_record_starts_with_a_tag_opentafl_writes() {
         assert_eq!(stdout(&again), twice);
     }
 }
+
+/// A position string (rank 1 first, as `start:`) of an empty `dim` board
+/// with pieces at (file, rank), 1-based.
+fn position_of(dim: u8, pieces: &[(u8, u8, char)]) -> String {
+    let mut out = String::from("/");
+    for rank in 1..=dim {
+        let mut empty = 0;
+        for file in 1..=dim {
+            match pieces.iter().find(|p| p.0 == file && p.1 == rank) {
+                Some(p) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(p.2);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        out.push('/');
+    }
+    out
+}
+
+fn square_name(file: u8, rank: u8) -> String {
+    format!("{}{rank}", (b'A' + file - 1) as char)
+}
+
+#[test]
+fn tawlbwrdd_is_an_edge_escape_game_as_aagenielsen_plays_it() {
+    // aagenielsen.dk: "the Tawlbwrdd king is armed, is captured from two
+    // sides and wins on the edge". Every inner square of the king, every
+    // direction: the king's move to the edge wins (`++` filled in) under
+    // `tawlbwrdd`, and not under `copenhagen` (corner escape).
+    let mut games = 0;
+    for file in 3..=9u8 {
+        for rank in 3..=9u8 {
+            for (df, dr) in [(1i8, 0i8), (-1, 0), (0, 1), (0, -1)] {
+                let (mut f, mut r) = (file, rank);
+                while (2..=10).contains(&f) && (2..=10).contains(&r) {
+                    f = (f as i8 + df) as u8;
+                    r = (r as i8 + dr) as u8;
+                }
+                if (f == 1 || f == 11) && (r == 1 || r == 11) {
+                    continue;
+                }
+                let pos = position_of(11, &[(file, rank, 'K'), (2, 1, 't')]);
+                let king = format!("{}-{}", square_name(file, rank), square_name(f, r));
+                let record = |rules: &str| {
+                    format!("[Rules \"{rules}\"]\n[Position \"{pos}\"]\n\n1. B1-B2 {king} *\n")
+                };
+                let out = convert("tafl", "tafl", &[], record("tawlbwrdd").as_bytes());
+                assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+                assert!(
+                    stdout(&out).contains(&format!("{king}++")),
+                    "{}",
+                    stdout(&out)
+                );
+                let out = convert("tafl", "tafl", &[], record("copenhagen").as_bytes());
+                assert!(!stdout(&out).contains("++"), "{}", stdout(&out));
+                games += 1;
+            }
+        }
+    }
+    assert!(games > 150);
+    // Captured by two, off the throne and on it.
+    let pos = position_of(11, &[(4, 4, 'K'), (3, 4, 't'), (5, 9, 't'), (2, 1, 't')]);
+    let record = format!("[Rules \"tawlbwrdd\"]\n[Position \"{pos}\"]\n\n1. E9-E4 *\n");
+    tafl_writes(&record, "1. E9-E4xD4++");
+}
+
+#[test]
+fn a_king_capture_left_out_of_a_listed_move_is_completed_with_a_warning() {
+    // A record that lists captures but leaves out the king's, in the move
+    // that takes him (the capture that ends the game), reads with the
+    // capture completed and a warning, as aagenielsen.dk's records are
+    // read; any other capture left out is still an error. Every king the
+    // attackers can take by two on a 9x9 tablut board away from the
+    // throne, from each side, after a move whose capture is listed.
+    let mut games = 0;
+    for file in 3..=7u8 {
+        for rank in 3..=7u8 {
+            if (4..=6).contains(&file) && (4..=6).contains(&rank) {
+                continue;
+            }
+            for (df, dr) in [(1i8, 0i8), (-1, 0), (0, 1), (0, -1)] {
+                // An attacker on one side of the king, another coming to the
+                // other side from two squares away across its line.
+                let (af, ar) = ((file as i8 - df) as u8, (rank as i8 - dr) as u8);
+                let (lf, lr) = ((file as i8 + df) as u8, (rank as i8 + dr) as u8);
+                let (sf, sr) = (lf + 2 * dr.unsigned_abs(), lr + 2 * df.unsigned_abs());
+                if !(2..=8).contains(&sf) || !(2..=8).contains(&sr) {
+                    continue;
+                }
+                let pos = position_of(
+                    9,
+                    &[
+                        (file, rank, 'K'),
+                        (af, ar, 't'),
+                        (sf, sr, 't'),
+                        // A capture listed first: C1-A1 takes A2.
+                        (3, 1, 't'),
+                        (1, 3, 't'),
+                        (1, 2, 'T'),
+                        (9, 9, 'T'),
+                    ],
+                );
+                let came = format!("{}-{}", square_name(sf, sr), square_name(lf, lr));
+                let king = square_name(file, rank);
+                let record = |first: &str, last: &str| {
+                    format!(
+                        "[Rules \"tablut\"]\n[Position \"{pos}\"]\n\n1. {first} I9-I8 2. {last} *\n"
+                    )
+                };
+                let listed = convert(
+                    "tafl",
+                    "tafl",
+                    &[],
+                    record("C1-A1xA2", &format!("{came}x{king}")).as_bytes(),
+                );
+                assert_eq!(counts(&listed), (1, 0), "{}", stderr(&listed));
+                assert!(
+                    stderr(&listed).contains("converted 1 game, 0 failed\n"),
+                    "{}",
+                    stderr(&listed)
+                );
+                let left_out = convert("tafl", "tafl", &[], record("C1-A1xA2", &came).as_bytes());
+                assert_eq!(counts(&left_out), (1, 0), "{}", stderr(&left_out));
+                assert!(
+                    stderr(&left_out).contains(
+                        "warning[king-capture-completed]: game 1: the captures listed leave out the king's, which the rules find: completed (1 move)"
+                    ),
+                    "{}",
+                    stderr(&left_out)
+                );
+                assert_eq!(stdout(&left_out), stdout(&listed));
+                // Another capture left out is no annotation of the king's
+                // end: an error, located.
+                let other = convert(
+                    "tafl",
+                    "tafl",
+                    &[],
+                    record("C1-A1", &format!("{came}x{king}")).as_bytes(),
+                );
+                assert_eq!(counts(&other), (0, 1));
+                assert!(
+                    stderr(&other).contains("the move captures a2 too"),
+                    "{}",
+                    stderr(&other)
+                );
+                games += 1;
+            }
+        }
+    }
+    assert!(games >= 20, "{games}");
+}

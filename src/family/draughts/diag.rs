@@ -170,14 +170,30 @@ fn coord_text(board: &Board, letter: i32, digit: i32) -> String {
 
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let mut diag = Diag {
+    let parse = |t| DiagParser::parse(Rule::record, t);
+    let Some((lifted, setups)) = draughts::lift_setups(text) else {
+        let mut diag = diag(text, opts);
+        return container::read_record(text, opts, None, parse, &mut diag);
+    };
+    // Position setups in the movetext: read by a reader of their own.
+    let quiet = setups.options(opts);
+    let inner_opts = quiet.as_ref().unwrap_or(opts);
+    let mut reader = draughts::WithSetups {
+        inner: diag(&lifted, inner_opts),
+        setups: &setups,
+        replayed: !opts.no_validate,
+    };
+    container::read_record(&lifted, inner_opts, None, parse, &mut reader)
+}
+
+/// The reader of one record.
+fn diag<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Diag<'o, 't> {
+    Diag {
         opts,
         text,
         board: Board::INTERNATIONAL,
         spans: draughts::Spans::new(),
-    };
-    let parse = |t| DiagParser::parse(Rule::record, t);
-    container::read_record(text, opts, None, parse, &mut diag)
+    }
 }
 
 /// Writes one game.

@@ -122,12 +122,7 @@ impl Notation for Num<'_, '_> {
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         if let Some(pos) = self.alpha_seen {
             game.variant = Variant::Draughts(self.choice.board);
-            warnings.push(Problem::at(
-                pos,
-                "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
-                 bottom left, moves not replayed (name the board with --variant)",
-            )
-            .of_kind("board-assumed"));
+            warnings.push(draughts::settle_alpha(game, pos));
         } else if self.choice.assumed {
             let inference = std::mem::take(&mut self.inference);
             warnings.push(
@@ -197,7 +192,17 @@ pub fn lexed_fast(text: &str) -> bool {
 
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let mut num = Num {
+    if let Some((lifted, setups)) = draughts::lift_setups(text) {
+        return read_lifted(&lifted, opts, &setups);
+    }
+    let mut num = num(text, opts);
+    let parse = |t| NumParser::parse(Rule::record, t);
+    container::read_record(text, opts, Some(LEXING), parse, &mut num)
+}
+
+/// The reader of one record.
+fn num<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Num<'o, 't> {
+    Num {
         opts,
         text,
         choice: BoardChoice {
@@ -208,9 +213,27 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         inference: Inference::default(),
         fen_at: (1, 1),
         spans: draughts::Spans::new(),
+    }
+}
+
+/// Reads a record whose movetext held position setups (rare: a reader of
+/// its own, out of the way of the plain records').
+#[cold]
+#[inline(never)]
+fn read_lifted(
+    text: &str,
+    opts: &ReadOptions,
+    setups: &draughts::Setups,
+) -> Result<Parsed, Problem> {
+    let quiet = setups.options(opts);
+    let inner_opts = quiet.as_ref().unwrap_or(opts);
+    let mut reader = draughts::WithSetups {
+        inner: num(text, inner_opts),
+        setups,
+        replayed: !opts.no_validate,
     };
     let parse = |t| NumParser::parse(Rule::record, t);
-    container::read_record(text, opts, Some(LEXING), parse, &mut num)
+    container::read_record(text, inner_opts, Some(LEXING), parse, &mut reader)
 }
 
 /// Writes one game.

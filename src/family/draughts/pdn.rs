@@ -113,7 +113,13 @@ pub fn start(
         }
         (None, None) => (Board::INTERNATIONAL, true),
     };
-    let setup = match tags.iter().find(|t| t.name == "FEN") {
+    // `[FEN "?"]` (lidraughts' export of a game whose start it did not
+    // keep) and an empty value give no position: the board's start.
+    let fen = tags
+        .iter()
+        .find(|t| t.name == "FEN")
+        .filter(|t| !matches!(t.value.trim(), "" | "?"));
+    let setup = match fen {
         Some(t) if assumed && infer => Some(
             parse_fen(&t.value, &Board::CANADIAN)
                 .map_err(|e| Problem::at(at("FEN"), format!("{e}{UNNAMED}")))?,
@@ -142,7 +148,7 @@ pub const UNNAMED: &str = ": no GameType tag names the board, and Canadian 12x12
 /// the board, in the order of preference when several fit: the board, its
 /// name in messages, and whether its kings fly (move and capture along a
 /// whole diagonal).
-const CANDIDATES: [(Board, &str, bool); 4] = [
+const CANDIDATES: [(Board, &str, bool); 5] = [
     (Board::INTERNATIONAL, "international 10x10", true),
     (Board::ENGLISH, "English 8x8", false),
     (
@@ -151,6 +157,11 @@ const CANDIDATES: [(Board, &str, bool); 4] = [
         false,
     ),
     (Board::CANADIAN, "Canadian 12x12", true),
+    (
+        Board::SPANISH,
+        "Spanish 8x8 (square 1 in White's right corner, as Portuguese)",
+        true,
+    ),
 ];
 
 /// How many moves more than the best a board may misfit before inference
@@ -380,6 +391,301 @@ pub fn alpha_board(board: Board) -> Board {
         corner: 0,
         ..board
     }
+}
+
+/// The PDN 3.0 position setups in a record's movetext (`/FEN "W:..."/`,
+/// a FEN command between slashes, which the standard allows anywhere in
+/// the game), found by [`lift_setups`].
+#[derive(Debug, Default)]
+pub struct Setups {
+    /// The FEN of a setup before the first move: the game starts there, as
+    /// if its FEN tag said so.
+    pub first: Option<String>,
+    /// How many setups come after a move: each kept as a comment, and the
+    /// game's moves not replayed (the position jumps there).
+    pub later: usize,
+}
+
+impl Setups {
+    /// The tags the game is read with: its own, with the FEN of a setup
+    /// before the first move as its FEN tag.
+    #[cold]
+    #[inline(never)]
+    pub fn tags(&self, tags: &[Tag]) -> Vec<Tag> {
+        let mut tags = tags.to_vec();
+        let Some(fen) = &self.first else {
+            return tags;
+        };
+        match tags.iter_mut().find(|t| t.name == "FEN") {
+            Some(t) => t.value.clone_from(fen),
+            None => tags.push(Tag::new("FEN", fen.as_str())),
+        }
+        tags
+    }
+
+    /// Settles the game after its moves are read: the FEN tag that a setup
+    /// before the first move gives, and the warning of setups after it
+    /// (whose game was read without replaying its moves: `replayed` says
+    /// whether the user asked for the replay, whose `not-replayed` warning
+    /// this one replaces).
+    #[cold]
+    #[inline(never)]
+    pub fn finish(&self, game: &mut Game, warnings: &mut Vec<Problem>, replayed: bool) {
+        if let Some(fen) = &self.first {
+            match game.tags.iter_mut().find(|t| t.name == "FEN") {
+                Some(t) => t.value.clone_from(fen),
+                None => game.tags.push(Tag::new("FEN", fen.as_str())),
+            }
+        }
+        if self.later == 0 {
+            return;
+        }
+        if replayed {
+            warnings.retain(|w| w.kind != "not-replayed");
+        }
+        warnings.push(
+            Problem::whole(format!(
+                "{} position setup{} (`/FEN \"...\"/`) after the first move: kept as a comment \
+                 (`{{FEN \"...\"}}`), and the moves read as written, not replayed",
+                self.later,
+                if self.later == 1 { "" } else { "s" }
+            ))
+            .of_kind("setup-in-moves"),
+        );
+    }
+
+    /// The options a record with these setups is read with: a setup after
+    /// a move makes the position jump, so that its moves are read by syntax
+    /// alone.
+    pub fn options(&self, opts: &ReadOptions) -> Option<ReadOptions> {
+        (self.later > 0 && !opts.no_validate).then(|| ReadOptions {
+            no_validate: true,
+            ..opts.clone()
+        })
+    }
+}
+
+/// A draughts notation reading a record whose movetext held position
+/// setups ([`lift_setups`]): the notation itself, given the FEN of a setup
+/// before the first move as the game's FEN tag. A separate reader, so that
+/// the records without setups (nearly all) are read by the notation alone,
+/// as before.
+pub struct WithSetups<'s, N> {
+    /// The notation.
+    pub inner: N,
+    /// The setups the movetext held.
+    pub setups: &'s Setups,
+    /// Whether the user asked for the moves to be replayed.
+    pub replayed: bool,
+}
+
+impl<N: container::Notation> container::Notation for WithSetups<'_, N> {
+    type Rule = N::Rule;
+    const DIALECT: &'static Dialect = N::DIALECT;
+    const MOVE_PAIR: bool = N::MOVE_PAIR;
+
+    fn start(
+        &mut self,
+        tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
+    ) -> Result<Start, Problem> {
+        self.inner.start(&self.setups.tags(tags), at)
+    }
+
+    fn read_move(&mut self, mv: container::MoveText<'_, Self::Rule>) -> Result<Move, Problem> {
+        self.inner.read_move(mv)
+    }
+
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        self.inner.finish(game, warnings)?;
+        self.setups.finish(game, warnings, self.replayed);
+        Ok(())
+    }
+}
+
+/// Finds the PDN 3.0 position setups (`/FEN "..."/`) in a record's
+/// movetext, outside comments and tag lines. A setup before the first move
+/// is blanked out and its FEN returned (the game starts there); one after a
+/// move becomes a comment of the same length (`{FEN "..."}`). The record's
+/// text keeps its length, so that every place in it is where it was.
+/// Returns `None`, and costs one search for `/`, when there is none.
+/// Never inlined: the reader that calls it stays as small as it was, and
+/// the container's lexer is inlined into it as before.
+#[inline(never)]
+pub fn lift_setups(text: &str) -> Option<(String, Setups)> {
+    let b = text.as_bytes();
+    let mut found: Vec<(usize, usize, usize, usize)> = Vec::new();
+    let mut next = 0;
+    for open in memchr::memchr_iter(b'/', b) {
+        if open < next {
+            continue;
+        }
+        // `FEN` after the slash (spaces between), on a line that is no tag.
+        let rest = &text[open + 1..];
+        let fen = rest.trim_start_matches([' ', '\t']);
+        let Some(value) = fen.strip_prefix("FEN") else {
+            continue;
+        };
+        let line_start = memchr::memrchr(b'\n', &b[..open]).map_or(0, |n| n + 1);
+        if text[line_start..open].trim_start().starts_with('[') {
+            continue;
+        }
+        // `FEN "value"`, then the closing slash.
+        let from = b.len() - value.len();
+        let q1 = value.len() - value.trim_start().len();
+        if !value[q1..].starts_with('"') {
+            continue;
+        }
+        let Some(q2) = value[q1 + 1..].find('"').map(|j| q1 + 1 + j) else {
+            continue;
+        };
+        let after = &value[q2 + 1..];
+        let sp = after.len() - after.trim_start_matches([' ', '\t']).len();
+        if !after[sp..].starts_with('/') {
+            continue;
+        }
+        let close = from + q2 + 1 + sp;
+        found.push((open, from + q1 + 1, from + q2, close));
+        next = close + 1;
+    }
+    if found.is_empty() {
+        return None;
+    }
+    // Which setups lie inside a comment, and which come after a move.
+    let mut out = b.to_vec();
+    let mut setups = Setups::default();
+    let mut depth = 0usize;
+    let mut moved = false;
+    let mut k = 0;
+    let mut at_line_start = true;
+    let mut in_tag = false;
+    let mut i = 0;
+    while i < b.len() {
+        if let Some(&(open, v0, v1, close)) = found.get(k) {
+            if i == open {
+                k += 1;
+                if depth == 0 && !in_tag {
+                    if moved {
+                        out[open] = b'{';
+                        out[close] = b'}';
+                        setups.later += 1;
+                    } else if setups.first.is_none() {
+                        setups.first = Some(text[v0..v1].to_string());
+                        out[open..=close].fill(b' ');
+                    }
+                    i = close + 1;
+                    continue;
+                }
+            }
+        }
+        let c = b[i];
+        match c {
+            b'{' if !in_tag => depth += 1,
+            b'}' if !in_tag => depth = depth.saturating_sub(1),
+            b'[' if at_line_start && depth == 0 => in_tag = true,
+            b'\n' => in_tag = false,
+            c if depth == 0 && !in_tag && c.is_ascii_digit() => {
+                // A digit outside a move number (`12.`) is a move's.
+                let end = b[i..]
+                    .iter()
+                    .position(|d| !d.is_ascii_digit())
+                    .map_or(b.len(), |n| i + n);
+                if b.get(end) != Some(&b'.') {
+                    moved = true;
+                }
+                i = end;
+                at_line_start = false;
+                continue;
+            }
+            _ => {}
+        }
+        at_line_start = c == b'\n' || (at_line_start && matches!(c, b' ' | b'\t' | b'\r'));
+        i += 1;
+    }
+    if setups.first.is_none() && setups.later == 0 {
+        return None;
+    }
+    // Only ASCII bytes were changed: the text is still UTF-8.
+    String::from_utf8(out).ok().map(|t| (t, setups))
+}
+
+/// The 8x8 board alphanumeric squares without a GameType tag are read on
+/// when every square of the record (its moves, its FEN tag) lies in `a1`-`h8`:
+/// Russian draughts (GameType 25). Brazilian (26) and Czech (29) draughts
+/// share its board and notation, and nothing in a record's squares tells them
+/// apart; Russian rules replay every game of the others (men capture
+/// backwards, a man crowned in a capture goes on as a king), so no game is
+/// refused for the choice, and the warning says to name the board.
+pub const ALPHA_8X8: u8 = 25;
+
+/// Settles a record read with alphanumeric squares and no GameType tag (on
+/// the 10x10 board of [`alpha_board`]): when every square of its moves and
+/// its FEN tag lies on the 8x8 board, the game is moved onto the board of
+/// [`ALPHA_8X8`] (its squares renamed, its FEN read again there) and the
+/// warning says so; otherwise it stays on the 10x10 board, its moves not
+/// replayed. Returns the warning, located at `at` (the first alphanumeric
+/// square).
+#[cold]
+#[inline(never)]
+pub fn settle_alpha(game: &mut Game, at: (usize, usize)) -> Problem {
+    let mut warning = settle_alpha_board(game);
+    warning.line = at.0;
+    warning.col = at.1;
+    warning.of_kind("board-assumed")
+}
+
+fn settle_alpha_board(game: &mut Game) -> Problem {
+    let Some(wide) = game.variant.as_draughts() else {
+        return Problem::whole("no board to read the game on");
+    };
+    let Some(small) = Board::preset(ALPHA_8X8) else {
+        return Problem::whole("no board to read the game on");
+    };
+    let on_small = |sq: Square| {
+        wide.alpha(sq)
+            .and_then(|(f, r)| small.from_alpha(f.into(), r.into()))
+    };
+    fn fits(line: &Line, on: &dyn Fn(Square) -> Option<Square>) -> bool {
+        line.plies.iter().all(|p| {
+            p.mv.as_draughts()
+                .is_none_or(|m| m.path.iter().all(|&sq| on(sq).is_some()))
+                && p.variations.iter().all(|v| fits(v, on))
+        })
+    }
+    let fen = game
+        .tags
+        .iter()
+        .find(|t| t.name == "FEN")
+        .filter(|t| !matches!(t.value.trim(), "" | "?"));
+    let setup = fen.map(|t| parse_fen(&t.value, &small));
+    if !fits(&game.moves, &on_small) || matches!(setup, Some(Err(_))) {
+        return Problem::whole(
+            "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
+             bottom left, moves not replayed (name the board with --variant)",
+        );
+    }
+    fn rename(line: &mut Line, on: &dyn Fn(Square) -> Option<Square>) {
+        for p in &mut line.plies {
+            if let Move::Draughts(m) = &mut p.mv {
+                for sq in &mut m.path {
+                    *sq = on(*sq).unwrap_or(*sq);
+                }
+            }
+            for v in &mut p.variations {
+                rename(v, on);
+            }
+        }
+    }
+    rename(&mut game.moves, &on_small);
+    if let Some(Ok(pos)) = setup {
+        game.setup = Some(Setup::Draughts(pos));
+    }
+    game.variant = Variant::Draughts(small);
+    Problem::whole(format!(
+        "alphanumeric squares within a1-h8 and no GameType tag: read as Russian draughts \
+         8x8 (GameType {ALPHA_8X8}; Brazilian 26 and Czech 29 share its board: name the board \
+         with --variant)"
+    ))
 }
 
 /// The draughts board of a game, or the error a draughts writer gives for a

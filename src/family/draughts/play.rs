@@ -101,6 +101,17 @@ impl Rules {
                 orthogonal: true,
                 ..rules("Frisian draughts", true, true)
             },
+            // lidraughts' variants: Frysk! is Frisian draughts from five men
+            // a side; breakthrough, antidraughts and a game from a position
+            // move and capture as international draughts (only what wins
+            // differs, which kifu does not judge).
+            97 => Rules {
+                orthogonal: true,
+                ..rules("Frysk! (Frisian draughts)", true, true)
+            },
+            96 => rules("breakthrough (international draughts)", true, true),
+            98 => rules("antidraughts (international draughts)", true, true),
+            99 => rules("international draughts", true, true),
             _ => Rules {
                 crown_in_capture: true,
                 ..rules("this GameType's draughts", true, true)

@@ -49,6 +49,15 @@ const PRESETS: &[(&[&str], Board)] = {
         (&["thai"], board(31, B, (8, 8), N, 2, false)),
         (&["frisian"], board(40, W, (10, 10), N, 2, false)),
         (&["spantsiretti"], board(41, W, (10, 8), A, 0, false)),
+        // lidraughts' own numbers for its 10x10 variants (its `Variant`
+        // table): not PDN's, but what its exports write.
+        (&["breakthrough"], board(96, W, (10, 10), N, 2, false)),
+        (&["frysk", "frysk!"], board(97, W, (10, 10), N, 2, false)),
+        (&["antidraughts"], board(98, W, (10, 10), N, 2, false)),
+        (
+            &["from-position", "fromposition"],
+            board(99, W, (10, 10), N, 2, false),
+        ),
     ]
 };
 
@@ -60,6 +69,9 @@ impl Board {
     pub const ENGLISH: Board = PRESETS[1].1;
     /// Italian draughts, 8x8 with mirrored numbering (GameType 22).
     pub const ITALIAN: Board = PRESETS[2].1;
+    /// Spanish draughts, 8x8 with square 1 in White's right corner
+    /// (GameType 24; Portuguese draughts, 28, share its board).
+    pub const SPANISH: Board = PRESETS[4].1;
     /// Canadian draughts, 12x12 (GameType 27).
     pub const CANADIAN: Board = PRESETS[7].1;
 
@@ -322,11 +334,13 @@ impl Board {
     }
 
     /// How many rows of men each side starts with: the rows of each half
-    /// but the middle two (4 on 10x10, 3 on 8x8, 5 on 12x12), and 2 in Thai
-    /// draughts (GameType 31, 8 men a side).
+    /// but the middle two (4 on 10x10, 3 on 8x8, 5 on 12x12), 2 in Thai
+    /// draughts (GameType 31, 8 men a side) and 1 in lidraughts' Frysk!
+    /// (97, 5 men a side).
     pub fn start_rows(&self) -> u8 {
         match self.game_type {
             31 => 2,
+            97 => 1,
             _ => (self.height / 2).saturating_sub(1),
         }
     }
@@ -375,7 +389,10 @@ impl Board {
                 let n: u32 = text
                     .parse()
                     .map_err(|_| format!("`{text}` is not a square"))?;
-                let sq = Square(u16::try_from(n).unwrap_or(u16::MAX));
+                let mut sq = Square(u16::try_from(n).unwrap_or(u16::MAX));
+                if self.style == SquareStyle::Alpha && self.contains(sq) {
+                    sq = self.numbered_square(sq);
+                }
                 if !self.contains(sq) {
                     return Err(format!(
                         "square {n} is not on the {}x{} board (squares 1-{}, GameType {})",
@@ -389,6 +406,24 @@ impl Board {
             }
         };
         Ok(sq)
+    }
+
+    /// The square a number names on a board whose squares are written
+    /// alphanumerically (Russian, Brazilian, Czech): numbered as on the
+    /// international board, from square 1 in the top left corner seen by
+    /// White, row by row, as lidraughts writes its 8x8 games (`22-18`,
+    /// FEN `W:W21-32:B1-12`) and the Russian files of the PDN test suite
+    /// write their FEN tags. `sq` must be on the board.
+    fn numbered_square(&self, sq: Square) -> Square {
+        let numbered = Board {
+            style: SquareStyle::Numeric,
+            corner: if self.first == Side::White { 2 } else { 1 },
+            ..*self
+        };
+        numbered
+            .coords(sq)
+            .and_then(|(c, r)| self.square_at(c.into(), r.into()))
+            .unwrap_or(sq)
     }
 
     /// Writes one square in this board's PDN style.
@@ -474,6 +509,13 @@ pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
     for part in parts {
         let part = part.trim();
         if part.is_empty() {
+            continue;
+        }
+        // lidraughts' halfmove clock and move number (`:H0:F1`).
+        if part.len() > 1
+            && matches!(part.as_bytes()[0], b'H' | b'F')
+            && part[1..].bytes().all(|b| b.is_ascii_digit())
+        {
             continue;
         }
         let (side, list) = match part.as_bytes()[0] {

@@ -211,9 +211,13 @@ pub const PRESETS: &[(&str, &str)] = &[
         "berserk",
         "dim:11 name:Berserk surf:n atkf:y kj:r ber:c start:/3ttttt3/5c5/11/t4T4t/t3TTT3t/tc1TTKTT1ct/t3NTT3t/t4T4t/11/5c5/3ttttt3/",
     ),
+    // Welsh Tawlbwrdd as aagenielsen.dk plays it ("Historical Hnefatafl
+    // 11x11 (Welsh Tawlbwrdd)"; its summary of the game: "the Tawlbwrdd
+    // king is armed, is captured from two sides and wins on the edge", the
+    // board with a throne and no corner squares).
     (
         "tawlbwrdd",
-        "dim:11 name:Tawlbwrdd atkf:y ks:c start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+        "dim:11 name:Tawlbwrdd esc:e atkf:y ka:y ks:w cor: start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
     ),
     (
         "hnefatafl-13",
@@ -1460,13 +1464,18 @@ impl Listing {
 /// compared with those listed or filled in, as `listing` says, and a `++`
 /// mark checked. The error names the ply and says why, with the ply's
 /// place in the record: its index among the plies in the order written
-/// (each ply before its variations).
+/// (each ply before its variations). A record that lists captures but
+/// leaves out the king's alone (the capture that ends the game) has it
+/// completed, as aagenielsen.dk's records always leave it out: returns how
+/// many moves were so completed, for the reader's warning.
 pub fn replay(
     line: &mut Line,
     pos: &mut Position<'_>,
     listing: Listing,
-) -> Result<(), (usize, String)> {
-    replay_from(line, pos, listing, &mut 0)
+) -> Result<usize, (usize, String)> {
+    let mut completed = 0;
+    replay_from(line, pos, listing, &mut 0, &mut completed)?;
+    Ok(completed)
 }
 
 fn replay_from(
@@ -1474,6 +1483,7 @@ fn replay_from(
     pos: &mut Position<'_>,
     listing: Listing,
     index: &mut usize,
+    completed: &mut usize,
 ) -> Result<(), (usize, String)> {
     let listed = listing != Listing::None;
     let first = if pos.rules.attackers_first {
@@ -1489,7 +1499,7 @@ fn replay_from(
         *index += 1;
         for var in &mut ply.variations {
             let mut p = pos.clone();
-            replay_from(var, &mut p, listing, index)?;
+            replay_from(var, &mut p, listing, index, completed)?;
         }
         let (number, side) = (ply.number, ply.side);
         let Some(Move::Step(step)) = ply.mv.as_tafl_mut() else {
@@ -1546,12 +1556,20 @@ fn replay_from(
         if step.captures.is_empty() && played.captures.is_empty() {
             continue;
         }
-        if let (Listing::NotTheKing, Some(k)) = (listing, played.king) {
+        if let (Listing::NotTheKing | Listing::All, Some(k)) = (listing, played.king) {
             // The king's capture, which the record leaves out, where the
-            // rules find it.
-            if !step.captures.contains(&k) {
+            // rules find it: aagenielsen.dk never lists it; another record
+            // that lists every other capture of the move (and nothing the
+            // rules do not capture) gets it completed, with a warning.
+            let others_listed = played
+                .captures
+                .iter()
+                .all(|c| *c == k || step.captures.contains(c))
+                && step.captures.iter().all(|c| played.captures.contains(c));
+            if !step.captures.contains(&k) && (listing == Listing::NotTheKing || others_listed) {
                 let at = played.captures.iter().position(|&c| c == k).unwrap_or(0);
                 step.captures.insert(at.min(step.captures.len()), k);
+                *completed += usize::from(listing == Listing::All);
             }
         }
         let mut written = step.captures.clone();

@@ -238,12 +238,22 @@ pub fn settle(
             let listing = rules::Listing::of(&game.moves, king_implied);
             let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
             let mut pos = Position::new(&start);
-            rules::replay(&mut game.moves, &mut pos, listing).map_err(|(i, e)| {
-                match locate(i) {
+            let completed = rules::replay(&mut game.moves, &mut pos, listing).map_err(
+                |(i, e)| match locate(i) {
                     Some(at) => Problem::at(at, e),
                     None => Problem::whole(e),
-                }
-            })?;
+                },
+            )?;
+            if completed > 0 {
+                warnings.push(
+                    Problem::whole(format!(
+                        "the captures listed leave out the king's, which the rules find: \
+                         completed ({completed} move{})",
+                        if completed == 1 { "" } else { "s" }
+                    ))
+                    .of_kind("king-capture-completed"),
+                );
+            }
         }
     }
     Ok(())
