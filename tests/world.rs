@@ -84,11 +84,17 @@ fn gaps(text: &str) -> Vec<usize> {
     let body = text.find("\n\n").map_or(0, |i| i + 2);
     let mut out = Vec::new();
     let mut in_comment = false;
+    let mut line_start = true;
+    let mut tag_line = false;
     for (i, c) in text.char_indices().skip_while(|&(i, _)| i < body) {
+        if line_start {
+            tag_line = c == '[';
+        }
+        line_start = c == '\n';
         match c {
             '{' => in_comment = true,
             '}' => in_comment = false,
-            ' ' | '\n' if !in_comment => out.push(i),
+            ' ' | '\n' if !in_comment && !tag_line => out.push(i),
             _ => {}
         }
     }
@@ -164,8 +170,8 @@ proptest! {
         let (games, failed, kinds) = convert_all(GAMES[family].0, damaged.as_bytes());
         prop_assert_eq!(failed, 0, "{}", damaged);
         prop_assert_eq!(&games, &clean_games(family), "{}", damaged);
+        // (None said when every one is after the last game: blanks.)
         prop_assert!(kinds.iter().all(|&k| k == "escape-as-text"), "{:?}", kinds);
-        prop_assert!(!kinds.is_empty());
     }
 
     /// Dashes written as Unicode look-alikes, in moves and results.
@@ -212,7 +218,11 @@ proptest! {
         let (games, failed, kinds) = convert_all(GAMES[family].0, damaged.as_bytes());
         prop_assert_eq!(failed, 0, "{}", damaged);
         prop_assert_eq!(&games, &clean_games(family), "{}", damaged);
-        prop_assert!(!kinds.is_empty(), "{}", damaged);
+        // Text that is a blank (`\r` written out, a wrapper line) may pass
+        // unsaid after the last game; anything else is said.
+        if lines.iter().any(|l| !matches!(l.as_str(), "\\r" | "[pgn]" | "[/pgn]")) {
+            prop_assert!(!kinds.is_empty(), "{}", damaged);
+        }
     }
 
     /// A variation that cannot be played, after any move of the main line:
@@ -244,7 +254,12 @@ proptest! {
         let (games, failed, kinds) = convert_all(GAMES[family].0, damaged.as_bytes());
         prop_assert_eq!(failed, 0, "{}", damaged);
         prop_assert_eq!(games.len(), clean_games(family).len());
-        prop_assert!(kinds.iter().any(|&k| k == "variation-as-text" || k == "stray-paren"), "{:?} {}", kinds, damaged);
+        // (Text in parentheses that holds no move at all is read as a
+        // comment, as before: paren-comment.)
+        prop_assert!(
+            kinds.iter().any(|&k| matches!(k, "variation-as-text" | "stray-paren" | "paren-comment")),
+            "{:?} {}", kinds, damaged
+        );
         // Each main line is the clean one: the moves once the comments
         // are taken out.
         for (got, want) in games.iter().zip(clean_games(family)) {
@@ -270,20 +285,26 @@ proptest! {
     }
 }
 
-/// The movetext of a written game without its comments and blanks.
+/// The main line of a written game: its movetext without comments,
+/// variations, move numbers and blanks.
 fn moves_only(game: &str) -> String {
     let body = game.find("\n\n").map_or(game, |i| &game[i..]);
-    let mut out = String::new();
+    let mut text = String::new();
     let mut depth = 0;
     for c in body.chars() {
         match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            c if depth == 0 && !c.is_whitespace() => out.push(c),
+            '{' | '(' => depth += 1,
+            '}' | ')' => depth -= 1,
+            c if depth == 0 => text.push(c),
             _ => {}
         }
     }
-    out
+    text.split_whitespace()
+        .filter(|t| {
+            !(t.ends_with('.') && t.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit()))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The NAG symbols where a NAG goes, each read as its `$n`.
@@ -294,7 +315,7 @@ fn nag_symbols_are_read_as_their_nags() {
         let (games, failed, _) = convert_all("pgn", input.as_bytes());
         assert_eq!(failed, 0, "{symbol}");
         assert!(
-            games[0].contains(&format!("1. e4 ${nag} 1... e5 ${nag} {{c}}")),
+            games[0].contains(&format!("1. e4 ${nag} e5 ${nag} {{c}}")),
             "{symbol}: {}",
             games[0]
         );
@@ -307,7 +328,11 @@ fn the_peers_forms_convert_with_their_warnings() {
     let cases: &[(&str, &str, &str)] = &[
         ("1. e4 d5 2. e5 f5 3. exf6e.p. *", "3. exf6", ""),
         ("1. e4 d5 2. e5 f5 3. exf6ep *", "3. exf6", ""),
-        ("1. e4 e6 2. d4 d5 3. .. Nf6 *", "2... d5 3. Nf6", ""),
+        (
+            "1. e4 e6 2. d4 d5 3. Nc3 (3. e5) 3. .. Nf6 *",
+            "3... Nf6",
+            "",
+        ),
         ("1. e4 e5 (1.. c5 2. Nf3) 2. Nf3 ..Nc6 *", "(1... c5", ""),
         (
             "[Result \"1\u{2013}0\"]\n\n1. e4 e5 1\u{2013}0",

@@ -183,7 +183,12 @@ impl Results {
     /// Whether `text` is exactly one of the tokens.
     #[inline]
     pub fn is_token(&self, text: &[u8]) -> bool {
-        self.tokens.iter().any(|t| t.text.as_bytes() == text)
+        // Length and first byte first: most texts asked about are move
+        // numbers, which no comparison of whole bytes should cost.
+        self.tokens.iter().any(|t| {
+            let t = t.text.as_bytes();
+            t.len() == text.len() && t.first() == text.first() && t == text
+        })
     }
 
     /// Reads a result token; `None` when the text is not one.

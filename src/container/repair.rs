@@ -58,9 +58,13 @@ pub fn wrapper_len(b: &[u8]) -> Option<usize> {
 /// Whether a record may hold damage [`repair`] mends: a cheap test, so that
 /// a clean record costs a few memchr passes.
 fn may_need(b: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static LOWER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"gn]"));
+    static UPPER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"GN]"));
     memchr::memchr3(b'\\', 0xE2, 0xEF, b).is_some()
-        || memchr::memmem::find(b, b"gn]").is_some()
-        || memchr::memmem::find(b, b"GN]").is_some()
+        || LOWER.find(b).is_some()
+        || UPPER.find(b).is_some()
 }
 
 /// What was repaired of one kind: how many, and where the first was.

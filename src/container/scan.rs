@@ -155,6 +155,19 @@ fn blank_line(text: &[u8]) -> bool {
     false
 }
 
+/// Whether text holds a move number past 1 (`2.`, `17...`, `12#`), or a
+/// draughts move (`32-28`): the movetext went past move 1.
+#[cold]
+fn past_move_one(text: &[u8], mark: u8) -> bool {
+    text.windows(2).enumerate().any(|(k, w)| {
+        let starts = k == 0 || !text[k - 1].is_ascii_digit();
+        starts && w[0].is_ascii_digit() && (w[0] > b'1' || w[1].is_ascii_digit()) && {
+            let digits = text[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+            matches!(text.get(k + digits), Some(&c) if c == mark || c == b'-' || c == b'x')
+        }
+    })
+}
+
 /// Whether the blanks just before `i` hold a blank line.
 fn blank_line_before(data: &[u8], i: usize) -> bool {
     let mut k = i;
@@ -231,8 +244,6 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
     let mut body = false;
     // Text that starts no movetext came before any tag or movetext.
     let mut stray = false;
-    // The movetext has numbered a move past 1 at depth 0.
-    let mut moved_on = false;
     let mut names = Names {
         hashes: 0,
         at: [(0, 0); 16],
@@ -274,7 +285,10 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                 Some(j) => i += j + 1,
                 None => i = n,
             },
-            b'[' if line_start(data, i) && repair::wrapper_len(&data[i..]).is_some() => {
+            b'[' if matches!(data.get(i + 1), Some(b'p' | b'P' | b'/'))
+                && repair::wrapper_len(&data[i..]).is_some()
+                && line_start(data, i) =>
+            {
                 // `[pgn]`, `[/pgn]`: blank (when the line is cut short here,
                 // the rest is read as a tag).
                 i += repair::wrapper_len(&data[i..]).unwrap_or(1);
@@ -369,19 +383,15 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                 // movetext has gone past move 1, starts a game of its own
                 // (tagless games a blank line apart, as python-chess reads
                 // them: a game's main line never goes back to move 1).
-                if depth == 0 && b.is_ascii_digit() {
-                    let digits = token.iter().take_while(|c| c.is_ascii_digit()).count();
-                    if token.get(digits) == Some(&mark) {
-                        if token == [b'1', mark]
-                            || (token.len() > 2 && token[..2] == [b'1', mark] && token[2] != mark)
-                        {
-                            if moved_on && body && blank_line_before(data, start) {
-                                return Some((start, true));
-                            }
-                        } else if digits > 1 || b > b'1' {
-                            moved_on = true;
-                        }
-                    }
+                if b == b'1'
+                    && token.get(1) == Some(&mark)
+                    && token.get(2) != Some(&mark)
+                    && depth == 0
+                    && body
+                    && blank_line_before(data, start)
+                    && past_move_one(&data[..start], mark)
+                {
+                    return Some((start, true));
                 }
                 if maybe_result && depth == 0 {
                     // `1 - 0`, `1/2 - 1/2`, `1- 1`: a result spaced around
@@ -405,17 +415,22 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                             None => return None,
                         }
                     }
-                    if results.is_token(token) || dashed_result(token, results) {
+                    if results.is_token(token)
+                        || (token.iter().any(|&c| c >= 0x80) && dashed_result(token, results))
+                    {
                         return Some((i, true));
                     }
                 }
-                stray |= !body && !tags && !starts_movetext(b);
-                if !body && starts_movetext(b) {
-                    // On a tag's line, only a move number starts movetext.
-                    let on_tag_line = tag_end.is_some_and(|e: usize| {
-                        memchr::memchr2(b'\n', b'\r', &data[e..start]).is_none()
-                    });
-                    body = !on_tag_line || b.is_ascii_digit();
+                if !body {
+                    if starts_movetext(b) {
+                        // On a tag's line, only a move number starts movetext.
+                        let on_tag_line = tag_end.is_some_and(|e: usize| {
+                            memchr::memchr2(b'\n', b'\r', &data[e..start]).is_none()
+                        });
+                        body = !on_tag_line || b.is_ascii_digit();
+                    } else {
+                        stray |= !tags;
+                    }
                 }
             }
         }
@@ -437,6 +452,8 @@ fn starts_movetext(b: u8) -> bool {
 
 /// Whether a token is a result once its Unicode look-alike dashes are read
 /// as `-` (`1–0`), as the reader's repair reads them.
+#[cold]
+#[inline(never)]
 fn dashed_result(token: &[u8], results: &Results) -> bool {
     if memchr::memchr2(0xE2, 0xEF, token).is_none() || token.len() > 24 {
         return false;
@@ -626,7 +643,7 @@ mod tests {
                 &["[Event \"A\"] 1. 32-28\n", "[Event \"B\"] 1. 33-29"],
             ),
             // Tagless games a blank line apart: `1.` after a blank line,
-            // once past move 1, starts a game; not before, nor in a
+            // once past move 1 (here, a move), starts a game; not in a
             // variation, nor `1...`.
             (
                 "1. 32-28 19-23 2. 33-29\n\n1. 31-27 *",
