@@ -56,15 +56,17 @@ pub fn wrapper_len(b: &[u8]) -> Option<usize> {
 }
 
 /// Whether a record may hold damage [`repair`] mends: a cheap test, so that
-/// a clean record costs a few memchr passes.
+/// a clean record costs one memchr pass.
 fn may_need(b: &[u8]) -> bool {
-    use memchr::memmem::Finder;
-    use std::sync::LazyLock;
-    static LOWER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"gn]"));
-    static UPPER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"GN]"));
-    memchr::memchr3(b'\\', 0xE2, 0xEF, b).is_some()
-        || LOWER.find(b).is_some()
-        || UPPER.find(b).is_some()
+    // A wrapper line starts its record: the record scanner ends a record
+    // before a line that starts with `[` once movetext came, and `[pgn]`
+    // comes before a game's tags.
+    let lead = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let wrapped = matches!(&b[lead..], [b'[', b'p' | b'P' | b'/', ..]);
+    wrapped || memchr::memchr3(b'\\', 0xE2, 0xEF, b).is_some()
 }
 
 /// What was repaired of one kind: how many, and where the first was.
