@@ -167,50 +167,34 @@ pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
     out.extend_from_slice(&b[from..]);
     // Only ASCII replaced whole characters: still UTF-8.
     let fixed = String::from_utf8(out).ok()?;
-    let mut warnings = Vec::new();
-    let times = |n: usize| {
-        if n == 1 {
-            String::new()
-        } else {
-            format!(" ({n} times)")
-        }
-    };
-    if escapes.n > 0 {
-        warnings.push(
-            Problem::at(
-                line_col(&fixed, escapes.first),
-                format!(
-                    "an escape sequence written out as text (`\\r`, `\\n`, `\\t`) stands where a blank goes: read as blanks{}",
-                    times(escapes.n)
-                ),
-            )
-            .of_kind("escape-as-text"),
-        );
-    }
-    if dashes.n > 0 {
-        warnings.push(
-            Problem::at(
-                line_col(&fixed, dashes.first),
-                format!(
-                    "a Unicode dash or hyphen (`–`, `‑`, `−`, ...) in the movetext was read as `-`{}",
-                    times(dashes.n)
-                ),
-            )
-            .of_kind("unicode-dash"),
-        );
-    }
-    if wrappers.n > 0 {
-        warnings.push(
-            Problem::at(
-                line_col(&fixed, wrappers.first),
-                format!(
-                    "a `[pgn]` or `[/pgn]` wrapper line was skipped{}",
-                    times(wrappers.n)
-                ),
-            )
-            .of_kind("wrapper-line"),
-        );
-    }
+    let said: [(&Count, &str, &'static str); 3] = [
+        (
+            &escapes,
+            "an escape sequence written out as text (`\\r`, `\\n`, `\\t`) stands where a blank goes: read as blanks",
+            "escape-as-text",
+        ),
+        (
+            &dashes,
+            "a Unicode dash or hyphen (`–`, `‑`, `−`, ...) in the movetext was read as `-`",
+            "unicode-dash",
+        ),
+        (
+            &wrappers,
+            "a `[pgn]` or `[/pgn]` wrapper line was skipped",
+            "wrapper-line",
+        ),
+    ];
+    let warnings = said
+        .into_iter()
+        .filter(|(count, _, _)| count.n > 0)
+        .map(|(count, what, kind)| {
+            let times = match count.n {
+                1 => String::new(),
+                n => format!(" ({n} times)"),
+            };
+            Problem::at(line_col(&fixed, count.first), format!("{what}{times}")).of_kind(kind)
+        })
+        .collect();
     Some((fixed, warnings))
 }
 
