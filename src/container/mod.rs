@@ -481,8 +481,8 @@ pub fn read_record<'i, N: Notation>(
 /// that starts with a tag).
 fn unclosed(text: &str) -> Option<(usize, &'static str)> {
     let mut open = 0;
-    let walk = parens(text, |at, depth| {
-        if depth == 1 {
+    let walk = parens(text, |p| {
+        if let Paren::Open { at, depth: 1 } = p {
             open = at;
         }
         false
@@ -503,14 +503,17 @@ fn unclosed(text: &str) -> Option<(usize, &'static str)> {
 /// The `(` that opens a variation `depth` levels deep (1: a variation of
 /// the main line), if the record has one.
 fn open_at_depth(text: &str, depth: usize) -> Option<usize> {
-    match parens(text, |_, d| d == depth) {
+    match parens(
+        text,
+        |p| matches!(p, Paren::Open { depth: d, .. } if d == depth),
+    ) {
         Parens::Stopped(at) => Some(at),
         Parens::Brace(_) | Parens::End(_) => None,
     }
 }
 
 /// Where [`parens`] ended.
-enum Parens {
+pub(crate) enum Parens {
     /// At the end of the record, with this many `(` left open.
     End(usize),
     /// At a `{` never closed.
@@ -519,11 +522,23 @@ enum Parens {
     Stopped(usize),
 }
 
+/// A parenthesis [`parens`] meets.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Paren {
+    /// A `(` at `at`, opening a variation `depth` levels deep (1: the
+    /// outermost).
+    Open { at: usize, depth: usize },
+    /// The `)` at `at` that closes the innermost variation open.
+    Close { at: usize },
+    /// A `)` at `at` that closes no variation.
+    Stray(usize),
+}
+
 /// Walks the parentheses of a record as the grammar nests them: tags, `{}`
 /// comments, `;` and `%` lines and glyphs (`(!?)`) are skipped over. Calls
-/// `open(offset, depth)` at every other `(`, with the depth it opens (1 for
-/// the outermost), and stops where that returns true.
-fn parens(text: &str, mut open: impl FnMut(usize, usize) -> bool) -> Parens {
+/// `visit` at every other `(` and `)`, and stops at a `(` where that
+/// returns true.
+pub(crate) fn parens(text: &str, mut visit: impl FnMut(Paren) -> bool) -> Parens {
     let b = text.as_bytes();
     let n = b.len();
     let (mut i, mut depth) = (0, 0usize);
@@ -546,12 +561,18 @@ fn parens(text: &str, mut open: impl FnMut(usize, usize) -> bool) -> Parens {
                     i = glyph;
                 } else {
                     depth += 1;
-                    if open(i, depth) {
+                    if visit(Paren::Open { at: i, depth }) {
                         return Parens::Stopped(i);
                     }
                 }
             }
-            b')' => depth = depth.saturating_sub(1),
+            b')' if depth == 0 => {
+                visit(Paren::Stray(i));
+            }
+            b')' => {
+                visit(Paren::Close { at: i });
+                depth -= 1;
+            }
             _ => {}
         }
         i += 1;
@@ -723,7 +744,15 @@ fn assemble<'i, N: Notation>(
     notation: &mut N,
     mut warnings: Vec<Problem>,
 ) -> Result<Parsed, Problem> {
-    check_result_tag(text, &tags, tag_at, N::DIALECT.results, &mut warnings);
+    let result_tag = tags.iter().position(|t| t.name == "Result");
+    check_result_tag(
+        text,
+        &tags,
+        tag_at,
+        result_tag,
+        N::DIALECT.results,
+        &mut warnings,
+    );
     let at = |name: &str| -> (usize, usize) {
         tags.iter()
             .position(|t| t.name == name)
@@ -763,6 +792,7 @@ fn assemble<'i, N: Notation>(
         text,
         &tags,
         tag_at,
+        result_tag,
         game.result,
         N::DIALECT.results,
         &mut warnings,
@@ -780,10 +810,11 @@ fn check_result_tag(
     text: &str,
     tags: &[Tag],
     tag_at: &[usize],
+    result_tag: Option<usize>,
     results: &Results,
     warnings: &mut Vec<Problem>,
 ) {
-    let Some(i) = tags.iter().position(|t| t.name == "Result") else {
+    let Some(i) = result_tag else {
         return;
     };
     let value = tags[i].value.as_str();
@@ -807,12 +838,13 @@ fn check_result_agrees(
     text: &str,
     tags: &[Tag],
     tag_at: &[usize],
+    result_tag: Option<usize>,
     result: Option<GameResult>,
     results: &Results,
     warnings: &mut Vec<Problem>,
 ) {
     let Some(ended) = result else { return };
-    let Some(i) = tags.iter().position(|t| t.name == "Result") else {
+    let Some(i) = result_tag else {
         return;
     };
     let Some(said) = results.parse(tags[i].value.trim()) else {

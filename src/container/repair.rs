@@ -11,7 +11,7 @@
 //! written. The record scanner ([`super::scan`]) reads the same damage as
 //! blanks, so that it ends records where the reader does.
 
-use crate::container::line_col;
+use crate::container::{line_col, parens, Paren};
 use crate::error::Problem;
 
 /// The Unicode look-alikes of `-` read as one: hyphen, non-breaking hyphen,
@@ -241,42 +241,34 @@ mod tests {
 }
 
 /// The parentheses of a record's movetext: each variation's `(` and its
-/// `)` (`None`: never closed), and the `)` that close nothing. Tags,
-/// comments, `;` and `%` lines are skipped over, as the grammar reads them.
-struct Parens {
+/// `)` (`None`: never closed), and the `)` that close nothing, as the
+/// container's walk ([`parens`], which the depth error uses too) finds them.
+struct Spans {
     spans: Vec<(usize, Option<usize>)>,
     stray: Vec<usize>,
 }
 
-fn parens(b: &[u8]) -> Parens {
-    let n = b.len();
-    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |j| i + j);
+fn spans(text: &str) -> Spans {
     let mut open: Vec<usize> = Vec::new();
-    let mut out = Parens {
+    let mut out = Spans {
         spans: Vec::new(),
         stray: Vec::new(),
     };
-    let mut i = 0;
-    while i < n {
-        match b[i] {
-            b'{' => i = memchr::memchr(b'}', &b[i..]).map_or(n, |j| i + j),
-            b';' => i = line_end(i),
-            b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
-            b'[' if open.is_empty() => {
-                i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |j| i + j)
-            }
-            b'(' => {
+    parens(text, |p| {
+        match p {
+            Paren::Open { at, .. } => {
                 open.push(out.spans.len());
-                out.spans.push((i, None));
+                out.spans.push((at, None));
             }
-            b')' => match open.pop() {
-                Some(k) => out.spans[k].1 = Some(i),
-                None => out.stray.push(i),
-            },
-            _ => {}
+            Paren::Close { at, .. } => {
+                if let Some(k) = open.pop() {
+                    out.spans[k].1 = Some(at);
+                }
+            }
+            Paren::Stray(at) => out.stray.push(at),
         }
-        i += 1;
-    }
+        false
+    });
     out
 }
 
@@ -400,7 +392,7 @@ pub fn demote(
     if let Some(joined) = nested_comment(text, at) {
         return Some(joined);
     }
-    let p = parens(b);
+    let p = spans(text);
     let mut fixed = b.to_vec();
     let pos = |offset: usize| line_col(text, offset);
     // A `)` that closes nothing, where the reading stopped.

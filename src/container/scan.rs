@@ -285,15 +285,15 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                 Some(j) => i += j + 1,
                 None => i = n,
             },
-            b'[' if matches!(data.get(i + 1), Some(b'p' | b'P' | b'/'))
-                && repair::wrapper_len(&data[i..]).is_some()
-                && line_start(data, i) =>
-            {
+            b'[' => {
                 // `[pgn]`, `[/pgn]`: blank (when the line is cut short here,
                 // the rest is read as a tag).
-                i += repair::wrapper_len(&data[i..]).unwrap_or(1);
-            }
-            b'[' => {
+                if matches!(data.get(i + 1), Some(b'p' | b'P' | b'/')) && line_start(data, i) {
+                    if let Some(len) = repair::wrapper_len(&data[i..]) {
+                        i += len;
+                        continue;
+                    }
+                }
                 if body && (depth == 0 || (line_start(data, i) && tag_head(data, i))) {
                     return Some((i, true));
                 }
