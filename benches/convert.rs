@@ -33,7 +33,8 @@ use std::path::{Path, PathBuf};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
-use kifu::format::{by_name, ReadOptions, WriteOptions};
+use kifu::codec::{ReadOptions, WriteOptions};
+use kifu::format::by_name;
 
 /// The chess files of the throughput archive, as SOURCES.txt lists them.
 const CHESS_THROUGHPUT: &[&str] = &[

@@ -21,8 +21,11 @@ use std::ops::Range;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 
+use crate::codec::{
+    Frame, Framing, Games, Origin, Oversize, ReadOptions, Scan, WriteOptions, MAX_RECORD,
+};
 use crate::error::{Diagnostic, Error, Problem, Severity};
-use crate::format::{Format, Framing, ReadOptions, WriteOptions};
+use crate::format::Format;
 
 /// One record found in the input.
 #[derive(Debug, Clone)]
@@ -71,77 +74,6 @@ pub struct Records<'s, R: Read> {
 /// to a worker costs nothing beside converting it.
 pub const BATCH_BYTES: usize = 256 << 10;
 
-/// Default limit on the size of one record (`--max-record-size`): reading a
-/// game costs a few tens of times its size in memory, and the largest games
-/// of real archives (heavily annotated ones) are tens of kilobytes.
-pub const MAX_RECORD: usize = 16 << 20;
-
-/// How a format's records are found in a stream: a cheap byte scan that
-/// the format supplies (the registry's [`Format::split`]); the pipeline
-/// knows none of them by name. [`Records`] calls [`Scan::end`] once per
-/// record over the buffered bytes, so a scan keeps its per-byte loop to
-/// itself (no dynamic call per byte).
-pub trait Scan: Sync + std::fmt::Debug {
-    /// The end of the record that starts at `data[0]`: its length and
-    /// whether it holds a game (false for text between games: blanks,
-    /// comments). `None` when more data is needed to tell; at `eof` the
-    /// answer is always `Some`, and a length of at least one byte is
-    /// expected whenever `data` is not empty.
-    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)>;
-
-    /// How to stream past a record over the size limit, without keeping it.
-    fn oversize(&self) -> Oversize;
-
-    /// Whether a record that holds no game says anything, to be reported as
-    /// text that belongs to no game. Whitespace says nothing.
-    fn has_text(&self, bytes: &[u8]) -> bool {
-        !bytes.trim_ascii().is_empty()
-    }
-
-    /// Repairs damage to a record's text that its reader should not see
-    /// (a container's escape sequences written as text, say): the text to
-    /// read instead and a warning per kind of repair, or `None` when there
-    /// is nothing to repair (every format but the containers).
-    fn repair(&self, _text: &str) -> Option<(String, Vec<Problem>)> {
-        None
-    }
-
-    /// Where reading a record failed with `problem` in an annotation that
-    /// its format keeps as text instead (a container's variation that
-    /// cannot be played): the text to read again and the warning that says
-    /// so; `None` (every format but the containers) when the record fails.
-    fn demote(&self, _text: &str, _problem: &Problem) -> Option<(String, Problem)> {
-        None
-    }
-
-    /// For a format kept as a folder of files rather than one stream (the
-    /// `csv` tables), how that folder is read and written; its records are
-    /// then found in the stream [`Folder::open`] gives. `None` (every other
-    /// format): one stream.
-    fn folder(&self) -> Option<&'static dyn crate::format::Folder> {
-        None
-    }
-
-    /// For a format whose records lie in a document (json's array, xml's
-    /// root element), the check that the document is whole: a document
-    /// cut short at a game's end would otherwise read as complete.
-    /// `None` (every other format): records need no frame.
-    fn frame(&self) -> Option<Box<dyn Frame>> {
-        None
-    }
-}
-
-/// The document around a format's records, checked as they pass
-/// ([`Scan::frame`]).
-pub trait Frame: Send {
-    /// Takes each record, in input order, and whether it holds a game.
-    fn record(&mut self, bytes: &[u8], is_game: bool);
-
-    /// At the end of the input: what the document lacks, when it was cut
-    /// short.
-    fn cut(&self) -> Option<String>;
-}
-
 /// Where the records of an input end, and whether their document is whole
 /// ([`Scan::frame`]): what `convert` and `diff` report after the games
 /// before the damage.
@@ -176,24 +108,6 @@ impl Document {
         let what = self.frame.as_ref()?.cut()?;
         Some((self.line, self.col, what))
     }
-}
-
-/// Finds where a record over the size limit ends, a chunk at a time, keeping
-/// its state across chunks.
-pub trait Skip: Send {
-    /// Where the record ends in the next chunk of it, if it does.
-    fn end(&mut self, data: &[u8]) -> Option<usize>;
-}
-
-/// How a format streams past a record over the size limit.
-pub struct Oversize {
-    /// The scan that finds its end.
-    pub skip: Box<dyn Skip>,
-    /// Whether the scan must see the record from its first byte (a JSON
-    /// element, for its depth); otherwise it starts past the first `limit`
-    /// bytes, where (past the tags, or a scoresheet's header) a record ends
-    /// where the next one can start.
-    pub from_start: bool,
 }
 
 impl<'s, R: Read> Records<'s, R> {
@@ -691,7 +605,7 @@ pub fn read_record(
     from: &Format,
     opts: &ReadOptions,
     bytes: &[u8],
-) -> Result<crate::format::Parsed, Problem> {
+) -> Result<crate::codec::Parsed, Problem> {
     let mut warnings = Vec::new();
     let decoded;
     let text = match std::str::from_utf8(bytes) {
@@ -852,28 +766,6 @@ pub fn claim_memory(size: usize, limit: usize) -> Result<Option<Claim>, Problem>
         Ok(()) => Ok(Some(claim)),
         Err(_) => Err(no_memory(size as u64, Some(need))),
     }
-}
-
-/// Where a record's game came from, for outputs that keep it
-/// ([`Games::game`]): the `csv` tables' source, index and game key.
-#[derive(Debug, Clone, Copy)]
-pub struct Origin<'a> {
-    /// The input as messages name it (a path, `-`, `archive.zip:member`).
-    pub source: &'a str,
-    /// The game's number in its input, from 1, as messages count them.
-    pub index: usize,
-    /// The record's bytes.
-    pub bytes: &'a [u8],
-}
-
-/// Where converted games go, in input order: a [`Sink`] (one stream with
-/// its format's framing), or a format's tables
-/// ([`crate::format::Folder`]).
-pub trait Games {
-    /// Writes one game, converted from `origin`.
-    fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()>;
-    /// What errors call this output.
-    fn name(&self) -> &str;
 }
 
 /// An output stream with its format's framing.
@@ -1254,6 +1146,7 @@ fn locate(rec: &Record<'_>, p: &Problem) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::Skip;
 
     /// A scan of one record a line, for the pipeline's own tests.
     #[derive(Debug)]

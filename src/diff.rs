@@ -17,9 +17,10 @@ use serde_json::{json, Value};
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp, DiffTag};
 
 use crate::archive::{cut_short, read_record, Document, ParMap, Record, Records};
+use crate::codec::ReadOptions;
 use crate::error::Problem;
 use crate::family::{main_line_fens, Family};
-use crate::format::{Format, ReadOptions, FORMATS};
+use crate::format::{Format, FORMATS};
 use crate::ir::{Game, Side};
 use crate::spell::{self, DERIVED};
 

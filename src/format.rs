@@ -2,123 +2,23 @@
 //! writes, with its name, file extensions, family, reader, writer and
 //! description. A new format is one module and one entry in [`FORMATS`].
 
-use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::archive::{Games, Scan};
+use crate::codec::{Framing, ReadFn, Scan, SpellFn, WriteFn};
 use crate::container::scan::Scanner;
-pub use crate::container::Parsed;
-use crate::error::{Error, Problem};
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
 use crate::family::coerceo::notation as coerceo;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
 use crate::family::hnefatafl::{aagenielsen, otn, tafl};
 use crate::family::tenjiku::notation as tenjiku;
-use crate::family::Family;
+use crate::family::{self, Family};
 use crate::interchange::{csv, json, xml};
-use crate::ir::Game;
-use crate::options::{Options, Settings};
-use crate::output::Output;
-
-/// Options that change how records are read: the input format's own
-/// (typed, from its registry entry) and the settings every reader shares.
-#[derive(Debug, Clone, Default)]
-pub struct ReadOptions {
-    /// The input format's own options ([`Format::options`]), built once for
-    /// the run; empty for the format's defaults.
-    pub format: Settings,
-    /// Read by syntax alone, without replaying the moves (chess, draughts,
-    /// tafl).
-    pub no_validate: bool,
-    /// Read every record with the pest grammar, never the fast lexer (to
-    /// check the fast lexer against the grammar).
-    pub grammar_only: bool,
-    /// The largest record read, in bytes (`--max-record-size`); `None` is
-    /// [`crate::archive::MAX_RECORD`]. A larger one fails, alone.
-    pub max_record: Option<usize>,
-}
-
-/// Options that change how games are written.
-#[derive(Debug, Clone, Default)]
-pub struct WriteOptions {
-    /// The output format's own options ([`Format::options`]), built once
-    /// for the run; empty for the format's defaults.
-    pub format: Settings,
-    /// The format the games were read from, for an output that keeps each
-    /// move as its source spelled it (`csv`); `None` when unknown.
-    pub source: Option<&'static Format>,
-}
-
-/// Reads one record into a game.
-pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
-
-/// Writes one game, appending to the string; returns warnings about what the
-/// target could not hold.
-pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>, Problem>;
-
-/// Spells each ply of a game's main line ([`Format::spell`]): the text of
-/// each, in order, or `None` when the game cannot be spelled.
-pub type SpellFn = fn(&Game) -> Option<Vec<String>>;
-
-/// What a writer puts around and between games in one output.
-#[derive(Debug, Clone, Copy)]
-pub struct Framing {
-    /// Before the first game.
-    pub head: &'static str,
-    /// Between two games.
-    pub between: &'static str,
-    /// After the last game.
-    pub tail: &'static str,
-    /// For a page whose head names its first game (`sllavcco-html`): the
-    /// text that replaces `{title}` in `head`, given the first game as
-    /// written (`""` when there is none).
-    pub title: Option<fn(&str) -> String>,
-}
-
-impl Framing {
-    /// Games one after another, with nothing around them.
-    pub const PLAIN: Framing = Framing {
-        head: "",
-        between: "",
-        tail: "",
-        title: None,
-    };
-
-    /// The head, for the first game as written (`""`: none).
-    pub fn head(&self, first: &str) -> std::borrow::Cow<'static, str> {
-        match self.title {
-            Some(title) => self.head.replace("{title}", &title(first)).into(),
-            None => self.head.into(),
-        }
-    }
-}
+use crate::options::Options;
 
 const CONTAINER: Framing = Framing {
     between: "\n",
     ..Framing::PLAIN
 };
-
-/// A format kept as a folder of files (the `csv` tables) rather than one
-/// stream, as its scan says ([`Scan::folder`]): how the folder is read and
-/// written.
-pub trait Folder: Sync {
-    /// The files of the folder `dir`, in the order they are written.
-    fn files(&self, dir: &Path) -> Vec<PathBuf>;
-    /// Opens the folder as one stream of the format's records.
-    fn open(&self, dir: &Path) -> io::Result<Box<dyn Read + Send>>;
-    /// The tables of a run, written into the folder `dir` (`--out-dir`),
-    /// each file put in place by [`Tables::commit`].
-    fn create(&self, dir: &Path) -> Result<Box<dyn Tables>, Error>;
-    /// What of the tables one stream holds (standard output, `-o`), called
-    /// `name` in errors.
-    fn stream(&self, out: Output, name: String) -> Box<dyn Tables>;
-}
-
-/// The tables a run writes ([`Folder::create`], [`Folder::stream`]).
-pub trait Tables: Games {
-    /// Ends every file and puts it in place.
-    fn commit(self: Box<Self>) -> Result<(), Error>;
-}
 
 /// One format of the registry.
 #[derive(Debug)]
@@ -162,7 +62,7 @@ pub static FORMATS: &[Format] = &[
         names: &[],
         family: Some(Family::Chess),
         description: "chess games in PGN, the standard notation of chess databases (1. e4 e5 2. Nf3); every move is checked",
-        split: &Scanner::new(&pgn::DIALECT),
+        split: &Scanner::new(&family::chess::DIALECT),
         read: Some(pgn::read),
         write: Some(pgn::write),
         spell: None,
@@ -175,7 +75,7 @@ pub static FORMATS: &[Format] = &[
         names: &[],
         family: Some(Family::Draughts),
         description: "draughts games in PDN with numbered squares (32-28, 28x19x10), international, English, Italian, Russian and other boards",
-        split: &Scanner::new(&draughts::DIALECT),
+        split: &Scanner::new(&family::draughts::DIALECT),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
         spell: None,
@@ -188,7 +88,7 @@ pub static FORMATS: &[Format] = &[
         names: &[],
         family: Some(Family::Draughts),
         description: "draughts games in PDN with diagonal coordinates (f45, gf5, e8g6x)",
-        split: &Scanner::new(&draughts::DIALECT),
+        split: &Scanner::new(&family::draughts::DIALECT),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
         spell: None,
@@ -227,7 +127,7 @@ pub static FORMATS: &[Format] = &[
         names: &[],
         family: Some(Family::Coerceo),
         description: "Coerceo games in Coerceo game notation (1# 3c-3e 2# 4b-3d, x14a, T14, TT)",
-        split: &Scanner::new(&coerceo::DIALECT),
+        split: &Scanner::new(&family::coerceo::DIALECT),
         read: Some(coerceo::read),
         write: Some(coerceo::write),
         spell: None,
@@ -241,7 +141,7 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Tafl),
         description:
             "hnefatafl (tafl) games in tafl notation: 1. E5-E8 D4-D2, captures E5-E8xD8/F8, [Rules \"copenhagen\"]",
-        split: &Scanner::new(&tafl::DIALECT),
+        split: &Scanner::new(&family::hnefatafl::DIALECT),
         read: Some(tafl::read),
         write: Some(tafl::write),
         spell: None,
@@ -281,7 +181,7 @@ pub static FORMATS: &[Format] = &[
         names: &[],
         family: Some(Family::Tenjiku),
         description: "tenjiku shogi games in Hodges' English notation (P-8g, Nx7d=, FiD 6h-7e, Lnx!7d); every move is checked",
-        split: &Scanner::new(&tenjiku::DIALECT),
+        split: &Scanner::new(&family::tenjiku::DIALECT),
         read: Some(tenjiku::read),
         write: Some(tenjiku::write),
         spell: None,

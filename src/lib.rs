@@ -10,7 +10,8 @@
 //! maps them in parallel, in order; [`output`] writes outputs safely.
 //!
 //! ```
-//! use kifu::format::{by_name, ReadOptions, WriteOptions};
+//! use kifu::format::by_name;
+//! use kifu::codec::{ReadOptions, WriteOptions};
 //! let num = by_name("draughts-num").unwrap();
 //! let diag = by_name("draughts-diag").unwrap();
 //! let parsed = (num.read.unwrap())("1. 32-28 19-23 *", &ReadOptions::default()).unwrap();
@@ -24,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod archive;
+pub mod codec;
 pub mod container;
 pub mod diff;
 pub mod error;

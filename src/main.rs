@@ -8,9 +8,10 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use kifu::archive::{convert_stream, Converter, Games, Report, Sink, Summary};
+use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
+use kifu::codec::{Games, ReadOptions, Tables, WriteOptions};
 use kifu::error::{Diagnostic, Error};
-use kifu::format::{self, Format, ReadOptions, Tables, WriteOptions, FORMATS};
+use kifu::format::{self, Format, FORMATS};
 use kifu::options::{self, Given, Side, Sides, Values};
 use kifu::output::{self, is_temporary, OutFile, Output, Planned, STDOUT};
 
@@ -840,7 +841,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         Some(f) => vec![f],
         None => jobs.iter().map(|j| j.from).collect(),
     };
-    let options = options::resolve(&given, &inputs, to)?;
+    let options = options::run::resolve(&given, &inputs, to)?;
     let write = WriteOptions {
         format: options.write(),
         source: None,

@@ -9,7 +9,8 @@
 //! itself ([`crate::format::Format::spell`]). A variation is spelled as the
 //! line it is: the plies that lead to it, then its own.
 
-use crate::format::{Format, WriteOptions};
+use crate::codec::WriteOptions;
+use crate::format::Format;
 use crate::ir::{Comment, CommentKind, Game, Line, Ply};
 
 /// Tags that the IR holds as typed fields or that restate the moves (the
@@ -168,7 +169,8 @@ fn walk<'g>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{by_name, ReadOptions};
+    use crate::codec::ReadOptions;
+    use crate::format::by_name;
 
     /// Knights out and back `n` times, with another knight's move as a
     /// variation of every ply.

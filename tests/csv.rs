@@ -1160,7 +1160,8 @@ fn game_records(path: &Path, format: &kifu::format::Format) -> Vec<Vec<u8>> {
 fn the_first_notation_of_a_family_spells_each_move_as_the_move_fields_do() {
     // The csv writer keeps `move_fields`' spelling for a game read from its
     // family's first notation, without writing it again: the same text.
-    use kifu::format::{guess, ReadOptions, FORMATS};
+    use kifu::codec::ReadOptions;
+    use kifu::format::{guess, FORMATS};
     use rayon::prelude::*;
     let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")];
     dirs.extend(["chess", "draughts", "tafl"].into_iter().filter_map(shared));

@@ -6,7 +6,8 @@
 mod common;
 
 use common::*;
-use kifu::format::{by_name, ReadOptions};
+use kifu::codec::ReadOptions;
+use kifu::format::by_name;
 
 /// The container notations, each with a short movetext of its own.
 const NOTATIONS: &[(&str, &str)] = &[

@@ -16,8 +16,9 @@ use std::path::Path;
 
 use common::{counts, kifu, no_panic, stderr, stdout};
 use kifu::archive::{convert_stream, Converter, Report, Sink, Summary};
+use kifu::codec::{ReadOptions, WriteOptions};
 use kifu::error::{Diagnostic, Severity};
-use kifu::format::{by_name, ReadOptions, WriteOptions};
+use kifu::format::by_name;
 
 /// Five short chess games of one pgn file, told apart by their Event.
 fn pgn(n: usize) -> String {

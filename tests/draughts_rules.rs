@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use kifu::format::ReadOptions;
+use kifu::codec::ReadOptions;
 
 /// A record of one game on a GameType's board, from a FEN position (empty:
 /// the start position), with the movetext on line 4 (line 3 without FEN).

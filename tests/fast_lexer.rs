@@ -8,9 +8,10 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use kifu::archive::Records;
+use kifu::codec::ReadOptions;
 use kifu::family::chess::pgn;
 use kifu::family::draughts::num as draughts_num;
-use kifu::format::{by_name, ReadOptions};
+use kifu::format::by_name;
 use proptest::prelude::*;
 
 /// A notation with a fast lexer: its name and whether the lexer takes a

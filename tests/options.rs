@@ -10,8 +10,10 @@ mod common;
 use std::fs;
 
 use common::{convert, kifu, stderr, stdout};
-use kifu::format::{Format, Framing};
-use kifu::options::{resolve, FormatOption, FormatOptions, Given, Options, Side, Sides, Values};
+use kifu::codec::Framing;
+use kifu::format::Format;
+use kifu::options::run::resolve;
+use kifu::options::{FormatOption, FormatOptions, Given, Options, Side, Sides, Values};
 
 const GAME: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n";
 

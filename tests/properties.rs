@@ -6,9 +6,10 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 use kifu::archive::Records;
+use kifu::codec::{ReadOptions, WriteOptions};
 use kifu::family::draughts::{Board, Move as DMove, Square};
 use kifu::family::{Move, Variant};
-use kifu::format::{by_name, ReadOptions, WriteOptions};
+use kifu::format::by_name;
 use kifu::ir::{Comment, CommentKind, Game, GameResult, Line, Outcome, Ply, Side, Tag};
 
 /// Boards with diagonal coordinates, numeric and alphanumeric.

@@ -3,7 +3,8 @@
 //! lines, and records over the size limit in each. The container scanner's
 //! own cases are beside it, in `src/container/scan.rs`.
 
-use kifu::archive::{Records, Scan};
+use kifu::archive::Records;
+use kifu::codec::Scan;
 use kifu::format::by_name;
 
 fn scan(format: &str) -> &'static dyn Scan {

@@ -260,8 +260,10 @@ fn ok(out: &std::process::Output, what: &str) -> String {
 /// conversions.
 fn converted(from: &str, to: &str, pieces: Option<&str>, text: &str, what: &str) -> String {
     use kifu::archive::{Converted, Converter, Records};
-    use kifu::format::{by_name, ReadOptions, WriteOptions};
-    use kifu::options::{resolve, Given, Sides};
+    use kifu::codec::{ReadOptions, WriteOptions};
+    use kifu::format::by_name;
+    use kifu::options::run::resolve;
+    use kifu::options::{Given, Sides};
     let (f, t) = (by_name(from).unwrap(), by_name(to).unwrap());
     let given: Vec<Given> = pieces
         .map(|p| Given::shorthand("--pieces", Sides::Both, "pieces", p))

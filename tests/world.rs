@@ -13,7 +13,8 @@ use proptest::prelude::*;
 
 use common::*;
 use kifu::archive::{read_record, Records};
-use kifu::format::{by_name, ReadOptions, WriteOptions};
+use kifu::codec::{ReadOptions, WriteOptions};
+use kifu::format::by_name;
 
 /// Clean games of each container family that the damage is put into:
 /// tags, a blank line, movetext tokens (the last the result).

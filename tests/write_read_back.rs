@@ -9,9 +9,10 @@ mod common;
 use proptest::collection::vec;
 use proptest::prelude::*;
 
+use kifu::codec::{ReadOptions, WriteOptions};
 use kifu::family::draughts::{Board, Move as DMove, Square};
 use kifu::family::{Move, Variant};
-use kifu::format::{by_name, ReadOptions, WriteOptions};
+use kifu::format::by_name;
 use kifu::ir::{Game, GameResult, Line, Ply, Tag};
 
 const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"];

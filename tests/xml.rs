@@ -12,7 +12,8 @@ use rayon::prelude::*;
 
 use common::{convert, counts, errors_are_located, kifu, no_panic, stderr, stdout};
 use kifu::archive::{read_record, Records, BATCH_BYTES};
-use kifu::format::{by_name, guess, Format, ReadOptions, WriteOptions};
+use kifu::codec::{ReadOptions, WriteOptions};
+use kifu::format::{by_name, guess, Format};
 
 /// Validates an XML document against schema/kifu.xsd with xmllint
 /// (`--huge`: variations nested over about 120 deep pass its default depth

@@ -8,7 +8,8 @@
 //! checks.
 
 use kifu::archive::{Converted, Converter, Records, BATCH_BYTES};
-use kifu::format::{by_name, Format, Framing, ReadOptions, WriteOptions};
+use kifu::codec::{Framing, ReadOptions, WriteOptions};
+use kifu::format::{by_name, Format};
 
 /// The formats kifu reads, by the names of the fuzz targets.
 pub const READERS: &[&str] = &[

@@ -17,7 +17,8 @@ use arbitrary::Arbitrary;
 use cozy_chess as cz;
 use kifu::archive::{Converted, Converter};
 use kifu::family::draughts::{Board, Square};
-use kifu::format::{by_name, ReadOptions, WriteOptions};
+use kifu::format::by_name;
+use kifu::codec::{ReadOptions, WriteOptions};
 
 /// A rendered input stops growing past this many bytes.
 pub const LIMIT: usize = 1 << 20;

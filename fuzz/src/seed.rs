@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 
 use crate::check::{game_records, READERS};
 use kifu::archive::{Converted, Converter};
-use kifu::format::{guess, ReadOptions, WriteOptions, FORMATS};
+use kifu::format::{guess, FORMATS};
+use kifu::codec::{ReadOptions, WriteOptions};
 
 /// The seeds of one format in the order met, and the set of them.
 type Seeds = (Vec<Vec<u8>>, BTreeSet<Vec<u8>>);

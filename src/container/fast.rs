@@ -17,8 +17,8 @@
 
 use pest::RuleType;
 
-use crate::container::dialect::{Dialect, Numbering, Results};
 use crate::container::{Lexed, Token};
+use crate::family::dialect::{Dialect, Numbering, Results};
 use crate::ir::CommentKind;
 
 /// Whitespace as the grammar's `WHITESPACE` reads it, in ASCII.

@@ -9,7 +9,6 @@
 //! notations (numbering, result tokens, layouts) is the notation's
 //! [`Dialect`]: nothing here knows a family's tokens.
 
-pub mod dialect;
 pub mod fast;
 pub mod repair;
 pub mod scan;
@@ -18,13 +17,13 @@ use pest::iterators::{Pair, Pairs};
 use pest::RuleType;
 use std::borrow::Cow;
 
+use crate::codec::{line_col, too_deep, Parsed, ReadOptions};
 use crate::error::Problem;
+use crate::family::dialect::{Dialect, Layout, Numbering, Results};
 use crate::family::{Move, Setup, Variant};
-use crate::format::ReadOptions;
 use crate::ir::{
-    Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH,
+    push_number, Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH,
 };
-pub use dialect::{Dialect, Layout, Numbering, Results};
 use fast::Lexing;
 
 /// What a rule of `common.pest` is, whatever notation's `Rule` enum it is in.
@@ -217,15 +216,6 @@ pub struct Start {
     pub warnings: Vec<Problem>,
 }
 
-/// A game read from a record, with what the reader noticed.
-#[derive(Debug, Clone)]
-pub struct Parsed {
-    /// The game.
-    pub game: Game,
-    /// Warnings: the game was read, but something was guessed or reinterpreted.
-    pub warnings: Vec<Problem>,
-}
-
 /// Turns a pest error into a [`Problem`] a person can act on.
 pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) -> Problem {
     use pest::error::{ErrorVariant, InputLocation};
@@ -380,11 +370,6 @@ impl Spot<'_> {
     pub fn pos(self) -> (usize, usize) {
         line_col(self.record, self.at)
     }
-}
-
-/// Line and column (1-based, in characters) of a byte offset in a record.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    pest::Position::new(text, offset.min(text.len())).map_or((1, 1), |p| p.line_col())
 }
 
 /// Turns pest's nested movetext pairs into a flat stream of tokens.
@@ -1085,21 +1070,6 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
     }
 }
 
-/// The error for a variation opened [`MAX_VARIATION_DEPTH`] levels deep,
-/// at `pos` (line and column in the record, or `(0, 0)` for the record).
-pub fn too_deep(pos: (usize, usize)) -> Problem {
-    Problem::at(
-        pos,
-        format!("variations nested more than {MAX_VARIATION_DEPTH} deep: kifu reads at most {MAX_VARIATION_DEPTH} levels"),
-    )
-}
-
-/// Whether a problem is [`too_deep`]'s: a limit of kifu, not damage, which
-/// fails its game (no variation of it is kept as text instead).
-pub fn is_too_deep(p: &Problem) -> bool {
-    p.message.starts_with("variations nested more than ")
-}
-
 /// Tags that lead a canonical tag section, in this order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
     ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -1494,35 +1464,6 @@ fn brace_text<'t>(text: &'t str, warnings: &mut Vec<Problem>) -> Result<Cow<'t, 
         }
         None => Cow::Borrowed(text),
     })
-}
-
-/// Appends a number in decimal (without the formatting machinery, which
-/// costs more than the rest of a move).
-pub fn push_number(buf: &mut String, n: u32) {
-    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
-    if n < 10 {
-        buf.push(digit(n));
-        return;
-    }
-    if n < 100 {
-        buf.push(digit(n / 10));
-        buf.push(digit(n));
-        return;
-    }
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        buf.push(char::from(d));
-    }
 }
 
 /// How the plies of a game are numbered and broken into lines.

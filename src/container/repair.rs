@@ -11,7 +11,8 @@
 //! written. The record scanner ([`super::scan`]) reads the same damage as
 //! blanks, so that it ends records where the reader does.
 
-use crate::container::{line_col, parens, Paren};
+use crate::codec::line_col;
+use crate::container::{parens, Paren};
 use crate::error::Problem;
 
 /// The Unicode look-alikes of `-` read as one: hyphen, non-breaking hyphen,
@@ -384,7 +385,7 @@ pub fn demote(
     problem: &Problem,
     is_result: &dyn Fn(&[u8]) -> bool,
 ) -> Option<(String, Problem)> {
-    if problem.line == 0 || super::is_too_deep(problem) {
+    if problem.line == 0 || crate::codec::is_too_deep(problem) {
         return None;
     }
     let at = offset_of(text, problem.line, problem.col)?;

@@ -4,9 +4,9 @@
 //! Each container format names it in the registry with its dialect;
 //! the pipeline ([`crate::archive`]) runs it once per record.
 
-use crate::archive::{Oversize, Scan, Skip};
-use crate::container::dialect::{Dialect, Results};
+use crate::codec::{Oversize, Scan, Skip};
 use crate::container::repair;
+use crate::family::dialect::{Dialect, Results};
 
 /// The record scanner of a PGN-style container, for one dialect (its
 /// result tokens end a record; its numbering mark tells a move number from
@@ -529,7 +529,7 @@ mod tests {
     use super::*;
     use crate::archive::Records;
 
-    const SCAN: Scanner = Scanner::new(&crate::family::draughts::pdn::DIALECT);
+    const SCAN: Scanner = Scanner::new(&crate::family::draughts::DIALECT);
 
     fn split(text: &str, batch: usize) -> Vec<(String, usize, usize, bool)> {
         let mut r = Records::new(text.as_bytes(), &SCAN);

@@ -4,14 +4,15 @@
 
 pub mod chess;
 pub mod coerceo;
+pub mod dialect;
 pub mod draughts;
 pub mod hnefatafl;
 pub mod tenjiku;
 
 use serde::{Deserialize, Serialize};
 
-use crate::container::dialect::{Dialect, Results};
 use crate::error::Problem;
+use crate::family::dialect::{Dialect, Results};
 use crate::ir::{Game, Side};
 
 /// A family of games: notations of one family can be converted into each other.
@@ -46,11 +47,11 @@ impl Family {
     /// Result tag).
     pub fn dialect(self) -> &'static Dialect {
         match self {
-            Family::Chess => &chess::pgn::DIALECT,
-            Family::Draughts => &draughts::pdn::DIALECT,
-            Family::Coerceo => &coerceo::notation::DIALECT,
-            Family::Tafl => &hnefatafl::tafl::DIALECT,
-            Family::Tenjiku => &tenjiku::notation::DIALECT,
+            Family::Chess => &chess::DIALECT,
+            Family::Draughts => &draughts::DIALECT,
+            Family::Coerceo => &coerceo::DIALECT,
+            Family::Tafl => &hnefatafl::DIALECT,
+            Family::Tenjiku => &tenjiku::DIALECT,
         }
     }
 

@@ -21,11 +21,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::archive::{Games, Origin, Oversize, Scan, Skip};
-use crate::container::{line_col, too_deep};
+use crate::codec::{
+    line_col, too_deep, Folder, Games, Origin, Oversize, Parsed, ReadOptions, Scan, Skip, Tables,
+    WriteOptions,
+};
 use crate::error::{Error, Problem};
 use crate::family::{move_fields, Move, MoveFields, Setup, Variant};
-use crate::format::{Folder, Format, Parsed, ReadOptions, Tables, WriteOptions, FORMATS};
+use crate::format::{Format, FORMATS};
 use crate::ir::{Comment, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use crate::output::{OutFile, Output};
 use crate::spell;

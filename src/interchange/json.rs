@@ -3,10 +3,10 @@
 
 use serde::Deserialize;
 
-use crate::archive::{Frame, Oversize, Scan, Skip};
-use crate::container::{line_col, too_deep};
+use crate::codec::{
+    line_col, too_deep, Frame, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions,
+};
 use crate::error::Problem;
-use crate::format::{Parsed, ReadOptions, WriteOptions};
 use crate::ir::{is_glyph, Game, Line, MAX_VARIATION_DEPTH};
 
 /// How deeply JSON values nest in a game whose variations nest

@@ -49,11 +49,11 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::XmlVersion;
 use serde::Deserialize;
 
-use crate::archive::{Frame, Oversize, Scan, Skip};
-use crate::container::{line_col, too_deep};
+use crate::codec::{
+    line_col, too_deep, Frame, Framing, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions,
+};
 use crate::error::Problem;
 use crate::family::{Move, Setup, Variant};
-use crate::format::{Framing, Parsed, ReadOptions, WriteOptions};
 use crate::ir::MAX_VARIATION_DEPTH;
 use crate::ir::{Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag};
 use fields::{push_attr, push_children, push_element, push_text, to_value, unholdable, De, Node};

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::container::dialect::Results;
+use crate::family::dialect::Results;
 use crate::family::{Family, Move, Setup, Variant};
 
 /// The side that makes a move.
@@ -245,7 +245,7 @@ impl Outcome {
 /// A game result: what it means, and the canonical token of the dialect it
 /// was read in (`1/2` and `½-½` are read as `1/2-1/2`; `2-0` and `1-0` are
 /// both White's win, in two scales). A dialect's table
-/// ([`crate::container::dialect::Results`]) is the one definition of its
+/// ([`crate::family::dialect::Results`]) is the one definition of its
 /// tokens; a token may mean different things in two dialects (`0-0`: a
 /// double forfeit in draughts, a draw in Coerceo). Serialized as its token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -267,7 +267,7 @@ impl GameResult {
 
     /// Reads a result token of any family, looked up in each family's table
     /// in the order of the family list (a token several families write is
-    /// read as the first's: [`crate::container::dialect::Results::reread`]
+    /// read as the first's: [`crate::family::dialect::Results::reread`]
     /// gives its meaning in another); `None` when the text is not one.
     pub fn parse(token: &str) -> Option<GameResult> {
         Family::ALL.iter().find_map(|f| f.results().parse(token))
@@ -434,5 +434,34 @@ impl Game {
             (None, Some((t, Some(r)))) if !results.knows(r) => Some(t.to_string()),
             _ => None,
         }
+    }
+}
+
+/// Appends a number in decimal (without the formatting machinery, which
+/// costs more than the rest of a move).
+pub fn push_number(buf: &mut String, n: u32) {
+    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+    if n < 10 {
+        buf.push(digit(n));
+        return;
+    }
+    if n < 100 {
+        buf.push(digit(n / 10));
+        buf.push(digit(n));
+        return;
+    }
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        buf.push(char::from(d));
     }
 }

@@ -15,6 +15,8 @@ pub mod tags;
 
 use std::fmt;
 
+use crate::family::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::ir::Outcome;
 use serde::{Deserialize, Serialize};
 
 /// A square, 0 = a1, 1 = b1, ... 63 = h8; written `e4` in JSON.
@@ -489,3 +491,31 @@ pub fn move_fields(
         None => Ok(out),
     }
 }
+
+/// The chess result tokens, in the order of `result_token` in
+/// `grammars/chess.pest`: PGN's, the `½-½` and `1/2` of some old files
+/// (read as `1/2-1/2`), and the forfeits `+--`, `--+`, `+:-`, `-:+` (read as
+/// `1-0` and `0-1`). `0-0` is castling in chess, never a result.
+pub static RESULTS: Results = Results::new(&[
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("1/2-1/2", Outcome::Draw),
+    ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
+    ResultToken::alias("1/2", Outcome::Draw, "1/2-1/2"),
+    ResultToken::new("*", Outcome::Unknown),
+    // A game won by forfeit, the other player absent, as German tournament
+    // programs write it (lichess reads them too: lila issue 14249).
+    ResultToken::alias("+--", Outcome::WhiteWins, "1-0"),
+    ResultToken::alias("--+", Outcome::BlackWins, "0-1"),
+    ResultToken::alias("+:-", Outcome::WhiteWins, "1-0"),
+    ResultToken::alias("-:+", Outcome::BlackWins, "0-1"),
+]);
+
+/// PGN's dialect of the container: numbers by move pair, the chess results,
+/// one paragraph wrapped at 80 columns.
+pub static DIALECT: Dialect = Dialect {
+    name: "pgn",
+    numbering: Numbering::Pair,
+    results: &RESULTS,
+    layouts: &[("text", Layout::Paragraph)],
+};

@@ -4,17 +4,17 @@
 
 use pest::Parser;
 
-use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::fast::{self, Lexing};
-use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
+use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
     ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
 };
+use crate::family::dialect::{Dialect, Layout};
 use crate::family::{Move, Setup, Variant};
-use crate::format::{ReadOptions, WriteOptions};
-use crate::ir::{Game, Outcome, Tag};
+use crate::ir::{Game, Tag};
 
 /// The pest parser: the container, the chess family and SAN.
 #[allow(missing_docs)]
@@ -30,35 +30,8 @@ mod grammar {
 
     container_rules!(Rule, pgn_move, |_| "a move");
 }
+use crate::family::chess::DIALECT;
 use grammar::{PgnParser, Rule};
-
-/// The chess result tokens, in the order of `result_token` in
-/// `grammars/chess.pest`: PGN's, the `½-½` and `1/2` of some old files
-/// (read as `1/2-1/2`), and the forfeits `+--`, `--+`, `+:-`, `-:+` (read as
-/// `1-0` and `0-1`). `0-0` is castling in chess, never a result.
-pub static RESULTS: Results = Results::new(&[
-    ResultToken::new("1-0", Outcome::WhiteWins),
-    ResultToken::new("0-1", Outcome::BlackWins),
-    ResultToken::new("1/2-1/2", Outcome::Draw),
-    ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
-    ResultToken::alias("1/2", Outcome::Draw, "1/2-1/2"),
-    ResultToken::new("*", Outcome::Unknown),
-    // A game won by forfeit, the other player absent, as German tournament
-    // programs write it (lichess reads them too: lila issue 14249).
-    ResultToken::alias("+--", Outcome::WhiteWins, "1-0"),
-    ResultToken::alias("--+", Outcome::BlackWins, "0-1"),
-    ResultToken::alias("+:-", Outcome::WhiteWins, "1-0"),
-    ResultToken::alias("-:+", Outcome::BlackWins, "0-1"),
-]);
-
-/// PGN's dialect of the container: numbers by move pair, the chess results,
-/// one paragraph wrapped at 80 columns.
-pub static DIALECT: Dialect = Dialect {
-    name: "pgn",
-    numbering: Numbering::Pair,
-    results: &RESULTS,
-    layouts: &[("text", Layout::Paragraph)],
-};
 
 /// A move as written, where it was, and the check it claimed.
 struct Seen {
@@ -152,7 +125,7 @@ impl Notation for Pgn<'_, '_> {
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         if let Some(at) = self.loose_capture {
             warnings.push(
-                Problem::at(container::line_col(self.text, at), LOOSE_CAPTURE)
+                Problem::at(crate::codec::line_col(self.text, at), LOOSE_CAPTURE)
                     .of_kind("pawn-capture-without-x"),
             );
         }
@@ -197,7 +170,7 @@ impl Pgn<'_, '_> {
         why: &str,
     ) -> Problem {
         let seen = &self.seen[index];
-        let pos = container::line_col(self.text, seen.span.0);
+        let pos = crate::codec::line_col(self.text, seen.span.0);
         let text = &self.text[seen.span.0..seen.span.1];
         let number = ply.label(crate::ir::Side::White);
         let fen = position.map_or(String::new(), |p| format!(" (position: {p})"));
@@ -492,7 +465,7 @@ fn unplayed_variant(text: &str) -> Option<Problem> {
     let close = open + 1 + rest[open + 1..].find('"')?;
     let tag = crate::ir::Tag::new("Variant", &rest[open + 1..close]);
     match rules::start(&[tag]) {
-        Err((message, _)) => Some(Problem::at(container::line_col(text, at), message)),
+        Err((message, _)) => Some(Problem::at(crate::codec::line_col(text, at), message)),
         Ok(_) => None,
     }
 }
@@ -656,6 +629,6 @@ mod dialect_tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::container::dialect::check_grammar::<PgnParser, _>(&RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<PgnParser, _>(&crate::family::chess::RESULTS, Rule::result);
     }
 }

@@ -1168,7 +1168,7 @@ fn as_claimed(mv: &IrMove) -> Result<(Ply, Spelling), String> {
 ///
 /// ```
 /// use kifu::family::chess::{rules::Replay, Check};
-/// # use kifu::format::ReadOptions;
+/// # use kifu::codec::ReadOptions;
 /// let text = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *";
 /// let game = kifu::family::chess::pgn::read(text, &ReadOptions::default())
 ///     .unwrap()
@@ -1697,7 +1697,7 @@ mod tests {
 
     /// A game read by the pgn reader (which replays it).
     fn game(text: &str) -> Game {
-        crate::family::chess::pgn::read(text, &crate::format::ReadOptions::default())
+        crate::family::chess::pgn::read(text, &crate::codec::ReadOptions::default())
             .unwrap_or_else(|e| panic!("{e:?}"))
             .game
     }

@@ -37,8 +37,8 @@
 use pest::iterators::Pair;
 use pest::Parser;
 
-use crate::archive::{Oversize, Scan, Skip};
-use crate::container::{line_col, syntax_problem, ContainerRule, Kind};
+use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
+use crate::container::{syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
@@ -46,7 +46,6 @@ use crate::family::chess::{
     Spelling, Square, Wing,
 };
 use crate::family::{Family, Move, Setup, Variant};
-use crate::format::{Parsed, ReadOptions, WriteOptions};
 use crate::ir::{Game, GameResult, Line, Ply, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -1130,7 +1129,7 @@ impl Sheet {
                 if row.number < 10 {
                     out.push('0');
                 }
-                crate::container::push_number(out, row.number);
+                crate::ir::push_number(out, row.number);
             }
             // Runs of empty cells are runs of tabs.
             let b = row.bounds.map(|x| x as usize);

@@ -8,9 +8,9 @@
 
 use std::fmt::Write as _;
 
+use crate::codec::{Framing, WriteOptions};
 use crate::error::Problem;
 use crate::family::chess::sllavcco::{Pieces, Sheet, SheetRow, PIECE_SETS};
-use crate::format::{Framing, WriteOptions};
 use crate::ir::{Game, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 

@@ -13,6 +13,8 @@ pub mod rules;
 
 use std::fmt;
 
+use crate::family::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::ir::Outcome;
 use serde::{Deserialize, Serialize};
 
 /// A tile of the board, 1 to 19; written as its number.
@@ -103,7 +105,7 @@ impl Field {
 
     /// Appends the field as written (`14d`).
     pub fn write(self, out: &mut String) {
-        crate::container::push_number(out, u32::from(self.tile.0));
+        crate::ir::push_number(out, u32::from(self.tile.0));
         out.push(self.letter());
     }
 }
@@ -232,3 +234,31 @@ pub fn move_fields(
         })
     })
 }
+
+/// The Coerceo result tokens, in the order of `result_token` in
+/// `grammars/coerceo.pest`: seed 2.7's, and `*` for a game whose result is
+/// not known (the container ends every game with a result).
+pub static RESULTS: Results = Results::new(&[
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("0-0", Outcome::Draw),
+    ResultToken::new("W+R", Outcome::WhiteWins),
+    ResultToken::new("B+R", Outcome::BlackWins),
+    ResultToken::new("R", Outcome::Decided),
+    ResultToken::new("*", Outcome::Unknown),
+]);
+
+/// The canonical layout: one paragraph wrapped at 80 columns.
+pub const TEXT: Layout = Layout::Paragraph;
+
+/// Seed 2.8's first way: a White ply and a Black ply a line.
+pub const COLUMNS: Layout = Layout::Pairs;
+
+/// Coerceo's dialect of the container: plies numbered `1#`, `2#`, the
+/// Coerceo results, the layouts `text` (canonical) and `columns`.
+pub static DIALECT: Dialect = Dialect {
+    name: "coerceo",
+    numbering: Numbering::Ply { mark: b'#' },
+    results: &RESULTS,
+    layouts: &[("text", TEXT), ("columns", COLUMNS)],
+};

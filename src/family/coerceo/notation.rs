@@ -10,13 +10,13 @@
 
 use pest::Parser;
 
-use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
-use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
+use crate::codec::{Parsed, ReadOptions, WriteOptions};
+use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
 use crate::family::coerceo::{not_a_tile, Action, Exchange, Field, Move as CMove, Step, Tile};
+use crate::family::dialect::{Dialect, Layout};
 use crate::family::{Family, Move, Variant};
-use crate::format::{ReadOptions, WriteOptions};
-use crate::ir::{Game, Outcome, Tag};
+use crate::ir::{Game, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser: the Coerceo dialect and moves, and the container.
@@ -31,35 +31,8 @@ mod grammar {
 
     container_rules!(Rule, co_move, |_| "a move");
 }
+use crate::family::coerceo::{DIALECT, TEXT};
 use grammar::{CoerceoParser, Rule};
-
-/// The Coerceo result tokens, in the order of `result_token` in
-/// `grammars/coerceo.pest`: seed 2.7's, and `*` for a game whose result is
-/// not known (the container ends every game with a result).
-pub static RESULTS: Results = Results::new(&[
-    ResultToken::new("1-0", Outcome::WhiteWins),
-    ResultToken::new("0-1", Outcome::BlackWins),
-    ResultToken::new("0-0", Outcome::Draw),
-    ResultToken::new("W+R", Outcome::WhiteWins),
-    ResultToken::new("B+R", Outcome::BlackWins),
-    ResultToken::new("R", Outcome::Decided),
-    ResultToken::new("*", Outcome::Unknown),
-]);
-
-/// The canonical layout: one paragraph wrapped at 80 columns.
-pub const TEXT: Layout = Layout::Paragraph;
-
-/// Seed 2.8's first way: a White ply and a Black ply a line.
-pub const COLUMNS: Layout = Layout::Pairs;
-
-/// Coerceo's dialect of the container: plies numbered `1#`, `2#`, the
-/// Coerceo results, the layouts `text` (canonical) and `columns`.
-pub static DIALECT: Dialect = Dialect {
-    name: "coerceo",
-    numbering: Numbering::Ply { mark: b'#' },
-    results: &RESULTS,
-    layouts: &[("text", TEXT), ("columns", COLUMNS)],
-};
 
 struct Reader {
     /// Warnings about moves (tiles removed that the board does not have).
@@ -273,11 +246,11 @@ pub fn spell(m: &CMove, buf: &mut String) -> Result<(), Problem> {
             }
             Action::Remove(t) => {
                 buf.push('T');
-                container::push_number(buf, u32::from(t.number()));
+                crate::ir::push_number(buf, u32::from(t.number()));
             }
             Action::RemoveUnknown(n) => {
                 buf.push('T');
-                container::push_number(buf, n);
+                crate::ir::push_number(buf, n);
             }
             Action::Exchange(e) => buf.push_str(e.token()),
         }
@@ -291,7 +264,7 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::container::dialect::check_grammar::<CoerceoParser, _>(&RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<CoerceoParser, _>(&crate::family::coerceo::RESULTS, Rule::result);
     }
 
     fn read_one(text: &str) -> Parsed {

@@ -7,13 +7,13 @@
 
 use pest::Parser;
 
-use crate::container::dialect::Dialect;
-use crate::container::{self, MoveText, Notation, Parsed, Start};
+use crate::codec::{Parsed, ReadOptions, WriteOptions};
+use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Problem;
+use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, board_of, BoardChoice};
-use crate::family::draughts::{Board, Move as DMove, Path};
+use crate::family::draughts::{Board, Move as DMove, Path, DIALECT};
 use crate::family::Move;
-use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Tag};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -43,7 +43,7 @@ struct Diag<'o, 't> {
 
 impl Notation for Diag<'_, '_> {
     type Rule = Rule;
-    const DIALECT: &'static Dialect = &draughts::DIALECT;
+    const DIALECT: &'static Dialect = &DIALECT;
     const MOVE_PAIR: bool = true;
 
     fn start(
@@ -319,6 +319,6 @@ mod dialect_tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::container::dialect::check_grammar::<DiagParser, _>(&draughts::RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<DiagParser, _>(&crate::family::draughts::RESULTS, Rule::result);
     }
 }

@@ -12,6 +12,8 @@ pub mod rules;
 
 use serde::{Deserialize, Serialize};
 
+use crate::family::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
+use crate::ir::Outcome;
 use crate::ir::Side;
 
 /// How a board's squares are written in PDN (the notation field of GameType).
@@ -136,7 +138,7 @@ pub fn move_fields(
     crate::family::plies_in_order(&game.moves)
         .into_iter()
         .map(|ply| {
-            let m = pdn::draughts_move(&ply.mv)?;
+            let m = draughts_move(&ply.mv)?;
             let sep = if m.capture {
                 board.capture_separator().to_string()
             } else {
@@ -158,3 +160,38 @@ pub fn move_fields(
         })
         .collect()
 }
+
+/// The draughts move of a ply, or the error for a move of another family.
+pub fn draughts_move(mv: &crate::family::Move) -> Result<&Move, crate::error::Problem> {
+    mv.of(
+        crate::family::Family::Draughts,
+        crate::family::Move::as_draughts,
+    )
+    .map_err(crate::error::Problem::whole)
+}
+
+/// The draughts result tokens, in the order of `result_token` in
+/// `grammars/draughts.pest`: international draughts scores `2-0 1-1 0-2`,
+/// the double forfeit `0-0`, chess-style `1-0 0-1 1/2-1/2` (and `½-½`, read
+/// as `1/2-1/2`), and `*` for unknown.
+pub static RESULTS: Results = Results::new(&[
+    ResultToken::new("2-0", Outcome::WhiteWins),
+    ResultToken::new("0-2", Outcome::BlackWins),
+    ResultToken::new("1-1", Outcome::Draw),
+    ResultToken::new("0-0", Outcome::BothLose),
+    ResultToken::new("1-0", Outcome::WhiteWins),
+    ResultToken::new("0-1", Outcome::BlackWins),
+    ResultToken::new("1/2-1/2", Outcome::Draw),
+    ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
+    ResultToken::new("*", Outcome::Unknown),
+]);
+
+/// The PDN dialect of the container, which draughts-num and draughts-diag
+/// share: numbers by move pair, the draughts results, one paragraph wrapped
+/// at 80 columns.
+pub static DIALECT: Dialect = Dialect {
+    name: "pdn",
+    numbering: Numbering::Pair,
+    results: &RESULTS,
+    layouts: &[("text", Layout::Paragraph)],
+};

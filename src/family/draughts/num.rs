@@ -3,14 +3,14 @@
 
 use pest::Parser;
 
-use crate::container::dialect::Dialect;
+use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::fast::{self, Lexing};
-use crate::container::{self, MoveText, Notation, Parsed, Start};
+use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Problem;
+use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
-use crate::family::draughts::{position_of, Board, Move as DMove, Path};
+use crate::family::draughts::{position_of, Board, Move as DMove, Path, DIALECT, RESULTS};
 use crate::family::{Move, Variant};
-use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Tag};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -45,7 +45,7 @@ struct Num<'o, 't> {
 
 impl Notation for Num<'_, '_> {
     type Rule = Rule;
-    const DIALECT: &'static Dialect = &draughts::DIALECT;
+    const DIALECT: &'static Dialect = &DIALECT;
 
     fn start(
         &mut self,
@@ -176,7 +176,7 @@ fn num_len(b: &[u8]) -> Option<usize> {
         squares += 1;
     }
     // `1- 1` is a result spaced after its dash, not a move.
-    if spaced && fast::spaced_result(&b[..i], &draughts::RESULTS) {
+    if spaced && fast::spaced_result(&b[..i], &RESULTS) {
         return None;
     }
     (squares >= 2).then_some(i)
@@ -187,7 +187,7 @@ const LEXING: Lexing = Lexing { move_len: num_len };
 
 /// Whether the fast lexer reads this record (otherwise the grammar does).
 pub fn lexed_fast(text: &str) -> bool {
-    fast::lex::<Rule>(text, LEXING, &draughts::DIALECT).is_some()
+    fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
 }
 
 /// Reads one record.
@@ -268,6 +268,6 @@ mod dialect_tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::container::dialect::check_grammar::<NumParser, _>(&draughts::RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<NumParser, _>(&RESULTS, Rule::result);
     }
 }

@@ -3,44 +3,19 @@
 //! a record).
 
 use crate::error::Problem;
-use crate::family::draughts::{position_of, Board, Position, Square, SquareStyle};
+use crate::family::draughts::{draughts_move, position_of, Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
-use crate::container::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
-use crate::container::{self, line_col, Start, Style};
+use crate::codec::{line_col, ReadOptions};
+use crate::container::{self, Start, Style};
+use crate::family::dialect::Dialect;
 use crate::family::draughts::rules::{fits, parse_fen, write_fen};
+use crate::family::draughts::DIALECT;
 use crate::family::draughts::{play, Move as DMove};
 use crate::family::{Move, Setup, Variant};
-use crate::format::ReadOptions;
-use crate::ir::{Game, Line, Outcome, Side, Tag};
+use crate::ir::{Game, Line, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 use std::sync::OnceLock;
-
-/// The draughts result tokens, in the order of `result_token` in
-/// `grammars/draughts.pest`: international draughts scores `2-0 1-1 0-2`,
-/// the double forfeit `0-0`, chess-style `1-0 0-1 1/2-1/2` (and `½-½`, read
-/// as `1/2-1/2`), and `*` for unknown.
-pub static RESULTS: Results = Results::new(&[
-    ResultToken::new("2-0", Outcome::WhiteWins),
-    ResultToken::new("0-2", Outcome::BlackWins),
-    ResultToken::new("1-1", Outcome::Draw),
-    ResultToken::new("0-0", Outcome::BothLose),
-    ResultToken::new("1-0", Outcome::WhiteWins),
-    ResultToken::new("0-1", Outcome::BlackWins),
-    ResultToken::new("1/2-1/2", Outcome::Draw),
-    ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
-    ResultToken::new("*", Outcome::Unknown),
-]);
-
-/// The PDN dialect of the container, which draughts-num and draughts-diag
-/// share: numbers by move pair, the draughts results, one paragraph wrapped
-/// at 80 columns.
-pub static DIALECT: Dialect = Dialect {
-    name: "pdn",
-    numbering: Numbering::Pair,
-    results: &RESULTS,
-    layouts: &[("text", Layout::Paragraph)],
-};
 
 /// The options of the draughts notations (`draughts-num`, `draughts-diag`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -829,12 +804,6 @@ pub fn judge(
             ),
         )
     })
-}
-
-/// The draughts move of a ply, or the error for a move of another family.
-pub fn draughts_move(mv: &Move) -> Result<&DMove, Problem> {
-    mv.of(crate::family::Family::Draughts, Move::as_draughts)
-        .map_err(Problem::whole)
 }
 
 /// Writes a draughts game in the PGN-style container: the board's GameType

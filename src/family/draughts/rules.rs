@@ -5,7 +5,7 @@
 //! row `r` from 1 at the bottom, as White sees the board.
 
 use crate::error::Problem;
-use crate::family::draughts::pdn::draughts_move;
+use crate::family::draughts::draughts_move;
 use crate::family::draughts::{Board, Piece, Position, Square, SquareStyle};
 use crate::family::Setup;
 use crate::ir::{Game, Line, Side};

@@ -14,13 +14,12 @@
 
 use serde::Deserialize;
 
-use crate::container::{line_col, Parsed};
+use crate::codec::{line_col, Parsed, ReadOptions};
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
 use crate::family::{Move, Variant};
-use crate::format::ReadOptions;
 use crate::ir::{Game, Ply, Side, Tag};
 
 /// One record as the JSON holds it.

@@ -14,6 +14,7 @@ pub mod tafl;
 
 use std::fmt;
 
+use crate::family::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
 use serde::{Deserialize, Serialize};
 
 pub use rules::Rules;
@@ -83,7 +84,7 @@ impl Square {
     pub fn write(self, upper: bool, out: &mut String) {
         let base = if upper { b'A' } else { b'a' };
         out.push(char::from(base + self.file));
-        crate::container::push_number(out, u32::from(self.rank) + 1);
+        crate::ir::push_number(out, u32::from(self.rank) + 1);
     }
 
     /// The square seen from another side of a board of side `dim`: turned a
@@ -262,6 +263,16 @@ pub fn move_fields(
         })
     })
 }
+
+/// tafl's dialect of the container: numbers by move pair, PGN's results (the
+/// defenders, White, win `1-0`; the attackers, Black, `0-1`),
+/// one paragraph wrapped at 80 columns.
+pub static DIALECT: Dialect = Dialect {
+    name: "tafl",
+    numbering: Numbering::Pair,
+    results: &PGN_RESULTS,
+    layouts: &[("text", Layout::Paragraph)],
+};
 
 #[cfg(test)]
 mod tests {

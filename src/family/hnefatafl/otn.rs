@@ -25,14 +25,12 @@ use std::collections::HashMap;
 use pest::iterators::Pair;
 use pest::Parser;
 
-use crate::archive::{Oversize, Scan, Skip};
-use crate::container::{line_col, Parsed};
+use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, ATTACKERS};
 use crate::family::{Move, Variant};
-use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
 
 /// The pest parser of an OpenTafl record.
@@ -984,12 +982,12 @@ impl Writer<'_> {
             };
             match prefix {
                 None => {
-                    crate::container::push_number(self.out, a.number);
+                    crate::ir::push_number(self.out, a.number);
                     self.out.push('.');
                 }
                 Some(pre) => {
                     self.out.push_str(pre);
-                    crate::container::push_number(self.out, t);
+                    crate::ir::push_number(self.out, t);
                     self.out.push_str("a.");
                 }
             }

@@ -11,13 +11,13 @@
 
 use pest::Parser;
 
-use crate::container::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
-use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
+use crate::codec::{Parsed, ReadOptions, WriteOptions};
+use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
+use crate::family::dialect::{Dialect, Layout};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, MAX_DIM, MIN_DIM};
 use crate::family::{Move, Variant};
-use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Line, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -34,17 +34,8 @@ mod grammar {
 
     container_rules!(Rule, tafl_move, |_| "a move");
 }
+use crate::family::hnefatafl::DIALECT;
 use grammar::{Rule, TaflParser};
-
-/// tafl's dialect of the container: numbers by move pair, PGN's results (the
-/// defenders, White, win `1-0`; the attackers, Black, `0-1`),
-/// one paragraph wrapped at 80 columns.
-pub static DIALECT: Dialect = Dialect {
-    name: "tafl",
-    numbering: Numbering::Pair,
-    results: &PGN_RESULTS,
-    layouts: &[("text", Layout::Paragraph)],
-};
 
 /// The options of `tafl` and `otn`.
 #[derive(Debug, Clone, Default)]
@@ -203,7 +194,7 @@ impl Notation for Reader<'_> {
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         let (text, moves) = (self.text, &self.moves);
         settle(game, self.dim, false, warnings, &|i| {
-            moves.get(i).map(|&at| container::line_col(text, at))
+            moves.get(i).map(|&at| crate::codec::line_col(text, at))
         })
     }
 }
@@ -475,7 +466,7 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::container::dialect::check_grammar::<TaflParser, _>(&PGN_RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<TaflParser, _>(&crate::family::dialect::PGN_RESULTS, Rule::result);
     }
 
     #[test]

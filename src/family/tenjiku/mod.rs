@@ -102,7 +102,7 @@ impl Square {
     /// Appends the square as written: `7d`, or `7四` in Japanese
     /// coordinates.
     pub fn write(self, japanese: bool, out: &mut String) {
-        crate::container::push_number(out, u32::from(self.file));
+        crate::ir::push_number(out, u32::from(self.file));
         if japanese {
             if self.rank > 10 {
                 out.push('十');
@@ -242,6 +242,7 @@ const fn row(
     }
 }
 
+use crate::family::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
 use Kind::*;
 
 /// The piece table, in the order of [`Kind`]. Abbreviations of the 36
@@ -944,6 +945,15 @@ pub fn move_fields(
     .map_err(Problem::whole)?;
     Ok(out)
 }
+
+/// The tenjiku dialect of the container: numbers by move pair (Black, who
+/// moves first, has `12.`), PGN results, one paragraph wrapped at 80.
+pub static DIALECT: Dialect = Dialect {
+    name: "tenjiku",
+    numbering: Numbering::Pair,
+    results: &PGN_RESULTS,
+    layouts: &[("text", Layout::Paragraph)],
+};
 
 #[cfg(test)]
 mod tests {

@@ -14,15 +14,15 @@
 
 use pest::Parser;
 
-use crate::container::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
-use crate::container::{self, MoveText, Notation, Parsed, Start, Style};
+use crate::codec::{Parsed, ReadOptions, WriteOptions};
+use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
+use crate::family::dialect::{Dialect, Layout};
 use crate::family::tenjiku::rules::{self, Board};
 use crate::family::tenjiku::{
     unknown_piece, Abbreviations, Claim, Move as TMove, Piece, Ply, Square, Variant as TVariant,
 };
 use crate::family::{Family, Move, Setup, Variant};
-use crate::format::{ReadOptions, WriteOptions};
 use crate::ir::{Game, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -39,16 +39,8 @@ mod grammar {
 
     container_rules!(Rule, tj_move, |_| "a move");
 }
+use crate::family::tenjiku::DIALECT;
 use grammar::{Rule, TenjikuParser};
-
-/// The tenjiku dialect of the container: numbers by move pair (Black, who
-/// moves first, has `12.`), PGN results, one paragraph wrapped at 80.
-pub static DIALECT: Dialect = Dialect {
-    name: "tenjiku",
-    numbering: Numbering::Pair,
-    results: &PGN_RESULTS,
-    layouts: &[("text", Layout::Paragraph)],
-};
 
 /// A move as written, and where.
 struct Seen {
@@ -124,7 +116,7 @@ impl Notation for Reader<'_> {
         rules::walk(&game.moves, &mut board, &mut |b, ply| {
             let seen = self.seen.get(index).ok_or_else(mismatch)?;
             index += 1;
-            let at = || container::line_col(self.text, seen.span.0);
+            let at = || crate::codec::line_col(self.text, seen.span.0);
             let mv = rules::resolve(b, ply.side, &seen.written).map_err(|why| {
                 let text = &self.text[seen.span.0..seen.span.1];
                 Problem::at(
@@ -501,7 +493,7 @@ pub fn spell_claim(c: &Claim, o: &Options, buf: &mut String) -> bool {
     }
     if let Some(n) = c.burned {
         buf.push_str("x!");
-        container::push_number(buf, n);
+        crate::ir::push_number(buf, n);
     } else if c.burns {
         buf.push_str("x!");
     }
@@ -584,7 +576,7 @@ pub fn spell(board: &Board, side: crate::ir::Side, m: &TMove, o: &Options, buf: 
     let fx = board.clone().play(side, m);
     if !fx.burned.is_empty() {
         buf.push_str("x!");
-        container::push_number(buf, fx.burned.len() as u32);
+        crate::ir::push_number(buf, fx.burned.len() as u32);
     }
     if fx.suicide {
         buf.push('*');
@@ -597,6 +589,6 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::container::dialect::check_grammar::<TenjikuParser, _>(&PGN_RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<TenjikuParser, _>(&crate::family::dialect::PGN_RESULTS, Rule::result);
     }
 }

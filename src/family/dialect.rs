@@ -377,16 +377,16 @@ pub(crate) fn check_grammar<P: pest::Parser<R>, R: pest::RuleType>(results: &Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::ReadOptions;
     use crate::container::{self, Style};
     use crate::family::chess::pgn;
-    use crate::format::ReadOptions;
 
     fn written(text: &str, numbering: Numbering, layout: Layout) -> String {
         let game = pgn::read(text, &ReadOptions::default()).unwrap().game;
         let dialect = Dialect {
             name: "test",
             numbering,
-            results: &pgn::RESULTS,
+            results: &crate::family::chess::RESULTS,
             layouts: &[],
         };
         let mut out = String::new();
@@ -439,18 +439,18 @@ mod tests {
 
     #[test]
     fn a_token_means_what_its_dialect_says() {
-        let draughts = &crate::family::draughts::pdn::RESULTS;
+        let draughts = &crate::family::draughts::RESULTS;
         let zero = draughts.parse("0-0").unwrap();
         assert_eq!(zero.outcome, Outcome::BothLose);
         assert_eq!(zero.token(), "0-0");
-        assert_eq!(pgn::RESULTS.parse("0-0"), None);
+        assert_eq!(crate::family::chess::RESULTS.parse("0-0"), None);
         assert_eq!(
-            pgn::RESULTS.parse("½-½").map(GameResult::token),
+            crate::family::chess::RESULTS.parse("½-½").map(GameResult::token),
             Some("1/2-1/2")
         );
-        assert!(!pgn::RESULTS.knows(zero));
+        assert!(!crate::family::chess::RESULTS.knows(zero));
         assert_eq!(
-            draughts.reread(pgn::RESULTS.parse("1-0").unwrap()).token(),
+            draughts.reread(crate::family::chess::RESULTS.parse("1-0").unwrap()).token(),
             "1-0"
         );
     }

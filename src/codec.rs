@@ -1,0 +1,256 @@
+//! The codec contract: what a format supplies and what the pipeline asks of
+//! it, on the floor below everything that uses it.
+//!
+//! A format reads a record into a [`Parsed`] game ([`ReadFn`], with its
+//! [`ReadOptions`]) and writes a game ([`WriteFn`], [`WriteOptions`],
+//! framed by its [`Framing`]); it finds its records in a stream with a
+//! [`Scan`] (and streams past one over [`MAX_RECORD`] with a [`Skip`]); a
+//! format kept as a folder of tables says so ([`Folder`]). Problems name
+//! their place with [`line_col`]; a variation nested too deep is
+//! [`too_deep`]. This module imports only the IR, the errors and the
+//! output streams: the format list ([`crate::format`]), the pipeline
+//! ([`crate::archive`]), the container and the families all build on it.
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Problem};
+use crate::format::Format;
+use crate::ir::{Game, MAX_VARIATION_DEPTH};
+use crate::options::Settings;
+use crate::output::Output;
+
+/// Options that change how records are read: the input format's own
+/// (typed, from its registry entry) and the settings every reader shares.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// The input format's own options ([`Format::options`]), built once for
+    /// the run; empty for the format's defaults.
+    pub format: Settings,
+    /// Read by syntax alone, without replaying the moves (chess, draughts,
+    /// tafl).
+    pub no_validate: bool,
+    /// Read every record with the pest grammar, never the fast lexer (to
+    /// check the fast lexer against the grammar).
+    pub grammar_only: bool,
+    /// The largest record read, in bytes (`--max-record-size`); `None` is
+    /// [`crate::codec::MAX_RECORD`]. A larger one fails, alone.
+    pub max_record: Option<usize>,
+}
+
+/// Options that change how games are written.
+#[derive(Debug, Clone, Default)]
+pub struct WriteOptions {
+    /// The output format's own options ([`Format::options`]), built once
+    /// for the run; empty for the format's defaults.
+    pub format: Settings,
+    /// The format the games were read from, for an output that keeps each
+    /// move as its source spelled it (`csv`); `None` when unknown.
+    pub source: Option<&'static Format>,
+}
+
+/// Reads one record into a game.
+pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
+
+/// Writes one game, appending to the string; returns warnings about what the
+/// target could not hold.
+pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>, Problem>;
+
+/// Spells each ply of a game's main line ([`Format::spell`]): the text of
+/// each, in order, or `None` when the game cannot be spelled.
+pub type SpellFn = fn(&Game) -> Option<Vec<String>>;
+
+/// A game read from a record, with what the reader noticed.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// The game.
+    pub game: Game,
+    /// Warnings: the game was read, but something was guessed or reinterpreted.
+    pub warnings: Vec<Problem>,
+}
+
+/// Default limit on the size of one record (`--max-record-size`): reading a
+/// game costs a few tens of times its size in memory, and the largest games
+/// of real archives (heavily annotated ones) are tens of kilobytes.
+pub const MAX_RECORD: usize = 16 << 20;
+
+/// How a format's records are found in a stream: a cheap byte scan that
+/// the format supplies (the registry's [`Format::split`]); the pipeline
+/// knows none of them by name. [`crate::archive::Records`] calls [`Scan::end`] once per
+/// record over the buffered bytes, so a scan keeps its per-byte loop to
+/// itself (no dynamic call per byte).
+pub trait Scan: Sync + std::fmt::Debug {
+    /// The end of the record that starts at `data[0]`: its length and
+    /// whether it holds a game (false for text between games: blanks,
+    /// comments). `None` when more data is needed to tell; at `eof` the
+    /// answer is always `Some`, and a length of at least one byte is
+    /// expected whenever `data` is not empty.
+    fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)>;
+
+    /// How to stream past a record over the size limit, without keeping it.
+    fn oversize(&self) -> Oversize;
+
+    /// Whether a record that holds no game says anything, to be reported as
+    /// text that belongs to no game. Whitespace says nothing.
+    fn has_text(&self, bytes: &[u8]) -> bool {
+        !bytes.trim_ascii().is_empty()
+    }
+
+    /// Repairs damage to a record's text that its reader should not see
+    /// (a container's escape sequences written as text, say): the text to
+    /// read instead and a warning per kind of repair, or `None` when there
+    /// is nothing to repair (every format but the containers).
+    fn repair(&self, _text: &str) -> Option<(String, Vec<Problem>)> {
+        None
+    }
+
+    /// Where reading a record failed with `problem` in an annotation that
+    /// its format keeps as text instead (a container's variation that
+    /// cannot be played): the text to read again and the warning that says
+    /// so; `None` (every format but the containers) when the record fails.
+    fn demote(&self, _text: &str, _problem: &Problem) -> Option<(String, Problem)> {
+        None
+    }
+
+    /// For a format kept as a folder of files rather than one stream (the
+    /// `csv` tables), how that folder is read and written; its records are
+    /// then found in the stream [`Folder::open`] gives. `None` (every other
+    /// format): one stream.
+    fn folder(&self) -> Option<&'static dyn crate::codec::Folder> {
+        None
+    }
+
+    /// For a format whose records lie in a document (json's array, xml's
+    /// root element), the check that the document is whole: a document
+    /// cut short at a game's end would otherwise read as complete.
+    /// `None` (every other format): records need no frame.
+    fn frame(&self) -> Option<Box<dyn Frame>> {
+        None
+    }
+}
+
+/// The document around a format's records, checked as they pass
+/// ([`Scan::frame`]).
+pub trait Frame: Send {
+    /// Takes each record, in input order, and whether it holds a game.
+    fn record(&mut self, bytes: &[u8], is_game: bool);
+
+    /// At the end of the input: what the document lacks, when it was cut
+    /// short.
+    fn cut(&self) -> Option<String>;
+}
+
+/// Finds where a record over the size limit ends, a chunk at a time, keeping
+/// its state across chunks.
+pub trait Skip: Send {
+    /// Where the record ends in the next chunk of it, if it does.
+    fn end(&mut self, data: &[u8]) -> Option<usize>;
+}
+
+/// How a format streams past a record over the size limit.
+pub struct Oversize {
+    /// The scan that finds its end.
+    pub skip: Box<dyn Skip>,
+    /// Whether the scan must see the record from its first byte (a JSON
+    /// element, for its depth); otherwise it starts past the first `limit`
+    /// bytes, where (past the tags, or a scoresheet's header) a record ends
+    /// where the next one can start.
+    pub from_start: bool,
+}
+
+/// What a writer puts around and between games in one output.
+#[derive(Debug, Clone, Copy)]
+pub struct Framing {
+    /// Before the first game.
+    pub head: &'static str,
+    /// Between two games.
+    pub between: &'static str,
+    /// After the last game.
+    pub tail: &'static str,
+    /// For a page whose head names its first game (`sllavcco-html`): the
+    /// text that replaces `{title}` in `head`, given the first game as
+    /// written (`""` when there is none).
+    pub title: Option<fn(&str) -> String>,
+}
+
+impl Framing {
+    /// Games one after another, with nothing around them.
+    pub const PLAIN: Framing = Framing {
+        head: "",
+        between: "",
+        tail: "",
+        title: None,
+    };
+
+    /// The head, for the first game as written (`""`: none).
+    pub fn head(&self, first: &str) -> std::borrow::Cow<'static, str> {
+        match self.title {
+            Some(title) => self.head.replace("{title}", &title(first)).into(),
+            None => self.head.into(),
+        }
+    }
+}
+
+/// A format kept as a folder of files (the `csv` tables) rather than one
+/// stream, as its scan says ([`Scan::folder`]): how the folder is read and
+/// written.
+pub trait Folder: Sync {
+    /// The files of the folder `dir`, in the order they are written.
+    fn files(&self, dir: &Path) -> Vec<PathBuf>;
+    /// Opens the folder as one stream of the format's records.
+    fn open(&self, dir: &Path) -> io::Result<Box<dyn Read + Send>>;
+    /// The tables of a run, written into the folder `dir` (`--out-dir`),
+    /// each file put in place by [`Tables::commit`].
+    fn create(&self, dir: &Path) -> Result<Box<dyn Tables>, Error>;
+    /// What of the tables one stream holds (standard output, `-o`), called
+    /// `name` in errors.
+    fn stream(&self, out: Output, name: String) -> Box<dyn Tables>;
+}
+
+/// The tables a run writes ([`Folder::create`], [`Folder::stream`]).
+pub trait Tables: Games {
+    /// Ends every file and puts it in place.
+    fn commit(self: Box<Self>) -> Result<(), Error>;
+}
+
+/// Where a record's game came from, for outputs that keep it
+/// ([`Games::game`]): the `csv` tables' source, index and game key.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    /// The input as messages name it (a path, `-`, `archive.zip:member`).
+    pub source: &'a str,
+    /// The game's number in its input, from 1, as messages count them.
+    pub index: usize,
+    /// The record's bytes.
+    pub bytes: &'a [u8],
+}
+
+/// Where converted games go, in input order: a [`crate::archive::Sink`] (one stream with
+/// its format's framing), or a format's tables
+/// ([`crate::codec::Folder`]).
+pub trait Games {
+    /// Writes one game, converted from `origin`.
+    fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()>;
+    /// What errors call this output.
+    fn name(&self) -> &str;
+}
+
+/// Line and column (1-based, in characters) of a byte offset in a record.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    pest::Position::new(text, offset.min(text.len())).map_or((1, 1), |p| p.line_col())
+}
+
+/// The error for a variation opened [`MAX_VARIATION_DEPTH`] levels deep,
+/// at `pos` (line and column in the record, or `(0, 0)` for the record).
+pub fn too_deep(pos: (usize, usize)) -> Problem {
+    Problem::at(
+        pos,
+        format!("variations nested more than {MAX_VARIATION_DEPTH} deep: kifu reads at most {MAX_VARIATION_DEPTH} levels"),
+    )
+}
+
+/// Whether a problem is [`too_deep`]'s: a limit of kifu, not damage, which
+/// fails its game (no variation of it is kept as text instead).
+pub fn is_too_deep(p: &Problem) -> bool {
+    p.message.starts_with("variations nested more than ")
+}
