@@ -2,12 +2,21 @@
 //! archive scale.
 //!
 //! Every notation is a pest grammar (under `grammars/`) plus a reader and a
-//! writer around one intermediate representation ([`ir`]). Each game
-//! family is a folder of [`family`] (its types, rules and notations); the
-//! PGN-style [`container`] is shared by the container notations; the
-//! [`format`] registry lists every format, with the record scanner and the
-//! [`options`] each declares; [`archive`] splits inputs into records and
-//! maps them in parallel, in order; [`output`] writes outputs safely.
+//! writer around one intermediate representation ([`ir`]). The crate is
+//! built in floors, each importing only the floors below it:
+//!
+//! 1. [`error`], [`ir`] and [`family`]: the game representation, each
+//!    family's types and rules in its room (`family/chess/`, ...), and the
+//!    dialect of its container notations ([`family::dialect`]);
+//! 2. [`codec`]: the contract between formats and the pipeline (read and
+//!    write functions and their options, record scanning, locations and
+//!    limits), with [`options`] (the typed options a format declares);
+//! 3. [`container`]: the PGN-style frame the container notations share;
+//!    the notations themselves in their families' rooms; [`interchange`];
+//! 4. [`mod@format`]: the list of every format; [`spell`];
+//! 5. [`archive`] (splits inputs into records and maps them in parallel, in
+//!    order), [`diff`], [`options::run`]; [`output`] and [`input`] write and
+//!    read files safely.
 //!
 //! ```
 //! use kifu::format::by_name;

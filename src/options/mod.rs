@@ -164,7 +164,7 @@ pub trait FormatOptions: Default + Send + Sync + 'static {
 }
 
 /// The error of [`FormatOptions::set`] for a name the format does not
-/// declare (never reached through [`resolve`], which checks names first).
+/// declare (never reached through [`run::resolve`], which checks names first).
 pub fn undeclared(name: &str) -> String {
     format!("no option `{name}`")
 }
