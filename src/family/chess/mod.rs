@@ -381,7 +381,7 @@ pub fn ply_of(mv: &crate::family::Move) -> Result<&Ply, String> {
 
 /// The chess board of a variant, or `None` for a game of another family.
 pub fn board_of(variant: &crate::family::Variant) -> Option<Board> {
-    variant.as_chess()
+    variant.as_chess().copied()
 }
 
 /// The FEN of a chess start position (`None` for the standard start), or
@@ -391,7 +391,7 @@ pub fn fen_of(setup: &Option<crate::family::Setup>) -> Result<Option<&str>, Stri
         None => Ok(None),
         Some(s) => s
             .as_chess()
-            .map(Some)
+            .map(|fen| Some(fen.as_str()))
             .ok_or_else(|| "a position of another game in a chess game".to_string()),
     }
 }
@@ -519,3 +519,30 @@ pub static DIALECT: Dialect = Dialect {
     results: &RESULTS,
     layouts: &[("text", Layout::Paragraph)],
 };
+
+/// Chess as its room registers it ([`crate::family::GameFamily`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Chess;
+
+impl crate::family::GameFamily for Chess {
+    const NAME: &'static str = "chess";
+    const DIALECT: &'static Dialect = &DIALECT;
+    type Board = Board;
+    type Move = Ply;
+    type Setup = String;
+    fn first_mover(_: &Board) -> crate::ir::Side {
+        crate::ir::Side::White
+    }
+    fn check(game: &crate::ir::Game, _: &Board) -> Result<(), crate::error::Problem> {
+        rules::check_game(game).map_err(crate::error::Problem::whole)
+    }
+    fn key(mv: &Ply, loose: bool) -> String {
+        mv.key(loose)
+    }
+    fn move_fields(game: &crate::ir::Game, _: &Board) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+        move_fields(game)
+    }
+    fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
+        rules::main_line_fens(game)
+    }
+}

@@ -40,7 +40,7 @@ pub fn render(game: &Game) -> Cow<'_, [Tag]> {
     };
     match (fen, find(&tags, "FEN")) {
         (Some(fen), Some(i)) => {
-            let same = rules::parse_fen(&tags[i].value).is_ok_and(|b| rules::fen(&b, true) == fen);
+            let same = rules::parse_fen(&tags[i].value).is_ok_and(|b| rules::fen(&b, true) == *fen);
             if !same {
                 tags.to_mut()[i].value = written(fen);
             }

@@ -262,3 +262,32 @@ pub static DIALECT: Dialect = Dialect {
     results: &RESULTS,
     layouts: &[("text", TEXT), ("columns", COLUMNS)],
 };
+
+/// Coerceo's board: one, named by no record (the payload of
+/// [`crate::family::Variant::Coerceo`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board;
+
+/// Coerceo as its room registers it ([`crate::family::GameFamily`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Coerceo;
+
+impl crate::family::GameFamily for Coerceo {
+    const NAME: &'static str = "coerceo";
+    const DIALECT: &'static Dialect = &DIALECT;
+    type Board = Board;
+    type Move = Move;
+    type Setup = crate::family::NoSetup;
+    fn first_mover(_: &Board) -> crate::ir::Side {
+        crate::ir::Side::White
+    }
+    fn check(game: &crate::ir::Game, _: &Board) -> Result<(), crate::error::Problem> {
+        rules::check_game(game).map_err(crate::error::Problem::whole)
+    }
+    fn key(mv: &Move, _loose: bool) -> String {
+        serde_json::to_string(mv).unwrap_or_default()
+    }
+    fn move_fields(game: &crate::ir::Game, _: &Board) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+        move_fields(game)
+    }
+}

@@ -49,7 +49,7 @@ impl Notation for Reader {
         _at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
         Ok(Start {
-            variant: Variant::Coerceo,
+            variant: Variant::Coerceo(crate::family::coerceo::Board),
             setup: None,
             to_move: None,
             number: None,

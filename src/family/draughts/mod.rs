@@ -103,10 +103,7 @@ pub struct Piece {
 /// The draughts position a game starts from, if its setup gives one
 /// (`None` for a setup of another family, which a draughts game never has).
 pub fn position_of(setup: &Option<crate::family::Setup>) -> Option<&Position> {
-    match setup {
-        Some(crate::family::Setup::Draughts(p)) => Some(p),
-        Some(crate::family::Setup::Chess(_) | crate::family::Setup::Tenjiku(_)) | None => None,
-    }
+    setup.as_ref()?.as_draughts()
 }
 
 /// A position, as a PDN FEN tag gives it.
@@ -195,3 +192,27 @@ pub static DIALECT: Dialect = Dialect {
     results: &RESULTS,
     layouts: &[("text", Layout::Paragraph)],
 };
+
+/// Draughts as its room registers it ([`crate::family::GameFamily`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Draughts;
+
+impl crate::family::GameFamily for Draughts {
+    const NAME: &'static str = "draughts";
+    const DIALECT: &'static Dialect = &DIALECT;
+    type Board = Board;
+    type Move = Move;
+    type Setup = Position;
+    fn first_mover(board: &Board) -> crate::ir::Side {
+        board.first
+    }
+    fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
+        rules::check_game(game, board)
+    }
+    fn key(mv: &Move, _loose: bool) -> String {
+        mv.key()
+    }
+    fn move_fields(game: &crate::ir::Game, board: &Board) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+        move_fields(game, board)
+    }
+}

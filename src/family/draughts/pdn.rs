@@ -666,7 +666,7 @@ fn settle_alpha_board(game: &mut Game) -> Problem {
 /// The draughts board of a game, or the error a draughts writer gives for a
 /// game of another family.
 pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
-    game.variant.as_draughts().ok_or_else(|| {
+    game.variant.as_draughts().copied().ok_or_else(|| {
         Problem::whole(format!(
             "a {} game cannot be written as {format}",
             game.family().name()
@@ -788,7 +788,7 @@ pub fn judge(
     let standard = game
         .variant
         .as_draughts()
-        .is_some_and(|b| Board::preset(b.game_type) == Some(b));
+        .is_some_and(|b| Board::preset(b.game_type) == Some(*b));
     if !standard {
         return Ok(());
     }

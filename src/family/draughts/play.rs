@@ -743,7 +743,7 @@ pub fn replay(game: &Game) -> Result<(), Illegal<'_>> {
     let Some(board) = game.variant.as_draughts() else {
         return Ok(());
     };
-    let geo = geometry(board);
+    let geo = geometry(*board);
     let mut cells = match position_of(&game.setup) {
         Some(p) => geo.place(p),
         None => geo.start.clone(),

@@ -274,6 +274,30 @@ pub static DIALECT: Dialect = Dialect {
     layouts: &[("text", Layout::Paragraph)],
 };
 
+/// Tafl as its room registers it ([`crate::family::GameFamily`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Tafl;
+
+impl crate::family::GameFamily for Tafl {
+    const NAME: &'static str = "tafl";
+    const DIALECT: &'static Dialect = &DIALECT;
+    type Board = Board;
+    type Move = Move;
+    type Setup = crate::family::NoSetup;
+    fn first_mover(board: &Board) -> crate::ir::Side {
+        board.first_mover()
+    }
+    fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
+        rules::check_game(game, board).map_err(crate::error::Problem::whole)
+    }
+    fn key(mv: &Move, _loose: bool) -> String {
+        mv.key()
+    }
+    fn move_fields(game: &crate::ir::Game, _: &Board) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+        move_fields(game)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1502,7 +1502,7 @@ fn replay_from(
             replay_from(var, &mut p, listing, index, completed)?;
         }
         let (number, side) = (ply.number, ply.side);
-        let Some(Move::Step(step)) = ply.mv.as_tafl_mut() else {
+        let Some(Move::Step(step)) = <super::Tafl as crate::family::Member>::of_move_mut(&mut ply.mv) else {
             continue;
         };
         // A rules error names the move and the position it was played in.

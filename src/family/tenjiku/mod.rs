@@ -955,6 +955,30 @@ pub static DIALECT: Dialect = Dialect {
     layouts: &[("text", Layout::Paragraph)],
 };
 
+/// Tenjiku shogi as its room registers it ([`crate::family::GameFamily`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Tenjiku;
+
+impl crate::family::GameFamily for Tenjiku {
+    const NAME: &'static str = "tenjiku";
+    const DIALECT: &'static Dialect = &DIALECT;
+    type Board = Variant;
+    type Move = Ply;
+    type Setup = String;
+    fn first_mover(_: &Variant) -> crate::ir::Side {
+        crate::ir::Side::Black
+    }
+    fn check(game: &crate::ir::Game, _: &Variant) -> Result<(), crate::error::Problem> {
+        rules::check_game(game).map_err(crate::error::Problem::whole)
+    }
+    fn key(mv: &Ply, loose: bool) -> String {
+        mv.key(loose)
+    }
+    fn move_fields(game: &crate::ir::Game, _: &Variant) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+        move_fields(game)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -514,7 +514,7 @@ fn render_tags(game: &Game) -> Vec<Tag> {
     let fen = game.setup.as_ref().and_then(Setup::as_tenjiku);
     match (fen, find(&tags, "FEN")) {
         (Some(fen), Some(i)) => {
-            let same = rules::parse_fen(&tags[i].value).is_ok_and(|(b, side)| b.fen(side) == fen);
+            let same = rules::parse_fen(&tags[i].value).is_ok_and(|(b, side)| b.fen(side) == *fen);
             if !same {
                 tags[i].value = fen.to_string();
             }
