@@ -445,12 +445,16 @@ mod tests {
         assert_eq!(zero.token(), "0-0");
         assert_eq!(crate::family::chess::RESULTS.parse("0-0"), None);
         assert_eq!(
-            crate::family::chess::RESULTS.parse("½-½").map(GameResult::token),
+            crate::family::chess::RESULTS
+                .parse("½-½")
+                .map(GameResult::token),
             Some("1/2-1/2")
         );
         assert!(!crate::family::chess::RESULTS.knows(zero));
         assert_eq!(
-            draughts.reread(crate::family::chess::RESULTS.parse("1-0").unwrap()).token(),
+            draughts
+                .reread(crate::family::chess::RESULTS.parse("1-0").unwrap())
+                .token(),
             "1-0"
         );
     }

@@ -314,7 +314,6 @@ pub struct MoveFields {
     pub mate: Option<bool>,
 }
 
-
 /// The `csv` fields of every move of a game in the order the container
 /// writes them, for a family whose moves spell without a board: `fields`
 /// of each move as the family's own kind (`pick`, see [`Move::of`]).

@@ -539,7 +539,10 @@ impl crate::family::GameFamily for Chess {
     fn key(mv: &Ply, loose: bool) -> String {
         mv.key(loose)
     }
-    fn move_fields(game: &crate::ir::Game, _: &Board) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    fn move_fields(
+        game: &crate::ir::Game,
+        _: &Board,
+    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {

@@ -629,6 +629,9 @@ mod dialect_tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<PgnParser, _>(&crate::family::chess::RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<PgnParser, _>(
+            &crate::family::chess::RESULTS,
+            Rule::result,
+        );
     }
 }

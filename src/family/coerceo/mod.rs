@@ -287,7 +287,10 @@ impl crate::family::GameFamily for Coerceo {
     fn key(mv: &Move, _loose: bool) -> String {
         serde_json::to_string(mv).unwrap_or_default()
     }
-    fn move_fields(game: &crate::ir::Game, _: &Board) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    fn move_fields(
+        game: &crate::ir::Game,
+        _: &Board,
+    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
 }

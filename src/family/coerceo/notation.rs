@@ -264,7 +264,10 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<CoerceoParser, _>(&crate::family::coerceo::RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<CoerceoParser, _>(
+            &crate::family::coerceo::RESULTS,
+            Rule::result,
+        );
     }
 
     fn read_one(text: &str) -> Parsed {

@@ -319,6 +319,9 @@ mod dialect_tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<DiagParser, _>(&crate::family::draughts::RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<DiagParser, _>(
+            &crate::family::draughts::RESULTS,
+            Rule::result,
+        );
     }
 }

@@ -212,7 +212,10 @@ impl crate::family::GameFamily for Draughts {
     fn key(mv: &Move, _loose: bool) -> String {
         mv.key()
     }
-    fn move_fields(game: &crate::ir::Game, board: &Board) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    fn move_fields(
+        game: &crate::ir::Game,
+        board: &Board,
+    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game, board)
     }
 }

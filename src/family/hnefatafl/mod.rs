@@ -293,7 +293,10 @@ impl crate::family::GameFamily for Tafl {
     fn key(mv: &Move, _loose: bool) -> String {
         mv.key()
     }
-    fn move_fields(game: &crate::ir::Game, _: &Board) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    fn move_fields(
+        game: &crate::ir::Game,
+        _: &Board,
+    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
 }

@@ -581,7 +581,10 @@ fn read_turn(
             continue;
         };
         if r.berserk {
-            let Some(Some(TMove::Step(prev))) = plies.last_mut().map(|p| <super::Tafl as crate::family::Member>::of_move_mut(&mut p.mv)) else {
+            let Some(Some(TMove::Step(prev))) = plies
+                .last_mut()
+                .map(|p| <super::Tafl as crate::family::Member>::of_move_mut(&mut p.mv))
+            else {
                 return Err(Problem::at(
                     line_col(text, r.start),
                     "a berserk record (`=`) continues a move of its turn, and none is before it",

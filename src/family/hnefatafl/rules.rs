@@ -1502,7 +1502,9 @@ fn replay_from(
             replay_from(var, &mut p, listing, index, completed)?;
         }
         let (number, side) = (ply.number, ply.side);
-        let Some(Move::Step(step)) = <super::Tafl as crate::family::Member>::of_move_mut(&mut ply.mv) else {
+        let Some(Move::Step(step)) =
+            <super::Tafl as crate::family::Member>::of_move_mut(&mut ply.mv)
+        else {
             continue;
         };
         // A rules error names the move and the position it was played in.

@@ -466,7 +466,10 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<TaflParser, _>(&crate::family::dialect::PGN_RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<TaflParser, _>(
+            &crate::family::dialect::PGN_RESULTS,
+            Rule::result,
+        );
     }
 
     #[test]

@@ -974,7 +974,10 @@ impl crate::family::GameFamily for Tenjiku {
     fn key(mv: &Ply, loose: bool) -> String {
         mv.key(loose)
     }
-    fn move_fields(game: &crate::ir::Game, _: &Variant) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    fn move_fields(
+        game: &crate::ir::Game,
+        _: &Variant,
+    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
 }

@@ -589,6 +589,9 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<TenjikuParser, _>(&crate::family::dialect::PGN_RESULTS, Rule::result);
+        crate::family::dialect::check_grammar::<TenjikuParser, _>(
+            &crate::family::dialect::PGN_RESULTS,
+            Rule::result,
+        );
     }
 }
