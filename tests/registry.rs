@@ -3,7 +3,8 @@
 //! (`kifu::format::FORMATS`) has what the project promises for each, so that
 //! a family or format added without one of them fails here, not in a user's
 //! hands:
-//! - a fuzz target that reads it and one that round-trips it (`fuzz/`);
+//! - a fuzz target that reads it and one that round-trips it (`fuzz/`:
+//!   `tests/fuzz_regressions.rs` requires them of every format kifu reads);
 //! - its entries in the XML schema (`schema/kifu.xsd`);
 //! - a sample in the bundled corpus (`corpus/FAMILY/`) that each of its
 //!   notations reads;
@@ -31,64 +32,6 @@ fn root() -> &'static Path {
 /// The formats that hold games of `family`.
 fn notations(family: Family) -> impl Iterator<Item = &'static Format> {
     FORMATS.iter().filter(move |f| f.family == Some(family))
-}
-
-/// The fuzz targets of `fuzz/Cargo.toml`, by name.
-fn fuzz_targets() -> Vec<String> {
-    let manifest = fs::read_to_string(root().join("fuzz/Cargo.toml")).unwrap();
-    manifest
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("name = \""))
-        .filter_map(|l| l.strip_suffix('"'))
-        .filter(|n| *n != "kifu-fuzz")
-        .map(str::to_string)
-        .collect()
-}
-
-#[test]
-fn every_format_kifu_reads_has_a_reading_and_a_round_trip_fuzz_target() {
-    let targets = fuzz_targets();
-    let mut missing = Vec::new();
-    for f in FORMATS.iter().filter(|f| f.read.is_some()) {
-        let stem = f.name.replace('-', "_");
-        for kind in ["read", "roundtrip"] {
-            let target = format!("{kind}_{stem}");
-            let file = root().join(format!("fuzz/fuzz_targets/{target}.rs"));
-            let names_it = fs::read_to_string(&file)
-                .is_ok_and(|text| text.contains(&format!("\"{}\"", f.name)));
-            if !targets.contains(&target) || !names_it {
-                missing.push(target);
-            }
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "fuzz targets missing from fuzz/Cargo.toml or not naming their format: {missing:?}"
-    );
-    // And the other way: no target for a format that is gone.
-    for t in &targets {
-        let Some(stem) = t
-            .strip_prefix("read_")
-            .or_else(|| t.strip_prefix("roundtrip_"))
-        else {
-            continue;
-        };
-        assert!(
-            FORMATS
-                .iter()
-                .any(|f| f.read.is_some() && f.name.replace('-', "_") == stem),
-            "fuzz target {t} names no format kifu reads"
-        );
-    }
-    let mut readers: Vec<&str> = check::READERS.to_vec();
-    let mut listed: Vec<&str> = FORMATS
-        .iter()
-        .filter(|f| f.read.is_some())
-        .map(|f| f.name)
-        .collect();
-    readers.sort_unstable();
-    listed.sort_unstable();
-    assert_eq!(readers, listed, "fuzz/src/check.rs READERS");
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use crate::check::{game_records, READERS};
+use crate::check::{game_records, readers};
 use kifu::archive::{Converted, Converter};
 use kifu::format::{guess, FORMATS};
 use kifu::codec::{ReadOptions, WriteOptions};
@@ -74,7 +74,7 @@ pub fn seed(out: &Path, max: usize, dirs: &[&str]) {
     };
     for path in &paths {
         let Some(from) = guess(path) else { continue };
-        if !READERS.contains(&from.name) {
+        if !readers().any(|r| r == from.name) {
             continue;
         }
         let Ok(data) = std::fs::read(path) else {
@@ -82,7 +82,7 @@ pub fn seed(out: &Path, max: usize, dirs: &[&str]) {
         };
         for record in game_records(from, &data) {
             for to in FORMATS.iter().filter(|t| {
-                READERS.contains(&t.name)
+                readers().any(|r| r == t.name)
                     && t.name != from.name
                     && (t.family.is_none() || t.family == from.family)
             }) {
@@ -99,7 +99,7 @@ pub fn seed(out: &Path, max: usize, dirs: &[&str]) {
             add(from.name, record);
         }
     }
-    for name in READERS {
+    for name in readers() {
         let dir = out.join(name);
         std::fs::create_dir_all(&dir).expect("OUT is writable");
         let Some((list, _)) = seeds.get(name) else {
