@@ -7,7 +7,8 @@
 //! moves, aligned with `similar` so that a skipped half-move is one
 //! insertion. A game whose moves cannot be replayed is read again by its
 //! text alone, the illegal move is named, and both games are aligned by
-//! what their text says. [`render_text`] and [`render_json`] show a pair.
+//! what their text says. [`render_text`] and [`render_json`] show a pair;
+//! [`report`] runs a whole diff.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -23,6 +24,8 @@ use crate::family::{main_line_fens, Family};
 use crate::format::{Format, FORMATS};
 use crate::ir::{Game, Side};
 use crate::spell::{self, DERIVED};
+
+pub mod report;
 
 /// One game of one side, as read.
 #[derive(Debug)]
@@ -701,7 +704,7 @@ fn show_list(plies: &[Shown]) -> String {
 }
 
 /// Colours for a terminal, or none.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Paint {
     /// Whether to colour.
     pub on: bool,

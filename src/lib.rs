@@ -16,7 +16,10 @@
 //! 4. [`mod@format`]: the list of every format; [`spell`];
 //! 5. [`archive`] (splits inputs into records and maps them in parallel, in
 //!    order), [`diff`], [`options::run`]; [`output`] and [`input`] write and
-//!    read files safely.
+//!    read files safely;
+//! 6. what the command line runs: [`plan`] finds the inputs and names the
+//!    outputs of a conversion, [`convert`] runs it, [`report`] says what
+//!    happened, and [`diff::report`] compares two transcriptions.
 //!
 //! ```
 //! use kifu::format::by_name;
@@ -36,6 +39,7 @@
 pub mod archive;
 pub mod codec;
 pub mod container;
+pub mod convert;
 pub mod diff;
 pub mod error;
 pub mod family;
@@ -45,4 +49,6 @@ pub mod interchange;
 pub mod ir;
 pub mod options;
 pub mod output;
+pub mod plan;
+pub mod report;
 pub mod spell;

@@ -28,6 +28,12 @@ pub trait GameFamily: 'static {
     /// The dialect of the family's container notations: its numbering and
     /// result tokens.
     const DIALECT: &'static Dialect;
+    /// Whether the family's readers replay each game's moves by its rules,
+    /// which [`crate::codec::ReadOptions::no_validate`] (`--no-validate`)
+    /// turns off: the moves are then read by their text alone, and what
+    /// could not be checked is said in a warning. `--no-validate`'s help
+    /// lists the families that do ([`Family::replays`]).
+    const REPLAYS: bool;
     /// The board a game is played on, as a record names it (the payload of
     /// [`Variant`]).
     type Board: Clone + PartialEq + Eq + std::fmt::Debug + Serialize + DeserializeOwned;
@@ -108,6 +114,12 @@ macro_rules! families {
             /// The family's name as the CLI and `kifu formats` spell it.
             pub fn name(self) -> &'static str {
                 match self { $( Family::$name => <$room::$ty as GameFamily>::NAME, )* }
+            }
+
+            /// Whether the family's readers replay the moves, which
+            /// `--no-validate` turns off ([`GameFamily::REPLAYS`]).
+            pub fn replays(self) -> bool {
+                match self { $( Family::$name => <$room::$ty as GameFamily>::REPLAYS, )* }
             }
         }
 

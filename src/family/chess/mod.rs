@@ -526,6 +526,7 @@ pub struct Chess;
 
 impl crate::family::GameFamily for Chess {
     const NAME: &'static str = "chess";
+    const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
     type Board = Board;
     type Move = Ply;

@@ -274,6 +274,8 @@ pub struct Coerceo;
 
 impl crate::family::GameFamily for Coerceo {
     const NAME: &'static str = "coerceo";
+    // Its readers check no rules: nothing to turn off.
+    const REPLAYS: bool = false;
     const DIALECT: &'static Dialect = &DIALECT;
     type Board = Board;
     type Move = Move;

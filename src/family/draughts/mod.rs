@@ -199,6 +199,7 @@ pub struct Draughts;
 
 impl crate::family::GameFamily for Draughts {
     const NAME: &'static str = "draughts";
+    const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
     type Board = Board;
     type Move = Move;

@@ -280,6 +280,7 @@ pub struct Tafl;
 
 impl crate::family::GameFamily for Tafl {
     const NAME: &'static str = "tafl";
+    const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
     type Board = Board;
     type Move = Move;

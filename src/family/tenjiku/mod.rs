@@ -961,6 +961,7 @@ pub struct Tenjiku;
 
 impl crate::family::GameFamily for Tenjiku {
     const NAME: &'static str = "tenjiku";
+    const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
     type Board = Variant;
     type Move = Ply;

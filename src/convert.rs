@@ -1,0 +1,224 @@
+//! Running a planned conversion ([`crate::plan`]): every job read and
+//! converted by the pipeline ([`convert_stream`]) into its output (one
+//! stream for the run, standard output or `-o`; one file per input under
+//! `--out-dir`; or the tables of a format kept in a folder), the failed
+//! games' text kept aside (`--rejects`), and what happened said as it
+//! happens and counted ([`Totals`]).
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+
+use crate::archive::{convert_stream, Converter, Report, Sink, Summary};
+use crate::codec::{Games, ReadOptions, Tables, WriteOptions};
+use crate::error::{Diagnostic, Error, Severity};
+use crate::format::Format;
+use crate::options::run::Resolved;
+use crate::output::{OutFile, Output, STDOUT};
+use crate::plan::{family_mismatch, Job, Outputs, Plan};
+use crate::report::{self, closed_stdout, Totals};
+
+/// How a planned conversion runs.
+#[derive(Debug, Clone)]
+pub struct Run<'a> {
+    /// The output format.
+    pub to: &'static Format,
+    /// The formats' options, resolved for the run's formats.
+    pub options: &'a Resolved,
+    /// What every reader shares (`--no-validate`, `--max-record-size`);
+    /// each input's format's own options come from `options`.
+    pub read: ReadOptions,
+    /// Where the games go (and the rejects).
+    pub outputs: Outputs<'a>,
+    /// Stop at the first failed game; warnings count as failures.
+    pub strict: bool,
+    /// Show every warning where it occurs, not one line per kind.
+    pub verbose: bool,
+}
+
+/// How a conversion ended, when it ended as a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Every input was converted: the counts.
+    Done(Totals),
+    /// Standard output was closed by its reader (`kifu ... | head`): the
+    /// run ended there, quietly, as Unix filters do.
+    Closed,
+}
+
+/// Where the games of a whole run go: one stream, or a format's tables.
+enum Shared {
+    Stream(Sink<Output>),
+    Tables(Box<dyn Tables>),
+}
+
+impl Shared {
+    fn games(&mut self) -> &mut dyn Games {
+        match self {
+            Shared::Stream(sink) => sink,
+            Shared::Tables(tables) => tables.as_mut(),
+        }
+    }
+
+    /// Ends the output and puts every file in place.
+    fn commit(self) -> Result<(), Error> {
+        match self {
+            Shared::Stream(sink) => {
+                let name = sink.name().to_string();
+                sink.finish().map_err(|e| Error::io(name, e))?.commit()
+            }
+            Shared::Tables(tables) => tables.commit(),
+        }
+    }
+}
+
+/// Runs the jobs of a plan whose outputs were checked
+/// ([`Plan::check`]): first says (to `show`) the inputs skipped and the
+/// folders with nothing to convert, then creates the outputs and says the
+/// plan's notes, then converts each job in order, reporting each batch's
+/// bytes to `progress`. Every output is put in place only when the run
+/// ends as a run; the rejects too after `--strict` stopped it
+/// ([`Error::Strict`]).
+pub fn run(
+    plan: &Plan,
+    run: &Run<'_>,
+    show: &mut dyn FnMut(&Diagnostic),
+    progress: &mut dyn FnMut(usize),
+) -> Result<Ended, Error> {
+    let to = run.to;
+    for job in &plan.skipped {
+        let why = family_mismatch(job.from, to).unwrap_or_default();
+        show(&report::skipped(job.name(), &why));
+    }
+    for empty in &plan.empty {
+        show(&report::nothing_to_convert(
+            empty.folder.clone(),
+            empty.why.clone(),
+        ));
+    }
+    let mut rejects = run.outputs.rejects.map(OutFile::create).transpose()?;
+    // One sink for everything (stdout or -o), or one per input (--out-dir);
+    // a format kept in a folder (csv) writes one set of tables for the run.
+    let stream = |out: Output, name: String| match to.split.folder() {
+        Some(folder) => Shared::Tables(folder.stream(out, name)),
+        None => Shared::Stream(Sink::new(out, to.framing).named(name)),
+    };
+    let mut shared: Option<Shared> = match (run.outputs.out_dir, run.outputs.output) {
+        (Some(dir), _) => match to.split.folder() {
+            Some(folder) => Some(Shared::Tables(folder.create(dir)?)),
+            None => None,
+        },
+        (None, Some(p)) => Some(stream(
+            Output::File(OutFile::create(p)?),
+            p.display().to_string(),
+        )),
+        (None, None) => Some(stream(
+            Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
+            STDOUT.to_string(),
+        )),
+    };
+    let mut summary = Summary::default();
+    // What the search for inputs found to say: links not followed, members
+    // refused, archives damaged; an error counts as a failure.
+    for note in &plan.notes {
+        show(note);
+        match note.severity {
+            Severity::Error => summary.failed += 1,
+            _ => summary.warnings += 1,
+        }
+    }
+    let write = WriteOptions {
+        format: run.options.write(),
+        source: None,
+    };
+    let outcome = (|| -> Result<(), Error> {
+        for job in &plan.jobs {
+            let conv = Converter {
+                from: job.from,
+                to,
+                read: ReadOptions {
+                    format: run.options.read(job.from),
+                    ..run.read.clone()
+                },
+                write: WriteOptions {
+                    source: Some(job.from),
+                    ..write.clone()
+                },
+            };
+            let mut report = Report {
+                diagnostic: &mut *show,
+                reject: rejects.as_mut().map(|r| r as &mut dyn Write),
+                progress: &mut *progress,
+                strict: run.strict,
+                verbose: run.verbose,
+            };
+            match (&mut shared, &job.out) {
+                (Some(sink), _) => summary += convert_job(job, &conv, sink.games(), &mut report)?,
+                (None, Some(out)) => {
+                    if let Some(dir) = out.parent() {
+                        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+                    }
+                    let mut sink = Sink::new(Output::File(OutFile::create(out)?), to.framing)
+                        .named(out.display().to_string());
+                    let done = convert_job(job, &conv, &mut sink, &mut report)?;
+                    summary += done;
+                    let file = sink.finish().map_err(|e| Error::io(out, e))?;
+                    // An input none of whose games converted leaves what
+                    // is at its output path as it was.
+                    if done.converted > 0 || done.failed == 0 {
+                        file.commit()?;
+                    }
+                }
+                // plan() gives every input an output under --out-dir.
+                (None, None) => return Err(Error::Usage("an input has no output".to_string())),
+            }
+        }
+        if let Some(sink) = shared.take() {
+            sink.commit()?;
+        }
+        Ok(())
+    })();
+    // A reader that stops reading standard output (`kifu ... | head`) ends
+    // the run quietly, as Unix filters do.
+    let closed = run.outputs.to_stdout() && outcome.as_ref().is_err_and(closed_stdout);
+    // The rejects are kept whenever the run ended as a run (--strict too);
+    // on any other error, like every output, they are not written.
+    if let Some(r) = rejects {
+        if outcome.is_ok() || closed || matches!(outcome, Err(Error::Strict(_))) {
+            r.commit()?;
+        }
+    }
+    if closed {
+        return Ok(Ended::Closed);
+    }
+    outcome?;
+    Ok(Ended::Done(Totals {
+        summary,
+        empty: plan.empty.len(),
+        skipped: plan.skipped.len(),
+    }))
+}
+
+/// Converts one job's games into `sink`: an input with no games warns
+/// (unless it was damaged), and damage to its compressed data is an error
+/// after the games before it.
+fn convert_job(
+    job: &Job,
+    conv: &Converter<'_>,
+    sink: &mut dyn Games,
+    report: &mut Report<'_>,
+) -> Result<Summary, Error> {
+    let name = job.name();
+    let (input, damage) = job.open()?;
+    let mut done = convert_stream(input, &name, conv, sink, report)?;
+    if done.converted + done.failed == 0 && !damage.is_damaged() {
+        (report.diagnostic)(&report::no_games(name.clone(), job.from));
+        done.warnings += 1;
+    }
+    // A compressed input cut short or corrupt: the games before the damage
+    // are converted, and the damage is an error.
+    if let Some(e) = damage.take() {
+        (report.diagnostic)(&report::damaged(name, &e));
+        done.damaged += 1;
+    }
+    Ok(done)
+}

@@ -1,0 +1,392 @@
+//! `kifu diff`'s report: both inputs opened and paired ([`Pairs`]), each
+//! pair compared ([`compare`]) and, where it differs, written as text (for
+//! people) or as one JSON object a line, then a summary line; the counts
+//! give the exit status ([`Counts::differ`]).
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::{compare, render_json, render_text, Entry, Games, Options, Paint, Pairs, Sided, Which};
+use crate::codec::ReadOptions;
+use crate::error::Error;
+use crate::format::{self, Format};
+use crate::input::{self, Damage};
+use crate::output::STDOUT;
+use crate::plan::{named, STDIN};
+use crate::report::{closed_stdout, write_only};
+
+/// One input of a diff, opened: its games, read in order as they are
+/// asked for.
+pub struct Input {
+    /// The file as named (`-`: standard input).
+    pub path: PathBuf,
+    /// Its format.
+    pub format: &'static Format,
+    games: Games,
+    damage: Damage,
+}
+
+/// Opens one input of a diff, in the format `named` (`--from-a`,
+/// `--from-b`) or, without one, the format its name says.
+pub fn open(path: &Path, named_as: Option<&str>) -> Result<Input, Error> {
+    let format = match named_as {
+        Some(n) => named(n)?,
+        None => format::guess(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "cannot tell the format of {} from its name: name it with --from-a or --from-b",
+                path.display()
+            ))
+        })?,
+    };
+    if format.read.is_none() {
+        return Err(Error::Usage(write_only(format, true)));
+    }
+    let (reader, damage) = if path.as_os_str() == STDIN {
+        input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))?
+    } else {
+        input::open(path).map_err(|e| Error::io(path, e))?
+    };
+    Ok(Input {
+        path: path.to_path_buf(),
+        format,
+        games: Games::new(reader, format, ReadOptions::default()),
+        damage,
+    })
+}
+
+/// How a diff pairs, compares and reports.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Pair games by these tags' values (`--match-tags`); empty: in order.
+    pub match_tags: Vec<String>,
+    /// How many games apart two games may be and still pair by tags.
+    pub window: usize,
+    /// Compare glyphs, NAGs and comments too.
+    pub annotations: bool,
+    /// Report as one JSON object a line, not as text.
+    pub json: bool,
+    /// Colour the text report.
+    pub paint: Paint,
+    /// Write nothing: the counts alone say whether the inputs agree.
+    pub quiet: bool,
+}
+
+/// What a diff found.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Pairs of games compared.
+    pub pairs: usize,
+    /// Pairs that agree.
+    pub equal: usize,
+    /// Pairs that differ.
+    pub different: usize,
+    /// Games of the first input only.
+    pub only_a: usize,
+    /// Games of the second input only.
+    pub only_b: usize,
+}
+
+impl Counts {
+    /// Whether the inputs differ: a pair differs or a game has no partner.
+    pub fn differ(&self) -> bool {
+        self.different + self.only_a + self.only_b > 0
+    }
+}
+
+/// Compares two inputs of one family, writing the report to `out`
+/// (standard output) and each note of the pairing, as a line, to `warn`.
+/// A reader of `out` that stops reading ends the run quietly with what was
+/// counted so far; a compressed input cut short is an error (it would look
+/// like games missing).
+pub fn run(
+    a: Input,
+    b: Input,
+    settings: &Settings,
+    out: &mut dyn Write,
+    warn: &mut dyn FnMut(&str),
+) -> Result<Counts, Error> {
+    let (fa, fb) = (a.format, b.format);
+    if let (Some(x), Some(y)) = (fa.family, fb.family) {
+        if x != y {
+            return Err(Error::Usage(format!(
+                "{} is {} and {} is {}: diff compares notations of one family",
+                fa.name,
+                x.name(),
+                fb.name,
+                y.name()
+            )));
+        }
+    }
+    let report = Report {
+        names: [a.path.display().to_string(), b.path.display().to_string()],
+        formats: [fa, fb],
+        settings,
+    };
+    let mut counts = Counts::default();
+    let paths = [a.path, b.path];
+    let damage = [a.damage, b.damage];
+    let io_err = |e: io::Error| Error::io(STDOUT, e);
+    let compare_all = || -> Result<(), Error> {
+        let mut pairs = Pairs::new(a.games, b.games, &settings.match_tags, settings.window);
+        while let Some(pair) = pairs.next() {
+            let (x, y) = pair.map_err(|(which, e)| match which {
+                Which::A => Error::io(&paths[0], e),
+                Which::B => Error::io(&paths[1], e),
+            })?;
+            report
+                .pair(&mut counts, x.as_ref(), y.as_ref(), out)
+                .map_err(io_err)?;
+            for note in pairs.notes() {
+                warn(&format!("kifu: warning: {note}"));
+            }
+        }
+        for (damage, path) in damage.iter().zip(&paths) {
+            if let Some(e) = damage.take() {
+                return Err(Error::io(path, e));
+            }
+        }
+        if !settings.quiet {
+            report.summary(&counts, out).map_err(io_err)?;
+        }
+        out.flush().map_err(io_err)
+    };
+    match compare_all() {
+        // A reader that stops reading (`kifu diff ... | head`) ends the
+        // run quietly, as convert does; the counts say what was found.
+        Err(e) if closed_stdout(&e) => {}
+        other => other?,
+    }
+    Ok(counts)
+}
+
+/// What a report needs to name and compare the games of a pair.
+struct Report<'s> {
+    /// The inputs, as messages name them.
+    names: [String; 2],
+    formats: [&'static Format; 2],
+    settings: &'s Settings,
+}
+
+impl Report<'_> {
+    /// Compares a pair (or a game of one input only), counts it and, when
+    /// it differs and the report is not quiet, writes it.
+    fn pair(
+        &self,
+        counts: &mut Counts,
+        ea: Option<&Entry>,
+        eb: Option<&Entry>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let [an, bn] = &self.names;
+        let json = self.settings.json;
+        let place = |e: Option<&Entry>| e.map(|e| json!({"game": e.number, "line": e.line}));
+        let heading = match (ea, eb) {
+            (Some(x), Some(y)) => format!(
+                "game {} ({an}:{}) <> game {} ({bn}:{})",
+                x.number, x.line, y.number, y.line
+            ),
+            (Some(x), None) => format!("game {} ({an}:{}): only in {an}", x.number, x.line),
+            (None, Some(y)) => format!("game {} ({bn}:{}): only in {bn}", y.number, y.line),
+            (None, None) => return Ok(()),
+        };
+        let (body, differs) = match (ea, eb) {
+            (Some(x), Some(y)) => {
+                counts.pairs += 1;
+                self.compared(x, y)
+            }
+            (Some(_), None) => {
+                counts.only_a += 1;
+                (json!({"only": "a"}), true)
+            }
+            _ => {
+                counts.only_b += 1;
+                (json!({"only": "b"}), true)
+            }
+        };
+        if ea.is_some() && eb.is_some() {
+            match differs {
+                true => counts.different += 1,
+                false => counts.equal += 1,
+            }
+        }
+        if !differs || self.settings.quiet {
+            return Ok(());
+        }
+        if json {
+            let line = json!({"a": place(ea), "b": place(eb), "differences": body});
+            writeln!(out, "{line}")
+        } else {
+            writeln!(out, "{}", bold(&heading, self.settings.paint.on))?;
+            match body {
+                Value::String(text) => write!(out, "{text}"),
+                _ => Ok(()),
+            }
+        }
+    }
+
+    /// The differences of two games (text in a JSON string, or JSON), and
+    /// whether there are any.
+    fn compared(&self, x: &Entry, y: &Entry) -> (Value, bool) {
+        let json = self.settings.json;
+        match (&x.game, &y.game) {
+            (Some(gx), Some(gy)) if gx.family() == gy.family() => {
+                let d = compare(
+                    &Sided {
+                        game: gx,
+                        error: x.error.as_deref(),
+                        format: self.formats[0],
+                    },
+                    &Sided {
+                        game: gy,
+                        error: y.error.as_deref(),
+                        format: self.formats[1],
+                    },
+                    Options {
+                        annotations: self.settings.annotations,
+                    },
+                );
+                let body = match json {
+                    true => render_json(&d),
+                    false => Value::String(render_text(&d, self.settings.paint)),
+                };
+                (body, !d.is_empty())
+            }
+            _ => {
+                let why = |e: &Entry| match (&e.game, &e.error) {
+                    (Some(g), _) => format!("a {} game", g.family().name()),
+                    (None, Some(err)) => format!("unreadable: {err}"),
+                    (None, None) => "unreadable".to_string(),
+                };
+                let body = match json {
+                    true => json!({"unreadable": {"a": why(x), "b": why(y)}}),
+                    false => Value::String(format!("  a: {}\n  b: {}\n", why(x), why(y))),
+                };
+                (body, true)
+            }
+        }
+    }
+
+    /// The summary line: the counts.
+    fn summary(&self, c: &Counts, out: &mut dyn Write) -> io::Result<()> {
+        let [an, bn] = &self.names;
+        if self.settings.json {
+            let line = json!({"summary": {
+                "pairs": c.pairs, "equal": c.equal, "different": c.different,
+                "only_in_a": c.only_a, "only_in_b": c.only_b,
+            }});
+            writeln!(out, "{line}")
+        } else {
+            writeln!(
+                out,
+                "{} pairs of games compared: {} equal, {} different; {} only in {an}, {} only \
+                 in {bn}",
+                c.pairs, c.equal, c.different, c.only_a, c.only_b
+            )
+        }
+    }
+}
+
+/// A heading, bold when painted.
+fn bold(text: &str, on: bool) -> String {
+    if on {
+        format!("\x1b[1m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(text: &str, format: &str) -> Input {
+        let format = format::by_name(format).unwrap();
+        let (reader, damage) = input::decompressed(io::Cursor::new(text.to_string())).unwrap();
+        Input {
+            path: PathBuf::from(format!("x.{}", format.extensions[0])),
+            format,
+            games: Games::new(reader, format, ReadOptions::default()),
+            damage,
+        }
+    }
+
+    #[test]
+    fn pairs_are_counted_and_only_differences_written() {
+        let a = input("1. e4 e5 *\n\n1. d4 *\n\n1. c4 *\n", "pgn");
+        let b = input("1. e4 e5 *\n\n1. d4 d5 *\n", "pgn");
+        let mut out = Vec::new();
+        let mut notes = Vec::new();
+        let settings = Settings {
+            window: 1,
+            ..Settings::default()
+        };
+        let counts = run(a, b, &settings, &mut out, &mut |n| {
+            notes.push(n.to_string())
+        })
+        .unwrap();
+        assert_eq!(
+            counts,
+            Counts {
+                pairs: 2,
+                equal: 1,
+                different: 1,
+                only_a: 1,
+                only_b: 0
+            }
+        );
+        assert!(counts.differ() && notes.is_empty());
+        let text = String::from_utf8(out).unwrap();
+        let headings: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+        assert_eq!(headings.len(), 2, "{text}");
+        assert!(headings[0].starts_with("game 2 (x.pgn:"), "{text}");
+        assert!(headings[0].contains(") <> game 2 (x.pgn:"), "{text}");
+        assert!(headings[1].starts_with("game 3 (x.pgn:"), "{text}");
+        assert!(headings[1].ends_with("): only in x.pgn"), "{text}");
+        assert!(text.ends_with(
+            "2 pairs of games compared: 1 equal, 1 different; 1 only in x.pgn, 0 only in x.pgn\n"
+        ));
+    }
+
+    #[test]
+    fn json_is_one_object_a_line_and_quiet_writes_nothing() {
+        let settings = Settings {
+            json: true,
+            ..Settings::default()
+        };
+        let (a, b) = (input("1. e4 *\n", "pgn"), input("1. d4 *\n", "pgn"));
+        let mut out = Vec::new();
+        let counts = run(a, b, &settings, &mut out, &mut |_| {}).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[0]["a"], json!({"game": 1, "line": 1}));
+        assert_eq!(lines[1]["summary"]["different"], 1);
+        assert!(counts.differ());
+        let quiet = Settings {
+            quiet: true,
+            ..settings
+        };
+        let (a, b) = (input("1. e4 *\n", "pgn"), input("1. d4 *\n", "pgn"));
+        let mut out = Vec::new();
+        assert!(run(a, b, &quiet, &mut out, &mut |_| {}).unwrap().differ());
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn inputs_of_two_families_are_refused() {
+        let (a, b) = (
+            input("1. e4 *\n", "pgn"),
+            input("1. 32-28 *\n", "draughts-num"),
+        );
+        let e = run(a, b, &Settings::default(), &mut Vec::new(), &mut |_| {}).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "pgn is chess and draughts-num is draughts: diff compares notations of one family"
+        );
+    }
+}
