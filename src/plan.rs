@@ -731,29 +731,21 @@ mod tests {
 
     #[test]
     fn output_names_keep_the_relative_path_compression_and_entry_number() {
-        let d = Path::new("out");
-        let jsonl = fmt("jsonl");
-        assert_eq!(
-            out_path(d, Path::new("a/b/g.pgn"), 1, jsonl),
-            Path::new("out/a/b/g.jsonl")
-        );
-        assert_eq!(
-            out_path(d, Path::new("g.pgn.gz"), 1, jsonl),
-            Path::new("out/g.jsonl.gz")
-        );
-        assert_eq!(
-            out_path(d, Path::new("g.pgn.bz2"), 1, jsonl),
-            Path::new("out/g.jsonl.bz2")
-        );
-        assert_eq!(
-            out_path(d, Path::new("x/g.pgn"), 2, jsonl),
-            Path::new("out/x/g#2.jsonl")
-        );
-        // The longest ending is the format's: `.diag.pdn` goes whole.
-        assert_eq!(
-            out_path(d, Path::new("g.diag.pdn"), 1, fmt("draughts-num")),
-            Path::new("out/g.pdn")
-        );
+        let (d, jsonl) = (Path::new("out"), fmt("jsonl"));
+        for (rel, nth, to, out) in [
+            ("a/b/g.pgn", 1, jsonl, "out/a/b/g.jsonl"),
+            ("g.pgn.gz", 1, jsonl, "out/g.jsonl.gz"),
+            ("g.pgn.bz2", 1, jsonl, "out/g.jsonl.bz2"),
+            ("x/g.pgn", 2, jsonl, "out/x/g#2.jsonl"),
+            // The longest ending is the format's: `.diag.pdn` goes whole.
+            ("g.diag.pdn", 1, fmt("draughts-num"), "out/g.pdn"),
+        ] {
+            assert_eq!(
+                out_path(d, Path::new(rel), nth, to),
+                Path::new(out),
+                "{rel}"
+            );
+        }
     }
 
     #[test]
