@@ -3,9 +3,9 @@
 //! `kifu::archive::Converter` reads and writes each one. A failed property is
 //! a panic with a message, which libFuzzer reports as a crash.
 //!
-//! This file uses nothing but `kifu` and `std`: `tests/fuzz_regressions.rs`
-//! includes it (`#[path]`) to replay the saved findings through the same
-//! checks.
+//! This file uses nothing but `kifu` and `std`: the fast test suite includes
+//! it (`#[path]`, `tests/it/main.rs`), and `tests/it/fuzz_regressions.rs`
+//! replays the saved findings through the same checks.
 
 use kifu::archive::{Converted, Converter, Records, BATCH_BYTES};
 use kifu::codec::{Framing, ReadOptions, WriteOptions};

@@ -1,6 +1,10 @@
-//! Helpers shared by the process-level tests: run the `kifu` binary.
+//! Helpers shared by the test crates (`tests/it`, the fast suite, and
+//! `tests/conformance`): run the `kifu` binary, find the shared folder.
 
 #![allow(dead_code)]
+
+pub mod csv;
+pub mod fast_lexer;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -63,18 +67,37 @@ pub fn no_panic(out: &Output) {
     );
 }
 
-/// The shared corpus folder of a family, or `None` (with a message) when it
-/// is not beside the checkout.
-pub fn shared(family: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(family);
+/// The shared folder: where `KIFU_SHARED` points when it is set (a path
+/// relative to the checkout, or absolute), else `../shared` beside the
+/// checkout. It may be absent: every test that reads it finds it through
+/// [`shared_folder`] or [`shared`], which skip with a message.
+pub fn shared_root() -> PathBuf {
+    match std::env::var_os("KIFU_SHARED") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    }
+}
+
+/// A folder of the shared folder (`corpus`, `corpus/chess`), or `None`,
+/// with a message for the test's output, when it is not there: the caller
+/// skips what needs it.
+pub fn shared_folder(path: &str) -> Option<PathBuf> {
+    let dir = shared_root().join(path);
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipped: {} is absent", dir.display());
+        eprintln!(
+            "skipped: {} is absent (the shared folder is ../shared beside the checkout, or KIFU_SHARED)",
+            dir.display()
+        );
         None
     }
+}
+
+/// The shared corpus folder of a family (`../shared/corpus/chess`), or
+/// `None` (with a message) when it is absent.
+pub fn shared(family: &str) -> Option<PathBuf> {
+    shared_folder(&format!("corpus/{family}"))
 }
 
 /// Every file under a folder whose name ends with `ending`, sorted.

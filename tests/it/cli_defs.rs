@@ -1,0 +1,185 @@
+//! The command line's flags are defined once: each shorthand flag of
+//! `kifu::options::SHORTHANDS` parses into the option it sets, and is in
+//! `kifu convert --help`, in the manual page and in the shell completions,
+//! with the help built from the registry; `--no-validate` lists the
+//! families whose readers replay the moves, and those are the families
+//! whose readers `ReadOptions::no_validate` acts on.
+
+use kifu::codec::ReadOptions;
+use kifu::family::Family;
+use kifu::format::by_name;
+use kifu::options::run::SHORTHANDS;
+
+use crate::common::{self, stderr};
+
+fn kifu(args: &[&str]) -> std::process::Output {
+    common::kifu(args, b"")
+}
+
+/// Standard output of a run that succeeded.
+fn stdout(out: &std::process::Output) -> String {
+    assert!(out.status.success(), "{}", stderr(out));
+    common::stdout(out)
+}
+
+/// The flag's value on the command line (a switch takes none).
+fn value(flag: &str) -> &'static str {
+    match flag {
+        "rotate" => "90",
+        _ => "x",
+    }
+}
+
+#[test]
+fn every_shorthand_parses_into_the_option_it_sets() {
+    for s in SHORTHANDS {
+        let flag = format!("--{}", s.flag);
+        let mut args = vec!["convert", "--from", "coerceo", "--to", "coerceo", &flag];
+        let shown = match s.switch {
+            Some(v) => format!("{flag} {v}"),
+            None => {
+                args.push(value(s.flag));
+                format!("{flag} {}", value(s.flag))
+            }
+        };
+        // Coerceo has none of the options: the error names the flag as
+        // given and the option it set.
+        let out = kifu(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert!(
+            err.starts_with(&format!("kifu: {shown}: "))
+                && err.contains(&format!("`{}`", s.option)),
+            "{flag}: {err}"
+        );
+    }
+}
+
+#[test]
+fn every_shorthand_is_in_help_with_its_help_from_the_registry() {
+    let help = stdout(&kifu(&["convert", "--help"]));
+    for s in SHORTHANDS {
+        let spelled = match s.switch {
+            Some(_) => format!("--{} ", s.flag),
+            None => format!("--{} <{}>", s.flag, s.flag.to_uppercase()),
+        };
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&spelled))
+            .unwrap_or_else(|| panic!("{spelled} missing:\n{help}"));
+        assert!(line.ends_with(&s.help()), "{line}");
+        // Listed once.
+        assert_eq!(help.matches(&spelled).count(), 1, "{spelled}");
+    }
+}
+
+#[test]
+fn every_shorthand_is_in_the_manual_page() {
+    let page = stdout(&kifu(&["man", "convert"]));
+    for s in SHORTHANDS {
+        let flag = format!("\\fB\\-\\-{}\\fR", s.flag.replace('-', "\\-"));
+        assert!(page.contains(&flag), "{flag} missing:\n{page}");
+        let help = s.help().replace('-', "\\-").replace('\'', "\\*(Aq");
+        assert!(page.contains(&help), "{help} missing:\n{page}");
+    }
+}
+
+#[test]
+fn every_shorthand_is_in_the_completions() {
+    let bash = stdout(&kifu(&["completions", "bash"]));
+    // The options of `kifu convert` are the line that lists --out-dir.
+    let opts = bash
+        .lines()
+        .find(|l| l.contains("opts=") && l.contains("--out-dir"))
+        .expect("convert's options");
+    let listed: Vec<&str> = opts
+        .trim()
+        .trim_start_matches("opts=\"")
+        .trim_end_matches('"')
+        .split(' ')
+        .collect();
+    for s in SHORTHANDS {
+        let flag = format!("--{}", s.flag);
+        assert_eq!(
+            listed.iter().filter(|o| **o == flag).count(),
+            1,
+            "{flag}: {opts}"
+        );
+        // A flag that takes a value completes one.
+        assert_eq!(
+            bash.contains(&format!("                {flag})\n")),
+            s.switch.is_none(),
+            "{flag}"
+        );
+    }
+    for shell in ["zsh", "fish"] {
+        let script = stdout(&kifu(&["completions", shell]));
+        for s in SHORTHANDS {
+            assert!(script.contains(s.flag), "{shell}: --{}", s.flag);
+        }
+    }
+}
+
+#[test]
+fn no_validate_lists_the_families_whose_readers_replay_the_moves() {
+    let help = stdout(&kifu(&["convert", "--help"]));
+    let line = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("--no-validate"))
+        .expect("--no-validate");
+    assert!(line.ends_with(&kifu::report::no_validate_help()), "{line}");
+    // Between the parentheses, before the colon: each family that replays,
+    // and no other.
+    let (_, listed) = line.split_once('(').expect("a list");
+    let (listed, _) = listed.split_once(':').expect("a list");
+    for &family in Family::ALL {
+        let named = listed.split(", ").any(|n| n == family.name());
+        assert_eq!(named, family.replays(), "{}: {line}", family.name());
+    }
+}
+
+/// A record of the family, in one of its formats, with a move its rules
+/// refuse where the family has rules to replay it by.
+fn refused(family: Family) -> (&'static str, String) {
+    match family.name() {
+        "chess" => ("pgn", "1. e5 *\n".to_string()),
+        "draughts" => (
+            "draughts-num",
+            "[GameType \"20\"]\n\n1. 32-28 19-23 2. 28-23 *\n".to_string(),
+        ),
+        "coerceo" => ("coerceo", "1# 3c-3e 2# 3c-3e 1-0\n".to_string()),
+        "tafl" => (
+            "tafl",
+            "[Rules \"brandubh\"]\n\n1. d2-e3xf3 *\n".to_string(),
+        ),
+        "tenjiku" => (
+            "tenjiku",
+            include_str!("../../corpus/tenjiku/seed.tenjiku")
+                .replace("2. Nx7d= K-8a ", "2. Nx7d= K-8a 3. P-1a K-8b "),
+        ),
+        other => panic!("{other}: give the family a record here"),
+    }
+}
+
+#[test]
+fn the_families_that_replay_are_those_whose_readers_honour_no_validate() {
+    for &family in Family::ALL {
+        let (name, text) = refused(family);
+        let format = by_name(name).unwrap();
+        assert_eq!(format.family, Some(family));
+        let read = format.read.unwrap();
+        let replayed = read(&text, &ReadOptions::default());
+        let loose = ReadOptions {
+            no_validate: true,
+            ..ReadOptions::default()
+        };
+        let by_text = read(&text, &loose);
+        if family.replays() {
+            assert!(replayed.is_err(), "{name}: {replayed:?}");
+            assert!(by_text.is_ok(), "{name}: {by_text:?}");
+        } else {
+            // Nothing to turn off: the option changes nothing.
+            assert_eq!(format!("{replayed:?}"), format!("{by_text:?}"), "{name}");
+        }
+    }
+}

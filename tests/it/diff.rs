@@ -1,0 +1,693 @@
+//! `kifu diff` through the binary: transcriptions of the same games in
+//! different notations, and the errors arbiters meet, each reported at the
+//! right move.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+
+use common::{files, kifu, no_panic, stdout};
+
+const GAME: &str = "corpus/chess/petrosjan-sllavcco.pgn";
+
+/// Writes `text` to a file named `name` in a fresh folder of the test's own.
+fn file(test: &str, name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kifu-diff-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn game() -> String {
+    std::fs::read_to_string(GAME).unwrap()
+}
+
+/// Runs `kifu diff A B ARGS`: the exit code and standard output.
+fn diff(a: &Path, b: &Path, args: &[&str]) -> (i32, String) {
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let mut all = vec!["diff", a, b];
+    all.extend(args);
+    let out = kifu(&all, b"");
+    no_panic(&out);
+    (out.status.code().unwrap_or(-1), stdout(&out))
+}
+
+#[test]
+fn the_same_games_in_two_notations_are_equal() {
+    let (code, out) = diff(
+        Path::new(GAME),
+        Path::new("corpus/chess/petrosjan-sllavcco.sllavcco"),
+        &[],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 equal, 0 different"), "{out}");
+    // Every draughts record against its diagonal transcription.
+    let mut pairs = 0;
+    for num in files(Path::new("corpus/draughts"), ".pdn") {
+        let name = num.to_str().unwrap();
+        if name.ends_with(".diag.pdn") || name.contains("expected") {
+            continue;
+        }
+        let diag = PathBuf::from(name.replace(".pdn", ".diag.pdn"));
+        if !diag.exists() {
+            continue;
+        }
+        let (code, out) = diff(&num, &diag, &[]);
+        assert_eq!(code, 0, "{name}: {out}");
+        assert!(out.contains(" 0 different"), "{name}: {out}");
+        pairs += 1;
+    }
+    assert!(pairs >= 4, "{pairs}");
+}
+
+#[test]
+fn a_changed_move_and_a_changed_tag_are_reported_where_they_are() {
+    let b = game()
+        .replace("[Round \"?\"]", "[Round \"3\"]")
+        .replace("17. Be3 Qd6", "17. Be3 Qd7");
+    let b = file("changed", "b.pgn", &b);
+    let (code, out) = diff(Path::new(GAME), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("tag Round: \"?\" | \"3\""), "{out}");
+    assert!(
+        out.contains("first divergence at 17... (Black): a Qd6, b Qd7"),
+        "{out}"
+    );
+    // The position before it, as a FEN.
+    assert!(
+        out.contains("position before it: r2q3r/p1p1bk1p/4pp2/8/4QR2/2N1B3/PP4PP/R5K1 b - - 3 17"),
+        "{out}"
+    );
+    assert!(
+        out.contains("- 17... Qd6") && out.contains("+ 17... Qd7"),
+        "{out}"
+    );
+    // Nothing else: the moves before and after agree.
+    assert_eq!(out.matches("\n    - ").count(), 1, "{out}");
+}
+
+#[test]
+fn a_skipped_half_move_is_one_deletion_and_the_illegal_move_is_named() {
+    // Black's 12th move left out: every later White move falls on Black's
+    // line, and 12... would be White's f-pawn taking on f4.
+    let b = file(
+        "skipped",
+        "b.pgn",
+        &game().replace(" 12. f4 exf4", " 12. f4"),
+    );
+    let (code, out) = diff(Path::new(GAME), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("b: cannot be replayed: "), "{out}");
+    assert!(out.contains("illegal move"), "{out}");
+    assert!(out.contains("first divergence at 12... (Black)"), "{out}");
+    assert!(out.contains("    - 12... exf4\n"), "{out}");
+    assert!(
+        !out.contains("    + "),
+        "one deletion and nothing else: {out}"
+    );
+}
+
+#[test]
+fn a_wrong_piece_letter_and_a_swapped_pair_are_reported_at_their_move() {
+    // Bf3 for Nf3: no bishop reaches f3.
+    let b = file("letter", "b.pgn", &game().replacen("2. Nf3", "2. Bf3", 1));
+    let (code, out) = diff(Path::new(GAME), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("first divergence at 2. (White): a Nf3, b Bf3"),
+        "{out}"
+    );
+    // Two moves of one side swapped: 3. Bc4 and 4. c3.
+    let swapped = game().replace("3. Bc4 d6 4. c3 Be7", "3. c3 d6 4. Bc4 Be7");
+    let b = file("swapped", "b.pgn", &swapped);
+    let (code, out) = diff(Path::new(GAME), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("first divergence at 3. (White): a Bc4, b c3"),
+        "{out}"
+    );
+    // The same position after 4. c3 and 4. Bc4.
+    assert!(
+        out.contains(
+            "a transposition: both reach the same position after 7 plies (a 4. c3, b 4. Bc4)"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_game_on_one_side_only_is_named_and_games_pair_by_tags() {
+    let two = format!("{}\n[Event \"second\"]\n\n1. d4 d5 *\n", game());
+    let a = file("only", "a.pgn", &two);
+    let (code, out) = diff(&a, Path::new(GAME), &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("game 2 ("), "{out}");
+    assert!(out.contains("only in "), "{out}");
+    assert!(out.contains("1 only in "), "{out}");
+    // The same two games in the other order pair by their Event tags.
+    let other = format!("[Event \"second\"]\n\n1. d4 d5 *\n\n{}", game());
+    let b = file("only", "b.pgn", &other);
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "paired by order, they differ: {out}");
+    let (code, out) = diff(&a, &b, &["--match-tags", "Event"]);
+    assert_eq!(code, 0, "paired by Event: {out}");
+    assert!(out.contains("2 equal"), "{out}");
+}
+
+#[test]
+fn json_reports_parse_and_say_the_same() {
+    let b = file(
+        "json",
+        "b.pgn",
+        &game().replace("17. Be3 Qd6", "17. Be3 Qd7"),
+    );
+    let (code, out) = diff(Path::new(GAME), &b, &["--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let d = &lines[0]["differences"];
+    assert_eq!(d["first_divergence"]["a"]["move"], "Qd6");
+    assert_eq!(d["first_divergence"]["b"]["move"], "Qd7");
+    assert_eq!(d["first_divergence"]["a"]["label"], "17...");
+    assert_eq!(d["first_divergence"]["a"]["ply"], 34);
+    assert_eq!(d["changes"][0]["kind"], "replace");
+    assert_eq!(lines[0]["a"]["game"], 1);
+    assert_eq!(lines[1]["summary"]["different"], 1);
+    assert_eq!(lines[1]["summary"]["equal"], 0);
+}
+
+#[test]
+fn exit_codes_and_quiet() {
+    let b = file(
+        "quiet",
+        "b.pgn",
+        &game().replace("17. Be3 Qd6", "17. Be3 Qd7"),
+    );
+    let (code, out) = diff(Path::new(GAME), &b, &["--quiet"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    let (code, out) = diff(Path::new(GAME), Path::new(GAME), &["-q"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    // A file that is not there, and two families, are errors.
+    let (code, _) = diff(Path::new(GAME), Path::new("no/such.pgn"), &[]);
+    assert_eq!(code, 2);
+    let (code, _) = diff(
+        Path::new(GAME),
+        Path::new("corpus/draughts/english.pdn"),
+        &[],
+    );
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn ten_thousand_game_pairs_are_diffed_in_order() {
+    let one = game();
+    let mut text = String::with_capacity(one.len() * 10_000);
+    for _ in 0..10_000 {
+        text.push_str(&one);
+        text.push('\n');
+    }
+    let a = file("many", "a.pgn", &text);
+    let last = text.rfind("17. Be3 Qd6").unwrap();
+    text.replace_range(last..last + "17. Be3 Qd6".len(), "17. Be3 Qd7");
+    let b = file("many", "b.pgn", &text);
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{}", &out[..out.len().min(2000)]);
+    assert!(
+        out.starts_with("game 10000 ("),
+        "{}",
+        &out[..out.len().min(2000)]
+    );
+    assert!(out.contains("9999 equal, 1 different"), "{out}");
+}
+
+#[test]
+fn draughts_paths_compare_by_meaning_and_black_moves_first_in_english() {
+    // A capture written in full on one side and compact on the other is the
+    // same move; a changed square is not.
+    let english = std::fs::read_to_string("corpus/draughts/english.pdn").unwrap();
+    assert!(english.contains("19x10x3") && english.contains("2. 8-11 22-17"));
+    let b = english
+        .replace("19x10x3", "19x3")
+        .replace("2. 8-11 22-17", "2. 8-11 21-17");
+    let b = file("draughts", "b.pdn", &b);
+    let (code, out) = diff(Path::new("corpus/draughts/english.diag.pdn"), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    // Black moves first in English draughts: White's second move is 2...
+    assert!(out.contains("first divergence at 2... (White)"), "{out}");
+    assert!(out.contains("b 21-17"), "{out}");
+    assert_eq!(out.matches("\n    + ").count(), 1, "{out}");
+    assert!(out.contains("1 equal, 1 different"), "{out}");
+}
+
+#[test]
+fn tafl_against_otn_compares_captures_computed_with_captures_written() {
+    // The captures left out of the tafl record are computed; the otn record
+    // writes them.
+    let (code, out) = diff(
+        Path::new("corpus/tafl/brandubh.tafl"),
+        Path::new("corpus/tafl/brandubh.otg"),
+        &[],
+    );
+    assert_eq!(code, 0, "{out}");
+    let tafl = std::fs::read_to_string("corpus/tafl/brandubh.tafl").unwrap();
+    let b = file(
+        "tafl",
+        "b.tafl",
+        &tafl.replace("9. g4-g3 d3-f3", "9. g4-g2 d3-f3"),
+    );
+    let (code, out) = diff(&b, Path::new("corpus/tafl/brandubh.otg"), &[]);
+    assert_eq!(code, 1, "{out}");
+    // Each side's move as its notation spells it (otn: lower case).
+    assert!(
+        out.contains("first divergence at 9. (Black): a G4-G2, b g4-g3"),
+        "{out}"
+    );
+}
+
+#[test]
+fn moves_written_differently_that_mean_the_same_are_equal() {
+    // Nbd2 where Nd2 is unambiguous, exd6 e.p. for exd6, 0-0 for O-O.
+    let a = file(
+        "meaning",
+        "a.pgn",
+        "[Event \"m\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 e.p. cxd6 4. d3 Nc6 5. Nbd2 e6 6. Ngf3 Qb6 7. Be2 Be7 8. O-O *\n",
+    );
+    let b = file(
+        "meaning",
+        "b.pgn",
+        "[Event \"m\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 cxd6 4. d3 Nc6 5. Nd2 e6 6. Ngf3 Qb6 7. Be2 Be7 8. 0-0 *\n",
+    );
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 equal"), "{out}");
+    // Nf3 where two knights can go there is no transcription of Ngf3: the
+    // side that wrote it cannot be replayed, and says why.
+    let c = file(
+        "meaning",
+        "c.pgn",
+        "[Event \"m\"]\n\n1. e4 Nf6 2. e5 d5 3. exd6 cxd6 4. d3 Nc6 5. Nd2 e6 6. Nf3 Qb6 7. Be2 Be7 8. 0-0 *\n",
+    );
+    let (code, out) = diff(&a, &c, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("b: cannot be replayed: 3:"), "{out}");
+    assert!(
+        out.contains("6. Nf3: ambiguous: it can come from g1 or d2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_scoresheet_side_shows_its_moves_as_its_cells() {
+    // The sllavcco side's 2. Nf3 is the cell `N3` (in column f).
+    let a = file("cells", "a.pgn", &game().replace("2. Nf3", "2. Nc3"));
+    let (code, out) = diff(
+        &a,
+        Path::new("corpus/chess/petrosjan-sllavcco.sllavcco"),
+        &[],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("first divergence at 2. (White): a Nc3, b N3"),
+        "{out}"
+    );
+}
+
+/// `corpus/tenjiku/seed.tenjiku`, and the same game with a ply pair
+/// inserted after move 2 that the board refuses (`3. P-1a`: no pawn
+/// reaches 1a), the later move numbers left as they were.
+fn tenjiku_pair(test: &str) -> (PathBuf, PathBuf) {
+    let seed = std::fs::read_to_string("corpus/tenjiku/seed.tenjiku").unwrap();
+    let inserted = seed.replace("2. Nx7d= K-8a ", "2. Nx7d= K-8a 3. P-1a K-8b ");
+    assert_ne!(inserted, seed);
+    (
+        file(test, "a.tenjiku", &seed),
+        file(test, "b.tenjiku", &inserted),
+    )
+}
+
+#[test]
+fn a_tenjiku_side_that_cannot_be_replayed_is_aligned_by_its_text() {
+    let (a, b) = tenjiku_pair("tenjiku");
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    // Named where and why, not "unreadable".
+    assert!(!out.contains("unreadable"), "{out}");
+    assert!(
+        out.contains(
+            "  b: cannot be replayed: 5:31: 3. P-1a: no P can make this move (from 8g); \
+             the moves are aligned as written\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("  a: cannot be replayed"), "{out}");
+    assert!(out.contains("first divergence at 3. (Black)"), "{out}");
+    // One insertion, the two plies, between the moves both sides share:
+    // the rest (igui, a promoted pawn, a fire demon's burn) aligns.
+    assert!(out.contains("    + 3. P-1a 3... K-8b\n"), "{out}");
+    assert_eq!(out.matches("\n    + ").count(), 1, "{out}");
+    assert!(!out.contains("\n    - "), "{out}");
+    assert!(out.contains("      2... K-8a\n"), "{out}");
+    // The other way round, the same plies are one deletion.
+    let (code, out) = diff(&b, &a, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  a: cannot be replayed: 5:31: 3. P-1a"),
+        "{out}"
+    );
+    assert!(out.contains("    - 3. P-1a 3... K-8b\n"), "{out}");
+    assert!(!out.contains("\n    + "), "{out}");
+}
+
+#[test]
+fn a_tenjiku_pair_in_json_names_the_illegal_side_and_one_insertion() {
+    let (a, b) = tenjiku_pair("tenjiku-json");
+    let (code, out) = diff(&a, &b, &["--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let d = &lines[0]["differences"];
+    assert_eq!(d["illegal"]["a"], serde_json::Value::Null, "{out}");
+    let why = d["illegal"]["b"].as_str().unwrap_or_default();
+    assert!(
+        why.starts_with("5:31: 3. P-1a: no P can make this move"),
+        "{out}"
+    );
+    let changes = d["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{out}");
+    assert_eq!(changes[0]["kind"], "insert");
+    assert_eq!(changes[0]["a"].as_array().unwrap().len(), 0);
+    let inserted = changes[0]["b"].as_array().unwrap();
+    let plies: Vec<_> = inserted
+        .iter()
+        .map(|p| (p["ply"].as_u64().unwrap(), p["move"].as_str().unwrap()))
+        .collect();
+    assert_eq!(plies, [(5, "P-1a"), (6, "K-8b")], "{out}");
+    assert_eq!(d["first_divergence"]["b"]["move"], "P-1a");
+    assert_eq!(lines[1]["summary"]["different"], 1);
+}
+
+#[test]
+fn identical_tenjiku_games_are_equal() {
+    let (a, _) = tenjiku_pair("tenjiku-same");
+    let (code, out) = diff(&a, &a, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 equal, 0 different"), "{out}");
+    // The Japanese, PBeM and Wikipedia long forms of one game are the
+    // same moves.
+    for form in ["japanese", "pbem", "wikipedia-long"] {
+        let (code, out) = diff(
+            Path::new("corpus/tenjiku/constructs.tenjiku"),
+            Path::new(&format!("corpus/tenjiku/constructs.{form}.tenjiku")),
+            &[],
+        );
+        assert_eq!(code, 0, "{form}: {out}");
+    }
+}
+
+#[test]
+fn a_draughts_move_that_cannot_be_played_is_named_and_the_rest_aligned() {
+    // 4... 24-19 goes to a square White holds; 7... 31-27 is another
+    // transcription error, and the Round tag differs too.
+    let english = std::fs::read_to_string("corpus/draughts/english.pdn").unwrap();
+    assert!(english.contains("4. 7x14 24-20") && english.contains("7. 3-8 32-28"));
+    let b = english
+        .replace("4. 7x14 24-20", "4. 7x14 24-19")
+        .replace("7. 3-8 32-28", "7. 3-8 31-27")
+        .replace("[Round \"4\"]", "[Round \"40\"]");
+    let b = file("impossible", "b.pdn", &b);
+    let (code, out) = diff(Path::new("corpus/draughts/english.pdn"), &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "  b: cannot be replayed: 10:53: 4... 24-19: 19 is occupied (position: \
+             W:W19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,9,11,12,14,15); \
+             the moves are aligned as written"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("a: cannot be replayed"), "{out}");
+    // The rest is aligned by the text: the other changed move and the tag.
+    assert!(out.contains("tag Round: \"4\" | \"40\""), "{out}");
+    assert!(
+        out.contains("first divergence at 4... (White): a 24-20, b 24-19"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    - 7... 32-28\n    + 7... 31-27\n"),
+        "{out}"
+    );
+    assert_eq!(out.matches("\n    + ").count(), 2, "{out}");
+    // The same in JSON.
+    let (_, json) = diff(
+        Path::new("corpus/draughts/english.pdn"),
+        &b,
+        &["--format", "json"],
+    );
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let illegal = &first["differences"]["illegal"];
+    assert!(illegal["a"].is_null(), "{json}");
+    assert!(
+        illegal["b"]
+            .as_str()
+            .unwrap()
+            .starts_with("10:53: 4... 24-19: 19 is occupied"),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_pair_agreeing_on_an_impossible_draughts_move_is_named_on_both_sides() {
+    // Both transcriptions, numbered and diagonal, hold the same impossible
+    // move: no move differs, and each side says it cannot be replayed.
+    let english = std::fs::read_to_string("corpus/draughts/english.pdn").unwrap();
+    let num = english.replace("4. 7x14 24-20", "4. 7x14 24-19");
+    let a = file("agreeing", "a.pdn", &num);
+    let written = kifu(
+        &[
+            "convert",
+            "--no-validate",
+            "--to",
+            "draughts-diag",
+            a.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(written.status.success());
+    let b = file("agreeing", "b.diag.pdn", &stdout(&written));
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  a: cannot be replayed: 10:53: 4... 24-19: 19 is occupied"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  b: cannot be replayed: 10:43: 4... fe5: 19 is occupied"),
+        "{out}"
+    );
+    assert!(!out.contains("first divergence"), "{out}");
+    assert!(
+        !out.contains("\n    - ") && !out.contains("\n    + "),
+        "{out}"
+    );
+    assert!(out.contains("1 equal, 1 different"), "{out}");
+}
+
+/// Runs `kifu ARGS` with `env`, killing it after `limit`: its output, or
+/// `None` when it ran past the limit. Polls the child's peak memory
+/// (VmHWM, Linux) while it runs: the largest seen, in KiB.
+fn run_watched(
+    args: &[&str],
+    env: &[(&str, &str)],
+    limit: std::time::Duration,
+) -> (Option<std::process::Output>, u64) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kifu runs");
+    // The pipes are drained as the child runs.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut o = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut o).unwrap();
+        o
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut e = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut e).unwrap();
+        e
+    });
+    let start = std::time::Instant::now();
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_path) {
+            for line in text.lines().filter(|l| l.starts_with("VmHWM:")) {
+                let kb: u64 = line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                peak = peak.max(kb);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let stdout = reader.join().unwrap();
+    let stderr = err_reader.join().unwrap();
+    let output = status.map(|status| std::process::Output {
+        status,
+        stdout,
+        stderr,
+    });
+    (output, peak)
+}
+
+#[test]
+fn tags_are_compared_in_time_linear_in_their_number() {
+    // 200,000 tags in one game, one of them different: before, each tag was
+    // looked up among all the others (minutes); now one pass each side.
+    let tags: String = (0..200_000).map(|i| format!("[T{i} \"v{i}\"]\n")).collect();
+    let a = file("tags", "a.pgn", &format!("{tags}\n1. e4 *\n"));
+    let b = file(
+        "tags",
+        "b.pgn",
+        &format!(
+            "{}\n1. e4 *\n",
+            tags.replace("[T77777 \"v77777\"]", "[T77777 \"x\"]")
+        ),
+    );
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    // A generous bound: the pair takes about a second in a debug build.
+    let (out, _) = run_watched(&["diff", a, b], &[], std::time::Duration::from_secs(90));
+    let out = out.expect("diff of 200,000 tags ends within 90 s");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("tag T77777: \"v77777\" | \"x\""), "{text}");
+    assert_eq!(text.matches("  tag ").count(), 1, "{text}");
+}
+
+#[test]
+fn a_reader_that_stops_reading_ends_diff_quietly() {
+    // Far more than a pipe holds: every pair differs.
+    let side = |name: &str| -> String {
+        (0..20_000)
+            .map(|i| format!("[Event \"{name}{i}\"]\n\n1. e4 *\n\n"))
+            .collect()
+    };
+    let a = file("pipe", "a.pgn", &side("a"));
+    let b = file("pipe", "b.pgn", &side("b"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["diff", a.to_str().unwrap(), b.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    // `| head -c 64`: the reader goes away.
+    drop(out);
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(!err.contains("Broken pipe"), "{err}");
+    assert_eq!(err, "", "nothing said on a closed pipe");
+    // Differences were found before the pipe closed.
+    assert_eq!(done.status.code(), Some(1), "{err}");
+}
+
+/// `n` tiny games, each with a Round tag of its number.
+fn tiny_games(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("[Round \"{i}\"]\n\n1. e4 *\n\n"))
+        .collect()
+}
+
+#[test]
+fn diff_streams_both_sides_in_flat_memory() {
+    // 60,000 tiny games a side: their IR is far larger than their text, so
+    // holding a side (--match-tags before) or a few batches of convert's
+    // size (in order before) took 120 to 180 MB; flat now, about 50.
+    let text = tiny_games(60_000);
+    let a = file("memory", "a.pgn", &text);
+    let (a, _) = (a.to_str().unwrap(), ());
+    for extra in [&[][..], &["--match-tags", "Round"][..]] {
+        let mut args = vec!["diff", a, a, "--quiet"];
+        args.extend(extra);
+        let (out, peak) = run_watched(
+            &args,
+            &[("RAYON_NUM_THREADS", "2")],
+            std::time::Duration::from_secs(300),
+        );
+        let out = out.expect("diff ends");
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        if std::path::Path::new("/proc/self/status").exists() {
+            assert!(peak > 0 && peak < 90_000, "{extra:?}: peak {peak} KiB");
+        }
+    }
+}
+
+#[test]
+fn games_pair_by_tags_within_a_window_and_those_too_far_apart_are_named() {
+    // The second file holds the same games with its first moved to its end:
+    // 5,000 games away, past a window of 1,000.
+    let games: Vec<String> = (0..5_000)
+        .map(|i| format!("[Round \"{i}\"]\n\n1. e4 *\n\n"))
+        .collect();
+    let a = file("window", "a.pgn", &games.concat());
+    let mut moved = games.clone();
+    let first = moved.remove(0);
+    moved.push(first);
+    let b = file("window", "b.pgn", &moved.concat());
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = kifu(&["diff", "--match-tags", "Round", a, b], b"");
+    no_panic(&out);
+    let (text, err) = (stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        text.contains("4999 pairs of games compared: 4999 equal, 0 different; 1 only in"),
+        "{text}"
+    );
+    assert!(
+        err.contains(
+            "game 1 of the first file and game 5000 of the second have the same Round (0) but \
+             are more than 1000 games apart: not paired (--match-window)"
+        ),
+        "{err}"
+    );
+    // A wider window pairs them.
+    let out = kifu(
+        &[
+            "diff",
+            "--match-tags",
+            "Round",
+            "--match-window",
+            "5000",
+            a,
+            b,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("5000 equal"), "{}", stdout(&out));
+}

@@ -1,0 +1,45 @@
+//! The layout of `tests/`: two test crates, so that `cargo test` links one
+//! test binary. A `tests/NAME.rs` would be a binary of its own (Cargo finds
+//! it), and a file of `tests/it` or `tests/conformance` that its `main.rs`
+//! does not name would never be compiled: both are refused here.
+
+use std::fs;
+use std::path::Path;
+
+/// The `.rs` files of a folder, by name, sorted.
+fn rust_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            e.expect("a folder entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.ends_with(".rs"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_test_file_is_a_module_of_one_of_the_two_crates() {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let loose = rust_files(&tests);
+    assert!(
+        loose.is_empty(),
+        "{loose:?}: move each into tests/it (or tests/conformance, for a test that needs an \
+         external tool or the whole shared corpus) as a module named in its main.rs"
+    );
+    for krate in ["it", "conformance"] {
+        let dir = tests.join(krate);
+        let main = fs::read_to_string(dir.join("main.rs")).expect("main.rs");
+        for file in rust_files(&dir) {
+            let name = file.trim_end_matches(".rs");
+            assert!(
+                file == "main.rs" || main.lines().any(|l| l == format!("mod {name};")),
+                "tests/{krate}/{file} is not a module of tests/{krate}/main.rs"
+            );
+        }
+    }
+}

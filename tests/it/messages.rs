@@ -1,0 +1,350 @@
+//! What a person meets: warnings grouped by kind, counts in words, messages
+//! that say what happened and what to do, help built from the registry,
+//! shell completions and the manual page.
+
+use crate::common;
+
+use common::{convert, kifu, stderr, stdout};
+
+/// Three games whose comments a scoresheet cannot hold, each a different
+/// count (so a different message): one kind.
+const ANNOTATED: &str = "{a} 1. e4 {b} e5 *\n\n1. d4 {c} d5 *\n\n1. c4 (1. Nf3) c5 *\n";
+
+#[test]
+fn warnings_of_one_kind_are_one_line_with_a_count_and_verbose_lists_them() {
+    let out = convert("pgn", "sllavcco", &[], ANNOTATED.as_bytes());
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "-:1:1: warning[dropped-annotations]: game 1: a scoresheet has no place for \
+             comments, variations and NAGs: dropped 2 comments (2 more like this)",
+            "converted 3 games, 0 failed, 3 warnings",
+        ],
+        "{err}"
+    );
+    let out = convert("pgn", "sllavcco", &["--verbose"], ANNOTATED.as_bytes());
+    let err = stderr(&out);
+    assert_eq!(
+        err.matches("warning[dropped-annotations]").count(),
+        3,
+        "{err}"
+    );
+    assert!(err.contains("game 3: a scoresheet has no place for comments, variations and NAGs: dropped 1 variation"), "{err}");
+}
+
+#[test]
+fn quiet_keeps_the_summary_and_twice_quiet_drops_it() {
+    let out = convert("pgn", "sllavcco", &["-q"], ANNOTATED.as_bytes());
+    assert_eq!(stderr(&out), "converted 3 games, 0 failed, 3 warnings\n");
+    let out = convert("pgn", "sllavcco", &["-qq"], ANNOTATED.as_bytes());
+    assert_eq!(stderr(&out), "");
+    assert!(out.status.success());
+    // Errors are printed whatever the quiet.
+    let out = convert("pgn", "pgn", &["-qq"], b"1. e5 *\n");
+    assert!(stderr(&out).contains("error"), "{}", stderr(&out));
+}
+
+#[test]
+fn counts_are_in_words() {
+    let out = convert("pgn", "pgn", &[], b"1. e4 {x} *\n");
+    assert_eq!(stderr(&out), "converted 1 game, 0 failed\n");
+    let out = convert("pgn", "sllavcco", &[], b"1. e4 {x} *\n");
+    assert!(
+        stderr(&out).ends_with("converted 1 game, 0 failed, 1 warning\n"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn diagnostics_are_coloured_when_asked_and_plain_when_piped() {
+    let plain = convert("pgn", "sllavcco", &[], ANNOTATED.as_bytes());
+    assert!(!stderr(&plain).contains('\x1b'));
+    let coloured = convert(
+        "pgn",
+        "sllavcco",
+        &["--color", "always"],
+        ANNOTATED.as_bytes(),
+    );
+    let err = stderr(&coloured);
+    assert!(
+        err.starts_with("\x1b[1m-:1:1\x1b[0m: \x1b[1;33mwarning[dropped-annotations]\x1b[0m: "),
+        "{err:?}"
+    );
+    let failed = convert("pgn", "pgn", &["--color", "always"], b"1. e5 *\n");
+    assert!(
+        stderr(&failed).contains("\x1b[1;31merror\x1b[0m"),
+        "{:?}",
+        stderr(&failed)
+    );
+}
+
+#[test]
+fn a_format_named_on_the_wrong_side_says_which_formats_fit() {
+    let out = convert("sllavcco-html", "pgn", &[], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(!err.contains("kifu: kifu"), "{err}");
+    assert!(
+        err.contains("sllavcco-html is written only: kifu cannot read it. Formats kifu reads: pgn, sllavcco, json, jsonl"),
+        "{err}"
+    );
+    let out = convert("pgn", "aagenielsen-json", &[], b"");
+    assert!(
+        stderr(&out).contains(
+            "aagenielsen-json is read only: kifu cannot write it. Formats kifu writes: tafl, otn,"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_input_named_as_a_written_format_and_a_folder_as_output_are_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("sheet.html");
+    std::fs::write(&sheet, "<html></html>").unwrap();
+    let out = kifu(&["convert", "--to", "pgn", sheet.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(
+            "sheet.html is named as sllavcco-html (.html), which kifu writes but cannot read"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let pgn = dir.path().join("g.pgn");
+    std::fs::write(&pgn, "1. e4 *\n").unwrap();
+    let folder = format!("{}/", dir.path().join("newdir").display());
+    let out = kifu(
+        &[
+            "convert",
+            "--to",
+            "pgn",
+            pgn.to_str().unwrap(),
+            "-o",
+            &folder,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("names a folder") && err.contains("--out-dir"),
+        "{err}"
+    );
+    assert!(!err.contains("Is a directory"), "{err}");
+}
+
+#[test]
+fn a_game_of_a_variant_not_played_fails_for_its_variant() {
+    let out = convert(
+        "pgn",
+        "pgn",
+        &[],
+        b"[Event \"x\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 3. N@f3+ *\n",
+    );
+    assert_eq!(
+        stderr(&out),
+        "-:2:1: error: game 1: variant `Crazyhouse` is not played by kifu (standard chess and \
+         Chess960 only)\nconverted 0 games, 1 failed\n"
+    );
+}
+
+#[test]
+fn an_empty_input_and_a_folder_of_nothing_to_convert_give_a_hint() {
+    let out = convert("pgn", "pgn", &[], b"");
+    assert!(
+        stderr(&out).contains("-: warning[no-games]: no games in this input, read as pgn"),
+        "{}",
+        stderr(&out)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "nothing").unwrap();
+    let path = dir.path().to_str().unwrap();
+    let out = kifu(&["convert", "--to", "pgn", path], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("holds no file to convert"),
+        "{}",
+        stderr(&out)
+    );
+    let out = kifu(&["convert", "--from", "pgn", "--to", "pgn", path], b"");
+    assert!(
+        stderr(&out).contains("holds no file to convert (looked for .pgn files)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_output_format_is_guessed_from_the_output_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    std::fs::write(&pgn, "1. e4 e5 *\n").unwrap();
+    let html = dir.path().join("sheet.html");
+    let out = kifu(
+        &[
+            "convert",
+            pgn.to_str().unwrap(),
+            "-o",
+            html.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&html)
+        .unwrap()
+        .starts_with("<!DOCTYPE html>"));
+    let json = dir.path().join("games.jsonl.zst");
+    let out = kifu(
+        &[
+            "convert",
+            pgn.to_str().unwrap(),
+            "-o",
+            json.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // No -o and no --to: say what to do.
+    let out = kifu(&["convert", pgn.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("name the output format with --to (pgn, "));
+}
+
+#[test]
+fn help_lists_the_formats_from_the_registry_and_ends_with_examples() {
+    let out = kifu(&["convert", "--help"], b"");
+    let help = stdout(&out);
+    for f in kifu::format::FORMATS {
+        assert!(help.contains(f.name), "{}", f.name);
+    }
+    assert!(help.contains("guessed from -o's extension when omitted: pgn, draughts-num"));
+    assert!(help
+        .trim_end()
+        .ends_with("every format, its extensions and its options"));
+    let formats = stdout(&kifu(&["formats"], b""));
+    for word in [" IR ", "the IR", "seed 0"] {
+        assert!(!formats.contains(word), "`{word}` in:\n{formats}");
+    }
+}
+
+#[test]
+fn completions_and_the_manual_page_come_from_the_command_line_definition() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = kifu(&["completions", shell], b"");
+        assert!(out.status.success(), "{shell}");
+        let script = stdout(&out);
+        assert!(
+            script.contains("kifu") && script.contains("out-dir"),
+            "{shell}"
+        );
+    }
+    let page = stdout(&kifu(&["man"], b""));
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH kifu 1"),
+        "{page}"
+    );
+    let page = stdout(&kifu(&["man", "convert"], b""));
+    assert!(page.contains(".TH kifu-convert 1"), "{page}");
+    assert!(
+        page.contains("Examples:") && page.contains("out\\-dir"),
+        "{page}"
+    );
+}
+
+#[test]
+fn repaired_tags_are_one_kind_and_group() {
+    let input = "[Event \"e1]\n\n1. e4 *\n\n[Event \"e2]\n\n1. d4 *\n\n[Event \"e3]\n\n1. c4 *\n";
+    let out = convert("pgn", "pgn", &[], input.as_bytes());
+    let err = stderr(&out);
+    assert_eq!(err.matches("warning[tag-repair]").count(), 1, "{err}");
+    assert!(err.contains("(2 more like this)"), "{err}");
+    assert!(
+        err.ends_with("converted 3 games, 0 failed, 3 warnings\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_output_in_a_missing_folder_is_named_never_its_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nod/x.pgn");
+    let out = kifu(
+        &[
+            "convert",
+            "--from",
+            "pgn",
+            "--to",
+            "pgn",
+            "-o",
+            missing.to_str().unwrap(),
+        ],
+        b"1. e4 *\n",
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("kifu-tmp"), "{err}");
+    assert!(
+        err.contains(&format!("{}: there is no folder", missing.display()))
+            && err.contains("create it first"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_folder_named_by_o_says_so_with_or_without_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = format!("{}/newdir/", dir.path().display());
+    for to in [&["--to", "json"][..], &[][..]] {
+        let mut args = vec!["convert", "--from", "pgn", "-o", &folder];
+        args.extend_from_slice(to);
+        let out = kifu(&args, b"1. e4 *\n");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("names a folder") && err.contains("--out-dir"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_drop_without_a_variant_tag_says_what_it_is() {
+    let out = convert("pgn", "json", &[], b"1. e4 d5 2. exd5 Nf6 3. N@f3+ *\n");
+    let err = stderr(&out);
+    assert!(
+        err.contains("-:1:25: error: game 1: `N@f3+` is a drop")
+            && err.contains("crazyhouse")
+            && err.contains("standard chess and Chess960 only"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_folder_with_nothing_to_convert_counts_as_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let game = dir.path().join("g.pgn");
+    std::fs::write(&game, "1. e4 *\n").unwrap();
+    let out = kifu(
+        &[
+            "convert",
+            "--to",
+            "json",
+            empty.to_str().unwrap(),
+            game.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let err = stderr(&out);
+    assert!(err.contains("warning[nothing-to-convert]"), "{err}");
+    assert!(
+        err.ends_with("converted 1 game, 0 failed, 1 warning\n"),
+        "{err}"
+    );
+}
