@@ -19,6 +19,7 @@ use crate::interchange::{csv, json, xml};
 use crate::ir::Game;
 use crate::options::{Options, Settings};
 use crate::output::Output;
+use crate::spell::{self, Lines};
 
 /// Options that change how records are read: the input format's own
 /// (typed, from its registry entry) and the settings every reader shares.
@@ -56,9 +57,10 @@ pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
 /// target could not hold.
 pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>, Problem>;
 
-/// Spells each ply of a game's main line ([`Format::spell`]): the text of
-/// each, in order, or `None` when the game cannot be spelled.
-pub type SpellFn = fn(&Game) -> Option<Vec<String>>;
+/// Spells each ply of a game's lines ([`Format::spell`]): the text of
+/// each, in the order the container writes them, or why the game cannot
+/// be spelled.
+pub type SpellFn = fn(&Game, Lines) -> Result<Vec<String>, Problem>;
 
 /// What a writer puts around and between games in one output.
 #[derive(Debug, Clone, Copy)]
@@ -143,10 +145,10 @@ pub struct Format {
     pub read: Option<ReadFn>,
     /// The writer, if kifu writes the format.
     pub write: Option<WriteFn>,
-    /// How the format spells each ply of a game's main line, for a format
-    /// that holds no comments (a scoresheet); `None`: [`crate::spell`]
-    /// finds each move in what the writer writes, by a mark comment after
-    /// every ply.
+    /// How the notation spells each ply of a game, as its writer does
+    /// ([`crate::spell::plies`] of the notation); `None` for a format that
+    /// spells no moves of its own (an interchange format, a notation kifu
+    /// only reads).
     pub spell: Option<SpellFn>,
     /// What goes around the games of one output.
     pub framing: Framing,
@@ -165,7 +167,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&pgn::DIALECT),
         read: Some(pgn::read),
         write: Some(pgn::write),
-        spell: None,
+        spell: Some(spell::plies::<pgn::San>),
         framing: CONTAINER,
         options: Options::NONE,
     },
@@ -178,7 +180,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&draughts::DIALECT),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
-        spell: None,
+        spell: Some(spell::plies::<draughts_num::Numbers>),
         framing: CONTAINER,
         options: Options::of::<draughts::Options>(),
     },
@@ -191,7 +193,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&draughts::DIALECT),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
-        spell: None,
+        spell: Some(spell::plies::<draughts_diag::Diagonal>),
         framing: CONTAINER,
         options: Options::of::<draughts::Options>(),
     },
@@ -204,7 +206,7 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: Some(sllavcco::read),
         write: Some(sllavcco::write),
-        spell: Some(sllavcco::spell_plies),
+        spell: Some(spell::plies::<sllavcco::Cells>),
         framing: CONTAINER,
         options: Options::of::<sllavcco::Options>(),
     },
@@ -217,7 +219,7 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: None,
         write: Some(sllavcco_html::write),
-        spell: None,
+        spell: Some(spell::plies::<sllavcco_html::Cells>),
         framing: sllavcco_html::FRAMING,
         options: Options::of::<sllavcco_html::Options>(),
     },
@@ -230,7 +232,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&coerceo::DIALECT),
         read: Some(coerceo::read),
         write: Some(coerceo::write),
-        spell: None,
+        spell: Some(spell::plies::<coerceo::Cgn>),
         framing: CONTAINER,
         options: Options::of::<coerceo::Options>(),
     },
@@ -244,7 +246,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&tafl::DIALECT),
         read: Some(tafl::read),
         write: Some(tafl::write),
-        spell: None,
+        spell: Some(spell::plies::<tafl::Tafl>),
         framing: CONTAINER,
         options: Options::of::<tafl::Options>(),
     },
@@ -258,7 +260,7 @@ pub static FORMATS: &[Format] = &[
         split: &otn::OtnScan,
         read: Some(otn::read),
         write: Some(otn::write),
-        spell: Some(otn::spell_plies),
+        spell: Some(spell::plies::<otn::Otn>),
         framing: Framing::PLAIN,
         options: Options::of::<tafl::Options>(),
     },
@@ -284,7 +286,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&tenjiku::DIALECT),
         read: Some(tenjiku::read),
         write: Some(tenjiku::write),
-        spell: None,
+        spell: Some(spell::plies::<tenjiku::Hodges>),
         framing: CONTAINER,
         options: Options::of::<tenjiku::Options>(),
     },

@@ -59,6 +59,19 @@ impl Family {
         self.dialect().results
     }
 
+    /// The family's canonical notation, by its format's name: the one
+    /// [`MoveFields::written`] spells moves in, and `kifu diff` shows a
+    /// side's moves in when the side's own format spells none (JSON).
+    pub fn canonical_notation(self) -> &'static str {
+        match self {
+            Family::Chess => "pgn",
+            Family::Draughts => "draughts-num",
+            Family::Coerceo => "coerceo",
+            Family::Tafl => "tafl",
+            Family::Tenjiku => "tenjiku",
+        }
+    }
+
     /// The family's name as the CLI and `kifu formats` spell it.
     pub fn name(self) -> &'static str {
         match self {
@@ -303,8 +316,9 @@ impl Move {
 /// `None` (NULL) where the family's records do not say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MoveFields {
-    /// The move as the family's first notation writes it where it stands
-    /// (chess SAN with its check mark, a draughts path as held, CGN, tafl,
+    /// The move as the family's canonical notation
+    /// ([`Family::canonical_notation`]) spells it where it stands (chess
+    /// SAN with its check mark, a draughts path as held, CGN, tafl,
     /// Hodges): kifu keeps a move's meaning, not its source text. (The
     /// `csv` writer puts the spelling of the format a game was read from
     /// in its place: [`crate::spell`].)

@@ -205,6 +205,23 @@ pub struct Move {
     pub actions: Vec<Action>,
 }
 
+/// The Coerceo walk as the notation spells from it ([`crate::spell`]): a
+/// ply is spelled from its own parts alone.
+pub struct Positions;
+
+impl crate::spell::Replay for Positions {
+    const FAMILY: crate::family::Family = crate::family::Family::Coerceo;
+    type Before<'p> = ();
+
+    fn walk<'g>(
+        game: &'g crate::ir::Game,
+        lines: crate::spell::Lines,
+        mut visit: impl FnMut(&'g crate::ir::Ply, ()) -> Result<(), crate::error::Problem>,
+    ) -> Result<(), crate::error::Problem> {
+        crate::spell::each_ply(game, lines, |ply| visit(ply, ()))
+    }
+}
+
 /// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
 /// the ply in CGN (written and canonical), its step's fields and the fields
 /// it captured, in the order written.

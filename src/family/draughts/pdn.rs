@@ -14,6 +14,7 @@ use crate::family::{Move, Setup, Variant};
 use crate::format::ReadOptions;
 use crate::ir::{Game, Line, Outcome, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+use crate::spell::Spell;
 use std::sync::OnceLock;
 
 /// The draughts result tokens, in the order of `result_token` in
@@ -838,20 +839,21 @@ pub fn draughts_move(mv: &Move) -> Result<&DMove, Problem> {
 }
 
 /// Writes a draughts game in the PGN-style container: the board's GameType
-/// tag when needed, and every move spelled by `spell` on the game's board.
-pub fn write_game(
-    game: &Game,
-    format: &str,
-    out: &mut String,
-    spell: impl Fn(&Board, &DMove, &mut String) -> Result<(), Problem>,
-) -> Result<Vec<Problem>, Problem> {
+/// tag when needed, and every move spelled by the notation `N` on the
+/// game's board.
+pub fn write_game<N>(game: &Game, format: &str, out: &mut String) -> Result<Vec<Problem>, Problem>
+where
+    N: Spell<Replay = super::Positions, Options = ()>,
+{
     let board = board_of(game, format)?;
+    // A draughts move is spelled on the board alone, wherever it stands:
+    // each where the container writes it.
     container::write(
         game,
         &render_tags(game, board),
         out,
         &DIALECT,
         Style::default(),
-        |mv, buf| spell(&board, draughts_move(mv)?, buf),
+        |ply, buf| N::spell_ply(&(), &board, ply, buf),
     )
 }
