@@ -56,9 +56,20 @@ pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
 /// target could not hold.
 pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>, Problem>;
 
-/// Spells each ply of a game's main line ([`Format::spell`]): the text of
-/// each, in order, or `None` when the game cannot be spelled.
-pub type SpellFn = fn(&Game) -> Option<Vec<String>>;
+/// Which lines of a game a walk takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lines {
+    /// Every ply: each ply of the main line, then its variations (and
+    /// theirs), as the container writes them.
+    All,
+    /// The main line alone.
+    Main,
+}
+
+/// Spells each ply of a game's lines ([`crate::format::Format::spell`]):
+/// the text of each, in the order the container writes them, or why the
+/// game cannot be spelled.
+pub type SpellFn = fn(&Game, Lines) -> Result<Vec<String>, Problem>;
 
 /// A game read from a record, with what the reader noticed.
 #[derive(Debug, Clone)]

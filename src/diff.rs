@@ -20,10 +20,10 @@ use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp, DiffTag};
 use crate::archive::{cut_short, read_record, Document, ParMap, Record, Records};
 use crate::codec::ReadOptions;
 use crate::error::Problem;
-use crate::family::{main_line_fens, Family};
-use crate::format::{Format, FORMATS};
+use crate::family::main_line_fens;
+use crate::format::{by_name, Format};
 use crate::ir::{Game, Side};
-use crate::spell::{self, DERIVED};
+use crate::spell;
 
 pub mod report;
 
@@ -500,6 +500,10 @@ fn placeholder(value: &str) -> bool {
     matches!(value.trim(), "" | "?" | "-" | "*" | "????.??.??")
 }
 
+/// Tags that the IR holds as typed fields or that restate the moves (the
+/// start, the board, the result): compared by what they mean, not as tags.
+pub const DERIVED: [&str; 6] = ["Result", "FEN", "SetUp", "Variant", "GameType", "PlyCount"];
+
 /// The tags that differ, but [`DERIVED`] ones (the IR holds them as typed
 /// fields or they restate the moves: their difference is the start's or
 /// the result's, said once). A tag is looked up by its exact name (its
@@ -542,26 +546,15 @@ fn tag_diffs(a: &Game, b: &Game) -> Vec<TagDiff> {
     out
 }
 
-/// The formats whose spelling a side's moves are shown in, in the order
-/// tried: the side's own, then the family's others that kifu writes (for
-/// a side that is not a movetext, such as JSON).
-fn spelling_format(own: &'static Format, family: Family) -> Vec<&'static Format> {
-    let mut out = vec![own];
-    out.extend(
-        FORMATS
-            .iter()
-            .filter(|f| f.family == Some(family) && f.write.is_some() && f.name != own.name),
-    );
-    out
-}
-
 /// How each ply of a game's main line is spelled in its notation
-/// ([`crate::spell`]), or in the first of the family's others that spells
-/// it; else by what the move means.
+/// ([`crate::spell`]), or, where that spells none (JSON), in its family's
+/// canonical notation ([`crate::family::Family::canonical_notation`]);
+/// else by what the
+/// move means.
 fn spell_main_line(game: &Game, own: &'static Format) -> Vec<String> {
-    spelling_format(own, game.family())
-        .into_iter()
-        .find_map(|format| spell::main_line(game, format))
+    let canonical = by_name(game.family().canonical_notation());
+    spell::main_line(game, own)
+        .or_else(|| canonical.and_then(|f| spell::main_line(game, f)))
         .unwrap_or_else(|| game.moves.plies.iter().map(|p| p.mv.key(false)).collect())
 }
 

@@ -14,6 +14,7 @@ use crate::family::tenjiku::notation as tenjiku;
 use crate::family::{self, Family};
 use crate::interchange::{csv, json, xml};
 use crate::options::Options;
+use crate::spell;
 
 const CONTAINER: Framing = Framing {
     between: "\n",
@@ -43,10 +44,10 @@ pub struct Format {
     pub read: Option<ReadFn>,
     /// The writer, if kifu writes the format.
     pub write: Option<WriteFn>,
-    /// How the format spells each ply of a game's main line, for a format
-    /// that holds no comments (a scoresheet); `None`: [`crate::spell`]
-    /// finds each move in what the writer writes, by a mark comment after
-    /// every ply.
+    /// How the notation spells each ply of a game, as its writer does
+    /// ([`crate::spell::plies`] of the notation); `None` for a format that
+    /// spells no moves of its own (an interchange format, a notation kifu
+    /// only reads).
     pub spell: Option<SpellFn>,
     /// What goes around the games of one output.
     pub framing: Framing,
@@ -65,7 +66,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::chess::DIALECT),
         read: Some(pgn::read),
         write: Some(pgn::write),
-        spell: None,
+        spell: Some(spell::plies::<pgn::San>),
         framing: CONTAINER,
         options: Options::NONE,
     },
@@ -78,7 +79,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::draughts::DIALECT),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
-        spell: None,
+        spell: Some(spell::plies::<draughts_num::Numbers>),
         framing: CONTAINER,
         options: Options::of::<draughts::Options>(),
     },
@@ -91,7 +92,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::draughts::DIALECT),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
-        spell: None,
+        spell: Some(spell::plies::<draughts_diag::Diagonal>),
         framing: CONTAINER,
         options: Options::of::<draughts::Options>(),
     },
@@ -104,7 +105,7 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: Some(sllavcco::read),
         write: Some(sllavcco::write),
-        spell: Some(sllavcco::spell_plies),
+        spell: Some(spell::plies::<sllavcco::Cells>),
         framing: CONTAINER,
         options: Options::of::<sllavcco::Options>(),
     },
@@ -117,7 +118,7 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: None,
         write: Some(sllavcco_html::write),
-        spell: None,
+        spell: Some(spell::plies::<sllavcco_html::Cells>),
         framing: sllavcco_html::FRAMING,
         options: Options::of::<sllavcco_html::Options>(),
     },
@@ -130,7 +131,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::coerceo::DIALECT),
         read: Some(coerceo::read),
         write: Some(coerceo::write),
-        spell: None,
+        spell: Some(spell::plies::<coerceo::Cgn>),
         framing: CONTAINER,
         options: Options::of::<coerceo::Options>(),
     },
@@ -144,7 +145,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::hnefatafl::DIALECT),
         read: Some(tafl::read),
         write: Some(tafl::write),
-        spell: None,
+        spell: Some(spell::plies::<tafl::Tafl>),
         framing: CONTAINER,
         options: Options::of::<tafl::Options>(),
     },
@@ -158,7 +159,7 @@ pub static FORMATS: &[Format] = &[
         split: &otn::OtnScan,
         read: Some(otn::read),
         write: Some(otn::write),
-        spell: Some(otn::spell_plies),
+        spell: Some(spell::plies::<otn::Otn>),
         framing: Framing::PLAIN,
         options: Options::of::<tafl::Options>(),
     },
@@ -184,7 +185,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::tenjiku::DIALECT),
         read: Some(tenjiku::read),
         write: Some(tenjiku::write),
-        spell: None,
+        spell: Some(spell::plies::<tenjiku::Hodges>),
         framing: CONTAINER,
         options: Options::of::<tenjiku::Options>(),
     },

@@ -1,169 +1,258 @@
-//! A move spelled in a given notation: each ply of a game as a format
-//! writes it, for `kifu diff` (each side's moves in its own notation) and
-//! the `csv` tables' `move` column (each move in its source's notation).
+//! A move spelled in a given notation, as shakmaty's
+//! `San::from_move(&position, &move)` spells a chess move: from the
+//! position before it.
 //!
-//! A format that writes movetext with comments is asked by writing the
-//! game with a mark comment after every ply (tags, comments, glyphs and
-//! variations left out) and cutting what it writes at the marks; a format
-//! that holds no comments (a scoresheet) says how it spells its plies
-//! itself ([`crate::format::Format::spell`]). A variation is spelled as the
-//! line it is: the plies that lead to it, then its own.
+//! Each family has one replay ([`Replay`]): it walks a game's plies once, in
+//! the order the container writes them (each ply, then its variations, as
+//! [`crate::family::plies_in_order`] gives them), and gives each ply with
+//! what its notations need of the position before it (chess: the
+//! disambiguation and check the rules derive; tafl: the pieces on the
+//! board; draughts: the board alone). Each notation spells one ply from
+//! that ([`Spell::spell_ply`]): its writer spells every move so, and so do
+//! `kifu diff` (each side's moves in its own notation) and the `csv`
+//! tables' `move` column (each move as its source notation spells it),
+//! through the function a format's registry entry carries
+//! ([`crate::format::Format::spell`], which is [`plies`] of the
+//! notation). A game is spelled in one walk, however many variations it
+//! has.
 
-use crate::codec::WriteOptions;
+use crate::codec::Lines;
+use crate::error::Problem;
+use crate::family::Family;
 use crate::format::Format;
-use crate::ir::{Comment, CommentKind, Game, Line, Ply};
+use crate::ir::{Game, Ply};
 
-/// Tags that the IR holds as typed fields or that restate the moves (the
-/// start, the board, the result): a writer may need them to place the
-/// moves, so the game that is spelled keeps them.
-pub const DERIVED: [&str; 6] = ["Result", "FEN", "SetUp", "Variant", "GameType", "PlyCount"];
-
-/// Tags besides [`DERIVED`] that say where a game starts: a writer that
-/// names the pieces (otn) needs them.
-const START: [&str; 1] = ["Position"];
-
-/// The comment put after every ply to find where each move's text ends in
-/// what a writer writes.
-const MARK: &str = "kifu-spell-mark";
-
-/// A game of `game`'s variant, start and [`DERIVED`] tags whose main line
-/// is `plies` without their annotations, each followed by the mark when
-/// `mark` says so.
-fn bare(game: &Game, plies: &[&Ply], mark: bool) -> Game {
-    let mut bare = Game::new(game.variant.clone());
-    bare.setup = game.setup.clone();
-    bare.tags = game
-        .tags
-        .iter()
-        .filter(|t| {
-            DERIVED
-                .iter()
-                .chain(&START)
-                .any(|d| d.eq_ignore_ascii_case(&t.name))
-        })
-        .cloned()
-        .collect();
-    bare.moves.plies = plies
-        .iter()
-        .map(|p| {
-            let mut p = Ply::new(p.number, p.side, p.mv.clone());
-            if mark {
-                p.after = vec![Comment {
-                    kind: CommentKind::Brace,
-                    text: MARK.to_string(),
-                }];
-            }
-            p
-        })
-        .collect();
-    bare
+/// A family's one replay of a game's moves, as its notations spell them.
+pub trait Replay {
+    /// The family whose games it walks.
+    const FAMILY: Family;
+    /// What a notation of the family needs of the position before a ply to
+    /// spell it.
+    type Before<'p>: Copy;
+    /// Walks `game`'s plies of `lines` in the order the container writes
+    /// them, giving `visit` each ply and what its notations need of the
+    /// position before it. The error: a game of another family, or one its
+    /// replay cannot play, or the first `visit` returned (a walk may go on
+    /// past it).
+    fn walk<'g>(
+        game: &'g Game,
+        lines: Lines,
+        visit: impl FnMut(&'g Ply, Self::Before<'_>) -> Result<(), Problem>,
+    ) -> Result<(), Problem>;
 }
 
-/// How each of `plies` (a line played from the game's start) is spelled
-/// in `format`; `None` when the format cannot write them or what it writes
-/// cannot be cut at the marks.
-fn line(game: &Game, plies: &[&Ply], format: &Format) -> Option<Vec<String>> {
-    if let Some(spell) = format.spell {
-        return spell(&bare(game, plies, false)).filter(|s| s.len() == plies.len());
+/// Walks a game's plies of `lines` in the order the container writes them,
+/// for a family whose notations need nothing of the position (the walk of
+/// its [`Replay`]).
+pub fn each_ply<'g>(
+    game: &'g Game,
+    lines: Lines,
+    mut visit: impl FnMut(&'g Ply) -> Result<(), Problem>,
+) -> Result<(), Problem> {
+    fn walk_line<'g>(
+        line: &'g crate::ir::Line,
+        visit: &mut impl FnMut(&'g Ply) -> Result<(), Problem>,
+    ) -> Result<(), Problem> {
+        for ply in &line.plies {
+            visit(ply)?;
+            for v in &ply.variations {
+                walk_line(v, visit)?;
+            }
+        }
+        Ok(())
     }
-    let write = format.write?;
-    let mut out = String::new();
-    write(&bare(game, plies, true), &WriteOptions::default(), &mut out).ok()?;
-    let mark = format!("{{{MARK}}}");
-    let pieces: Vec<&str> = out.split(&mark).collect();
-    if pieces.len() != plies.len() + 1 {
-        return None;
+    match lines {
+        Lines::All => walk_line(&game.moves, &mut visit),
+        Lines::Main => game.moves.plies.iter().try_for_each(visit),
     }
-    let spelled = pieces[..plies.len()].iter().map(|piece| {
-        // The last line holds the move (tags and the line breaks of the
-        // layout before it).
-        let text = piece.trim();
-        let text = text.rsplit("\n\n").next().unwrap_or(text);
-        let words: Vec<&str> = text.split_whitespace().collect();
-        // The move number: digits, then dots or the dialect's mark.
-        let skip = usize::from(
-            words.first().is_some_and(|w| {
-                w.starts_with(|c: char| c.is_ascii_digit())
-                    && w.trim_start_matches(|c: char| c.is_ascii_digit())
-                        .chars()
-                        .all(|c| c.is_ascii_punctuation())
-            }) && words.len() > 1,
-        );
-        words[skip..].join(" ")
-    });
-    Some(spelled.collect())
+}
+
+/// For a replay that walks every line: which plies of its walk are of
+/// `lines` (the main line's come in the walk in their order).
+pub struct Only<'g> {
+    lines: Lines,
+    main: std::iter::Peekable<std::slice::Iter<'g, Ply>>,
+}
+
+impl<'g> Only<'g> {
+    /// The plies of `lines` of `game`.
+    pub fn new(game: &'g Game, lines: Lines) -> Only<'g> {
+        Only {
+            lines,
+            main: game.moves.plies.iter().peekable(),
+        }
+    }
+
+    /// Whether `ply`, the next of the walk, is of the lines.
+    pub fn takes(&mut self, ply: &Ply) -> bool {
+        if self.lines == Lines::All {
+            return true;
+        }
+        self.main.next_if(|m| std::ptr::eq(*m, ply)).is_some()
+    }
+}
+
+/// A notation's spelling of its moves: one ply from the position before it.
+pub trait Spell {
+    /// The replay of the notation's family.
+    type Replay: Replay;
+    /// The writer's options that change how a move is spelled; their
+    /// default is the spelling [`plies`] gives (the csv `move` column,
+    /// `kifu diff`).
+    type Options: Default;
+    /// Appends the text of `ply` (without the glyph, the move number or
+    /// anything else the writer puts around it) to `out`, as the notation
+    /// writes it where it stands. The error: a move the notation cannot
+    /// write.
+    fn spell_ply(
+        options: &Self::Options,
+        before: <Self::Replay as Replay>::Before<'_>,
+        ply: &Ply,
+        out: &mut String,
+    ) -> Result<(), Problem>;
+}
+
+/// The text of every ply of `lines` of a game as the notation `N` spells
+/// it by default, in the order the container writes them: a format's
+/// [`crate::format::Format::spell`].
+pub fn plies<N: Spell>(game: &Game, lines: Lines) -> Result<Vec<String>, Problem> {
+    let options = N::Options::default();
+    let mut out = Vec::new();
+    walk::<N>(game, lines, |ply, before| {
+        let mut text = String::new();
+        N::spell_ply(&options, before, ply, &mut text)?;
+        out.push(text);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Walks a game of `N`'s family, checked to be one.
+fn walk<'g, N: Spell>(
+    game: &'g Game,
+    lines: Lines,
+    visit: impl FnMut(&'g Ply, <N::Replay as Replay>::Before<'_>) -> Result<(), Problem>,
+) -> Result<(), Problem> {
+    let family = <N::Replay as Replay>::FAMILY;
+    if game.family() != family {
+        return Err(Problem::whole(format!(
+            "a {} game has no {} moves to spell",
+            game.family().name(),
+            family.name()
+        )));
+    }
+    N::Replay::walk(game, lines, visit)
+}
+
+/// The text of every ply of a game spelled by a writer, one after another
+/// in one string ([`spelled`]).
+#[derive(Debug, Default)]
+pub struct Spelled {
+    text: String,
+    /// Where each ply's text ends in `text`.
+    ends: Vec<usize>,
+}
+
+/// The error of a writer whose plies and spellings do not pair up (a bug).
+const LOST: &str = "the spelling lost its place in the game";
+
+impl Spelled {
+    /// How many plies it holds.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether it holds no ply.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The text of the `i`-th ply spelled.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        self.text.get(start..end)
+    }
+
+    /// The texts in order, for a writer that writes the plies in the
+    /// order they were spelled (the container's).
+    pub fn texts(&self) -> Texts<'_> {
+        Texts {
+            spelled: self,
+            next: 0,
+        }
+    }
+}
+
+/// The texts of a [`Spelled`] taken one after another by a writer.
+pub struct Texts<'s> {
+    spelled: &'s Spelled,
+    next: usize,
+}
+
+impl Texts<'_> {
+    /// Appends the next ply's text to `buf`.
+    #[inline]
+    pub fn write_next(&mut self, buf: &mut String) -> Result<(), Problem> {
+        let text = self
+            .spelled
+            .get(self.next)
+            .ok_or_else(|| Problem::whole(LOST))?;
+        buf.push_str(text);
+        self.next += 1;
+        Ok(())
+    }
+
+    /// Checks that every text was taken.
+    pub fn finish(self) -> Result<(), Problem> {
+        if self.next == self.spelled.len() {
+            Ok(())
+        } else {
+            Err(Problem::whole(LOST))
+        }
+    }
+}
+
+/// Every ply of `lines` of a game spelled by the notation `N` with a
+/// writer's `options`, in the order the container writes them.
+pub fn spelled<N: Spell>(
+    game: &Game,
+    options: &N::Options,
+    lines: Lines,
+) -> Result<Spelled, Problem> {
+    // (The main line's length: enough for a game without variations.)
+    let plies = game.moves.plies.len();
+    let mut out = Spelled {
+        text: String::with_capacity(plies * 8),
+        ends: Vec::with_capacity(plies),
+    };
+    walk::<N>(game, lines, |ply, before| {
+        N::spell_ply(options, before, ply, &mut out.text)?;
+        out.ends.push(out.text.len());
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// How every ply of a game is spelled in `format`, in the order the
+/// container writes them (each ply, then its variations); `None` when the
+/// format cannot spell them (it spells no moves, or another family's, or
+/// not these).
+pub fn every_ply(game: &Game, format: &Format) -> Option<Vec<String>> {
+    spell_in(game, format, Lines::All)
 }
 
 /// How each ply of a game's main line is spelled in `format`; `None` when
-/// the format cannot spell them (it writes no such game, or another
-/// family's).
+/// the format cannot spell them.
 pub fn main_line(game: &Game, format: &Format) -> Option<Vec<String>> {
+    spell_in(game, format, Lines::Main)
+}
+
+fn spell_in(game: &Game, format: &Format, lines: Lines) -> Option<Vec<String>> {
     if format.family != Some(game.family()) {
         return None;
     }
-    let plies: Vec<&Ply> = game.moves.plies.iter().collect();
-    line(game, &plies, format)
-}
-
-/// The most plies [`every_ply`] writes for one game: each variation is
-/// written with the plies that lead to it, which a game with a variation
-/// at every one of thousands of plies would make quadratic.
-pub const BUDGET: usize = 200_000;
-
-/// How every ply of a game is spelled in `format`, in the order the
-/// container writes them (each ply, then its variations, as
-/// [`crate::family::plies_in_order`] gives them); `None` when the format
-/// cannot spell them all, or only by writing over [`BUDGET`] plies.
-pub fn every_ply(game: &Game, format: &Format) -> Option<Vec<String>> {
-    if format.family != Some(game.family()) {
-        return None;
-    }
-    let mut out = Vec::new();
-    // The main line is written once whatever its length.
-    let mut budget = BUDGET + game.moves.plies.len();
-    walk(
-        game,
-        &mut Vec::new(),
-        &game.moves,
-        format,
-        &mut budget,
-        &mut out,
-    )?;
-    Some(out)
-}
-
-/// Spells `line`, whose plies follow `lead`, and its variations, into
-/// `out`, writing at most `budget` plies.
-fn walk<'g>(
-    game: &Game,
-    lead: &mut Vec<&'g Ply>,
-    line: &'g Line,
-    format: &Format,
-    budget: &mut usize,
-    out: &mut Vec<String>,
-) -> Option<()> {
-    if line.plies.is_empty() {
-        return Some(());
-    }
-    let start = lead.len();
-    lead.extend(&line.plies);
-    *budget = budget.checked_sub(lead.len())?;
-    let spelled = self::line(game, lead, format);
-    lead.truncate(start);
-    let spelled = spelled?;
-    for (i, (ply, text)) in line.plies.iter().zip(&spelled[start..]).enumerate() {
-        out.push(text.clone());
-        if ply.variations.is_empty() {
-            continue;
-        }
-        // A variation replaces this ply: the plies before it lead to it.
-        lead.extend(&line.plies[..i]);
-        for v in &ply.variations {
-            walk(game, lead, v, format, budget, out)?;
-        }
-        lead.truncate(start);
-    }
-    Some(())
+    (format.spell?)(game, lines).ok()
 }
 
 #[cfg(test)]
@@ -207,17 +296,55 @@ mod tests {
             every_ply(&game, num).unwrap(),
             ["32-28", "33-28", "18-23", "19-23", "17-21", "28-22", "28x19", "14x23"]
         );
+        assert_eq!(
+            main_line(&game, num).unwrap(),
+            ["32-28", "19-23", "28x19", "14x23"]
+        );
         // Another family's format spells nothing.
         assert_eq!(every_ply(&game, by_name("pgn").unwrap()), None);
     }
 
+    /// A pgn spelling that counts the plies it spells.
+    struct Counted;
+
+    thread_local! {
+        static SPELLED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    impl Spell for Counted {
+        type Replay = crate::family::chess::Positions;
+        type Options = ();
+        fn spell_ply(
+            options: &(),
+            before: crate::family::chess::Spelling,
+            ply: &Ply,
+            out: &mut String,
+        ) -> Result<(), Problem> {
+            SPELLED.with(|n| n.set(n.get() + 1));
+            crate::family::chess::pgn::San::spell_ply(options, before, ply, out)
+        }
+    }
+
     #[test]
-    fn a_variation_at_every_one_of_many_plies_is_not_spelled_past_the_budget() {
+    fn a_variation_at_every_one_of_many_plies_is_spelled_once_each() {
         let pgn = by_name("pgn").unwrap();
         let spelled = every_ply(&knights(10), pgn).unwrap();
         assert_eq!(spelled[..4], ["Nf3", "Nh3", "Nf6", "Nh6"]);
         assert_eq!(spelled.len(), 80);
-        // 1,600 plies with a variation each: 1.3 million plies to write.
-        assert_eq!(every_ply(&knights(400), pgn), None);
+        // 20,000 plies with a variation each: each of the 40,000 plies is
+        // spelled once (writing each variation with the plies that lead
+        // to it, as kifu did, wrote 200 million), in one walk.
+        let game = knights(5_000);
+        let started = std::time::Instant::now();
+        SPELLED.with(|n| n.set(0));
+        let spelled = plies::<Counted>(&game, Lines::All).unwrap();
+        assert_eq!(spelled.len(), 40_000);
+        assert_eq!(SPELLED.with(std::cell::Cell::get), 40_000);
+        assert_eq!(spelled[39_996..], ["Ng1", "Nh4", "Ng8", "Nh5"]);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
     }
 }

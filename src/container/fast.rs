@@ -260,6 +260,7 @@ pub fn spaced_result(mv: &[u8], results: &Results) -> bool {
 /// The result token at `i`, as the grammar's `result` rule finds one: the
 /// first of the dialect's tokens that starts there (they are listed in the
 /// grammar's order), not running on into a longer token.
+#[inline]
 fn result_at(text: &str, i: usize, results: &Results) -> Option<&'static str> {
     let rest = &text.as_bytes()[i..];
     let r = results.prefix(rest)?;

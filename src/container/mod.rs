@@ -1311,8 +1311,8 @@ impl Lines<'_> {
 /// Writes a whole game in the PGN-style container: preamble comments, tags,
 /// movetext numbered and laid out as the dialect and style say, and the
 /// result, ending with a newline. `tags` are the tags to write: the game's
-/// own, or those with what the target adds to them; `spell` writes one move
-/// in the target notation. The result is the dialect's token for
+/// own, or those with what the target adds to them; `spell` writes one
+/// ply's move in the target notation. The result is the dialect's token for
 /// [`Game::result_in`] (`*` for one the dialect has no token for). Returns
 /// the warnings: a result the family does not know, and what a comment
 /// cannot hold as it is ([`brace_text`]).
@@ -1325,7 +1325,7 @@ pub fn write<F>(
     mut spell: F,
 ) -> Result<Vec<Problem>, Problem>
 where
-    F: FnMut(&Move, &mut String) -> Result<(), Problem>,
+    F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
 {
     let mut warnings = Vec::new();
     for c in &game.preamble {
@@ -1484,7 +1484,7 @@ fn write_line<F>(
     buf: &mut String,
 ) -> Result<(), Problem>
 where
-    F: FnMut(&Move, &mut String) -> Result<(), Problem>,
+    F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
 {
     let first = numbers.first;
     let breaks = main && numbers.pairs;
@@ -1516,7 +1516,7 @@ where
             }
         }
         need_number = false;
-        spell(&ply.mv, buf)?;
+        spell(ply, buf)?;
         let glyph_as_nag = match &ply.glyph {
             Some(g) if lines.glyphs_as_nags => glyph_nag(g),
             _ => None,

@@ -174,9 +174,14 @@ impl Results {
     /// token: the caller checks what follows).
     #[inline]
     pub fn prefix(&self, text: &[u8]) -> Option<&'static str> {
+        // The first byte first: most texts asked about are moves, which no
+        // comparison of whole bytes should cost.
         self.tokens
             .iter()
-            .find(|t| text.starts_with(t.text.as_bytes()))
+            .find(|t| {
+                let t = t.text.as_bytes();
+                t.first() == text.first() && text.starts_with(t)
+            })
             .map(|t| t.text)
     }
 
@@ -396,8 +401,8 @@ mod tests {
         };
         // Spelled as the text said (no replay here): the SAN of these
         // moves needs no disambiguation or check mark.
-        container::write(&game, &[], &mut out, &dialect, style, |mv, buf| {
-            let p = mv.as_chess().expect("a chess game");
+        container::write(&game, &[], &mut out, &dialect, style, |ply, buf| {
+            let p = ply.mv.as_chess().expect("a chess game");
             pgn::spell(p, Default::default(), buf);
             Ok(())
         })

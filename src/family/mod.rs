@@ -28,6 +28,10 @@ pub trait GameFamily: 'static {
     /// The dialect of the family's container notations: its numbering and
     /// result tokens.
     const DIALECT: &'static Dialect;
+    /// The family's canonical notation, by its format's name: the one
+    /// [`MoveFields::written`] spells moves in, and `kifu diff` shows a
+    /// side's moves in when the side's own format spells none (JSON).
+    const CANONICAL: &'static str;
     /// Whether the family's readers replay each game's moves by its rules,
     /// which [`crate::codec::ReadOptions::no_validate`] (`--no-validate`)
     /// turns off: the moves are then read by their text alone, and what
@@ -114,6 +118,11 @@ macro_rules! families {
             /// The family's name as the CLI and `kifu formats` spell it.
             pub fn name(self) -> &'static str {
                 match self { $( Family::$name => <$room::$ty as GameFamily>::NAME, )* }
+            }
+
+            /// The family's canonical notation ([`GameFamily::CANONICAL`]).
+            pub fn canonical_notation(self) -> &'static str {
+                match self { $( Family::$name => <$room::$ty as GameFamily>::CANONICAL, )* }
             }
 
             /// Whether the family's readers replay the moves, which
@@ -299,8 +308,9 @@ impl Move {
 /// `None` (NULL) where the family's records do not say.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MoveFields {
-    /// The move as the family's first notation writes it where it stands
-    /// (chess SAN with its check mark, a draughts path as held, CGN, tafl,
+    /// The move as the family's canonical notation
+    /// ([`Family::canonical_notation`]) spells it where it stands (chess
+    /// SAN with its check mark, a draughts path as held, CGN, tafl,
     /// Hodges): kifu keeps a move's meaning, not its source text. (The
     /// `csv` writer puts the spelling of the format a game was read from
     /// in its place: [`crate::spell`].)

@@ -27,7 +27,7 @@ use crate::codec::{
 };
 use crate::error::{Error, Problem};
 use crate::family::{move_fields, Move, MoveFields, Setup, Variant};
-use crate::format::{Format, FORMATS};
+use crate::format::Format;
 use crate::ir::{Comment, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use crate::output::{OutFile, Output};
 use crate::spell;
@@ -225,7 +225,7 @@ const LOST: &str = "the move fields lost their place in the game";
 /// variation without plies. [`TableSink`] puts them in their tables. The
 /// `move` column holds each move as the format it was read from
 /// ([`WriteOptions::source`]) spells it: through [`spell::every_ply`]
-/// where that is not the family's first notation, whose spelling
+/// where that is not the family's canonical notation, whose spelling
 /// [`move_fields`] gives.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let mut fields = move_fields(game)?;
@@ -279,16 +279,13 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 /// Each move of a game (in the order [`move_fields`] gives them) as the
 /// source format spells it ([`spell::every_ply`]), where that is not what
 /// [`move_fields`] writes already: `None` for a source of no family (an
-/// interchange format: json, xml, csv), for the family's first notation
-/// (whose spelling [`MoveFields::written`] is), for a format kifu does not
-/// write, and for a game it cannot spell; then `move` is the family's
-/// first notation.
+/// interchange format: json, xml, csv), for the family's canonical
+/// notation (whose spelling [`MoveFields::written`] is), for a format
+/// that spells no moves (one kifu only reads), and for a game it cannot
+/// spell; then `move` is the family's canonical notation.
 fn source_spelling(game: &Game, source: Option<&Format>) -> Option<Vec<String>> {
     let source = source.filter(|f| f.family == Some(game.family()))?;
-    let first = FORMATS
-        .iter()
-        .find(|f| f.family == Some(game.family()) && f.write.is_some())?;
-    if first.name == source.name {
+    if source.name == game.family().canonical_notation() {
         return None;
     }
     spell::every_ply(game, source)

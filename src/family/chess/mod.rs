@@ -420,6 +420,40 @@ impl Board {
     };
 }
 
+/// The chess replay as the notations spell from it ([`crate::spell`]):
+/// [`rules::Replay::spelling`], which gives each ply with how standard
+/// notation shows it where it stands (its disambiguation and check: what
+/// the rules derive from the positions before and after it).
+pub struct Positions;
+
+impl crate::spell::Replay for Positions {
+    const FAMILY: crate::family::Family = crate::family::Family::Chess;
+    type Before<'p> = Spelling;
+
+    fn walk<'g>(
+        game: &'g crate::ir::Game,
+        lines: crate::codec::Lines,
+        mut visit: impl FnMut(&'g crate::ir::Ply, Spelling) -> Result<(), crate::error::Problem>,
+    ) -> Result<(), crate::error::Problem> {
+        use crate::error::Problem;
+        let mut replay = rules::Replay::spelling(game).map_err(Problem::whole)?;
+        if lines == crate::codec::Lines::Main {
+            replay = replay.main_line();
+        }
+        // (The replay's walk goes on past an error of `visit`: the first
+        // is kept.)
+        let mut failed = None;
+        replay
+            .walk(|step| {
+                if let Err(e) = visit(step.ply, step.spelling) {
+                    failed.get_or_insert(e);
+                }
+            })
+            .map_err(|stop| Problem::whole(stop.to_string()))?;
+        failed.map_or(Ok(()), Err)
+    }
+}
+
 /// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]),
 /// from the replay that spells them: SAN as written where it stands, long
 /// algebraic as the canonical form (`e2e4`, `e7e8q`, `O-O` for castling,
@@ -528,6 +562,7 @@ impl crate::family::GameFamily for Chess {
     const NAME: &'static str = "chess";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
+    const CANONICAL: &'static str = "pgn";
     type Board = Board;
     type Move = Ply;
     type Setup = String;

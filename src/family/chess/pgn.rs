@@ -4,6 +4,7 @@
 
 use pest::Parser;
 
+use crate::codec::Lines;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Start, Style};
@@ -14,7 +15,8 @@ use crate::family::chess::{
 };
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::{Move, Setup, Variant};
-use crate::ir::{Game, Tag};
+use crate::ir::{Game, Ply as IrPly, Tag};
+use crate::spell::{Replay as _, Spell};
 
 /// The pest parser: the container, the chess family and SAN.
 #[allow(missing_docs)]
@@ -482,9 +484,6 @@ const ROSTER_DEFAULTS: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
-/// The error of a writer whose plies and spellings do not pair up (a bug).
-const LOST: &str = "the replay lost its place in the game";
-
 /// Writes one game in PGN export format.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     if game.family() != crate::family::Family::Chess {
@@ -504,14 +503,15 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     for tag in missing {
         tags.to_mut().push(tag);
     }
-    // How each move is spelled where it stands, in the order the
-    // container writes them.
-    let mut spelled = Vec::with_capacity(game.moves.plies.len());
-    rules::Replay::spelling(game)
-        .map_err(Problem::whole)?
-        .walk(|step| spelled.push(step.spelling))
-        .map_err(|stop| Problem::whole(stop.to_string()))?;
-    let mut spelled = spelled.into_iter();
+    // What the replay says of each move where it stands (a few bytes a
+    // ply), in the order the container writes them: each move is spelled
+    // from it where the container writes it.
+    let mut spellings = Vec::with_capacity(game.moves.plies.len());
+    super::Positions::walk(game, Lines::All, |_, spelling| {
+        spellings.push(spelling);
+        Ok(())
+    })?;
+    let mut spellings = spellings.into_iter();
     let warnings = container::write(
         game,
         &tags,
@@ -521,17 +521,33 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
             glyphs_as_nags: true,
             layout: Layout::Paragraph,
         },
-        |mv, buf| {
-            // The container writes the plies in the replay's order.
-            let spelling = spelled.next().ok_or_else(|| Problem::whole(LOST))?;
-            spell(ply_of(mv).map_err(Problem::whole)?, spelling, buf);
-            Ok(())
+        |ply, buf| {
+            let spelling = spellings.next().ok_or_else(|| Problem::whole(LOST))?;
+            San::spell_ply(&(), spelling, ply, buf)
         },
     )?;
-    if spelled.next().is_some() {
+    if spellings.next().is_some() {
         return Err(Problem::whole(LOST));
     }
     Ok(warnings)
+}
+
+/// The error of a writer whose plies and spellings do not pair up (a bug).
+const LOST: &str = "the replay lost its place in the game";
+
+/// Standard algebraic notation, as PGN writes it ([`crate::spell`]):
+/// `Nbd2`, `exd5`, `O-O`, `e8=Q#`, `--` for a null move.
+pub struct San;
+
+impl Spell for San {
+    type Replay = super::Positions;
+    type Options = ();
+
+    #[inline]
+    fn spell_ply(_: &(), spelling: Spelling, ply: &IrPly, out: &mut String) -> Result<(), Problem> {
+        spell(ply_of(&ply.mv).map_err(Problem::whole)?, spelling, out);
+        Ok(())
+    }
 }
 
 /// Spells one move in canonical SAN, as `spelling` says it is shown where

@@ -37,6 +37,7 @@
 use pest::iterators::Pair;
 use pest::Parser;
 
+use crate::codec::Lines;
 use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
 use crate::container::{syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
@@ -48,6 +49,7 @@ use crate::family::chess::{
 use crate::family::{Family, Move, Setup, Variant};
 use crate::ir::{Game, GameResult, Line, Ply, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+use crate::spell::{Replay as _, Spell};
 
 /// The pest parser of `grammars/sllavcco.pest`.
 #[allow(missing_docs)]
@@ -1222,30 +1224,22 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
     Ok(fields)
 }
 
-/// The grid lines of a game's main line, and the text of their cells.
+/// The grid lines of a game's main line, and the text of their cells:
+/// each ply's cells as [`Cells`] spells them where it stands, its glyph
+/// after the last.
 fn grid(
     game: &Game,
     pieces: Pieces,
     warnings: &mut Vec<Problem>,
 ) -> Result<(Vec<SheetRow>, String), Problem> {
     let line = &game.moves;
-    // How each move is spelled where it stands.
-    let mut spelled = Vec::with_capacity(line.plies.len());
-    rules::Replay::spelling(game)
-        .map_err(Problem::whole)?
-        .main_line()
-        .walk(|step| spelled.push(step.spelling))
-        .map_err(|stop| Problem::whole(stop.to_string()))?;
-    if spelled.len() != line.plies.len() {
-        return Err(Problem::whole("the replay lost its place in the game"));
-    }
     let mut rows = Vec::with_capacity(line.plies.len() + 1);
     let mut text = String::with_capacity(line.plies.len() * 6);
-    let Some(first) = line.plies.first() else {
-        return Ok((rows, text));
-    };
-    let mut number = first.number;
-    let mut side = first.side;
+    let (mut number, mut side) = line
+        .plies
+        .first()
+        .map_or((1, Side::White), |p| (p.number, p.side));
+    let first_number = number;
     let mut renumbered = false;
     if side == Side::Black {
         rows.push(SheetRow {
@@ -1254,7 +1248,7 @@ fn grid(
             bounds: [0; 9],
         });
     }
-    for (ply, &spelling) in line.plies.iter().zip(&spelled) {
+    super::Positions::walk(game, Lines::Main, |ply, spelling| {
         if ply.side != side {
             return Err(Problem::whole(format!(
                 "move {}: two moves of one side in a row, which a scoresheet cannot hold",
@@ -1265,7 +1259,12 @@ fn grid(
         // The cells a ply fills are one or two neighbours: the ones before
         // them are empty, and so are the ones after.
         let mut at = grid_end(&text)?;
-        let cols = spell(ply, spelling, pieces, &mut text)?;
+        let mut cols = cells(ply, spelling, pieces, &mut text)?;
+        // The glyph ends the last cell.
+        if let (Some(g), Some(last)) = (ply.suffix().0, cols.iter_mut().flatten().last()) {
+            text.push_str(g);
+            last.1 = grid_end(&text)?;
+        }
         let mut bounds = [0; 9];
         for (i, b) in bounds.iter_mut().enumerate() {
             *b = at;
@@ -1284,12 +1283,12 @@ fn grid(
                 .ok_or_else(|| Problem::whole("move number too large"))?;
         }
         side = side.other();
-    }
+        Ok(())
+    })?;
     if renumbered {
         warnings.push(
             Problem::whole(format!(
-                "move numbers that do not follow on were renumbered from {}",
-                first.number
+                "move numbers that do not follow on were renumbered from {first_number}"
             ))
             .of_kind("renumbered"),
         );
@@ -1307,8 +1306,8 @@ type Filled = [Option<(usize, u32)>; 2];
 
 /// Writes the cells of one ply, in column order: none for a null move, one
 /// for a move, two for castling, as the replay's step spells it. The check
-/// mark and glyph end the last one.
-fn spell(
+/// mark ends the last one.
+fn cells(
     ply: &Ply,
     spelling: Spelling,
     pieces: Pieces,
@@ -1345,9 +1344,6 @@ fn spell(
         Check::Double => "++",
         Check::Mate => "#",
     });
-    if let Some(g) = ply.suffix().0 {
-        text.push_str(g);
-    }
     let last = Some((col, end(text)?));
     Ok(match first {
         Some(f) => [Some(f), last],
@@ -1479,26 +1475,25 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     Ok(warnings)
 }
 
-/// How each ply of a game's main line is spelled on the scoresheet
-/// ([`crate::format::Format::spell`]): the text of the cells it fills, in
-/// reading order and blank-separated (`R K+` for castling king side), in
-/// English letters; the empty string for a null move, which fills none.
-/// `None` when the game cannot be laid out.
-pub fn spell_plies(game: &Game) -> Option<Vec<String>> {
-    let (sheet, _) = Sheet::of(game, Pieces::default()).ok()?;
-    // A game that starts with Black's move has an empty White line first.
-    let skip = usize::from(
-        game.moves
-            .plies
-            .first()
-            .is_some_and(|p| p.side == Side::Black),
-    );
-    let spelled = sheet.rows.iter().skip(skip).map(|row| {
-        sheet
-            .cells(row)
-            .filter(|c| !c.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ")
-    });
-    Some(spelled.collect())
+/// The scoresheet's cells ([`crate::spell`]): the text of the cells a ply
+/// fills where it stands, in column order and blank-separated (`R K+` for
+/// castling king side), in the pieces of the options (English letters by
+/// default); the empty string for a null move, which fills none.
+pub struct Cells;
+
+impl Spell for Cells {
+    type Replay = super::Positions;
+    type Options = Options;
+
+    fn spell_ply(
+        options: &Options,
+        spelling: Spelling,
+        ply: &Ply,
+        out: &mut String,
+    ) -> Result<(), Problem> {
+        if let [Some((_, end)), Some(_)] = cells(ply, spelling, options.pieces, out)? {
+            out.insert(end as usize, ' ');
+        }
+        Ok(())
+    }
 }

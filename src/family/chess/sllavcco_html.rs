@@ -10,9 +10,11 @@ use std::fmt::Write as _;
 
 use crate::codec::{Framing, WriteOptions};
 use crate::error::Problem;
-use crate::family::chess::sllavcco::{Pieces, Sheet, SheetRow, PIECE_SETS};
-use crate::ir::{Game, Side};
+use crate::family::chess::sllavcco::{self, Pieces, Sheet, SheetRow, PIECE_SETS};
+use crate::family::chess::Spelling;
+use crate::ir::{Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+use crate::spell::Spell;
 
 /// The page around the games. Sizes are in millimetres, so that a sheet of
 /// up to [`MOVES_PER_PAGE`] moves fits the printable area of both A4 and
@@ -230,6 +232,27 @@ impl FormatOptions for Options {
             _ => return Err(undeclared(name)),
         }
         Ok(())
+    }
+}
+
+/// The page's cells ([`crate::spell`]): as the scoresheet's
+/// ([`sllavcco::Cells`]), in the page's pieces (figurines by default).
+pub struct Cells;
+
+impl Spell for Cells {
+    type Replay = crate::family::chess::Positions;
+    type Options = Options;
+
+    fn spell_ply(
+        options: &Options,
+        spelling: Spelling,
+        ply: &Ply,
+        out: &mut String,
+    ) -> Result<(), Problem> {
+        let sheet = sllavcco::Options {
+            pieces: options.pieces,
+        };
+        sllavcco::Cells::spell_ply(&sheet, spelling, ply, out)
     }
 }
 

@@ -207,6 +207,23 @@ pub struct Move {
     pub actions: Vec<Action>,
 }
 
+/// The Coerceo walk as the notation spells from it ([`crate::spell`]): a
+/// ply is spelled from its own parts alone.
+pub struct Positions;
+
+impl crate::spell::Replay for Positions {
+    const FAMILY: crate::family::Family = crate::family::Family::Coerceo;
+    type Before<'p> = ();
+
+    fn walk<'g>(
+        game: &'g crate::ir::Game,
+        lines: crate::codec::Lines,
+        mut visit: impl FnMut(&'g crate::ir::Ply, ()) -> Result<(), crate::error::Problem>,
+    ) -> Result<(), crate::error::Problem> {
+        crate::spell::each_ply(game, lines, |ply| visit(ply, ()))
+    }
+}
+
 /// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
 /// the ply in CGN (written and canonical), its step's fields and the fields
 /// it captured, in the order written.
@@ -277,6 +294,7 @@ impl crate::family::GameFamily for Coerceo {
     // Its readers check no rules: nothing to turn off.
     const REPLAYS: bool = false;
     const DIALECT: &'static Dialect = &DIALECT;
+    const CANONICAL: &'static str = "coerceo";
     type Board = Board;
     type Move = Move;
     type Setup = crate::family::NoSetup;

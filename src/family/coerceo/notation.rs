@@ -16,8 +16,9 @@ use crate::error::Problem;
 use crate::family::coerceo::{not_a_tile, Action, Exchange, Field, Move as CMove, Step, Tile};
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::{Family, Move, Variant};
-use crate::ir::{Game, Tag};
+use crate::ir::{Game, Ply, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+use crate::spell::Spell;
 
 /// The pest parser: the Coerceo dialect and moves, and the container.
 #[allow(missing_docs)]
@@ -213,15 +214,28 @@ pub fn write_layout(
         glyphs_as_nags: false,
         layout,
     };
-    container::write(game, &game.tags, out, &DIALECT, style, |mv, buf| {
-        let m = mv
-            .of(
-                crate::family::Family::Coerceo,
-                crate::family::Move::as_coerceo,
-            )
-            .map_err(Problem::whole)?;
-        spell(m, buf)
+    // A ply is spelled from its own parts alone, wherever it stands: each
+    // where the container writes it.
+    container::write(game, &game.tags, out, &DIALECT, style, |ply, buf| {
+        Cgn::spell_ply(&(), (), ply, buf)
     })
+}
+
+/// Coerceo game notation ([`crate::spell`]): a ply's step, then its
+/// actions, blank-separated (`8f-19b TT x19f`).
+pub struct Cgn;
+
+impl Spell for Cgn {
+    type Replay = super::Positions;
+    type Options = ();
+
+    fn spell_ply(_: &(), (): (), ply: &Ply, out: &mut String) -> Result<(), Problem> {
+        let m = ply
+            .mv
+            .of(Family::Coerceo, Move::as_coerceo)
+            .map_err(Problem::whole)?;
+        spell(m, out)
+    }
 }
 
 /// Spells one ply: its step, then its actions, separated by spaces.

@@ -14,7 +14,8 @@ use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, board_of, BoardChoice};
 use crate::family::draughts::{Board, Move as DMove, Path, DIALECT};
 use crate::family::Move;
-use crate::ir::{Game, Tag};
+use crate::ir::{Game, Ply, Tag};
+use crate::spell::Spell;
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]
@@ -202,12 +203,28 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
     if !board.has_diagonal() {
         return Err(Problem::whole(no_diagonal(&board)));
     }
-    draughts::write_game(game, "draughts-diag", out, spell)
+    draughts::write_game::<Diagonal>(game, "draughts-diag", out)
+}
+
+/// Diagonal coordinates ([`crate::spell`]), each move in its most compact
+/// form (`f45`, `gf5`, `e8g6x`).
+pub struct Diagonal;
+
+impl Spell for Diagonal {
+    type Replay = super::Positions;
+    type Options = ();
+
+    fn spell_ply(_: &(), board: &Board, ply: &Ply, out: &mut String) -> Result<(), Problem> {
+        if !board.has_diagonal() {
+            return Err(Problem::whole(no_diagonal(board)));
+        }
+        spell(board, crate::family::draughts::draughts_move(&ply.mv)?, out)
+    }
 }
 
 /// Spells one move in its canonical (most compact) form.
-pub fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
-    let mut coords = Vec::with_capacity(m.path.len());
+fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
+    let mut coords: smallvec::SmallVec<[(u8, u8); 8]> = smallvec::SmallVec::new();
     for &sq in &m.path {
         coords.push(board.diag(sq).ok_or_else(|| {
             Problem::whole(format!(
@@ -225,7 +242,7 @@ pub fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> 
         if compact && d == 10 {
             buf.push('0');
         } else {
-            buf.push_str(&d.to_string());
+            crate::ir::push_number(buf, u32::from(d));
         }
     };
     let ((l1, d1), (l2, d2)) = (coords[0], coords[coords.len() - 1]);

@@ -117,16 +117,35 @@ pub struct Position {
     pub black: Vec<Piece>,
 }
 
+/// The draughts walk as the notations spell from it ([`crate::spell`]):
+/// a draughts move is spelled on its board alone, wherever it stands.
+pub struct Positions;
+
+impl crate::spell::Replay for Positions {
+    const FAMILY: crate::family::Family = crate::family::Family::Draughts;
+    type Before<'p> = &'p Board;
+
+    fn walk<'g>(
+        game: &'g crate::ir::Game,
+        lines: crate::codec::Lines,
+        mut visit: impl FnMut(&'g crate::ir::Ply, &Board) -> Result<(), crate::error::Problem>,
+    ) -> Result<(), crate::error::Problem> {
+        let board = pdn::board_of(game, "draughts")?;
+        crate::spell::each_ply(game, lines, |ply| visit(ply, &board))
+    }
+}
+
 /// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
-/// the path as the numbered notation writes it (written and canonical), its
-/// first and last squares. Draughts records name no captured piece, and
-/// the table holds what the record writes (the replay of
-/// [`play::replay`] only judges the moves), so the captured squares, the
-/// piece and the flags are left empty.
+/// the path as the numbered notation writes it (written and canonical,
+/// [`num::Numbers`]), its first and last squares. Draughts records name no
+/// captured piece, and the table holds what the record writes (the replay
+/// of [`play::replay`] only judges the moves), so the captured squares,
+/// the piece and the flags are left empty.
 pub fn move_fields(
     game: &crate::ir::Game,
     board: &Board,
 ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
+    use crate::spell::Spell;
     let square = |sq: Square| {
         let mut s = String::new();
         board.write_square(sq, &mut s);
@@ -136,17 +155,8 @@ pub fn move_fields(
         .into_iter()
         .map(|ply| {
             let m = draughts_move(&ply.mv)?;
-            let sep = if m.capture {
-                board.capture_separator().to_string()
-            } else {
-                "-".to_string()
-            };
-            let written = m
-                .path
-                .iter()
-                .map(|&s| square(s))
-                .collect::<Vec<_>>()
-                .join(&sep);
+            let mut written = String::new();
+            num::Numbers::spell_ply(&(), board, ply, &mut written)?;
             Ok(crate::family::MoveFields {
                 canonical: written.clone(),
                 written,
@@ -201,6 +211,7 @@ impl crate::family::GameFamily for Draughts {
     const NAME: &'static str = "draughts";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
+    const CANONICAL: &'static str = "draughts-num";
     type Board = Board;
     type Move = Move;
     type Setup = Position;

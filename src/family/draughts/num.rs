@@ -11,7 +11,8 @@ use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
 use crate::family::draughts::{position_of, Board, Move as DMove, Path, DIALECT, RESULTS};
 use crate::family::{Move, Variant};
-use crate::ir::{Game, Tag};
+use crate::ir::{Game, Ply, Tag};
+use crate::spell::Spell;
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]
@@ -238,11 +239,25 @@ fn read_lifted(
 
 /// Writes one game.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    draughts::write_game(game, "draughts-num", out, |board, m, buf| {
-        spell(board, board.capture_separator(), m, buf)
-    })
+    draughts::write_game::<Numbers>(game, "draughts-num", out)
 }
 
+/// Numbered squares ([`crate::spell`]): `32-28`, a capture's path with
+/// the board's separator (`28x19x10`).
+pub struct Numbers;
+
+impl Spell for Numbers {
+    type Replay = super::Positions;
+    type Options = ();
+
+    fn spell_ply(_: &(), board: &Board, ply: &Ply, out: &mut String) -> Result<(), Problem> {
+        let m = crate::family::draughts::draughts_move(&ply.mv)?;
+        spell(board, board.capture_separator(), m, out)
+    }
+}
+
+/// Spells one move's path: its squares joined by `-`, or by `sep` for a
+/// capture.
 fn spell(board: &Board, sep: char, m: &DMove, buf: &mut String) -> Result<(), Problem> {
     if m.path.len() < 2 {
         return Err(Problem::whole("a draughts move needs at least two squares"));

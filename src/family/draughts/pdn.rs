@@ -9,12 +9,13 @@ use std::borrow::Cow;
 use crate::codec::{line_col, ReadOptions};
 use crate::container::{self, Start, Style};
 use crate::family::dialect::Dialect;
+use crate::family::draughts::play;
 use crate::family::draughts::rules::{fits, parse_fen, write_fen};
 use crate::family::draughts::DIALECT;
-use crate::family::draughts::{play, Move as DMove};
 use crate::family::{Move, Setup, Variant};
 use crate::ir::{Game, Line, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+use crate::spell::Spell;
 use std::sync::OnceLock;
 
 /// The options of the draughts notations (`draughts-num`, `draughts-diag`).
@@ -807,20 +808,21 @@ pub fn judge(
 }
 
 /// Writes a draughts game in the PGN-style container: the board's GameType
-/// tag when needed, and every move spelled by `spell` on the game's board.
-pub fn write_game(
-    game: &Game,
-    format: &str,
-    out: &mut String,
-    spell: impl Fn(&Board, &DMove, &mut String) -> Result<(), Problem>,
-) -> Result<Vec<Problem>, Problem> {
+/// tag when needed, and every move spelled by the notation `N` on the
+/// game's board.
+pub fn write_game<N>(game: &Game, format: &str, out: &mut String) -> Result<Vec<Problem>, Problem>
+where
+    N: Spell<Replay = super::Positions, Options = ()>,
+{
     let board = board_of(game, format)?;
+    // A draughts move is spelled on the board alone, wherever it stands:
+    // each where the container writes it.
     container::write(
         game,
         &render_tags(game, board),
         out,
         &DIALECT,
         Style::default(),
-        |mv, buf| spell(&board, draughts_move(mv)?, buf),
+        |ply, buf| N::spell_ply(&(), &board, ply, buf),
     )
 }

@@ -238,6 +238,77 @@ impl Board {
 /// with the king, are White.
 pub const ATTACKERS: crate::ir::Side = crate::ir::Side::Black;
 
+/// What the tafl notations need of the position before a ply
+/// ([`crate::spell`]): the board, and the pieces on it where the rules
+/// are known.
+#[derive(Debug, Clone, Copy)]
+pub struct Before<'p> {
+    /// The game's board.
+    pub board: &'p Board,
+    /// The pieces before the ply, where the game has rules (and their
+    /// start).
+    pub position: Option<&'p rules::Position<'p>>,
+}
+
+/// The tafl replay as the notations spell from it ([`crate::spell`]): the
+/// pieces tracked from the rules' start, each ply played as it is written
+/// (the reader's replay checked it, and filled in what the rules compute).
+pub struct Positions;
+
+impl crate::spell::Replay for Positions {
+    const FAMILY: crate::family::Family = crate::family::Family::Tafl;
+    type Before<'p> = Before<'p>;
+
+    fn walk<'g>(
+        game: &'g crate::ir::Game,
+        lines: crate::codec::Lines,
+        mut visit: impl FnMut(&'g crate::ir::Ply, Before<'_>) -> Result<(), crate::error::Problem>,
+    ) -> Result<(), crate::error::Problem> {
+        use crate::error::Problem;
+        use crate::ir::Line;
+        /// Walks a line from `pos`, the position before its first ply.
+        fn walk_line<'g, V>(
+            line: &'g Line,
+            board: &Board,
+            mut pos: Option<&mut rules::Position<'_>>,
+            variations: bool,
+            visit: &mut V,
+        ) -> Result<(), Problem>
+        where
+            V: FnMut(&'g crate::ir::Ply, Before<'_>) -> Result<(), Problem>,
+        {
+            for ply in &line.plies {
+                let position = pos.as_deref();
+                visit(ply, Before { board, position })?;
+                // Variations start from the position before the ply.
+                for v in ply.variations.iter().filter(|_| variations) {
+                    let mut from = pos.as_deref().cloned();
+                    walk_line(v, board, from.as_mut(), true, visit)?;
+                }
+                if let (Some(p), Some(step)) =
+                    (pos.as_deref_mut(), ply.mv.as_tafl().and_then(Move::step))
+                {
+                    let _ = p.play(step, ply.side, false);
+                }
+            }
+            Ok(())
+        }
+        let board = game.variant.as_tafl().ok_or_else(|| {
+            Problem::whole(format!(
+                "a {} game is not a tafl game",
+                game.family().name()
+            ))
+        })?;
+        let start = board
+            .rules
+            .as_ref()
+            .and_then(|r| r.at_position(&game.tags).ok());
+        let mut pos = start.as_ref().map(rules::Position::new);
+        let all = lines == crate::codec::Lines::All;
+        walk_line(&game.moves, board, pos.as_mut(), all, &mut visit)
+    }
+}
+
 /// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
 /// the move in tafl notation (written and canonical, `E5-E8xD8/F8+`, `--`
 /// for a resignation), its squares, the squares it captured (computed by
@@ -282,6 +353,7 @@ impl crate::family::GameFamily for Tafl {
     const NAME: &'static str = "tafl";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
+    const CANONICAL: &'static str = "tafl";
     type Board = Board;
     type Move = Move;
     type Setup = crate::family::NoSetup;

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use pest::iterators::Pair;
 use pest::Parser;
 
+use crate::codec::Lines;
 use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
@@ -32,6 +33,7 @@ use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, ATTACKERS};
 use crate::family::{Move, Variant};
 use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
+use crate::spell::{self, Spell, Spelled};
 
 /// The pest parser of an OpenTafl record.
 #[allow(missing_docs)]
@@ -792,10 +794,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         )));
     };
     let Some(rules) = &board.rules else {
-        return Err(Problem::whole(
-            "the game names no rules, and an OpenTafl record starts from its rules (give them \
-             with --from-opt rules=NAME, or a Rules tag)",
-        ));
+        return Err(Problem::whole(NO_RULES));
     };
     let mut warnings = Vec::new();
     // Seen from another side, the rules' start position and the position
@@ -898,53 +897,192 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         start_comment(out, &mut warnings);
     }
     out.push('\n');
-    let first = board.first_mover();
-    let view = |s: Square| s.transform(board.dim, options.quarters, options.mirror);
+    rules.at_position(&game.tags).map_err(Problem::whole)?;
+    // Every move spelled where it stands, in the order the container
+    // writes them (each ply, then its variations).
+    let spelled = spell::spelled::<Otn>(game, &options, Lines::All)?;
     let mut w = Writer {
         out,
-        first,
-        view: &view,
+        first: board.first_mover(),
+        spelled: &spelled,
         warnings: &mut warnings,
         judged: board.validated,
     };
-    let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
-    let mut pos = Position::new(&start);
-    w.line(&game.moves, None, &mut pos)?;
+    w.line(&game.moves, None, 0)?;
     Ok(warnings)
 }
 
-/// How each ply of a game's main line is spelled in an OpenTafl record
-/// ([`crate::format::Format::spell`]: otn writes the comments of a turn
-/// after both its plies, so no mark can tell them apart): the move record
-/// (`Ke5-f5xf6`, `---` for a pass), with the writer's default options.
-/// `None` when the game cannot be written as otn.
-pub fn spell_plies(game: &Game) -> Option<Vec<String>> {
-    let options = tafl::Options::default();
-    let board = game.variant.as_tafl()?;
-    let start = board.rules.as_ref()?.at_position(&game.tags).ok()?;
-    let mut pos = Position::new(&start);
-    let view = |s: Square| s.transform(board.dim, options.quarters, options.mirror);
-    let mut warnings = Vec::new();
-    let mut spelled = Vec::with_capacity(game.moves.plies.len());
-    for ply in &game.moves.plies {
-        let mut text = String::new();
-        let mut w = Writer {
-            out: &mut text,
-            first: board.first_mover(),
-            view: &view,
-            warnings: &mut warnings,
-            judged: board.validated,
+/// The OpenTafl move record ([`crate::spell`]): `Ke5-f5xf6`, `d4^d6`
+/// (a jump), `---` for a resignation, in lower case, each square seen
+/// from the side the options turn the board to; the mark by the side
+/// that moved (`+`, `-`; `++`, `--` for a win the rules did not judge).
+pub struct Otn;
+
+impl Spell for Otn {
+    type Replay = super::Positions;
+    type Options = tafl::Options;
+
+    fn spell_ply(
+        options: &tafl::Options,
+        before: super::Before<'_>,
+        ply: &Ply,
+        out: &mut String,
+    ) -> Result<(), Problem> {
+        let m = ply
+            .mv
+            .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+            .map_err(Problem::whole)?;
+        let Some(step) = m.step() else {
+            out.push_str("---");
+            return Ok(());
         };
-        w.spell(ply, &mut pos).ok()?;
-        spelled.push(text);
+        let Some(pos) = before.position else {
+            return Err(Problem::whole(NO_RULES));
+        };
+        let dim = before.board.dim;
+        let view = |s: Square| s.transform(dim, options.quarters, options.mirror);
+        let mut record = MoveRecord { out, view: &view };
+        let Some(piece) = pos.piece(step.from) else {
+            // A move from an empty square (not validated): as written.
+            record.write(step.from, step.to, b'-', &step.captures, &[], 0);
+            mark(record.out, ply, step, before.board.validated);
+            return Ok(());
+        };
+        // Each leg a record: a jump `^` (two squares over a piece), a
+        // berserk leg `=`; a capture goes with the leg that ends nearest
+        // to it (a custodial capture is next to its leg's end).
+        let ends: Vec<Square> = step.via.iter().copied().chain([step.to]).collect();
+        let mut by_leg: Vec<Vec<Square>> = vec![Vec::new(); ends.len()];
+        for &c in &step.captures {
+            let near = |e: &Square| {
+                (i16::from(e.file) - i16::from(c.file)).abs()
+                    + (i16::from(e.rank) - i16::from(c.rank)).abs()
+            };
+            // (A tie is a jumped piece, next to the jump's start and end:
+            // the jump's.)
+            let leg = (0..ends.len())
+                .min_by_key(|&i| (near(&ends[i]), std::cmp::Reverse(i)))
+                .unwrap_or(0);
+            by_leg[leg].push(c);
+        }
+        // The position after the legs played so far, for a move of
+        // several legs (a berserk move).
+        let mut played: Option<Position<'_>> = None;
+        let mut from = step.from;
+        for (i, (&to, caps)) in ends.iter().zip(&by_leg).enumerate() {
+            if i > 0 {
+                record.out.push(' ');
+            }
+            let here = played.as_ref().unwrap_or(pos);
+            let far = (i16::from(to.file) - i16::from(from.file)).abs()
+                + (i16::from(to.rank) - i16::from(from.rank)).abs();
+            let mid = Square {
+                file: ((u16::from(from.file) + u16::from(to.file)) / 2) as u8,
+                rank: ((u16::from(from.rank) + u16::from(to.rank)) / 2) as u8,
+            };
+            let jump = far == 2 && here.piece(mid).is_some();
+            // The captured pieces' letters, before they go.
+            let kinds: Vec<u8> = caps.iter().map(|&c| here.piece(c).unwrap_or(0)).collect();
+            if i + 1 < ends.len() {
+                let leg = Step {
+                    from,
+                    via: Vec::new(),
+                    to,
+                    captures: caps.clone(),
+                    mark: None,
+                };
+                let _ = played
+                    .get_or_insert_with(|| pos.clone())
+                    .play(&leg, ply.side, false);
+            }
+            let kind = match (jump, i > 0) {
+                (false, false) => b'-',
+                (true, false) => b'^',
+                (false, true) => b'=',
+                (true, true) => b'*',
+            };
+            record.write(from, to, kind, caps, &kinds, piece);
+            from = to;
+        }
+        mark(record.out, ply, step, before.board.validated);
+        Ok(())
     }
-    Some(spelled)
+}
+
+/// Why a game without rules has no otn moves.
+const NO_RULES: &str = "the game names no rules, and an OpenTafl record starts from its rules \
+     (give them with --from-opt rules=NAME, or a Rules tag)";
+
+/// Where a move record is written, and how its squares are seen.
+struct MoveRecord<'a> {
+    out: &'a mut String,
+    view: &'a dyn Fn(Square) -> Square,
+}
+
+impl MoveRecord<'_> {
+    /// Writes one move record: the mover's letter (for a king, knight or
+    /// commander), the squares joined by the kind (`-`, `^`, `=`, `*` for
+    /// `^=`), the captures with the letters of special pieces.
+    fn write(
+        &mut self,
+        from: Square,
+        to: Square,
+        kind: u8,
+        caps: &[Square],
+        kinds: &[u8],
+        piece: u8,
+    ) {
+        let special = |p: u8| matches!(p, b'K' | b'k' | b'N' | b'n' | b'C' | b'c');
+        if special(piece) {
+            self.out.push(char::from(piece));
+        }
+        let view = self.view;
+        view(from).write(false, self.out);
+        self.out.push_str(match kind {
+            b'^' => "^",
+            b'=' => "=",
+            b'*' => "^=",
+            _ => "-",
+        });
+        view(to).write(false, self.out);
+        for (i, &c) in caps.iter().enumerate() {
+            self.out.push(if i == 0 { 'x' } else { '/' });
+            if let Some(&k) = kinds.get(i).filter(|&&k| special(k)) {
+                self.out.push(char::from(k));
+            }
+            view(c).write(false, self.out);
+        }
+    }
+}
+
+/// Writes a step's mark, by the side that moved. A win or suicide mark
+/// the rules judge (`judged`) is left out, as OpenTafl's serializer writes
+/// none (reading the record back with its rules computes them again); a
+/// suicide mark has no otn spelling (the writer warns).
+fn mark(out: &mut String, ply: &Ply, step: &Step, judged: bool) {
+    let attacker = ply.side == ATTACKERS;
+    match step.mark {
+        None | Some(Mark::Suicide) => {}
+        Some(Mark::Threat) => out.push(if attacker { '+' } else { '-' }),
+        Some(Mark::Win) if judged => {}
+        Some(Mark::Win) => out.push_str(if attacker { "++" } else { "--" }),
+    }
+}
+
+/// The plies of a line and its variations: how many texts of the spelling
+/// they take.
+fn count(line: &Line) -> usize {
+    line.plies
+        .iter()
+        .map(|p| 1 + p.variations.iter().map(count).sum::<usize>())
+        .sum()
 }
 
 struct Writer<'a> {
     out: &'a mut String,
     first: Side,
-    view: &'a dyn Fn(Square) -> Square,
+    /// Every ply's move spelled, in the order the container writes them.
+    spelled: &'a Spelled,
     warnings: &'a mut Vec<Problem>,
     /// The moves were replayed by the rules, which judge the win and
     /// suicide marks (a reader computes them again).
@@ -953,13 +1091,17 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     /// Writes a line: the main line (`prefix` None, turns numbered by
-    /// their move numbers) or a variation addressed by `prefix` (`8a.1.`).
-    fn line(
-        &mut self,
-        line: &Line,
-        prefix: Option<&str>,
-        pos: &mut Position<'_>,
-    ) -> Result<(), Problem> {
+    /// their move numbers) or a variation addressed by `prefix` (`8a.1.`);
+    /// `at` is where its first ply's move is in the spelling.
+    fn line(&mut self, line: &Line, prefix: Option<&str>, at: usize) -> Result<(), Problem> {
+        // Where each ply's move is in the spelling (each ply, then its
+        // variations).
+        let mut places = Vec::with_capacity(line.plies.len());
+        let mut next = at;
+        for p in &line.plies {
+            places.push(next);
+            next += 1 + p.variations.iter().map(count).sum::<usize>();
+        }
         let base = line.plies.first().map_or(1, |p| p.number);
         let mut i = 0;
         while i < line.plies.len() {
@@ -998,12 +1140,14 @@ impl Writer<'_> {
             if filler {
                 self.out.push_str(" .....");
             }
-            let mut before = Vec::new();
-            for p in &turn {
-                // The position a variation of this ply starts from.
-                before.push((!p.variations.is_empty()).then(|| pos.clone()));
+            for (k, p) in turn.iter().enumerate() {
                 self.out.push(' ');
-                self.spell(p, pos)?;
+                let text = self
+                    .spelled
+                    .get(places[i + k])
+                    .ok_or_else(|| Problem::whole("the spelling lost its place in the game"))?;
+                self.out.push_str(text);
+                self.dropped_mark(p);
             }
             self.out.push_str(" \n[");
             // The main line's first comments went into the start comment.
@@ -1044,12 +1188,13 @@ impl Writer<'_> {
                 self.out.push_str(&fit(part, k + 1 == n, self.warnings));
             }
             self.out.push_str("]\n\n");
-            for (p, start) in turn.iter().zip(before) {
-                let Some(start) = start else { continue };
-                for (k, v) in p.variations.iter().enumerate() {
-                    let pre = format!("{}.{}.", address(p), k + 1);
-                    let mut vpos = start.clone();
-                    self.line(v, Some(&pre), &mut vpos)?;
+            for (k, p) in turn.iter().enumerate() {
+                // A ply's variations follow its move in the spelling.
+                let mut at = places[i + k] + 1;
+                for (j, v) in p.variations.iter().enumerate() {
+                    let pre = format!("{}.{}.", address(p), j + 1);
+                    self.line(v, Some(&pre), at)?;
+                    at += count(v);
                 }
             }
             i += turn.len();
@@ -1065,124 +1210,23 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn spell(&mut self, ply: &Ply, pos: &mut Position<'_>) -> Result<(), Problem> {
-        let m = ply
+    /// Warns of a suicide mark the rules did not judge: otn has no
+    /// spelling for it.
+    fn dropped_mark(&mut self, ply: &Ply) {
+        let suicide = ply
             .mv
-            .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
-            .map_err(Problem::whole)?;
-        let Some(step) = m.step() else {
-            self.out.push_str("---");
-            return Ok(());
-        };
-        let Some(piece) = pos.piece(step.from) else {
-            // A move from an empty square (not validated): as written.
-            self.record(step.from, step.to, b'-', &step.captures, &[], 0);
-            return self.mark(ply, step);
-        };
-        // Each leg a record: a jump `^` (two squares over a piece), a
-        // berserk leg `=`; a capture goes with the leg that ends nearest
-        // to it (a custodial capture is next to its leg's end).
-        let ends: Vec<Square> = step.via.iter().copied().chain([step.to]).collect();
-        let mut by_leg: Vec<Vec<Square>> = vec![Vec::new(); ends.len()];
-        for &c in &step.captures {
-            let near = |e: &Square| {
-                (i16::from(e.file) - i16::from(c.file)).abs()
-                    + (i16::from(e.rank) - i16::from(c.rank)).abs()
-            };
-            // (A tie is a jumped piece, next to the jump's start and end:
-            // the jump's.)
-            let leg = (0..ends.len())
-                .min_by_key(|&i| (near(&ends[i]), std::cmp::Reverse(i)))
-                .unwrap_or(0);
-            by_leg[leg].push(c);
-        }
-        let mut from = step.from;
-        for (i, (&to, caps)) in ends.iter().zip(&by_leg).enumerate() {
-            if i > 0 {
-                self.out.push(' ');
-            }
-            let far = (i16::from(to.file) - i16::from(from.file)).abs()
-                + (i16::from(to.rank) - i16::from(from.rank)).abs();
-            let mid = Square {
-                file: ((u16::from(from.file) + u16::from(to.file)) / 2) as u8,
-                rank: ((u16::from(from.rank) + u16::from(to.rank)) / 2) as u8,
-            };
-            let jump = far == 2 && pos.piece(mid).is_some();
-            // The captured pieces' letters, before they go.
-            let kinds: Vec<u8> = caps.iter().map(|&c| pos.piece(c).unwrap_or(0)).collect();
-            let leg = Step {
-                from,
-                via: Vec::new(),
-                to,
-                captures: caps.clone(),
-                mark: None,
-            };
-            let _ = pos.play(&leg, ply.side, false);
-            let kind = match (jump, i > 0) {
-                (false, false) => b'-',
-                (true, false) => b'^',
-                (false, true) => b'=',
-                (true, true) => b'*',
-            };
-            self.record(from, to, kind, caps, &kinds, piece);
-            from = to;
-        }
-        self.mark(ply, step)
-    }
-
-    /// Writes one move record: the mover's letter (for a king, knight or
-    /// commander), the squares joined by the kind (`-`, `^`, `=`, `*` for
-    /// `^=`), the captures with the letters of special pieces.
-    fn record(
-        &mut self,
-        from: Square,
-        to: Square,
-        kind: u8,
-        caps: &[Square],
-        kinds: &[u8],
-        piece: u8,
-    ) {
-        let special = |p: u8| matches!(p, b'K' | b'k' | b'N' | b'n' | b'C' | b'c');
-        if special(piece) {
-            self.out.push(char::from(piece));
-        }
-        let view = self.view;
-        view(from).write(false, self.out);
-        self.out.push_str(match kind {
-            b'^' => "^",
-            b'=' => "=",
-            b'*' => "^=",
-            _ => "-",
-        });
-        view(to).write(false, self.out);
-        for (i, &c) in caps.iter().enumerate() {
-            self.out.push(if i == 0 { 'x' } else { '/' });
-            if let Some(&k) = kinds.get(i).filter(|&&k| special(k)) {
-                self.out.push(char::from(k));
-            }
-            view(c).write(false, self.out);
-        }
-    }
-
-    /// Writes a step's mark, by the side that moved. A win or suicide
-    /// mark the rules judge is left out, as OpenTafl's serializer writes
-    /// none (reading the record back with its rules computes them again).
-    fn mark(&mut self, ply: &Ply, step: &Step) -> Result<(), Problem> {
-        let attacker = ply.side == ATTACKERS;
-        match step.mark {
-            None => {}
-            Some(Mark::Threat) => self.out.push(if attacker { '+' } else { '-' }),
-            Some(Mark::Win | Mark::Suicide) if self.judged => {}
-            Some(Mark::Win) => self.out.push_str(if attacker { "++" } else { "--" }),
-            Some(Mark::Suicide) => self.warnings.push(
+            .as_tafl()
+            .and_then(TMove::step)
+            .is_some_and(|s| s.mark == Some(Mark::Suicide));
+        if suicide && !self.judged {
+            self.warnings.push(
                 Problem::whole(format!(
                     "{} the mark `--` of a suicidal move has no otn spelling: left out",
                     ply.label(self.first)
                 ))
                 .of_kind("mark-dropped"),
-            ),
+            );
         }
-        Ok(())
     }
 }
 

@@ -11,6 +11,7 @@
 
 use pest::Parser;
 
+use crate::codec::Lines;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
@@ -20,6 +21,7 @@ use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, MAX_DIM
 use crate::family::{Move, Variant};
 use crate::ir::{Game, Line, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+use crate::spell::{self, Spell};
 
 /// The pest parser: the tafl dialect and moves, and the container.
 #[allow(missing_docs)]
@@ -403,22 +405,43 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         glyphs_as_nags: false,
         layout: Layout::Paragraph,
     };
-    let dim = board.dim;
+    let spelled = spell::spelled::<Tafl>(game, &options, Lines::All)?;
+    let mut texts = spelled.texts();
     warnings.extend(container::write(
         game,
         &tags,
         out,
         &DIALECT,
         style,
-        |mv, buf| {
-            let t = mv
-                .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
-                .map_err(Problem::whole)?;
-            spell(t, buf, &|s| s.transform(dim, q, m));
-            Ok(())
-        },
+        |_, buf| texts.write_next(buf),
     )?);
+    texts.finish()?;
     Ok(warnings)
+}
+
+/// tafl notation ([`crate::spell`]): `E5-E8xD8/F8+`, `--` for a
+/// resignation, each square seen from the side the options turn the
+/// board to.
+pub struct Tafl;
+
+impl Spell for Tafl {
+    type Replay = super::Positions;
+    type Options = Options;
+
+    fn spell_ply(
+        options: &Options,
+        before: super::Before<'_>,
+        ply: &crate::ir::Ply,
+        out: &mut String,
+    ) -> Result<(), Problem> {
+        let t = ply
+            .mv
+            .of(crate::family::Family::Tafl, Move::as_tafl)
+            .map_err(Problem::whole)?;
+        let (dim, q, m) = (before.board.dim, options.quarters, options.mirror);
+        spell(t, out, &|s| s.transform(dim, q, m));
+        Ok(())
+    }
 }
 
 /// Turns a Position tag's position with the squares.

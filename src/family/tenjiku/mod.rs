@@ -879,6 +879,41 @@ impl Ply {
     }
 }
 
+/// The tenjiku replay as the notation spells from it ([`crate::spell`]):
+/// each move checked on the board before it ([`rules::walk_checked`]), or,
+/// in a game not replayed, no board (each move is its text's claim).
+pub struct Positions;
+
+impl crate::spell::Replay for Positions {
+    const FAMILY: crate::family::Family = crate::family::Family::Tenjiku;
+    type Before<'p> = Option<&'p rules::Board>;
+
+    fn walk<'g>(
+        game: &'g crate::ir::Game,
+        lines: crate::codec::Lines,
+        mut visit: impl FnMut(
+            &'g crate::ir::Ply,
+            Option<&rules::Board>,
+        ) -> Result<(), crate::error::Problem>,
+    ) -> Result<(), crate::error::Problem> {
+        use crate::error::Problem;
+        let mut only = crate::spell::Only::new(game, lines);
+        if !rules::replayed(game) {
+            return crate::spell::each_ply(game, lines, |ply| visit(ply, None));
+        }
+        let mut failed = None;
+        rules::walk_checked(game, &mut |b, ply, _| {
+            if failed.is_none() && only.takes(ply) {
+                if let Err(e) = visit(ply, Some(b)) {
+                    failed = Some(e);
+                }
+            }
+        })
+        .map_err(Problem::whole)?;
+        failed.map_or(Ok(()), Err)
+    }
+}
+
 /// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]),
 /// each move resolved on the board: Hodges notation as kifu writes it by
 /// default (written) and with its origin (canonical, `FiD7n-6k`), the
@@ -963,6 +998,7 @@ impl crate::family::GameFamily for Tenjiku {
     const NAME: &'static str = "tenjiku";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
+    const CANONICAL: &'static str = "tenjiku";
     type Board = Variant;
     type Move = Ply;
     type Setup = String;

@@ -14,6 +14,7 @@
 
 use pest::Parser;
 
+use crate::codec::Lines;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
@@ -23,8 +24,9 @@ use crate::family::tenjiku::{
     unknown_piece, Abbreviations, Claim, Move as TMove, Piece, Ply, Square, Variant as TVariant,
 };
 use crate::family::{Family, Move, Setup, Variant};
-use crate::ir::{Game, Tag};
+use crate::ir::{Game, Ply as IrPly, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+use crate::spell::{self, Spell};
 
 /// The pest parser: the container and Hodges moves.
 #[allow(missing_docs)]
@@ -399,32 +401,14 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     }
     // Spell every move, in the order the container writes them: on the
     // board, or (a game not replayed) as its text claimed it.
-    let mut spelled = Vec::new();
+    let spelled = spell::spelled::<Hodges>(game, &options, Lines::All)?;
     let mut warnings = Vec::new();
-    if rules::replayed(game) {
-        rules::walk_checked(game, &mut |b, ply, m| {
-            let mut s = String::new();
-            spell(b, ply.side, m, &options, &mut s);
-            spelled.push(s);
-        })
-        .map_err(Problem::whole)?;
-    } else {
-        let mut without_origin = 0;
-        for ply in crate::family::plies_in_order(&game.moves) {
-            let claim = ply
-                .mv
-                .of(Family::Tenjiku, Move::as_tenjiku)
-                .and_then(Ply::claimed)
-                .and_then(|c| c.check().map(|()| c))
-                .map_err(|e| {
-                    Problem::whole(format!("{} {e}", ply.label(crate::ir::Side::Black)))
-                })?;
-            let mut s = String::new();
-            if !spell_claim(claim, &options, &mut s) {
-                without_origin += 1;
-            }
-            spelled.push(s);
-        }
+    if options.long && !rules::replayed(game) {
+        let without_origin = crate::family::plies_in_order(&game.moves)
+            .into_iter()
+            .filter_map(|ply| ply.mv.as_tenjiku().and_then(|p| p.claimed().ok()))
+            .filter(|c| c.from.is_none())
+            .count();
         if without_origin > 0 {
             warnings.push(
                 Problem::whole(format!(
@@ -436,18 +420,52 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             );
         }
     }
-    let mut spelled = spelled.into_iter();
     let style = Style {
         glyphs_as_nags: false,
         layout: Layout::Paragraph,
     };
     let tags = render_tags(game);
+    let mut texts = spelled.texts();
     let mut written = container::write(game, &tags, out, &DIALECT, style, |_, buf| {
-        buf.push_str(&spelled.next().ok_or_else(mismatch)?);
-        Ok(())
+        texts.write_next(buf)
     })?;
+    texts.finish()?;
     written.extend(warnings);
     Ok(written)
+}
+
+/// Hodges' notation ([`crate::spell`]): a move spelled on the board before
+/// it ([`spell()`]), or, in a game not replayed, as its text claimed it
+/// ([`spell_claim`]), in the options' abbreviations and coordinates.
+pub struct Hodges;
+
+impl Spell for Hodges {
+    type Replay = super::Positions;
+    type Options = Options;
+
+    fn spell_ply(
+        options: &Options,
+        board: Option<&Board>,
+        ply: &IrPly,
+        out: &mut String,
+    ) -> Result<(), Problem> {
+        let labelled = |e: String| Problem::whole(format!("{} {e}", ply.label(Side::Black)));
+        let p = ply
+            .mv
+            .of(Family::Tenjiku, Move::as_tenjiku)
+            .map_err(labelled)?;
+        match board {
+            Some(b) => spell(b, ply.side, p.replayed().map_err(labelled)?, options, out),
+            None => {
+                let claim = p
+                    .claimed()
+                    .and_then(|c| c.check().map(|()| c))
+                    .map_err(labelled)?;
+                spell_claim(claim, options, out);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Spells a move of a game not replayed as its text claimed it, without a

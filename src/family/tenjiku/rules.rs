@@ -880,9 +880,9 @@ pub fn start_of(game: &Game) -> Result<Board, String> {
 /// Walks a game's moves (each ply, then its variations) from its start on
 /// the board, each checked by the rules; `visit` gets the board before the
 /// move, the ply and its move. An error names the ply.
-pub fn walk_checked(
-    game: &Game,
-    visit: &mut impl FnMut(&Board, &crate::ir::Ply, &Move),
+pub fn walk_checked<'g>(
+    game: &'g Game,
+    visit: &mut impl FnMut(&Board, &'g crate::ir::Ply, &Move),
 ) -> Result<(), String> {
     let mut board = start_of(game)?;
     walk(&game.moves, &mut board, &mut |b, ply| {

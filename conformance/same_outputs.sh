@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Do two kifu binaries write the same bytes? Every record file of the corpora
+# is converted by both into every output format of its family, json and csv,
+# and compared with `kifu diff` to itself, to its conversion into each
+# notation of its family that kifu reads, and to the next file of its
+# format (moves that disagree, each side spelled in its notation); the csv
+# tables of each conversion are written too. Standard output, standard
+# error, the exit status and every file written must be the same.
+#
+# Usage: conformance/same_outputs.sh REF_KIFU NEW_KIFU [DIR_OR_FILE ...]
+#
+# Without DIR_OR_FILE: corpus/ and ../shared/corpus of the repository.
+# Prints a table (by source format and check: runs compared, differences),
+# then the first differences with the command that shows them; exits 1 on
+# any difference, 2 on a usage error. JOBS (default: the cores) runs that
+# many checks at once; KEEP=1 keeps the work folder.
+set -u
+
+if [ $# -lt 2 ]; then
+    sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
+    exit 2
+fi
+ref=$(realpath "$1") && new=$(realpath "$2") || exit 2
+shift 2
+for b in "$ref" "$new"; do
+    [ -x "$b" ] || { echo "not an executable: $b" >&2; exit 2; }
+done
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ $# -eq 0 ]; then
+    set -- "$root/corpus" "$root/../shared/corpus"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/same_outputs.XXXXXX")
+if [ "${KEEP:-0}" != 1 ]; then
+    trap 'rm -rf "$work"' EXIT
+fi
+# Both binaries answer to the name `kifu` (clap's usage lines name it).
+mkdir -p "$work/bin/ref" "$work/bin/new"
+ln -s "$ref" "$work/bin/ref/kifu"
+ln -s "$new" "$work/bin/new/kifu"
+
+# The format of a record file, by its name (and its folder); nothing for a
+# file that is not a record (SOURCES.txt, a README).
+format_of() {
+    local f=$1 lower
+    lower=$(basename "$f" | tr '[:upper:]' '[:lower:]')
+    case $lower in
+        *.diag.pdn) echo draughts-diag ;;
+        *.pdn) echo draughts-num ;;
+        *.pgn) echo pgn ;;
+        *.sllavcco) echo sllavcco ;;
+        *.coerceo) echo coerceo ;;
+        *.tafl) echo tafl ;;
+        *.otg) echo otn ;;
+        *.aagenielsen.json | game-*.json) echo aagenielsen-json ;;
+        *.tenjiku) echo tenjiku ;;
+        *.json) echo json ;;
+        *.txt | *.md) ;;
+        *) case $f in
+               */shogi/* | */tenjiku/*) echo tenjiku ;;
+           esac ;;
+    esac
+}
+
+family_of() {
+    case $1 in
+        pgn | sllavcco) echo chess ;;
+        draughts-num | draughts-diag) echo draughts ;;
+        coerceo) echo coerceo ;;
+        tafl | otn | aagenielsen-json) echo tafl ;;
+        tenjiku) echo tenjiku ;;
+        json) # The family of the file's first game.
+            grep -o '"family": *"[a-z]*"' "$2" | head -n 1 | sed 's/.*"\([a-z]*\)"$/\1/' ;;
+    esac
+}
+
+# The notations kifu writes for a family, and those of them it reads.
+written_in() {
+    case $1 in
+        chess) echo pgn sllavcco sllavcco-html ;;
+        draughts) echo draughts-num draughts-diag ;;
+        coerceo) echo coerceo ;;
+        tafl) echo tafl otn ;;
+        tenjiku) echo tenjiku ;;
+    esac
+}
+read_back() {
+    local f
+    for f in $(written_in "$1"); do
+        [ "$f" = sllavcco-html ] || echo "$f"
+    done
+}
+extension() {
+    case $1 in
+        pgn) echo pgn ;; sllavcco) echo sllavcco ;; sllavcco-html) echo html ;;
+        draughts-num) echo pdn ;; draughts-diag) echo diag.pdn ;; coerceo) echo coerceo ;;
+        tafl) echo tafl ;; otn) echo otg ;; tenjiku) echo tenjiku ;; json) echo json ;;
+    esac
+}
+
+# One check: `check ID SOURCE FILE KIND [ARG]`, run by both binaries in
+# folders of their own, then compared. Prints `ID SOURCE KIND same|DIFF`.
+check() {
+    local id=$1 source=$2 file=$3 kind=$4 arg=${5:-}
+    local side dir
+    for side in ref new; do
+        dir="$work/run/$id/$side"
+        mkdir -p "$dir"
+        (
+            cd "$dir" || exit
+            k="$work/bin/$side/kifu"
+            case $kind in
+                to-*)
+                    "$k" convert --from "$source" --to "${kind#to-}" "$file" ;;
+                csv)
+                    "$k" convert --from "$source" --to csv --out-dir out "$file" ;;
+                diff-self)
+                    "$k" diff --from-a "$source" --from-b "$source" "$file" "$file" &&
+                        "$k" diff --format json --from-a "$source" --from-b "$source" "$file" "$file" ;;
+                diff-via-* | csv-via-*)
+                    into=${kind#*-via-}
+                    conv="conv.$(extension "$into")"
+                    "$k" convert -qq --from "$source" --to "$into" "$file" >"$conv" 2>/dev/null
+                    if [ "${kind%%-*}" = diff ]; then
+                        "$k" diff --from-a "$source" --from-b "$into" "$file" "$conv"
+                        echo "rc $?"
+                        "$k" diff --format json --from-a "$source" --from-b "$into" "$file" "$conv"
+                    else
+                        "$k" convert --from "$into" --to csv --out-dir out "$conv"
+                    fi ;;
+                diff-next)
+                    "$k" diff --from-a "$source" --from-b "$source" "$file" "$arg"
+                    echo "rc $?"
+                    "$k" diff --format json --from-a "$source" --from-b "$source" "$file" "$arg" ;;
+            esac
+            echo "rc $?"
+        ) >"$dir/stdout" 2>"$dir/stderr"
+    done
+    if diff -r -q "$work/run/$id/ref" "$work/run/$id/new" >/dev/null 2>&1; then
+        echo "$id $source $kind same"
+        rm -rf "$work/run/$id"
+    else
+        echo "$id $source $kind DIFF"
+    fi
+}
+
+# The checks, one a line, tab-separated (paths hold blanks): ID SOURCE
+# FILE KIND [ARG].
+jobs="$work/jobs"
+: >"$jobs"
+skipped=0
+n=0
+declare -A last_of
+files=$(for d in "$@"; do find "$(realpath "$d")" -type f; done | LC_ALL=C sort)
+while IFS= read -r file; do
+    [ -n "$file" ] || continue
+    source=$(format_of "$file")
+    if [ -z "$source" ]; then
+        skipped=$((skipped + 1))
+        continue
+    fi
+    family=$(family_of "$source" "$file")
+    outs="$(written_in "$family")"
+    [ "$source" = json ] || outs="$outs json"
+    for to in $outs; do
+        printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" "to-$to" >>"$jobs"
+    done
+    printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" csv >>"$jobs"
+    printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" diff-self >>"$jobs"
+    for into in $(read_back "$family"); do
+        printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" "diff-via-$into" >>"$jobs"
+        printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" "csv-via-$into" >>"$jobs"
+    done
+    # The next file of the same format: moves that disagree.
+    prev=${last_of[$source]:-}
+    if [ -n "$prev" ]; then
+        printf '%s\t%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$prev" diff-next "$file" >>"$jobs"
+    fi
+    last_of[$source]=$file
+done <<<"$files"
+
+export work
+export -f check extension
+results="$work/results"
+xargs -a "$jobs" -d '\n' -n 1 -P "${JOBS:-$(nproc)}" \
+    bash -c 'set -f; IFS=$(printf "\t"); set -- $1; check "$@"' _ >"$results"
+
+# The table: by source format and check kind (conversions to one format
+# and their csv or diff taken together as `to-*`, `diff-via-*`, ...).
+echo "files compared: $(cut -f3 "$jobs" | sort -u | wc -l) (skipped, not records: $skipped); checks: $(wc -l <"$results") (each run by both binaries)"
+printf '%-18s %-24s %8s %12s\n' source check compared differences
+awk '{
+        kind = $3
+        key = $2 " " kind
+        total[key]++
+        if ($4 == "DIFF") bad[key]++
+     }
+     END {
+        for (k in total) {
+            split(k, p, " ")
+            printf "%-18s %-24s %8d %12d\n", p[1], p[2], total[k], bad[k] + 0
+        }
+     }' "$results" | sort -k1,1 -k2,2
+awk '{ all++; if ($4 == "DIFF") bad++ } END { printf "%-18s %-24s %8d %12d\n", "all", "", all, bad + 0 }' "$results"
+
+differences=$(grep -c ' DIFF$' "$results")
+if [ "$differences" -gt 0 ]; then
+    echo
+    echo "differences (first 20; KEEP=1 keeps $work/run/ID/{ref,new}):"
+    grep ' DIFF$' "$results" | sort -n | head -n 20 | while read -r id source kind _; do
+        line=$(grep "^$id	" "$jobs" | tr '\t' ' ')
+        echo "  $line"
+        diff -r "$work/run/$id/ref" "$work/run/$id/new" | head -n 6 | sed 's/^/      /'
+    done
+    exit 1
+fi
+exit 0
