@@ -15,7 +15,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Problem};
-use crate::format::Format;
+use crate::family::Family;
 use crate::ir::{Game, MAX_VARIATION_DEPTH};
 use crate::options::Settings;
 use crate::output::Output;
@@ -44,9 +44,23 @@ pub struct WriteOptions {
     /// The output format's own options ([`Format::options`]), built once
     /// for the run; empty for the format's defaults.
     pub format: Settings,
-    /// The format the games were read from, for an output that keeps each
-    /// move as its source spelled it (`csv`); `None` when unknown.
-    pub source: Option<&'static Format>,
+    /// The notation the games were read from, for an output that keeps
+    /// each move as its source spelled it (`csv`); `None` when unknown, or
+    /// when the source spells no moves of its own (an interchange format).
+    pub source: Option<SourceNotation>,
+}
+
+/// The notation games were read from, as an output that keeps each move
+/// as its source spelled it needs it ([`WriteOptions::source`]; the format
+/// list's [`crate::format::Format::source_notation`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SourceNotation {
+    /// The format's name.
+    pub name: &'static str,
+    /// The family whose games it holds.
+    pub family: Family,
+    /// How it spells each ply of a game.
+    pub spell: SpellFn,
 }
 
 /// Reads one record into a game.
@@ -56,20 +70,10 @@ pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
 /// target could not hold.
 pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>, Problem>;
 
-/// Which lines of a game a walk takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lines {
-    /// Every ply: each ply of the main line, then its variations (and
-    /// theirs), as the container writes them.
-    All,
-    /// The main line alone.
-    Main,
-}
-
 /// Spells each ply of a game's lines ([`crate::format::Format::spell`]):
 /// the text of each, in the order the container writes them, or why the
 /// game cannot be spelled.
-pub type SpellFn = fn(&Game, Lines) -> Result<Vec<String>, Problem>;
+pub type SpellFn = fn(&Game, crate::family::spell::Lines) -> Result<Vec<String>, Problem>;
 
 /// A game read from a record, with what the reader noticed.
 #[derive(Debug, Clone)]

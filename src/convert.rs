@@ -140,7 +140,7 @@ pub fn run(
                     ..run.read.clone()
                 },
                 write: WriteOptions {
-                    source: Some(job.from),
+                    source: job.from.source_notation(),
                     ..write.clone()
                 },
             };

@@ -4,17 +4,17 @@
 
 use std::path::Path;
 
-use crate::codec::{Framing, ReadFn, Scan, SpellFn, WriteFn};
+use crate::codec::{Framing, ReadFn, Scan, SourceNotation, SpellFn, WriteFn};
 use crate::container::scan::Scanner;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
 use crate::family::coerceo::notation as coerceo;
 use crate::family::draughts::{diag as draughts_diag, num as draughts_num, pdn as draughts};
 use crate::family::hnefatafl::{aagenielsen, otn, tafl};
+use crate::family::spell;
 use crate::family::tenjiku::notation as tenjiku;
 use crate::family::{self, Family};
 use crate::interchange::{csv, json, xml};
 use crate::options::Options;
-use crate::spell;
 
 const CONTAINER: Framing = Framing {
     between: "\n",
@@ -45,7 +45,7 @@ pub struct Format {
     /// The writer, if kifu writes the format.
     pub write: Option<WriteFn>,
     /// How the notation spells each ply of a game, as its writer does
-    /// ([`crate::spell::plies`] of the notation); `None` for a format that
+    /// ([`crate::family::spell::plies`] of the notation); `None` for a format that
     /// spells no moves of its own (an interchange format, a notation kifu
     /// only reads).
     pub spell: Option<SpellFn>,
@@ -53,6 +53,21 @@ pub struct Format {
     pub framing: Framing,
     /// The options it declares, and its typed options' builder.
     pub options: Options,
+}
+
+impl Format {
+    /// The notation as an output that keeps each move as its source spelled
+    /// it needs it ([`WriteOptions::source`]): `None` for a format that
+    /// spells no moves of its own.
+    ///
+    /// [`WriteOptions::source`]: crate::codec::WriteOptions::source
+    pub fn source_notation(&self) -> Option<SourceNotation> {
+        Some(SourceNotation {
+            name: self.name,
+            family: self.family?,
+            spell: self.spell?,
+        })
+    }
 }
 
 /// Every format kifu knows.

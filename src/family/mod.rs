@@ -7,6 +7,7 @@ pub mod coerceo;
 pub mod dialect;
 pub mod draughts;
 pub mod hnefatafl;
+pub mod spell;
 pub mod tenjiku;
 
 use serde::de::DeserializeOwned;

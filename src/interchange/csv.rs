@@ -22,15 +22,14 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::codec::{
-    line_col, too_deep, Folder, Games, Origin, Oversize, Parsed, ReadOptions, Scan, Skip, Tables,
-    WriteOptions,
+    line_col, too_deep, Folder, Games, Origin, Oversize, Parsed, ReadOptions, Scan, Skip,
+    SourceNotation, Tables, WriteOptions,
 };
 use crate::error::{Error, Problem};
+use crate::family::spell::Lines;
 use crate::family::{move_fields, Move, MoveFields, Setup, Variant};
-use crate::format::Format;
 use crate::ir::{Comment, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use crate::output::{OutFile, Output};
-use crate::spell;
 
 /// The table files of a folder, in the order of [`TABLES`].
 pub const FILES: [&str; 3] = ["games.csv", "tags.csv", "moves.csv"];
@@ -283,12 +282,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 /// notation (whose spelling [`MoveFields::written`] is), for a format
 /// that spells no moves (one kifu only reads), and for a game it cannot
 /// spell; then `move` is the family's canonical notation.
-fn source_spelling(game: &Game, source: Option<&Format>) -> Option<Vec<String>> {
-    let source = source.filter(|f| f.family == Some(game.family()))?;
+fn source_spelling(game: &Game, source: Option<SourceNotation>) -> Option<Vec<String>> {
+    let source = source.filter(|s| s.family == game.family())?;
     if source.name == game.family().canonical_notation() {
         return None;
     }
-    spell::every_ply(game, source)
+    (source.spell)(game, Lines::All).ok()
 }
 
 /// Writes the moves rows of a game.

@@ -426,18 +426,18 @@ impl Board {
 /// the rules derive from the positions before and after it).
 pub struct Positions;
 
-impl crate::spell::Replay for Positions {
+impl crate::family::spell::Replay for Positions {
     const FAMILY: crate::family::Family = crate::family::Family::Chess;
     type Before<'p> = Spelling;
 
     fn walk<'g>(
         game: &'g crate::ir::Game,
-        lines: crate::codec::Lines,
+        lines: crate::family::spell::Lines,
         mut visit: impl FnMut(&'g crate::ir::Ply, Spelling) -> Result<(), crate::error::Problem>,
     ) -> Result<(), crate::error::Problem> {
         use crate::error::Problem;
         let mut replay = rules::Replay::spelling(game).map_err(Problem::whole)?;
-        if lines == crate::codec::Lines::Main {
+        if lines == crate::family::spell::Lines::Main {
             replay = replay.main_line();
         }
         // (The replay's walk goes on past an error of `visit`: the first

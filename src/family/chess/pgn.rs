@@ -4,7 +4,6 @@
 
 use pest::Parser;
 
-use crate::codec::Lines;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Start, Style};
@@ -14,9 +13,10 @@ use crate::family::chess::{
     ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
 };
 use crate::family::dialect::{Dialect, Layout};
+use crate::family::spell::Lines;
+use crate::family::spell::{Replay as _, Spell};
 use crate::family::{Move, Setup, Variant};
 use crate::ir::{Game, Ply as IrPly, Tag};
-use crate::spell::{Replay as _, Spell};
 
 /// The pest parser: the container, the chess family and SAN.
 #[allow(missing_docs)]

@@ -37,7 +37,6 @@
 use pest::iterators::Pair;
 use pest::Parser;
 
-use crate::codec::Lines;
 use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
 use crate::container::{syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
@@ -46,10 +45,11 @@ use crate::family::chess::{
     board_of, fen_of, ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role,
     Spelling, Square, Wing,
 };
+use crate::family::spell::Lines;
+use crate::family::spell::{Replay as _, Spell};
 use crate::family::{Family, Move, Setup, Variant};
 use crate::ir::{Game, GameResult, Line, Ply, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
-use crate::spell::{Replay as _, Spell};
 
 /// The pest parser of `grammars/sllavcco.pest`.
 #[allow(missing_docs)]

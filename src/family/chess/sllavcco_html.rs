@@ -12,9 +12,9 @@ use crate::codec::{Framing, WriteOptions};
 use crate::error::Problem;
 use crate::family::chess::sllavcco::{self, Pieces, Sheet, SheetRow, PIECE_SETS};
 use crate::family::chess::Spelling;
+use crate::family::spell::Spell;
 use crate::ir::{Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
-use crate::spell::Spell;
 
 /// The page around the games. Sizes are in millimetres, so that a sheet of
 /// up to [`MOVES_PER_PAGE`] moves fits the printable area of both A4 and

@@ -211,16 +211,16 @@ pub struct Move {
 /// ply is spelled from its own parts alone.
 pub struct Positions;
 
-impl crate::spell::Replay for Positions {
+impl crate::family::spell::Replay for Positions {
     const FAMILY: crate::family::Family = crate::family::Family::Coerceo;
     type Before<'p> = ();
 
     fn walk<'g>(
         game: &'g crate::ir::Game,
-        lines: crate::codec::Lines,
+        lines: crate::family::spell::Lines,
         mut visit: impl FnMut(&'g crate::ir::Ply, ()) -> Result<(), crate::error::Problem>,
     ) -> Result<(), crate::error::Problem> {
-        crate::spell::each_ply(game, lines, |ply| visit(ply, ()))
+        crate::family::spell::each_ply(game, lines, |ply| visit(ply, ()))
     }
 }
 

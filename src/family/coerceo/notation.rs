@@ -15,10 +15,10 @@ use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
 use crate::family::coerceo::{not_a_tile, Action, Exchange, Field, Move as CMove, Step, Tile};
 use crate::family::dialect::{Dialect, Layout};
+use crate::family::spell::Spell;
 use crate::family::{Family, Move, Variant};
 use crate::ir::{Game, Ply, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
-use crate::spell::Spell;
 
 /// The pest parser: the Coerceo dialect and moves, and the container.
 #[allow(missing_docs)]

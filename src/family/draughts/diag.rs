@@ -13,9 +13,9 @@ use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, board_of, BoardChoice};
 use crate::family::draughts::{Board, Move as DMove, Path, DIALECT};
+use crate::family::spell::Spell;
 use crate::family::Move;
 use crate::ir::{Game, Ply, Tag};
-use crate::spell::Spell;
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]

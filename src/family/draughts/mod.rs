@@ -121,17 +121,17 @@ pub struct Position {
 /// a draughts move is spelled on its board alone, wherever it stands.
 pub struct Positions;
 
-impl crate::spell::Replay for Positions {
+impl crate::family::spell::Replay for Positions {
     const FAMILY: crate::family::Family = crate::family::Family::Draughts;
     type Before<'p> = &'p Board;
 
     fn walk<'g>(
         game: &'g crate::ir::Game,
-        lines: crate::codec::Lines,
+        lines: crate::family::spell::Lines,
         mut visit: impl FnMut(&'g crate::ir::Ply, &Board) -> Result<(), crate::error::Problem>,
     ) -> Result<(), crate::error::Problem> {
         let board = pdn::board_of(game, "draughts")?;
-        crate::spell::each_ply(game, lines, |ply| visit(ply, &board))
+        crate::family::spell::each_ply(game, lines, |ply| visit(ply, &board))
     }
 }
 
@@ -145,7 +145,7 @@ pub fn move_fields(
     game: &crate::ir::Game,
     board: &Board,
 ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    use crate::spell::Spell;
+    use crate::family::spell::Spell;
     let square = |sq: Square| {
         let mut s = String::new();
         board.write_square(sq, &mut s);

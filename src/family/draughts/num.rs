@@ -10,9 +10,9 @@ use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
 use crate::family::draughts::{position_of, Board, Move as DMove, Path, DIALECT, RESULTS};
+use crate::family::spell::Spell;
 use crate::family::{Move, Variant};
 use crate::ir::{Game, Ply, Tag};
-use crate::spell::Spell;
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]

@@ -12,10 +12,10 @@ use crate::family::dialect::Dialect;
 use crate::family::draughts::play;
 use crate::family::draughts::rules::{fits, parse_fen, write_fen};
 use crate::family::draughts::DIALECT;
+use crate::family::spell::Spell;
 use crate::family::{Move, Setup, Variant};
 use crate::ir::{Game, Line, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
-use crate::spell::Spell;
 use std::sync::OnceLock;
 
 /// The options of the draughts notations (`draughts-num`, `draughts-diag`).

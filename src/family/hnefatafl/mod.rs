@@ -255,13 +255,13 @@ pub struct Before<'p> {
 /// (the reader's replay checked it, and filled in what the rules compute).
 pub struct Positions;
 
-impl crate::spell::Replay for Positions {
+impl crate::family::spell::Replay for Positions {
     const FAMILY: crate::family::Family = crate::family::Family::Tafl;
     type Before<'p> = Before<'p>;
 
     fn walk<'g>(
         game: &'g crate::ir::Game,
-        lines: crate::codec::Lines,
+        lines: crate::family::spell::Lines,
         mut visit: impl FnMut(&'g crate::ir::Ply, Before<'_>) -> Result<(), crate::error::Problem>,
     ) -> Result<(), crate::error::Problem> {
         use crate::error::Problem;
@@ -304,7 +304,7 @@ impl crate::spell::Replay for Positions {
             .as_ref()
             .and_then(|r| r.at_position(&game.tags).ok());
         let mut pos = start.as_ref().map(rules::Position::new);
-        let all = lines == crate::codec::Lines::All;
+        let all = lines == crate::family::spell::Lines::All;
         walk_line(&game.moves, board, pos.as_mut(), all, &mut visit)
     }
 }

@@ -25,15 +25,15 @@ use std::collections::HashMap;
 use pest::iterators::Pair;
 use pest::Parser;
 
-use crate::codec::Lines;
 use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, ATTACKERS};
+use crate::family::spell::Lines;
+use crate::family::spell::{self, Spell, Spelled};
 use crate::family::{Move, Variant};
 use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
-use crate::spell::{self, Spell, Spelled};
 
 /// The pest parser of an OpenTafl record.
 #[allow(missing_docs)]

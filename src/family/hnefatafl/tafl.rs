@@ -11,17 +11,17 @@
 
 use pest::Parser;
 
-use crate::codec::Lines;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, MAX_DIM, MIN_DIM};
+use crate::family::spell::Lines;
+use crate::family::spell::{self, Spell};
 use crate::family::{Move, Variant};
 use crate::ir::{Game, Line, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
-use crate::spell::{self, Spell};
 
 /// The pest parser: the tafl dialect and moves, and the container.
 #[allow(missing_docs)]

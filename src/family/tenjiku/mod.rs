@@ -884,22 +884,22 @@ impl Ply {
 /// in a game not replayed, no board (each move is its text's claim).
 pub struct Positions;
 
-impl crate::spell::Replay for Positions {
+impl crate::family::spell::Replay for Positions {
     const FAMILY: crate::family::Family = crate::family::Family::Tenjiku;
     type Before<'p> = Option<&'p rules::Board>;
 
     fn walk<'g>(
         game: &'g crate::ir::Game,
-        lines: crate::codec::Lines,
+        lines: crate::family::spell::Lines,
         mut visit: impl FnMut(
             &'g crate::ir::Ply,
             Option<&rules::Board>,
         ) -> Result<(), crate::error::Problem>,
     ) -> Result<(), crate::error::Problem> {
         use crate::error::Problem;
-        let mut only = crate::spell::Only::new(game, lines);
+        let mut only = crate::family::spell::Only::new(game, lines);
         if !rules::replayed(game) {
-            return crate::spell::each_ply(game, lines, |ply| visit(ply, None));
+            return crate::family::spell::each_ply(game, lines, |ply| visit(ply, None));
         }
         let mut failed = None;
         rules::walk_checked(game, &mut |b, ply, _| {

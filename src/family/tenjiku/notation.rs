@@ -14,11 +14,12 @@
 
 use pest::Parser;
 
-use crate::codec::Lines;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
 use crate::family::dialect::{Dialect, Layout};
+use crate::family::spell::Lines;
+use crate::family::spell::{self, Spell};
 use crate::family::tenjiku::rules::{self, Board};
 use crate::family::tenjiku::{
     unknown_piece, Abbreviations, Claim, Move as TMove, Piece, Ply, Square, Variant as TVariant,
@@ -26,7 +27,6 @@ use crate::family::tenjiku::{
 use crate::family::{Family, Move, Setup, Variant};
 use crate::ir::{Game, Ply as IrPly, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
-use crate::spell::{self, Spell};
 
 /// The pest parser: the container and Hodges moves.
 #[allow(missing_docs)]
