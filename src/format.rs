@@ -202,7 +202,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(tenjiku::write),
         spell: Some(spell::plies::<tenjiku::Hodges>),
         framing: CONTAINER,
-        options: Options::of::<tenjiku::Options>(),
+        options: Options::of::<family::tenjiku::Options>(),
     },
     Format {
         name: "json",

@@ -22,6 +22,7 @@ for m, p in mods.items():
     src = open(p).read()
     src = re.sub(r'#\[cfg\(test\)\]\s*mod tests\s*\{.*', '', src, flags=re.S)
     src = re.sub(r'//[^\n]*', '', src)
+    src = re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', src)
     # expand use groups crudely: crate::a::{b, c::d}
     for mt in re.finditer(r'\b(crate|super)((?:::\w+)+)(?:::\{([^;]*?)\})?', src):
         base = mt.group(1); rest = mt.group(2)[2:]
@@ -45,11 +46,12 @@ for m, p in mods.items():
     src = open(p).read()
     src = re.sub(r'#\[cfg\(test\)\]\s*mod tests\s*\{.*', '', src, flags=re.S)
     src = re.sub(r'//[^\n]*', '', src)
+    src = re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', src)
     prefix = m + '::' if m else ''
     src = re.sub(r'(?m)^\s*(pub(\([^)]*\))? )?mod \w+;', '', src)
     children = {k[len(prefix):].split('::')[0] for k in mods if k.startswith(prefix) and k != m}
     for c in children:
-        for mt in re.finditer(r'(?<![:\w])%s((?:::\w+)*)' % re.escape(c), src):
+        for mt in re.finditer(r'(?<![:\w])%s\b((?:::\w+)*)' % re.escape(c), src):
             r = resolve(prefix + c + mt.group(1))
             if r and r != m: graph[m].add(r)
 # Tarjan

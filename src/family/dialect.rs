@@ -403,7 +403,7 @@ mod tests {
         // moves needs no disambiguation or check mark.
         container::write(&game, &[], &mut out, &dialect, style, |ply, buf| {
             let p = ply.mv.as_chess().expect("a chess game");
-            pgn::spell(p, Default::default(), buf);
+            crate::family::chess::spell(p, Default::default(), buf);
             Ok(())
         })
         .unwrap();

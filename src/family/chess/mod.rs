@@ -476,7 +476,7 @@ pub fn move_fields(
                 }
             };
             let mut written = String::new();
-            pgn::spell(ply, step.spelling, &mut written);
+            crate::family::chess::spell(ply, step.spelling, &mut written);
             let mut f = crate::family::MoveFields {
                 written,
                 check: Some(step.spelling.check != Check::None),
@@ -583,5 +583,48 @@ impl crate::family::GameFamily for Chess {
     }
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_fens(game)
+    }
+}
+
+/// Spells one move in canonical SAN, as `spelling` says it is shown where
+/// it stands (a claim, as its own says).
+pub fn spell(ply: &Ply, spelling: Spelling, buf: &mut String) {
+    match ply {
+        Ply::Null => buf.push_str("--"),
+        Ply::Move(m) => spell_move(m, spelling, buf),
+        Ply::Claimed(c) => spell_move(&c.meaning(), c.spelling(), buf),
+    }
+}
+
+#[inline]
+fn spell_move(m: &Move, spelling: Spelling, buf: &mut String) {
+    match m.castle {
+        Some(Wing::King) => buf.push_str("O-O"),
+        Some(Wing::Queen) => buf.push_str("O-O-O"),
+        None => {
+            if let Some(c) = m.role.san_letter() {
+                buf.push(c);
+            }
+            if let Some(f) = spelling.file {
+                buf.push(char::from(b'a' + f));
+            }
+            if let Some(r) = spelling.rank {
+                buf.push(char::from(b'1' + r));
+            }
+            if m.capture {
+                buf.push('x');
+            }
+            buf.push(char::from(b'a' + m.to.file()));
+            buf.push(char::from(b'1' + m.to.rank()));
+            if let Some(p) = m.promotion.and_then(Role::san_letter) {
+                buf.push('=');
+                buf.push(p);
+            }
+        }
+    }
+    match spelling.check {
+        Check::None => {}
+        Check::Check | Check::Double => buf.push('+'),
+        Check::Mate => buf.push('#'),
     }
 }

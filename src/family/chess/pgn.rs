@@ -10,7 +10,7 @@ use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
-    ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
+    ply_of, Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing,
 };
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Lines;
@@ -545,51 +545,8 @@ impl Spell for San {
 
     #[inline]
     fn spell_ply(_: &(), spelling: Spelling, ply: &IrPly, out: &mut String) -> Result<(), Problem> {
-        spell(ply_of(&ply.mv).map_err(Problem::whole)?, spelling, out);
+        crate::family::chess::spell(ply_of(&ply.mv).map_err(Problem::whole)?, spelling, out);
         Ok(())
-    }
-}
-
-/// Spells one move in canonical SAN, as `spelling` says it is shown where
-/// it stands (a claim, as its own says).
-pub fn spell(ply: &CPly, spelling: Spelling, buf: &mut String) {
-    match ply {
-        CPly::Null => buf.push_str("--"),
-        CPly::Move(m) => spell_move(m, spelling, buf),
-        CPly::Claimed(c) => spell_move(&c.meaning(), c.spelling(), buf),
-    }
-}
-
-#[inline]
-fn spell_move(m: &CMove, spelling: Spelling, buf: &mut String) {
-    match m.castle {
-        Some(Wing::King) => buf.push_str("O-O"),
-        Some(Wing::Queen) => buf.push_str("O-O-O"),
-        None => {
-            if let Some(c) = m.role.san_letter() {
-                buf.push(c);
-            }
-            if let Some(f) = spelling.file {
-                buf.push(char::from(b'a' + f));
-            }
-            if let Some(r) = spelling.rank {
-                buf.push(char::from(b'1' + r));
-            }
-            if m.capture {
-                buf.push('x');
-            }
-            buf.push(char::from(b'a' + m.to.file()));
-            buf.push(char::from(b'1' + m.to.rank()));
-            if let Some(p) = m.promotion.and_then(Role::san_letter) {
-                buf.push('=');
-                buf.push(p);
-            }
-        }
-    }
-    match spelling.check {
-        Check::None => {}
-        Check::Check | Check::Double => buf.push('+'),
-        Check::Mate => buf.push('#'),
     }
 }
 

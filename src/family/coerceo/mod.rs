@@ -233,7 +233,7 @@ pub fn move_fields(
     use crate::family::{fields_in_order, Family, Move as AnyMove};
     fields_in_order(game, Family::Coerceo, AnyMove::as_coerceo, |m| {
         let mut written = String::new();
-        notation::spell(m, &mut written)?;
+        spell(m, &mut written)?;
         Ok(crate::family::MoveFields {
             canonical: written.clone(),
             written,
@@ -313,4 +313,38 @@ impl crate::family::GameFamily for Coerceo {
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
+}
+
+/// Spells one ply: its step, then its actions, separated by spaces.
+pub fn spell(m: &Move, buf: &mut String) -> Result<(), crate::error::Problem> {
+    m.check().map_err(crate::error::Problem::whole)?;
+    let mut first = true;
+    if let Some(step) = m.step {
+        step.from.write(buf);
+        buf.push('-');
+        step.to.write(buf);
+        first = false;
+    }
+    for a in &m.actions {
+        if !first {
+            buf.push(' ');
+        }
+        first = false;
+        match *a {
+            Action::Capture(f) => {
+                buf.push('x');
+                f.write(buf);
+            }
+            Action::Remove(t) => {
+                buf.push('T');
+                crate::ir::push_number(buf, u32::from(t.number()));
+            }
+            Action::RemoveUnknown(n) => {
+                buf.push('T');
+                crate::ir::push_number(buf, n);
+            }
+            Action::Exchange(e) => buf.push_str(e.token()),
+        }
+    }
+    Ok(())
 }

@@ -234,42 +234,8 @@ impl Spell for Cgn {
             .mv
             .of(Family::Coerceo, Move::as_coerceo)
             .map_err(Problem::whole)?;
-        spell(m, out)
+        crate::family::coerceo::spell(m, out)
     }
-}
-
-/// Spells one ply: its step, then its actions, separated by spaces.
-pub fn spell(m: &CMove, buf: &mut String) -> Result<(), Problem> {
-    m.check().map_err(Problem::whole)?;
-    let mut first = true;
-    if let Some(step) = m.step {
-        step.from.write(buf);
-        buf.push('-');
-        step.to.write(buf);
-        first = false;
-    }
-    for a in &m.actions {
-        if !first {
-            buf.push(' ');
-        }
-        first = false;
-        match *a {
-            Action::Capture(f) => {
-                buf.push('x');
-                f.write(buf);
-            }
-            Action::Remove(t) => {
-                buf.push('T');
-                crate::ir::push_number(buf, u32::from(t.number()));
-            }
-            Action::RemoveUnknown(n) => {
-                buf.push('T');
-                crate::ir::push_number(buf, n);
-            }
-            Action::Exchange(e) => buf.push_str(e.token()),
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

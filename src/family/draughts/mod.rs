@@ -130,7 +130,7 @@ impl crate::family::spell::Replay for Positions {
         lines: crate::family::spell::Lines,
         mut visit: impl FnMut(&'g crate::ir::Ply, &Board) -> Result<(), crate::error::Problem>,
     ) -> Result<(), crate::error::Problem> {
-        let board = pdn::board_of(game, "draughts")?;
+        let board = board_of(game, "draughts")?;
         crate::family::spell::each_ply(game, lines, |ply| visit(ply, &board))
     }
 }
@@ -145,7 +145,6 @@ pub fn move_fields(
     game: &crate::ir::Game,
     board: &Board,
 ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    use crate::family::spell::Spell;
     let square = |sq: Square| {
         let mut s = String::new();
         board.write_square(sq, &mut s);
@@ -156,7 +155,7 @@ pub fn move_fields(
         .map(|ply| {
             let m = draughts_move(&ply.mv)?;
             let mut written = String::new();
-            num::Numbers::spell_ply(&(), board, ply, &mut written)?;
+            spell_numbers(board, board.capture_separator(), m, &mut written)?;
             Ok(crate::family::MoveFields {
                 canonical: written.clone(),
                 written,
@@ -230,4 +229,43 @@ impl crate::family::GameFamily for Draughts {
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game, board)
     }
+}
+
+/// The draughts board of a game, or the error a draughts writer gives for a
+/// game of another family.
+pub fn board_of(game: &crate::ir::Game, format: &str) -> Result<Board, crate::error::Problem> {
+    game.variant.as_draughts().copied().ok_or_else(|| {
+        crate::error::Problem::whole(format!(
+            "a {} game cannot be written as {format}",
+            game.family().name()
+        ))
+    })
+}
+
+/// Spells one move's path: its squares joined by `-`, or by `sep` for a
+/// capture.
+pub fn spell_numbers(
+    board: &Board,
+    sep: char,
+    m: &Move,
+    buf: &mut String,
+) -> Result<(), crate::error::Problem> {
+    if m.path.len() < 2 {
+        return Err(crate::error::Problem::whole(
+            "a draughts move needs at least two squares",
+        ));
+    }
+    for (i, &sq) in m.path.iter().enumerate() {
+        if !board.contains(sq) {
+            return Err(crate::error::Problem::whole(format!(
+                "square {} is not on the {}x{} board",
+                sq.0, board.width, board.height
+            )));
+        }
+        if i > 0 {
+            buf.push(if m.capture { sep } else { '-' });
+        }
+        board.write_square(sq, buf);
+    }
+    Ok(())
 }

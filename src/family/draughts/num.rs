@@ -252,29 +252,8 @@ impl Spell for Numbers {
 
     fn spell_ply(_: &(), board: &Board, ply: &Ply, out: &mut String) -> Result<(), Problem> {
         let m = crate::family::draughts::draughts_move(&ply.mv)?;
-        spell(board, board.capture_separator(), m, out)
+        crate::family::draughts::spell_numbers(board, board.capture_separator(), m, out)
     }
-}
-
-/// Spells one move's path: its squares joined by `-`, or by `sep` for a
-/// capture.
-fn spell(board: &Board, sep: char, m: &DMove, buf: &mut String) -> Result<(), Problem> {
-    if m.path.len() < 2 {
-        return Err(Problem::whole("a draughts move needs at least two squares"));
-    }
-    for (i, &sq) in m.path.iter().enumerate() {
-        if !board.contains(sq) {
-            return Err(Problem::whole(format!(
-                "square {} is not on the {}x{} board",
-                sq.0, board.width, board.height
-            )));
-        }
-        if i > 0 {
-            buf.push(if m.capture { sep } else { '-' });
-        }
-        board.write_square(sq, buf);
-    }
-    Ok(())
 }
 
 #[cfg(test)]

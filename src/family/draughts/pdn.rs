@@ -664,17 +664,6 @@ fn settle_alpha_board(game: &mut Game) -> Problem {
     ))
 }
 
-/// The draughts board of a game, or the error a draughts writer gives for a
-/// game of another family.
-pub fn board_of(game: &Game, format: &str) -> Result<Board, Problem> {
-    game.variant.as_draughts().copied().ok_or_else(|| {
-        Problem::whole(format!(
-            "a {} game cannot be written as {format}",
-            game.family().name()
-        ))
-    })
-}
-
 /// The tags to write: the game's tags with `GameType` and `FEN` made to
 /// say what its board and setup say (the typed fields are the one source of
 /// truth; readers lift these tags into them). A GameType tag names the board
@@ -814,7 +803,7 @@ pub fn write_game<N>(game: &Game, format: &str, out: &mut String) -> Result<Vec<
 where
     N: Spell<Replay = super::Positions, Options = ()>,
 {
-    let board = board_of(game, format)?;
+    let board = crate::family::draughts::board_of(game, format)?;
     // A draughts move is spelled on the board alone, wherever it stands:
     // each where the container writes it.
     container::write(

@@ -319,7 +319,7 @@ pub fn move_fields(
     use crate::family::{fields_in_order, Family, Move as AnyMove};
     fields_in_order(game, Family::Tafl, AnyMove::as_tafl, |m| {
         let mut written = String::new();
-        tafl::spell(m, &mut written, &|s| s);
+        spell_move(m, &mut written, &|s| s);
         let step = m.step();
         Ok(crate::family::MoveFields {
             canonical: written.clone(),
@@ -372,6 +372,30 @@ impl crate::family::GameFamily for Tafl {
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
+}
+
+/// Spells one move in upper case: `E5-E8xD8/F8+`, `--` for a resignation;
+/// `view` turns each square.
+pub fn spell_move(m: &Move, buf: &mut String, view: &dyn Fn(Square) -> Square) {
+    let Some(step) = m.step() else {
+        buf.push_str("--");
+        return;
+    };
+    view(step.from).write(true, buf);
+    for &v in step.via.iter().chain(std::iter::once(&step.to)) {
+        buf.push('-');
+        view(v).write(true, buf);
+    }
+    for (i, &c) in step.captures.iter().enumerate() {
+        buf.push(if i == 0 { 'x' } else { '/' });
+        view(c).write(true, buf);
+    }
+    buf.push_str(match step.mark {
+        None => "",
+        Some(Mark::Threat) => "+",
+        Some(Mark::Win) => "++",
+        Some(Mark::Suicide) => "--",
+    });
 }
 
 #[cfg(test)]

@@ -439,7 +439,7 @@ impl Spell for Tafl {
             .of(crate::family::Family::Tafl, Move::as_tafl)
             .map_err(Problem::whole)?;
         let (dim, q, m) = (before.board.dim, options.quarters, options.mirror);
-        spell(t, out, &|s| s.transform(dim, q, m));
+        crate::family::hnefatafl::spell_move(t, out, &|s| s.transform(dim, q, m));
         Ok(())
     }
 }
@@ -457,30 +457,6 @@ pub fn view_position(tags: &mut [Tag], dim: u8, quarters: u8, mirror: bool) {
             t.value = v;
         }
     }
-}
-
-/// Spells one move in upper case: `E5-E8xD8/F8+`, `--` for a resignation;
-/// `view` turns each square.
-pub fn spell(m: &TMove, buf: &mut String, view: &dyn Fn(Square) -> Square) {
-    let Some(step) = m.step() else {
-        buf.push_str("--");
-        return;
-    };
-    view(step.from).write(true, buf);
-    for &v in step.via.iter().chain(std::iter::once(&step.to)) {
-        buf.push('-');
-        view(v).write(true, buf);
-    }
-    for (i, &c) in step.captures.iter().enumerate() {
-        buf.push(if i == 0 { 'x' } else { '/' });
-        view(c).write(true, buf);
-    }
-    buf.push_str(match step.mark {
-        None => "",
-        Some(Mark::Threat) => "+",
-        Some(Mark::Win) => "++",
-        Some(Mark::Suicide) => "--",
-    });
 }
 
 #[cfg(test)]

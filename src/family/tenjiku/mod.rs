@@ -925,8 +925,8 @@ pub fn move_fields(
     game: &crate::ir::Game,
 ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
     use crate::error::Problem;
-    let short = notation::Options::default();
-    let long = notation::Options {
+    let short = Options::default();
+    let long = Options {
         long: true,
         ..short
     };
@@ -939,7 +939,7 @@ pub fn move_fields(
             |p| {
                 let c = p.claimed().map_err(Problem::whole)?;
                 let mut written = String::new();
-                notation::spell_claim(c, &short, &mut written);
+                spell_claim(c, &short, &mut written);
                 let promoted = c
                     .piece
                     .filter(|p| c.promote == Some(true) && p.can_promote());
@@ -958,8 +958,8 @@ pub fn move_fields(
     let mut out = Vec::new();
     rules::walk_checked(game, &mut |b, ply, m| {
         let (mut written, mut canonical) = (String::new(), String::new());
-        notation::spell(b, ply.side, m, &short, &mut written);
-        notation::spell(b, ply.side, m, &long, &mut canonical);
+        spell(b, ply.side, m, &short, &mut written);
+        spell(b, ply.side, m, &long, &mut canonical);
         let fx = b.clone().play(ply.side, m);
         out.push(crate::family::MoveFields {
             written,
@@ -1016,6 +1016,117 @@ impl crate::family::GameFamily for Tenjiku {
         _: &Variant,
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
+    }
+}
+
+/// The options of `tenjiku`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// The abbreviations written.
+    pub pieces: Abbreviations,
+    /// Ranks written as kanji numerals.
+    pub japanese: bool,
+    /// Every move written with its origin.
+    pub long: bool,
+}
+
+/// Spells a move of a game not replayed as its text claimed it, without a
+/// board: the piece in the options' set, the origin where the text gives
+/// one, each square with the mark written before it (`-`, `x`; igui
+/// `x!7d`), `+` or `=` where written, the burns as written (named squares,
+/// a count or `x!`) and `*`. The text's own spacing is not kept
+/// (`FiD 6h-7e` is `FiD6h-7e`). Returns false where the `long` option asks
+/// for an origin that the text does not give: the move is written without
+/// it (no origin is invented).
+pub fn spell_claim(c: &Claim, o: &Options, buf: &mut String) -> bool {
+    if let Some(p) = c.piece {
+        p.write(o.pieces, buf);
+    }
+    if let Some(f) = c.from {
+        f.write(o.japanese, buf);
+    }
+    let mark = |x: bool| if x { 'x' } else { '-' };
+    match (c.via, c.to) {
+        (Some(v), None) => {
+            buf.push_str("x!");
+            v.write(o.japanese, buf);
+        }
+        (via, to) => {
+            if let (Some(v), Some(_)) = (via, to) {
+                buf.push(mark(c.via_capture));
+                v.write(o.japanese, buf);
+            }
+            if let Some(t) = to {
+                buf.push(mark(c.capture));
+                t.write(o.japanese, buf);
+            }
+        }
+    }
+    match c.promote {
+        Some(true) => buf.push('+'),
+        Some(false) => buf.push('='),
+        None => {}
+    }
+    for s in &c.burned_at {
+        buf.push_str("x!");
+        s.write(o.japanese, buf);
+    }
+    if let Some(n) = c.burned {
+        buf.push_str("x!");
+        crate::ir::push_number(buf, n);
+    } else if c.burns {
+        buf.push_str("x!");
+    }
+    if c.suicide {
+        buf.push('*');
+    }
+    !(o.long && c.from.is_none())
+}
+
+/// Spells one move where it stands: piece, origin where needed, parts,
+/// promotion sign where the move could promote, burn count, suicide.
+pub fn spell(board: &rules::Board, side: crate::ir::Side, m: &Move, o: &Options, buf: &mut String) {
+    m.piece.write(o.pieces, buf);
+    if o.long || rules::needs_origin(board, side, m) {
+        m.from.write(o.japanese, buf);
+    }
+    let mark = |s: Square| {
+        if board.at(s).is_some_and(|x| x.side != side) {
+            'x'
+        } else {
+            '-'
+        }
+    };
+    match m.via {
+        // Igui; a lion's pass (to an empty square and back) is written
+        // with its two steps, `Ln-8g-8h`.
+        Some(v) if m.to == m.from && board.is_enemy(v, side) => {
+            buf.push_str("x!");
+            v.write(o.japanese, buf);
+        }
+        Some(v) => {
+            buf.push(mark(v));
+            v.write(o.japanese, buf);
+            buf.push(mark(m.to));
+            m.to.write(o.japanese, buf);
+        }
+        None => {
+            buf.push(mark(m.to));
+            m.to.write(o.japanese, buf);
+        }
+    }
+    if m.promote {
+        buf.push('+');
+    } else if board.may_promote(side, m) {
+        buf.push('=');
+    }
+    let fx = board.clone().play(side, m);
+    if !fx.burned.is_empty() {
+        buf.push_str("x!");
+        crate::ir::push_number(buf, fx.burned.len() as u32);
+    }
+    if fx.suicide {
+        buf.push('*');
     }
 }
 

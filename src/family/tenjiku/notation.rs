@@ -41,7 +41,7 @@ mod grammar {
 
     container_rules!(Rule, tj_move, |_| "a move");
 }
-use crate::family::tenjiku::DIALECT;
+use crate::family::tenjiku::{spell, spell_claim, Options, DIALECT};
 use grammar::{Rule, TenjikuParser};
 
 /// A move as written, and where.
@@ -325,17 +325,6 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     container::read_record(text, opts, None, parse, &mut reader)
 }
 
-/// The options of `tenjiku`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Options {
-    /// The abbreviations written.
-    pub pieces: Abbreviations,
-    /// Ranks written as kanji numerals.
-    pub japanese: bool,
-    /// Every move written with its origin.
-    pub long: bool,
-}
-
 impl FormatOptions for Options {
     const LIST: &'static [FormatOption] = &[
         FormatOption {
@@ -468,59 +457,6 @@ impl Spell for Hodges {
     }
 }
 
-/// Spells a move of a game not replayed as its text claimed it, without a
-/// board: the piece in the options' set, the origin where the text gives
-/// one, each square with the mark written before it (`-`, `x`; igui
-/// `x!7d`), `+` or `=` where written, the burns as written (named squares,
-/// a count or `x!`) and `*`. The text's own spacing is not kept
-/// (`FiD 6h-7e` is `FiD6h-7e`). Returns false where the `long` option asks
-/// for an origin that the text does not give: the move is written without
-/// it (no origin is invented).
-pub fn spell_claim(c: &Claim, o: &Options, buf: &mut String) -> bool {
-    if let Some(p) = c.piece {
-        p.write(o.pieces, buf);
-    }
-    if let Some(f) = c.from {
-        f.write(o.japanese, buf);
-    }
-    let mark = |x: bool| if x { 'x' } else { '-' };
-    match (c.via, c.to) {
-        (Some(v), None) => {
-            buf.push_str("x!");
-            v.write(o.japanese, buf);
-        }
-        (via, to) => {
-            if let (Some(v), Some(_)) = (via, to) {
-                buf.push(mark(c.via_capture));
-                v.write(o.japanese, buf);
-            }
-            if let Some(t) = to {
-                buf.push(mark(c.capture));
-                t.write(o.japanese, buf);
-            }
-        }
-    }
-    match c.promote {
-        Some(true) => buf.push('+'),
-        Some(false) => buf.push('='),
-        None => {}
-    }
-    for s in &c.burned_at {
-        buf.push_str("x!");
-        s.write(o.japanese, buf);
-    }
-    if let Some(n) = c.burned {
-        buf.push_str("x!");
-        crate::ir::push_number(buf, n);
-    } else if c.burns {
-        buf.push_str("x!");
-    }
-    if c.suicide {
-        buf.push('*');
-    }
-    !(o.long && c.from.is_none())
-}
-
 /// The game's tags, with `FEN` (and `SetUp`) saying what its setup says: a
 /// FEN tag that gives the same position is kept as written, one that
 /// differs gets the setup's, a missing one is added (after `SetUp "1"`),
@@ -552,53 +488,6 @@ fn render_tags(game: &Game) -> Vec<Tag> {
         (None, None) => {}
     }
     tags
-}
-
-/// Spells one move where it stands: piece, origin where needed, parts,
-/// promotion sign where the move could promote, burn count, suicide.
-pub fn spell(board: &Board, side: crate::ir::Side, m: &TMove, o: &Options, buf: &mut String) {
-    m.piece.write(o.pieces, buf);
-    if o.long || rules::needs_origin(board, side, m) {
-        m.from.write(o.japanese, buf);
-    }
-    let mark = |s: Square| {
-        if board.at(s).is_some_and(|x| x.side != side) {
-            'x'
-        } else {
-            '-'
-        }
-    };
-    match m.via {
-        // Igui; a lion's pass (to an empty square and back) is written
-        // with its two steps, `Ln-8g-8h`.
-        Some(v) if m.to == m.from && board.is_enemy(v, side) => {
-            buf.push_str("x!");
-            v.write(o.japanese, buf);
-        }
-        Some(v) => {
-            buf.push(mark(v));
-            v.write(o.japanese, buf);
-            buf.push(mark(m.to));
-            m.to.write(o.japanese, buf);
-        }
-        None => {
-            buf.push(mark(m.to));
-            m.to.write(o.japanese, buf);
-        }
-    }
-    if m.promote {
-        buf.push('+');
-    } else if board.may_promote(side, m) {
-        buf.push('=');
-    }
-    let fx = board.clone().play(side, m);
-    if !fx.burned.is_empty() {
-        buf.push_str("x!");
-        crate::ir::push_number(buf, fx.burned.len() as u32);
-    }
-    if fx.suicide {
-        buf.push('*');
-    }
 }
 
 #[cfg(test)]
