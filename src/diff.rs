@@ -32,7 +32,8 @@ pub mod report;
 pub struct Entry {
     /// Its number in its input, from 1.
     pub number: usize,
-    /// The line its record starts on.
+    /// The line its game starts on (the first of its record that is not
+    /// blank).
     pub line: usize,
     /// The game: replayed, or (when its moves could not be replayed) read
     /// by its text alone.
@@ -60,9 +61,13 @@ fn entry_of(format: &Format, opts: &ReadOptions, record: Record<'_>) -> Option<E
             (game, Some(located(&record, &e)))
         }
     };
+    // A record starts where the one before it ended: its game, on the
+    // first line that is not blank.
+    let blank = record.bytes.len() - record.bytes.trim_ascii_start().len();
+    let line = record.line + memchr::memchr_iter(b'\n', &record.bytes[..blank]).count();
     Some(Entry {
         number: 0,
-        line: record.line,
+        line,
         game,
         error,
     })

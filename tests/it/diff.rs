@@ -691,3 +691,32 @@ fn games_pair_by_tags_within_a_window_and_those_too_far_apart_are_named() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(stdout(&out).contains("5000 equal"), "{}", stdout(&out));
 }
+
+#[test]
+fn each_game_is_named_by_the_line_it_starts_on() {
+    // The blank lines before a game belong to its record, not to its place.
+    let a = file(
+        "lines",
+        "a.pgn",
+        "[Event \"a\"]\n\n1. e4 e5 *\n\n\n\n[Event \"b\"]\n\n1. d4 d5 *\n",
+    );
+    let b = file(
+        "lines",
+        "b.pgn",
+        "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d6 *\n",
+    );
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    let heading = out.lines().next().unwrap_or("");
+    assert!(
+        heading.starts_with("game 2 (")
+            && heading.contains("a.pgn:7)")
+            && heading.contains("b.pgn:5)"),
+        "{out}"
+    );
+    let (_, json) = diff(&a, &b, &["--format", "json"]);
+    assert!(
+        json.contains(r#""line":7"#) && json.contains(r#""line":5"#),
+        "{json}"
+    );
+}
