@@ -23,7 +23,8 @@
 //! .gz, compressed in memory), beside the decompressor alone, the floor of
 //! a compressed input.
 //!
-//! Run with `cargo bench --bench convert`; `KIFU_BENCH_MB` changes the size,
+//! Run with `cargo bench --manifest-path benches/Cargo.toml` (a crate of its
+//! own, so that `cargo test` never builds criterion); `KIFU_BENCH_MB` changes the size,
 //! and `KIFU_BENCH_ARCHIVE=FILE` also writes the chess archive to FILE, to
 //! time the CLI or another tool on the same bytes.
 
@@ -48,8 +49,9 @@ const CHESS_THROUGHPUT: &[&str] = &[
     "tcec/TCEC_Season_13_-_Superfinal.pgn",
 ];
 
+/// The repository (this crate is `benches/` in it).
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// The files of a folder whose names pass `keep`, sorted.

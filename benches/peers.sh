@@ -8,7 +8,7 @@
 # Prints, for each command, the best and the median wall time, and MB/s of
 # the uncompressed text (best).
 #
-#   KIFU_BENCH_ARCHIVE=/tmp/chess-archive.pgn cargo bench --bench convert -- chess
+#   KIFU_BENCH_ARCHIVE=/tmp/chess-archive.pgn cargo bench --manifest-path benches/Cargo.toml -- chess
 #   cargo build --release
 #   benches/peers.sh /tmp/chess-archive.pgn [rounds]
 #
