@@ -60,11 +60,14 @@ pub const EXTENSIONS: [&str; 4] = ["gz", "zst", "bz2", "xz"];
 /// A file name without its compression extension, if it has one
 /// (`games.pgn.zst` -> `games.pgn`).
 pub fn uncompressed_name(name: &str) -> &str {
+    let b = name.as_bytes();
     for e in EXTENSIONS {
-        if let Some(stem) = name.strip_suffix(e).and_then(|s| s.strip_suffix('.')) {
-            if !stem.is_empty() {
-                return stem;
-            }
+        // In any case (`games.PGN.GZ`), as the format's own ending is read.
+        let Some(dot) = b.len().checked_sub(e.len() + 1) else {
+            continue;
+        };
+        if dot > 0 && b[dot] == b'.' && b[dot + 1..].eq_ignore_ascii_case(e.as_bytes()) {
+            return &name[..dot];
         }
     }
     name

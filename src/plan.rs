@@ -736,6 +736,9 @@ mod tests {
             ("a/b/g.pgn", 1, jsonl, "out/a/b/g.jsonl"),
             ("g.pgn.gz", 1, jsonl, "out/g.jsonl.gz"),
             ("g.pgn.bz2", 1, jsonl, "out/g.jsonl.bz2"),
+            // Endings in any case, the compression's as the format's.
+            ("g.PGN.ZST", 1, jsonl, "out/g.jsonl.zst"),
+            ("g.Pgn.Gz", 1, jsonl, "out/g.jsonl.gz"),
             ("x/g.pgn", 2, jsonl, "out/x/g#2.jsonl"),
             // The longest ending is the format's: `.diag.pdn` goes whole.
             ("g.diag.pdn", 1, fmt("draughts-num"), "out/g.pdn"),
