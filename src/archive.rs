@@ -342,6 +342,32 @@ impl<'a> Record<'a> {
             short_of_memory: raw.short_of_memory,
         }
     }
+
+    /// Where its text starts in the whole input: the line and column of
+    /// its first character that is not blank (a record starts where the
+    /// one before it ended, so its leading blanks are not its place).
+    pub fn start(&self) -> (usize, usize) {
+        self.place(&Problem::whole(""))
+    }
+
+    /// Where a problem of this record is in the whole input: its own
+    /// position moved by the record's, or (a problem of the whole record)
+    /// [`Record::start`].
+    pub fn place(&self, p: &Problem) -> (usize, usize) {
+        let (line, col) = if p.line == 0 {
+            let skip = self.bytes.len() - self.bytes.trim_ascii_start().len();
+            let (mut l, mut c) = (1, 1);
+            advance(&self.bytes[..skip], &mut l, &mut c);
+            (l, c)
+        } else {
+            (p.line, p.col)
+        };
+        if line == 1 {
+            (self.line, self.col + col - 1)
+        } else {
+            (self.line + line - 1, col)
+        }
+    }
 }
 
 /// What a worker sends back for one batch: its records with their results
@@ -940,7 +966,7 @@ pub fn convert_stream<R: Read + Send>(
             document.record(&rec);
             let Some(result) = result else {
                 if split.has_text(bytes) {
-                    let (line, col) = locate(&rec, &Problem::whole(""));
+                    let (line, col) = rec.start();
                     summary.warnings += 1;
                     let quote = quote_bytes(&bytes[..bytes.len().min(400)], 40);
                     let message = match game_index {
@@ -966,7 +992,7 @@ pub fn convert_stream<R: Read + Send>(
             };
             game_index += 1;
             let diag = |p: &Problem, severity| {
-                let (line, col) = locate(&rec, p);
+                let (line, col) = rec.place(p);
                 Diagnostic {
                     severity,
                     file: name.to_string(),
@@ -1122,24 +1148,6 @@ fn bytes_text(n: u64) -> String {
         _ if n >= MIB => format!("{:.1} MiB ({n} bytes)", n as f64 / MIB as f64),
         _ if n >= KIB => format!("{:.1} KiB ({n} bytes)", n as f64 / KIB as f64),
         _ => format!("{n} bytes"),
-    }
-}
-
-/// The position in the whole input of a problem in a record. A problem with
-/// no position points at the record's first non-blank character.
-fn locate(rec: &Record<'_>, p: &Problem) -> (usize, usize) {
-    let (line, col) = if p.line == 0 {
-        let skip = rec.bytes.len() - rec.bytes.trim_ascii_start().len();
-        let (mut l, mut c) = (1, 1);
-        advance(&rec.bytes[..skip], &mut l, &mut c);
-        (l, c)
-    } else {
-        (p.line, p.col)
-    };
-    if line == 1 {
-        (rec.line, rec.col + col - 1)
-    } else {
-        (rec.line + line - 1, col)
     }
 }
 

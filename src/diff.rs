@@ -61,10 +61,7 @@ fn entry_of(format: &Format, opts: &ReadOptions, record: Record<'_>) -> Option<E
             (game, Some(located(&record, &e)))
         }
     };
-    // A record starts where the one before it ended: its game, on the
-    // first line that is not blank.
-    let blank = record.bytes.len() - record.bytes.trim_ascii_start().len();
-    let line = record.line + memchr::memchr_iter(b'\n', &record.bytes[..blank]).count();
+    let (line, _) = record.start();
     Some(Entry {
         number: 0,
         line,
@@ -75,15 +72,7 @@ fn entry_of(format: &Format, opts: &ReadOptions, record: Record<'_>) -> Option<E
 
 /// A problem of a record, placed in the whole input.
 fn located(record: &Record<'_>, e: &Problem) -> String {
-    if e.line == 0 {
-        return format!("{}:{}: {}", record.line, record.col, e.message);
-    }
-    let line = record.line + e.line - 1;
-    let col = if e.line == 1 {
-        record.col + e.col - 1
-    } else {
-        e.col
-    };
+    let (line, col) = record.place(e);
     format!("{line}:{col}: {}", e.message)
 }
 
