@@ -4,8 +4,7 @@
 //! container, the options, interchange, spelling, diff, planning or the
 //! reports (a room's own modules may name each other). The one circle
 //! across rooms allowed is the IR's: `ir` and the families' types, rules
-//! and spelling, which name each other. (`tools/imports.py` prints the
-//! same graph.)
+//! and spelling, which name each other.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
