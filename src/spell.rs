@@ -9,14 +9,6 @@ use crate::family::spell::Lines;
 use crate::format::Format;
 use crate::ir::Game;
 
-/// How every ply of a game is spelled in `format`, in the order the
-/// container writes them (each ply, then its variations); `None` when the
-/// format cannot spell them (it spells no moves, or another family's, or
-/// not these).
-pub fn every_ply(game: &Game, format: &Format) -> Option<Vec<String>> {
-    spell_in(game, format, Lines::All)
-}
-
 /// How each ply of a game's main line is spelled in `format`; `None` when
 /// the format cannot spell them.
 pub fn main_line(game: &Game, format: &Format) -> Option<Vec<String>> {
@@ -67,11 +59,11 @@ mod tests {
             .unwrap()
             .game;
         assert_eq!(
-            every_ply(&game, diag).unwrap(),
+            spell_in(&game, diag, Lines::All).unwrap(),
             ["e45", "fe5", "de6", "e76", "c54", "ed5", "e57x", "e86x"]
         );
         assert_eq!(
-            every_ply(&game, num).unwrap(),
+            spell_in(&game, num, Lines::All).unwrap(),
             ["32-28", "33-28", "18-23", "19-23", "17-21", "28-22", "28x19", "14x23"]
         );
         assert_eq!(
@@ -79,7 +71,7 @@ mod tests {
             ["32-28", "19-23", "28x19", "14x23"]
         );
         // Another family's format spells nothing.
-        assert_eq!(every_ply(&game, by_name("pgn").unwrap()), None);
+        assert_eq!(spell_in(&game, by_name("pgn").unwrap(), Lines::All), None);
     }
 
     /// A pgn spelling that counts the plies it spells.
@@ -106,7 +98,7 @@ mod tests {
     #[test]
     fn a_variation_at_every_one_of_many_plies_is_spelled_once_each() {
         let pgn = by_name("pgn").unwrap();
-        let spelled = every_ply(&knights(10), pgn).unwrap();
+        let spelled = spell_in(&knights(10), pgn, Lines::All).unwrap();
         assert_eq!(spelled[..4], ["Nf3", "Nh3", "Nf6", "Nh6"]);
         assert_eq!(spelled.len(), 80);
         // 20,000 plies with a variation each: each of the 40,000 plies is

@@ -223,7 +223,7 @@ const LOST: &str = "the move fields lost their place in the game";
 /// moves row per ply (each ply, then its variations), plus a row for each
 /// variation without plies. [`TableSink`] puts them in their tables. The
 /// `move` column holds each move as the format it was read from
-/// ([`WriteOptions::source`]) spells it: through [`spell::every_ply`]
+/// ([`WriteOptions::source`]) spells it: through its spelling ([`SourceNotation::spell`])
 /// where that is not the family's canonical notation, whose spelling
 /// [`move_fields`] gives.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
