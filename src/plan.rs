@@ -685,11 +685,7 @@ pub fn out_path(dir: &Path, rel: &Path, nth: usize, to: &Format) -> PathBuf {
     };
     // A compressed input gives an output compressed the same way.
     let name = rel.to_string_lossy().to_ascii_lowercase();
-    let compressed = input::EXTENSIONS
-        .into_iter()
-        .find(|e| name.strip_suffix(e).is_some_and(|n| n.ends_with('.')))
-        .map(|e| format!(".{e}"))
-        .unwrap_or_default();
+    let compressed = &name[input::uncompressed_name(&name).len()..];
     dir.join(parent)
         .join(format!("{stem}{nth}.{}{compressed}", to.extensions[0]))
 }
