@@ -652,11 +652,11 @@ fn game_records(path: &Path, format: &kifu::format::Format) -> Vec<Vec<u8>> {
 }
 
 #[test]
-fn the_first_notation_of_a_family_spells_each_move_as_the_move_fields_do() {
+fn the_canonical_notation_of_a_family_spells_each_move_as_the_move_fields_do() {
     // The csv writer keeps `move_fields`' spelling for a game read from its
     // family's first notation, without writing it again: the same text.
     use kifu::codec::ReadOptions;
-    use kifu::format::{guess, FORMATS};
+    use kifu::format::{by_name, guess};
     use rayon::prelude::*;
     let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")];
     dirs.extend(["chess", "draughts", "tafl"].into_iter().filter_map(shared));
@@ -675,11 +675,10 @@ fn the_first_notation_of_a_family_spells_each_move_as_the_move_fields_do() {
                     .ok()?
                     .game;
                 let fields = kifu::family::move_fields(&game).ok()?;
-                let first = FORMATS
-                    .iter()
-                    .find(|f| f.family == Some(game.family()) && f.write.is_some())
-                    .unwrap();
-                let spelled = kifu::spell::every_ply(&game, first);
+                let canonical = by_name(game.family().canonical_notation()).unwrap();
+                let spelled = canonical
+                    .spell
+                    .and_then(|spell| spell(&game, kifu::family::spell::Lines::All).ok());
                 let written: Vec<String> = fields.into_iter().map(|f| f.written).collect();
                 assert_eq!(
                     spelled.as_ref(),
