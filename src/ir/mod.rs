@@ -50,6 +50,89 @@ impl Tag {
     }
 }
 
+/// The first tag of this name, ASCII case ignored: the one a reader lifts
+/// into a typed field (a later tag of the same name is kept as written and
+/// read by no one), and the one a writer makes say what that field says
+/// ([`back_tag`]).
+pub fn find_tag(tags: &[Tag], name: &str) -> Option<usize> {
+    tags.iter().position(|t| t.name.eq_ignore_ascii_case(name))
+}
+
+/// What a typed field says the tag that carries it ([`find_tag`]) must
+/// read as.
+pub enum Backing<'a> {
+    /// A value: a tag that `agrees` is kept as written, one that does not
+    /// gets `value`, and a missing one is added at the end.
+    Value {
+        /// Whether a tag's value reads as the field.
+        agrees: &'a dyn Fn(&str) -> bool,
+        /// The field's value, spelled for the tag.
+        value: &'a dyn Fn() -> String,
+    },
+    /// No value: a tag that reads as none (`[FEN "?"]` in draughts) is
+    /// kept as written, and each one that would be read as a value in the
+    /// field's place is dropped, a repeated one too (it would rise to be
+    /// the first, and be read back as the field).
+    Nothing {
+        /// Whether a tag's value reads as no value.
+        reads_as_nothing: &'a dyn Fn(&str) -> bool,
+    },
+}
+
+/// What [`back_tag`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backed {
+    /// No tag of the name, and none was needed.
+    Absent,
+    /// The first tag agreed with the field and was kept as written.
+    Kept,
+    /// The first tag got the field's value.
+    Set,
+    /// The tag was added at the end.
+    Added,
+    /// Every tag of the name was dropped.
+    Dropped,
+}
+
+/// Makes the tag `name` say what a typed field says ([`Backing`]), so that
+/// a reader lifting the first such tag reads the field back, whatever
+/// repeats follow it. The one way every writer renders the tags that carry
+/// meaning (a setup's FEN, a board, a variant).
+pub fn back_tag(
+    tags: &mut std::borrow::Cow<'_, [Tag]>,
+    name: &str,
+    backing: Backing<'_>,
+) -> Backed {
+    match backing {
+        Backing::Value { agrees, value } => match find_tag(tags, name) {
+            Some(i) if agrees(&tags[i].value) => Backed::Kept,
+            Some(i) => {
+                tags.to_mut()[i].value = value();
+                Backed::Set
+            }
+            None => {
+                tags.to_mut().push(Tag::new(name, value()));
+                Backed::Added
+            }
+        },
+        Backing::Nothing { reads_as_nothing } => {
+            let mut dropped = false;
+            while let Some(i) = find_tag(tags, name) {
+                if reads_as_nothing(&tags[i].value) {
+                    return Backed::Kept;
+                }
+                tags.to_mut().remove(i);
+                dropped = true;
+            }
+            if dropped {
+                Backed::Dropped
+            } else {
+                Backed::Absent
+            }
+        }
+    }
+}
+
 /// How a comment was written in a PGN-style container.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

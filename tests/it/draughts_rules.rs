@@ -305,3 +305,47 @@ fn no_validate_reads_an_impossible_game_by_its_text() {
     );
     assert_eq!(stdout(&back), text);
 }
+
+/// A move that captures nothing and stays on its square (`1-1`, a result
+/// token once its leading zero is gone) is no move, whatever the board and
+/// with or without replay: every draughts reader refuses it at the move,
+/// JSON too, and the batch goes on to the next game. A capture may come
+/// back where it began (`29x29`).
+#[test]
+fn a_plain_move_that_stays_on_its_square_is_refused_by_every_reader() {
+    let cases = [
+        ("draughts-num", "01-1", "1. 32-28 *"),
+        ("draughts-num", "32-32", "1. 32-28 *"),
+        ("draughts-num", "32-28-28", "1. 32-28 *"),
+        ("draughts-diag", "c3-c3", "1. e45 *"),
+    ];
+    for (format, bad, good) in cases {
+        let text = format!("[GameType \"20\"]\n\n1. {bad} *\n\n[GameType \"20\"]\n\n{good}\n");
+        for extra in [&[][..], &["--no-validate"]] {
+            let out = convert(format, "json", extra, text.as_bytes());
+            no_panic(&out);
+            let err = stderr(&out);
+            assert_eq!(counts(&out), (1, 1), "{format} {bad} {extra:?}: {err}");
+            assert!(
+                err.contains(&format!("-:3:4: error: game 1: `{bad}`")) && errors_are_located(&err),
+                "{format} {bad} {extra:?}: {err}"
+            );
+        }
+    }
+    let json = r#"[{"variant":{"family":"draughts","game_type":20,"first":"white","width":10,"height":10,"style":"numeric","corner":2,"invert":false},"tags":[],"moves":{"plies":[{"number":1,"side":"white","move":{"draughts":{"path":[1,1]}}}]}}]"#;
+    let out = convert("json", "draughts-num", &[], json.as_bytes());
+    assert_eq!(counts(&out), (0, 1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`1-1`: a move that captures nothing"),
+        "{}",
+        stderr(&out)
+    );
+    // A capture back to its square stays a move.
+    let out = convert(
+        "draughts-num",
+        "draughts-num",
+        &[],
+        b"[GameType \"20\"]\n[FEN \"W:W29:B13,14,23,24\"]\n\n1. 29x29 *\n",
+    );
+    assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+}

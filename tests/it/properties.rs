@@ -86,9 +86,10 @@ fn extras() -> impl Strategy<Value = Extras> {
 }
 
 fn draughts_move(squares: u16) -> impl Strategy<Value = DMove> {
-    // A plain move always leaves its square (`1-1` would read as a result).
+    // A plain move leaves every square it stands on (`1-1` is a result
+    // token; `DMove::check_shape`): one that would not is a capture.
     (vec(1..=squares, 2..5), any::<bool>()).prop_map(|(path, capture)| DMove {
-        capture: capture || path[0] == path[path.len() - 1],
+        capture: capture || path.windows(2).any(|w| w[0] == w[1]),
         path: path.into_iter().map(Square).collect(),
     })
 }

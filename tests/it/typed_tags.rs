@@ -96,3 +96,109 @@ fn sllavcco_header_follows_the_typed_fields() {
         stdout(&out)
     );
 }
+
+/// A tag that carries meaning, written twice: the reader lifts the first
+/// (`ir::find_tag`) and keeps the repeat as written; every writer of the
+/// family writes the game so that it reads back the same, the repeat never
+/// rising to be read in the first one's place. Each case: the format, the
+/// record, and the other notations of its family to write it in.
+const REPEATED: &[(&str, &str, &[&str])] = &[
+    // The first FEN gives no position (an empty value, lidraughts' `?`).
+    (
+        "draughts-num",
+        "[GameType \"20\"]\n[FEN \"\"]\n[FEN \"W:W31,32:B19,20\"]\n\n1. 32-28 19-23 *\n",
+        &["draughts-diag"],
+    ),
+    (
+        "draughts-num",
+        "[GameType \"20\"]\n[FEN \"?\"]\n[FEN \"B:W17,24,2 \\\"B:W17\"]\n\n1. 32-28 19-23 *\n",
+        &["draughts-diag"],
+    ),
+    (
+        "draughts-num",
+        "[GameType \"20\"]\n[FEN \"W:W31,32:B19,20\"]\n[FEN \"W:W33:B18\"]\n\n1. 32-28 19-23 *\n",
+        &["draughts-diag"],
+    ),
+    (
+        "draughts-num",
+        "[GameType \"20\"]\n[GameType \"21\"]\n\n1. 32-28 19-23 *\n",
+        &["draughts-diag"],
+    ),
+    (
+        "pgn",
+        "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\
+         [FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n\n1. e4 *\n",
+        &["sllavcco"],
+    ),
+    (
+        "pgn",
+        "[Variant \"Standard\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n",
+        &["sllavcco"],
+    ),
+    (
+        "tenjiku",
+        "[SetUp \"1\"]\n\
+         [FEN \"8,k,7/16/11,+P,4/6,p,2,g,6/6,Ln,9/8,N,6,s/16/8,P,1,FiD,5/16/16/10,FiD,5/16/16/16/16/7,K,8 b\"]\n\
+         [FEN \"8,k,7/16/16/16/16/16/16/16/16/16/16/16/16/16/16/7,K,8 b\"]\n\n1. P-8g K-8b *\n",
+        &[],
+    ),
+    (
+        "tafl",
+        "[Rules \"brandubh\"]\n[Rules \"tablut\"]\n\n1. d2-e2 c4-c5 *\n",
+        &[],
+    ),
+];
+
+fn as_json(format: &str, text: &str) -> Value {
+    let out = convert(format, "json", &[], text.as_bytes());
+    no_panic(&out);
+    assert!(out.status.success(), "{format}: {}\n{text}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+#[test]
+fn a_repeated_typed_tag_reads_back_as_the_first() {
+    for &(format, record, others) in REPEATED {
+        let read = as_json(format, record);
+        for &to in std::iter::once(&format).chain(others) {
+            let out = convert(format, to, &[], record.as_bytes());
+            assert!(out.status.success(), "{format} -> {to}: {}", stderr(&out));
+            let back = as_json(to, &stdout(&out));
+            assert_eq!(
+                back[0]["setup"],
+                read[0]["setup"],
+                "{format} -> {to}:\n{record}---\n{}",
+                stdout(&out)
+            );
+            assert_eq!(back[0]["variant"], read[0]["variant"], "{format} -> {to}");
+            // The repeat is kept, as written.
+            let names = |g: &Value| -> usize { g["tags"].as_array().unwrap().len() };
+            assert!(
+                names(&back[0]) >= names(&read[0]),
+                "{format} -> {to}: a tag lost\n{}",
+                stdout(&out)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_setup_removed_drops_every_repeat_that_would_be_read_as_one() {
+    for &(format, record, _) in REPEATED {
+        let mut read = as_json(format, record);
+        if read[0]["setup"].is_null() {
+            continue;
+        }
+        // The moves go too: they were played from the setup.
+        read[0].as_object_mut().unwrap().remove("setup");
+        read[0]["moves"]["plies"] = Value::Array(Vec::new());
+        let out = convert("json", format, &[], read.to_string().as_bytes());
+        assert!(out.status.success(), "{format}: {}", stderr(&out));
+        let back = as_json(format, &stdout(&out));
+        assert!(
+            back[0]["setup"].is_null(),
+            "{format}: a setup rose again:\n{}",
+            stdout(&out)
+        );
+    }
+}

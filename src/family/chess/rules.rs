@@ -14,7 +14,7 @@ use crate::family::chess::{
     Wing,
 };
 use crate::family::Move as IrMove;
-use crate::ir::{Game, Line, Ply as IrPly, Side, Tag};
+use crate::ir::{find_tag, Game, Line, Ply as IrPly, Side, Tag};
 
 /// A written move before it is resolved on a board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +90,7 @@ pub fn names_chess960(value: &str) -> Option<bool> {
 pub fn start(
     tags: &[Tag],
 ) -> Result<(ChessBoard, Option<String>, Position, Option<String>), (String, &'static str)> {
-    let tag = |name: &str| tags.iter().find(|t| t.name.eq_ignore_ascii_case(name));
+    let tag = |name: &str| find_tag(tags, name).map(|i| &tags[i]);
     let variant = tag("Variant").map_or(String::new(), |t| t.value.trim().to_ascii_lowercase());
     let chess960 = if STANDARD.contains(&variant.as_str()) {
         false

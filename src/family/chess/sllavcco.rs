@@ -48,7 +48,7 @@ use crate::family::chess::{
 use crate::family::spell::Lines;
 use crate::family::spell::{Replay as _, Spell};
 use crate::family::{Family, Move, Setup, Variant};
-use crate::ir::{Game, GameResult, Line, Ply, Side, Tag};
+use crate::ir::{find_tag, Game, GameResult, Line, Ply, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser of `grammars/sllavcco.pest`.
@@ -520,10 +520,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     header.settle_arrangement(text, &mut warnings)?;
     let Header { tags, at, .. } = header;
-    let place = |name: &str| {
-        let i = tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
-        i.map_or((1, 1), |i| line_col(text, at[i]))
-    };
+    let place = |name: &str| find_tag(&tags, name).map_or((1, 1), |i| line_col(text, at[i]));
     let (board, fen, start, repaired) =
         rules::start(&tags).map_err(|(msg, name)| Problem::at(place(name), msg))?;
     if let Some(r) = repaired {
@@ -646,12 +643,8 @@ impl Header {
         let start = initial_fen(&roles).map_err(|e| Problem::at(at, e))?;
         let board = rules::parse_fen(&start).map_err(|e| Problem::at(at, e))?;
         let start = rules::fen(&board, true);
-        let has = |name: &str| self.tags.iter().any(|t| t.name.eq_ignore_ascii_case(name));
-        if let Some(t) = self
-            .tags
-            .iter()
-            .find(|t| t.name.eq_ignore_ascii_case("FEN"))
-        {
+        let has = |name: &str| find_tag(&self.tags, name).is_some();
+        if let Some(t) = find_tag(&self.tags, "FEN").map(|i| &self.tags[i]) {
             let fen = rules::parse_fen(&t.value).map(|b| rules::fen(&b, true));
             if fen.as_deref().map(placement).ok() != Some(placement(&start)) {
                 warnings.push(

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use crate::family::chess::rules;
 use crate::family::Setup;
-use crate::ir::{Game, Tag};
+use crate::ir::{back_tag, find_tag, Backed, Backing, Game, Tag};
 
 /// The game's tags, with `Variant`, `SetUp` and `FEN` made to say what its
 /// variant and setup say: a tag that agrees is kept as written, one that
@@ -18,47 +18,52 @@ use crate::ir::{Game, Tag};
 /// a setup) is dropped.
 pub fn render(game: &Game) -> Cow<'_, [Tag]> {
     let mut tags = Cow::Borrowed(game.tags.as_slice());
-    let find =
-        |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
     let chess960 = game.variant.as_chess().is_some_and(|b| b.chess960);
-    let named = find(&tags, "Variant").map(|i| (i, rules::names_chess960(&tags[i].value)));
-    match (chess960, named) {
-        (true, None) => tags.to_mut().push(Tag::new("Variant", "Chess960")),
-        (true, Some((i, named))) if named != Some(true) => {
-            tags.to_mut()[i].value = "Chess960".into()
+    let variant = if chess960 {
+        Backing::Value {
+            agrees: &|v| rules::names_chess960(v) == Some(true),
+            value: &|| "Chess960".into(),
         }
-        (false, Some((i, Some(true)))) => {
-            tags.to_mut().remove(i);
+    } else {
+        Backing::Nothing {
+            reads_as_nothing: &|v| rules::names_chess960(v) != Some(true),
         }
-        _ => {}
-    }
-    let fen = game.setup.as_ref().and_then(Setup::as_chess);
-    // The setup holds the FEN with Shredder castling letters; a tag is
-    // written with the letters of the game's variant.
-    let written = |fen: &str| {
-        rules::parse_fen(fen).map_or_else(|_| fen.to_string(), |b| rules::fen(&b, chess960))
     };
-    match (fen, find(&tags, "FEN")) {
-        (Some(fen), Some(i)) => {
-            let same = rules::parse_fen(&tags[i].value).is_ok_and(|b| rules::fen(&b, true) == *fen);
-            if !same {
-                tags.to_mut()[i].value = written(fen);
-            }
-        }
-        (Some(fen), None) => {
-            if find(&tags, "SetUp").is_none() {
+    back_tag(&mut tags, "Variant", variant);
+    let fen = game.setup.as_ref().and_then(Setup::as_chess);
+    let backed = match fen {
+        Some(fen) => {
+            if find_tag(&tags, "FEN").is_none() && find_tag(&tags, "SetUp").is_none() {
                 tags.to_mut().push(Tag::new("SetUp", "1"));
             }
-            tags.to_mut().push(Tag::new("FEN", written(fen)));
+            // The setup holds the FEN with Shredder castling letters; a tag
+            // is written with the letters of the game's variant.
+            let agrees = |v: &str| rules::parse_fen(v).is_ok_and(|b| rules::fen(&b, true) == *fen);
+            let value = || {
+                rules::parse_fen(fen).map_or_else(|_| fen.to_string(), |b| rules::fen(&b, chess960))
+            };
+            back_tag(
+                &mut tags,
+                "FEN",
+                Backing::Value {
+                    agrees: &agrees,
+                    value: &value,
+                },
+            )
         }
-        (None, Some(i)) => {
-            let t = tags.to_mut();
-            t.remove(i);
-            if let Some(j) = find(t, "SetUp") {
-                t.remove(j);
-            }
+        // Every FEN tag is read as a position (an empty one is refused).
+        None => back_tag(
+            &mut tags,
+            "FEN",
+            Backing::Nothing {
+                reads_as_nothing: &|_| false,
+            },
+        ),
+    };
+    if backed == Backed::Dropped {
+        if let Some(j) = find_tag(&tags, "SetUp") {
+            tags.to_mut().remove(j);
         }
-        (None, None) => {}
     }
     tags
 }

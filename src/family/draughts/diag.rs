@@ -75,7 +75,8 @@ impl Notation for Diag<'_, '_> {
 
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
         let spot = mv.spot();
-        self.spans.push(mv.offset(), mv.text().len());
+        let written = mv.text();
+        self.spans.push(mv.offset(), written.len());
         let form = mv
             .into_pair()
             .ok_or_else(|| Problem::at(spot.pos(), "a move read without the grammar"))?
@@ -143,7 +144,10 @@ impl Notation for Diag<'_, '_> {
             })?;
             path.push(sq);
         }
-        Ok(Move::Draughts(DMove { path, capture }))
+        let mv = DMove { path, capture };
+        mv.check_shape()
+            .map_err(|e| Problem::at(spot.pos(), format!("`{written}`: {e}")))?;
+        Ok(Move::Draughts(mv))
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
@@ -234,9 +238,8 @@ fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
             ))
         })?);
     }
-    if coords.len() < 2 {
-        return Err(Problem::whole("a draughts move needs at least two squares"));
-    }
+    m.check_shape()
+        .map_err(|e| Problem::whole(format!("`{}`: {e}", m.key())))?;
     let compact = board.diag_compact();
     let letter = |l: u8| char::from(b'a' + l - 1);
     let digit = |d: u8, buf: &mut String| {

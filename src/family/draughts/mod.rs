@@ -74,6 +74,21 @@ pub struct Move {
 }
 
 impl Move {
+    /// Whether the move has the shape of a move, whatever the board: at
+    /// least two squares, and a plain move (no capture) steps off every
+    /// square it stands on (a capture may come back to where it began,
+    /// `29x29`). `1-1` is a result token, not a move; reading one such
+    /// would write a game that reads back as another.
+    pub fn check_shape(&self) -> Result<(), String> {
+        if self.path.len() < 2 {
+            return Err("a draughts move needs at least two squares".into());
+        }
+        if !self.capture && self.path.windows(2).any(|w| w[0] == w[1]) {
+            return Err("a move that captures nothing must leave its square".into());
+        }
+        Ok(())
+    }
+
     /// What two transcriptions of this move must share to be the same move
     /// ([`crate::family::Move::key`]): its squares of departure and arrival
     /// and whether it captures, so that a path written in full equals its
@@ -250,11 +265,8 @@ pub fn spell_numbers(
     m: &Move,
     buf: &mut String,
 ) -> Result<(), crate::error::Problem> {
-    if m.path.len() < 2 {
-        return Err(crate::error::Problem::whole(
-            "a draughts move needs at least two squares",
-        ));
-    }
+    m.check_shape()
+        .map_err(|e| crate::error::Problem::whole(format!("`{}`: {e}", m.key())))?;
     for (i, &sq) in m.path.iter().enumerate() {
         if !board.contains(sq) {
             return Err(crate::error::Problem::whole(format!(

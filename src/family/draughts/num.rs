@@ -114,10 +114,13 @@ impl Notation for Num<'_, '_> {
                 }
             }
         }
+        let m = DMove { path, capture };
+        m.check_shape()
+            .map_err(|e| Problem::at(mv.pos(0), format!("`{text}`: {e}")))?;
         if self.choice.assumed && self.alpha_seen.is_none() {
-            self.inference.add_move(&path, capture, mv.offset());
+            self.inference.add_move(&m.path, capture, mv.offset());
         }
-        Ok(Move::Draughts(DMove { path, capture }))
+        Ok(Move::Draughts(m))
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {

@@ -14,7 +14,7 @@ use crate::family::draughts::rules::{fits, parse_fen, write_fen};
 use crate::family::draughts::DIALECT;
 use crate::family::spell::Spell;
 use crate::family::{Move, Setup, Variant};
-use crate::ir::{Game, Line, Side, Tag};
+use crate::ir::{back_tag, find_tag, Backing, Game, Line, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 use std::sync::OnceLock;
 
@@ -66,7 +66,7 @@ pub fn start(
     infer: bool,
 ) -> Result<(BoardChoice, Start), Problem> {
     let mut warnings = Vec::new();
-    let game_type = tags.iter().find(|t| t.name == "GameType");
+    let game_type = find_tag(tags, "GameType").map(|i| &tags[i]);
     let named = opts.format.get::<Options>().and_then(|o| o.board);
     let (board, assumed) = match (named, game_type) {
         (Some(b), _) => (b, false),
@@ -89,12 +89,9 @@ pub fn start(
         }
         (None, None) => (Board::INTERNATIONAL, true),
     };
-    // `[FEN "?"]` (lidraughts' export of a game whose start it did not
-    // keep) and an empty value give no position: the board's start.
-    let fen = tags
-        .iter()
-        .find(|t| t.name == "FEN")
-        .filter(|t| !matches!(t.value.trim(), "" | "?"));
+    let fen = find_tag(tags, "FEN")
+        .map(|i| &tags[i])
+        .filter(|t| !no_position(&t.value));
     let setup = match fen {
         Some(t) if assumed && infer => Some(
             parse_fen(&t.value, &Board::CANADIAN)
@@ -392,8 +389,8 @@ impl Setups {
         let Some(fen) = &self.first else {
             return tags;
         };
-        match tags.iter_mut().find(|t| t.name == "FEN") {
-            Some(t) => t.value.clone_from(fen),
+        match find_tag(&tags, "FEN") {
+            Some(i) => tags[i].value.clone_from(fen),
             None => tags.push(Tag::new("FEN", fen.as_str())),
         }
         tags
@@ -408,8 +405,8 @@ impl Setups {
     #[inline(never)]
     pub fn finish(&self, game: &mut Game, warnings: &mut Vec<Problem>, replayed: bool) {
         if let Some(fen) = &self.first {
-            match game.tags.iter_mut().find(|t| t.name == "FEN") {
-                Some(t) => t.value.clone_from(fen),
+            match find_tag(&game.tags, "FEN") {
+                Some(i) => game.tags[i].value.clone_from(fen),
                 None => game.tags.push(Tag::new("FEN", fen.as_str())),
             }
         }
@@ -628,11 +625,9 @@ fn settle_alpha_board(game: &mut Game) -> Problem {
                 && p.variations.iter().all(|v| fits(v, on))
         })
     }
-    let fen = game
-        .tags
-        .iter()
-        .find(|t| t.name == "FEN")
-        .filter(|t| !matches!(t.value.trim(), "" | "?"));
+    let fen = find_tag(&game.tags, "FEN")
+        .map(|i| &game.tags[i])
+        .filter(|t| !no_position(&t.value));
     let setup = fen.map(|t| parse_fen(&t.value, &small));
     if !fits(&game.moves, &on_small) || matches!(setup, Some(Err(_))) {
         return Problem::whole(
@@ -664,6 +659,13 @@ fn settle_alpha_board(game: &mut Game) -> Problem {
     ))
 }
 
+/// Whether a FEN tag's value gives no position: `[FEN "?"]` (lidraughts'
+/// export of a game whose start it did not keep) and an empty value, read
+/// as the board's start.
+fn no_position(value: &str) -> bool {
+    matches!(value.trim(), "" | "?")
+}
+
 /// The tags to write: the game's tags with `GameType` and `FEN` made to
 /// say what its board and setup say (the typed fields are the one source of
 /// truth; readers lift these tags into them). A GameType tag names the board
@@ -672,36 +674,36 @@ fn settle_alpha_board(game: &mut Game) -> Problem {
 /// included, so that what kifu writes never depends on an inference when
 /// read back): the short form for a standard board, else the full one. A
 /// FEN tag that gives the setup's position is kept as written, one that
-/// does not gets the setup's FEN, and one without a setup is dropped.
+/// does not gets the setup's FEN, and without a setup one that gives no
+/// position (`?`) is kept and the others are dropped ([`back_tag`]).
 pub fn render_tags(game: &Game, board: Board) -> Cow<'_, [Tag]> {
     let mut tags = Cow::Borrowed(game.tags.as_slice());
-    let tag = tags.iter().position(|t| t.name == "GameType");
-    let named = tag.and_then(|i| Board::from_game_type(&tags[i].value).ok());
-    if named != Some(board) {
-        let value = if Board::preset(board.game_type) == Some(board) {
+    let game_type = || {
+        if Board::preset(board.game_type) == Some(board) {
             board.game_type.to_string()
         } else {
             board.game_type_string()
-        };
-        match tag {
-            Some(i) => tags.to_mut()[i].value = value,
-            None => tags.to_mut().push(Tag::new("GameType", value)),
         }
-    }
-    let setup = game.setup.as_ref().and_then(Setup::as_draughts);
-    let fen = tags.iter().position(|t| t.name == "FEN");
-    match (setup, fen) {
-        (Some(pos), Some(i)) => {
-            if parse_fen(&tags[i].value, &board).as_ref() != Ok(pos) {
-                tags.to_mut()[i].value = write_fen(pos, &board);
-            }
-        }
-        (Some(pos), None) => tags.to_mut().push(Tag::new("FEN", write_fen(pos, &board))),
-        (None, Some(i)) => {
-            tags.to_mut().remove(i);
-        }
-        (None, None) => {}
-    }
+    };
+    let agrees = |v: &str| Board::from_game_type(v).ok() == Some(board);
+    back_tag(
+        &mut tags,
+        "GameType",
+        Backing::Value {
+            agrees: &agrees,
+            value: &game_type,
+        },
+    );
+    let fen = match game.setup.as_ref().and_then(Setup::as_draughts) {
+        Some(pos) => Backing::Value {
+            agrees: &|v| parse_fen(v, &board).as_ref() == Ok(pos),
+            value: &|| write_fen(pos, &board),
+        },
+        None => Backing::Nothing {
+            reads_as_nothing: &no_position,
+        },
+    };
+    back_tag(&mut tags, "FEN", fen);
     tags
 }
 

@@ -613,9 +613,8 @@ pub fn check_game(game: &Game, board: &Board) -> Result<(), Problem> {
     fn line(l: &Line, board: &Board) -> Result<(), Problem> {
         for ply in &l.plies {
             let m = draughts_move(&ply.mv)?;
-            if m.path.len() < 2 {
-                return Err(Problem::whole("a draughts move needs at least two squares"));
-            }
+            m.check_shape()
+                .map_err(|e| Problem::whole(format!("`{}`: {e}", m.key())))?;
             if let Some(sq) = m.path.iter().find(|s| !board.contains(**s)) {
                 return Err(Problem::whole(format!(
                     "square {} is not on the board",

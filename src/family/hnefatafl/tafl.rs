@@ -9,6 +9,8 @@
 //! checked and its captures checked (a record that lists captures) or
 //! computed (one that lists none).
 
+use std::borrow::Cow;
+
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
@@ -20,7 +22,7 @@ use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, MAX_DIM
 use crate::family::spell::Lines;
 use crate::family::spell::{self, Spell};
 use crate::family::{Move, Variant};
-use crate::ir::{Game, Line, Tag};
+use crate::ir::{back_tag, find_tag, Backing, Game, Line, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser: the tafl dialect and moves, and the container.
@@ -124,7 +126,7 @@ pub fn board_from_tags(
     at: &dyn Fn(&str) -> (usize, usize),
     opts: &Options,
 ) -> Result<(Option<u8>, Option<Rules>), Problem> {
-    let find = |name: &str| tags.iter().find(|t| t.name.eq_ignore_ascii_case(name));
+    let find = |name: &str| find_tag(tags, name).map(|i| &tags[i]);
     let rules = match find("Rules") {
         Some(t) => Some(Rules::named(&t.value).map_err(|e| Problem::at(at(&t.name), e))?),
         None => opts.rules.clone(),
@@ -347,33 +349,34 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 /// board's value, a missing Rules tag is added at the end (a preset's name,
 /// or the rules string); a Board tag is added when there are no rules.
 pub fn render_tags(game: &Game, board: &Board) -> Vec<Tag> {
-    let mut tags = game.tags.clone();
-    let find =
-        |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
-    let side = format!("{0}x{0}", board.dim);
-    match find(&tags, "Board") {
-        Some(i) if parse_board(&tags[i].value) != Ok(board.dim) => tags[i].value = side,
-        Some(_) => {}
-        None if board.rules.is_none() => tags.push(Tag::new("Board", side)),
-        None => {}
+    let mut tags = Cow::Borrowed(game.tags.as_slice());
+    let side = || format!("{0}x{0}", board.dim);
+    let agrees = |v: &str| parse_board(v) == Ok(board.dim);
+    if board.rules.is_none() || find_tag(&tags, "Board").is_some() {
+        back_tag(
+            &mut tags,
+            "Board",
+            Backing::Value {
+                agrees: &agrees,
+                value: &side,
+            },
+        );
     }
-    let named = board.rules.as_ref().map(|r| {
-        r.preset_name()
-            .map_or_else(|| r.text().to_string(), str::to_string)
-    });
-    match (find(&tags, "Rules"), named) {
-        (Some(i), Some(name)) => {
-            if Rules::named(&tags[i].value).ok() != board.rules {
-                tags[i].value = name;
-            }
-        }
-        (None, Some(name)) => tags.push(Tag::new("Rules", name)),
-        (Some(i), None) => {
-            tags.remove(i);
-        }
-        (None, None) => {}
-    }
-    tags
+    let rules = match &board.rules {
+        Some(r) => Backing::Value {
+            agrees: &|v| Rules::named(v).ok().as_ref() == Some(r),
+            value: &|| {
+                r.preset_name()
+                    .map_or_else(|| r.text().to_string(), str::to_string)
+            },
+        },
+        // Every Rules tag is read as rules.
+        None => Backing::Nothing {
+            reads_as_nothing: &|_| false,
+        },
+    };
+    back_tag(&mut tags, "Rules", rules);
+    tags.into_owned()
 }
 
 /// Writes one game.

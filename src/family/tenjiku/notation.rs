@@ -12,6 +12,8 @@
 //! ([`TVariant::validated`]) with one warning, and the writer spells each
 //! claim as written ([`spell_claim`]).
 
+use std::borrow::Cow;
+
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
@@ -25,7 +27,7 @@ use crate::family::tenjiku::{
     unknown_piece, Abbreviations, Claim, Move as TMove, Piece, Ply, Square, Variant as TVariant,
 };
 use crate::family::{Family, Move, Setup, Variant};
-use crate::ir::{Game, Ply as IrPly, Side, Tag};
+use crate::ir::{back_tag, find_tag, Backed, Backing, Game, Ply as IrPly, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser: the container and Hodges moves.
@@ -69,7 +71,7 @@ impl Notation for Reader<'_> {
         tags: &[Tag],
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        let fen = tags.iter().find(|t| t.name.eq_ignore_ascii_case("FEN"));
+        let fen = find_tag(tags, "FEN").map(|i| &tags[i]);
         let (setup, to_move) = match fen {
             None => (None, None),
             Some(tag) => {
@@ -462,32 +464,38 @@ impl Spell for Hodges {
 /// differs gets the setup's, a missing one is added (after `SetUp "1"`),
 /// and one without a setup is dropped with its `SetUp`.
 fn render_tags(game: &Game) -> Vec<Tag> {
-    let mut tags = game.tags.clone();
-    let find =
-        |tags: &[Tag], name: &str| tags.iter().position(|t| t.name.eq_ignore_ascii_case(name));
+    let mut tags = Cow::Borrowed(game.tags.as_slice());
     let fen = game.setup.as_ref().and_then(Setup::as_tenjiku);
-    match (fen, find(&tags, "FEN")) {
-        (Some(fen), Some(i)) => {
-            let same = rules::parse_fen(&tags[i].value).is_ok_and(|(b, side)| b.fen(side) == *fen);
-            if !same {
-                tags[i].value = fen.to_string();
+    let backed = match fen {
+        Some(fen) => {
+            if find_tag(&tags, "FEN").is_none() && find_tag(&tags, "SetUp").is_none() {
+                tags.to_mut().push(Tag::new("SetUp", "1"));
             }
+            let agrees = |v: &str| rules::parse_fen(v).is_ok_and(|(b, side)| b.fen(side) == *fen);
+            back_tag(
+                &mut tags,
+                "FEN",
+                Backing::Value {
+                    agrees: &agrees,
+                    value: &|| fen.clone(),
+                },
+            )
         }
-        (Some(fen), None) => {
-            if find(&tags, "SetUp").is_none() {
-                tags.push(Tag::new("SetUp", "1"));
-            }
-            tags.push(Tag::new("FEN", fen));
+        // Every FEN tag is read as a position.
+        None => back_tag(
+            &mut tags,
+            "FEN",
+            Backing::Nothing {
+                reads_as_nothing: &|_| false,
+            },
+        ),
+    };
+    if backed == Backed::Dropped {
+        if let Some(j) = find_tag(&tags, "SetUp") {
+            tags.to_mut().remove(j);
         }
-        (None, Some(i)) => {
-            tags.remove(i);
-            if let Some(j) = find(&tags, "SetUp") {
-                tags.remove(j);
-            }
-        }
-        (None, None) => {}
     }
-    tags
+    tags.into_owned()
 }
 
 #[cfg(test)]
