@@ -1,11 +1,13 @@
 //! The conformance tests: kifu against external tools (python-chess,
 //! Chromium, xmllint, sqlite3 and PostgreSQL) and over the whole shared
 //! chess and draughts corpus (`../shared/corpus`, or `KIFU_SHARED`), which
-//! take minutes and need what a fresh clone lacks. Built only with the
-//! `conformance` feature, so `cargo test` neither builds nor runs them:
+//! take minutes and need what a fresh clone lacks; and a copy of kifu with
+//! a toy family added (`adding_a_family`). A test target of its own with
+//! `test = false` (Cargo.toml), so `cargo test` neither builds nor runs
+//! them:
 //!
 //! ```text
-//! cargo test --features conformance --test conformance
+//! cargo test --test conformance
 //! ```
 //!
 //! `.ci/run` installs the tools and runs them after the fast suite
@@ -18,6 +20,7 @@
 mod common;
 
 mod chess_corpus;
+mod adding_a_family;
 mod csv;
 mod draughts_board;
 mod draughts_corpus;
