@@ -27,7 +27,11 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// Puts `add` after the line holding `after`, which must be there once.
 fn insert_after(text: &str, after: &str, add: &str) -> String {
-    assert_eq!(text.matches(after).count(), 1, "`{after}` is not there once");
+    assert_eq!(
+        text.matches(after).count(),
+        1,
+        "`{after}` is not there once"
+    );
     let at = text.find(after).unwrap();
     let end = at + text[at..].find('\n').unwrap() + 1;
     format!("{}{add}{}", &text[..end], &text[end..])
@@ -77,5 +81,8 @@ fn a_family_is_its_room_and_one_registration_line() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.status.success(), "the copy with a toy family:\n{all}");
-    assert!(all.contains("1 passed"), "the toy's test did not run:\n{all}");
+    assert!(
+        all.contains("1 passed"),
+        "the toy's test did not run:\n{all}"
+    );
 }

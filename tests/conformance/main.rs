@@ -19,8 +19,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-mod chess_corpus;
 mod adding_a_family;
+mod chess_corpus;
 mod csv;
 mod draughts_board;
 mod draughts_corpus;
