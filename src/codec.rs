@@ -252,7 +252,17 @@ pub trait Games {
 
 /// Line and column (1-based, in characters) of a byte offset in a record.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    pest::Position::new(text, offset.min(text.len())).map_or((1, 1), |p| p.line_col())
+    // As pest counts (`\r\n` is one line end, a lone `\r` a column), by
+    // searching for line ends rather than walking every character: a
+    // record's problems are each located from its start.
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return (1, 1);
+    }
+    let before = &text.as_bytes()[..offset];
+    let line = 1 + memchr::memchr_iter(b'\n', before).count();
+    let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    (line, 1 + text[start..offset].chars().count())
 }
 
 /// The error for a variation opened [`MAX_VARIATION_DEPTH`] levels deep,
@@ -268,4 +278,23 @@ pub fn too_deep(pos: (usize, usize)) -> Problem {
 /// fails its game (no variation of it is kept as text instead).
 pub fn is_too_deep(p: &Problem) -> bool {
     p.message.starts_with("variations nested more than ")
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// [`super::line_col`] counts as pest does, at every offset (char
+        /// boundaries, the middle of a character, past the end), `\r\n`,
+        /// lone `\r` and multi-byte characters included.
+        #[test]
+        fn line_col_counts_as_pest_does(text in "[a\r\n\u{e9}\u{1F600}]{0,40}") {
+            for offset in 0..=text.len() + 1 {
+                let pest = pest::Position::new(&text, offset.min(text.len()))
+                    .map_or((1, 1), |p| p.line_col());
+                prop_assert_eq!(super::line_col(&text, offset), pest, "{:?} at {}", text, offset);
+            }
+        }
+    }
 }
