@@ -22,7 +22,8 @@ use crate::error::Problem;
 use crate::family::dialect::{Dialect, Layout, Numbering, Results};
 use crate::family::{Move, Setup, Variant};
 use crate::ir::{
-    push_number, Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH,
+    find_tag, push_number, Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag,
+    MAX_VARIATION_DEPTH,
 };
 use fast::Lexing;
 
@@ -754,10 +755,26 @@ fn assemble<'i, N: Notation>(
         N::DIALECT.results,
         &mut warnings,
     );
+    for name in N::DIALECT.lifted {
+        let mut named = tags
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.name.eq_ignore_ascii_case(name));
+        if let (Some(_), Some((i, again))) = (named.next(), named.next()) {
+            warnings.push(
+                Problem::at(
+                    line_col(text, tag_at[i]),
+                    format!(
+                        "a second {} tag: the first is read, this one is kept as written and not read",
+                        again.name
+                    ),
+                )
+                .of_kind("repeated-tag"),
+            );
+        }
+    }
     let at = |name: &str| -> (usize, usize) {
-        tags.iter()
-            .position(|t| t.name == name)
-            .map_or((1, 1), |i| line_col(text, tag_at[i]))
+        find_tag(&tags, name).map_or((1, 1), |i| line_col(text, tag_at[i]))
     };
     let start = notation.start(&tags, &at)?;
     warnings.extend(start.warnings);

@@ -261,6 +261,10 @@ pub struct Dialect {
     pub results: &'static Results,
     /// The layouts a writer offers, by name; the first is canonical.
     pub layouts: &'static [(&'static str, Layout)],
+    /// The tags the family's readers lift into typed fields (a setup, a
+    /// board): the first of each name is read ([`crate::ir::find_tag`]),
+    /// and a repeat is kept as written with a warning that it was not.
+    pub lifted: &'static [&'static str],
 }
 
 impl Dialect {
@@ -393,6 +397,7 @@ mod tests {
             numbering,
             results: &crate::family::chess::RESULTS,
             layouts: &[],
+            lifted: &[],
         };
         let mut out = String::new();
         let style = Style {

@@ -160,6 +160,24 @@ fn as_json(format: &str, text: &str) -> Value {
 fn a_repeated_typed_tag_reads_back_as_the_first() {
     for &(format, record, others) in REPEATED {
         let read = as_json(format, record);
+        // The repeat is said, where it stands.
+        let out = convert(format, "json", &[], record.as_bytes());
+        // The line of the first tag whose name came before.
+        let names: Vec<&str> = record
+            .lines()
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        let line = (1..names.len())
+            .find(|&i| names[i].starts_with('[') && names[..i].contains(&names[i]))
+            .unwrap()
+            + 1;
+        assert!(
+            stderr(&out).contains(&format!(
+                "-:{line}:1: warning[repeated-tag]: game 1: a second "
+            )),
+            "{format}: {}",
+            stderr(&out)
+        );
         for &to in std::iter::once(&format).chain(others) {
             let out = convert(format, to, &[], record.as_bytes());
             assert!(out.status.success(), "{format} -> {to}: {}", stderr(&out));

@@ -552,6 +552,7 @@ pub static DIALECT: Dialect = Dialect {
     numbering: Numbering::Pair,
     results: &RESULTS,
     layouts: &[("text", Layout::Paragraph)],
+    lifted: &["Variant", "SetUp", "FEN"],
 };
 
 /// Chess as its room registers it ([`crate::family::GameFamily`]).

@@ -278,6 +278,7 @@ pub static DIALECT: Dialect = Dialect {
     numbering: Numbering::Ply { mark: b'#' },
     results: &RESULTS,
     layouts: &[("text", TEXT), ("columns", COLUMNS)],
+    lifted: &[],
 };
 
 /// Coerceo's board: one, named by no record (the payload of

@@ -215,6 +215,7 @@ pub static DIALECT: Dialect = Dialect {
     numbering: Numbering::Pair,
     results: &RESULTS,
     layouts: &[("text", Layout::Paragraph)],
+    lifted: &["GameType", "FEN"],
 };
 
 /// Draughts as its room registers it ([`crate::family::GameFamily`]).

@@ -343,6 +343,7 @@ pub static DIALECT: Dialect = Dialect {
     numbering: Numbering::Pair,
     results: &PGN_RESULTS,
     layouts: &[("text", Layout::Paragraph)],
+    lifted: &["Board", "Rules", "Position"],
 };
 
 /// Tafl as its room registers it ([`crate::family::GameFamily`]).

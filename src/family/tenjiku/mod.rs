@@ -988,6 +988,7 @@ pub static DIALECT: Dialect = Dialect {
     numbering: Numbering::Pair,
     results: &PGN_RESULTS,
     layouts: &[("text", Layout::Paragraph)],
+    lifted: &["SetUp", "FEN"],
 };
 
 /// Tenjiku shogi as its room registers it ([`crate::family::GameFamily`]).
