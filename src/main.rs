@@ -319,7 +319,10 @@ fn main() -> ExitCode {
                         .into_iter()
                         .find(|(n, _)| *n == name)
                         .unwrap_or(PAGES[0]);
-                    let found = command().find_subcommand(sub).cloned();
+                    // Built, so that clap's own `help` command is there.
+                    let mut all = command();
+                    all.build();
+                    let found = all.find_subcommand(sub).cloned();
                     found
                         .unwrap_or_else(|| clap::Command::new(sub))
                         .name(page)
@@ -357,13 +360,16 @@ fn main() -> ExitCode {
     }
 }
 
-/// The commands with a manual page of their own, and its name.
-const PAGES: [(&str, &str); 5] = [
+/// The commands with a manual page of their own, and its name: every
+/// command (`tests/it/cli_defs.rs` checks each against `kifu --help`).
+const PAGES: [(&str, &str); 7] = [
     ("convert", "kifu-convert"),
     ("formats", "kifu-formats"),
     ("diff", "kifu-diff"),
     ("completions", "kifu-completions"),
     ("man", "kifu-man"),
+    ("schema", "kifu-schema"),
+    ("help", "kifu-help"),
 ];
 
 /// Writes bytes to standard output: a closed pipe ends quietly, another

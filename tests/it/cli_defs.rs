@@ -183,3 +183,41 @@ fn the_families_that_replay_are_those_whose_readers_honour_no_validate() {
         }
     }
 }
+
+/// Every command of `kifu --help` has its manual page (`kifu man NAME`,
+/// named `kifu-NAME`), and `kifu man` names no command without one.
+#[test]
+fn every_command_has_its_manual_page() {
+    let help = stdout(&kifu(&["--help"]));
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(commands.len() >= 7, "{help}");
+    for c in &commands {
+        let out = kifu(&["man", c]);
+        assert!(
+            out.status.success(),
+            "kifu man {c}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout(&out).contains(&format!(".TH kifu-{c} 1")),
+            "kifu man {c}"
+        );
+    }
+    let page = stdout(&kifu(&["man"]));
+    for named in page.split("kifu\\-").skip(1) {
+        let name: String = named
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase())
+            .collect();
+        assert!(
+            commands.contains(&name.as_str()),
+            "kifu man names kifu-{name}, no command"
+        );
+    }
+}
