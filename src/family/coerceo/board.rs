@@ -207,12 +207,18 @@ impl Geometry {
 /// tile's place, the same triangle).
 pub fn translate(from: &Geometry, to: &Geometry, f: usize) -> usize {
     let t = translate_tile(from, to, f / 6);
-    6 * t + (0..6).find(|&l| to.triangle[6 * t + l] == from.triangle[f]).unwrap_or(0)
+    6 * t
+        + (0..6)
+            .find(|&l| to.triangle[6 * t + l] == from.triangle[f])
+            .unwrap_or(0)
 }
 
 /// The tile (an index) of `to` that lies where tile `t` of `from` lies.
 pub fn translate_tile(from: &Geometry, to: &Geometry, t: usize) -> usize {
-    to.place.iter().position(|&p| p == from.place[t]).unwrap_or(0)
+    to.place
+        .iter()
+        .position(|&p| p == from.place[t])
+        .unwrap_or(0)
 }
 
 /// The board under the notation's numbering ([`NUMBERING`]).
@@ -265,7 +271,10 @@ mod tests {
         // edge fewer.
         assert_eq!(g.sides_of(field("1a")).count(), 3);
         assert_eq!(g.steps_of(field("1a")).count(), 6);
-        assert_eq!(names(g.steps_of(field("3c"))), ["10e", "11a", "11e", "3a", "3e", "4a"]);
+        assert_eq!(
+            names(g.steps_of(field("3c"))),
+            ["10e", "11a", "11e", "3a", "3e", "4a"]
+        );
         assert_eq!(g.sides_of(field("14d")).count(), 2);
     }
 
@@ -285,5 +294,131 @@ mod tests {
         let edges: usize = (0..FIELDS).map(|f| g.sides_of(f).count()).sum();
         // 19 tiles of 6 inner sides, and 42 sides shared by two tiles.
         assert_eq!(edges / 2, 19 * 6 + 42);
+    }
+
+    /// How far the seed's game goes under a numbering: the plies replayed
+    /// before the first turn the rules refuse (165: all of them), and the
+    /// turns whose captures and removals the rules make as written.
+    fn replay_seed(geo: &Geometry, moves: &[crate::family::coerceo::Move]) -> (usize, usize) {
+        use crate::family::coerceo::rules::Position;
+        use crate::family::coerceo::Kind;
+        let mut pos = Position::start_on(geo, Kind::Laurentius);
+        let mut agree = 0;
+        for (i, m) in moves.iter().enumerate() {
+            for w in m.turns().unwrap() {
+                let Ok(played) = pos.play(w.turn) else {
+                    return (i, agree);
+                };
+                let mut caps: Vec<_> = w.captures.iter().map(|c| c.1).collect();
+                caps.sort();
+                let mut rem: Vec<u32> = w.removals.iter().map(|r| r.1).collect();
+                rem.sort_unstable();
+                let found: Vec<u32> = played
+                    .removed
+                    .iter()
+                    .map(|t| u32::from(t.number()))
+                    .collect();
+                agree += usize::from(caps == played.captures && rem == found);
+            }
+        }
+        (moves.len(), agree)
+    }
+
+    /// Every numbering the seed leaves open: tile 2 at any of 6 places and
+    /// the first ring either way, tile 8 at any of 12 and the second ring
+    /// either way, `a` any of the 6 fields and the letters either way.
+    fn candidates() -> Vec<Numbering> {
+        let mut out = Vec::new();
+        for ring1 in 0..6 {
+            for ring1_dir in [1, -1] {
+                for ring2 in 0..12 {
+                    for ring2_dir in [1, -1] {
+                        for letter in 0..6 {
+                            for letter_dir in [1, -1] {
+                                out.push(Numbering {
+                                    ring1,
+                                    ring1_dir,
+                                    ring2,
+                                    ring2_dir,
+                                    letter,
+                                    letter_dir,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_seed_game_decides_the_numbering() {
+        use crate::codec::ReadOptions;
+        use crate::family::coerceo::rules::Position;
+        use crate::family::coerceo::Kind;
+        let opts = ReadOptions {
+            no_validate: true,
+            ..ReadOptions::default()
+        };
+        let seed = crate::family::coerceo::rules::tests::SEED;
+        let game = crate::family::coerceo::notation::read(seed, &opts)
+            .unwrap()
+            .game;
+        let moves: Vec<_> = game
+            .moves
+            .plies
+            .iter()
+            .map(|p| p.mv.as_coerceo().unwrap().clone())
+            .collect();
+        let all = candidates();
+        assert_eq!(all.len(), 3456);
+        let mut whole = Vec::new();
+        let mut stops = std::collections::BTreeMap::new();
+        for n in &all {
+            let geo = Geometry::new(n);
+            let (plies, agree) = replay_seed(&geo, &moves);
+            if plies == moves.len() {
+                whole.push((*n, agree, geo));
+            } else {
+                *stops.entry(plies + 1).or_insert(0) += 1;
+            }
+        }
+        // Where the others stop: the ply of the first step the rules
+        // refuse, and how many numberings stop there.
+        assert_eq!(
+            stops.into_iter().collect::<Vec<_>>(),
+            [(1, 3168), (2, 144), (19, 108), (21, 12), (23, 12), (25, 6)]
+        );
+        // Six numberings play the whole game, each with 164 of its 167
+        // turns (two of them exchanges) making the captures and removals
+        // written: all but T22, T12 and T23.
+        assert_eq!(whole.len(), 6);
+        assert!(whole.iter().all(|w| w.1 == 164));
+        assert!(whole.iter().any(|w| w.0 == NUMBERING));
+        // And the six are one: each is the notation's numbering turned by
+        // a third of a turn or mirrored, which maps the start onto itself,
+        // so that every field of every game has the same neighbours under
+        // each. No game can tell them apart.
+        let ours = geometry();
+        let start = Position::start(Kind::Laurentius).text();
+        for (n, _, geo) in &whole {
+            assert_eq!(
+                Position::start_on(geo, Kind::Laurentius).text(),
+                start,
+                "{n:?}"
+            );
+            for f in 0..FIELDS {
+                let set = |g: &Geometry, f: usize| {
+                    let mut v: Vec<usize> = g
+                        .sides_of(f)
+                        .chain(g.steps_of(f).map(|s| s + 1000))
+                        .collect();
+                    v.sort_unstable();
+                    v
+                };
+                assert_eq!(set(geo, f), set(ours, f), "{n:?}");
+            }
+        }
     }
 }

@@ -108,12 +108,12 @@ impl Notation for Reader<'_> {
         let mut pos = rules::start_of(game, self.game).map_err(Problem::whole)?;
         let listing = rules::Listing::of(&game.moves);
         let mut notes = Vec::new();
-        rules::replay(&mut game.moves, &mut pos, listing, &mut notes).map_err(|(i, e)| {
-            match place(i, None) {
+        rules::replay(&mut game.moves, &mut pos, listing, &mut notes).map_err(
+            |(i, e)| match place(i, None) {
                 Some(at) => Problem::at(at, e),
                 None => Problem::whole(e),
-            }
-        })?;
+            },
+        )?;
         for n in notes {
             let p = match place(n.index, n.action) {
                 Some(at) => Problem::at(at, n.message),

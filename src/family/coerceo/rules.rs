@@ -30,7 +30,6 @@
 //! exchange written after a step (`8f-19b TT x19f`, twice in the seed's
 //! game) is the opponent's turn, written in the same ply.
 
-
 use crate::family::coerceo::board::{geometry, Geometry, FIELDS, TILES};
 use crate::family::coerceo::{Action, Exchange, Field, Kind, Move, Step, Tile};
 use crate::ir::{Game, Line, Side};
@@ -306,7 +305,8 @@ impl<'g> Position<'g> {
     /// Whether a tile on the board may be taken off it, were it empty: the
     /// tiles around it are at most three, side by side.
     fn slides_away(&self, tile: usize) -> bool {
-        let around = self.geo.tiles[tile].map(|t| t != super::board::NONE && self.has_tile(usize::from(t)));
+        let around =
+            self.geo.tiles[tile].map(|t| t != super::board::NONE && self.has_tile(usize::from(t)));
         let n = around.iter().filter(|&&b| b).count();
         n == 0 || (n <= 3 && (0..6).any(|s| (0..n).all(|i| around[(s + i) % 6])))
     }
@@ -388,10 +388,7 @@ impl<'g> Position<'g> {
     pub fn play(&mut self, turn: Turn) -> Result<Played, String> {
         let me = self.to_move;
         if self.pieces_of(me) == 0 {
-            return Err(format!(
-                "the game is over: {} has no pieces left",
-                name(me)
-            ));
+            return Err(format!("the game is over: {} has no pieces left", name(me)));
         }
         let played = match turn {
             Turn::Step(Step { from, to }) => {
@@ -535,11 +532,7 @@ impl<'g> Position<'g> {
 
     /// The position and the side to move, as replay errors end.
     pub fn described(&self) -> String {
-        format!(
-            "position: {}, {} to move",
-            self.text(),
-            name(self.to_move)
-        )
+        format!("position: {}, {} to move", self.text(), name(self.to_move))
     }
 
     /// Reads a position text ([`Position::text`]) on a board numbered as
@@ -785,8 +778,7 @@ impl Listing {
 pub fn exchange_cost(line: &Line) -> u8 {
     fn first(line: &Line) -> Option<u8> {
         line.plies.iter().find_map(|p| {
-            p.mv
-                .as_coerceo()
+            p.mv.as_coerceo()
                 .and_then(|m| m.exchanges().next())
                 .map(u8::from)
                 .or_else(|| p.variations.iter().find_map(first))
@@ -844,12 +836,20 @@ fn replay_from(
         let label = ply.label(Side::White);
         let side = ply.side;
         let Some(m) = <super::Coerceo as crate::family::Member>::of_move_mut(&mut ply.mv) else {
-            return Err((at, format!("{label} a move of another family in a Coerceo game")));
+            return Err((
+                at,
+                format!("{label} a move of another family in a Coerceo game"),
+            ));
         };
         let mut written = String::new();
         let _ = super::spell(m, &mut written);
         let before = pos.clone();
-        let fail = |why: String| (at, format!("{label} {written}: {why} ({})", before.described()));
+        let fail = |why: String| {
+            (
+                at,
+                format!("{label} {written}: {why} ({})", before.described()),
+            )
+        };
         let turns = m.turns().map_err(fail)?;
         let mut filled = Vec::new();
         let mut fixes: Vec<(usize, Tile)> = Vec::new();
@@ -910,7 +910,11 @@ fn replay_from(
                 return Err(fail(why.join("; ")));
             }
             // The removals written, against the rules'.
-            let found: Vec<u32> = played.removed.iter().map(|t| u32::from(t.number())).collect();
+            let found: Vec<u32> = played
+                .removed
+                .iter()
+                .map(|t| u32::from(t.number()))
+                .collect();
             let extra: Vec<(usize, u32)> = w
                 .removals
                 .iter()
@@ -1014,15 +1018,15 @@ pub fn main_line_positions(game: &Game) -> Option<Vec<String>> {
     Some(out)
 }
 
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::codec::ReadOptions;
 
     /// The seed's game as the corpus writes it.
     /// The position after the seed's last ply.
-    const END_TEXT: &str = "w3w1/w5/w1w1w1/wb4/2w1w1/w3w1/w1w1w1/-/-/-/-/1b1b2/3b1b/-/2wbw1/-/-/-/- b 1:4";
+    const END_TEXT: &str =
+        "w3w1/w5/w1w1w1/wb4/2w1w1/w3w1/w1w1w1/-/-/-/-/1b1b2/3b1b/-/2wbw1/-/-/-/- b 1:4";
 
     pub(crate) const SEED: &str =
         include_str!("../../../corpus/coerceo/european-championship-2012.coerceo");
@@ -1078,7 +1082,10 @@ mod tests {
         }
         for (bad, why) in [
             ("6 w 0:0", "1 tiles written"),
-            (&START_TEXT.replace(" w ", " x "), "`x` is not the side to move"),
+            (
+                &START_TEXT.replace(" w ", " x "),
+                "`x` is not the side to move",
+            ),
             (&START_TEXT.replace("0:0", "0"), "White's, then Black's"),
             (&START_TEXT.replacen("6/", "w6/", 1), "tile 1 has 7 fields"),
             (&START_TEXT.replacen("6/", "b5/", 1), "a black piece on 1a"),
@@ -1096,7 +1103,13 @@ mod tests {
         let kinds: Vec<&str> = parsed.warnings.iter().map(|w| w.kind).collect();
         assert_eq!(
             kinds,
-            ["result-mismatch", "unknown-tile", "turn-order", "wrong-tile", "unknown-tile"],
+            [
+                "result-mismatch",
+                "unknown-tile",
+                "turn-order",
+                "wrong-tile",
+                "unknown-tile"
+            ],
             "{:?}",
             parsed.warnings
         );
@@ -1107,7 +1120,10 @@ mod tests {
         assert_eq!(captures, 14);
         // The rules' tiles for the record's T22, T12 and T23.
         let removed = |ply: usize| ms[ply - 1].removed().map(Tile::number).collect::<Vec<_>>();
-        assert_eq!((removed(27), removed(144), removed(160)), (vec![10], vec![9], vec![11]));
+        assert_eq!(
+            (removed(27), removed(144), removed(160)),
+            (vec![10], vec![9], vec![11])
+        );
         // The end: White took Black's last piece but one? Count them.
         let mut pos = Position::start(Kind::Laurentius);
         for m in &ms {
@@ -1115,7 +1131,10 @@ mod tests {
                 pos.play(w.turn).unwrap();
             }
         }
-        assert_eq!((pos.pieces_of(Side::White), pos.pieces_of(Side::Black)), (16, 6));
+        assert_eq!(
+            (pos.pieces_of(Side::White), pos.pieces_of(Side::Black)),
+            (16, 6)
+        );
         assert_eq!(pos.text(), END_TEXT);
     }
 
@@ -1140,18 +1159,39 @@ mod tests {
     #[test]
     fn a_turn_the_rules_refuse_is_an_error_with_the_position() {
         for (text, why) in [
-            ("1# 4b-4d *", "1# 4b-4d: no White piece on 4b (position: 6/1b3b/"),
+            (
+                "1# 4b-4d *",
+                "1# 4b-4d: no White piece on 4b (position: 6/1b3b/",
+            ),
             ("1# 3c-1a *", "1# 3c-1a: 1a is not a step from 3c"),
             ("1# 3c-3a *", "1# 3c-3a: 3a is taken"),
-            ("1# 3c-3e 2# 4b-3d x3e *", "2# 4b-3d x3e: the rules capture nothing on 3e"),
-            ("1# 3c-3e 2# 4b-3d T4 *", "2# 4b-3d T4: tile 4 is not taken off the board (pieces stand on it: 4d)"),
-            ("1# TT x2b *", "1# TT x2b: White holds 0 tiles, and an exchange takes 2"),
-            ("1# 3c-3e 2# 4b-3d 3# T x3d *", "3# T x3d: White holds 0 tiles"),
+            (
+                "1# 3c-3e 2# 4b-3d x3e *",
+                "2# 4b-3d x3e: the rules capture nothing on 3e",
+            ),
+            (
+                "1# 3c-3e 2# 4b-3d T4 *",
+                "2# 4b-3d T4: tile 4 is not taken off the board (pieces stand on it: 4d)",
+            ),
+            (
+                "1# TT x2b *",
+                "1# TT x2b: White holds 0 tiles, and an exchange takes 2",
+            ),
+            (
+                "1# 3c-3e 2# 4b-3d 3# T x3d *",
+                "3# T x3d: White holds 0 tiles",
+            ),
             ("1# 3c-3e TT *", "names no piece"),
         ] {
             let e = read(text, false).unwrap_err();
             assert!(e.message.contains(why), "{text}: {}", e.message);
-            assert!(e.message.contains(", White to move)") || e.message.contains("to move)") || why.contains("names"), "{}", e.message);
+            assert!(
+                e.message.contains(", White to move)")
+                    || e.message.contains("to move)")
+                    || why.contains("names"),
+                "{}",
+                e.message
+            );
         }
         // A Position tag: its game starts there.
         let text = "[Position \"6/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/-/- w 0:0\"]\n\n1# TT x1b *";
@@ -1178,7 +1218,10 @@ mod tests {
             ("2c-1a x1b", "the turn takes tile 2 off the board too"),
             ("2c-1a T2", "the turn captures 1b too"),
             ("2c-1a x1b x1f T2", "the rules capture nothing on 1f"),
-            ("2c-1a x1b T1 T2", "tile 1 is not taken off the board (pieces stand on it: 1a, 1c, 1f)"),
+            (
+                "2c-1a x1b T1 T2",
+                "tile 1 is not taken off the board (pieces stand on it: 1a, 1c, 1f)",
+            ),
         ] {
             let e = read(&format!("{pos}1# {written} *"), false).unwrap_err();
             assert!(e.message.contains(why), "{written}: {}", e.message);
@@ -1190,9 +1233,19 @@ mod tests {
         let m = moves(&g).remove(0);
         assert_eq!(m.captures().count(), 1);
         let e = read(&format!("{one}2# T x1c 3# 1a-1e *"), false).unwrap_err();
-        assert!(e.message.contains("the game is over: White has no pieces left"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("the game is over: White has no pieces left"),
+            "{}",
+            e.message
+        );
         let e = read(&format!("{one}2# TT x1c *"), false).unwrap_err();
-        assert!(e.message.contains("Black holds 1 tile, and an exchange takes 2"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("Black holds 1 tile, and an exchange takes 2"),
+            "{}",
+            e.message
+        );
     }
 
     use crate::family::coerceo::Step;
