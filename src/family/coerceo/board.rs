@@ -361,7 +361,7 @@ mod tests {
             no_validate: true,
             ..ReadOptions::default()
         };
-        let seed = crate::family::coerceo::rules::tests::SEED;
+        let seed = include_str!("../../../corpus/coerceo/european-championship-2012.coerceo");
         let game = crate::family::coerceo::notation::read(seed, &opts)
             .unwrap()
             .game;

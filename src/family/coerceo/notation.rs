@@ -20,7 +20,7 @@ use crate::family::coerceo::{
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Spell;
 use crate::family::{Family, Move, Variant};
-use crate::ir::{find_tag, Game, Ply, Tag};
+use crate::ir::{back_tag, find_tag, Backing, Game, Ply, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser: the Coerceo dialect and moves, and the container.
@@ -279,9 +279,26 @@ pub fn write_layout(
         glyphs_as_nags: false,
         layout,
     };
+    // The Variant tag says the board: Ocius's is written, Laurentius's
+    // (the default) kept where the record had it.
+    let kind = game
+        .variant
+        .as_coerceo()
+        .map_or(Kind::Laurentius, |b| b.game);
+    let mut tags = std::borrow::Cow::Borrowed(game.tags.as_slice());
+    let backing = match kind {
+        Kind::Laurentius => Backing::Nothing {
+            reads_as_nothing: &|v| Kind::parse(v) == Ok(Kind::Laurentius),
+        },
+        Kind::Ocius => Backing::Value {
+            agrees: &|v| Kind::parse(v) == Ok(Kind::Ocius),
+            value: &|| Kind::Ocius.name().to_string(),
+        },
+    };
+    back_tag(&mut tags, "Variant", backing);
     // A ply is spelled from its own parts alone, wherever it stands: each
     // where the container writes it.
-    container::write(game, &game.tags, out, &DIALECT, style, |ply, buf| {
+    container::write(game, &tags, out, &DIALECT, style, |ply, buf| {
         Cgn::spell_ply(&(), (), ply, buf)
     })
 }

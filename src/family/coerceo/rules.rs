@@ -1019,7 +1019,7 @@ pub fn main_line_positions(game: &Game) -> Option<Vec<String>> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::codec::ReadOptions;
 
@@ -1028,8 +1028,7 @@ pub(crate) mod tests {
     const END_TEXT: &str =
         "w3w1/w5/w1w1w1/wb4/2w1w1/w3w1/w1w1w1/-/-/-/-/1b1b2/3b1b/-/2wbw1/-/-/-/- b 1:4";
 
-    pub(crate) const SEED: &str =
-        include_str!("../../../corpus/coerceo/european-championship-2012.coerceo");
+    const SEED: &str = include_str!("../../../corpus/coerceo/european-championship-2012.coerceo");
 
     fn read(text: &str, no_validate: bool) -> Result<crate::codec::Parsed, crate::error::Problem> {
         let opts = ReadOptions {
