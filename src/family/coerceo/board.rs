@@ -112,7 +112,7 @@ impl Geometry {
         let ring1 = |k: u8| AROUND[usize::from(k % 6)];
         let ring2 = |k: u8| {
             let (a, b) = (ring1(k / 2), ring1(k / 2 + 1));
-            if k % 2 == 0 {
+            if k.is_multiple_of(2) {
                 (2 * a.0, 2 * a.1)
             } else {
                 (a.0 + b.0, a.1 + b.1)
