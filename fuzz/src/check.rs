@@ -29,9 +29,9 @@ pub fn format(name: &str) -> &'static Format {
 }
 
 /// The formats whose games are also round-tripped as read by syntax alone
-/// (`--no-validate`): draughts moves made up by the fuzzers are seldom
-/// legal, and their games would otherwise never reach the writers.
-pub const UNREPLAYED_TOO: &[&str] = &["draughts-num", "draughts-diag"];
+/// (`--no-validate`): draughts and Coerceo moves made up by the fuzzers are
+/// seldom legal, and their games would otherwise never reach the writers.
+pub const UNREPLAYED_TOO: &[&str] = &["draughts-num", "draughts-diag", "coerceo"];
 
 fn converter(from: &'static Format, to: &'static Format) -> Converter<'static> {
     converter_with(from, to, ReadOptions::default())

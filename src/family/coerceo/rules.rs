@@ -579,7 +579,10 @@ impl<'g> Position<'g> {
                     _ => return Err(bad(format!("tile {}: `{c}` is not w, b or 1 to 6", t + 1))),
                 };
                 if f >= 6 {
-                    break;
+                    return Err(bad(format!(
+                        "tile {} has more than 6 fields written",
+                        t + 1
+                    )));
                 }
                 let field = 6 * t + f;
                 if geo.white[field] != (side == Side::White) {
@@ -1089,6 +1092,10 @@ mod tests {
             (&START_TEXT.replacen("6/", "w6/", 1), "tile 1 has 7 fields"),
             (&START_TEXT.replacen("6/", "b5/", 1), "a black piece on 1a"),
             (&START_TEXT.replacen("6/", "5/", 1), "tile 1 has 5 fields"),
+            (
+                &START_TEXT.replacen("6/", "6w/", 1),
+                "tile 1 has more than 6 fields",
+            ),
             (&START_TEXT.replace("0:0", "19:1"), "more than 19"),
         ] {
             let e = Position::parse(bad).unwrap_err();
