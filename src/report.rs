@@ -366,7 +366,7 @@ mod tests {
     fn no_validate_lists_the_families_that_replay() {
         assert_eq!(
             no_validate_help(),
-            "Read by syntax alone, without replaying the moves (chess, draughts, tafl, tenjiku: \
+            "Read by syntax alone, without replaying the moves (chess, draughts, coerceo, tafl, tenjiku: \
              what could not be checked is said in a warning)"
         );
     }

@@ -29,9 +29,9 @@ pub fn format(name: &str) -> &'static Format {
 }
 
 /// The formats whose games are also round-tripped as read by syntax alone
-/// (`--no-validate`): draughts moves made up by the fuzzers are seldom
-/// legal, and their games would otherwise never reach the writers.
-pub const UNREPLAYED_TOO: &[&str] = &["draughts-num", "draughts-diag"];
+/// (`--no-validate`): draughts and Coerceo moves made up by the fuzzers are
+/// seldom legal, and their games would otherwise never reach the writers.
+pub const UNREPLAYED_TOO: &[&str] = &["draughts-num", "draughts-diag", "coerceo"];
 
 fn converter(from: &'static Format, to: &'static Format) -> Converter<'static> {
     converter_with(from, to, ReadOptions::default())
@@ -229,4 +229,90 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions) {
             }
         }
     }
+}
+
+/// Plays a random legal Coerceo game, its choices read from `data` (the
+/// first byte the board, Ocius when odd, and the exchange, one tile when
+/// its second bit is set; each next byte picks a turn of those the side to
+/// move has), and checks that the game written bare (steps and exchanges
+/// alone) reads back with every capture and removal computed, the same as
+/// written in full, and that the full record round-trips ([`round_trips`]).
+/// Returns how many turns, captures, removals and exchanges the game had.
+pub fn coerceo_plays(data: &[u8]) -> [usize; 4] {
+    use kifu::family::coerceo::rules::{Position, Turn};
+    use kifu::family::coerceo::Kind;
+    let Some((&first, choices)) = data.split_first() else {
+        return [0; 4];
+    };
+    let mut counts = [0; 4];
+    let kind = if first & 1 == 1 {
+        Kind::Ocius
+    } else {
+        Kind::Laurentius
+    };
+    let mut pos = Position::start(kind);
+    pos.cost = if first & 2 == 2 { 1 } else { 2 };
+    let head = match kind {
+        Kind::Ocius => "[Variant \"Ocius\"]\n\n",
+        Kind::Laurentius => "",
+    };
+    let (mut bare, mut full) = (head.to_string(), head.to_string());
+    for (i, &c) in choices.iter().enumerate() {
+        let turns = pos.turns();
+        if turns.is_empty() {
+            break;
+        }
+        let turn: Turn = turns[usize::from(c) % turns.len()];
+        let played = pos.play(turn).expect("a turn of those listed plays");
+        counts[0] += 1;
+        counts[1] += played.captures.len();
+        counts[2] += played.removed.len();
+        counts[3] += usize::from(matches!(turn, Turn::Exchange(..)));
+        let text = format!("{}# {} ", i + 1, turn.spelled());
+        bare.push_str(&text);
+        full.push_str(&text);
+        for f in &played.captures {
+            full.push_str(&format!("x{f} "));
+        }
+        for t in &played.removed {
+            full.push_str(&format!("T{} ", t.number()));
+        }
+    }
+    bare.push('*');
+    full.push('*');
+    let f = format("coerceo");
+    let same = converter(f, f);
+    let written = |text: &str| match same.convert(text.as_bytes()) {
+        Converted::Game(a, _) => a,
+        Converted::Failed(p) => panic!(
+            "coerceo: a legal game does not read: {}:{}: {}\n--- record:\n{}",
+            p.line,
+            p.col,
+            p.message,
+            show(text.as_bytes())
+        ),
+    };
+    let (a, b) = (written(&bare), written(&full));
+    assert!(
+        a == b,
+        "coerceo: the bare game reads back otherwise than the full one\n--- bare:\n{}\n--- read:\n{}\n--- full read:\n{}",
+        show(bare.as_bytes()),
+        show(a.as_bytes()),
+        show(b.as_bytes())
+    );
+    let tokens = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with('['))
+            .flat_map(str::split_whitespace)
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        tokens(&a) == tokens(&full),
+        "coerceo: the captures and removals computed are not the rules'\n--- full:\n{}\n--- read:\n{}",
+        show(full.as_bytes()),
+        show(a.as_bytes())
+    );
+    round_trips("coerceo", full.as_bytes());
+    counts
 }

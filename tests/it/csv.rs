@@ -246,11 +246,15 @@ fn every_family_fills_its_move_columns() {
         ),
         (
             "coerceo/constructs.coerceo",
-            "14d-14b x14a",
+            "8f-19b TT x19f",
             &[
-                ("from_square", "14d"),
-                ("to_square", "14b"),
-                ("captured", "14a"),
+                ("from_square", "8f"),
+                ("to_square", "19b"),
+                ("captured", "19f"),
+                (
+                    "ir",
+                    r#"{"coerceo":{"step":{"from":"8f","to":"19b"},"actions":[{"exchange":2},{"capture":"19f"}]}}"#,
+                ),
             ],
         ),
         (

@@ -301,3 +301,29 @@ fn outcome_tokens_round_trip() {
     );
     assert_eq!(GameResult::parse("4-6"), None);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Random legal Coerceo games, on both boards and with either
+    /// exchange, written bare and in full: read back, the bare one gets
+    /// every capture and removal computed, and both round-trip
+    /// (`check::coerceo_plays`, which the `roundtrip_coerceo` fuzz target
+    /// runs too).
+    #[test]
+    fn random_legal_coerceo_games_are_computed_back(data in vec(any::<u8>(), 1..400)) {
+        let _ = crate::check::coerceo_plays(&data);
+    }
+}
+
+#[test]
+fn long_coerceo_games_reach_captures_removals_and_exchanges() {
+    // A few long games, each choice the first turn that captures or
+    // removes where one does: the plays above reach every kind of turn.
+    for first in 0..4u8 {
+        let data: Vec<u8> = std::iter::once(first)
+            .chain((0..600u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8))
+            .collect();
+        let _ = crate::check::coerceo_plays(&data);
+    }
+}

@@ -8,6 +8,7 @@
 //! order written: captures (`x14a`), tile removals (`T14`) and further
 //! exchanges. Seed 000 (Coerceo Game Notation, The Coerceo Company, 2012).
 
+pub mod board;
 pub mod notation;
 pub mod rules;
 
@@ -36,6 +37,11 @@ impl Tile {
     /// The tile's number, 1 to 19.
     pub fn number(self) -> u8 {
         self.0
+    }
+
+    /// The tile's index on the board, 0 to 18.
+    pub fn index(self) -> usize {
+        usize::from(self.0 - 1)
     }
 }
 
@@ -101,6 +107,20 @@ impl Field {
         let tile = Tile::new(n).ok_or_else(|| not_a_tile(n))?;
         Field::new(tile, l)
             .ok_or_else(|| format!("field `{l}` is not on a tile (fields are a to f)"))
+    }
+
+    /// The field's index on the board, `6 * (tile - 1) + letter` (`1a` is
+    /// 0, `19f` 113): see [`board::Geometry`].
+    pub fn index(self) -> usize {
+        6 * usize::from(self.tile.0 - 1) + usize::from(self.letter)
+    }
+
+    /// The field of an index below [`board::FIELDS`].
+    pub fn from_index(index: usize) -> Field {
+        Field {
+            tile: Tile((index / 6 + 1) as u8),
+            letter: (index % 6) as u8,
+        }
     }
 
     /// Appends the field as written (`14d`).
@@ -281,10 +301,104 @@ pub static DIALECT: Dialect = Dialect {
     lifted: &[],
 };
 
-/// Coerceo's board: one, named by no record (the payload of
-/// [`crate::family::Variant::Coerceo`]).
+/// The two games the publisher plays on the board: Laurentius, the
+/// standard game (19 tiles, 18 pieces a side), and Ocius, the short game
+/// (the 7 tiles of the centre and the first ring, 7 pieces a side).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// 19 tiles.
+    #[default]
+    Laurentius,
+    /// 7 tiles.
+    Ocius,
+}
+
+impl Kind {
+    /// The game's name, as a `Variant` tag writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Laurentius => "Laurentius",
+            Kind::Ocius => "Ocius",
+        }
+    }
+
+    /// Reads a `Variant` tag's value (any case).
+    pub fn parse(text: &str) -> Result<Kind, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "laurentius" => Ok(Kind::Laurentius),
+            "ocius" => Ok(Kind::Ocius),
+            _ => Err(format!(
+                "variant `{text}`: a Coerceo game is Laurentius (19 tiles) or Ocius (7 tiles)"
+            )),
+        }
+    }
+
+    fn is_default(&self) -> bool {
+        *self == Kind::Laurentius
+    }
+}
+
+/// Coerceo's board (the payload of [`crate::family::Variant::Coerceo`]):
+/// which game, and whether the moves were replayed by the rules when read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Board;
+pub struct Board {
+    /// Laurentius or Ocius (the `Variant` tag).
+    #[serde(default, skip_serializing_if = "Kind::is_default")]
+    pub game: Kind,
+    /// Whether the moves were replayed by the rules when read (false with
+    /// `--no-validate`: what each ply caused is as written).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub validated: bool,
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board {
+            game: Kind::Laurentius,
+            validated: true,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
+}
+
+/// What two transcriptions of a ply must share to be the same move
+/// (`kifu diff`): its step, its exchanges with their pieces, and (unless
+/// `loose`, for a game not replayed) the pieces and tiles its turns took
+/// off the board, in any order.
+pub fn key(m: &Move, loose: bool) -> String {
+    let bare = m.bare();
+    if loose {
+        return serde_json::to_string(&bare).unwrap_or_default();
+    }
+    let mut captures: Vec<Field> = m.captures().collect();
+    for a in &bare.actions {
+        if let Action::Capture(f) = a {
+            if let Some(i) = captures.iter().position(|c| c == f) {
+                captures.remove(i);
+            }
+        }
+    }
+    captures.sort();
+    let mut removed: Vec<u32> = m
+        .actions
+        .iter()
+        .filter_map(|a| match *a {
+            Action::Remove(t) => Some(u32::from(t.number())),
+            Action::RemoveUnknown(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    removed.sort_unstable();
+    serde_json::to_string(&(&bare, captures, removed)).unwrap_or_default()
+}
 
 /// Coerceo as its room registers it ([`crate::family::GameFamily`]).
 #[derive(Debug, Clone, Copy)]
@@ -292,8 +406,7 @@ pub struct Coerceo;
 
 impl crate::family::GameFamily for Coerceo {
     const NAME: &'static str = "coerceo";
-    // Its readers check no rules: nothing to turn off.
-    const REPLAYS: bool = false;
+    const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
     const CANONICAL: &'static str = "coerceo";
     type Board = Board;
@@ -302,17 +415,20 @@ impl crate::family::GameFamily for Coerceo {
     fn first_mover(_: &Board) -> crate::ir::Side {
         crate::ir::Side::White
     }
-    fn check(game: &crate::ir::Game, _: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game).map_err(crate::error::Problem::whole)
+    fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
+        rules::check_game(game, board).map_err(crate::error::Problem::whole)
     }
-    fn key(mv: &Move, _loose: bool) -> String {
-        serde_json::to_string(mv).unwrap_or_default()
+    fn key(mv: &Move, loose: bool) -> String {
+        key(mv, loose)
     }
     fn move_fields(
         game: &crate::ir::Game,
         _: &Board,
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
+    }
+    fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
+        rules::main_line_positions(game)
     }
 }
 

@@ -13,11 +13,14 @@ use pest::Parser;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
-use crate::family::coerceo::{not_a_tile, Action, Exchange, Field, Move as CMove, Step, Tile};
+use crate::family::coerceo::rules::{self, Position};
+use crate::family::coerceo::{
+    not_a_tile, Action, Board, Exchange, Field, Kind, Move as CMove, Step, Tile,
+};
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Spell;
 use crate::family::{Family, Move, Variant};
-use crate::ir::{Game, Ply, Tag};
+use crate::ir::{back_tag, find_tag, Backing, Game, Ply, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser: the Coerceo dialect and moves, and the container.
@@ -35,44 +38,101 @@ mod grammar {
 use crate::family::coerceo::{DIALECT, TEXT};
 use grammar::{CoerceoParser, Rule};
 
-struct Reader {
-    /// Warnings about moves (tiles removed that the board does not have).
-    warnings: Vec<Problem>,
+struct Reader<'o> {
+    opts: &'o ReadOptions,
+    /// The record, and where each move read is in it with each of its
+    /// parts after the first (byte offsets), in the order read.
+    text: &'o str,
+    moves: Vec<(usize, Vec<usize>)>,
+    /// Warnings of removals of tiles the board does not have, for a game
+    /// not replayed (the replay says which tile the rules take off).
+    unknown: Vec<Problem>,
+    /// The game the tags name.
+    game: Kind,
 }
 
-impl Notation for Reader {
+impl Notation for Reader<'_> {
     type Rule = Rule;
     const DIALECT: &'static Dialect = &DIALECT;
 
     fn start(
         &mut self,
-        _tags: &[Tag],
-        _at: &dyn Fn(&str) -> (usize, usize),
+        tags: &[Tag],
+        at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
+        let find = |name: &str| find_tag(tags, name).map(|i| &tags[i]);
+        if let Some(t) = find("Variant") {
+            self.game = Kind::parse(&t.value).map_err(|e| Problem::at(at(&t.name), e))?;
+        }
+        let mut to_move = None;
+        if let Some(t) = find("Position") {
+            let pos = Position::parse(&t.value).map_err(|e| Problem::at(at(&t.name), e))?;
+            to_move = Some(pos.to_move);
+        }
         Ok(Start {
-            variant: Variant::Coerceo(crate::family::coerceo::Board),
+            variant: Variant::Coerceo(Board {
+                game: self.game,
+                validated: !self.opts.no_validate,
+            }),
             setup: None,
-            to_move: None,
+            to_move,
             number: None,
             warnings: Vec::new(),
         })
     }
 
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
-        decode(&mv, &mut self.warnings).map(Move::Coerceo)
+        let mut parts = Vec::new();
+        let m = decode(&mv, &mut self.unknown, &mut parts)?;
+        self.moves.push((mv.offset(), parts));
+        Ok(Move::Coerceo(m))
     }
 
-    fn finish(&mut self, _game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+    fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         // (A Result tag that contradicts the movetext is the container's
         // warning, for every notation.)
-        warnings.append(&mut self.warnings);
+        if self.opts.no_validate {
+            warnings.append(&mut self.unknown);
+            if !self.moves.is_empty() {
+                warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
+            }
+            return Ok(());
+        }
+        let (text, moves) = (self.text, &self.moves);
+        let place = |index: usize, action: Option<usize>| {
+            moves.get(index).map(|(at, parts)| {
+                let at = action.and_then(|a| parts.get(a)).unwrap_or(at);
+                crate::codec::line_col(text, *at)
+            })
+        };
+        let mut pos = rules::start_of(game, self.game).map_err(Problem::whole)?;
+        let listing = rules::Listing::of(&game.moves);
+        let mut notes = Vec::new();
+        rules::replay(&mut game.moves, &mut pos, listing, &mut notes).map_err(
+            |(i, e)| match place(i, None) {
+                Some(at) => Problem::at(at, e),
+                None => Problem::whole(e),
+            },
+        )?;
+        for n in notes {
+            let p = match place(n.index, n.action) {
+                Some(at) => Problem::at(at, n.message),
+                None => Problem::whole(n.message),
+            };
+            warnings.push(p.of_kind(n.kind));
+        }
         Ok(())
     }
 }
 
 /// Reads one ply, which the grammar has matched: its parts, separated by
-/// blanks. Tiles and fields are checked here, each error at its place.
-fn decode(mv: &MoveText<'_, Rule>, warnings: &mut Vec<Problem>) -> Result<CMove, Problem> {
+/// blanks. Tiles and fields are checked here, each error at its place;
+/// `parts` gets the offset of each action in the record.
+fn decode(
+    mv: &MoveText<'_, Rule>,
+    warnings: &mut Vec<Problem>,
+    parts_at: &mut Vec<usize>,
+) -> Result<CMove, Problem> {
     let text = mv.text();
     let mut m = CMove::default();
     let parts = text
@@ -123,6 +183,7 @@ fn decode(mv: &MoveText<'_, Rule>, warnings: &mut Vec<Problem>) -> Result<CMove,
             }
         };
         m.actions.push(action);
+        parts_at.push(mv.offset() + at);
     }
     Ok(m)
 }
@@ -151,7 +212,11 @@ fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Proble
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut reader = Reader {
-        warnings: Vec::new(),
+        opts,
+        text,
+        moves: Vec::new(),
+        unknown: Vec::new(),
+        game: Kind::Laurentius,
     };
     let parse = |t| CoerceoParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
@@ -214,9 +279,26 @@ pub fn write_layout(
         glyphs_as_nags: false,
         layout,
     };
+    // The Variant tag says the board: Ocius's is written, Laurentius's
+    // (the default) kept where the record had it.
+    let kind = game
+        .variant
+        .as_coerceo()
+        .map_or(Kind::Laurentius, |b| b.game);
+    let mut tags = std::borrow::Cow::Borrowed(game.tags.as_slice());
+    let backing = match kind {
+        Kind::Laurentius => Backing::Nothing {
+            reads_as_nothing: &|v| Kind::parse(v) == Ok(Kind::Laurentius),
+        },
+        Kind::Ocius => Backing::Value {
+            agrees: &|v| Kind::parse(v) == Ok(Kind::Ocius),
+            value: &|| Kind::Ocius.name().to_string(),
+        },
+    };
+    back_tag(&mut tags, "Variant", backing);
     // A ply is spelled from its own parts alone, wherever it stands: each
     // where the container writes it.
-    container::write(game, &game.tags, out, &DIALECT, style, |ply, buf| {
+    container::write(game, &tags, out, &DIALECT, style, |ply, buf| {
         Cgn::spell_ply(&(), (), ply, buf)
     })
 }
@@ -250,8 +332,13 @@ mod tests {
         );
     }
 
+    /// Reads by syntax alone (these games are not played from the start).
     fn read_one(text: &str) -> Parsed {
-        read(text, &ReadOptions::default()).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+        let opts = ReadOptions {
+            no_validate: true,
+            ..ReadOptions::default()
+        };
+        read(text, &opts).unwrap_or_else(|e| panic!("{text}: {e:?}"))
     }
 
     #[test]
