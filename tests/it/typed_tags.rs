@@ -147,6 +147,13 @@ const REPEATED: &[(&str, &str, &[&str])] = &[
         "[Rules \"brandubh\"]\n[Rules \"tablut\"]\n\n1. d2-e2 c4-c5 *\n",
         &[],
     ),
+    (
+        "coerceo",
+        "[Variant \"Ocius\"]\n[Variant \"Laurentius\"]\n\
+         [Position \"1b2w1/2w1w1/3b1b/w3w1/1b3b/w1w3/1b1b2/-/-/-/-/-/-/-/-/-/-/-/- w 1:0\"]\n\
+         [Position \"?\"]\n\n1# T x1b 2# 3d-3b *\n",
+        &[],
+    ),
 ];
 
 fn as_json(format: &str, text: &str) -> Value {

@@ -298,7 +298,7 @@ pub static DIALECT: Dialect = Dialect {
     numbering: Numbering::Ply { mark: b'#' },
     results: &RESULTS,
     layouts: &[("text", TEXT), ("columns", COLUMNS)],
-    lifted: &[],
+    lifted: &["Variant", "Position"],
 };
 
 /// The two games the publisher plays on the board: Laurentius, the
