@@ -3,6 +3,8 @@
 //! its games ([`crate::family::draw`], [`crate::family::draw`]'s
 //! `Diagram`).
 
+pub mod html;
+
 use crate::codec::WriteOptions;
 use crate::error::Problem;
 use crate::family::draw::View;

@@ -133,7 +133,7 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         margin: 18.0,
         flip: view.flip,
     };
-    let dark = |c: u32, r: u32| (c + r) % 2 == 0;
+    let dark = |c: u32, r: u32| (c + r).is_multiple_of(2);
     let mut d = grid.diagram();
     d.defs = defs(view.id);
     draw::rect(
