@@ -360,7 +360,10 @@ fn drawn(svg: &str) -> Vec<String> {
         for a in e.attributes() {
             let a = a.unwrap();
             let key = a.key.0;
-            let mut value = a.unescape_value().unwrap().into_owned();
+            let mut value = a
+                .normalized_value(quick_xml::XmlVersion::default())
+                .unwrap()
+                .into_owned();
             if key == "xlink:href" {
                 value = value.rsplit('-').next().unwrap().to_string();
             }
@@ -382,11 +385,7 @@ fn drawn(svg: &str) -> Vec<String> {
                 }
                 depth += 1;
             }
-            Event::Empty(e) => {
-                if skipping.is_none() {
-                    out.push(line(&e));
-                }
-            }
+            Event::Empty(e) if skipping.is_none() => out.push(line(&e)),
             Event::End(_) => {
                 depth -= 1;
                 if skipping == Some(depth) {
