@@ -545,3 +545,43 @@ fn the_viewer_steps_the_board_through_the_replayed_positions() {
     assert_eq!(seen[0]["frame"], 599);
     assert_eq!(seen[0]["moves"], 600, "the 300-move game");
 }
+
+#[test]
+fn the_diff_page_shows_both_sides_and_the_board_where_they_part() {
+    let Some(browser) = browser("to load the diff page") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.pgn");
+    let b = dir.path().join("b.pgn");
+    std::fs::write(&a, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n").unwrap();
+    std::fs::write(&b, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 *\n").unwrap();
+    let out = kifu(
+        &[
+            "diff",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--format",
+            "html",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let page = dir.path().join("diff.html");
+    std::fs::write(&page, &out.stdout).unwrap();
+    let dom = chromium(
+        browser,
+        &dir.path().join("profile"),
+        &["--dump-dom".to_string()],
+        &format!("file://{}", page.display()),
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert_eq!(dom.matches("<section class=\"pair\">").count(), 1, "{dom}");
+    assert_eq!(dom.matches("<svg ").count(), 1, "the board: {dom}");
+    assert_eq!(
+        dom.matches("class=\"ply changed first\"").count(),
+        2,
+        "{dom}"
+    );
+    assert!(dom.contains("1 pairs of games compared"), "{dom}");
+}
