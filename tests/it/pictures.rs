@@ -429,3 +429,23 @@ fn a_big_tafl_board_from_the_shared_corpus_is_drawn() {
     assert!(converted > 0, "{}", stderr(&out));
     assert!(errors_are_located(&stderr(&out)));
 }
+
+#[test]
+fn a_chess960_game_starts_from_its_arrangement() {
+    let game = b"[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+        [FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. g4 g5 *\n";
+    let start = run(
+        &["--from", "pgn", "--to", "svg", "--to-opt", "ply=0", "-"],
+        game,
+    );
+    assert!(start.status.success(), "{}", stderr(&start));
+    assert_eq!(
+        chess_placement(&stdout(&start), false),
+        "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN"
+    );
+    let last = stdout(&run(&["--from", "pgn", "--to", "svg", "-"], game));
+    assert_eq!(
+        chess_placement(&last, false),
+        "bqnbrkrn/pppppp1p/8/6p1/6P1/8/PPPPPP1P/BQNBRKRN"
+    );
+}
