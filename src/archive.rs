@@ -824,11 +824,6 @@ impl<W: Write> Sink<W> {
         &self.name
     }
 
-    /// How many games it holds.
-    pub fn games(&self) -> usize {
-        self.games
-    }
-
     /// Writes one game.
     pub fn game(&mut self, text: &str) -> io::Result<()> {
         if self.games == 0 {

@@ -64,10 +64,11 @@ impl Shared {
     /// Ends the output and puts every file in place.
     fn commit(self) -> Result<(), Error> {
         match self {
-            Shared::Stream(sink) | Shared::One(OneGame { sink, .. }) => {
+            Shared::Stream(sink) => {
                 let name = sink.name().to_string();
                 sink.finish().map_err(|e| Error::io(name, e))?.commit()
             }
+            Shared::One(one) => one.commit(),
             Shared::Tables(tables) => tables.commit(),
         }
     }
@@ -75,22 +76,36 @@ impl Shared {
 
 /// The one output (`-o`, standard output) of a format of one game an
 /// output ([`Format::one_game`]): a second game is an error that says to
-/// use `--out-dir`.
+/// use `--out-dir`. The game is held until the run ends, so that such an
+/// error leaves standard output empty too.
 struct OneGame {
     sink: Sink<Output>,
     to: &'static Format,
+    held: Option<String>,
+}
+
+impl OneGame {
+    /// Writes the game held, ends the output and puts it in place.
+    fn commit(mut self) -> Result<(), Error> {
+        let name = self.sink.name().to_string();
+        if let Some(text) = self.held.take() {
+            self.sink.game(&text).map_err(|e| Error::io(&name, e))?;
+        }
+        self.sink.finish().map_err(|e| Error::io(name, e))?.commit()
+    }
 }
 
 impl Games for OneGame {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
-        if self.sink.games() > 0 {
+        if self.held.is_some() {
             return Err(io::Error::other(format!(
                 "{} holds one game and {} has more (game {}): convert with --out-dir DIR, \
                  which writes each game to a file of its own (NAME.N.{})",
                 self.to.name, origin.source, origin.index, self.to.extensions[0]
             )));
         }
-        self.sink.game(text)
+        self.held = Some(text.to_string());
+        Ok(())
     }
     fn name(&self) -> &str {
         self.sink.name()
@@ -156,6 +171,7 @@ pub fn run(
         None if to.one_game => Shared::One(OneGame {
             sink: Sink::new(out, to.framing).named(name),
             to,
+            held: None,
         }),
         None => Shared::Stream(Sink::new(out, to.framing).named(name)),
     };

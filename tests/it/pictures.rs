@@ -315,9 +315,10 @@ fn one_file_holds_one_board_and_out_dir_numbers_the_games_of_an_input() {
     assert_eq!(out_code(&out), 2);
     assert!(stderr(&out).contains("--out-dir"), "{}", stderr(&out));
     assert!(!one.exists(), "nothing written");
-    // Standard output too.
+    // Standard output too: nothing written.
     let out = run(&["--to", "svg", input.to_str().unwrap()], b"");
     assert_eq!(out_code(&out), 2);
+    assert!(out.stdout.is_empty());
     // A game that fails writes no file; the others keep their numbers.
     let mixed = b"1. e4 e5 *\n\n1. e4 e4 *\n\n1. d4 d5 *\n";
     let out_dir = dir.path().join("o");
