@@ -33,8 +33,8 @@ impl FormatOptions for Options {
             name: "ply",
             sides: Sides::Write,
             values: Values::Kind("a number of plies of the main line, 0 the start"),
-            default: "the last",
-            help: "the position drawn: after this ply",
+            default: "svg: the last; html: the start",
+            help: "the position drawn (svg) or shown first (html): after this ply",
         },
         FormatOption {
             name: "flip",

@@ -12,7 +12,7 @@
 //! `KIFU_REQUIRE_CHROMIUM` is set.
 
 use crate::common::{kifu, stderr, stdout};
-use crate::scoresheet_print::{browser, shuffle};
+use crate::scoresheet_print::{browser, pages, shuffle};
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -544,6 +544,24 @@ fn the_viewer_steps_the_board_through_the_replayed_positions() {
     assert_eq!(seen[0]["game"], "game-5");
     assert_eq!(seen[0]["frame"], 599);
     assert_eq!(seen[0]["moves"], 600, "the 300-move game");
+    // It prints: the game shown, without the controls.
+    let pdf = dir.path().join("games.pdf");
+    let out = chromium(
+        browser,
+        &dir.path().join("profile-print"),
+        &[
+            format!("--print-to-pdf={}", pdf.display()),
+            "--no-pdf-header-footer".to_string(),
+        ],
+        &format!("file://{}#game-1-ply-5", page.display()),
+    );
+    let printed = std::fs::read(&pdf).unwrap_or_else(|e| {
+        panic!(
+            "nothing printed: {e}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(pages(&printed) >= 1, "no page printed");
 }
 
 #[test]

@@ -60,7 +60,7 @@ pub(crate) fn shuffle(moves: usize) -> String {
 }
 
 /// The number of pages of a PDF (its page objects).
-fn pages(pdf: &[u8]) -> usize {
+pub(crate) fn pages(pdf: &[u8]) -> usize {
     let needle = b"/Type /Page";
     pdf.windows(needle.len() + 1)
         .filter(|w| w.starts_with(needle) && w[needle.len()] != b's')
