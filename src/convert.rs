@@ -123,16 +123,16 @@ struct PerGame<'a> {
 impl Games for PerGame<'_> {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
         let path = game_path(self.base, origin.index, self.to);
-        let err = |e: Error| io::Error::other(e.to_string());
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir)?;
-        }
-        let mut sink = Sink::new(
-            Output::File(OutFile::create(&path).map_err(err)?),
-            self.to.framing,
-        );
-        sink.game(text)?;
-        sink.finish()?.commit().map_err(err)
+        let write = || -> Result<(), Error> {
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            let mut sink = Sink::new(Output::File(OutFile::create(&path)?), self.to.framing);
+            sink.game(text).map_err(|e| Error::io(&path, e))?;
+            sink.finish().map_err(|e| Error::io(&path, e))?.commit()
+        };
+        // (The error names the file.)
+        write().map_err(|e| io::Error::other(e.to_string()))
     }
     fn name(&self) -> &str {
         "--out-dir"

@@ -175,12 +175,9 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         diagram.height
     );
     let last = diagram.frames.len() - 1;
-    let start = o.ply.unwrap_or(0);
-    if start > last {
-        return Err(Problem::whole(format!(
-            "ply={start}: the game has {last} plies in its main line (ply=0 is the start)"
-        )));
-    }
+    // A page of several games opens each at `ply`, a shorter one at its
+    // last position.
+    let start = o.ply.unwrap_or(0).min(last);
     let texts = spelling(game, opts.source)?;
     let title = super::title(game);
     let result = game.result.map_or("*", |r| r.token());
