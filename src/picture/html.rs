@@ -164,16 +164,10 @@ fn spelling(game: &Game, source: Option<SourceNotation>) -> Result<Vec<String>, 
 /// Writes one game as a section of the page.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let o = super::options(opts);
-    let placeholder = "@ID@";
+    // The ids of the drawing are named once the section is written (no
+    // text of a game holds a bare `<`).
+    let placeholder = "<ID>";
     let diagram = crate::family::draw(game, &super::view(&o, opts, placeholder))?;
-    // The shapes depend on the family and the board's size alone: one id
-    // for the same shapes, however many games a page holds.
-    let id = format!(
-        "{}-{}x{}",
-        game.family().name(),
-        diagram.width,
-        diagram.height
-    );
     let last = diagram.frames.len() - 1;
     // A page of several games opens each at `ply`, a shorter one at its
     // last position.
@@ -181,6 +175,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     let texts = spelling(game, opts.source)?;
     let title = super::title(game);
     let result = game.result.map_or("*", |r| r.token());
+    let whole = out;
+    let out = &mut String::with_capacity(diagram.board.len() * 2);
     out.push_str("<section class=\"game\" data-title=\"");
     escape(&title, out);
     let _ = write!(
@@ -211,7 +207,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         svg.push_str("</g>\n");
     }
     svg.push_str("</svg>\n");
-    out.push_str(&svg.replace(placeholder, &id));
+    out.push_str(&svg);
     out.push_str(
         "<div class=\"controls\"><button type=\"button\" data-step=\"first\" title=\"start (Home)\">|&lt;</button>\
          <button type=\"button\" data-step=\"back\" title=\"back (left arrow)\">&lt;</button>\
@@ -228,6 +224,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     moves.line(&game.moves, true, out)?;
     let _ = writeln!(out, "<span class=\"result\">{result}</span>");
     out.push_str("</div>\n</div>\n</section>\n");
+    // Ids unique in the page: after what the section holds (two sections
+    // alike share their ids, and their shapes).
+    let mut hasher = std::hash::DefaultHasher::new();
+    std::hash::Hash::hash(out.as_str(), &mut hasher);
+    let id = format!("g{:016x}", std::hash::Hasher::finish(&hasher));
+    whole.push_str(&out.replace(placeholder, &id));
     Ok(Vec::new())
 }
 

@@ -393,6 +393,18 @@ fn the_viewer_page_holds_every_game_its_boards_and_its_moves() {
         assert_eq!(section.matches("<a class=\"move\"").count(), plies);
         assert!(section.contains("<svg "));
     }
+    // Every id once in the page (the shapes of each game's board are its
+    // own).
+    let ids: Vec<&str> = html
+        .split(" id=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert!(ids.len() > games);
+    assert_eq!(unique.len(), ids.len(), "an id twice");
     // The moves in the game's own notation, with comments and variations.
     assert!(html.contains(">Nxc3</a>"), "pgn spelling");
     assert!(html.contains("class=\"comment\""));
