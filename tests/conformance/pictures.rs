@@ -486,11 +486,14 @@ fn the_viewer_steps_the_board_through_the_replayed_positions() {
             browser,
             &page,
             "key(\"ArrowRight\"); key(\"ArrowRight\"); key(\"ArrowRight\"); look(\"three\"); \
-             key(\"ArrowLeft\"); look(\"back\"); key(\"End\"); look(\"end\");",
+             key(\"ArrowLeft\"); look(\"back\"); key(\"End\"); look(\"end\"); \
+             key(\"Home\"); document.querySelector(\"section.game:not([hidden]) \
+             button[data-step=forward]\").click(); look(\"clicked\");",
             &format!("#game-{n}"),
             &dir.path().join(format!("profile{n}")),
         );
-        let (loaded, three, back, end) = (&seen[0], &seen[1], &seen[2], &seen[3]);
+        let (loaded, three, back, end, clicked) =
+            (&seen[0], &seen[1], &seen[2], &seen[3], &seen[4]);
         assert_eq!(loaded["game"], format!("game-{n}"));
         assert_eq!(loaded["boards"].as_u64(), Some(games as u64));
         assert_eq!(
@@ -510,9 +513,10 @@ fn the_viewer_steps_the_board_through_the_replayed_positions() {
         assert_eq!(three["visible"], 1, "one position shown");
         assert_eq!(three["current"], format!("game-{n}-ply-3"));
         assert_eq!(back["frame"], 2);
+        assert_eq!(clicked["frame"], 1, "Home, then the forward button");
         let last = end["moves"].as_u64().unwrap();
         assert_eq!(end["frame"].as_u64(), Some(last));
-        for step in [three, back, end] {
+        for step in [three, back, end, clicked] {
             let k = step["frame"].as_u64().unwrap();
             let shown: Vec<String> = step["drawn"]
                 .as_array()
