@@ -122,7 +122,7 @@ fn board(a: &Sided<'_>, b: &Sided<'_>, at: usize, n: usize, out: &mut String) {
         if side.error.is_some() {
             continue;
         }
-        match crate::family::draw(side.game, &view).and_then(|d| {
+        match crate::family::diagram(side.game, &view).and_then(|d| {
             let svg = d.svg(Some(at), "the position before the first divergence")?;
             Ok(svg)
         }) {

@@ -266,7 +266,7 @@ macro_rules! families {
 
         /// The game's main line drawn on its family's board
         /// ([`GameFamily::draw`]).
-        pub fn draw(game: &Game, view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
+        pub fn diagram(game: &Game, view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
             match game.variant { $( Variant::$name(_) => <$room::$ty as GameFamily>::draw(game, view), )* }
         }
 

@@ -167,7 +167,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     // The ids of the drawing are named once the section is written (no
     // text of a game holds a bare `<`).
     let placeholder = "<ID>";
-    let diagram = crate::family::draw(game, &super::view(&o, opts, placeholder))?;
+    let diagram = crate::family::diagram(game, &super::view(&o, opts, placeholder))?;
     let last = diagram.frames.len() - 1;
     // A page of several games opens each at `ply`, a shorter one at its
     // last position.

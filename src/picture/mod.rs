@@ -115,7 +115,7 @@ pub fn title(game: &Game) -> String {
 /// its main line, or the one after `ply=N`.
 pub fn svg(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let o = options(opts);
-    let diagram = crate::family::draw(game, &view(&o, opts, "k"))?;
+    let diagram = crate::family::diagram(game, &view(&o, opts, "k"))?;
     out.push_str(&diagram.svg(o.ply, &title(game))?);
     Ok(Vec::new())
 }
