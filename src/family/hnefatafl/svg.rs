@@ -3,10 +3,9 @@
 //! attackers dark and the defenders light, the king crowned, the squares
 //! of the last move marked and the pieces it captured crossed out where
 //! they stood. The files and ranks are lettered as the notation read
-//! writes them (`E5` in tafl, `e5` in otn). Attackers at the bottom;
-//! flipped, the defenders' side of the board. The positions are the
-//! rules' replay ([`rules::Position::play`]), from the start of the game's
-//! rules.
+//! writes them (`E5` in tafl, `e5` in otn), rank 1 at the bottom (at the
+//! top when flipped). The positions are the rules' replay
+//! ([`rules::Position::play`]), from the start of the game's rules.
 
 use crate::error::Problem;
 use crate::family::draw::{self, Diagram, Grid, View};
