@@ -9,12 +9,12 @@ use std::fs;
 use std::io::{self, BufWriter, Write};
 
 use crate::archive::{convert_stream, Converter, Report, Sink, Summary};
-use crate::codec::{Games, ReadOptions, Tables, WriteOptions};
+use crate::codec::{Games, Origin, ReadOptions, Tables, WriteOptions};
 use crate::error::{Diagnostic, Error, Severity};
 use crate::format::Format;
 use crate::options::run::Resolved;
 use crate::output::{OutFile, Output, STDOUT};
-use crate::plan::{family_mismatch, Job, Outputs, Plan};
+use crate::plan::{family_mismatch, game_path, Job, Outputs, Plan};
 use crate::report::{self, closed_stdout, Totals};
 
 /// How a planned conversion runs.
@@ -48,6 +48,7 @@ pub enum Ended {
 /// Where the games of a whole run go: one stream, or a format's tables.
 enum Shared {
     Stream(Sink<Output>),
+    One(OneGame),
     Tables(Box<dyn Tables>),
 }
 
@@ -55,6 +56,7 @@ impl Shared {
     fn games(&mut self) -> &mut dyn Games {
         match self {
             Shared::Stream(sink) => sink,
+            Shared::One(one) => one,
             Shared::Tables(tables) => tables.as_mut(),
         }
     }
@@ -66,8 +68,74 @@ impl Shared {
                 let name = sink.name().to_string();
                 sink.finish().map_err(|e| Error::io(name, e))?.commit()
             }
+            Shared::One(one) => one.commit(),
             Shared::Tables(tables) => tables.commit(),
         }
+    }
+}
+
+/// The one output (`-o`, standard output) of a format of one game an
+/// output ([`Format::one_game`]): a second game is an error that says to
+/// use `--out-dir`. The game is held until the run ends, so that such an
+/// error leaves standard output empty too.
+struct OneGame {
+    sink: Sink<Output>,
+    to: &'static Format,
+    held: Option<String>,
+}
+
+impl OneGame {
+    /// Writes the game held, ends the output and puts it in place.
+    fn commit(mut self) -> Result<(), Error> {
+        let name = self.sink.name().to_string();
+        if let Some(text) = self.held.take() {
+            self.sink.game(&text).map_err(|e| Error::io(&name, e))?;
+        }
+        self.sink.finish().map_err(|e| Error::io(name, e))?.commit()
+    }
+}
+
+impl Games for OneGame {
+    fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
+        if self.held.is_some() {
+            return Err(io::Error::other(format!(
+                "{} holds one game and {} has more (game {}): convert with --out-dir DIR, \
+                 which writes each game to a file of its own (NAME.N.{})",
+                self.to.name, origin.source, origin.index, self.to.extensions[0]
+            )));
+        }
+        self.held = Some(text.to_string());
+        Ok(())
+    }
+    fn name(&self) -> &str {
+        self.sink.name()
+    }
+}
+
+/// The files of one input under `--out-dir` for a format of one game an
+/// output: each game in a file of its own ([`game_path`], numbered as
+/// messages number the input's games), put in place when it is written.
+struct PerGame<'a> {
+    base: &'a std::path::Path,
+    to: &'static Format,
+}
+
+impl Games for PerGame<'_> {
+    fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
+        let path = game_path(self.base, origin.index, self.to);
+        let write = || -> Result<(), Error> {
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            let mut sink = Sink::new(Output::File(OutFile::create(&path)?), self.to.framing);
+            sink.game(text).map_err(|e| Error::io(&path, e))?;
+            sink.finish().map_err(|e| Error::io(&path, e))?.commit()
+        };
+        // (The error names the file.)
+        write().map_err(|e| io::Error::other(e.to_string()))
+    }
+    fn name(&self) -> &str {
+        "--out-dir"
     }
 }
 
@@ -100,6 +168,11 @@ pub fn run(
     // a format kept in a folder (csv) writes one set of tables for the run.
     let stream = |out: Output, name: String| match to.split.folder() {
         Some(folder) => Shared::Tables(folder.stream(out, name)),
+        None if to.one_game => Shared::One(OneGame {
+            sink: Sink::new(out, to.framing).named(name),
+            to,
+            held: None,
+        }),
         None => Shared::Stream(Sink::new(out, to.framing).named(name)),
     };
     let mut shared: Option<Shared> = match (run.outputs.out_dir, run.outputs.output) {
@@ -153,6 +226,11 @@ pub fn run(
             };
             match (&mut shared, &job.out) {
                 (Some(sink), _) => summary += convert_job(job, &conv, sink.games(), &mut report)?,
+                // A format of one game an output (svg): a file per game.
+                (None, Some(out)) if to.one_game => {
+                    let mut files = PerGame { base: out, to };
+                    summary += convert_job(job, &conv, &mut files, &mut report)?;
+                }
                 (None, Some(out)) => {
                     if let Some(dir) = out.parent() {
                         fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;

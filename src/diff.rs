@@ -25,6 +25,7 @@ use crate::format::{by_name, Format};
 use crate::ir::{Game, Side};
 use crate::spell;
 
+pub mod html;
 pub mod report;
 
 /// One game of one side, as read.
@@ -545,7 +546,7 @@ fn tag_diffs(a: &Game, b: &Game) -> Vec<TagDiff> {
 /// canonical notation ([`crate::family::Family::canonical_notation`]);
 /// else by what the
 /// move means.
-fn spell_main_line(game: &Game, own: &'static Format) -> Vec<String> {
+pub(crate) fn spell_main_line(game: &Game, own: &'static Format) -> Vec<String> {
     let canonical = by_name(game.family().canonical_notation());
     spell::main_line(game, own)
         .or_else(|| canonical.and_then(|f| spell::main_line(game, f)))

@@ -15,6 +15,7 @@ use crate::family::tenjiku::notation as tenjiku;
 use crate::family::{self, Family};
 use crate::interchange::{csv, json, xml};
 use crate::options::Options;
+use crate::picture;
 
 const CONTAINER: Framing = Framing {
     between: "\n",
@@ -51,6 +52,11 @@ pub struct Format {
     pub spell: Option<SpellFn>,
     /// What goes around the games of one output.
     pub framing: Framing,
+    /// Whether each output holds one game (a picture, `svg`): under
+    /// `--out-dir` each game is a file of its own (`name.N.svg`, from 1),
+    /// and `-o` or standard output take one game (a second is an error
+    /// that says to use `--out-dir`).
+    pub one_game: bool,
     /// The options it declares, and its typed options' builder.
     pub options: Options,
 }
@@ -83,6 +89,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(pgn::write),
         spell: Some(spell::plies::<pgn::San>),
         framing: CONTAINER,
+        one_game: false,
         options: Options::NONE,
     },
     Format {
@@ -96,6 +103,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(draughts_num::write),
         spell: Some(spell::plies::<draughts_num::Numbers>),
         framing: CONTAINER,
+        one_game: false,
         options: Options::of::<draughts::Options>(),
     },
     Format {
@@ -109,6 +117,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(draughts_diag::write),
         spell: Some(spell::plies::<draughts_diag::Diagonal>),
         framing: CONTAINER,
+        one_game: false,
         options: Options::of::<draughts::Options>(),
     },
     Format {
@@ -122,6 +131,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(sllavcco::write),
         spell: Some(spell::plies::<sllavcco::Cells>),
         framing: CONTAINER,
+        one_game: false,
         options: Options::of::<sllavcco::Options>(),
     },
     Format {
@@ -135,6 +145,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(sllavcco_html::write),
         spell: Some(spell::plies::<sllavcco_html::Cells>),
         framing: sllavcco_html::FRAMING,
+        one_game: false,
         options: Options::of::<sllavcco_html::Options>(),
     },
     Format {
@@ -148,6 +159,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(coerceo::write),
         spell: Some(spell::plies::<coerceo::Cgn>),
         framing: CONTAINER,
+        one_game: false,
         options: Options::of::<coerceo::Options>(),
     },
     Format {
@@ -162,6 +174,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(tafl::write),
         spell: Some(spell::plies::<tafl::Tafl>),
         framing: CONTAINER,
+        one_game: false,
         options: Options::of::<tafl::Options>(),
     },
     Format {
@@ -176,6 +189,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(otn::write),
         spell: Some(spell::plies::<otn::Otn>),
         framing: Framing::PLAIN,
+        one_game: false,
         options: Options::of::<tafl::Options>(),
     },
     Format {
@@ -189,6 +203,7 @@ pub static FORMATS: &[Format] = &[
         write: None,
         spell: None,
         framing: CONTAINER,
+        one_game: false,
         options: Options::NONE,
     },
     Format {
@@ -202,6 +217,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(tenjiku::write),
         spell: Some(spell::plies::<tenjiku::Hodges>),
         framing: CONTAINER,
+        one_game: false,
         options: Options::of::<family::tenjiku::Options>(),
     },
     Format {
@@ -220,6 +236,7 @@ pub static FORMATS: &[Format] = &[
             tail: "\n]\n",
             title: None,
         },
+        one_game: false,
         options: Options::NONE,
     },
     Format {
@@ -233,6 +250,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(json::write_line),
         spell: None,
         framing: Framing::PLAIN,
+        one_game: false,
         options: Options::NONE,
     },
     Format {
@@ -246,6 +264,7 @@ pub static FORMATS: &[Format] = &[
         write: Some(xml::write),
         spell: None,
         framing: xml::FRAMING,
+        one_game: false,
         options: Options::NONE,
     },
     Format {
@@ -259,7 +278,35 @@ pub static FORMATS: &[Format] = &[
         write: Some(csv::write),
         spell: None,
         framing: Framing::PLAIN,
+        one_game: false,
         options: Options::NONE,
+    },    Format {
+        name: "svg",
+        extensions: &["svg"],
+        names: &[],
+        family: None,
+        description: "a game's board as an SVG picture, the last position or the one after a ply (written only; chess, draughts, hnefatafl and tenjiku; one file per game)",
+        split: &json::LineScan,
+        read: None,
+        write: Some(picture::svg),
+        spell: None,
+        framing: Framing::PLAIN,
+        one_game: true,
+        options: Options::of::<picture::Options>(),
+    },
+    Format {
+        name: "html",
+        extensions: &["view.html"],
+        names: &[],
+        family: None,
+        description: "the games of an input on one self-contained web page: each board stepped through by click and arrow keys beside its moves (written only; chess, draughts, hnefatafl and tenjiku)",
+        split: &json::LineScan,
+        read: None,
+        write: Some(picture::html::write),
+        spell: None,
+        framing: picture::html::FRAMING,
+        one_game: false,
+        options: Options::of::<picture::Options>(),
     },
 ];
 

@@ -49,6 +49,7 @@ pub mod interchange;
 pub mod ir;
 pub mod options;
 pub mod output;
+pub mod picture;
 pub mod plan;
 pub mod report;
 pub mod spell;

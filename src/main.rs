@@ -91,8 +91,10 @@ struct DiffArgs {
     /// Compare glyphs, NAGs and comments too.
     #[arg(long)]
     annotations: bool,
-    /// How to report: text (for people) or json (one object a line).
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    /// How to report: text (for people), json (one object a line) or html
+    /// (one page: the transcriptions side by side, the board at the first
+    /// disagreement).
+    #[arg(long, default_value = "text", value_parser = ["text", "json", "html"])]
     format: String,
     /// Print nothing: the exit status says whether the files agree.
     #[arg(long, short = 'q')]
@@ -390,14 +392,20 @@ fn diff(args: &DiffArgs) -> Result<u8, Error> {
     pool(None);
     let a = diff_report::open(&args.a, args.from_a.as_deref())?;
     let b = diff_report::open(&args.b, args.from_b.as_deref())?;
-    let json = args.format == "json";
+    let style = match args.format.as_str() {
+        "json" => diff_report::Style::Json,
+        "html" => diff_report::Style::Html,
+        _ => diff_report::Style::Text,
+    };
     let color = args.color == "always" || (args.color == "auto" && io::stdout().is_terminal());
     let settings = diff_report::Settings {
         match_tags: args.match_tags.clone(),
         window: args.match_window,
         annotations: args.annotations,
-        json,
-        paint: kifu::diff::Paint { on: !json && color },
+        style,
+        paint: kifu::diff::Paint {
+            on: style == diff_report::Style::Text && color,
+        },
         quiet: args.quiet,
     };
     let mut out = BufWriter::new(io::stdout().lock());

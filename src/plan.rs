@@ -690,6 +690,23 @@ pub fn out_path(dir: &Path, rel: &Path, nth: usize, to: &Format) -> PathBuf {
         .join(format!("{stem}{nth}.{}{compressed}", to.extensions[0]))
 }
 
+/// Where the `n`-th game (from 1) of an input goes for a format whose
+/// outputs hold one game each ([`Format::one_game`]): the input's output
+/// path ([`out_path`]) with `.N` before the format's extension
+/// (`out/g.svg` -> `out/g.3.svg`, `out/g.svg.gz` -> `out/g.3.svg.gz`).
+pub fn game_path(base: &Path, n: usize, to: &Format) -> PathBuf {
+    let name = base
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ending = format!(".{}", to.extensions[0]);
+    let at = name
+        .to_ascii_lowercase()
+        .rfind(&ending)
+        .unwrap_or(name.len());
+    base.with_file_name(format!("{}.{n}{}", &name[..at], &name[at..]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -745,6 +762,19 @@ mod tests {
                 "{rel}"
             );
         }
+    }
+
+    #[test]
+    fn a_game_of_its_own_is_numbered_before_the_extension() {
+        let svg = fmt("svg");
+        assert_eq!(
+            game_path(Path::new("out/d/g.svg"), 3, svg),
+            Path::new("out/d/g.3.svg")
+        );
+        assert_eq!(
+            game_path(Path::new("out/g.svg.gz"), 12, svg),
+            Path::new("out/g.12.svg.gz")
+        );
     }
 
     #[test]

@@ -1,14 +1,17 @@
 //! `kifu diff`'s report: both inputs opened and paired ([`Pairs`]), each
 //! pair compared ([`compare`]) and, where it differs, written as text (for
 //! people) or as one JSON object a line, then a summary line; the counts
-//! give the exit status ([`Counts::differ`]).
+//! give the exit status ([`Counts::differ`]). The HTML page is
+//! [`super::html`]'s.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::{compare, render_json, render_text, Entry, Games, Options, Paint, Pairs, Sided, Which};
+use super::{
+    compare, html, render_json, render_text, Entry, Games, Options, Paint, Pairs, Sided, Which,
+};
 use crate::codec::ReadOptions;
 use crate::error::Error;
 use crate::format::{self, Format};
@@ -65,12 +68,25 @@ pub struct Settings {
     pub window: usize,
     /// Compare glyphs, NAGs and comments too.
     pub annotations: bool,
-    /// Report as one JSON object a line, not as text.
-    pub json: bool,
+    /// How the report is written.
+    pub style: Style,
     /// Colour the text report.
     pub paint: Paint,
     /// Write nothing: the counts alone say whether the inputs agree.
     pub quiet: bool,
+}
+
+/// How a diff's report is written (`--format`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Style {
+    /// Text, for people (coloured on a terminal).
+    #[default]
+    Text,
+    /// One JSON object a line.
+    Json,
+    /// One self-contained HTML page: the transcriptions side by side,
+    /// the board at the first disagreement.
+    Html,
 }
 
 /// What a diff found.
@@ -128,7 +144,11 @@ pub fn run(
     let paths = [a.path, b.path];
     let damage = [a.damage, b.damage];
     let io_err = |e: io::Error| Error::io(STDOUT, e);
+    let html = settings.style == Style::Html && !settings.quiet;
     let compare_all = || -> Result<(), Error> {
+        if html {
+            out.write_all(html::HEAD.as_bytes()).map_err(io_err)?;
+        }
         let mut pairs = Pairs::new(a.games, b.games, &settings.match_tags, settings.window);
         while let Some(pair) = pairs.next() {
             let (x, y) = pair.map_err(|(which, e)| match which {
@@ -180,7 +200,7 @@ impl Report<'_> {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let [an, bn] = &self.names;
-        let json = self.settings.json;
+        let style = self.settings.style;
         let place = |e: Option<&Entry>| e.map(|e| json!({"game": e.number, "line": e.line}));
         let heading = match (ea, eb) {
             (Some(x), Some(y)) => format!(
@@ -191,10 +211,12 @@ impl Report<'_> {
             (None, Some(y)) => format!("game {} ({bn}:{}): only in {bn}", y.number, y.line),
             (None, None) => return Ok(()),
         };
+        // The pair's place in the report, for the ids of its board.
+        let n = counts.pairs + counts.only_a + counts.only_b;
         let (body, differs) = match (ea, eb) {
             (Some(x), Some(y)) => {
                 counts.pairs += 1;
-                self.compared(x, y)
+                self.compared(x, y, &heading, n)
             }
             (Some(_), None) => {
                 counts.only_a += 1;
@@ -214,42 +236,60 @@ impl Report<'_> {
         if !differs || self.settings.quiet {
             return Ok(());
         }
-        if json {
-            let line = json!({"a": place(ea), "b": place(eb), "differences": body});
-            writeln!(out, "{line}")
-        } else {
-            writeln!(out, "{}", bold(&heading, self.settings.paint.on))?;
-            match body {
-                Value::String(text) => write!(out, "{text}"),
-                _ => Ok(()),
+        match (style, body) {
+            (Style::Json, body) => {
+                let line = json!({"a": place(ea), "b": place(eb), "differences": body});
+                writeln!(out, "{line}")
+            }
+            (Style::Html, Value::String(section)) => write!(out, "{section}"),
+            (Style::Html, _) => {
+                let mut section = String::from("<section class=\"pair\">\n<h2>");
+                crate::family::draw::escape(&heading, &mut section);
+                section.push_str("</h2>\n</section>\n");
+                write!(out, "{section}")
+            }
+            (Style::Text, body) => {
+                writeln!(out, "{}", bold(&heading, self.settings.paint.on))?;
+                match body {
+                    Value::String(text) => write!(out, "{text}"),
+                    _ => Ok(()),
+                }
             }
         }
     }
 
-    /// The differences of two games (text in a JSON string, or JSON), and
-    /// whether there are any.
-    fn compared(&self, x: &Entry, y: &Entry) -> (Value, bool) {
-        let json = self.settings.json;
+    /// The differences of two games (text or an HTML section in a JSON
+    /// string, or JSON), and whether there are any; `heading` and `n` name
+    /// the pair in an HTML section.
+    fn compared(&self, x: &Entry, y: &Entry, heading: &str, n: usize) -> (Value, bool) {
+        let json = self.settings.style == Style::Json;
         match (&x.game, &y.game) {
             (Some(gx), Some(gy)) if gx.family() == gy.family() => {
-                let d = compare(
-                    &Sided {
+                let (a, b) = (
+                    Sided {
                         game: gx,
                         error: x.error.as_deref(),
                         format: self.formats[0],
                     },
-                    &Sided {
+                    Sided {
                         game: gy,
                         error: y.error.as_deref(),
                         format: self.formats[1],
                     },
+                );
+                let d = compare(
+                    &a,
+                    &b,
                     Options {
                         annotations: self.settings.annotations,
                     },
                 );
-                let body = match json {
-                    true => render_json(&d),
-                    false => Value::String(render_text(&d, self.settings.paint)),
+                let [an, bn] = &self.names;
+                let body = match self.settings.style {
+                    Style::Json => render_json(&d),
+                    Style::Text => Value::String(render_text(&d, self.settings.paint)),
+                    Style::Html if d.is_empty() => Value::Null,
+                    Style::Html => Value::String(html::pair(heading, n, [an, bn], &a, &b, &d)),
                 };
                 (body, !d.is_empty())
             }
@@ -271,19 +311,20 @@ impl Report<'_> {
     /// The summary line: the counts.
     fn summary(&self, c: &Counts, out: &mut dyn Write) -> io::Result<()> {
         let [an, bn] = &self.names;
-        if self.settings.json {
-            let line = json!({"summary": {
-                "pairs": c.pairs, "equal": c.equal, "different": c.different,
-                "only_in_a": c.only_a, "only_in_b": c.only_b,
-            }});
-            writeln!(out, "{line}")
-        } else {
-            writeln!(
-                out,
-                "{} pairs of games compared: {} equal, {} different; {} only in {an}, {} only \
-                 in {bn}",
-                c.pairs, c.equal, c.different, c.only_a, c.only_b
-            )
+        let text = format!(
+            "{} pairs of games compared: {} equal, {} different; {} only in {an}, {} only in {bn}",
+            c.pairs, c.equal, c.different, c.only_a, c.only_b
+        );
+        match self.settings.style {
+            Style::Json => {
+                let line = json!({"summary": {
+                    "pairs": c.pairs, "equal": c.equal, "different": c.different,
+                    "only_in_a": c.only_a, "only_in_b": c.only_b,
+                }});
+                writeln!(out, "{line}")
+            }
+            Style::Text => writeln!(out, "{text}"),
+            Style::Html => write!(out, "{}{}", html::summary(&text), html::TAIL),
         }
     }
 }
@@ -352,7 +393,7 @@ mod tests {
     #[test]
     fn json_is_one_object_a_line_and_quiet_writes_nothing() {
         let settings = Settings {
-            json: true,
+            style: Style::Json,
             ..Settings::default()
         };
         let (a, b) = (input("1. e4 *\n", "pgn"), input("1. d4 *\n", "pgn"));

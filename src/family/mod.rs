@@ -6,6 +6,7 @@ pub mod chess;
 pub mod coerceo;
 pub mod dialect;
 pub mod draughts;
+pub mod draw;
 pub mod hnefatafl;
 pub mod spell;
 pub mod tenjiku;
@@ -64,6 +65,13 @@ pub trait GameFamily: 'static {
     /// `None` (the default) for a family without one kifu writes.
     fn main_line_fens(_game: &Game) -> Option<Vec<String>> {
         None
+    }
+    /// The game's main line drawn on the family's board
+    /// ([`draw::Diagram`], the `svg` and `html` formats), from the
+    /// positions its replay gives; by default the error that the family's
+    /// boards are not drawn yet.
+    fn draw(_game: &Game, _view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
+        Err(draw::not_drawn(Self::NAME))
     }
 }
 
@@ -254,6 +262,12 @@ macro_rules! families {
         /// replayed).
         pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
             match game.variant { $( Variant::$name(_) => <$room::$ty as GameFamily>::main_line_fens(game), )* }
+        }
+
+        /// The game's main line drawn on its family's board
+        /// ([`GameFamily::draw`]).
+        pub fn diagram(game: &Game, view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
+            match game.variant { $( Variant::$name(_) => <$room::$ty as GameFamily>::draw(game, view), )* }
         }
 
         /// The fields of every move of a game, in the order the container

@@ -327,7 +327,7 @@ mod tests {
         );
         assert!(help("pieces").starts_with(
             "Shorthand for --from-opt pieces=... --to-opt pieces=... on the formats that have it \
-             (sllavcco, sllavcco-html): "
+             (sllavcco, sllavcco-html, svg, html): "
         ));
         assert!(super::help().contains("and over --pieces, --variant, --rotate and --mirror):"));
         let g = SHORTHANDS[3].given("yes");

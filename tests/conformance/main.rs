@@ -25,6 +25,7 @@ mod csv;
 mod draughts_board;
 mod draughts_corpus;
 mod fast_lexer;
+mod pictures;
 mod python_crosscheck;
 mod scoresheet_print;
 mod sllavcco;

@@ -13,7 +13,7 @@ use std::process::Command;
 use common::{kifu, stderr};
 
 /// The browser, if one is installed.
-fn chromium() -> Option<&'static str> {
+pub(crate) fn chromium() -> Option<&'static str> {
     ["chromium", "chromium-browser", "google-chrome"]
         .into_iter()
         .find(|b| {
@@ -24,8 +24,23 @@ fn chromium() -> Option<&'static str> {
         })
 }
 
+/// The browser, or `None` after saying that the test is skipped (`why`:
+/// what it needed the browser for); its absence fails where
+/// `KIFU_REQUIRE_CHROMIUM` is set.
+pub(crate) fn browser(why: &str) -> Option<&'static str> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("KIFU_REQUIRE_CHROMIUM").is_none(),
+            "KIFU_REQUIRE_CHROMIUM is set but no chromium is installed"
+        );
+        eprintln!("skipped: no chromium (Debian package `chromium`) {why}");
+    }
+    found
+}
+
 /// A game of `moves` moves: the knights go out and back.
-fn shuffle(moves: usize) -> String {
+pub(crate) fn shuffle(moves: usize) -> String {
     let cycle = ["Nf3", "Nf6", "Ng1", "Ng8"];
     let mut text = format!(
         "[Event \"Shuffle {moves}\"]\n[Site \"Novi Sad\"]\n[Date \"2026.11.23\"]\n\
@@ -45,7 +60,7 @@ fn shuffle(moves: usize) -> String {
 }
 
 /// The number of pages of a PDF (its page objects).
-fn pages(pdf: &[u8]) -> usize {
+pub(crate) fn pages(pdf: &[u8]) -> usize {
     let needle = b"/Type /Page";
     pdf.windows(needle.len() + 1)
         .filter(|w| w.starts_with(needle) && w[needle.len()] != b's')
@@ -87,12 +102,7 @@ fn print(browser: &str, html: &Path, size: Option<&str>, pdf: &Path, profile: &P
 
 #[test]
 fn a_sheet_of_up_to_sixty_moves_prints_on_one_page_of_a4_and_of_letter() {
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var_os("KIFU_REQUIRE_CHROMIUM").is_none(),
-            "KIFU_REQUIRE_CHROMIUM is set but no chromium is installed"
-        );
-        eprintln!("skipped: no chromium (Debian package `chromium`) to print the scoresheet");
+    let Some(browser) = browser("to print the scoresheet") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

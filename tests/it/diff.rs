@@ -720,3 +720,59 @@ fn each_game_is_named_by_the_line_it_starts_on() {
         "{json}"
     );
 }
+
+#[test]
+fn the_html_report_sets_the_transcriptions_side_by_side_with_the_board_where_they_part() {
+    let a = file(
+        "html",
+        "a.pgn",
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *\n",
+    );
+    let b = file(
+        "html",
+        "b.pgn",
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 *\n",
+    );
+    let (code, page) = diff(&a, &b, &["--format", "html"]);
+    assert_eq!(code, 1);
+    assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+    assert_eq!(page.matches("<section class=\"pair\">").count(), 1);
+    assert_eq!(page.matches("<div class=\"side ").count(), 2);
+    // The first divergence on each side, the plies that differ marked.
+    assert!(
+        page.contains("<span class=\"ply changed first\">Bb5</span>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<span class=\"ply changed first\">Bc4</span>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<span class=\"ply changed\">c3</span>"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("<span class=\"ply changed\">Nf6</span>"),
+        "{page}"
+    );
+    // One board, before ply 5: the knight on c6 and the bishop not moved.
+    assert_eq!(page.matches("<svg ").count(), 1);
+    assert!(page.contains("after 4 plies of both"), "{page}");
+    assert!(
+        page.contains("<use xlink:href=\"#p0-bn\" x=\"108\" y=\"108\"/>"),
+        "{page}"
+    );
+    // Nothing fetched, no script.
+    assert!(!page.contains("<script") && !page.contains("src=\""));
+    assert!(page.contains("1 pairs of games compared: 0 equal, 1 different"));
+    // Equal inputs: the page and the summary, exit 0.
+    let (code, page) = diff(&a, &a, &["--format", "html"]);
+    assert_eq!(code, 0);
+    assert!(!page.contains("<section") && page.contains("1 equal"));
+    // A game of a family not drawn: the sides, and why there is no board.
+    let c1 = file("html", "c1.coerceo", "1# 3c-3e 2# 4b-3d *\n");
+    let c2 = file("html", "c2.coerceo", "1# 3c-3e 2# 4b-3c *\n");
+    let (code, page) = diff(&c1, &c2, &["--format", "html"]);
+    assert_eq!(code, 1, "{page}");
+    assert!(page.contains("No board: "), "{page}");
+}

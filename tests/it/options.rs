@@ -372,7 +372,7 @@ fn formats_and_help_list_each_formats_options() {
     assert!(help.contains("  sllavcco-html  pieces (write): "), "{help}");
     assert!(help.contains("  draughts-diag  board (read): "), "{help}");
     assert!(
-        help.contains("on the formats that have it (sllavcco, sllavcco-html)"),
+        help.contains("on the formats that have it (sllavcco, sllavcco-html, svg, html)"),
         "{help}"
     );
     assert!(
@@ -452,6 +452,7 @@ fn test_format(name: &'static str, options: Options) -> Format {
         write: None,
         spell: None,
         framing: Framing::PLAIN,
+        one_game: false,
         options,
     }
 }

@@ -256,6 +256,30 @@ proptest! {
     }
 
     #[test]
+    fn made_up_games_are_drawn_or_refused_after_any_ply(
+        games in vec(game(), 1..3),
+        ply in 0usize..6,
+        flip in any::<bool>(),
+    ) {
+        for picture in ["svg", "html"] {
+            let f = by_name(picture).expect("a format");
+            let ply = ply.to_string();
+            let flip = flip.to_string();
+            let format = f.options.build(&[("ply", &ply), ("flip", &flip)]).expect("options");
+            let opts = WriteOptions { format, ..WriteOptions::default() };
+            for g in &games {
+                let mut out = String::new();
+                match (f.write.expect("a writer"))(g, &opts, &mut out) {
+                    // A drawing holds one frame per position it can show.
+                    Ok(_) => prop_assert!(out.contains("<svg ")),
+                    // Made-up moves are often illegal: said, not drawn.
+                    Err(e) => prop_assert!(!e.message.is_empty()),
+                }
+            }
+        }
+    }
+
+    #[test]
     fn readers_never_panic(text in "[ -~\n\u{e9}\u{bd}]{0,200}") {
         for f in kifu::format::FORMATS {
             if let Some(read) = f.read {
@@ -283,6 +307,11 @@ proptest! {
                     if let Ok(p) = (f.read.expect("reader"))(record, &ReadOptions::default()) {
                         let mut out = String::new();
                         let _ = (f.write.expect("writer"))(&p.game, &WriteOptions::default(), &mut out);
+                        // Drawn too, on whatever board it names.
+                        for picture in ["svg", "html"] {
+                            let w = by_name(picture).and_then(|f| f.write).expect("writer");
+                            let _ = w(&p.game, &WriteOptions::default(), &mut String::new());
+                        }
                     }
                 }
             }

@@ -11,6 +11,7 @@ pub mod pgn;
 pub mod rules;
 pub mod sllavcco;
 pub mod sllavcco_html;
+pub mod svg;
 pub mod tags;
 
 use std::fmt;
@@ -584,6 +585,12 @@ impl crate::family::GameFamily for Chess {
     }
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_fens(game)
+    }
+    fn draw(
+        game: &crate::ir::Game,
+        view: &crate::family::draw::View<'_>,
+    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
+        svg::draw(game, view)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod num;
 pub mod pdn;
 pub mod play;
 pub mod rules;
+pub mod svg;
 
 use serde::{Deserialize, Serialize};
 
@@ -244,6 +245,12 @@ impl crate::family::GameFamily for Draughts {
         board: &Board,
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game, board)
+    }
+    fn draw(
+        game: &crate::ir::Game,
+        view: &crate::family::draw::View<'_>,
+    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
+        svg::draw(game, view)
     }
 }
 

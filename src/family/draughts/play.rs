@@ -296,6 +296,11 @@ impl Geometry {
 
     /// The position of the cells, `side` to move, as a PDN FEN.
     fn fen(&self, cells: &Cells, side: Side) -> String {
+        write_fen(&self.position(cells, side), &self.board)
+    }
+
+    /// The position of the cells, `side` to move.
+    fn position(&self, cells: &Cells, side: Side) -> Position {
         let mut pos = Position {
             to_move: Some(side),
             white: Vec::new(),
@@ -313,7 +318,7 @@ impl Geometry {
                 pos.black.push(piece);
             }
         }
-        write_fen(&pos, &self.board)
+        pos
     }
 
     /// A square as the board writes it, for messages.
@@ -756,6 +761,59 @@ pub fn replay(game: &Game) -> Result<(), Illegal<'_>> {
         budget: SEARCH_LIMIT,
     };
     walk.line(&game.moves.plies, &mut cells)
+}
+
+/// The positions of a draughts game's main line, replayed as [`replay`]
+/// replays it: the start, then the position after each ply (a capture that
+/// several jump paths fit takes the first under which the rest of the main
+/// line can be played). The error names the first ply that cannot be
+/// played.
+pub fn main_line(game: &Game) -> Result<Vec<Position>, String> {
+    let Some(board) = game.variant.as_draughts() else {
+        return Err(format!(
+            "a {} game is not a draughts game",
+            game.family().name()
+        ));
+    };
+    let geo = geometry(*board);
+    let mut cells = match position_of(&game.setup) {
+        Some(p) => geo.place(p),
+        None => geo.start.clone(),
+    };
+    let plies = &game.moves.plies;
+    let mut out = Vec::with_capacity(plies.len() + 1);
+    out.push(geo.position(&cells, board.first));
+    let mut budget = SEARCH_LIMIT;
+    for (i, ply) in plies.iter().enumerate() {
+        let mut paths = Paths::new();
+        let played = match &ply.mv {
+            Move::Draughts(m) => geo.play(&mut cells, ply.side, m, &mut paths, &mut budget),
+            other => Err(format!(
+                "a {} move in a draughts game",
+                other.family().name()
+            )),
+        };
+        played.map_err(|why| format!("{} {why}", ply.label(board.first)))?;
+        if !paths.is_empty() {
+            let rest = &plies[i + 1..];
+            let fits = |path: &&Found| {
+                let mut after = cells.clone();
+                geo.apply(&mut after, ply.side, path);
+                let mut walk = Walk {
+                    geo: &geo,
+                    index: 0,
+                    retries: RETRIES,
+                    branches: 0,
+                    budget: SEARCH_LIMIT,
+                };
+                walk.line(rest, &mut after).is_ok()
+            };
+            let path = paths.iter().find(fits).unwrap_or(&paths[0]);
+            geo.apply(&mut cells, ply.side, path);
+        }
+        out.push(geo.position(&cells, ply.side.other()));
+    }
+    Ok(out)
 }
 
 /// A replay under way.

@@ -10,6 +10,7 @@
 pub mod aagenielsen;
 pub mod otn;
 pub mod rules;
+pub mod svg;
 pub mod tafl;
 
 use std::fmt;
@@ -372,6 +373,12 @@ impl crate::family::GameFamily for Tafl {
         _: &Board,
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
+    }
+    fn draw(
+        game: &crate::ir::Game,
+        view: &crate::family::draw::View<'_>,
+    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
+        svg::draw(game, view)
     }
 }
 

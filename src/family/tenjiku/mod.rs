@@ -15,6 +15,7 @@
 
 pub mod notation;
 pub mod rules;
+pub mod svg;
 
 use std::fmt;
 
@@ -1017,6 +1018,12 @@ impl crate::family::GameFamily for Tenjiku {
         _: &Variant,
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
+    }
+    fn draw(
+        game: &crate::ir::Game,
+        view: &crate::family::draw::View<'_>,
+    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
+        svg::draw(game, view)
     }
 }
 

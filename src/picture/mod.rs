@@ -1,0 +1,121 @@
+//! The games drawn: the `svg` format (one board, one file per game) and
+//! the `html` viewer ([`html`]), both from the drawing each family makes of
+//! its games ([`crate::family::draw`], [`crate::family::draw`]'s
+//! `Diagram`).
+
+pub mod html;
+
+use crate::codec::WriteOptions;
+use crate::error::Problem;
+use crate::family::draw::View;
+use crate::ir::Game;
+use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+
+/// The options of `svg` and `html`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The position after this many plies of the main line (`svg`; the
+    /// position the `html` viewer opens on); `None`: the last.
+    pub ply: Option<usize>,
+    /// The board seen from the other side.
+    pub flip: bool,
+    /// The piece set (tenjiku), as named.
+    pub pieces: Option<String>,
+}
+
+/// The piece sets a drawing names its pieces by (tenjiku's kanji and
+/// abbreviation sets).
+pub const PIECE_SETS: &[&str] = &["kanji", "tsa", "wikipedia", "pbem"];
+
+impl FormatOptions for Options {
+    const LIST: &'static [FormatOption] = &[
+        FormatOption {
+            name: "ply",
+            sides: Sides::Write,
+            values: Values::Kind("a number of plies of the main line, 0 the start"),
+            default: "svg: the last; html: the start",
+            help: "the position drawn (svg) or shown first (html): after this ply",
+        },
+        FormatOption {
+            name: "flip",
+            sides: Sides::Write,
+            values: Values::OneOf(&["false", "true"]),
+            default: "false",
+            help: "the board seen from the other side",
+        },
+        FormatOption {
+            name: "pieces",
+            sides: Sides::Write,
+            values: Values::OneOf(PIECE_SETS),
+            default: "kanji",
+            help: "tenjiku's pieces: as kanji, or as an abbreviation set",
+        },
+    ];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "ply" => {
+                self.ply =
+                    Some(value.trim().parse().map_err(|_| {
+                        format!("`{value}` is not a number of plies (0 is the start)")
+                    })?)
+            }
+            "flip" => self.flip = value.eq_ignore_ascii_case("true"),
+            "pieces" => self.pieces = Some(value.to_ascii_lowercase()),
+            _ => return Err(undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
+/// The options a writer was given (the defaults when none were).
+fn options(opts: &WriteOptions) -> Options {
+    opts.format.get::<Options>().cloned().unwrap_or_default()
+}
+
+/// How the drawing is asked for: the options, the notation the game was
+/// read from, and the ids' prefix.
+fn view<'a>(o: &'a Options, opts: &'a WriteOptions, id: &'a str) -> View<'a> {
+    View {
+        flip: o.flip,
+        pieces: o.pieces.as_deref(),
+        notation: opts.source.map(|s| s.name),
+        id,
+    }
+}
+
+/// Whether a tag value only holds a place (`?`, `????.??.??`, empty).
+fn placeholder(value: &str) -> bool {
+    value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-'))
+}
+
+/// The name of a game: `White - Black, Event, Date`, each part known.
+pub fn title(game: &Game) -> String {
+    let known = |name| game.tag(name).map(str::trim).filter(|v| !placeholder(v));
+    let players = match (known("White"), known("Black")) {
+        (Some(w), Some(b)) => Some(format!("{w} - {b}")),
+        (w, b) => w.or(b).map(str::to_string),
+    };
+    let parts: Vec<String> = [
+        players,
+        known("Event").map(str::to_string),
+        known("Date").map(str::to_string),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        format!("{} game", game.family().name())
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Writes one game as an SVG picture of its board: the last position of
+/// its main line, or the one after `ply=N`.
+pub fn svg(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let o = options(opts);
+    let diagram = crate::family::diagram(game, &view(&o, opts, "k"))?;
+    out.push_str(&diagram.svg(o.ply, &title(game))?);
+    Ok(Vec::new())
+}
