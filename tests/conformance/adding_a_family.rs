@@ -43,7 +43,7 @@ fn a_family_is_its_room_and_one_registration_line() {
     let work = root.join("target/adding-a-family");
     let krate = work.join("crate");
     let _ = std::fs::remove_dir_all(&krate);
-    for dir in ["src", "grammars", "schema", "tests"] {
+    for dir in ["src", "grammars", "schema", "tests", "corpus"] {
         copy_tree(&root.join(dir), &krate.join(dir));
     }
     for file in ["Cargo.toml", "Cargo.lock", "README.md"] {
