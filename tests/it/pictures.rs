@@ -371,9 +371,15 @@ fn coerceo_field_at(svg: &str, flip: bool, (x, y): (f32, f32)) -> String {
 /// What a Coerceo SVG shows: its pieces, read back from where each disc
 /// is placed, its tiles and the tiles held.
 fn coerceo_drawn(svg: &str, flip: bool) -> CoerceoBoard {
+    coerceo_shown(svg, "k", flip)
+}
+
+/// What a Coerceo drawing shows whose shapes' ids begin with `id`: an SVG
+/// document, or the `<svg>` element of a viewer page and one frame.
+fn coerceo_shown(svg: &str, id: &str, flip: bool) -> CoerceoBoard {
     let mut pieces = std::collections::BTreeSet::new();
     let mut tiles = Vec::new();
-    for part in svg.split("<use xlink:href=\"#k-").skip(1) {
+    for part in svg.split(&format!("<use xlink:href=\"#{id}-")).skip(1) {
         let element = part.split("/>").next().unwrap();
         let name = element.split('"').next().unwrap();
         match name {
@@ -591,6 +597,44 @@ fn an_ocius_board_is_the_centre_and_its_ring() {
             assert!(!svg.contains("id=\"k-t8\""), "no second ring");
             assert_eq!(svg.matches(">a</text>").count(), 7);
             assert!(svg.contains(">7</text>") && !svg.contains(">8</text>"));
+        }
+    }
+}
+
+#[test]
+fn every_frame_of_a_coerceo_game_in_the_viewer_is_the_replays_position() {
+    let (path, text) = seed_game();
+    let positions = coerceo_positions(&text);
+    for flip in [false, true] {
+        let out = run(
+            &[
+                "--to",
+                "html",
+                "--to-opt",
+                &format!("flip={flip}"),
+                path.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let page = stdout(&out);
+        let svg = page.split("<svg ").nth(1).expect("a board");
+        let open = format!("<svg {}", svg.split('>').next().unwrap());
+        let id = svg
+            .split("<use xlink:href=\"#")
+            .nth(1)
+            .and_then(|s| s.split("-t").next())
+            .expect("a tile");
+        let frames: Vec<&str> = svg.split("<g class=\"ply\" data-ply=\"").skip(1).collect();
+        assert_eq!(frames.len(), positions.len());
+        for (k, (frame, position)) in frames.iter().zip(&positions).enumerate() {
+            assert!(frame.starts_with(&format!("{k}\"")));
+            let frame = frame.split("</g>").next().unwrap();
+            assert_eq!(
+                coerceo_shown(&format!("{open}{frame}"), id, flip),
+                coerceo_position(position),
+                "ply {k}, flip {flip}"
+            );
         }
     }
 }
