@@ -92,15 +92,16 @@ impl Diagram {
     }
 }
 
-/// The error for a family kifu does not draw yet (`Coerceo boards are not
-/// drawn yet`).
+/// The error for a family kifu does not draw yet (`Toy boards are not
+/// drawn yet`): the default of [`crate::family::GameFamily::draw`], for a
+/// family added without its drawing.
 pub fn not_drawn(family: &str) -> Problem {
     let mut name = family.to_string();
     if let Some(first) = name.get_mut(0..1) {
         first.make_ascii_uppercase();
     }
     Problem::whole(format!(
-        "{name} boards are not drawn yet: kifu draws chess, draughts, hnefatafl and tenjiku boards"
+        "{name} boards are not drawn yet: kifu draws chess, draughts, Coerceo, hnefatafl and tenjiku boards"
     ))
 }
 
@@ -327,8 +328,8 @@ mod tests {
         let e = d.svg(Some(2), "t").unwrap_err();
         assert!(e.message.contains("1 plies"), "{}", e.message);
         assert_eq!(
-            not_drawn("coerceo").message.split(':').next(),
-            Some("Coerceo boards are not drawn yet")
+            not_drawn("toy").message.split(':').next(),
+            Some("Toy boards are not drawn yet")
         );
     }
 }

@@ -769,10 +769,20 @@ fn the_html_report_sets_the_transcriptions_side_by_side_with_the_board_where_the
     let (code, page) = diff(&a, &a, &["--format", "html"]);
     assert_eq!(code, 0);
     assert!(!page.contains("<section") && page.contains("1 equal"));
-    // A game of a family not drawn: the sides, and why there is no board.
+    // Coerceo: the board from the side that replays (the second's `4b-3c`
+    // is no step), after the ply both share.
     let c1 = file("html", "c1.coerceo", "1# 3c-3e 2# 4b-3d *\n");
     let c2 = file("html", "c2.coerceo", "1# 3c-3e 2# 4b-3c *\n");
     let (code, page) = diff(&c1, &c2, &["--format", "html"]);
     assert_eq!(code, 1, "{page}");
-    assert!(page.contains("No board: "), "{page}");
+    assert_eq!(page.matches("<svg ").count(), 1, "{page}");
+    assert!(page.contains("after 1 plies of both"), "{page}");
+    assert!(page.contains("<use xlink:href=\"#p0-t19\""), "{page}");
+    // A game that cannot be drawn (tafl without its rules): the sides, and
+    // why there is no board.
+    let t1 = file("html", "t1.tafl", "1. d2-e2 c4-c5 *\n");
+    let t2 = file("html", "t2.tafl", "1. d2-e2 c4-c6 *\n");
+    let (code, page) = diff(&t1, &t2, &["--format", "html"]);
+    assert_eq!(code, 1, "{page}");
+    assert!(page.contains("No board: the game names no rules"), "{page}");
 }

@@ -74,12 +74,13 @@ pub const NUMBERING: Numbering = Numbering {
 const AROUND: [(i8, i8); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
 
 /// A hexagon's corners, counterclockwise from 0 degrees, in the lattice
-/// coordinates of [`centre`] (x doubled, y in units of half a side's
-/// height).
-const CORNERS: [(i16, i16); 6] = [(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)];
+/// coordinates of [`centre`] (x in half sides, y in apothems, up: half
+/// a tile's height), from its centre.
+pub const CORNERS: [(i16, i16); 6] = [(2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1)];
 
-/// A tile's centre in lattice coordinates.
-fn centre((q, r): (i8, i8)) -> (i16, i16) {
+/// A tile's centre (its place, [`Geometry::place`]) in lattice
+/// coordinates ([`CORNERS`]).
+pub fn centre((q, r): (i8, i8)) -> (i16, i16) {
     (3 * i16::from(q), i16::from(q) + 2 * i16::from(r))
 }
 

@@ -11,6 +11,7 @@
 pub mod board;
 pub mod notation;
 pub mod rules;
+pub mod svg;
 
 use std::fmt;
 
@@ -429,6 +430,12 @@ impl crate::family::GameFamily for Coerceo {
     }
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_positions(game)
+    }
+    fn draw(
+        game: &crate::ir::Game,
+        view: &crate::family::draw::View<'_>,
+    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
+        svg::draw(game, view)
     }
 }
 
