@@ -232,13 +232,69 @@ impl clap::Args for Shorthands {
 /// and the families --no-validate acts on built from the library (the
 /// shorthand flags build their own: [`Shorthands`]).
 fn command() -> clap::Command {
-    Cli::command().mut_subcommand("convert", |convert| {
-        convert
-            .mut_arg("from", |a| a.help(report::format_help(true)))
-            .mut_arg("to", |a| a.help(report::format_help(false)))
-            .mut_arg("no_validate", |a| a.help(report::no_validate_help()))
-            .after_help(format!("{}\n\n{EXAMPLES}", options_help()))
-    })
+    Cli::command()
+        .mut_subcommand("convert", |convert| {
+            convert
+                .mut_arg("from", |a| {
+                    formats_of(a, true).help(report::format_help(true))
+                })
+                .mut_arg("to", |a| {
+                    formats_of(a, false).help(report::format_help(false))
+                })
+                .mut_arg("no_validate", |a| a.help(report::no_validate_help()))
+                .after_help(format!("{}\n\n{EXAMPLES}", options_help()))
+        })
+        .mut_subcommand("diff", |diff| {
+            diff.mut_arg("from_a", |a| formats_of(a, true))
+                .mut_arg("from_b", |a| formats_of(a, true))
+        })
+}
+
+/// A format argument offers the names of the registry's formats that read
+/// (`read`) or write, which completions offer; any name is taken, and
+/// kifu's own check says what is wrong with one (a format named on the
+/// wrong side is told which formats fit, `plan::formats`). The help lists
+/// them with their descriptions already.
+fn formats_of(arg: clap::Arg, read: bool) -> clap::Arg {
+    arg.value_parser(FormatName { read })
+        .hide_possible_values(true)
+}
+
+/// The value parser of a format argument ([`formats_of`]).
+#[derive(Clone)]
+struct FormatName {
+    read: bool,
+}
+
+impl clap::builder::TypedValueParser for FormatName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let read = self.read;
+        Some(Box::new(
+            kifu::format::FORMATS
+                .iter()
+                .filter(move |f| {
+                    if read {
+                        f.read.is_some()
+                    } else {
+                        f.write.is_some()
+                    }
+                })
+                .map(|f| clap::builder::PossibleValue::new(f.name)),
+        ))
+    }
 }
 
 /// The end of `kifu convert --help`.

@@ -221,3 +221,25 @@ fn every_command_has_its_manual_page() {
         );
     }
 }
+
+/// The format arguments offer the registry's names to completions (bash's
+/// `--from` offered file names), the readable ones for an input.
+#[test]
+fn format_arguments_take_the_registrys_names() {
+    let bash = stdout(&kifu(&["completions", "bash"]));
+    for flag in ["--from", "--to", "--from-a", "--from-b"] {
+        let at = bash
+            .find(&format!("                {flag})"))
+            .unwrap_or_else(|| panic!("no {flag} in the completions"));
+        let reply = bash[at..].lines().nth(1).unwrap();
+        assert!(
+            reply.contains("compgen -W \"pgn draughts-num"),
+            "{flag}: {reply}"
+        );
+    }
+    // A wrong name is kifu's to explain (tests/it/cli.rs, messages.rs).
+    let out = kifu(&["convert", "--from", "nope", "--to", "json", "x.pgn"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown format `nope`"), "{err}");
+}
