@@ -258,7 +258,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["xml"],
         names: &[],
         family: None,
-        description: "any game as XML, one document of games valid against schema/kifu.xsd, for exchange with other programs",
+        description: "any game as XML, one document of games valid against schema/kifu.xsd (kifu schema --xsd prints it), for exchange with other programs",
         split: &xml::GameScan,
         read: Some(xml::read),
         write: Some(xml::write),

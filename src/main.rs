@@ -56,7 +56,8 @@ enum Command {
         command: Option<String>,
     },
     /// Print the SQL CREATE TABLE statements that load the csv tables
-    /// (games.csv, tags.csv, moves.csv) as they are.
+    /// (games.csv, tags.csv, moves.csv) as they are, or with --xsd the XML
+    /// Schema that xml documents are valid against.
     Schema(SchemaArgs),
 }
 
@@ -66,6 +67,9 @@ struct SchemaArgs {
     #[arg(long, value_name = "DIALECT", default_value = "sqlite", num_args = 0..=1,
           default_missing_value = "sqlite", value_parser = kifu::interchange::csv::DIALECTS)]
     sql: String,
+    /// Print the XML Schema (schema/kifu.xsd) of the xml format instead.
+    #[arg(long, conflicts_with = "sql")]
+    xsd: bool,
 }
 
 #[derive(clap::Args)]
@@ -397,6 +401,7 @@ fn main() -> ExitCode {
             let _ = report::formats(&mut out);
             print_bytes(&out)
         }
+        Command::Schema(args) if args.xsd => print_bytes(kifu::interchange::xml::XSD.as_bytes()),
         Command::Schema(args) => print_bytes(
             kifu::interchange::csv::schema(&args.sql)
                 .unwrap_or_default()

@@ -411,6 +411,18 @@ pub fn plan(
                 Some(f) => f,
                 None => {
                     return Err(Error::Usage(match format::guess_written(input) {
+                        // A table of a format kept in a folder (csv).
+                        Some(w) if w.read.is_some() && w.split.folder().is_some() => format!(
+                            "{} is one table of kifu's {} tables, which kifu reads as a folder: \
+                             name the folder that holds them (kifu convert {} --from {})",
+                            input.display(),
+                            w.name,
+                            input
+                                .parent()
+                                .filter(|p| !p.as_os_str().is_empty())
+                                .map_or_else(|| ".".into(), |p| p.display().to_string()),
+                            w.name
+                        ),
                         Some(w) => format!(
                             "{} is named as {} (.{}), which kifu writes but cannot read",
                             input.display(),
@@ -422,7 +434,7 @@ pub fn plan(
                              (`kifu formats` lists the formats and their extensions)",
                             input.display()
                         ),
-                    }))
+                    }));
                 }
             };
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str()));

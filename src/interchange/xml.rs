@@ -45,6 +45,10 @@
 
 mod fields;
 
+/// The XML Schema every document kifu writes is valid against
+/// (`schema/kifu.xsd`, which `kifu schema --xsd` prints).
+pub const XSD: &str = include_str!("../../schema/kifu.xsd");
+
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::XmlVersion;
 use serde::Deserialize;

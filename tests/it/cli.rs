@@ -271,3 +271,65 @@ fn latin1_is_read_and_written_as_utf8_with_a_warning() {
     );
     assert!(err.contains("(1 more like this)"), "{err}");
 }
+
+/// A table of the csv tables named as an input is told to name its folder
+/// (kifu reads the csv tables as a folder), not that kifu cannot read csv.
+#[test]
+fn a_csv_table_named_alone_is_told_to_name_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t");
+    let out = kifu(
+        &[
+            "convert",
+            "--from",
+            "draughts-num",
+            "--to",
+            "csv",
+            "--out-dir",
+            tables.to_str().unwrap(),
+        ],
+        GOOD.as_bytes(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let games = tables.join("games.csv");
+    let out = kifu(
+        &["convert", games.to_str().unwrap(), "--to", "draughts-num"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("is one table of kifu's csv tables, which kifu reads as a folder")
+            && err.contains(&format!("kifu convert {} --from csv", tables.display())),
+        "{err}"
+    );
+    // As told, it converts.
+    let out = kifu(
+        &[
+            "convert",
+            tables.to_str().unwrap(),
+            "--from",
+            "csv",
+            "--to",
+            "draughts-num",
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("32-28"), "{}", stdout(&out));
+}
+
+/// `kifu schema --xsd` prints the XML Schema the xml format names
+/// (`kifu formats` says its documents are valid against it).
+#[test]
+fn kifu_schema_xsd_prints_the_schema_of_the_xml_format() {
+    let out = kifu(&["schema", "--xsd"], b"");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let xsd =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/schema/kifu.xsd")).unwrap();
+    assert_eq!(stdout(&out), xsd);
+    let formats = stdout(&kifu(&["formats"], b""));
+    assert!(formats.contains("kifu schema --xsd"), "{formats}");
+    let out = kifu(&["schema", "--xsd", "--sql", "postgres"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
