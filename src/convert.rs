@@ -225,11 +225,13 @@ pub fn run(
                 verbose: run.verbose,
             };
             match (&mut shared, &job.out) {
-                (Some(sink), _) => summary += convert_job(job, &conv, sink.games(), &mut report)?,
+                (Some(sink), _) => {
+                    summary += convert_job(job, plan.from_named, &conv, sink.games(), &mut report)?
+                }
                 // A format of one game an output (svg): a file per game.
                 (None, Some(out)) if to.one_game => {
                     let mut files = PerGame { base: out, to };
-                    summary += convert_job(job, &conv, &mut files, &mut report)?;
+                    summary += convert_job(job, plan.from_named, &conv, &mut files, &mut report)?;
                 }
                 (None, Some(out)) => {
                     if let Some(dir) = out.parent() {
@@ -237,7 +239,7 @@ pub fn run(
                     }
                     let mut sink = Sink::new(Output::File(OutFile::create(out)?), to.framing)
                         .named(out.display().to_string());
-                    let done = convert_job(job, &conv, &mut sink, &mut report)?;
+                    let done = convert_job(job, plan.from_named, &conv, &mut sink, &mut report)?;
                     summary += done;
                     let file = sink.finish().map_err(|e| Error::io(out, e))?;
                     // An input none of whose games converted leaves what
@@ -277,10 +279,11 @@ pub fn run(
 }
 
 /// Converts one job's games into `sink`: an input with no games warns
-/// (unless it was damaged), and damage to its compressed data is an error
-/// after the games before it.
+/// (unless it was damaged; `named`: its format was named by `--from`), and
+/// damage to its compressed data is an error after the games before it.
 fn convert_job(
     job: &Job,
+    named: bool,
     conv: &Converter<'_>,
     sink: &mut dyn Games,
     report: &mut Report<'_>,
@@ -289,7 +292,7 @@ fn convert_job(
     let (input, damage) = job.open()?;
     let mut done = convert_stream(input, &name, conv, sink, report)?;
     if done.converted + done.failed == 0 && !damage.is_damaged() {
-        (report.diagnostic)(&report::no_games(name.clone(), job.from));
+        (report.diagnostic)(&report::no_games(name.clone(), job.from, named));
         done.warnings += 1;
     }
     // A compressed input cut short or corrupt: the games before the damage

@@ -191,6 +191,9 @@ pub struct Plan {
     /// followed (warnings), archive members refused and damaged archives
     /// (errors, each a failure).
     pub notes: Vec<Diagnostic>,
+    /// Whether `--from` named the input format (else each input's was
+    /// guessed from its name).
+    pub from_named: bool,
 }
 
 impl Plan {
@@ -324,7 +327,10 @@ pub fn plan(
     to: &'static Format,
     out_dir: Option<&Path>,
 ) -> Result<Plan, Error> {
-    let mut p = Plan::default();
+    let mut p = Plan {
+        from_named: from.is_some(),
+        ..Plan::default()
+    };
     let (jobs, empty, notes) = (&mut p.jobs, &mut p.empty, &mut p.notes);
     // A format kept in a folder (csv) writes one set of tables for the
     // run: no output per input.

@@ -124,13 +124,19 @@ pub fn nothing_to_convert(folder: String, why: String) -> Diagnostic {
     whole(Severity::Warning, folder, why, "nothing-to-convert")
 }
 
-/// The warning for an input in which no game was found, read as `format`.
-pub fn no_games(input: String, format: &Format) -> Diagnostic {
+/// The warning for an input in which no game was found, read as `format`
+/// (`named`: as `--from` named it; else as its name suggested).
+pub fn no_games(input: String, format: &Format, named: bool) -> Diagnostic {
+    let hint = if named {
+        "as --from names it"
+    } else {
+        "--from names another"
+    };
     whole(
         Severity::Warning,
         input,
         format!(
-            "no games in this input, read as {}: is that its format? (--from names it)",
+            "no games in this input, read as {}: is that its format? ({hint})",
             format.name
         ),
         "no-games",

@@ -155,9 +155,23 @@ fn a_game_of_a_variant_not_played_fails_for_its_variant() {
 
 #[test]
 fn an_empty_input_and_a_folder_of_nothing_to_convert_give_a_hint() {
+    // Named by --from, the hint does not say to name it.
     let out = convert("pgn", "pgn", &[], b"");
     assert!(
-        stderr(&out).contains("-: warning[no-games]: no games in this input, read as pgn"),
+        stderr(&out).contains(
+            "-: warning[no-games]: no games in this input, read as pgn: is that its format? \
+             (as --from names it)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    // Guessed from the name, it does.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pgn");
+    std::fs::write(&empty, "").unwrap();
+    let out = kifu(&["convert", "--to", "json", empty.to_str().unwrap()], b"");
+    assert!(
+        stderr(&out).contains("read as pgn: is that its format? (--from names another)"),
         "{}",
         stderr(&out)
     );
