@@ -471,7 +471,7 @@ fn diff(args: &DiffArgs) -> Result<u8, Error> {
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let counts = diff_report::run(a, b, &settings, &mut out, &mut |line| say(line))?;
-    Ok(u8::from(counts.differ()))
+    Ok(counts.status())
 }
 
 /// Runs a conversion; gives the exit code (0 done, 1 games failed or inputs

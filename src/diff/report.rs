@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 
 use super::{
-    compare, html, render_json, render_text, Entry, Games, Options, Paint, Pairs, Sided, Which,
+    compare, html, render_json, render_text, Entry, GameDiff, Games, Options, Paint, Pairs, Sided,
+    Which,
 };
 use crate::codec::ReadOptions;
 use crate::error::Error;
@@ -102,6 +103,9 @@ pub struct Counts {
     pub only_a: usize,
     /// Games of the second input only.
     pub only_b: usize,
+    /// Pairs that neither side could read (or replay), written alike where
+    /// they were read: not compared, and no difference.
+    pub unreadable: usize,
 }
 
 impl Counts {
@@ -109,6 +113,28 @@ impl Counts {
     pub fn differ(&self) -> bool {
         self.different + self.only_a + self.only_b > 0
     }
+
+    /// The exit status of `kifu diff`: 1 where the inputs differ, else 2
+    /// where a pair could be read on neither side (the inputs could not be
+    /// told equal), else 0. `kifu diff F F` is never 1.
+    pub fn status(&self) -> u8 {
+        if self.differ() {
+            1
+        } else if self.unreadable > 0 {
+            2
+        } else {
+            0
+        }
+    }
+}
+
+/// How a pair of games compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Equal,
+    Different,
+    /// Neither side could be read, or replayed (then their texts agree).
+    Unreadable,
 }
 
 /// Compares two inputs of one family, writing the report to `out`
@@ -213,27 +239,29 @@ impl Report<'_> {
         };
         // The pair's place in the report, for the ids of its board.
         let n = counts.pairs + counts.only_a + counts.only_b;
-        let (body, differs) = match (ea, eb) {
+        let (body, verdict) = match (ea, eb) {
             (Some(x), Some(y)) => {
                 counts.pairs += 1;
                 self.compared(x, y, &heading, n)
             }
             (Some(_), None) => {
                 counts.only_a += 1;
-                (json!({"only": "a"}), true)
+                (json!({"only": "a"}), Verdict::Different)
             }
             _ => {
                 counts.only_b += 1;
-                (json!({"only": "b"}), true)
+                (json!({"only": "b"}), Verdict::Different)
             }
         };
         if ea.is_some() && eb.is_some() {
-            match differs {
-                true => counts.different += 1,
-                false => counts.equal += 1,
+            match verdict {
+                Verdict::Different => counts.different += 1,
+                Verdict::Equal => counts.equal += 1,
+                Verdict::Unreadable => counts.unreadable += 1,
             }
         }
-        if !differs || self.settings.quiet {
+        // A pair unreadable on both sides is said, as a difference is.
+        if verdict == Verdict::Equal || self.settings.quiet {
             return Ok(());
         }
         match (style, body) {
@@ -261,7 +289,7 @@ impl Report<'_> {
     /// The differences of two games (text or an HTML section in a JSON
     /// string, or JSON), and whether there are any; `heading` and `n` name
     /// the pair in an HTML section.
-    fn compared(&self, x: &Entry, y: &Entry, heading: &str, n: usize) -> (Value, bool) {
+    fn compared(&self, x: &Entry, y: &Entry, heading: &str, n: usize) -> (Value, Verdict) {
         let json = self.settings.style == Style::Json;
         match (&x.game, &y.game) {
             (Some(gx), Some(gy)) if gx.family() == gy.family() => {
@@ -291,7 +319,18 @@ impl Report<'_> {
                     Style::Html if d.is_empty() => Value::Null,
                     Style::Html => Value::String(html::pair(heading, n, [an, bn], &a, &b, &d)),
                 };
-                (body, !d.is_empty())
+                // Both unplayable, and alike as written: not a difference.
+                let alike = GameDiff {
+                    illegal: (None, None),
+                    ..d.clone()
+                }
+                .is_empty();
+                let verdict = match (&d.illegal, alike) {
+                    _ if d.is_empty() => Verdict::Equal,
+                    ((Some(_), Some(_)), true) => Verdict::Unreadable,
+                    _ => Verdict::Different,
+                };
+                (body, verdict)
             }
             _ => {
                 let why = |e: &Entry| match (&e.game, &e.error) {
@@ -303,7 +342,11 @@ impl Report<'_> {
                     true => json!({"unreadable": {"a": why(x), "b": why(y)}}),
                     false => Value::String(format!("  a: {}\n  b: {}\n", why(x), why(y))),
                 };
-                (body, true)
+                let verdict = match (&x.game, &y.game) {
+                    (None, None) => Verdict::Unreadable,
+                    _ => Verdict::Different,
+                };
+                (body, verdict)
             }
         }
     }
@@ -311,14 +354,19 @@ impl Report<'_> {
     /// The summary line: the counts.
     fn summary(&self, c: &Counts, out: &mut dyn Write) -> io::Result<()> {
         let [an, bn] = &self.names;
+        let unreadable = match c.unreadable {
+            0 => String::new(),
+            n => format!(", {n} unreadable on both sides"),
+        };
         let text = format!(
-            "{} pairs of games compared: {} equal, {} different; {} only in {an}, {} only in {bn}",
+            "{} pairs of games compared: {} equal, {} different{unreadable}; {} only in {an}, {} only in {bn}",
             c.pairs, c.equal, c.different, c.only_a, c.only_b
         );
         match self.settings.style {
             Style::Json => {
                 let line = json!({"summary": {
                     "pairs": c.pairs, "equal": c.equal, "different": c.different,
+                    "unreadable": c.unreadable,
                     "only_in_a": c.only_a, "only_in_b": c.only_b,
                 }});
                 writeln!(out, "{line}")
@@ -374,7 +422,8 @@ mod tests {
                 equal: 1,
                 different: 1,
                 only_a: 1,
-                only_b: 0
+                only_b: 0,
+                unreadable: 0
             }
         );
         assert!(counts.differ() && notes.is_empty());

@@ -465,7 +465,8 @@ fn a_draughts_move_that_cannot_be_played_is_named_and_the_rest_aligned() {
 #[test]
 fn a_pair_agreeing_on_an_impossible_draughts_move_is_named_on_both_sides() {
     // Both transcriptions, numbered and diagonal, hold the same impossible
-    // move: no move differs, and each side says it cannot be replayed.
+    // move: no move differs, and each side says it cannot be replayed; the
+    // pair is no difference, but unreadable on both sides (exit 2).
     let english = std::fs::read_to_string("corpus/draughts/english.pdn").unwrap();
     let num = english.replace("4. 7x14 24-20", "4. 7x14 24-19");
     let a = file("agreeing", "a.pdn", &num);
@@ -482,7 +483,7 @@ fn a_pair_agreeing_on_an_impossible_draughts_move_is_named_on_both_sides() {
     assert!(written.status.success());
     let b = file("agreeing", "b.diag.pdn", &stdout(&written));
     let (code, out) = diff(&a, &b, &[]);
-    assert_eq!(code, 1, "{out}");
+    assert_eq!(code, 2, "{out}");
     assert!(
         out.contains("  a: cannot be replayed: 10:53: 4... 24-19: 19 is occupied"),
         "{out}"
@@ -496,7 +497,10 @@ fn a_pair_agreeing_on_an_impossible_draughts_move_is_named_on_both_sides() {
         !out.contains("\n    - ") && !out.contains("\n    + "),
         "{out}"
     );
-    assert!(out.contains("1 equal, 1 different"), "{out}");
+    assert!(
+        out.contains("1 equal, 0 different, 1 unreadable on both sides"),
+        "{out}"
+    );
 }
 
 /// Runs `kifu ARGS` with `env`, killing it after `limit`: its output, or
@@ -785,4 +789,61 @@ fn the_html_report_sets_the_transcriptions_side_by_side_with_the_board_where_the
     let (code, page) = diff(&t1, &t2, &["--format", "html"]);
     assert_eq!(code, 1, "{page}");
     assert!(page.contains("No board: the game names no rules"), "{page}");
+}
+
+/// A file compared with itself is never "different" (exit 1): its games
+/// are equal, and a game neither side can read or replay is counted apart
+/// (`unreadable on both sides`, exit 2), for every file of the bundled
+/// corpus and for games that cannot be read or replayed. Two files that
+/// differ still exit 1 whatever else they hold.
+#[test]
+fn a_file_against_itself_is_equal_or_unreadable_never_different() {
+    let readable = files(Path::new("corpus"), "");
+    let readable = readable.iter().filter(|f| kifu::format::guess(f).is_some());
+    for f in readable {
+        let (code, out) = diff(f, f, &[]);
+        assert!(
+            code == 0 || code == 2,
+            "{}: exit {code}\n{out}",
+            f.display()
+        );
+        assert!(out.contains(" 0 different"), "{}: {out}", f.display());
+    }
+    let bad =
+        "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e5 *\n\n[Event \"c\"]\n\n1. d4 {x *\n";
+    let a = file("unreadable", "a.pgn", bad);
+    let (code, out) = diff(&a, &a, &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains(
+            "3 pairs of games compared: 1 equal, 0 different, 2 unreadable on both sides;"
+        ),
+        "{out}"
+    );
+    let (_, json) = diff(&a, &a, &["--format", "json"]);
+    assert!(json.contains("\"unreadable\":2"), "{json}");
+    // A real difference beside them: exit 1.
+    let b = file(
+        "unreadable",
+        "b.pgn",
+        &bad.replacen("1. e4 e5", "1. e4 c5", 1),
+    );
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("0 equal, 1 different, 2 unreadable on both sides"),
+        "{out}"
+    );
+    // Unplayable on both sides but written differently: a difference.
+    let c = file(
+        "unreadable",
+        "c.pgn",
+        &bad.replacen("1. e5 *", "1. e5 e6 *", 1),
+    );
+    let (code, out) = diff(&a, &c, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("1 equal, 1 different, 1 unreadable on both sides"),
+        "{out}"
+    );
 }
