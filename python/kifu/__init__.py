@@ -44,10 +44,10 @@ class FormatInfo(TypedDict):
     writes: bool
 
 
-from ._kifu import Game  # noqa: E402, ReadError, Reader, ReadWarning, WriteError
-from ._kifu import convert as _convert
-from ._kifu import formats as _formats
-from ._kifu import write as _write
+from ._kifu import Game, ReadError, Reader, ReadWarning, WriteError  # noqa: E402
+from ._kifu import convert as _convert  # noqa: E402
+from ._kifu import formats as _formats  # noqa: E402
+from ._kifu import write as _write  # noqa: E402
 
 __all__ = [
     "FormatInfo",
