@@ -77,6 +77,7 @@ struct Placed {
 enum Item {
     Game {
         parsed: Box<Parsed>,
+        texts: Option<Vec<String>>,
         warnings: Vec<Placed>,
         index: usize,
         line: usize,
@@ -88,8 +89,12 @@ enum Item {
 enum Outcome {
     /// Text between games.
     Text,
-    Read(Box<Result<Parsed, Problem>>),
+    /// The game and how each of its plies is spelled ([`spelled`]).
+    Read(Box<Result<Spelled, Problem>>),
 }
+
+/// A game read, with the text of each ply where it can be spelled.
+type Spelled = (Parsed, Option<Vec<String>>);
 
 /// What to do with a game that fails.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -234,7 +239,13 @@ impl Reader {
             None if !r.is_game => Outcome::Text,
             None => Outcome::Read(Box::new(
                 claim_memory(r.bytes.len(), limit)
-                    .and_then(|_claim| read_record(from, &read, r.bytes)),
+                    .and_then(|_claim| read_record(from, &read, r.bytes))
+                    .map(|parsed| {
+                        // Spelled here, on the pool: the main thread only
+                        // turns the game into Python objects.
+                        let texts = spelled(&parsed.game, from);
+                        (parsed, texts)
+                    }),
             )),
         };
         // Smaller batches than the command line's: a game's IR is tens of
@@ -279,6 +290,7 @@ impl Reader {
             match item {
                 Item::Game {
                     parsed,
+                    texts,
                     warnings,
                     index,
                     line,
@@ -297,6 +309,7 @@ impl Reader {
                         .collect::<PyResult<Vec<_>>>()?;
                     let game = Game {
                         game: parsed.game,
+                        texts,
                         warnings,
                         format: self.format,
                         index,
@@ -388,9 +401,10 @@ impl Stream {
                 }
             };
             let item = match *result {
-                Ok(parsed) => Item::Game {
+                Ok((parsed, texts)) => Item::Game {
                     warnings: parsed.warnings.iter().map(place).collect(),
                     parsed: Box::new(parsed),
+                    texts,
                     index: self.index,
                     line: rec.start().0,
                 },
@@ -411,6 +425,8 @@ impl Stream {
 #[pyclass(module = "kifu._kifu", frozen)]
 pub struct Game {
     game: IrGame,
+    /// Each ply's text, every line in the container's order ([`spelled`]).
+    texts: Option<Vec<String>>,
     warnings: Vec<Py<PyAny>>,
     format: &'static Format,
     index: usize,
@@ -532,7 +548,7 @@ impl Game {
     /// The main line: a dictionary per ply.
     #[getter]
     fn moves(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
-        let mut texts = spelled(&self.game, self.format).map(Vec::into_iter);
+        let mut texts = self.texts.clone().map(Vec::into_iter);
         line_to_py(py, &self.game.moves, &mut texts)
     }
 
