@@ -157,6 +157,23 @@ fn named(name: &str) -> PyResult<&'static Format> {
     plan::named(name).map_err(py_error)
 }
 
+impl Reader {
+    /// The stream, waited for without the GIL: a thread that holds it
+    /// takes the GIL back when its batch is read.
+    fn lock(&self, py: Python<'_>) -> std::sync::MutexGuard<'_, Stream> {
+        use std::sync::TryLockError;
+        loop {
+            match self.stream.try_lock() {
+                Ok(guard) => return guard,
+                Err(TryLockError::Poisoned(e)) => return e.into_inner(),
+                Err(TryLockError::WouldBlock) => {
+                    py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)))
+                }
+            }
+        }
+    }
+}
+
 #[pymethods]
 impl Reader {
     #[new]
@@ -274,7 +291,7 @@ impl Reader {
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         loop {
             let item = {
-                let mut stream = self.stream.lock().unwrap_or_else(|e| e.into_inner());
+                let mut stream = self.lock(py);
                 match stream.queue.pop_front() {
                     Some(item) => Some(item),
                     None if stream.batches.is_none() => return Ok(None),

@@ -214,3 +214,20 @@ def test_the_stubs_and_marker_are_installed():
     here = pathlib.Path(kifu.__file__).parent
     assert (here / "py.typed").exists()
     assert (here / "_kifu.pyi").exists()
+
+
+def test_threads_share_one_reader(tmp_path):
+    path = tmp_path / "many.pgn"
+    path.write_text("1. e4 e5 2. Nf3 Nc6 *\n\n" * 20000)
+    reader = kifu.read(path)
+    counts = []
+
+    def drain():
+        counts.append(sum(1 for _ in reader))
+
+    threads = [threading.Thread(target=drain) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(counts) == 20000
