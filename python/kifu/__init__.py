@@ -144,7 +144,7 @@ def convert(
     )
 
 
-def formats() -> list[dict[str, Any]]:
+def formats() -> list[FormatInfo]:
     """Every format (``kifu formats``): name, extensions, family,
     description, and whether kifu reads and writes it."""
     return _formats()
