@@ -14,7 +14,7 @@
 //! exception that ends it.
 
 use std::collections::VecDeque;
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -31,6 +31,7 @@ use crate::convert::{Ended, Run};
 use crate::error::{Error, Problem};
 use crate::family::spell::Lines;
 use crate::format::{self, Format, FORMATS};
+use crate::input::Damage;
 use crate::ir::{Comment, Game as IrGame, Line, Ply};
 use crate::options::{Given, Settings, Sides};
 use crate::plan::{self, Outputs};
@@ -109,6 +110,9 @@ struct Stream {
     queue: VecDeque<Item>,
     document: Document,
     index: usize,
+    /// Where the decompressor leaves the error of damaged data.
+    damage: Damage,
+    file: String,
 }
 
 /// The iterator `kifu.read` returns: the games of one input, in order.
@@ -236,15 +240,15 @@ impl Reader {
             grammar_only: false,
             max_record: max_record_size,
         };
-        let (input, file): (Box<dyn Read + Send>, String) = match (bytes, &path) {
+        let (input, damage, file) = match (bytes, &path) {
             (Some(b), _) => {
-                let (r, _) = crate::input::decompressed(Cursor::new(b))?;
-                (r, "<text>".to_string())
+                let (r, damage) = crate::input::decompressed(Cursor::new(b))?;
+                (r, damage, "<text>".to_string())
             }
             (None, Some(p)) => {
-                let (r, _) = crate::input::open(p)
+                let (r, damage) = crate::input::open(p)
                     .map_err(|e| PyOSError::new_err(format!("{}: {e}", p.display())))?;
-                (r, p.display().to_string())
+                (r, damage, p.display().to_string())
             }
             (None, None) => unreachable!(),
         };
@@ -277,6 +281,8 @@ impl Reader {
                 queue: VecDeque::new(),
                 document: Document::new(format.split),
                 index: 0,
+                damage,
+                file: file.clone(),
             }),
             format,
             file,
@@ -388,6 +394,19 @@ impl Stream {
                     kind: "",
                     line,
                     col,
+                    game: 0,
+                };
+                self.queue.push_back(Item::Failed(p, None));
+            }
+            // Compressed data cut short or corrupt: the stream ended
+            // there, after the games before it.
+            if let Some(e) = self.damage.take() {
+                let d = crate::report::damaged(self.file.clone(), &e);
+                let p = Placed {
+                    message: d.message,
+                    kind: d.kind,
+                    line: d.line,
+                    col: d.col,
                     game: 0,
                 };
                 self.queue.push_back(Item::Failed(p, None));

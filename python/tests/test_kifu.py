@@ -127,6 +127,19 @@ def test_a_path_is_read_with_its_format_from_its_name(tmp_path):
         kifu.read("1. e4 *", format="no-such-format")
 
 
+def test_damage_is_a_last_read_error():
+    g = one("1. e4 *", format="pgn")
+    *games, cut = kifu.read("[" + g.to_json(), format="json")
+    assert [type(x) for x in games] == [kifu.Game]
+    assert isinstance(cut, kifu.ReadError) and cut.game == 0
+    assert "cut short" in cut.message
+    broken = gzip.compress(b"1. e4 *\n\n" * 1000)[:-30]
+    *games, damaged = kifu.read(broken, format="pgn")
+    assert games and all(isinstance(x, kifu.Game) for x in games)
+    assert isinstance(damaged, kifu.ReadError)
+    assert "damaged compressed data" in damaged.message
+
+
 def test_draughts_with_format_options_and_write():
     games = list(kifu.read(CORPUS / "draughts" / "english.pdn"))
     assert games and all(isinstance(g, kifu.Game) for g in games)
