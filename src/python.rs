@@ -105,7 +105,10 @@ enum OnError {
     Skip,
 }
 
+/// Where a reader is in its input: the pipeline's batches, the items of
+/// the last batch not yet given, and what the end of the input needs.
 struct Stream {
+    /// `None` once the input is over.
     batches: Option<ParMap<Outcome>>,
     queue: VecDeque<Item>,
     document: Document,
@@ -124,6 +127,8 @@ pub struct Reader {
     on_error: OnError,
 }
 
+/// Keyword arguments as format options: `NAME=VALUE` with `_` for `-`,
+/// a bool as `true` or `false`.
 fn options_given(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
     let mut out = Vec::new();
     if let Some(options) = options {
@@ -157,6 +162,7 @@ fn settings(format: &Format, given: &[(String, String)]) -> PyResult<Settings> {
         .map_err(|(i, why)| PyValueError::new_err(format!("{}={}: {why}", given[i].0, given[i].1)))
 }
 
+/// The format of a name, or the command line's usage error.
 fn named(name: &str) -> PyResult<&'static Format> {
     plan::named(name).map_err(py_error)
 }
