@@ -1112,7 +1112,7 @@ pub fn cut_short(what: &str) -> String {
 }
 
 /// The error for a record of `size` bytes, over the limit.
-fn too_large(size: u64, limit: usize) -> Problem {
+pub fn too_large(size: u64, limit: usize) -> Problem {
     Problem::whole(format!(
         "the game is {} long, over the limit of {} on one record: it was skipped (raise the limit with --max-record-size)",
         bytes_text(size),
@@ -1122,7 +1122,7 @@ fn too_large(size: u64, limit: usize) -> Problem {
 
 /// The error for a record of `size` bytes that could not be held, or
 /// converted in the memory it `needs`.
-fn no_memory(size: u64, needs: Option<usize>) -> Problem {
+pub fn no_memory(size: u64, needs: Option<usize>) -> Problem {
     let needs = match needs {
         Some(n) => format!(
             ", and converting it takes up to {} of memory ({MEMORY_PER_BYTE} times its size)",

@@ -1,0 +1,878 @@
+//! The Python package `kifu` (its native module `kifu._kifu`): the
+//! `python` feature, built by maturin (`pyproject.toml`, `pip install .`).
+//! It is the library the command line runs, seen from Python:
+//!
+//! - `read` streams games out of a file or a text through the pipeline
+//!   ([`Records::par_map`]): the records are read and parsed batch by
+//!   batch on rayon's pool, with the GIL released while the next batch is
+//!   waited for, and at most [`crate::archive::in_flight`] batches held;
+//! - `write` writes games with a format's writer and framing ([`Sink`]);
+//! - `convert` is `kifu convert` ([`crate::plan`], [`crate::convert::run`]);
+//! - `formats` is the registry ([`crate::format::FORMATS`]).
+//!
+//! A game that fails is an item of the iteration (a `ReadError`), not an
+//! exception that ends it.
+
+use std::collections::VecDeque;
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyOSError, PyUserWarning, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
+
+use crate::archive::{
+    claim_memory, cut_short, no_memory, read_record, too_large, Document, ParMap, Records, Sink,
+};
+use crate::codec::{Parsed, ReadOptions, WriteOptions, MAX_RECORD};
+use crate::convert::{Ended, Run};
+use crate::error::{Error, Problem};
+use crate::family::spell::Lines;
+use crate::format::{self, Format, FORMATS};
+use crate::input::Damage;
+use crate::ir::{Comment, Game as IrGame, Line, Ply};
+use crate::options::{Given, Settings, Sides};
+use crate::plan::{self, Outputs};
+
+create_exception!(
+    _kifu,
+    ReadError,
+    PyException,
+    "A game kifu could not read: an item of `kifu.read`'s iteration (the games after it are still read). Its attributes: message, kind, file, line, col, game (its number in the input, from 1; 0 for damage outside any game) and text (the record as written, where there is one)."
+);
+create_exception!(
+    _kifu,
+    ReadWarning,
+    PyUserWarning,
+    "What kifu noticed while reading a game that it still read (`Game.warnings`): message, kind, file, line, col, game."
+);
+create_exception!(
+    _kifu,
+    WriteError,
+    PyException,
+    "A game that a format cannot write (`kifu.write`), or a conversion that could not run (`kifu.convert`)."
+);
+
+/// A kifu error as a Python exception: usage errors are `ValueError`s, the
+/// rest `OSError`s (input and output) or `WriteError`s.
+fn py_error(e: Error) -> PyErr {
+    match e {
+        Error::Usage(m) => PyValueError::new_err(m),
+        Error::Io { .. } => PyOSError::new_err(e.to_string()),
+        other => WriteError::new_err(other.to_string()),
+    }
+}
+
+/// A problem placed in the input: what `ReadError` and `ReadWarning` carry.
+struct Placed {
+    message: String,
+    kind: &'static str,
+    line: usize,
+    col: usize,
+    game: usize,
+}
+
+/// One item of the iteration, built without the GIL.
+enum Item {
+    Game {
+        parsed: Box<Parsed>,
+        texts: Option<Vec<String>>,
+        warnings: Vec<Placed>,
+        index: usize,
+        line: usize,
+    },
+    Failed(Placed, Option<String>),
+}
+
+/// What a worker gives for one record.
+enum Outcome {
+    /// Text between games.
+    Text,
+    /// The game and how each of its plies is spelled ([`spelled`]).
+    Read(Box<Result<Spelled, Problem>>),
+}
+
+/// A game read, with the text of each ply where it can be spelled.
+type Spelled = (Parsed, Option<Vec<String>>);
+
+/// What to do with a game that fails.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnError {
+    Yield,
+    Raise,
+    Skip,
+}
+
+/// Where a reader is in its input: the pipeline's batches, the items of
+/// the last batch not yet given, and what the end of the input needs.
+struct Stream {
+    /// `None` once the input is over.
+    batches: Option<ParMap<Outcome>>,
+    queue: VecDeque<Item>,
+    document: Document,
+    index: usize,
+    /// Where the decompressor leaves the error of damaged data.
+    damage: Damage,
+    file: String,
+}
+
+/// The iterator `kifu.read` returns: the games of one input, in order.
+#[pyclass(module = "kifu._kifu")]
+pub struct Reader {
+    stream: Mutex<Stream>,
+    format: &'static Format,
+    file: String,
+    on_error: OnError,
+}
+
+/// Keyword arguments as format options: `NAME=VALUE` with `_` for `-`,
+/// a bool as `true` or `false`.
+fn options_given(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if let Some(options) = options {
+        for (k, v) in options.iter() {
+            let name: String = k.extract()?;
+            let value = if v.is_instance_of::<PyBool>() {
+                if v.extract::<bool>()? {
+                    "true"
+                } else {
+                    "false"
+                }
+                .to_string()
+            } else {
+                v.str()?.to_string()
+            };
+            out.push((name.replace('_', "-"), value));
+        }
+    }
+    Ok(out)
+}
+
+/// A format's own options from keyword arguments.
+fn settings(format: &Format, given: &[(String, String)]) -> PyResult<Settings> {
+    let pairs: Vec<(&str, &str)> = given
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    format
+        .options
+        .build(&pairs)
+        .map_err(|(i, why)| PyValueError::new_err(format!("{}={}: {why}", given[i].0, given[i].1)))
+}
+
+/// The format of a name, or the command line's usage error.
+fn named(name: &str) -> PyResult<&'static Format> {
+    plan::named(name).map_err(py_error)
+}
+
+impl Reader {
+    /// The stream, waited for without the GIL: a thread that holds it
+    /// takes the GIL back when its batch is read.
+    fn lock(&self, py: Python<'_>) -> std::sync::MutexGuard<'_, Stream> {
+        use std::sync::TryLockError;
+        loop {
+            match self.stream.try_lock() {
+                Ok(guard) => return guard,
+                Err(TryLockError::Poisoned(e)) => return e.into_inner(),
+                Err(TryLockError::WouldBlock) => {
+                    py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)))
+                }
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl Reader {
+    #[new]
+    #[pyo3(signature = (source, format=None, *, no_validate=false, max_record_size=None, errors="yield", options=None))]
+    fn new(
+        source: &Bound<'_, PyAny>,
+        format: Option<&str>,
+        no_validate: bool,
+        max_record_size: Option<usize>,
+        errors: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Reader> {
+        let on_error = match errors {
+            "yield" => OnError::Yield,
+            "raise" => OnError::Raise,
+            "skip" => OnError::Skip,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "errors={errors:?}: write \"yield\", \"raise\" or \"skip\""
+                )))
+            }
+        };
+        let format = format.map(named).transpose()?;
+        let (bytes, path): (Option<Vec<u8>>, Option<PathBuf>) =
+            if let Ok(b) = source.extract::<Vec<u8>>() {
+                (Some(b), None)
+            } else if let Ok(s) = source.extract::<String>() {
+                // A text of one line that names a file is the file.
+                if !s.contains('\n') && Path::new(&s).is_file() {
+                    (None, Some(PathBuf::from(s)))
+                } else {
+                    (Some(s.into_bytes()), None)
+                }
+            } else {
+                (None, Some(source.extract::<PathBuf>()?))
+            };
+        let format = match (format, &path) {
+            (Some(f), _) => f,
+            (None, Some(p)) => format::guess(p).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "{}: kifu cannot tell the format from the name: give format= (kifu.formats() lists them)",
+                    p.display()
+                ))
+            })?,
+            (None, None) => {
+                return Err(PyValueError::new_err(
+                    "a text needs its format: give format= (kifu.formats() lists them)",
+                ))
+            }
+        };
+        if format.read.is_none() || format.split.folder().is_some() {
+            return Err(PyValueError::new_err(format!(
+                "kifu.read does not read {} (kifu.convert does what the command line does)",
+                format.name
+            )));
+        }
+        let read = ReadOptions {
+            format: settings(format, &options_given(options)?)?,
+            no_validate,
+            grammar_only: false,
+            max_record: max_record_size,
+        };
+        let (input, damage, file) = match (bytes, &path) {
+            (Some(b), _) => {
+                let (r, damage) = crate::input::decompressed(Cursor::new(b))?;
+                (r, damage, "<text>".to_string())
+            }
+            (None, Some(p)) => {
+                let (r, damage) = crate::input::open(p)
+                    .map_err(|e| PyOSError::new_err(format!("{}: {e}", p.display())))?;
+                (r, damage, p.display().to_string())
+            }
+            (None, None) => unreachable!(),
+        };
+        let limit = read.max_record.unwrap_or(MAX_RECORD);
+        let from = format;
+        let map = move |r: crate::archive::Record<'_>| match r.oversize {
+            Some(size) if r.short_of_memory => Outcome::Read(Box::new(Err(no_memory(size, None)))),
+            Some(size) => Outcome::Read(Box::new(Err(too_large(size, limit)))),
+            None if !r.is_game => Outcome::Text,
+            None => Outcome::Read(Box::new(
+                claim_memory(r.bytes.len(), limit)
+                    .and_then(|_claim| read_record(from, &read, r.bytes))
+                    .map(|parsed| {
+                        // Spelled here, on the pool: the main thread only
+                        // turns the game into Python objects.
+                        let texts = spelled(&parsed.game, from);
+                        (parsed, texts)
+                    }),
+            )),
+        };
+        // Smaller batches than the command line's: a game's IR is tens of
+        // times its text, and the batches in flight hold them.
+        let batches = Records::new(input, format.split)
+            .with_limit(limit)
+            .with_batch(64 << 10)
+            .par_map(map);
+        Ok(Reader {
+            stream: Mutex::new(Stream {
+                batches: Some(batches),
+                queue: VecDeque::new(),
+                document: Document::new(format.split),
+                index: 0,
+                damage,
+                file: file.clone(),
+            }),
+            format,
+            file,
+            on_error,
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        loop {
+            let item = {
+                let mut stream = self.lock(py);
+                match stream.queue.pop_front() {
+                    Some(item) => Some(item),
+                    None if stream.batches.is_none() => return Ok(None),
+                    None => {
+                        let stream = &mut *stream;
+                        py.detach(|| stream.fill())
+                            .map_err(|e| PyOSError::new_err(format!("{}: {e}", self.file)))?;
+                        None
+                    }
+                }
+            };
+            let Some(item) = item else { continue };
+            match item {
+                Item::Game {
+                    parsed,
+                    texts,
+                    warnings,
+                    index,
+                    line,
+                } => {
+                    let warnings = warnings
+                        .into_iter()
+                        .map(|w| {
+                            placed(
+                                py,
+                                ReadWarning::new_err(w.message.clone()),
+                                &w,
+                                &self.file,
+                                None,
+                            )
+                        })
+                        .collect::<PyResult<Vec<_>>>()?;
+                    let game = Game {
+                        game: parsed.game,
+                        texts,
+                        warnings,
+                        format: self.format,
+                        index,
+                        line,
+                        file: self.file.clone(),
+                    };
+                    return Ok(Some(Py::new(py, game)?.into_any()));
+                }
+                Item::Failed(p, text) => {
+                    let e = placed(
+                        py,
+                        ReadError::new_err(p.message.clone()),
+                        &p,
+                        &self.file,
+                        text,
+                    )?;
+                    match self.on_error {
+                        OnError::Yield => return Ok(Some(e)),
+                        OnError::Raise => return Err(PyErr::from_value(e.into_bound(py))),
+                        OnError::Skip => continue,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An exception with the place of its problem as attributes.
+fn placed(
+    py: Python<'_>,
+    e: PyErr,
+    p: &Placed,
+    file: &str,
+    text: Option<String>,
+) -> PyResult<Py<PyAny>> {
+    let v = e.value(py);
+    v.setattr("message", &p.message)?;
+    v.setattr("kind", p.kind)?;
+    v.setattr("file", file)?;
+    v.setattr("line", p.line)?;
+    v.setattr("col", p.col)?;
+    v.setattr("game", p.game)?;
+    v.setattr("text", text)?;
+    Ok(v.clone().into_any().unbind())
+}
+
+impl Stream {
+    /// Takes the next batch of games (or, at the end, the document's
+    /// damage) into the queue; called without the GIL.
+    fn fill(&mut self) -> std::io::Result<()> {
+        let Some(batches) = self.batches.as_mut() else {
+            return Ok(());
+        };
+        let Some(batch) = batches.next() else {
+            self.batches = None;
+            if let Some((line, col, what)) = self.document.cut() {
+                let p = Placed {
+                    message: cut_short(&what),
+                    kind: "",
+                    line,
+                    col,
+                    game: 0,
+                };
+                self.queue.push_back(Item::Failed(p, None));
+            }
+            // Compressed data cut short or corrupt: the stream ended
+            // there, after the games before it.
+            if let Some(e) = self.damage.take() {
+                let d = crate::report::damaged(self.file.clone(), &e);
+                let p = Placed {
+                    message: d.message,
+                    kind: d.kind,
+                    line: d.line,
+                    col: d.col,
+                    game: 0,
+                };
+                self.queue.push_back(Item::Failed(p, None));
+            }
+            return Ok(());
+        };
+        let mut batch = match batch {
+            Ok(b) => b,
+            Err(e) => {
+                self.batches = None;
+                return Err(e);
+            }
+        };
+        for (rec, outcome) in batch.drain() {
+            self.document.record(&rec);
+            let Outcome::Read(result) = outcome else {
+                continue;
+            };
+            self.index += 1;
+            let place = |p: &Problem| {
+                let (line, col) = rec.place(p);
+                Placed {
+                    message: p.message.clone(),
+                    kind: p.kind,
+                    line,
+                    col,
+                    game: self.index,
+                }
+            };
+            let item = match *result {
+                Ok((parsed, texts)) => Item::Game {
+                    warnings: parsed.warnings.iter().map(place).collect(),
+                    parsed: Box::new(parsed),
+                    texts,
+                    index: self.index,
+                    line: rec.start().0,
+                },
+                Err(p) => Item::Failed(
+                    place(&p),
+                    (!rec.bytes.is_empty()).then(|| {
+                        String::from_utf8_lossy(rec.bytes.trim_ascii_start()).into_owned()
+                    }),
+                ),
+            };
+            self.queue.push_back(item);
+        }
+        Ok(())
+    }
+}
+
+/// One game read by `kifu.read`.
+#[pyclass(module = "kifu._kifu", frozen)]
+pub struct Game {
+    game: IrGame,
+    /// Each ply's text, every line in the container's order ([`spelled`]).
+    texts: Option<Vec<String>>,
+    warnings: Vec<Py<PyAny>>,
+    format: &'static Format,
+    index: usize,
+    line: usize,
+    file: String,
+}
+
+/// How each ply of a game (every line, in the container's order) is
+/// spelled: in the source notation, or the first notation of the game's
+/// family for an interchange format; `None` where the moves cannot be
+/// replayed (read with `no_validate`).
+fn spelled(game: &IrGame, source: &Format) -> Option<Vec<String>> {
+    let family = game.family();
+    let notation = if source.family == Some(family) && source.spell.is_some() {
+        source
+    } else {
+        FORMATS
+            .iter()
+            .find(|f| f.family == Some(family) && f.spell.is_some())?
+    };
+    (notation.spell?)(game, Lines::All).ok()
+}
+
+fn json_value(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        },
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| json_value(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any().unbind()
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, json_value(py, x)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
+}
+
+fn comment_texts(comments: &[Comment]) -> Vec<&str> {
+    comments.iter().map(|c| c.text.as_str()).collect()
+}
+
+/// A line as a list of ply dictionaries, taking each ply's text from
+/// `texts` in the container's order (each ply, then its variations).
+fn line_to_py(
+    py: Python<'_>,
+    line: &Line,
+    texts: &mut Option<std::vec::IntoIter<String>>,
+) -> PyResult<Py<PyList>> {
+    let list = PyList::empty(py);
+    for ply in &line.plies {
+        list.append(ply_to_py(py, ply, texts)?)?;
+    }
+    Ok(list.unbind())
+}
+
+fn ply_to_py(
+    py: Python<'_>,
+    ply: &Ply,
+    texts: &mut Option<std::vec::IntoIter<String>>,
+) -> PyResult<Py<PyAny>> {
+    let d = PyDict::new(py);
+    let text = texts.as_mut().and_then(|t| t.next());
+    d.set_item("number", ply.number)?;
+    d.set_item(
+        "side",
+        match ply.side {
+            crate::ir::Side::White => "white",
+            crate::ir::Side::Black => "black",
+        },
+    )?;
+    d.set_item("text", text)?;
+    let mv = serde_json::to_value(&ply.mv).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    d.set_item("move", json_value(py, &mv)?)?;
+    d.set_item("glyph", ply.glyph.as_deref())?;
+    d.set_item("nags", &ply.nags)?;
+    d.set_item("before", comment_texts(&ply.before))?;
+    d.set_item("after", comment_texts(&ply.after))?;
+    let vars = PyList::empty(py);
+    for v in &ply.variations {
+        vars.append(line_to_py(py, v, texts)?)?;
+    }
+    d.set_item("variations", vars)?;
+    Ok(d.into_any().unbind())
+}
+
+#[pymethods]
+impl Game {
+    /// The tags in the order of the record (the first of two of one name).
+    #[getter]
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for t in &self.game.tags {
+            if !d.contains(&t.name)? {
+                d.set_item(&t.name, &t.value)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// The main line: a dictionary per ply.
+    #[getter]
+    fn moves(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let mut texts = self.texts.clone().map(Vec::into_iter);
+        line_to_py(py, &self.game.moves, &mut texts)
+    }
+
+    /// The variations of the main line: (index of the main-line ply each
+    /// replaces, its plies).
+    #[getter]
+    fn variations(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let moves = self.moves(py)?;
+        let out = PyList::empty(py);
+        for (i, ply) in moves.bind(py).iter().enumerate() {
+            let vars = ply.get_item("variations")?;
+            for v in vars.try_iter()? {
+                out.append(PyTuple::new(py, [i.into_pyobject(py)?.into_any(), v?])?)?;
+            }
+        }
+        Ok(out.unbind())
+    }
+
+    /// The comments of the main line: (how many of its plies come before
+    /// it, its text), in order; those before the tags first.
+    #[getter]
+    fn comments(&self) -> Vec<(usize, String)> {
+        let mut out: Vec<(usize, String)> = Vec::new();
+        let g = &self.game;
+        out.extend(g.preamble.iter().map(|c| (0, c.text.clone())));
+        for (i, ply) in g.moves.plies.iter().enumerate() {
+            out.extend(ply.before.iter().map(|c| (i, c.text.clone())));
+            out.extend(ply.after.iter().map(|c| (i + 1, c.text.clone())));
+        }
+        let n = g.moves.plies.len();
+        out.extend(g.moves.trailing.iter().map(|c| (n, c.text.clone())));
+        out
+    }
+
+    /// The result token (`1-0`, `*`), or `None` when the record has none.
+    #[getter]
+    fn result(&self) -> Option<&'static str> {
+        self.game.result.map(|r| r.token())
+    }
+
+    /// The game family (`chess`, `draughts`, ...).
+    #[getter]
+    fn family(&self) -> &'static str {
+        self.game.family().name()
+    }
+
+    /// The format it was read from.
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.format.name
+    }
+
+    /// Its number in the input, from 1 (failed games count).
+    #[getter]
+    fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The line of the input where it starts.
+    #[getter]
+    fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The input's name (a path, or `<text>`).
+    #[getter]
+    fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// What kifu noticed while reading it: `ReadWarning`s.
+    #[getter]
+    fn warnings(&self, py: Python<'_>) -> Vec<Py<PyAny>> {
+        self.warnings.iter().map(|w| w.clone_ref(py)).collect()
+    }
+
+    /// The game in kifu's JSON (the `json` format).
+    fn to_json(&self) -> PyResult<String> {
+        self.write("json", None)
+    }
+
+    /// The game written in a format (its options as keyword arguments).
+    #[pyo3(signature = (format, **options))]
+    fn write(&self, format: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        let to = named(format)?;
+        let opts = write_options(to, options)?;
+        let mut out = String::new();
+        write_one(self, to, &opts, &mut out)?;
+        Ok(out)
+    }
+
+    fn __repr__(&self) -> String {
+        let tag = |n| self.game.tag(n).unwrap_or("?");
+        format!(
+            "<kifu.Game {} #{}: {} - {}, {} plies, {}>",
+            self.family(),
+            self.index,
+            tag("White"),
+            tag("Black"),
+            self.game.moves.plies.len(),
+            self.result().unwrap_or("no result")
+        )
+    }
+}
+
+fn write_options(to: &Format, options: Option<&Bound<'_, PyDict>>) -> PyResult<WriteOptions> {
+    if to.write.is_none() || to.split.folder().is_some() || to.one_game {
+        return Err(PyValueError::new_err(format!(
+            "kifu.write does not write {} (kifu.convert does)",
+            to.name
+        )));
+    }
+    Ok(WriteOptions {
+        format: settings(to, &options_given(options)?)?,
+        source: None,
+    })
+}
+
+fn write_one(game: &Game, to: &Format, opts: &WriteOptions, out: &mut String) -> PyResult<()> {
+    if let Some(family) = to.family {
+        if family != game.game.family() {
+            return Err(WriteError::new_err(format!(
+                "game {}: a {} game cannot be written as {}",
+                game.index,
+                game.game.family().name(),
+                to.name
+            )));
+        }
+    }
+    let opts = WriteOptions {
+        source: game.format.source_notation(),
+        ..opts.clone()
+    };
+    let write = to.write.expect("checked");
+    write(&game.game, &opts, out)
+        .map(|_| ())
+        .map_err(|p| WriteError::new_err(format!("game {}: {}", game.index, p.message)))
+}
+
+/// `kifu.write`: the games in one text of a format, framed as a file of it.
+#[pyfunction]
+#[pyo3(signature = (games, format, **options))]
+fn write(
+    games: &Bound<'_, PyAny>,
+    format: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<String> {
+    let to = named(format)?;
+    let opts = write_options(to, options)?;
+    let mut sink = Sink::new(Vec::new(), to.framing);
+    let mut text = String::new();
+    for game in games.try_iter()? {
+        let game = game?;
+        let game = game
+            .cast::<Game>()
+            .map_err(|_| PyValueError::new_err("kifu.write takes the games kifu.read gives"))?;
+        text.clear();
+        write_one(game.get(), to, &opts, &mut text)?;
+        sink.game(&text)?;
+    }
+    let bytes = sink.finish()?;
+    String::from_utf8(bytes).map_err(|e| WriteError::new_err(e.to_string()))
+}
+
+/// `kifu.formats`: every format, as `kifu formats` lists them.
+#[pyfunction]
+fn formats(py: Python<'_>) -> PyResult<Vec<Py<PyDict>>> {
+    FORMATS
+        .iter()
+        .map(|f| {
+            let d = PyDict::new(py);
+            d.set_item("name", f.name)?;
+            d.set_item("extensions", f.extensions.to_vec())?;
+            d.set_item("family", f.family.map(|x| x.name()))?;
+            d.set_item("description", f.description)?;
+            d.set_item("reads", f.read.is_some())?;
+            d.set_item("writes", f.write.is_some())?;
+            Ok(d.unbind())
+        })
+        .collect()
+}
+
+/// `kifu.convert`: `kifu convert` from Python.
+#[pyfunction]
+#[pyo3(signature = (src, dst=None, *, to=None, from_format=None, out_dir=false, no_validate=false, max_record_size=None, strict=false, rejects=None, **options))]
+#[allow(clippy::too_many_arguments)]
+fn convert(
+    py: Python<'_>,
+    src: &Bound<'_, PyAny>,
+    dst: Option<PathBuf>,
+    to: Option<&str>,
+    from_format: Option<&str>,
+    out_dir: bool,
+    no_validate: bool,
+    max_record_size: Option<usize>,
+    strict: bool,
+    rejects: Option<PathBuf>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<PyDict>> {
+    let inputs: Vec<PathBuf> = match src.extract::<PathBuf>() {
+        Ok(p) => vec![p],
+        Err(_) => src.extract::<Vec<PathBuf>>()?,
+    };
+    let (output, dir) = match (dst.as_deref(), out_dir) {
+        (Some(d), true) => (None, Some(d)),
+        (d, _) => (d, None),
+    };
+    let given: Vec<Given> = options_given(options)?
+        .into_iter()
+        .map(|(name, value)| Given {
+            sides: Sides::Both,
+            shown: format!("{name}={value}"),
+            name,
+            value,
+        })
+        .collect();
+    let rejects = rejects.as_deref();
+    let ended = py.detach(|| -> Result<(Ended, Vec<String>), Error> {
+        let (from, to) = plan::formats(from_format, to, output)?;
+        let mut plan = plan::plan(&inputs, from, to, dir)?;
+        if let Some(why) = plan.nothing_to_convert() {
+            return Err(Error::Usage(why.to_string()));
+        }
+        plan.set_aside(to, strict)?;
+        let formats: Vec<&'static Format> = match from {
+            Some(f) => vec![f],
+            None => plan.jobs.iter().map(|j| j.from).collect(),
+        };
+        let options = crate::options::run::resolve(&given, &formats, to)?;
+        let outputs = Outputs {
+            output,
+            out_dir: dir,
+            rejects,
+        };
+        plan.check(&outputs, to)?;
+        let run = Run {
+            to,
+            options: &options,
+            read: ReadOptions {
+                no_validate,
+                max_record: max_record_size,
+                ..ReadOptions::default()
+            },
+            outputs,
+            strict,
+            verbose: true,
+        };
+        let mut said = Vec::new();
+        let ended = crate::convert::run(
+            &plan,
+            &run,
+            &mut |d| said.push(d.render(false)),
+            &mut |_| {},
+        )?;
+        Ok((ended, said))
+    });
+    let (ended, said) = ended.map_err(py_error)?;
+    let d = PyDict::new(py);
+    if let Ended::Done(totals) = ended {
+        let s = totals.summary;
+        d.set_item("converted", s.converted)?;
+        d.set_item("failed", s.failed)?;
+        d.set_item("warnings", s.warnings)?;
+        d.set_item("damaged", s.damaged)?;
+        d.set_item("skipped", totals.skipped)?;
+        d.set_item("summary", totals.line())?;
+    }
+    d.set_item("diagnostics", said)?;
+    Ok(d.unbind())
+}
+
+/// The native module, `kifu._kifu`; `python/kifu/__init__.py` is its face.
+#[pymodule]
+fn _kifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Reader>()?;
+    m.add_class::<Game>()?;
+    m.add_function(wrap_pyfunction!(write, m)?)?;
+    m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add("ReadError", py.get_type::<ReadError>())?;
+    m.add("ReadWarning", py.get_type::<ReadWarning>())?;
+    m.add("WriteError", py.get_type::<WriteError>())?;
+    Ok(())
+}
