@@ -16,7 +16,7 @@ use kifu::convert::{Ended, Run};
 use kifu::diff::report as diff_report;
 use kifu::error::Error;
 use kifu::format::Format;
-use kifu::options::run::{help as options_help, resolve, SHORTHANDS};
+use kifu::options::run::{help as options_help, resolve, Shorthand, SHORTHANDS};
 use kifu::options::{Given, Side};
 use kifu::output::STDOUT;
 use kifu::plan::{self, Outputs};
@@ -41,7 +41,7 @@ enum Command {
     Formats,
     /// Show where two transcriptions of the same games disagree (exit 0:
     /// equal, 1: different, 2: error).
-    Diff(DiffArgs),
+    Diff(Box<DiffArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish,
     /// powershell) to standard output.
     Completions {
@@ -84,6 +84,20 @@ struct DiffArgs {
     /// The format of the second file; guessed from its name when omitted.
     #[arg(long)]
     from_b: Option<String>,
+    /// An option of the input formats, NAME=VALUE, for each side whose
+    /// format has it (repeatable; `kifu formats` lists them).
+    #[arg(long = "from-opt", value_name = "NAME=VALUE")]
+    from_opt: Vec<String>,
+    /// An option of the first file's format only, NAME=VALUE (repeatable).
+    #[arg(long = "from-a-opt", value_name = "NAME=VALUE")]
+    from_a_opt: Vec<String>,
+    /// An option of the second file's format only, NAME=VALUE (repeatable).
+    #[arg(long = "from-b-opt", value_name = "NAME=VALUE")]
+    from_b_opt: Vec<String>,
+    /// The shorthand flags of the options read with (--pieces, --variant),
+    /// for each side whose format has them.
+    #[command(flatten)]
+    shorthands: Shorthands<true>,
     /// Pair games by these tags (comma-separated, e.g. White,Black,Date,Round)
     /// instead of by their order.
     #[arg(long, value_delimiter = ',')]
@@ -195,12 +209,23 @@ fn pool(threads: Option<usize>) {
 
 /// The shorthand flags, one per row of [`SHORTHANDS`] (which gives each its
 /// name, help and what it sets), as the options they give, in its order.
+/// `READING`: as a command that only reads takes them (`kifu diff`): on
+/// the reading side, and only those that have one ([`Shorthand::reading`]).
 #[derive(Debug, Default)]
-struct Shorthands(Vec<Given>);
+struct Shorthands<const READING: bool = false>(Vec<Given>);
 
-impl FromArgMatches for Shorthands {
+impl<const READING: bool> Shorthands<READING> {
+    /// The flags this command takes.
+    fn flags() -> impl Iterator<Item = Shorthand> {
+        SHORTHANDS
+            .iter()
+            .filter_map(|s| if READING { s.reading() } else { Some(*s) })
+    }
+}
+
+impl<const READING: bool> FromArgMatches for Shorthands<READING> {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
-        let given = SHORTHANDS.iter().filter_map(|s| match s.switch {
+        let given = Self::flags().filter_map(|s| match s.switch {
             Some(value) => m.get_flag(s.flag).then(|| s.given(value)),
             None => m.get_one::<String>(s.flag).map(|v| s.given(v)),
         });
@@ -213,9 +238,9 @@ impl FromArgMatches for Shorthands {
     }
 }
 
-impl clap::Args for Shorthands {
+impl<const READING: bool> clap::Args for Shorthands<READING> {
     fn augment_args(cmd: clap::Command) -> clap::Command {
-        SHORTHANDS.iter().fold(cmd, |cmd, s| {
+        Self::flags().fold(cmd, |cmd, s| {
             let arg = clap::Arg::new(s.flag).long(s.flag).help(s.help());
             cmd.arg(match s.switch {
                 Some(_) => arg.action(clap::ArgAction::SetTrue),
@@ -451,8 +476,11 @@ fn print_bytes(bytes: &[u8]) -> ExitCode {
 /// `kifu diff`: gives 0 when the files agree, 1 when they differ.
 fn diff(args: &DiffArgs) -> Result<u8, Error> {
     pool(None);
-    let a = diff_report::open(&args.a, args.from_a.as_deref())?;
-    let b = diff_report::open(&args.b, args.from_b.as_deref())?;
+    let fa = diff_report::format_of(&args.a, args.from_a.as_deref())?;
+    let fb = diff_report::format_of(&args.b, args.from_b.as_deref())?;
+    let [ra, rb] = diff_read_options(args, fa, fb)?;
+    let a = diff_report::open(&args.a, fa, ra)?;
+    let b = diff_report::open(&args.b, fb, rb)?;
     let style = match args.format.as_str() {
         "json" => diff_report::Style::Json,
         "html" => diff_report::Style::Html,
@@ -472,6 +500,40 @@ fn diff(args: &DiffArgs) -> Result<u8, Error> {
     let mut out = BufWriter::new(io::stdout().lock());
     let counts = diff_report::run(a, b, &settings, &mut out, &mut |line| say(line))?;
     Ok(counts.status())
+}
+
+/// The options each side of a diff is read with: `--from-opt` and the
+/// shorthands for each side whose format has the option (one of the two
+/// must), `--from-a-opt` and `--from-b-opt` for one side (whose format
+/// must have it), through the resolution `convert` uses.
+fn diff_read_options(
+    args: &DiffArgs,
+    fa: &'static Format,
+    fb: &'static Format,
+) -> Result<[ReadOptions; 2], Error> {
+    let mut shared = args.shorthands.0.clone();
+    for text in &args.from_opt {
+        shared.push(Given::parse(Side::Read, text)?);
+    }
+    let mut sides = Vec::new();
+    for (format, own) in [(fa, &args.from_a_opt), (fb, &args.from_b_opt)] {
+        let mut given = shared.clone();
+        for text in own {
+            // Checked against this side's format alone.
+            let g = Given::parse(Side::Read, text)?;
+            resolve(std::slice::from_ref(&g), &[format], format)?;
+            given.push(g);
+        }
+        // Each option checked against both sides, applied to this one.
+        let options = resolve(&given, &[fa, fb], format)?;
+        sides.push(ReadOptions {
+            format: options.read(format),
+            ..ReadOptions::default()
+        });
+    }
+    let b = sides.pop().unwrap_or_default();
+    let a = sides.pop().unwrap_or_default();
+    Ok([a, b])
 }
 
 /// Runs a conversion; gives the exit code (0 done, 1 games failed or inputs

@@ -32,9 +32,25 @@ pub struct Input {
     damage: Damage,
 }
 
-/// Opens one input of a diff, in the format `named` (`--from-a`,
-/// `--from-b`) or, without one, the format its name says.
-pub fn open(path: &Path, named_as: Option<&str>) -> Result<Input, Error> {
+/// Opens one input of a diff in its format ([`format_of`]), read with
+/// `read` (the format's options, as `kifu diff` was given them).
+pub fn open(path: &Path, format: &'static Format, read: ReadOptions) -> Result<Input, Error> {
+    let (reader, damage) = if path.as_os_str() == STDIN {
+        input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))?
+    } else {
+        input::open(path).map_err(|e| Error::io(path, e))?
+    };
+    Ok(Input {
+        path: path.to_path_buf(),
+        format,
+        games: Games::new(reader, format, read),
+        damage,
+    })
+}
+
+/// The format of one side: as `--from-a`/`--from-b` names it, else as the
+/// file's name says; one kifu reads.
+pub fn format_of(path: &Path, named_as: Option<&str>) -> Result<&'static Format, Error> {
     let format = match named_as {
         Some(n) => named(n)?,
         None => format::guess(path).ok_or_else(|| {
@@ -47,17 +63,7 @@ pub fn open(path: &Path, named_as: Option<&str>) -> Result<Input, Error> {
     if format.read.is_none() {
         return Err(Error::Usage(write_only(format, true)));
     }
-    let (reader, damage) = if path.as_os_str() == STDIN {
-        input::decompressed(io::stdin()).map_err(|e| Error::io(STDIN, e))?
-    } else {
-        input::open(path).map_err(|e| Error::io(path, e))?
-    };
-    Ok(Input {
-        path: path.to_path_buf(),
-        format,
-        games: Games::new(reader, format, ReadOptions::default()),
-        damage,
-    })
+    Ok(format)
 }
 
 /// How a diff pairs, compares and reports.

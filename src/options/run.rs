@@ -207,6 +207,16 @@ pub const SHORTHANDS: &[Shorthand] = &[
 ];
 
 impl Shorthand {
+    /// The flag as a command that only reads takes it (`kifu diff`): on
+    /// the reading side alone; `None` for one that only sets how games
+    /// are written.
+    pub fn reading(&self) -> Option<Shorthand> {
+        self.sides.has(Side::Read).then_some(Shorthand {
+            sides: Sides::Read,
+            ..*self
+        })
+    }
+
     /// The option given by the flag with `value` (the switch's own value
     /// for a switch).
     pub fn given(&self, value: &str) -> Given {

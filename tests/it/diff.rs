@@ -847,3 +847,57 @@ fn a_file_against_itself_is_equal_or_unreadable_never_different() {
         "{out}"
     );
 }
+
+/// `kifu diff` takes the read options `convert` takes: a Sllavcco sheet
+/// in German pieces compared with its pgn (every game unreadable without
+/// them), by `--pieces`, `--from-opt` or `--from-b-opt`; an option one
+/// side's format lacks is refused where it is named for that side, and a
+/// flag that only sets how games are written is no flag of diff's.
+#[test]
+fn diff_takes_the_read_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let de = dir.path().join("p.de.sllavcco");
+    let out = kifu(
+        &[
+            "convert",
+            GAME,
+            "--to",
+            "sllavcco",
+            "--pieces",
+            "de",
+            "-o",
+            de.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let (code, out) = diff(Path::new(GAME), &de, &[]);
+    assert_eq!(code, 1, "{out}");
+    for args in [
+        &["--pieces", "de"][..],
+        &["--from-opt", "pieces=de"],
+        &["--from-b-opt", "pieces=de"],
+    ] {
+        let (code, out) = diff(Path::new(GAME), &de, args);
+        assert_eq!(code, 0, "{args:?}: {out}");
+        assert!(out.contains("1 equal, 0 different"), "{args:?}: {out}");
+    }
+    let refused = kifu(
+        &[
+            "diff",
+            GAME,
+            de.to_str().unwrap(),
+            "--from-a-opt",
+            "pieces=de",
+        ],
+        b"",
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        common::stderr(&refused).contains("pgn has no option `pieces`"),
+        "{}",
+        common::stderr(&refused)
+    );
+    let refused = kifu(&["diff", GAME, de.to_str().unwrap(), "--rotate", "90"], b"");
+    assert_eq!(refused.status.code(), Some(2));
+}
