@@ -16,6 +16,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::ByteArray;
@@ -131,8 +132,9 @@ enum Values {
     Int(Vec<i64>),
     /// `BOOLEAN`.
     Bool(Vec<bool>),
-    /// UTF-8 strings.
-    Text(Vec<ByteArray>),
+    /// UTF-8 strings: their bytes one after another, and where each ends
+    /// (one buffer, not an allocation per value).
+    Text(Vec<u8>, Vec<usize>),
 }
 
 /// One column being filled.
@@ -148,7 +150,7 @@ impl Column {
             values: match kind {
                 Kind::Integer => Values::Int(Vec::new()),
                 Kind::Boolean => Values::Bool(Vec::new()),
-                Kind::Text | Kind::Json => Values::Text(Vec::new()),
+                Kind::Text | Kind::Json => Values::Text(Vec::new(), Vec::new()),
             },
             levels: (!not_null).then(Vec::new),
         }
@@ -179,7 +181,10 @@ impl Column {
                 "0" => false,
                 _ => return Err(bad(v)),
             }),
-            Values::Text(values) => values.push(ByteArray::from(v.as_bytes().to_vec())),
+            Values::Text(data, ends) => {
+                data.extend_from_slice(v.as_bytes());
+                ends.push(data.len());
+            }
         }
         Ok(v.len() + 8)
     }
@@ -196,9 +201,20 @@ impl Column {
                 w.write_batch(v, levels, None)?;
                 v.clear();
             }
-            (Values::Text(v), ColumnWriter::ByteArrayColumnWriter(w)) => {
-                w.write_batch(v, levels, None)?;
-                v.clear();
+            (Values::Text(data, ends), ColumnWriter::ByteArrayColumnWriter(w)) => {
+                // Each value a slice of the one buffer, shared.
+                let bytes = Bytes::from(std::mem::take(data));
+                let mut start = 0;
+                let values: Vec<ByteArray> = ends
+                    .iter()
+                    .map(|&end| {
+                        let value = ByteArray::from(bytes.slice(start..end));
+                        start = end;
+                        value
+                    })
+                    .collect();
+                w.write_batch(&values, levels, None)?;
+                ends.clear();
             }
             _ => {
                 return Err(parquet::errors::ParquetError::General(
