@@ -3,12 +3,12 @@
 //!
 //! The rows are the csv tables' own: the writer is [`csv::write`], whose
 //! container rows [`ParquetSink`] puts in their tables with the same key
-//! ([`csv::GameIds`]), so both have one set of columns ([`csv::COLUMNS`]).
+//! (`csv::GameIds`), so both have one set of columns (`csv::COLUMNS`).
 //! Each column is typed from its kind: integers as `INT64`, booleans as
 //! `BOOLEAN`, text and JSON as UTF-8 strings; a column that may be NULL
 //! is `OPTIONAL`. Rows are kept a row group at a time
 //! ([`ROW_GROUP_ROWS`], [`ROW_GROUP_BYTES`]), then written, compressed
-//! with Zstandard: memory stays flat on any input. Each file is written to
+//! with Zstandard: memory is bounded on any input. Each file is written to
 //! a temporary file beside it and put in place when it is complete, as
 //! every output is ([`OutFile`]).
 
@@ -36,7 +36,7 @@ pub const FILES: [&str; 3] = ["games.parquet", "tags.parquet", "moves.parquet"];
 pub const ROW_GROUP_ROWS: usize = 100_000;
 
 /// ... or this many bytes of values.
-pub const ROW_GROUP_BYTES: usize = 32 << 20;
+pub const ROW_GROUP_BYTES: usize = 8 << 20;
 
 /// The Zstandard level (the command-line tool's default).
 const ZSTD_LEVEL: i32 = 3;
