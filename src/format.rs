@@ -13,7 +13,7 @@ use crate::family::hnefatafl::{aagenielsen, otn, tafl};
 use crate::family::spell;
 use crate::family::tenjiku::notation as tenjiku;
 use crate::family::{self, Family};
-use crate::interchange::{csv, json, xml};
+use crate::interchange::{csv, json, parquet, xml};
 use crate::options::Options;
 use crate::picture;
 
@@ -280,7 +280,22 @@ pub static FORMATS: &[Format] = &[
         framing: Framing::PLAIN,
         one_game: false,
         options: Options::NONE,
-    },    Format {
+    },
+    Format {
+        name: "parquet",
+        extensions: &["parquet"],
+        names: &[],
+        family: None,
+        description: "any game as the csv tables in Apache Parquet files games.parquet, tags.parquet and moves.parquet in a folder, typed and Zstandard-compressed (written only; --out-dir DIR)",
+        split: &parquet::ParquetScan,
+        read: None,
+        write: Some(csv::write),
+        spell: None,
+        framing: Framing::PLAIN,
+        one_game: false,
+        options: Options::NONE,
+    },
+    Format {
         name: "svg",
         extensions: &["svg"],
         names: &[],

@@ -140,7 +140,7 @@ struct ConvertArgs {
     #[arg(long, short = 'o', conflicts_with = "out_dir")]
     output: Option<PathBuf>,
     /// Write one output file per input file here, mirroring directories
-    /// (csv: the three tables of the whole run).
+    /// (csv, parquet: the three tables of the whole run).
     #[arg(long)]
     out_dir: Option<PathBuf>,
     /// Stop at the first failed game; warnings count as failures.

@@ -38,9 +38,10 @@ pub const FILES: [&str; 3] = ["games.csv", "tags.csv", "moves.csv"];
 /// them.
 pub const TABLES: [&str; 3] = ["games", "tags", "moves"];
 
-/// How a column holds its values, for the SQL schema.
+/// How a column holds its values, for the SQL schema and the parquet
+/// tables' types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     /// Text.
     Text,
     /// A whole number.
@@ -52,7 +53,7 @@ enum Kind {
 }
 
 /// One column: its name, kind, and whether it is never NULL.
-type Column = (&'static str, Kind, bool);
+pub(crate) type Column = (&'static str, Kind, bool);
 
 use Kind::*;
 
@@ -111,11 +112,11 @@ const MOVES: &[Column] = &[
 ];
 
 /// Each table's columns, in the order of [`TABLES`].
-const COLUMNS: [&[Column]; 3] = [GAMES, TAGS, MOVES];
+pub(crate) const COLUMNS: [&[Column]; 3] = [GAMES, TAGS, MOVES];
 
 /// How many leading columns of each table the sink writes (the key, and
 /// for games the source and index); the container row holds the rest.
-const KEYS: [usize; 3] = [3, 1, 1];
+pub(crate) const KEYS: [usize; 3] = [3, 1, 1];
 
 /// The seven-tag roster, in the order of its columns.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -426,11 +427,56 @@ pub fn game_key(bytes: &[u8]) -> u64 {
 pub struct TableSink {
     outs: [Option<Output>; 3],
     name: String,
+    ids: GameIds,
+    buf: String,
+}
+
+/// The `game_id` of each game of a run: [`game_key`] of its record, and
+/// `-2`, `-3`, ... for the second, third, ... record of the same bytes.
+/// The csv and the parquet tables both key their rows with it.
+#[derive(Default)]
+pub(crate) struct GameIds {
     /// The keys met so far.
     seen: HashSet<u64>,
     /// How many records of a key met more than once came so far.
     repeats: HashMap<u64, u32>,
-    buf: String,
+}
+
+impl GameIds {
+    /// The id of the next game, whose record is `bytes`.
+    pub(crate) fn id(&mut self, bytes: &[u8]) -> String {
+        let key = game_key(bytes);
+        if self.seen.insert(key) {
+            format!("{key:016x}")
+        } else {
+            let n = self.repeats.entry(key).or_insert(1);
+            *n += 1;
+            format!("{key:016x}-{n}")
+        }
+    }
+}
+
+/// The container rows of a game as [`write`] gives them: each row's table
+/// (an index of [`TABLES`]) and its text after the table's name (from the
+/// comma before its first field, its line end included).
+pub(crate) fn container_rows(text: &str) -> impl Iterator<Item = io::Result<(usize, &str)>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = row_end(rest.as_bytes()).unwrap_or(rest.len());
+        let (line, tail) = rest.split_at(end);
+        rest = tail;
+        let comma = memchr::memchr(b',', line.as_bytes()).unwrap_or(line.len());
+        Some(
+            TABLES
+                .iter()
+                .position(|t| *t == &line[..comma])
+                .map(|t| (t, &line[comma..]))
+                .ok_or_else(|| io::Error::other("a csv row of no table (a bug)")),
+        )
+    })
 }
 
 impl TableSink {
@@ -440,8 +486,7 @@ impl TableSink {
         let mut sink = TableSink {
             outs,
             name,
-            seen: HashSet::new(),
-            repeats: HashMap::new(),
+            ids: GameIds::default(),
             buf: String::new(),
         };
         for (t, out) in sink.outs.iter_mut().enumerate() {
@@ -456,23 +501,9 @@ impl TableSink {
 
 impl Games for TableSink {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
-        let key = game_key(origin.bytes);
-        let id = if self.seen.insert(key) {
-            format!("{key:016x}")
-        } else {
-            let n = self.repeats.entry(key).or_insert(1);
-            *n += 1;
-            format!("{key:016x}-{n}")
-        };
-        let mut rest = text.as_bytes();
-        while !rest.is_empty() {
-            let end = row_end(rest).unwrap_or(rest.len());
-            let (line, tail) = rest.split_at(end);
-            rest = tail;
-            let comma = memchr::memchr(b',', line).unwrap_or(line.len());
-            let Some(t) = TABLES.iter().position(|t| t.as_bytes() == &line[..comma]) else {
-                return Err(io::Error::other("a csv row of no table (a bug)"));
-            };
+        let id = self.ids.id(origin.bytes);
+        for row in container_rows(text) {
+            let (t, fields) = row?;
             let Some(out) = self.outs[t].as_mut() else {
                 continue;
             };
@@ -485,7 +516,7 @@ impl Games for TableSink {
                 self.buf.push_str(&origin.index.to_string());
             }
             out.write_all(self.buf.as_bytes())?;
-            out.write_all(&line[comma..])?;
+            out.write_all(fields.as_bytes())?;
         }
         Ok(())
     }
@@ -1140,7 +1171,10 @@ impl Skip for RowSkip {
 /// Reads one field starting at `pos`: its value (`None` for an empty
 /// unquoted field, NULL), where the next field starts, and whether one
 /// does (false at the row's end).
-fn next_field(text: &str, pos: usize) -> Result<(Option<Cow<'_, str>>, usize, bool), String> {
+pub(crate) fn next_field(
+    text: &str,
+    pos: usize,
+) -> Result<(Option<Cow<'_, str>>, usize, bool), String> {
     let bytes = text.as_bytes();
     let end_of = |i: usize| -> Result<(usize, bool), String> {
         match bytes.get(i) {

@@ -47,6 +47,7 @@ mod machinery;
 mod messages;
 mod options;
 mod outputs;
+mod parquet;
 mod pictures;
 mod properties;
 mod registry;
