@@ -43,3 +43,35 @@ fn every_test_file_is_a_module_of_one_of_the_two_crates() {
         }
     }
 }
+
+/// The crates beside the library (`fuzz/`, `benches/`) keep lockfiles of
+/// their own, which hold the library's dependencies too: a dependency
+/// added to the library must be added there as well, or `fuzz/build.sh`
+/// (`--locked`, in `.ci/run`) fails. (A merge that added `parquet` left
+/// `fuzz/Cargo.lock` behind.)
+#[test]
+fn the_fuzz_and_bench_lockfiles_hold_the_librarys_dependencies() {
+    for krate in ["fuzz", "benches"] {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--locked",
+                "--manifest-path",
+            ])
+            .arg(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(krate)
+                    .join("Cargo.toml"),
+            )
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "{krate}/Cargo.lock is behind the library's dependencies (run `cargo metadata \
+             --manifest-path {krate}/Cargo.toml` to update it):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
