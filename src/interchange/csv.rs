@@ -186,9 +186,9 @@ fn row(out: &mut String, table: usize, fields: &[Option<&str>]) -> Result<(), Pr
         };
         if nul {
             return Err(Problem::whole(format!(
-                "cannot be written as csv: {} `{name}` holds a NUL character (U+0000), \
-                 which database text cannot hold",
-                FILES[table]
+                "cannot be written in the database tables (csv, parquet): the {} table's \
+                 `{name}` holds a NUL character (U+0000), which database text cannot hold",
+                TABLES[table]
             ))
             .of_kind(CANNOT_HOLD));
         }

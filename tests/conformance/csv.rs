@@ -535,12 +535,12 @@ fn a_nul_character_fails_its_game_alone_and_the_other_tables_load() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(counts(&out), (2, 3), "{err}");
     for want in [
-        "damaged.pgn:5:1: error[csv-cannot-hold]: game 2: cannot be written as csv: \
-         moves.csv `comments_after` holds a NUL character (U+0000)",
-        "nul.json:2:1: error[csv-cannot-hold]: game 1: cannot be written as csv: \
-         tags.csv `value` holds a NUL character",
-        "nul.xml:3:1: error[csv-cannot-hold]: game 1: cannot be written as csv: \
-         moves.csv `comments_after` holds a NUL character",
+        "damaged.pgn:5:1: error[csv-cannot-hold]: game 2: cannot be written in the database tables \
+         (csv, parquet): the moves table's `comments_after` holds a NUL character (U+0000)",
+        "nul.json:2:1: error[csv-cannot-hold]: game 1: cannot be written in the database tables \
+         (csv, parquet): the tags table's `value` holds a NUL character",
+        "nul.xml:3:1: error[csv-cannot-hold]: game 1: cannot be written in the database tables \
+         (csv, parquet): the moves table's `comments_after` holds a NUL character",
     ] {
         assert!(err.contains(want), "{want}\n{err}");
     }

@@ -135,3 +135,30 @@ fn the_tables_need_a_folder_and_are_never_written_over_an_input() {
     assert_eq!(fs::read_to_string(&input).unwrap(), GAMES);
     assert!(!tmp.path().join("games.parquet").exists());
 }
+
+/// A NUL character, which database text cannot hold, fails its game in
+/// the parquet tables as in the csv ones, with a message that names the
+/// table and column and fits both (it said "cannot be written as csv").
+#[test]
+fn a_nul_character_fails_its_game_with_the_table_and_column() {
+    let game = r#"{"variant":{"family":"chess"},"tags":[{"name":"Event","value":"a\u0000b"}],"moves":{"plies":[]},"result":"*"}"#;
+    let input = format!("{game}\n{}\n", game.replace("a\\u0000b", "ab"));
+    for to in ["parquet", "csv"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = convert(
+            "jsonl",
+            to,
+            &["--out-dir", dir.path().to_str().unwrap()],
+            input.as_bytes(),
+        );
+        let err = stderr(&out);
+        assert_eq!(counts(&out), (1, 1), "{to}: {err}");
+        assert!(
+            err.contains(
+                "error[csv-cannot-hold]: game 1: cannot be written in the database tables \
+                 (csv, parquet): the games table's `event` holds a NUL character (U+0000)"
+            ),
+            "{to}: {err}"
+        );
+    }
+}
