@@ -55,6 +55,18 @@ pub struct Diagram {
 }
 
 impl Diagram {
+    /// A diagram of `width` x `height` pixels with its white ground drawn
+    /// (the paper every family's board stands on), and nothing else yet.
+    pub fn sized(width: u32, height: u32) -> Diagram {
+        let mut d = Diagram {
+            width,
+            height,
+            ..Diagram::default()
+        };
+        rect(&mut d.board, 0.0, 0.0, width as f32, height as f32, "#fff");
+        d
+    }
+
     /// The position after `ply` plies (the last when `None`) as an SVG
     /// document titled `title`; an error when the game has fewer plies.
     pub fn svg(&self, ply: Option<usize>, title: &str) -> Result<String, Problem> {
@@ -176,13 +188,9 @@ impl Grid {
         (x + self.cell / 2.0, y + self.cell / 2.0)
     }
 
-    /// A diagram of this size, with nothing in it.
+    /// A diagram of this size, on its white ground ([`Diagram::sized`]).
     pub fn diagram(&self) -> Diagram {
-        Diagram {
-            width: self.width(),
-            height: self.height(),
-            ..Diagram::default()
-        }
+        Diagram::sized(self.width(), self.height())
     }
 
     /// Fills a cell.

@@ -58,6 +58,12 @@ pub fn find_tag(tags: &[Tag], name: &str) -> Option<usize> {
     tags.iter().position(|t| t.name.eq_ignore_ascii_case(name))
 }
 
+/// Whether a tag's value reads as a typed field's ([`Backing::Value`]).
+pub type Agrees<'a> = &'a dyn Fn(&str) -> bool;
+
+/// A typed field's value, spelled for its tag ([`Backing::Value`]).
+pub type Spelled<'a> = &'a dyn Fn() -> String;
+
 /// What a typed field says the tag that carries it ([`find_tag`]) must
 /// read as.
 pub enum Backing<'a> {
@@ -65,9 +71,9 @@ pub enum Backing<'a> {
     /// gets `value`, and a missing one is added at the end.
     Value {
         /// Whether a tag's value reads as the field.
-        agrees: &'a dyn Fn(&str) -> bool,
+        agrees: Agrees<'a>,
         /// The field's value, spelled for the tag.
-        value: &'a dyn Fn() -> String,
+        value: Spelled<'a>,
     },
     /// No value: a tag that reads as none (`[FEN "?"]` in draughts) is
     /// kept as written, and each one that would be read as a value in the
@@ -129,6 +135,31 @@ pub fn back_tag(
             } else {
                 Backed::Absent
             }
+        }
+    }
+}
+
+/// Makes a PGN-style `FEN` tag, with its `SetUp "1"`, say what a setup
+/// says ([`back_tag`]): `setup` is the position as a tag agrees with it and
+/// as it is written, `None` for a game without one (then every FEN tag is
+/// read as a position, and each is dropped, with its `SetUp`). A missing
+/// FEN tag is added after `SetUp "1"` (added too when missing). Chess and
+/// tenjiku write their setups so.
+pub fn back_fen(tags: &mut std::borrow::Cow<'_, [Tag]>, setup: Option<(Agrees<'_>, Spelled<'_>)>) {
+    let backing = match setup {
+        Some((agrees, value)) => {
+            if find_tag(tags, "FEN").is_none() && find_tag(tags, "SetUp").is_none() {
+                tags.to_mut().push(Tag::new("SetUp", "1"));
+            }
+            Backing::Value { agrees, value }
+        }
+        None => Backing::Nothing {
+            reads_as_nothing: &|_| false,
+        },
+    };
+    if back_tag(tags, "FEN", backing) == Backed::Dropped {
+        if let Some(j) = find_tag(tags, "SetUp") {
+            tags.to_mut().remove(j);
         }
     }
 }

@@ -136,14 +136,6 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let dark = |c: u32, r: u32| (c + r).is_multiple_of(2);
     let mut d = grid.diagram();
     d.defs = defs(view.id);
-    draw::rect(
-        &mut d.board,
-        0.0,
-        0.0,
-        d.width as f32,
-        d.height as f32,
-        "#fff",
-    );
     for r in 0..8 {
         for c in 0..8 {
             grid.fill(&mut d.board, c, r, if dark(c, r) { DARK } else { LIGHT });

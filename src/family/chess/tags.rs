@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use crate::family::chess::rules;
 use crate::family::Setup;
-use crate::ir::{back_tag, find_tag, Backed, Backing, Game, Tag};
+use crate::ir::{back_fen, back_tag, Backing, Game, Tag};
 
 /// The game's tags, with `Variant`, `SetUp` and `FEN` made to say what its
 /// variant and setup say: a tag that agrees is kept as written, one that
@@ -30,40 +30,19 @@ pub fn render(game: &Game) -> Cow<'_, [Tag]> {
         }
     };
     back_tag(&mut tags, "Variant", variant);
-    let fen = game.setup.as_ref().and_then(Setup::as_chess);
-    let backed = match fen {
-        Some(fen) => {
-            if find_tag(&tags, "FEN").is_none() && find_tag(&tags, "SetUp").is_none() {
-                tags.to_mut().push(Tag::new("SetUp", "1"));
-            }
-            // The setup holds the FEN with Shredder castling letters; a tag
-            // is written with the letters of the game's variant.
-            let agrees = |v: &str| rules::parse_fen(v).is_ok_and(|b| rules::fen(&b, true) == *fen);
-            let value = || {
-                rules::parse_fen(fen).map_or_else(|_| fen.to_string(), |b| rules::fen(&b, chess960))
-            };
-            back_tag(
-                &mut tags,
-                "FEN",
-                Backing::Value {
-                    agrees: &agrees,
-                    value: &value,
-                },
-            )
-        }
-        // Every FEN tag is read as a position (an empty one is refused).
-        None => back_tag(
+    match game.setup.as_ref().and_then(Setup::as_chess) {
+        // The setup holds the FEN with Shredder castling letters; a tag is
+        // written with the letters of the game's variant.
+        Some(fen) => back_fen(
             &mut tags,
-            "FEN",
-            Backing::Nothing {
-                reads_as_nothing: &|_| false,
-            },
+            Some((
+                &|v| rules::parse_fen(v).is_ok_and(|b| rules::fen(&b, true) == *fen),
+                &|| {
+                    rules::parse_fen(fen).map_or_else(|_| fen.clone(), |b| rules::fen(&b, chess960))
+                },
+            )),
         ),
-    };
-    if backed == Backed::Dropped {
-        if let Some(j) = find_tag(&tags, "SetUp") {
-            tags.to_mut().remove(j);
-        }
+        None => back_fen(&mut tags, None),
     }
     tags
 }

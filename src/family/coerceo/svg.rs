@@ -291,13 +291,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         flip: view.flip,
     };
     let band = (width / 2.0, height - MARGIN * 0.6);
-    let mut d = Diagram {
-        width: width as u32,
-        height: height as u32,
-        defs: defs(geo, &layout, view.id, tiles),
-        ..Diagram::default()
-    };
-    draw::rect(&mut d.board, 0.0, 0.0, width, height, "#fff");
+    let mut d = Diagram::sized(width as u32, height as u32);
+    d.defs = defs(geo, &layout, view.id, tiles);
     d.frames
         .push(frame(&pos, geo, &layout, view.id, &Last::default(), band));
     for ply in &game.moves.plies {

@@ -82,14 +82,6 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let diagonal = view.notation == Some("draughts-diag") && board.has_diagonal();
     let mut d = grid.diagram();
     d.defs = defs(view.id, cell);
-    draw::rect(
-        &mut d.board,
-        0.0,
-        0.0,
-        d.width as f32,
-        d.height as f32,
-        "#fff",
-    );
     // (Column, row) from 0 of a square, White's view.
     let at = |sq: Square| {
         board

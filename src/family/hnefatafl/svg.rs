@@ -114,14 +114,6 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let at = |sq: Square| (u32::from(sq.file), u32::from(sq.rank));
     let mut d = grid.diagram();
     d.defs = defs(view.id, cell);
-    draw::rect(
-        &mut d.board,
-        0.0,
-        0.0,
-        d.width as f32,
-        d.height as f32,
-        "#fff",
-    );
     for r in 0..grid.rows {
         for c in 0..grid.cols {
             grid.fill(&mut d.board, c, r, LIGHT);

@@ -27,7 +27,7 @@ use crate::family::tenjiku::{
     unknown_piece, Abbreviations, Claim, Move as TMove, Piece, Ply, Square, Variant as TVariant,
 };
 use crate::family::{Family, Move, Setup, Variant};
-use crate::ir::{back_tag, find_tag, Backed, Backing, Game, Ply as IrPly, Side, Tag};
+use crate::ir::{back_fen, find_tag, Game, Ply as IrPly, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The pest parser: the container and Hodges moves.
@@ -465,35 +465,15 @@ impl Spell for Hodges {
 /// and one without a setup is dropped with its `SetUp`.
 fn render_tags(game: &Game) -> Vec<Tag> {
     let mut tags = Cow::Borrowed(game.tags.as_slice());
-    let fen = game.setup.as_ref().and_then(Setup::as_tenjiku);
-    let backed = match fen {
-        Some(fen) => {
-            if find_tag(&tags, "FEN").is_none() && find_tag(&tags, "SetUp").is_none() {
-                tags.to_mut().push(Tag::new("SetUp", "1"));
-            }
-            let agrees = |v: &str| rules::parse_fen(v).is_ok_and(|(b, side)| b.fen(side) == *fen);
-            back_tag(
-                &mut tags,
-                "FEN",
-                Backing::Value {
-                    agrees: &agrees,
-                    value: &|| fen.clone(),
-                },
-            )
-        }
-        // Every FEN tag is read as a position.
-        None => back_tag(
+    match game.setup.as_ref().and_then(Setup::as_tenjiku) {
+        Some(fen) => back_fen(
             &mut tags,
-            "FEN",
-            Backing::Nothing {
-                reads_as_nothing: &|_| false,
-            },
+            Some((
+                &|v| rules::parse_fen(v).is_ok_and(|(b, side)| b.fen(side) == *fen),
+                &|| fen.clone(),
+            )),
         ),
-    };
-    if backed == Backed::Dropped {
-        if let Some(j) = find_tag(&tags, "SetUp") {
-            tags.to_mut().remove(j);
-        }
+        None => back_fen(&mut tags, None),
     }
     tags.into_owned()
 }

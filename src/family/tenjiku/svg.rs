@@ -162,14 +162,6 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     // Black's view: file 16 on the left, rank a (1) at the top.
     let at = |sq: Square| (16 - u32::from(sq.file()), 16 - u32::from(sq.rank()));
     let mut d = grid.diagram();
-    draw::rect(
-        &mut d.board,
-        0.0,
-        0.0,
-        d.width as f32,
-        d.height as f32,
-        "#fff",
-    );
     let side = 16.0 * cell;
     draw::rect(&mut d.board, grid.margin, grid.margin, side, side, BOARD);
     for i in 0..=16 {
