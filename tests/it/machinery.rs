@@ -686,7 +686,10 @@ proptest! {
                 prop_assert_eq!(converted, good, "{}", err);
             }
         } else {
-            prop_assert!(converted <= games, "{}", err);
+            // A damaged directory may turn a link into a file (its text is
+            // a game) or rename a member: each member still holds at most
+            // one game, and none is counted twice.
+            prop_assert!(converted <= members.len(), "{}", err);
         }
     }
 }
