@@ -41,6 +41,7 @@
 #![warn(missing_docs)]
 
 pub mod archive;
+pub mod cli;
 pub mod codec;
 pub mod container;
 pub mod convert;

@@ -156,6 +156,7 @@ fn no_import_circle_takes_in_the_floors_above_the_ir() {
     let g = graph(&mods);
     let above = [
         "archive",
+        "cli",
         "codec",
         "container",
         "convert",

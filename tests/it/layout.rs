@@ -75,3 +75,28 @@ fn the_fuzz_and_bench_lockfiles_hold_the_librarys_dependencies() {
         );
     }
 }
+
+/// The binary stays a thin layer over the library (issue 23): its commands
+/// and flags are defined in `kifu::cli`, planning, converting, diffing and
+/// reporting are the library's; `src/main.rs` keeps only the process (the
+/// worker threads, standard output, the exit status).
+#[test]
+fn the_command_line_binary_stays_thin() {
+    let main = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/main.rs"))
+        .expect("src/main.rs");
+    let lines = main.lines().count();
+    assert!(
+        lines < 500,
+        "src/main.rs has {lines} lines: move definitions to src/cli.rs and work to the library"
+    );
+    for derive in [
+        "#[derive(Parser)]",
+        "#[derive(clap::Args)]",
+        "#[derive(Subcommand)]",
+    ] {
+        assert!(
+            !main.contains(derive),
+            "src/main.rs defines flags ({derive}): they are defined once, in src/cli.rs"
+        );
+    }
+}
