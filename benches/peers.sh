@@ -16,6 +16,10 @@
 # adds the same kifu commands run by another binary (say main's, to compare a
 # change) in the same rounds; KIFU_FROM=draughts-num times another notation
 # (FROM -> FROM only, no pgn-extract: it reads chess alone).
+# PGN_READER=1 adds the Rust peer: pgn-reader with shakmaty replaying every
+# main-line move, check only (the validate example of pgn-reader), built in
+# the temporary folder from crates.io (GPL-3.0: built for the measurement,
+# never part of kifu's build).
 set -euo pipefail
 
 file=${1:?usage: benches/peers.sh ARCHIVE [rounds]}
@@ -63,6 +67,57 @@ done
 [ -f "$tmp/$base.gz" ] && commands+=("gzip -dc $tmp/$base.gz")
 if [ "$from" = pgn ]; then
   commands+=("$pe -s -Wlalg $file -o /dev/null" "$pe -s $file -o /dev/null")
+fi
+if [ "$from" = pgn ] && [ "${PGN_READER:-}" = 1 ]; then
+  mkdir -p "$tmp/peer/src"
+  cat >"$tmp/peer/Cargo.toml" <<'TOML'
+[package]
+name = "pgn-reader-check"
+version = "0.0.0"
+edition = "2021"
+[dependencies]
+pgn-reader = "0.26"
+shakmaty = "0.27"
+TOML
+  cat >"$tmp/peer/src/main.rs" <<'RUST'
+// Every main-line SAN replayed on shakmaty's position; variations skipped.
+use pgn_reader::{BufferedReader, RawHeader, SanPlus, Skip, Visitor};
+use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+struct Check { pos: Chess, ok: bool, games: usize, failed: usize }
+impl Visitor for Check {
+    type Result = ();
+    fn begin_game(&mut self) { self.pos = Chess::default(); self.ok = true; self.games += 1; }
+    fn header(&mut self, key: &[u8], value: RawHeader<'_>) {
+        if key == b"FEN" {
+            match Fen::from_ascii(value.as_bytes()).ok()
+                .and_then(|f| f.into_position(CastlingMode::Chess960).ok()) {
+                Some(p) => self.pos = p,
+                None => self.ok = false,
+            }
+        }
+    }
+    fn begin_variation(&mut self) -> Skip { Skip(true) }
+    fn san(&mut self, san: SanPlus) {
+        if self.ok {
+            match san.san.to_move(&self.pos) {
+                Ok(m) => self.pos.play_unchecked(&m),
+                Err(_) => self.ok = false,
+            }
+        }
+    }
+    fn end_game(&mut self) { if !self.ok { self.failed += 1 } }
+}
+fn main() -> std::io::Result<()> {
+    let path = std::env::args().nth(1).expect("a file");
+    let mut reader = BufferedReader::new(std::fs::File::open(path)?);
+    let mut check = Check { pos: Chess::default(), ok: true, games: 0, failed: 0 };
+    while reader.read_game(&mut check)?.is_some() {}
+    eprintln!("{} games, {} failed", check.games, check.failed);
+    Ok(())
+}
+RUST
+  cargo build -q --release --manifest-path "$tmp/peer/Cargo.toml" --target-dir "$tmp/peer/target"
+  commands+=("$tmp/peer/target/release/pgn-reader-check $file")
 fi
 
 for ((r = 0; r < rounds; r++)); do

@@ -203,3 +203,14 @@ pub fn contains_all(text: &str, wanted: &[&str], context: &str) {
         assert!(text.contains(w), "{context}: no `{w}` in\n{text}");
     }
 }
+
+/// A folder of one test's own under cargo's temporary folder for tests
+/// (`target/tmp`, not the system's: nothing is left in `/tmp`, and a run
+/// reuses the folders of the last); `group` and `test` name it (test names are unique
+/// within a group). Each call gives the same folder, its files kept: a
+/// test that writes several files calls it for each.
+pub fn scratch(group: &str, test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{group}-{test}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -12,7 +12,10 @@ use common::{counts, kifu, no_panic, stderr, stdout};
 const GAME: &str = "corpus/chess/petrosjan-sllavcco.pgn";
 
 fn dir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kifu-compressed-{test}-{}", std::process::id()));
+    let d = common::scratch("compressed", test);
+    // Emptied: the test lists what a run leaves there.
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
     std::fs::create_dir_all(&d).unwrap();
     d
 }

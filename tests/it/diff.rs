@@ -12,7 +12,7 @@ const GAME: &str = "corpus/chess/petrosjan-sllavcco.pgn";
 
 /// Writes `text` to a file named `name` in a fresh folder of the test's own.
 fn file(test: &str, name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kifu-diff-{test}-{}", std::process::id()));
+    let dir = common::scratch("diff", test);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
