@@ -139,7 +139,7 @@ pub struct ConvertArgs {
     #[arg(default_value = "-")]
     pub inputs: Vec<PathBuf>,
     /// Write everything to this file instead of standard output (csv: the
-    /// moves table).
+    /// moves table); `-` is standard output.
     #[arg(long, short = 'o', conflicts_with = "out_dir")]
     pub output: Option<PathBuf>,
     /// Write one output file per input file here, mirroring directories
@@ -369,6 +369,14 @@ pub fn diff_read_options(
     let b = sides.pop().unwrap_or_default();
     let a = sides.pop().unwrap_or_default();
     Ok([a, b])
+}
+
+impl ConvertArgs {
+    /// The file named by `-o`: none for standard output, which `-o -`
+    /// names too (as `-` among the inputs names standard input).
+    pub fn output(&self) -> Option<&std::path::Path> {
+        self.output.as_deref().filter(|p| p.as_os_str() != "-")
+    }
 }
 
 /// The format options given: the shorthand flags first, then --from-opt and

@@ -194,7 +194,7 @@ fn diff(args: &DiffArgs) -> Result<u8, Error> {
 /// Runs a conversion; gives the exit code (0 done, 1 games failed or inputs
 /// skipped), or the error that ended the run.
 fn convert(args: &ConvertArgs) -> Result<u8, Error> {
-    let (output, out_dir) = (args.output.as_deref(), args.out_dir.as_deref());
+    let (output, out_dir) = (args.output(), args.out_dir.as_deref());
     let (from, to) = plan::formats(args.from.as_deref(), args.to.as_deref(), output)?;
     let given = given_options(args)?;
     pool(args.jobs);

@@ -458,3 +458,26 @@ fn control_bytes_are_escaped_in_messages() {
     // stays as it is.
     assert!(text.contains("GameType `\\x93\u{e9}`"), "{text}");
 }
+
+/// `-o -` is standard output, as `-` among the inputs is standard input
+/// (pandoc's and pgn-extract's reading of it): it wrote a file named `-`
+/// in the working folder, and one was committed once by accident.
+#[test]
+fn dash_as_the_output_is_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("g.pgn"), CHESS).unwrap();
+    for to in ["pgn", "json", "xml", "sllavcco"] {
+        let out = kifu_in(dir.path(), &["convert", "g.pgn", "--to", to, "-o", "-"]);
+        no_panic(&out);
+        assert!(out.status.success(), "{to}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("e4"),
+            "{to}: the game is not on standard output"
+        );
+        assert_eq!(names(dir.path()), ["g.pgn"], "{to}: a file was written");
+    }
+    // Without --to, `-` names no format: the message says to name one.
+    let out = kifu_in(dir.path(), &["convert", "g.pgn", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(names(dir.path()), ["g.pgn"]);
+}
