@@ -466,7 +466,12 @@ fn control_bytes_are_escaped_in_messages() {
 fn dash_as_the_output_is_standard_output() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("g.pgn"), CHESS).unwrap();
-    for to in ["pgn", "json", "xml", "sllavcco"] {
+    for (to, text) in [
+        ("pgn", "Nf3"),
+        ("json", "\"family\""),
+        ("xml", "<game"),
+        ("sllavcco", "TOURNAMENT\tc"),
+    ] {
         let out = kifu_in(dir.path(), &["convert", "g.pgn", "--to", to, "-o", "-"]);
         no_panic(&out);
         assert!(out.status.success(), "{to}: {}", stderr(&out));
