@@ -476,8 +476,9 @@ fn dash_as_the_output_is_standard_output() {
         no_panic(&out);
         assert!(out.status.success(), "{to}: {}", stderr(&out));
         assert!(
-            stdout(&out).contains("e4"),
-            "{to}: the game is not on standard output"
+            stdout(&out).contains(text),
+            "{to}: the game is not on standard output:\n{}",
+            stdout(&out)
         );
         assert_eq!(names(dir.path()), ["g.pgn"], "{to}: a file was written");
     }
