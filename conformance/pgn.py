@@ -21,7 +21,7 @@ start of a game kifu wrote with the same tags, or with none (python-chess ended 
 a blank line, a `%` line or a second comment, and read the rest as another
 game); `peer empty`, the clean standard games of no move and no tag (stray
 text between games, which kifu reports as text of no game); `missing`, the
-other clean standard games kifu did not write (kifu's fault unless README,
+other clean standard games kifu did not write (kifu's fault unless docs/chess.md,
 "Conformance", says why python-chess is wrong); and
 `extra`, the games kifu wrote that are no clean standard game of python-chess
 (a game python-chess failed or split differently: where kifu read more).
@@ -30,7 +30,7 @@ Prints the table, then (with --details, or always for `missing`) one line per
 disagreement with the file, the game's first tags and kifu's messages for that
 file. Exits 1 when any game is missing, 0 otherwise, 2 on a usage problem.
 Needs python-chess (`pip install chess`); nothing here is kept in the repo but
-this script: fetch the suites (README, "Conformance").
+this script: fetch the suites (docs/chess.md, "Conformance").
 """
 
 import argparse

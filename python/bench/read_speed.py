@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reading speed of kifu's Python package against python-chess (README,
+"""Reading speed of kifu's Python package against python-chess (docs/benchmarks.md,
 "Python"): every game of a PGN file read with each, and each main line's
 SAN taken (kifu: `ply["text"]`; python-chess: `board.san` along
 `mainline_moves`). Prints games, seconds, MB/s and the peak memory of the

@@ -1,4 +1,4 @@
-"""Tests of the Python package (README, "Python"): run by .ci/run after
+"""Tests of the Python package (docs/python.md): run by .ci/run after
 `pip install .`, as `python3 -m pytest python/tests`."""
 
 import gzip

@@ -1,4 +1,4 @@
-"""kifu against python-chess on the shared chess corpus (README, "Python"):
+"""kifu against python-chess on the shared chess corpus (docs/python.md):
 the same games, with the same main lines (each ply's SAN as python-chess
 writes it, `board.san`) and the same tags. Skips without the shared folder
 (../shared beside the checkout, or KIFU_SHARED) or without python-chess."""

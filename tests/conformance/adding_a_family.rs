@@ -1,4 +1,4 @@
-//! README, "Adding a family": a family is its room and one registration
+//! docs/layout.md, "Adding a family": a family is its room and one registration
 //! line. Proved by adding one: a copy of kifu's crate gets the toy room of
 //! `toy/mod.rs.txt` (a piece hopping along a row) as `src/family/toy/`,
 //! `pub mod toy;` and the line `Toy(toy::Toy) as as_toy;` in

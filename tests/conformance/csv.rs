@@ -353,20 +353,21 @@ fn the_shared_corpus_round_trips_through_the_tables() {
     }
 }
 
-/// A game that ends in a knight's mate, for the README's PostgreSQL query.
+/// A game that ends in a knight's mate, for the PostgreSQL recipe's query.
 const MATE: &str = "[Event \"Mate\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"0-1\"]\n\n\
 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1\n";
 
-/// The README's recipes from an archive to an SQL query: each its title
-/// (the comment line before it) and its commands (a line that ends with
-/// `\` goes on to the next).
-fn readme_recipes() -> Vec<(String, Vec<String>)> {
-    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
-    let at = readme
+/// The recipes from an archive to an SQL query that `page` (a path from
+/// the root of the repository: `docs/csv.md`) prints: each its
+/// title (the comment line before it) and its commands (a line that ends
+/// with `\` goes on to the next).
+fn recipes(page: &str) -> Vec<(String, Vec<String>)> {
+    let text = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(page))
+        .unwrap_or_else(|e| panic!("{page}: {e}"));
+    let at = text
         .find("From an archive to an SQL query in three commands:")
-        .expect("the README's recipes");
-    let block = &readme[at..];
+        .unwrap_or_else(|| panic!("no recipes in {page}"));
+    let block = &text[at..];
     let open = block.find("```\n").expect("a code block") + 4;
     let close = open + block[open..].find("```").expect("its end");
     let mut recipes: Vec<(String, Vec<String>)> = Vec::new();
@@ -422,20 +423,22 @@ fn run_recipe(commands: &[String], tools: &[&Path], env: &[(&str, &Path)]) -> Ve
     outs
 }
 
+/// The recipes of `page` by title: `name`'s commands (three of them).
+fn recipe(page: &str, name: &str) -> Vec<String> {
+    let (_, commands) = recipes(page)
+        .into_iter()
+        .find(|(title, _)| title.starts_with(name))
+        .unwrap_or_else(|| panic!("no {name} recipe in {page}"));
+    assert_eq!(commands.len(), 3, "{page}, {name}: {commands:?}");
+    commands
+}
+
 #[test]
-fn the_readme_recipes_run_as_printed_on_a_fresh_server() {
+fn the_documented_recipes_run_as_printed_on_a_fresh_server() {
     if skip_db() {
         return;
     }
-    let recipes = readme_recipes();
-    let recipe = |name: &str| {
-        let (_, commands) = recipes
-            .iter()
-            .find(|(title, _)| title.starts_with(name))
-            .unwrap_or_else(|| panic!("no {name} recipe in the README"));
-        assert_eq!(commands.len(), 3, "{name}: {commands:?}");
-        commands.clone()
-    };
+    let recipe = |name: &str| recipe("docs/csv.md", name);
     let sqlite = need_tool("sqlite3", &[], "sqlite3");
     let out = run_recipe(&recipe("SQLite"), &[sqlite.parent().unwrap()], &[]);
     assert_eq!(out[2], "Anand, V|Ünïcode \"Q\"|6\n");

@@ -1,7 +1,7 @@
 //! The `csv` tables without a database: their rows and columns, stable
 //! keys, damaged rows, the schema, and every family of the project's corpus
 //! read back (`--from csv DIR`) to the same games. Loading them into SQLite
-//! and PostgreSQL, the README's recipes and the shared corpus are in
+//! and PostgreSQL, the recipes of docs/csv.md and the shared corpus are in
 //! `tests/conformance/csv.rs`.
 
 use std::fs;

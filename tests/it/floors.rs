@@ -1,4 +1,4 @@
-//! The floors of the crate (README, "Layout"): a module imports from its
+//! The floors of the crate (docs/layout.md): a module imports from its
 //! floor and those below, so that the import graph of `src/` has no circle
 //! through the pipeline, the format list, the codec contract, the
 //! container, the options, interchange, spelling, diff, planning or the

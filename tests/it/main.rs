@@ -32,6 +32,7 @@ mod compressed;
 mod csv;
 mod damaged;
 mod diff;
+mod docs;
 mod documents;
 mod draughts_board;
 mod draughts_corpus;

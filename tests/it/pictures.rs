@@ -307,7 +307,7 @@ struct CoerceoBoard {
 }
 
 /// Where each field's centre lies, from the centre of tile 1, in pixels
-/// (y down), as the README numbers the board: tiles 2 to 7 clockwise from
+/// (y down), as docs/coerceo.md numbers the board: tiles 2 to 7 clockwise from
 /// the one up and left of the centre, tile 8 beyond 2 and the second ring
 /// clockwise; a tile's fields `a` (upper left) to `f` clockwise; a tile's
 /// side 48 pixels.
