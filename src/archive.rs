@@ -727,7 +727,7 @@ impl Converter<'_> {
 /// The memory that converting a record may take at most, as a multiple of
 /// its size: reading (the tokens and the game held whole, with every ply,
 /// comment and variation), checking and writing it. Measured by
-/// `benches/memory.py` (README, Speed): ordinary movetext peaks at 30 to
+/// `benches/memory.py` (docs/benchmarks.md, Memory per record): ordinary movetext peaks at 30 to
 /// 50 times its size, the densest shape found (a move and an empty comment
 /// in every four bytes, read by the grammar) at about 125 times.
 pub const MEMORY_PER_BYTE: usize = 160;

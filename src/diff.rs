@@ -802,7 +802,7 @@ fn shown_json(s: &Shown) -> Value {
     json!({"ply": s.index + 1, "label": s.label, "side": side_name(s.side).to_ascii_lowercase(), "move": s.text})
 }
 
-/// A pair's differences as a JSON object (see the README).
+/// A pair's differences as a JSON object (docs/cli.md, kifu diff).
 pub fn render_json(d: &GameDiff) -> Value {
     let list = |v: &[Shown]| v.iter().map(shown_json).collect::<Vec<_>>();
     json!({

@@ -9,7 +9,7 @@
 //! [`Geometry`] builds the neighbour tables of the fields from it. The
 //! numbering kifu uses, [`NUMBERING`], is the one the seed's complete game
 //! bears out (the search is the test `the_seed_game_decides_the_numbering`
-//! in this file, and the README says how strongly it decides):
+//! in this file, and docs/coerceo.md says how strongly it decides):
 //!
 //! - tile 1's fields `a` to `f` run clockwise, and every tile's letters lie
 //!   as tile 1's do (the tiles are never turned); `a`, `c`, `e` are white,
