@@ -106,6 +106,23 @@ fn is_delim(b: u8) -> bool {
     DELIM[usize::from(b)]
 }
 
+/// The bytes that may end a record, or change how the scan reads on, where
+/// a movetext token starts, beside a result's first byte: `1` (a move one
+/// after a blank line starts a game of its own), `%` (an escape line), `\\`
+/// (an escape sequence written as text), a BOM's first byte, and the
+/// delimiters that mark structure: comments, tags, variations. Any other
+/// token, once movetext has begun, is passed over whole.
+static MATTERS: [bool; 256] = {
+    let mut t = [false; 256];
+    let bytes = b"1%\\\xEF{;[()";
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Whether a line that holds a tag starts at `i`: spaces or tabs, then
 /// `[Name "` (the grammar's `tag_head`). False when the data ends first.
 pub fn tag_head(data: &[u8], mut i: usize) -> bool {
@@ -253,6 +270,32 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
     let mut tag_end = None;
     let at_line_start = |i: usize| i == 0 || matches!(data[i - 1], b'\n' | b'\r');
     while i < n {
+        if body {
+            // Once movetext has begun, blanks and tokens that cannot end
+            // the record are passed over at once: what is left for the
+            // match below is a token that may ([`MATTERS`], a result's
+            // first byte) and the delimiters that mark structure.
+            while i < n {
+                let c = data[i];
+                if c.is_ascii_whitespace() {
+                    i += 1;
+                    continue;
+                }
+                if MATTERS[usize::from(c)] || firsts.contains(c) {
+                    break;
+                }
+                i += 1;
+                while i < n && !is_delim(data[i]) {
+                    i += 1;
+                }
+                if i == n && !eof {
+                    return None;
+                }
+            }
+            if i == n {
+                break;
+            }
+        }
         let b = data[i];
         match b {
             b'%' if at_line_start(i) => match memchr::memchr2(b'\n', b'\r', &data[i..]) {
