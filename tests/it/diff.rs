@@ -1099,3 +1099,38 @@ fn a_changed_scoresheet_move_shows_its_whole_cell() {
     let (_, json) = diff(&a, &b, &["--format", "json"]);
     assert!(json.contains("\"move\":\"B3 (e)\""), "{json}");
 }
+
+/// A scoresheet read in its own letters (`--pieces de`) shows its moves in
+/// them: what the arbiter compares is what is on the sheet (`S3` in column
+/// f, a German sheet's Nf3), not the English letters it would be written
+/// in by default.
+#[test]
+fn a_scoresheet_side_shows_its_cells_in_the_letters_it_was_read_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let de = dir.path().join("p.de.sllavcco");
+    let out = kifu(
+        &[
+            "convert",
+            GAME,
+            "--to",
+            "sllavcco",
+            "--pieces",
+            "de",
+            "-o",
+            de.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let a = file("letters", "a.pgn", &game().replace("2. Nf3", "2. Nc3"));
+    for args in [&["--pieces", "de"][..], &["--from-b-opt", "pieces=de"]] {
+        let (code, out) = diff(&a, &de, args);
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.contains("first divergence at 2. (White): a Nc3, b S3 (f)"),
+            "{args:?}: {out}"
+        );
+        let (_, html) = diff(&a, &de, &[args, &["--format", "html"]].concat());
+        assert!(html.contains(">S3 (f)</span>"), "{args:?}: {html}");
+    }
+}
