@@ -1486,20 +1486,18 @@ impl Spell for Cells {
         ply: &Ply,
         out: &mut String,
     ) -> Result<(), Problem> {
-        let base = out.len();
         let filled = cells(ply, spelling, options.pieces, out)?;
-        let written = out.split_off(base);
-        let mut from = 0;
-        for (col, end) in filled.into_iter().flatten() {
-            let end = end as usize - base;
-            if from > 0 {
-                out.push(' ');
+        // From the last cell back, so that the ends before stay in place:
+        // each cell's column after it, a blank between two cells.
+        let mut later = false;
+        for (col, end) in filled.into_iter().flatten().rev() {
+            let end = end as usize;
+            if later {
+                out.insert(end, ' ');
             }
-            out.push_str(written.get(from..end).unwrap_or(""));
-            out.push_str(" (");
-            out.push(char::from(b"abcdefgh"[col & 7]));
-            out.push(')');
-            from = end;
+            let file = [b' ', b'(', b"abcdefgh"[col & 7], b')'];
+            out.insert_str(end, std::str::from_utf8(&file).unwrap_or(""));
+            later = true;
         }
         Ok(())
     }
