@@ -128,6 +128,11 @@ fn the_tag_block_is_bounded_and_every_tag_is_accounted_for() {
         games.push(game(1 + extra % 60, extra, extra % 3 == 0, extra as u64));
         games.push(game(60, extra, extra % 2 == 1, 1000 + extra as u64));
     }
+    // The opening named last of 47 tags is still named.
+    let last = game(60, 40, true, 7);
+    let (tags, moves) = last.split_once("\n\n").unwrap();
+    let tags: Vec<&str> = tags.lines().filter(|l| !l.starts_with("[ECO ")).collect();
+    games.push(format!("{}\n[ECO \"B33\"]\n\n{moves}", tags.join("\n")));
     for record in &games {
         let page = page_of(record);
         let tags: Vec<(&str, &str)> = record
@@ -155,8 +160,11 @@ fn the_tag_block_is_bounded_and_every_tag_is_accounted_for() {
             .map(|s| width_mm(&inner_text(&format!("<span{s}")), 2.2) + 2.0)
             .sum();
         assert!(wide <= 3.0 * 186.0, "{wide} mm: {note}");
-        if tags.iter().any(|(n, _)| *n == "FEN") {
-            assert!(note.contains("<span>FEN: "), "{note}");
+        // The start position and the opening come first, and fit.
+        for first in ["FEN", "ECO"] {
+            if tags.iter().any(|(n, _)| *n == first) {
+                assert!(note.contains(&format!("<span>{first}: ")), "{note}");
+            }
         }
         let head = page.split_once("<table class=\"head\">").unwrap().1;
         let head = head.split_once("</table>").unwrap().0;

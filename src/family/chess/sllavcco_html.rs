@@ -126,9 +126,13 @@ const NOTE_WIDTH_MM: f32 = 186.0;
 const NOTE_NAME_MM: f32 = 40.0;
 const NOTE_VALUE_MM: f32 = 180.0;
 
+/// The tags the note gives first, in this order: the start position, then
+/// the opening, which a scoresheet names.
+const NOTE_FIRST: [&str; 4] = ["FEN", "ECO", "Opening", "Variation"];
+
 /// The note's entries (`Name: value`) of the tags `rest`, as many as its
-/// [`NOTE_LINES`] lines hold with room for `reserved` (the page mark), the
-/// start position (FEN) first, and how many were left out. Each entry is
+/// [`NOTE_LINES`] lines hold with room for `reserved` (the page mark),
+/// those of [`NOTE_FIRST`] first, and how many were left out. Each entry is
 /// estimated by [`width_mm`] with the margin between entries, against the
 /// lines less what wrapping at words wastes.
 pub fn note_entries(rest: &[(&str, &str)], reserved: &str) -> (Vec<String>, usize) {
@@ -147,7 +151,12 @@ pub fn note_entries(rest: &[(&str, &str)], reserved: &str) -> (Vec<String>, usiz
             size(reserved)
         };
     let mut order: Vec<(&str, &str)> = rest.to_vec();
-    order.sort_by_key(|(name, _)| *name != "FEN");
+    order.sort_by_key(|(name, _)| {
+        NOTE_FIRST
+            .iter()
+            .position(|f| f == name)
+            .unwrap_or(NOTE_FIRST.len())
+    });
     let all: Vec<String> = order.into_iter().map(entry).collect();
     if all.iter().map(|e| size(e)).sum::<f32>() <= budget {
         return (all, 0);
