@@ -72,8 +72,14 @@ pub type WriteFn = fn(&Game, &WriteOptions, &mut String) -> Result<Vec<Problem>,
 
 /// Spells each ply of a game's lines ([`crate::format::Format::spell`]):
 /// the text of each, in the order the container writes them, or why the
-/// game cannot be spelled.
-pub type SpellFn = fn(&Game, crate::family::spell::Lines) -> Result<Vec<String>, Problem>;
+/// game cannot be spelled. The settings are the format's options the game
+/// was read with (`--pieces de`: a scoresheet's German letters), so that
+/// a ply reads as its record writes it; empty for the defaults.
+pub type SpellFn = fn(
+    &Game,
+    crate::family::spell::Lines,
+    &crate::options::Settings,
+) -> Result<Vec<String>, Problem>;
 
 /// A game read from a record, with what the reader noticed.
 #[derive(Debug, Clone)]

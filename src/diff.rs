@@ -23,6 +23,7 @@ use crate::error::Problem;
 use crate::family::main_line_fens;
 use crate::format::{by_name, Format};
 use crate::ir::{Game, Side};
+use crate::options::Settings;
 use crate::spell;
 
 pub mod html;
@@ -542,14 +543,15 @@ fn tag_diffs(a: &Game, b: &Game) -> Vec<TagDiff> {
 }
 
 /// How each ply of a game's main line is spelled in its notation
-/// ([`crate::spell`]), or, where that spells none (JSON), in its family's
-/// canonical notation ([`crate::family::Family::canonical_notation`]);
-/// else by what the
-/// move means.
-pub(crate) fn spell_main_line(game: &Game, own: &'static Format) -> Vec<String> {
+/// ([`crate::spell`]) with the options it was read with (`read`: a
+/// scoresheet's letters), or, where that spells none (JSON), in its
+/// family's canonical notation
+/// ([`crate::family::Family::canonical_notation`]); else by what the move
+/// means.
+pub(crate) fn spell_main_line(game: &Game, own: &'static Format, read: &Settings) -> Vec<String> {
     let canonical = by_name(game.family().canonical_notation());
-    spell::main_line(game, own)
-        .or_else(|| canonical.and_then(|f| spell::main_line(game, f)))
+    spell::main_line(game, own, read)
+        .or_else(|| canonical.and_then(|f| spell::main_line(game, f, &Settings::default())))
         .unwrap_or_else(|| game.moves.plies.iter().map(|p| p.mv.key(false)).collect())
 }
 
@@ -578,6 +580,9 @@ pub struct Sided<'g> {
     pub error: Option<&'g str>,
     /// Its input's format.
     pub format: &'static Format,
+    /// The format's options its input was read with, which its moves are
+    /// shown in.
+    pub read: &'g Settings,
 }
 
 /// Compares two games by meaning.
@@ -601,7 +606,10 @@ pub fn compare(a: &Sided<'_>, b: &Sided<'_>, opts: Options) -> GameDiff {
     let (ka, kb) = (keys(ga), keys(gb));
     let ops = capture_diff_slices(Algorithm::Myers, &ka, &kb);
     if ops.iter().any(|op| op.tag() != DiffTag::Equal) {
-        let (sa, sb) = (spell_main_line(ga, a.format), spell_main_line(gb, b.format));
+        let (sa, sb) = (
+            spell_main_line(ga, a.format, a.read),
+            spell_main_line(gb, b.format, b.read),
+        );
         let show_a = |i: usize| shown(ga, &sa, i);
         let show_b = |i: usize| shown(gb, &sb, i);
         // Each side's positions, once (replayed sides only).

@@ -270,7 +270,7 @@ impl Reader {
                     .map(|parsed| {
                         // Spelled here, on the pool: the main thread only
                         // turns the game into Python objects.
-                        let texts = spelled(&parsed.game, from);
+                        let texts = spelled(&parsed.game, from, &read.format);
                         (parsed, texts)
                     }),
             )),
@@ -478,9 +478,10 @@ pub struct Game {
 
 /// How each ply of a game (every line, in the container's order) is
 /// spelled: in the source notation, or the first notation of the game's
-/// family for an interchange format; `None` where the moves cannot be
-/// replayed (read with `no_validate`).
-fn spelled(game: &IrGame, source: &Format) -> Option<Vec<String>> {
+/// family for an interchange format, with the source's options it was read
+/// with (`read`); `None` where the moves cannot be replayed (read with
+/// `no_validate`).
+fn spelled(game: &IrGame, source: &Format, read: &Settings) -> Option<Vec<String>> {
     let family = game.family();
     let notation = if source.family == Some(family) && source.spell.is_some() {
         source
@@ -489,7 +490,7 @@ fn spelled(game: &IrGame, source: &Format) -> Option<Vec<String>> {
             .iter()
             .find(|f| f.family == Some(family) && f.spell.is_some())?
     };
-    (notation.spell?)(game, Lines::All).ok()
+    (notation.spell?)(game, Lines::All, read).ok()
 }
 
 fn json_value(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {

@@ -8,18 +8,25 @@
 use crate::family::spell::Lines;
 use crate::format::Format;
 use crate::ir::Game;
+use crate::options::Settings;
 
-/// How each ply of a game's main line is spelled in `format`; `None` when
-/// the format cannot spell them.
-pub fn main_line(game: &Game, format: &Format) -> Option<Vec<String>> {
-    spell_in(game, format, Lines::Main)
+/// How each ply of a game's main line is spelled in `format`, with the
+/// format's options of `settings` (those the game was read with); `None`
+/// when the format cannot spell them.
+pub fn main_line(game: &Game, format: &Format, settings: &Settings) -> Option<Vec<String>> {
+    spell_in(game, format, Lines::Main, settings)
 }
 
-fn spell_in(game: &Game, format: &Format, lines: Lines) -> Option<Vec<String>> {
+fn spell_in(
+    game: &Game,
+    format: &Format,
+    lines: Lines,
+    settings: &Settings,
+) -> Option<Vec<String>> {
     if format.family != Some(game.family()) {
         return None;
     }
-    (format.spell?)(game, lines).ok()
+    (format.spell?)(game, lines, settings).ok()
 }
 
 #[cfg(test)]
@@ -59,19 +66,20 @@ mod tests {
             .unwrap()
             .game;
         assert_eq!(
-            spell_in(&game, diag, Lines::All).unwrap(),
+            spell_in(&game, diag, Lines::All, &Settings::default()).unwrap(),
             ["e45", "fe5", "de6", "e76", "c54", "ed5", "e57x", "e86x"]
         );
         assert_eq!(
-            spell_in(&game, num, Lines::All).unwrap(),
+            spell_in(&game, num, Lines::All, &Settings::default()).unwrap(),
             ["32-28", "33-28", "18-23", "19-23", "17-21", "28-22", "28x19", "14x23"]
         );
         assert_eq!(
-            main_line(&game, num).unwrap(),
+            main_line(&game, num, &Settings::default()).unwrap(),
             ["32-28", "19-23", "28x19", "14x23"]
         );
         // Another family's format spells nothing.
-        assert_eq!(spell_in(&game, by_name("pgn").unwrap(), Lines::All), None);
+        let pgn = by_name("pgn").unwrap();
+        assert_eq!(spell_in(&game, pgn, Lines::All, &Settings::default()), None);
     }
 
     /// A pgn spelling that counts the plies it spells.
@@ -98,7 +106,7 @@ mod tests {
     #[test]
     fn a_variation_at_every_one_of_many_plies_is_spelled_once_each() {
         let pgn = by_name("pgn").unwrap();
-        let spelled = spell_in(&knights(10), pgn, Lines::All).unwrap();
+        let spelled = spell_in(&knights(10), pgn, Lines::All, &Settings::default()).unwrap();
         assert_eq!(spelled[..4], ["Nf3", "Nh3", "Nf6", "Nh6"]);
         assert_eq!(spelled.len(), 80);
         // 20,000 plies with a variation each: each of the 40,000 plies is
@@ -107,7 +115,7 @@ mod tests {
         let game = knights(5_000);
         let started = std::time::Instant::now();
         SPELLED.with(|n| n.set(0));
-        let spelled = plies::<Counted>(&game, Lines::All).unwrap();
+        let spelled = plies::<Counted>(&game, Lines::All, &Settings::default()).unwrap();
         assert_eq!(spelled.len(), 40_000);
         assert_eq!(SPELLED.with(std::cell::Cell::get), 40_000);
         assert_eq!(spelled[39_996..], ["Ng1", "Nh4", "Ng8", "Nh5"]);

@@ -78,7 +78,7 @@ pub fn pair(
         let _ = write!(out, "<div class=\"side {class}\">\n<h3>{class}: ");
         escape(names[k], &mut out);
         let _ = writeln!(out, " ({})</h3>", side.format.name);
-        let texts = spell_main_line(side.game, side.format);
+        let texts = spell_main_line(side.game, side.format, side.read);
         let first_mover = side.game.variant.first_mover();
         for (i, ply) in side.game.moves.plies.iter().enumerate() {
             if ply.side == first_mover || i == 0 {

@@ -28,6 +28,8 @@ pub struct Input {
     pub path: PathBuf,
     /// Its format.
     pub format: &'static Format,
+    /// The format's options it is read with.
+    read: crate::options::Settings,
     games: Games,
     damage: Damage,
 }
@@ -43,6 +45,7 @@ pub fn open(path: &Path, format: &'static Format, read: ReadOptions) -> Result<I
     Ok(Input {
         path: path.to_path_buf(),
         format,
+        read: read.format.clone(),
         games: Games::new(reader, format, read),
         damage,
     })
@@ -170,6 +173,7 @@ pub fn run(
     let report = Report {
         names: [a.path.display().to_string(), b.path.display().to_string()],
         formats: [fa, fb],
+        reads: [a.read, b.read],
         settings,
     };
     let mut counts = Counts::default();
@@ -218,6 +222,8 @@ struct Report<'s> {
     /// The inputs, as messages name them.
     names: [String; 2],
     formats: [&'static Format; 2],
+    /// The formats' options the inputs are read with.
+    reads: [crate::options::Settings; 2],
     settings: &'s Settings,
 }
 
@@ -304,11 +310,13 @@ impl Report<'_> {
                         game: gx,
                         error: x.error.as_deref(),
                         format: self.formats[0],
+                        read: &self.reads[0],
                     },
                     Sided {
                         game: gy,
                         error: y.error.as_deref(),
                         format: self.formats[1],
+                        read: &self.reads[1],
                     },
                 );
                 let d = compare(
@@ -402,6 +410,7 @@ mod tests {
         Input {
             path: PathBuf::from(format!("x.{}", format.extensions[0])),
             format,
+            read: Default::default(),
             games: Games::new(reader, format, ReadOptions::default()),
             damage,
         }

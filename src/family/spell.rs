@@ -104,10 +104,10 @@ impl<'g> Only<'g> {
 pub trait Spell {
     /// The replay of the notation's family.
     type Replay: Replay;
-    /// The writer's options that change how a move is spelled; their
-    /// default is the spelling [`plies`] gives (the csv `move` column,
-    /// `kifu diff`).
-    type Options: Default;
+    /// The writer's options that change how a move is spelled; [`plies`]
+    /// spells with those a record was read with (`kifu diff`), else
+    /// with their default (the csv `move` column).
+    type Options: Default + Clone + 'static;
     /// Appends the text of `ply` (without the glyph, the move number or
     /// anything else the writer puts around it) to `out`, as the notation
     /// writes it where it stands. The error: a move the notation cannot
@@ -121,10 +121,15 @@ pub trait Spell {
 }
 
 /// The text of every ply of `lines` of a game as the notation `N` spells
-/// it by default, in the order the container writes them: a format's
+/// it with the options of `settings` (the defaults where they hold none of
+/// `N`'s), in the order the container writes them: a format's
 /// [`crate::format::Format::spell`].
-pub fn plies<N: Spell>(game: &Game, lines: Lines) -> Result<Vec<String>, Problem> {
-    let options = N::Options::default();
+pub fn plies<N: Spell>(
+    game: &Game,
+    lines: Lines,
+    settings: &crate::options::Settings,
+) -> Result<Vec<String>, Problem> {
+    let options = settings.get::<N::Options>().cloned().unwrap_or_default();
     let mut out = Vec::new();
     walk::<N>(game, lines, |ply, before| {
         let mut text = String::new();

@@ -288,7 +288,7 @@ fn source_spelling(game: &Game, source: Option<SourceNotation>) -> Option<Vec<St
     if source.name == game.family().canonical_notation() {
         return None;
     }
-    (source.spell)(game, Lines::All).ok()
+    (source.spell)(game, Lines::All, &Default::default()).ok()
 }
 
 /// Writes the moves rows of a game.

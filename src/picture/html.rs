@@ -151,7 +151,7 @@ fn page_title(first: &str) -> String {
 /// does.
 fn spelling(game: &Game, source: Option<SourceNotation>) -> Result<Vec<String>, Problem> {
     if let Some(source) = source.filter(|s| s.family == game.family()) {
-        if let Ok(texts) = (source.spell)(game, Lines::All) {
+        if let Ok(texts) = (source.spell)(game, Lines::All, &Default::default()) {
             return Ok(texts);
         }
     }

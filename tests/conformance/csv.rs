@@ -679,9 +679,9 @@ fn the_canonical_notation_of_a_family_spells_each_move_as_the_move_fields_do() {
                     .game;
                 let fields = kifu::family::move_fields(&game).ok()?;
                 let canonical = by_name(game.family().canonical_notation()).unwrap();
-                let spelled = canonical
-                    .spell
-                    .and_then(|spell| spell(&game, kifu::family::spell::Lines::All).ok());
+                let spelled = canonical.spell.and_then(|spell| {
+                    spell(&game, kifu::family::spell::Lines::All, &Default::default()).ok()
+                });
                 let written: Vec<String> = fields.into_iter().map(|f| f.written).collect();
                 assert_eq!(
                     spelled.as_ref(),

@@ -189,3 +189,92 @@ fn a_sheet_of_up_to_sixty_moves_prints_on_one_page_of_a4_and_of_letter() {
         assert_eq!(got, want, "{}: {got} pages, not {want}", pdf.display());
     }
 }
+
+/// Prints `games` (pgn records) as one page of sheets, on Letter and on
+/// A4, and checks that each game takes `want` pages of either: each sheet
+/// starts a page, so the page count is `want` times the games exactly
+/// when none runs over. On a mismatch, each game is printed alone to
+/// name the ones that do.
+fn check_pages(browser: &str, dir: &Path, name: &str, games: &[String], want: usize) {
+    let print_all = |name: &str, records: &[String]| -> Vec<(String, usize)> {
+        let pgn = dir.join(format!("{name}.pgn"));
+        std::fs::write(&pgn, records.join("\n")).unwrap();
+        let html = dir.join(format!("{name}.html"));
+        let out = kifu(
+            &[
+                "convert",
+                "-q",
+                "--to",
+                "sllavcco-html",
+                pgn.to_str().unwrap(),
+                "-o",
+                html.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let html = &html;
+        std::thread::scope(|s| {
+            let handles: Vec<_> = [None, Some("A4")]
+                .into_iter()
+                .map(|size| {
+                    s.spawn(move || {
+                        let paper = size.unwrap_or("letter");
+                        let pdf = dir.join(format!("{name}.{paper}.pdf"));
+                        let profile = dir.join(format!("profile-{name}-{paper}"));
+                        print(browser, html, size, &pdf, &profile);
+                        (paper.to_string(), pages(&std::fs::read(&pdf).unwrap()))
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    };
+    let printed = print_all(name, games);
+    if printed.iter().all(|(_, got)| *got == want * games.len()) {
+        return;
+    }
+    let mut over = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        for (paper, got) in print_all(&format!("{name}-{i}"), std::slice::from_ref(g)) {
+            if got != want {
+                over.push(format!("{paper}: {got} pages, not {want}:\n{g}"));
+            }
+        }
+    }
+    panic!(
+        "{name}: {printed:?} for {} games\n{}",
+        games.len(),
+        over.join("\n")
+    );
+}
+
+/// Issue 27: every game of up to 60 moves prints on one page, of A4 and
+/// of Letter, whatever its tags (0 to 40 more than the roster, long
+/// values, Unicode, Fischer random with SetUp and FEN), the 55-move
+/// Fischer random game with 17 tags among them; every game of 61 to 120
+/// moves on two.
+#[test]
+fn every_sheet_of_up_to_sixty_moves_is_one_page_and_of_up_to_120_two() {
+    use common::scoresheet::{game, issue_27};
+    let Some(browser) = browser("to print the scoresheets") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut one = vec![issue_27()];
+    for moves in 1..=60 {
+        let extra = (moves * 13) % 41;
+        one.push(game(moves, extra, moves % 3 == 0, moves as u64));
+    }
+    for extra in [17, 25, 33, 40] {
+        one.push(game(60, extra, true, 100 + extra as u64));
+        one.push(game(60, extra, false, 200 + extra as u64));
+    }
+    let mut two = Vec::new();
+    for (i, moves) in [61, 70, 85, 99, 110, 119, 120].into_iter().enumerate() {
+        two.push(game(moves, 40 - 5 * i, i % 2 == 0, 300 + moves as u64));
+    }
+    two.push(game(120, 40, true, 420));
+    check_pages(browser, dir.path(), "one", &one, 1);
+    check_pages(browser, dir.path(), "two", &two, 2);
+}

@@ -346,10 +346,10 @@ fn the_move_column_holds_the_move_as_its_source_spells_it() {
         "sllavcco",
         &sheet,
         &[
-            ("e2e4", "", "4"),
-            ("g1f3", "", "N3"),
-            ("e5d4", "", "4x"),
-            ("O-O", "", "R K"),
+            ("e2e4", "", "4 (e)"),
+            ("g1f3", "", "N3 (f)"),
+            ("e5d4", "", "4x (d)"),
+            ("O-O", "", "R (f) K (g)"),
         ],
     );
     let pgn = tables("chess/petrosjan-sllavcco.pgn");

@@ -302,7 +302,7 @@ fn moves_written_differently_that_mean_the_same_are_equal() {
 
 #[test]
 fn a_scoresheet_side_shows_its_moves_as_its_cells() {
-    // The sllavcco side's 2. Nf3 is the cell `N3` (in column f).
+    // The sllavcco side's 2. Nf3 is the cell `N3` in column f.
     let a = file("cells", "a.pgn", &game().replace("2. Nf3", "2. Nc3"));
     let (code, out) = diff(
         &a,
@@ -311,7 +311,7 @@ fn a_scoresheet_side_shows_its_moves_as_its_cells() {
     );
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("first divergence at 2. (White): a Nc3, b N3"),
+        out.contains("first divergence at 2. (White): a Nc3, b N3 (f)"),
         "{out}"
     );
 }
@@ -900,4 +900,237 @@ fn diff_takes_the_read_options() {
     );
     let refused = kifu(&["diff", GAME, de.to_str().unwrap(), "--rotate", "90"], b"");
     assert_eq!(refused.status.code(), Some(2));
+}
+
+/// The text a writer adds to a record for one more ply: `longer` less
+/// what it shares with `shorter` at its start and its end, widened to
+/// whole words (whole lines, where `lines`).
+fn added<'t>(shorter: &str, longer: &'t str, lines: bool) -> &'t str {
+    let start = shorter
+        .bytes()
+        .zip(longer.bytes())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let end = shorter[start..]
+        .bytes()
+        .rev()
+        .zip(longer[start..].bytes().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let apart = |c: char| if lines { c == '\n' } else { c.is_whitespace() };
+    // The part of a word cut at either side is taken whole.
+    let stop = longer.len() - end;
+    let (mut start, mut stop) = (start, stop.max(start));
+    while start > 0 && start < stop && !longer[start..].starts_with(apart) {
+        match longer[..start].chars().next_back() {
+            Some(c) if !apart(c) => start -= c.len_utf8(),
+            _ => break,
+        }
+    }
+    while stop > start && stop < longer.len() && !longer[..stop].ends_with(apart) {
+        match longer[stop..].chars().next() {
+            Some(c) if !apart(c) => stop += c.len_utf8(),
+            _ => break,
+        }
+    }
+    &longer[start..stop]
+}
+
+/// What a notation's writer writes for a ply, from the text it adds for
+/// it: a grid line's filled cells with their columns (`B5 (g)`, castling
+/// `R (f) K (g)`); otherwise its words but the move number (`12.`,
+/// `12...`, `7#`) and, in otn, the line of its turn's comments
+/// (`[first|second]`, empty here).
+fn ply_as_written(format: &str, text: &str) -> String {
+    if format == "sllavcco" {
+        let line = text.trim_matches('\n');
+        return line
+            .split('\t')
+            .skip(1)
+            .zip('a'..='h')
+            .filter(|(cell, _)| !cell.is_empty())
+            .map(|(cell, file)| format!("{cell} ({file})"))
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    text.split_whitespace()
+        .filter(|w| !(format == "otn" && w.starts_with('[')))
+        .filter(|w| {
+            let digits = w.trim_start_matches(|c: char| c.is_ascii_digit());
+            digits.len() == w.len() || !(digits.chars().all(|c| c == '.') || digits == "#")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The class of issue 27: in every notation kifu reads and writes, a ply
+/// that one side has and the other lacks is shown by `kifu diff` as the
+/// whole text the notation's writer writes for it (a scoresheet's cells
+/// with their columns, a coerceo ply with its captures, a tafl move with
+/// its captures), never a part of it. For each family's game, for each of
+/// its first plies: the game up to that ply against the game without it,
+/// both written in the notation, both ways round.
+#[test]
+fn a_changed_ply_is_shown_whole_in_every_notation() {
+    use kifu::codec::{ReadOptions, WriteOptions};
+    use kifu::format::{by_name, FORMATS};
+    let games = [
+        ("pgn", "corpus/chess/petrosjan-sllavcco.pgn"),
+        ("draughts-num", "corpus/draughts/english.pdn"),
+        (
+            "coerceo",
+            "corpus/coerceo/european-championship-2012.coerceo",
+        ),
+        ("tafl", "corpus/tafl/brandubh.tafl"),
+        ("tenjiku", "corpus/tenjiku/seed.tenjiku"),
+    ];
+    let (mut checked, mut wrong) = (Vec::new(), Vec::new());
+    for (from, path) in games {
+        let text = std::fs::read_to_string(path).unwrap();
+        let record = text.split("\n\n[").next().unwrap();
+        let read = by_name(from).unwrap().read.unwrap();
+        let mut game = read(record, &ReadOptions::default()).unwrap().game;
+        // (No result: a record without moves would share the digits of
+        // its result with the first move's number.)
+        game.result = None;
+        game.tags.retain(|t| t.name != "Result");
+        game.preamble.clear();
+        game.moves.trailing.clear();
+        for p in &mut game.moves.plies {
+            (p.glyph, p.nags, p.before, p.after, p.variations) =
+                (None, Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        }
+        let n = game.moves.plies.len().min(16);
+        assert!(n > 4, "{path}");
+        let family = Some(game.family());
+        for format in FORMATS.iter().filter(|f| {
+            f.family == family && f.read.is_some() && f.write.is_some() && f.spell.is_some()
+        }) {
+            let write = |k: usize| {
+                let mut g = game.clone();
+                g.moves.plies.truncate(k);
+                let mut out = String::new();
+                (format.write.unwrap())(&g, &WriteOptions::default(), &mut out)
+                    .unwrap_or_else(|e| panic!("{}: {}", format.name, e.message));
+                out
+            };
+            let (mut a, mut b, mut wanted) = (String::new(), String::new(), Vec::new());
+            for k in 1..=n {
+                let (shorter, longer) = (write(k - 1), write(k));
+                let lines = format.name == "sllavcco";
+                wanted.push(ply_as_written(format.name, added(&shorter, &longer, lines)));
+                a.push_str(&longer);
+                a.push('\n');
+                b.push_str(&shorter);
+                b.push('\n');
+            }
+            let ext = format.extensions[0];
+            let test = format!("whole-{}", format.name);
+            let (fa, fb) = (
+                file(&test, &format!("a.{ext}"), &a),
+                file(&test, &format!("b.{ext}"), &b),
+            );
+            for (x, y, sign) in [(&fa, &fb, "- "), (&fb, &fa, "+ ")] {
+                let (code, out) = diff(x, y, &[]);
+                assert_eq!(code, 1, "{}: {out}", format.name);
+                let shown: Vec<String> = out
+                    .lines()
+                    .filter_map(|l| l.trim_start().strip_prefix(sign))
+                    .map(|l| l.split_once(' ').map_or("", |(_, t)| t).to_string())
+                    .collect();
+                if shown != wanted {
+                    wrong.push(format!(
+                        "{}: shown {shown:?}, written {wanted:?}",
+                        format.name
+                    ));
+                }
+                let firsts = out
+                    .lines()
+                    .filter(|l| l.contains("first divergence"))
+                    .count();
+                assert_eq!(firsts, n, "{}: {out}", format.name);
+            }
+            checked.push(format.name);
+        }
+    }
+    for name in [
+        "pgn",
+        "sllavcco",
+        "draughts-num",
+        "draughts-diag",
+        "coerceo",
+        "tafl",
+        "otn",
+        "tenjiku",
+    ] {
+        assert!(checked.contains(&name), "{name} not checked: {checked:?}");
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Issue 27 as the arbiter met it: a pgn transcription and a scoresheet
+/// that disagree on one bishop move. Both sides' moves are shown whole:
+/// the scoresheet's cell with its column (`6 (h)` alone says h6, `6`
+/// did not), in the text, json and html reports.
+#[test]
+fn a_changed_scoresheet_move_shows_its_whole_cell() {
+    let pgn = "[Event \"T\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 d6 6. Bg5 h6 *\n";
+    let a = file("whole-cell", "a.pgn", &pgn.replace("6. Bg5", "6. Bf4"));
+    let sheet = stdout(&common::convert("pgn", "sllavcco", &["-q"], pgn.as_bytes()));
+    // The sheet's 6. Bg5 (`B5` in column g) made 6. Be3 (`B3` in column e).
+    let moved = sheet.replace("06\t\t\t\t\t\t\tB5\t\n", "06\t\t\t\t\tB3\t\t\t\n");
+    assert_ne!(moved, sheet, "{sheet}");
+    let b = file("whole-cell", "b.sllavcco", &moved);
+    let (code, out) = diff(&a, &b, &[]);
+    assert_eq!(code, 1, "{out}");
+    for line in [
+        "first divergence at 6. (White): a Bf4, b B3 (e)",
+        "    - 6. Bf4\n",
+        "    + 6. B3 (e)\n",
+    ] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    // The other way round, the context is the sheet's: its h6 is `6` in
+    // column h.
+    let (_, out) = diff(&b, &a, &[]);
+    for line in ["    - 6. B3 (e)\n", "      6... 6 (h)\n"] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    let (_, json) = diff(&a, &b, &["--format", "json"]);
+    assert!(json.contains("\"move\":\"B3 (e)\""), "{json}");
+}
+
+/// A scoresheet read in its own letters (`--pieces de`) shows its moves in
+/// them: what the arbiter compares is what is on the sheet (`S3` in column
+/// f, a German sheet's Nf3), not the English letters it would be written
+/// in by default.
+#[test]
+fn a_scoresheet_side_shows_its_cells_in_the_letters_it_was_read_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let de = dir.path().join("p.de.sllavcco");
+    let out = kifu(
+        &[
+            "convert",
+            GAME,
+            "--to",
+            "sllavcco",
+            "--pieces",
+            "de",
+            "-o",
+            de.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let a = file("letters", "a.pgn", &game().replace("2. Nf3", "2. Nc3"));
+    for args in [&["--pieces", "de"][..], &["--from-b-opt", "pieces=de"]] {
+        let (code, out) = diff(&a, &de, args);
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.contains("first divergence at 2. (White): a Nc3, b S3 (f)"),
+            "{args:?}: {out}"
+        );
+        let (_, html) = diff(&a, &de, &[args, &["--format", "html"]].concat());
+        assert!(html.contains(">S3 (f)</span>"), "{args:?}: {html}");
+    }
 }

@@ -1468,10 +1468,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     Ok(warnings)
 }
 
-/// The scoresheet's cells ([`crate::spell`]): the text of the cells a ply
-/// fills where it stands, in column order and blank-separated (`R K+` for
-/// castling king side), in the pieces of the options (English letters by
-/// default); the empty string for a null move, which fills none.
+/// The scoresheet's cells ([`crate::spell`]): the whole of what a ply
+/// writes on the sheet, each cell it fills with its column, since where a
+/// cell stands is part of what it says (`N3 (f)` is Nf3, `6 (h)` is h6):
+/// in column order, blank-separated (`R (f) K+ (g)` for castling king
+/// side), in the pieces of the options (English letters by default); the
+/// empty string for a null move, which fills none.
 pub struct Cells;
 
 impl Spell for Cells {
@@ -1484,8 +1486,18 @@ impl Spell for Cells {
         ply: &Ply,
         out: &mut String,
     ) -> Result<(), Problem> {
-        if let [Some((_, end)), Some(_)] = cells(ply, spelling, options.pieces, out)? {
-            out.insert(end as usize, ' ');
+        let filled = cells(ply, spelling, options.pieces, out)?;
+        // From the last cell back, so that the ends before stay in place:
+        // each cell's column after it, a blank between two cells.
+        let mut later = false;
+        for (col, end) in filled.into_iter().flatten().rev() {
+            let end = end as usize;
+            if later {
+                out.insert(end, ' ');
+            }
+            let file = [b' ', b'(', b"abcdefgh"[col & 7], b')'];
+            out.insert_str(end, std::str::from_utf8(&file).unwrap_or(""));
+            later = true;
         }
         Ok(())
     }

@@ -1,8 +1,10 @@
 //! `sllavcco-html`: the column scoresheet of seed 004 as a printable,
 //! self-contained HTML page (write only). The page holds one section per
 //! game: the header part (tournament, players with title, rating and
-//! country, date, place, round, chessboard, score, the Fischer chess
-//! arrangement, then every other tag) and the grid. Pieces are figurines
+//! country, date as a person writes it, place, round, chessboard, score,
+//! the Fischer chess arrangement), the grid, and under it a note of the
+//! other tags, at most [`NOTE_LINES`] lines, so that a game of up to
+//! [`MOVES_PER_PAGE`] moves is one page whatever its tags. Pieces are figurines
 //! unless the option `pieces` names letters. The cells are those of the `sllavcco`
 //! text writer, so both say the same.
 
@@ -46,17 +48,19 @@ div.blocks { display: flex; justify-content: space-between; }
 table.grid { width: 91mm; }
 table.grid th { text-align: center; height: 6mm; padding: 0; }
 table.grid th.number { font-size: 1.7mm; line-height: 1.9mm; white-space: normal; }
-table.grid td { height: 3.1mm; padding: 0; text-align: center; font-size: 2.7mm;
-  line-height: 3.1mm; }
+table.grid td { height: 3mm; padding: 0; text-align: center; font-size: 2.7mm;
+  line-height: 3mm; }
 table.grid tr.white td { border-bottom: 0.1mm dotted #000; }
 table.grid tr.white th { font-size: 3.4mm; font-weight: bold; text-align: center; }
 table.grid tr.black td { border-bottom-width: 0.5mm; }
 table.grid tr.black { break-before: avoid; }
 table.grid tr.white { break-after: avoid; }
 .fw { font-size: 1.2em; line-height: 0; }
-p.note { font-size: 2.3mm; margin: 1.5mm 0 0; white-space: normal; }
+p.note { font-size: 2.2mm; line-height: 2.6mm; max-height: 7.8mm; overflow: hidden;
+  margin: 1mm 0 0; white-space: normal; }
 p.note span { margin-right: 2mm; }
-p.continued { font-size: 2.5mm; text-align: right; margin: 1mm 0 0; }
+p.note span.page, p.continued { float: right; margin: 0 0 0 2mm; font-size: 2.2mm; }
+p.continued { float: none; text-align: right; margin: 1mm 0 0; line-height: 2.6mm; }
 </style>
 </head>
 <body>
@@ -109,6 +113,76 @@ const MOVES_PER_BLOCK: usize = 30;
 /// The moves on one page: a longer game continues on the next page.
 pub const MOVES_PER_PAGE: usize = 2 * MOVES_PER_BLOCK;
 
+/// The note under the last page of a sheet, of the tags the header has no
+/// box for, is at most this many lines (with the header's fixed height,
+/// what keeps [`MOVES_PER_PAGE`] moves on one page, whatever the tags).
+pub const NOTE_LINES: usize = 3;
+/// The note's type size, in mm.
+const NOTE_MM: f32 = 2.2;
+/// The note's width: the sheet's, in mm.
+const NOTE_WIDTH_MM: f32 = 186.0;
+/// The longest a tag's name, and its value, is in the note, in mm of its
+/// line (a longer one is cut, with `…`).
+const NOTE_NAME_MM: f32 = 40.0;
+const NOTE_VALUE_MM: f32 = 180.0;
+
+/// The tags the note gives first, in this order: the start position, then
+/// the opening, which a scoresheet names.
+const NOTE_FIRST: [&str; 4] = ["FEN", "ECO", "Opening", "Variation"];
+
+/// The note's entries (`Name: value`) of the tags `rest`, as many as its
+/// [`NOTE_LINES`] lines hold with room for `reserved` (the page mark),
+/// those of [`NOTE_FIRST`] first, and how many were left out. Each entry is
+/// estimated by [`width_mm`] with the margin between entries, against the
+/// lines less what wrapping at words wastes.
+pub fn note_entries(rest: &[(&str, &str)], reserved: &str) -> (Vec<String>, usize) {
+    let entry = |(name, value): (&str, &str)| {
+        format!(
+            "{}: {}",
+            cut_to(name, NOTE_NAME_MM, NOTE_MM),
+            cut_to(value, NOTE_VALUE_MM, NOTE_MM)
+        )
+    };
+    let size = |text: &str| width_mm(text, NOTE_MM) + 2.0;
+    let budget = NOTE_LINES as f32 * NOTE_WIDTH_MM * 0.8
+        - if reserved.is_empty() {
+            0.0
+        } else {
+            size(reserved)
+        };
+    let mut order: Vec<(&str, &str)> = rest.to_vec();
+    order.sort_by_key(|(name, _)| {
+        NOTE_FIRST
+            .iter()
+            .position(|f| f == name)
+            .unwrap_or(NOTE_FIRST.len())
+    });
+    let all: Vec<String> = order.into_iter().map(entry).collect();
+    if all.iter().map(|e| size(e)).sum::<f32>() <= budget {
+        return (all, 0);
+    }
+    // Room for the line that says how many were left out.
+    let budget = budget - size(&left_out(rest.len()));
+    let mut used = 0.0;
+    let mut shown = Vec::new();
+    for e in &all {
+        if used + size(e) <= budget {
+            used += size(e);
+            shown.push(e.clone());
+        }
+    }
+    let left = all.len() - shown.len();
+    (shown, left)
+}
+
+/// What the note says of the tags it leaves out.
+fn left_out(n: usize) -> String {
+    format!(
+        "and {n} more tag{} not printed (the record keeps them)",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
 /// Tags kept off the sheet and its note: the scoresheet itself says them
 /// (the moves from a set-up position say SetUp; PlyCount is counted).
 const UNSHOWN: [&str; 2] = ["SetUp", "PlyCount"];
@@ -139,6 +213,56 @@ fn escape_cell(text: &str, out: &mut String) {
             escape(c.encode_utf8(&mut [0; 4]), out);
         }
     }
+}
+
+/// How wide `text` is set at `font` mm, in mm, as a sheet's sans-serif
+/// type sets it, a little wider than it does: an ASCII character about
+/// 0.62 of its size, any other (accents, figurines, CJK) as wide as its
+/// size. What bounds the header boxes and the note.
+fn width_mm(text: &str, font: f32) -> f32 {
+    text.chars()
+        .map(|c| if c.is_ascii() { 0.62 } else { 1.0 })
+        .sum::<f32>()
+        * font
+}
+
+/// `text` cut to what `width` mm at `font` mm holds, with `…` where it is
+/// cut (so a cut is never silent); whole when it fits.
+fn cut_to(text: &str, width: f32, font: f32) -> String {
+    if width_mm(text, font) <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = width_mm("…", font);
+    for c in text.chars() {
+        used += width_mm(c.encode_utf8(&mut [0; 4]), font);
+        if used > width {
+            break;
+        }
+        out.push(c);
+    }
+    out.truncate(out.trim_end().len());
+    out.push('…');
+    out
+}
+
+/// A sheet's DATE (`DD.MM.YYYY`, `??` for what is unknown) as a person
+/// writes it on a form: the unknown day, and then the unknown month, are
+/// left out (`??.03.1951` is `03.1951`, `??.??.1951` is `1951`), a date
+/// of which nothing is known is an empty box, a full date is as written,
+/// and so is anything else (a part known after an unknown one:
+/// `07.??.1951`; a value that is no such date).
+pub fn date_as_written(date: &str) -> String {
+    let unknown = |p: &str| !p.is_empty() && p.bytes().all(|b| b == b'?');
+    let parts: Vec<&str> = date.trim().split('.').collect();
+    if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {
+        return date.to_string();
+    }
+    let skip = parts.iter().take(2).take_while(|p| unknown(p)).count();
+    if unknown(parts[2]) && skip == 2 {
+        return String::new();
+    }
+    parts[skip..].join(".")
 }
 
 /// Header fields, taken by name as the layout places them; the rest go in
@@ -177,21 +301,25 @@ fn cell(tag: &str, attrs: &str, text: &str, out: &mut String) {
 }
 
 /// The smallest type a header box is set in to hold a long value; a value
-/// longer still wraps in its box (never cut off).
+/// longer still wraps in its box, on two lines at most (which the box's
+/// height holds, so that the header's height is fixed): a value longer
+/// still is cut, with `…`.
 const SMALLEST_MM: f32 = 1.8;
 
 /// A header box `width` mm wide whose text is set at `font` mm: a value
 /// too long for it is set smaller, as small as it needs to fit on one line
-/// (a character of the sheet's sans-serif type is about 0.6 of its size
-/// wide), down to [`SMALLEST_MM`], below which it wraps.
+/// ([`width_mm`]), down to [`SMALLEST_MM`], below which it wraps on two
+/// lines, and is cut (`…`) past them.
 fn header_cell(attrs: &str, text: &str, width: f32, font: f32, out: &mut String) {
-    let chars = text.chars().count() as f32;
-    let fits = (width - 2.0) / (0.6 * font);
-    if chars <= fits {
+    let inside = width - 2.0;
+    let wide = width_mm(text, 1.0);
+    if wide * font <= inside {
         cell("td", attrs, text, out);
         return;
     }
-    let size = (width - 2.0) / (0.6 * chars);
+    let size = inside / wide;
+    // Two lines, less what wrapping at words wastes.
+    let text = &cut_to(text, 2.0 * inside * 0.8, SMALLEST_MM);
     let style = if size >= SMALLEST_MM {
         format!(" style=\"font-size:{size:.1}mm\"")
     } else {
@@ -260,7 +388,8 @@ impl Spell for Cells {
 /// seed 004 section 5.2 and the grid of section 5.3, in two blocks of
 /// [`MOVES_PER_BLOCK`] moves side by side; a longer game continues on the
 /// next page under the header again. Tags with no field on the form go in
-/// a note under the last page.
+/// a note under the last page, as many as its [`NOTE_LINES`] lines hold
+/// ([`note_entries`]); it says how many it leaves out.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let options = opts.format.get::<Options>().copied().unwrap_or_default();
     let (sheet, warnings) = Sheet::of(game, options.pieces)?;
@@ -274,10 +403,11 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     let mut header = String::with_capacity(2048);
     write_header(&mut fields, &sheet, &mut header);
     // A placeholder (`EventDate "????.??.??"`) says nothing: not in the note.
-    let rest: Vec<&(String, String, bool)> = fields
+    let rest: Vec<(&str, &str)> = fields
         .fields
         .iter()
         .filter(|f| !f.2 && !placeholder(&f.1))
+        .map(|(n, v, _)| (n.as_str(), v.as_str()))
         .collect();
     // The grid rows come in pairs, White's line then Black's.
     let slots: Vec<&[SheetRow]> = sheet.rows.chunks(2).collect();
@@ -295,23 +425,28 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             write_block(&sheet, &slots, from, first, out);
         }
         out.push_str("</div>\n");
-        if pages > 1 {
-            let _ = writeln!(
-                out,
-                "<p class=\"continued\">page {} of {pages}</p>",
-                page + 1
-            );
-        }
+        let mark = if pages > 1 {
+            format!("page {} of {pages}", page + 1)
+        } else {
+            String::new()
+        };
         if page + 1 == pages && !rest.is_empty() {
+            // The page mark shares the note's first line.
+            let (entries, left) = note_entries(&rest, &mark);
             out.push_str("<p class=\"note\">");
-            for (name, value, _) in &rest {
-                out.push_str("<span>");
-                escape(name, out);
-                out.push_str(": ");
-                escape(value, out);
-                out.push_str("</span>");
+            if !mark.is_empty() {
+                cell("span", " class=\"page\"", &mark, out);
+            }
+            for e in &entries {
+                cell("span", "", e, out);
+            }
+            if left > 0 {
+                cell("span", " class=\"left\"", &left_out(left), out);
             }
             out.push_str("</p>\n");
+        } else if !mark.is_empty() {
+            cell("p", " class=\"continued\"", &mark, out);
+            out.push('\n');
         }
         out.push_str("</section>\n");
     }
@@ -362,7 +497,12 @@ fn write_header(fields: &mut Fields, sheet: &Sheet, out: &mut String) {
         out.push_str("</tr>\n");
     }
     out.push_str("<tr><th>DATE</th>");
-    header_cell("", &fields.take("DATE"), 64.0, 3.2, out);
+    // A Date tag that is no `YYYY.MM.DD` is a field of its tag's name.
+    let mut date = fields.take("DATE");
+    if date.is_empty() {
+        date = fields.take("Date");
+    }
+    header_cell("", &date_as_written(&date), 64.0, 3.2, out);
     out.push_str("<th>PLACE</th>");
     header_cell(" colspan=\"5\"", &fields.take("PLACE"), 76.0, 3.2, out);
     out.push_str("</tr>\n<tr><th>ROUND</th>");
