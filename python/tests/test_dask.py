@@ -150,6 +150,14 @@ def test_one_file_cut_into_byte_ranges_gives_the_same_rows(client, tmp_path):
     assert games.npartitions > len(parts)
 
 
+def test_every_format_of_the_corpus_cut_before_each_game(client, tmp_path):
+    # A blocksize of one byte: each game record of a plain file of a format
+    # without a document (all but json and xml) starts a partition.
+    files = len(kifu.dask.parts([CORPUS]))
+    (games, _, _), done = check_equal([CORPUS], tmp_path, blocksize=1)
+    assert games.npartitions > files + 20 and done["converted"] > 20
+
+
 @pytest.mark.skipif(not TWIC.is_dir(), reason="the shared corpus is absent")
 def test_the_shared_chess_archive_cut_into_ranges(client, tmp_path):
     files = sorted(TWIC.glob("*.pgn"))
