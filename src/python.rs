@@ -1016,19 +1016,37 @@ fn table_parts(
         .collect()
 }
 
-/// One column of a part's table, typed as the parquet tables type it.
+/// One column of a part's table, typed as the parquet tables type it, in
+/// buffers that numpy, pandas and Arrow take without a Python object per
+/// value.
 enum Col {
-    Int(Vec<Option<i64>>),
-    Bool(Vec<Option<bool>>),
-    Text(Vec<Option<String>>),
+    /// Integers, and a byte per row that is 1 where it is NULL.
+    Int(Vec<i64>, Vec<u8>),
+    /// Booleans as bytes (0, 1), and the NULL mask.
+    Bool(Vec<u8>, Vec<u8>),
+    /// Text as Arrow's `large_string`: the values' bytes one after another,
+    /// where each starts and ends (`offsets`, from 0), and a validity
+    /// bitmap (bit `i` set where row `i` is not NULL), with the NULLs
+    /// counted.
+    Text {
+        data: Vec<u8>,
+        offsets: Vec<i64>,
+        valid: Vec<u8>,
+        nulls: usize,
+    },
 }
 
 impl Col {
     fn new(kind: Kind) -> Col {
         match kind {
-            Kind::Integer => Col::Int(Vec::new()),
-            Kind::Boolean => Col::Bool(Vec::new()),
-            Kind::Text | Kind::Json => Col::Text(Vec::new()),
+            Kind::Integer => Col::Int(Vec::new(), Vec::new()),
+            Kind::Boolean => Col::Bool(Vec::new(), Vec::new()),
+            Kind::Text | Kind::Json => Col::Text {
+                data: Vec::new(),
+                offsets: vec![0],
+                valid: Vec::new(),
+                nulls: 0,
+            },
         }
     }
 
@@ -1040,26 +1058,74 @@ impl Col {
             ))
         };
         match self {
-            Col::Int(c) => c.push(value.map(|v| v.parse().map_err(|_| bad(v))).transpose()?),
-            Col::Bool(c) => c.push(
-                value
-                    .map(|v| match v {
-                        "1" => Ok(true),
-                        "0" => Ok(false),
-                        _ => Err(bad(v)),
-                    })
-                    .transpose()?,
-            ),
-            Col::Text(c) => c.push(value.map(str::to_string)),
+            Col::Int(values, mask) => {
+                let v = value.map(|v| v.parse().map_err(|_| bad(v))).transpose()?;
+                values.push(v.unwrap_or(0));
+                mask.push(u8::from(v.is_none()));
+            }
+            Col::Bool(values, mask) => {
+                let v = match value {
+                    None => None,
+                    Some("1") => Some(1),
+                    Some("0") => Some(0),
+                    Some(v) => return Err(bad(v)),
+                };
+                values.push(v.unwrap_or(0));
+                mask.push(u8::from(v.is_none()));
+            }
+            Col::Text {
+                data,
+                offsets,
+                valid,
+                nulls,
+            } => {
+                let row = offsets.len() - 1;
+                if row % 8 == 0 {
+                    valid.push(0);
+                }
+                match value {
+                    Some(v) => {
+                        data.extend_from_slice(v.as_bytes());
+                        valid[row / 8] |= 1 << (row % 8);
+                    }
+                    None => *nulls += 1,
+                }
+                offsets.push(data.len() as i64);
+            }
         }
         Ok(())
     }
 
-    fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+    /// The column for `kifu.dask`: `("integer" | "boolean", values, mask)`
+    /// (8 bytes little-endian a value, or one), or `("text", rows, offsets,
+    /// data, validity, nulls)`.
+    fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        use pyo3::types::PyBytes;
+        let le = |v: &[i64]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
         Ok(match self {
-            Col::Int(c) => PyList::new(py, c)?,
-            Col::Bool(c) => PyList::new(py, c)?,
-            Col::Text(c) => PyList::new(py, c)?,
+            Col::Int(values, mask) => (
+                "integer",
+                PyBytes::new(py, &le(values)),
+                PyBytes::new(py, mask),
+            )
+                .into_pyobject(py)?,
+            Col::Bool(values, mask) => {
+                ("boolean", PyBytes::new(py, values), PyBytes::new(py, mask)).into_pyobject(py)?
+            }
+            Col::Text {
+                data,
+                offsets,
+                valid,
+                nulls,
+            } => (
+                "text",
+                offsets.len() - 1,
+                PyBytes::new(py, &le(offsets)),
+                PyBytes::new(py, data),
+                PyBytes::new(py, valid),
+                *nulls,
+            )
+                .into_pyobject(py)?,
         }
         .unbind())
     }
@@ -1099,8 +1165,8 @@ impl Games for Columns {
 /// ([`table_parts`]: its `job`, `start`, `end`, `first`, and `games` to
 /// check), keyed after `prior` (each key met in the parts before it, with
 /// how many records of it), as `kifu convert --to csv` over the whole
-/// input writes them: three dicts of column lists (games, tags, moves) and
-/// the part's counts and diagnostics (their lines and game numbers counted
+/// input writes them: three dicts of columns (games, tags, moves; each
+/// column as [`Col::to_py`] gives it) and the part's counts and diagnostics (their lines and game numbers counted
 /// from the part's start).
 #[pyfunction]
 #[pyo3(signature = (path, job=0, *, start=0, end=None, first=0, games=None, prior=None, from_format=None, no_validate=false, max_record_size=None, **options))]

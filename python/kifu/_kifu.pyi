@@ -107,6 +107,9 @@ def table_part(
     max_record_size: Optional[int] = None,
     **options: Any,
 ) -> tuple[
-    dict[str, list[Any]], dict[str, list[Any]], dict[str, list[Any]], dict[str, Any]
+    dict[str, tuple[Any, ...]],
+    dict[str, tuple[Any, ...]],
+    dict[str, tuple[Any, ...]],
+    dict[str, Any],
 ]: ...
 def table_columns() -> list[tuple[str, list[tuple[str, str, bool]]]]: ...

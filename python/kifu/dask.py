@@ -67,15 +67,37 @@ def meta() -> dict[str, pd.DataFrame]:
     return out
 
 
-def _frames(columns: list[dict[str, list[Any]]]) -> tuple[pd.DataFrame, ...]:
+def _column(data: tuple, dtype: Any) -> Any:
+    """One column of ``_kifu.table_part`` as a numpy or pandas array of
+    ``dtype``, from its buffers (no Python object per value)."""
+    if data[0] == "text":
+        import pyarrow as pa
+
+        _, rows, offsets, values, valid, nulls = data
+        array = pa.Array.from_buffers(
+            pa.large_string(),
+            rows,
+            [pa.py_buffer(valid) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(values)],
+            null_count=nulls,
+        )
+        return pd.arrays.ArrowStringArray(array)
+    kind, values, mask = data
+    values = np.frombuffer(values, dtype="<i8" if kind == "integer" else np.bool_).copy()
+    if dtype == "int64":
+        return values
+    mask = np.frombuffer(mask, dtype=np.bool_).copy()
+    if kind == "integer":
+        return pd.arrays.IntegerArray(values, mask)
+    return pd.arrays.BooleanArray(values, mask)
+
+
+def _frames(columns: list[dict[str, tuple]]) -> tuple[pd.DataFrame, ...]:
     empty = meta()
     frames = []
     for (table, _), data in zip(_kifu.table_columns(), columns):
         m = empty[table]
         frames.append(
-            pd.DataFrame(
-                {name: pd.array(data[name], dtype=m[name].dtype) for name in m.columns}
-            )
+            pd.DataFrame({name: _column(data[name], m[name].dtype) for name in m.columns})
         )
     return tuple(frames)
 
