@@ -1,8 +1,9 @@
 """kifu's tables as Dask DataFrames: large archives read on a Dask cluster.
 
 >>> import kifu.dask
->>> games, tags, moves = kifu.dask.tables(["a.pgn", "b.pgn.gz"], blocksize="64MiB")
->>> games.groupby("result").size().compute()              # doctest: +SKIP
+>>> paths = ["a.pgn", "b.pgn.gz"]
+>>> games, tags, moves = kifu.dask.tables(paths, blocksize="64MiB")  # doctest: +SKIP
+>>> games.groupby("result").size().compute()  # doctest: +SKIP
 
 The three tables are the ones ``kifu convert --to csv --out-dir DIR`` (or
 ``--to parquet``) writes over the same inputs, row for row: ``games``,
