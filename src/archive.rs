@@ -32,6 +32,10 @@ use crate::format::Format;
 pub struct RawRecord {
     /// Its bytes in the batch's data.
     pub range: Range<usize>,
+    /// Byte offset of its first byte in the stream read (a byte-order
+    /// mark at the stream's start counted): where a reader of the same
+    /// stream starting there finds the same records.
+    pub offset: u64,
     /// 1-based line of its first byte in the whole input.
     pub line: usize,
     /// 1-based column of its first byte.
@@ -61,6 +65,8 @@ pub struct Records<'s, R: Read> {
     reader: R,
     split: &'s dyn Scan,
     buf: Vec<u8>,
+    /// The stream offset of `buf[0]`.
+    pos: u64,
     eof: bool,
     started: bool,
     line: usize,
@@ -118,6 +124,7 @@ impl<'s, R: Read> Records<'s, R> {
             reader,
             split,
             buf: Vec::new(),
+            pos: 0,
             eof: false,
             started: false,
             line: 1,
@@ -153,7 +160,8 @@ impl<'s, R: Read> Records<'s, R> {
         let lead = lead.min(len.unwrap_or(usize::MAX));
         advance(&self.buf[..lead], &mut self.line, &mut self.col);
         self.buf.drain(..lead);
-        let (line, col) = (self.line, self.col);
+        self.pos += lead as u64;
+        let (line, col, offset) = (self.line, self.col, self.pos);
         let size = match len {
             Some(len) => self.pass(len - lead),
             None => self.stream_past()?,
@@ -162,6 +170,7 @@ impl<'s, R: Read> Records<'s, R> {
             data: Vec::new(),
             records: vec![RawRecord {
                 range: 0..0,
+                offset,
                 line,
                 col,
                 is_game: true,
@@ -176,6 +185,7 @@ impl<'s, R: Read> Records<'s, R> {
     fn pass(&mut self, n: usize) -> u64 {
         advance(&self.buf[..n], &mut self.line, &mut self.col);
         self.buf.drain(..n);
+        self.pos += n as u64;
         n as u64
     }
 
@@ -235,6 +245,7 @@ impl<'s, R: Read> Records<'s, R> {
             self.started = true;
             if self.buf.starts_with(b"\xEF\xBB\xBF") {
                 self.buf.drain(..3);
+                self.pos += 3;
             }
         }
         Ok(())
@@ -259,6 +270,7 @@ impl<'s, R: Read> Records<'s, R> {
                         }
                         records.push(RawRecord {
                             range: p..p + len,
+                            offset: self.pos + p as u64,
                             line: self.line,
                             col: self.col,
                             is_game,
@@ -276,6 +288,7 @@ impl<'s, R: Read> Records<'s, R> {
                     return Ok(None);
                 }
                 let tail = self.buf.split_off(p);
+                self.pos += p as u64;
                 let data = std::mem::replace(&mut self.buf, tail);
                 return Ok(Some(Batch { data, records }));
             }
@@ -1345,6 +1358,38 @@ mod tests {
         let _ = Records::new(text.as_bytes(), &Lines).par_for_each(
             |r| assert!(r.line != 77_777, "a bug in a reader"),
             |_| -> Result<(), ()> { Ok(()) },
+        );
+    }
+
+    #[test]
+    fn each_record_knows_its_offset_in_the_stream_past_a_mark_and_oversize_records() {
+        // A byte-order mark, short records, one over the limit (after
+        // blanks), one at the end without a line end.
+        let text = format!("\u{feff}a\n\nbb\n   {}\nccc\nd", "x".repeat(40));
+        let bytes = text.as_bytes();
+        let mut records = Records::new(bytes, &Lines).with_limit(16);
+        let mut seen = Vec::new();
+        while let Some(batch) = records.next_batch(8).unwrap() {
+            for r in &batch.records {
+                seen.push((r.offset, r.oversize.is_some()));
+                if r.oversize.is_none() {
+                    // A reader starting at the offset finds the same bytes.
+                    let at = r.offset as usize;
+                    assert_eq!(&bytes[at..at + r.range.len()], &batch.data[r.range.clone()]);
+                }
+            }
+        }
+        let x = text.find('x').unwrap() as u64;
+        assert_eq!(
+            seen,
+            [
+                (3, false),
+                (5, false),
+                (6, false),
+                (x, true),
+                (x + 41, false),
+                (x + 45, false)
+            ]
         );
     }
 }

@@ -166,14 +166,10 @@ pub fn decompressed<R: Read + Send + 'static>(
     Ok((text_stream(stream)?, damage))
 }
 
-/// A stream of text as UTF-8: a UTF-16 stream (a byte-order mark `FF FE` or
-/// `FE FF`, or, without one, the zero bytes of ASCII text in UTF-16) is
-/// decoded as it is read; any other stream is passed on as it is (UTF-8,
-/// with or without its mark, or Latin-1, which the readers tell).
-pub fn text_stream(stream: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
-    let mut reader = BufReader::with_capacity(1 << 16, stream);
-    let head = reader.fill_buf()?;
-    let big = match head {
+/// Whether a stream's first bytes are UTF-16 ([`text_stream`]): big-endian
+/// or not, and the length of its byte-order mark.
+fn utf16(head: &[u8]) -> Option<(bool, usize)> {
+    match head {
         [0xFF, 0xFE, ..] => Some((false, 2)),
         [0xFE, 0xFF, ..] => Some((true, 2)),
         // `[E` or `1.` in UTF-16 without a mark: printable ASCII and zero
@@ -189,7 +185,24 @@ pub fn text_stream(stream: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Se
             Some((true, 0))
         }
         _ => None,
-    };
+    }
+}
+
+/// Whether a stream that starts with `head` (its first 8 bytes at least,
+/// or all of it) is read as it is: neither compressed nor UTF-16, so that
+/// an offset in what kifu reads is the same offset in the file.
+pub fn is_plain(head: &[u8]) -> bool {
+    Compression::of(head) == Compression::None && utf16(head).is_none()
+}
+
+/// A stream of text as UTF-8: a UTF-16 stream (a byte-order mark `FF FE` or
+/// `FE FF`, or, without one, the zero bytes of ASCII text in UTF-16) is
+/// decoded as it is read; any other stream is passed on as it is (UTF-8,
+/// with or without its mark, or Latin-1, which the readers tell).
+pub fn text_stream(stream: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
+    let mut reader = BufReader::with_capacity(1 << 16, stream);
+    let head = reader.fill_buf()?;
+    let big = utf16(head);
     Ok(match big {
         None => Box::new(reader),
         Some((big, mark)) => {

@@ -86,3 +86,30 @@ def convert(
     rejects: Union[str, os.PathLike[str], None] = None,
     **options: Any,
 ) -> dict[str, Any]: ...
+def table_parts(
+    path: Union[str, os.PathLike[str]],
+    *,
+    blocksize: Optional[int] = None,
+    from_format: Optional[str] = None,
+    max_record_size: Optional[int] = None,
+) -> list[dict[str, Any]]: ...
+def table_part(
+    path: Union[str, os.PathLike[str]],
+    job: int = 0,
+    *,
+    start: int = 0,
+    end: Optional[int] = None,
+    first: int = 0,
+    games: Optional[int] = None,
+    prior: Optional[list[tuple[int, int]]] = None,
+    from_format: Optional[str] = None,
+    no_validate: bool = False,
+    max_record_size: Optional[int] = None,
+    **options: Any,
+) -> tuple[
+    dict[str, tuple[Any, ...]],
+    dict[str, tuple[Any, ...]],
+    dict[str, tuple[Any, ...]],
+    dict[str, Any],
+]: ...
+def table_columns() -> list[tuple[str, list[tuple[str, str, bool]]]]: ...

@@ -443,6 +443,21 @@ pub(crate) struct GameIds {
 }
 
 impl GameIds {
+    /// The ids of a run that goes on after games already keyed elsewhere
+    /// (the partitions before one, `kifu.dask`): each key of `prior` with
+    /// how many records of it came before.
+    #[cfg_attr(not(feature = "python"), allow(dead_code))]
+    pub(crate) fn after(prior: &[(u64, u32)]) -> GameIds {
+        let mut ids = GameIds::default();
+        for &(key, n) in prior.iter().filter(|p| p.1 > 0) {
+            ids.seen.insert(key);
+            if n > 1 {
+                ids.repeats.insert(key, n);
+            }
+        }
+        ids
+    }
+
     /// The id of the next game, whose record is `bytes`.
     pub(crate) fn id(&mut self, bytes: &[u8]) -> String {
         let key = game_key(bytes);
@@ -477,6 +492,48 @@ pub(crate) fn container_rows(text: &str) -> impl Iterator<Item = io::Result<(usi
                 .ok_or_else(|| io::Error::other("a csv row of no table (a bug)")),
         )
     })
+}
+
+/// Each row of one game's tables, keys first, as every table output
+/// writes them ([`write`]'s container rows after the game's `id`, and for
+/// the games row its source and index from `origin`): `push` takes each
+/// row's table (an index of [`TABLES`]) and its values (`None`: NULL), in
+/// the order of [`COLUMNS`].
+pub(crate) fn table_rows(
+    text: &str,
+    origin: &Origin<'_>,
+    id: &str,
+    mut push: impl FnMut(usize, &[Option<&str>]) -> io::Result<()>,
+) -> io::Result<()> {
+    let index = origin.index.to_string();
+    for row in container_rows(text) {
+        let (t, rest) = row?;
+        let mut fields = Vec::with_capacity(COLUMNS[t].len() - KEYS[t]);
+        let mut at = 0;
+        let mut more = rest.starts_with(',');
+        at += usize::from(more);
+        while more {
+            let (value, next, m) = next_field(rest, at).map_err(io::Error::other)?;
+            fields.push(value);
+            (at, more) = (next, m);
+        }
+        let mut values: Vec<Option<&str>> = Vec::with_capacity(COLUMNS[t].len());
+        values.push(Some(id));
+        if t == 0 {
+            values.extend([Some(origin.source), Some(index.as_str())]);
+        }
+        values.extend(fields.iter().map(|f| f.as_deref()));
+        if values.len() != COLUMNS[t].len() {
+            return Err(io::Error::other(format!(
+                "a {} row of {} columns where it has {} (a bug)",
+                TABLES[t],
+                values.len(),
+                COLUMNS[t].len()
+            )));
+        }
+        push(t, &values)?;
+    }
+    Ok(())
 }
 
 impl TableSink {
@@ -1574,6 +1631,30 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn ids_after_the_keys_of_earlier_parts_are_one_runs_ids() {
+        let records: Vec<&[u8]> = vec![b"a", b"b", b"a", b"c", b"a", b"b", b"d", b"a"];
+        let mut one = GameIds::default();
+        let whole: Vec<String> = records.iter().map(|r| one.id(r)).collect();
+        for cut in 0..=records.len() {
+            let (before, after) = records.split_at(cut);
+            let mut first = GameIds::default();
+            let mut ids: Vec<String> = before.iter().map(|r| first.id(r)).collect();
+            let mut prior: Vec<(u64, u32)> = Vec::new();
+            for r in before {
+                let key = game_key(r);
+                match prior.iter_mut().find(|p| p.0 == key) {
+                    Some(p) => p.1 += 1,
+                    None => prior.push((key, 1)),
+                }
+            }
+            let mut rest = GameIds::after(&prior);
+            ids.extend(after.iter().map(|r| rest.id(r)));
+            assert_eq!(ids, whole, "cut at {cut}");
+        }
+        assert!(whole[7].ends_with("-4") && whole[5].ends_with("-2"));
     }
 
     #[test]

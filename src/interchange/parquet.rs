@@ -26,7 +26,7 @@ use parquet::schema::types::{ColumnPath, Type};
 
 use crate::codec::{Folder, Games, Origin, Oversize, Scan, Tables};
 use crate::error::Error;
-use crate::interchange::csv::{self, Kind, COLUMNS, KEYS, TABLES};
+use crate::interchange::csv::{self, Kind, COLUMNS, TABLES};
 use crate::output::{OutFile, Output};
 
 /// The table files of a folder, in the order of [`TABLES`].
@@ -360,29 +360,10 @@ pub struct ParquetSink {
 impl Games for ParquetSink {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
         let id = self.ids.id(origin.bytes);
-        let index = origin.index.to_string();
-        for row in csv::container_rows(text) {
-            let (t, rest) = row?;
-            let mut fields = Vec::with_capacity(COLUMNS[t].len() - KEYS[t]);
-            let mut at = 0;
-            let mut more = rest.starts_with(',');
-            at += usize::from(more);
-            while more {
-                let (value, next, m) = csv::next_field(rest, at).map_err(io::Error::other)?;
-                fields.push(value);
-                (at, more) = (next, m);
-            }
-            let keys: &[Option<&str>] = match t {
-                0 => &[Some(&id), Some(origin.source), Some(&index)],
-                _ => &[Some(&id)],
-            };
-            let values = keys
-                .iter()
-                .copied()
-                .chain(fields.iter().map(|f| f.as_deref()));
-            self.tables[t].push(values)?;
-        }
-        Ok(())
+        let tables = &mut self.tables;
+        csv::table_rows(text, origin, &id, |t, values| {
+            tables[t].push(values.iter().copied())
+        })
     }
 
     fn name(&self) -> &str {
