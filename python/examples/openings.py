@@ -1,5 +1,5 @@
 """Results by opening: an archive read into kifu's tables, counted in pandas
-and in DuckDB (README, "Python"). Run: python3 openings.py ARCHIVE...
+and in DuckDB (README, "Results by opening, in pandas and DuckDB"). Run: python3 openings.py ARCHIVE...
 (files, folders, zip archives; compressed files as they are)."""
 
 import sys

@@ -1,4 +1,4 @@
-"""kifu.dask (README, "Beyond one machine"): the tables of a Dask cluster
+"""kifu.dask (docs/python.md, "Beyond one machine"): the tables of a Dask cluster
 equal one command-line run's, row for row, over several shards and over one
 file cut into byte ranges. Run on a LocalCluster of two worker processes;
 skipped where Dask is not installed (.ci/run installs it)."""

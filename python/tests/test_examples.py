@@ -1,4 +1,5 @@
-"""The example of README "Python" (python/examples/openings.py) runs, and
+"""The README's example "Results by opening, in pandas and DuckDB"
+(python/examples/openings.py) runs, and
 counts the same results by opening in pandas and in DuckDB (it asserts
 so): on the repository's corpus, and on the shared chess archive when it
 is there."""

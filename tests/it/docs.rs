@@ -364,6 +364,33 @@ fn the_readme_shows_the_books_sqlite_recipe() {
     assert_eq!(readme, sqlite_recipe("docs/csv.md"));
 }
 
+/// The README's notebook example is `python/examples/openings.py` as it
+/// is (less its docstring), which `python/tests/test_examples.py` runs: the
+/// code a reader copies is the code that is tested.
+#[test]
+fn the_readmes_opening_example_is_the_tested_script() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("### Results by opening, in pandas and DuckDB")
+        .nth(1)
+        .expect("the README's section of the example");
+    let block = section
+        .split("```python\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("its python block");
+    let script = fs::read_to_string(root().join("python/examples/openings.py")).unwrap();
+    let code = script
+        .splitn(3, "\"\"\"")
+        .nth(2)
+        .expect("the script's docstring")
+        .trim_start_matches('\n');
+    assert_eq!(
+        block, code,
+        "README example and python/examples/openings.py differ"
+    );
+}
+
 #[test]
 fn slugs_are_those_of_mdbook_and_github() {
     for (heading, anchor) in [
