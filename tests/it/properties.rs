@@ -186,8 +186,14 @@ fn game() -> impl Strategy<Value = Game> {
                     .zip(values.iter().cycle())
                     .map(|(&i, v)| Tag::new(ROSTER[i], v.clone()))
                     .collect();
+                // A tag the dialect lifts (`GameType`, `FEN`, in any case, as
+                // the reader finds them) is the board's or the setup's: the
+                // game would say two things at once.
                 for (name, value) in other {
-                    if !ROSTER.contains(&name.as_str()) && name != "GameType" && name != "FEN" {
+                    let lifted = ["GameType", "FEN"]
+                        .iter()
+                        .any(|l| name.eq_ignore_ascii_case(l));
+                    if !ROSTER.contains(&name.as_str()) && !lifted {
                         tags.push(Tag::new(name, value));
                     }
                 }
