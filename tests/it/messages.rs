@@ -362,3 +362,67 @@ fn a_folder_with_nothing_to_convert_counts_as_a_warning() {
         "{err}"
     );
 }
+
+/// `n` games that fail the same way (an illegal first move, a different
+/// one in each), then `odd` that fail each another way.
+fn failing(n: usize, odd: &[&str]) -> String {
+    let moves = ["e5", "d5", "Nf6", "Ke2", "c5", "Bb5"];
+    let mut text: String = (0..n)
+        .map(|i| format!("[Event \"{i}\"]\n\n1. {} *\n\n", moves[i % moves.len()]))
+        .collect();
+    for o in odd {
+        text.push_str(&format!("[Event \"odd\"]\n\n{o}\n\n"));
+    }
+    text
+}
+
+#[test]
+fn errors_of_one_kind_are_grouped_with_an_exact_count_and_verbose_lists_them() {
+    let odd = ["1. z9 *", "1. O-O *", "1. e4 {never closed *"];
+    for n in [4, 50, 700] {
+        let text = failing(n, &odd);
+        let out = convert("pgn", "pgn", &[], text.as_bytes());
+        let err = stderr(&out);
+        let lines: Vec<&str> = err.lines().collect();
+        // The first 3 as they come, one line for the rest, one for each
+        // other way to fail, the summary.
+        assert_eq!(lines.len(), 3 + 1 + odd.len() + 1, "{n}: {err}");
+        assert!(
+            lines[..3].iter().all(|l| l.contains("illegal move")),
+            "{err}"
+        );
+        let rest = lines
+            .iter()
+            .find(|l| l.contains("more like this") || l.contains("game 4:"))
+            .unwrap_or_else(|| panic!("{err}"));
+        assert_eq!(common::more_like_this(rest), n - 4, "{rest}");
+        assert!(rest.contains("game 4: 1. Ke2: illegal move"), "{rest}");
+        assert!(
+            err.ends_with(&format!("converted 0 games, {} failed\n", n + odd.len())),
+            "{err}"
+        );
+        assert!(common::errors_are_located(&err), "{err}");
+        assert_eq!(out.status.code(), Some(1));
+        // --verbose: every one, as it comes, and nothing said twice.
+        let out = convert("pgn", "pgn", &["-v"], text.as_bytes());
+        let err = stderr(&out);
+        assert_eq!(err.matches(": error: ").count(), n + odd.len(), "{err}");
+        assert!(!err.contains("more like this"), "{err}");
+    }
+}
+
+#[test]
+fn rejects_keep_every_failed_game_of_a_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let rejects = dir.path().join("rejects.pgn");
+    let text = failing(200, &[]);
+    let out = convert(
+        "pgn",
+        "pgn",
+        &["--rejects", rejects.to_str().unwrap()],
+        text.as_bytes(),
+    );
+    assert!(stderr(&out).lines().count() <= 5, "{}", stderr(&out));
+    let kept = std::fs::read_to_string(&rejects).unwrap();
+    assert_eq!(kept.matches("[Event ").count(), 200);
+}
