@@ -426,3 +426,26 @@ fn rejects_keep_every_failed_game_of_a_group() {
     let kept = std::fs::read_to_string(&rejects).unwrap();
     assert_eq!(kept.matches("[Event ").count(), 200);
 }
+
+#[test]
+fn russian_short_notation_is_named_once_per_group() {
+    let game =
+        "[GameType \"25\"]\n\n1. gf4 fe5 2. hg3 gf6 0:1\n\n[GameType \"25\"]\n\n1. c3-d4 fe5 *\n\n";
+    let text = game.repeat(50);
+    let out = convert("draughts-num", "json", &[], text.as_bytes());
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    assert!(
+        lines[..4]
+            .iter()
+            .all(|l| l.contains("is Russian short notation")),
+        "{err}"
+    );
+    assert!(
+        lines[1].contains("`fe5` is Russian short notation"),
+        "{err}"
+    );
+    assert_eq!(common::more_like_this(lines[3]), 96, "{err}");
+    assert_eq!(lines[4], "converted 0 games, 100 failed");
+}
