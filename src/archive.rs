@@ -683,6 +683,44 @@ pub fn read_record(
     Ok(parsed)
 }
 
+/// How many of an input's first bytes [`sniff`] reads.
+pub const SNIFF_BYTES: usize = 64 << 10;
+
+/// The format an input's first bytes (`head`) and its name suggest, when
+/// it is not `not` (the format it was read as, none of whose games
+/// converted): the first format of the registry that reads the first game
+/// of `head` (the one `name`'s ending names first), else the one `name`'s
+/// ending names ([`crate::format::guess`]). Each reader tries one game,
+/// cut by the format's own scanner.
+pub fn sniff(head: &[u8], name: &std::path::Path, not: &Format) -> Option<&'static Format> {
+    let by_name = crate::format::guess(name).filter(|f| !std::ptr::eq(*f, not));
+    let reads = |f: &Format| {
+        let Ok(Some(batch)) = Records::new(head, f.split).next_batch(head.len()) else {
+            return false;
+        };
+        let Some(first) = batch
+            .records
+            .iter()
+            .find(|r| r.is_game && r.oversize.is_none())
+        else {
+            return false;
+        };
+        let bytes = &batch.data[first.range.clone()];
+        read_record(f, &ReadOptions::default(), bytes).is_ok()
+    };
+    if head.iter().all(u8::is_ascii_whitespace) {
+        return by_name;
+    }
+    if by_name.is_some_and(&reads) {
+        return by_name;
+    }
+    crate::format::FORMATS
+        .iter()
+        .filter(|f| f.read.is_some() && f.split.folder().is_none() && !std::ptr::eq(*f, not))
+        .find(|f| reads(f))
+        .or(by_name)
+}
+
 impl Converter<'_> {
     /// Converts one record, within the memory budget of the records
     /// converted at once ([`claim_memory`]).
@@ -1015,6 +1053,20 @@ pub fn convert_stream<R: Read + Send>(
     sink: &mut dyn Games,
     report: &mut Report<'_>,
 ) -> Result<Summary, Error> {
+    convert_input(input, name, conv, sink, report).map(|(summary, _)| summary)
+}
+
+/// [`convert_stream`], giving the input's first bytes too (up to
+/// [`SNIFF_BYTES`]): what [`sniff`] tells
+/// an input's format by, where none of its games converted.
+pub fn convert_input<R: Read + Send>(
+    input: R,
+    name: &str,
+    conv: &Converter<'_>,
+    sink: &mut dyn Games,
+    report: &mut Report<'_>,
+) -> Result<(Summary, Vec<u8>), Error> {
+    let mut head = Vec::new();
     let io_err = |e: io::Error| Error::io(name, e);
     let limit = conv.read.max_record.unwrap_or(MAX_RECORD);
     let split = conv.from.split;
@@ -1032,6 +1084,11 @@ pub fn convert_stream<R: Read + Send>(
     };
     let each = |batch: io::Result<Mapped<Option<Converted>>>| -> Result<(), Error> {
         let mut batch = batch.map_err(io_err)?;
+        if head.len() < SNIFF_BYTES {
+            let data = &batch.batch.data;
+            let take = data.len().min(SNIFF_BYTES - head.len());
+            head.extend_from_slice(&data[..take]);
+        }
         for (rec, result) in batch.drain() {
             let bytes = rec.bytes;
             document.record(&rec);
@@ -1134,7 +1191,7 @@ pub fn convert_stream<R: Read + Send>(
         (report.diagnostic)(&d);
         summary.damaged += 1;
     }
-    Ok(summary)
+    Ok((summary, head))
 }
 
 /// Quotes text for a message, unambiguously: blanks and line breaks as one

@@ -449,3 +449,123 @@ fn russian_short_notation_is_named_once_per_group() {
     assert_eq!(common::more_like_this(lines[3]), 96, "{err}");
     assert_eq!(lines[4], "converted 0 games, 100 failed");
 }
+
+/// The hint said once for an input none of whose games converted.
+fn hint_once(out: &std::process::Output, format: &str) {
+    let err = stderr(out);
+    let hint = format!("; this looks like {format}: try --from {format}");
+    assert_eq!(err.matches(&hint).count(), 1, "{err}");
+    assert_eq!(err.matches("this looks like").count(), 1, "{err}");
+    // The games failed as before: the exit status says so.
+    assert_eq!(out.status.code(), Some(1), "{err}");
+}
+
+#[test]
+fn a_whole_input_that_fails_says_once_what_it_looks_like() {
+    let pgn = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n".repeat(20);
+    let draughts = "[Event \"a\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n".repeat(20);
+    // By its contents, on standard input.
+    hint_once(&convert("draughts-num", "json", &[], pgn.as_bytes()), "pgn");
+    hint_once(
+        &convert("pgn", "json", &[], draughts.as_bytes()),
+        "draughts-num",
+    );
+    let json = stdout(&convert("pgn", "json", &[], pgn.as_bytes()));
+    hint_once(&convert("pgn", "pgn", &[], json.as_bytes()), "json");
+    // A file, by its name and contents.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pgn");
+    std::fs::write(&file, &pgn).unwrap();
+    let file = file.to_str().unwrap();
+    let out = kifu(
+        &["convert", "--from", "draughts-num", "--to", "json", file],
+        b"",
+    );
+    hint_once(&out, "pgn");
+    assert!(
+        stderr(&out).contains(&format!(
+            "{file}: warning[other-format]: every game of this input failed (40 games), read \
+             as draughts-num; this looks like pgn: try --from pgn"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // Games of the format named, some failing: no hint.
+    let mixed = format!("{pgn}\n1. e5 *\n");
+    let out = convert("pgn", "pgn", &[], mixed.as_bytes());
+    assert!(!stderr(&out).contains("looks like"), "{}", stderr(&out));
+    let out = convert("pgn", "pgn", &[], b"1. e5 *\n\n1. d5 *\n");
+    assert!(!stderr(&out).contains("looks like"), "{}", stderr(&out));
+}
+
+#[test]
+fn every_format_read_as_another_is_named_by_the_hint_and_never_misnamed() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<(&str, std::path::PathBuf)> = [
+        ("pgn", "chess/petrosjan-sllavcco.pgn"),
+        ("sllavcco", "chess/petrosjan-sllavcco.sllavcco"),
+        ("draughts-num", "draughts/english.pdn"),
+        ("draughts-diag", "draughts/english.diag.pdn"),
+        ("coerceo", "coerceo/constructs.coerceo"),
+        ("json", "coerceo/constructs.json"),
+        ("tafl", "tafl/brandubh.tafl"),
+        ("otn", "tafl/brandubh.otg"),
+        ("aagenielsen-json", "tafl/brandubh.aagenielsen.json"),
+        ("tenjiku", "tenjiku/seed.tenjiku"),
+    ]
+    .into_iter()
+    .map(|(f, p)| (f, corpus.join(p)))
+    .collect();
+    for (to, ext) in [("jsonl", "jsonl"), ("xml", "xml")] {
+        let path = dir.path().join(format!("games.{ext}"));
+        let source = corpus.join("draughts/english.pdn");
+        let out = kifu(
+            &[
+                "convert",
+                "--to",
+                to,
+                "-o",
+                path.to_str().unwrap(),
+                source.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        files.push((to, path));
+    }
+    let readable: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
+    for (format, path) in &files {
+        assert!(path.exists(), "{}", path.display());
+        for from in readable.iter().filter(|f| *f != format) {
+            // By name and contents, and by contents alone.
+            let p = path.to_str().unwrap();
+            let bytes = std::fs::read(path).unwrap();
+            for (name, stdin) in [(p, &b""[..]), ("-", &bytes[..])] {
+                let out = kifu(&["convert", "--from", from, "--to", "json", name], stdin);
+                common::no_panic(&out);
+                let err = stderr(&out);
+                let (converted, _) = common::counts(&out);
+                let said: Vec<&str> = err
+                    .match_indices("this looks like ")
+                    .map(|(i, _)| err[i + 16..].split(':').next().unwrap())
+                    .collect();
+                assert_eq!(
+                    said.len(),
+                    usize::from(converted == 0),
+                    "{format} as {from}: {err}"
+                );
+                let Some(hinted) = said.first() else { continue };
+                if name == p {
+                    // The file's name and contents agree.
+                    assert_eq!(hinted, format, "{format} as {from}: {err}");
+                } else {
+                    // By contents alone: a format that reads it (jsonl is
+                    // read as json too).
+                    let again = kifu(&["convert", "--from", hinted, "--to", "json", "-"], stdin);
+                    assert!(common::counts(&again).0 > 0, "{format} as {from}: {err}");
+                }
+            }
+        }
+    }
+}
