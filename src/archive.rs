@@ -1096,11 +1096,11 @@ pub fn convert_input<R: Read + Send>(
                 if split.has_text(bytes) {
                     let (line, col) = rec.start();
                     summary.warnings += 1;
-                    let quote = quote_bytes(&bytes[..bytes.len().min(400)], 40);
+                    let quote = crate::error::quote_bytes(bytes.trim_ascii(), 40);
                     let message = match game_index {
-                        0 => format!("comments or text that belong to no game: not written (`{quote}`)"),
+                        0 => format!("comments or text that belong to no game: not written ({quote})"),
                         n => format!(
-                            "comments or text after game {n} belong to no game: not written (`{quote}`)"
+                            "comments or text after game {n} belong to no game: not written ({quote})"
                         ),
                     };
                     groups.add(
@@ -1192,46 +1192,6 @@ pub fn convert_input<R: Read + Send>(
         summary.damaged += 1;
     }
     Ok((summary, head))
-}
-
-/// Quotes text for a message, unambiguously: blanks and line breaks as one
-/// space, a byte that is not UTF-8 as `\xFF` (control characters are
-/// escaped where messages are printed); at most `max` characters, then
-/// `...`.
-pub fn quote_bytes(bytes: &[u8], max: usize) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    let mut blank = true;
-    let mut push = |out: &mut String, piece: &str, is_blank: bool| {
-        if is_blank {
-            if !blank {
-                out.push(' ');
-                count += 1;
-            }
-        } else {
-            out.push_str(piece);
-            count += 1;
-        }
-        blank = is_blank;
-        count < max
-    };
-    'all: for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            // (Control characters are escaped where messages are printed.)
-            let piece = c.to_string();
-            if !push(&mut out, &piece, c.is_whitespace()) {
-                out.push_str("...");
-                break 'all;
-            }
-        }
-        for &b in chunk.invalid() {
-            if !push(&mut out, &format!("\\x{b:02X}"), false) {
-                out.push_str("...");
-                break 'all;
-            }
-        }
-    }
-    out.trim_end().to_string()
 }
 
 /// The error of a document cut short, lacking `what`.

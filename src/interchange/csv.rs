@@ -1314,7 +1314,10 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
         let Some(t) = TABLES.iter().position(|n| *n == table) else {
             return Err(Problem::at(
                 at(),
-                format!("a row of no table `{table}` (games, tags or moves)"),
+                format!(
+                    "a row of no table {table} (games, tags or moves)",
+                    table = crate::error::quote(table)
+                ),
             ));
         };
         let place = match line {
@@ -1397,10 +1400,12 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut game = Game::new(variant);
     game.result = match first.get(10) {
         None => None,
-        Some(token) => Some(
-            GameResult::parse(token)
-                .ok_or_else(|| first.error(format!("`{token}` is not a game result")))?,
-        ),
+        Some(token) => Some(GameResult::parse(token).ok_or_else(|| {
+            first.error(format!(
+                "{token} is not a game result",
+                token = crate::error::quote(token)
+            ))
+        })?),
     };
     game.setup = first.json::<Setup>(11)?;
     game.preamble = first.json(12)?.unwrap_or_default();
@@ -1429,8 +1434,12 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
 fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
     let path = match row.get(4) {
         None => Vec::new(),
-        Some(text) => path_of(text)
-            .ok_or_else(|| row.error(format!("`{text}` is no variation path (`12.1/3.2`)")))?,
+        Some(text) => path_of(text).ok_or_else(|| {
+            row.error(format!(
+                "{text} is no variation path (`12.1/3.2`)",
+                text = crate::error::quote(text)
+            ))
+        })?,
     };
     if path.len() > MAX_VARIATION_DEPTH {
         return Err(too_deep(row.at()));
@@ -1473,7 +1482,12 @@ fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
             .split_ascii_whitespace()
             .map(|n| n.parse())
             .collect::<Result<_, _>>()
-            .map_err(|_| row.error(format!("`nags` is not numbers: `{nags}`")))?;
+            .map_err(|_| {
+                row.error(format!(
+                    "`nags` is not numbers: {nags}",
+                    nags = crate::error::quote(nags)
+                ))
+            })?;
     }
     ply.before = row.json(16)?.unwrap_or_default();
     ply.after = row.json(17)?.unwrap_or_default();

@@ -569,3 +569,32 @@ fn every_format_read_as_another_is_named_by_the_hint_and_never_misnamed() {
         }
     }
 }
+
+#[test]
+fn a_carriage_return_and_the_characters_backslash_r_are_quoted_apart() {
+    // A game whose square is `e`, then (in JSON's escapes) a carriage
+    // return, `\r` or `\x0d`, then `5`: three messages.
+    let game = |square: &str| {
+        format!(
+            "[{{\"variant\":{{\"family\":\"chess\"}},\"moves\":{{\"plies\":[{{\"number\":1,\
+             \"side\":\"white\",\"move\":{{\"chess\":{{\"move\":{{\"role\":\"pawn\",\
+             \"from\":\"e2\",\"to\":\"{square}\"}}}}}}}}]}},\"result\":\"*\"}}]\n"
+        )
+    };
+    let said = |square: &str| {
+        let out = convert("json", "pgn", &[], game(square).as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let err = stderr(&out);
+        let line = err.lines().next().unwrap().to_string();
+        let at = line
+            .find("is not a square")
+            .unwrap_or_else(|| panic!("{line}"));
+        line[..at].rsplit(": ").next().unwrap().trim().to_string()
+    };
+    assert_eq!(said("e\\r5"), "`e\\r5`");
+    assert_eq!(said("e\\\\r5"), "`e\\\\r5`");
+    assert_eq!(said("e\\\\x0d5"), "`e\\\\x0d5`");
+    // And the raw bytes of a file: a CR never reaches standard error.
+    let out = convert("json", "pgn", &[], game("e\\r5").as_bytes());
+    assert!(!out.stderr.contains(&b'\r'));
+}

@@ -186,7 +186,12 @@ impl Pieces {
             .chars()
             .filter(|c| !matches!(c, ' ' | ','))
             .collect();
-        let wrong = || format!("`{name}` is no piece set: give {PIECE_SETS}");
+        let wrong = || {
+            format!(
+                "{name} is no piece set: give {PIECE_SETS}",
+                name = crate::error::quote(name)
+            )
+        };
         let set: [char; 5] = chars.clone().try_into().map_err(|_| wrong())?;
         let usable = |c: &char| pest::unicode::LETTER(*c) && !('a'..='h').contains(c) && *c != 'x';
         if !set.iter().all(usable) || (1..5).any(|i| set[..i].contains(&set[i])) {
@@ -604,7 +609,10 @@ impl Header {
                         warnings.push(
                             Problem::at(
                                 at(),
-                                format!("DATE `{value}` is not DD.MM.YYYY: kept as written"),
+                                format!(
+                                    "DATE {value} is not DD.MM.YYYY: kept as written",
+                                    value = crate::error::quote(value)
+                                ),
                             )
                             .of_kind("field-as-written"),
                         );
@@ -614,7 +622,10 @@ impl Header {
                 ("SCORE", Some(tag)) => match result_of(value) {
                     Some(result) => self.push(tag, result, pos),
                     None => {
-                        let why = format!("SCORE `{value}` is not 1 : 0, 0 : 1, ½ : ½ or *");
+                        let why = format!(
+                            "SCORE {value} is not 1 : 0, 0 : 1, ½ : ½ or *",
+                            value = crate::error::quote(value)
+                        );
                         warnings.push(
                             Problem::at(at(), format!("{why}: kept as written"))
                                 .of_kind("field-as-written"),
@@ -690,7 +701,10 @@ fn read_arrangement(value: &str, pieces: Pieces) -> Result<[Role; 8], String> {
                         pieces.describe()
                     )
                 }),
-                _ => Err(format!("ARRANGEMENT: `{c}` is not one piece letter")),
+                _ => Err(format!(
+                    "ARRANGEMENT: {c} is not one piece letter",
+                    c = crate::error::quote(c)
+                )),
             }
         })
         .collect::<Result<_, _>>()?;
@@ -871,7 +885,10 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
     let rank_of = |ch: char| -> Result<u8, Problem> {
         match ch {
             '1'..='8' => Ok(ch as u8 - b'1'),
-            _ => Err(bad(format!("`{ch}` is not a rank"))),
+            _ => Err(bad(format!(
+                "{ch} is not a rank",
+                ch = crate::error::quote(&ch.to_string())
+            ))),
         }
     };
     // The pawn's file when the `x` is on its left (-1) or right (+1).
@@ -1176,14 +1193,13 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
                 if n.is_empty() || n.starts_with(' ') || n.contains(['\t', '\r', '\n']) || reserved
                 {
                     return Err(Problem::whole(format!(
-                        "tag name `{n}` cannot be written as a header field"
+                        "tag name {n} cannot be written as a header field",
+                        n = crate::error::quote(n)
                     )));
                 }
                 if FIELDS.iter().any(|(f, _)| *f == n) {
                     warnings.push(
-                        Problem::whole(format!(
-                        "tag `{n}` has the name of a scoresheet field: it reads back as that field"
-                    ))
+                        Problem::whole(format!("tag {n} has the name of a scoresheet field: it reads back as that field", n = crate::error::quote(n)))
                         .of_kind("tag-named-as-field"),
                     );
                 }

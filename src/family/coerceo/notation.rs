@@ -190,9 +190,15 @@ fn decode(
 
 /// A tile number written at byte `at` of the move.
 fn tile_number(mv: &MoveText<'_, Rule>, at: usize, digits: &str) -> Result<u32, Problem> {
-    digits
-        .parse()
-        .map_err(|_| Problem::at(mv.pos(at), format!("tile number `{digits}` is too large")))
+    digits.parse().map_err(|_| {
+        Problem::at(
+            mv.pos(at),
+            format!(
+                "tile number {digits} is too large",
+                digits = crate::error::quote(digits)
+            ),
+        )
+    })
 }
 
 /// A field (`14d`) written at byte `at` of the move.
@@ -204,7 +210,10 @@ fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Proble
     Field::new(tile, letter).ok_or_else(|| {
         Problem::at(
             mv.pos(at + digits),
-            format!("field `{letter}` is not on a tile (fields are a to f)"),
+            format!(
+                "field {letter} is not on a tile (fields are a to f)",
+                letter = crate::error::quote(&letter.to_string())
+            ),
         )
     })
 }
@@ -247,9 +256,12 @@ impl FormatOptions for Options {
     fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "layout" => {
-                self.layout = DIALECT
-                    .layout(value)
-                    .ok_or_else(|| format!("layout `{value}` is not text or columns"))?
+                self.layout = DIALECT.layout(value).ok_or_else(|| {
+                    format!(
+                        "layout {value} is not text or columns",
+                        value = crate::error::quote(value)
+                    )
+                })?
             }
             _ => return Err(undeclared(name)),
         }

@@ -538,7 +538,7 @@ impl<'g> Position<'g> {
     /// Reads a position text ([`Position::text`]) on a board numbered as
     /// `geo` is.
     pub fn parse_on(geo: &'g Geometry, text: &str) -> Result<Position<'g>, String> {
-        let bad = |why: String| format!("position `{text}`: {why}");
+        let bad = |why: String| format!("position {text}: {why}", text = crate::error::quote(text));
         let parts: Vec<&str> = text.split_whitespace().collect();
         let [board, side, held] = parts[..] else {
             return Err(bad(
@@ -605,7 +605,12 @@ impl<'g> Position<'g> {
         pos.to_move = match side {
             "w" | "W" => Side::White,
             "b" | "B" => Side::Black,
-            _ => return Err(bad(format!("`{side}` is not the side to move (w or b)"))),
+            _ => {
+                return Err(bad(format!(
+                    "{side} is not the side to move (w or b)",
+                    side = crate::error::quote(side)
+                )))
+            }
         };
         let held: Vec<Option<u8>> = held.split(':').map(|n| n.parse().ok()).collect();
         let [Some(w), Some(b)] = held[..] else {

@@ -145,8 +145,12 @@ impl Notation for Diag<'_, '_> {
             path.push(sq);
         }
         let mv = DMove { path, capture };
-        mv.check_shape()
-            .map_err(|e| Problem::at(spot.pos(), format!("`{written}`: {e}")))?;
+        mv.check_shape().map_err(|e| {
+            Problem::at(
+                spot.pos(),
+                format!("{written}: {e}", written = crate::error::quote(written)),
+            )
+        })?;
         Ok(Move::Draughts(mv))
     }
 

@@ -116,7 +116,7 @@ impl Notation for Num<'_, '_> {
         }
         let m = DMove { path, capture };
         m.check_shape()
-            .map_err(|e| Problem::at(mv.pos(0), format!("`{text}`: {e}")))?;
+            .map_err(|e| Problem::at(mv.pos(0), format!("{}: {e}", crate::error::quote(text))))?;
         if self.choice.assumed && self.alpha_seen.is_none() {
             self.inference.add_move(&m.path, capture, mv.offset());
         }
@@ -227,9 +227,10 @@ fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
         Problem::at(
             (e.line, e.col),
             format!(
-                "`{token}` is Russian short notation (the file of the square moved from, then \
+                "{} is Russian short notation (the file of the square moved from, then \
                  the square moved to), which kifu does not read: it reads squares written in \
-                 full (c3-d4, c3:e5, or numbers such as 22-17)"
+                 full (c3-d4, c3:e5, or numbers such as 22-17)",
+                crate::error::quote(&token)
             ),
         )
     })

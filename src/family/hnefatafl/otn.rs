@@ -223,7 +223,7 @@ fn syntax(text: &str, e: pest::error::Error<Rule>) -> Problem {
         .collect();
     Problem::at(
         line_col(text, offset),
-        format!("expected {expected}, found `{found}`"),
+        format!("expected {expected}, found {}", crate::error::quote(&found)),
     )
 }
 
@@ -494,7 +494,12 @@ fn read_turn(
             _ => {}
         }
     }
-    let bad = |why: &str| Problem::at(at, format!("turn `{label}`: {why}"));
+    let bad = |why: &str| {
+        Problem::at(
+            at,
+            format!("turn {label}: {why}", label = crate::error::quote(label)),
+        )
+    };
     let address = label.trim_end_matches('.');
     let (place, t) = match address.rsplit_once('.') {
         None => (

@@ -355,18 +355,31 @@ impl Rules {
         for entry in entries {
             if start.is_some() {
                 return Err(format!(
-                    "`{entry}` follows the start position, which ends a rules string"
+                    "{entry} follows the start position, which ends a rules string",
+                    entry = crate::error::quote(entry)
                 ));
             }
-            let (key, value) = entry
-                .split_once(':')
-                .ok_or_else(|| format!("`{entry}` is not a rules entry (`key:value`)"))?;
+            let (key, value) = entry.split_once(':').ok_or_else(|| {
+                format!(
+                    "{entry} is not a rules entry (`key:value`)",
+                    entry = crate::error::quote(entry)
+                )
+            })?;
             let yes = |v: &str| match v {
                 "y" => Ok(true),
                 "n" => Ok(false),
-                _ => Err(format!("`{entry}`: give y or n")),
+                _ => Err(format!(
+                    "{entry}: give y or n",
+                    entry = crate::error::quote(entry)
+                )),
             };
-            let bad = || format!("`{entry}` is not a value kifu knows for `{key}`");
+            let bad = || {
+                format!(
+                    "{entry} is not a value kifu knows for {key}",
+                    entry = crate::error::quote(entry),
+                    key = crate::error::quote(key)
+                )
+            };
             match key {
                 "esc" => {
                     r.escape = match value {
@@ -393,11 +406,21 @@ impl Rules {
                         _ => return Err(bad()),
                     }
                 }
-                "cor" => r.corners = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
-                "cen" => r.centres = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
-                "three" => r.tough = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
+                "cor" => {
+                    r.corners = squares(value, dim)
+                        .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
+                }
+                "cen" => {
+                    r.centres = squares(value, dim)
+                        .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
+                }
+                "three" => {
+                    r.tough = squares(value, dim)
+                        .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
+                }
                 "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" => {
-                    let set = Pieces::parse(value).map_err(|e| format!("`{entry}`: {e}"))?;
+                    let set = Pieces::parse(value)
+                        .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?;
                     *match key {
                         "corh" => &mut r.corner_hostile,
                         "cenh" => &mut r.centre_hostile,
