@@ -563,7 +563,13 @@ impl Folder for CsvFolder {
             };
             match table.next()? {
                 Some(h) if h.text.trim_start_matches('\u{feff}') == header(t) => Ok(table),
-                _ => Err(table.error(1, &format!("the header row is not kifu's: `{}`", header(t)))),
+                _ => Err(table.error(
+                    1,
+                    &format!(
+                        "the header row is not kifu's: {}",
+                        crate::error::quote(&header(t))
+                    ),
+                )),
             }
         };
         Ok(Box::new(Merge {
@@ -1063,9 +1069,9 @@ impl Merge {
                     n => format!(" (and the {} rows after it)", n - 1),
                 };
                 let message = format!(
-                    "a row of game `{}`, which games.csv does not have here: a game's rows \
+                    "a row of game {}, which games.csv does not have here: a game's rows \
                      follow games.csv's order{more}",
-                    key.as_deref().unwrap_or("")
+                    crate::error::quote(key.as_deref().unwrap_or(""))
                 );
                 damaged_row(&mut self.out, t + 1, line, 1, &message);
             }
@@ -1275,8 +1281,9 @@ impl Row<'_> {
             .map(|text| {
                 text.parse().map_err(|_| {
                     self.error(format!(
-                        "`{}` is not a number: `{text}`",
-                        COLUMNS[t][i + KEYS[t]].0
+                        "`{}` is not a number: {}",
+                        COLUMNS[t][i + KEYS[t]].0,
+                        crate::error::quote(text)
                     ))
                 })
             })
@@ -1392,8 +1399,8 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
         .ok_or_else(|| first.error("`variant` is empty"))?;
     if variant.family().name() != first.need(0)? {
         return Err(first.error(format!(
-            "the family `{}` is not the variant's, {}",
-            first.need(0)?,
+            "the family {} is not the variant's, {}",
+            crate::error::quote(first.need(0)?),
             variant.family().name()
         )));
     }
@@ -1470,8 +1477,8 @@ fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
         Some("black") => Side::Black,
         other => {
             return Err(row.error(format!(
-                "`side` is `{}`, not white or black",
-                other.unwrap_or("")
+                "`side` is {}, not white or black",
+                crate::error::quote(other.unwrap_or(""))
             )))
         }
     };

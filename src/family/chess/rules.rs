@@ -99,8 +99,8 @@ pub fn start(
     } else {
         return Err((
             format!(
-                "variant `{}` is not played by kifu (standard chess and Chess960 only)",
-                tag("Variant").map_or("", |t| t.value.as_str())
+                "variant {} is not played by kifu (standard chess and Chess960 only)",
+                crate::error::quote(tag("Variant").map_or("", |t| t.value.as_str()))
             ),
             "Variant",
         ));
@@ -167,7 +167,10 @@ pub fn parse_fen_repairing(fen: &str) -> Result<(cz::Board, Option<String>), Str
         if let Ok(board) = parse_fen(&with("-", fields[3])) {
             return Ok((
                 board,
-                said(format!("castling rights `{}` dropped", fields[2])),
+                said(format!(
+                    "castling rights {} dropped",
+                    crate::error::quote(fields[2])
+                )),
             ));
         }
         if let Ok(board) = parse_fen(&with("-", "-")) {

@@ -161,8 +161,9 @@ fn decode(
                             Problem::at(
                                 mv.pos(at),
                                 format!(
-                                    "{}: the removal `{part}` is kept as written",
-                                    not_a_tile(n)
+                                    "{}: the removal {} is kept as written",
+                                    not_a_tile(n),
+                                    crate::error::quote(part)
                                 ),
                             )
                             .of_kind("unknown-tile"),
@@ -175,9 +176,10 @@ fn decode(
                 return Err(Problem::at(
                     mv.pos(at),
                     format!(
-                        "`{part}` follows no move or exchange: a capture or tile removal is \
+                        "{} follows no move or exchange: a capture or tile removal is \
                          written right after its ply's move (a comment goes after the ply's \
-                         last part)"
+                         last part)",
+                        crate::error::quote(part)
                     ),
                 ))
             }

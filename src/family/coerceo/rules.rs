@@ -576,7 +576,13 @@ impl<'g> Position<'g> {
                     }
                     'w' => Side::White,
                     'b' => Side::Black,
-                    _ => return Err(bad(format!("tile {}: `{c}` is not w, b or 1 to 6", t + 1))),
+                    _ => {
+                        return Err(bad(format!(
+                            "tile {}: {} is not w, b or 1 to 6",
+                            t + 1,
+                            crate::error::quote(&c.to_string())
+                        )))
+                    }
                 };
                 if f >= 6 {
                     return Err(bad(format!(

@@ -243,7 +243,7 @@ fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
         })?);
     }
     m.check_shape()
-        .map_err(|e| Problem::whole(format!("`{}`: {e}", m.key())))?;
+        .map_err(|e| Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))))?;
     let compact = board.diag_compact();
     let letter = |l: u8| char::from(b'a' + l - 1);
     let digit = |d: u8, buf: &mut String| {

@@ -148,8 +148,8 @@ impl Board {
             Some('S') => return Err("GameType notation S (SAN) is not supported".to_string()),
             _ => {
                 return Err(format!(
-                    "GameType notation `{}` is not N, A or S",
-                    fields[4]
+                    "GameType notation {} is not N, A or S",
+                    crate::error::quote(fields[4])
                 ))
             }
         };
@@ -635,7 +635,7 @@ pub fn check_game(game: &Game, board: &Board) -> Result<(), Problem> {
         for ply in &l.plies {
             let m = draughts_move(&ply.mv)?;
             m.check_shape()
-                .map_err(|e| Problem::whole(format!("`{}`: {e}", m.key())))?;
+                .map_err(|e| Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))))?;
             if let Some(sq) = m.path.iter().find(|s| !board.contains(**s)) {
                 return Err(Problem::whole(format!(
                     "square {} is not on the board",

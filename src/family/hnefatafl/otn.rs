@@ -875,8 +875,9 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                 if !fits {
                     warnings.push(
                         Problem::whole(format!(
-                            "tag `{name}`: an otn tag name is letters, digits, `-` and `_`, \
-                         and `{name}` has no otn key that reads back as it: left out"
+                            "tag {name}: an otn tag name is letters, digits, `-` and `_`, \
+                         and {name} has no otn key that reads back as it: left out",
+                            name = crate::error::quote(name)
                         ))
                         .of_kind("tag-left-out"),
                     );

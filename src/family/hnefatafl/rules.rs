@@ -120,8 +120,8 @@ impl Pieces {
             match Pieces::bit(b) {
                 0 => {
                     return Err(format!(
-                        "`{}` is not a piece (t c n k, T C N K)",
-                        char::from(b)
+                        "{} is not a piece (t c n k, T C N K)",
+                        crate::error::quote(&char::from(b).to_string())
                     ))
                 }
                 bit => set |= bit,
@@ -297,7 +297,8 @@ impl Rules {
         }
         let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
         Err(format!(
-            "rules `{text}` are neither a preset ({}) nor an OpenTafl rules string (`dim:11 ... start:/.../`)",
+            "rules {} are neither a preset ({}) nor an OpenTafl rules string (`dim:11 ... start:/.../`)",
+            crate::error::quote(text),
             names.join(", ")
         ))
     }
@@ -462,10 +463,9 @@ impl Rules {
                     }
                 }
                 "start" | "starti" => {
-                    start = Some(
-                        position(value, dim, key == "starti")
-                            .map_err(|e| format!("`{key}:`: {e}"))?,
-                    );
+                    start = Some(position(value, dim, key == "starti").map_err(|e| {
+                        format!("{}: {e}", crate::error::quote(&format!("{key}:")))
+                    })?);
                 }
                 // Kept as written: the variant's name, threefold repetition,
                 // surrounding, fortresses and what else OpenTafl adds.
@@ -488,8 +488,9 @@ impl Rules {
             .iter()
             .find(|t| t.name.eq_ignore_ascii_case("Position"))
         {
-            r.start = position(t.value.trim(), self.dim, false)
-                .map_err(|e| format!("the position `{}`: {e}", t.value.trim()))?;
+            r.start = position(t.value.trim(), self.dim, false).map_err(|e| {
+                format!("the position {}: {e}", crate::error::quote(t.value.trim()))
+            })?;
             if r.start.iter().filter(|&&p| p == b'K').count() != 1 {
                 return Err("the position has no king `K`, or more than one".into());
             }
@@ -662,8 +663,8 @@ fn position(text: &str, dim: u8, inverted: bool) -> Result<Vec<u8>, String> {
                 }
                 _ => {
                     return Err(format!(
-                        "`{}` is not a piece (t c n k, T C N K)",
-                        char::from(b)
+                        "{} is not a piece (t c n k, T C N K)",
+                        crate::error::quote(&char::from(b).to_string())
                     ))
                 }
             }

@@ -298,7 +298,12 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Claim, Problem> {
                 w.suicide = true;
                 i += 1;
             }
-            _ => return Err(err(i, format!("`{}` is not part of a move", &text[i..]))),
+            _ => {
+                return Err(err(
+                    i,
+                    format!("{} is not part of a move", crate::error::quote(&text[i..])),
+                ))
+            }
         }
     }
     match (igui, to.as_slice()) {
