@@ -419,7 +419,11 @@ struct Cell<'i> {
 
 impl Cell<'_> {
     fn named(&self) -> String {
-        format!("`{}` in column {}", self.text, file_char(self.col))
+        format!(
+            "{} in column {}",
+            crate::error::quote(self.text),
+            file_char(self.col)
+        )
     }
 
     /// ` e.p.` was written, and what follows it (check mark and glyph).
@@ -697,7 +701,8 @@ fn read_arrangement(value: &str, pieces: Pieces) -> Result<[Role; 8], String> {
             match (cs.next(), cs.next()) {
                 (Some(ch), None) => pieces.role(ch).ok_or_else(|| {
                     format!(
-                        "ARRANGEMENT: `{c}` is not a piece letter of {}",
+                        "ARRANGEMENT: {} is not a piece letter of {}",
+                        crate::error::quote(c),
                         pieces.describe()
                     )
                 }),
@@ -728,7 +733,10 @@ fn grid_line<'i>(text: &str, pair: Pair<'i, Rule>, side: Side) -> Result<GridLin
                 let n = part.as_str().parse::<u32>().map_err(|_| {
                     Problem::at(
                         line_col(text, at),
-                        format!("move number `{}` is too large", part.as_str()),
+                        format!(
+                            "move number {} is too large",
+                            crate::error::quote(part.as_str())
+                        ),
                     )
                 })?;
                 number = Some((n, at));
@@ -831,9 +839,9 @@ fn moves(
                     return Err(Problem::at(at(b.pos), "castling with e.p."));
                 }
                 let what = format!(
-                    "`{}` `{}` in columns {} and {}",
-                    a.text,
-                    b.text,
+                    "{} {} in columns {} and {}",
+                    crate::error::quote(a.text),
+                    crate::error::quote(b.text),
                     file_char(a.col),
                     file_char(b.col)
                 );
@@ -877,7 +885,8 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
     let role_of = |ch: char| {
         pieces.role(ch).ok_or_else(|| {
             bad(format!(
-                "`{ch}` is not a piece letter of {}",
+                "{} is not a piece letter of {}",
+                crate::error::quote(&ch.to_string()),
                 pieces.describe()
             ))
         })
@@ -1221,9 +1230,10 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
             if let Some(r) = game.result.filter(|r| GameResult::parse(tag) != Some(*r)) {
                 warnings.push(
                     Problem::whole(format!(
-                        "the game ends with `{}` but its Result tag says `{tag}`: \
+                        "the game ends with {} but its Result tag says {}: \
                      a scoresheet keeps only the SCORE",
-                        r.token()
+                        crate::error::quote(r.token()),
+                        crate::error::quote(tag)
                     ))
                     .of_kind("result-mismatch"),
                 );
