@@ -928,12 +928,13 @@ pub struct Report<'r> {
     /// Stop at the first error, and count warnings as errors.
     pub strict: bool,
     /// Show every warning and error as it comes, instead of grouping them
-    /// by kind (and input) with a count ([`Groups`]).
+    /// by kind (and input) with a count: a warning's group one line at the
+    /// end of the input, an error's first [`SHOWN_ERRORS`] as they come.
     pub verbose: bool,
 }
 
-/// How many errors of one group are shown as they come, before the rest
-/// are counted ([`Groups`]).
+/// How many errors of one group are shown as they come; the rest are one
+/// line at the end of the input, the first of them with how many more.
 pub const SHOWN_ERRORS: usize = 3;
 
 /// The diagnostics of one input, grouped: by severity and kind, or, for a

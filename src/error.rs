@@ -152,7 +152,7 @@ fn show_char(c: char, backslash: bool, out: &mut String) {
 /// Text of an input quoted for a message, between backticks, so that
 /// different texts never look the same: a backslash is `\\`, controls and
 /// invisible characters are escaped (`\r`, `\x1b`, `\u{202e}`: see
-/// [`show_char`]), everything else is as it is. A carriage return shows as
+/// `show_char`), everything else is as it is. A carriage return shows as
 /// `\r`, the two characters `\r` as `\\r`. Every message that quotes what
 /// it found quotes it so.
 pub fn quote(text: &str) -> String {

@@ -126,7 +126,7 @@ pub fn nothing_to_convert(folder: String, why: String) -> Diagnostic {
 
 /// The warning for an input in which no game was found, read as `format`
 /// (`named`: as `--from` named it; else as its name suggested), with what
-/// its contents or name suggest it is instead ([`looks_like`]).
+/// its contents or name suggest it is instead (`; this looks like pgn: try --from pgn`).
 pub fn no_games(input: String, format: &Format, named: bool, looks: Option<&Format>) -> Diagnostic {
     let hint = if named {
         "as --from names it"
