@@ -696,6 +696,44 @@ pub fn read_record(
     Ok(parsed)
 }
 
+/// How many of an input's first bytes [`sniff`] reads.
+pub const SNIFF_BYTES: usize = 64 << 10;
+
+/// The format an input's first bytes (`head`) and its name suggest, when
+/// it is not `not` (the format it was read as, none of whose games
+/// converted): the first format of the registry that reads the first game
+/// of `head` (the one `name`'s ending names first), else the one `name`'s
+/// ending names ([`crate::format::guess`]). Each reader tries one game,
+/// cut by the format's own scanner.
+pub fn sniff(head: &[u8], name: &std::path::Path, not: &Format) -> Option<&'static Format> {
+    let by_name = crate::format::guess(name).filter(|f| !std::ptr::eq(*f, not));
+    let reads = |f: &Format| {
+        let Ok(Some(batch)) = Records::new(head, f.split).next_batch(head.len()) else {
+            return false;
+        };
+        let Some(first) = batch
+            .records
+            .iter()
+            .find(|r| r.is_game && r.oversize.is_none())
+        else {
+            return false;
+        };
+        let bytes = &batch.data[first.range.clone()];
+        read_record(f, &ReadOptions::default(), bytes).is_ok()
+    };
+    if head.iter().all(u8::is_ascii_whitespace) {
+        return by_name;
+    }
+    if by_name.is_some_and(&reads) {
+        return by_name;
+    }
+    crate::format::FORMATS
+        .iter()
+        .filter(|f| f.read.is_some() && f.split.folder().is_none() && !std::ptr::eq(*f, not))
+        .find(|f| reads(f))
+        .or(by_name)
+}
+
 impl Converter<'_> {
     /// Converts one record, within the memory budget of the records
     /// converted at once ([`claim_memory`]).
@@ -902,49 +940,122 @@ pub struct Report<'r> {
     pub progress: &'r mut dyn FnMut(usize),
     /// Stop at the first error, and count warnings as errors.
     pub strict: bool,
-    /// Show every warning as it comes, instead of one line per kind (and
-    /// input) with a count, at the end of the input.
+    /// Show every warning and error as it comes, instead of grouping them
+    /// by kind (and input) with a count: a warning's group one line at the
+    /// end of the input, an error's first [`SHOWN_ERRORS`] as they come.
     pub verbose: bool,
 }
 
-/// The warnings of one input, grouped by kind (a warning of no kind by its
-/// message), in the order each group first came.
+/// How many errors of one group are shown as they come; the rest are one
+/// line at the end of the input, the first of them with how many more.
+pub const SHOWN_ERRORS: usize = 3;
+
+/// The diagnostics of one input, grouped: by severity and kind, or, for a
+/// diagnostic of no kind, by the shape of its message ([`shape`]: the same
+/// words around other numbers and quotes), in the order each group first
+/// came. A warning's game was converted: its group is one line at the end
+/// of the input, the first warning with how many more came. An error's
+/// game failed: the first [`SHOWN_ERRORS`] of its group are shown as they
+/// come (the first error of a long run is not held back), the rest
+/// counted in one line at the end of the input. `verbose` shows every
+/// diagnostic as it comes.
 #[derive(Default)]
 struct Groups {
-    index: HashMap<String, usize>,
-    /// The first warning of each group, and how many more came.
-    first: Vec<(Diagnostic, usize)>,
+    index: HashMap<(Severity, &'static str, String), usize>,
+    groups: Vec<Group>,
+}
+
+/// One group of [`Groups`]: the first of its diagnostics not shown as it
+/// came, and how many came.
+struct Group {
+    held: Option<Diagnostic>,
+    count: usize,
+}
+
+/// How many diagnostics of a group of this severity are shown as they come
+/// ([`Groups`]).
+fn shown_at_once(severity: Severity) -> usize {
+    match severity {
+        Severity::Error => SHOWN_ERRORS,
+        Severity::Warning => 0,
+    }
 }
 
 impl Groups {
-    /// One warning: shown now with `verbose`, else counted in its group.
+    /// One diagnostic: shown now with `verbose` or where its group shows
+    /// it as it comes, else counted in its group.
     fn add(&mut self, d: Diagnostic, report: &mut Report<'_>) {
         if report.verbose {
             (report.diagnostic)(&d);
             return;
         }
         let key = match d.kind {
-            "" => format!("\0{}", d.message),
-            kind => kind.to_string(),
+            "" => (d.severity, "", shape(&d.message)),
+            kind => (d.severity, kind, String::new()),
         };
-        match self.index.get(&key) {
-            Some(&i) => self.first[i].1 += 1,
-            None => {
-                self.index.insert(key, self.first.len());
-                self.first.push((d, 0));
-            }
+        let groups = &mut self.groups;
+        let i = *self.index.entry(key).or_insert_with(|| {
+            groups.push(Group {
+                held: None,
+                count: 0,
+            });
+            groups.len() - 1
+        });
+        let group = &mut self.groups[i];
+        group.count += 1;
+        if group.count <= shown_at_once(d.severity) {
+            (report.diagnostic)(&d);
+        } else if group.held.is_none() {
+            group.held = Some(d);
         }
     }
 
-    /// Shows one line per group: its first warning, with how many more.
+    /// Shows one line per group with diagnostics not shown as they came:
+    /// the first of them, with how many more came.
     fn report(self, report: &mut Report<'_>) {
-        for (mut d, more) in self.first {
+        for group in self.groups {
+            let Some(mut d) = group.held else { continue };
+            let more = group.count - shown_at_once(d.severity) - 1;
             if more > 0 {
                 d.message.push_str(&format!(" ({more} more like this)"));
             }
             (report.diagnostic)(&d);
         }
     }
+}
+
+/// The shape of a message, by which diagnostics of no kind are grouped:
+/// its words, without what it quotes (between backticks) or adds in
+/// parentheses, every word with a digit in it (a move, a square, a number)
+/// made one: `1. e5: illegal move (position: ...)` and `3... Nf6: illegal
+/// move (position: ...)` are of one shape, `found `gf4`` and `found
+/// `cb4`` of another.
+pub fn shape(message: &str) -> String {
+    let mut words = String::with_capacity(message.len());
+    let (mut quoted, mut depth) = (false, 0usize);
+    for c in message.chars() {
+        match c {
+            '`' if depth == 0 => {
+                if !quoted {
+                    words.push_str(" `#` ");
+                }
+                quoted = !quoted;
+            }
+            _ if quoted => {}
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            c => words.push(c),
+        }
+    }
+    words
+        .split_whitespace()
+        .map(|w| match w.bytes().any(|b| b.is_ascii_digit()) {
+            true => "#",
+            false => w,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Converts one input stream into a sink. Failed games are reported and
@@ -956,15 +1067,28 @@ pub fn convert_stream<R: Read + Send>(
     sink: &mut dyn Games,
     report: &mut Report<'_>,
 ) -> Result<Summary, Error> {
+    convert_input(input, name, conv, sink, report).map(|(summary, _)| summary)
+}
+
+/// [`convert_stream`], giving the input's first bytes too (up to
+/// [`SNIFF_BYTES`]): what [`sniff`] tells
+/// an input's format by, where none of its games converted.
+pub fn convert_input<R: Read + Send>(
+    input: R,
+    name: &str,
+    conv: &Converter<'_>,
+    sink: &mut dyn Games,
+    report: &mut Report<'_>,
+) -> Result<(Summary, Vec<u8>), Error> {
+    let mut head = Vec::new();
     let io_err = |e: io::Error| Error::io(name, e);
     let limit = conv.read.max_record.unwrap_or(MAX_RECORD);
     let split = conv.from.split;
     let mut summary = Summary::default();
     // Games seen so far in this input; messages number them from 1.
     let mut game_index = 0usize;
-    // Warnings are grouped by kind (those of no kind by message): one line
-    // per group at the end of the input, the first with how many more came
-    // (every one as it comes with `verbose`).
+    // Warnings and errors are grouped by kind (those of no kind by the
+    // shape of their message): see [`Groups`].
     let mut groups = Groups::default();
     let mut document = Document::new(split);
     let map = |r: Record<'_>| match r.oversize {
@@ -974,6 +1098,11 @@ pub fn convert_stream<R: Read + Send>(
     };
     let each = |batch: io::Result<Mapped<Option<Converted>>>| -> Result<(), Error> {
         let mut batch = batch.map_err(io_err)?;
+        if head.len() < SNIFF_BYTES {
+            let data = &batch.batch.data;
+            let take = data.len().min(SNIFF_BYTES - head.len());
+            head.extend_from_slice(&data[..take]);
+        }
         for (rec, result) in batch.drain() {
             let bytes = rec.bytes;
             document.record(&rec);
@@ -981,11 +1110,11 @@ pub fn convert_stream<R: Read + Send>(
                 if split.has_text(bytes) {
                     let (line, col) = rec.start();
                     summary.warnings += 1;
-                    let quote = quote_bytes(&bytes[..bytes.len().min(400)], 40);
+                    let quote = crate::error::quote_bytes(bytes.trim_ascii(), 40);
                     let message = match game_index {
-                        0 => format!("comments or text that belong to no game: not written (`{quote}`)"),
+                        0 => format!("comments or text that belong to no game: not written ({quote})"),
                         n => format!(
-                            "comments or text after game {n} belong to no game: not written (`{quote}`)"
+                            "comments or text after game {n} belong to no game: not written ({quote})"
                         ),
                     };
                     groups.add(
@@ -1048,7 +1177,7 @@ pub fn convert_stream<R: Read + Send>(
                     if report.strict {
                         return Err(Error::Strict(d));
                     }
-                    (report.diagnostic)(&d);
+                    groups.add(d, report);
                     summary.failed += 1;
                 }
             }
@@ -1076,47 +1205,7 @@ pub fn convert_stream<R: Read + Send>(
         (report.diagnostic)(&d);
         summary.damaged += 1;
     }
-    Ok(summary)
-}
-
-/// Quotes text for a message, unambiguously: blanks and line breaks as one
-/// space, a byte that is not UTF-8 as `\xFF` (control characters are
-/// escaped where messages are printed); at most `max` characters, then
-/// `...`.
-pub fn quote_bytes(bytes: &[u8], max: usize) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    let mut blank = true;
-    let mut push = |out: &mut String, piece: &str, is_blank: bool| {
-        if is_blank {
-            if !blank {
-                out.push(' ');
-                count += 1;
-            }
-        } else {
-            out.push_str(piece);
-            count += 1;
-        }
-        blank = is_blank;
-        count < max
-    };
-    'all: for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            // (Control characters are escaped where messages are printed.)
-            let piece = c.to_string();
-            if !push(&mut out, &piece, c.is_whitespace()) {
-                out.push_str("...");
-                break 'all;
-            }
-        }
-        for &b in chunk.invalid() {
-            if !push(&mut out, &format!("\\x{b:02X}"), false) {
-                out.push_str("...");
-                break 'all;
-            }
-        }
-    }
-    out.trim_end().to_string()
+    Ok((summary, head))
 }
 
 /// The error of a document cut short, lacking `what`.
@@ -1391,5 +1480,29 @@ mod tests {
                 (x + 45, false)
             ]
         );
+    }
+
+    #[test]
+    fn messages_of_one_shape_differ_only_in_moves_numbers_and_quotes() {
+        let same = [
+            ("1. e5: illegal move (position: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1)",
+             "12... Nf6: illegal move (position: 8/8/8/8/8/8/8/8 b - - 0 1)"),
+            ("expected a move, found `gf4`", "expected a move, found `e3:c5 x`"),
+            ("a `(` is never closed", "a `(` is never closed"),
+        ];
+        for (a, b) in same {
+            assert_eq!(shape(a), shape(b), "{a} / {b}");
+        }
+        let different = [
+            ("1. e5: illegal move", "1. e5: ambiguous move"),
+            (
+                "expected a move, found `gf4`",
+                "expected a move, found the end of the game",
+            ),
+            ("no piece of Black on 32", "no piece of White on 32"),
+        ];
+        for (a, b) in different {
+            assert_ne!(shape(a), shape(b), "{a} / {b}");
+        }
     }
 }

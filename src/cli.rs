@@ -174,8 +174,9 @@ pub struct ConvertArgs {
     /// printed); twice (-qq), no summary line either.
     #[arg(long, short = 'q', action = clap::ArgAction::Count)]
     pub quiet: u8,
-    /// Print every warning where it occurs, instead of one line per kind of
-    /// warning and input with its count and first place.
+    /// Print every warning and error where it occurs, instead of one line
+    /// per kind of warning and input with its count and first place, and
+    /// the first 3 errors of a kind with a count of the rest.
     #[arg(long, short = 'v', conflicts_with = "quiet")]
     pub verbose: bool,
     /// Colour the messages: auto (on a terminal, unless NO_COLOR is set),

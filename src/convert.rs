@@ -1,5 +1,5 @@
 //! Running a planned conversion ([`crate::plan`]): every job read and
-//! converted by the pipeline ([`convert_stream`]) into its output (one
+//! converted by the pipeline ([`crate::archive::convert_input`]) into its output (one
 //! stream for the run, standard output or `-o`; one file per input under
 //! `--out-dir`; or the tables of a format kept in a folder), the failed
 //! games' text kept aside (`--rejects`), and what happened said as it
@@ -8,7 +8,7 @@
 use std::fs;
 use std::io::{self, BufWriter, Write};
 
-use crate::archive::{convert_stream, Converter, Report, Sink, Summary};
+use crate::archive::{convert_input, Converter, Report, Sink, Summary};
 use crate::codec::{Games, Origin, ReadOptions, Tables, WriteOptions};
 use crate::error::{Diagnostic, Error, Severity};
 use crate::format::Format;
@@ -290,10 +290,25 @@ fn convert_job(
 ) -> Result<Summary, Error> {
     let name = job.name();
     let (input, damage) = job.open()?;
-    let mut done = convert_stream(input, &name, conv, sink, report)?;
-    if done.converted + done.failed == 0 && !damage.is_damaged() {
-        (report.diagnostic)(&report::no_games(name.clone(), job.from, named));
-        done.warnings += 1;
+    let (mut done, head) = convert_input(input, &name, conv, sink, report)?;
+    // None of its games converted: what its contents or name suggest it
+    // is, said once for the input.
+    if done.converted == 0 && !damage.is_damaged() {
+        let looks = crate::archive::sniff(&head, std::path::Path::new(&name), job.from);
+        let said = match (done.failed, looks) {
+            (0, looks) => Some(report::no_games(name.clone(), job.from, named, looks)),
+            (failed, Some(looks)) => Some(report::every_game_failed(
+                name.clone(),
+                job.from,
+                failed,
+                looks,
+            )),
+            (_, None) => None,
+        };
+        if let Some(d) = said {
+            (report.diagnostic)(&d);
+            done.warnings += 1;
+        }
     }
     // A compressed input cut short or corrupt: the games before the damage
     // are converted, and the damage is an error.

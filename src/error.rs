@@ -53,7 +53,7 @@ impl Problem {
 }
 
 /// How serious a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Severity {
     /// The game was not converted.
     Error,
@@ -125,28 +125,82 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Text taken from an input or a file name, made safe to print on a
-/// terminal: C0 controls (tab and newline included), DEL and C1 controls
-/// become `\xNN`; the invisible characters that reorder or hide text (bidi
-/// overrides and isolates, zero-width characters, line and paragraph
-/// separators, a BOM) become `\u{NNNN}`. Everything else, letters of any
-/// script and U+FFFD included, is kept as it is.
-pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    fn hidden(c: char) -> bool {
-        matches!(c, '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+/// The invisible characters that reorder or hide text: bidi overrides and
+/// isolates, zero-width characters, line and paragraph separators, a BOM.
+fn hidden(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// Writes a character as messages show it, escaped where it cannot be
+/// shown as it is: tab, line feed and carriage return as `\t`, `\n`,
+/// `\r`; another ASCII control (DEL included) as `\xNN`; a C1 control or
+/// an invisible character ([`hidden`]) as `\u{NN}`. Every other character,
+/// letters of any script and U+FFFD included, as it is. A backslash is
+/// `\\` where `backslash` says so ([`quote`]).
+fn show_char(c: char, backslash: bool, out: &mut String) {
+    match c {
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\\' if backslash => out.push_str("\\\\"),
+        c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+        c if c.is_control() || hidden(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+        c => out.push(c),
     }
+}
+
+/// Text of an input quoted for a message, between backticks, so that
+/// different texts never look the same: a backslash is `\\`, controls and
+/// invisible characters are escaped (`\r`, `\x1b`, `\u{202e}`: see
+/// `show_char`), everything else is as it is. A carriage return shows as
+/// `\r`, the two characters `\r` as `\\r`. Every message that quotes what
+/// it found quotes it so.
+pub fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('`');
+    for c in text.chars() {
+        show_char(c, true, &mut out);
+    }
+    out.push('`');
+    out
+}
+
+/// Bytes of an input quoted as [`quote`] quotes text, a byte that is not
+/// UTF-8 as `\xNN` (`\x80` to `\xff`: the escape of an ASCII control is
+/// below `\x80`, a C1 control's is `\u{..}`), at most `max` characters
+/// of it, then `...` after the closing backtick.
+pub fn quote_bytes(bytes: &[u8], max: usize) -> String {
+    let mut out = String::from("`");
+    let mut count = 0;
+    for chunk in bytes.utf8_chunks() {
+        let invalid = chunk.invalid().iter().map(|&b| Err(b));
+        for piece in chunk.valid().chars().map(Ok).chain(invalid) {
+            if count == max {
+                out.push_str("`...");
+                return out;
+            }
+            count += 1;
+            match piece {
+                Ok(c) => show_char(c, true, &mut out),
+                Err(b) => out.push_str(&format!("\\x{b:02x}")),
+            }
+        }
+    }
+    out.push('`');
+    out
+}
+
+/// Text taken from an input or a file name, made safe to print on a
+/// terminal: controls and invisible characters escaped as [`quote`]
+/// escapes them (a backslash is kept as it is). What a message quotes is
+/// [`quote`]d where it is found; this is the last guard, on the whole line.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
     if !text.chars().any(|c| c.is_control() || hidden(c)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else if hidden(c) {
-            out.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
+        show_char(c, false, &mut out);
     }
     Cow::Owned(out)
 }
@@ -186,10 +240,50 @@ mod tests {
 
     #[test]
     fn controls_are_escaped_and_letters_kept() {
-        assert!(matches!(escape_controls("café ♞ �"), Cow::Borrowed(_)));
+        assert!(matches!(escape_controls("café ♞ � a\\r"), Cow::Borrowed(_)));
         assert_eq!(
-            escape_controls("a\0b\x1b[31m\tc\u{7f}\u{93}é\u{202e}d\n"),
-            "a\\x00b\\x1b[31m\\x09c\\x7f\\x93é\\u{202e}d\\x0a"
+            escape_controls("a\0b\x1b[31m\tc\u{7f}\u{93}é\u{202e}d\n\r"),
+            "a\\x00b\\x1b[31m\\tc\\x7f\\u{93}é\\u{202e}d\\n\\r"
         );
+    }
+
+    #[test]
+    fn a_carriage_return_and_a_backslash_r_are_quoted_apart() {
+        assert_eq!(quote("a\rb"), "`a\\rb`");
+        assert_eq!(quote("a\\rb"), "`a\\\\rb`");
+        assert_eq!(quote("漢é ok"), "`漢é ok`");
+        assert_eq!(quote_bytes(b"e\xff\xc2\x93\r", 10), "`e\\xff\\u{93}\\r`");
+        assert_eq!(quote_bytes(b"abcdef", 3), "`abc`...");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn different_bytes_never_quote_the_same(a: Vec<u8>, b: Vec<u8>) {
+            let (qa, qb) = (quote_bytes(&a, usize::MAX), quote_bytes(&b, usize::MAX));
+            proptest::prop_assert_eq!(a == b, qa == qb, "{} {}", qa, qb);
+            proptest::prop_assert!(!qa.chars().any(|c| c.is_control() || hidden(c)), "{}", qa);
+        }
+
+        #[test]
+        fn different_texts_never_quote_the_same(a: String, b: String) {
+            let (qa, qb) = (quote(&a), quote(&b));
+            proptest::prop_assert_eq!(a == b, qa == qb, "{} {}", qa, qb);
+            proptest::prop_assert!(!qa.chars().any(|c| c.is_control() || hidden(c)), "{}", qa);
+            // Bytes that are text quote as the text does.
+            proptest::prop_assert_eq!(quote_bytes(a.as_bytes(), usize::MAX), qa);
+        }
+
+        #[test]
+        fn near_texts_never_quote_the_same(
+            a in proptest::collection::vec(proptest::sample::select(vec![
+                b'\\', b'r', b'n', b'x', b'u', b'{', b'}', b'0', b'd', b'\r', b'\n', 0x80, 0xc2, 0x93,
+            ]), 0..8),
+            b in proptest::collection::vec(proptest::sample::select(vec![
+                b'\\', b'r', b'n', b'x', b'u', b'{', b'}', b'0', b'd', b'\r', b'\n', 0x80, 0xc2, 0x93,
+            ]), 0..8),
+        ) {
+            let (qa, qb) = (quote_bytes(&a, usize::MAX), quote_bytes(&b, usize::MAX));
+            proptest::prop_assert_eq!(a == b, qa == qb, "{} {}", qa, qb);
+        }
     }
 }

@@ -428,7 +428,7 @@ fn device(part: &str) -> Option<String> {
         && lower.len() == 4
         && lower.as_bytes()[3].is_ascii_digit();
     (DEVICES.contains(&lower.as_str()) || numbered)
-        .then(|| format!("`{part}` names a device on Windows"))
+        .then(|| format!("{} names a device on Windows", crate::error::quote(part)))
 }
 
 /// A zip member's name as a path that stays inside the folder it is
@@ -459,7 +459,8 @@ pub fn member_path(name: &str) -> Result<PathBuf, String> {
             }
             _ if part.contains(':') => {
                 return Err(format!(
-                    "`{part}` holds a `:` (a drive or stream on Windows)"
+                    "{} holds a `:` (a drive or stream on Windows)",
+                    crate::error::quote(part)
                 ))
             }
             _ => {

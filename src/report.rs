@@ -125,8 +125,9 @@ pub fn nothing_to_convert(folder: String, why: String) -> Diagnostic {
 }
 
 /// The warning for an input in which no game was found, read as `format`
-/// (`named`: as `--from` named it; else as its name suggested).
-pub fn no_games(input: String, format: &Format, named: bool) -> Diagnostic {
+/// (`named`: as `--from` named it; else as its name suggested), with what
+/// its contents or name suggest it is instead (`; this looks like pgn: try --from pgn`).
+pub fn no_games(input: String, format: &Format, named: bool, looks: Option<&Format>) -> Diagnostic {
     let hint = if named {
         "as --from names it"
     } else {
@@ -136,11 +137,42 @@ pub fn no_games(input: String, format: &Format, named: bool) -> Diagnostic {
         Severity::Warning,
         input,
         format!(
-            "no games in this input, read as {}: is that its format? ({hint})",
-            format.name
+            "no games in this input, read as {}: is that its format? ({hint}){}",
+            format.name,
+            looks_like(looks)
         ),
         "no-games",
     )
+}
+
+/// The warning, once for an input, that none of its `failed` games read
+/// as `format` converted, and that its contents or name suggest `looks`.
+pub fn every_game_failed(
+    input: String,
+    format: &Format,
+    failed: usize,
+    looks: &Format,
+) -> Diagnostic {
+    whole(
+        Severity::Warning,
+        input,
+        format!(
+            "every game of this input failed ({}), read as {}{}",
+            counted(failed, "game", "games"),
+            format.name,
+            looks_like(Some(looks))
+        ),
+        "other-format",
+    )
+}
+
+/// What an input's contents or name suggest it is
+/// ([`crate::archive::sniff`]): `; this looks like pgn: try --from pgn`.
+fn looks_like(looks: Option<&Format>) -> String {
+    match looks {
+        Some(f) => format!("; this looks like {0}: try --from {0}", f.name),
+        None => String::new(),
+    }
 }
 
 /// The error for a compressed input cut short or corrupt (`e`): the games

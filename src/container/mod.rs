@@ -267,7 +267,7 @@ pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) 
             "a space".to_string()
         }
     } else {
-        format!("`{found}`")
+        crate::error::quote(&found)
     };
     Problem::at(pos, format!("{expected}, found {found}"))
 }
@@ -696,8 +696,8 @@ fn read_tag<R: ContainerRule>(
             Problem::at(
                 at(),
                 format!(
-                    "{what}: `{}` read as {}",
-                    written[..end].trim_end(),
+                    "{what}: {} read as {}",
+                    crate::error::quote(written[..end].trim_end()),
                     quoted.trim_end()
                 ),
             )
@@ -873,9 +873,9 @@ fn check_result_agrees(
             Problem::at(
                 line_col(text, tag_at[i]),
                 format!(
-                    "the Result tag says `{}` but the game ends with `{}`: both are kept as written",
-                    tags[i].value,
-                    ended.token()
+                    "the Result tag says {} but the game ends with {}: both are kept as written",
+                    crate::error::quote(&tags[i].value),
+                    crate::error::quote(ended.token())
                 ),
             )
             .of_kind("result-mismatch"),
@@ -897,7 +897,10 @@ fn check_score_as_move(
     match (game.tag("Result"), last_move) {
         (Some(r), Some((mv, at))) if !r.is_empty() && r == mv => Err(Problem::at(
             line_col(text, at),
-            format!("the game ends with `{mv}`, its Result tag, which is not a result this notation knows"),
+            format!(
+                "the game ends with {}, its Result tag, which is not a result this notation knows",
+                crate::error::quote(mv)
+            ),
         )),
         _ => Ok(()),
     }
@@ -1009,7 +1012,10 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                 }
                 Token::MoveNumber(text, offset) if !numbered && line.plies.is_empty() => {
                     number = N::DIALECT.numbering.digits(text).parse().map_err(|_| {
-                        Problem::at(at(offset), format!("move number `{text}` is too large"))
+                        Problem::at(
+                            at(offset),
+                            format!("move number {} is too large", crate::error::quote(text)),
+                        )
                     })?;
                     if !fixed_side {
                         if let Some(s) = N::DIALECT.numbering.side_of(text, number, self.first) {
@@ -1028,7 +1034,10 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                 },
                 Token::Nag(text, offset) => {
                     let value = nag_value(text).ok_or_else(|| {
-                        Problem::at(at(offset), format!("NAG `{text}` is too large"))
+                        Problem::at(
+                            at(offset),
+                            format!("NAG {} is too large", crate::error::quote(text)),
+                        )
                     })?;
                     match line.plies.last_mut() {
                         Some(ply) => ply.nags.push(value),
@@ -1131,8 +1140,9 @@ pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
             };
             warnings.push(
                 Problem::whole(format!(
-                    "tag name `{}` is not one word: written as `{name}`",
-                    t.name
+                    "tag name {} is not one word: written as {}",
+                    crate::error::quote(&t.name),
+                    crate::error::quote(&name)
                 ))
                 .of_kind("tag-name"),
             );
@@ -1149,7 +1159,11 @@ pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
         if plain {
             out.push_str(&t.value);
         } else {
-            let value = one_line(&t.value, || format!("tag `{}`", t.name), warnings);
+            let value = one_line(
+                &t.value,
+                || format!("tag {}", crate::error::quote(&t.name)),
+                warnings,
+            );
             for c in value.chars() {
                 if c == '"' || c == '\\' {
                     out.push('\\');
@@ -1404,8 +1418,9 @@ where
     if let Some(r) = game.foreign_result() {
         warnings.push(
             Problem::whole(format!(
-                "result `{r}` is not a {} result: `*` ends the movetext (a Result tag is kept \
+                "result {} is not a {} result: `*` ends the movetext (a Result tag is kept \
                  as written)",
+                crate::error::quote(&r),
                 game.family().name()
             ))
             .of_kind("result-not-held"),
@@ -1447,7 +1462,8 @@ fn one_line<'t>(
 fn brace_text<'t>(text: &'t str, warnings: &mut Vec<Problem>) -> Result<Cow<'t, str>, Problem> {
     if text.contains('}') {
         return Err(Problem::whole(format!(
-            "comment `{text}` holds a `}}` and cannot be written between braces"
+            "comment {} holds a `}}` and cannot be written between braces",
+            crate::error::quote(text)
         )));
     }
     let b = text.as_bytes();
@@ -1472,8 +1488,9 @@ fn brace_text<'t>(text: &'t str, warnings: &mut Vec<Problem>) -> Result<Cow<'t, 
                     .collect();
                 warnings.push(
                     Problem::whole(format!(
-                        "a comment holds a line that starts like a tag (`{line}`), which would \
-                         end the game when read back: its line break is written as a space"
+                        "a comment holds a line that starts like a tag ({}), which would \
+                         end the game when read back: its line break is written as a space",
+                        crate::error::quote(&line)
                     ))
                     .of_kind("comment-line-joined"),
                 );

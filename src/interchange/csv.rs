@@ -620,7 +620,13 @@ impl Folder for CsvFolder {
             };
             match table.next()? {
                 Some(h) if h.text.trim_start_matches('\u{feff}') == header(t) => Ok(table),
-                _ => Err(table.error(1, &format!("the header row is not kifu's: `{}`", header(t)))),
+                _ => Err(table.error(
+                    1,
+                    &format!(
+                        "the header row is not kifu's: {}",
+                        crate::error::quote(&header(t))
+                    ),
+                )),
             }
         };
         Ok(Box::new(Merge {
@@ -1120,9 +1126,9 @@ impl Merge {
                     n => format!(" (and the {} rows after it)", n - 1),
                 };
                 let message = format!(
-                    "a row of game `{}`, which games.csv does not have here: a game's rows \
+                    "a row of game {}, which games.csv does not have here: a game's rows \
                      follow games.csv's order{more}",
-                    key.as_deref().unwrap_or("")
+                    crate::error::quote(key.as_deref().unwrap_or(""))
                 );
                 damaged_row(&mut self.out, t + 1, line, 1, &message);
             }
@@ -1332,8 +1338,9 @@ impl Row<'_> {
             .map(|text| {
                 text.parse().map_err(|_| {
                     self.error(format!(
-                        "`{}` is not a number: `{text}`",
-                        COLUMNS[t][i + KEYS[t]].0
+                        "`{}` is not a number: {}",
+                        COLUMNS[t][i + KEYS[t]].0,
+                        crate::error::quote(text)
                     ))
                 })
             })
@@ -1371,7 +1378,10 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
         let Some(t) = TABLES.iter().position(|n| *n == table) else {
             return Err(Problem::at(
                 at(),
-                format!("a row of no table `{table}` (games, tags or moves)"),
+                format!(
+                    "a row of no table {table} (games, tags or moves)",
+                    table = crate::error::quote(table)
+                ),
             ));
         };
         let place = match line {
@@ -1446,18 +1456,20 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
         .ok_or_else(|| first.error("`variant` is empty"))?;
     if variant.family().name() != first.need(0)? {
         return Err(first.error(format!(
-            "the family `{}` is not the variant's, {}",
-            first.need(0)?,
+            "the family {} is not the variant's, {}",
+            crate::error::quote(first.need(0)?),
             variant.family().name()
         )));
     }
     let mut game = Game::new(variant);
     game.result = match first.get(10) {
         None => None,
-        Some(token) => Some(
-            GameResult::parse(token)
-                .ok_or_else(|| first.error(format!("`{token}` is not a game result")))?,
-        ),
+        Some(token) => Some(GameResult::parse(token).ok_or_else(|| {
+            first.error(format!(
+                "{token} is not a game result",
+                token = crate::error::quote(token)
+            ))
+        })?),
     };
     game.setup = first.json::<Setup>(11)?;
     game.preamble = first.json(12)?.unwrap_or_default();
@@ -1486,8 +1498,12 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
 fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
     let path = match row.get(4) {
         None => Vec::new(),
-        Some(text) => path_of(text)
-            .ok_or_else(|| row.error(format!("`{text}` is no variation path (`12.1/3.2`)")))?,
+        Some(text) => path_of(text).ok_or_else(|| {
+            row.error(format!(
+                "{text} is no variation path (`12.1/3.2`)",
+                text = crate::error::quote(text)
+            ))
+        })?,
     };
     if path.len() > MAX_VARIATION_DEPTH {
         return Err(too_deep(row.at()));
@@ -1518,8 +1534,8 @@ fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
         Some("black") => Side::Black,
         other => {
             return Err(row.error(format!(
-                "`side` is `{}`, not white or black",
-                other.unwrap_or("")
+                "`side` is {}, not white or black",
+                crate::error::quote(other.unwrap_or(""))
             )))
         }
     };
@@ -1530,7 +1546,12 @@ fn add_move(game: &mut Game, row: &Row<'_>) -> Result<(), Problem> {
             .split_ascii_whitespace()
             .map(|n| n.parse())
             .collect::<Result<_, _>>()
-            .map_err(|_| row.error(format!("`nags` is not numbers: `{nags}`")))?;
+            .map_err(|_| {
+                row.error(format!(
+                    "`nags` is not numbers: {nags}",
+                    nags = crate::error::quote(nags)
+                ))
+            })?;
     }
     ply.before = row.json(16)?.unwrap_or_default();
     ply.after = row.json(17)?.unwrap_or_default();

@@ -277,8 +277,9 @@ fn check_glyphs(line: &Line, first: crate::ir::Side) -> Result<(), Problem> {
     for ply in &line.plies {
         if let Some(g) = ply.glyph.as_deref().filter(|g| !is_glyph(g)) {
             return Err(Problem::whole(format!(
-                "{} `{g}` is not a move glyph (`!`, `?`, `!?`, `(!)`, ...)",
-                ply.label(first)
+                "{} {} is not a move glyph (`!`, `?`, `!?`, `(!)`, ...)",
+                ply.label(first),
+                crate::error::quote(g)
             )));
         }
         for v in &ply.variations {

@@ -491,8 +491,16 @@ fn game_of(n: &Node, at: &At<'_>) -> Result<Game, Problem> {
             "moves" => once(at, c, &mut moves, || line_of(at, c))?,
             "result" => once(at, c, &mut result, || {
                 let token = text_of(at, c)?;
-                GameResult::parse(token)
-                    .ok_or_else(|| problem(at, c, format!("`{token}` is not a game result")))
+                GameResult::parse(token).ok_or_else(|| {
+                    problem(
+                        at,
+                        c,
+                        format!(
+                            "{token} is not a game result",
+                            token = crate::error::quote(token)
+                        ),
+                    )
+                })
             })?,
             other => return Err(problem(at, c, format!("<game> holds no <{other}>"))),
         }

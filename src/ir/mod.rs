@@ -456,8 +456,9 @@ impl Serialize for GameResult {
 impl<'de> Deserialize<'de> for GameResult {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameResult, D::Error> {
         let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
-        GameResult::parse(&s)
-            .ok_or_else(|| serde::de::Error::custom(format!("`{s}` is not a game result")))
+        GameResult::parse(&s).ok_or_else(|| {
+            serde::de::Error::custom(format!("{} is not a game result", crate::error::quote(&s)))
+        })
     }
 }
 

@@ -135,16 +135,28 @@ pub fn counts(out: &Output) -> (usize, usize) {
     (nums[0], nums[1])
 }
 
+/// How many more diagnostics a grouped line stands for (its `(N more like
+/// this)`), 0 for a line of one.
+pub fn more_like_this(line: &str) -> usize {
+    line.strip_suffix(" more like this)")
+        .and_then(|l| l.rsplit_once('(')?.1.parse().ok())
+        .unwrap_or(0)
+}
+
 /// True when every error line has the form `file:line:col: error: game N: ...`
 /// (or, for a document cut short, `file:line:col: error: the document ends
-/// here...`) and, when the run's summary line is there, there is one for
-/// each failed game.
+/// here...`) and, when the run's summary line is there, the lines stand for
+/// every failed game (a grouped line for itself and its `N more like
+/// this`).
 pub fn errors_are_located(err: &str) -> bool {
     let mut errors = err.lines().filter(|l| l.contains(": error: "));
+    // Errors of one kind are grouped: the line of those not shown says
+    // how many more came (`(N more like this)`).
     let games = errors
         .clone()
         .filter(|l| l.contains(": error: game "))
-        .count();
+        .map(|l| 1 + more_like_this(l))
+        .sum::<usize>();
     let failed = err
         .lines()
         .rev()

@@ -362,3 +362,239 @@ fn a_folder_with_nothing_to_convert_counts_as_a_warning() {
         "{err}"
     );
 }
+
+/// `n` games that fail the same way (an illegal first move, a different
+/// one in each), then `odd` that fail each another way.
+fn failing(n: usize, odd: &[&str]) -> String {
+    let moves = ["e5", "d5", "Nf6", "Ke2", "c5", "Bb5"];
+    let mut text: String = (0..n)
+        .map(|i| format!("[Event \"{i}\"]\n\n1. {} *\n\n", moves[i % moves.len()]))
+        .collect();
+    for o in odd {
+        text.push_str(&format!("[Event \"odd\"]\n\n{o}\n\n"));
+    }
+    text
+}
+
+#[test]
+fn errors_of_one_kind_are_grouped_with_an_exact_count_and_verbose_lists_them() {
+    let odd = ["1. z9 *", "1. O-O *", "1. e4 {never closed *"];
+    for n in [4, 50, 700] {
+        let text = failing(n, &odd);
+        let out = convert("pgn", "pgn", &[], text.as_bytes());
+        let err = stderr(&out);
+        let lines: Vec<&str> = err.lines().collect();
+        // The first 3 as they come, one line for the rest, one for each
+        // other way to fail, the summary.
+        assert_eq!(lines.len(), 3 + 1 + odd.len() + 1, "{n}: {err}");
+        assert!(
+            lines[..3].iter().all(|l| l.contains("illegal move")),
+            "{err}"
+        );
+        let rest = lines
+            .iter()
+            .find(|l| l.contains("more like this") || l.contains("game 4:"))
+            .unwrap_or_else(|| panic!("{err}"));
+        assert_eq!(common::more_like_this(rest), n - 4, "{rest}");
+        assert!(rest.contains("game 4: 1. Ke2: illegal move"), "{rest}");
+        assert!(
+            err.ends_with(&format!("converted 0 games, {} failed\n", n + odd.len())),
+            "{err}"
+        );
+        assert!(common::errors_are_located(&err), "{err}");
+        assert_eq!(out.status.code(), Some(1));
+        // --verbose: every one, as it comes, and nothing said twice.
+        let out = convert("pgn", "pgn", &["-v"], text.as_bytes());
+        let err = stderr(&out);
+        assert_eq!(err.matches(": error: ").count(), n + odd.len(), "{err}");
+        assert!(!err.contains("more like this"), "{err}");
+    }
+}
+
+#[test]
+fn rejects_keep_every_failed_game_of_a_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let rejects = dir.path().join("rejects.pgn");
+    let text = failing(200, &[]);
+    let out = convert(
+        "pgn",
+        "pgn",
+        &["--rejects", rejects.to_str().unwrap()],
+        text.as_bytes(),
+    );
+    assert!(stderr(&out).lines().count() <= 5, "{}", stderr(&out));
+    let kept = std::fs::read_to_string(&rejects).unwrap();
+    assert_eq!(kept.matches("[Event ").count(), 200);
+}
+
+#[test]
+fn russian_short_notation_is_named_once_per_group() {
+    let game =
+        "[GameType \"25\"]\n\n1. gf4 fe5 2. hg3 gf6 0:1\n\n[GameType \"25\"]\n\n1. c3-d4 fe5 *\n\n";
+    let text = game.repeat(50);
+    let out = convert("draughts-num", "json", &[], text.as_bytes());
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    assert!(
+        lines[..4]
+            .iter()
+            .all(|l| l.contains("is Russian short notation")),
+        "{err}"
+    );
+    assert!(
+        lines[1].contains("`fe5` is Russian short notation"),
+        "{err}"
+    );
+    assert_eq!(common::more_like_this(lines[3]), 96, "{err}");
+    assert_eq!(lines[4], "converted 0 games, 100 failed");
+}
+
+/// The hint said once for an input none of whose games converted.
+fn hint_once(out: &std::process::Output, format: &str) {
+    let err = stderr(out);
+    let hint = format!("; this looks like {format}: try --from {format}");
+    assert_eq!(err.matches(&hint).count(), 1, "{err}");
+    assert_eq!(err.matches("this looks like").count(), 1, "{err}");
+    // The games failed as before: the exit status says so.
+    assert_eq!(out.status.code(), Some(1), "{err}");
+}
+
+#[test]
+fn a_whole_input_that_fails_says_once_what_it_looks_like() {
+    let pgn = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n".repeat(20);
+    let draughts = "[Event \"a\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n".repeat(20);
+    // By its contents, on standard input.
+    hint_once(&convert("draughts-num", "json", &[], pgn.as_bytes()), "pgn");
+    hint_once(
+        &convert("pgn", "json", &[], draughts.as_bytes()),
+        "draughts-num",
+    );
+    let json = stdout(&convert("pgn", "json", &[], pgn.as_bytes()));
+    hint_once(&convert("pgn", "pgn", &[], json.as_bytes()), "json");
+    // A file, by its name and contents.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pgn");
+    std::fs::write(&file, &pgn).unwrap();
+    let file = file.to_str().unwrap();
+    let out = kifu(
+        &["convert", "--from", "draughts-num", "--to", "json", file],
+        b"",
+    );
+    hint_once(&out, "pgn");
+    assert!(
+        stderr(&out).contains(&format!(
+            "{file}: warning[other-format]: every game of this input failed (40 games), read \
+             as draughts-num; this looks like pgn: try --from pgn"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // Games of the format named, some failing: no hint.
+    let mixed = format!("{pgn}\n1. e5 *\n");
+    let out = convert("pgn", "pgn", &[], mixed.as_bytes());
+    assert!(!stderr(&out).contains("looks like"), "{}", stderr(&out));
+    let out = convert("pgn", "pgn", &[], b"1. e5 *\n\n1. d5 *\n");
+    assert!(!stderr(&out).contains("looks like"), "{}", stderr(&out));
+}
+
+#[test]
+fn every_format_read_as_another_is_named_by_the_hint_and_never_misnamed() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<(&str, std::path::PathBuf)> = [
+        ("pgn", "chess/petrosjan-sllavcco.pgn"),
+        ("sllavcco", "chess/petrosjan-sllavcco.sllavcco"),
+        ("draughts-num", "draughts/english.pdn"),
+        ("draughts-diag", "draughts/english.diag.pdn"),
+        ("coerceo", "coerceo/constructs.coerceo"),
+        ("json", "coerceo/constructs.json"),
+        ("tafl", "tafl/brandubh.tafl"),
+        ("otn", "tafl/brandubh.otg"),
+        ("aagenielsen-json", "tafl/brandubh.aagenielsen.json"),
+        ("tenjiku", "tenjiku/seed.tenjiku"),
+    ]
+    .into_iter()
+    .map(|(f, p)| (f, corpus.join(p)))
+    .collect();
+    for (to, ext) in [("jsonl", "jsonl"), ("xml", "xml")] {
+        let path = dir.path().join(format!("games.{ext}"));
+        let source = corpus.join("draughts/english.pdn");
+        let out = kifu(
+            &[
+                "convert",
+                "--to",
+                to,
+                "-o",
+                path.to_str().unwrap(),
+                source.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        files.push((to, path));
+    }
+    let readable: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
+    for (format, path) in &files {
+        assert!(path.exists(), "{}", path.display());
+        for from in readable.iter().filter(|f| *f != format) {
+            // By name and contents, and by contents alone.
+            let p = path.to_str().unwrap();
+            let bytes = std::fs::read(path).unwrap();
+            for (name, stdin) in [(p, &b""[..]), ("-", &bytes[..])] {
+                let out = kifu(&["convert", "--from", from, "--to", "json", name], stdin);
+                common::no_panic(&out);
+                let err = stderr(&out);
+                let (converted, _) = common::counts(&out);
+                let said: Vec<&str> = err
+                    .match_indices("this looks like ")
+                    .map(|(i, _)| err[i + 16..].split(':').next().unwrap())
+                    .collect();
+                assert_eq!(
+                    said.len(),
+                    usize::from(converted == 0),
+                    "{format} as {from}: {err}"
+                );
+                let Some(hinted) = said.first() else { continue };
+                if name == p {
+                    // The file's name and contents agree.
+                    assert_eq!(hinted, format, "{format} as {from}: {err}");
+                } else {
+                    // By contents alone: a format that reads it (jsonl is
+                    // read as json too).
+                    let again = kifu(&["convert", "--from", hinted, "--to", "json", "-"], stdin);
+                    assert!(common::counts(&again).0 > 0, "{format} as {from}: {err}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_carriage_return_and_the_characters_backslash_r_are_quoted_apart() {
+    // A game whose square is `e`, then (in JSON's escapes) a carriage
+    // return, `\r` or `\x0d`, then `5`: three messages.
+    let game = |square: &str| {
+        format!(
+            "[{{\"variant\":{{\"family\":\"chess\"}},\"moves\":{{\"plies\":[{{\"number\":1,\
+             \"side\":\"white\",\"move\":{{\"chess\":{{\"move\":{{\"role\":\"pawn\",\
+             \"from\":\"e2\",\"to\":\"{square}\"}}}}}}}}]}},\"result\":\"*\"}}]\n"
+        )
+    };
+    let said = |square: &str| {
+        let out = convert("json", "pgn", &[], game(square).as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let err = stderr(&out);
+        let line = err.lines().next().unwrap().to_string();
+        let at = line
+            .find("is not a square")
+            .unwrap_or_else(|| panic!("{line}"));
+        line[..at].rsplit(": ").next().unwrap().trim().to_string()
+    };
+    assert_eq!(said("e\\r5"), "`e\\r5`");
+    assert_eq!(said("e\\\\r5"), "`e\\\\r5`");
+    assert_eq!(said("e\\\\x0d5"), "`e\\\\x0d5`");
+    // And the raw bytes of a file: a CR never reaches standard error.
+    let out = convert("json", "pgn", &[], game("e\\r5").as_bytes());
+    assert!(!out.stderr.contains(&b'\r'));
+}

@@ -456,7 +456,7 @@ fn control_bytes_are_escaped_in_messages() {
     assert!(text.contains("found `\\x008`"), "{text}");
     // A C1 control read as Latin-1 is escaped; a letter that is not ASCII
     // stays as it is.
-    assert!(text.contains("GameType `\\x93\u{e9}`"), "{text}");
+    assert!(text.contains("GameType `\\u{93}\u{e9}`"), "{text}");
 }
 
 /// `-o -` is standard output, as `-` among the inputs is standard input

@@ -506,7 +506,8 @@ fn the_firedemon_book_lines_replay() {
         records.push_str("*\n\n");
     }
     assert_eq!(lines, 145);
-    let out = rewrite(records.as_bytes(), &[]);
+    // Every error, one a line (--verbose: not grouped).
+    let out = convert("tenjiku", "tenjiku", &["-v"], records.as_bytes());
     no_panic(&out);
     let err = stderr(&out);
     assert!(errors_are_located(&err), "{err}");

@@ -62,7 +62,7 @@ impl From<Square> for String {
 impl TryFrom<String> for Square {
     type Error = String;
     fn try_from(s: String) -> Result<Square, String> {
-        Square::parse(&s).ok_or_else(|| format!("`{s}` is not a square"))
+        Square::parse(&s).ok_or_else(|| format!("{} is not a square", crate::error::quote(&s)))
     }
 }
 

@@ -107,8 +107,8 @@ impl Notation for Pgn<'_, '_> {
                 return Err(Problem::at(
                     mv.pos(0),
                     format!(
-                        "`{}`: a pawn move with its own file written twice",
-                        mv.text()
+                        "{}: a pawn move with its own file written twice",
+                        crate::error::quote(mv.text())
                     ),
                 ));
             }
@@ -445,8 +445,9 @@ fn drop_move(text: &str, e: &Problem) -> Option<Problem> {
         Problem::at(
             (e.line, e.col),
             format!(
-                "`{token}` is a drop (a captured piece put back on the board), a move of \
-                 crazyhouse and its kin: kifu plays standard chess and Chess960 only"
+                "{} is a drop (a captured piece put back on the board), a move of \
+                 crazyhouse and its kin: kifu plays standard chess and Chess960 only",
+                crate::error::quote(&token)
             ),
         )
     })

@@ -99,8 +99,8 @@ pub fn start(
     } else {
         return Err((
             format!(
-                "variant `{}` is not played by kifu (standard chess and Chess960 only)",
-                tag("Variant").map_or("", |t| t.value.as_str())
+                "variant {} is not played by kifu (standard chess and Chess960 only)",
+                crate::error::quote(tag("Variant").map_or("", |t| t.value.as_str()))
             ),
             "Variant",
         ));
@@ -155,13 +155,22 @@ pub fn parse_fen_repairing(fen: &str) -> Result<(cz::Board, Option<String>), Str
     let said = |what: String| Some(format!("{strict}: {what}"));
     if let Ok(board) = fen_fields(fen, &mut dropped) {
         let gone = dropped.unwrap_or_default();
-        return Ok((board, said(format!("castling rights `{gone}` dropped"))));
+        return Ok((
+            board,
+            said(format!(
+                "castling rights {gone} dropped",
+                gone = crate::error::quote(&gone)
+            )),
+        ));
     }
     if fields.len() >= 4 {
         if let Ok(board) = parse_fen(&with("-", fields[3])) {
             return Ok((
                 board,
-                said(format!("castling rights `{}` dropped", fields[2])),
+                said(format!(
+                    "castling rights {} dropped",
+                    crate::error::quote(fields[2])
+                )),
             ));
         }
         if let Ok(board) = parse_fen(&with("-", "-")) {
@@ -182,7 +191,10 @@ pub fn parse_fen_repairing(fen: &str) -> Result<(cz::Board, Option<String>), Str
 fn fen_fields(fen: &str, dropped: &mut Option<String>) -> Result<cz::Board, String> {
     let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
     if fields.len() < 4 {
-        return Err(format!("FEN `{fen}` has fewer than four fields"));
+        return Err(format!(
+            "FEN {fen} has fewer than four fields",
+            fen = crate::error::quote(fen)
+        ));
     }
     while fields.len() < 6 {
         fields.push(if fields.len() == 4 { "0" } else { "1" }.to_string());
@@ -222,7 +234,9 @@ fn fen_fields(fen: &str, dropped: &mut Option<String>) -> Result<cz::Board, Stri
                 }
                 (None, None) => {
                     return Err(format!(
-                        "FEN `{fen}`: castling right `{c}` has no rook to castle with"
+                        "FEN {fen}: castling right {c} has no rook to castle with",
+                        fen = crate::error::quote(fen),
+                        c = crate::error::quote(&c.to_string())
                     ))
                 }
             };
@@ -235,8 +249,12 @@ fn fen_fields(fen: &str, dropped: &mut Option<String>) -> Result<cz::Board, Stri
         }
         fields[2] = if out.is_empty() { "-".to_string() } else { out };
     }
-    cz::Board::from_fen(&fields.join(" "), true)
-        .map_err(|e| format!("FEN `{fen}` is not a legal position: {e:?}"))
+    cz::Board::from_fen(&fields.join(" "), true).map_err(|e| {
+        format!(
+            "FEN {fen} is not a legal position: {e:?}",
+            fen = crate::error::quote(fen)
+        )
+    })
 }
 
 fn cz_square(s: Square) -> cz::Square {

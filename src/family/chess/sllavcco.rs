@@ -186,7 +186,12 @@ impl Pieces {
             .chars()
             .filter(|c| !matches!(c, ' ' | ','))
             .collect();
-        let wrong = || format!("`{name}` is no piece set: give {PIECE_SETS}");
+        let wrong = || {
+            format!(
+                "{name} is no piece set: give {PIECE_SETS}",
+                name = crate::error::quote(name)
+            )
+        };
         let set: [char; 5] = chars.clone().try_into().map_err(|_| wrong())?;
         let usable = |c: &char| pest::unicode::LETTER(*c) && !('a'..='h').contains(c) && *c != 'x';
         if !set.iter().all(usable) || (1..5).any(|i| set[..i].contains(&set[i])) {
@@ -414,7 +419,11 @@ struct Cell<'i> {
 
 impl Cell<'_> {
     fn named(&self) -> String {
-        format!("`{}` in column {}", self.text, file_char(self.col))
+        format!(
+            "{} in column {}",
+            crate::error::quote(self.text),
+            file_char(self.col)
+        )
     }
 
     /// ` e.p.` was written, and what follows it (check mark and glyph).
@@ -604,7 +613,10 @@ impl Header {
                         warnings.push(
                             Problem::at(
                                 at(),
-                                format!("DATE `{value}` is not DD.MM.YYYY: kept as written"),
+                                format!(
+                                    "DATE {value} is not DD.MM.YYYY: kept as written",
+                                    value = crate::error::quote(value)
+                                ),
                             )
                             .of_kind("field-as-written"),
                         );
@@ -614,7 +626,10 @@ impl Header {
                 ("SCORE", Some(tag)) => match result_of(value) {
                     Some(result) => self.push(tag, result, pos),
                     None => {
-                        let why = format!("SCORE `{value}` is not 1 : 0, 0 : 1, ½ : ½ or *");
+                        let why = format!(
+                            "SCORE {value} is not 1 : 0, 0 : 1, ½ : ½ or *",
+                            value = crate::error::quote(value)
+                        );
                         warnings.push(
                             Problem::at(at(), format!("{why}: kept as written"))
                                 .of_kind("field-as-written"),
@@ -686,11 +701,15 @@ fn read_arrangement(value: &str, pieces: Pieces) -> Result<[Role; 8], String> {
             match (cs.next(), cs.next()) {
                 (Some(ch), None) => pieces.role(ch).ok_or_else(|| {
                     format!(
-                        "ARRANGEMENT: `{c}` is not a piece letter of {}",
+                        "ARRANGEMENT: {} is not a piece letter of {}",
+                        crate::error::quote(c),
                         pieces.describe()
                     )
                 }),
-                _ => Err(format!("ARRANGEMENT: `{c}` is not one piece letter")),
+                _ => Err(format!(
+                    "ARRANGEMENT: {c} is not one piece letter",
+                    c = crate::error::quote(c)
+                )),
             }
         })
         .collect::<Result<_, _>>()?;
@@ -714,7 +733,10 @@ fn grid_line<'i>(text: &str, pair: Pair<'i, Rule>, side: Side) -> Result<GridLin
                 let n = part.as_str().parse::<u32>().map_err(|_| {
                     Problem::at(
                         line_col(text, at),
-                        format!("move number `{}` is too large", part.as_str()),
+                        format!(
+                            "move number {} is too large",
+                            crate::error::quote(part.as_str())
+                        ),
                     )
                 })?;
                 number = Some((n, at));
@@ -817,9 +839,9 @@ fn moves(
                     return Err(Problem::at(at(b.pos), "castling with e.p."));
                 }
                 let what = format!(
-                    "`{}` `{}` in columns {} and {}",
-                    a.text,
-                    b.text,
+                    "{} {} in columns {} and {}",
+                    crate::error::quote(a.text),
+                    crate::error::quote(b.text),
                     file_char(a.col),
                     file_char(b.col)
                 );
@@ -863,7 +885,8 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
     let role_of = |ch: char| {
         pieces.role(ch).ok_or_else(|| {
             bad(format!(
-                "`{ch}` is not a piece letter of {}",
+                "{} is not a piece letter of {}",
+                crate::error::quote(&ch.to_string()),
                 pieces.describe()
             ))
         })
@@ -871,7 +894,10 @@ fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Writte
     let rank_of = |ch: char| -> Result<u8, Problem> {
         match ch {
             '1'..='8' => Ok(ch as u8 - b'1'),
-            _ => Err(bad(format!("`{ch}` is not a rank"))),
+            _ => Err(bad(format!(
+                "{ch} is not a rank",
+                ch = crate::error::quote(&ch.to_string())
+            ))),
         }
     };
     // The pawn's file when the `x` is on its left (-1) or right (+1).
@@ -1176,14 +1202,13 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
                 if n.is_empty() || n.starts_with(' ') || n.contains(['\t', '\r', '\n']) || reserved
                 {
                     return Err(Problem::whole(format!(
-                        "tag name `{n}` cannot be written as a header field"
+                        "tag name {n} cannot be written as a header field",
+                        n = crate::error::quote(n)
                     )));
                 }
                 if FIELDS.iter().any(|(f, _)| *f == n) {
                     warnings.push(
-                        Problem::whole(format!(
-                        "tag `{n}` has the name of a scoresheet field: it reads back as that field"
-                    ))
+                        Problem::whole(format!("tag {n} has the name of a scoresheet field: it reads back as that field", n = crate::error::quote(n)))
                         .of_kind("tag-named-as-field"),
                     );
                 }
@@ -1205,9 +1230,10 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
             if let Some(r) = game.result.filter(|r| GameResult::parse(tag) != Some(*r)) {
                 warnings.push(
                     Problem::whole(format!(
-                        "the game ends with `{}` but its Result tag says `{tag}`: \
+                        "the game ends with {} but its Result tag says {}: \
                      a scoresheet keeps only the SCORE",
-                        r.token()
+                        crate::error::quote(r.token()),
+                        crate::error::quote(tag)
                     ))
                     .of_kind("result-mismatch"),
                 );

@@ -101,13 +101,18 @@ impl Field {
         let mut letters = letter.chars();
         let (Some(l), None, true) = (letters.next(), letters.next(), digits > 0) else {
             return Err(format!(
-                "`{text}` is not a field (a tile 1 to 19 and a letter a to f, `14d`)"
+                "{text} is not a field (a tile 1 to 19 and a letter a to f, `14d`)",
+                text = crate::error::quote(text)
             ));
         };
         let n: u32 = text[..digits].parse().map_err(|_| not_a_tile(u32::MAX))?;
         let tile = Tile::new(n).ok_or_else(|| not_a_tile(n))?;
-        Field::new(tile, l)
-            .ok_or_else(|| format!("field `{l}` is not on a tile (fields are a to f)"))
+        Field::new(tile, l).ok_or_else(|| {
+            format!(
+                "field {l} is not on a tile (fields are a to f)",
+                l = crate::error::quote(&l.to_string())
+            )
+        })
     }
 
     /// The field's index on the board, `6 * (tile - 1) + letter` (`1a` is
@@ -330,7 +335,8 @@ impl Kind {
             "laurentius" => Ok(Kind::Laurentius),
             "ocius" => Ok(Kind::Ocius),
             _ => Err(format!(
-                "variant `{text}`: a Coerceo game is Laurentius (19 tiles) or Ocius (7 tiles)"
+                "variant {text}: a Coerceo game is Laurentius (19 tiles) or Ocius (7 tiles)",
+                text = crate::error::quote(text)
             )),
         }
     }

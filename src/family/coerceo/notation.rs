@@ -161,8 +161,9 @@ fn decode(
                             Problem::at(
                                 mv.pos(at),
                                 format!(
-                                    "{}: the removal `{part}` is kept as written",
-                                    not_a_tile(n)
+                                    "{}: the removal {} is kept as written",
+                                    not_a_tile(n),
+                                    crate::error::quote(part)
                                 ),
                             )
                             .of_kind("unknown-tile"),
@@ -175,9 +176,10 @@ fn decode(
                 return Err(Problem::at(
                     mv.pos(at),
                     format!(
-                        "`{part}` follows no move or exchange: a capture or tile removal is \
+                        "{} follows no move or exchange: a capture or tile removal is \
                          written right after its ply's move (a comment goes after the ply's \
-                         last part)"
+                         last part)",
+                        crate::error::quote(part)
                     ),
                 ))
             }
@@ -190,9 +192,15 @@ fn decode(
 
 /// A tile number written at byte `at` of the move.
 fn tile_number(mv: &MoveText<'_, Rule>, at: usize, digits: &str) -> Result<u32, Problem> {
-    digits
-        .parse()
-        .map_err(|_| Problem::at(mv.pos(at), format!("tile number `{digits}` is too large")))
+    digits.parse().map_err(|_| {
+        Problem::at(
+            mv.pos(at),
+            format!(
+                "tile number {digits} is too large",
+                digits = crate::error::quote(digits)
+            ),
+        )
+    })
 }
 
 /// A field (`14d`) written at byte `at` of the move.
@@ -204,7 +212,10 @@ fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Proble
     Field::new(tile, letter).ok_or_else(|| {
         Problem::at(
             mv.pos(at + digits),
-            format!("field `{letter}` is not on a tile (fields are a to f)"),
+            format!(
+                "field {letter} is not on a tile (fields are a to f)",
+                letter = crate::error::quote(&letter.to_string())
+            ),
         )
     })
 }
@@ -247,9 +258,12 @@ impl FormatOptions for Options {
     fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "layout" => {
-                self.layout = DIALECT
-                    .layout(value)
-                    .ok_or_else(|| format!("layout `{value}` is not text or columns"))?
+                self.layout = DIALECT.layout(value).ok_or_else(|| {
+                    format!(
+                        "layout {value} is not text or columns",
+                        value = crate::error::quote(value)
+                    )
+                })?
             }
             _ => return Err(undeclared(name)),
         }

@@ -538,7 +538,7 @@ impl<'g> Position<'g> {
     /// Reads a position text ([`Position::text`]) on a board numbered as
     /// `geo` is.
     pub fn parse_on(geo: &'g Geometry, text: &str) -> Result<Position<'g>, String> {
-        let bad = |why: String| format!("position `{text}`: {why}");
+        let bad = |why: String| format!("position {text}: {why}", text = crate::error::quote(text));
         let parts: Vec<&str> = text.split_whitespace().collect();
         let [board, side, held] = parts[..] else {
             return Err(bad(
@@ -576,7 +576,13 @@ impl<'g> Position<'g> {
                     }
                     'w' => Side::White,
                     'b' => Side::Black,
-                    _ => return Err(bad(format!("tile {}: `{c}` is not w, b or 1 to 6", t + 1))),
+                    _ => {
+                        return Err(bad(format!(
+                            "tile {}: {} is not w, b or 1 to 6",
+                            t + 1,
+                            crate::error::quote(&c.to_string())
+                        )))
+                    }
                 };
                 if f >= 6 {
                     return Err(bad(format!(
@@ -605,7 +611,12 @@ impl<'g> Position<'g> {
         pos.to_move = match side {
             "w" | "W" => Side::White,
             "b" | "B" => Side::Black,
-            _ => return Err(bad(format!("`{side}` is not the side to move (w or b)"))),
+            _ => {
+                return Err(bad(format!(
+                    "{side} is not the side to move (w or b)",
+                    side = crate::error::quote(side)
+                )))
+            }
         };
         let held: Vec<Option<u8>> = held.split(':').map(|n| n.parse().ok()).collect();
         let [Some(w), Some(b)] = held[..] else {

@@ -145,8 +145,12 @@ impl Notation for Diag<'_, '_> {
             path.push(sq);
         }
         let mv = DMove { path, capture };
-        mv.check_shape()
-            .map_err(|e| Problem::at(spot.pos(), format!("`{written}`: {e}")))?;
+        mv.check_shape().map_err(|e| {
+            Problem::at(
+                spot.pos(),
+                format!("{written}: {e}", written = crate::error::quote(written)),
+            )
+        })?;
         Ok(Move::Draughts(mv))
     }
 
@@ -239,7 +243,7 @@ fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
         })?);
     }
     m.check_shape()
-        .map_err(|e| Problem::whole(format!("`{}`: {e}", m.key())))?;
+        .map_err(|e| Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))))?;
     let compact = board.diag_compact();
     let letter = |l: u8| char::from(b'a' + l - 1);
     let digit = |d: u8, buf: &mut String| {

@@ -273,8 +273,9 @@ pub fn spell_numbers(
     m: &Move,
     buf: &mut String,
 ) -> Result<(), crate::error::Problem> {
-    m.check_shape()
-        .map_err(|e| crate::error::Problem::whole(format!("`{}`: {e}", m.key())))?;
+    m.check_shape().map_err(|e| {
+        crate::error::Problem::whole(format!("{}: {e}", crate::error::quote(&m.key())))
+    })?;
     for (i, &sq) in m.path.iter().enumerate() {
         if !board.contains(sq) {
             return Err(crate::error::Problem::whole(format!(

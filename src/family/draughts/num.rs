@@ -116,7 +116,7 @@ impl Notation for Num<'_, '_> {
         }
         let m = DMove { path, capture };
         m.check_shape()
-            .map_err(|e| Problem::at(mv.pos(0), format!("`{text}`: {e}")))?;
+            .map_err(|e| Problem::at(mv.pos(0), format!("{}: {e}", crate::error::quote(text))))?;
         if self.choice.assumed && self.alpha_seen.is_none() {
             self.inference.add_move(&m.path, capture, mv.offset());
         }
@@ -196,12 +196,44 @@ pub fn lexed_fast(text: &str) -> bool {
 
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    if let Some((lifted, setups)) = draughts::lift_setups(text) {
-        return read_lifted(&lifted, opts, &setups);
-    }
-    let mut num = num(text, opts);
-    let parse = |t| NumParser::parse(Rule::record, t);
-    container::read_record(text, opts, Some(LEXING), parse, &mut num)
+    let read = match draughts::lift_setups(text) {
+        Some((lifted, setups)) => read_lifted(&lifted, opts, &setups),
+        None => {
+            let mut num = num(text, opts);
+            let parse = |t| NumParser::parse(Rule::record, t);
+            container::read_record(text, opts, Some(LEXING), parse, &mut num)
+        }
+    };
+    // A record in a notation kifu does not read fails for its notation,
+    // not for the first move the grammar cannot read.
+    read.map_err(|e| short_notation(text, &e).unwrap_or(e))
+}
+
+/// The refusal of Russian short notation (`gf4`: the file of the square
+/// moved from, then the square moved to; `fb2` a whole capture) where a
+/// record failed at such a move: which piece moves takes a move generator
+/// to tell, and kifu reads squares written in full.
+#[cold]
+fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
+    let line = text.lines().nth(e.line.checked_sub(1)?)?;
+    let token: String = line
+        .chars()
+        .skip(e.col.checked_sub(1)?)
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    let short = matches!(token.as_bytes(), [a, b, r] if (b'a'..=b'h').contains(a)
+        && (b'a'..=b'h').contains(b) && (b'1'..=b'8').contains(r));
+    short.then(|| {
+        Problem::at(
+            (e.line, e.col),
+            format!(
+                "{} is Russian short notation (the file of the square moved from, then \
+                 the square moved to), which kifu does not read: it reads squares written in \
+                 full (c3-d4, c3:e5, or numbers such as 22-17)",
+                crate::error::quote(&token)
+            ),
+        )
+    })
 }
 
 /// The reader of one record.

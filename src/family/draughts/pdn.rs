@@ -77,8 +77,8 @@ pub fn start(
                     warnings.push(Problem::at(
                         at("GameType"),
                         format!(
-                            "GameType `{}` differs from the standard `{}`; read as written, moves not replayed (--variant overrides)",
-                            t.value,
+                            "GameType {} differs from the standard `{}`; read as written, moves not replayed (--variant overrides)",
+                            crate::error::quote(&t.value),
                             standard.game_type_string()
                         ),
                     )

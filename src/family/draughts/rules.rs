@@ -99,9 +99,12 @@ impl Board {
     /// Reads a GameType tag value: `"20"` or the full `"20,W,10,10,N2,0"`.
     pub fn from_game_type(value: &str) -> Result<Board, String> {
         let fields: Vec<&str> = value.split(',').map(str::trim).collect();
-        let number: u8 = fields[0]
-            .parse()
-            .map_err(|_| format!("GameType `{value}` does not start with a game number"))?;
+        let number: u8 = fields[0].parse().map_err(|_| {
+            format!(
+                "GameType {value} does not start with a game number",
+                value = crate::error::quote(value)
+            )
+        })?;
         if fields.len() == 1 {
             return Board::preset(number).ok_or_else(|| match number {
                 0..=19 => format!("GameType {number} is not a draughts game"),
@@ -111,20 +114,24 @@ impl Board {
             });
         }
         if !(5..=6).contains(&fields.len()) {
-            return Err(format!(
-                "GameType `{value}` should be `number` or `number,colour,width,height,notation[,invert]`"
-            ));
+            return Err(format!("GameType {value} should be `number` or `number,colour,width,height,notation[,invert]`", value = crate::error::quote(value)));
         }
         let first = match fields[1] {
             "W" | "w" => Side::White,
             "B" | "b" => Side::Black,
-            other => return Err(format!("GameType start colour `{other}` is not W or B")),
+            other => {
+                return Err(format!(
+                    "GameType start colour {other} is not W or B",
+                    other = crate::error::quote(other)
+                ))
+            }
         };
         let size = |s: &str| -> Result<u8, String> {
             match s.parse::<u8>() {
                 Ok(n) if (4..=26).contains(&n) => Ok(n),
                 _ => Err(format!(
-                    "GameType board size `{s}` is not a number from 4 to 26"
+                    "GameType board size {s} is not a number from 4 to 26",
+                    s = crate::error::quote(s)
                 )),
             }
         };
@@ -141,8 +148,8 @@ impl Board {
             Some('S') => return Err("GameType notation S (SAN) is not supported".to_string()),
             _ => {
                 return Err(format!(
-                    "GameType notation `{}` is not N, A or S",
-                    fields[4]
+                    "GameType notation {} is not N, A or S",
+                    crate::error::quote(fields[4])
                 ))
             }
         };
@@ -158,7 +165,12 @@ impl Board {
         let invert = match fields.get(5).copied() {
             None | Some("0") => false,
             Some("1") => true,
-            Some(other) => return Err(format!("GameType invert flag `{other}` is not 0 or 1")),
+            Some(other) => {
+                return Err(format!(
+                    "GameType invert flag {other} is not 0 or 1",
+                    other = crate::error::quote(other)
+                ))
+            }
         };
         Ok(Board {
             game_type: number,
@@ -374,9 +386,9 @@ impl Board {
         let bytes = text.as_bytes();
         let sq = match bytes.first() {
             Some(&b) if b.is_ascii_alphabetic() => {
-                let rank: i32 = text[1..]
-                    .parse()
-                    .map_err(|_| format!("`{text}` is not a square"))?;
+                let rank: i32 = text[1..].parse().map_err(|_| {
+                    format!("{text} is not a square", text = crate::error::quote(text))
+                })?;
                 let file = i32::from(b.to_ascii_lowercase() - b'a') + 1;
                 self.from_alpha(file, rank).ok_or_else(|| {
                     format!(
@@ -386,9 +398,9 @@ impl Board {
                 })?
             }
             _ => {
-                let n: u32 = text
-                    .parse()
-                    .map_err(|_| format!("`{text}` is not a square"))?;
+                let n: u32 = text.parse().map_err(|_| {
+                    format!("{text} is not a square", text = crate::error::quote(text))
+                })?;
                 let mut sq = Square(u16::try_from(n).unwrap_or(u16::MAX));
                 if self.style == SquareStyle::Alpha && self.contains(sq) {
                     sq = self.numbered_square(sq);
@@ -523,7 +535,9 @@ pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
             b'B' | b'b' => (Side::Black, &part[1..]),
             _ => {
                 return Err(format!(
-                    "FEN `{value}`: `{part}` does not start with W or B"
+                    "FEN {value}: {part} does not start with W or B",
+                    value = crate::error::quote(value),
+                    part = crate::error::quote(part)
                 ))
             }
         };
@@ -538,19 +552,26 @@ pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
             };
             let a = board
                 .parse_square(from)
-                .map_err(|e| format!("FEN `{value}`: {e}"))?;
+                .map_err(|e| format!("FEN {value}: {e}", value = crate::error::quote(value)))?;
             let b = match to {
                 Some(t) => board
                     .parse_square(t)
-                    .map_err(|e| format!("FEN `{value}`: {e}"))?,
+                    .map_err(|e| format!("FEN {value}: {e}", value = crate::error::quote(value)))?,
                 None => a,
             };
             if b < a {
-                return Err(format!("FEN `{value}`: range `{item}` runs backwards"));
+                return Err(format!(
+                    "FEN {value}: range {item} runs backwards",
+                    value = crate::error::quote(value),
+                    item = crate::error::quote(item)
+                ));
             }
             for n in a.0..=b.0 {
                 if std::mem::replace(&mut seen[usize::from(n)], true) {
-                    return Err(format!("FEN `{value}`: square {n} holds two pieces"));
+                    return Err(format!(
+                        "FEN {value}: square {n} holds two pieces",
+                        value = crate::error::quote(value)
+                    ));
                 }
                 let piece = Piece {
                     square: Square(n),
@@ -614,7 +635,7 @@ pub fn check_game(game: &Game, board: &Board) -> Result<(), Problem> {
         for ply in &l.plies {
             let m = draughts_move(&ply.mv)?;
             m.check_shape()
-                .map_err(|e| Problem::whole(format!("`{}`: {e}", m.key())))?;
+                .map_err(|e| Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))))?;
             if let Some(sq) = m.path.iter().find(|s| !board.contains(**s)) {
                 return Err(Problem::whole(format!(
                     "square {} is not on the board",

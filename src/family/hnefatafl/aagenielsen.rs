@@ -90,7 +90,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let dim = board_of(name).ok_or_else(|| {
         Problem::at(
             at("AageGameTypeName"),
-            format!("the game type `{name}` names no board (`11x11`)"),
+            format!(
+                "the game type {name} names no board (`11x11`)",
+                name = crate::error::quote(name)
+            ),
         )
     })?;
     let mut warnings = Vec::new();
@@ -231,7 +234,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 warnings.push(
                     Problem::at(
                         at(name),
-                        format!("`{name}` says {g}, and the moves capture {found}: both are kept"),
+                        format!(
+                            "{name} says {g}, and the moves capture {found}: both are kept",
+                            name = crate::error::quote(name)
+                        ),
                     )
                     .of_kind("capture-count"),
                 );
@@ -282,8 +288,11 @@ fn read_move(
         });
         if s.captures.len() != before {
             warnings.push(
-                Problem::whole(format!("`{text}` names a captured square twice: read once"))
-                    .of_kind("captured-twice"),
+                Problem::whole(format!(
+                    "{text} names a captured square twice: read once",
+                    text = crate::error::quote(text)
+                ))
+                .of_kind("captured-twice"),
             );
         }
     }

@@ -48,20 +48,23 @@ impl Square {
         let b = text.as_bytes();
         let (Some(&l), true) = (b.first(), b.len() >= 2) else {
             return Err(format!(
-                "`{text}` is not a square (a file letter and a rank, `e5`)"
+                "{text} is not a square (a file letter and a rank, `e5`)",
+                text = crate::error::quote(text)
             ));
         };
         let l = l.to_ascii_lowercase();
         if !l.is_ascii_lowercase() || !b[1..].iter().all(u8::is_ascii_digit) || b.len() > 4 {
             return Err(format!(
-                "`{text}` is not a square (a file letter and a rank, `e5`)"
+                "{text} is not a square (a file letter and a rank, `e5`)",
+                text = crate::error::quote(text)
             ));
         }
         let rank: u32 = text[1..].parse().unwrap_or(0);
         let file = l - b'a';
         if file >= MAX_DIM || rank == 0 || rank > u32::from(MAX_DIM) {
             return Err(format!(
-                "`{text}` is off every board (files a to s, ranks 1 to 19)"
+                "{text} is off every board (files a to s, ranks 1 to 19)",
+                text = crate::error::quote(text)
             ));
         }
         Ok(Square {

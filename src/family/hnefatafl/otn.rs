@@ -223,7 +223,7 @@ fn syntax(text: &str, e: pest::error::Error<Rule>) -> Problem {
         .collect();
     Problem::at(
         line_col(text, offset),
-        format!("expected {expected}, found `{found}`"),
+        format!("expected {expected}, found {}", crate::error::quote(&found)),
     )
 }
 
@@ -494,7 +494,12 @@ fn read_turn(
             _ => {}
         }
     }
-    let bad = |why: &str| Problem::at(at, format!("turn `{label}`: {why}"));
+    let bad = |why: &str| {
+        Problem::at(
+            at,
+            format!("turn {label}: {why}", label = crate::error::quote(label)),
+        )
+    };
     let address = label.trim_end_matches('.');
     let (place, t) = match address.rsplit_once('.') {
         None => (
@@ -870,8 +875,9 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                 if !fits {
                     warnings.push(
                         Problem::whole(format!(
-                            "tag `{name}`: an otn tag name is letters, digits, `-` and `_`, \
-                         and `{name}` has no otn key that reads back as it: left out"
+                            "tag {name}: an otn tag name is letters, digits, `-` and `_`, \
+                         and {name} has no otn key that reads back as it: left out",
+                            name = crate::error::quote(name)
                         ))
                         .of_kind("tag-left-out"),
                     );

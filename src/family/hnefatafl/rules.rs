@@ -120,8 +120,8 @@ impl Pieces {
             match Pieces::bit(b) {
                 0 => {
                     return Err(format!(
-                        "`{}` is not a piece (t c n k, T C N K)",
-                        char::from(b)
+                        "{} is not a piece (t c n k, T C N K)",
+                        crate::error::quote(&char::from(b).to_string())
                     ))
                 }
                 bit => set |= bit,
@@ -297,7 +297,8 @@ impl Rules {
         }
         let names: Vec<&str> = PRESETS.iter().map(|(n, _)| *n).collect();
         Err(format!(
-            "rules `{text}` are neither a preset ({}) nor an OpenTafl rules string (`dim:11 ... start:/.../`)",
+            "rules {} are neither a preset ({}) nor an OpenTafl rules string (`dim:11 ... start:/.../`)",
+            crate::error::quote(text),
             names.join(", ")
         ))
     }
@@ -355,18 +356,31 @@ impl Rules {
         for entry in entries {
             if start.is_some() {
                 return Err(format!(
-                    "`{entry}` follows the start position, which ends a rules string"
+                    "{entry} follows the start position, which ends a rules string",
+                    entry = crate::error::quote(entry)
                 ));
             }
-            let (key, value) = entry
-                .split_once(':')
-                .ok_or_else(|| format!("`{entry}` is not a rules entry (`key:value`)"))?;
+            let (key, value) = entry.split_once(':').ok_or_else(|| {
+                format!(
+                    "{entry} is not a rules entry (`key:value`)",
+                    entry = crate::error::quote(entry)
+                )
+            })?;
             let yes = |v: &str| match v {
                 "y" => Ok(true),
                 "n" => Ok(false),
-                _ => Err(format!("`{entry}`: give y or n")),
+                _ => Err(format!(
+                    "{entry}: give y or n",
+                    entry = crate::error::quote(entry)
+                )),
             };
-            let bad = || format!("`{entry}` is not a value kifu knows for `{key}`");
+            let bad = || {
+                format!(
+                    "{entry} is not a value kifu knows for {key}",
+                    entry = crate::error::quote(entry),
+                    key = crate::error::quote(key)
+                )
+            };
             match key {
                 "esc" => {
                     r.escape = match value {
@@ -393,11 +407,21 @@ impl Rules {
                         _ => return Err(bad()),
                     }
                 }
-                "cor" => r.corners = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
-                "cen" => r.centres = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
-                "three" => r.tough = squares(value, dim).map_err(|e| format!("`{entry}`: {e}"))?,
+                "cor" => {
+                    r.corners = squares(value, dim)
+                        .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
+                }
+                "cen" => {
+                    r.centres = squares(value, dim)
+                        .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
+                }
+                "three" => {
+                    r.tough = squares(value, dim)
+                        .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
+                }
                 "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" => {
-                    let set = Pieces::parse(value).map_err(|e| format!("`{entry}`: {e}"))?;
+                    let set = Pieces::parse(value)
+                        .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?;
                     *match key {
                         "corh" => &mut r.corner_hostile,
                         "cenh" => &mut r.centre_hostile,
@@ -439,10 +463,9 @@ impl Rules {
                     }
                 }
                 "start" | "starti" => {
-                    start = Some(
-                        position(value, dim, key == "starti")
-                            .map_err(|e| format!("`{key}:`: {e}"))?,
-                    );
+                    start = Some(position(value, dim, key == "starti").map_err(|e| {
+                        format!("{}: {e}", crate::error::quote(&format!("{key}:")))
+                    })?);
                 }
                 // Kept as written: the variant's name, threefold repetition,
                 // surrounding, fortresses and what else OpenTafl adds.
@@ -465,8 +488,9 @@ impl Rules {
             .iter()
             .find(|t| t.name.eq_ignore_ascii_case("Position"))
         {
-            r.start = position(t.value.trim(), self.dim, false)
-                .map_err(|e| format!("the position `{}`: {e}", t.value.trim()))?;
+            r.start = position(t.value.trim(), self.dim, false).map_err(|e| {
+                format!("the position {}: {e}", crate::error::quote(t.value.trim()))
+            })?;
             if r.start.iter().filter(|&&p| p == b'K').count() != 1 {
                 return Err("the position has no king `K`, or more than one".into());
             }
@@ -639,8 +663,8 @@ fn position(text: &str, dim: u8, inverted: bool) -> Result<Vec<u8>, String> {
                 }
                 _ => {
                     return Err(format!(
-                        "`{}` is not a piece (t c n k, T C N K)",
-                        char::from(b)
+                        "{} is not a piece (t c n k, T C N K)",
+                        crate::error::quote(&char::from(b).to_string())
                     ))
                 }
             }

@@ -59,13 +59,23 @@ pub fn parse_board(text: &str) -> Result<u8, String> {
     let t = text.trim();
     let side = match t.split_once(['x', 'X']) {
         Some((a, b)) if a.trim() == b.trim() => a.trim(),
-        Some(_) => return Err(format!("board `{text}` is not square")),
+        Some(_) => {
+            return Err(format!(
+                "board {text} is not square",
+                text = crate::error::quote(text)
+            ))
+        }
         None => t,
     };
     side.parse::<u8>()
         .ok()
         .filter(|d| (MIN_DIM..=MAX_DIM).contains(d))
-        .ok_or_else(|| format!("board `{text}`: a tafl board is 5x5 to 19x19"))
+        .ok_or_else(|| {
+            format!(
+                "board {text}: a tafl board is 5x5 to 19x19",
+                text = crate::error::quote(text)
+            )
+        })
 }
 
 impl FormatOptions for Options {
@@ -316,7 +326,13 @@ pub fn decode(
         }
     }
     if squares.len() < 2 {
-        return Err(err(0, format!("`{text}` is not a move (`e5-e8`)")));
+        return Err(err(
+            0,
+            format!(
+                "{text} is not a move (`e5-e8`)",
+                text = crate::error::quote(text)
+            ),
+        ));
     }
     let to = squares.pop().unwrap_or(squares[0]);
     let from = squares.remove(0);

@@ -83,7 +83,8 @@ impl Square {
         let digits = text.bytes().take_while(u8::is_ascii_digit).count();
         if digits == 0 {
             return Err(format!(
-                "`{text}` is not a square (a file 1 to 16 and a rank a to p, `7d`)"
+                "{text} is not a square (a file 1 to 16 and a rank a to p, `7d`)",
+                text = crate::error::quote(text)
             ));
         }
         let file: u32 = text[..digits].parse().unwrap_or(u32::MAX);
@@ -95,9 +96,13 @@ impl Square {
         }
         let rank_text = &text[digits..];
         let rank = rank_number(rank_text).ok_or_else(|| {
-            format!("rank `{rank_text}` is not on the board (ranks are a to p, or 一 to 十六)")
+            format!(
+                "rank {rank_text} is not on the board (ranks are a to p, or 一 to 十六)",
+                rank_text = crate::error::quote(rank_text)
+            )
         })?;
-        Square::new(file, rank).ok_or_else(|| format!("`{text}` is not a square"))
+        Square::new(file, rank)
+            .ok_or_else(|| format!("{text} is not a square", text = crate::error::quote(text)))
     }
 
     /// Appends the square as written: `7d`, or `7四` in Japanese
@@ -611,7 +616,10 @@ impl TryFrom<String> for Piece {
 
 /// The message for an abbreviation no set has.
 pub fn unknown_piece(text: &str) -> String {
-    format!("`{text}` is not a tenjiku piece (TSA, Wikipedia or PBeM abbreviations)")
+    format!(
+        "{text} is not a tenjiku piece (TSA, Wikipedia or PBeM abbreviations)",
+        text = crate::error::quote(text)
+    )
 }
 
 /// One tenjiku move, as its meaning: the piece, where it was, where it
@@ -821,7 +829,8 @@ impl TryFrom<StoredPly> for Ply {
             }
             return Ok(Ply::Claimed(c));
         }
-        let missing = |name: &str| format!("missing field `{name}`");
+        let missing =
+            |name: &str| format!("missing field {name}", name = crate::error::quote(name));
         Ok(Ply::Move(Move {
             piece: p.piece.ok_or_else(|| missing("piece"))?,
             from: p.from.ok_or_else(|| missing("from"))?,

@@ -298,7 +298,12 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Claim, Problem> {
                 w.suicide = true;
                 i += 1;
             }
-            _ => return Err(err(i, format!("`{}` is not part of a move", &text[i..]))),
+            _ => {
+                return Err(err(
+                    i,
+                    format!("{} is not part of a move", crate::error::quote(&text[i..])),
+                ))
+            }
         }
     }
     match (igui, to.as_slice()) {
@@ -356,21 +361,34 @@ impl FormatOptions for Options {
         match name {
             "abbreviations" => {
                 self.pieces = Abbreviations::named(value).ok_or_else(|| {
-                    format!("abbreviations `{value}` is not tsa, wikipedia or pbem")
+                    format!(
+                        "abbreviations {value} is not tsa, wikipedia or pbem",
+                        value = crate::error::quote(value)
+                    )
                 })?
             }
             "coordinates" => {
                 self.japanese = match value {
                     "western" => false,
                     "japanese" => true,
-                    _ => return Err(format!("coordinates `{value}` is not western or japanese")),
+                    _ => {
+                        return Err(format!(
+                            "coordinates {value} is not western or japanese",
+                            value = crate::error::quote(value)
+                        ))
+                    }
                 }
             }
             "long" => {
                 self.long = match value {
                     "no" => false,
                     "yes" => true,
-                    _ => return Err(format!("long `{value}` is not yes or no")),
+                    _ => {
+                        return Err(format!(
+                            "long {value} is not yes or no",
+                            value = crate::error::quote(value)
+                        ))
+                    }
                 }
             }
             _ => return Err(undeclared(name)),

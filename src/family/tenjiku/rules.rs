@@ -141,7 +141,8 @@ pub fn parse_fen(text: &str) -> Result<(Board, Side), String> {
         Some("w") => Side::White,
         Some(other) => {
             return Err(format!(
-                "FEN: the side to move is `b` or `w`, not `{other}`"
+                "FEN: the side to move is `b` or `w`, not {other}",
+                other = crate::error::quote(other)
             ))
         }
     };
@@ -160,7 +161,10 @@ pub fn parse_fen(text: &str) -> Result<(Board, Side), String> {
             let cell = cell.trim();
             if let Ok(n) = cell.parse::<u32>() {
                 if n == 0 || n > 16 {
-                    return Err(format!("FEN: rank {letter}: `{cell}` empty squares"));
+                    return Err(format!(
+                        "FEN: rank {letter}: {cell} empty squares",
+                        cell = crate::error::quote(cell)
+                    ));
                 }
                 file = file.saturating_sub(n);
             } else {

@@ -127,8 +127,8 @@ pub fn push_attr(out: &mut String, name: &str, value: &str) -> Result<(), Error>
             '\r' => "&#13;",
             c if unholdable(c) => {
                 return Err(Error(format!(
-                    "the {name} `{}` holds U+{:04X}, which an XML attribute cannot hold",
-                    value.escape_debug(),
+                    "the {name} {} holds U+{:04X}, which an XML attribute cannot hold",
+                    crate::error::quote(value),
                     c as u32
                 )))
             }
@@ -162,7 +162,10 @@ fn text_of(v: &Value) -> Option<&str> {
 /// Appends the element `name` holding a value (nothing for an absent one).
 pub fn push_element(out: &mut String, name: &str, v: &Value) -> Result<(), Error> {
     if !is_name(name) || name == "char" {
-        return Err(Error(format!("`{name}` cannot name an XML element")));
+        return Err(Error(format!(
+            "{name} cannot name an XML element",
+            name = crate::error::quote(name)
+        )));
     }
     match v {
         Value::Absent => Ok(()),
@@ -218,7 +221,10 @@ fn is_attr(v: &Value) -> bool {
 fn push_attrs(out: &mut String, fields: &[(Cow<'static, str>, Value)]) -> Result<(), Error> {
     for (k, v) in fields {
         if !is_name(k) {
-            return Err(Error(format!("`{k}` cannot name an XML attribute")));
+            return Err(Error(format!(
+                "{k} cannot name an XML attribute",
+                k = crate::error::quote(k)
+            )));
         }
         match v {
             Value::Text(s) => push_attr(out, k, s)?,
@@ -227,7 +233,8 @@ fn push_attrs(out: &mut String, fields: &[(Cow<'static, str>, Value)]) -> Result
                 for s in items.iter().filter_map(text_of) {
                     if s.is_empty() || s.contains(|c: char| c.is_ascii_whitespace()) {
                         return Err(Error(format!(
-                            "the list {k} holds `{s}`, which a space-separated list cannot"
+                            "the list {k} holds {s}, which a space-separated list cannot",
+                            s = crate::error::quote(s)
                         )));
                     }
                     if !joined.is_empty() {
@@ -591,7 +598,8 @@ impl<'a> De<'a> {
 
     fn parse<T: std::str::FromStr>(self, what: &str) -> Result<T, Error> {
         let s = self.scalar()?;
-        s.parse().map_err(|_| Error(format!("`{s}` is not {what}")))
+        s.parse()
+            .map_err(|_| Error(format!("{s} is not {what}", s = crate::error::quote(s))))
     }
 }
 
@@ -632,7 +640,10 @@ impl<'de> de::Deserializer<'de> for De<'de> {
         match self.scalar()? {
             "true" | "1" => v.visit_bool(true),
             "false" | "0" => v.visit_bool(false),
-            s => Err(Error(format!("`{s}` is not true or false"))),
+            s => Err(Error(format!(
+                "{s} is not true or false",
+                s = crate::error::quote(s)
+            ))),
         }
     }
 
@@ -712,7 +723,8 @@ impl<'de> de::Deserializer<'de> for De<'de> {
                 De::Node(n),
             )))),
             De::Text(s) => Err(Error(format!(
-                "the value `{s}` stands where an element is expected"
+                "the value {s} stands where an element is expected",
+                s = crate::error::quote(s)
             ))),
             De::Nodes(_) => unreachable!("one() gives no list"),
         }
