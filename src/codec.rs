@@ -24,7 +24,7 @@ use crate::output::Output;
 /// (typed, from its registry entry) and the settings every reader shares.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
-    /// The input format's own options ([`Format::options`]), built once for
+    /// The input format's own options (`Format::options`), built once for
     /// the run; empty for the format's defaults.
     pub format: Settings,
     /// Read by syntax alone, without replaying the moves (chess, draughts,
@@ -41,7 +41,7 @@ pub struct ReadOptions {
 /// Options that change how games are written.
 #[derive(Debug, Clone, Default)]
 pub struct WriteOptions {
-    /// The output format's own options ([`Format::options`]), built once
+    /// The output format's own options (`Format::options`), built once
     /// for the run; empty for the format's defaults.
     pub format: Settings,
     /// The notation the games were read from, for an output that keeps
@@ -96,7 +96,7 @@ pub struct Parsed {
 pub const MAX_RECORD: usize = 16 << 20;
 
 /// How a format's records are found in a stream: a cheap byte scan that
-/// the format supplies (the registry's [`Format::split`]); the pipeline
+/// the format supplies (the registry's `Format::split`); the pipeline
 /// knows none of them by name. [`crate::archive::Records`] calls [`Scan::end`] once per
 /// record over the buffered bytes, so a scan keeps its per-byte loop to
 /// itself (no dynamic call per byte).

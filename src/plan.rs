@@ -316,8 +316,8 @@ pub fn family_mismatch(from: &Format, to: &Format) -> Option<String> {
 
 /// Expands the inputs named into jobs: folders are searched recursively
 /// for files of the input format `from` (or of any readable format without
-/// it), following symbolic links ([`walk`]); zip archives are read member
-/// by member ([`zip_jobs`]); `-` is standard input. Under `out_dir`
+/// it), following symbolic links (`walk`); zip archives are read member
+/// by member (`zip_jobs`); `-` is standard input. Under `out_dir`
 /// (`--out-dir`) each job gets its own output ([`out_path`]), unless the
 /// output format `to` is kept in a folder (csv: one set of tables for the
 /// run).

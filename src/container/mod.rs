@@ -2,10 +2,10 @@
 //! numbers, comments, escape lines, NAGs, glyphs, variations and results.
 //!
 //! `grammars/common.pest` is stacked into each notation's parser, so every
-//! notation has its own `Rule` enum; [`container_rules!`] maps the shared rule
-//! names to a [`Kind`], and [`read`] walks the pairs of any of them into the
+//! notation has its own `Rule` enum; `container_rules!` maps the shared rule
+//! names to a [`Kind`], and `read` walks the pairs of any of them into the
 //! IR, asking the notation ([`Notation`]) only for the board and the moves.
-//! [`write`] is the matching writer. What differs between container
+//! [`write()`] is the matching writer. What differs between container
 //! notations (numbering, result tokens, layouts) is the notation's
 //! [`Dialect`]: nothing here knows a family's tokens.
 
@@ -1362,7 +1362,7 @@ impl Lines<'_> {
 /// ply's move in the target notation. The result is the dialect's token for
 /// [`Game::result_in`] (`*` for one the dialect has no token for). Returns
 /// the warnings: a result the family does not know, and what a comment
-/// cannot hold as it is ([`brace_text`]).
+/// cannot hold as it is (`brace_text`).
 pub fn write<F>(
     game: &Game,
     tags: &[Tag],

@@ -10,7 +10,7 @@
 //!
 //! pest grammars cannot read a Rust table, so each dialect's grammar keeps
 //! its own `result_token` rule; a unit test per dialect
-//! ([`check_grammar`]) requires grammar and table to agree exactly.
+//! (`check_grammar`) requires grammar and table to agree exactly.
 
 use crate::ir::{GameResult, Outcome, ResultRepair, Side};
 

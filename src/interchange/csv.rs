@@ -3,7 +3,7 @@
 //! empty unquoted field for NULL and `""` for the empty string), that
 //! `kifu schema --sql` describes and that read back to the same games.
 //!
-//! The writer ([`write`]) gives one game's rows as a *container*: each row
+//! The writer ([`write()`]) gives one game's rows as a *container*: each row
 //! starts with its table's name (`games`, `tags`, `moves`) in place of the
 //! key columns, which depend on where the game came from. [`TableSink`]
 //! puts each row into its table with its game's key (and the games row

@@ -1180,7 +1180,7 @@ fn as_claimed(mv: &IrMove) -> Result<(Ply, Spelling), String> {
 ///   derives how standard notation spells it where it stands
 ///   (disambiguation, check, mate).
 ///
-/// A game that was not replayed (`--no-validate`: [`Board::validated`]
+/// A game that was not replayed (`--no-validate`: `Board::validated`
 /// false) is walked without a board: each step yields a [`Claim`]'s
 /// meaning and spelling as written. A walk ends at the first [`Stop`].
 ///

@@ -132,8 +132,8 @@ const NOTE_FIRST: [&str; 4] = ["FEN", "ECO", "Opening", "Variation"];
 
 /// The note's entries (`Name: value`) of the tags `rest`, as many as its
 /// [`NOTE_LINES`] lines hold with room for `reserved` (the page mark),
-/// those of [`NOTE_FIRST`] first, and how many were left out. Each entry is
-/// estimated by [`width_mm`] with the margin between entries, against the
+/// those of `NOTE_FIRST` first, and how many were left out. Each entry is
+/// estimated by `width_mm` with the margin between entries, against the
 /// lines less what wrapping at words wastes.
 pub fn note_entries(rest: &[(&str, &str)], reserved: &str) -> (Vec<String>, usize) {
     let entry = |(name, value): (&str, &str)| {
@@ -386,7 +386,7 @@ impl Spell for Cells {
 
 /// Writes one game as the pages of its scoresheet: the header part of
 /// seed 004 section 5.2 and the grid of section 5.3, in two blocks of
-/// [`MOVES_PER_BLOCK`] moves side by side; a longer game continues on the
+/// `MOVES_PER_BLOCK` moves side by side; a longer game continues on the
 /// next page under the header again. Tags with no field on the form go in
 /// a note under the last page, as many as its [`NOTE_LINES`] lines hold
 /// ([`note_entries`]); it says how many it leaves out.

@@ -159,7 +159,7 @@ fn geometry() -> &'static [[(u8, u8); 73]; CANDIDATES.len()] {
 
 /// What the squares of a record without a GameType tag (or `--variant`)
 /// tell about its board, gathered while its moves are read: for each board
-/// of [`CANDIDATES`], how many moves (and FEN tags) do not fit it, and the
+/// of `CANDIDATES`, how many moves (and FEN tags) do not fit it, and the
 /// largest square read. Under the right numbering every plain move is one
 /// diagonal step, every capture a chain of jumps, and a man's first moves
 /// go forward.

@@ -4,7 +4,7 @@
 //!
 //! Movements follow the reconstruction of the Wikipedia article and H. G.
 //! Muller's chessvariants.com page (Betza notation in the comments of
-//! [`movement`]), taking the more permissive reading where the sources
+//! `movement`), taking the more permissive reading where the sources
 //! differ (a reader resolves moves, it does not referee): the free eagle
 //! jumps to the second square in any direction and has lion power on the
 //! diagonals; the lion and the lion hawk may step to an empty square and
