@@ -53,7 +53,7 @@ pub struct WriteOptions {
 /// The notation games were read from, as an output that keeps each move
 /// as its source spelled it needs it ([`WriteOptions::source`]; the format
 /// list's [`crate::format::Format::source_notation`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SourceNotation {
     /// The format's name.
     pub name: &'static str,
@@ -61,6 +61,9 @@ pub struct SourceNotation {
     pub family: Family,
     /// How it spells each ply of a game.
     pub spell: SpellFn,
+    /// The format's options the games were read with (a scoresheet read
+    /// with German piece letters is spelled in them).
+    pub read: crate::options::Settings,
 }
 
 /// Reads one record into a game.

@@ -213,7 +213,7 @@ pub fn run(
                     ..run.read.clone()
                 },
                 write: WriteOptions {
-                    source: job.from.source_notation(),
+                    source: job.from.source_notation(&run.options.read(job.from)),
                     ..write.clone()
                 },
             };

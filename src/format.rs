@@ -63,15 +63,16 @@ pub struct Format {
 
 impl Format {
     /// The notation as an output that keeps each move as its source spelled
-    /// it needs it ([`WriteOptions::source`]): `None` for a format that
-    /// spells no moves of its own.
+    /// it needs it ([`WriteOptions::source`]), read with the options `read`:
+    /// `None` for a format that spells no moves of its own.
     ///
     /// [`WriteOptions::source`]: crate::codec::WriteOptions::source
-    pub fn source_notation(&self) -> Option<SourceNotation> {
+    pub fn source_notation(&self, read: &crate::options::Settings) -> Option<SourceNotation> {
         Some(SourceNotation {
             name: self.name,
             family: self.family?,
             spell: self.spell?,
+            read: read.clone(),
         })
     }
 }

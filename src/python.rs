@@ -129,6 +129,8 @@ struct Stream {
 pub struct Reader {
     stream: Mutex<Stream>,
     format: &'static Format,
+    /// The format's options the games are read with.
+    read: Settings,
     file: String,
     on_error: OnError,
 }
@@ -252,6 +254,7 @@ impl Reader {
             grammar_only: false,
             max_record: max_record_size,
         };
+        let read_settings = read.format.clone();
         let (input, damage, file) = match (bytes, &path) {
             (Some(b), _) => {
                 let (r, damage) = crate::input::decompressed(Cursor::new(b))?;
@@ -297,6 +300,7 @@ impl Reader {
                 file: file.clone(),
             }),
             format,
+            read: read_settings,
             file,
             on_error,
         })
@@ -347,6 +351,7 @@ impl Reader {
                         texts,
                         warnings,
                         format: self.format,
+                        read: self.read.clone(),
                         index,
                         line,
                         file: self.file.clone(),
@@ -477,6 +482,8 @@ pub struct Game {
     texts: Option<Vec<String>>,
     warnings: Vec<Py<PyAny>>,
     format: &'static Format,
+    /// The format's options it was read with (how its moves are spelled).
+    read: Settings,
     index: usize,
     line: usize,
     file: String,
@@ -728,7 +735,7 @@ fn write_one(game: &Game, to: &Format, opts: &WriteOptions, out: &mut String) ->
         }
     }
     let opts = WriteOptions {
-        source: game.format.source_notation(),
+        source: game.format.source_notation(&game.read),
         ..opts.clone()
     };
     let write = to.write.expect("checked");
@@ -1218,7 +1225,7 @@ fn table_part(
             },
             write: WriteOptions {
                 format: options.write(),
-                source: job.from.source_notation(),
+                source: job.from.source_notation(&options.read(job.from)),
             },
         };
         let name = job.name();

@@ -229,7 +229,7 @@ const LOST: &str = "the move fields lost their place in the game";
 /// [`move_fields`] gives.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let mut fields = move_fields(game)?;
-    if let Some(spelled) = source_spelling(game, opts.source) {
+    if let Some(spelled) = source_spelling(game, opts.source.as_ref()) {
         if spelled.len() != fields.len() {
             return Err(Problem::whole(LOST));
         }
@@ -283,12 +283,12 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 /// notation (whose spelling [`MoveFields::written`] is), for a format
 /// that spells no moves (one kifu only reads), and for a game it cannot
 /// spell; then `move` is the family's canonical notation.
-fn source_spelling(game: &Game, source: Option<SourceNotation>) -> Option<Vec<String>> {
+fn source_spelling(game: &Game, source: Option<&SourceNotation>) -> Option<Vec<String>> {
     let source = source.filter(|s| s.family == game.family())?;
     if source.name == game.family().canonical_notation() {
         return None;
     }
-    (source.spell)(game, Lines::All, &Default::default()).ok()
+    (source.spell)(game, Lines::All, &source.read).ok()
 }
 
 /// Writes the moves rows of a game.

@@ -149,9 +149,9 @@ fn page_title(first: &str) -> String {
 /// its variations): as the notation the game was read from spells it, or,
 /// read from an interchange format, as the family's canonical notation
 /// does.
-fn spelling(game: &Game, source: Option<SourceNotation>) -> Result<Vec<String>, Problem> {
+fn spelling(game: &Game, source: Option<&SourceNotation>) -> Result<Vec<String>, Problem> {
     if let Some(source) = source.filter(|s| s.family == game.family()) {
-        if let Ok(texts) = (source.spell)(game, Lines::All, &Default::default()) {
+        if let Ok(texts) = (source.spell)(game, Lines::All, &source.read) {
             return Ok(texts);
         }
     }
@@ -172,7 +172,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     // A page of several games opens each at `ply`, a shorter one at its
     // last position.
     let start = o.ply.unwrap_or(0).min(last);
-    let texts = spelling(game, opts.source)?;
+    let texts = spelling(game, opts.source.as_ref())?;
     let title = super::title(game);
     let result = game.result.map_or("*", |r| r.token());
     let whole = out;

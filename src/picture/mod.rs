@@ -79,7 +79,7 @@ fn view<'a>(o: &'a Options, opts: &'a WriteOptions, id: &'a str) -> View<'a> {
     View {
         flip: o.flip,
         pieces: o.pieces.as_deref(),
-        notation: opts.source.map(|s| s.name),
+        notation: opts.source.as_ref().map(|s| s.name),
         id,
     }
 }

@@ -352,6 +352,68 @@ fn the_move_column_holds_the_move_as_its_source_spells_it() {
             ("O-O", "", "R (f) K (g)"),
         ],
     );
+    // A sheet written and read with German letters is spelled in them, as
+    // its source spells it (it was spelled in English).
+    let de = rows_of(kifu(
+        &[
+            "convert", "-q", "--from", "sllavcco", "--pieces", "de", "--to", "csv",
+        ],
+        &kifu(
+            &[
+                "convert",
+                "-q",
+                "--to",
+                "sllavcco",
+                "--pieces",
+                "de",
+                corpus
+                    .join("chess/petrosjan-sllavcco.pgn")
+                    .to_str()
+                    .unwrap(),
+            ],
+            b"",
+        )
+        .stdout,
+    ));
+    check(
+        "sllavcco --pieces de",
+        &de,
+        &[("g1f3", "", "S3 (f)"), ("O-O", "", "T (f) K (g)")],
+    );
+    // The html viewer's move list keeps the source's spelling the same way.
+    let german = kifu(
+        &[
+            "convert",
+            "-q",
+            "--to",
+            "sllavcco",
+            "--pieces",
+            "de",
+            corpus
+                .join("chess/petrosjan-sllavcco.pgn")
+                .to_str()
+                .unwrap(),
+        ],
+        b"",
+    )
+    .stdout;
+    let page = kifu(
+        &[
+            "convert",
+            "-q",
+            "--from",
+            "sllavcco",
+            "--from-opt",
+            "pieces=de",
+            "--to",
+            "html",
+        ],
+        &german,
+    );
+    assert!(
+        stdout(&page).contains("S3 (f)"),
+        "the viewer spells in English"
+    );
     let pgn = tables("chess/petrosjan-sllavcco.pgn");
     check(
         "pgn",
