@@ -510,6 +510,26 @@ impl Game {
             .map(|t| t.value.as_str())
     }
 
+    /// The name of the game as a page or picture titles it: `White -
+    /// Black, Event, Date`, each part known (not a placeholder, [`placeholder`]);
+    /// `None` when none is.
+    pub fn title(&self) -> Option<String> {
+        let known = |name| self.tag(name).map(str::trim).filter(|v| !placeholder(v));
+        let players = match (known("White"), known("Black")) {
+            (Some(w), Some(b)) => Some(format!("{w} - {b}")),
+            (w, b) => w.or(b).map(str::to_string),
+        };
+        let parts: Vec<String> = [
+            players,
+            known("Event").map(str::to_string),
+            known("Date").map(str::to_string),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
     /// The result a writer should end the movetext with: the termination
     /// marker, else the `Result` tag when it holds a result (damaged ones
     /// too: `1 - 0`, see [`Results::parse_damaged`]), else `*`; `*` too
@@ -550,6 +570,12 @@ impl Game {
             _ => None,
         }
     }
+}
+
+/// Whether a tag value only holds a place (`?`, `????.??.??`, empty): it
+/// says nothing of the game.
+pub fn placeholder(value: &str) -> bool {
+    value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-'))
 }
 
 /// Appends a number in decimal (without the formatting machinery, which

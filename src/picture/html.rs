@@ -186,7 +186,11 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     escape(&title, out);
     out.push_str("</h2>\n<table class=\"tags\">\n");
     // A placeholder (`?`, `????.??.??`) says nothing.
-    for tag in game.tags.iter().filter(|t| !super::placeholder(&t.value)) {
+    for tag in game
+        .tags
+        .iter()
+        .filter(|t| !crate::ir::placeholder(&t.value))
+    {
         out.push_str("<tr><th>");
         escape(&tag.name, out);
         out.push_str("</th><td>");

@@ -84,31 +84,11 @@ fn view<'a>(o: &'a Options, opts: &'a WriteOptions, id: &'a str) -> View<'a> {
     }
 }
 
-/// Whether a tag value only holds a place (`?`, `????.??.??`, empty).
-fn placeholder(value: &str) -> bool {
-    value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-'))
-}
-
-/// The name of a game: `White - Black, Event, Date`, each part known.
+/// The name of a game: `White - Black, Event, Date`, each part known
+/// ([`Game::title`]), else the family's name (`chess game`).
 pub fn title(game: &Game) -> String {
-    let known = |name| game.tag(name).map(str::trim).filter(|v| !placeholder(v));
-    let players = match (known("White"), known("Black")) {
-        (Some(w), Some(b)) => Some(format!("{w} - {b}")),
-        (w, b) => w.or(b).map(str::to_string),
-    };
-    let parts: Vec<String> = [
-        players,
-        known("Event").map(str::to_string),
-        known("Date").map(str::to_string),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if parts.is_empty() {
-        format!("{} game", game.family().name())
-    } else {
-        parts.join(", ")
-    }
+    game.title()
+        .unwrap_or_else(|| format!("{} game", game.family().name()))
 }
 
 /// Writes one game as an SVG picture of its board: the last position of

@@ -84,28 +84,10 @@ fn page_title(first: &str) -> String {
     }
 }
 
-/// Whether a tag value only holds a place (`?`, `????.??.??`, empty).
-fn placeholder(value: &str) -> bool {
-    value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-'))
-}
-
 /// The name of a game, as a page title: `White - Black, Event, Date`, each
-/// part known (not `?`).
+/// part known ([`Game::title`]).
 fn game_title(game: &Game) -> String {
-    let known = |name| game.tag(name).map(str::trim).filter(|v| !placeholder(v));
-    let players = match (known("White"), known("Black")) {
-        (Some(w), Some(b)) => Some(format!("{w} - {b}")),
-        (w, b) => w.or(b).map(str::to_string),
-    };
-    let parts: Vec<String> = [
-        players,
-        known("Event").map(str::to_string),
-        known("Date").map(str::to_string),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    parts.join(", ")
+    game.title().unwrap_or_default()
 }
 
 /// The moves on one block of a sheet, and the blocks side by side.
@@ -282,7 +264,7 @@ impl Fields {
         {
             Some((_, value, used)) => {
                 *used = true;
-                if placeholder(value) {
+                if crate::ir::placeholder(value) {
                     String::new()
                 } else {
                     value.clone()
@@ -406,7 +388,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     let rest: Vec<(&str, &str)> = fields
         .fields
         .iter()
-        .filter(|f| !f.2 && !placeholder(&f.1))
+        .filter(|f| !f.2 && !crate::ir::placeholder(&f.1))
         .map(|(n, v, _)| (n.as_str(), v.as_str()))
         .collect();
     // The grid rows come in pairs, White's line then Black's.
