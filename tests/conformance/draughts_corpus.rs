@@ -33,8 +33,6 @@ fn known_bad(path: &Path) -> usize {
         // (2 games), and game 541 (Petal 1981, game 18), whose 62. 32-28
         // moves a king that 60. 32-28 already took to 28 (28-32 meant).
         Some("tinsley.pdn") => 3,
-        // Russian short notation (`ed4`), which needs a move generator.
-        Some("First_Computers_Match_Moscow_1998.pdn") => 6,
         // Games of unknown moves only: `1. - - 2. - -`.
         Some("abatsiev_translit.pdn") => 2,
         // Game 3, an English problem with White to move and no GameType

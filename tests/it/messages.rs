@@ -427,27 +427,48 @@ fn rejects_keep_every_failed_game_of_a_group() {
     assert_eq!(kept.matches("[Event ").count(), 200);
 }
 
+/// Russian short notation (`gf4`: the file moved from, then the square
+/// moved to) is read: each move's square of departure found by the rules,
+/// said in one warning per input; a move no piece, or more than one, of its
+/// file can make fails its game at that move, grouped like every error.
 #[test]
-fn russian_short_notation_is_named_once_per_group() {
+fn russian_short_notation_is_read_and_said_once() {
     let game =
         "[GameType \"25\"]\n\n1. gf4 fe5 2. hg3 gf6 0:1\n\n[GameType \"25\"]\n\n1. c3-d4 fe5 *\n\n";
-    let text = game.repeat(50);
-    let out = convert("draughts-num", "json", &[], text.as_bytes());
+    let out = convert(
+        "draughts-num",
+        "draughts-num",
+        &[],
+        game.repeat(50).as_bytes(),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].contains("warning[short-notation]"), "{err}");
+    assert_eq!(common::more_like_this(lines[0]), 99, "{err}");
+    assert_eq!(lines[1], "converted 100 games, 0 failed, 100 warnings");
+    let games = stdout(&out);
+    assert!(
+        games.contains("1. g3-f4 f6-e5 2. h2-g3 g7-f6 0-1"),
+        "{games}"
+    );
+    assert!(games.contains("1. c3-d4 f6-e5 *"), "{games}");
+    // Written in full, the same games: kifu reads them back as they are.
+    let back = convert("draughts-num", "draughts-num", &[], games.as_bytes());
+    assert_eq!(stdout(&back), games);
+    // No piece of White on file a reaches b6: the error names the move.
+    let bad = "[GameType \"25\"]\n\n1. ab6 fe5 *\n\n".repeat(40);
+    let out = convert("draughts-num", "json", &[], bad.as_bytes());
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 5, "{err}");
     assert!(
-        lines[..4]
-            .iter()
-            .all(|l| l.contains("is Russian short notation")),
+        lines[0].contains(":3:4: error: game 1: `ab6` (Russian short notation): no piece of White on file a can go to b6"),
         "{err}"
     );
-    assert!(
-        lines[1].contains("`fe5` is Russian short notation"),
-        "{err}"
-    );
-    assert_eq!(common::more_like_this(lines[3]), 96, "{err}");
-    assert_eq!(lines[4], "converted 0 games, 100 failed");
+    assert_eq!(common::more_like_this(lines[3]), 36, "{err}");
+    assert_eq!(lines[4], "converted 0 games, 40 failed");
 }
 
 /// The hint said once for an input none of whose games converted.

@@ -205,6 +205,14 @@ pub static RESULTS: Results = Results::new(&[
     ResultToken::new("0-1", Outcome::BlackWins),
     ResultToken::new("1/2-1/2", Outcome::Draw),
     ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
+    // Russian records write the score with a colon (`0:1`): read as the
+    // dashed score. Only where no square is 0 (`1:1` would be a capture
+    // from square 1 back to it).
+    ResultToken::alias("2:0", Outcome::WhiteWins, "2-0"),
+    ResultToken::alias("0:2", Outcome::BlackWins, "0-2"),
+    ResultToken::alias("1:0", Outcome::WhiteWins, "1-0"),
+    ResultToken::alias("0:1", Outcome::BlackWins, "0-1"),
+    ResultToken::alias("1/2:1/2", Outcome::Draw, "1/2-1/2"),
     ResultToken::new("*", Outcome::Unknown),
 ]);
 

@@ -9,7 +9,9 @@ use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
-use crate::family::draughts::{position_of, Board, Move as DMove, Path, DIALECT, RESULTS};
+use crate::family::draughts::{
+    play, position_of, Board, Move as DMove, Path, Square, DIALECT, RESULTS,
+};
 use crate::family::spell::Spell;
 use crate::family::{Move, Variant};
 use crate::ir::{Game, Ply, Tag};
@@ -196,17 +198,142 @@ pub fn lexed_fast(text: &str) -> bool {
 
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let read = match draughts::lift_setups(text) {
+    let read = read_plain(text, opts);
+    // A record in Russian short notation is read by finding each move's
+    // square of departure; where that cannot be done, it fails for its
+    // notation, not for the first move the grammar cannot read.
+    match read {
+        Ok(parsed) => Ok(parsed),
+        Err(e) => match short_notation(text, &e) {
+            Some(refusal) => read_short(text, opts).map_err(|why| match why {
+                Some(at_move) => at_move,
+                None => refusal,
+            }),
+            None => Err(e),
+        },
+    }
+}
+
+/// The warning of a record read from Russian short notation.
+const SHORT_READ: &str = "read from Russian short notation (`gf4`: the file moved from, then \
+                          the square moved to): each move's square of departure was found by \
+                          the rules";
+
+/// Reads a record written in Russian short notation (`1. gf4 fe5`, `fb2` a
+/// whole capture): a main line of such moves, with move numbers and a
+/// result, no comments or variations. Each move's square of departure is
+/// the one piece of its file that can go to its square
+/// ([`play::resolve_short`]); the record is then read with the moves
+/// written in full (`g3-f4`, `f2:b2`), and says so in a warning. The error
+/// is `Some` where a move can be found by no piece or by several (at that
+/// move), `None` where the record is not such a main line.
+///
+/// [`play::resolve_short`]: crate::family::draughts::play::resolve_short
+#[cold]
+#[inline(never)]
+fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>> {
+    // The tags: the lines before the first that is neither a tag nor blank.
+    let mut body = 0;
+    let mut tags = Vec::new();
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if !(t.is_empty() || t.starts_with('[')) {
+            break;
+        }
+        if let Some(inner) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            if let Some((name, value)) = inner.split_once(' ') {
+                let value = value.trim().trim_matches('"');
+                tags.push(Tag::new(name.trim(), value));
+            }
+        }
+        body += line.len();
+    }
+    let (choice, start) = draughts::start(&tags, &|_| (1, 1), opts, false).map_err(|_| None)?;
+    let board = choice.board;
+    let first = start.to_move.unwrap_or(board.first);
+    // The moves: (file, square, where the text is), between move numbers
+    // and a result.
+    let mut moves = Vec::new();
+    let mut at = Vec::new();
+    let mut offset = body;
+    for token in text[body..].split_inclusive(char::is_whitespace) {
+        let start_of = offset;
+        offset += token.len();
+        let whole = token.trim_end();
+        if RESULTS.is_token(whole.as_bytes()) {
+            continue;
+        }
+        // A move number (`12.`), alone or glued to its move (`12.gf4`).
+        let word = whole
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches('.');
+        let skipped = whole.len() - word.len();
+        if word.is_empty() {
+            continue;
+        }
+        let file = |b: u8| (b'a'..=b'h').contains(&b);
+        let rank = |b: u8| (b'1'..=b'8').contains(&b);
+        let square = |f: u8, r: u8| {
+            board
+                .from_alpha(i32::from(f - b'a' + 1), i32::from(r - b'0'))
+                .ok_or(None)
+        };
+        match *word.as_bytes() {
+            // Short: the file moved from, the square moved to.
+            [f, g, r] if file(f) && file(g) && rank(r) => {
+                moves.push((f - b'a' + 1, None, square(g, r)?));
+            }
+            // In full among them (`c3-d4`, `c3:e5`).
+            [f, r, b'-' | b':' | b'x', g, s] if file(f) && rank(r) && file(g) && rank(s) => {
+                moves.push((f - b'a' + 1, Some(square(f, r)?), square(g, s)?));
+            }
+            _ => return Err(None),
+        }
+        at.push((start_of + skipped, word.len()));
+    }
+    let setup = crate::family::draughts::position_of(&start.setup);
+    let found = play::resolve_short(&board, setup, first, &moves).map_err(|(i, why)| {
+        let (o, len) = at[i];
+        Some(Problem::at(
+            crate::codec::line_col(text, o),
+            format!(
+                "{} (Russian short notation): {why}",
+                crate::error::quote(&text[o..o + len])
+            ),
+        ))
+    })?;
+    // The record with every move written in full.
+    let square = |sq: Square| {
+        let (f, r) = board.alpha(sq).unwrap_or((1, 1));
+        format!("{}{r}", char::from(b'a' + f - 1))
+    };
+    let mut full = String::with_capacity(text.len() + moves.len() * 2);
+    let mut last = 0;
+    for ((&(o, len), &(from, captured)), &(_, _, to)) in at.iter().zip(&found).zip(&moves) {
+        full.push_str(&text[last..o]);
+        full.push_str(&square(from));
+        full.push(if captured { ':' } else { '-' });
+        full.push_str(&square(to));
+        last = o + len;
+    }
+    full.push_str(&text[last..]);
+    let mut parsed = read_plain(&full, opts).map_err(|_| None)?;
+    parsed
+        .warnings
+        .push(Problem::whole(SHORT_READ).of_kind("short-notation"));
+    Ok(parsed)
+}
+
+/// Reads one record as it is written.
+fn read_plain(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    match draughts::lift_setups(text) {
         Some((lifted, setups)) => read_lifted(&lifted, opts, &setups),
         None => {
             let mut num = num(text, opts);
             let parse = |t| NumParser::parse(Rule::record, t);
             container::read_record(text, opts, Some(LEXING), parse, &mut num)
         }
-    };
-    // A record in a notation kifu does not read fails for its notation,
-    // not for the first move the grammar cannot read.
-    read.map_err(|e| short_notation(text, &e).unwrap_or(e))
+    }
 }
 
 /// The refusal of Russian short notation (`gf4`: the file of the square

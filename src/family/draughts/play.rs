@@ -763,6 +763,94 @@ pub fn replay(game: &Game) -> Result<(), Illegal<'_>> {
     walk.line(&game.moves.plies, &mut cells)
 }
 
+/// Finds the square each move of a main line written in Russian short
+/// notation starts from (`gf4`: a piece on file `g` goes to f4; `fb2`: a
+/// piece on file `f` captures its way to b2), playing them from `setup` (or
+/// the board's start) by the board's rules, `first` moving first. Each
+/// move is `(file, from, to)`, file 1 = `a`, `from` where the record
+/// writes it in full (`c3-d4` among short moves); each answer the square of
+/// departure and whether the move captures. A move that no piece of its file, or
+/// more than one, can make (with different outcomes), or a capture that
+/// several jump paths fit, is an error at its index, with why.
+pub fn resolve_short(
+    board: &Board,
+    setup: Option<&Position>,
+    first: Side,
+    moves: &[(u8, Option<Square>, Square)],
+) -> Result<Vec<(Square, bool)>, (usize, String)> {
+    let geo = geometry(*board);
+    let mut cells = match setup {
+        Some(p) => geo.place(p),
+        None => geo.start.clone(),
+    };
+    let mut side = first;
+    let mut budget = SEARCH_LIMIT;
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, &(file, written, to)) in moves.iter().enumerate() {
+        let mut found: SmallVec<[(Square, bool, Cells); 2]> = SmallVec::new();
+        for n in 1..geo.cell.len() {
+            let from = Square(n as u16);
+            let on_file = board.alpha(from).is_some_and(|(f, _)| f == file);
+            let candidate = written.map_or(on_file, |w| w == from);
+            if !candidate || from == to || cells.0[geo.at(from)] & color(side) == 0 {
+                continue;
+            }
+            let m = DMove {
+                path: [from, to].into_iter().collect(),
+                capture: false,
+            };
+            let mut after = cells.clone();
+            let mut paths = Paths::new();
+            if geo
+                .play(&mut after, side, &m, &mut paths, &mut budget)
+                .is_ok()
+                && paths.is_empty()
+            {
+                let theirs = |c: &Cells| {
+                    c.0.iter()
+                        .filter(|&&v| v & color(side.other()) != 0)
+                        .count()
+                };
+                let captured = theirs(&after) < theirs(&cells);
+                if !found.iter().any(|f| f.2 .0 == after.0) {
+                    found.push((from, captured, after));
+                }
+            }
+        }
+        let mut name = String::new();
+        board.write_square(to, &mut name);
+        match found.len() {
+            1 => {
+                let (from, captured, after) = found.remove(0);
+                out.push((from, captured));
+                cells = after;
+            }
+            0 => {
+                return Err((
+                    i,
+                    format!(
+                        "no piece of {} on file {} can go to {name}",
+                        named(side),
+                        char::from(b'a' + file - 1)
+                    ),
+                ))
+            }
+            _ => {
+                return Err((
+                    i,
+                    format!(
+                        "more than one piece of {} on file {} can go to {name}",
+                        named(side),
+                        char::from(b'a' + file - 1)
+                    ),
+                ))
+            }
+        }
+        side = side.other();
+    }
+    Ok(out)
+}
+
 /// The positions of a draughts game's main line, replayed as [`replay`]
 /// replays it: the start, then the position after each ply (a capture that
 /// several jump paths fit takes the first under which the rest of the main
@@ -920,5 +1008,69 @@ impl Walk<'_> {
         }
         self.branches -= 1;
         furthest.map_or(Ok(()), Err)
+    }
+}
+
+#[cfg(test)]
+mod short_tests {
+    use super::*;
+
+    fn at(board: &Board, text: &str) -> Square {
+        let b = text.as_bytes();
+        board
+            .from_alpha(i32::from(b[0] - b'a' + 1), i32::from(b[1] - b'0'))
+            .expect("a playing square")
+    }
+
+    #[test]
+    fn a_short_move_is_the_one_piece_of_its_file_that_can_make_it() {
+        let board = Board::preset(25).expect("Russian draughts");
+        // From the start: c3-d4, f6-e5, then d4:f6 (a capture), g7:e5.
+        let moves = [
+            (3, None, at(&board, "d4")),
+            (6, None, at(&board, "e5")),
+            (4, None, at(&board, "f6")),
+            (7, None, at(&board, "e5")),
+        ];
+        let found = resolve_short(&board, None, Side::White, &moves).unwrap();
+        let want = [("c3", false), ("f6", false), ("d4", true), ("g7", true)];
+        for ((sq, captured), (name, capture)) in found.iter().zip(want) {
+            assert_eq!((*sq, *captured), (at(&board, name), capture), "{name}");
+        }
+        // A king on c5 and a man on c3 both reach d4: ambiguous.
+        let piece = |name, king| Piece {
+            square: at(&board, name),
+            king,
+        };
+        let pos = Position {
+            to_move: Some(Side::White),
+            white: vec![piece("c3", false), piece("c5", true)],
+            black: vec![piece("h8", false)],
+        };
+        let err = resolve_short(
+            &board,
+            Some(&pos),
+            Side::White,
+            &[(3, None, at(&board, "d4"))],
+        )
+        .unwrap_err();
+        assert_eq!(err.0, 0);
+        assert!(
+            err.1.contains("more than one piece of White on file c"),
+            "{}",
+            err.1
+        );
+        // Written in full, only that piece is asked.
+        let one = resolve_short(
+            &board,
+            Some(&pos),
+            Side::White,
+            &[(3, Some(at(&board, "c5")), at(&board, "d4"))],
+        )
+        .unwrap();
+        assert_eq!(one, [(at(&board, "c5"), false)]);
+        // Nothing on file a reaches b6.
+        let none = resolve_short(&board, None, Side::White, &[(1, None, at(&board, "b6"))]);
+        assert!(none.unwrap_err().1.contains("no piece of White on file a"));
     }
 }
