@@ -128,7 +128,7 @@ impl Notation for Num<'_, '_> {
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         if let Some(pos) = self.alpha_seen {
             game.variant = Variant::Draughts(self.choice.board);
-            warnings.push(draughts::settle_alpha(game, pos));
+            warnings.push(draughts::settle_alpha(game, pos)?);
         } else if self.choice.assumed {
             let inference = std::mem::take(&mut self.inference);
             warnings.push(

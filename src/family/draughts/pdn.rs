@@ -600,19 +600,19 @@ pub const ALPHA_8X8: u8 = 25;
 /// square).
 #[cold]
 #[inline(never)]
-pub fn settle_alpha(game: &mut Game, at: (usize, usize)) -> Problem {
-    let mut warning = settle_alpha_board(game);
+pub fn settle_alpha(game: &mut Game, at: (usize, usize)) -> Result<Problem, Problem> {
+    let mut warning = settle_alpha_board(game)?;
     warning.line = at.0;
     warning.col = at.1;
-    warning.of_kind("board-assumed")
+    Ok(warning.of_kind("board-assumed"))
 }
 
-fn settle_alpha_board(game: &mut Game) -> Problem {
-    let Some(wide) = game.variant.as_draughts() else {
-        return Problem::whole("no board to read the game on");
+fn settle_alpha_board(game: &mut Game) -> Result<Problem, Problem> {
+    let Some(&wide) = game.variant.as_draughts() else {
+        return Ok(Problem::whole("no board to read the game on"));
     };
     let Some(small) = Board::preset(ALPHA_8X8) else {
-        return Problem::whole("no board to read the game on");
+        return Ok(Problem::whole("no board to read the game on"));
     };
     let on_small = |sq: Square| {
         wide.alpha(sq)
@@ -630,10 +630,17 @@ fn settle_alpha_board(game: &mut Game) -> Problem {
         .filter(|t| !no_position(&t.value));
     let setup = fen.map(|t| parse_fen(&t.value, &small));
     if !fits(&game.moves, &on_small) || matches!(setup, Some(Err(_))) {
-        return Problem::whole(
+        // The setup is read again on that board: it was read on the
+        // largest board kifu infers, whose squares this one may not have
+        // (a FEN naming square 55 would be written as no board reads it).
+        if let Some(t) = fen {
+            let pos = parse_fen(&t.value, &wide).map_err(Problem::whole)?;
+            game.setup = Some(Setup::Draughts(pos));
+        }
+        return Ok(Problem::whole(
             "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
              bottom left, moves not replayed (name the board with --variant)",
-        );
+        ));
     }
     fn rename(line: &mut Line, on: &dyn Fn(Square) -> Option<Square>) {
         for p in &mut line.plies {
@@ -652,11 +659,11 @@ fn settle_alpha_board(game: &mut Game) -> Problem {
         game.setup = Some(Setup::Draughts(pos));
     }
     game.variant = Variant::Draughts(small);
-    Problem::whole(format!(
+    Ok(Problem::whole(format!(
         "alphanumeric squares within a1-h8 and no GameType tag: read as Russian draughts \
          8x8 (GameType {ALPHA_8X8}; Brazilian 26 and Czech 29 share its board: name the board \
          with --variant)"
-    ))
+    )))
 }
 
 /// Whether a FEN tag's value gives no position: `[FEN "?"]` (lidraughts'
