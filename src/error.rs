@@ -45,6 +45,20 @@ impl Problem {
         }
     }
 
+    /// The token a problem was found at in the record `text`: from its
+    /// place to the next blank (`gf4`, `N@f3`), for a reader that tells a
+    /// notation it does not read by the token it failed at. `None` for a
+    /// problem of no place, or a place past the text.
+    pub fn token_in(&self, text: &str) -> Option<String> {
+        let line = text.lines().nth(self.line.checked_sub(1)?)?;
+        Some(
+            line.chars()
+                .skip(self.col.checked_sub(1)?)
+                .take_while(|c| !c.is_whitespace())
+                .collect(),
+        )
+    }
+
     /// The same problem, of a named kind (its field `kind`).
     pub fn of_kind(mut self, kind: &'static str) -> Problem {
         self.kind = kind;

@@ -158,6 +158,21 @@ fn options_given(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, S
     Ok(out)
 }
 
+/// Keyword arguments as the options of a run ([`options_given`]): each
+/// for whichever side's format has it, as the command line's `--from-opt`
+/// and `--to-opt` together.
+fn options_for_both_sides(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Given>> {
+    Ok(options_given(options)?
+        .into_iter()
+        .map(|(name, value)| Given {
+            sides: Sides::Both,
+            shown: format!("{name}={value}"),
+            name,
+            value,
+        })
+        .collect())
+}
+
 /// A format's own options from keyword arguments.
 fn settings(format: &Format, given: &[(String, String)]) -> PyResult<Settings> {
     let pairs: Vec<(&str, &str)> = given
@@ -812,15 +827,7 @@ fn convert(
         (Some(d), true) => (None, Some(d)),
         (d, _) => (d, None),
     };
-    let given: Vec<Given> = options_given(options)?
-        .into_iter()
-        .map(|(name, value)| Given {
-            sides: Sides::Both,
-            shown: format!("{name}={value}"),
-            name,
-            value,
-        })
-        .collect();
+    let given = options_for_both_sides(options)?;
     let rejects = rejects.as_deref();
     let ended = py.detach(|| -> Result<(Ended, Vec<String>), Error> {
         let (from, to) = plan::formats(from_format, to, output)?;
@@ -1197,15 +1204,7 @@ fn table_part(
     use std::io::{Read, Seek, SeekFrom};
     let from = from_format.map(named).transpose()?;
     let to = named("csv")?;
-    let given: Vec<Given> = options_given(options)?
-        .into_iter()
-        .map(|(name, value)| Given {
-            sides: Sides::Both,
-            shown: format!("{name}={value}"),
-            name,
-            value,
-        })
-        .collect();
+    let given = options_for_both_sides(options)?;
     let prior = prior.unwrap_or_default();
     let done = py.detach(|| -> Result<_, Error> {
         let plan = plan::plan(std::slice::from_ref(&path), from, to, None)?;

@@ -227,3 +227,24 @@ pub fn scratch(group: &str, test: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The bundled chess game (`corpus/chess/petrosjan-sllavcco.pgn`) written
+/// as a Sllavcco scoresheet in German piece letters (`--pieces de`): a
+/// transcription that only a reader told its letters reads as its moves.
+pub fn german_sheet() -> Vec<u8> {
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/chess/petrosjan-sllavcco.pgn");
+    let out = kifu(
+        &[
+            "convert",
+            "-q",
+            "--to",
+            "sllavcco",
+            "--pieces",
+            "de",
+            game.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    out.stdout
+}

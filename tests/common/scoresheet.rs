@@ -126,7 +126,15 @@ pub fn game(moves: usize, extra: usize, chess960: bool, seed: u64) -> String {
         text.push_str(&format!("[{n} \"{v}\"]\n"));
     }
     text.push('\n');
-    let cycle = ["Nc3", "Nc6", "Nb1", "Nb8"];
+    text.push_str(&out_and_back(moves, ["Nc3", "Nc6", "Nb1", "Nb8"]));
+    text
+}
+
+/// The movetext of `moves` moves that play `cycle` over and over (knights
+/// going out and back: legal forever), drawn: `1. Nc3 Nc6 2. Nb1 Nb8 ...
+/// 1/2-1/2` and a line end.
+pub fn out_and_back(moves: usize, cycle: [&str; 4]) -> String {
+    let mut text = String::new();
     for ply in 0..moves * 2 {
         if ply % 2 == 0 {
             text.push_str(&format!("{}. ", ply / 2 + 1));

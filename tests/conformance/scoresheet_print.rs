@@ -39,6 +39,23 @@ pub(crate) fn browser(why: &str) -> Option<&'static str> {
     found
 }
 
+/// Writes the printable scoresheets of the games of `pgn` to `html`.
+fn write_sheet(pgn: &std::path::Path, html: &std::path::Path) {
+    let out = kifu(
+        &[
+            "convert",
+            "-q",
+            "--to",
+            "sllavcco-html",
+            pgn.to_str().unwrap(),
+            "-o",
+            html.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 /// A game of `moves` moves: the knights go out and back.
 pub(crate) fn shuffle(moves: usize) -> String {
     let cycle = ["Nf3", "Nf6", "Ng1", "Ng8"];
@@ -48,14 +65,7 @@ pub(crate) fn shuffle(moves: usize) -> String {
          [ECO \"A04\"]\n[PlyCount \"{}\"]\n\n",
         moves * 2
     );
-    for ply in 0..moves * 2 {
-        if ply % 2 == 0 {
-            text.push_str(&format!("{}. ", ply / 2 + 1));
-        }
-        text.push_str(cycle[ply % 4]);
-        text.push(' ');
-    }
-    text.push_str("1/2-1/2\n");
+    text.push_str(&crate::common::scoresheet::out_and_back(moves, cycle));
     text
 }
 
@@ -134,18 +144,7 @@ fn a_sheet_of_up_to_sixty_moves_prints_on_one_page_of_a4_and_of_letter() {
         let pgn = dir.path().join(format!("{name}.pgn"));
         std::fs::write(&pgn, record).unwrap();
         let html = dir.path().join(format!("{name}.html"));
-        let out = kifu(
-            &[
-                "convert",
-                "--to",
-                "sllavcco-html",
-                pgn.to_str().unwrap(),
-                "-o",
-                html.to_str().unwrap(),
-            ],
-            b"",
-        );
-        assert!(out.status.success(), "{}", stderr(&out));
+        write_sheet(&pgn, &html);
         let page = std::fs::read_to_string(&html).unwrap();
         // No placeholders: an unknown field is an empty box.
         assert!(!page.contains(">?<"), "{name}: a `?` is printed\n{page}");
@@ -200,19 +199,7 @@ fn check_pages(browser: &str, dir: &Path, name: &str, games: &[String], want: us
         let pgn = dir.join(format!("{name}.pgn"));
         std::fs::write(&pgn, records.join("\n")).unwrap();
         let html = dir.join(format!("{name}.html"));
-        let out = kifu(
-            &[
-                "convert",
-                "-q",
-                "--to",
-                "sllavcco-html",
-                pgn.to_str().unwrap(),
-                "-o",
-                html.to_str().unwrap(),
-            ],
-            b"",
-        );
-        assert!(out.status.success(), "{}", stderr(&out));
+        write_sheet(&pgn, &html);
         let html = &html;
         std::thread::scope(|s| {
             let handles: Vec<_> = [None, Some("A4")]

@@ -354,26 +354,12 @@ fn the_move_column_holds_the_move_as_its_source_spells_it() {
     );
     // A sheet written and read with German letters is spelled in them, as
     // its source spells it (it was spelled in English).
+    let german = german_sheet();
     let de = rows_of(kifu(
         &[
             "convert", "-q", "--from", "sllavcco", "--pieces", "de", "--to", "csv",
         ],
-        &kifu(
-            &[
-                "convert",
-                "-q",
-                "--to",
-                "sllavcco",
-                "--pieces",
-                "de",
-                corpus
-                    .join("chess/petrosjan-sllavcco.pgn")
-                    .to_str()
-                    .unwrap(),
-            ],
-            b"",
-        )
-        .stdout,
+        &german,
     ));
     check(
         "sllavcco --pieces de",
@@ -381,22 +367,6 @@ fn the_move_column_holds_the_move_as_its_source_spells_it() {
         &[("g1f3", "", "S3 (f)"), ("O-O", "", "T (f) K (g)")],
     );
     // The html viewer's move list keeps the source's spelling the same way.
-    let german = kifu(
-        &[
-            "convert",
-            "-q",
-            "--to",
-            "sllavcco",
-            "--pieces",
-            "de",
-            corpus
-                .join("chess/petrosjan-sllavcco.pgn")
-                .to_str()
-                .unwrap(),
-        ],
-        b"",
-    )
-    .stdout;
     let page = kifu(
         &[
             "convert",

@@ -857,20 +857,7 @@ fn a_file_against_itself_is_equal_or_unreadable_never_different() {
 fn diff_takes_the_read_options() {
     let dir = tempfile::tempdir().unwrap();
     let de = dir.path().join("p.de.sllavcco");
-    let out = kifu(
-        &[
-            "convert",
-            GAME,
-            "--to",
-            "sllavcco",
-            "--pieces",
-            "de",
-            "-o",
-            de.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert!(out.status.success(), "{}", common::stderr(&out));
+    std::fs::write(&de, common::german_sheet()).unwrap();
     let (code, out) = diff(Path::new(GAME), &de, &[]);
     assert_eq!(code, 1, "{out}");
     for args in [
@@ -1108,20 +1095,7 @@ fn a_changed_scoresheet_move_shows_its_whole_cell() {
 fn a_scoresheet_side_shows_its_cells_in_the_letters_it_was_read_with() {
     let dir = tempfile::tempdir().unwrap();
     let de = dir.path().join("p.de.sllavcco");
-    let out = kifu(
-        &[
-            "convert",
-            GAME,
-            "--to",
-            "sllavcco",
-            "--pieces",
-            "de",
-            "-o",
-            de.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert!(out.status.success(), "{}", common::stderr(&out));
+    std::fs::write(&de, common::german_sheet()).unwrap();
     let a = file("letters", "a.pgn", &game().replace("2. Nf3", "2. Nc3"));
     for args in [&["--pieces", "de"][..], &["--from-b-opt", "pieces=de"]] {
         let (code, out) = diff(&a, &de, args);

@@ -429,12 +429,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 /// a move of crazyhouse and its kin, which kifu does not play.
 #[cold]
 fn drop_move(text: &str, e: &Problem) -> Option<Problem> {
-    let line = text.lines().nth(e.line.checked_sub(1)?)?;
-    let token: String = line
-        .chars()
-        .skip(e.col.checked_sub(1)?)
-        .take_while(|c| !c.is_whitespace())
-        .collect();
+    let token = e.token_in(text)?;
     let square = |b: &[u8]| matches!(b, [f, r, ..] if (b'a'..=b'h').contains(f) && (b'1'..=b'8').contains(r));
     let drop = match token.as_bytes() {
         [b'@', rest @ ..] => square(rest),

@@ -338,16 +338,12 @@ fn read_plain(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 
 /// The refusal of Russian short notation (`gf4`: the file of the square
 /// moved from, then the square moved to; `fb2` a whole capture) where a
-/// record failed at such a move: which piece moves takes a move generator
-/// to tell, and kifu reads squares written in full.
+/// record failed at such a move and [`read_short`] could not read it: kifu
+/// reads that notation only as a plain main line (moves, move numbers, a
+/// result), and this one holds something else among its moves.
 #[cold]
 fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
-    let line = text.lines().nth(e.line.checked_sub(1)?)?;
-    let token: String = line
-        .chars()
-        .skip(e.col.checked_sub(1)?)
-        .take_while(|c| !c.is_whitespace())
-        .collect();
+    let token = e.token_in(text)?;
     let short = matches!(token.as_bytes(), [a, b, r] if (b'a'..=b'h').contains(a)
         && (b'a'..=b'h').contains(b) && (b'1'..=b'8').contains(r));
     short.then(|| {
@@ -355,8 +351,9 @@ fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
             (e.line, e.col),
             format!(
                 "{} is Russian short notation (the file of the square moved from, then \
-                 the square moved to), which kifu does not read: it reads squares written in \
-                 full (c3-d4, c3:e5, or numbers such as 22-17)",
+                 the square moved to), which kifu reads only as a plain main line of moves, \
+                 move numbers and a result: elsewhere it reads squares written in full \
+                 (c3-d4, c3:e5, or numbers such as 22-17)",
                 crate::error::quote(&token)
             ),
         )
