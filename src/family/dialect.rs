@@ -127,6 +127,10 @@ pub static PGN_RESULTS: Results = Results::new(&[
     ResultToken::new("1-0", Outcome::WhiteWins),
     ResultToken::new("0-1", Outcome::BlackWins),
     ResultToken::new("1/2-1/2", Outcome::Draw),
+    // The score with a colon, as Russian and other records write it.
+    ResultToken::alias("1:0", Outcome::WhiteWins, "1-0"),
+    ResultToken::alias("0:1", Outcome::BlackWins, "0-1"),
+    ResultToken::alias("1/2:1/2", Outcome::Draw, "1/2-1/2"),
     ResultToken::new("*", Outcome::Unknown),
 ]);
 

@@ -208,3 +208,49 @@ fn draughts_reads_no_bare_move_number() {
     assert_eq!(counts(&out), (0, 1), "{err}");
     assert!(err.contains("found `29`"), "{err}");
 }
+
+/// A score written with a colon (`1:0`, `0:1`, `1/2:1/2`, as Russian and
+/// other records write it) is that score in every PGN-style notation whose
+/// scores are `1-0`, `0-1`, `1/2-1/2`: it ends its record (tagless games
+/// one after another), is read by the fast lexer and the grammar alike, and
+/// is written dashed. Draughts adds `2:0` and `0:2`.
+#[test]
+fn colon_scores_are_read_as_the_dashed_ones_in_every_notation() {
+    // (format, the moves before the score, the scores of its own)
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+    );
+    let cases: [Case; 5] = [
+        ("pgn", "1. e4 e5", &[]),
+        ("tafl", "1. E5-E8 D4-D2", &[]),
+        ("tenjiku", "", &[]),
+        (
+            "draughts-num",
+            "1. 32-28 19-23",
+            &[("2:0", "2-0"), ("0:2", "0-2")],
+        ),
+        (
+            "draughts-diag",
+            "1. c3-d4 f6-e5",
+            &[("2:0", "2-0"), ("0:2", "0-2")],
+        ),
+    ];
+    for (format, moves, more) in cases {
+        let mut scores = vec![("1:0", "1-0"), ("0:1", "0-1"), ("1/2:1/2", "1/2-1/2")];
+        scores.extend_from_slice(more);
+        let input: String = scores
+            .iter()
+            .map(|(colon, _)| format!("{moves} {colon}\n"))
+            .collect();
+        let (out, text, err) = both_ways_with(format, format, &["--no-validate"], &input);
+        assert_eq!(counts(&out), (scores.len(), 0), "{format}: {err}");
+        let written: Vec<&str> = movetext(&text)
+            .iter()
+            .map(|l| l.rsplit(' ').next().unwrap_or(l))
+            .collect();
+        let dashed: Vec<&str> = scores.iter().map(|(_, d)| *d).collect();
+        assert_eq!(written, dashed, "{format}: {text}");
+    }
+}

@@ -537,6 +537,10 @@ pub static RESULTS: Results = Results::new(&[
     ResultToken::new("1/2-1/2", Outcome::Draw),
     ResultToken::alias("½-½", Outcome::Draw, "1/2-1/2"),
     ResultToken::alias("1/2", Outcome::Draw, "1/2-1/2"),
+    // The score with a colon, as Russian and other records write it.
+    ResultToken::alias("1:0", Outcome::WhiteWins, "1-0"),
+    ResultToken::alias("0:1", Outcome::BlackWins, "0-1"),
+    ResultToken::alias("1/2:1/2", Outcome::Draw, "1/2-1/2"),
     ResultToken::new("*", Outcome::Unknown),
     // A game won by forfeit, the other player absent, as German tournament
     // programs write it (lichess reads them too: lila issue 14249).
