@@ -23,6 +23,7 @@ use std::sync::mpsc;
 
 use crate::codec::{
     Frame, Framing, Games, Origin, Oversize, ReadOptions, Scan, WriteOptions, MAX_RECORD,
+    STREAM_ABOVE,
 };
 use crate::error::{Diagnostic, Error, Problem, Severity};
 use crate::format::Format;
@@ -646,32 +647,11 @@ pub fn read_record(
     bytes: &[u8],
 ) -> Result<crate::codec::Parsed, Problem> {
     let mut warnings = Vec::new();
-    let decoded;
-    let text = match std::str::from_utf8(bytes) {
-        // A BOM left inside the input by concatenating files: a space.
-        Ok(t) if memchr::memmem::find(bytes, "\u{feff}".as_bytes()).is_some() => {
-            decoded = t.replace('\u{feff}', " ");
-            decoded.as_str()
-        }
-        Ok(t) => t,
-        Err(_) => {
-            decoded = bytes.iter().map(|&b| char::from(b)).collect::<String>();
-            warnings.push(Problem::whole("not UTF-8: read as Latin-1").of_kind("latin-1"));
-            decoded.as_str()
-        }
-    };
+    let text = record_text(from, bytes, &mut warnings);
+    let text = text.as_ref();
     let read = from
         .read
         .ok_or_else(|| Problem::whole(format!("{} cannot be read", from.name)))?;
-    let repaired;
-    let text = match from.split.repair(text) {
-        Some((fixed, mut said)) => {
-            warnings.append(&mut said);
-            repaired = fixed;
-            repaired.as_str()
-        }
-        None => text,
-    };
     let mut parsed = read(text, opts);
     // A variation that cannot be read or played is kept as text, one at a
     // time, and the record read again (a bounded number of times).
@@ -694,6 +674,35 @@ pub fn read_record(
     warnings.append(&mut parsed.warnings);
     parsed.warnings = warnings;
     Ok(parsed)
+}
+
+/// A record's bytes as text, as every reader takes them: UTF-8 (a stray
+/// BOM read as a space), or else Latin-1 with a warning; then repaired as
+/// the format's scanner repairs damaged records ([`Scan::repair`]).
+fn record_text<'b>(
+    from: &Format,
+    bytes: &'b [u8],
+    warnings: &mut Vec<Problem>,
+) -> std::borrow::Cow<'b, str> {
+    use std::borrow::Cow;
+    let text = match std::str::from_utf8(bytes) {
+        // A BOM left inside the input by concatenating files: a space.
+        Ok(t) if memchr::memmem::find(bytes, "\u{feff}".as_bytes()).is_some() => {
+            Cow::Owned(t.replace('\u{feff}', " "))
+        }
+        Ok(t) => Cow::Borrowed(t),
+        Err(_) => {
+            warnings.push(Problem::whole("not UTF-8: read as Latin-1").of_kind("latin-1"));
+            Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect::<String>())
+        }
+    };
+    match from.split.repair(&text) {
+        Some((fixed, mut said)) => {
+            warnings.append(&mut said);
+            Cow::Owned(fixed)
+        }
+        None => text,
+    }
 }
 
 /// How many of an input's first bytes [`sniff`] reads.
@@ -749,6 +758,12 @@ impl Converter<'_> {
                 self.to.name
             )));
         };
+        let stream_above = self.read.stream_above.unwrap_or(STREAM_ABOVE);
+        if bytes.len() > stream_above {
+            if let Some(done) = self.stream(bytes) {
+                return done;
+            }
+        }
         let parsed = match read_record(self.from, &self.read, bytes) {
             Ok(p) => p,
             Err(e) => return Converted::Failed(e),
@@ -772,6 +787,31 @@ impl Converter<'_> {
             }
             Err(e) => Converted::Failed(e),
         }
+    }
+}
+
+impl Converter<'_> {
+    /// Converts one record a run of its main line at a time, where both
+    /// formats can ([`crate::format::Format::stream`] and
+    /// [`crate::format::Format::runs`], of one family): the record's text,
+    /// the text written and one run are held, never the whole game. `None`
+    /// where it cannot be converted so, and where it fails: it is then
+    /// converted whole, which gives every failure as a record read whole
+    /// gives it (and keeps a variation that cannot be read as text).
+    fn stream(&self, bytes: &[u8]) -> Option<Converted> {
+        let (stream, runs) = (self.from.stream?, self.to.runs?);
+        if self.from.family.is_none() || self.from.family != self.to.family {
+            return None;
+        }
+        let mut warnings = Vec::new();
+        let text = record_text(self.from, bytes, &mut warnings);
+        let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);
+        let mut writer = runs(&self.write);
+        let parsed = stream(&text, &self.read, &mut |run| writer.run(run, &mut out)).ok()??;
+        let written = writer.end(&parsed.game, &mut out).ok()?;
+        warnings.extend(parsed.warnings);
+        warnings.extend(written);
+        Some(Converted::Game(out, warnings))
     }
 }
 

@@ -167,6 +167,10 @@ pub struct ConvertArgs {
     /// compare the two).
     #[arg(long, hide = true)]
     pub grammar_only: bool,
+    /// Convert records larger than this many bytes a run of their main
+    /// line at a time, where both formats can (to compare the two ways).
+    #[arg(long, hide = true, value_name = "BYTES")]
+    pub stream_above: Option<usize>,
     /// Append the text of every failed game to this file.
     #[arg(long)]
     pub rejects: Option<PathBuf>,

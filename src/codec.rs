@@ -36,7 +36,17 @@ pub struct ReadOptions {
     /// The largest record read, in bytes (`--max-record-size`); `None` is
     /// [`crate::codec::MAX_RECORD`]. A larger one fails, alone.
     pub max_record: Option<usize>,
+    /// Records larger than this many bytes are converted a run of their
+    /// main line at a time where both formats can ([`StreamFn`],
+    /// [`RunsFn`]); `None` is [`STREAM_ABOVE`].
+    pub stream_above: Option<usize>,
 }
+
+/// Records larger than this are converted a run of their main line at a
+/// time where the input and output formats can, so that converting one
+/// takes a few times its size in memory whatever its length
+/// ([`ReadOptions::stream_above`]).
+pub const STREAM_ABOVE: usize = 256 << 10;
 
 /// Options that change how games are written.
 #[derive(Debug, Clone, Default)]
@@ -83,6 +93,34 @@ pub type SpellFn = fn(
     crate::family::spell::Lines,
     &crate::options::Settings,
 ) -> Result<Vec<String>, Problem>;
+
+/// Reads one record a run of its main line at a time, giving each run to
+/// the function as a game of its own (its setup the position before the
+/// run: [`crate::container::Runs`]); returns the game's head, the game
+/// without its plies (its tags, setup, result, the main line's trailing
+/// comments), with every warning of the record. `Ok(None)` where the
+/// record is not read so (then it is read whole, by the [`ReadFn`]).
+pub type StreamFn = fn(
+    &str,
+    &ReadOptions,
+    &mut dyn FnMut(&Game) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem>;
+
+/// A writer that takes a game a run of its main line at a time
+/// ([`StreamFn`]), its writer of a whole game being the same runs: all of
+/// the game as one run, then its end.
+pub trait RunWriter {
+    /// Writes a run of the main line: `run` holds its plies, and as its
+    /// setup the position before them.
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem>;
+    /// Ends the game (its head `game`, whose plies are not written):
+    /// what goes before the runs and after them. Returns the warnings of
+    /// the whole game.
+    fn end(self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem>;
+}
+
+/// A format's [`RunWriter`], for the options of a run.
+pub type RunsFn = fn(&WriteOptions) -> Box<dyn RunWriter>;
 
 /// A game read from a record, with what the reader noticed.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::codec::{Framing, ReadFn, Scan, SourceNotation, SpellFn, WriteFn};
+use crate::codec::{Framing, ReadFn, RunsFn, Scan, SourceNotation, SpellFn, StreamFn, WriteFn};
 use crate::container::scan::Scanner;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
 use crate::family::coerceo::notation as coerceo;
@@ -45,6 +45,13 @@ pub struct Format {
     pub read: Option<ReadFn>,
     /// The writer, if kifu writes the format.
     pub write: Option<WriteFn>,
+    /// The reader of a record a run of its main line at a time, for a
+    /// record too long to hold whole ([`crate::codec::STREAM_ABOVE`]);
+    /// `None` where the format's records are always read whole.
+    pub stream: Option<StreamFn>,
+    /// The writer of a game a run of its main line at a time, for what
+    /// [`Format::stream`] reads; `None` where games are written whole.
+    pub runs: Option<RunsFn>,
     /// How the notation spells each ply of a game, as its writer does
     /// ([`crate::family::spell::plies`] of the notation); `None` for a format that
     /// spells no moves of its own (an interchange format, a notation kifu
@@ -88,6 +95,8 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::chess::DIALECT),
         read: Some(pgn::read),
         write: Some(pgn::write),
+        stream: Some(pgn::stream),
+        runs: Some(pgn::runs),
         spell: Some(spell::plies::<pgn::San>),
         framing: CONTAINER,
         one_game: false,
@@ -102,6 +111,8 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::draughts::DIALECT),
         read: Some(draughts_num::read),
         write: Some(draughts_num::write),
+        stream: None,
+        runs: None,
         spell: Some(spell::plies::<draughts_num::Numbers>),
         framing: CONTAINER,
         one_game: false,
@@ -116,6 +127,8 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::draughts::DIALECT),
         read: Some(draughts_diag::read),
         write: Some(draughts_diag::write),
+        stream: None,
+        runs: None,
         spell: Some(spell::plies::<draughts_diag::Diagonal>),
         framing: CONTAINER,
         one_game: false,
@@ -130,6 +143,8 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: Some(sllavcco::read),
         write: Some(sllavcco::write),
+        stream: None,
+        runs: None,
         spell: Some(spell::plies::<sllavcco::Cells>),
         framing: CONTAINER,
         one_game: false,
@@ -144,6 +159,8 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: None,
         write: Some(sllavcco_html::write),
+        stream: None,
+        runs: None,
         spell: Some(spell::plies::<sllavcco_html::Cells>),
         framing: sllavcco_html::FRAMING,
         one_game: false,
@@ -158,6 +175,8 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::coerceo::DIALECT),
         read: Some(coerceo::read),
         write: Some(coerceo::write),
+        stream: None,
+        runs: None,
         spell: Some(spell::plies::<coerceo::Cgn>),
         framing: CONTAINER,
         one_game: false,
@@ -173,6 +192,8 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::hnefatafl::DIALECT),
         read: Some(tafl::read),
         write: Some(tafl::write),
+        stream: None,
+        runs: None,
         spell: Some(spell::plies::<tafl::Tafl>),
         framing: CONTAINER,
         one_game: false,
@@ -188,6 +209,8 @@ pub static FORMATS: &[Format] = &[
         split: &otn::OtnScan,
         read: Some(otn::read),
         write: Some(otn::write),
+        stream: None,
+        runs: None,
         spell: Some(spell::plies::<otn::Otn>),
         framing: Framing::PLAIN,
         one_game: false,
@@ -202,6 +225,8 @@ pub static FORMATS: &[Format] = &[
         split: &json::ArrayScan,
         read: Some(aagenielsen::read),
         write: None,
+        stream: None,
+        runs: None,
         spell: None,
         framing: CONTAINER,
         one_game: false,
@@ -216,6 +241,8 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::tenjiku::DIALECT),
         read: Some(tenjiku::read),
         write: Some(tenjiku::write),
+        stream: None,
+        runs: None,
         spell: Some(spell::plies::<tenjiku::Hodges>),
         framing: CONTAINER,
         one_game: false,
@@ -230,6 +257,8 @@ pub static FORMATS: &[Format] = &[
         split: &json::ArrayScan,
         read: Some(json::read),
         write: Some(json::write),
+        stream: None,
+        runs: None,
         spell: None,
         framing: Framing {
             head: "[\n",
@@ -249,6 +278,8 @@ pub static FORMATS: &[Format] = &[
         split: &json::LineScan,
         read: Some(json::read),
         write: Some(json::write_line),
+        stream: None,
+        runs: None,
         spell: None,
         framing: Framing::PLAIN,
         one_game: false,
@@ -263,6 +294,8 @@ pub static FORMATS: &[Format] = &[
         split: &xml::GameScan,
         read: Some(xml::read),
         write: Some(xml::write),
+        stream: None,
+        runs: None,
         spell: None,
         framing: xml::FRAMING,
         one_game: false,
@@ -277,6 +310,8 @@ pub static FORMATS: &[Format] = &[
         split: &csv::TableScan,
         read: Some(csv::read),
         write: Some(csv::write),
+        stream: None,
+        runs: None,
         spell: None,
         framing: Framing::PLAIN,
         one_game: false,
@@ -291,6 +326,8 @@ pub static FORMATS: &[Format] = &[
         split: &parquet::ParquetScan,
         read: None,
         write: Some(csv::write),
+        stream: None,
+        runs: None,
         spell: None,
         framing: Framing::PLAIN,
         one_game: false,
@@ -305,6 +342,8 @@ pub static FORMATS: &[Format] = &[
         split: &json::LineScan,
         read: None,
         write: Some(picture::svg),
+        stream: None,
+        runs: None,
         spell: None,
         framing: Framing::PLAIN,
         one_game: true,
@@ -319,6 +358,8 @@ pub static FORMATS: &[Format] = &[
         split: &json::LineScan,
         read: None,
         write: Some(picture::html::write),
+        stream: None,
+        runs: None,
         spell: None,
         framing: picture::html::FRAMING,
         one_game: false,

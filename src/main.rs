@@ -236,6 +236,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             no_validate: args.no_validate,
             grammar_only: args.grammar_only,
             max_record: args.max_record_size,
+            stream_above: args.stream_above,
             ..ReadOptions::default()
         },
         outputs,

@@ -268,6 +268,7 @@ impl Reader {
             no_validate,
             grammar_only: false,
             max_record: max_record_size,
+            stream_above: None,
         };
         let read_settings = read.format.clone();
         let (input, damage, file) = match (bytes, &path) {
@@ -1221,6 +1222,7 @@ fn table_part(
                 no_validate,
                 grammar_only: false,
                 max_record: max_record_size,
+                stream_above: None,
             },
             write: WriteOptions {
                 format: options.write(),

@@ -53,11 +53,30 @@ pub fn lex<'i, R: RuleType>(
     lexing: Lexing,
     dialect: &Dialect,
 ) -> Option<Lexed<'i, R>> {
-    let Lexing { move_len } = lexing;
-    let results = dialect.results;
-    let numbering = dialect.numbering;
-    let mark = numbering.mark();
-    let pair_dots = numbering == Numbering::Pair;
+    let (tags, mut movetext) = lex_tags(text, lexing, dialect)?;
+    let mut tokens = Vec::with_capacity((text.len() - movetext.i) / 4);
+    if !movetext.fill(&mut tokens, usize::MAX)? {
+        return None;
+    }
+    Some(Lexed {
+        tags,
+        tokens,
+        main_moves: movetext.main_moves,
+    })
+}
+
+/// A record's tags read by the fast lexer (name, value without escapes,
+/// offset).
+pub type LexedTags<'i> = Vec<(&'i str, &'i str, usize)>;
+
+/// Lexes a record's tags, and gives the lexer of its movetext, which
+/// [`Movetext::fill`] runs a piece at a time; `None` for pest to read the
+/// record.
+pub fn lex_tags<'i>(
+    text: &'i str,
+    lexing: Lexing,
+    dialect: &Dialect,
+) -> Option<(LexedTags<'i>, Movetext<'i>)> {
     let b = text.as_bytes();
     let n = b.len();
     let skip = |mut i: usize| {
@@ -115,112 +134,162 @@ pub fn lex<'i, R: RuleType>(
         tags.push((name, value, at));
         i = skip(end);
     }
-    let mut tokens = Vec::with_capacity(n / 4);
-    let mut depth = 0usize;
-    let mut main_moves = 0;
-    while i < n {
-        let c = b[i];
-        match c {
-            b'0'..=b'9' => {
-                let mut j = i + 1;
-                while j < n && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                if j < n && b[j] == mark {
-                    j += 1;
-                    // `12...`: the dots of a number by move pair.
-                    if pair_dots {
-                        while j < n && b[j] == b'.' {
-                            j += 1;
+    let movetext = Movetext {
+        text,
+        i,
+        depth: 0,
+        main_moves: 0,
+        move_len: lexing.move_len,
+        results: dialect.results,
+        numbering: dialect.numbering,
+    };
+    Some((tags, movetext))
+}
+
+/// The fast lexer of a record's movetext, resumable: each
+/// [`Movetext::fill`] lexes some more tokens.
+pub struct Movetext<'i> {
+    text: &'i str,
+    /// Where the next token is looked for.
+    i: usize,
+    /// How many variations are open.
+    depth: usize,
+    /// How many moves of the main line were lexed.
+    pub main_moves: usize,
+    move_len: fn(&[u8]) -> Option<usize>,
+    results: &'static Results,
+    numbering: Numbering,
+}
+
+impl<'i> Movetext<'i> {
+    /// Lexes tokens into `tokens` until it holds `limit` or the movetext
+    /// ends: `Some(true)` at its end, `Some(false)` when there is more;
+    /// `None` where the lexer gives up (pest reads the record).
+    pub fn fill<R: RuleType>(
+        &mut self,
+        tokens: &mut Vec<Token<'i, R>>,
+        limit: usize,
+    ) -> Option<bool> {
+        let text = self.text;
+        let move_len = self.move_len;
+        let results = self.results;
+        let numbering = self.numbering;
+        let mark = numbering.mark();
+        let pair_dots = numbering == Numbering::Pair;
+        let b = text.as_bytes();
+        let n = b.len();
+        let skip = |mut i: usize| {
+            while i < n && is_space(b[i]) {
+                i += 1;
+            }
+            i
+        };
+        let mut i = self.i;
+        let mut depth = self.depth;
+        let mut main_moves = self.main_moves;
+        while i < n && tokens.len() < limit {
+            let c = b[i];
+            match c {
+                b'0'..=b'9' => {
+                    let mut j = i + 1;
+                    while j < n && b[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    if j < n && b[j] == mark {
+                        j += 1;
+                        // `12...`: the dots of a number by move pair.
+                        if pair_dots {
+                            while j < n && b[j] == b'.' {
+                                j += 1;
+                            }
                         }
+                        tokens.push(Token::MoveNumber(&text[i..j], i));
+                        i = j;
+                    } else if let Some(r) = result_at(text, i, results) {
+                        i = end_with_result(text, i, r, depth, tokens)?;
+                    } else {
+                        // A move that starts with a digit (draughts squares).
+                        i = lex_move(text, i, move_len, tokens, depth, &mut main_moves)?;
                     }
-                    tokens.push(Token::MoveNumber(&text[i..j], i));
+                }
+                b'{' => {
+                    let close = i + 1 + memchr::memchr(b'}', &b[i + 1..])?;
+                    tokens.push(Token::Comment(CommentKind::Brace, &text[i + 1..close], i));
+                    i = close + 1;
+                }
+                b'(' => {
+                    // `(!)` and the like are glyphs: left to the grammar.
+                    if matches!(b.get(i + 1), Some(b'!' | b'?')) {
+                        return None;
+                    }
+                    tokens.push(Token::Open(i));
+                    depth += 1;
+                    i += 1;
+                }
+                b')' => {
+                    depth = depth.checked_sub(1)?;
+                    tokens.push(Token::Close);
+                    i += 1;
+                }
+                b'$' => {
+                    let mut j = i + 1;
+                    while j < n && b[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    if j == i + 1 {
+                        return None;
+                    }
+                    tokens.push(Token::Nag(&text[i..j], i));
                     i = j;
-                } else if let Some(r) = result_at(text, i, results) {
-                    i = end_with_result(text, i, r, depth, &mut tokens)?;
-                } else {
-                    // A move that starts with a digit (draughts squares).
-                    i = lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves)?;
                 }
-            }
-            b'{' => {
-                let close = i + 1 + memchr::memchr(b'}', &b[i + 1..])?;
-                tokens.push(Token::Comment(CommentKind::Brace, &text[i + 1..close], i));
-                i = close + 1;
-            }
-            b'(' => {
-                // `(!)` and the like are glyphs: left to the grammar.
-                if matches!(b.get(i + 1), Some(b'!' | b'?')) {
-                    return None;
-                }
-                tokens.push(Token::Open(i));
-                depth += 1;
-                i += 1;
-            }
-            b')' => {
-                depth = depth.checked_sub(1)?;
-                tokens.push(Token::Close);
-                i += 1;
-            }
-            b'$' => {
-                let mut j = i + 1;
-                while j < n && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                if j == i + 1 {
-                    return None;
-                }
-                tokens.push(Token::Nag(&text[i..j], i));
-                i = j;
-            }
-            b'!' | b'?' => {
-                let mut j = i + 1;
-                while j < n && matches!(b[j], b'!' | b'?') {
-                    j += 1;
-                }
-                tokens.push(Token::Glyph(&text[i..j], i));
-                i = j;
-            }
-            b';' => {
-                let end = memchr::memchr2(b'\n', b'\r', &b[i + 1..]).map_or(n, |e| i + 1 + e);
-                tokens.push(Token::Comment(CommentKind::Line, &text[i + 1..end], i));
-                i = end;
-            }
-            b'.' => {
-                let mut j = i + 1;
-                while j < n && b[j] == b'.' {
-                    j += 1;
-                }
-                if j - i < 3 {
-                    return None;
-                }
-                tokens.push(Token::Ellipsis);
-                i = j;
-            }
-            // A move, as the grammar tries a move before a result; else a
-            // result that starts with another ASCII byte (`*`, `R`; the
-            // lexer gives up on non-ASCII, `½-½`).
-            _ => {
-                i = match lex_move(text, i, move_len, &mut tokens, depth, &mut main_moves) {
-                    Some(j) => j,
-                    None if c.is_ascii() && results.firsts().contains(c) => {
-                        let r = result_at(text, i, results)?;
-                        end_with_result(text, i, r, depth, &mut tokens)?
+                b'!' | b'?' => {
+                    let mut j = i + 1;
+                    while j < n && matches!(b[j], b'!' | b'?') {
+                        j += 1;
                     }
-                    None => return None,
+                    tokens.push(Token::Glyph(&text[i..j], i));
+                    i = j;
+                }
+                b';' => {
+                    let end = memchr::memchr2(b'\n', b'\r', &b[i + 1..]).map_or(n, |e| i + 1 + e);
+                    tokens.push(Token::Comment(CommentKind::Line, &text[i + 1..end], i));
+                    i = end;
+                }
+                b'.' => {
+                    let mut j = i + 1;
+                    while j < n && b[j] == b'.' {
+                        j += 1;
+                    }
+                    if j - i < 3 {
+                        return None;
+                    }
+                    tokens.push(Token::Ellipsis);
+                    i = j;
+                }
+                // A move, as the grammar tries a move before a result; else a
+                // result that starts with another ASCII byte (`*`, `R`; the
+                // lexer gives up on non-ASCII, `½-½`).
+                _ => {
+                    i = match lex_move(text, i, move_len, tokens, depth, &mut main_moves) {
+                        Some(j) => j,
+                        None if c.is_ascii() && results.firsts().contains(c) => {
+                            let r = result_at(text, i, results)?;
+                            end_with_result(text, i, r, depth, tokens)?
+                        }
+                        None => return None,
+                    }
                 }
             }
+            i = skip(i);
         }
-        i = skip(i);
+        self.i = i;
+        self.depth = depth;
+        self.main_moves = main_moves;
+        if i < n {
+            return Some(false);
+        }
+        (depth == 0).then_some(true)
     }
-    if depth != 0 {
-        return None;
-    }
-    Some(Lexed {
-        tags,
-        tokens,
-        main_moves,
-    })
 }
 
 /// A move at `i`; returns where it ends.

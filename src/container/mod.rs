@@ -203,6 +203,19 @@ pub trait Notation {
     }
 }
 
+/// A notation whose records may be read a run of the main line at a
+/// time ([`stream_record`]), so that a long record is never held whole.
+pub trait Runs: Notation {
+    /// Makes a run of the main line's plies, as read (each with its
+    /// comments and variations), a game of its own, as [`Notation::finish`]
+    /// settles a whole one: the game's board, the moves resolved, and as
+    /// its setup the position before the run (from which the run's moves
+    /// are spelled). Then takes the position after the run as the next
+    /// run's. Says nothing: what `finish` says of a game it says once, at
+    /// the end.
+    fn run(&mut self, plies: Vec<Ply>) -> Result<Game, Problem>;
+}
+
 /// The board and setup of a game, decided from its tags.
 pub struct Start {
     /// The board.
@@ -634,7 +647,9 @@ fn read<'i, N: Notation>(
         stack: body.map(|b| b.into_inner()).into_iter().collect(),
         move_pairs: N::MOVE_PAIR,
     };
-    assemble(text, preamble, tags, &tag_at, tokens, 0, notation, warnings)
+    assemble(
+        text, preamble, tags, &tag_at, tokens, 0, notation, warnings, None, RUN_BYTES,
+    )
 }
 
 /// Reads a `tag` pair into its name and value, with a warning for each
@@ -707,6 +722,93 @@ fn read_tag<R: ContainerRule>(
     (name, value)
 }
 
+/// Reads a record of a notation the fast lexer reads a run of its main
+/// line at a time: each run, a game of its own ([`Runs::run`]), goes to
+/// `each` as soon as it is read, and never more than a run's tokens and
+/// plies are held. Returns the game's head (the game without its plies:
+/// tags, setup, result, the main line's trailing comments) with every
+/// warning, as [`read_record`] says them of the whole game. `Ok(None)`
+/// where the fast lexer does not take the record: it is then read whole.
+pub fn stream_record<'i, N: Runs>(
+    text: &'i str,
+    opts: &ReadOptions,
+    lexing: Lexing,
+    notation: &mut N,
+    each: &mut dyn FnMut(&Game) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem> {
+    let Some((lexed_tags, movetext)) = fast::lex_tags(text, lexing, N::DIALECT) else {
+        return Ok(None);
+    };
+    let tags = lexed_tags
+        .iter()
+        .map(|&(name, value, _)| Tag::new(name, value))
+        .collect();
+    let tag_at: Vec<usize> = lexed_tags.iter().map(|t| t.2).collect();
+    let mut tokens = Pieces {
+        movetext,
+        piece: Vec::new().into_iter(),
+        done: false,
+        failed: false,
+    };
+    let mut flush = |n: &mut N, plies: &mut Vec<Ply>| -> Result<(), Problem> {
+        let mut run = n.run(std::mem::take(plies))?;
+        each(&run)?;
+        *plies = std::mem::take(&mut run.moves.plies);
+        plies.clear();
+        Ok(())
+    };
+    let parsed = assemble(
+        text,
+        Vec::new(),
+        tags,
+        &tag_at,
+        &mut tokens,
+        0,
+        notation,
+        Vec::new(),
+        Some(&mut flush),
+        run_bytes(opts),
+    );
+    if tokens.failed {
+        return Ok(None);
+    }
+    parsed.map(Some)
+}
+
+/// The tokens of a movetext lexed a piece at a time ([`fast::Movetext`]).
+struct Pieces<'i, R: RuleType> {
+    movetext: fast::Movetext<'i>,
+    piece: std::vec::IntoIter<Token<'i, R>>,
+    done: bool,
+    /// The lexer gave up: the tokens end early, and the record is read
+    /// whole.
+    failed: bool,
+}
+
+/// How many tokens a piece of [`Pieces`] holds.
+const PIECE_TOKENS: usize = 4096;
+
+impl<'i, R: RuleType> Iterator for Pieces<'i, R> {
+    type Item = Token<'i, R>;
+
+    fn next(&mut self) -> Option<Token<'i, R>> {
+        loop {
+            if let Some(t) = self.piece.next() {
+                return Some(t);
+            }
+            if self.done || self.failed {
+                return None;
+            }
+            let mut piece = Vec::with_capacity(PIECE_TOKENS);
+            match self.movetext.fill(&mut piece, PIECE_TOKENS) {
+                Some(done) => self.done = done,
+                None => self.failed = true,
+            }
+            self.piece = piece.into_iter();
+        }
+    }
+}
+
 /// Builds a game from a record the fast lexer read.
 fn read_lexed<'i, N: Notation>(
     text: &'i str,
@@ -730,6 +832,8 @@ fn read_lexed<'i, N: Notation>(
         moves,
         notation,
         Vec::new(),
+        None,
+        RUN_BYTES,
     )
 }
 
@@ -745,6 +849,8 @@ fn assemble<'i, N: Notation>(
     moves: usize,
     notation: &mut N,
     mut warnings: Vec<Problem>,
+    mut runs: Option<&mut RunFlush<'_, N>>,
+    run_bytes: usize,
 ) -> Result<Parsed, Problem> {
     let result_tag = tags.iter().position(|t| t.name == "Result");
     check_result_tag(
@@ -792,9 +898,14 @@ fn assemble<'i, N: Notation>(
         depth: 0,
         bare_number: false,
         scratch: Vec::new(),
+        runs: runs.as_deref_mut(),
+        run_from: 0,
+        run_bytes,
     };
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
-    game.moves.plies.reserve(moves);
+    if walker.runs.is_none() {
+        game.moves.plies.reserve(moves);
+    }
     let main = std::mem::take(&mut game.moves);
     game.moves = walker.line(
         main,
@@ -806,6 +917,11 @@ fn assemble<'i, N: Notation>(
     )?;
     game.result = walker.result;
     let last_move = walker.last_move;
+    if let Some(flush) = runs {
+        if !game.moves.plies.is_empty() {
+            flush(notation, &mut game.moves.plies)?;
+        }
+    }
     check_result_agrees(
         text,
         &tags,
@@ -932,7 +1048,7 @@ fn comment<R: RuleType>(
     })
 }
 
-struct Walker<'n, 'w, 'i, N: Notation> {
+struct Walker<'n, 'w, 'r, 'i, N: Notation> {
     text: &'i str,
     notation: &'n mut N,
     first: Side,
@@ -947,12 +1063,34 @@ struct Walker<'n, 'w, 'i, N: Notation> {
     /// The plies of the variation being read at each depth, reused: a
     /// variation's line is allocated once, at its length.
     scratch: Vec<Vec<Ply>>,
+    /// Where the main line's plies go a run at a time, when the record is
+    /// read so ([`stream_record`]).
+    runs: Option<&'w mut RunFlush<'r, N>>,
+    /// Where the run being read started in the record.
+    run_from: usize,
+    /// How much text a run holds at least ([`run_bytes`]).
+    run_bytes: usize,
+}
+
+/// What takes a run of the main line's plies ([`stream_record`]), leaving
+/// the vector empty.
+type RunFlush<'f, N> = dyn FnMut(&mut N, &mut Vec<Ply>) -> Result<(), Problem> + 'f;
+
+/// How much of a record's text a run of its main line holds, at least: a
+/// run is cut before the first move of the main line past it.
+pub const RUN_BYTES: usize = 64 << 10;
+
+/// How much text a run holds for these options: [`RUN_BYTES`], or less
+/// where records are streamed from a smaller size on (`--stream-above 0`
+/// makes each ply a run, which the tests use to cut games everywhere).
+fn run_bytes(opts: &ReadOptions) -> usize {
+    opts.stream_above.map_or(RUN_BYTES, |s| s.min(RUN_BYTES))
 }
 
 /// The warning of a game with move numbers written without their dot.
 pub const BARE_NUMBER: &str = "a move number written without its dot (`29 Qxf8+`) was read";
 
-impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
+impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
     /// Reads one line into `line` (empty), up to the `)` that closes it or
     /// the end of the movetext. `number` and `side` are those of its first ply;
     /// `fixed_side` says the side is known (a setup, or a variation) and a
@@ -994,6 +1132,12 @@ impl<'i, N: Notation> Walker<'_, '_, 'i, N> {
                 Token::Move(text, offset, pair) => {
                     if main {
                         self.last_move = Some((text, offset));
+                        if let Some(flush) = &mut self.runs {
+                            if offset - self.run_from >= self.run_bytes && !line.plies.is_empty() {
+                                flush(self.notation, &mut line.plies)?;
+                                self.run_from = offset;
+                            }
+                        }
                     }
                     let mv = self.notation.read_move(MoveText {
                         record: self.text,
@@ -1362,71 +1506,157 @@ impl Lines<'_> {
 /// ply's move in the target notation. The result is the dialect's token for
 /// [`Game::result_in`] (`*` for one the dialect has no token for). Returns
 /// the warnings: a result the family does not know, and what a comment
-/// cannot hold as it is (`brace_text`).
+/// cannot hold as it is (`brace_text`). The one way a container game is
+/// written, whole or a run of its main line at a time ([`Movetext`]).
 pub fn write<F>(
     game: &Game,
     tags: &[Tag],
     out: &mut String,
     dialect: &Dialect,
     style: Style,
-    mut spell: F,
+    spell: F,
 ) -> Result<Vec<Problem>, Problem>
 where
     F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
 {
-    let mut warnings = Vec::new();
-    for c in &game.preamble {
-        match c.kind {
-            CommentKind::Brace => {
-                let text = brace_text(&c.text, &mut warnings)?;
-                out.push_str(&format!("{{{text}}}\n"));
-            }
-            CommentKind::Line => {
-                let text = one_line(&c.text, || "a `;` comment".into(), &mut warnings);
-                out.push_str(&format!(";{text}\n"));
-            }
-            CommentKind::Escape => {
-                let text = one_line(&c.text, || "a `%` line".into(), &mut warnings);
-                out.push_str(&format!("%{text}\n"));
-            }
+    let mut movetext = Movetext::new(game.variant.first_mover(), dialect, style, out);
+    movetext.plies(&game.moves.plies, out, spell)?;
+    movetext.end(game, tags, dialect, out)
+}
+
+/// A container game's text written a run of its main line at a time: the
+/// movetext first, as the runs come ([`Movetext::plies`]), then its end,
+/// and the head (preamble and tags) put before it ([`Movetext::end`]), so
+/// that the head may say what only the whole game knows (its result).
+pub struct Movetext {
+    /// Where the game's text starts in the output.
+    start: usize,
+    col: usize,
+    glue: bool,
+    /// The next ply of the main line is written with its number.
+    need_number: bool,
+    numbers: Numbers,
+    glyphs_as_nags: bool,
+    width: usize,
+    /// The warnings of the movetext so far.
+    warnings: Vec<Problem>,
+}
+
+impl Movetext {
+    /// The movetext of a game whose first mover is `first`, written from
+    /// the end of `out`.
+    pub fn new(first: Side, dialect: &Dialect, style: Style, out: &str) -> Movetext {
+        Movetext {
+            start: out.len(),
+            col: 0,
+            glue: false,
+            need_number: true,
+            numbers: Numbers {
+                first,
+                numbering: dialect.numbering,
+                pairs: style.layout == Layout::Pairs,
+            },
+            glyphs_as_nags: style.glyphs_as_nags,
+            width: match style.layout {
+                Layout::Paragraph => WIDTH,
+                Layout::Pairs => usize::MAX,
+            },
+            warnings: Vec::new(),
         }
     }
-    if !game.preamble.is_empty() {
-        out.push('\n');
-    }
-    write_tags(tags, out, &mut warnings);
-    let mut lines = Lines {
-        out,
-        warnings: &mut warnings,
-        col: 0,
-        glue: false,
-        glyphs_as_nags: style.glyphs_as_nags,
-        width: match style.layout {
-            Layout::Paragraph => WIDTH,
-            Layout::Pairs => usize::MAX,
-        },
-    };
-    let numbers = Numbers {
-        first: game.variant.first_mover(),
-        numbering: dialect.numbering,
-        pairs: style.layout == Layout::Pairs,
-    };
-    let mut buf = String::new();
-    write_line(&game.moves, numbers, true, &mut lines, &mut spell, &mut buf)?;
-    lines.token(game.result_in(dialect.results).token());
-    lines.out.push('\n');
-    if let Some(r) = game.foreign_result() {
-        warnings.push(
-            Problem::whole(format!(
-                "result {} is not a {} result: `*` ends the movetext (a Result tag is kept \
-                 as written)",
-                crate::error::quote(&r),
-                game.family().name()
-            ))
-            .of_kind("result-not-held"),
+
+    /// Writes the next plies of the main line (with their comments and
+    /// variations) to `out`.
+    pub fn plies<F>(&mut self, plies: &[Ply], out: &mut String, mut spell: F) -> Result<(), Problem>
+    where
+        F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
+    {
+        let mut lines = Lines {
+            out,
+            warnings: &mut self.warnings,
+            col: self.col,
+            glue: self.glue,
+            glyphs_as_nags: self.glyphs_as_nags,
+            width: self.width,
+        };
+        let mut buf = String::new();
+        let written = write_plies(
+            plies,
+            &mut self.need_number,
+            self.numbers,
+            true,
+            &mut lines,
+            &mut spell,
+            &mut buf,
         );
+        self.col = lines.col;
+        self.glue = lines.glue;
+        written
     }
-    Ok(warnings)
+
+    /// Ends the game: the main line's trailing comments and the result
+    /// after the movetext, and the head (`game`'s preamble and `tags`)
+    /// before it. The warnings of the whole game, in the order of its
+    /// text.
+    pub fn end(
+        mut self,
+        game: &Game,
+        tags: &[Tag],
+        dialect: &Dialect,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
+        let mut lines = Lines {
+            out,
+            warnings: &mut self.warnings,
+            col: self.col,
+            glue: self.glue,
+            glyphs_as_nags: self.glyphs_as_nags,
+            width: self.width,
+        };
+        for c in &game.moves.trailing {
+            lines.comment(c)?;
+        }
+        lines.token(game.result_in(dialect.results).token());
+        lines.out.push('\n');
+        let mut warnings = Vec::new();
+        let mut head = String::new();
+        for c in &game.preamble {
+            match c.kind {
+                CommentKind::Brace => {
+                    let text = brace_text(&c.text, &mut warnings)?;
+                    head.push_str(&format!("{{{text}}}\n"));
+                }
+                CommentKind::Line => {
+                    let text = one_line(&c.text, || "a `;` comment".into(), &mut warnings);
+                    head.push_str(&format!(";{text}\n"));
+                }
+                CommentKind::Escape => {
+                    let text = one_line(&c.text, || "a `%` line".into(), &mut warnings);
+                    head.push_str(&format!("%{text}\n"));
+                }
+            }
+        }
+        if !game.preamble.is_empty() {
+            head.push('\n');
+        }
+        write_tags(tags, &mut head, &mut warnings);
+        // (Moved in place: a large game's text is not copied.)
+        out.reserve_exact(head.len());
+        out.insert_str(self.start, &head);
+        warnings.append(&mut self.warnings);
+        if let Some(r) = game.foreign_result() {
+            warnings.push(
+                Problem::whole(format!(
+                    "result {} is not a {} result: `*` ends the movetext (a Result tag is kept \
+                     as written)",
+                    crate::error::quote(&r),
+                    game.family().name()
+                ))
+                .of_kind("result-not-held"),
+            );
+        }
+        Ok(warnings)
+    }
 }
 
 /// A text that must stay on its line (a tag's value, a `;` or `%` comment):
@@ -1525,8 +1755,38 @@ struct Numbers {
     pairs: bool,
 }
 
+/// Writes a line: its plies, then its trailing comments.
 fn write_line<F>(
     line: &Line,
+    numbers: Numbers,
+    lines: &mut Lines<'_>,
+    spell: &mut F,
+    buf: &mut String,
+) -> Result<(), Problem>
+where
+    F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
+{
+    let mut need_number = true;
+    write_plies(
+        &line.plies,
+        &mut need_number,
+        numbers,
+        false,
+        lines,
+        spell,
+        buf,
+    )?;
+    for c in &line.trailing {
+        lines.comment(c)?;
+    }
+    Ok(())
+}
+
+/// Writes plies of a line (`main`: the main line); `need_number` says
+/// the next ply is written with its number, and is left so for the next.
+fn write_plies<F>(
+    plies: &[Ply],
+    need_number: &mut bool,
     numbers: Numbers,
     main: bool,
     lines: &mut Lines<'_>,
@@ -1538,14 +1798,14 @@ where
 {
     let first = numbers.first;
     let breaks = main && numbers.pairs;
-    let mut need_number = true;
-    for ply in &line.plies {
+    let mut need = *need_number;
+    for ply in plies {
         if breaks && ply.side == first {
             lines.break_line();
         }
         for c in &ply.before {
             lines.comment(c)?;
-            need_number = true;
+            need = true;
         }
         // A move number stays on the line of its move.
         buf.clear();
@@ -1554,7 +1814,7 @@ where
                 push_number(buf, ply.number);
                 buf.push_str(". ");
             }
-            Numbering::Pair if need_number => {
+            Numbering::Pair if need => {
                 push_number(buf, ply.number);
                 buf.push_str("... ");
             }
@@ -1565,7 +1825,7 @@ where
                 buf.push(' ');
             }
         }
-        need_number = false;
+        need = false;
         spell(ply, buf)?;
         let glyph_as_nag = match &ply.glyph {
             Some(g) if lines.glyphs_as_nags => glyph_nag(g),
@@ -1583,17 +1843,15 @@ where
         }
         for c in &ply.after {
             lines.comment(c)?;
-            need_number = true;
+            need = true;
         }
         for var in &ply.variations {
             lines.open();
-            write_line(var, numbers, false, lines, spell, buf)?;
+            write_line(var, numbers, lines, spell, buf)?;
             lines.close();
-            need_number = true;
+            need = true;
         }
     }
-    for c in &line.trailing {
-        lines.comment(c)?;
-    }
+    *need_number = need;
     Ok(())
 }

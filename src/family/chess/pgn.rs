@@ -4,7 +4,7 @@
 
 use pest::Parser;
 
-use crate::codec::{Parsed, ReadOptions, WriteOptions};
+use crate::codec::{Parsed, ReadOptions, RunWriter, WriteOptions};
 use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
@@ -57,6 +57,9 @@ struct Pgn<'t, 'o> {
     seen: Vec<Seen>,
     /// Where the first pawn capture written without `x` is, if any.
     loose_capture: Option<usize>,
+    /// Whether any move was read (a game read a run at a time has read
+    /// its moves before [`Notation::finish`]).
+    moves_read: bool,
 }
 
 /// The warning of a game with pawn captures written without `x`.
@@ -120,6 +123,7 @@ impl Notation for Pgn<'_, '_> {
             check,
             span,
         });
+        self.moves_read = true;
         // A placeholder: `finish` puts the resolved move here.
         Ok(Move::Chess(CPly::Null))
     }
@@ -131,13 +135,41 @@ impl Notation for Pgn<'_, '_> {
                     .of_kind("pawn-capture-without-x"),
             );
         }
+        if self.opts.no_validate && self.moves_read {
+            warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
+        }
+        self.settle(game)
+    }
+}
+
+impl container::Runs for Pgn<'_, '_> {
+    fn run(&mut self, plies: Vec<IrPly>) -> Result<Game, Problem> {
+        let mut run = Game::new(Variant::Chess(self.board));
+        run.moves.plies = plies;
+        let chess960 = self.board.chess960;
+        let replayed = !self.opts.no_validate;
+        if replayed {
+            run.setup = Some(Setup::Chess(self.start.fen(chess960)));
+        }
+        self.settle(&mut run)?;
+        if replayed {
+            for ply in &run.moves.plies {
+                rules::play_given(&mut self.start, &ply.mv).map_err(Problem::whole)?;
+            }
+        }
+        self.seen.clear();
+        Ok(run)
+    }
+}
+
+impl Pgn<'_, '_> {
+    /// Puts the moves read into the game's plies: each resolved on the
+    /// board from the start position, or as written (not replayed).
+    fn settle(&mut self, game: &mut Game) -> Result<(), Problem> {
         let chess960 = self.board.chess960;
         if self.opts.no_validate {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
-            if !self.seen.is_empty() {
-                warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
-            }
             // The moves as their text claims them.
             let mut seen = self.seen.iter().enumerate();
             return rules::fill(&mut game.moves, &mut |ply| {
@@ -396,20 +428,46 @@ thread_local! {
 /// more gets its own).
 const SEEN_KEPT: usize = 1 << 14;
 
-/// Reads one record.
-pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+/// The reader of one record, with the thread's vector of moves as
+/// written.
+fn reader<'t, 'o>(text: &'t str, opts: &'o ReadOptions, moves: usize) -> Pgn<'t, 'o> {
     let mut seen = SEEN.take();
     seen.clear();
-    // About one move in eight bytes of a record.
-    seen.reserve(text.len() / 8);
-    let mut pgn = Pgn {
+    seen.reserve(moves);
+    Pgn {
         text,
         opts,
         board: ChessBoard::STANDARD,
         start: rules::Position::start(),
         seen,
         loose_capture: None,
-    };
+        moves_read: false,
+    }
+}
+
+/// Reads one record a run of its main line at a time ([`StreamFn`]).
+///
+/// [`StreamFn`]: crate::codec::StreamFn
+pub fn stream(
+    text: &str,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(&Game) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem> {
+    if opts.grammar_only {
+        return Ok(None);
+    }
+    let mut pgn = reader(text, opts, 0);
+    let read = container::stream_record(text, opts, LEXING, &mut pgn, each);
+    if pgn.seen.capacity() <= SEEN_KEPT {
+        SEEN.set(pgn.seen);
+    }
+    read
+}
+
+/// Reads one record.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    // About one move in eight bytes of a record.
+    let mut pgn = reader(text, opts, text.len() / 8);
     let parse = |t| PgnParser::parse(Rule::record, t);
     let read = container::read_record(text, opts, Some(LEXING), parse, &mut pgn);
     if pgn.seen.capacity() <= SEEN_KEPT {
@@ -481,51 +539,85 @@ const ROSTER_DEFAULTS: [(&str, &str); 7] = [
 ];
 
 /// Writes one game in PGN export format.
-pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    if game.family() != crate::family::Family::Chess {
-        return Err(Problem::whole(format!(
-            "a {} game cannot be written as pgn",
-            game.family().name()
-        )));
-    }
-    let missing = ROSTER_DEFAULTS
-        .iter()
-        .filter(|(name, _)| game.tag(name).is_none())
-        .map(|&(name, value)| match name {
-            "Result" => Tag::new(name, game.effective_result().token()),
-            _ => Tag::new(name, value),
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    let mut writer = runs(opts);
+    writer.run(game, out)?;
+    writer.end(game, out)
+}
+
+/// The writer of a game in PGN export format a run of its main line at a
+/// time ([`RunsFn`]).
+///
+/// [`RunsFn`]: crate::codec::RunsFn
+pub fn runs(_opts: &WriteOptions) -> Box<dyn RunWriter> {
+    Box::new(PgnWriter { movetext: None })
+}
+
+const STYLE: Style = Style {
+    glyphs_as_nags: true,
+    layout: Layout::Paragraph,
+};
+
+/// A game being written in PGN export format.
+struct PgnWriter {
+    movetext: Option<container::Movetext>,
+}
+
+/// The error of a game of another family.
+fn not_chess(game: &Game) -> Problem {
+    Problem::whole(format!(
+        "a {} game cannot be written as pgn",
+        game.family().name()
+    ))
+}
+
+impl RunWriter for PgnWriter {
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        if run.family() != crate::family::Family::Chess {
+            return Err(not_chess(run));
+        }
+        let movetext = self.movetext.get_or_insert_with(|| {
+            container::Movetext::new(run.variant.first_mover(), &DIALECT, STYLE, out)
         });
-    let mut tags = super::tags::render(game);
-    for tag in missing {
-        tags.to_mut().push(tag);
-    }
-    // What the replay says of each move where it stands (a few bytes a
-    // ply), in the order the container writes them: each move is spelled
-    // from it where the container writes it.
-    let mut spellings = Vec::with_capacity(game.moves.plies.len());
-    super::Positions::walk(game, Lines::All, |_, spelling| {
-        spellings.push(spelling);
-        Ok(())
-    })?;
-    let mut spellings = spellings.into_iter();
-    let warnings = container::write(
-        game,
-        &tags,
-        out,
-        &DIALECT,
-        Style {
-            glyphs_as_nags: true,
-            layout: Layout::Paragraph,
-        },
-        |ply, buf| {
+        // What the replay says of each move where it stands (a few bytes a
+        // ply), in the order the container writes them: each move is spelled
+        // from it where the container writes it.
+        let mut spellings = Vec::with_capacity(run.moves.plies.len());
+        super::Positions::walk(run, Lines::All, |_, spelling| {
+            spellings.push(spelling);
+            Ok(())
+        })?;
+        let mut spellings = spellings.into_iter();
+        movetext.plies(&run.moves.plies, out, |ply, buf| {
             let spelling = spellings.next().ok_or_else(|| Problem::whole(LOST))?;
             San::spell_ply(&(), spelling, ply, buf)
-        },
-    )?;
-    if spellings.next().is_some() {
-        return Err(Problem::whole(LOST));
+        })?;
+        if spellings.next().is_some() {
+            return Err(Problem::whole(LOST));
+        }
+        Ok(())
     }
-    Ok(warnings)
+
+    fn end(self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
+        if game.family() != crate::family::Family::Chess {
+            return Err(not_chess(game));
+        }
+        let missing = ROSTER_DEFAULTS
+            .iter()
+            .filter(|(name, _)| game.tag(name).is_none())
+            .map(|&(name, value)| match name {
+                "Result" => Tag::new(name, game.effective_result().token()),
+                _ => Tag::new(name, value),
+            });
+        let mut tags = super::tags::render(game);
+        for tag in missing {
+            tags.to_mut().push(tag);
+        }
+        let movetext = self.movetext.unwrap_or_else(|| {
+            container::Movetext::new(game.variant.first_mover(), &DIALECT, STYLE, out)
+        });
+        movetext.end(game, &tags, &DIALECT, out)
+    }
 }
 
 /// The error of a writer whose plies and spellings do not pair up (a bug).

@@ -1074,7 +1074,7 @@ fn play_written(pos: &mut Position, chess960: bool, w: &Written) -> Result<Ply, 
 
 /// Checks a ply's own move in the position (it must be legal there and
 /// mean what its fields say) and plays it.
-fn play_given(pos: &mut Position, mv: &IrMove) -> Result<Ply, String> {
+pub fn play_given(pos: &mut Position, mv: &IrMove) -> Result<Ply, String> {
     let m = match *ply_of(mv)? {
         Ply::Null => return play_null(pos),
         Ply::Claimed(_) => {
