@@ -25,6 +25,7 @@ mod csv;
 mod draughts_board;
 mod draughts_corpus;
 mod fast_lexer;
+mod memory;
 mod parquet;
 mod pictures;
 mod python_crosscheck;

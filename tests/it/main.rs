@@ -55,6 +55,7 @@ mod registry;
 mod scanners;
 mod scoresheet_print;
 mod sllavcco;
+mod streaming;
 mod tafl;
 mod tenjiku;
 mod typed_tags;

@@ -262,6 +262,18 @@ proptest! {
     }
 
     #[test]
+    fn made_up_games_are_written_the_same_streamed_as_whole(games in vec(game(), 1..3)) {
+        // Each ply of the main line a run: the runs are cut everywhere.
+        let text = write_all("draughts-num", &games);
+        for to in ["draughts-num", "draughts-diag"] {
+            let (whole, streamed) =
+                crate::streaming::both_ways("draughts-num", to, text.as_bytes(), true);
+            prop_assert!(!whole.is_empty());
+            prop_assert_eq!(whole, streamed, "{}", text);
+        }
+    }
+
+    #[test]
     fn made_up_games_are_drawn_or_refused_after_any_ply(
         games in vec(game(), 1..3),
         ply in 0usize..6,

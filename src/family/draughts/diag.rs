@@ -11,7 +11,6 @@ use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
-use crate::family::draughts::board_of;
 use crate::family::draughts::pdn::{self as draughts, BoardChoice};
 use crate::family::draughts::{Board, Move as DMove, Path, DIALECT};
 use crate::family::spell::Spell;
@@ -208,11 +207,22 @@ fn diag<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Diag<'o, 't> {
 
 /// Writes one game.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let board = board_of(game, "draughts-diag")?;
-    if !board.has_diagonal() {
-        return Err(Problem::whole(no_diagonal(&board)));
+    draughts::write_game::<Diagonal>(game, "draughts-diag", diagonal, out)
+}
+
+/// Whether a board has diagonal coordinates (the error says why not).
+fn diagonal(board: &Board) -> Result<(), Problem> {
+    if board.has_diagonal() {
+        Ok(())
+    } else {
+        Err(Problem::whole(no_diagonal(board)))
     }
-    draughts::write_game::<Diagonal>(game, "draughts-diag", out)
+}
+
+/// The writer of draughts-diag a run of the main line at a time
+/// ([`crate::codec::RunsFn`]).
+pub fn runs(_opts: &WriteOptions) -> Box<dyn crate::codec::RunWriter> {
+    draughts::runs::<Diagonal>("draughts-diag", diagonal)
 }
 
 /// Diagonal coordinates ([`crate::spell`]), each move in its most compact

@@ -13,7 +13,7 @@ use crate::family::draughts::{
     play, position_of, Board, Move as DMove, Path, Square, DIALECT, RESULTS,
 };
 use crate::family::spell::Spell;
-use crate::family::{Move, Variant};
+use crate::family::{Move, Setup, Variant};
 use crate::ir::{Game, Ply, Tag};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -44,6 +44,11 @@ struct Num<'o, 't> {
     fen_at: (usize, usize),
     /// Where each move was written (offset and length), in reading order.
     spans: draughts::Spans,
+    /// The position before the next run of the main line, when the game is
+    /// read a run at a time (its setup, at first).
+    before: Option<Setup>,
+    /// Runs of the main line were read ([`container::Runs`]).
+    runs: bool,
 }
 
 impl Notation for Num<'_, '_> {
@@ -57,6 +62,7 @@ impl Notation for Num<'_, '_> {
     ) -> Result<Start, Problem> {
         let (choice, start) = draughts::start(tags, at, self.opts, true)?;
         self.choice = choice;
+        self.before = start.setup.clone();
         if let (true, Some(pos)) = (choice.assumed, position_of(&start.setup)) {
             self.inference.add_setup(pos);
             self.fen_at = at("FEN");
@@ -126,6 +132,13 @@ impl Notation for Num<'_, '_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        if self.runs {
+            // Every move was judged in its run.
+            if self.opts.no_validate {
+                warnings.push(Problem::whole(draughts::UNREPLAYED).of_kind("not-replayed"));
+            }
+            return Ok(());
+        }
         if let Some(pos) = self.alpha_seen {
             game.variant = Variant::Draughts(self.choice.board);
             warnings.push(draughts::settle_alpha(game, pos)?);
@@ -152,6 +165,26 @@ impl Notation for Num<'_, '_> {
             );
         }
         draughts::judge(game, self.text, &self.spans, self.opts, warnings)
+    }
+}
+
+impl container::Runs for Num<'_, '_> {
+    fn run(&mut self, plies: Vec<Ply>) -> Result<Game, Problem> {
+        // A board no tag names is known only from the whole game's squares.
+        if self.choice.assumed {
+            return Err(Problem::whole(
+                "no GameType tag: the board is inferred from the whole game",
+            ));
+        }
+        self.runs = true;
+        let mut run = Game::new(Variant::Draughts(self.choice.board));
+        run.setup = self.before.clone();
+        run.moves.plies = plies;
+        if let Some(after) = draughts::replayed(&run, self.text, &self.spans, self.opts)? {
+            self.before = Some(Setup::Draughts(after));
+        }
+        self.spans.clear();
+        Ok(run)
     }
 }
 
@@ -373,7 +406,29 @@ fn num<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Num<'o, 't> {
         inference: Inference::default(),
         fen_at: (1, 1),
         spans: draughts::Spans::new(),
+        before: None,
+        runs: false,
     }
+}
+
+/// Reads one record a run of its main line at a time
+/// ([`crate::codec::StreamFn`]): a record whose board a tag names, and
+/// whose movetext holds no position setups.
+pub fn stream(
+    text: &str,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(&Game) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem> {
+    if opts.grammar_only || draughts::lift_setups(text).is_some() {
+        return Ok(None);
+    }
+    container::stream_record(text, opts, LEXING, &mut num(text, opts), each)
+}
+
+/// The writer of draughts-num a run of the main line at a time
+/// ([`crate::codec::RunsFn`]).
+pub fn runs(_opts: &WriteOptions) -> Box<dyn crate::codec::RunWriter> {
+    draughts::runs::<Numbers>("draughts-num", |_| Ok(()))
 }
 
 /// Reads a record whose movetext held position setups (rare: a reader of
@@ -398,7 +453,7 @@ fn read_lifted(
 
 /// Writes one game.
 pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    draughts::write_game::<Numbers>(game, "draughts-num", out)
+    draughts::write_game::<Numbers>(game, "draughts-num", |_| Ok(()), out)
 }
 
 /// Numbered squares ([`crate::spell`]): `32-28`, a capture's path with

@@ -6,7 +6,7 @@ use crate::error::Problem;
 use crate::family::draughts::{draughts_move, position_of, Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
-use crate::codec::{line_col, ReadOptions};
+use crate::codec::{line_col, ReadOptions, RunWriter};
 use crate::container::{self, Start, Style};
 use crate::family::dialect::Dialect;
 use crate::family::draughts::play;
@@ -738,6 +738,11 @@ impl Spans {
     pub fn push(&mut self, at: usize, len: usize) {
         self.0.push((at, len));
     }
+
+    /// Forgets every move noted (a run of the main line was judged).
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
 }
 
 impl Default for Spans {
@@ -778,20 +783,29 @@ pub fn judge(
     opts: &ReadOptions,
     warnings: &mut Vec<Problem>,
 ) -> Result<(), Problem> {
-    if opts.no_validate {
-        if !game.moves.plies.is_empty() {
-            warnings.push(Problem::whole(UNREPLAYED).of_kind("not-replayed"));
-        }
-        return Ok(());
+    if opts.no_validate && !game.moves.plies.is_empty() {
+        warnings.push(Problem::whole(UNREPLAYED).of_kind("not-replayed"));
     }
+    replayed(game, text, spans, opts).map(|_| ())
+}
+
+/// Replays a game's moves as [`judge`] does, and gives the position after
+/// its main line, where they were replayed (`None` where they are not: a
+/// board not standard, `--no-validate`, no moves).
+pub fn replayed(
+    game: &Game,
+    text: &str,
+    spans: &Spans,
+    opts: &ReadOptions,
+) -> Result<Option<Position>, Problem> {
     let standard = game
         .variant
         .as_draughts()
         .is_some_and(|b| Board::preset(b.game_type) == Some(*b));
-    if !standard {
-        return Ok(());
+    if opts.no_validate || !standard {
+        return Ok(None);
     }
-    play::replay(game).map_err(|stop| {
+    play::replay_to_end(game).map_err(|stop| {
         let (at, len) = spans.0.get(stop.index).copied().unwrap_or((0, 0));
         let written = text.get(at..at + len).unwrap_or_default();
         let label = stop.ply.label(game.variant.first_mover());
@@ -808,19 +822,69 @@ pub fn judge(
 /// Writes a draughts game in the PGN-style container: the board's GameType
 /// tag when needed, and every move spelled by the notation `N` on the
 /// game's board.
-pub fn write_game<N>(game: &Game, format: &str, out: &mut String) -> Result<Vec<Problem>, Problem>
+pub fn write_game<N>(
+    game: &Game,
+    format: &'static str,
+    writes: BoardCheck,
+    out: &mut String,
+) -> Result<Vec<Problem>, Problem>
+where
+    N: Spell<Replay = super::Positions, Options = ()> + 'static,
+{
+    let mut writer = runs::<N>(format, writes);
+    writer.run(game, out)?;
+    writer.end(game, out)
+}
+
+/// The writer of a draughts game in the notation `N` a run of its main
+/// line at a time ([`crate::codec::RunsFn`]).
+pub fn runs<N>(format: &'static str, writes: BoardCheck) -> Box<dyn RunWriter>
+where
+    N: Spell<Replay = super::Positions, Options = ()> + 'static,
+{
+    Box::new(Writer::<N> {
+        format,
+        writes,
+        movetext: None,
+        notation: std::marker::PhantomData,
+    })
+}
+
+/// Whether a notation writes games of a board (the error says why not).
+pub type BoardCheck = fn(&Board) -> Result<(), Problem>;
+
+/// A draughts game being written in the notation `N`.
+struct Writer<N> {
+    format: &'static str,
+    writes: BoardCheck,
+    movetext: Option<container::Movetext>,
+    notation: std::marker::PhantomData<N>,
+}
+
+impl<N> RunWriter for Writer<N>
 where
     N: Spell<Replay = super::Positions, Options = ()>,
 {
-    let board = crate::family::draughts::board_of(game, format)?;
-    // A draughts move is spelled on the board alone, wherever it stands:
-    // each where the container writes it.
-    container::write(
-        game,
-        &render_tags(game, board),
-        out,
-        &DIALECT,
-        Style::default(),
-        |ply, buf| N::spell_ply(&(), &board, ply, buf),
-    )
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        let board = crate::family::draughts::board_of(run, self.format)?;
+        (self.writes)(&board)?;
+        let movetext = self.movetext.get_or_insert_with(|| {
+            container::Movetext::new(run.variant.first_mover(), &DIALECT, Style::default(), out)
+        });
+        // A draughts move is spelled on the board alone, wherever it stands:
+        // each where the container writes it.
+        movetext.plies(&run.moves.plies, out, |ply, buf| {
+            N::spell_ply(&(), &board, ply, buf)
+        })
+    }
+
+    fn end(self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
+        let board = crate::family::draughts::board_of(game, self.format)?;
+        (self.writes)(&board)?;
+        let tags = render_tags(game, board);
+        let movetext = self.movetext.unwrap_or_else(|| {
+            container::Movetext::new(game.variant.first_mover(), &DIALECT, Style::default(), out)
+        });
+        movetext.end(game, &tags, &DIALECT, out)
+    }
 }

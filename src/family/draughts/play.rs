@@ -745,8 +745,14 @@ const RETRIES: u32 = 64;
 /// when none can, the error is the one furthest into the game. A game of
 /// another family has nothing to replay.
 pub fn replay(game: &Game) -> Result<(), Illegal<'_>> {
+    replay_to_end(game).map(|_| ())
+}
+
+/// [`replay`], and the position after the game's main line (`None` for a
+/// game of another family or without moves).
+pub fn replay_to_end(game: &Game) -> Result<Option<Position>, Illegal<'_>> {
     let Some(board) = game.variant.as_draughts() else {
-        return Ok(());
+        return Ok(None);
     };
     let geo = geometry(*board);
     let mut cells = match position_of(&game.setup) {
@@ -760,7 +766,12 @@ pub fn replay(game: &Game) -> Result<(), Illegal<'_>> {
         branches: 0,
         budget: SEARCH_LIMIT,
     };
-    walk.line(&game.moves.plies, &mut cells)
+    walk.line(&game.moves.plies, &mut cells)?;
+    Ok(game
+        .moves
+        .plies
+        .last()
+        .map(|last| geo.position(&cells, last.side.other())))
 }
 
 /// Finds the square each move of a main line written in Russian short
@@ -980,7 +991,7 @@ impl Walk<'_> {
     fn branch<'g>(
         &mut self,
         rest: &'g [Ply],
-        cells: &Cells,
+        cells: &mut Cells,
         side: Side,
         paths: &[Found],
     ) -> Result<(), Illegal<'g>> {
@@ -1000,6 +1011,8 @@ impl Walk<'_> {
             match self.line(rest, &mut after) {
                 Ok(()) => {
                     self.branches -= 1;
+                    // The position at the end of the line.
+                    *cells = *after;
                     return Ok(());
                 }
                 Err(e) if furthest.as_ref().is_none_or(|f| e.index > f.index) => furthest = Some(e),

@@ -1,0 +1,315 @@
+//! Long records converted a run of their main line at a time
+//! (`Format::stream` and `Format::runs`): the same bytes and the same
+//! messages as the record converted whole, wherever the runs are cut, and
+//! the record never held whole.
+
+use std::path::Path;
+
+use kifu::archive::{Converter, Records};
+use kifu::codec::{ReadOptions, WriteOptions};
+use kifu::format::by_name;
+use kifu::ir::Game;
+
+use crate::common::{self, kifu, scratch, stderr, stdout};
+
+/// Every record of `text` converted from `from` to `to` as the converter
+/// gives it (the text written and every message, or the failure): whole,
+/// and streamed with each ply of the main line a run (`stream_above: 0`).
+pub fn both_ways(
+    from: &str,
+    to: &str,
+    text: &[u8],
+    no_validate: bool,
+) -> (Vec<String>, Vec<String>) {
+    let (from, to) = (by_name(from).unwrap(), by_name(to).unwrap());
+    let converter = |stream_above| Converter {
+        from,
+        to,
+        read: ReadOptions {
+            no_validate,
+            stream_above,
+            ..ReadOptions::default()
+        },
+        write: WriteOptions::default(),
+    };
+    let (whole, streamed) = (converter(Some(usize::MAX)), converter(Some(0)));
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut records = Records::new(text, from.split);
+    while let Some(batch) = records.next_batch(1 << 16).unwrap() {
+        for r in batch.records.iter().filter(|r| r.is_game) {
+            let bytes = &batch.data[r.range.clone()];
+            a.push(format!("{:?}", whole.convert(bytes)));
+            b.push(format!("{:?}", streamed.convert(bytes)));
+        }
+    }
+    (a, b)
+}
+
+fn assert_same_both_ways(from: &str, to: &str, text: &[u8], what: &str) {
+    for no_validate in [false, true] {
+        let (whole, streamed) = both_ways(from, to, text, no_validate);
+        assert!(!whole.is_empty(), "{what}: no records");
+        for (i, (a, b)) in whole.iter().zip(&streamed).enumerate() {
+            assert_eq!(
+                a, b,
+                "{what} ({from} -> {to}, no_validate {no_validate}): record {i} differs"
+            );
+        }
+    }
+}
+
+/// A chess record of `plies` knight moves out and back, decorated by turns
+/// with comments before and after, NAGs, glyphs, `;` comments, variations
+/// (some nested, some ending in comments), from a setup where Black moves
+/// at move 40 when `setup`.
+fn knights(plies: usize, setup: bool) -> String {
+    let mut text = String::from("[Event \"streamed\"]\n[Result \"1/2-1/2\"]\n");
+    let (mut number, mut white) = (1, true);
+    if setup {
+        text.push_str(
+            "[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 40\"]\n",
+        );
+        number = 40;
+        white = false;
+    }
+    text.push('\n');
+    // Where each side's knight stands: out (f3, f6) or home.
+    let (mut w_out, mut b_out) = (setup, false);
+    if setup {
+        text.push_str("40... ");
+    }
+    for i in 0..plies {
+        let (mv, alt) = match (white, if white { w_out } else { b_out }) {
+            (true, false) => ("Nf3", "Nh3"),
+            (true, true) => ("Ng1", "Nh4"),
+            (false, false) => ("Nf6", "Nh6"),
+            (false, true) => ("Ng8", "Nh5"),
+        };
+        if white {
+            text.push_str(&format!("{number}. "));
+        }
+        if i % 11 == 5 {
+            text.push_str("{before} ");
+        }
+        text.push_str(mv);
+        match i % 7 {
+            1 => text.push_str(" $1"),
+            3 => text.push_str("!?"),
+            4 => text.push_str(" {after the move} $14"),
+            6 => text.push_str(" ; to the end of the line\n"),
+            _ => {}
+        }
+        let dots = if white { "." } else { "..." };
+        match i % 13 {
+            2 => text.push_str(&format!(" ({number}{dots} {alt})")),
+            8 => text.push_str(&format!(" ({number}{dots} {alt} {{in it}}) {{after it}}")),
+            10 => text.push_str(&format!(" ({number}{dots} {alt} ({number}{dots} {mv}))")),
+            _ => {}
+        }
+        text.push(' ');
+        if i % 9 == 0 {
+            text.push('\n');
+        }
+        if white {
+            w_out = !w_out;
+        } else {
+            b_out = !b_out;
+            number += 1;
+        }
+        white = !white;
+    }
+    text.push_str("{the end} 1/2-1/2\n");
+    text
+}
+
+#[test]
+fn chess_records_are_written_the_same_streamed_as_whole() {
+    for (plies, setup) in [
+        (1, false),
+        (2, true),
+        (40, false),
+        (301, true),
+        (2_000, false),
+    ] {
+        let text = knights(plies, setup);
+        assert_same_both_ways("pgn", "pgn", text.as_bytes(), &format!("knights({plies})"));
+    }
+}
+
+#[test]
+fn a_failing_record_fails_as_it_does_whole() {
+    // An illegal move late in the game, a move the notation does not read,
+    // a variation that cannot be played (kept as text, whole), and the
+    // fast lexer giving up half-way (a `%` line).
+    let long = knights(600, false);
+    let cut = long.rfind(" Nf3").unwrap();
+    for (what, text) in [
+        ("illegal", format!("{} Qh5 Qh4 *", &long[..cut])),
+        ("unread", format!("{} Nf3& *", &long[..cut])),
+        ("variation", format!("{} (1. Ke2) *", &long[..cut])),
+        ("escape", format!("{}\n% an escape line\n*", &long[..cut])),
+    ] {
+        assert_same_both_ways("pgn", "pgn", text.as_bytes(), what);
+    }
+}
+
+#[test]
+fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
+    let text = knights(20_000, true);
+    let stream = by_name("pgn").unwrap().stream.unwrap();
+    let opts = ReadOptions {
+        stream_above: Some(0),
+        ..ReadOptions::default()
+    };
+    let mut runs = 0;
+    let mut plies = 0;
+    let mut longest = 0;
+    let head = stream(&text, &opts, &mut |run: &Game| {
+        runs += 1;
+        plies += run.moves.plies.len();
+        longest = longest.max(run.moves.plies.len());
+        // Each run starts from the position before it.
+        assert!(run.setup.is_some());
+        Ok(())
+    })
+    .unwrap()
+    .expect("read a run at a time");
+    assert_eq!(plies, 20_000);
+    assert_eq!(runs, 20_000, "every ply a run");
+    assert_eq!(longest, 1);
+    assert!(head.game.moves.plies.is_empty());
+    assert_eq!(head.game.result.map(|r| r.token()), Some("1/2-1/2"));
+    // At the size kifu streams from, runs of at least 64 KiB of text.
+    let mut runs = 0;
+    stream(&text, &ReadOptions::default(), &mut |_| {
+        runs += 1;
+        Ok(())
+    })
+    .unwrap()
+    .expect("read a run at a time");
+    assert!(
+        (2..=text.len() / (64 << 10) + 1).contains(&runs),
+        "{runs} runs"
+    );
+}
+
+/// A draughts-num record of two kings going to and fro on `board`
+/// (`GameType` named or not), with comments and variations by turns.
+fn kings(plies: usize, named: bool) -> String {
+    let mut text = String::new();
+    if named {
+        text.push_str("[GameType \"20\"]\n");
+    }
+    text.push_str("[FEN \"W:WK46:BK5\"]\n\n");
+    let moves = ["46-41", "5-10", "41-46", "10-5"];
+    for i in 0..plies {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        text.push_str(moves[i % 4]);
+        match i % 5 {
+            1 => text.push_str(" {a king}"),
+            3 => text.push_str(&format!(
+                " ({}{} {})",
+                i / 2 + 1,
+                if i % 2 == 0 { "." } else { "..." },
+                ["46-37", "5-14", "41-37", "10-14"][i % 4]
+            )),
+            _ => {}
+        }
+        text.push(' ');
+    }
+    text.push_str("2-0\n");
+    text
+}
+
+#[test]
+fn draughts_records_are_written_the_same_streamed_as_whole() {
+    for plies in [1, 7, 500] {
+        for named in [true, false] {
+            let text = kings(plies, named);
+            for to in ["draughts-num", "draughts-diag"] {
+                assert_same_both_ways("draughts-num", to, text.as_bytes(), "kings");
+            }
+        }
+    }
+    // A board no tag names is inferred from the whole game: read whole.
+    let stream = by_name("draughts-num").unwrap().stream.unwrap();
+    let opts = ReadOptions {
+        stream_above: Some(0),
+        ..ReadOptions::default()
+    };
+    let unnamed = stream(&kings(50, false), &opts, &mut |_| Ok(()));
+    assert!(unnamed.is_err(), "{unnamed:?}");
+    let named = stream(&kings(50, true), &opts, &mut |_| Ok(()));
+    assert!(matches!(named, Ok(Some(_))), "{named:?}");
+}
+
+#[test]
+fn the_bundled_corpus_is_written_the_same_streamed_as_whole() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    for (dir, from, tos) in [
+        ("chess", "pgn", &["pgn"][..]),
+        ("draughts", "pdn", &["draughts-num", "draughts-diag"][..]),
+    ] {
+        for file in common::files(&root.join(dir), from) {
+            let name = file.file_name().unwrap().to_string_lossy().to_string();
+            if name.ends_with(".diag.pdn") {
+                continue;
+            }
+            let text = std::fs::read(&file).unwrap();
+            let from = if from == "pgn" { "pgn" } else { "draughts-num" };
+            for to in tos {
+                assert_same_both_ways(from, to, &text, &name);
+            }
+        }
+    }
+}
+
+#[test]
+fn named_shared_files_are_written_the_same_streamed_as_whole() {
+    for (family, file, from, to) in [
+        ("chess", "twic/twic0920.pgn", "pgn", "pgn"),
+        ("chess", "pychess-tests/annotated.pgn", "pgn", "pgn"),
+        (
+            "draughts",
+            "pdn3-testsuite/games/succeed/lpc.pdn",
+            "draughts-num",
+            "draughts-diag",
+        ),
+    ] {
+        let Some(dir) = common::shared(family) else {
+            return;
+        };
+        let path = dir.join(file);
+        if let Ok(text) = std::fs::read(&path) {
+            assert_same_both_ways(from, to, &text, file);
+        }
+    }
+}
+
+#[test]
+fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
+    let dir = scratch("streaming", "cli");
+    let text = knights(60_000, false);
+    assert!(text.len() > kifu::codec::STREAM_ABOVE, "{}", text.len());
+    let input = dir.join("long.pgn");
+    std::fs::write(&input, &text).unwrap();
+    let input = input.to_str().unwrap();
+    let streamed = kifu(&["convert", "--to", "pgn", input], b"");
+    let whole = kifu(
+        &[
+            "convert",
+            "--to",
+            "pgn",
+            "--stream-above",
+            "1000000000",
+            input,
+        ],
+        b"",
+    );
+    assert!(streamed.status.success(), "{}", stderr(&streamed));
+    assert_eq!(stdout(&streamed), stdout(&whole));
+    assert_eq!(stderr(&streamed), stderr(&whole));
+    assert!(stderr(&streamed).contains("converted 1 game, 0 failed"));
+}
