@@ -110,6 +110,10 @@ pub type StreamFn = fn(
 /// ([`StreamFn`]), its writer of a whole game being the same runs: all of
 /// the game as one run, then its end.
 pub trait RunWriter {
+    /// Writes the head first, where the whole game is known before its
+    /// runs (a writer of a whole game); otherwise [`RunWriter::end`] puts
+    /// it before them.
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem>;
     /// Writes a run of the main line: `run` holds its plies, and as its
     /// setup the position before them.
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem>;

@@ -55,7 +55,7 @@ pub fn lex<'i, R: RuleType>(
 ) -> Option<Lexed<'i, R>> {
     let (tags, mut movetext) = lex_tags(text, lexing, dialect)?;
     let mut tokens = Vec::with_capacity((text.len() - movetext.i) / 4);
-    if !movetext.fill(&mut tokens, usize::MAX)? {
+    if !movetext.fill::<false, R>(&mut tokens, usize::MAX)? {
         return None;
     }
     Some(Lexed {
@@ -162,10 +162,11 @@ pub struct Movetext<'i> {
 }
 
 impl<'i> Movetext<'i> {
-    /// Lexes tokens into `tokens` until it holds `limit` or the movetext
+    /// Lexes tokens into `tokens` until it holds `limit` (when `BOUNDED`;
+    /// the whole movetext otherwise, without counting) or the movetext
     /// ends: `Some(true)` at its end, `Some(false)` when there is more;
     /// `None` where the lexer gives up (pest reads the record).
-    pub fn fill<R: RuleType>(
+    pub fn fill<const BOUNDED: bool, R: RuleType>(
         &mut self,
         tokens: &mut Vec<Token<'i, R>>,
         limit: usize,
@@ -187,7 +188,7 @@ impl<'i> Movetext<'i> {
         let mut i = self.i;
         let mut depth = self.depth;
         let mut main_moves = self.main_moves;
-        while i < n && tokens.len() < limit {
+        while i < n && (!BOUNDED || tokens.len() < limit) {
             let c = b[i];
             match c {
                 b'0'..=b'9' => {

@@ -800,7 +800,7 @@ impl<'i, R: RuleType> Iterator for Pieces<'i, R> {
                 return None;
             }
             let mut piece = Vec::with_capacity(PIECE_TOKENS);
-            match self.movetext.fill(&mut piece, PIECE_TOKENS) {
+            match self.movetext.fill::<true, R>(&mut piece, PIECE_TOKENS) {
                 Some(done) => self.done = done,
                 None => self.failed = true,
             }
@@ -1520,6 +1520,7 @@ where
     F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
 {
     let mut movetext = Movetext::new(game.variant.first_mover(), dialect, style, out);
+    movetext.head(game, tags, out)?;
     movetext.plies(&game.moves.plies, out, spell)?;
     movetext.end(game, tags, dialect, out)
 }
@@ -1527,10 +1528,14 @@ where
 /// A container game's text written a run of its main line at a time: the
 /// movetext first, as the runs come ([`Movetext::plies`]), then its end,
 /// and the head (preamble and tags) put before it ([`Movetext::end`]), so
-/// that the head may say what only the whole game knows (its result).
+/// that the head may say what only the whole game knows (its result). A
+/// writer that holds the whole game writes the head first
+/// ([`Movetext::head`]).
 pub struct Movetext {
     /// Where the game's text starts in the output.
     start: usize,
+    /// The warnings of the head, when it was written first.
+    head: Option<Vec<Problem>>,
     col: usize,
     glue: bool,
     /// The next ply of the main line is written with its number.
@@ -1548,6 +1553,7 @@ impl Movetext {
     pub fn new(first: Side, dialect: &Dialect, style: Style, out: &str) -> Movetext {
         Movetext {
             start: out.len(),
+            head: None,
             col: 0,
             glue: false,
             need_number: true,
@@ -1563,6 +1569,20 @@ impl Movetext {
             },
             warnings: Vec::new(),
         }
+    }
+
+    /// Writes the head (`game`'s preamble and `tags`) first, before any
+    /// ply, where the whole game is known.
+    pub fn head(&mut self, game: &Game, tags: &[Tag], out: &mut String) -> Result<(), Problem> {
+        let mut warnings = Vec::new();
+        write_head(game, tags, out, &mut warnings)?;
+        self.head = Some(warnings);
+        Ok(())
+    }
+
+    /// Whether the head was written first ([`Movetext::head`]).
+    pub fn has_head(&self) -> bool {
+        self.head.is_some()
     }
 
     /// Writes the next plies of the main line (with their comments and
@@ -1596,8 +1616,8 @@ impl Movetext {
 
     /// Ends the game: the main line's trailing comments and the result
     /// after the movetext, and the head (`game`'s preamble and `tags`)
-    /// before it. The warnings of the whole game, in the order of its
-    /// text.
+    /// before it, unless it was written first. The warnings of the whole
+    /// game, in the order of its text.
     pub fn end(
         mut self,
         game: &Game,
@@ -1618,31 +1638,18 @@ impl Movetext {
         }
         lines.token(game.result_in(dialect.results).token());
         lines.out.push('\n');
-        let mut warnings = Vec::new();
-        let mut head = String::new();
-        for c in &game.preamble {
-            match c.kind {
-                CommentKind::Brace => {
-                    let text = brace_text(&c.text, &mut warnings)?;
-                    head.push_str(&format!("{{{text}}}\n"));
-                }
-                CommentKind::Line => {
-                    let text = one_line(&c.text, || "a `;` comment".into(), &mut warnings);
-                    head.push_str(&format!(";{text}\n"));
-                }
-                CommentKind::Escape => {
-                    let text = one_line(&c.text, || "a `%` line".into(), &mut warnings);
-                    head.push_str(&format!("%{text}\n"));
-                }
+        let mut warnings = match self.head.take() {
+            Some(said) => said,
+            None => {
+                let mut said = Vec::new();
+                let mut head = String::new();
+                write_head(game, tags, &mut head, &mut said)?;
+                // (Moved in place: a large game's text is not copied.)
+                out.reserve_exact(head.len());
+                out.insert_str(self.start, &head);
+                said
             }
-        }
-        if !game.preamble.is_empty() {
-            head.push('\n');
-        }
-        write_tags(tags, &mut head, &mut warnings);
-        // (Moved in place: a large game's text is not copied.)
-        out.reserve_exact(head.len());
-        out.insert_str(self.start, &head);
+        };
         warnings.append(&mut self.warnings);
         if let Some(r) = game.foreign_result() {
             warnings.push(
@@ -1657,6 +1664,36 @@ impl Movetext {
         }
         Ok(warnings)
     }
+}
+
+/// Writes a game's head: its preamble comments and `tags`.
+fn write_head(
+    game: &Game,
+    tags: &[Tag],
+    out: &mut String,
+    warnings: &mut Vec<Problem>,
+) -> Result<(), Problem> {
+    for c in &game.preamble {
+        match c.kind {
+            CommentKind::Brace => {
+                let text = brace_text(&c.text, warnings)?;
+                out.push_str(&format!("{{{text}}}\n"));
+            }
+            CommentKind::Line => {
+                let text = one_line(&c.text, || "a `;` comment".into(), warnings);
+                out.push_str(&format!(";{text}\n"));
+            }
+            CommentKind::Escape => {
+                let text = one_line(&c.text, || "a `%` line".into(), warnings);
+                out.push_str(&format!("%{text}\n"));
+            }
+        }
+    }
+    if !game.preamble.is_empty() {
+        out.push('\n');
+    }
+    write_tags(tags, out, warnings);
+    Ok(())
 }
 
 /// A text that must stay on its line (a tag's value, a `;` or `%` comment):

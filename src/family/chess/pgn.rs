@@ -541,6 +541,7 @@ const ROSTER_DEFAULTS: [(&str, &str); 7] = [
 /// Writes one game in PGN export format.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     let mut writer = runs(opts);
+    writer.head(game, out)?;
     writer.run(game, out)?;
     writer.end(game, out)
 }
@@ -571,14 +572,46 @@ fn not_chess(game: &Game) -> Problem {
     ))
 }
 
+/// The tags PGN export format writes: the game's, with the seven-tag
+/// roster completed.
+fn export_tags(game: &Game) -> std::borrow::Cow<'_, [Tag]> {
+    let missing = ROSTER_DEFAULTS
+        .iter()
+        .filter(|(name, _)| game.tag(name).is_none())
+        .map(|&(name, value)| match name {
+            "Result" => Tag::new(name, game.effective_result().token()),
+            _ => Tag::new(name, value),
+        });
+    let mut tags = super::tags::render(game);
+    for tag in missing {
+        tags.to_mut().push(tag);
+    }
+    tags
+}
+
+impl PgnWriter {
+    /// The game's movetext, begun at the end of `out` when not yet.
+    fn movetext(&mut self, game: &Game, out: &str) -> &mut container::Movetext {
+        self.movetext.get_or_insert_with(|| {
+            container::Movetext::new(game.variant.first_mover(), &DIALECT, STYLE, out)
+        })
+    }
+}
+
 impl RunWriter for PgnWriter {
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
+        if game.family() != crate::family::Family::Chess {
+            return Err(not_chess(game));
+        }
+        let tags = export_tags(game);
+        self.movetext(game, out).head(game, &tags, out)
+    }
+
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
         if run.family() != crate::family::Family::Chess {
             return Err(not_chess(run));
         }
-        let movetext = self.movetext.get_or_insert_with(|| {
-            container::Movetext::new(run.variant.first_mover(), &DIALECT, STYLE, out)
-        });
+        let movetext = self.movetext(run, out);
         // What the replay says of each move where it stands (a few bytes a
         // ply), in the order the container writes them: each move is spelled
         // from it where the container writes it.
@@ -598,24 +631,16 @@ impl RunWriter for PgnWriter {
         Ok(())
     }
 
-    fn end(self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    fn end(mut self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
         if game.family() != crate::family::Family::Chess {
             return Err(not_chess(game));
         }
-        let missing = ROSTER_DEFAULTS
-            .iter()
-            .filter(|(name, _)| game.tag(name).is_none())
-            .map(|&(name, value)| match name {
-                "Result" => Tag::new(name, game.effective_result().token()),
-                _ => Tag::new(name, value),
-            });
-        let mut tags = super::tags::render(game);
-        for tag in missing {
-            tags.to_mut().push(tag);
-        }
-        let movetext = self.movetext.unwrap_or_else(|| {
-            container::Movetext::new(game.variant.first_mover(), &DIALECT, STYLE, out)
-        });
+        let tags = if self.movetext(game, out).has_head() {
+            std::borrow::Cow::Borrowed(&[][..])
+        } else {
+            export_tags(game)
+        };
+        let movetext = self.movetext.take().expect("begun above");
         movetext.end(game, &tags, &DIALECT, out)
     }
 }

@@ -832,6 +832,7 @@ where
     N: Spell<Replay = super::Positions, Options = ()> + 'static,
 {
     let mut writer = runs::<N>(format, writes);
+    writer.head(game, out)?;
     writer.run(game, out)?;
     writer.end(game, out)
 }
@@ -861,30 +862,46 @@ struct Writer<N> {
     notation: std::marker::PhantomData<N>,
 }
 
+impl<N> Writer<N> {
+    /// The game's movetext, begun at the end of `out` when not yet.
+    fn movetext(&mut self, game: &Game, out: &str) -> &mut container::Movetext {
+        self.movetext.get_or_insert_with(|| {
+            container::Movetext::new(game.variant.first_mover(), &DIALECT, Style::default(), out)
+        })
+    }
+}
+
 impl<N> RunWriter for Writer<N>
 where
     N: Spell<Replay = super::Positions, Options = ()>,
 {
-    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
-        let board = crate::family::draughts::board_of(run, self.format)?;
-        (self.writes)(&board)?;
-        let movetext = self.movetext.get_or_insert_with(|| {
-            container::Movetext::new(run.variant.first_mover(), &DIALECT, Style::default(), out)
-        });
-        // A draughts move is spelled on the board alone, wherever it stands:
-        // each where the container writes it.
-        movetext.plies(&run.moves.plies, out, |ply, buf| {
-            N::spell_ply(&(), &board, ply, buf)
-        })
-    }
-
-    fn end(self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
         let board = crate::family::draughts::board_of(game, self.format)?;
         (self.writes)(&board)?;
         let tags = render_tags(game, board);
-        let movetext = self.movetext.unwrap_or_else(|| {
-            container::Movetext::new(game.variant.first_mover(), &DIALECT, Style::default(), out)
-        });
+        self.movetext(game, out).head(game, &tags, out)
+    }
+
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        let board = crate::family::draughts::board_of(run, self.format)?;
+        (self.writes)(&board)?;
+        // A draughts move is spelled on the board alone, wherever it stands:
+        // each where the container writes it.
+        self.movetext(run, out)
+            .plies(&run.moves.plies, out, |ply, buf| {
+                N::spell_ply(&(), &board, ply, buf)
+            })
+    }
+
+    fn end(mut self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
+        let board = crate::family::draughts::board_of(game, self.format)?;
+        (self.writes)(&board)?;
+        let tags = if self.movetext(game, out).has_head() {
+            Cow::Borrowed(&[][..])
+        } else {
+            render_tags(game, board)
+        };
+        let movetext = self.movetext.take().expect("begun above");
         movetext.end(game, &tags, &DIALECT, out)
     }
 }
