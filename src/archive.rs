@@ -748,22 +748,29 @@ impl Converter<'_> {
     /// converted at once ([`claim_memory`]).
     pub fn convert(&self, bytes: &[u8]) -> Converted {
         let limit = self.read.max_record.unwrap_or(MAX_RECORD);
-        let _claim = match claim_memory(bytes.len(), limit) {
-            Ok(claim) => claim,
-            Err(e) => return Converted::Failed(e),
-        };
         let Some(write) = self.to.write else {
             return Converted::Failed(Problem::whole(format!(
                 "{} cannot be written",
                 self.to.name
             )));
         };
+        // A record streamed claims what streaming takes; one converted
+        // whole (one that failed streamed too), what a whole game takes.
         let stream_above = self.read.stream_above.unwrap_or(STREAM_ABOVE);
-        if bytes.len() > stream_above {
+        if bytes.len() > stream_above && self.streams() {
+            let claim = match claim_memory_at(bytes.len(), limit, STREAMED_PER_BYTE) {
+                Ok(claim) => claim,
+                Err(e) => return Converted::Failed(e),
+            };
             if let Some(done) = self.stream(bytes) {
                 return done;
             }
+            drop(claim);
         }
+        let _claim = match claim_memory(bytes.len(), limit) {
+            Ok(claim) => claim,
+            Err(e) => return Converted::Failed(e),
+        };
         let parsed = match read_record(self.from, &self.read, bytes) {
             Ok(p) => p,
             Err(e) => return Converted::Failed(e),
@@ -791,6 +798,15 @@ impl Converter<'_> {
 }
 
 impl Converter<'_> {
+    /// Whether records may be converted a run of their main line at a time
+    /// ([`Converter::stream`]): both formats can, and are of one family.
+    fn streams(&self) -> bool {
+        self.from.stream.is_some()
+            && self.to.runs.is_some()
+            && self.from.family.is_some()
+            && self.from.family == self.to.family
+    }
+
     /// Converts one record a run of its main line at a time, where both
     /// formats can ([`crate::format::Format::stream`] and
     /// [`crate::format::Format::runs`], of one family): the record's text,
@@ -800,9 +816,6 @@ impl Converter<'_> {
     /// gives it (and keeps a variation that cannot be read as text).
     fn stream(&self, bytes: &[u8]) -> Option<Converted> {
         let (stream, runs) = (self.from.stream?, self.to.runs?);
-        if self.from.family.is_none() || self.from.family != self.to.family {
-            return None;
-        }
         let mut warnings = Vec::new();
         let text = record_text(self.from, bytes, &mut warnings);
         let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);
@@ -866,10 +879,26 @@ impl Drop for Claim {
 /// kifu starts on it, instead of the allocation failing halfway and
 /// aborting the run.
 pub fn claim_memory(size: usize, limit: usize) -> Result<Option<Claim>, Problem> {
+    claim_memory_at(size, limit, MEMORY_PER_BYTE)
+}
+
+/// The memory that converting a record a run of its main line at a time
+/// may take at most, as a multiple of its size: its text, the text
+/// written and a run (docs/benchmarks.md, Memory per record: 3 to 6 times
+/// at 16 MB and more).
+pub const STREAMED_PER_BYTE: usize = 8;
+
+/// [`claim_memory`] for a conversion that takes at most `per_byte` times
+/// the record's size, from the same budget.
+pub fn claim_memory_at(
+    size: usize,
+    limit: usize,
+    per_byte: usize,
+) -> Result<Option<Claim>, Problem> {
     if size <= UNCLAIMED_RECORD {
         return Ok(None);
     }
-    let need = size.saturating_mul(MEMORY_PER_BYTE);
+    let need = size.saturating_mul(per_byte);
     let budget = limit.max(size).saturating_mul(MEMORY_PER_BYTE);
     let mut used = BUDGET.used.lock().unwrap_or_else(|e| e.into_inner());
     while *used > 0 && used.saturating_add(need) > budget {
@@ -881,7 +910,7 @@ pub fn claim_memory(size: usize, limit: usize) -> Result<Option<Claim>, Problem>
     let mut probe: Vec<u8> = Vec::new();
     match probe.try_reserve_exact(need) {
         Ok(()) => Ok(Some(claim)),
-        Err(_) => Err(no_memory(size as u64, Some(need))),
+        Err(_) => Err(no_memory(size as u64, Some((need, per_byte)))),
     }
 }
 
@@ -1264,10 +1293,10 @@ pub fn too_large(size: u64, limit: usize) -> Problem {
 
 /// The error for a record of `size` bytes that could not be held, or
 /// converted in the memory it `needs`.
-pub fn no_memory(size: u64, needs: Option<usize>) -> Problem {
+pub fn no_memory(size: u64, needs: Option<(usize, usize)>) -> Problem {
     let needs = match needs {
-        Some(n) => format!(
-            ", and converting it takes up to {} of memory ({MEMORY_PER_BYTE} times its size)",
+        Some((n, per_byte)) => format!(
+            ", and converting it takes up to {} of memory ({per_byte} times its size)",
             bytes_text(n as u64)
         ),
         None => String::new(),

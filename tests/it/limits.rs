@@ -380,8 +380,10 @@ fn a_record_kifu_has_no_memory_for_fails_alone() {
     let big = long_game(40 << 20);
     let text = format!("{}{big}{}", good(1), good(2));
     let raised = ["--max-record-size", "1G"];
-    // 1 GiB of address space: the 40 MiB game takes more to convert.
-    let out = convert_in(1 << 20, &raised, text.as_bytes());
+    // 1 GiB of address space: the 40 MiB game read whole (as a pair of
+    // formats that does not stream reads it) takes more to convert.
+    let whole = [&raised[..], &["--stream-above", "1073741824"]].concat();
+    let out = convert_in(1 << 20, &whole, text.as_bytes());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(counts(&out), (2, 1), "{err}");
@@ -392,6 +394,10 @@ fn a_record_kifu_has_no_memory_for_fails_alone() {
     );
     assert!(err.contains("could not have that much memory"), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("good 2"));
+    // Streamed (pgn -> pgn, a record over 256 KiB), it takes a few times
+    // its size, and converts in the same address space.
+    let out = convert_in(1 << 20, &raised, text.as_bytes());
+    assert_eq!(counts(&out), (3, 0), "{}", stderr(&out));
     // A game of 2 MiB converts in the same address space, -j 1 and -j 2.
     let text = format!("{}{}{}", good(1), long_game(2 << 20), good(2));
     for jobs in ["1", "2"] {
