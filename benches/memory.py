@@ -20,6 +20,10 @@ Shapes (each a legal game, so that validation runs to its end):
   alternative (two levels, three variations a pair);
 - chess-deep: every move with 400 nested variations on it (one shape of
   depth, below the limit of 500);
+- chess-one-variation: the main line one move, `1. Nf3`, and 50 nested
+  variations of it (`(1. Nc3 (1. Nc3 ...`), the deepest holding the rest
+  of the record (knights out and back, with an alternative every so
+  often), then `1... e5`: a record held in one variation;
 - chess-dense: `Nf3{}Nf6{}Ng1{}Ng8{}`, no numbers and no blanks, an empty
   comment after every move: the most plies and comments a byte of legal
   text holds, the worst shape found;
@@ -85,6 +89,16 @@ def chess_deep(size):
     return lines(size, pair, '[Event "memory"]\n\n')
 
 
+def chess_one_variation(size):
+    def pair(i):
+        a, b = i + 1, i + 2
+        return f"{a}... Nf6 {b}. Nb1 (Na4 {{a knight}}) {b}... Ng8 {b + 1}. Nc3"
+    head = '[Event "memory"]\n\n1. Nf3 ' + "(1. Nc3 " * 50
+    record = lines(size, lambda i: pair(2 * i - 1), head)
+    # Close the variations before the result.
+    return record[: -len("*\n")] + ") " * 50 + "1... e5 *\n"
+
+
 def chess_dense(size):
     return lines(size, lambda i: "Nf3{}Nf6{}Ng1{}Ng8{}", '[Event "memory"]\n\n')
 
@@ -102,6 +116,7 @@ SHAPES = {
     "chess-variations": (chess_variations, "pgn", "pgn"),
     "chess-deep": (chess_deep, "pgn", "pgn"),
     "chess-dense": (chess_dense, "pgn", "pgn"),
+    "chess-one-variation": (chess_one_variation, "pgn", "pgn"),
     "draughts-moves": (draughts_moves, "draughts-num", "draughts-diag"),
 }
 

@@ -22,7 +22,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
 
 use crate::codec::{
-    Frame, Framing, Games, Origin, Oversize, ReadOptions, Scan, WriteOptions, MAX_RECORD,
+    Frame, Framing, Games, Origin, Oversize, Piece, ReadOptions, Scan, WriteOptions, MAX_RECORD,
     STREAM_ABOVE,
 };
 use crate::error::{Diagnostic, Error, Problem, Severity};
@@ -820,7 +820,12 @@ impl Converter<'_> {
         let text = record_text(self.from, bytes, &mut warnings);
         let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);
         let mut writer = runs(&self.write);
-        let parsed = stream(&text, &self.read, &mut |run| writer.run(run, &mut out)).ok()??;
+        let mut each = |piece: Piece<'_>| match piece {
+            Piece::Run(run) => writer.run(run, &mut out),
+            Piece::Open => writer.open(&mut out),
+            Piece::Close(trailing) => writer.close(trailing, &mut out),
+        };
+        let parsed = stream(&text, &self.read, &mut each).ok()??;
         let written = writer.end(&parsed.game, &mut out).ok()?;
         warnings.extend(parsed.warnings);
         warnings.extend(written);

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Problem};
 use crate::family::Family;
-use crate::ir::{Game, MAX_VARIATION_DEPTH};
+use crate::ir::{Comment, Game, MAX_VARIATION_DEPTH};
 use crate::options::Settings;
 use crate::output::Output;
 
@@ -94,17 +94,31 @@ pub type SpellFn = fn(
     &crate::options::Settings,
 ) -> Result<Vec<String>, Problem>;
 
-/// Reads one record a run of its main line at a time, giving each run to
-/// the function as a game of its own (its setup the position before the
-/// run: [`crate::container::Runs`]); returns the game's head, the game
+/// Reads one record a run at a time, giving each run to the function as a
+/// game of its own (its setup the position before the run:
+/// [`crate::container::Runs`]), and the variations opened and closed
+/// around the runs in them ([`Piece`]); returns the game's head, the game
 /// without its plies (its tags, setup, result, the main line's trailing
 /// comments), with every warning of the record. `Ok(None)` where the
 /// record is not read so (then it is read whole, by the [`ReadFn`]).
 pub type StreamFn = fn(
     &str,
     &ReadOptions,
-    &mut dyn FnMut(&Game) -> Result<(), Problem>,
+    &mut dyn FnMut(Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem>;
+
+/// A piece of a record read a run at a time ([`StreamFn`]), in the order
+/// of the text, for a [`RunWriter`].
+#[derive(Debug)]
+pub enum Piece<'a> {
+    /// A run of the line open ([`RunWriter::run`]).
+    Run(&'a Game),
+    /// A variation of the last ply opens ([`RunWriter::open`]).
+    Open,
+    /// The variation open closes, after these comments
+    /// ([`RunWriter::close`]).
+    Close(&'a [Comment]),
+}
 
 /// A writer that takes a game a run of its main line at a time
 /// ([`StreamFn`]), its writer of a whole game being the same runs: all of
@@ -114,9 +128,14 @@ pub trait RunWriter {
     /// runs (a writer of a whole game); otherwise [`RunWriter::end`] puts
     /// it before them.
     fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem>;
-    /// Writes a run of the main line: `run` holds its plies, and as its
-    /// setup the position before them.
+    /// Writes a run of the line open (the main line, or the variation
+    /// opened last): `run` holds its plies, and as its setup the position
+    /// before them.
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem>;
+    /// Opens a variation of the last ply written, whose runs come next.
+    fn open(&mut self, out: &mut String) -> Result<(), Problem>;
+    /// Closes the variation open, after its `trailing` comments.
+    fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem>;
     /// Ends the game (its head `game`, whose plies are not written):
     /// what goes before the runs and after them. Returns the warnings of
     /// the whole game.

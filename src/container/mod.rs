@@ -17,7 +17,7 @@ use pest::iterators::{Pair, Pairs};
 use pest::RuleType;
 use std::borrow::Cow;
 
-use crate::codec::{line_col, too_deep, Parsed, ReadOptions};
+use crate::codec::{line_col, too_deep, Parsed, Piece, ReadOptions};
 use crate::error::Problem;
 use crate::family::dialect::{Dialect, Layout, Numbering, Results};
 use crate::family::{Move, Setup, Variant};
@@ -203,17 +203,27 @@ pub trait Notation {
     }
 }
 
-/// A notation whose records may be read a run of the main line at a
-/// time ([`stream_record`]), so that a long record is never held whole.
+/// A notation whose records may be read a run at a time
+/// ([`stream_record`]), so that a long record is never held whole: a run
+/// is a stretch of plies of one line (the main line or a variation), each
+/// with its comments and the variations read whole with it.
 pub trait Runs: Notation {
-    /// Makes a run of the main line's plies, as read (each with its
-    /// comments and variations), a game of its own, as [`Notation::finish`]
-    /// settles a whole one: the game's board, the moves resolved, and as
-    /// its setup the position before the run (from which the run's moves
-    /// are spelled). Then takes the position after the run as the next
-    /// run's. Says nothing: what `finish` says of a game it says once, at
-    /// the end.
-    fn run(&mut self, plies: Vec<Ply>) -> Result<Game, Problem>;
+    /// The position the main line starts from, as [`Runs::run`] takes it
+    /// (`None` where the moves are not replayed).
+    fn start_position(&self) -> Option<Setup>;
+
+    /// Makes a run of plies, as read, that continues a line from the
+    /// position `from`, a game of its own, as [`Notation::finish`] settles
+    /// a whole one: the game's board, the moves resolved (the run's are
+    /// the first moves read and not yet settled), and `from` as its setup
+    /// (from which the run's moves are spelled). Returns it, and the
+    /// position after the run's plies. Says nothing: what `finish` says of
+    /// a game it says once, at the end.
+    fn run(
+        &mut self,
+        plies: Vec<Ply>,
+        from: &Option<Setup>,
+    ) -> Result<(Game, Option<Setup>), Problem>;
 }
 
 /// The board and setup of a game, decided from its tags.
@@ -722,10 +732,13 @@ fn read_tag<R: ContainerRule>(
     (name, value)
 }
 
-/// Reads a record of a notation the fast lexer reads a run of its main
-/// line at a time: each run, a game of its own ([`Runs::run`]), goes to
-/// `each` as soon as it is read, and never more than a run's tokens and
-/// plies are held. Returns the game's head (the game without its plies:
+/// Reads a record of a notation the fast lexer reads a run at a time:
+/// each run, a game of its own ([`Runs::run`]), goes to `each` as soon as
+/// it is read, with the variations opened and closed around the runs in
+/// them, and never more than a run's tokens and plies are held. A run is
+/// cut where at least [`RUN_BYTES`] of text were read since the last, at
+/// any depth: then every line open hands on what it holds (the ply whose
+/// variation is being read alone, once, with the variations it had). Returns the game's head (the game without its plies:
 /// tags, setup, result, the main line's trailing comments) with every
 /// warning, as [`read_record`] says them of the whole game. `Ok(None)`
 /// where the fast lexer does not take the record: it is then read whole.
@@ -734,7 +747,7 @@ pub fn stream_record<'i, N: Runs>(
     opts: &ReadOptions,
     lexing: Lexing,
     notation: &mut N,
-    each: &mut dyn FnMut(&Game) -> Result<(), Problem>,
+    each: &mut dyn FnMut(Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
     let Some((lexed_tags, movetext)) = fast::lex_tags(text, lexing, N::DIALECT) else {
         return Ok(None);
@@ -750,12 +763,19 @@ pub fn stream_record<'i, N: Runs>(
         done: false,
         failed: false,
     };
-    let mut flush = |n: &mut N, plies: &mut Vec<Ply>| -> Result<(), Problem> {
-        let mut run = n.run(std::mem::take(plies))?;
-        each(&run)?;
-        *plies = std::mem::take(&mut run.moves.plies);
-        plies.clear();
-        Ok(())
+    let mut flush = |n: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
+        match piece {
+            Flushed::Begin => Ok(n.start_position()),
+            Flushed::Run { plies, from } => {
+                let (mut run, after) = n.run(std::mem::take(plies), from)?;
+                each(Piece::Run(&run))?;
+                // (The buffer goes back to the line it came from.)
+                *plies = std::mem::take(&mut run.moves.plies);
+                Ok(after)
+            }
+            Flushed::Open => each(Piece::Open).map(|()| None),
+            Flushed::Close(trailing) => each(Piece::Close(trailing)).map(|()| None),
+        }
     };
     let parsed = assemble(
         text,
@@ -849,7 +869,7 @@ fn assemble<'i, N: Notation>(
     moves: usize,
     notation: &mut N,
     mut warnings: Vec<Problem>,
-    mut runs: Option<&mut RunFlush<'_, N>>,
+    runs: Option<&mut RunFlush<'_, N>>,
     run_bytes: usize,
 ) -> Result<Parsed, Problem> {
     let result_tag = tags.iter().position(|t| t.name == "Result");
@@ -898,10 +918,21 @@ fn assemble<'i, N: Notation>(
         depth: 0,
         bare_number: false,
         scratch: Vec::new(),
-        runs: runs.as_deref_mut(),
+        runs,
         run_from: 0,
         run_bytes,
+        frames: Vec::new(),
+        open: Vec::new(),
+        handed_on: false,
     };
+    if walker.runs.is_some() {
+        let pos = walker.emit(Flushed::Begin)?;
+        walker.open.push(Open {
+            announced: true,
+            pos,
+            ..Open::default()
+        });
+    }
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
     if walker.runs.is_none() {
         game.moves.plies.reserve(moves);
@@ -917,11 +948,6 @@ fn assemble<'i, N: Notation>(
     )?;
     game.result = walker.result;
     let last_move = walker.last_move;
-    if let Some(flush) = runs {
-        if !game.moves.plies.is_empty() {
-            flush(notation, &mut game.moves.plies)?;
-        }
-    }
     check_result_agrees(
         text,
         &tags,
@@ -1070,11 +1096,57 @@ struct Walker<'n, 'w, 'r, 'i, N: Notation> {
     run_from: usize,
     /// How much text a run holds at least ([`run_bytes`]).
     run_bytes: usize,
+    /// The lines open above the one being read, while a variation is read
+    /// (when the record is read a run at a time).
+    frames: Vec<Line>,
+    /// What was handed on of each line open, by depth (the main line's
+    /// first), when the record is read a run at a time.
+    open: Vec<Open>,
+    /// The variation just read was handed on as it was read: its parent
+    /// does not hold it.
+    handed_on: bool,
 }
 
-/// What takes a run of the main line's plies ([`stream_record`]), leaving
-/// the vector empty.
-type RunFlush<'f, N> = dyn FnMut(&mut N, &mut Vec<Ply>) -> Result<(), Problem> + 'f;
+/// What was handed on of a line open ([`stream_record`]).
+#[derive(Debug, Clone, Default)]
+struct Open {
+    /// The line was opened in the stream ([`Piece::Open`]): what is left of
+    /// it is handed on when it ends, and its parent does not hold it.
+    announced: bool,
+    /// The line's first ply was handed on (without the variations read
+    /// after): the ply whose variation was being read.
+    head_done: bool,
+    /// The position before the line's first ply not handed on.
+    pos: Option<Setup>,
+    /// The position before the first ply, when it was handed on (its
+    /// variations start there).
+    open_pos: Option<Setup>,
+}
+
+/// What the walker hands on of a record read a run at a time.
+enum Flushed<'a> {
+    /// The reading begins: the position the main line starts from.
+    Begin,
+    /// A run of plies of the line open, from a position; the vector is
+    /// given back (emptied or not), and the position after them returned.
+    Run {
+        plies: &'a mut Vec<Ply>,
+        from: &'a Option<Setup>,
+    },
+    /// A variation of the last ply handed on opens.
+    Open,
+    /// The variation open closes, after these comments.
+    Close(&'a [Comment]),
+}
+
+/// What takes the pieces of a record read a run at a time
+/// ([`stream_record`]).
+type RunFlush<'f, N> = dyn FnMut(&mut N, Flushed<'_>) -> Result<Option<Setup>, Problem> + 'f;
+
+/// The error of a record whose stream cannot go on (a glyph or NAG after
+/// the variations of a move already handed on, which the container writes
+/// before them): it is read whole.
+const NOT_STREAMED: &str = "a glyph or NAG after the variations of a move handed on";
 
 /// How much of a record's text a run of its main line holds, at least: a
 /// run is cut before the first move of the main line past it.
@@ -1105,6 +1177,12 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
         main: bool,
     ) -> Result<Line, Problem> {
         let mut pending: Vec<Comment> = Vec::new();
+        if self.runs.is_some() && !main {
+            if self.open.len() <= self.depth {
+                self.open.resize_with(self.depth + 1, Open::default);
+            }
+            self.open[self.depth] = Open::default();
+        }
         if !main {
             // A variation's plies go to the reused buffer of its depth,
             // then into a line of their number: growing each line by
@@ -1132,12 +1210,10 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 Token::Move(text, offset, pair) => {
                     if main {
                         self.last_move = Some((text, offset));
-                        if let Some(flush) = &mut self.runs {
-                            if offset - self.run_from >= self.run_bytes && !line.plies.is_empty() {
-                                flush(self.notation, &mut line.plies)?;
-                                self.run_from = offset;
-                            }
-                        }
+                    }
+                    if self.runs.is_some() && offset - self.run_from >= self.run_bytes {
+                        self.flush(&mut line)?;
+                        self.run_from = offset;
                     }
                     let mv = self.notation.read_move(MoveText {
                         record: self.text,
@@ -1171,6 +1247,9 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 Token::Ellipsis if line.plies.is_empty() && !fixed_side => {
                     side = self.first.other();
                 }
+                Token::Glyph(_, offset) | Token::Nag(_, offset) if self.last_handed_on(&line) => {
+                    return Err(Problem::at(at(offset), NOT_STREAMED))
+                }
                 Token::Glyph(text, offset) => match line.plies.last_mut() {
                     Some(ply) if ply.glyph.is_none() => ply.glyph = Some(text.to_string()),
                     Some(_) => return Err(Problem::at(at(offset), "a second glyph for one move")),
@@ -1190,8 +1269,14 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 }
                 t @ (Token::Comment(..) | Token::ParenComment(..)) => {
                     if let Some(c) = comment(self.text, t, self.warnings) {
+                        let handed_on = self.last_handed_on(&line);
                         match line.plies.last_mut() {
-                            Some(ply) if ply.variations.is_empty() && pending.is_empty() => {
+                            // (A ply handed on had variations.)
+                            Some(ply)
+                                if ply.variations.is_empty()
+                                    && pending.is_empty()
+                                    && !handed_on =>
+                            {
                                 // Room for one comment, as for variations.
                                 ply.after.reserve_exact(1);
                                 ply.after.push(c)
@@ -1209,8 +1294,21 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                         return Err(too_deep(at(offset)));
                     }
                     self.depth += 1;
-                    let var = self.line(Line::default(), tokens, n, s, true, false)?;
+                    // Read a run at a time, the lines open are the walker's
+                    // while the variation is read.
+                    let streamed = self.runs.is_some();
+                    if streamed {
+                        self.frames.push(std::mem::take(&mut line));
+                    }
+                    let var = self.line(Line::default(), tokens, n, s, true, false);
+                    if streamed {
+                        line = self.frames.pop().unwrap_or_default();
+                    }
+                    let var = var?;
                     self.depth -= 1;
+                    if std::mem::take(&mut self.handed_on) {
+                        continue;
+                    }
                     if let Some(ply) = line.plies.last_mut() {
                         // Most plies have one variation, if any: room for
                         // one, not the four a first push makes.
@@ -1236,11 +1334,123 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
             }
         }
         line.trailing = pending;
+        if self.runs.is_some() {
+            self.end_line(&mut line, main)?;
+        }
         if !main {
             let plies = line.plies.drain(..).collect();
             self.scratch[self.depth - 1] = std::mem::replace(&mut line.plies, plies);
         }
         Ok(line)
+    }
+
+    /// Hands a piece of a record read a run at a time on.
+    fn emit(&mut self, piece: Flushed<'_>) -> Result<Option<Setup>, Problem> {
+        match self.runs.as_mut() {
+            Some(runs) => runs(self.notation, piece),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether the last ply of `line`, the line being read, was handed on
+    /// (read a run at a time).
+    fn last_handed_on(&self, line: &Line) -> bool {
+        self.runs.is_some() && line.plies.len() == 1 && self.open[self.depth].head_done
+    }
+
+    /// Hands on what every line open holds (`current` is the one being
+    /// read, at the walker's depth; those above it are the walker's
+    /// frames), in the order of the text: of each line above, its plies up
+    /// to the one whose variation is being read, that ply alone, then the
+    /// variation opened; of `current`, every ply.
+    fn flush(&mut self, current: &mut Line) -> Result<(), Problem> {
+        let depth = self.depth;
+        for k in 0..depth {
+            let mut line = std::mem::take(&mut self.frames[k]);
+            let handed = self.hand_on(k, &mut line, true);
+            self.frames[k] = line;
+            handed?;
+            if !self.open[k + 1].announced {
+                self.emit(Flushed::Open)?;
+                self.open[k + 1] = Open {
+                    announced: true,
+                    pos: self.open[k].open_pos.clone(),
+                    ..Open::default()
+                };
+            }
+        }
+        self.hand_on(depth, current, false)
+    }
+
+    /// Hands on the plies of `line`, at depth `k`, that were not: first
+    /// the variations of its first ply read since that ply was handed on,
+    /// then its plies, all of them or (`keep_last`) those before its last,
+    /// which is then handed on alone, with the variations it has, and kept.
+    fn hand_on(&mut self, k: usize, line: &mut Line, keep_last: bool) -> Result<(), Problem> {
+        let mut plies = std::mem::take(&mut line.plies);
+        let handed = (|| {
+            if self.open[k].head_done {
+                let from = self.open[k].open_pos.clone();
+                for mut var in std::mem::take(&mut plies[0].variations) {
+                    self.emit(Flushed::Open)?;
+                    self.emit(Flushed::Run {
+                        plies: &mut var.plies,
+                        from: &from,
+                    })?;
+                    self.emit(Flushed::Close(&var.trailing))?;
+                }
+                if keep_last && plies.len() == 1 {
+                    return Ok(());
+                }
+                plies.remove(0);
+                self.open[k].head_done = false;
+            }
+            let last = if keep_last { plies.pop() } else { None };
+            if !plies.is_empty() {
+                let from = self.open[k].pos.clone();
+                self.open[k].pos = self.emit(Flushed::Run {
+                    plies: &mut plies,
+                    from: &from,
+                })?;
+            }
+            plies.clear();
+            if let Some(ply) = last {
+                let from = self.open[k].pos.clone();
+                let mut alone = vec![ply];
+                let after = self.emit(Flushed::Run {
+                    plies: &mut alone,
+                    from: &from,
+                })?;
+                let mut ply = alone.pop().ok_or_else(|| Problem::whole(NOT_STREAMED))?;
+                // Written with it.
+                ply.variations.clear();
+                plies.push(ply);
+                self.open[k].open_pos = from;
+                self.open[k].pos = after;
+                self.open[k].head_done = true;
+            }
+            Ok(())
+        })();
+        line.plies = plies;
+        handed
+    }
+
+    /// Ends a line of a record read a run at a time: the main line, or a
+    /// variation opened in the stream, hands on what is left of it, and
+    /// the variation closes (its parent then does not hold it).
+    fn end_line(&mut self, line: &mut Line, main: bool) -> Result<(), Problem> {
+        let depth = self.depth;
+        if !main && !self.open[depth].announced {
+            return Ok(());
+        }
+        self.hand_on(depth, line, false)?;
+        if !main {
+            let trailing = std::mem::take(&mut line.trailing);
+            self.emit(Flushed::Close(&trailing))?;
+            self.handed_on = true;
+        }
+        self.open[depth] = Open::default();
+        Ok(())
     }
 
     /// Warns (once a game) of a move number written without its dot, which
@@ -1538,8 +1748,10 @@ pub struct Movetext {
     head: Option<Vec<Problem>>,
     col: usize,
     glue: bool,
-    /// The next ply of the main line is written with its number.
-    need_number: bool,
+    /// Whether the next ply of each open line is written with its number:
+    /// the main line's first, then each variation open in it
+    /// ([`Movetext::open`]).
+    need_number: Vec<bool>,
     numbers: Numbers,
     glyphs_as_nags: bool,
     width: usize,
@@ -1556,7 +1768,7 @@ impl Movetext {
             head: None,
             col: 0,
             glue: false,
-            need_number: true,
+            need_number: vec![true],
             numbers: Numbers {
                 first,
                 numbering: dialect.numbering,
@@ -1585,33 +1797,70 @@ impl Movetext {
         self.head.is_some()
     }
 
-    /// Writes the next plies of the main line (with their comments and
-    /// variations) to `out`.
+    /// Writes the next plies of the line open (the main line, or the
+    /// variation [`Movetext::open`] opened last), with their comments and
+    /// variations, to `out`.
     pub fn plies<F>(&mut self, plies: &[Ply], out: &mut String, mut spell: F) -> Result<(), Problem>
     where
         F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
     {
-        let mut lines = Lines {
-            out,
-            warnings: &mut self.warnings,
-            col: self.col,
-            glue: self.glue,
-            glyphs_as_nags: self.glyphs_as_nags,
-            width: self.width,
-        };
+        let main = self.need_number.len() == 1;
+        let numbers = self.numbers;
         let mut buf = String::new();
-        let written = write_plies(
-            plies,
-            &mut self.need_number,
-            self.numbers,
-            true,
-            &mut lines,
-            &mut spell,
-            &mut buf,
-        );
-        self.col = lines.col;
-        self.glue = lines.glue;
+        let (mut lines, need) = self.lines(out);
+        let written = write_plies(plies, need, numbers, main, &mut lines, &mut spell, &mut buf);
+        let (col, glue) = (lines.col, lines.glue);
+        (self.col, self.glue) = (col, glue);
         written
+    }
+
+    /// Opens a variation of the last ply written, whose plies
+    /// [`Movetext::plies`] then writes.
+    pub fn open(&mut self, out: &mut String) {
+        let (mut lines, _) = self.lines(out);
+        lines.open();
+        let (col, glue) = (lines.col, lines.glue);
+        (self.col, self.glue) = (col, glue);
+        self.need_number.push(true);
+    }
+
+    /// Closes the variation open, after its `trailing` comments.
+    pub fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
+        if self.need_number.len() < 2 {
+            return Err(Problem::whole("a variation closed that was not open"));
+        }
+        let (mut lines, _) = self.lines(out);
+        for c in trailing {
+            lines.comment(c)?;
+        }
+        lines.close();
+        let (col, glue) = (lines.col, lines.glue);
+        (self.col, self.glue) = (col, glue);
+        self.need_number.pop();
+        if let Some(need) = self.need_number.last_mut() {
+            *need = true;
+        }
+        Ok(())
+    }
+
+    /// The lines laid out from where the text written so far ends, and
+    /// whether the open line's next ply needs its number.
+    fn lines<'o>(&'o mut self, out: &'o mut String) -> (Lines<'o>, &'o mut bool) {
+        let need = self
+            .need_number
+            .last_mut()
+            .expect("the main line is always open");
+        (
+            Lines {
+                out,
+                warnings: &mut self.warnings,
+                col: self.col,
+                glue: self.glue,
+                glyphs_as_nags: self.glyphs_as_nags,
+                width: self.width,
+            },
+            need,
+        )
     }
 
     /// Ends the game: the main line's trailing comments and the result
@@ -1625,14 +1874,10 @@ impl Movetext {
         dialect: &Dialect,
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
-        let mut lines = Lines {
-            out,
-            warnings: &mut self.warnings,
-            col: self.col,
-            glue: self.glue,
-            glyphs_as_nags: self.glyphs_as_nags,
-            width: self.width,
-        };
+        if self.need_number.len() != 1 {
+            return Err(Problem::whole("a variation was left open"));
+        }
+        let (mut lines, _) = self.lines(out);
         for c in &game.moves.trailing {
             lines.comment(c)?;
         }

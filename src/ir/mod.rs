@@ -305,6 +305,14 @@ impl Line {
         self.plies.is_empty() && self.trailing.is_empty()
     }
 
+    /// How many plies the line holds, with those of its variations.
+    pub fn ply_count(&self) -> usize {
+        self.plies
+            .iter()
+            .map(|p| 1 + p.variations.iter().map(Line::ply_count).sum::<usize>())
+            .sum()
+    }
+
     /// How deeply variations nest in this line (0: none), counted no
     /// further than `limit + 1`, so that a line deeper than the stack allows
     /// is measured without overflowing it.

@@ -6,9 +6,8 @@
 use std::path::Path;
 
 use kifu::archive::{Converter, Records};
-use kifu::codec::{ReadOptions, WriteOptions};
+use kifu::codec::{Piece, ReadOptions, WriteOptions};
 use kifu::format::by_name;
-use kifu::ir::Game;
 
 use crate::common::{self, kifu, scratch, stderr, stdout};
 
@@ -161,36 +160,109 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
         stream_above: Some(0),
         ..ReadOptions::default()
     };
-    let mut runs = 0;
-    let mut plies = 0;
-    let mut longest = 0;
-    let head = stream(&text, &opts, &mut |run: &Game| {
-        runs += 1;
-        plies += run.moves.plies.len();
-        longest = longest.max(run.moves.plies.len());
-        // Each run starts from the position before it.
-        assert!(run.setup.is_some());
+    // Runs of the main line and in variations, each variation opened and
+    // closed around its runs.
+    let (mut main_runs, mut main_plies, mut longest, mut deep_runs) = (0, 0, 0, 0);
+    let (mut depth, mut opened) = (0usize, 0);
+    let head = stream(&text, &opts, &mut |piece: Piece<'_>| {
+        match piece {
+            Piece::Run(run) => {
+                // Each run starts from the position before it.
+                assert!(run.setup.is_some());
+                if depth == 0 {
+                    main_runs += 1;
+                    main_plies += run.moves.plies.len();
+                    longest = longest.max(run.moves.plies.len());
+                } else {
+                    deep_runs += 1;
+                }
+            }
+            Piece::Open => {
+                depth += 1;
+                opened += 1;
+            }
+            Piece::Close(_) => depth -= 1,
+        }
         Ok(())
     })
     .unwrap()
     .expect("read a run at a time");
-    assert_eq!(plies, 20_000);
-    assert_eq!(runs, 20_000, "every ply a run");
+    assert_eq!(main_plies, 20_000);
+    assert_eq!(main_runs, 20_000, "every ply a run");
     assert_eq!(longest, 1);
+    assert_eq!(depth, 0, "every variation opened is closed");
+    assert!(opened > 1000 && deep_runs >= opened, "{opened} {deep_runs}");
     assert!(head.game.moves.plies.is_empty());
     assert_eq!(head.game.result.map(|r| r.token()), Some("1/2-1/2"));
     // At the size kifu streams from, runs of at least 64 KiB of text.
     let mut runs = 0;
-    stream(&text, &ReadOptions::default(), &mut |_| {
-        runs += 1;
+    stream(&text, &ReadOptions::default(), &mut |piece| {
+        runs += usize::from(matches!(piece, Piece::Run(_)));
         Ok(())
     })
     .unwrap()
     .expect("read a run at a time");
+    // (A cut inside a variation hands on the main line's plies, the move
+    // whose variation it is, and the variation's plies: up to four runs.)
     assert!(
-        (2..=text.len() / (64 << 10) + 1).contains(&runs),
+        (2..=4 * (text.len() / (64 << 10) + 1)).contains(&runs),
         "{runs} runs"
     );
+}
+
+/// A chess record whose main line is one move and a variation of it that
+/// holds the rest of the record, `depth` levels deep (each level a
+/// variation of the first move of the one above), its deepest line
+/// knights out and back with a variation of its own every so often.
+fn one_long_variation(plies: usize, depth: usize) -> String {
+    let mut text = String::from("[Event \"deep\"]\n\n1. Nf3 ");
+    for _ in 0..depth {
+        text.push_str("(1. Nc3 ");
+    }
+    let cycle = ["Nf6", "Nb1", "Ng8", "Nc3"];
+    let other = ["Nh6", "Na4", "Ng4", "Na3"];
+    for i in 0..plies {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}... ", i / 2 + 1));
+        }
+        text.push_str(cycle[i % 4]);
+        text.push(' ');
+        match i % 17 {
+            3 => text.push_str("{in the line} "),
+            9 => text.push_str(&format!("({} {{a knight}}) ", other[i % 4])),
+            _ => {}
+        }
+    }
+    for _ in 0..depth {
+        text.push_str(") ");
+    }
+    text.push_str("1... e5 *\n");
+    text
+}
+
+#[test]
+fn a_record_held_in_one_long_variation_is_read_in_runs_too() {
+    for depth in [1, 2, 7] {
+        let text = one_long_variation(3_000, depth);
+        assert_same_both_ways("pgn", "pgn", text.as_bytes(), &format!("depth {depth}"));
+    }
+    let text = one_long_variation(30_000, 3);
+    let stream = by_name("pgn").unwrap().stream.unwrap();
+    let (mut depth, mut deepest, mut runs) = (0usize, 0usize, 0);
+    stream(&text, &ReadOptions::default(), &mut |piece| {
+        match piece {
+            Piece::Run(_) if depth == 3 => runs += 1,
+            Piece::Open => depth += 1,
+            Piece::Close(_) => depth -= 1,
+            Piece::Run(_) => {}
+        }
+        deepest = deepest.max(depth);
+        Ok(())
+    })
+    .unwrap()
+    .expect("read a run at a time");
+    assert_eq!(deepest, 3);
+    assert!(runs >= 3, "the long variation in {runs} runs");
 }
 
 /// A draughts-num record of two kings going to and fro on `board`

@@ -16,7 +16,7 @@ use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Lines;
 use crate::family::spell::{Replay as _, Spell};
 use crate::family::{Move, Setup, Variant};
-use crate::ir::{Game, Ply as IrPly, Tag};
+use crate::ir::{Comment, Game, Ply as IrPly, Tag};
 
 /// The pest parser: the container, the chess family and SAN.
 #[allow(missing_docs)]
@@ -138,40 +138,63 @@ impl Notation for Pgn<'_, '_> {
         if self.opts.no_validate && self.moves_read {
             warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
         }
-        self.settle(game)
+        self.settle(game, self.start, self.seen.len())
     }
 }
 
 impl container::Runs for Pgn<'_, '_> {
-    fn run(&mut self, plies: Vec<IrPly>) -> Result<Game, Problem> {
+    fn start_position(&self) -> Option<Setup> {
+        (!self.opts.no_validate).then(|| Setup::Chess(self.start.fen(self.board.chess960)))
+    }
+
+    fn run(
+        &mut self,
+        plies: Vec<IrPly>,
+        from: &Option<Setup>,
+    ) -> Result<(Game, Option<Setup>), Problem> {
         let mut run = Game::new(Variant::Chess(self.board));
         run.moves.plies = plies;
         let chess960 = self.board.chess960;
-        let replayed = !self.opts.no_validate;
-        if replayed {
-            run.setup = Some(Setup::Chess(self.start.fen(chess960)));
+        let moves = run.moves.ply_count();
+        if moves > self.seen.len() {
+            return Err(mismatch());
         }
-        self.settle(&mut run)?;
-        if replayed {
-            for ply in &run.moves.plies {
-                rules::play_given(&mut self.start, &ply.mv).map_err(Problem::whole)?;
+        let start = match from {
+            Some(Setup::Chess(fen)) if !self.opts.no_validate => {
+                rules::position_of_fen(fen).map_err(Problem::whole)?
             }
+            _ => self.start,
+        };
+        self.settle(&mut run, start, moves)?;
+        self.seen.drain(..moves);
+        if self.opts.no_validate {
+            return Ok((run, None));
         }
-        self.seen.clear();
-        Ok(run)
+        run.setup = Some(Setup::Chess(start.fen(chess960)));
+        let mut after = start;
+        for ply in &run.moves.plies {
+            rules::play_given(&mut after, &ply.mv).map_err(Problem::whole)?;
+        }
+        Ok((run, Some(Setup::Chess(after.fen(chess960)))))
     }
 }
 
 impl Pgn<'_, '_> {
-    /// Puts the moves read into the game's plies: each resolved on the
-    /// board from the start position, or as written (not replayed).
-    fn settle(&mut self, game: &mut Game) -> Result<(), Problem> {
+    /// Puts the first `moves` moves read into the game's plies: each
+    /// resolved on the board from `start`, or as written (not replayed).
+    fn settle(
+        &mut self,
+        game: &mut Game,
+        start: rules::Position,
+        moves: usize,
+    ) -> Result<(), Problem> {
         let chess960 = self.board.chess960;
+        let seen = &self.seen[..moves];
         if self.opts.no_validate {
             self.board.validated = false;
             game.variant = Variant::Chess(self.board);
             // The moves as their text claims them.
-            let mut seen = self.seen.iter().enumerate();
+            let mut seen = seen.iter().enumerate();
             return rules::fill(&mut game.moves, &mut |ply| {
                 let (k, s) = seen.next().ok_or_else(mismatch)?;
                 rules::as_written(&s.written, s.check, ply.side)
@@ -179,12 +202,12 @@ impl Pgn<'_, '_> {
             });
         }
         // Every move resolved on the board, in the order it was written.
-        let mut moves = Vec::with_capacity(self.seen.len());
-        rules::Replay::start(&game.moves, Some(self.start), chess960)
-            .resolve(&self.seen, |step| moves.push(step.mv))
+        let mut resolved = Vec::with_capacity(moves);
+        rules::Replay::start(&game.moves, Some(start), chess960)
+            .resolve(seen, |step| resolved.push(step.mv))
             .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
-        let mut moves = moves.into_iter();
-        rules::fill(&mut game.moves, &mut |_| moves.next().ok_or(())).map_err(|()| mismatch())
+        let mut resolved = resolved.into_iter();
+        rules::fill(&mut game.moves, &mut |_| resolved.next().ok_or(())).map_err(|()| mismatch())
     }
 }
 
@@ -451,7 +474,7 @@ fn reader<'t, 'o>(text: &'t str, opts: &'o ReadOptions, moves: usize) -> Pgn<'t,
 pub fn stream(
     text: &str,
     opts: &ReadOptions,
-    each: &mut dyn FnMut(&Game) -> Result<(), Problem>,
+    each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
     if opts.grammar_only {
         return Ok(None);
@@ -629,6 +652,23 @@ impl RunWriter for PgnWriter {
             return Err(Problem::whole(LOST));
         }
         Ok(())
+    }
+
+    fn open(&mut self, out: &mut String) -> Result<(), Problem> {
+        match &mut self.movetext {
+            Some(movetext) => {
+                movetext.open(out);
+                Ok(())
+            }
+            None => Err(Problem::whole("a variation opened before any move")),
+        }
+    }
+
+    fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
+        match &mut self.movetext {
+            Some(movetext) => movetext.close(trailing, out),
+            None => Err(Problem::whole("a variation closed before any move")),
+        }
     }
 
     fn end(mut self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {

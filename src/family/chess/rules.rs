@@ -126,6 +126,11 @@ pub fn start_position() -> cz::Board {
     START.clone()
 }
 
+/// The position a FEN gives (as a setup's is read).
+pub fn position_of_fen(fen: &str) -> Result<Position, String> {
+    Ok(Position::of(&parse_fen(fen)?))
+}
+
 /// Reads a FEN with standard (`KQkq`), X-FEN or Shredder (`HAha`) castling
 /// rights; the move counters may be missing.
 pub fn parse_fen(fen: &str) -> Result<cz::Board, String> {

@@ -44,8 +44,8 @@ struct Num<'o, 't> {
     fen_at: (usize, usize),
     /// Where each move was written (offset and length), in reading order.
     spans: draughts::Spans,
-    /// The position before the next run of the main line, when the game is
-    /// read a run at a time (its setup, at first).
+    /// The game's setup, where its main line starts when it is read a run
+    /// at a time.
     before: Option<Setup>,
     /// Runs of the main line were read ([`container::Runs`]).
     runs: bool,
@@ -169,7 +169,15 @@ impl Notation for Num<'_, '_> {
 }
 
 impl container::Runs for Num<'_, '_> {
-    fn run(&mut self, plies: Vec<Ply>) -> Result<Game, Problem> {
+    fn start_position(&self) -> Option<Setup> {
+        self.before.clone()
+    }
+
+    fn run(
+        &mut self,
+        plies: Vec<Ply>,
+        from: &Option<Setup>,
+    ) -> Result<(Game, Option<Setup>), Problem> {
         // A board no tag names is known only from the whole game's squares.
         if self.choice.assumed {
             return Err(Problem::whole(
@@ -178,13 +186,12 @@ impl container::Runs for Num<'_, '_> {
         }
         self.runs = true;
         let mut run = Game::new(Variant::Draughts(self.choice.board));
-        run.setup = self.before.clone();
+        run.setup = from.clone();
         run.moves.plies = plies;
-        if let Some(after) = draughts::replayed(&run, self.text, &self.spans, self.opts)? {
-            self.before = Some(Setup::Draughts(after));
-        }
-        self.spans.clear();
-        Ok(run)
+        let moves = run.moves.ply_count();
+        let after = draughts::replayed(&run, self.text, &self.spans, self.opts)?;
+        self.spans.forget(moves);
+        Ok((run, after.map(Setup::Draughts)))
     }
 }
 
@@ -417,7 +424,7 @@ fn num<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Num<'o, 't> {
 pub fn stream(
     text: &str,
     opts: &ReadOptions,
-    each: &mut dyn FnMut(&Game) -> Result<(), Problem>,
+    each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
     if opts.grammar_only || draughts::lift_setups(text).is_some() {
         return Ok(None);

@@ -14,7 +14,7 @@ use crate::family::draughts::rules::{fits, parse_fen, write_fen};
 use crate::family::draughts::DIALECT;
 use crate::family::spell::Spell;
 use crate::family::{Move, Setup, Variant};
-use crate::ir::{back_tag, find_tag, Backing, Game, Line, Side, Tag};
+use crate::ir::{back_tag, find_tag, Backing, Comment, Game, Line, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 use std::sync::OnceLock;
 
@@ -739,9 +739,9 @@ impl Spans {
         self.0.push((at, len));
     }
 
-    /// Forgets every move noted (a run of the main line was judged).
-    pub fn clear(&mut self) {
-        self.0.clear();
+    /// Forgets the first `moves` moves noted (a run of them was judged).
+    pub fn forget(&mut self, moves: usize) {
+        self.0.drain(..moves.min(self.0.len()));
     }
 }
 
@@ -891,6 +891,23 @@ where
             .plies(&run.moves.plies, out, |ply, buf| {
                 N::spell_ply(&(), &board, ply, buf)
             })
+    }
+
+    fn open(&mut self, out: &mut String) -> Result<(), Problem> {
+        match &mut self.movetext {
+            Some(movetext) => {
+                movetext.open(out);
+                Ok(())
+            }
+            None => Err(Problem::whole("a variation opened before any move")),
+        }
+    }
+
+    fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
+        match &mut self.movetext {
+            Some(movetext) => movetext.close(trailing, out),
+            None => Err(Problem::whole("a variation closed before any move")),
+        }
     }
 
     fn end(mut self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
