@@ -126,6 +126,8 @@ fn framed(framing: Framing, games: &[&str]) -> String {
 /// - the record written in each interchange format ([`INTERCHANGE`]) reads
 ///   back and writes A (X -> json -> X and X -> xml -> X equal X -> X).
 ///
+/// A format that reads records a run at a time ([`Format::stream`]) gives
+/// every record the same converted a run at a time, cut before every move.
 /// The games of [`UNREPLAYED_TOO`] are checked a second time as read by
 /// syntax alone.
 pub fn round_trips(name: &str, data: &[u8]) {
@@ -142,6 +144,18 @@ pub fn round_trips(name: &str, data: &[u8]) {
 fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions) {
     let f = format(name);
     let same = converter_with(f, f, read.clone());
+    // Read a run at a time where the format can, with a cut before every
+    // move of every line (`--stream-above 0`).
+    let cut = f.stream.map(|_| {
+        converter_with(
+            f,
+            f,
+            ReadOptions {
+                stream_above: Some(0),
+                ..read.clone()
+            },
+        )
+    });
     let through: Vec<_> = INTERCHANGE
         .iter()
         .map(|&via| {
@@ -154,7 +168,18 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions) {
         .collect();
     for (n, record) in game_records(f, data).iter().enumerate() {
         let n = n + 1;
-        let Converted::Game(a, _) = same.convert(record) else {
+        let whole = same.convert(record);
+        // Converted a run at a time, the same text and the same messages
+        // (or the same failure).
+        if let Some(cut) = &cut {
+            let streamed = cut.convert(record);
+            assert!(
+                format!("{whole:?}") == format!("{streamed:?}"),
+                "{name} game {n}: converted a run at a time, it is not what it is whole\n--- record:\n{}\n--- whole:\n{whole:?}\n--- a run at a time:\n{streamed:?}",
+                show(record)
+            );
+        }
+        let Converted::Game(a, _) = whole else {
             continue;
         };
         // X -> X -> X, through the record splitter, two games in a row.

@@ -217,12 +217,14 @@ pub trait Runs: Notation {
     /// a whole one: the game's board, the moves resolved (the run's are
     /// the first moves read and not yet settled), and `from` as its setup
     /// (from which the run's moves are spelled). Returns it, and the
-    /// position after the run's plies. Says nothing: what `finish` says of
-    /// a game it says once, at the end.
+    /// position after the run's plies. `depth` is the line's (0: the main
+    /// line). Says nothing: what `finish` says of a game it says once, at
+    /// the end.
     fn run(
         &mut self,
         plies: Vec<Ply>,
         from: &Option<Setup>,
+        depth: usize,
     ) -> Result<(Game, Option<Setup>), Problem>;
 }
 
@@ -766,8 +768,8 @@ pub fn stream_record<'i, N: Runs>(
     let mut flush = |n: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
         match piece {
             Flushed::Begin => Ok(n.start_position()),
-            Flushed::Run { plies, from } => {
-                let (mut run, after) = n.run(std::mem::take(plies), from)?;
+            Flushed::Run { plies, from, depth } => {
+                let (mut run, after) = n.run(std::mem::take(plies), from, depth)?;
                 each(Piece::Run(&run))?;
                 // (The buffer goes back to the line it came from.)
                 *plies = std::mem::take(&mut run.moves.plies);
@@ -1132,6 +1134,8 @@ enum Flushed<'a> {
     Run {
         plies: &'a mut Vec<Ply>,
         from: &'a Option<Setup>,
+        /// The depth of the line (0: the main line).
+        depth: usize,
     },
     /// A variation of the last ply handed on opens.
     Open,
@@ -1396,6 +1400,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                     self.emit(Flushed::Run {
                         plies: &mut var.plies,
                         from: &from,
+                        depth: k + 1,
                     })?;
                     self.emit(Flushed::Close(&var.trailing))?;
                 }
@@ -1411,6 +1416,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 self.open[k].pos = self.emit(Flushed::Run {
                     plies: &mut plies,
                     from: &from,
+                    depth: k,
                 })?;
             }
             plies.clear();
@@ -1420,6 +1426,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 let after = self.emit(Flushed::Run {
                     plies: &mut alone,
                     from: &from,
+                    depth: k,
                 })?;
                 let mut ply = alone.pop().ok_or_else(|| Problem::whole(NOT_STREAMED))?;
                 // Written with it.
@@ -1751,7 +1758,10 @@ pub struct Movetext {
     /// Whether the next ply of each open line is written with its number:
     /// the main line's first, then each variation open in it
     /// ([`Movetext::open`]).
-    need_number: Vec<bool>,
+    need_number: bool,
+    /// The same, of each variation open ([`Movetext::open`]), outermost
+    /// first.
+    need_in: Vec<bool>,
     numbers: Numbers,
     glyphs_as_nags: bool,
     width: usize,
@@ -1768,7 +1778,8 @@ impl Movetext {
             head: None,
             col: 0,
             glue: false,
-            need_number: vec![true],
+            need_number: true,
+            need_in: Vec::new(),
             numbers: Numbers {
                 first,
                 numbering: dialect.numbering,
@@ -1804,7 +1815,7 @@ impl Movetext {
     where
         F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
     {
-        let main = self.need_number.len() == 1;
+        let main = self.need_in.is_empty();
         let numbers = self.numbers;
         let mut buf = String::new();
         let (mut lines, need) = self.lines(out);
@@ -1821,12 +1832,12 @@ impl Movetext {
         lines.open();
         let (col, glue) = (lines.col, lines.glue);
         (self.col, self.glue) = (col, glue);
-        self.need_number.push(true);
+        self.need_in.push(true);
     }
 
     /// Closes the variation open, after its `trailing` comments.
     pub fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
-        if self.need_number.len() < 2 {
+        if self.need_in.is_empty() {
             return Err(Problem::whole("a variation closed that was not open"));
         }
         let (mut lines, _) = self.lines(out);
@@ -1836,20 +1847,15 @@ impl Movetext {
         lines.close();
         let (col, glue) = (lines.col, lines.glue);
         (self.col, self.glue) = (col, glue);
-        self.need_number.pop();
-        if let Some(need) = self.need_number.last_mut() {
-            *need = true;
-        }
+        self.need_in.pop();
+        *self.need_in.last_mut().unwrap_or(&mut self.need_number) = true;
         Ok(())
     }
 
     /// The lines laid out from where the text written so far ends, and
     /// whether the open line's next ply needs its number.
     fn lines<'o>(&'o mut self, out: &'o mut String) -> (Lines<'o>, &'o mut bool) {
-        let need = self
-            .need_number
-            .last_mut()
-            .expect("the main line is always open");
+        let need = self.need_in.last_mut().unwrap_or(&mut self.need_number);
         (
             Lines {
                 out,
@@ -1874,7 +1880,7 @@ impl Movetext {
         dialect: &Dialect,
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
-        if self.need_number.len() != 1 {
+        if !self.need_in.is_empty() {
             return Err(Problem::whole("a variation was left open"));
         }
         let (mut lines, _) = self.lines(out);

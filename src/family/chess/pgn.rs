@@ -151,6 +151,7 @@ impl container::Runs for Pgn<'_, '_> {
         &mut self,
         plies: Vec<IrPly>,
         from: &Option<Setup>,
+        _depth: usize,
     ) -> Result<(Game, Option<Setup>), Problem> {
         let mut run = Game::new(Variant::Chess(self.board));
         run.moves.plies = plies;

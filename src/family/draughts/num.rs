@@ -49,6 +49,24 @@ struct Num<'o, 't> {
     before: Option<Setup>,
     /// Runs of the main line were read ([`container::Runs`]).
     runs: bool,
+    /// How a record read a run at a time whose board no tag names is read:
+    /// first only to infer its board, then on that board.
+    inferred: Inferred,
+}
+
+/// A board no tag names, for a record read a run at a time: the board is
+/// known only from every move, so the record is read twice, first to find
+/// the board (its runs dropped, the first two moves of its main line kept,
+/// which [`Inference::settle`] weighs too), then on it.
+#[derive(Default)]
+enum Inferred {
+    /// The board is named, or the record is read whole.
+    #[default]
+    No,
+    /// The first reading: the first moves of the main line so far.
+    Finding(Vec<Ply>),
+    /// The second: the board found, and the warning that says so.
+    Found(Board, Option<Problem>),
 }
 
 impl Notation for Num<'_, '_> {
@@ -60,9 +78,18 @@ impl Notation for Num<'_, '_> {
         tags: &[Tag],
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
-        let (choice, start) = draughts::start(tags, at, self.opts, true)?;
+        let (choice, mut start) = draughts::start(tags, at, self.opts, true)?;
         self.choice = choice;
         self.before = start.setup.clone();
+        if let (true, Inferred::Found(board, _)) = (choice.assumed, &self.inferred) {
+            // Read on the board the first reading found.
+            self.choice = BoardChoice {
+                board: *board,
+                assumed: false,
+            };
+            start.variant = Variant::Draughts(*board);
+            return Ok(start);
+        }
         if let (true, Some(pos)) = (choice.assumed, position_of(&start.setup)) {
             self.inference.add_setup(pos);
             self.fen_at = at("FEN");
@@ -133,7 +160,13 @@ impl Notation for Num<'_, '_> {
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
         if self.runs {
-            // Every move was judged in its run.
+            // Every move was judged in its run; the board inferred is said
+            // where a game read whole says it.
+            if let Inferred::Found(_, said) = &mut self.inferred {
+                if let Some(said) = said.take() {
+                    warnings.push(said.of_kind("board-inferred"));
+                }
+            }
             if self.opts.no_validate {
                 warnings.push(Problem::whole(draughts::UNREPLAYED).of_kind("not-replayed"));
             }
@@ -177,19 +210,31 @@ impl container::Runs for Num<'_, '_> {
         &mut self,
         plies: Vec<Ply>,
         from: &Option<Setup>,
+        depth: usize,
     ) -> Result<(Game, Option<Setup>), Problem> {
-        // A board no tag names is known only from the whole game's squares.
-        if self.choice.assumed {
-            return Err(Problem::whole(
-                "no GameType tag: the board is inferred from the whole game",
-            ));
-        }
         self.runs = true;
+        // A board no tag names is known only from the whole game's squares:
+        // the first reading keeps the main line's first two moves alone.
+        if let Inferred::Finding(first) = &mut self.inferred {
+            if depth == 0 {
+                for ply in plies.iter().take(2 - first.len().min(2)) {
+                    let mut bare = ply.clone();
+                    bare.variations.clear();
+                    first.push(bare);
+                }
+            }
+            let mut run = Game::new(Variant::Draughts(self.choice.board));
+            run.moves.plies = plies;
+            return Ok((run, None));
+        }
+        if self.choice.assumed {
+            return Err(Problem::whole(NO_TAG));
+        }
         let mut run = Game::new(Variant::Draughts(self.choice.board));
         run.setup = from.clone();
         run.moves.plies = plies;
         let moves = run.moves.ply_count();
-        let after = draughts::replayed(&run, self.text, &self.spans, self.opts)?;
+        let after = draughts::replayed(&run, self.text, &self.spans, self.opts, true)?;
         self.spans.forget(moves);
         Ok((run, after.map(Setup::Draughts)))
     }
@@ -415,12 +460,17 @@ fn num<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Num<'o, 't> {
         spans: draughts::Spans::new(),
         before: None,
         runs: false,
+        inferred: Inferred::No,
     }
 }
 
-/// Reads one record a run of its main line at a time
-/// ([`crate::codec::StreamFn`]): a record whose board a tag names, and
-/// whose movetext holds no position setups.
+/// The error of a run read before the board is known.
+const NO_TAG: &str = "no GameType tag: the board is inferred from the whole game";
+
+/// Reads one record a run at a time ([`crate::codec::StreamFn`]): a record
+/// whose movetext holds no position setups. Where no tag names the board
+/// (numbered squares), the record is first read to infer it, its runs
+/// dropped, then read on it.
 pub fn stream(
     text: &str,
     opts: &ReadOptions,
@@ -429,7 +479,32 @@ pub fn stream(
     if opts.grammar_only || draughts::lift_setups(text).is_some() {
         return Ok(None);
     }
-    container::stream_record(text, opts, LEXING, &mut num(text, opts), each)
+    let mut reader = num(text, opts);
+    match container::stream_record(text, opts, LEXING, &mut reader, each) {
+        Err(e) if e.message == NO_TAG => {}
+        read => return read,
+    }
+    // The board no tag names, found from every move.
+    let mut finding = num(text, opts);
+    finding.inferred = Inferred::Finding(Vec::new());
+    if container::stream_record(text, opts, LEXING, &mut finding, &mut |_| Ok(()))?.is_none()
+        || finding.alpha_seen.is_some()
+    {
+        return Ok(None);
+    }
+    let Inferred::Finding(first) = std::mem::take(&mut finding.inferred) else {
+        return Ok(None);
+    };
+    let mut opening = Game::new(Variant::Draughts(finding.choice.board));
+    opening.setup = finding.before.clone();
+    opening.moves.plies = first;
+    let said = std::mem::take(&mut finding.inference).settle(&mut opening, text, finding.fen_at)?;
+    let Some(&board) = opening.variant.as_draughts() else {
+        return Ok(None);
+    };
+    let mut reader = num(text, opts);
+    reader.inferred = Inferred::Found(board, Some(said));
+    container::stream_record(text, opts, LEXING, &mut reader, each)
 }
 
 /// The writer of draughts-num a run of the main line at a time

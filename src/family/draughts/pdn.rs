@@ -786,17 +786,18 @@ pub fn judge(
     if opts.no_validate && !game.moves.plies.is_empty() {
         warnings.push(Problem::whole(UNREPLAYED).of_kind("not-replayed"));
     }
-    replayed(game, text, spans, opts).map(|_| ())
+    replayed(game, text, spans, opts, false).map(|_| ())
 }
 
 /// Replays a game's moves as [`judge`] does, and gives the position after
-/// its main line, where they were replayed (`None` where they are not: a
-/// board not standard, `--no-validate`, no moves).
+/// its main line (when `to_end`), where they were replayed (`None` where
+/// they are not: a board not standard, `--no-validate`, no moves).
 pub fn replayed(
     game: &Game,
     text: &str,
     spans: &Spans,
     opts: &ReadOptions,
+    to_end: bool,
 ) -> Result<Option<Position>, Problem> {
     let standard = game
         .variant
@@ -805,7 +806,7 @@ pub fn replayed(
     if opts.no_validate || !standard {
         return Ok(None);
     }
-    play::replay_to_end(game).map_err(|stop| {
+    play::replay_to_end(game, to_end).map_err(|stop| {
         let (at, len) = spans.0.get(stop.index).copied().unwrap_or((0, 0));
         let written = text.get(at..at + len).unwrap_or_default();
         let label = stop.ply.label(game.variant.first_mover());

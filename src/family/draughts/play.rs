@@ -745,12 +745,12 @@ const RETRIES: u32 = 64;
 /// when none can, the error is the one furthest into the game. A game of
 /// another family has nothing to replay.
 pub fn replay(game: &Game) -> Result<(), Illegal<'_>> {
-    replay_to_end(game).map(|_| ())
+    replay_to_end(game, false).map(|_| ())
 }
 
-/// [`replay`], and the position after the game's main line (`None` for a
-/// game of another family or without moves).
-pub fn replay_to_end(game: &Game) -> Result<Option<Position>, Illegal<'_>> {
+/// [`replay`], and (`to_end`) the position after the game's main line
+/// (`None` for a game of another family or without moves).
+pub fn replay_to_end(game: &Game, to_end: bool) -> Result<Option<Position>, Illegal<'_>> {
     let Some(board) = game.variant.as_draughts() else {
         return Ok(None);
     };
@@ -771,6 +771,7 @@ pub fn replay_to_end(game: &Game) -> Result<Option<Position>, Illegal<'_>> {
         .moves
         .plies
         .last()
+        .filter(|_| to_end)
         .map(|last| geo.position(&cells, last.side.other())))
 }
 
