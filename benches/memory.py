@@ -29,7 +29,9 @@ Shapes (each a legal game, so that validation runs to its end):
   text holds, the worst shape found;
 - draughts-moves: draughts-num, two kings of an international board going
   to and fro from a FEN (`46-41 5-10 41-46 10-5`), converted to
-  draughts-diag.
+  draughts-diag;
+- draughts-inferred: the same without its GameType tag (the board inferred
+  from the moves).
 """
 
 import argparse
@@ -110,6 +112,13 @@ def draughts_moves(size):
     return lines(size, pair, '[Event "memory"]\n[GameType "20"]\n[FEN "W:WK46:BK5"]\n\n')
 
 
+def draughts_inferred(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return f"{a}. 46-41 5-10 {b}. 41-46 10-5"
+    return lines(size, pair, '[Event "memory"]\n[FEN "W:WK46:BK5"]\n\n')
+
+
 SHAPES = {
     "chess-moves": (chess_moves, "pgn", "pgn"),
     "chess-comments": (chess_comments, "pgn", "pgn"),
@@ -118,6 +127,7 @@ SHAPES = {
     "chess-dense": (chess_dense, "pgn", "pgn"),
     "chess-one-variation": (chess_one_variation, "pgn", "pgn"),
     "draughts-moves": (draughts_moves, "draughts-num", "draughts-diag"),
+    "draughts-inferred": (draughts_inferred, "draughts-num", "draughts-diag"),
 }
 
 

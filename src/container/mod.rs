@@ -1154,7 +1154,7 @@ const NOT_STREAMED: &str = "a glyph or NAG after the variations of a move handed
 
 /// How much of a record's text a run of its main line holds, at least: a
 /// run is cut before the first move of the main line past it.
-pub const RUN_BYTES: usize = 64 << 10;
+pub const RUN_BYTES: usize = 16 << 10;
 
 /// How much text a run holds for these options: [`RUN_BYTES`], or less
 /// where records are streamed from a smaller size on (`--stream-above 0`

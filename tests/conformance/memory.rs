@@ -1,10 +1,10 @@
 //! Memory per record (issue 22, docs/benchmarks.md "Memory per record"):
 //! one record of each shape `benches/memory.py` makes (moves, comments,
 //! variations, 400 nested variations, a record held in one variation 50
-//! deep, the densest movetext, draughts), 16
-//! MB, converted validated and with `--no-validate`, peaks at most 8 times
-//! its size (GNU time's peak resident set of the test build of kifu), and
-//! converts.
+//! deep, the densest movetext, draughts with its board named and
+//! inferred), 16 MB, converted validated and with `--no-validate`, peaks at
+//! most 8 times its size (GNU time's peak resident set of the test build
+//! of kifu), and converts.
 
 use std::path::Path;
 use std::process::Command;
@@ -27,7 +27,7 @@ fn a_long_record_of_any_shape_takes_at_most_8_times_its_size() {
         ])
         .args([
             "--shapes",
-            "chess-moves,chess-comments,chess-variations,chess-deep,chess-one-variation,chess-dense,draughts-moves",
+            "chess-moves,chess-comments,chess-variations,chess-deep,chess-one-variation,chess-dense,draughts-moves,draughts-inferred",
         ])
         .output()
         .expect("python3 runs");
@@ -38,7 +38,7 @@ fn a_long_record_of_any_shape_takes_at_most_8_times_its_size() {
     // Every shape measured, validated and not.
     assert_eq!(
         said.lines().filter(|l| l.contains(" MB | ")).count(),
-        7,
+        8,
         "{said}"
     );
 }

@@ -194,7 +194,7 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     assert!(opened > 1000 && deep_runs >= opened, "{opened} {deep_runs}");
     assert!(head.game.moves.plies.is_empty());
     assert_eq!(head.game.result.map(|r| r.token()), Some("1/2-1/2"));
-    // At the size kifu streams from, runs of at least 64 KiB of text.
+    // At the size kifu streams from, runs of at least RUN_BYTES of text.
     let mut runs = 0;
     stream(&text, &ReadOptions::default(), &mut |piece| {
         runs += usize::from(matches!(piece, Piece::Run(_)));
@@ -205,7 +205,7 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     // (A cut inside a variation hands on the main line's plies, the move
     // whose variation it is, and the variation's plies: up to four runs.)
     assert!(
-        (2..=4 * (text.len() / (64 << 10) + 1)).contains(&runs),
+        (2..=4 * (text.len() / kifu::container::RUN_BYTES + 1)).contains(&runs),
         "{runs} runs"
     );
 }
@@ -261,7 +261,8 @@ fn a_record_held_in_one_long_variation_is_read_in_runs_too() {
     })
     .unwrap()
     .expect("read a run at a time");
-    assert_eq!(deepest, 3);
+    // (A cut inside a variation of the deepest line opens it too.)
+    assert!((3..=4).contains(&deepest), "{deepest}");
     assert!(runs >= 3, "the long variation in {runs} runs");
 }
 

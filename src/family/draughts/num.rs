@@ -225,6 +225,7 @@ impl container::Runs for Num<'_, '_> {
             }
             let mut run = Game::new(Variant::Draughts(self.choice.board));
             run.moves.plies = plies;
+            self.spans.forget(run.moves.ply_count());
             return Ok((run, None));
         }
         if self.choice.assumed {
