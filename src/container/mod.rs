@@ -1835,6 +1835,26 @@ impl Movetext {
         self.need_in.push(true);
     }
 
+    /// [`Movetext::open`] of a game's movetext, which a variation cannot
+    /// open before any move began it.
+    pub fn open_in(movetext: Option<&mut Movetext>, out: &mut String) -> Result<(), Problem> {
+        let movetext =
+            movetext.ok_or_else(|| Problem::whole("a variation opened before any move"))?;
+        movetext.open(out);
+        Ok(())
+    }
+
+    /// [`Movetext::close`] of a game's movetext, begun or not.
+    pub fn close_in(
+        movetext: Option<&mut Movetext>,
+        trailing: &[Comment],
+        out: &mut String,
+    ) -> Result<(), Problem> {
+        movetext
+            .ok_or_else(|| Problem::whole("a variation closed before any move"))?
+            .close(trailing, out)
+    }
+
     /// Closes the variation open, after its `trailing` comments.
     pub fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
         if self.need_in.is_empty() {

@@ -656,20 +656,11 @@ impl RunWriter for PgnWriter {
     }
 
     fn open(&mut self, out: &mut String) -> Result<(), Problem> {
-        match &mut self.movetext {
-            Some(movetext) => {
-                movetext.open(out);
-                Ok(())
-            }
-            None => Err(Problem::whole("a variation opened before any move")),
-        }
+        container::Movetext::open_in(self.movetext.as_mut(), out)
     }
 
     fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
-        match &mut self.movetext {
-            Some(movetext) => movetext.close(trailing, out),
-            None => Err(Problem::whole("a variation closed before any move")),
-        }
+        container::Movetext::close_in(self.movetext.as_mut(), trailing, out)
     }
 
     fn end(mut self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
