@@ -798,7 +798,7 @@ impl Converter<'_> {
 }
 
 impl Converter<'_> {
-    /// Whether records may be converted a run of their main line at a time
+    /// Whether records may be converted a run at a time
     /// ([`Converter::stream`]): both formats can, and are of one family.
     fn streams(&self) -> bool {
         self.from.stream.is_some()
@@ -807,7 +807,7 @@ impl Converter<'_> {
             && self.from.family == self.to.family
     }
 
-    /// Converts one record a run of its main line at a time, where both
+    /// Converts one record a run at a time, where both
     /// formats can ([`crate::format::Format::stream`] and
     /// [`crate::format::Format::runs`], of one family): the record's text,
     /// the text written and one run are held, never the whole game. `None`
@@ -887,7 +887,7 @@ pub fn claim_memory(size: usize, limit: usize) -> Result<Option<Claim>, Problem>
     claim_memory_at(size, limit, MEMORY_PER_BYTE)
 }
 
-/// The memory that converting a record a run of its main line at a time
+/// The memory that converting a record a run at a time
 /// may take at most, as a multiple of its size: its text, the text
 /// written and a run (docs/benchmarks.md, Memory per record: 3 to 6 times
 /// at 16 MB and more).

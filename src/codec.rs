@@ -36,15 +36,15 @@ pub struct ReadOptions {
     /// The largest record read, in bytes (`--max-record-size`); `None` is
     /// [`crate::codec::MAX_RECORD`]. A larger one fails, alone.
     pub max_record: Option<usize>,
-    /// Records larger than this many bytes are converted a run of their
-    /// main line at a time where both formats can ([`StreamFn`],
-    /// [`RunsFn`]); `None` is [`STREAM_ABOVE`].
+    /// Records larger than this many bytes are converted a run at a time
+    /// where both formats can ([`StreamFn`], [`RunsFn`]); `None` is
+    /// [`STREAM_ABOVE`].
     pub stream_above: Option<usize>,
 }
 
-/// Records larger than this are converted a run of their main line at a
-/// time where the input and output formats can, so that converting one
-/// takes a few times its size in memory whatever its length
+/// Records larger than this are converted a run at a time where the
+/// input and output formats can, so that converting one takes a few times
+/// its size in memory whatever its length or depth
 /// ([`ReadOptions::stream_above`]).
 pub const STREAM_ABOVE: usize = 256 << 10;
 
@@ -120,7 +120,7 @@ pub enum Piece<'a> {
     Close(&'a [Comment]),
 }
 
-/// A writer that takes a game a run of its main line at a time
+/// A writer that takes a game a run at a time
 /// ([`StreamFn`]), its writer of a whole game being the same runs: all of
 /// the game as one run, then its end.
 pub trait RunWriter {

@@ -45,11 +45,11 @@ pub struct Format {
     pub read: Option<ReadFn>,
     /// The writer, if kifu writes the format.
     pub write: Option<WriteFn>,
-    /// The reader of a record a run of its main line at a time, for a
+    /// The reader of a record a run at a time, for a
     /// record too long to hold whole ([`crate::codec::STREAM_ABOVE`]);
     /// `None` where the format's records are always read whole.
     pub stream: Option<StreamFn>,
-    /// The writer of a game a run of its main line at a time, for what
+    /// The writer of a game a run at a time, for what
     /// [`Format::stream`] reads; `None` where games are written whole.
     pub runs: Option<RunsFn>,
     /// How the notation spells each ply of a game, as its writer does

@@ -1152,8 +1152,8 @@ type RunFlush<'f, N> = dyn FnMut(&mut N, Flushed<'_>) -> Result<Option<Setup>, P
 /// before them): it is read whole.
 const NOT_STREAMED: &str = "a glyph or NAG after the variations of a move handed on";
 
-/// How much of a record's text a run of its main line holds, at least: a
-/// run is cut before the first move of the main line past it.
+/// How much of a record's text is read between two cuts, at least: the
+/// lines open are cut before the first move past it, at any depth.
 pub const RUN_BYTES: usize = 16 << 10;
 
 /// How much text a run holds for these options: [`RUN_BYTES`], or less
@@ -1724,7 +1724,7 @@ impl Lines<'_> {
 /// [`Game::result_in`] (`*` for one the dialect has no token for). Returns
 /// the warnings: a result the family does not know, and what a comment
 /// cannot hold as it is (`brace_text`). The one way a container game is
-/// written, whole or a run of its main line at a time ([`Movetext`]).
+/// written, whole or a run at a time ([`Movetext`]).
 pub fn write<F>(
     game: &Game,
     tags: &[Tag],
@@ -1742,7 +1742,7 @@ where
     movetext.end(game, tags, dialect, out)
 }
 
-/// A container game's text written a run of its main line at a time: the
+/// A container game's text written a run at a time: the
 /// movetext first, as the runs come ([`Movetext::plies`]), then its end,
 /// and the head (preamble and tags) put before it ([`Movetext::end`]), so
 /// that the head may say what only the whole game knows (its result). A

@@ -469,7 +469,7 @@ fn reader<'t, 'o>(text: &'t str, opts: &'o ReadOptions, moves: usize) -> Pgn<'t,
     }
 }
 
-/// Reads one record a run of its main line at a time ([`StreamFn`]).
+/// Reads one record a run at a time ([`StreamFn`]).
 ///
 /// [`StreamFn`]: crate::codec::StreamFn
 pub fn stream(
@@ -570,8 +570,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     writer.end(game, out)
 }
 
-/// The writer of a game in PGN export format a run of its main line at a
-/// time ([`RunsFn`]).
+/// The writer of a game in PGN export format a run at a time ([`RunsFn`]).
 ///
 /// [`RunsFn`]: crate::codec::RunsFn
 pub fn runs(_opts: &WriteOptions) -> Box<dyn RunWriter> {

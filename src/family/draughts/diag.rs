@@ -219,7 +219,7 @@ fn diagonal(board: &Board) -> Result<(), Problem> {
     }
 }
 
-/// The writer of draughts-diag a run of the main line at a time
+/// The writer of draughts-diag a run at a time
 /// ([`crate::codec::RunsFn`]).
 pub fn runs(_opts: &WriteOptions) -> Box<dyn crate::codec::RunWriter> {
     draughts::runs::<Diagonal>("draughts-diag", diagonal)

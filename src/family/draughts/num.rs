@@ -47,7 +47,8 @@ struct Num<'o, 't> {
     /// The game's setup, where its main line starts when it is read a run
     /// at a time.
     before: Option<Setup>,
-    /// Runs of the main line were read ([`container::Runs`]).
+    /// Runs were read ([`container::Runs`]): the record is read a run at a
+    /// time.
     runs: bool,
     /// How a record read a run at a time whose board no tag names is read:
     /// first only to infer its board, then on that board.
@@ -508,7 +509,7 @@ pub fn stream(
     container::stream_record(text, opts, LEXING, &mut reader, each)
 }
 
-/// The writer of draughts-num a run of the main line at a time
+/// The writer of draughts-num a run at a time
 /// ([`crate::codec::RunsFn`]).
 pub fn runs(_opts: &WriteOptions) -> Box<dyn crate::codec::RunWriter> {
     draughts::runs::<Numbers>("draughts-num", |_| Ok(()))
