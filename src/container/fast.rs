@@ -26,6 +26,15 @@ pub fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
+/// Where the blanks from `i` on end.
+#[inline]
+fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_space(b[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// What may follow a move directly: what starts no longer move.
 fn ends_move(b: Option<&u8>) -> bool {
     match b {
@@ -79,12 +88,7 @@ pub fn lex_tags<'i>(
 ) -> Option<(LexedTags<'i>, Movetext<'i>)> {
     let b = text.as_bytes();
     let n = b.len();
-    let skip = |mut i: usize| {
-        while i < n && is_space(b[i]) {
-            i += 1;
-        }
-        i
-    };
+    let skip = |i: usize| skip_space(b, i);
     // Spaces and tabs, the only blanks inside a tag.
     let skip_h = |mut i: usize| {
         while i < n && matches!(b[i], b' ' | b'\t') {
@@ -179,12 +183,7 @@ impl<'i> Movetext<'i> {
         let pair_dots = numbering == Numbering::Pair;
         let b = text.as_bytes();
         let n = b.len();
-        let skip = |mut i: usize| {
-            while i < n && is_space(b[i]) {
-                i += 1;
-            }
-            i
-        };
+        let skip = |i: usize| skip_space(b, i);
         let mut i = self.i;
         let mut depth = self.depth;
         let mut main_moves = self.main_moves;

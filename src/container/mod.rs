@@ -754,11 +754,7 @@ pub fn stream_record<'i, N: Runs>(
     let Some((lexed_tags, movetext)) = fast::lex_tags(text, lexing, N::DIALECT) else {
         return Ok(None);
     };
-    let tags = lexed_tags
-        .iter()
-        .map(|&(name, value, _)| Tag::new(name, value))
-        .collect();
-    let tag_at: Vec<usize> = lexed_tags.iter().map(|t| t.2).collect();
+    let (tags, tag_at) = tags_lexed(&lexed_tags);
     let mut tokens = Pieces {
         movetext,
         piece: Vec::new().into_iter(),
@@ -831,18 +827,21 @@ impl<'i, R: RuleType> Iterator for Pieces<'i, R> {
     }
 }
 
+/// The tags the fast lexer read, and where each is in the record.
+fn tags_lexed(lexed: &fast::LexedTags<'_>) -> (Vec<Tag>, Vec<usize>) {
+    lexed
+        .iter()
+        .map(|&(name, value, at)| (Tag::new(name, value), at))
+        .unzip()
+}
+
 /// Builds a game from a record the fast lexer read.
 fn read_lexed<'i, N: Notation>(
     text: &'i str,
     lexed: Lexed<'i, N::Rule>,
     notation: &mut N,
 ) -> Result<Parsed, Problem> {
-    let tags = lexed
-        .tags
-        .iter()
-        .map(|&(name, value, _)| Tag::new(name, value))
-        .collect();
-    let tag_at: Vec<usize> = lexed.tags.iter().map(|t| t.2).collect();
+    let (tags, tag_at) = tags_lexed(&lexed.tags);
     let moves = lexed.main_moves;
     let tokens = lexed.tokens.into_iter();
     assemble(
@@ -1739,7 +1738,7 @@ where
     let mut movetext = Movetext::new(game.variant.first_mover(), dialect, style, out);
     movetext.head(game, tags, out)?;
     movetext.plies(&game.moves.plies, out, spell)?;
-    movetext.end(game, tags, dialect, out)
+    movetext.end(game, || Cow::Borrowed(tags), dialect, out)
 }
 
 /// A container game's text written a run at a time: the
@@ -1801,11 +1800,6 @@ impl Movetext {
         write_head(game, tags, out, &mut warnings)?;
         self.head = Some(warnings);
         Ok(())
-    }
-
-    /// Whether the head was written first ([`Movetext::head`]).
-    pub fn has_head(&self) -> bool {
-        self.head.is_some()
     }
 
     /// Writes the next plies of the line open (the main line, or the
@@ -1890,13 +1884,13 @@ impl Movetext {
     }
 
     /// Ends the game: the main line's trailing comments and the result
-    /// after the movetext, and the head (`game`'s preamble and `tags`)
-    /// before it, unless it was written first. The warnings of the whole
-    /// game, in the order of its text.
-    pub fn end(
+    /// after the movetext, and the head (`game`'s preamble and the tags
+    /// `tags` gives, asked for only then) before it, unless it was written
+    /// first. The warnings of the whole game, in the order of its text.
+    pub fn end<'t>(
         mut self,
         game: &Game,
-        tags: &[Tag],
+        tags: impl FnOnce() -> Cow<'t, [Tag]>,
         dialect: &Dialect,
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
@@ -1914,7 +1908,7 @@ impl Movetext {
             None => {
                 let mut said = Vec::new();
                 let mut head = String::new();
-                write_head(game, tags, &mut head, &mut said)?;
+                write_head(game, &tags(), &mut head, &mut said)?;
                 // (Moved in place: a large game's text is not copied.)
                 out.reserve_exact(head.len());
                 out.insert_str(self.start, &head);

@@ -91,16 +91,18 @@ impl Skip for TagLine {
 }
 
 /// The bytes that end a movetext token for the record scan.
-static DELIM: [bool; 256] = {
+static DELIM: [bool; 256] = byte_table(b" \t\n\x0c\r{}()[];");
+
+/// A table of the bytes that are in `bytes`.
+const fn byte_table(bytes: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
-    let delims = b" \t\n\x0c\r{}()[];";
     let mut i = 0;
-    while i < delims.len() {
-        t[delims[i] as usize] = true;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
         i += 1;
     }
     t
-};
+}
 
 fn is_delim(b: u8) -> bool {
     DELIM[usize::from(b)]
@@ -112,16 +114,7 @@ fn is_delim(b: u8) -> bool {
 /// (an escape sequence written as text), a BOM's first byte, and the
 /// delimiters that mark structure: comments, tags, variations. Any other
 /// token, once movetext has begun, is passed over whole.
-static MATTERS: [bool; 256] = {
-    let mut t = [false; 256];
-    let bytes = b"1%\\\xEF{;[()";
-    let mut i = 0;
-    while i < bytes.len() {
-        t[bytes[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
+static MATTERS: [bool; 256] = byte_table(b"1%\\\xEF{;[()");
 
 /// Whether a line that holds a tag starts at `i`: spaces or tabs, then
 /// `[Name "` (the grammar's `tag_head`). False when the data ends first.

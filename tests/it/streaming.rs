@@ -44,6 +44,51 @@ pub fn both_ways(
     (a, b)
 }
 
+/// Every game record of `text` that the fast lexer takes is read a run at
+/// a time by `from`'s stream (with a cut before every move), not left to
+/// the whole path, so that the two ways compared are two; returns how many
+/// records were read so, and how many there are.
+pub fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, usize) {
+    let f = by_name(from).unwrap();
+    let stream = f.stream.expect("a format that streams");
+    let lexed = match from {
+        "pgn" => kifu::family::chess::pgn::lexed_fast,
+        _ => kifu::family::draughts::num::lexed_fast,
+    };
+    let opts = ReadOptions {
+        no_validate,
+        stream_above: Some(0),
+        ..ReadOptions::default()
+    };
+    let mut records = Records::new(text, f.split);
+    let (mut streamed, mut all) = (0, 0);
+    while let Some(batch) = records.next_batch(1 << 16).unwrap() {
+        for r in batch.records.iter().filter(|r| r.is_game) {
+            all += 1;
+            let record = std::str::from_utf8(&batch.data[r.range.clone()]).unwrap();
+            if !lexed(record) {
+                continue;
+            }
+            let read = stream(record, &opts, &mut |_| Ok(()));
+            assert!(
+                matches!(read, Ok(Some(_))),
+                "{from}: not read a run at a time: {read:?}\n{record}"
+            );
+            streamed += 1;
+        }
+    }
+    (streamed, all)
+}
+
+/// Every game record of `text` is read a run at a time.
+fn assert_every_record_streams(from: &str, text: &[u8], no_validate: bool) {
+    let (streamed, all) = streamed_records(from, text, no_validate);
+    assert!(
+        all > 0 && streamed == all,
+        "{from}: {streamed} of {all} streamed"
+    );
+}
+
 fn assert_same_both_ways(from: &str, to: &str, text: &[u8], what: &str) {
     for no_validate in [false, true] {
         let (whole, streamed) = both_ways(from, to, text, no_validate);
@@ -131,6 +176,7 @@ fn chess_records_are_written_the_same_streamed_as_whole() {
         (2_000, false),
     ] {
         let text = knights(plies, setup);
+        assert_every_record_streams("pgn", text.as_bytes(), false);
         assert_same_both_ways("pgn", "pgn", text.as_bytes(), &format!("knights({plies})"));
     }
 }
@@ -244,6 +290,7 @@ fn one_long_variation(plies: usize, depth: usize) -> String {
 fn a_record_held_in_one_long_variation_is_read_in_runs_too() {
     for depth in [1, 2, 7] {
         let text = one_long_variation(3_000, depth);
+        assert_every_record_streams("pgn", text.as_bytes(), false);
         assert_same_both_ways("pgn", "pgn", text.as_bytes(), &format!("depth {depth}"));
     }
     let text = one_long_variation(30_000, 3);
@@ -301,6 +348,7 @@ fn draughts_records_are_written_the_same_streamed_as_whole() {
     for plies in [1, 7, 500] {
         for named in [true, false] {
             let text = kings(plies, named);
+            assert_every_record_streams("draughts-num", text.as_bytes(), false);
             for to in ["draughts-num", "draughts-diag"] {
                 assert_same_both_ways("draughts-num", to, text.as_bytes(), "kings");
             }
@@ -364,9 +412,8 @@ fn named_shared_files_are_written_the_same_streamed_as_whole() {
             return;
         };
         let path = dir.join(file);
-        if let Ok(text) = std::fs::read(&path) {
-            assert_same_both_ways(from, to, &text, file);
-        }
+        let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_same_both_ways(from, to, &text, file);
     }
 }
 

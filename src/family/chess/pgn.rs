@@ -452,6 +452,16 @@ thread_local! {
 /// more gets its own).
 const SEEN_KEPT: usize = 1 << 14;
 
+impl Pgn<'_, '_> {
+    /// Gives the thread its vector of moves as written back, unless it
+    /// grew too large to keep.
+    fn done(self) {
+        if self.seen.capacity() <= SEEN_KEPT {
+            SEEN.set(self.seen);
+        }
+    }
+}
+
 /// The reader of one record, with the thread's vector of moves as
 /// written.
 fn reader<'t, 'o>(text: &'t str, opts: &'o ReadOptions, moves: usize) -> Pgn<'t, 'o> {
@@ -482,9 +492,7 @@ pub fn stream(
     }
     let mut pgn = reader(text, opts, 0);
     let read = container::stream_record(text, opts, LEXING, &mut pgn, each);
-    if pgn.seen.capacity() <= SEEN_KEPT {
-        SEEN.set(pgn.seen);
-    }
+    pgn.done();
     read
 }
 
@@ -494,9 +502,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut pgn = reader(text, opts, text.len() / 8);
     let parse = |t| PgnParser::parse(Rule::record, t);
     let read = container::read_record(text, opts, Some(LEXING), parse, &mut pgn);
-    if pgn.seen.capacity() <= SEEN_KEPT {
-        SEEN.set(pgn.seen);
-    }
+    pgn.done();
     // A game of a variant kifu does not play (crazyhouse's `N@f3`) fails
     // for its variant, not for the first move the grammar cannot read;
     // without a Variant tag, a drop says what it is.
@@ -666,13 +672,9 @@ impl RunWriter for PgnWriter {
         if game.family() != crate::family::Family::Chess {
             return Err(not_chess(game));
         }
-        let tags = if self.movetext(game, out).has_head() {
-            std::borrow::Cow::Borrowed(&[][..])
-        } else {
-            export_tags(game)
-        };
+        self.movetext(game, out);
         let movetext = self.movetext.take().expect("begun above");
-        movetext.end(game, &tags, &DIALECT, out)
+        movetext.end(game, || export_tags(game), &DIALECT, out)
     }
 }
 

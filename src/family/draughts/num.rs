@@ -46,7 +46,7 @@ struct Num<'o, 't> {
     spans: draughts::Spans,
     /// The game's setup, where its main line starts when it is read a run
     /// at a time.
-    before: Option<Setup>,
+    setup: Option<Setup>,
     /// Runs were read ([`container::Runs`]): the record is read a run at a
     /// time.
     runs: bool,
@@ -64,6 +64,9 @@ enum Inferred {
     /// The board is named, or the record is read whole.
     #[default]
     No,
+    /// A run came before the board was known: the record is to be read
+    /// twice.
+    Needed,
     /// The first reading: the first moves of the main line so far.
     Finding(Vec<Ply>),
     /// The second: the board found, and the warning that says so.
@@ -81,7 +84,7 @@ impl Notation for Num<'_, '_> {
     ) -> Result<Start, Problem> {
         let (choice, mut start) = draughts::start(tags, at, self.opts, true)?;
         self.choice = choice;
-        self.before = start.setup.clone();
+        self.setup = start.setup.clone();
         if let (true, Inferred::Found(board, _)) = (choice.assumed, &self.inferred) {
             // Read on the board the first reading found.
             self.choice = BoardChoice {
@@ -204,7 +207,7 @@ impl Notation for Num<'_, '_> {
 
 impl container::Runs for Num<'_, '_> {
     fn start_position(&self) -> Option<Setup> {
-        self.before.clone()
+        self.setup.clone()
     }
 
     fn run(
@@ -230,7 +233,10 @@ impl container::Runs for Num<'_, '_> {
             return Ok((run, None));
         }
         if self.choice.assumed {
-            return Err(Problem::whole(NO_TAG));
+            self.inferred = Inferred::Needed;
+            return Err(Problem::whole(
+                "no GameType tag: the board is inferred from the whole game",
+            ));
         }
         let mut run = Game::new(Variant::Draughts(self.choice.board));
         run.setup = from.clone();
@@ -460,14 +466,11 @@ fn num<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Num<'o, 't> {
         inference: Inference::default(),
         fen_at: (1, 1),
         spans: draughts::Spans::new(),
-        before: None,
+        setup: None,
         runs: false,
         inferred: Inferred::No,
     }
 }
-
-/// The error of a run read before the board is known.
-const NO_TAG: &str = "no GameType tag: the board is inferred from the whole game";
 
 /// Reads one record a run at a time ([`crate::codec::StreamFn`]): a record
 /// whose movetext holds no position setups. Where no tag names the board
@@ -482,9 +485,9 @@ pub fn stream(
         return Ok(None);
     }
     let mut reader = num(text, opts);
-    match container::stream_record(text, opts, LEXING, &mut reader, each) {
-        Err(e) if e.message == NO_TAG => {}
-        read => return read,
+    let read = container::stream_record(text, opts, LEXING, &mut reader, each);
+    if !matches!(reader.inferred, Inferred::Needed) {
+        return read;
     }
     // The board no tag names, found from every move.
     let mut finding = num(text, opts);
@@ -498,7 +501,7 @@ pub fn stream(
         return Ok(None);
     };
     let mut opening = Game::new(Variant::Draughts(finding.choice.board));
-    opening.setup = finding.before.clone();
+    opening.setup = finding.setup.clone();
     opening.moves.plies = first;
     let said = std::mem::take(&mut finding.inference).settle(&mut opening, text, finding.fen_at)?;
     let Some(&board) = opening.variant.as_draughts() else {

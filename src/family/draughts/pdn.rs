@@ -905,12 +905,8 @@ where
     fn end(mut self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
         let board = crate::family::draughts::board_of(game, self.format)?;
         (self.writes)(&board)?;
-        let tags = if self.movetext(game, out).has_head() {
-            Cow::Borrowed(&[][..])
-        } else {
-            render_tags(game, board)
-        };
+        self.movetext(game, out);
         let movetext = self.movetext.take().expect("begun above");
-        movetext.end(game, &tags, &DIALECT, out)
+        movetext.end(game, || render_tags(game, board), &DIALECT, out)
     }
 }
