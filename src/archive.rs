@@ -27,6 +27,11 @@ use crate::codec::{
 };
 use crate::error::{Diagnostic, Error, Problem, Severity};
 use crate::format::Format;
+use crate::policy::record_text;
+pub use crate::policy::{
+    claim_memory, claim_memory_at, no_memory, read_record, too_large, Claim, MEMORY_PER_BYTE,
+    STREAMED_PER_BYTE, UNCLAIMED_RECORD,
+};
 
 /// One record found in the input.
 #[derive(Debug, Clone)]
@@ -357,6 +362,25 @@ impl<'a> Record<'a> {
         }
     }
 
+    /// What the record policy ([`crate::policy`]) makes of the record, `f`
+    /// reading (or converting) its bytes: `None` for text that holds no
+    /// game; an error for a record over the size limit (`limit`,
+    /// `--max-record-size`) or one whose memory could not be had; otherwise
+    /// what `f` gave, a panic of `f` failing the record alone
+    /// ([`crate::policy::isolate`]).
+    pub fn apply<T>(
+        &self,
+        limit: usize,
+        f: impl FnOnce(&[u8]) -> Result<T, Problem>,
+    ) -> Option<Result<T, Problem>> {
+        match self.oversize {
+            Some(size) if self.short_of_memory => Some(Err(no_memory(size, None))),
+            Some(size) => Some(Err(too_large(size, limit))),
+            None if !self.is_game => None,
+            None => Some(crate::policy::isolate(|| f(self.bytes))),
+        }
+    }
+
     /// Where its text starts in the whole input: the line and column of
     /// its first character that is not blank (a record starts where the
     /// one before it ended, so its leading blanks are not its place).
@@ -634,77 +658,6 @@ pub enum Converted {
     Failed(Problem),
 }
 
-/// The most annotations of one record kept as text ([`Scan::demote`])
-/// before it fails: each costs a reading of the record.
-const MAX_DEMOTED: usize = 64;
-
-/// Reads one record's bytes with a format's reader, as every command reads
-/// records: UTF-8 (a stray BOM read as a space), or else Latin-1 with a
-/// warning. The game, and every warning.
-pub fn read_record(
-    from: &Format,
-    opts: &ReadOptions,
-    bytes: &[u8],
-) -> Result<crate::codec::Parsed, Problem> {
-    let mut warnings = Vec::new();
-    let text = record_text(from, bytes, &mut warnings);
-    let text = text.as_ref();
-    let read = from
-        .read
-        .ok_or_else(|| Problem::whole(format!("{} cannot be read", from.name)))?;
-    let mut parsed = read(text, opts);
-    // A variation that cannot be read or played is kept as text, one at a
-    // time, and the record read again (a bounded number of times).
-    let mut again = String::new();
-    for _ in 0..MAX_DEMOTED {
-        let Err(e) = &parsed else { break };
-        let current = if again.is_empty() {
-            text
-        } else {
-            again.as_str()
-        };
-        let Some((fixed, said)) = from.split.demote(current, e) else {
-            break;
-        };
-        warnings.push(said);
-        parsed = read(&fixed, opts);
-        again = fixed;
-    }
-    let mut parsed = parsed?;
-    warnings.append(&mut parsed.warnings);
-    parsed.warnings = warnings;
-    Ok(parsed)
-}
-
-/// A record's bytes as text, as every reader takes them: UTF-8 (a stray
-/// BOM read as a space), or else Latin-1 with a warning; then repaired as
-/// the format's scanner repairs damaged records ([`Scan::repair`]).
-fn record_text<'b>(
-    from: &Format,
-    bytes: &'b [u8],
-    warnings: &mut Vec<Problem>,
-) -> std::borrow::Cow<'b, str> {
-    use std::borrow::Cow;
-    let text = match std::str::from_utf8(bytes) {
-        // A BOM left inside the input by concatenating files: a space.
-        Ok(t) if memchr::memmem::find(bytes, "\u{feff}".as_bytes()).is_some() => {
-            Cow::Owned(t.replace('\u{feff}', " "))
-        }
-        Ok(t) => Cow::Borrowed(t),
-        Err(_) => {
-            warnings.push(Problem::whole("not UTF-8: read as Latin-1").of_kind("latin-1"));
-            Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect::<String>())
-        }
-    };
-    match from.split.repair(&text) {
-        Some((fixed, mut said)) => {
-            warnings.append(&mut said);
-            Cow::Owned(fixed)
-        }
-        None => text,
-    }
-}
-
 /// How many of an input's first bytes [`sniff`] reads.
 pub const SNIFF_BYTES: usize = 64 << 10;
 
@@ -745,8 +698,20 @@ pub fn sniff(head: &[u8], name: &std::path::Path, not: &Format) -> Option<&'stat
 
 impl Converter<'_> {
     /// Converts one record, within the memory budget of the records
-    /// converted at once ([`claim_memory`]).
+    /// converted at once ([`claim_memory`]); a panic while converting it
+    /// fails the record alone ([`crate::policy::isolate`]).
     pub fn convert(&self, bytes: &[u8]) -> Converted {
+        let converted = crate::policy::isolate(|| match self.convert_unguarded(bytes) {
+            Converted::Game(text, warnings) => Ok((text, warnings)),
+            Converted::Failed(p) => Err(p),
+        });
+        match converted {
+            Ok((text, warnings)) => Converted::Game(text, warnings),
+            Err(p) => Converted::Failed(p),
+        }
+    }
+
+    fn convert_unguarded(&self, bytes: &[u8]) -> Converted {
         let limit = self.read.max_record.unwrap_or(MAX_RECORD);
         let Some(write) = self.to.write else {
             return Converted::Failed(Problem::whole(format!(
@@ -830,92 +795,6 @@ impl Converter<'_> {
         warnings.extend(parsed.warnings);
         warnings.extend(written);
         Some(Converted::Game(out, warnings))
-    }
-}
-
-/// The memory that converting a record may take at most, as a multiple of
-/// its size: reading (the tokens and the game held whole, with every ply,
-/// comment and variation), checking and writing it. Measured by
-/// `benches/memory.py` (docs/benchmarks.md, Memory per record): ordinary movetext peaks at 30 to
-/// 50 times its size, the densest shape found (a move and an empty comment
-/// in every four bytes, read by the grammar) at about 125 times.
-pub const MEMORY_PER_BYTE: usize = 160;
-
-/// Records up to this size are converted without a claim on the memory
-/// budget: every record of a real archive (the largest are tens of
-/// kilobytes), each worker taking at most [`MEMORY_PER_BYTE`] times it.
-pub const UNCLAIMED_RECORD: usize = 256 << 10;
-
-/// The memory claimed by the large records being converted, across every
-/// worker and input of the process.
-struct Budget {
-    used: std::sync::Mutex<usize>,
-    freed: std::sync::Condvar,
-}
-
-static BUDGET: Budget = Budget {
-    used: std::sync::Mutex::new(0),
-    freed: std::sync::Condvar::new(),
-};
-
-/// A claim on the memory budget ([`claim_memory`]), given back when dropped.
-#[derive(Debug)]
-pub struct Claim(usize);
-
-impl Drop for Claim {
-    fn drop(&mut self) {
-        let mut used = BUDGET.used.lock().unwrap_or_else(|e| e.into_inner());
-        *used -= self.0;
-        BUDGET.freed.notify_all();
-    }
-}
-
-/// Claims the memory that converting a record of `size` bytes may take
-/// ([`MEMORY_PER_BYTE`] times its size), for records over
-/// [`UNCLAIMED_RECORD`]; `None` for smaller ones.
-///
-/// The large records converted at once share one budget: what the largest
-/// record allowed (`limit`, `--max-record-size`) may take. A worker whose
-/// record does not fit beside those being converted waits for them, so
-/// that `-j N` takes no more for large records than one record at the
-/// limit; a record alone always fits. Then the claim is tried: the memory
-/// is asked of the system (and given back at once, never touched), and
-/// where it cannot be had the record fails alone with an error, before
-/// kifu starts on it, instead of the allocation failing halfway and
-/// aborting the run.
-pub fn claim_memory(size: usize, limit: usize) -> Result<Option<Claim>, Problem> {
-    claim_memory_at(size, limit, MEMORY_PER_BYTE)
-}
-
-/// The memory that converting a record a run at a time
-/// may take at most, as a multiple of its size: its text, the text
-/// written and a run (docs/benchmarks.md, Memory per record: 3 to 6 times
-/// at 16 MB and more).
-pub const STREAMED_PER_BYTE: usize = 8;
-
-/// [`claim_memory`] for a conversion that takes at most `per_byte` times
-/// the record's size, from the same budget.
-pub fn claim_memory_at(
-    size: usize,
-    limit: usize,
-    per_byte: usize,
-) -> Result<Option<Claim>, Problem> {
-    if size <= UNCLAIMED_RECORD {
-        return Ok(None);
-    }
-    let need = size.saturating_mul(per_byte);
-    let budget = limit.max(size).saturating_mul(MEMORY_PER_BYTE);
-    let mut used = BUDGET.used.lock().unwrap_or_else(|e| e.into_inner());
-    while *used > 0 && used.saturating_add(need) > budget {
-        used = BUDGET.freed.wait(used).unwrap_or_else(|e| e.into_inner());
-    }
-    *used += need;
-    drop(used);
-    let claim = Claim(need);
-    let mut probe: Vec<u8> = Vec::new();
-    match probe.try_reserve_exact(need) {
-        Ok(()) => Ok(Some(claim)),
-        Err(_) => Err(no_memory(size as u64, Some((need, per_byte)))),
     }
 }
 
@@ -1165,10 +1044,9 @@ pub fn convert_input<R: Read + Send>(
     // shape of their message): see [`Groups`].
     let mut groups = Groups::default();
     let mut document = Document::new(split);
-    let map = |r: Record<'_>| match r.oversize {
-        Some(size) if r.short_of_memory => Some(Converted::Failed(no_memory(size, None))),
-        Some(size) => Some(Converted::Failed(too_large(size, limit))),
-        None => r.is_game.then(|| conv.convert(r.bytes)),
+    let map = |r: Record<'_>| {
+        r.apply(limit, |bytes| Ok(conv.convert(bytes)))
+            .map(|done| done.unwrap_or_else(Converted::Failed))
     };
     let each = |batch: io::Result<Mapped<Option<Converted>>>| -> Result<(), Error> {
         let mut batch = batch.map_err(io_err)?;
@@ -1285,46 +1163,6 @@ pub fn convert_input<R: Read + Send>(
 /// The error of a document cut short, lacking `what`.
 pub fn cut_short(what: &str) -> String {
     format!("the document ends here, before {what}: cut short? The games before it were read")
-}
-
-/// The error for a record of `size` bytes, over the limit.
-pub fn too_large(size: u64, limit: usize) -> Problem {
-    Problem::whole(format!(
-        "the game is {} long, over the limit of {} on one record: it was skipped (raise the limit with --max-record-size)",
-        bytes_text(size),
-        bytes_text(limit as u64)
-    ))
-}
-
-/// The error for a record of `size` bytes that could not be held, or
-/// converted in the memory it `needs`.
-pub fn no_memory(size: u64, needs: Option<(usize, usize)>) -> Problem {
-    let needs = match needs {
-        Some((n, per_byte)) => format!(
-            ", and converting it takes up to {} of memory ({per_byte} times its size)",
-            bytes_text(n as u64)
-        ),
-        None => String::new(),
-    };
-    Problem::whole(format!(
-        "the game is {} long{needs}: kifu could not have that much memory, and skipped it",
-        bytes_text(size)
-    ))
-}
-
-/// A size in bytes as a person reads it: `130.0 MiB (136314880 bytes)`,
-/// or `16 MiB` and `64 KiB` for a whole number of them.
-fn bytes_text(n: u64) -> String {
-    const KIB: u64 = 1 << 10;
-    const MIB: u64 = 1 << 20;
-    match n {
-        0 => "0 bytes".to_string(),
-        _ if n.is_multiple_of(MIB) => format!("{} MiB", n / MIB),
-        _ if n.is_multiple_of(KIB) && n < MIB => format!("{} KiB", n / KIB),
-        _ if n >= MIB => format!("{:.1} MiB ({n} bytes)", n as f64 / MIB as f64),
-        _ if n >= KIB => format!("{:.1} KiB ({n} bytes)", n as f64 / KIB as f64),
-        _ => format!("{n} bytes"),
-    }
 }
 
 #[cfg(test)]

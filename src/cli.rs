@@ -122,6 +122,11 @@ pub struct DiffArgs {
     /// Colour the text report: auto (on a terminal), always, never.
     #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub color: String,
+    /// The largest game record read (default 16M), in bytes or with a
+    /// suffix K, M or G (powers of 1024): a larger one is an error of its
+    /// game, skipped unread, as `kifu convert` skips it.
+    #[arg(long, value_name = "SIZE", value_parser = plan::parse_size)]
+    pub max_record_size: Option<usize>,
 }
 
 /// The arguments of `kifu convert`.
@@ -368,6 +373,7 @@ pub fn diff_read_options(
         let options = resolve(&given, &[fa, fb], format)?;
         sides.push(ReadOptions {
             format: options.read(format),
+            max_record: args.max_record_size,
             ..ReadOptions::default()
         });
     }

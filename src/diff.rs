@@ -17,13 +17,15 @@ use std::io::{self, Read};
 use serde_json::{json, Value};
 use similar::{capture_diff_slices, group_diff_ops, Algorithm, DiffOp, DiffTag};
 
-use crate::archive::{cut_short, read_record, Document, ParMap, Record, Records};
+use crate::archive::{cut_short, Document, ParMap, Record, Records};
 use crate::codec::ReadOptions;
+use crate::codec::MAX_RECORD;
 use crate::error::Problem;
 use crate::family::main_line_fens;
 use crate::format::{by_name, Format};
 use crate::ir::{Game, Side};
 use crate::options::Settings;
+use crate::policy::{read_claimed, read_record};
 use crate::spell;
 
 pub mod html;
@@ -47,19 +49,22 @@ pub struct Entry {
 /// Reads one record for diff: the game, or the error and the game read by
 /// its text alone (`--no-validate`) when the text reads that way.
 fn entry_of(format: &Format, opts: &ReadOptions, record: Record<'_>) -> Option<Entry> {
-    if !record.is_game {
-        return None;
-    }
-    let (game, error) = match read_record(format, opts, record.bytes) {
+    let limit = opts.max_record.unwrap_or(MAX_RECORD);
+    let read = record.apply(limit, |bytes| read_claimed(format, opts, bytes, limit))?;
+    let (game, error) = match read {
         Ok(p) => (Some(p.game), None),
         Err(e) => {
             let loose = ReadOptions {
                 no_validate: true,
                 ..opts.clone()
             };
-            let game = read_record(format, &loose, record.bytes)
-                .ok()
-                .map(|p| p.game);
+            // A record over the limit was never held: no text to read.
+            let game = match record.oversize {
+                Some(_) => None,
+                None => read_record(format, &loose, record.bytes)
+                    .ok()
+                    .map(|p| p.game),
+            };
             (game, Some(located(&record, &e)))
         }
     };
@@ -104,6 +109,7 @@ impl Games {
     ) -> Games {
         Games {
             map: Records::new(reader, format.split)
+                .with_limit(opts.max_record.unwrap_or(MAX_RECORD))
                 .with_batch(BATCH)
                 .par_map(move |r| entry_of(format, &opts, r)),
             ready: VecDeque::new(),

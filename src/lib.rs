@@ -56,6 +56,7 @@ pub mod options;
 pub mod output;
 pub mod picture;
 pub mod plan;
+pub mod policy;
 #[cfg(feature = "python")]
 #[allow(unsafe_code)]
 pub mod python;

@@ -59,6 +59,35 @@ static SEE_STDOUT: extern "C" fn() = see_stdout;
 #[link_section = "__DATA,__mod_init_func"]
 static SEE_STDOUT: extern "C" fn() = see_stdout;
 
+/// Under a limit on the address space (`ulimit -v`), the allocator keeps
+/// one arena for every thread: by default glibc gives each worker thread
+/// an arena of its own, which reserves address space and keeps what its
+/// thread freed, so that a record whose memory claim
+/// (`kifu::policy::claim_memory_at`) fits at `-j 1` could be refused at
+/// `-j 2`. With one arena, what one worker freed is there for the next,
+/// and which records fail does not depend on `-j`. Without a limit,
+/// nothing changes.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn one_arena_under_a_memory_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the limit into the struct it is given, and
+    // mallopt sets a parameter of the allocator before any worker thread
+    // exists.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_AS, &mut limit) == 0
+            && limit.rlim_cur != libc::RLIM_INFINITY
+        {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn one_arena_under_a_memory_limit() {}
+
 /// Whether standard output was closed when kifu started: every write would
 /// then vanish. On a system without constructors, never said.
 fn stdout_closed() -> bool {
@@ -69,21 +98,41 @@ fn stdout_closed() -> bool {
 /// committed as they are used).
 const WORKER_STACK: usize = 16 << 20;
 
-/// Builds the worker threads, `threads` of them (default: one per core).
-/// Games are read and written on the pool's threads, recursively over
-/// their variations: a stack of WORKER_STACK keeps every walk of a game
-/// nested MAX_VARIATION_DEPTH deep far from its end (the default 2 MiB
-/// holds it with little to spare in a debug build).
-fn pool(threads: Option<usize>) {
+/// Builds the worker threads, `threads` of them (default: one per core),
+/// once for the run. More than the machine's cores would only wait for
+/// one another (and thousands of them could not all be made): `-j` is
+/// capped at the cores, with a warning. Games are read and written on the
+/// pool's threads, recursively over their variations: a stack of
+/// WORKER_STACK keeps every walk of a game nested MAX_VARIATION_DEPTH deep
+/// far from its end (the default 2 MiB holds it with little to spare in a
+/// debug build).
+fn pool(threads: Option<usize>, quiet: bool) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = threads.map(|j| match j {
+        0 => 1,
+        j if j > cores => {
+            if !quiet {
+                say(&format!(
+                    "kifu: warning: -j {j} is more than the {cores} cores this machine has: {cores} worker threads"
+                ));
+            }
+            cores
+        }
+        j => j,
+    });
     let mut pool = rayon::ThreadPoolBuilder::new().stack_size(WORKER_STACK);
     if let Some(j) = threads {
-        pool = pool.num_threads(j.max(1));
+        pool = pool.num_threads(j);
     }
     // Only fails when a pool exists already, which is harmless.
     let _ = pool.build_global();
 }
 
 fn main() -> ExitCode {
+    one_arena_under_a_memory_limit();
+    // What a limit on the address space leaves for the records' memory
+    // claims, read before the worker threads exist: the same whatever -j.
+    kifu::policy::allowance();
     let cli = match Cli::from_arg_matches(&command().get_matches()) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -164,7 +213,7 @@ fn print_bytes(bytes: &[u8]) -> ExitCode {
 
 /// `kifu diff`: gives 0 when the files agree, 1 when they differ.
 fn diff(args: &DiffArgs) -> Result<u8, Error> {
-    pool(None);
+    pool(None, true);
     let fa = diff_report::format_of(&args.a, args.from_a.as_deref())?;
     let fb = diff_report::format_of(&args.b, args.from_b.as_deref())?;
     let [ra, rb] = diff_read_options(args, fa, fb)?;
@@ -197,7 +246,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
     let (output, out_dir) = (args.output(), args.out_dir.as_deref());
     let (from, to) = plan::formats(args.from.as_deref(), args.to.as_deref(), output)?;
     let given = given_options(args)?;
-    pool(args.jobs);
+    pool(args.jobs, args.quiet > 0);
     // Every input is found before any output is created, so that no file
     // kifu writes in a run is read by that run.
     let mut plan = plan::plan(&args.inputs, from, to, out_dir)?;

@@ -28,8 +28,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
 use crate::archive::{
-    claim_memory, convert_stream, cut_short, no_memory, read_record, too_large, Converter,
-    Document, ParMap, Records, Report, Sink, BATCH_BYTES,
+    convert_stream, cut_short, Converter, Document, ParMap, Records, Report, Sink, BATCH_BYTES,
 };
 use crate::codec::{Games, Origin, Parsed, ReadOptions, WriteOptions, MAX_RECORD};
 use crate::convert::{Ended, Run};
@@ -41,6 +40,7 @@ use crate::interchange::csv::{self, GameIds, Kind, COLUMNS, TABLES};
 use crate::ir::{Comment, Game as IrGame, Line, Ply};
 use crate::options::{Given, Settings, Sides};
 use crate::plan::{self, Outputs};
+use crate::policy::read_claimed;
 
 create_exception!(
     _kifu,
@@ -285,20 +285,19 @@ impl Reader {
         };
         let limit = read.max_record.unwrap_or(MAX_RECORD);
         let from = format;
-        let map = move |r: crate::archive::Record<'_>| match r.oversize {
-            Some(size) if r.short_of_memory => Outcome::Read(Box::new(Err(no_memory(size, None)))),
-            Some(size) => Outcome::Read(Box::new(Err(too_large(size, limit)))),
-            None if !r.is_game => Outcome::Text,
-            None => Outcome::Read(Box::new(
-                claim_memory(r.bytes.len(), limit)
-                    .and_then(|_claim| read_record(from, &read, r.bytes))
-                    .map(|parsed| {
-                        // Spelled here, on the pool: the main thread only
-                        // turns the game into Python objects.
-                        let texts = spelled(&parsed.game, from, &read.format);
-                        (parsed, texts)
-                    }),
-            )),
+        let map = move |r: crate::archive::Record<'_>| {
+            let done = r.apply(limit, |bytes| {
+                read_claimed(from, &read, bytes, limit).map(|parsed| {
+                    // Spelled here, on the pool: the main thread only
+                    // turns the game into Python objects.
+                    let texts = spelled(&parsed.game, from, &read.format);
+                    (parsed, texts)
+                })
+            });
+            match done {
+                None => Outcome::Text,
+                Some(done) => Outcome::Read(Box::new(done)),
+            }
         };
         // Smaller batches than the command line's: a game's IR is tens of
         // times its text, and the batches in flight hold them.

@@ -165,6 +165,7 @@ fn no_import_circle_takes_in_the_floors_above_the_ir() {
         "interchange",
         "options",
         "plan",
+        "policy",
         "report",
         "spell",
     ];

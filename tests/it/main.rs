@@ -50,6 +50,7 @@ mod options;
 mod outputs;
 mod parquet;
 mod pictures;
+mod policy;
 mod properties;
 mod registry;
 mod scanners;
