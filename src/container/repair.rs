@@ -146,26 +146,24 @@ pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
             b'{' => i = memchr::memchr(b'}', &b[i..]).map_or(n, |j| i + j + 1),
             b';' => i = line_end(i),
             b'%' if at_line_start => i = line_end(i),
-            b'\\' => match escape_len(&b[i..]) {
-                Some(len) => {
-                    out.extend_from_slice(&b[from..i]);
-                    escapes.add(out.len());
-                    out.extend(std::iter::repeat_n(b' ', len));
-                    i += len;
-                    from = i;
+            // Read as blanks: an escape sequence as text, an HTML break.
+            c @ (b'\\' | b'<') => {
+                let (len, count) = if c == b'\\' {
+                    (escape_len(&b[i..]), &mut escapes)
+                } else {
+                    (html_break_len(&b[i..]), &mut breaks)
+                };
+                match len {
+                    Some(len) => {
+                        out.extend_from_slice(&b[from..i]);
+                        count.add(out.len());
+                        out.extend(std::iter::repeat_n(b' ', len));
+                        i += len;
+                        from = i;
+                    }
+                    None => i += 1,
                 }
-                None => i += 1,
-            },
-            b'<' => match html_break_len(&b[i..]) {
-                Some(len) => {
-                    out.extend_from_slice(&b[from..i]);
-                    breaks.add(out.len());
-                    out.extend(std::iter::repeat_n(b' ', len));
-                    i += len;
-                    from = i;
-                }
-                None => i += 1,
-            },
+            }
             0xE2 | 0xEF => match dash_len(&b[i..]) {
                 Some(len) => {
                     out.extend_from_slice(&b[from..i]);

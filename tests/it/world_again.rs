@@ -174,7 +174,7 @@ proptest! {
                 chosen.push((i, end, to + 100));
             }
         }
-        chosen.sort_by(|a, b| b.0.cmp(&a.0));
+        chosen.sort_by_key(|c| std::cmp::Reverse(c.0));
         let mut damaged = text.clone();
         for (i, end, to) in chosen {
             damaged.replace_range(i..end, &to.to_string());

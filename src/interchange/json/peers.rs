@@ -164,22 +164,11 @@ fn pgn_extract(object: &Object) -> String {
     out
 }
 
-/// lichess's names of its variants (`variant.name`), by their keys.
-const VARIANTS: &[(&str, &str)] = &[
+/// lichess's names of its variants (`variant.name`) and rating categories
+/// (`perf`), by their keys.
+const NAMES: &[(&str, &str)] = &[
     ("standard", "Standard"),
-    ("chess960", "Chess960"),
     ("fromPosition", "From Position"),
-    ("kingOfTheHill", "King of the Hill"),
-    ("threeCheck", "Three-check"),
-    ("antichess", "Antichess"),
-    ("atomic", "Atomic"),
-    ("horde", "Horde"),
-    ("racingKings", "Racing Kings"),
-    ("crazyhouse", "Crazyhouse"),
-];
-
-/// lichess's names of its rating categories (`perf`), by their keys.
-const PERFS: &[(&str, &str)] = &[
     ("ultraBullet", "UltraBullet"),
     ("bullet", "Bullet"),
     ("blitz", "Blitz"),
@@ -196,9 +185,9 @@ const PERFS: &[(&str, &str)] = &[
     ("crazyhouse", "Crazyhouse"),
 ];
 
-/// The name a table gives a key, else the key itself.
-fn named<'a>(table: &[(&str, &'a str)], key: &'a str) -> &'a str {
-    table
+/// The name lichess gives a key, else the key itself.
+fn named(key: &str) -> &str {
+    NAMES
         .iter()
         .find(|(k, _)| k.eq_ignore_ascii_case(key))
         .map_or(key, |(_, name)| name)
@@ -256,13 +245,12 @@ fn lichess(o: &Object) -> String {
         Some(Value::Object(v)) => str_of(v.get("name")),
         _ => None,
     }
-    .unwrap_or_else(|| named(VARIANTS, &variant_key).to_string());
+    .unwrap_or_else(|| named(&variant_key).to_string());
     let rated = match o.get("rated") {
         Some(Value::Bool(false)) => "Casual",
         _ => "Rated",
     };
     let perf = named(
-        PERFS,
         o.get("perf")
             .or(o.get("speed"))
             .and_then(Value::as_str)
@@ -308,8 +296,10 @@ fn lichess(o: &Object) -> String {
 
     let mut out = String::new();
     tag(&mut out, "Event", &event);
-    tag(&mut out, "Site", &format!("https://lichess.org/{id}"));
-    if !id.is_empty() {
+    if id.is_empty() {
+        tag(&mut out, "Site", "?");
+    } else {
+        tag(&mut out, "Site", &format!("https://lichess.org/{id}"));
         tag(&mut out, "GameId", &id);
     }
     tag(&mut out, "Date", &date);
