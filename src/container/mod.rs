@@ -98,6 +98,9 @@ pub enum Repair {
     Lone,
     /// A tag line that lost its `[` (`Event "x"]`): read as the tag.
     Unopened,
+    /// A line end inside a tag, after its name or value (`[Event` then
+    /// `"x"]`): skipped.
+    Split,
 }
 
 /// Maps a notation's `Rule` enum onto the container's [`Kind`]s.
@@ -150,6 +153,7 @@ macro_rules! container_rules {
                     $rule::tag_stray => Kind::Repair(Repair::Stray),
                     $rule::tag_lone => Kind::Repair(Repair::Lone),
                     $rule::tag_unopened => Kind::Repair(Repair::Unopened),
+                    $rule::tag_split => Kind::Repair(Repair::Split),
                     _ => Kind::Other,
                 }
             }
@@ -768,6 +772,11 @@ fn read_tag<R: ContainerRule>(
                 } else {
                     "a tag line without its `[`"
                 });
+            }
+            Kind::Repair(Repair::Split) => {
+                said = Some("a tag split across lines");
+                // Quoted whole, its line end as a blank.
+                end = written.len();
             }
             Kind::Repair(Repair::Reopen) => warnings.push(
                 Problem::at(at(), "a doubled `[` before a tag name was skipped")
