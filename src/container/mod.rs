@@ -466,8 +466,8 @@ pub struct Lexed<'i, R: RuleType> {
 pub type Grammar<'i, R> = fn(&'i str) -> Result<Pairs<'i, R>, pest::error::Error<R>>;
 
 /// The number of a move number token (`12` of `12...`), without checking
-/// its size (a number that does not fit is told earlier, where a line
-/// takes its first number).
+/// its size (one past `u32` wraps, and is then a number that does not
+/// follow, which it is).
 #[inline]
 fn number_of(text: &str) -> u32 {
     let mut n = 0u32;

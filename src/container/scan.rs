@@ -530,7 +530,7 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
 /// it does; `Some(None)` when not; `None` when more data is needed to tell.
 #[cold]
 #[inline(never)]
-pub fn unopened_tag(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
+fn unopened_tag(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
     let line_end = match memchr::memchr2(b'\n', b'\r', &data[i..]) {
         Some(k) => i + k,
         None if eof => data.len(),
