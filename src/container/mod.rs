@@ -96,6 +96,11 @@ pub enum Repair {
     Stray,
     /// A line holding a lone `[`: skipped.
     Lone,
+    /// A tag line that lost its `[` (`Event "x"]`): read as the tag.
+    Unopened,
+    /// A line end inside a tag, after its name or value (`[Event` then
+    /// `"x"]`): skipped.
+    Split,
 }
 
 /// Maps a notation's `Rule` enum onto the container's [`Kind`]s.
@@ -147,6 +152,8 @@ macro_rules! container_rules {
                     $rule::tag_cut => Kind::Repair(Repair::Cut),
                     $rule::tag_stray => Kind::Repair(Repair::Stray),
                     $rule::tag_lone => Kind::Repair(Repair::Lone),
+                    $rule::tag_unopened => Kind::Repair(Repair::Unopened),
+                    $rule::tag_split => Kind::Repair(Repair::Split),
                     _ => Kind::Other,
                 }
             }
@@ -458,6 +465,50 @@ pub struct Lexed<'i, R: RuleType> {
 /// A notation's pest parser, run on a whole record.
 pub type Grammar<'i, R> = fn(&'i str) -> Result<Pairs<'i, R>, pest::error::Error<R>>;
 
+/// The number of a move number token (`12` of `12...`), without checking
+/// its size (one past `u32` wraps, and is then a number that does not
+/// follow, which it is).
+#[inline]
+fn number_of(text: &str) -> u32 {
+    let mut n = 0u32;
+    for &b in text.as_bytes() {
+        if !b.is_ascii_digit() {
+            break;
+        }
+        n = n.wrapping_mul(10).wrapping_add(u32::from(b - b'0'));
+    }
+    n
+}
+
+/// How many times one kind of thing was mended in a record, and where the
+/// first was (a byte offset): said as one warning, with the count.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Count {
+    /// How many.
+    pub n: usize,
+    /// The offset of the first.
+    pub first: usize,
+}
+
+impl Count {
+    /// Counts one at `at`.
+    pub fn add(&mut self, at: usize) {
+        if self.n == 0 {
+            self.first = at;
+        }
+        self.n += 1;
+    }
+
+    /// The warning that says `what`, at the first, with how many times.
+    pub fn said(&self, text: &str, what: &str) -> Problem {
+        let times = match self.n {
+            1 => String::new(),
+            n => format!(" ({n} times)"),
+        };
+        Problem::at(line_col(text, self.first), format!("{what}{times}"))
+    }
+}
+
 /// Reads one record of a container notation: by the fast lexer when the
 /// notation has one and it takes the record whole, otherwise (and always
 /// with `grammar_only`) by the pest grammar, which `parse` runs.
@@ -617,7 +668,17 @@ fn read<'i, N: Notation>(
     let mut tag_at: Vec<usize> = Vec::new();
     let mut body = None;
     let mut warnings = Vec::new();
+    // Where a line holding a lone `[` was, not said yet.
+    let mut lone = None;
     for pair in record.into_inner() {
+        if !matches!(
+            pair.as_rule().kind(),
+            Kind::Tag | Kind::Repair(Repair::Lone)
+        ) {
+            if let Some(at) = lone.take() {
+                warnings.push(lone_bracket(text, at));
+            }
+        }
         match pair.as_rule().kind() {
             Kind::Preamble => {
                 for part in pair.clone().into_inner() {
@@ -640,17 +701,17 @@ fn read<'i, N: Notation>(
             }
             Kind::Tag => {
                 let at = pair.as_span().start();
-                let (name, value) = read_tag(text, pair, &mut warnings);
+                let (name, value) = read_tag(text, pair, lone.take(), &mut warnings);
                 tags.push(Tag::new(name, value));
                 tag_at.push(at);
             }
-            Kind::Repair(Repair::Lone) => warnings.push(
-                Problem::at(
-                    line_col(text, pair.as_span().start()),
-                    "a line holding a lone `[` was skipped",
-                )
-                .of_kind("tag-repair"),
-            ),
+            Kind::Repair(Repair::Lone) => {
+                // Said with the tag that follows it when that tag lost
+                // its `[` (a tag split across lines), else on its own.
+                if let Some(at) = lone.replace(pair.as_span().start()) {
+                    warnings.push(lone_bracket(text, at));
+                }
+            }
             Kind::Body => body = Some(pair),
             _ => {}
         }
@@ -664,11 +725,18 @@ fn read<'i, N: Notation>(
     )
 }
 
+/// The warning of a line holding a lone `[` at `at`.
+fn lone_bracket(text: &str, at: usize) -> Problem {
+    Problem::at(line_col(text, at), "a line holding a lone `[` was skipped").of_kind("tag-repair")
+}
+
 /// Reads a `tag` pair into its name and value, with a warning for each
-/// repair of a damaged tag.
+/// repair of a damaged tag. `lone`: where a line holding a lone `[` came
+/// just before it, not said yet.
 fn read_tag<R: ContainerRule>(
     text: &str,
     pair: Pair<'_, R>,
+    lone: Option<usize>,
     warnings: &mut Vec<Problem>,
 ) -> (String, String) {
     let start = pair.as_span().start();
@@ -681,6 +749,8 @@ fn read_tag<R: ContainerRule>(
     let mut name = String::new();
     let mut value = String::new();
     let mut said: Option<&str> = None;
+    // The tag lost its `[` to the line before: the lone `[` is said with it.
+    let mut split = false;
     for part in pair.into_inner() {
         match part.as_rule().kind() {
             Kind::TagName => name.push_str(part.as_str()),
@@ -695,6 +765,19 @@ fn read_tag<R: ContainerRule>(
                 said = said.or(Some("a tag value without its closing quote"));
             }
             Kind::Repair(Repair::Cut) => said = Some("a tag line cut short before its `]`"),
+            Kind::Repair(Repair::Unopened) => {
+                split = lone.is_some();
+                said = Some(if split {
+                    "a tag split across lines (`[` alone on the line before)"
+                } else {
+                    "a tag line without its `[`"
+                });
+            }
+            Kind::Repair(Repair::Split) => {
+                said = Some("a tag split across lines");
+                // Quoted whole, its line end as a blank.
+                end = written.len();
+            }
             Kind::Repair(Repair::Reopen) => warnings.push(
                 Problem::at(at(), "a doubled `[` before a tag name was skipped")
                     .of_kind("tag-repair"),
@@ -711,6 +794,9 @@ fn read_tag<R: ContainerRule>(
             }
             _ => {}
         }
+    }
+    if let Some(at) = lone.filter(|_| !split) {
+        warnings.push(lone_bracket(text, at));
     }
     if let Some(what) = said {
         let mut quoted = String::new();
@@ -918,6 +1004,7 @@ fn assemble<'i, N: Notation>(
         last_move: None,
         depth: 0,
         bare_number: false,
+        off_numbers: Count::default(),
         scratch: Vec::new(),
         runs,
         run_from: 0,
@@ -949,6 +1036,16 @@ fn assemble<'i, N: Notation>(
     )?;
     game.result = walker.result;
     let last_move = walker.last_move;
+    let off = walker.off_numbers;
+    if off.n > 0 {
+        warnings.push(
+            off.said(
+                text,
+                "a move number does not follow the moves before it: the moves are numbered in their order",
+            )
+            .of_kind("move-number"),
+        );
+    }
     check_result_agrees(
         text,
         &tags,
@@ -1087,6 +1184,8 @@ struct Walker<'n, 'w, 'r, 'i, N: Notation> {
     depth: usize,
     /// A move number without its dot was seen (warned once a game).
     bare_number: bool,
+    /// The move numbers that do not follow the moves before them.
+    off_numbers: Count,
     /// The plies of the variation being read at each depth, reused: a
     /// variation's line is allocated once, at its length.
     scratch: Vec<Vec<Ply>>,
@@ -1256,7 +1355,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 Token::Glyph(text, offset) => match line.plies.last_mut() {
                     Some(ply) if ply.glyph.is_none() => ply.glyph = Some(text.to_string()),
                     Some(_) => return Err(Problem::at(at(offset), "a second glyph for one move")),
-                    None => return Err(Problem::at(at(offset), "a move glyph before any move")),
+                    None => pending.push(self.annotation_first(text, offset)),
                 },
                 Token::Nag(text, offset) => {
                     let value = nag_value(text).ok_or_else(|| {
@@ -1267,7 +1366,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                     })?;
                     match line.plies.last_mut() {
                         Some(ply) => ply.nags.push(value),
-                        None => return Err(Problem::at(at(offset), "a NAG before any move")),
+                        None => pending.push(self.annotation_first(text, offset)),
                     }
                 }
                 t @ (Token::Comment(..) | Token::ParenComment(..)) => {
@@ -1333,7 +1432,12 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                     Problem::at(at(offset), "a `}` outside any comment was skipped")
                         .of_kind("stray-brace"),
                 ),
-                Token::MoveNumber(..) | Token::Ellipsis => {}
+                Token::MoveNumber(text, offset) => {
+                    if number_of(text) != number {
+                        self.off_numbers.add(offset);
+                    }
+                }
+                Token::Ellipsis => {}
             }
         }
         line.trailing = pending;
@@ -1457,6 +1561,23 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
         }
         self.open[depth] = Open::default();
         Ok(())
+    }
+
+    /// A NAG or glyph before any move of its line (`$22 {...} 1. e4`):
+    /// kept as a comment that holds it as written, with a warning.
+    #[cold]
+    fn annotation_first(&mut self, text: &str, offset: usize) -> Comment {
+        self.warnings.push(
+            Problem::at(
+                line_col(self.text, offset),
+                format!(
+                    "{} before any move was kept as a comment",
+                    crate::error::quote(text)
+                ),
+            )
+            .of_kind("annotation-before-move"),
+        );
+        Comment::brace(text)
     }
 
     /// Warns (once a game) of a move number written without its dot, which

@@ -2,7 +2,8 @@
 //! notice, repaired before the record is parsed: escape sequences written
 //! out as text where a blank stands (`\r`, `\n`, `\t`: an export that wrote
 //! its line ends escaped), dashes written as Unicode look-alikes (`1–0`,
-//! `O‑O`, `32–28`), and the forum wrapper lines `[pgn]` and `[/pgn]`.
+//! `O‑O`, `32–28`), the forum wrapper lines `[pgn]` and `[/pgn]`, and the
+//! HTML line breaks of a PGN pasted from a web page (`<br />`).
 //!
 //! Only movetext and the text between tags is repaired: tag values and
 //! comments keep every character (a `\r` in `[Annotator "C:\raw"]` is a
@@ -12,7 +13,7 @@
 //! blanks, so that it ends records where the reader does.
 
 use crate::codec::line_col;
-use crate::container::{parens, Paren};
+use crate::container::{parens, Count, Paren};
 use crate::error::Problem;
 
 /// The Unicode look-alikes of `-` read as one: hyphen, non-breaking hyphen,
@@ -33,6 +34,24 @@ pub fn escape_len(b: &[u8]) -> Option<usize> {
         [b'\\', b'r' | b'n' | b't', ..] => Some(2),
         _ => None,
     }
+}
+
+/// The length of an HTML line break at the start of `b` (`<br>`, `<br/>`,
+/// `<br />`, `</br>`, in any case), which a PGN pasted from a web page
+/// keeps: read as blanks.
+pub fn html_break_len(b: &[u8]) -> Option<usize> {
+    let close = usize::from(b.get(1) == Some(&b'/'));
+    if b.first() != Some(&b'<') || !b.get(1 + close..3 + close)?.eq_ignore_ascii_case(b"br") {
+        return None;
+    }
+    let mut k = 3 + close;
+    while matches!(b.get(k), Some(b' ' | b'\t')) {
+        k += 1;
+    }
+    if b.get(k) == Some(&b'/') && close == 0 {
+        k += 1;
+    }
+    (b.get(k) == Some(&b'>')).then_some(k + 1)
 }
 
 /// The length of a wrapper line's tag at `b` (`[pgn]`, `[/pgn]`, in any
@@ -67,23 +86,7 @@ fn may_need(b: &[u8]) -> bool {
         .position(|c| !c.is_ascii_whitespace())
         .unwrap_or(b.len());
     let wrapped = matches!(&b[lead..], [b'[', b'p' | b'P' | b'/', ..]);
-    wrapped || memchr::memchr3(b'\\', 0xE2, 0xEF, b).is_some()
-}
-
-/// What was repaired of one kind: how many, and where the first was.
-#[derive(Default)]
-struct Count {
-    n: usize,
-    first: usize,
-}
-
-impl Count {
-    fn add(&mut self, at: usize) {
-        if self.n == 0 {
-            self.first = at;
-        }
-        self.n += 1;
-    }
+    wrapped || memchr::memchr3(b'\\', 0xE2, 0xEF, b).is_some() || memchr::memchr(b'<', b).is_some()
 }
 
 /// Repairs a record's text; `None` when there is nothing to repair. The
@@ -98,8 +101,12 @@ pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
     let mut out: Vec<u8> = Vec::new();
     // Copied into `out` up to here.
     let mut from = 0;
-    let (mut escapes, mut dashes, mut wrappers) =
-        (Count::default(), Count::default(), Count::default());
+    let (mut escapes, mut dashes, mut wrappers, mut breaks) = (
+        Count::default(),
+        Count::default(),
+        Count::default(),
+        Count::default(),
+    );
     let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |j| i + j);
     let mut i = 0;
     while i < n {
@@ -139,16 +146,24 @@ pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
             b'{' => i = memchr::memchr(b'}', &b[i..]).map_or(n, |j| i + j + 1),
             b';' => i = line_end(i),
             b'%' if at_line_start => i = line_end(i),
-            b'\\' => match escape_len(&b[i..]) {
-                Some(len) => {
-                    out.extend_from_slice(&b[from..i]);
-                    escapes.add(out.len());
-                    out.extend(std::iter::repeat_n(b' ', len));
-                    i += len;
-                    from = i;
+            // Read as blanks: an escape sequence as text, an HTML break.
+            c @ (b'\\' | b'<') => {
+                let (len, count) = if c == b'\\' {
+                    (escape_len(&b[i..]), &mut escapes)
+                } else {
+                    (html_break_len(&b[i..]), &mut breaks)
+                };
+                match len {
+                    Some(len) => {
+                        out.extend_from_slice(&b[from..i]);
+                        count.add(out.len());
+                        out.extend(std::iter::repeat_n(b' ', len));
+                        i += len;
+                        from = i;
+                    }
+                    None => i += 1,
                 }
-                None => i += 1,
-            },
+            }
             0xE2 | 0xEF => match dash_len(&b[i..]) {
                 Some(len) => {
                     out.extend_from_slice(&b[from..i]);
@@ -162,13 +177,13 @@ pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
             _ => i += 1,
         }
     }
-    if escapes.n + dashes.n + wrappers.n == 0 {
+    if escapes.n + dashes.n + wrappers.n + breaks.n == 0 {
         return None;
     }
     out.extend_from_slice(&b[from..]);
     // Only ASCII replaced whole characters: still UTF-8.
     let fixed = String::from_utf8(out).ok()?;
-    let said: [(&Count, &str, &'static str); 3] = [
+    let said: [(&Count, &str, &'static str); 4] = [
         (
             &escapes,
             "an escape sequence written out as text (`\\r`, `\\n`, `\\t`) stands where a blank goes: read as blanks",
@@ -184,17 +199,16 @@ pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
             "a `[pgn]` or `[/pgn]` wrapper line was skipped",
             "wrapper-line",
         ),
+        (
+            &breaks,
+            "an HTML line break (`<br />`) outside comments was read as blanks",
+            "html-break",
+        ),
     ];
     let warnings = said
         .into_iter()
         .filter(|(count, _, _)| count.n > 0)
-        .map(|(count, what, kind)| {
-            let times = match count.n {
-                1 => String::new(),
-                n => format!(" ({n} times)"),
-            };
-            Problem::at(line_col(&fixed, count.first), format!("{what}{times}")).of_kind(kind)
-        })
+        .map(|(count, what, kind)| count.said(&fixed, what).of_kind(kind))
         .collect();
     Some((fixed, warnings))
 }

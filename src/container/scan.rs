@@ -37,7 +37,9 @@ impl Scan for Scanner {
                 1
             } else if rest.starts_with(b"\xEF\xBB\xBF") {
                 3
-            } else if let Some(len) = repair::escape_len(rest) {
+            } else if let Some(len) =
+                repair::escape_len(rest).or_else(|| repair::html_break_len(rest))
+            {
                 len
             } else if let Some(len) = line_start(bytes, i)
                 .then(|| repair::wrapper_len(rest))
@@ -165,17 +167,42 @@ fn blank_line(text: &[u8]) -> bool {
     false
 }
 
-/// Whether text holds a move number past 1 (`2.`, `17...`, `12#`), or a
-/// draughts move (`32-28`): the movetext went past move 1.
+/// Whether text holds a move, as far as a byte scan tells one in any
+/// container notation: a token outside comments that holds a digit and is
+/// more than a move number (`12.`, `3#`) or a NAG (`e4`, `Nf3`, `32-28`,
+/// `d2-e2`). Text without one (`Some text here`, `2024`) is no game.
 #[cold]
-fn past_move_one(text: &[u8], mark: u8) -> bool {
-    text.windows(2).enumerate().any(|(k, w)| {
-        let starts = k == 0 || !text[k - 1].is_ascii_digit();
-        starts && w[0].is_ascii_digit() && (w[0] > b'1' || w[1].is_ascii_digit()) && {
-            let digits = text[k..].iter().take_while(|c| c.is_ascii_digit()).count();
-            matches!(text.get(k + digits), Some(&c) if c == mark || c == b'-' || c == b'x')
+#[inline(never)]
+fn holds_moves(text: &[u8], mark: u8) -> bool {
+    let mut i = 0;
+    let n = text.len();
+    while i < n {
+        match text[i] {
+            b'{' => i = memchr::memchr(b'}', &text[i..]).map_or(n, |k| i + k + 1),
+            b';' => i = memchr::memchr2(b'\n', b'\r', &text[i..]).map_or(n, |k| i + k),
+            b'$' => {
+                while i < n && !is_delim(text[i]) {
+                    i += 1;
+                }
+            }
+            c if is_delim(c) => i += 1,
+            _ => {
+                let start = i;
+                while i < n && !is_delim(text[i]) {
+                    i += 1;
+                }
+                let token = &text[start..i];
+                let digit = token.iter().any(u8::is_ascii_digit);
+                let more = token
+                    .iter()
+                    .any(|&c| !c.is_ascii_digit() && c != mark && c != b'.');
+                if digit && more {
+                    return true;
+                }
+            }
         }
-    })
+    }
+    false
 }
 
 /// Whether the blanks just before `i` hold a blank line.
@@ -331,7 +358,13 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                     }
                 }
                 if body && (depth == 0 || (line_start(data, i) && tag_head(data, i))) {
-                    return Some((i, true));
+                    // Text before a game's first tag that holds no move
+                    // (`Some text here`) is no game of its own.
+                    let text_only = !tags
+                        && line_start(data, i)
+                        && tag_head(data, i)
+                        && !holds_moves(&data[..i], mark);
+                    return Some((i, !text_only));
                 }
                 // Stray text before a game's tags is no game of its own.
                 if stray && !tags && line_start(data, i) && tag_head(data, i) {
@@ -415,17 +448,17 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                     return None;
                 }
                 let token = &data[start..i];
-                // A move number at depth 0: `1.` after a blank line, once the
-                // movetext has gone past move 1, starts a game of its own
-                // (tagless games a blank line apart, as python-chess reads
-                // them: a game's main line never goes back to move 1).
+                // A move number at depth 0: `1.` after a blank line, once a
+                // move came, starts a game of its own (tagless games a blank
+                // line apart, results or none: a game's main line never goes
+                // back to move 1).
                 if b == b'1'
                     && token.get(1) == Some(&mark)
                     && token.get(2) != Some(&mark)
                     && depth == 0
                     && body
                     && blank_line_before(data, start)
-                    && past_move_one(&data[..start], mark)
+                    && holds_moves(&data[tag_end.unwrap_or(0)..start], mark)
                 {
                     return Some((start, true));
                 }
@@ -457,6 +490,19 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                         return Some((i, true));
                     }
                 }
+                if !body && b.is_ascii_alphabetic() && line_start(data, start) {
+                    // A tag line that lost its `[`: a tag, no movetext.
+                    match unopened_tag(data, start, eof) {
+                        Some(Some(end)) => {
+                            tags = true;
+                            tag_end = Some(end);
+                            i = end;
+                            continue;
+                        }
+                        Some(None) => {}
+                        None => return None,
+                    }
+                }
                 if !body {
                     if starts_movetext(b) {
                         // On a tag's line, only a move number starts movetext.
@@ -476,6 +522,46 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
     } else {
         None
     }
+}
+
+/// Whether a tag line that lost its `[` starts at `i` (`Event "x"]`, as
+/// the grammar's `tag_unopened` reads it): a name, blanks, a quoted value
+/// and `]` last on the line. `Some(Some(end))`, the end of its `]`, when
+/// it does; `Some(None)` when not; `None` when more data is needed to tell.
+#[cold]
+#[inline(never)]
+fn unopened_tag(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
+    let line_end = match memchr::memchr2(b'\n', b'\r', &data[i..]) {
+        Some(k) => i + k,
+        None if eof => data.len(),
+        None => return None,
+    };
+    let line = &data[i..line_end];
+    let name = line
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    let mut k = name;
+    while k < line.len() && matches!(line[k], b' ' | b'\t') {
+        k += 1;
+    }
+    let mut end = line.len();
+    while end > 0 && matches!(line[end - 1], b' ' | b'\t') {
+        end -= 1;
+    }
+    let close = end;
+    let mut q = end.saturating_sub(1);
+    while q > k && matches!(line[q - 1], b' ' | b'\t') {
+        q -= 1;
+    }
+    let tag = name > 0
+        && line[0].is_ascii_alphabetic()
+        && line.get(k) == Some(&b'"')
+        && close > 0
+        && line[close - 1] == b']'
+        && q > k + 1
+        && line[q - 1] == b'"';
+    Some(tag.then_some(i + close))
 }
 
 /// Whether a token's first byte can start movetext in some container

@@ -1,5 +1,8 @@
 //! `json` and `jsonl`: the IR as JSON. Any game written and read back is the
-//! same game.
+//! same game. Reading, the JSON of pgn-extract and lichess is read too
+//! ([`peers`]).
+
+mod peers;
 
 use serde::Deserialize;
 
@@ -207,7 +210,7 @@ fn too_deep_at(text: &str, limit: usize) -> Option<usize> {
 }
 
 /// Reads one game (one array element or one line).
-pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // serde_json's own limit (128 levels) stops at about 30 nested
     // variations; this one is kifu's, checked before serde recurses.
     if let Some(at) = too_deep_at(text, MAX_JSON_DEPTH) {
@@ -216,6 +219,13 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let game = Game::deserialize(&mut de).and_then(|g| de.end().map(|()| g));
+    // No game of kifu's: a game of another tool's JSON, told by its
+    // content ([`peers`]), or the error.
+    if game.is_err() {
+        if let Some(read) = peers::read(text, opts) {
+            return read;
+        }
+    }
     let game = game.map_err(|e| {
         let msg = e.to_string();
         let msg = match msg.find(" at line ") {

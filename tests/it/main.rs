@@ -61,5 +61,6 @@ mod tafl;
 mod tenjiku;
 mod typed_tags;
 mod world;
+mod world_again;
 mod write_read_back;
 mod xml;

@@ -18,7 +18,7 @@ use kifu::format::by_name;
 
 /// Clean games of each container family that the damage is put into:
 /// tags, a blank line, movetext tokens (the last the result).
-const GAMES: &[(&str, &[&str])] = &[
+pub(crate) const GAMES: &[(&str, &[&str])] = &[
     (
         "pgn",
         &[
@@ -45,7 +45,7 @@ const GAMES: &[(&str, &[&str])] = &[
 /// format's scanner finds, read (with the repairs) and written back in
 /// the same format. The games written, how many failed, and the kinds of
 /// the warnings.
-fn convert_all(format: &str, input: &[u8]) -> (Vec<String>, usize, Vec<&'static str>) {
+pub(crate) fn convert_all(format: &str, input: &[u8]) -> (Vec<String>, usize, Vec<&'static str>) {
     let f = by_name(format).expect("a format");
     let write = f.write.expect("a writer");
     let (stream, _) = kifu::input::decompressed(Cursor::new(input.to_vec())).expect("in memory");
@@ -75,13 +75,13 @@ fn convert_all(format: &str, input: &[u8]) -> (Vec<String>, usize, Vec<&'static 
 }
 
 /// The clean input of a family: its games, a blank line apart.
-fn clean(family: usize) -> String {
+pub(crate) fn clean(family: usize) -> String {
     GAMES[family].1.join("\n\n") + "\n"
 }
 
 /// Where blanks go between two tokens of the movetext of `text`: byte
 /// offsets of each run of spaces after the tags.
-fn gaps(text: &str) -> Vec<usize> {
+pub(crate) fn gaps(text: &str) -> Vec<usize> {
     let body = text.find("\n\n").map_or(0, |i| i + 2);
     let mut out = Vec::new();
     let mut in_comment = false;
@@ -103,7 +103,7 @@ fn gaps(text: &str) -> Vec<usize> {
 }
 
 /// Inserts `pieces` at the offsets chosen among `at` by `picks`.
-fn insert_at(text: &str, at: &[usize], picks: &[(usize, String)]) -> String {
+pub(crate) fn insert_at(text: &str, at: &[usize], picks: &[(usize, String)]) -> String {
     let mut spots: Vec<(usize, &str)> = picks
         .iter()
         .map(|(k, piece)| (at[k % at.len()], piece.as_str()))
@@ -117,7 +117,7 @@ fn insert_at(text: &str, at: &[usize], picks: &[(usize, String)]) -> String {
 }
 
 /// What the clean input of a family reads as.
-fn clean_games(family: usize) -> Vec<String> {
+pub(crate) fn clean_games(family: usize) -> Vec<String> {
     let (games, failed, kinds) = convert_all(GAMES[family].0, clean(family).as_bytes());
     assert_eq!(failed, 0, "{kinds:?}");
     assert!(kinds.is_empty(), "{kinds:?}");
@@ -291,7 +291,7 @@ proptest! {
 
 /// The main line of a written game: its movetext without comments,
 /// variations, move numbers and blanks.
-fn moves_only(game: &str) -> String {
+pub(crate) fn moves_only(game: &str) -> String {
     let body = game.find("\n\n").map_or(game, |i| &game[i..]);
     let mut text = String::new();
     let mut depth = 0;

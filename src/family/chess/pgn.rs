@@ -6,9 +6,10 @@ use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, RunWriter, WriteOptions};
 use crate::container::fast::{self, Lexing};
-use crate::container::{self, MoveText, Notation, Start, Style};
+use crate::container::{self, Count, MoveText, Notation, Start, Style};
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
+use crate::family::chess::sllavcco;
 use crate::family::chess::{
     ply_of, Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing,
 };
@@ -57,6 +58,10 @@ struct Pgn<'t, 'o> {
     seen: Vec<Seen>,
     /// Where the first pawn capture written without `x` is, if any.
     loose_capture: Option<usize>,
+    /// Moves written as captures that capture nothing (`Nxf3`).
+    false_captures: Count,
+    /// Castling written in lower case (`o-o`).
+    lower_castles: Count,
     /// Whether any move was read (a game read a run at a time has read
     /// its moves before [`Notation::finish`]).
     moves_read: bool,
@@ -96,6 +101,9 @@ impl Notation for Pgn<'_, '_> {
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
         let span = (mv.offset(), mv.offset() + mv.text().len());
         let (mut written, check) = decode(mv.text());
+        if mv.text().starts_with('o') {
+            self.lower_castles.add(span.0);
+        }
         // `cd5`: a pawn with its file of departure and no `x` captures.
         if let Written::San {
             role: Role::Pawn,
@@ -138,7 +146,27 @@ impl Notation for Pgn<'_, '_> {
         if self.opts.no_validate && self.moves_read {
             warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
         }
-        self.settle(game, self.start, self.seen.len())
+        self.settle(game, self.start, self.seen.len())?;
+        // What a transcription checker must hear, though every reader
+        // mends it: one warning a kind, counted.
+        let said: [(&Count, &str, &'static str); 2] = [
+            (
+                &self.false_captures,
+                "a move written as a capture (`x`) captures nothing: read as the move",
+                "capture-mark",
+            ),
+            (
+                &self.lower_castles,
+                "castling written in lower case (`o-o`) was read as `O-O`",
+                "lower-case-castling",
+            ),
+        ];
+        for (count, what, kind) in said {
+            if count.n > 0 {
+                warnings.push(count.said(self.text, what).of_kind(kind));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -207,6 +235,13 @@ impl Pgn<'_, '_> {
         rules::Replay::start(&game.moves, Some(start), chess960)
             .resolve(seen, |step| resolved.push(step.mv))
             .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
+        for (s, mv) in seen.iter().zip(&resolved) {
+            if matches!(s.written, Written::San { capture: true, .. })
+                && matches!(mv, CPly::Move(m) if !m.capture)
+            {
+                self.false_captures.add(s.span.0);
+            }
+        }
         let mut resolved = resolved.into_iter();
         rules::fill(&mut game.moves, &mut |_| resolved.next().ok_or(())).map_err(|()| mismatch())
     }
@@ -475,6 +510,8 @@ fn reader<'t, 'o>(text: &'t str, opts: &'o ReadOptions, moves: usize) -> Pgn<'t,
         start: rules::Position::start(),
         seen,
         loose_capture: None,
+        false_captures: Count::default(),
+        lower_castles: Count::default(),
         moves_read: false,
     }
 }
@@ -496,8 +533,115 @@ pub fn stream(
     read
 }
 
-/// Reads one record.
+/// Reads one record: as written, or, where it fails at a move whose piece
+/// letter is another language's (`Sf3`), with its piece letters read as
+/// English ones ([`localized`]).
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    let failed = match read_written(text, opts) {
+        Err(e) => e,
+        ok => return ok,
+    };
+    let Some((english, said)) = localized(text, &failed) else {
+        return Err(failed);
+    };
+    let mut parsed = read_written(&english, opts).map_err(|_| failed)?;
+    parsed.warnings.insert(0, said);
+    Ok(parsed)
+}
+
+/// The piece letters of the languages a PGN may be written in besides
+/// English, as the scoresheet's `pieces` option names them
+/// ([`sllavcco::Pieces::parse`]), in the order they are tried.
+const LANGUAGES: [(&str, &str); 4] = [
+    ("de", "German"),
+    ("nl", "Dutch"),
+    ("fr", "French"),
+    ("es", "Spanish or Italian"),
+];
+
+/// A record that failed at a move spelled with another language's piece
+/// letters (`Sf3`, `Lb5`, `Te1`, `Dd8`: German), its movetext with every
+/// piece letter read as English (`Nf3`, `Bb5`, `Re1`, `Qd8`), and the
+/// warning that says so (counted). The language is the first of
+/// [`LANGUAGES`] whose letters are all the piece letters the movetext
+/// uses; `None` when none is, or the failure is elsewhere. Tags and
+/// comments keep their text; every line keeps its length.
+#[cold]
+fn localized(text: &str, failed: &Problem) -> Option<(String, Problem)> {
+    let token = failed.token_in(text)?;
+    let first = token.chars().next()?;
+    if !first.is_ascii_uppercase() || "KQRBNO".contains(first) {
+        return None;
+    }
+    // The uppercase letters of the movetext's tokens.
+    let b = text.as_bytes();
+    let mut used = [false; 26];
+    movetext_letters(b, |i| used[usize::from(b[i] - b'A')] = true);
+    let english = sllavcco::Pieces::ENGLISH;
+    for (code, name) in LANGUAGES {
+        let Ok(sllavcco::Pieces::Letters(set)) = sllavcco::Pieces::parse(code) else {
+            continue;
+        };
+        let covers =
+            (0..26u8).all(|k| !used[usize::from(k)] || set.contains(&char::from(b'A' + k)));
+        if !covers {
+            continue;
+        }
+        let mut fixed = b.to_vec();
+        let mut count = Count::default();
+        movetext_letters(b, |i| {
+            if let Some(k) = set.iter().position(|&c| c == char::from(b[i])) {
+                let role = sllavcco::Pieces::Letters(set).role(set[k]);
+                if let Some(role) = role {
+                    let letter = english.symbol(role, crate::ir::Side::White) as u8;
+                    if letter != b[i] {
+                        count.add(i);
+                    }
+                    fixed[i] = letter;
+                }
+            }
+        });
+        let fixed = String::from_utf8(fixed).ok()?;
+        let letters: String = set.iter().map(|c| format!("{c} ")).collect();
+        let said = count
+            .said(
+                text,
+                &format!(
+                    "piece letters of another language ({name}: {}) were read as English ones (K Q R B N)",
+                    letters.trim_end()
+                ),
+            )
+            .of_kind("localized-pieces");
+        return Some((fixed, said));
+    }
+    None
+}
+
+/// Calls `each` at every uppercase ASCII letter of a record's movetext
+/// tokens: outside tags, comments, escape lines and NAGs; never the `O`
+/// of castling.
+fn movetext_letters(b: &[u8], mut each: impl FnMut(usize)) {
+    let n = b.len();
+    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |k| i + k);
+    let mut i = 0;
+    while i < n {
+        match b[i] {
+            b'[' => i = memchr::memchr2(b']', b'\n', &b[i..]).map_or(n, |k| i + k + 1),
+            b'{' => i = memchr::memchr(b'}', &b[i..]).map_or(n, |k| i + k + 1),
+            b';' => i = line_end(i),
+            b'%' if i == 0 || matches!(b[i - 1], b'\n' | b'\r') => i = line_end(i),
+            c => {
+                if c.is_ascii_uppercase() && c != b'O' {
+                    each(i);
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Reads one record as written.
+fn read_written(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // About one move in eight bytes of a record.
     let mut pgn = reader(text, opts, text.len() / 8);
     let parse = |t| PgnParser::parse(Rule::record, t);
