@@ -37,37 +37,172 @@ struct Record {
     who_won: Option<String>,
 }
 
+/// The options of `aagenielsen-json`.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The rules every record is played by, instead of its game type's.
+    pub rules: Option<Rules>,
+}
+
+impl crate::options::FormatOptions for Options {
+    const LIST: &'static [crate::options::FormatOption] = &[crate::options::FormatOption {
+        name: "rules",
+        sides: crate::options::Sides::Read,
+        values: crate::options::Values::Kind(
+            "a preset or an OpenTafl rules string, as tafl takes them",
+        ),
+        default: "the rules of the record's game type, where kifu knows them",
+        help: "the rules every record is played by, instead of its game type's",
+    }];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "rules" => self.rules = Some(Rules::named(value)?),
+            _ => return Err(crate::options::undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
 /// The board side a game type's name gives (`... 11x11 ...`).
 pub fn board_of(name: &str) -> Option<u8> {
     name.split(|c: char| !c.is_ascii_alphanumeric())
         .find_map(|w| tafl::parse_board(w).ok().filter(|_| w.contains('x')))
 }
 
-/// The aagenielsen.dk game types whose rules kifu knows, by the start of
-/// their names (in lower case), and the preset each plays by.
-pub const GAME_TYPES: &[(&str, &str)] = &[
-    ("copenhagen hnefatafl 11x11", "copenhagen"),
-    ("fetlar hnefatafl 11x11", "fetlar"),
-    ("berserk hnefatafl 11x11", "berserk"),
-    ("old hnefatafl 11x11", "fetlar"),
-    ("historical hnefatafl 11x11 (welsh tawlbwrdd)", "tawlbwrdd"),
-    ("historical hnefatafl 9x9 (saami tablut)", "tablut"),
-    ("sea battle t 9x9", "sea-battle"),
-    ("historical hnefatafl 7x7 (irish brandubh 1)", "brandubh"),
-    ("brandubh 7x7 (walker)", "brandubh-walker"),
-    ("historical hnefatafl 13x13", "hnefatafl-13"),
-    ("tyr 15x15", "tyr-15"),
-    ("old tyr-1 17x17", "old-tyr-17"),
-    ("unst alea evangelii 19x19", "alea-evangelii"),
-];
+/// What kifu knows of a game type of aagenielsen.dk.
+#[derive(Debug, Clone)]
+pub enum GameType {
+    /// A tafl game, played by these rules (a preset's or a rules string's).
+    Tafl(Rules),
+    /// A game of another kind (Daldøs, Sáhkku, Hex, ...): refused.
+    Other,
+}
 
-/// The preset of a game type, where kifu knows its rules.
-pub fn rules_of(name: &str) -> Option<Rules> {
-    let lower = name.trim().to_ascii_lowercase();
-    GAME_TYPES
+/// The table of aagenielsen.dk's game types (`aagenielsen_types.txt`): a
+/// line a type, its key, its name and its rules (a preset's name or an
+/// OpenTafl rules string), or `not tafl`.
+const TYPES: &str = include_str!("aagenielsen_types.txt");
+
+/// The game types of [`TYPES`], read once: name (lower case), key, kind.
+fn types() -> &'static [(String, u32, GameType)] {
+    static TABLE: std::sync::OnceLock<Vec<(String, u32, GameType)>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        TYPES
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter_map(|l| {
+                let mut parts = l.split('\t');
+                let key = parts.next()?.trim().parse().ok()?;
+                let name = parts.next()?.trim().to_lowercase();
+                let kind = match parts.next()?.trim() {
+                    "not tafl" => GameType::Other,
+                    rules => GameType::Tafl(Rules::named(rules).ok()?),
+                };
+                Some((name, key, kind))
+            })
+            .collect()
+    })
+}
+
+/// The names of the game types of the table (lower case), tafl or not.
+pub fn type_names() -> Vec<&'static str> {
+    types().iter().map(|(n, _, _)| n.as_str()).collect()
+}
+
+/// What kifu knows of a game type by its name (its entities decoded, in
+/// any case, without the blanks around it): `None` where the table does not
+/// have it.
+pub fn game_type(name: &str) -> Option<&'static GameType> {
+    let lower = decode_entities(name).trim().to_lowercase();
+    types()
         .iter()
-        .find(|(t, _)| lower.starts_with(t))
-        .and_then(|(_, preset)| Rules::preset(preset))
+        .find(|(n, _, _)| *n == lower)
+        .map(|(_, _, k)| k)
+}
+
+/// The rules of a game type, where it is a tafl game kifu knows.
+pub fn rules_of(name: &str) -> Option<Rules> {
+    match game_type(name)? {
+        GameType::Tafl(r) => Some(r.clone()),
+        GameType::Other => None,
+    }
+}
+
+/// Decodes the character entities of the site's names (`Dald&oslash;s` is
+/// `Daldøs`): the five of XML, character references (`&#248;`, `&#xF8;`)
+/// and the Latin-1 letters of HTML (`&aacute;`, `&Aring;`, `&szlig;`, ...);
+/// another entity is left as written.
+pub fn decode_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let decoded = tail[1..]
+            .find(';')
+            .filter(|&j| j > 0 && j <= 10)
+            .and_then(|j| entity(&tail[1..=j]).map(|c| (c, j + 2)));
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &tail[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One entity's character (`oslash` is `ø`, `#248` too).
+fn entity(name: &str) -> Option<char> {
+    if let Some(num) = name.strip_prefix('#') {
+        let code = match num.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => num.parse().ok()?,
+        };
+        return char::from_u32(code);
+    }
+    let fixed = [
+        ("amp", '&'),
+        ("lt", '<'),
+        ("gt", '>'),
+        ("quot", '"'),
+        ("apos", '\''),
+        ("nbsp", '\u{a0}'),
+        ("szlig", 'ß'),
+        ("aelig", 'æ'),
+        ("AElig", 'Æ'),
+        ("eth", 'ð'),
+        ("ETH", 'Ð'),
+        ("thorn", 'þ'),
+        ("THORN", 'Þ'),
+    ];
+    if let Some((_, c)) = fixed.iter().find(|(n, _)| *n == name) {
+        return Some(*c);
+    }
+    // A letter and its accent: the letters that take it, and the accented
+    // ones, in the same order (lower case, then upper).
+    let accents: [(&str, &str, &str); 8] = [
+        ("acute", "aeiouyAEIOUY", "áéíóúýÁÉÍÓÚÝ"),
+        ("grave", "aeiouAEIOU", "àèìòùÀÈÌÒÙ"),
+        ("circ", "aeiouAEIOU", "âêîôûÂÊÎÔÛ"),
+        ("uml", "aeiouyAEIOU", "äëïöüÿÄËÏÖÜ"),
+        ("tilde", "anoANO", "ãñõÃÑÕ"),
+        ("ring", "aA", "åÅ"),
+        ("cedil", "cC", "çÇ"),
+        ("slash", "oO", "øØ"),
+    ];
+    let mut chars = name.chars();
+    let letter = chars.next()?;
+    let accent = chars.as_str();
+    let (_, plain, marked) = accents.iter().find(|(a, _, _)| *a == accent)?;
+    let at = plain.chars().position(|c| c == letter)?;
+    marked.chars().nth(at)
 }
 
 fn value_text(v: &serde_json::Value) -> String {
@@ -86,18 +221,45 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         )
     })?;
     let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
-    let name = record.aage_game_type_name.trim();
-    let dim = board_of(name).ok_or_else(|| {
-        Problem::at(
+    let decoded = decode_entities(&record.aage_game_type_name);
+    let name = decoded.trim();
+    let kind = game_type(name);
+    if let Some(GameType::Other) = kind {
+        return Err(Problem::at(
             at("AageGameTypeName"),
             format!(
-                "the game type {name} names no board (`11x11`)",
+                "the game type {name} is not a tafl game: kifu reads aagenielsen.dk's tafl games alone",
                 name = crate::error::quote(name)
             ),
-        )
-    })?;
+        ));
+    }
+    let options = opts.format.get::<Options>().cloned().unwrap_or_default();
     let mut warnings = Vec::new();
-    let mut rules = rules_of(name);
+    let mut rules = options.rules.clone().or_else(|| rules_of(name));
+    let dim = match &rules {
+        Some(r) => r.dim,
+        None => board_of(name).ok_or_else(|| {
+            Problem::at(
+                at("AageGameTypeName"),
+                format!(
+                    "the game type {name} names no board (`11x11`)",
+                    name = crate::error::quote(name)
+                ),
+            )
+        })?,
+    };
+    if rules.is_none() {
+        warnings.push(
+            Problem::at(
+                at("AageGameTypeName"),
+                format!(
+                    "kifu does not know the game type {name}: its moves are read on a {dim}x{dim} board, not checked",
+                    name = crate::error::quote(name)
+                ),
+            )
+            .of_kind("rules-unknown"),
+        );
+    }
     let first = match record.who_moved_first.as_deref() {
         Some("white") => ATTACKERS.other(),
         _ => ATTACKERS,

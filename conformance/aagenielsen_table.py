@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Makes kifu's table of aagenielsen.dk's game types
+(src/family/hnefatafl/aagenielsen_types.txt) from what the games show:
+`conformance/aagenielsen_table.py TYPES.tsv DIR...` (TYPES.tsv the output of
+conformance/aagenielsen_types.py over the same folders; KIFU names the
+binary). For each tafl type: the start position the games show; the king
+escapes to the corners where he stands on an edge and play goes on, else to
+the edges; no corner squares where another piece stops on one (or the king
+escapes to the edges), no throne where another piece stops on it in more
+than one game in twenty; then of the king captured on four sides or two
+(or four beside the throne), armed or not, the rules under which the most
+games replay with the fewest warnings, each tried with kifu
+(`--from-opt rules=...`) over the type's games. The presets kifu had for
+13 types stay where they replay as well. Prints the table."""
+import collections, glob, os, re, subprocess, sys
+
+kifu = os.environ.get("KIFU", "target/release/kifu")
+tsv, dirs = sys.argv[1], sys.argv[2:]
+NOT_TAFL = {146, 147, 148, 149, 162, 163, 171}
+PRESETS = {16: "copenhagen", 4: "fetlar", 3: "berserk", 15: "fetlar", 76: "tawlbwrdd",
+           7: "tablut", 5: "sea-battle", 51: "brandubh", 53: "brandubh-walker",
+           33: "hnefatafl-13", 145: "tyr-15", 134: "old-tyr-17", 92: "alea-evangelii"}
+
+files = collections.defaultdict(list)
+for d in dirs:
+    for f in glob.glob(os.path.join(d, "game-*.json")):
+        files[int(os.path.basename(f).split("-")[1])].append(f)
+
+def score(rules, fs):
+    out = subprocess.run([kifu, "convert", "-v", "-j", "2", "-f", "aagenielsen-json", "-t", "jsonl",
+                          "--from-opt", f"rules={rules}", "-o", "/dev/null", *fs],
+                         capture_output=True, text=True).stderr
+    failed = {l.split(":")[0] for l in out.splitlines() if ": error" in l}
+    warned = {l.split(":")[0] for l in out.splitlines()
+              if re.search(r"warning\[(capture-un|played-on)", l)} - failed
+    return len(failed), len(warned)
+
+rows = []
+for line in open(tsv, encoding="utf-8"):
+    parts = line.rstrip("\n").split("\t")
+    key, name = int(parts[0]), parts[1]
+    if key in NOT_TAFL:
+        rows.append((key, name, "not tafl", None))
+        continue
+    if parts[2] == "not square":
+        continue
+    dim, start = int(parts[2]), parts[4]
+    obs = eval(parts[6]) if len(parts) > 6 else {}
+    g = int(parts[3])
+    corner = obs.get("king on edge, play on", 0) > obs.get("king ends on edge", 0)
+    base = f"dim:{dim} atkf:y"
+    if not corner:
+        base += " esc:e cor:"
+    elif obs.get("other stops on corner", 0) * 20 > g:
+        base += " cor:"
+    if obs.get("other stops on throne", 0) * 20 > g:
+        base += " cen:"
+    if "berserk" in name.lower():
+        base += " ber:m kj:r"
+    fs = files[key][:400]
+    best = None
+    cands = []
+    if key in PRESETS:
+        cands.append(PRESETS[key])
+    for ks in ("s", "w", "c"):
+        for ka in ("y", "n"):
+            cands.append(f"{base} ka:{ka} ks:{ks} start:{start}")
+    for c in cands:
+        f, w = score(c, fs)
+        if best is None or (f, w) < best[0]:
+            best = ((f, w), c)
+    rows.append((key, name, best[1], best[0]))
+    print(f"{key}\t{name}\t{best[1]}\t# {len(files[key])} games, of {len(fs)} tried {best[0][0]} failed, {best[0][1]} warned", file=sys.stderr)
+for key, name, rules, _ in rows:
+    print(f"{key}\t{name}\t{rules}")
