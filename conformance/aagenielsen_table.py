@@ -12,7 +12,7 @@ than one game in twenty; then of the king captured on four sides or two
 games replay with the fewest warnings, each tried with kifu
 (`--from-opt rules=...`) over the type's games. The presets kifu had for
 13 types stay where they replay as well. Prints the table."""
-import collections, glob, os, re, subprocess, sys
+import collections, glob, html, os, re, subprocess, sys
 
 kifu = os.environ.get("KIFU", "target/release/kifu")
 tsv, dirs = sys.argv[1], sys.argv[2:]
@@ -30,7 +30,8 @@ def score(rules, fs):
     out = subprocess.run([kifu, "convert", "-v", "-j", "2", "-f", "aagenielsen-json", "-t", "jsonl",
                           "--from-opt", f"rules={rules}", "-o", "/dev/null", *fs],
                          capture_output=True, text=True).stderr
-    failed = {l.split(":")[0] for l in out.splitlines() if ": error" in l}
+    failed = {l.split(":")[0] for l in out.splitlines()
+              if ": error" in l or "warning[rules-refused]" in l}
     warned = {l.split(":")[0] for l in out.splitlines()
               if re.search(r"warning\[(capture-un|played-on)", l)} - failed
     return len(failed), len(warned)
@@ -48,7 +49,45 @@ for line in open(tsv, encoding="utf-8"):
     obs = eval(parts[6]) if len(parts) > 6 else {}
     g = int(parts[3])
     corner = obs.get("king on edge, play on", 0) > obs.get("king ends on edge", 0)
-    base = f"dim:{dim} atkf:y"
+    # The records say the first mover is black, always: where the first
+    # mover holds the centre, the defenders move first (the `-w` types).
+    atkf = "y"
+    rows_ = start.strip("/").split("/")
+    mid = rows_[dim // 2]
+    if "K" not in start:
+        start = start.swapcase().replace("/", "/")
+        cells = []
+        for row in start.strip("/").split("/"):
+            r, n = [], ""
+            for ch in row:
+                if ch.isdigit():
+                    n += ch
+                    continue
+                if n:
+                    r += ["."] * int(n)
+                    n = ""
+                r.append(ch)
+            if n:
+                r += ["."] * int(n)
+            cells.append(r)
+        cells[dim // 2][dim // 2] = "K"
+        out = "/"
+        for r in cells:
+            e = 0
+            for ch in r:
+                if ch == ".":
+                    e += 1
+                    continue
+                if e:
+                    out += str(e)
+                    e = 0
+                out += ch
+            if e:
+                out += str(e)
+            out += "/"
+        start = out
+        atkf = "n"
+    base = f"dim:{dim} atkf:{atkf}"
     if not corner:
         base += " esc:e cor:"
     elif obs.get("other stops on corner", 0) * 20 > g:
@@ -62,14 +101,26 @@ for line in open(tsv, encoding="utf-8"):
     cands = []
     if key in PRESETS:
         cands.append(PRESETS[key])
+    if key == 3:
+        # The knight on e7 in most games, on f7 in others.
+        cands.append("berserk | dim:11 name:Berserk surf:n atkf:y kj:r ber:c start:/3ttttt3/5c5/11/t4T4t/t3TTT3t/tc1TTKTT1ct/t3TNT3t/t4T4t/11/5c5/3ttttt3/")
+    alt = parts[7] if len(parts) > 7 and parts[7] != "-" else None
+    if alt and "K" not in alt:
+        alt = None
     for ks in ("s", "w", "c"):
         for ka in ("y", "n"):
-            cands.append(f"{base} ka:{ka} ks:{ks} start:{start}")
+            c = f"{base} ka:{ka} ks:{ks} start:{start}"
+            cands.append(c)
+            if alt and atkf == "y":
+                cands.append(f"{c} | {base} ka:{ka} ks:{ks} start:{alt}")
     for c in cands:
         f, w = score(c, fs)
         if best is None or (f, w) < best[0]:
             best = ((f, w), c)
     rows.append((key, name, best[1], best[0]))
     print(f"{key}\t{name}\t{best[1]}\t# {len(files[key])} games, of {len(fs)} tried {best[0][0]} failed, {best[0][1]} warned", file=sys.stderr)
+print("# aagenielsen.dk's game types: key, name (its entities decoded), and the rules (a preset or an")
+print("# OpenTafl rules string; several joined by ` | `, a start position each, tried in turn), or `not tafl`.")
+print("# Made by conformance/aagenielsen_table.py from what the games show (conformance/aagenielsen_types.py).")
 for key, name, rules, _ in rows:
-    print(f"{key}\t{name}\t{rules}")
+    print(f"{key}\t{html.unescape(name)}\t{rules}")

@@ -108,23 +108,34 @@ for (key, name), games in sorted(types.items(), key=lambda x: -len(x[1])):
                 if board.get((f, r)) == "t" or ((f, r) == centre and board.get((f, r), ".") == "."):
                     around += 1
             obs[f"king taken by {around}"] += 1
-    rows = []
-    for r in range(dim):
-        row, empty = "", 0
-        for f in range(dim):
-            v = votes[(f, r)].most_common(1)
-            c = v[0][0] if v else "."
-            if (f, r) == centre and c == "T":
-                c = "K"
-            if c == ".":
-                empty += 1
-                continue
+    # A second layout, where the games split on squares (the site has
+    # used two under one name): the minority's value on each such square.
+    flips = {}
+    for s_, v in votes.items():
+        top = v.most_common(2)
+        if len(top) == 2 and top[1][1] >= 5 and top[1][1] * 100 >= 15 * sum(v.values()):
+            flips[s_] = top[1][0]
+    rows, alt_rows = [], []
+    for layout, out in ((dict(), rows), (flips, alt_rows)):
+        if out is alt_rows and not flips:
+            break
+        for r in range(dim):
+            row, empty = "", 0
+            for f in range(dim):
+                v = votes[(f, r)].most_common(1)
+                c = layout.get((f, r), v[0][0] if v else ".")
+                if (f, r) == centre and c == "T":
+                    c = "K"
+                if c == ".":
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += c
             if empty:
                 row += str(empty)
-                empty = 0
-            row += c
-        if empty:
-            row += str(empty)
-        rows.append(row)
+            out.append(row)
     unsure = sum(1 for s, v in votes.items() if len(v) > 1 and v.most_common(2)[1][1] * 4 > v.most_common(1)[0][1])
-    print(f"{key}\t{html.unescape(name)}\t{dim}\t{len(games)}\t/{'/'.join(rows)}/\tunsure:{unsure}\t{dict(obs)}")
+    alt = f"/{'/'.join(alt_rows)}/" if alt_rows else "-"
+    print(f"{key}\t{html.unescape(name)}\t{dim}\t{len(games)}\t/{'/'.join(rows)}/\tunsure:{unsure}\t{dict(obs)}\t{alt}")

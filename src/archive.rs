@@ -720,7 +720,12 @@ pub fn sniff(head: &[u8], name: &std::path::Path, not: &Format) -> Option<&'stat
     // hint of the format its ending names.
     let by_name = crate::format::guess(name)
         .filter(|f| !std::ptr::eq(*f, not))
-        .filter(|_| crate::format::in_folder(name, Some(not)).is_none());
+        .filter(|_| {
+            let read_as = crate::format::FORMATS
+                .iter()
+                .find(|f| std::ptr::eq(*f, not));
+            read_as.is_none_or(|f| crate::format::in_folder(name, Some(f)).is_none())
+        });
     let reads = |f: &Format| {
         let Ok(Some(batch)) = Records::new(head, f.split).next_batch(head.len()) else {
             return false;

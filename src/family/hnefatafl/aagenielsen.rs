@@ -40,8 +40,9 @@ struct Record {
 /// The options of `aagenielsen-json`.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The rules every record is played by, instead of its game type's.
-    pub rules: Option<Rules>,
+    /// The rules every record is played by, instead of its game type's
+    /// (one or more start positions, [`layouts`]).
+    pub rules: Option<Vec<Rules>>,
 }
 
 impl crate::options::FormatOptions for Options {
@@ -49,7 +50,7 @@ impl crate::options::FormatOptions for Options {
         name: "rules",
         sides: crate::options::Sides::Read,
         values: crate::options::Values::Kind(
-            "a preset or an OpenTafl rules string, as tafl takes them",
+            "a preset or an OpenTafl rules string, as tafl takes them, or several joined by ` | ` (a start position each, tried in turn)",
         ),
         default: "the rules of the record's game type, where kifu knows them",
         help: "the rules every record is played by, instead of its game type's",
@@ -57,7 +58,7 @@ impl crate::options::FormatOptions for Options {
 
     fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
-            "rules" => self.rules = Some(Rules::named(value)?),
+            "rules" => self.rules = Some(layouts(value)?),
             _ => return Err(crate::options::undeclared(name)),
         }
         Ok(())
@@ -73,8 +74,10 @@ pub fn board_of(name: &str) -> Option<u8> {
 /// What kifu knows of a game type of aagenielsen.dk.
 #[derive(Debug, Clone)]
 pub enum GameType {
-    /// A tafl game, played by these rules (a preset's or a rules string's).
-    Tafl(Rules),
+    /// A tafl game, played by these rules (a preset's or a rules string's):
+    /// one for each start position the site has used under the type's name,
+    /// the most common first.
+    Tafl(Vec<Rules>),
     /// A game of another kind (Daldøs, Sáhkku, Hex, ...): refused.
     Other,
 }
@@ -97,7 +100,7 @@ fn types() -> &'static [(String, u32, GameType)] {
                 let name = parts.next()?.trim().to_lowercase();
                 let kind = match parts.next()?.trim() {
                     "not tafl" => GameType::Other,
-                    rules => GameType::Tafl(Rules::named(rules).ok()?),
+                    rules => GameType::Tafl(layouts(rules).ok()?),
                 };
                 Some((name, key, kind))
             })
@@ -121,11 +124,13 @@ pub fn game_type(name: &str) -> Option<&'static GameType> {
         .map(|(_, _, k)| k)
 }
 
-/// The rules of a game type, where it is a tafl game kifu knows.
-pub fn rules_of(name: &str) -> Option<Rules> {
-    match game_type(name)? {
-        GameType::Tafl(r) => Some(r.clone()),
-        GameType::Other => None,
+/// The rules of a game type, where it is a tafl game kifu knows: one for
+/// each start position the site has used, the most common first (none
+/// where kifu does not know it).
+pub fn rules_of(name: &str) -> Vec<Rules> {
+    match game_type(name) {
+        Some(GameType::Tafl(r)) => r.clone(),
+        _ => Vec::new(),
     }
 }
 
@@ -205,6 +210,18 @@ fn entity(name: &str) -> Option<char> {
     marked.chars().nth(at)
 }
 
+/// Rules for each start position a game type has had: presets or rules
+/// strings joined by ` | `, tried in turn.
+pub fn layouts(text: &str) -> Result<Vec<Rules>, String> {
+    text.split(" | ").map(Rules::named).collect()
+}
+
+/// How a Rules tag names the rules: the preset's name, else the string.
+fn rule_name(r: &Rules) -> String {
+    r.preset_name()
+        .map_or_else(|| r.text().to_string(), str::to_string)
+}
+
 fn value_text(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::String(s) => s.clone(),
@@ -235,7 +252,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     let options = opts.format.get::<Options>().cloned().unwrap_or_default();
     let mut warnings = Vec::new();
-    let mut rules = options.rules.clone().or_else(|| rules_of(name));
+    let layouts = options.rules.clone().unwrap_or_else(|| rules_of(name));
+    let mut rules = layouts.first().cloned();
     let dim = match &rules {
         Some(r) => r.dim,
         None => board_of(name).ok_or_else(|| {
@@ -260,11 +278,19 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             .of_kind("rules-unknown"),
         );
     }
-    let first = match record.who_moved_first.as_deref() {
+    // Who moved first: the rules' side; the records say `black` whoever
+    // did (the defenders move first in the `-w` types), and `white` only
+    // where the defenders did.
+    let recorded = match record.who_moved_first.as_deref() {
         Some("white") => ATTACKERS.other(),
         _ => ATTACKERS,
     };
-    if first != ATTACKERS && rules.is_some() {
+    let mut first = match &rules {
+        Some(r) if !r.attackers_first => ATTACKERS.other(),
+        _ => recorded,
+    };
+    if recorded != ATTACKERS && first == ATTACKERS && rules.is_some() {
+        first = recorded;
         warnings.push(Problem::at(
             at("WhoMovedFirst"),
             "the defenders moved first, which the rules of the game type do not say: the moves are not checked",
@@ -303,11 +329,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         }
     }
     if let Some(r) = &rules {
-        game.tags.push(Tag::new(
-            "Rules",
-            r.preset_name()
-                .map_or_else(|| r.text().to_string(), str::to_string),
-        ));
+        game.tags.push(Tag::new("Rules", rule_name(r)));
     } else {
         game.tags.push(Tag::new("Board", format!("{dim}x{dim}")));
     }
@@ -352,9 +374,58 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     game.result =
         crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
-    tafl::settle(&mut game, Some(dim), true, &mut warnings, &|i| {
-        places.get(i).copied()
-    })?;
+    // The game is replayed from each start position the site has used
+    // for its type, in turn, until one bears its moves out; the error is
+    // the first's.
+    let locate = |i: usize| places.get(i).copied();
+    let rules_tag = game.tags.iter().position(|t| t.name == "Rules");
+    let mut first_error = None;
+    for (n, layout) in layouts.iter().enumerate() {
+        let mut tried = game.clone();
+        if n > 0 {
+            if let (Variant::Tafl(board), Some(i)) = (&mut tried.variant, rules_tag) {
+                board.rules = Some(layout.clone());
+                tried.tags[i].value = rule_name(layout);
+            }
+        }
+        let mut said = Vec::new();
+        match tafl::settle(&mut tried, Some(dim), true, &mut said, &locate) {
+            Ok(()) => {
+                game = tried;
+                warnings.append(&mut said);
+                first_error = None;
+                break;
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    // The site played the game: where the rules as kifu knows them refuse
+    // a move under every start position, kifu's knowledge of the game type
+    // is wanting, not the record; it is read without its moves checked,
+    // and says so.
+    if let Some(e) = first_error {
+        warnings.push(Problem {
+            message: format!(
+                "the rules of {name} as kifu knows them refuse a move ({}): the moves are read without being checked",
+                e.message,
+                name = crate::error::quote(name)
+            ),
+            ..e
+        }
+        .of_kind("rules-refused"));
+        if let Variant::Tafl(board) = &mut game.variant {
+            board.validated = false;
+            board.rules = None;
+        }
+        if let Some(i) = rules_tag {
+            game.tags[i] = Tag::new("Board", format!("{dim}x{dim}"));
+        }
+    }
+    if layouts.is_empty() || !game.variant.as_tafl().is_some_and(|b| b.validated) {
+        tafl::settle(&mut game, Some(dim), true, &mut warnings, &locate)?;
+    }
     // The counts of captures the record gives (`BlackPiecesCaptured`: the
     // pieces Black, the attackers, captured, the king not counted), against
     // the replay's.
