@@ -352,7 +352,20 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             "resigned" => TMove::Resign,
             "timeout" => {
                 if i + 1 != record.moves.len() {
-                    return Err(Problem::at(place(), "`timeout` before the last move"));
+                    // The site's record plays on: its moves are kept.
+                    warnings.push(
+                        Problem::at(
+                            place(),
+                            format!(
+                                "`timeout` before move {}, and the record plays on: read past",
+                                i + 2
+                            ),
+                        )
+                        .of_kind("timeout-played-on"),
+                    );
+                    // No ply: no place of one.
+                    places.pop();
+                    continue;
                 }
                 game.tags.push(Tag::new("Termination", "time forfeit"));
                 break;

@@ -1541,6 +1541,18 @@ fn replay_from(
         .plies
         .iter()
         .rposition(|p| matches!(p.mv.as_tafl(), Some(Move::Step(_))));
+    // What each move of the line does to the squares, for a site's record
+    // whose capture the rules make and it leaves out: its later moves say
+    // whether the piece stayed (one moves from its square, or captures it
+    // there) or went (one enters or passes its square).
+    let traces: Vec<Option<Step>> = if lenient {
+        line.plies
+            .iter()
+            .map(|p| p.mv.as_tafl().and_then(Move::step).cloned())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let first = if pos.rules.attackers_first {
         ATTACKERS
     } else {
@@ -1666,25 +1678,53 @@ fn replay_from(
                 .collect();
             if lenient {
                 let move_ = format!("{} {}", label(number, side, first), spelled(step));
+                // Of the captures the rules make and the record leaves out,
+                // those its later moves bear out (a piece enters or passes
+                // the square before one moves from it or captures on it).
+                let borne_out: Vec<Square> = found
+                    .iter()
+                    .copied()
+                    .filter(|c| !written.contains(c) && gone_later(&traces[i + 1..], *c))
+                    .collect();
+                let kept: Vec<String> = missing
+                    .iter()
+                    .filter(|m| !borne_out.iter().any(|b| b.to_string() == **m))
+                    .cloned()
+                    .collect();
+                let taken: Vec<String> = borne_out.iter().map(Square::to_string).collect();
                 for (kind, squares, what) in [
-                    ("capture-unruled", &extra, "the rules capture nothing on"),
-                    ("capture-unlisted", &missing, "the rules capture"),
+                    (
+                        "capture-unruled",
+                        &extra,
+                        "the rules capture nothing on {}, which the record lists: the record's word is kept",
+                    ),
+                    (
+                        "capture-unlisted",
+                        &kept,
+                        "the rules capture {}, which the record does not list: the record's word is kept",
+                    ),
+                    (
+                        "capture-unlisted",
+                        &taken,
+                        "the rules capture {}, which the record does not list, and its later moves bear them out: taken",
+                    ),
                 ] {
                     if !squares.is_empty() {
                         notes.push(Note {
                             index: at,
                             kind,
                             message: format!(
-                                "{move_}: {what} {}, as the record does not say: the record's word is kept ({})",
-                                squares.join(", "),
+                                "{move_}: {} ({})",
+                                what.replace("{}", &squares.join(", ")),
                                 before.described(side)
                             ),
                         });
                     }
                 }
                 // The record's word: the move as written, the pieces it
-                // lists taken, no others.
+                // lists taken (and those its later moves show gone).
                 pos.refill(&before);
+                step.captures.extend(borne_out);
                 let _ = pos.play(step, side, false);
                 continue;
             }
@@ -1704,6 +1744,38 @@ fn replay_from(
         }
     }
     Ok(())
+}
+
+/// Whether the later moves of a record show the piece on `sq` gone: one
+/// enters or passes the square before one moves from it or captures on it.
+fn gone_later(later: &[Option<Step>], sq: Square) -> bool {
+    for step in later.iter().flatten() {
+        if step.from == sq || step.captures.contains(&sq) {
+            return false;
+        }
+        let mut at = step.from;
+        for to in step.via.iter().chain(std::iter::once(&step.to)) {
+            let (df, dr) = (
+                (i16::from(to.file) - i16::from(at.file)).signum(),
+                (i16::from(to.rank) - i16::from(at.rank)).signum(),
+            );
+            let (mut f, mut r) = (i16::from(at.file), i16::from(at.rank));
+            // Not along a line (the replay refuses it): no square passed.
+            if df != 0 && dr != 0 {
+                at = *to;
+                continue;
+            }
+            while (f, r) != (i16::from(to.file), i16::from(to.rank)) {
+                f += df;
+                r += dr;
+                if (f, r) == (i16::from(sq.file), i16::from(sq.rank)) {
+                    return true;
+                }
+            }
+            at = *to;
+        }
+    }
+    false
 }
 
 /// Plays a line as written, without checking, for the pieces each move
