@@ -12,7 +12,7 @@ than one game in twenty; then of the king captured on four sides or two
 games replay with the fewest warnings, each tried with kifu
 (`--from-opt rules=...`) over the type's games. The presets kifu had for
 13 types stay where they replay as well. Prints the table."""
-import collections, glob, html, os, re, subprocess, sys
+import collections, glob, html, json, os, re, subprocess, sys, tempfile
 
 kifu = os.environ.get("KIFU", "target/release/kifu")
 tsv, dirs = sys.argv[1], sys.argv[2:]
@@ -27,14 +27,40 @@ for d in dirs:
         files[int(os.path.basename(f).split("-")[1])].append(f)
 
 def score(rules, fs):
-    out = subprocess.run([kifu, "convert", "-v", "-j", "2", "-f", "aagenielsen-json", "-t", "jsonl",
-                          "--from-opt", f"rules={rules}", "-o", "/dev/null", *fs],
-                         capture_output=True, text=True).stderr
-    failed = {l.split(":")[0] for l in out.splitlines()
-              if ": error" in l or "warning[rules-refused]" in l}
-    warned = {l.split(":")[0] for l in out.splitlines()
-              if re.search(r"warning\[(capture-un|played-on)", l)} - failed
-    return len(failed), len(warned)
+    """(failed, warned + endings the rules miss): a game fails where the
+    rules refuse a move; warns where a capture or the end differs; an
+    ending is missed where the game was won by its last move (the
+    attackers' or the defenders') and the rules find no win there."""
+    with tempfile.TemporaryDirectory() as out_dir:
+        out = subprocess.run([kifu, "convert", "-v", "-j", "2", "-f", "aagenielsen-json", "-t", "tafl",
+                              "--from-opt", f"rules={rules}", "--out-dir", out_dir, *fs],
+                             capture_output=True, text=True).stderr
+        failed = {l.split(":")[0] for l in out.splitlines()
+                  if ": error" in l or "warning[rules-refused]" in l}
+        warned = {l.split(":")[0] for l in out.splitlines()
+                  if re.search(r"warning\[(capture-un|played-on)", l)} - failed
+        missed = 0
+        for f in fs:
+            if f in failed:
+                continue
+            j = json.load(open(f, encoding="utf-8"))
+            moves = [m for m in j["Moves"] if m != "nox"]
+            if not moves or moves[-1] in ("resigned", "timeout") or j.get("WhoWon") not in ("Black", "White"):
+                continue
+            mover = "Black" if len(moves) % 2 == 1 else "White"
+            if j.get("AageGameTypeKey") and "atkf:n" in rules:
+                mover = "White" if mover == "Black" else "Black"
+            if mover != j["WhoWon"]:
+                continue
+            try:
+                text = open(os.path.join(out_dir, os.path.basename(f)[:-5] + ".tafl"), encoding="utf-8").read()
+            except OSError:
+                continue
+            body = text.split("\n\n", 1)[-1].split()
+            plies = [t for t in body if not t.endswith(".") and t not in ("*", "1-0", "0-1", "1/2-1/2")]
+            if not plies or not plies[-1].endswith("++"):
+                missed += 1
+    return len(failed), len(warned) + missed
 
 rows = []
 for line in open(tsv, encoding="utf-8"):

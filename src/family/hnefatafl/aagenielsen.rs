@@ -108,27 +108,30 @@ fn types() -> &'static [(String, u32, GameType)] {
     })
 }
 
-/// The names of the game types of the table (lower case), tafl or not.
-pub fn type_names() -> Vec<&'static str> {
-    types().iter().map(|(n, _, _)| n.as_str()).collect()
+/// The game types of the table: name (lower case) and key, tafl or not.
+pub fn type_keys() -> Vec<(&'static str, u32)> {
+    types().iter().map(|(n, k, _)| (n.as_str(), *k)).collect()
 }
 
 /// What kifu knows of a game type by its name (its entities decoded, in
-/// any case, without the blanks around it): `None` where the table does not
-/// have it.
-pub fn game_type(name: &str) -> Option<&'static GameType> {
+/// any case, without the blanks around it) and, where two types share a
+/// name (`Tyr 13x13`), its key: `None` where the table does not have it.
+pub fn game_type(name: &str, key: Option<u32>) -> Option<&'static GameType> {
     let lower = decode_entities(name).trim().to_lowercase();
+    let named = |(n, _, _): &&(String, u32, GameType)| *n == lower;
     types()
         .iter()
-        .find(|(n, _, _)| *n == lower)
+        .filter(named)
+        .find(|(_, k, _)| Some(*k) == key)
+        .or_else(|| types().iter().find(named))
         .map(|(_, _, k)| k)
 }
 
-/// The rules of a game type, where it is a tafl game kifu knows: one for
-/// each start position the site has used, the most common first (none
-/// where kifu does not know it).
-pub fn rules_of(name: &str) -> Vec<Rules> {
-    match game_type(name) {
+/// The rules of a game type (by name and key, as [`game_type`]), where it
+/// is a tafl game kifu knows: one for each start position the site has
+/// used, the most common first (none where kifu does not know it).
+pub fn rules_of(name: &str, key: Option<u32>) -> Vec<Rules> {
+    match game_type(name, key) {
         Some(GameType::Tafl(r)) => r.clone(),
         _ => Vec::new(),
     }
@@ -240,7 +243,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
     let decoded = decode_entities(&record.aage_game_type_name);
     let name = decoded.trim();
-    let kind = game_type(name);
+    let key = record.aage_game_type_key.as_ref().and_then(|k| match k {
+        serde_json::Value::String(s) => s.trim().parse().ok(),
+        other => other.as_u64().and_then(|k| u32::try_from(k).ok()),
+    });
+    let kind = game_type(name, key);
     if let Some(GameType::Other) = kind {
         return Err(Problem::at(
             at("AageGameTypeName"),
@@ -252,7 +259,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     let options = opts.format.get::<Options>().cloned().unwrap_or_default();
     let mut warnings = Vec::new();
-    let layouts = options.rules.clone().unwrap_or_else(|| rules_of(name));
+    let layouts = options.rules.clone().unwrap_or_else(|| rules_of(name, key));
     let mut rules = layouts.first().cloned();
     let dim = match &rules {
         Some(r) => r.dim,
@@ -557,8 +564,15 @@ mod tests {
             Some(7)
         );
         assert_eq!(board_of("Saami Cuhkka 5x5"), Some(5));
-        assert!(rules_of("Copenhagen Hnefatafl 11x11").is_some());
-        assert!(rules_of("Old Copenhagen Hnefatafl 11x11").is_none());
+        assert_eq!(
+            rules_of("Copenhagen Hnefatafl 11x11", None)[0].preset_name(),
+            Some("copenhagen")
+        );
+        assert!(rules_of("Copenhagen Hnefatafl 11x11 (new)", None).is_empty());
+        assert_eq!(
+            decode_entities("Dald&oslash;s &amp; S&aacute;hkku &#229;&#xE5;&bogus; &"),
+            "Daldøs & Sáhkku åå&bogus; &"
+        );
     }
 
     #[test]
