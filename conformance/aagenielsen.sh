@@ -17,7 +17,7 @@ err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 "$kifu" convert -v -j 2 --from aagenielsen-json --to jsonl "$@" -o /dev/null 2>"$err" || true
 python3 - "$err" "$@" <<'PY'
-import collections, json, os, re, sys
+import collections, html, json, os, re, sys
 
 err, dirs = sys.argv[1], sys.argv[2:]
 kind = {}
@@ -27,7 +27,7 @@ for d in dirs:
             if f.endswith(".json") and not f.startswith("_"):
                 p = os.path.join(root, f)
                 try:
-                    kind[p] = json.load(open(p, encoding="utf-8"))["AageGameTypeName"].strip()
+                    kind[p] = html.unescape(json.load(open(p, encoding="utf-8"))["AageGameTypeName"]).strip()
                 except Exception:
                     kind[p] = "(not a record)"
 failed, warned, unchecked, why, warns, refused = {}, set(), set(), collections.Counter(), collections.Counter(), set()
