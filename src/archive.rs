@@ -665,10 +665,20 @@ pub const SNIFF_BYTES: usize = 64 << 10;
 /// it is not `not` (the format it was read as, none of whose games
 /// converted): the first format of the registry that reads the first game
 /// of `head` (the one `name`'s ending names first), else the one `name`'s
-/// ending names ([`crate::format::guess`]). Each reader tries one game,
+/// ending names ([`crate::format::guess`]) unless `not` reads files of
+/// that name by itself ([`crate::format::in_folder`]). Each reader tries one game,
 /// cut by the format's own scanner.
 pub fn sniff(head: &[u8], name: &std::path::Path, not: &Format) -> Option<&'static Format> {
-    let by_name = crate::format::guess(name).filter(|f| !std::ptr::eq(*f, not));
+    // A name that `not` reads by itself (aagenielsen's `game-*.json`) is no
+    // hint of the format its ending names.
+    let by_name = crate::format::guess(name)
+        .filter(|f| !std::ptr::eq(*f, not))
+        .filter(|_| {
+            let read_as = crate::format::FORMATS
+                .iter()
+                .find(|f| std::ptr::eq(*f, not));
+            read_as.is_none_or(|f| crate::format::in_folder(name, Some(f)).is_none())
+        });
     let reads = |f: &Format| {
         let Ok(Some(batch)) = Records::new(head, f.split).next_batch(head.len()) else {
             return false;

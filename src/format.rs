@@ -230,7 +230,7 @@ pub static FORMATS: &[Format] = &[
         spell: None,
         framing: CONTAINER,
         one_game: false,
-        options: Options::NONE,
+        options: Options::of::<aagenielsen::Options>(),
     },
     Format {
         name: "tenjiku",

@@ -22,6 +22,7 @@ mod common;
 #[allow(dead_code)]
 mod check;
 
+mod aagenielsen;
 mod bundled_corpus;
 mod chess_cli;
 mod chess_corpus;

@@ -37,37 +37,192 @@ struct Record {
     who_won: Option<String>,
 }
 
+/// The options of `aagenielsen-json`.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The rules every record is played by, instead of its game type's
+    /// (one or more start positions, [`layouts`]).
+    pub rules: Option<Vec<Rules>>,
+}
+
+impl crate::options::FormatOptions for Options {
+    const LIST: &'static [crate::options::FormatOption] = &[crate::options::FormatOption {
+        name: "rules",
+        sides: crate::options::Sides::Read,
+        values: crate::options::Values::Kind(
+            "a preset or an OpenTafl rules string, as tafl takes them, or several joined by ` | ` (a start position each, tried in turn)",
+        ),
+        default: "the rules of the record's game type, where kifu knows them",
+        help: "the rules every record is played by, instead of its game type's",
+    }];
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "rules" => self.rules = Some(layouts(value)?),
+            _ => return Err(crate::options::undeclared(name)),
+        }
+        Ok(())
+    }
+}
+
 /// The board side a game type's name gives (`... 11x11 ...`).
 pub fn board_of(name: &str) -> Option<u8> {
     name.split(|c: char| !c.is_ascii_alphanumeric())
         .find_map(|w| tafl::parse_board(w).ok().filter(|_| w.contains('x')))
 }
 
-/// The aagenielsen.dk game types whose rules kifu knows, by the start of
-/// their names (in lower case), and the preset each plays by.
-pub const GAME_TYPES: &[(&str, &str)] = &[
-    ("copenhagen hnefatafl 11x11", "copenhagen"),
-    ("fetlar hnefatafl 11x11", "fetlar"),
-    ("berserk hnefatafl 11x11", "berserk"),
-    ("old hnefatafl 11x11", "fetlar"),
-    ("historical hnefatafl 11x11 (welsh tawlbwrdd)", "tawlbwrdd"),
-    ("historical hnefatafl 9x9 (saami tablut)", "tablut"),
-    ("sea battle t 9x9", "sea-battle"),
-    ("historical hnefatafl 7x7 (irish brandubh 1)", "brandubh"),
-    ("brandubh 7x7 (walker)", "brandubh-walker"),
-    ("historical hnefatafl 13x13", "hnefatafl-13"),
-    ("tyr 15x15", "tyr-15"),
-    ("old tyr-1 17x17", "old-tyr-17"),
-    ("unst alea evangelii 19x19", "alea-evangelii"),
-];
+/// What kifu knows of a game type of aagenielsen.dk.
+#[derive(Debug, Clone)]
+pub enum GameType {
+    /// A tafl game, played by these rules (a preset's or a rules string's):
+    /// one for each start position the site has used under the type's name,
+    /// the most common first.
+    Tafl(Vec<Rules>),
+    /// A game of another kind (Daldøs, Sáhkku, Hex, ...): refused.
+    Other,
+}
 
-/// The preset of a game type, where kifu knows its rules.
-pub fn rules_of(name: &str) -> Option<Rules> {
-    let lower = name.trim().to_ascii_lowercase();
-    GAME_TYPES
+/// The table of aagenielsen.dk's game types (`aagenielsen_types.txt`): a
+/// line a type, its key, its name and its rules (a preset's name or an
+/// OpenTafl rules string), or `not tafl`.
+const TYPES: &str = include_str!("aagenielsen_types.txt");
+
+/// The game types of [`TYPES`], read once: name (lower case), key, kind.
+fn types() -> &'static [(String, u32, GameType)] {
+    static TABLE: std::sync::OnceLock<Vec<(String, u32, GameType)>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        TYPES
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter_map(|l| {
+                let mut parts = l.split('\t');
+                let key = parts.next()?.trim().parse().ok()?;
+                let name = parts.next()?.trim().to_lowercase();
+                let kind = match parts.next()?.trim() {
+                    "not tafl" => GameType::Other,
+                    rules => GameType::Tafl(layouts(rules).ok()?),
+                };
+                Some((name, key, kind))
+            })
+            .collect()
+    })
+}
+
+/// The game types of the table: name (lower case) and key, tafl or not.
+pub fn type_keys() -> Vec<(&'static str, u32)> {
+    types().iter().map(|(n, k, _)| (n.as_str(), *k)).collect()
+}
+
+/// What kifu knows of a game type by its name (its entities decoded, in
+/// any case, without the blanks around it) and, where two types share a
+/// name (`Tyr 13x13`), its key: `None` where the table does not have it.
+pub fn game_type(name: &str, key: Option<u32>) -> Option<&'static GameType> {
+    let lower = decode_entities(name).trim().to_lowercase();
+    let named = |(n, _, _): &&(String, u32, GameType)| *n == lower;
+    types()
         .iter()
-        .find(|(t, _)| lower.starts_with(t))
-        .and_then(|(_, preset)| Rules::preset(preset))
+        .filter(named)
+        .find(|(_, k, _)| Some(*k) == key)
+        .or_else(|| types().iter().find(named))
+        .map(|(_, _, k)| k)
+}
+
+/// The rules of a game type (by name and key, as [`game_type`]), where it
+/// is a tafl game kifu knows: one for each start position the site has
+/// used, the most common first (none where kifu does not know it).
+pub fn rules_of(name: &str, key: Option<u32>) -> Vec<Rules> {
+    match game_type(name, key) {
+        Some(GameType::Tafl(r)) => r.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Decodes the character entities of the site's names (`Dald&oslash;s` is
+/// `Daldøs`): the five of XML, character references (`&#248;`, `&#xF8;`)
+/// and the Latin-1 letters of HTML (`&aacute;`, `&Aring;`, `&szlig;`, ...);
+/// another entity is left as written.
+pub fn decode_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let decoded = tail[1..]
+            .find(';')
+            .filter(|&j| j > 0 && j <= 10)
+            .and_then(|j| entity(&tail[1..=j]).map(|c| (c, j + 2)));
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &tail[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One entity's character (`oslash` is `ø`, `#248` too).
+fn entity(name: &str) -> Option<char> {
+    if let Some(num) = name.strip_prefix('#') {
+        let code = match num.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => num.parse().ok()?,
+        };
+        return char::from_u32(code);
+    }
+    let fixed = [
+        ("amp", '&'),
+        ("lt", '<'),
+        ("gt", '>'),
+        ("quot", '"'),
+        ("apos", '\''),
+        ("nbsp", '\u{a0}'),
+        ("szlig", 'ß'),
+        ("aelig", 'æ'),
+        ("AElig", 'Æ'),
+        ("eth", 'ð'),
+        ("ETH", 'Ð'),
+        ("thorn", 'þ'),
+        ("THORN", 'Þ'),
+    ];
+    if let Some((_, c)) = fixed.iter().find(|(n, _)| *n == name) {
+        return Some(*c);
+    }
+    // A letter and its accent: the letters that take it, and the accented
+    // ones, in the same order (lower case, then upper).
+    let accents: [(&str, &str, &str); 8] = [
+        ("acute", "aeiouyAEIOUY", "áéíóúýÁÉÍÓÚÝ"),
+        ("grave", "aeiouAEIOU", "àèìòùÀÈÌÒÙ"),
+        ("circ", "aeiouAEIOU", "âêîôûÂÊÎÔÛ"),
+        ("uml", "aeiouyAEIOU", "äëïöüÿÄËÏÖÜ"),
+        ("tilde", "anoANO", "ãñõÃÑÕ"),
+        ("ring", "aA", "åÅ"),
+        ("cedil", "cC", "çÇ"),
+        ("slash", "oO", "øØ"),
+    ];
+    let mut chars = name.chars();
+    let letter = chars.next()?;
+    let accent = chars.as_str();
+    let (_, plain, marked) = accents.iter().find(|(a, _, _)| *a == accent)?;
+    let at = plain.chars().position(|c| c == letter)?;
+    marked.chars().nth(at)
+}
+
+/// Rules for each start position a game type has had: presets or rules
+/// strings joined by ` | `, tried in turn.
+pub fn layouts(text: &str) -> Result<Vec<Rules>, String> {
+    text.split(" | ").map(Rules::named).collect()
+}
+
+/// How a Rules tag names the rules: the preset's name, else the string.
+fn rule_name(r: &Rules) -> String {
+    r.preset_name()
+        .map_or_else(|| r.text().to_string(), str::to_string)
 }
 
 fn value_text(v: &serde_json::Value) -> String {
@@ -86,23 +241,63 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         )
     })?;
     let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
-    let name = record.aage_game_type_name.trim();
-    let dim = board_of(name).ok_or_else(|| {
-        Problem::at(
+    let decoded = decode_entities(&record.aage_game_type_name);
+    let name = decoded.trim();
+    let key = record.aage_game_type_key.as_ref().and_then(|k| match k {
+        serde_json::Value::String(s) => s.trim().parse().ok(),
+        other => other.as_u64().and_then(|k| u32::try_from(k).ok()),
+    });
+    let kind = game_type(name, key);
+    if let Some(GameType::Other) = kind {
+        return Err(Problem::at(
             at("AageGameTypeName"),
             format!(
-                "the game type {name} names no board (`11x11`)",
+                "the game type {name} is not a tafl game: kifu reads aagenielsen.dk's tafl games alone",
                 name = crate::error::quote(name)
             ),
-        )
-    })?;
+        ));
+    }
+    let options = opts.format.get::<Options>().cloned().unwrap_or_default();
     let mut warnings = Vec::new();
-    let mut rules = rules_of(name);
-    let first = match record.who_moved_first.as_deref() {
+    let layouts = options.rules.clone().unwrap_or_else(|| rules_of(name, key));
+    let mut rules = layouts.first().cloned();
+    let dim = match &rules {
+        Some(r) => r.dim,
+        None => board_of(name).ok_or_else(|| {
+            Problem::at(
+                at("AageGameTypeName"),
+                format!(
+                    "the game type {name} names no board (`11x11`)",
+                    name = crate::error::quote(name)
+                ),
+            )
+        })?,
+    };
+    if rules.is_none() {
+        warnings.push(
+            Problem::at(
+                at("AageGameTypeName"),
+                format!(
+                    "kifu does not know the game type {name}: its moves are read on a {dim}x{dim} board, not checked",
+                    name = crate::error::quote(name)
+                ),
+            )
+            .of_kind("rules-unknown"),
+        );
+    }
+    // Who moved first: the rules' side; the records say `black` whoever
+    // did (the defenders move first in the `-w` types), and `white` only
+    // where the defenders did.
+    let recorded = match record.who_moved_first.as_deref() {
         Some("white") => ATTACKERS.other(),
         _ => ATTACKERS,
     };
-    if first != ATTACKERS && rules.is_some() {
+    let mut first = match &rules {
+        Some(r) if !r.attackers_first => ATTACKERS.other(),
+        _ => recorded,
+    };
+    if recorded != ATTACKERS && first == ATTACKERS && rules.is_some() {
+        first = recorded;
         warnings.push(Problem::at(
             at("WhoMovedFirst"),
             "the defenders moved first, which the rules of the game type do not say: the moves are not checked",
@@ -141,11 +336,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         }
     }
     if let Some(r) = &rules {
-        game.tags.push(Tag::new(
-            "Rules",
-            r.preset_name()
-                .map_or_else(|| r.text().to_string(), str::to_string),
-        ));
+        game.tags.push(Tag::new("Rules", rule_name(r)));
     } else {
         game.tags.push(Tag::new("Board", format!("{dim}x{dim}")));
     }
@@ -168,7 +359,20 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             "resigned" => TMove::Resign,
             "timeout" => {
                 if i + 1 != record.moves.len() {
-                    return Err(Problem::at(place(), "`timeout` before the last move"));
+                    // The site's record plays on: its moves are kept.
+                    warnings.push(
+                        Problem::at(
+                            place(),
+                            format!(
+                                "`timeout` before move {}, and the record plays on: read past",
+                                i + 2
+                            ),
+                        )
+                        .of_kind("timeout-played-on"),
+                    );
+                    // No ply: no place of one.
+                    places.pop();
+                    continue;
                 }
                 game.tags.push(Tag::new("Termination", "time forfeit"));
                 break;
@@ -190,9 +394,58 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     game.result =
         crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
-    tafl::settle(&mut game, Some(dim), true, &mut warnings, &|i| {
-        places.get(i).copied()
-    })?;
+    // The game is replayed from each start position the site has used
+    // for its type, in turn, until one bears its moves out; the error is
+    // the first's.
+    let locate = |i: usize| places.get(i).copied();
+    let rules_tag = game.tags.iter().position(|t| t.name == "Rules");
+    let mut first_error = None;
+    for (n, layout) in layouts.iter().enumerate() {
+        let mut tried = game.clone();
+        if n > 0 {
+            if let (Variant::Tafl(board), Some(i)) = (&mut tried.variant, rules_tag) {
+                board.rules = Some(layout.clone());
+                tried.tags[i].value = rule_name(layout);
+            }
+        }
+        let mut said = Vec::new();
+        match tafl::settle(&mut tried, Some(dim), true, &mut said, &locate) {
+            Ok(()) => {
+                game = tried;
+                warnings.append(&mut said);
+                first_error = None;
+                break;
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    // The site played the game: where the rules as kifu knows them refuse
+    // a move under every start position, kifu's knowledge of the game type
+    // is wanting, not the record; it is read without its moves checked,
+    // and says so.
+    if let Some(e) = first_error {
+        warnings.push(Problem {
+            message: format!(
+                "the rules of {name} as kifu knows them refuse a move ({}): the moves are read without being checked",
+                e.message,
+                name = crate::error::quote(name)
+            ),
+            ..e
+        }
+        .of_kind("rules-refused"));
+        if let Variant::Tafl(board) = &mut game.variant {
+            board.validated = false;
+            board.rules = None;
+        }
+        if let Some(i) = rules_tag {
+            game.tags[i] = Tag::new("Board", format!("{dim}x{dim}"));
+        }
+    }
+    if layouts.is_empty() || !game.variant.as_tafl().is_some_and(|b| b.validated) {
+        tafl::settle(&mut game, Some(dim), true, &mut warnings, &locate)?;
+    }
     // The counts of captures the record gives (`BlackPiecesCaptured`: the
     // pieces Black, the attackers, captured, the king not counted), against
     // the replay's.
@@ -311,8 +564,15 @@ mod tests {
             Some(7)
         );
         assert_eq!(board_of("Saami Cuhkka 5x5"), Some(5));
-        assert!(rules_of("Copenhagen Hnefatafl 11x11").is_some());
-        assert!(rules_of("Old Copenhagen Hnefatafl 11x11").is_none());
+        assert_eq!(
+            rules_of("Copenhagen Hnefatafl 11x11", None)[0].preset_name(),
+            Some("copenhagen")
+        );
+        assert!(rules_of("Copenhagen Hnefatafl 11x11 (new)", None).is_empty());
+        assert_eq!(
+            decode_entities("Dald&oslash;s &amp; S&aacute;hkku &#229;&#xE5;&bogus; &"),
+            "Daldøs & Sáhkku åå&bogus; &"
+        );
     }
 
     #[test]

@@ -1492,14 +1492,36 @@ impl Listing {
 /// leaves out the king's alone (the capture that ends the game) has it
 /// completed, as aagenielsen.dk's records always leave it out: returns how
 /// many moves were so completed, for the reader's warning.
+///
+/// A site's record (`Listing::NotTheKing`) is the word of the game as it
+/// was played there: where it lists a capture the rules do not make, or
+/// leaves out one they make, or plays on after the rules end the game (the
+/// king captured, escaped, or in an edge fort), the record's word is kept
+/// (the pieces it lists taken, no others) and `notes` gets a note of each,
+/// instead of an error; a move the rules refuse is still an error.
 pub fn replay(
     line: &mut Line,
     pos: &mut Position<'_>,
     listing: Listing,
+    notes: &mut Vec<Note>,
 ) -> Result<usize, (usize, String)> {
     let mut completed = 0;
-    replay_from(line, pos, listing, &mut 0, &mut completed)?;
+    replay_from(line, pos, listing, &mut 0, &mut completed, notes)?;
     Ok(completed)
+}
+
+/// Where a site's record and the rules differ, and the record's word was
+/// kept ([`replay`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// The ply's index among the plies in the order written.
+    pub index: usize,
+    /// The warning's kind: `capture-unruled` (a capture listed that the
+    /// rules do not make), `capture-unlisted` (one they make, not listed),
+    /// `played-on` (the record plays on after the rules end the game).
+    pub kind: &'static str,
+    /// What it says.
+    pub message: String,
 }
 
 fn replay_from(
@@ -1508,8 +1530,29 @@ fn replay_from(
     listing: Listing,
     index: &mut usize,
     completed: &mut usize,
+    notes: &mut Vec<Note>,
 ) -> Result<(), (usize, String)> {
     let listed = listing != Listing::None;
+    // A site's record: its word is kept where the rules differ.
+    let lenient = listing == Listing::NotTheKing;
+    // The last move of the line: the king's capture the record leaves out
+    // is completed there alone; before it, the record plays on.
+    let last_step = line
+        .plies
+        .iter()
+        .rposition(|p| matches!(p.mv.as_tafl(), Some(Move::Step(_))));
+    // What each move of the line does to the squares, for a site's record
+    // whose capture the rules make and it leaves out: its later moves say
+    // whether the piece stayed (one moves from its square, or captures it
+    // there) or went (one enters or passes its square).
+    let traces: Vec<Option<Step>> = if lenient {
+        line.plies
+            .iter()
+            .map(|p| p.mv.as_tafl().and_then(Move::step).cloned())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let first = if pos.rules.attackers_first {
         ATTACKERS
     } else {
@@ -1518,12 +1561,12 @@ fn replay_from(
     // The position each ply is played in, for its errors: one buffer for
     // the line, refilled (no allocation a ply).
     let mut before = pos.clone();
-    for ply in &mut line.plies {
+    for (i, ply) in line.plies.iter_mut().enumerate() {
         let at = *index;
         *index += 1;
         for var in &mut ply.variations {
             let mut p = pos.clone();
-            replay_from(var, &mut p, listing, index, completed)?;
+            replay_from(var, &mut p, listing, index, completed, notes)?;
         }
         let (number, side) = (ply.number, ply.side);
         let Some(Move::Step(step)) =
@@ -1531,6 +1574,18 @@ fn replay_from(
         else {
             continue;
         };
+        if let (true, Some(end)) = (lenient, pos.over) {
+            notes.push(Note {
+                index: at,
+                kind: "played-on",
+                message: format!(
+                    "{} {}: {end} by the rules, and the record plays on: its moves are kept",
+                    label(number, side, first),
+                    spelled(step)
+                ),
+            });
+            pos.over = None;
+        }
         // A rules error names the move and the position it was played in.
         before.refill(pos);
         let fail = |step: &Step, why: &str| {
@@ -1575,7 +1630,10 @@ fn replay_from(
                 );
                 return Err(fail(step, &why));
             }
-            None if wins => step.mark = Some(Mark::Win),
+            // A site's record that plays on after a win of the rules'
+            // gets no mark there.
+            None if wins && (!lenient || last_step == Some(i)) => step.mark = Some(Mark::Win),
+            None if wins => {}
             None if pos.wins_at_once(side.other()) => step.mark = Some(Mark::Suicide),
             _ => {}
         }
@@ -1592,7 +1650,11 @@ fn replay_from(
                 .iter()
                 .all(|c| *c == k || step.captures.contains(c))
                 && step.captures.iter().all(|c| played.captures.contains(c));
-            if !step.captures.contains(&k) && (listing == Listing::NotTheKing || others_listed) {
+            let ends = !lenient || last_step == Some(i);
+            if !step.captures.contains(&k)
+                && ends
+                && (listing == Listing::NotTheKing || others_listed)
+            {
                 let at = played.captures.iter().position(|&c| c == k).unwrap_or(0);
                 step.captures.insert(at.min(step.captures.len()), k);
                 *completed += usize::from(listing == Listing::All);
@@ -1614,6 +1676,58 @@ fn replay_from(
                 .filter(|s| !found.contains(s))
                 .map(|s| s.to_string())
                 .collect();
+            if lenient {
+                let move_ = format!("{} {}", label(number, side, first), spelled(step));
+                // Of the captures the rules make and the record leaves out,
+                // those its later moves bear out (a piece enters or passes
+                // the square before one moves from it or captures on it).
+                let borne_out: Vec<Square> = found
+                    .iter()
+                    .copied()
+                    .filter(|c| !written.contains(c) && gone_later(&traces[i + 1..], *c))
+                    .collect();
+                let kept: Vec<String> = missing
+                    .iter()
+                    .filter(|m| !borne_out.iter().any(|b| b.to_string() == **m))
+                    .cloned()
+                    .collect();
+                let taken: Vec<String> = borne_out.iter().map(Square::to_string).collect();
+                for (kind, squares, what) in [
+                    (
+                        "capture-unruled",
+                        &extra,
+                        "the rules capture nothing on {}, which the record lists: the record's word is kept",
+                    ),
+                    (
+                        "capture-unlisted",
+                        &kept,
+                        "the rules capture {}, which the record does not list: the record's word is kept",
+                    ),
+                    (
+                        "capture-unlisted",
+                        &taken,
+                        "the rules capture {}, which the record does not list, and its later moves bear them out: taken",
+                    ),
+                ] {
+                    if !squares.is_empty() {
+                        notes.push(Note {
+                            index: at,
+                            kind,
+                            message: format!(
+                                "{move_}: {} ({})",
+                                what.replace("{}", &squares.join(", ")),
+                                before.described(side)
+                            ),
+                        });
+                    }
+                }
+                // The record's word: the move as written, the pieces it
+                // lists taken (and those its later moves show gone).
+                pos.refill(&before);
+                step.captures.extend(borne_out);
+                let _ = pos.play(step, side, false);
+                continue;
+            }
             let mut why = Vec::new();
             if !extra.is_empty() {
                 why.push(format!("the rules capture nothing on {}", extra.join(", ")));
@@ -1630,6 +1744,38 @@ fn replay_from(
         }
     }
     Ok(())
+}
+
+/// Whether the later moves of a record show the piece on `sq` gone: one
+/// enters or passes the square before one moves from it or captures on it.
+fn gone_later(later: &[Option<Step>], sq: Square) -> bool {
+    for step in later.iter().flatten() {
+        if step.from == sq || step.captures.contains(&sq) {
+            return false;
+        }
+        let mut at = step.from;
+        for to in step.via.iter().chain(std::iter::once(&step.to)) {
+            let (df, dr) = (
+                (i16::from(to.file) - i16::from(at.file)).signum(),
+                (i16::from(to.rank) - i16::from(at.rank)).signum(),
+            );
+            let (mut f, mut r) = (i16::from(at.file), i16::from(at.rank));
+            // Not along a line (the replay refuses it): no square passed.
+            if df != 0 && dr != 0 {
+                at = *to;
+                continue;
+            }
+            while (f, r) != (i16::from(to.file), i16::from(to.rank)) {
+                f += df;
+                r += dr;
+                if (f, r) == (i16::from(sq.file), i16::from(sq.rank)) {
+                    return true;
+                }
+            }
+            at = *to;
+        }
+    }
+    false
 }
 
 /// Plays a line as written, without checking, for the pieces each move
@@ -1707,7 +1853,13 @@ pub fn check_game(game: &crate::ir::Game, board: &super::Board) -> Result<(), St
     if let (Some(rules), true) = (&board.rules, board.validated) {
         let mut line = game.moves.clone();
         let start = rules.at_position(&game.tags)?;
-        replay(&mut line, &mut Position::new(&start), Listing::All).map_err(|(_, e)| e)?;
+        replay(
+            &mut line,
+            &mut Position::new(&start),
+            Listing::All,
+            &mut Vec::new(),
+        )
+        .map_err(|(_, e)| e)?;
     }
     Ok(())
 }

@@ -243,12 +243,18 @@ pub fn settle(
             let listing = rules::Listing::of(&game.moves, king_implied);
             let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
             let mut pos = Position::new(&start);
-            let completed = rules::replay(&mut game.moves, &mut pos, listing).map_err(
-                |(i, e)| match locate(i) {
-                    Some(at) => Problem::at(at, e),
-                    None => Problem::whole(e),
-                },
-            )?;
+            let place = |i: usize, e: String| match locate(i) {
+                Some(at) => Problem::at(at, e),
+                None => Problem::whole(e),
+            };
+            let mut notes = Vec::new();
+            let completed = rules::replay(&mut game.moves, &mut pos, listing, &mut notes)
+                .map_err(|(i, e)| place(i, e))?;
+            warnings.extend(
+                notes
+                    .into_iter()
+                    .map(|n| place(n.index, n.message).of_kind(n.kind)),
+            );
             if completed > 0 {
                 warnings.push(
                     Problem::whole(format!(

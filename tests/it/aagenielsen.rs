@@ -1,0 +1,406 @@
+//! aagenielsen.dk's JSON records through the `kifu` binary, for every game
+//! type of kifu's table (`src/family/hnefatafl/aagenielsen_types.txt`):
+//! records made for each type from its rules, as a person meets them, a
+//! folder of the site's files converted at once.
+//!
+//! The classes: a capture the record lists that the rules do not make is a
+//! warning, the record's word kept (the piece taken), not a lost game; a
+//! game of another kind is refused with its name decoded and no board
+//! guessed; each type starts from its own position (the first mover's
+//! pieces where the table puts them, the other side's not).
+
+use crate::common::*;
+
+use std::fs;
+
+use kifu::family::hnefatafl::aagenielsen::{self, GameType};
+use kifu::family::hnefatafl::rules::{Position, Rules};
+use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
+use kifu::ir::Side;
+
+/// A record of the site: a game type (name and key) and its moves.
+fn record(name: &str, key: u32, moves: &[String]) -> String {
+    serde_json::json!({
+        "WhiteSidePlayerName": "w",
+        "BlackSidePlayerName": "b",
+        "AageGameTypeKey": key,
+        "AageGameTypeName": name,
+        "WhoMovedFirst": "black",
+        "Moves": moves,
+        "WhoWon": null,
+    })
+    .to_string()
+}
+
+fn step(from: Square, to: Square) -> Step {
+    Step {
+        from,
+        via: Vec::new(),
+        to,
+        captures: Vec::new(),
+        mark: None,
+    }
+}
+
+fn squares(dim: u8) -> impl Iterator<Item = Square> {
+    (0..dim).flat_map(move |rank| (0..dim).map(move |file| Square { file, rank }))
+}
+
+/// The first move of `side` (in board order) that the rules allow and that
+/// captures nothing, ends nothing and is one leg.
+fn quiet_move(pos: &Position<'_>, rules: &Rules, side: Side) -> Option<Step> {
+    for from in squares(rules.dim) {
+        let Some(p) = pos.piece(from) else { continue };
+        if p.is_ascii_lowercase() != (side == ATTACKERS) {
+            continue;
+        }
+        for to in squares(rules.dim) {
+            if to.file != from.file && to.rank != from.rank || to == from {
+                continue;
+            }
+            let s = step(from, to);
+            let mut after = pos.clone();
+            if let Ok(played) = after.play(&s, side, true) {
+                if played.captures.is_empty() && !played.escaped && !played.edge_fort {
+                    return Some(s);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The first mover of the rules.
+fn first(rules: &Rules) -> Side {
+    if rules.attackers_first {
+        ATTACKERS
+    } else {
+        ATTACKERS.other()
+    }
+}
+
+/// Every tafl game type of the table, with its rules (each start position).
+fn tafl_types() -> Vec<(&'static str, u32, Vec<Rules>)> {
+    aagenielsen::type_keys()
+        .into_iter()
+        .filter_map(|(n, key)| match aagenielsen::game_type(n, Some(key))? {
+            GameType::Tafl(r) => Some((n, key, r.clone())),
+            GameType::Other => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_table_names_every_type_once_with_rules_on_its_board() {
+    let names = aagenielsen::type_keys();
+    assert!(names.len() >= 160, "{}", names.len());
+    // Two types may share a name (`Tyr 13x13`, keys 150 and 172): the key
+    // tells them apart.
+    let mut seen = std::collections::BTreeSet::new();
+    for (n, key) in aagenielsen::type_keys() {
+        assert!(seen.insert((n, key)), "{n} ({key}) twice");
+    }
+    let types = tafl_types();
+    assert!(types.len() >= 150, "{}", types.len());
+    for (name, _, layouts) in &types {
+        assert!(!layouts.is_empty(), "{name}");
+        let board = aagenielsen::board_of(name).unwrap_or_else(|| panic!("{name}: no board"));
+        for r in layouts {
+            assert_eq!(r.dim, board, "{name}: {}", r.text());
+            // Every layout of a type has the first mover of its others.
+            assert_eq!(r.attackers_first, layouts[0].attackers_first, "{name}");
+        }
+    }
+}
+
+#[test]
+fn every_type_starts_from_its_own_position() {
+    // For each type and start position: each piece of the side to move
+    // first that may move, moved first, replays; a piece of the other side
+    // moved first is refused, and the game is read unchecked with a
+    // `rules-refused` warning at the move, not lost.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        for (l, rules) in layouts.iter().enumerate() {
+            let pos = Position::new(rules);
+            let side = first(rules);
+            let Some(good) = quiet_move(&pos, rules, side) else {
+                panic!("{name}: the first mover has no move")
+            };
+            // Only the first layout is sure to be tried first.
+            if l == 0 {
+                let wrong = quiet_move(&pos, rules, side.other())
+                    .unwrap_or_else(|| panic!("{name}: the other side has no move"));
+                let file = dir.path().join(format!("game-{key}-2-{l}.json"));
+                let moves = [format!("{}-{}", wrong.from, wrong.to)];
+                fs::write(&file, record(name, key, &moves)).unwrap();
+                made.push((file, false, name, wrong.from));
+            }
+            let file = dir.path().join(format!("game-{key}-1-{l}.json"));
+            let moves = [format!("{}-{}", good.from, good.to)];
+            fs::write(&file, record(name, key, &moves)).unwrap();
+            made.push((file, true, name, good.from));
+        }
+    }
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &dir.path().to_string_lossy(),
+            "-o",
+            "-",
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
+    let err = stderr(&out);
+    for (file, good, name, from) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let refused = err
+            .lines()
+            .any(|l| l.contains(&f) && l.contains("warning[rules-refused]"));
+        assert_eq!(refused, !good, "{name} ({from}): {err}");
+        if !good {
+            let line = err.lines().find(|l| l.contains(&f)).unwrap();
+            assert!(line.contains(".json:1:"), "{line}");
+            assert!(
+                line.contains(&format!("1. {from}-")) && line.contains(&format!("{from}")),
+                "{line}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_capture_the_rules_do_not_make_is_a_warning_for_every_type() {
+    // For each type: a first move that captures nothing by the rules lists
+    // the capture of an enemy piece far from it; the other side then moves.
+    // The game converts with a `capture-unruled` warning at the move, the
+    // capture as the record gives it, and the piece gone (the reply that
+    // passes or enters its square replays).
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        let side = first(rules);
+        let pos = Position::new(rules);
+        let Some(mv) = quiet_move(&pos, rules, side) else {
+            continue;
+        };
+        let mut after = pos.clone();
+        after.play(&mv, side, true).unwrap();
+        // The victim: a piece of the other side, not the king, the last in
+        // board order (far from the first mover's first piece).
+        let Some(victim) = squares(rules.dim)
+            .filter(|&s| {
+                after
+                    .piece(s)
+                    .is_some_and(|p| p != b'K' && p.is_ascii_lowercase() != (side == ATTACKERS))
+            })
+            .last()
+        else {
+            continue;
+        };
+        let mut taken = mv.clone();
+        taken.captures.push(victim);
+        let mut word = pos.clone();
+        word.play(&taken, side, false).unwrap();
+        let Some(reply) = quiet_move(&word, rules, side.other()) else {
+            continue;
+        };
+        let moves = [
+            format!("{}-{}x{victim}", mv.from, mv.to),
+            format!("{}-{}", reply.from, reply.to),
+        ];
+        let file = dir.path().join(format!("game-{key}-1-1.json"));
+        fs::write(&file, record(name, key, &moves)).unwrap();
+        made.push((file, name, key, moves));
+    }
+    assert!(made.len() >= 150, "{}", made.len());
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &dir.path().to_string_lossy(),
+            "--out-dir",
+            &dir.path().join("out").to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
+    let err = stderr(&out);
+    for (file, name, key, moves) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let (mv, victim) = moves[0].split_once('x').unwrap();
+        let line = err
+            .lines()
+            .find(|l| l.contains(&f) && l.contains("warning[capture-unruled]"))
+            .unwrap_or_else(|| panic!("{name}: {err}"));
+        assert!(
+            line.contains(&format!(
+                ".json:1:{}: warning[capture-unruled]: game 1: 1. {mv}x{victim}: the rules capture nothing on {victim}, which the record lists: the record's word is kept (position: /",
+                record(name, *key, moves).find(&moves[0]).unwrap() + 1
+            )),
+            "{line}"
+        );
+        assert!(
+            !err.lines()
+                .any(|l| l.contains(&f) && l.contains("rules-refused")),
+            "{name}: {err}"
+        );
+        let tafl =
+            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let written = format!("1. {}x{}", mv.to_uppercase(), victim.to_uppercase());
+        assert!(tafl.contains(&written), "{name}: {written} in {tafl}");
+    }
+}
+
+#[test]
+fn a_game_of_another_kind_is_refused_by_its_name_decoded() {
+    // Every game type of the table that is not tafl, its name spelt with
+    // the site's entities (and in another case, with blanks around it): one
+    // error at the name, decoded, no board guessed, the batch going on.
+    let others: Vec<&str> = aagenielsen::type_keys()
+        .into_iter()
+        .filter(|(n, k)| matches!(aagenielsen::game_type(n, Some(*k)), Some(GameType::Other)))
+        .map(|(n, _)| n)
+        .collect();
+    assert!(others.len() >= 7, "{others:?}");
+    for want in ["daldøs 3x12", "saami sáhkku 3x15 (kåfjord)", "hex 11x11"] {
+        assert!(others.contains(&want), "{others:?}");
+    }
+    let entities = |s: &str| {
+        s.replace('ø', "&oslash;")
+            .replace('á', "&aacute;")
+            .replace('å', "&aring;")
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (i, name) in others.iter().enumerate() {
+        let spelt = format!(" {} ", entities(&name.to_uppercase()));
+        let moves = ["nox".to_string(), "c1-b3".to_string()];
+        let file = dir.path().join(format!("game-{i}-1-1.json"));
+        fs::write(file, record(&spelt, 0, &moves)).unwrap();
+    }
+    // One tafl game among them converts.
+    let good = record(
+        "Historical Hnefatafl 7x7 (Irish Brandubh 1)",
+        51,
+        &["d2-e2".to_string(), "c4-c5".to_string()],
+    );
+    fs::write(dir.path().join("game-99-1-1.json"), good).unwrap();
+    let out = kifu(
+        &[
+            "convert",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &dir.path().to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (1, others.len()), "{}", stderr(&out));
+    let err = stderr(&out);
+    for name in &others {
+        let shown = name.to_uppercase();
+        assert!(
+            err.contains(&format!(
+                ":1:118: error: game 1: the game type `{shown}` is not a tafl game: kifu reads aagenielsen.dk's tafl games alone"
+            )) || err.contains(&format!("the game type `{shown}` is not a tafl game")),
+            "{shown}: {err}"
+        );
+    }
+    assert!(!err.contains("&oslash;"), "{err}");
+    assert!(!err.contains("names no board"), "{err}");
+    assert!(!err.contains("looks like json"), "{err}");
+    assert!(
+        stdout(&out).contains("[Rules \"brandubh\"]"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn the_site_s_folder_converts_game_by_game() {
+    // A person converts a folder of the site's files: a Daldøs game, a
+    // Copenhagen game listing a capture the rules do not make, one whose
+    // `timeout` comes before its last move, and a Tyr game whose moves the
+    // rules as kifu knows them refuse. Each tafl game converts and says
+    // what kifu kept; the Daldøs game fails alone, named as it is.
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: String| fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "game-162-1-1.json",
+        record("Dald&oslash;s 3x12", 162, &["nox".into(), "c1-b3".into()]),
+    );
+    write(
+        "game-16-1-2.json",
+        record(
+            "Copenhagen Hnefatafl 11x11",
+            16,
+            &["d1-d3xk6".into(), "f4-c4".into(), "resigned".into()],
+        ),
+    );
+    write(
+        "game-16-1-3.json",
+        record(
+            "Copenhagen Hnefatafl 11x11",
+            16,
+            &["d1-d3".into(), "timeout".into(), "f4-c4".into()],
+        ),
+    );
+    write(
+        "game-151-1-4.json",
+        record("Tyr 11x11", 151, &["f6-f5".into(), "a1-a2".into()]),
+    );
+    let out = kifu(
+        &[
+            "convert",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            "-v",
+            &dir.path().to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (3, 1), "{}", stderr(&out));
+    contains_all(
+        &stderr(&out),
+        &[
+            "game-162-1-1.json:1:26: error: game 1: the game type `Daldøs 3x12` is not a tafl game: kifu reads aagenielsen.dk's tafl games alone",
+            "game-16-1-2.json:1:107: warning[capture-unruled]: game 1: 1. d1-d3xk6: the rules capture nothing on k6, which the record lists: the record's word is kept (position: /3ttttt3/",
+            "game-16-1-3.json:1:115: warning[timeout-played-on]: game 1: `timeout` before move 3, and the record plays on: read past",
+            "game-151-1-4.json:1:91: warning[rules-refused]: game 1: the rules of `Tyr 11x11` as kifu knows them refuse a move (1. f6-f5: the piece on f6 is the defenders', and the attackers are to move",
+        ],
+        "stderr",
+    );
+    let err = stderr(&out);
+    assert!(!err.contains("looks like json"), "{err}");
+    let tafl = stdout(&out);
+    contains_all(
+        &tafl,
+        &[
+            "1. D1-D3xK6 F4-C4 2. -- *",
+            "1. D1-D3 F4-C4 *",
+            "1. F6-F5 A1-A2 *",
+            "[Board \"11x11\"]",
+            "[Variant \"Tyr 11x11\"]",
+        ],
+        "stdout",
+    );
+}
