@@ -68,7 +68,16 @@ pub fn read(text: &str, opts: &ReadOptions) -> Option<Result<Parsed, Problem>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let object = Object::deserialize(&mut de).ok()?;
     de.end().ok()?;
-    let (peer, pgn) = if matches!(object.get("Moves"), Some(Value::Array(_))) {
+    // pgn-extract's moves are objects with a `move`: another tool's
+    // `Moves` (aagenielsen.dk's, an array of strings) is not its.
+    let pgn_extract_moves = |v: &Value| {
+        v.as_array().is_some_and(|moves| {
+            moves
+                .iter()
+                .all(|m| m.get("move").is_some_and(Value::is_string))
+        })
+    };
+    let (peer, pgn) = if object.get("Moves").is_some_and(pgn_extract_moves) {
         (Peer::PgnExtract, pgn_extract(&object))
     } else if let Some(Value::String(pgn)) = object.get("pgn") {
         (Peer::Lichess, pgn.clone())
