@@ -630,8 +630,22 @@ pub struct Converter<'a> {
 pub enum Converted {
     /// The game, written, and the warnings.
     Game(String, Vec<Problem>),
+    /// The game, written a run at a time, too long to hold: its text
+    /// mostly in a temporary file ([`crate::spill`]), and the warnings.
+    Spilled(crate::spill::Spilled, Vec<Problem>),
     /// The record failed.
     Failed(Problem),
+}
+
+impl Converted {
+    /// The game's text and warnings, or why the record failed.
+    pub fn written(self) -> Result<(crate::spill::Text, Vec<Problem>), Problem> {
+        match self {
+            Converted::Game(text, warnings) => Ok((crate::spill::Text::Held(text), warnings)),
+            Converted::Spilled(text, warnings) => Ok((crate::spill::Text::Spilled(text), warnings)),
+            Converted::Failed(p) => Err(p),
+        }
+    }
 }
 
 /// The most annotations of one record kept as text ([`Scan::demote`])
@@ -799,18 +813,20 @@ impl Converter<'_> {
 
 impl Converter<'_> {
     /// Whether records may be converted a run at a time
-    /// ([`Converter::stream`]): both formats can, and are of one family.
+    /// ([`Converter::stream`]): both formats can, and the output writes
+    /// games of the input's family, or of any (an interchange format).
     fn streams(&self) -> bool {
         self.from.stream.is_some()
             && self.to.runs.is_some()
             && self.from.family.is_some()
-            && self.from.family == self.to.family
+            && (self.to.family.is_none() || self.from.family == self.to.family)
     }
 
     /// Converts one record a run at a time, where both
     /// formats can ([`crate::format::Format::stream`] and
-    /// [`crate::format::Format::runs`], of one family): the record's text,
-    /// the text written and one run are held, never the whole game. `None`
+    /// [`crate::format::Format::runs`]): the record's text and one run are
+    /// held, never the whole game, and the text written is moved to a
+    /// temporary file as it grows ([`crate::spill`]). `None`
     /// where it cannot be converted so, and where it fails: it is then
     /// converted whole, which gives every failure as a record read whole
     /// gives it (and keeps a variation that cannot be read as text).
@@ -818,18 +834,28 @@ impl Converter<'_> {
         let (stream, runs) = (self.from.stream?, self.to.runs?);
         let mut warnings = Vec::new();
         let text = record_text(self.from, bytes, &mut warnings);
-        let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);
+        let mut out = String::with_capacity(bytes.len().min(crate::spill::SPILL_AT) * 2);
+        let mut spill = crate::spill::Spill::new();
         let mut writer = runs(&self.write);
-        let mut each = |piece: Piece<'_>| match piece {
-            Piece::Run(run) => writer.run(run, &mut out),
-            Piece::Open => writer.open(&mut out),
-            Piece::Close(trailing) => writer.close(trailing, &mut out),
+        let mut each = |piece: Piece<'_>| {
+            match piece {
+                Piece::Run(run) => writer.run(run, &mut out),
+                Piece::Open => writer.open(&mut out),
+                Piece::Close(trailing) => writer.close(trailing, &mut out),
+            }?;
+            spill
+                .take(&mut out)
+                .map_err(|e| Problem::whole(e.to_string()))
         };
         let parsed = stream(&text, &self.read, &mut each).ok()??;
-        let written = writer.end(&parsed.game, &mut out).ok()?;
+        let mut head = String::new();
+        let written = writer.end(&parsed.game, &mut head, &mut out).ok()?;
         warnings.extend(parsed.warnings);
         warnings.extend(written);
-        Some(Converted::Game(out, warnings))
+        Some(match spill.finish(head, out).ok()? {
+            crate::spill::Text::Held(text) => Converted::Game(text, warnings),
+            crate::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
+        })
     }
 }
 
@@ -975,6 +1001,20 @@ impl<W: Write> Sink<W> {
 impl<W: Write> Games for Sink<W> {
     fn game(&mut self, text: &str, _: &Origin<'_>) -> io::Result<()> {
         Sink::game(self, text)
+    }
+    fn spilled(&mut self, text: crate::spill::Spilled, origin: &Origin<'_>) -> io::Result<()> {
+        if self.framing.title.is_some() {
+            // (A head that names the first game takes its text whole.)
+            return Games::game(self, &text.into_string()?, origin);
+        }
+        if self.games == 0 {
+            self.out.write_all(self.framing.head("").as_bytes())?;
+        } else {
+            self.out.write_all(self.framing.between.as_bytes())?;
+        }
+        text.copy_to(&mut self.out)?;
+        self.games += 1;
+        Ok(())
     }
     fn name(&self) -> &str {
         &self.name
@@ -1224,8 +1264,8 @@ pub fn convert_input<R: Read + Send>(
                 Some(rej) => rej.write_all(bytes).map_err(|e| Error::io("rejects", e)),
                 None => Ok(()),
             };
-            match result {
-                Converted::Game(text, warnings) => {
+            match result.written() {
+                Ok((text, warnings)) => {
                     if report.strict {
                         if let Some(w) = warnings.first() {
                             reject(report)?;
@@ -1241,11 +1281,11 @@ pub fn convert_input<R: Read + Send>(
                         index: game_index,
                         bytes,
                     };
-                    sink.game(&text, &origin)
+                    sink.text(text, &origin)
                         .map_err(|e| Error::io(sink.name(), e))?;
                     summary.converted += 1;
                 }
-                Converted::Failed(p) => {
+                Err(p) => {
                     let d = diag(&p, Severity::Error);
                     reject(report)?;
                     if report.strict {

@@ -258,7 +258,7 @@ pub static FORMATS: &[Format] = &[
         read: Some(json::read),
         write: Some(json::write),
         stream: None,
-        runs: None,
+        runs: Some(json::runs),
         spell: None,
         framing: Framing {
             head: "[\n",
@@ -279,7 +279,7 @@ pub static FORMATS: &[Format] = &[
         read: Some(json::read),
         write: Some(json::write_line),
         stream: None,
-        runs: None,
+        runs: Some(json::runs_line),
         spell: None,
         framing: Framing::PLAIN,
         one_game: false,

@@ -61,3 +61,4 @@ pub mod plan;
 pub mod python;
 pub mod report;
 pub mod spell;
+pub mod spill;
