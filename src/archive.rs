@@ -646,6 +646,19 @@ impl Converted {
             Converted::Failed(p) => Err(p),
         }
     }
+
+    /// The game's text, read back into memory where it was spilled, and
+    /// its warnings; or why the record failed.
+    pub fn text(self) -> Result<(String, Vec<Problem>), Problem> {
+        match self {
+            Converted::Spilled(text, warnings) => match text.into_string() {
+                Ok(text) => Ok((text, warnings)),
+                Err(e) => Err(Problem::whole(e.to_string())),
+            },
+            Converted::Game(text, warnings) => Ok((text, warnings)),
+            Converted::Failed(p) => Err(p),
+        }
+    }
 }
 
 /// The most annotations of one record kept as text ([`Scan::demote`])

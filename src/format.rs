@@ -295,7 +295,7 @@ pub static FORMATS: &[Format] = &[
         read: Some(xml::read),
         write: Some(xml::write),
         stream: None,
-        runs: None,
+        runs: Some(xml::runs),
         spell: None,
         framing: xml::FRAMING,
         one_game: false,

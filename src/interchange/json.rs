@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 
+use super::Last;
 use crate::codec::{
     line_col, too_deep, Frame, Oversize, Parsed, ReadOptions, RunWriter, Scan, Skip, WriteOptions,
 };
@@ -271,18 +272,6 @@ pub fn runs_line(_opts: &WriteOptions) -> Box<dyn RunWriter> {
     Box::new(JsonRuns::new(true))
 }
 
-/// Where the last ply written in an open line stands: its object is left
-/// open, for the variations that may open after it ([`RunWriter::open`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Last {
-    /// No ply written in the line yet.
-    None,
-    /// The ply's object open, without variations.
-    Open,
-    /// The ply's object open, in its `variations` array.
-    InVariations,
-}
-
 /// A game being written as JSON a run at a time: the game's object up to
 /// its main line's `plies` array (the head, serde's text of the game
 /// without its plies, cut where its plies go), each ply as serde writes
@@ -314,10 +303,7 @@ impl JsonRuns {
 
     /// Closes the object of the open line's last ply, if open.
     fn close_ply(&mut self, out: &mut String) -> Result<(), Problem> {
-        let last = self
-            .lines
-            .last_mut()
-            .ok_or_else(|| Problem::whole(CLOSED))?;
+        let last = self.lines.last_mut().ok_or_else(super::closed)?;
         match std::mem::replace(last, Last::None) {
             Last::None => {}
             Last::Open => out.push('}'),
@@ -326,10 +312,6 @@ impl JsonRuns {
         Ok(())
     }
 }
-
-/// The error of a run or a close where no line is open (a bug of the
-/// stream).
-const CLOSED: &str = "a variation closed that was not open";
 
 /// serde's text of `game` without its plies, cut where they go: what comes
 /// before them and what after (without the `]` that ends them).
@@ -364,7 +346,7 @@ impl RunWriter for JsonRuns {
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
         for ply in &run.moves.plies {
-            let first = *self.lines.last().ok_or_else(|| Problem::whole(CLOSED))? == Last::None;
+            let first = *self.lines.last().ok_or_else(super::closed)? == Last::None;
             self.close_ply(out)?;
             if !first {
                 out.push(',');
@@ -373,9 +355,10 @@ impl RunWriter for JsonRuns {
             serde_json::to_writer(&mut self.buf, ply).map_err(|e| Problem::whole(e.to_string()))?;
             let text = std::str::from_utf8(&self.buf).map_err(|e| Problem::whole(e.to_string()))?;
             // Left open: `}` of a ply without variations, `]}` of one with.
-            let (open, last) = match ply.variations.is_empty() {
-                true => (text.len() - 1, Last::Open),
-                false => (text.len() - 2, Last::InVariations),
+            let last = Last::of(ply);
+            let open = match last {
+                Last::InVariations => text.len() - 2,
+                _ => text.len() - 1,
             };
             out.push_str(&text[..open]);
             *self.lines.last_mut().expect("checked above") = last;
@@ -384,12 +367,9 @@ impl RunWriter for JsonRuns {
     }
 
     fn open(&mut self, out: &mut String) -> Result<(), Problem> {
-        let last = self
-            .lines
-            .last_mut()
-            .ok_or_else(|| Problem::whole(CLOSED))?;
+        let last = self.lines.last_mut().ok_or_else(super::closed)?;
         match *last {
-            Last::None => return Err(Problem::whole("a variation opened before any move")),
+            Last::None => return Err(super::opened_first()),
             Last::Open => out.push_str(",\"variations\":["),
             Last::InVariations => out.push(','),
         }
@@ -401,7 +381,7 @@ impl RunWriter for JsonRuns {
 
     fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
         if self.lines.len() < 2 {
-            return Err(Problem::whole(CLOSED));
+            return Err(super::closed());
         }
         self.close_ply(out)?;
         self.lines.pop();
@@ -423,7 +403,7 @@ impl RunWriter for JsonRuns {
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
         if self.lines.len() != 1 {
-            return Err(Problem::whole("a variation was left open"));
+            return Err(super::left_open());
         }
         self.close_ply(out)?;
         let (before, after) = head_text(game)?;
