@@ -311,7 +311,7 @@ pub static FORMATS: &[Format] = &[
         read: Some(csv::read),
         write: Some(csv::write),
         stream: None,
-        runs: None,
+        runs: Some(csv::runs),
         spell: None,
         framing: Framing::PLAIN,
         one_game: false,

@@ -131,16 +131,21 @@ impl Spilled {
         out.write_all(self.tail.as_bytes())
     }
 
-    /// Gives the text to `each` a piece at a time, each piece whole lines
-    /// (ending after a `\n`, but for the last), of about [`SPILL_AT`]
-    /// bytes (a longer line whole).
-    pub fn lines(self, each: &mut dyn FnMut(&str) -> io::Result<()>) -> io::Result<()> {
+    /// Gives the text to `each` a piece at a time, each of about
+    /// [`SPILL_AT`] bytes or more: where `cut` says the whole pieces of
+    /// what was read end (a csv row's end, outside quotes), or all of it
+    /// at the end.
+    pub fn pieces(
+        self,
+        cut: fn(&[u8]) -> Option<usize>,
+        each: &mut dyn FnMut(&str) -> io::Result<()>,
+    ) -> io::Result<()> {
         let mut pending: Vec<u8> = Vec::with_capacity(SPILL_AT * 2);
         let mut give = |pending: &mut Vec<u8>, all: bool| -> io::Result<()> {
             let end = match all {
                 true => pending.len(),
-                false => match memchr::memrchr(b'\n', pending) {
-                    Some(i) => i + 1,
+                false => match cut(pending) {
+                    Some(end) => end,
                     None => return Ok(()),
                 },
             };
@@ -228,7 +233,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_spilled_text_reads_back_whole_and_in_lines() {
+    fn a_spilled_text_reads_back_whole_and_in_pieces() {
         let mut spill = Spill::new();
         let line = "a row of text, é\n".repeat(1000);
         let mut out = String::new();
@@ -253,8 +258,9 @@ mod tests {
             panic!("not spilled");
         };
         let mut pieces = Vec::new();
+        let lines = |data: &[u8]| memchr::memrchr(b'\n', data).map(|i| i + 1);
         spilled
-            .lines(&mut |piece| {
+            .pieces(lines, &mut |piece| {
                 pieces.push(piece.to_string());
                 Ok(())
             })

@@ -58,7 +58,7 @@ fn shown(converted: Converted) -> String {
 }
 
 /// The outputs of any family a record streams to, beside its own.
-const INTERCHANGE: [&str; 3] = ["json", "jsonl", "xml"];
+const INTERCHANGE: [&str; 4] = ["json", "jsonl", "xml", "csv"];
 
 /// Every game record of `text` that the fast lexer takes is read a run at
 /// a time by `from`'s stream (with a cut before every move), not left to
@@ -211,6 +211,13 @@ fn a_failing_record_fails_as_it_does_whole() {
         ("unread", format!("{} Nf3& *", &long[..cut])),
         ("variation", format!("{} (1. Ke2) *", &long[..cut])),
         ("escape", format!("{}\n% an escape line\n*", &long[..cut])),
+        // A variation ending in comments after a variation of its last
+        // move: the csv rows of that move are written before its end is
+        // known, and the record is converted whole.
+        (
+            "ends after a variation",
+            format!("{} Nf3 (Nh3 Nh6 (Nf6) {{after it}}) Nf6 *", &long[..cut]),
+        ),
     ] {
         for to in std::iter::once("pgn").chain(INTERCHANGE) {
             assert_same_both_ways("pgn", to, text.as_bytes(), what);
