@@ -13,7 +13,7 @@ Markdown table.
                                              # four such records, -j 4
     benches/memory.py --flags=--grammar-only # every record read by pest
     benches/memory.py --to json,xml,csv      # each shape to each output
-    benches/memory.py --to svg,html --sizes 0.5 --max-ratio 0 --plus 44
+    benches/memory.py --to svg --sizes 0.5 --validated --max-ratio 0 --plus 44
 
 Shapes (each a legal game, so that validation runs to its end):
 - chess-moves: `1. Nf3 Nf6 2. Ng1 Ng8 ...` in lines of moves;
@@ -163,6 +163,8 @@ def main():
                          "size (plus --plus), or a record fails (the CI check)")
     ap.add_argument("--plus", type=float, default=0,
                     help="MB allowed above --max-ratio times the record's size")
+    ap.add_argument("--validated", action="store_true",
+                    help="only validated (a picture of moves not replayed fails)")
     ap.add_argument("--to", default=None,
                     help="outputs, comma-separated, each shape converted to each "
                          "(default: the shape's own, pgn or draughts-diag)")
@@ -184,7 +186,7 @@ def main():
                 size = len(record.encode())
                 for dst in (args.to.split(",") if args.to else [own]):
                     row = [name, dst, f"{size / MB:.1f} MB"]
-                    for extra in ([], ["--no-validate"]):
+                    for extra in ([], ["--no-validate"])[:1 if args.validated else 2]:
                         rss, said = peak(kifu, src, dst, path,
                                          ["-j", str(args.jobs), "--max-record-size",
                                           args.limit, *args.flags.split(), *extra])

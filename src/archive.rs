@@ -827,12 +827,16 @@ impl Converter<'_> {
 impl Converter<'_> {
     /// Whether records may be converted a run at a time
     /// ([`Converter::stream`]): both formats can, and the output writes
-    /// games of the input's family, or of any (an interchange format).
+    /// games of the input's family, or of any (an interchange format; a
+    /// picture, written only, where the moves are replayed: a position not
+    /// replayed is drawn from the whole game).
     fn streams(&self) -> bool {
+        let picture = self.to.family.is_none() && self.to.read.is_none();
         self.from.stream.is_some()
             && self.to.runs.is_some()
             && self.from.family.is_some()
             && (self.to.family.is_none() || self.from.family == self.to.family)
+            && !(picture && self.read.no_validate)
     }
 
     /// Converts one record a run at a time, where both

@@ -343,7 +343,7 @@ pub static FORMATS: &[Format] = &[
         read: None,
         write: Some(picture::svg),
         stream: None,
-        runs: None,
+        runs: Some(picture::svg_runs),
         spell: None,
         framing: Framing::PLAIN,
         one_game: true,

@@ -57,8 +57,9 @@ fn shown(converted: Converted) -> String {
     }
 }
 
-/// The outputs of any family a record streams to, beside its own.
-const INTERCHANGE: [&str; 4] = ["json", "jsonl", "xml", "csv"];
+/// The outputs of any family a record streams to, beside its own (svg:
+/// its last position).
+const INTERCHANGE: [&str; 5] = ["json", "jsonl", "xml", "csv", "svg"];
 
 /// Every game record of `text` that the fast lexer takes is read a run at
 /// a time by `from`'s stream (with a cut before every move), not left to
@@ -462,7 +463,8 @@ fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
     let short = knights(3, false);
     std::fs::write(&input, format!("{short}\n{text}\n{short}")).unwrap();
     let input = input.to_str().unwrap();
-    for to in std::iter::once("pgn").chain(INTERCHANGE) {
+    // (svg holds one game: drawn below.)
+    for to in std::iter::once("pgn").chain(INTERCHANGE.into_iter().filter(|to| *to != "svg")) {
         let streamed = kifu(&["convert", "--to", to, input], b"");
         let whole = kifu(
             &["convert", "--to", to, "--stream-above", "1000000000", input],
@@ -479,5 +481,37 @@ fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
             stderr(&streamed).contains("converted 3 games, 0 failed"),
             "{to}"
         );
+    }
+}
+
+#[test]
+fn a_long_record_is_drawn_the_same_streamed_as_whole_at_any_ply() {
+    let dir = scratch("streaming", "svg");
+    let text = knights(40_000, true);
+    assert!(text.len() > kifu::codec::STREAM_ABOVE, "{}", text.len());
+    let input = dir.join("long.pgn");
+    std::fs::write(&input, &text).unwrap();
+    let input = input.to_str().unwrap();
+    // The start, a ply in the first run, one far on, the last, past it.
+    for ply in ["", "ply=0", "ply=1", "ply=29999", "ply=40000", "ply=40001"] {
+        let run = |more: &[&str]| {
+            let mut args = vec!["convert", "--to", "svg", input];
+            if !ply.is_empty() {
+                args.extend(["--to-opt", ply]);
+            }
+            args.extend(more);
+            kifu(&args, b"")
+        };
+        let (streamed, whole) = (run(&[]), run(&["--stream-above", "1000000000"]));
+        assert_eq!(stdout(&streamed), stdout(&whole), "{ply}");
+        assert_eq!(stderr(&streamed), stderr(&whole), "{ply}");
+        match ply {
+            "ply=40001" => assert!(stderr(&streamed).contains("the game has 40000 plies")),
+            _ => assert!(
+                stdout(&streamed).starts_with("<?xml"),
+                "{ply}: {}",
+                stderr(&streamed)
+            ),
+        }
     }
 }
