@@ -631,18 +631,22 @@ pub enum Converted {
     /// The game, written, and the warnings.
     Game(String, Vec<Problem>),
     /// The game, written a run at a time, too long to hold: its text
-    /// mostly in a temporary file ([`crate::spill`]), and the warnings.
-    Spilled(crate::spill::Spilled, Vec<Problem>),
+    /// mostly in a temporary file ([`crate::output::spill`]), and the warnings.
+    Spilled(crate::output::spill::Spilled, Vec<Problem>),
     /// The record failed.
     Failed(Problem),
 }
 
 impl Converted {
     /// The game's text and warnings, or why the record failed.
-    pub fn written(self) -> Result<(crate::spill::Text, Vec<Problem>), Problem> {
+    pub fn written(self) -> Result<(crate::output::spill::Text, Vec<Problem>), Problem> {
         match self {
-            Converted::Game(text, warnings) => Ok((crate::spill::Text::Held(text), warnings)),
-            Converted::Spilled(text, warnings) => Ok((crate::spill::Text::Spilled(text), warnings)),
+            Converted::Game(text, warnings) => {
+                Ok((crate::output::spill::Text::Held(text), warnings))
+            }
+            Converted::Spilled(text, warnings) => {
+                Ok((crate::output::spill::Text::Spilled(text), warnings))
+            }
             Converted::Failed(p) => Err(p),
         }
     }
@@ -843,7 +847,7 @@ impl Converter<'_> {
     /// formats can ([`crate::format::Format::stream`] and
     /// [`crate::format::Format::runs`]): the record's text and one run are
     /// held, never the whole game, and the text written is moved to a
-    /// temporary file as it grows ([`crate::spill`]). `None`
+    /// temporary file as it grows ([`crate::output::spill`]). `None`
     /// where it cannot be converted so, and where it fails: it is then
     /// converted whole, which gives every failure as a record read whole
     /// gives it (and keeps a variation that cannot be read as text).
@@ -851,8 +855,8 @@ impl Converter<'_> {
         let (stream, runs) = (self.from.stream?, self.to.runs?);
         let mut warnings = Vec::new();
         let text = record_text(self.from, bytes, &mut warnings);
-        let mut out = String::with_capacity(bytes.len().min(crate::spill::SPILL_AT) * 2);
-        let mut spill = crate::spill::Spill::new();
+        let mut out = String::with_capacity(bytes.len().min(crate::output::spill::SPILL_AT) * 2);
+        let mut spill = crate::output::spill::Spill::new();
         let mut writer = runs(&self.write);
         let mut each = |piece: Piece<'_>| {
             match piece {
@@ -870,8 +874,8 @@ impl Converter<'_> {
         warnings.extend(parsed.warnings);
         warnings.extend(written);
         Some(match spill.finish(head, out).ok()? {
-            crate::spill::Text::Held(text) => Converted::Game(text, warnings),
-            crate::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
+            crate::output::spill::Text::Held(text) => Converted::Game(text, warnings),
+            crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
         })
     }
 }
@@ -1019,7 +1023,11 @@ impl<W: Write> Games for Sink<W> {
     fn game(&mut self, text: &str, _: &Origin<'_>) -> io::Result<()> {
         Sink::game(self, text)
     }
-    fn spilled(&mut self, text: crate::spill::Spilled, origin: &Origin<'_>) -> io::Result<()> {
+    fn spilled(
+        &mut self,
+        text: crate::output::spill::Spilled,
+        origin: &Origin<'_>,
+    ) -> io::Result<()> {
         if self.framing.title.is_some() {
             // (A head that names the first game takes its text whole.)
             return Games::game(self, &text.into_string()?, origin);

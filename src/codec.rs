@@ -340,16 +340,20 @@ pub trait Games {
     /// Writes one game, converted from `origin`.
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()>;
     /// Writes one game whose text lies in a temporary file (a long record
-    /// converted a run at a time: [`crate::spill`]); by default read back
+    /// converted a run at a time: [`crate::output::spill`]); by default read back
     /// into memory and written by [`Games::game`].
-    fn spilled(&mut self, text: crate::spill::Spilled, origin: &Origin<'_>) -> io::Result<()> {
+    fn spilled(
+        &mut self,
+        text: crate::output::spill::Spilled,
+        origin: &Origin<'_>,
+    ) -> io::Result<()> {
         self.game(&text.into_string()?, origin)
     }
     /// Writes one game's text, held or spilled.
-    fn text(&mut self, text: crate::spill::Text, origin: &Origin<'_>) -> io::Result<()> {
+    fn text(&mut self, text: crate::output::spill::Text, origin: &Origin<'_>) -> io::Result<()> {
         match text {
-            crate::spill::Text::Held(text) => self.game(&text, origin),
-            crate::spill::Text::Spilled(text) => self.spilled(text, origin),
+            crate::output::spill::Text::Held(text) => self.game(&text, origin),
+            crate::output::spill::Text::Spilled(text) => self.spilled(text, origin),
         }
     }
     /// What errors call this output.

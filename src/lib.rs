@@ -61,4 +61,3 @@ pub mod plan;
 pub mod python;
 pub mod report;
 pub mod spell;
-pub mod spill;

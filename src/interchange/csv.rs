@@ -773,7 +773,11 @@ impl Games for TableSink {
         self.rows(text, &id, origin)
     }
 
-    fn spilled(&mut self, text: crate::spill::Spilled, origin: &Origin<'_>) -> io::Result<()> {
+    fn spilled(
+        &mut self,
+        text: crate::output::spill::Spilled,
+        origin: &Origin<'_>,
+    ) -> io::Result<()> {
         let id = self.ids.id(origin.bytes);
         text.pieces(rows_end, &mut |rows| self.rows(rows, &id, origin))
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 use kifu::archive::{Converted, Converter, Records};
 use kifu::codec::{Piece, ReadOptions, WriteOptions};
 use kifu::format::by_name;
-use kifu::spill::Text;
+use kifu::output::spill::Text;
 
 use crate::common::{self, kifu, scratch, stderr, stdout};
 
@@ -472,7 +472,7 @@ fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
         );
         assert!(streamed.status.success(), "{to}: {}", stderr(&streamed));
         assert!(
-            stdout(&streamed).len() > 2 * kifu::spill::SPILL_AT || to == "pgn",
+            stdout(&streamed).len() > 2 * kifu::output::spill::SPILL_AT || to == "pgn",
             "{to}: spilled"
         );
         assert_eq!(stdout(&streamed), stdout(&whole), "{to}");
