@@ -654,8 +654,39 @@ pub struct Converter<'a> {
 pub enum Converted {
     /// The game, written, and the warnings.
     Game(String, Vec<Problem>),
+    /// The game, written a run at a time, too long to hold: its text
+    /// mostly in a temporary file ([`crate::output::spill`]), and the warnings.
+    Spilled(crate::output::spill::Spilled, Vec<Problem>),
     /// The record failed.
     Failed(Problem),
+}
+
+impl Converted {
+    /// The game's text and warnings, or why the record failed.
+    pub fn written(self) -> Result<(crate::output::spill::Text, Vec<Problem>), Problem> {
+        match self {
+            Converted::Game(text, warnings) => {
+                Ok((crate::output::spill::Text::Held(text), warnings))
+            }
+            Converted::Spilled(text, warnings) => {
+                Ok((crate::output::spill::Text::Spilled(text), warnings))
+            }
+            Converted::Failed(p) => Err(p),
+        }
+    }
+
+    /// The game's text, read back into memory where it was spilled, and
+    /// its warnings; or why the record failed.
+    pub fn text(self) -> Result<(String, Vec<Problem>), Problem> {
+        match self {
+            Converted::Spilled(text, warnings) => match text.into_string() {
+                Ok(text) => Ok((text, warnings)),
+                Err(e) => Err(Problem::whole(e.to_string())),
+            },
+            Converted::Game(text, warnings) => Ok((text, warnings)),
+            Converted::Failed(p) => Err(p),
+        }
+    }
 }
 
 /// How many of an input's first bytes [`sniff`] reads.
@@ -712,13 +743,10 @@ impl Converter<'_> {
     /// fails the record alone ([`crate::policy::isolate`]).
     pub fn convert(&self, bytes: &[u8]) -> Converted {
         let converted = crate::policy::isolate(|| match self.convert_unguarded(bytes) {
-            Converted::Game(text, warnings) => Ok((text, warnings)),
             Converted::Failed(p) => Err(p),
+            done => Ok(done),
         });
-        match converted {
-            Ok((text, warnings)) => Converted::Game(text, warnings),
-            Err(p) => Converted::Failed(p),
-        }
+        converted.unwrap_or_else(Converted::Failed)
     }
 
     fn convert_unguarded(&self, bytes: &[u8]) -> Converted {
@@ -774,18 +802,24 @@ impl Converter<'_> {
 
 impl Converter<'_> {
     /// Whether records may be converted a run at a time
-    /// ([`Converter::stream`]): both formats can, and are of one family.
+    /// ([`Converter::stream`]): both formats can, and the output writes
+    /// games of the input's family, or of any (an interchange format; a
+    /// picture, written only, where the moves are replayed: a position not
+    /// replayed is drawn from the whole game).
     fn streams(&self) -> bool {
+        let picture = self.to.family.is_none() && self.to.read.is_none();
         self.from.stream.is_some()
             && self.to.runs.is_some()
             && self.from.family.is_some()
-            && self.from.family == self.to.family
+            && (self.to.family.is_none() || self.from.family == self.to.family)
+            && !(picture && self.read.no_validate)
     }
 
     /// Converts one record a run at a time, where both
     /// formats can ([`crate::format::Format::stream`] and
-    /// [`crate::format::Format::runs`], of one family): the record's text,
-    /// the text written and one run are held, never the whole game. `None`
+    /// [`crate::format::Format::runs`]): the record's text and one run are
+    /// held, never the whole game, and the text written is moved to a
+    /// temporary file as it grows ([`crate::output::spill`]). `None`
     /// where it cannot be converted so, and where it fails: it is then
     /// converted whole, which gives every failure as a record read whole
     /// gives it (and keeps a variation that cannot be read as text).
@@ -793,18 +827,28 @@ impl Converter<'_> {
         let (stream, runs) = (self.from.stream?, self.to.runs?);
         let mut warnings = Vec::new();
         let text = record_text(self.from, bytes, &mut warnings);
-        let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);
+        let mut out = String::with_capacity(bytes.len().min(crate::output::spill::SPILL_AT) * 2);
+        let mut spill = crate::output::spill::Spill::new();
         let mut writer = runs(&self.write);
-        let mut each = |piece: Piece<'_>| match piece {
-            Piece::Run(run) => writer.run(run, &mut out),
-            Piece::Open => writer.open(&mut out),
-            Piece::Close(trailing) => writer.close(trailing, &mut out),
+        let mut each = |piece: Piece<'_>| {
+            match piece {
+                Piece::Run(run) => writer.run(run, &mut out),
+                Piece::Open => writer.open(&mut out),
+                Piece::Close(trailing) => writer.close(trailing, &mut out),
+            }?;
+            spill
+                .take(&mut out)
+                .map_err(|e| Problem::whole(e.to_string()))
         };
         let parsed = stream(&text, &self.read, &mut each).ok()??;
-        let written = writer.end(&parsed.game, &mut out).ok()?;
+        let mut head = String::new();
+        let written = writer.end(&parsed.game, &mut head, &mut out).ok()?;
         warnings.extend(parsed.warnings);
         warnings.extend(written);
-        Some(Converted::Game(out, warnings))
+        Some(match spill.finish(head, out).ok()? {
+            crate::output::spill::Text::Held(text) => Converted::Game(text, warnings),
+            crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
+        })
     }
 }
 
@@ -864,6 +908,24 @@ impl<W: Write> Sink<W> {
 impl<W: Write> Games for Sink<W> {
     fn game(&mut self, text: &str, _: &Origin<'_>) -> io::Result<()> {
         Sink::game(self, text)
+    }
+    fn spilled(
+        &mut self,
+        text: crate::output::spill::Spilled,
+        origin: &Origin<'_>,
+    ) -> io::Result<()> {
+        if self.framing.title.is_some() {
+            // (A head that names the first game takes its text whole.)
+            return Games::game(self, &text.into_string()?, origin);
+        }
+        if self.games == 0 {
+            self.out.write_all(self.framing.head("").as_bytes())?;
+        } else {
+            self.out.write_all(self.framing.between.as_bytes())?;
+        }
+        text.copy_to(&mut self.out)?;
+        self.games += 1;
+        Ok(())
     }
     fn name(&self) -> &str {
         &self.name
@@ -1112,8 +1174,8 @@ pub fn convert_input<R: Read + Send>(
                 Some(rej) => rej.write_all(bytes).map_err(|e| Error::io("rejects", e)),
                 None => Ok(()),
             };
-            match result {
-                Converted::Game(text, warnings) => {
+            match result.written() {
+                Ok((text, warnings)) => {
                     if report.strict {
                         if let Some(w) = warnings.first() {
                             reject(report)?;
@@ -1129,11 +1191,11 @@ pub fn convert_input<R: Read + Send>(
                         index: game_index,
                         bytes,
                     };
-                    sink.game(&text, &origin)
+                    sink.text(text, &origin)
                         .map_err(|e| Error::io(sink.name(), e))?;
                     summary.converted += 1;
                 }
-                Converted::Failed(p) => {
+                Err(p) => {
                     let d = diag(&p, Severity::Error);
                     reject(report)?;
                     if report.strict {

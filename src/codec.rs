@@ -137,9 +137,32 @@ pub trait RunWriter {
     /// Closes the variation open, after its `trailing` comments.
     fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem>;
     /// Ends the game (its head `game`, whose plies are not written):
-    /// what goes before the runs and after them. Returns the warnings of
+    /// what goes after the runs to `out`, and what goes before them to
+    /// `head` (nothing, where [`RunWriter::head`] wrote it first), so that
+    /// the runs written need not be held (the pipeline spills a long
+    /// game's text: [`crate::archive::Spilled`]). Returns the warnings of
     /// the whole game.
-    fn end(self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem>;
+    fn end(
+        self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem>;
+}
+
+/// Writes a whole game with a [`RunWriter`]: its head, all of it as one
+/// run, then its end (the one way every [`RunsFn`] format writes a game).
+pub fn write_runs(
+    mut writer: Box<dyn RunWriter>,
+    game: &Game,
+    out: &mut String,
+) -> Result<Vec<Problem>, Problem> {
+    writer.head(game, out)?;
+    writer.run(game, out)?;
+    let mut head = String::new();
+    let warnings = writer.end(game, &mut head, out)?;
+    debug_assert!(head.is_empty(), "the head was written first");
+    Ok(warnings)
 }
 
 /// A format's [`RunWriter`], for the options of a run.
@@ -316,6 +339,23 @@ pub struct Origin<'a> {
 pub trait Games {
     /// Writes one game, converted from `origin`.
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()>;
+    /// Writes one game whose text lies in a temporary file (a long record
+    /// converted a run at a time: [`crate::output::spill`]); by default read back
+    /// into memory and written by [`Games::game`].
+    fn spilled(
+        &mut self,
+        text: crate::output::spill::Spilled,
+        origin: &Origin<'_>,
+    ) -> io::Result<()> {
+        self.game(&text.into_string()?, origin)
+    }
+    /// Writes one game's text, held or spilled.
+    fn text(&mut self, text: crate::output::spill::Text, origin: &Origin<'_>) -> io::Result<()> {
+        match text {
+            crate::output::spill::Text::Held(text) => self.game(&text, origin),
+            crate::output::spill::Text::Spilled(text) => self.spilled(text, origin),
+        }
+    }
     /// What errors call this output.
     fn name(&self) -> &str;
 }

@@ -9,6 +9,8 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+pub mod spill;
+
 use crate::error::Error;
 use crate::input::Compression;
 

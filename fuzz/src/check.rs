@@ -166,20 +166,49 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions) {
             )
         })
         .collect();
+    // The same, to every output of any family that writes a run at a time
+    // (json, jsonl, xml), cut before every move.
+    let cut_to: Vec<_> = match f.stream {
+        Some(_) => kifu::format::FORMATS
+            .iter()
+            .filter(|to| to.runs.is_some() && to.family.is_none())
+            .map(|to| {
+                let cut = ReadOptions {
+                    stream_above: Some(0),
+                    ..read.clone()
+                };
+                (
+                    converter_with(f, to, read.clone()),
+                    converter_with(f, to, cut),
+                    to.name,
+                )
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     for (n, record) in game_records(f, data).iter().enumerate() {
         let n = n + 1;
-        let whole = same.convert(record);
+        let whole = same.convert(record).text();
         // Converted a run at a time, the same text and the same messages
-        // (or the same failure).
+        // (or the same failure), read back where it was spilled.
         if let Some(cut) = &cut {
-            let streamed = cut.convert(record);
+            let streamed = cut.convert(record).text();
             assert!(
-                format!("{whole:?}") == format!("{streamed:?}"),
+                whole == streamed,
                 "{name} game {n}: converted a run at a time, it is not what it is whole\n--- record:\n{}\n--- whole:\n{whole:?}\n--- a run at a time:\n{streamed:?}",
                 show(record)
             );
         }
-        let Converted::Game(a, _) = whole else {
+        for (whole, streamed, to) in &cut_to {
+            let (whole, streamed) = (whole.convert(record), streamed.convert(record));
+            let (whole, streamed) = (whole.text(), streamed.text());
+            assert!(
+                whole == streamed,
+                "{name} game {n}: converted to {to} a run at a time, it is not what it is whole\n--- record:\n{}\n--- whole:\n{whole:?}\n--- a run at a time:\n{streamed:?}",
+                show(record)
+            );
+        }
+        let Ok((a, _)) = whole else {
             continue;
         };
         // X -> X -> X, through the record splitter, two games in a row.
@@ -204,15 +233,15 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions) {
             );
         }
         for g in games {
-            match same.convert(g) {
-                Converted::Game(b, _) => assert!(
+            match same.convert(g).text() {
+                Ok((b, _)) => assert!(
                     b == a,
                     "{name} game {n}: X -> X -> X is not stable\n--- record:\n{}\n--- X -> X:\n{}\n--- X -> X -> X:\n{}",
                     show(record),
                     show(a.as_bytes()),
                     show(b.as_bytes())
                 ),
-                Converted::Failed(p) => panic!(
+                Err(p) => panic!(
                     "{name} game {n}: X -> X wrote what it cannot read back: {}:{}: {}\n--- record:\n{}\n--- written:\n{}",
                     p.line,
                     p.col,
@@ -224,26 +253,26 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions) {
         }
         // X -> json -> X, X -> xml -> X.
         for (to_i, from_i, via) in &through {
-            let j = match to_i.convert(record) {
-                Converted::Game(j, _) => j,
+            let j = match to_i.convert(record).text() {
+                Ok((j, _)) => j,
                 // What XML 1.0 cannot hold (a control character in an
                 // attribute) fails the game with this kind: refused, not lost.
-                Converted::Failed(p) if *via == "xml" && p.kind == "xml-cannot-hold" => continue,
-                Converted::Failed(p) => panic!(
+                Err(p) if *via == "xml" && p.kind == "xml-cannot-hold" => continue,
+                Err(p) => panic!(
                     "{name} game {n}: X -> X converts but X -> {via} fails: {}\n--- record:\n{}",
                     p.message,
                     show(record)
                 ),
             };
-            match from_i.convert(j.as_bytes()) {
-                Converted::Game(c, _) => assert!(
+            match from_i.convert(j.as_bytes()).text() {
+                Ok((c, _)) => assert!(
                     c == a,
                     "{name} game {n}: X -> {via} -> X differs from X -> X\n--- record:\n{}\n--- X -> X:\n{}\n--- X -> {via} -> X:\n{}",
                     show(record),
                     show(a.as_bytes()),
                     show(c.as_bytes())
                 ),
-                Converted::Failed(p) => panic!(
+                Err(p) => panic!(
                     "{name} game {n}: X -> {via} wrote what does not read back: {}:{}: {}\n--- record:\n{}\n--- {via}:\n{}",
                     p.line,
                     p.col,
@@ -307,9 +336,9 @@ pub fn coerceo_plays(data: &[u8]) -> [usize; 4] {
     full.push('*');
     let f = format("coerceo");
     let same = converter(f, f);
-    let written = |text: &str| match same.convert(text.as_bytes()) {
-        Converted::Game(a, _) => a,
-        Converted::Failed(p) => panic!(
+    let written = |text: &str| match same.convert(text.as_bytes()).text() {
+        Ok((a, _)) => a,
+        Err(p) => panic!(
             "coerceo: a legal game does not read: {}:{}: {}\n--- record:\n{}",
             p.line,
             p.col,

@@ -15,7 +15,7 @@
 
 use arbitrary::Arbitrary;
 use cozy_chess as cz;
-use kifu::archive::{Converted, Converter};
+use kifu::archive::Converter;
 use kifu::family::draughts::{Board, Square};
 use kifu::format::by_name;
 use kifu::codec::{ReadOptions, WriteOptions};
@@ -968,7 +968,7 @@ fn convert(from: &str, to: &str, text: &str) -> Vec<String> {
     let mut records = kifu::archive::Records::new(text.as_bytes(), f.split);
     while let Ok(Some(b)) = records.next_batch(kifu::archive::BATCH_BYTES) {
         for r in b.records.iter().filter(|r| r.is_game) {
-            if let Converted::Game(g, _) = conv.convert(&b.data[r.range.clone()]) {
+            if let Ok((g, _)) = conv.convert(&b.data[r.range.clone()]).text() {
                 out.push(g);
             }
         }

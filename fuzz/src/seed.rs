@@ -92,7 +92,7 @@ pub fn seed(out: &Path, max: usize, dirs: &[&str]) {
                     read: ReadOptions::default(),
                     write: WriteOptions::default(),
                 };
-                if let Converted::Game(text, _) = conv.convert(&record) {
+                if let Ok((text, _)) = conv.convert(&record).text() {
                     add(to.name, text.into_bytes());
                 }
             }

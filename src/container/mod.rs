@@ -1856,10 +1856,16 @@ pub fn write<F>(
 where
     F: FnMut(&Ply, &mut String) -> Result<(), Problem>,
 {
-    let mut movetext = Movetext::new(game.variant.first_mover(), dialect, style, out);
+    let mut movetext = Movetext::new(game.variant.first_mover(), dialect, style);
     movetext.head(game, tags, out)?;
     movetext.plies(&game.moves.plies, out, spell)?;
-    movetext.end(game, || Cow::Borrowed(tags), dialect, out)
+    movetext.end(
+        game,
+        || Cow::Borrowed(tags),
+        dialect,
+        &mut String::new(),
+        out,
+    )
 }
 
 /// A container game's text written a run at a time: the
@@ -1869,8 +1875,6 @@ where
 /// writer that holds the whole game writes the head first
 /// ([`Movetext::head`]).
 pub struct Movetext {
-    /// Where the game's text starts in the output.
-    start: usize,
     /// The warnings of the head, when it was written first.
     head: Option<Vec<Problem>>,
     col: usize,
@@ -1890,11 +1894,9 @@ pub struct Movetext {
 }
 
 impl Movetext {
-    /// The movetext of a game whose first mover is `first`, written from
-    /// the end of `out`.
-    pub fn new(first: Side, dialect: &Dialect, style: Style, out: &str) -> Movetext {
+    /// The movetext of a game whose first mover is `first`.
+    pub fn new(first: Side, dialect: &Dialect, style: Style) -> Movetext {
         Movetext {
-            start: out.len(),
             head: None,
             col: 0,
             glue: false,
@@ -2007,12 +2009,14 @@ impl Movetext {
     /// Ends the game: the main line's trailing comments and the result
     /// after the movetext, and the head (`game`'s preamble and the tags
     /// `tags` gives, asked for only then) before it, unless it was written
-    /// first. The warnings of the whole game, in the order of its text.
+    /// first: to `head` ([`crate::codec::RunWriter::end`]). The warnings
+    /// of the whole game, in the order of its text.
     pub fn end<'t>(
         mut self,
         game: &Game,
         tags: impl FnOnce() -> Cow<'t, [Tag]>,
         dialect: &Dialect,
+        head: &mut String,
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
         if !self.need_in.is_empty() {
@@ -2028,11 +2032,7 @@ impl Movetext {
             Some(said) => said,
             None => {
                 let mut said = Vec::new();
-                let mut head = String::new();
-                write_head(game, &tags(), &mut head, &mut said)?;
-                // (Moved in place: a large game's text is not copied.)
-                out.reserve_exact(head.len());
-                out.insert_str(self.start, &head);
+                write_head(game, &tags(), head, &mut said)?;
                 said
             }
         };

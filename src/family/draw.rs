@@ -73,9 +73,7 @@ impl Diagram {
         let last = self.frames.len().saturating_sub(1);
         let n = ply.unwrap_or(last);
         let Some(frame) = self.frames.get(n) else {
-            return Err(Problem::whole(format!(
-                "ply={n}: the game has {last} plies in its main line (ply=0 is the start)"
-            )));
+            return Err(no_such_ply(n, last));
         };
         let mut out = String::with_capacity(self.board.len() + frame.len() + 4096);
         out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -102,6 +100,13 @@ impl Diagram {
         out.push_str(&self.defs);
         out.push_str("</defs>\n");
     }
+}
+
+/// The error for `ply=n` of a game of `last` plies in its main line.
+pub fn no_such_ply(n: usize, last: usize) -> Problem {
+    Problem::whole(format!(
+        "ply={n}: the game has {last} plies in its main line (ply=0 is the start)"
+    ))
 }
 
 /// The error for a family kifu does not draw yet (`Toy boards are not

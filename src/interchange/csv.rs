@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::codec::{
-    line_col, too_deep, Folder, Games, Origin, Oversize, Parsed, ReadOptions, Scan, Skip,
-    SourceNotation, Tables, WriteOptions,
+    line_col, too_deep, Folder, Games, Origin, Oversize, Parsed, ReadOptions, RunWriter, Scan,
+    Skip, SourceNotation, Tables, WriteOptions,
 };
 use crate::error::{Error, Problem};
 use crate::family::spell::Lines;
@@ -228,22 +228,183 @@ const LOST: &str = "the move fields lost their place in the game";
 /// where that is not the family's canonical notation, whose spelling
 /// [`move_fields`] gives.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let mut fields = move_fields(game)?;
-    if let Some(spelled) = source_spelling(game, opts.source.as_ref()) {
-        if spelled.len() != fields.len() {
-            return Err(Problem::whole(LOST));
-        }
-        for (f, text) in fields.iter_mut().zip(spelled) {
-            // A move its source writes as nothing (a null move on a
-            // scoresheet) keeps the family's spelling.
-            if !text.is_empty() {
-                f.written = text;
-            }
+    crate::codec::write_runs(runs(opts), game, out)
+}
+
+/// The writer of a game's container rows a run at a time
+/// ([`crate::codec::RunsFn`]): the moves rows as the runs come, the games
+/// and tags rows (which say how many plies the main line has, and the
+/// result) before them at the end. The last ply of a variation waits for
+/// the next ply, the variation's end (its `comments_end`) or a variation
+/// of it; a variation whose last move has a variation opened after it
+/// and which ends in comments cannot be written so (its rows are
+/// written), and the record is converted whole.
+pub fn runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
+    Box::new(CsvRuns {
+        source: opts.source.clone(),
+        head_written: false,
+        rows: MoveRows { seq: 0 },
+        main_plies: 0,
+        lines: vec![OpenLine::new(String::new(), true)],
+    })
+}
+
+/// A game being written as container rows a run at a time ([`runs`]).
+struct CsvRuns {
+    source: Option<SourceNotation>,
+    /// Whether [`RunWriter::head`] wrote the games and tags rows first.
+    head_written: bool,
+    rows: MoveRows,
+    /// The main line's plies written.
+    main_plies: usize,
+    /// The lines open, the main line first.
+    lines: Vec<OpenLine>,
+}
+
+/// A line open in a game written a run at a time.
+struct OpenLine {
+    /// Its variation path (empty for the main line).
+    path: String,
+    main: bool,
+    /// The plies written in it.
+    plies: usize,
+    /// The variations of its last ply so far.
+    variations: usize,
+    /// Its last ply's row, and the rows of the variations read with it,
+    /// until it is known whether the line ends after it.
+    pending: Option<(Vec<Option<String>>, String)>,
+    /// Its last ply's row was written before the line's end was known (a
+    /// variation of it opened).
+    last_written: bool,
+}
+
+impl OpenLine {
+    fn new(path: String, main: bool) -> OpenLine {
+        OpenLine {
+            path,
+            main,
+            plies: 0,
+            variations: 0,
+            pending: None,
+            last_written: false,
         }
     }
+
+    /// Writes the last ply's row held, its `comments_end` `end`.
+    fn flush(&mut self, end: Option<String>, out: &mut String) -> Result<(), Problem> {
+        if let Some((mut fields, after)) = self.pending.take() {
+            fields[END] = end;
+            moves_row(out, &fields)?;
+            out.push_str(&after);
+        }
+        Ok(())
+    }
+}
+
+/// The error of a run or a close where no line is open (a bug of the
+/// stream).
+fn no_line() -> Problem {
+    Problem::whole("a variation closed that was not open")
+}
+
+impl CsvRuns {
+    fn line(&mut self) -> Result<&mut OpenLine, Problem> {
+        self.lines.last_mut().ok_or_else(no_line)
+    }
+}
+
+impl RunWriter for CsvRuns {
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
+        head_rows(game, game.moves.plies.len(), out)?;
+        self.head_written = true;
+        Ok(())
+    }
+
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        let mut fields = fields_of(run, self.source.as_ref())?.into_iter();
+        let (rows, lines) = (&mut self.rows, &mut self.lines);
+        let line = lines.last_mut().ok_or_else(no_line)?;
+        for ply in &run.moves.plies {
+            line.flush(None, out)?;
+            line.plies += 1;
+            line.variations = ply.variations.len();
+            line.last_written = false;
+            let f = fields.next().ok_or_else(|| Problem::whole(LOST))?;
+            let row = rows.ply_row(ply, f, line.plies, &line.path)?;
+            let mut after = String::new();
+            rows.variations(&mut after, &mut fields, ply, line.plies, &line.path)?;
+            match line.main {
+                true => {
+                    moves_row(out, &row)?;
+                    out.push_str(&after);
+                }
+                false => line.pending = Some((row, after)),
+            }
+        }
+        if line.main {
+            self.main_plies += run.moves.plies.len();
+        }
+        if fields.next().is_some() {
+            return Err(Problem::whole(LOST));
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, out: &mut String) -> Result<(), Problem> {
+        let line = self.line()?;
+        if line.plies == 0 {
+            return Err(Problem::whole("a variation opened before any move"));
+        }
+        if line.pending.is_some() {
+            line.flush(None, out)?;
+            line.last_written = true;
+        }
+        line.variations += 1;
+        let path = variation_path(&line.path, line.plies, line.variations);
+        self.lines.push(OpenLine::new(path, false));
+        Ok(())
+    }
+
+    fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
+        if self.lines.len() < 2 {
+            return Err(no_line());
+        }
+        let mut line = self.lines.pop().expect("checked above");
+        let end = comments_json(trailing)?;
+        if line.plies == 0 {
+            return self.rows.empty_variation(out, &line.path, end);
+        }
+        if line.last_written && end.is_some() {
+            return Err(Problem::whole(
+                "a variation ends in comments after a variation of its last move: written whole",
+            ));
+        }
+        line.flush(end, out)
+    }
+
+    fn end(
+        mut self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
+        if self.lines.len() != 1 {
+            return Err(Problem::whole("a variation was left open"));
+        }
+        self.line()?.flush(None, out)?;
+        if !self.head_written {
+            head_rows(game, self.main_plies, head)?;
+        }
+        Ok(Vec::new())
+    }
+}
+
+/// The games row of a game whose main line has `plies` plies, and its
+/// tags rows.
+fn head_rows(game: &Game, plies: usize, out: &mut String) -> Result<(), Problem> {
     let variant = to_json(&game.variant)?;
     let setup = game.setup.as_ref().map(to_json).transpose()?;
-    let plies = game.moves.plies.len().to_string();
+    let plies = plies.to_string();
     let preamble = comments_json(&game.preamble)?;
     let end = comments_json(&game.moves.trailing)?;
     let mut games: Vec<Option<&str>> = vec![Some(game.family().name()), Some(&variant)];
@@ -264,16 +425,26 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
             &[Some(&position), Some(&tag.name), Some(&tag.value)],
         )?;
     }
-    let mut rows = MoveRows {
-        out,
-        fields: fields.into_iter(),
-        seq: 0,
-    };
-    rows.line(&game.moves, "", true)?;
-    if rows.fields.next().is_some() {
-        return Err(Problem::whole(LOST));
+    Ok(())
+}
+
+/// The move fields of each ply of a game (each ply, then its variations),
+/// their `move` as the source spells it ([`source_spelling`]).
+fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Vec<MoveFields>, Problem> {
+    let mut fields = move_fields(game)?;
+    if let Some(spelled) = source_spelling(game, source) {
+        if spelled.len() != fields.len() {
+            return Err(Problem::whole(LOST));
+        }
+        for (f, text) in fields.iter_mut().zip(spelled) {
+            // A move its source writes as nothing (a null move on a
+            // scoresheet) keeps the family's spelling.
+            if !text.is_empty() {
+                f.written = text;
+            }
+        }
     }
-    Ok(Vec::new())
+    Ok(fields)
 }
 
 /// Each move of a game (in the order [`move_fields`] gives them) as the
@@ -291,92 +462,132 @@ fn source_spelling(game: &Game, source: Option<&SourceNotation>) -> Option<Vec<S
     (source.spell)(game, Lines::All, &source.read).ok()
 }
 
-/// Writes the moves rows of a game.
-struct MoveRows<'o> {
-    out: &'o mut String,
-    fields: std::vec::IntoIter<MoveFields>,
+/// The `comments_end` column of a moves row, after the table's keys.
+const END: usize = 18;
+
+/// The variation path of the `v`th variation of the `index`th ply of the
+/// line at `path`.
+fn variation_path(path: &str, index: usize, v: usize) -> String {
+    match path {
+        "" => format!("{index}.{v}"),
+        _ => format!("{path}/{index}.{v}"),
+    }
+}
+
+/// Writes one moves row.
+fn moves_row(out: &mut String, fields: &[Option<String>]) -> Result<(), Problem> {
+    let fields: Vec<Option<&str>> = fields.iter().map(Option::as_deref).collect();
+    row(out, 2, &fields)
+}
+
+/// Writes the moves rows of a game, numbering them.
+struct MoveRows {
     seq: usize,
 }
 
-impl MoveRows<'_> {
+impl MoveRows {
     /// The rows of a line whose variation path is `path` (empty for the
     /// main line, whose comments after its last ply are the games row's).
-    fn line(&mut self, line: &Line, path: &str, main: bool) -> Result<(), Problem> {
-        if line.plies.is_empty() && !main {
-            // A variation without plies: a row of its own, with no move.
-            self.seq += 1;
-            let seq = self.seq.to_string();
-            let end = comments_json(&line.trailing)?;
-            let mut fields = vec![None; MOVES.len() - 1];
-            fields[0] = Some(seq.as_str());
-            fields[4] = Some(path);
-            fields[18] = end.as_deref();
-            row(self.out, 2, &fields)?;
-            return Ok(());
+    fn line(
+        &mut self,
+        out: &mut String,
+        fields: &mut impl Iterator<Item = MoveFields>,
+        line: &Line,
+        path: &str,
+    ) -> Result<(), Problem> {
+        if line.plies.is_empty() {
+            return self.empty_variation(out, path, comments_json(&line.trailing)?);
         }
         let last = line.plies.len();
         for (i, ply) in line.plies.iter().enumerate() {
-            let f = self.fields.next().ok_or_else(|| Problem::whole(LOST))?;
-            self.seq += 1;
-            let end = match !main && i + 1 == last {
-                true => comments_json(&line.trailing)?,
-                false => None,
-            };
-            let (seq, index, number) = (
-                self.seq.to_string(),
-                (i + 1).to_string(),
-                ply.number.to_string(),
-            );
-            let side = match ply.side {
-                Side::White => "white",
-                Side::Black => "black",
-            };
-            let captured = f.captured.join(" ");
-            let flag = |b: Option<bool>| b.map(|b| if b { "1" } else { "0" });
-            let nags = ply
-                .nags
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(" ");
-            let before = comments_json(&ply.before)?;
-            let after = comments_json(&ply.after)?;
-            let ir = to_json(&ply.mv)?;
-            row(
-                self.out,
-                2,
-                &[
-                    Some(&seq),
-                    Some(&index),
-                    Some(&number),
-                    Some(side),
-                    (!path.is_empty()).then_some(path),
-                    Some(&f.written),
-                    Some(&f.canonical),
-                    f.from.as_deref(),
-                    f.to.as_deref(),
-                    (!captured.is_empty()).then_some(captured.as_str()),
-                    f.piece.as_deref(),
-                    f.promotion.as_deref(),
-                    flag(f.check),
-                    flag(f.mate),
-                    ply.glyph.as_deref(),
-                    (!nags.is_empty()).then_some(nags.as_str()),
-                    before.as_deref(),
-                    after.as_deref(),
-                    end.as_deref(),
-                    Some(&ir),
-                ],
-            )?;
-            for (v, var) in ply.variations.iter().enumerate() {
-                let sub = match path {
-                    "" => format!("{}.{}", i + 1, v + 1),
-                    _ => format!("{path}/{}.{}", i + 1, v + 1),
-                };
-                self.line(var, &sub, false)?;
+            let f = fields.next().ok_or_else(|| Problem::whole(LOST))?;
+            let mut row = self.ply_row(ply, f, i + 1, path)?;
+            if i + 1 == last {
+                row[END] = comments_json(&line.trailing)?;
             }
+            moves_row(out, &row)?;
+            self.variations(out, fields, ply, i + 1, path)?;
         }
         Ok(())
+    }
+
+    /// The rows of the variations of the `index`th ply of the line at
+    /// `path`.
+    fn variations(
+        &mut self,
+        out: &mut String,
+        fields: &mut impl Iterator<Item = MoveFields>,
+        ply: &Ply,
+        index: usize,
+        path: &str,
+    ) -> Result<(), Problem> {
+        for (v, var) in ply.variations.iter().enumerate() {
+            self.line(out, fields, var, &variation_path(path, index, v + 1))?;
+        }
+        Ok(())
+    }
+
+    /// The row of a variation without plies: a row of its own, with no
+    /// move.
+    fn empty_variation(
+        &mut self,
+        out: &mut String,
+        path: &str,
+        end: Option<String>,
+    ) -> Result<(), Problem> {
+        self.seq += 1;
+        let seq = self.seq.to_string();
+        let mut fields = vec![None; MOVES.len() - 1];
+        fields[0] = Some(seq.as_str());
+        fields[4] = Some(path);
+        fields[END] = end.as_deref();
+        row(out, 2, &fields)
+    }
+
+    /// The row of the `index`th ply of the line at `path` (its
+    /// `comments_end` empty), numbered next.
+    fn ply_row(
+        &mut self,
+        ply: &Ply,
+        f: MoveFields,
+        index: usize,
+        path: &str,
+    ) -> Result<Vec<Option<String>>, Problem> {
+        self.seq += 1;
+        let side = match ply.side {
+            Side::White => "white",
+            Side::Black => "black",
+        };
+        let captured = f.captured.join(" ");
+        let flag = |b: Option<bool>| b.map(|b| if b { "1" } else { "0" }.to_string());
+        let nags = ply
+            .nags
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        Ok(vec![
+            Some(self.seq.to_string()),
+            Some(index.to_string()),
+            Some(ply.number.to_string()),
+            Some(side.to_string()),
+            (!path.is_empty()).then(|| path.to_string()),
+            Some(f.written),
+            Some(f.canonical),
+            f.from,
+            f.to,
+            (!captured.is_empty()).then_some(captured),
+            f.piece,
+            f.promotion,
+            flag(f.check),
+            flag(f.mate),
+            ply.glyph.clone(),
+            (!nags.is_empty()).then_some(nags),
+            comments_json(&ply.before)?,
+            comments_json(&ply.after)?,
+            None,
+            Some(to_json(&ply.mv)?),
+        ])
     }
 }
 
@@ -559,13 +770,45 @@ impl TableSink {
 impl Games for TableSink {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
         let id = self.ids.id(origin.bytes);
+        self.rows(text, &id, origin)
+    }
+
+    fn spilled(
+        &mut self,
+        text: crate::output::spill::Spilled,
+        origin: &Origin<'_>,
+    ) -> io::Result<()> {
+        let id = self.ids.id(origin.bytes);
+        text.pieces(rows_end, &mut |rows| self.rows(rows, &id, origin))
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// Where the last whole row of `data` ends, if one does.
+fn rows_end(data: &[u8]) -> Option<usize> {
+    let mut end = None;
+    let mut at = 0;
+    while let Some(n) = row_end(&data[at..]) {
+        at += n;
+        end = Some(at);
+    }
+    end
+}
+
+impl TableSink {
+    /// Puts a game's container rows (whole rows) in their tables, after
+    /// the game's `id`.
+    fn rows(&mut self, text: &str, id: &str, origin: &Origin<'_>) -> io::Result<()> {
         for row in container_rows(text) {
             let (t, fields) = row?;
             let Some(out) = self.outs[t].as_mut() else {
                 continue;
             };
             self.buf.clear();
-            self.buf.push_str(&id);
+            self.buf.push_str(id);
             if t == 0 {
                 self.buf.push(',');
                 field(&mut self.buf, Some(origin.source));
@@ -576,10 +819,6 @@ impl Games for TableSink {
             out.write_all(fields.as_bytes())?;
         }
         Ok(())
-    }
-
-    fn name(&self) -> &str {
-        &self.name
     }
 }
 

@@ -6,11 +6,12 @@ mod peers;
 
 use serde::Deserialize;
 
+use super::Last;
 use crate::codec::{
-    line_col, too_deep, Frame, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions,
+    line_col, too_deep, Frame, Oversize, Parsed, ReadOptions, RunWriter, Scan, Skip, WriteOptions,
 };
 use crate::error::Problem;
-use crate::ir::{is_glyph, Game, Line, MAX_VARIATION_DEPTH};
+use crate::ir::{is_glyph, Comment, Game, Line, MAX_VARIATION_DEPTH};
 
 /// How deeply JSON values nest in a game whose variations nest
 /// [`MAX_VARIATION_DEPTH`] deep: each variation is a line object, its plies
@@ -257,10 +258,8 @@ pub(crate) fn settle(mut game: Game) -> Result<Game, Problem> {
 }
 
 /// Writes one game as one line of JSON, without a newline.
-pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let text = serde_json::to_string(game).map_err(|e| Problem::whole(e.to_string()))?;
-    out.push_str(&text);
-    Ok(Vec::new())
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    crate::codec::write_runs(runs(opts), game, out)
 }
 
 /// Writes one game as one line of JSON, with its newline.
@@ -269,9 +268,165 @@ pub fn write_line(
     opts: &WriteOptions,
     out: &mut String,
 ) -> Result<Vec<Problem>, Problem> {
-    let warnings = write(game, opts, out)?;
-    out.push('\n');
-    Ok(warnings)
+    crate::codec::write_runs(runs_line(opts), game, out)
+}
+
+/// The writer of a game as JSON a run at a time ([`crate::codec::RunsFn`]),
+/// without a newline: the text serde writes of the whole game.
+pub fn runs(_opts: &WriteOptions) -> Box<dyn RunWriter> {
+    Box::new(JsonRuns::new(false))
+}
+
+/// [`runs`], each game ending with its newline (`jsonl`).
+pub fn runs_line(_opts: &WriteOptions) -> Box<dyn RunWriter> {
+    Box::new(JsonRuns::new(true))
+}
+
+/// A game being written as JSON a run at a time: the game's object up to
+/// its main line's `plies` array (the head, serde's text of the game
+/// without its plies, cut where its plies go), each ply as serde writes
+/// it, its object left open until the next ply, the end of its line or a
+/// variation of it; the rest of the head after the plies.
+struct JsonRuns {
+    /// A newline after the game (`jsonl`).
+    newline: bool,
+    /// Whether [`RunWriter::head`] wrote the head first.
+    head_written: bool,
+    /// The last ply of each open line, the main line first.
+    lines: Vec<Last>,
+    /// serde's text of one ply, reused.
+    buf: Vec<u8>,
+}
+
+/// Where a game's main line starts in serde's text of it.
+const PLIES: &str = "\"moves\":{\"plies\":[";
+
+impl JsonRuns {
+    fn new(newline: bool) -> JsonRuns {
+        JsonRuns {
+            newline,
+            head_written: false,
+            lines: vec![Last::None],
+            buf: Vec::new(),
+        }
+    }
+
+    /// Closes the object of the open line's last ply, if open.
+    fn close_ply(&mut self, out: &mut String) -> Result<(), Problem> {
+        let last = self.lines.last_mut().ok_or_else(super::closed)?;
+        match std::mem::replace(last, Last::None) {
+            Last::None => {}
+            Last::Open => out.push('}'),
+            Last::InVariations => out.push_str("]}"),
+        }
+        Ok(())
+    }
+}
+
+/// serde's text of `game` without its plies, cut where they go: what comes
+/// before them and what after (without the `]` that ends them).
+fn head_text(game: &Game) -> Result<(String, String), Problem> {
+    let head = Game {
+        variant: game.variant.clone(),
+        preamble: game.preamble.clone(),
+        tags: game.tags.clone(),
+        setup: game.setup.clone(),
+        moves: Line {
+            plies: Vec::new(),
+            trailing: game.moves.trailing.clone(),
+        },
+        result: game.result,
+    };
+    let mut text = serde_json::to_string(&head).map_err(|e| Problem::whole(e.to_string()))?;
+    // (The last: only the result, a token, follows the main line; no text
+    // in a string holds an unescaped quote.)
+    let at = text
+        .rfind(PLIES)
+        .ok_or_else(|| Problem::whole("no moves in the game's JSON"))?;
+    let after = text.split_off(at + PLIES.len());
+    Ok((text, after[1..].to_string()))
+}
+
+impl RunWriter for JsonRuns {
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
+        out.push_str(&head_text(game)?.0);
+        self.head_written = true;
+        Ok(())
+    }
+
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        for ply in &run.moves.plies {
+            let first = *self.lines.last().ok_or_else(super::closed)? == Last::None;
+            self.close_ply(out)?;
+            if !first {
+                out.push(',');
+            }
+            self.buf.clear();
+            serde_json::to_writer(&mut self.buf, ply).map_err(|e| Problem::whole(e.to_string()))?;
+            let text = std::str::from_utf8(&self.buf).map_err(|e| Problem::whole(e.to_string()))?;
+            // Left open: `}` of a ply without variations, `]}` of one with.
+            let last = Last::of(ply);
+            let open = match last {
+                Last::InVariations => text.len() - 2,
+                _ => text.len() - 1,
+            };
+            out.push_str(&text[..open]);
+            *self.lines.last_mut().expect("checked above") = last;
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, out: &mut String) -> Result<(), Problem> {
+        let last = self.lines.last_mut().ok_or_else(super::closed)?;
+        match *last {
+            Last::None => return Err(super::opened_first()),
+            Last::Open => out.push_str(",\"variations\":["),
+            Last::InVariations => out.push(','),
+        }
+        *last = Last::InVariations;
+        out.push_str("{\"plies\":[");
+        self.lines.push(Last::None);
+        Ok(())
+    }
+
+    fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
+        if self.lines.len() < 2 {
+            return Err(super::closed());
+        }
+        self.close_ply(out)?;
+        self.lines.pop();
+        out.push(']');
+        if !trailing.is_empty() {
+            out.push_str(",\"trailing\":");
+            let text =
+                serde_json::to_string(trailing).map_err(|e| Problem::whole(e.to_string()))?;
+            out.push_str(&text);
+        }
+        out.push('}');
+        Ok(())
+    }
+
+    fn end(
+        mut self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
+        if self.lines.len() != 1 {
+            return Err(super::left_open());
+        }
+        self.close_ply(out)?;
+        let (before, after) = head_text(game)?;
+        if !self.head_written {
+            head.push_str(&before);
+        }
+        out.push(']');
+        out.push_str(&after);
+        if self.newline {
+            out.push('\n');
+        }
+        Ok(Vec::new())
+    }
 }
 
 /// Checks what the JSON schema cannot: that every glyph reads back, and

@@ -53,8 +53,10 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::XmlVersion;
 use serde::Deserialize;
 
+use super::Last;
 use crate::codec::{
-    line_col, too_deep, Frame, Framing, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions,
+    line_col, too_deep, Frame, Framing, Oversize, Parsed, ReadOptions, RunWriter, Scan, Skip,
+    WriteOptions,
 };
 use crate::error::Problem;
 use crate::family::{Move, Setup, Variant};
@@ -83,14 +85,119 @@ const MAX_XML_DEPTH: usize = 2 * MAX_VARIATION_DEPTH + 16;
 pub const CANNOT_HOLD: &str = "xml-cannot-hold";
 
 /// Writes one game as a `<game>` element, without a newline after it.
-pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    write_game(game, out).map_err(|e| {
-        Problem::whole(format!("cannot be written as XML: {e}")).of_kind(CANNOT_HOLD)
-    })?;
-    Ok(Vec::new())
+pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    crate::codec::write_runs(runs(opts), game, out)
 }
 
-fn write_game(game: &Game, out: &mut String) -> Result<(), fields::Error> {
+/// The writer of a game as a `<game>` element a run at a time
+/// ([`crate::codec::RunsFn`]).
+pub fn runs(_opts: &WriteOptions) -> Box<dyn RunWriter> {
+    Box::new(XmlRuns {
+        head_written: false,
+        lines: vec![(2, Last::None)],
+    })
+}
+
+/// The error of a game XML cannot hold.
+fn cannot_hold(e: fields::Error) -> Problem {
+    Problem::whole(format!("cannot be written as XML: {e}")).of_kind(CANNOT_HOLD)
+}
+
+/// A game being written as a `<game>` element a run at a time: the head
+/// (up to `<moves>`), each ply with its variations, its `</ply>` left for
+/// the next ply, the end of its line or a variation of it; the end.
+struct XmlRuns {
+    /// Whether [`RunWriter::head`] wrote the head first.
+    head_written: bool,
+    /// Each open line's depth (its plies' indent) and its last ply, the
+    /// main line first.
+    lines: Vec<(usize, Last)>,
+}
+
+impl XmlRuns {
+    /// The line open.
+    fn line(&mut self) -> Result<&mut (usize, Last), Problem> {
+        self.lines.last_mut().ok_or_else(super::closed)
+    }
+
+    /// Closes the open line's last ply, if open.
+    fn close_ply(&mut self, out: &mut String) -> Result<(), Problem> {
+        let (depth, last) = self.line()?;
+        close_ply(out, std::mem::replace(last, Last::None), *depth);
+        Ok(())
+    }
+}
+
+impl RunWriter for XmlRuns {
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
+        write_head(game, out).map_err(cannot_hold)?;
+        self.head_written = true;
+        Ok(())
+    }
+
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        for ply in &run.moves.plies {
+            self.close_ply(out)?;
+            let (depth, last) = self.line()?;
+            indent(out, *depth);
+            push_ply_open(out, ply, *depth).map_err(cannot_hold)?;
+            *last = Last::of(ply);
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, out: &mut String) -> Result<(), Problem> {
+        let (depth, last) = self.line()?;
+        if *last == Last::None {
+            return Err(super::opened_first());
+        }
+        *last = Last::InVariations;
+        let depth = *depth;
+        indent(out, depth + 1);
+        out.push_str("<variation>");
+        self.lines.push((depth + 2, Last::None));
+        Ok(())
+    }
+
+    fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
+        if self.lines.len() < 2 {
+            return Err(super::closed());
+        }
+        self.close_ply(out)?;
+        let (depth, _) = self.lines.pop().expect("checked above");
+        push_trailing(out, trailing, depth).map_err(cannot_hold)?;
+        indent(out, depth - 1);
+        out.push_str("</variation>");
+        Ok(())
+    }
+
+    fn end(
+        mut self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
+        if self.lines.len() != 1 {
+            return Err(super::left_open());
+        }
+        self.close_ply(out)?;
+        if !self.head_written {
+            write_head(game, head).map_err(cannot_hold)?;
+        }
+        push_trailing(out, &game.moves.trailing, 2).map_err(cannot_hold)?;
+        out.push_str("\n  </moves>");
+        if let Some(r) = game.result {
+            out.push_str("\n  <result>");
+            push_text(out, r.token());
+            out.push_str("</result>");
+        }
+        out.push_str("\n</game>");
+        Ok(Vec::new())
+    }
+}
+
+/// A game's element up to its main line's plies.
+fn write_head(game: &Game, out: &mut String) -> Result<(), fields::Error> {
     out.push_str("<game>\n  ");
     push_element(out, "variant", &to_value(&game.variant)?)?;
     for c in &game.preamble {
@@ -110,14 +217,6 @@ fn write_game(game: &Game, out: &mut String) -> Result<(), fields::Error> {
         out.push_str("</setup>");
     }
     out.push_str("\n  <moves>");
-    push_line(out, &game.moves, 2)?;
-    out.push_str("\n  </moves>");
-    if let Some(r) = game.result {
-        out.push_str("\n  <result>");
-        push_text(out, r.token());
-        out.push_str("</result>");
-    }
-    out.push_str("\n</game>");
     Ok(())
 }
 
@@ -146,19 +245,32 @@ fn push_comment(out: &mut String, name: &str, c: &Comment) -> Result<(), fields:
     Ok(())
 }
 
+/// A line's plies, each closed, and its trailing comments.
 fn push_line(out: &mut String, line: &Line, depth: usize) -> Result<(), fields::Error> {
     for ply in &line.plies {
         indent(out, depth);
-        push_ply(out, ply, depth)?;
+        push_ply_open(out, ply, depth)?;
+        close_ply(out, Last::of(ply), depth);
     }
-    for c in &line.trailing {
+    push_trailing(out, &line.trailing, depth)
+}
+
+/// A line's trailing comments.
+fn push_trailing(
+    out: &mut String,
+    trailing: &[Comment],
+    depth: usize,
+) -> Result<(), fields::Error> {
+    for c in trailing {
         indent(out, depth);
         push_comment(out, "trailing", c)?;
     }
     Ok(())
 }
 
-fn push_ply(out: &mut String, ply: &Ply, depth: usize) -> Result<(), fields::Error> {
+/// A `<ply>` element up to its end: the move, its comments and the
+/// variations it holds ([`close_ply`] ends it).
+fn push_ply_open(out: &mut String, ply: &Ply, depth: usize) -> Result<(), fields::Error> {
     out.push_str("<ply");
     push_attr(out, "number", &ply.number.to_string())?;
     push_attr(out, "side", side_name(ply.side))?;
@@ -184,11 +296,20 @@ fn push_ply(out: &mut String, ply: &Ply, depth: usize) -> Result<(), fields::Err
         indent(out, depth + 1);
         out.push_str("</variation>");
     }
-    if !ply.variations.is_empty() {
-        indent(out, depth);
-    }
-    out.push_str("</ply>");
     Ok(())
+}
+
+/// Ends a ply [`push_ply_open`] left open, as it stands (`</ply>` on a
+/// line of its own after its variations).
+fn close_ply(out: &mut String, last: Last, depth: usize) {
+    match last {
+        Last::None => {}
+        Last::Open => out.push_str("</ply>"),
+        Last::InVariations => {
+            indent(out, depth);
+            out.push_str("</ply>");
+        }
+    }
 }
 
 fn side_name(side: Side) -> &'static str {

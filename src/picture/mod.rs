@@ -5,10 +5,10 @@
 
 pub mod html;
 
-use crate::codec::WriteOptions;
+use crate::codec::{RunWriter, WriteOptions};
 use crate::error::Problem;
 use crate::family::draw::View;
-use crate::ir::Game;
+use crate::ir::{Comment, Game};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 /// The options of `svg` and `html`.
@@ -94,8 +94,89 @@ pub fn title(game: &Game) -> String {
 /// Writes one game as an SVG picture of its board: the last position of
 /// its main line, or the one after `ply=N`.
 pub fn svg(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let o = options(opts);
-    let diagram = crate::family::diagram(game, &view(&o, opts, "k"))?;
-    out.push_str(&diagram.svg(o.ply, &title(game))?);
-    Ok(Vec::new())
+    crate::codec::write_runs(svg_runs(opts), game, out)
+}
+
+/// The writer of a game as an SVG picture a run at a time
+/// ([`crate::codec::RunsFn`]): it keeps the run of the main line that
+/// holds the position asked for (its plies; the last run for the last
+/// position) and draws it at the end, the others passing by.
+pub fn svg_runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
+    Box::new(SvgRuns {
+        opts: opts.clone(),
+        o: options(opts),
+        depth: 0,
+        plies: 0,
+        kept: None,
+    })
+}
+
+/// A game being drawn as an SVG picture a run at a time ([`svg_runs`]).
+struct SvgRuns {
+    opts: WriteOptions,
+    o: Options,
+    /// How deep in variations the runs coming are (0: the main line).
+    depth: usize,
+    /// The main line's plies so far.
+    plies: usize,
+    /// The run kept, after how many plies of the main line it starts.
+    kept: Option<(usize, Game)>,
+}
+
+impl RunWriter for SvgRuns {
+    fn head(&mut self, _game: &Game, _out: &mut String) -> Result<(), Problem> {
+        Ok(())
+    }
+
+    fn run(&mut self, run: &Game, _out: &mut String) -> Result<(), Problem> {
+        let len = run.moves.plies.len();
+        if self.depth > 0 || len == 0 {
+            return Ok(());
+        }
+        let before = self.plies;
+        self.plies += len;
+        // The run whose plies lead to the position asked for (the start:
+        // the first run's), the last one for the last position.
+        let holds = match self.o.ply {
+            None => true,
+            Some(0) => self.kept.is_none(),
+            Some(n) => (before + 1..=before + len).contains(&n),
+        };
+        if holds {
+            self.kept = Some((before, run.clone()));
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, _out: &mut String) -> Result<(), Problem> {
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn close(&mut self, _trailing: &[Comment], _out: &mut String) -> Result<(), Problem> {
+        self.depth = self
+            .depth
+            .checked_sub(1)
+            .ok_or_else(|| Problem::whole("a variation closed that was not open"))?;
+        Ok(())
+    }
+
+    fn end(
+        self: Box<Self>,
+        game: &Game,
+        _head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
+        let (before, drawn) = match &self.kept {
+            Some((before, run)) => (*before, run),
+            None => (0, game),
+        };
+        let diagram = crate::family::diagram(drawn, &view(&self.o, &self.opts, "k"))?;
+        let n = self.o.ply.unwrap_or(self.plies);
+        if n > self.plies {
+            return Err(crate::family::draw::no_such_ply(n, self.plies));
+        }
+        out.push_str(&diagram.svg(Some(n - before), &title(game))?);
+        Ok(Vec::new())
+    }
 }

@@ -257,7 +257,7 @@ fn ok(out: &std::process::Output, what: &str) -> String {
 /// runs `--pieces` through the binary): this table runs some 600
 /// conversions.
 fn converted(from: &str, to: &str, pieces: Option<&str>, text: &str, what: &str) -> String {
-    use kifu::archive::{Converted, Converter, Records};
+    use kifu::archive::{Converter, Records};
     use kifu::codec::{ReadOptions, WriteOptions};
     use kifu::format::by_name;
     use kifu::options::run::resolve;
@@ -284,9 +284,9 @@ fn converted(from: &str, to: &str, pieces: Option<&str>, text: &str, what: &str)
     let mut games = Vec::new();
     while let Some(batch) = records.next_batch(1 << 20).expect("reading a slice") {
         for r in batch.records.into_iter().filter(|r| r.is_game) {
-            match conv.convert(&batch.data[r.range]) {
-                Converted::Game(g, _) => games.push(g),
-                Converted::Failed(p) => panic!("{what}: {}:{}: {}", p.line, p.col, p.message),
+            match conv.convert(&batch.data[r.range]).text() {
+                Ok((g, _)) => games.push(g),
+                Err(p) => panic!("{what}: {}:{}: {}", p.line, p.col, p.message),
             }
         }
     }

@@ -5,9 +5,10 @@
 
 use std::path::Path;
 
-use kifu::archive::{Converter, Records};
+use kifu::archive::{Converted, Converter, Records};
 use kifu::codec::{Piece, ReadOptions, WriteOptions};
 use kifu::format::by_name;
+use kifu::output::spill::Text;
 
 use crate::common::{self, kifu, scratch, stderr, stdout};
 
@@ -37,12 +38,28 @@ pub fn both_ways(
     while let Some(batch) = records.next_batch(1 << 16).unwrap() {
         for r in batch.records.iter().filter(|r| r.is_game) {
             let bytes = &batch.data[r.range.clone()];
-            a.push(format!("{:?}", whole.convert(bytes)));
-            b.push(format!("{:?}", streamed.convert(bytes)));
+            a.push(shown(whole.convert(bytes)));
+            b.push(shown(streamed.convert(bytes)));
         }
     }
     (a, b)
 }
+
+/// What a conversion gave, its text read back where it was spilled to a
+/// temporary file.
+fn shown(converted: Converted) -> String {
+    match converted.written() {
+        Ok((Text::Held(text), warnings)) => format!("{text:?} {warnings:?}"),
+        Ok((Text::Spilled(text), warnings)) => {
+            format!("{:?} {warnings:?}", text.into_string().unwrap())
+        }
+        Err(p) => format!("failed: {p:?}"),
+    }
+}
+
+/// The outputs of any family a record streams to, beside its own (svg:
+/// its last position).
+const INTERCHANGE: [&str; 5] = ["json", "jsonl", "xml", "csv", "svg"];
 
 /// Every game record of `text` that the fast lexer takes is read a run at
 /// a time by `from`'s stream (with a cut before every move), not left to
@@ -177,7 +194,9 @@ fn chess_records_are_written_the_same_streamed_as_whole() {
     ] {
         let text = knights(plies, setup);
         assert_every_record_streams("pgn", text.as_bytes(), false);
-        assert_same_both_ways("pgn", "pgn", text.as_bytes(), &format!("knights({plies})"));
+        for to in std::iter::once("pgn").chain(INTERCHANGE) {
+            assert_same_both_ways("pgn", to, text.as_bytes(), &format!("knights({plies})"));
+        }
     }
 }
 
@@ -193,8 +212,17 @@ fn a_failing_record_fails_as_it_does_whole() {
         ("unread", format!("{} Nf3& *", &long[..cut])),
         ("variation", format!("{} (1. Ke2) *", &long[..cut])),
         ("escape", format!("{}\n% an escape line\n*", &long[..cut])),
+        // A variation ending in comments after a variation of its last
+        // move: the csv rows of that move are written before its end is
+        // known, and the record is converted whole.
+        (
+            "ends after a variation",
+            format!("{} Nf3 (Nh3 Nh6 (Nf6) {{after it}}) Nf6 *", &long[..cut]),
+        ),
     ] {
-        assert_same_both_ways("pgn", "pgn", text.as_bytes(), what);
+        for to in std::iter::once("pgn").chain(INTERCHANGE) {
+            assert_same_both_ways("pgn", to, text.as_bytes(), what);
+        }
     }
 }
 
@@ -291,7 +319,9 @@ fn a_record_held_in_one_long_variation_is_read_in_runs_too() {
     for depth in [1, 2, 7] {
         let text = one_long_variation(3_000, depth);
         assert_every_record_streams("pgn", text.as_bytes(), false);
-        assert_same_both_ways("pgn", "pgn", text.as_bytes(), &format!("depth {depth}"));
+        for to in std::iter::once("pgn").chain(INTERCHANGE) {
+            assert_same_both_ways("pgn", to, text.as_bytes(), &format!("depth {depth}"));
+        }
     }
     let text = one_long_variation(30_000, 3);
     let stream = by_name("pgn").unwrap().stream.unwrap();
@@ -349,7 +379,10 @@ fn draughts_records_are_written_the_same_streamed_as_whole() {
         for named in [true, false] {
             let text = kings(plies, named);
             assert_every_record_streams("draughts-num", text.as_bytes(), false);
-            for to in ["draughts-num", "draughts-diag"] {
+            for to in ["draughts-num", "draughts-diag"]
+                .into_iter()
+                .chain(INTERCHANGE)
+            {
                 assert_same_both_ways("draughts-num", to, text.as_bytes(), "kings");
             }
         }
@@ -389,7 +422,7 @@ fn the_bundled_corpus_is_written_the_same_streamed_as_whole() {
             }
             let text = std::fs::read(&file).unwrap();
             let from = if from == "pgn" { "pgn" } else { "draughts-num" };
-            for to in tos {
+            for to in tos.iter().chain(&INTERCHANGE) {
                 assert_same_both_ways(from, to, &text, &name);
             }
         }
@@ -413,7 +446,9 @@ fn named_shared_files_are_written_the_same_streamed_as_whole() {
         };
         let path = dir.join(file);
         let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_same_both_ways(from, to, &text, file);
+        for to in std::iter::once(to).chain(INTERCHANGE) {
+            assert_same_both_ways(from, to, &text, file);
+        }
     }
 }
 
@@ -423,22 +458,60 @@ fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
     let text = knights(60_000, false);
     assert!(text.len() > kifu::codec::STREAM_ABOVE, "{}", text.len());
     let input = dir.join("long.pgn");
+    // Between two short games: the long one's text, spilled to a temporary
+    // file (past 1 MiB), goes to the output in its place.
+    let short = knights(3, false);
+    std::fs::write(&input, format!("{short}\n{text}\n{short}")).unwrap();
+    let input = input.to_str().unwrap();
+    // (svg holds one game: drawn below.)
+    for to in std::iter::once("pgn").chain(INTERCHANGE.into_iter().filter(|to| *to != "svg")) {
+        let streamed = kifu(&["convert", "--to", to, input], b"");
+        let whole = kifu(
+            &["convert", "--to", to, "--stream-above", "1000000000", input],
+            b"",
+        );
+        assert!(streamed.status.success(), "{to}: {}", stderr(&streamed));
+        assert!(
+            stdout(&streamed).len() > 2 * kifu::output::spill::SPILL_AT || to == "pgn",
+            "{to}: spilled"
+        );
+        assert_eq!(stdout(&streamed), stdout(&whole), "{to}");
+        assert_eq!(stderr(&streamed), stderr(&whole), "{to}");
+        assert!(
+            stderr(&streamed).contains("converted 3 games, 0 failed"),
+            "{to}"
+        );
+    }
+}
+
+#[test]
+fn a_long_record_is_drawn_the_same_streamed_as_whole_at_any_ply() {
+    let dir = scratch("streaming", "svg");
+    let text = knights(40_000, true);
+    assert!(text.len() > kifu::codec::STREAM_ABOVE, "{}", text.len());
+    let input = dir.join("long.pgn");
     std::fs::write(&input, &text).unwrap();
     let input = input.to_str().unwrap();
-    let streamed = kifu(&["convert", "--to", "pgn", input], b"");
-    let whole = kifu(
-        &[
-            "convert",
-            "--to",
-            "pgn",
-            "--stream-above",
-            "1000000000",
-            input,
-        ],
-        b"",
-    );
-    assert!(streamed.status.success(), "{}", stderr(&streamed));
-    assert_eq!(stdout(&streamed), stdout(&whole));
-    assert_eq!(stderr(&streamed), stderr(&whole));
-    assert!(stderr(&streamed).contains("converted 1 game, 0 failed"));
+    // The start, a ply in the first run, one far on, the last, past it.
+    for ply in ["", "ply=0", "ply=1", "ply=29999", "ply=40000", "ply=40001"] {
+        let run = |more: &[&str]| {
+            let mut args = vec!["convert", "--to", "svg", input];
+            if !ply.is_empty() {
+                args.extend(["--to-opt", ply]);
+            }
+            args.extend(more);
+            kifu(&args, b"")
+        };
+        let (streamed, whole) = (run(&[]), run(&["--stream-above", "1000000000"]));
+        assert_eq!(stdout(&streamed), stdout(&whole), "{ply}");
+        assert_eq!(stderr(&streamed), stderr(&whole), "{ply}");
+        match ply {
+            "ply=40001" => assert!(stderr(&streamed).contains("the game has 40000 plies")),
+            _ => assert!(
+                stdout(&streamed).starts_with("<?xml"),
+                "{ply}: {}",
+                stderr(&streamed)
+            ),
+        }
+    }
 }

@@ -714,10 +714,7 @@ const ROSTER_DEFAULTS: [(&str, &str); 7] = [
 
 /// Writes one game in PGN export format.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let mut writer = runs(opts);
-    writer.head(game, out)?;
-    writer.run(game, out)?;
-    writer.end(game, out)
+    crate::codec::write_runs(runs(opts), game, out)
 }
 
 /// The writer of a game in PGN export format a run at a time ([`RunsFn`]).
@@ -763,10 +760,10 @@ fn export_tags(game: &Game) -> std::borrow::Cow<'_, [Tag]> {
 }
 
 impl PgnWriter {
-    /// The game's movetext, begun at the end of `out` when not yet.
-    fn movetext(&mut self, game: &Game, out: &str) -> &mut container::Movetext {
+    /// The game's movetext, begun when not yet.
+    fn movetext(&mut self, game: &Game) -> &mut container::Movetext {
         self.movetext.get_or_insert_with(|| {
-            container::Movetext::new(game.variant.first_mover(), &DIALECT, STYLE, out)
+            container::Movetext::new(game.variant.first_mover(), &DIALECT, STYLE)
         })
     }
 }
@@ -777,14 +774,14 @@ impl RunWriter for PgnWriter {
             return Err(not_chess(game));
         }
         let tags = export_tags(game);
-        self.movetext(game, out).head(game, &tags, out)
+        self.movetext(game).head(game, &tags, out)
     }
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
         if run.family() != crate::family::Family::Chess {
             return Err(not_chess(run));
         }
-        let movetext = self.movetext(run, out);
+        let movetext = self.movetext(run);
         // What the replay says of each move where it stands (a few bytes a
         // ply), in the order the container writes them: each move is spelled
         // from it where the container writes it.
@@ -812,13 +809,18 @@ impl RunWriter for PgnWriter {
         container::Movetext::close_in(self.movetext.as_mut(), trailing, out)
     }
 
-    fn end(mut self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    fn end(
+        mut self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
         if game.family() != crate::family::Family::Chess {
             return Err(not_chess(game));
         }
-        self.movetext(game, out);
+        self.movetext(game);
         let movetext = self.movetext.take().expect("begun above");
-        movetext.end(game, || export_tags(game), &DIALECT, out)
+        movetext.end(game, || export_tags(game), &DIALECT, head, out)
     }
 }
 

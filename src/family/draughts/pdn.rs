@@ -832,10 +832,7 @@ pub fn write_game<N>(
 where
     N: Spell<Replay = super::Positions, Options = ()> + 'static,
 {
-    let mut writer = runs::<N>(format, writes);
-    writer.head(game, out)?;
-    writer.run(game, out)?;
-    writer.end(game, out)
+    crate::codec::write_runs(runs::<N>(format, writes), game, out)
 }
 
 /// The writer of a draughts game in the notation `N` a run of its main
@@ -864,10 +861,10 @@ struct Writer<N> {
 }
 
 impl<N> Writer<N> {
-    /// The game's movetext, begun at the end of `out` when not yet.
-    fn movetext(&mut self, game: &Game, out: &str) -> &mut container::Movetext {
+    /// The game's movetext, begun when not yet.
+    fn movetext(&mut self, game: &Game) -> &mut container::Movetext {
         self.movetext.get_or_insert_with(|| {
-            container::Movetext::new(game.variant.first_mover(), &DIALECT, Style::default(), out)
+            container::Movetext::new(game.variant.first_mover(), &DIALECT, Style::default())
         })
     }
 }
@@ -880,7 +877,7 @@ where
         let board = crate::family::draughts::board_of(game, self.format)?;
         (self.writes)(&board)?;
         let tags = render_tags(game, board);
-        self.movetext(game, out).head(game, &tags, out)
+        self.movetext(game).head(game, &tags, out)
     }
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
@@ -888,10 +885,9 @@ where
         (self.writes)(&board)?;
         // A draughts move is spelled on the board alone, wherever it stands:
         // each where the container writes it.
-        self.movetext(run, out)
-            .plies(&run.moves.plies, out, |ply, buf| {
-                N::spell_ply(&(), &board, ply, buf)
-            })
+        self.movetext(run).plies(&run.moves.plies, out, |ply, buf| {
+            N::spell_ply(&(), &board, ply, buf)
+        })
     }
 
     fn open(&mut self, out: &mut String) -> Result<(), Problem> {
@@ -902,11 +898,16 @@ where
         container::Movetext::close_in(self.movetext.as_mut(), trailing, out)
     }
 
-    fn end(mut self: Box<Self>, game: &Game, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    fn end(
+        mut self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
         let board = crate::family::draughts::board_of(game, self.format)?;
         (self.writes)(&board)?;
-        self.movetext(game, out);
+        self.movetext(game);
         let movetext = self.movetext.take().expect("begun above");
-        movetext.end(game, || render_tags(game, board), &DIALECT, out)
+        movetext.end(game, || render_tags(game, board), &DIALECT, head, out)
     }
 }
