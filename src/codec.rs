@@ -140,7 +140,7 @@ pub trait RunWriter {
     /// what goes after the runs to `out`, and what goes before them to
     /// `head` (nothing, where [`RunWriter::head`] wrote it first), so that
     /// the runs written need not be held (the pipeline spills a long
-    /// game's text: [`crate::archive::Spilled`]). Returns the warnings of
+    /// game's text: [`crate::output::spill::Spilled`]). Returns the warnings of
     /// the whole game.
     fn end(
         self: Box<Self>,

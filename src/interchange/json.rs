@@ -1,6 +1,6 @@
 //! `json` and `jsonl`: the IR as JSON. Any game written and read back is the
 //! same game. Reading, the JSON of pgn-extract and lichess is read too
-//! ([`peers`]).
+//! (`peers`).
 
 mod peers;
 

@@ -535,7 +535,7 @@ pub fn stream(
 
 /// Reads one record: as written, or, where it fails at a move whose piece
 /// letter is another language's (`Sf3`), with its piece letters read as
-/// English ones ([`localized`]).
+/// English ones (`localized`).
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let failed = match read_written(text, opts) {
         Err(e) => e,

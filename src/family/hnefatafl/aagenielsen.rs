@@ -3,7 +3,7 @@
 //! moved first, the moves and the winner.
 //!
 //! The game type's name gives the board (`Copenhagen Hnefatafl 11x11`)
-//! and, for the types of [`GAME_TYPES`], the rules, by which the moves are
+//! and, for the types of its table (`aagenielsen_types.txt`), the rules, by which the moves are
 //! replayed and the recorded captures checked (the source leaves out the
 //! king's capture, which the replay adds); other types are read on their
 //! board without rules. Moves are `e1-e3`, captures repeated with
