@@ -10,7 +10,7 @@ use crate::codec::{line_col, ReadOptions, RunWriter};
 use crate::container::{self, Start, Style};
 use crate::family::dialect::Dialect;
 use crate::family::draughts::play;
-use crate::family::draughts::rules::{fits, parse_fen, write_fen};
+use crate::family::draughts::rules::{fen_is_alphanumeric, fits, parse_fen, write_fen};
 use crate::family::draughts::DIALECT;
 use crate::family::spell::Spell;
 use crate::family::{Move, Setup, Variant};
@@ -87,12 +87,39 @@ pub fn start(
             }
             (b, false)
         }
-        (None, None) => (Board::INTERNATIONAL, true),
+        (None, None) => match find_tag(tags, "Variant").map(|i| &tags[i]) {
+            // The servers name the game in a Variant tag (PlayStrategy
+            // writes no GameType).
+            Some(t) => match Board::by_variant(&t.value) {
+                Some(b) => (b, false),
+                None => {
+                    warnings.push(
+                        Problem::at(
+                            at("Variant"),
+                            format!(
+                                "Variant {} is no draughts game kifu knows: the board is \
+                                 inferred from the moves (name it with --variant)",
+                                crate::error::quote(&t.value)
+                            ),
+                        )
+                        .of_kind("unknown-variant"),
+                    );
+                    (Board::INTERNATIONAL, true)
+                }
+            },
+            None => (Board::INTERNATIONAL, true),
+        },
     };
     let fen = find_tag(tags, "FEN")
         .map(|i| &tags[i])
         .filter(|t| !no_position(&t.value));
     let setup = match fen {
+        // Alphanumeric squares are read as the moves' are: on the 10x10
+        // board with a1 at the bottom left, settled with them.
+        Some(t) if assumed && infer && fen_is_alphanumeric(&t.value) => Some(
+            parse_fen(&t.value, &alpha_board(Board::INTERNATIONAL))
+                .map_err(|e| Problem::at(at("FEN"), e))?,
+        ),
         Some(t) if assumed && infer => Some(
             parse_fen(&t.value, &Board::CANADIAN)
                 .map_err(|e| Problem::at(at("FEN"), format!("{e}{UNNAMED}")))?,
@@ -120,22 +147,49 @@ pub const UNNAMED: &str = ": no GameType tag names the board, and Canadian 12x12
 /// The boards kifu tells apart by their moves when no GameType tag names
 /// the board, in the order of preference when several fit: the board, its
 /// name in messages, and whether its kings fly (move and capture along a
-/// whole diagonal).
-const CANDIDATES: [(Board, &str, bool); 5] = [
-    (Board::INTERNATIONAL, "international 10x10", true),
-    (Board::ENGLISH, "English 8x8", false),
+/// whole diagonal), and whether its captures may go along rows and columns
+/// too (the international board is Frisian draughts' too).
+const CANDIDATES: [(Board, &str, bool, bool); 5] = [
+    (Board::INTERNATIONAL, "international 10x10", true, true),
+    (Board::ENGLISH, "English 8x8", false, false),
     (
         Board::ITALIAN,
         "Italian 8x8 (square 1 in the left corner)",
         false,
+        false,
     ),
-    (Board::CANADIAN, "Canadian 12x12", true),
+    (Board::CANADIAN, "Canadian 12x12", true, false),
     (
         Board::SPANISH,
         "Spanish 8x8 (square 1 in White's right corner, as Portuguese)",
         true,
+        false,
     ),
 ];
+
+/// The other rule sets played on a candidate's squares, tried when the
+/// moves cannot be played by the candidate's own: Frisian draughts on the
+/// international board, pool checkers (flying kings, men capturing
+/// backwards) on the English one.
+fn other_rules(game_type: u8) -> &'static [u8] {
+    match game_type {
+        20 => &[40],
+        21 => &[23],
+        _ => &[],
+    }
+}
+
+/// The board inference settled on ([`Inference::settle`]): the warning
+/// that says so, and the other boards and rule sets the squares fit, in
+/// the order they are tried when the moves cannot be played on it
+/// ([`judge_inferred`]).
+#[derive(Debug)]
+pub struct Settled {
+    /// The warning that says which board and why.
+    pub warning: Problem,
+    /// The boards to try next.
+    pub others: Vec<Board>,
+}
 
 /// How many moves more than the best a board may misfit before inference
 /// stops looking at it.
@@ -192,7 +246,8 @@ impl Inference {
                 Some(&(c, r)) if c > 0 => Some((i32::from(c), i32::from(r))),
                 _ => None,
             };
-            *misfit += u32::from(!fits(path, capture, CANDIDATES[i].2, coords));
+            let (.., flying, orthogonal) = CANDIDATES[i];
+            *misfit += u32::from(!fits(path, capture, flying, orthogonal, coords));
         }
     }
 
@@ -222,12 +277,15 @@ impl Inference {
         game: &mut Game,
         text: &str,
         fen_at: (usize, usize),
-    ) -> Result<Problem, Problem> {
+    ) -> Result<Settled, Problem> {
         let Some((largest, largest_at)) = self.largest else {
-            return Ok(Problem::whole(
-                "no GameType tag, and no move or FEN square to tell the board by: assumed \
-                 international 10x10 (GameType 20; name the board with --variant)",
-            ));
+            return Ok(Settled {
+                warning: Problem::whole(
+                    "no GameType tag, and no move or FEN square to tell the board by: assumed \
+                     international 10x10 (GameType 20; name the board with --variant)",
+                ),
+                others: Vec::new(),
+            });
         };
         self.first_moves(game);
         let best = self.misfits.iter().copied().min().unwrap_or(0);
@@ -245,7 +303,7 @@ impl Inference {
         let Some(pick) = fitting().min_by_key(|&i| key(i)) else {
             return Err(Problem::whole("no board to read the game on"));
         };
-        let (board, name, _) = CANDIDATES[pick];
+        let (board, name, ..) = CANDIDATES[pick];
         if !board.contains(Square(largest)) {
             let at = largest_at.map_or(fen_at, |o| line_col(text, o));
             let e = board
@@ -277,7 +335,27 @@ impl Inference {
             renumber(game, board.first);
         }
         game.variant = Variant::Draughts(board);
-        Ok(Problem::whole(message))
+        let mut order: Vec<usize> = fitting().filter(|&i| i != pick).collect();
+        order.sort_by_key(|&i| key(i));
+        let mut others: Vec<Board> = other_rules(board.game_type)
+            .iter()
+            .filter_map(|&n| Board::preset(n))
+            .collect();
+        for i in order {
+            let b = CANDIDATES[i].0;
+            if b.contains(Square(largest)) {
+                others.push(b);
+                others.extend(
+                    other_rules(b.game_type)
+                        .iter()
+                        .filter_map(|&n| Board::preset(n)),
+                );
+            }
+        }
+        Ok(Settled {
+            warning: Problem::whole(message),
+            others,
+        })
     }
 
     /// Counts the first two plies of the main line against each board's
@@ -329,6 +407,56 @@ impl Inference {
             }
         }
     }
+}
+
+/// Judges a game whose board was inferred ([`Inference::settle`]), as
+/// [`judge`] does; where its moves cannot be played on that board, each of
+/// the other boards and rule sets its squares fit is tried in turn, and the
+/// first its moves play on is taken, its warning saying so (a tagless
+/// Frisian game fits the international board, and plays only by Frisian
+/// rules). Where none plays them, the error is the first board's, saying
+/// that the board was inferred. Pushes the warning of the board taken.
+pub fn judge_inferred(
+    game: &mut Game,
+    text: &str,
+    spans: &Spans,
+    opts: &ReadOptions,
+    warnings: &mut Vec<Problem>,
+    settled: Settled,
+) -> Result<(), Problem> {
+    let Err(mut e) = judge(game, text, spans, opts, warnings) else {
+        warnings.push(settled.warning.of_kind("board-inferred"));
+        return Ok(());
+    };
+    let first = *game.variant.as_draughts().unwrap_or(&Board::INTERNATIONAL);
+    for board in settled.others {
+        if board.first != game.variant.first_mover() {
+            renumber(game, board.first);
+        }
+        game.variant = Variant::Draughts(board);
+        if play::replay(game).is_ok() {
+            let n = board.game_type;
+            warnings.push(
+                Problem::whole(format!(
+                    "no GameType tag: the moves cannot be played by the rules of the board \
+                     their squares fit best (GameType {}), and play by {} (GameType {n}): read \
+                     so (name the board with --variant)",
+                    first.game_type,
+                    play::Rules::of(&board).name
+                ))
+                .of_kind("board-inferred"),
+            );
+            return Ok(());
+        }
+    }
+    // A move that cannot be played on the board kifu inferred may be one
+    // of another board: the error says which board it was.
+    e.message.push_str(&format!(
+        "; no GameType tag: the board was inferred as GameType {} (name the board with \
+         --variant)",
+        first.game_type
+    ));
+    Err(e)
 }
 
 /// Gives every ply of `game` the number and side it has when `first` moves
