@@ -415,7 +415,8 @@ impl Inference {
 /// first its moves play on is taken, its warning saying so (a tagless
 /// Frisian game fits the international board, and plays only by Frisian
 /// rules). Where none plays them, the error is the first board's, saying
-/// that the board was inferred. Pushes the warning of the board taken.
+/// that the board was inferred. Pushes the warning of the board taken, where
+/// the first board's would be.
 pub fn judge_inferred(
     game: &mut Game,
     text: &str,
@@ -424,8 +425,9 @@ pub fn judge_inferred(
     warnings: &mut Vec<Problem>,
     settled: Settled,
 ) -> Result<(), Problem> {
+    let said = warnings.len();
+    warnings.push(settled.warning.of_kind("board-inferred"));
     let Err(mut e) = judge(game, text, spans, opts, warnings) else {
-        warnings.push(settled.warning.of_kind("board-inferred"));
         return Ok(());
     };
     let first = *game.variant.as_draughts().unwrap_or(&Board::INTERNATIONAL);
@@ -436,16 +438,14 @@ pub fn judge_inferred(
         game.variant = Variant::Draughts(board);
         if play::replay(game).is_ok() {
             let n = board.game_type;
-            warnings.push(
-                Problem::whole(format!(
-                    "no GameType tag: the moves cannot be played by the rules of the board \
+            warnings[said] = Problem::whole(format!(
+                "no GameType tag: the moves cannot be played by the rules of the board \
                      their squares fit best (GameType {}), and play by {} (GameType {n}): read \
                      so (name the board with --variant)",
-                    first.game_type,
-                    play::Rules::of(&board).name
-                ))
-                .of_kind("board-inferred"),
-            );
+                first.game_type,
+                play::Rules::of(&board).name
+            ))
+            .of_kind("board-inferred");
             return Ok(());
         }
     }
@@ -607,7 +607,9 @@ impl<N: container::Notation> container::Notation for WithSetups<'_, N> {
 /// Finds the PDN 3.0 position setups (`/FEN "..."/`) in a record's
 /// movetext, outside comments and tag lines. A setup before the first move
 /// is blanked out and its FEN returned (the game starts there); one after a
-/// move becomes a comment of the same length (`{FEN "..."}`). The record's
+/// move becomes a comment of the same length (`{FEN "..."}`), and such a
+/// comment after a move (kifu's own output) is counted as the setup it
+/// keeps, so that what kifu writes reads back as it was read. The record's
 /// text keeps its length, so that every place in it is where it was.
 /// Returns `None`, and costs one search for `/`, when there is none.
 /// Never inlined: the reader that calls it stays as small as it was, and
@@ -649,7 +651,9 @@ pub fn lift_setups(text: &str) -> Option<(String, Setups)> {
         found.push((open, from + q1 + 1, from + q2, close));
         next = close + 1;
     }
-    if found.is_empty() {
+    // A setup after a move, as kifu keeps it (`{FEN "..."}`), read back.
+    const KEPT: &[u8] = b"{FEN \"";
+    if found.is_empty() && memchr::memmem::find(b, KEPT).is_none() {
         return None;
     }
     // Which setups lie inside a comment, and which come after a move.
@@ -681,6 +685,10 @@ pub fn lift_setups(text: &str) -> Option<(String, Setups)> {
         }
         let c = b[i];
         match c {
+            b'{' if !in_tag && depth == 0 && moved && kept_setup(&b[i..]) => {
+                setups.later += 1;
+                depth += 1;
+            }
             b'{' if !in_tag => depth += 1,
             b'}' if !in_tag => depth = depth.saturating_sub(1),
             b'[' if at_line_start && depth == 0 => in_tag = true,
@@ -708,6 +716,19 @@ pub fn lift_setups(text: &str) -> Option<(String, Setups)> {
     }
     // Only ASCII bytes were changed: the text is still UTF-8.
     String::from_utf8(out).ok().map(|t| (t, setups))
+}
+
+/// Whether a comment (from its `{`) is a position setup after a move as
+/// kifu keeps it: `{FEN "..."}`, the FEN's text and nothing else.
+fn kept_setup(b: &[u8]) -> bool {
+    let Some(close) = memchr::memchr(b'}', b) else {
+        return false;
+    };
+    let inner = &b[1..close];
+    inner.starts_with(b"FEN \"")
+        && inner.ends_with(b"\"")
+        && inner.len() > 5
+        && memchr::memchr(b'"', &inner[5..inner.len() - 1]).is_none()
 }
 
 /// The 8x8 board alphanumeric squares without a GameType tag are read on

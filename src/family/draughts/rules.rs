@@ -62,8 +62,8 @@ const PRESETS: &[(&[&str], Board)] = {
 };
 
 /// The names the draughts servers write in a `Variant` tag, with the
-/// GameType each names, compared with [`variant_key`] (lower case, letters
-/// and digits only: `Frysk!` is `frysk`, `From Position` `fromposition`,
+/// GameType each names, compared as [`Board::by_variant`] says (lower case,
+/// letters and digits only: `Frysk!` is `frysk`, `From Position` `fromposition`,
 /// `American/English` `americanenglish`). lidraughts' names (its `Variant`
 /// table: Standard, Frisian, Frysk!, Antidraughts, Breakthrough, Russian,
 /// Brazilian, From Position) and PlayStrategy's (its `variantName`
@@ -99,33 +99,26 @@ const VARIANT_NAMES: &[(&str, u8)] = &[
     ("thai", 31),
 ];
 
-/// A `Variant` tag's value as [`VARIANT_NAMES`] lists it: lower case,
-/// letters and digits only, and without a last word `draughts`,
-/// `checkers` or `dama` after a name (`Russian draughts` is `russian`).
-fn variant_key(value: &str) -> String {
-    let key: String = value
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    for word in ["draughts", "checkers", "dama"] {
-        if let Some(name) = key.strip_suffix(word).filter(|n| !n.is_empty()) {
-            return name.to_string();
-        }
-    }
-    key
-}
-
 impl Board {
     /// The board a `Variant` tag names ([`VARIANT_NAMES`]: the names
     /// lidraughts and PlayStrategy write), `None` for a name kifu does not
-    /// know.
+    /// know. Compared in lower case, letters and digits only, and also
+    /// without a last word `draughts`, `checkers` or `dama` after a name
+    /// (`Russian draughts` is `russian`, `Antidraughts` itself).
     pub fn by_variant(value: &str) -> Option<Board> {
-        let key = variant_key(value);
-        VARIANT_NAMES
+        let key: String = value
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let bare = ["draughts", "checkers", "dama"]
             .iter()
-            .find(|(name, _)| *name == key)
-            .and_then(|&(_, n)| Board::preset(n))
+            .find_map(|word| key.strip_suffix(word).filter(|n| !n.is_empty()));
+        let named = [Some(key.as_str()), bare]
+            .into_iter()
+            .flatten()
+            .find_map(|k| VARIANT_NAMES.iter().find(|(name, _)| *name == k));
+        named.and_then(|&(_, n)| Board::preset(n))
     }
 
     /// The frame alphanumeric squares are read in on a numbered board
@@ -856,6 +849,10 @@ mod tests {
             Some(25)
         );
         assert_eq!(Board::by_variant("Crazyhouse"), None);
+        assert_eq!(
+            Board::by_variant("Antidraughts").map(|b| b.game_type),
+            Some(98)
+        );
         assert!(fen_is_alphanumeric("W:Wc3,Ke1:Bf6"));
         assert!(!fen_is_alphanumeric("W:W31-50:BK1,2"));
     }
