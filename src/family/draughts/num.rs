@@ -501,8 +501,8 @@ fn read_plain(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 /// The refusal of Russian short notation (`gf4`: the file of the square
 /// moved from, then the square moved to; `fb2` a whole capture) where a
 /// record failed at such a move and [`read_short`] could not read it: kifu
-/// reads that notation only as a plain main line (moves, move numbers, a
-/// result), and this one holds something else among its moves.
+/// reads that notation among moves, move numbers, comments, variations,
+/// NAGs and a result, and this one holds something else among its moves.
 #[cold]
 fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
     let token = e.token_in(text)?;
@@ -513,8 +513,9 @@ fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
             (e.line, e.col),
             format!(
                 "{} is Russian short notation (the file of the square moved from, then \
-                 the square moved to), which kifu reads only as a plain main line of moves, \
-                 move numbers and a result: elsewhere it reads squares written in full \
+                 the square moved to), which kifu reads among moves, move numbers, comments, \
+                 variations, NAGs and a result, on an 8x8 board written a1-h8, and this \
+                 record holds something else: elsewhere it reads squares written in full \
                  (c3-d4, c3:e5, or numbers such as 22-17)",
                 crate::error::quote(&token)
             ),
