@@ -32,7 +32,7 @@ fn plies(
     let mut out = String::new();
     for (i, m) in moves.iter().enumerate() {
         let j = first + i;
-        if j % 2 == 0 {
+        if j.is_multiple_of(2) {
             out.push_str(&format!("{}. ", j / 2 + 1));
         } else if i == 0 {
             out.push_str(&format!("{}... ", j / 2 + 1));
@@ -460,14 +460,14 @@ fn russian_short_notation_with_comments_variations_and_no_gametype() {
                 let mut t = String::new();
                 for (j, m) in moves.iter().enumerate() {
                     let ply = first + j;
-                    if ply % 2 == 0 {
+                    if ply.is_multiple_of(2) {
                         t.push_str(&format!("{}. ", ply / 2 + 1));
                     } else if j == 0 {
                         t.push_str(&format!("{}... ", ply / 2 + 1));
                     }
                     t.push_str(&spell(m));
                     t.push(' ');
-                    if (ply + i) % 5 == 0 {
+                    if (ply + i).is_multiple_of(5) {
                         t.push_str("{a comment} ");
                     }
                 }

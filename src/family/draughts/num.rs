@@ -395,6 +395,10 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
     Ok(parsed)
 }
 
+/// The moves of a record in Russian short notation ([`short_moves`]): the
+/// main line, and where each move is written, by index.
+type ShortMoves = (Vec<play::ShortMove>, Vec<(usize, usize)>);
+
 /// The moves of a record's movetext (from `body`) in Russian short
 /// notation, as the tree [`play::resolve_short`] resolves, and where each
 /// is written (offset and length), by index. Comments (`{...}`, `;` to the
@@ -405,7 +409,7 @@ fn short_moves(
     text: &str,
     body: usize,
     board: &Board,
-) -> Result<(Vec<play::ShortMove>, Vec<(usize, usize)>), Option<Problem>> {
+) -> Result<ShortMoves, Option<Problem>> {
     let b = text.as_bytes();
     let mut lines: Vec<Vec<play::ShortMove>> = vec![Vec::new()];
     let mut at = Vec::new();
