@@ -405,11 +405,7 @@ type ShortMoves = (Vec<play::ShortMove>, Vec<(usize, usize)>);
 /// end of the line), NAGs (`$1`), move numbers, results and the marks
 /// after a move (`gf4!?`) are passed over; `None` for anything else, or a
 /// variation that replaces no move.
-fn short_moves(
-    text: &str,
-    body: usize,
-    board: &Board,
-) -> Result<ShortMoves, Option<Problem>> {
+fn short_moves(text: &str, body: usize, board: &Board) -> Result<ShortMoves, Option<Problem>> {
     let b = text.as_bytes();
     let mut lines: Vec<Vec<play::ShortMove>> = vec![Vec::new()];
     let mut at = Vec::new();

@@ -147,23 +147,20 @@ pub const UNNAMED: &str = ": no GameType tag names the board, and Canadian 12x12
 /// The boards kifu tells apart by their moves when no GameType tag names
 /// the board, in the order of preference when several fit: the board, its
 /// name in messages, and whether its kings fly (move and capture along a
-/// whole diagonal), and whether its captures may go along rows and columns
-/// too (the international board is Frisian draughts' too).
-const CANDIDATES: [(Board, &str, bool, bool); 5] = [
-    (Board::INTERNATIONAL, "international 10x10", true, true),
-    (Board::ENGLISH, "English 8x8", false, false),
+/// whole diagonal).
+const CANDIDATES: [(Board, &str, bool); 5] = [
+    (Board::INTERNATIONAL, "international 10x10", true),
+    (Board::ENGLISH, "English 8x8", false),
     (
         Board::ITALIAN,
         "Italian 8x8 (square 1 in the left corner)",
         false,
-        false,
     ),
-    (Board::CANADIAN, "Canadian 12x12", true, false),
+    (Board::CANADIAN, "Canadian 12x12", true),
     (
         Board::SPANISH,
         "Spanish 8x8 (square 1 in White's right corner, as Portuguese)",
         true,
-        false,
     ),
 ];
 
@@ -180,9 +177,9 @@ fn other_rules(game_type: u8) -> &'static [u8] {
 }
 
 /// The board inference settled on ([`Inference::settle`]): the warning
-/// that says so, and the other boards and rule sets the squares fit, in
-/// the order they are tried when the moves cannot be played on it
-/// ([`judge_inferred`]).
+/// that says so, and the other boards and rule sets that hold the squares,
+/// those that fit best first, in the order they are tried when the moves
+/// cannot be played on it ([`judge_inferred`]).
 #[derive(Debug)]
 pub struct Settled {
     /// The warning that says which board and why.
@@ -246,8 +243,7 @@ impl Inference {
                 Some(&(c, r)) if c > 0 => Some((i32::from(c), i32::from(r))),
                 _ => None,
             };
-            let (.., flying, orthogonal) = CANDIDATES[i];
-            *misfit += u32::from(!fits(path, capture, flying, orthogonal, coords));
+            *misfit += u32::from(!fits(path, capture, CANDIDATES[i].2, coords));
         }
     }
 
@@ -335,8 +331,12 @@ impl Inference {
             renumber(game, board.first);
         }
         game.variant = Variant::Draughts(board);
-        let mut order: Vec<usize> = fitting().filter(|&i| i != pick).collect();
-        order.sort_by_key(|&i| key(i));
+        // Every other board that holds the squares, those that fit best
+        // first: the squares tell the board only as far as the rules
+        // allow (a Frisian capture listed hop by hop along a row fits no
+        // diagonal board), the replay tells the rest.
+        let mut order: Vec<usize> = (0..CANDIDATES.len()).filter(|&i| i != pick).collect();
+        order.sort_by_key(|&i| (self.misfits[i], key(i)));
         let mut others: Vec<Board> = other_rules(board.game_type)
             .iter()
             .filter_map(|&n| Board::preset(n))
@@ -411,10 +411,10 @@ impl Inference {
 
 /// Judges a game whose board was inferred ([`Inference::settle`]), as
 /// [`judge`] does; where its moves cannot be played on that board, each of
-/// the other boards and rule sets its squares fit is tried in turn, and the
-/// first its moves play on is taken, its warning saying so (a tagless
-/// Frisian game fits the international board, and plays only by Frisian
-/// rules). Where none plays them, the error is the first board's, saying
+/// the other boards and rule sets that hold its squares is tried in turn
+/// (those its squares fit best first), and the first its moves play on is
+/// taken, its warning saying so (a tagless Frisian game fits the
+/// international board, and plays only by Frisian rules). Where none plays them, the error is the first board's, saying
 /// that the board was inferred. Pushes the warning of the board taken, where
 /// the first board's would be.
 pub fn judge_inferred(

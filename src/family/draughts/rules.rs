@@ -553,15 +553,12 @@ impl Board {
 /// each listed hop of a capture is a jump along a diagonal (two steps where
 /// kings do not fly); a capture given by its ends alone moves an even number
 /// of columns and rows where kings do not fly, or is a step written with
-/// `x`; with `orthogonal` (Frisian), a listed hop may also go along a row
-/// or a column, over one square of it. Used to tell boards apart when no
-/// GameType tag names one.
+/// `x`. Used to tell boards apart when no GameType tag names one.
 #[inline]
 pub fn fits(
     path: &[Square],
     capture: bool,
     flying: bool,
-    orthogonal: bool,
     coords: impl Fn(Square) -> Option<(i32, i32)>,
 ) -> bool {
     let mut prev: Option<(i32, i32)> = None;
@@ -579,10 +576,7 @@ pub fn fits(
                 (false, _, false) => step || (jumps && dc + dr > 0),
                 (true, false, true) => true,
                 (true, false, false) => jumps || step,
-                (true, true, true) => {
-                    (diagonal && dc >= 2)
-                        || (orthogonal && (dc == 0 || dr == 0) && jumps && dc + dr >= 4)
-                }
+                (true, true, true) => diagonal && dc >= 2,
                 (true, true, false) => diagonal && dc == 2,
             };
             if !ok {
