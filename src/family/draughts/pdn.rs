@@ -177,15 +177,52 @@ fn other_rules(game_type: u8) -> &'static [u8] {
 }
 
 /// The board inference settled on ([`Inference::settle`]): the warning
-/// that says so, and the other boards and rule sets that hold the squares,
-/// those that fit best first, in the order they are tried when the moves
-/// cannot be played on it ([`judge_inferred`]).
+/// that says so, and what tells the other boards and rule sets to try when
+/// the moves cannot be played on it ([`Settled::others`]).
 #[derive(Debug)]
 pub struct Settled {
     /// The warning that says which board and why.
     pub warning: Problem,
-    /// The boards to try next.
-    pub others: Vec<Board>,
+    /// The moves each of [`CANDIDATES`] does not fit.
+    misfits: [u32; CANDIDATES.len()],
+    /// The candidate taken.
+    pick: usize,
+    /// The largest square read.
+    largest: u16,
+}
+
+impl Settled {
+    /// The other boards and rule sets that hold the squares, in the order
+    /// they are tried ([`judge_inferred`]): the other rule sets of the
+    /// board taken, then every other board, those that fit best first (the
+    /// squares tell the board only as far as the rules allow: a Frisian
+    /// capture listed hop by hop along a row fits no diagonal board; the
+    /// replay tells the rest), each with its other rule sets. Asked only
+    /// after a failed replay.
+    #[cold]
+    fn others(&self) -> Vec<Board> {
+        let rules = |b: Board| {
+            std::iter::once(b).chain(
+                other_rules(b.game_type)
+                    .iter()
+                    .filter_map(|&n| Board::preset(n)),
+            )
+        };
+        let mut order: Vec<usize> = (0..CANDIDATES.len()).filter(|&i| i != self.pick).collect();
+        order.sort_by_key(|&i| (self.misfits[i], CANDIDATES[i].0.square_count(), i));
+        let taken = CANDIDATES.get(self.pick).map(|c| c.0);
+        taken
+            .into_iter()
+            .flat_map(|b| rules(b).skip(1))
+            .chain(
+                order
+                    .into_iter()
+                    .map(|i| CANDIDATES[i].0)
+                    .filter(|b| b.contains(Square(self.largest)))
+                    .flat_map(rules),
+            )
+            .collect()
+    }
 }
 
 /// How many moves more than the best a board may misfit before inference
@@ -280,7 +317,9 @@ impl Inference {
                     "no GameType tag, and no move or FEN square to tell the board by: assumed \
                      international 10x10 (GameType 20; name the board with --variant)",
                 ),
-                others: Vec::new(),
+                misfits: self.misfits,
+                pick: usize::MAX,
+                largest: 0,
             });
         };
         self.first_moves(game);
@@ -331,30 +370,11 @@ impl Inference {
             renumber(game, board.first);
         }
         game.variant = Variant::Draughts(board);
-        // Every other board that holds the squares, those that fit best
-        // first: the squares tell the board only as far as the rules
-        // allow (a Frisian capture listed hop by hop along a row fits no
-        // diagonal board), the replay tells the rest.
-        let mut order: Vec<usize> = (0..CANDIDATES.len()).filter(|&i| i != pick).collect();
-        order.sort_by_key(|&i| (self.misfits[i], key(i)));
-        let mut others: Vec<Board> = other_rules(board.game_type)
-            .iter()
-            .filter_map(|&n| Board::preset(n))
-            .collect();
-        for i in order {
-            let b = CANDIDATES[i].0;
-            if b.contains(Square(largest)) {
-                others.push(b);
-                others.extend(
-                    other_rules(b.game_type)
-                        .iter()
-                        .filter_map(|&n| Board::preset(n)),
-                );
-            }
-        }
         Ok(Settled {
             warning: Problem::whole(message),
-            others,
+            misfits: self.misfits,
+            pick,
+            largest,
         })
     }
 
@@ -423,15 +443,16 @@ pub fn judge_inferred(
     spans: &Spans,
     opts: &ReadOptions,
     warnings: &mut Vec<Problem>,
-    settled: Settled,
+    mut settled: Settled,
 ) -> Result<(), Problem> {
     let said = warnings.len();
-    warnings.push(settled.warning.of_kind("board-inferred"));
+    let warning = std::mem::replace(&mut settled.warning, Problem::whole(String::new()));
+    warnings.push(warning.of_kind("board-inferred"));
     let Err(mut e) = judge(game, text, spans, opts, warnings) else {
         return Ok(());
     };
     let first = *game.variant.as_draughts().unwrap_or(&Board::INTERNATIONAL);
-    for board in settled.others {
+    for board in settled.others() {
         if board.first != game.variant.first_mover() {
             renumber(game, board.first);
         }
@@ -652,8 +673,7 @@ pub fn lift_setups(text: &str) -> Option<(String, Setups)> {
         next = close + 1;
     }
     // A setup after a move, as kifu keeps it (`{FEN "..."}`), read back.
-    const KEPT: &[u8] = b"{FEN \"";
-    if found.is_empty() && memchr::memmem::find(b, KEPT).is_none() {
+    if found.is_empty() && !memchr::memchr_iter(b'{', b).any(|i| b[i..].starts_with(b"{FEN \"")) {
         return None;
     }
     // Which setups lie inside a comment, and which come after a move.
