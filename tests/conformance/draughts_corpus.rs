@@ -1,5 +1,6 @@
 //! Round trips on every PDN file of the shared draughts corpus, through the
-//! `kifu` binary: num -> num is idempotent, and num -> diag -> num,
+//! `kifu` binary: num -> num is idempotent, and num -> diag -> num (with
+//! and without `--variant`),
 //! num -> json -> num and num -> jsonl -> num all equal num -> num; every
 //! 10x10 game through diag, and the PDN 3.0 test suite's failing files (the
 //! Italian board without diagonal coordinates: `tests/it/draughts_corpus.rs`).
@@ -35,11 +36,6 @@ fn known_bad(path: &Path) -> usize {
         Some("tinsley.pdn") => 3,
         // Games of unknown moves only: `1. - - 2. - -`.
         Some("abatsiev_translit.pdn") => 2,
-        // Game 3, an English problem with White to move and no GameType
-        // tag: its squares fit the Italian board too, which the FEN's side
-        // to move picks, and 2... 11x18 captures nothing there (it reads
-        // with --variant english).
-        Some("Tricks traps and shots.pdn") => 1,
         _ => 0,
     }
 }
@@ -111,6 +107,44 @@ fn every_pdn_file_round_trips_exactly() {
     }
     eprintln!("{games} games read, {checked} files through diag");
     assert!(games > 5000, "only {games} games in the corpus");
+}
+
+/// kifu reads back what it writes (issue 35): every file, read as a user
+/// reads it (no `--variant`: the board from the tags or inferred), converted
+/// to diagonal coordinates and back gives what num -> num gives, but the
+/// games on the Italian board, which have no diagonal coordinates (refused
+/// with an error, never written).
+#[test]
+fn every_pdn_file_without_variant_reads_back_through_diag() {
+    let Some(dir) = shared("draughts") else {
+        return;
+    };
+    let mut games = 0;
+    for file in files(&dir, ".pdn").iter().filter(|f| !is_fail_case(f)) {
+        let name = file.display();
+        let bytes = std::fs::read(file).expect("readable corpus file");
+        let num = convert("draughts-num", "draughts-num", &[], &bytes);
+        no_panic(&num);
+        let canonical = without_italian_games(&num.stdout);
+        let read = counts(&convert("draughts-num", "draughts-num", &[], &canonical)).0;
+        let diag = convert("draughts-num", "draughts-diag", &[], &bytes);
+        no_panic(&diag);
+        assert_eq!(counts(&diag).0, read, "{name} -> diag: {}", stderr(&diag));
+        let back = convert("draughts-diag", "draughts-num", &[], &diag.stdout);
+        assert_eq!(
+            counts(&back),
+            (read, 0),
+            "{name} <- diag: {}",
+            stderr(&back)
+        );
+        assert!(
+            back.stdout == canonical,
+            "{name}: num -> diag -> num differs from num -> num"
+        );
+        games += read;
+    }
+    eprintln!("{games} games read back through diag");
+    assert!(games > 5000, "only {games} games");
 }
 
 /// A canonical draughts-num text without its games on the Italian board

@@ -17,36 +17,36 @@ use kifu::ir::Side;
 
 /// A small deterministic generator (xorshift), so that every run checks
 /// the same games and a failure names its seed.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }
 
 /// A piece on the generator's board: its side (no kings: no man is let
 /// onto its far row).
-type Cells = std::collections::BTreeMap<(i32, i32), Side>;
+pub(crate) type Cells = std::collections::BTreeMap<(i32, i32), Side>;
 
 /// A generated move: the squares (column, row, White's view) and whether
 /// it captures.
-struct GenMove {
-    path: Vec<(i32, i32)>,
-    capture: bool,
+pub(crate) struct GenMove {
+    pub(crate) path: Vec<(i32, i32)>,
+    pub(crate) capture: bool,
 }
 
 /// A random game of men's moves that every draughts rule set allows: steps
 /// forward and single forward captures, no man reaching its far row. From
 /// `start` (the board's start position when `None`), `plies` plies or
 /// fewer; returns the moves and the position after each.
-fn random_game(
+pub(crate) fn random_game(
     board: &Board,
     start: Option<(&Cells, Side)>,
     plies: usize,
@@ -116,7 +116,7 @@ fn random_game(
 
 /// A square spelled on `spelling` (numbers or alphanumeric, as that board
 /// writes them).
-fn spell(spelling: &Board, (c, r): (i32, i32)) -> String {
+pub(crate) fn spell(spelling: &Board, (c, r): (i32, i32)) -> String {
     let sq = spelling.square_at(c, r).expect("a playing square");
     let mut s = String::new();
     spelling.write_square(sq, &mut s);
@@ -125,7 +125,7 @@ fn spell(spelling: &Board, (c, r): (i32, i32)) -> String {
 
 /// The movetext of generated moves, numbered for `board`, the first move
 /// played by `side` (`1...` when that is not the board's first mover).
-fn movetext(
+pub(crate) fn movetext(
     moves: &[GenMove],
     spelling: &Board,
     board: &Board,
@@ -158,7 +158,7 @@ fn movetext(
 }
 
 /// A FEN of the generator's position, squares spelled on `spelling`.
-fn fen(cells: &Cells, side: Side, spelling: &Board) -> String {
+pub(crate) fn fen(cells: &Cells, side: Side, spelling: &Board) -> String {
     let list = |s: Side| {
         cells
             .iter()
@@ -178,7 +178,7 @@ fn lidraughts_numbers(board: &Board) -> Board {
 }
 
 /// The values of every `[GameType "..."]` tag in a text.
-fn game_types(text: &str) -> Vec<String> {
+pub(crate) fn game_types(text: &str) -> Vec<String> {
     text.lines()
         .filter_map(|l| l.strip_prefix("[GameType \""))
         .map(|l| l.trim_end_matches("\"]").to_string())
@@ -187,7 +187,7 @@ fn game_types(text: &str) -> Vec<String> {
 
 /// Converts to draughts-num and checks the run: no panic, every game read
 /// (`games`), errors located; returns stdout and stderr.
-fn read_all(input: &str, games: usize, extra: &[&str]) -> (String, String) {
+pub(crate) fn read_all(input: &str, games: usize, extra: &[&str]) -> (String, String) {
     let out = convert("draughts-num", "draughts-num", extra, input.as_bytes());
     no_panic(&out);
     let err = stderr(&out);

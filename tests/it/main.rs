@@ -38,6 +38,7 @@ mod documents;
 mod draughts_board;
 mod draughts_corpus;
 mod draughts_rules;
+mod draughts_variants;
 mod draughts_world;
 mod fast_lexer;
 mod floors;

@@ -9,12 +9,13 @@ use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
+use crate::family::draughts::rules::fen_is_alphanumeric;
 use crate::family::draughts::{
     play, position_of, Board, Move as DMove, Path, Square, DIALECT, RESULTS,
 };
 use crate::family::spell::Spell;
 use crate::family::{Move, Setup, Variant};
-use crate::ir::{Game, Ply, Tag};
+use crate::ir::{find_tag, Game, Ply, Tag};
 
 /// The pest parser: the container, the draughts family and this notation.
 #[allow(missing_docs)]
@@ -94,7 +95,13 @@ impl Notation for Num<'_, '_> {
             start.variant = Variant::Draughts(*board);
             return Ok(start);
         }
-        if let (true, Some(pos)) = (choice.assumed, position_of(&start.setup)) {
+        let fen = find_tag(tags, "FEN").map(|i| tags[i].value.as_str());
+        if choice.assumed && fen.is_some_and(fen_is_alphanumeric) {
+            // Alphanumeric squares in the FEN tag: read as the moves' would
+            // be ([`draughts::settle_alpha`]).
+            self.alpha_seen = Some(at("FEN"));
+            self.choice.board = alpha_board(self.choice.board);
+        } else if let (true, Some(pos)) = (choice.assumed, position_of(&start.setup)) {
             self.inference.add_setup(pos);
             self.fen_at = at("FEN");
         }
@@ -181,24 +188,14 @@ impl Notation for Num<'_, '_> {
             warnings.push(draughts::settle_alpha(game, pos)?);
         } else if self.choice.assumed {
             let inference = std::mem::take(&mut self.inference);
-            warnings.push(
-                inference
-                    .settle(game, self.text, self.fen_at)?
-                    .of_kind("board-inferred"),
-            );
-            // A move that cannot be played on the board kifu inferred may
-            // be one of another board: the error says which board it was.
-            return draughts::judge(game, self.text, &self.spans, self.opts, warnings).map_err(
-                |mut e| {
-                    if let Some(board) = game.variant.as_draughts() {
-                        e.message.push_str(&format!(
-                            "; no GameType tag: the board was inferred as GameType {} (name \
-                             the board with --variant)",
-                            board.game_type
-                        ));
-                    }
-                    e
-                },
+            let settled = inference.settle(game, self.text, self.fen_at)?;
+            return draughts::judge_inferred(
+                game,
+                self.text,
+                &self.spans,
+                self.opts,
+                warnings,
+                settled,
             );
         }
         draughts::judge(game, self.text, &self.spans, self.opts, warnings)
@@ -313,13 +310,15 @@ const SHORT_READ: &str = "read from Russian short notation (`gf4`: the file move
                           the rules";
 
 /// Reads a record written in Russian short notation (`1. gf4 fe5`, `fb2` a
-/// whole capture): a main line of such moves, with move numbers and a
-/// result, no comments or variations. Each move's square of departure is
-/// the one piece of its file that can go to its square
+/// whole capture): its moves (short, or in full among them), move numbers,
+/// comments, variations, NAGs and a result. Each move's square of
+/// departure is the one piece of its file that can go to its square, the
+/// moves after it settling a move that several could make
 /// ([`play::resolve_short`]); the record is then read with the moves
-/// written in full (`g3-f4`, `f2:b2`), and says so in a warning. The error
-/// is `Some` where a move can be found by no piece or by several (at that
-/// move), `None` where the record is not such a main line.
+/// written in full (`g3-f4`, `f2:b2`), and says so in a warning. Without a
+/// GameType tag the board is Russian draughts', as the record read in full
+/// says. The error is `Some` where a move can be found by no piece or by
+/// several (at that move), `None` where the record is not in that notation.
 ///
 /// [`play::resolve_short`]: crate::family::draughts::play::resolve_short
 #[cold]
@@ -342,67 +341,46 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
         body += line.len();
     }
     let (choice, start) = draughts::start(&tags, &|_| (1, 1), opts, false).map_err(|_| None)?;
-    let board = choice.board;
-    let first = start.to_move.unwrap_or(board.first);
-    // The moves: (file, square, where the text is), between move numbers
-    // and a result.
-    let mut moves = Vec::new();
-    let mut at = Vec::new();
-    let mut offset = body;
-    for token in text[body..].split_inclusive(char::is_whitespace) {
-        let start_of = offset;
-        offset += token.len();
-        let whole = token.trim_end();
-        if RESULTS.is_token(whole.as_bytes()) {
-            continue;
-        }
-        // A move number (`12.`), alone or glued to its move (`12.gf4`).
-        let word = whole
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches('.');
-        let skipped = whole.len() - word.len();
-        if word.is_empty() {
-            continue;
-        }
-        let file = |b: u8| (b'a'..=b'h').contains(&b);
-        let rank = |b: u8| (b'1'..=b'8').contains(&b);
-        let square = |f: u8, r: u8| {
-            board
-                .from_alpha(i32::from(f - b'a' + 1), i32::from(r - b'0'))
-                .ok_or(None)
-        };
-        match *word.as_bytes() {
-            // Short: the file moved from, the square moved to.
-            [f, g, r] if file(f) && file(g) && rank(r) => {
-                moves.push((f - b'a' + 1, None, square(g, r)?));
-            }
-            // In full among them (`c3-d4`, `c3:e5`).
-            [f, r, b'-' | b':' | b'x', g, s] if file(f) && rank(r) && file(g) && rank(s) => {
-                moves.push((f - b'a' + 1, Some(square(f, r)?), square(g, s)?));
-            }
-            _ => return Err(None),
-        }
-        at.push((start_of + skipped, word.len()));
+    // No GameType: the board short notation is written for.
+    let board = if choice.assumed {
+        Board::preset(draughts::ALPHA_8X8).ok_or(None)?
+    } else {
+        choice.board
+    };
+    if board.style != crate::family::draughts::SquareStyle::Alpha {
+        return Err(None);
     }
-    let setup = crate::family::draughts::position_of(&start.setup);
-    let found = play::resolve_short(&board, setup, first, &moves).map_err(|(i, why)| {
-        let (o, len) = at[i];
-        Some(Problem::at(
-            crate::codec::line_col(text, o),
-            format!(
-                "{} (Russian short notation): {why}",
-                crate::error::quote(&text[o..o + len])
-            ),
-        ))
-    })?;
+    let first = start.to_move.unwrap_or(board.first);
+    let (line, at) = short_moves(text, body, &board)?;
+    let setup = match (choice.assumed, find_tag(&tags, "FEN")) {
+        (true, Some(i)) => Some(
+            crate::family::draughts::rules::parse_fen(&tags[i].value, &board).map_err(|_| None)?,
+        ),
+        _ => crate::family::draughts::position_of(&start.setup).cloned(),
+    };
+    let found = play::resolve_short(&board, setup.as_ref(), first, &line, at.len()).map_err(
+        |(i, why)| {
+            let (o, len) = at[i];
+            Some(Problem::at(
+                crate::codec::line_col(text, o),
+                format!(
+                    "{} (Russian short notation): {why}",
+                    crate::error::quote(&text[o..o + len])
+                ),
+            ))
+        },
+    )?;
     // The record with every move written in full.
     let square = |sq: Square| {
         let (f, r) = board.alpha(sq).unwrap_or((1, 1));
         format!("{}{r}", char::from(b'a' + f - 1))
     };
-    let mut full = String::with_capacity(text.len() + moves.len() * 2);
+    let mut full = String::with_capacity(text.len() + at.len() * 2);
     let mut last = 0;
-    for ((&(o, len), &(from, captured)), &(_, _, to)) in at.iter().zip(&found).zip(&moves) {
+    for (&(o, len), &(from, captured)) in at.iter().zip(&found) {
+        let to = board
+            .parse_square(&text[o + len - 2..o + len])
+            .map_err(|_| None)?;
         full.push_str(&text[last..o]);
         full.push_str(&square(from));
         full.push(if captured { ':' } else { '-' });
@@ -415,6 +393,97 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
         .warnings
         .push(Problem::whole(SHORT_READ).of_kind("short-notation"));
     Ok(parsed)
+}
+
+/// The moves of a record in Russian short notation ([`short_moves`]): the
+/// main line, and where each move is written, by index.
+type ShortMoves = (Vec<play::ShortMove>, Vec<(usize, usize)>);
+
+/// The moves of a record's movetext (from `body`) in Russian short
+/// notation, as the tree [`play::resolve_short`] resolves, and where each
+/// is written (offset and length), by index. Comments (`{...}`, `;` to the
+/// end of the line), NAGs (`$1`), move numbers, results and the marks
+/// after a move (`gf4!?`) are passed over; `None` for anything else, or a
+/// variation that replaces no move.
+fn short_moves(text: &str, body: usize, board: &Board) -> Result<ShortMoves, Option<Problem>> {
+    let b = text.as_bytes();
+    let mut lines: Vec<Vec<play::ShortMove>> = vec![Vec::new()];
+    let mut at = Vec::new();
+    let mut i = body;
+    let file = |c: u8| (b'a'..=b'h').contains(&c);
+    let rank = |c: u8| (b'1'..=b'8').contains(&c);
+    let square = |f: u8, r: u8| {
+        let name = [f, r];
+        let name = std::str::from_utf8(&name).unwrap_or_default();
+        board.parse_square(name).map_err(|_| None)
+    };
+    while i < b.len() {
+        match b[i] {
+            c if c.is_ascii_whitespace() => i += 1,
+            b'{' => i = memchr::memchr(b'}', &b[i..]).map_or(b.len(), |n| i + n + 1),
+            b';' => i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n + 1),
+            b'(' => {
+                if lines.last().is_none_or(Vec::is_empty) {
+                    return Err(None);
+                }
+                lines.push(Vec::new());
+                i += 1;
+            }
+            b')' => {
+                let line = lines.pop().filter(|l| !l.is_empty()).ok_or(None)?;
+                let replaced = lines.last_mut().and_then(|l| l.last_mut()).ok_or(None)?;
+                replaced.variations.push(line);
+                i += 1;
+            }
+            b'$' => {
+                i += 1;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            _ => {
+                let start = i;
+                while i < b.len() && !b[i].is_ascii_whitespace() && !b"{}();".contains(&b[i]) {
+                    i += 1;
+                }
+                let whole = text[start..i].trim_end_matches(['!', '?']);
+                if RESULTS.is_token(whole.as_bytes()) {
+                    continue;
+                }
+                // A move number (`12.`, `12...`), alone or glued to its move.
+                let word = whole
+                    .trim_start_matches(|c: char| c.is_ascii_digit())
+                    .trim_start_matches('.');
+                if word.is_empty() {
+                    continue;
+                }
+                let (f, from, to) = match *word.as_bytes() {
+                    // Short: the file moved from, the square moved to.
+                    [f, g, r] if file(f) && file(g) && rank(r) => (f, None, square(g, r)?),
+                    // In full among them (`c3-d4`, `c3:e5`).
+                    [f, r, b'-' | b':' | b'x', g, s]
+                        if file(f) && rank(r) && file(g) && rank(s) =>
+                    {
+                        (f, Some(square(f, r)?), square(g, s)?)
+                    }
+                    _ => return Err(None),
+                };
+                let index = at.len();
+                at.push((start + (whole.len() - word.len()), word.len()));
+                lines.last_mut().ok_or(None)?.push(play::ShortMove {
+                    file: f - b'a' + 1,
+                    from,
+                    to,
+                    index,
+                    variations: Vec::new(),
+                });
+            }
+        }
+    }
+    match (lines.pop(), lines.is_empty()) {
+        (Some(line), true) => Ok((line, at)),
+        _ => Err(None),
+    }
 }
 
 /// Reads one record as it is written.
@@ -432,8 +501,8 @@ fn read_plain(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 /// The refusal of Russian short notation (`gf4`: the file of the square
 /// moved from, then the square moved to; `fb2` a whole capture) where a
 /// record failed at such a move and [`read_short`] could not read it: kifu
-/// reads that notation only as a plain main line (moves, move numbers, a
-/// result), and this one holds something else among its moves.
+/// reads that notation among moves, move numbers, comments, variations,
+/// NAGs and a result, and this one holds something else among its moves.
 #[cold]
 fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
     let token = e.token_in(text)?;
@@ -444,8 +513,9 @@ fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
             (e.line, e.col),
             format!(
                 "{} is Russian short notation (the file of the square moved from, then \
-                 the square moved to), which kifu reads only as a plain main line of moves, \
-                 move numbers and a result: elsewhere it reads squares written in full \
+                 the square moved to), which kifu reads among moves, move numbers, comments, \
+                 variations, NAGs and a result, on an 8x8 board written a1-h8, and this \
+                 record holds something else: elsewhere it reads squares written in full \
                  (c3-d4, c3:e5, or numbers such as 22-17)",
                 crate::error::quote(&token)
             ),
@@ -503,7 +573,9 @@ pub fn stream(
     let mut opening = Game::new(Variant::Draughts(finding.choice.board));
     opening.setup = finding.setup.clone();
     opening.moves.plies = first;
-    let said = std::mem::take(&mut finding.inference).settle(&mut opening, text, finding.fen_at)?;
+    let said = std::mem::take(&mut finding.inference)
+        .settle(&mut opening, text, finding.fen_at)?
+        .warning;
     let Some(&board) = opening.variant.as_draughts() else {
         return Ok(None);
     };

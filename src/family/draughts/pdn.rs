@@ -10,7 +10,7 @@ use crate::codec::{line_col, ReadOptions, RunWriter};
 use crate::container::{self, Start, Style};
 use crate::family::dialect::Dialect;
 use crate::family::draughts::play;
-use crate::family::draughts::rules::{fits, parse_fen, write_fen};
+use crate::family::draughts::rules::{fen_is_alphanumeric, fits, parse_fen, write_fen};
 use crate::family::draughts::DIALECT;
 use crate::family::spell::Spell;
 use crate::family::{Move, Setup, Variant};
@@ -87,12 +87,39 @@ pub fn start(
             }
             (b, false)
         }
-        (None, None) => (Board::INTERNATIONAL, true),
+        (None, None) => match find_tag(tags, "Variant").map(|i| &tags[i]) {
+            // The servers name the game in a Variant tag (PlayStrategy
+            // writes no GameType).
+            Some(t) => match Board::by_variant(&t.value) {
+                Some(b) => (b, false),
+                None => {
+                    warnings.push(
+                        Problem::at(
+                            at("Variant"),
+                            format!(
+                                "Variant {} is no draughts game kifu knows: the board is \
+                                 inferred from the moves (name it with --variant)",
+                                crate::error::quote(&t.value)
+                            ),
+                        )
+                        .of_kind("unknown-variant"),
+                    );
+                    (Board::INTERNATIONAL, true)
+                }
+            },
+            None => (Board::INTERNATIONAL, true),
+        },
     };
     let fen = find_tag(tags, "FEN")
         .map(|i| &tags[i])
         .filter(|t| !no_position(&t.value));
     let setup = match fen {
+        // Alphanumeric squares are read as the moves' are: on the 10x10
+        // board with a1 at the bottom left, settled with them.
+        Some(t) if assumed && infer && fen_is_alphanumeric(&t.value) => Some(
+            parse_fen(&t.value, &alpha_board(Board::INTERNATIONAL))
+                .map_err(|e| Problem::at(at("FEN"), e))?,
+        ),
         Some(t) if assumed && infer => Some(
             parse_fen(&t.value, &Board::CANADIAN)
                 .map_err(|e| Problem::at(at("FEN"), format!("{e}{UNNAMED}")))?,
@@ -136,6 +163,67 @@ const CANDIDATES: [(Board, &str, bool); 5] = [
         true,
     ),
 ];
+
+/// The other rule sets played on a candidate's squares, tried when the
+/// moves cannot be played by the candidate's own: Frisian draughts on the
+/// international board, pool checkers (flying kings, men capturing
+/// backwards) on the English one.
+fn other_rules(game_type: u8) -> &'static [u8] {
+    match game_type {
+        20 => &[40],
+        21 => &[23],
+        _ => &[],
+    }
+}
+
+/// The board inference settled on ([`Inference::settle`]): the warning
+/// that says so, and what tells the other boards and rule sets to try when
+/// the moves cannot be played on it ([`Settled::others`]).
+#[derive(Debug)]
+pub struct Settled {
+    /// The warning that says which board and why.
+    pub warning: Problem,
+    /// The moves each of [`CANDIDATES`] does not fit.
+    misfits: [u32; CANDIDATES.len()],
+    /// The candidate taken.
+    pick: usize,
+    /// The largest square read.
+    largest: u16,
+}
+
+impl Settled {
+    /// The other boards and rule sets that hold the squares, in the order
+    /// they are tried ([`judge_inferred`]): the other rule sets of the
+    /// board taken, then every other board, those that fit best first (the
+    /// squares tell the board only as far as the rules allow: a Frisian
+    /// capture listed hop by hop along a row fits no diagonal board; the
+    /// replay tells the rest), each with its other rule sets. Asked only
+    /// after a failed replay.
+    #[cold]
+    fn others(&self) -> Vec<Board> {
+        let rules = |b: Board| {
+            std::iter::once(b).chain(
+                other_rules(b.game_type)
+                    .iter()
+                    .filter_map(|&n| Board::preset(n)),
+            )
+        };
+        let mut order: Vec<usize> = (0..CANDIDATES.len()).filter(|&i| i != self.pick).collect();
+        order.sort_by_key(|&i| (self.misfits[i], CANDIDATES[i].0.square_count(), i));
+        let taken = CANDIDATES.get(self.pick).map(|c| c.0);
+        taken
+            .into_iter()
+            .flat_map(|b| rules(b).skip(1))
+            .chain(
+                order
+                    .into_iter()
+                    .map(|i| CANDIDATES[i].0)
+                    .filter(|b| b.contains(Square(self.largest)))
+                    .flat_map(rules),
+            )
+            .collect()
+    }
+}
 
 /// How many moves more than the best a board may misfit before inference
 /// stops looking at it.
@@ -222,12 +310,17 @@ impl Inference {
         game: &mut Game,
         text: &str,
         fen_at: (usize, usize),
-    ) -> Result<Problem, Problem> {
+    ) -> Result<Settled, Problem> {
         let Some((largest, largest_at)) = self.largest else {
-            return Ok(Problem::whole(
-                "no GameType tag, and no move or FEN square to tell the board by: assumed \
-                 international 10x10 (GameType 20; name the board with --variant)",
-            ));
+            return Ok(Settled {
+                warning: Problem::whole(
+                    "no GameType tag, and no move or FEN square to tell the board by: assumed \
+                     international 10x10 (GameType 20; name the board with --variant)",
+                ),
+                misfits: self.misfits,
+                pick: usize::MAX,
+                largest: 0,
+            });
         };
         self.first_moves(game);
         let best = self.misfits.iter().copied().min().unwrap_or(0);
@@ -245,7 +338,7 @@ impl Inference {
         let Some(pick) = fitting().min_by_key(|&i| key(i)) else {
             return Err(Problem::whole("no board to read the game on"));
         };
-        let (board, name, _) = CANDIDATES[pick];
+        let (board, name, ..) = CANDIDATES[pick];
         if !board.contains(Square(largest)) {
             let at = largest_at.map_or(fen_at, |o| line_col(text, o));
             let e = board
@@ -277,7 +370,12 @@ impl Inference {
             renumber(game, board.first);
         }
         game.variant = Variant::Draughts(board);
-        Ok(Problem::whole(message))
+        Ok(Settled {
+            warning: Problem::whole(message),
+            misfits: self.misfits,
+            pick,
+            largest,
+        })
     }
 
     /// Counts the first two plies of the main line against each board's
@@ -329,6 +427,57 @@ impl Inference {
             }
         }
     }
+}
+
+/// Judges a game whose board was inferred ([`Inference::settle`]), as
+/// [`judge`] does; where its moves cannot be played on that board, each of
+/// the other boards and rule sets that hold its squares is tried in turn
+/// (those its squares fit best first), and the first its moves play on is
+/// taken, its warning saying so (a tagless Frisian game fits the
+/// international board, and plays only by Frisian rules). Where none plays them, the error is the first board's, saying
+/// that the board was inferred. Pushes the warning of the board taken, where
+/// the first board's would be.
+pub fn judge_inferred(
+    game: &mut Game,
+    text: &str,
+    spans: &Spans,
+    opts: &ReadOptions,
+    warnings: &mut Vec<Problem>,
+    mut settled: Settled,
+) -> Result<(), Problem> {
+    let said = warnings.len();
+    let warning = std::mem::replace(&mut settled.warning, Problem::whole(String::new()));
+    warnings.push(warning.of_kind("board-inferred"));
+    let Err(mut e) = judge(game, text, spans, opts, warnings) else {
+        return Ok(());
+    };
+    let first = *game.variant.as_draughts().unwrap_or(&Board::INTERNATIONAL);
+    for board in settled.others() {
+        if board.first != game.variant.first_mover() {
+            renumber(game, board.first);
+        }
+        game.variant = Variant::Draughts(board);
+        if play::replay(game).is_ok() {
+            let n = board.game_type;
+            warnings[said] = Problem::whole(format!(
+                "no GameType tag: the moves cannot be played by the rules of the board \
+                     their squares fit best (GameType {}), and play by {} (GameType {n}): read \
+                     so (name the board with --variant)",
+                first.game_type,
+                play::Rules::of(&board).name
+            ))
+            .of_kind("board-inferred");
+            return Ok(());
+        }
+    }
+    // A move that cannot be played on the board kifu inferred may be one
+    // of another board: the error says which board it was.
+    e.message.push_str(&format!(
+        "; no GameType tag: the board was inferred as GameType {} (name the board with \
+         --variant)",
+        first.game_type
+    ));
+    Err(e)
 }
 
 /// Gives every ply of `game` the number and side it has when `first` moves
@@ -479,7 +628,9 @@ impl<N: container::Notation> container::Notation for WithSetups<'_, N> {
 /// Finds the PDN 3.0 position setups (`/FEN "..."/`) in a record's
 /// movetext, outside comments and tag lines. A setup before the first move
 /// is blanked out and its FEN returned (the game starts there); one after a
-/// move becomes a comment of the same length (`{FEN "..."}`). The record's
+/// move becomes a comment of the same length (`{FEN "..."}`), and such a
+/// comment after a move (kifu's own output) is counted as the setup it
+/// keeps, so that what kifu writes reads back as it was read. The record's
 /// text keeps its length, so that every place in it is where it was.
 /// Returns `None`, and costs one search for `/`, when there is none.
 /// Never inlined: the reader that calls it stays as small as it was, and
@@ -521,7 +672,8 @@ pub fn lift_setups(text: &str) -> Option<(String, Setups)> {
         found.push((open, from + q1 + 1, from + q2, close));
         next = close + 1;
     }
-    if found.is_empty() {
+    // A setup after a move, as kifu keeps it (`{FEN "..."}`), read back.
+    if found.is_empty() && !memchr::memchr_iter(b'{', b).any(|i| b[i..].starts_with(b"{FEN \"")) {
         return None;
     }
     // Which setups lie inside a comment, and which come after a move.
@@ -553,6 +705,10 @@ pub fn lift_setups(text: &str) -> Option<(String, Setups)> {
         }
         let c = b[i];
         match c {
+            b'{' if !in_tag && depth == 0 && moved && kept_setup(&b[i..]) => {
+                setups.later += 1;
+                depth += 1;
+            }
             b'{' if !in_tag => depth += 1,
             b'}' if !in_tag => depth = depth.saturating_sub(1),
             b'[' if at_line_start && depth == 0 => in_tag = true,
@@ -580,6 +736,19 @@ pub fn lift_setups(text: &str) -> Option<(String, Setups)> {
     }
     // Only ASCII bytes were changed: the text is still UTF-8.
     String::from_utf8(out).ok().map(|t| (t, setups))
+}
+
+/// Whether a comment (from its `{`) is a position setup after a move as
+/// kifu keeps it: `{FEN "..."}`, the FEN's text and nothing else.
+fn kept_setup(b: &[u8]) -> bool {
+    let Some(close) = memchr::memchr(b'}', b) else {
+        return false;
+    };
+    let inner = &b[1..close];
+    inner.starts_with(b"FEN \"")
+        && inner.ends_with(b"\"")
+        && inner.len() > 5
+        && memchr::memchr(b'"', &inner[5..inner.len() - 1]).is_none()
 }
 
 /// The 8x8 board alphanumeric squares without a GameType tag are read on

@@ -775,46 +775,111 @@ pub fn replay_to_end(game: &Game, to_end: bool) -> Result<Option<Position>, Ille
         .map(|last| geo.position(&cells, last.side.other())))
 }
 
-/// Finds the square each move of a main line written in Russian short
-/// notation starts from (`gf4`: a piece on file `g` goes to f4; `fb2`: a
-/// piece on file `f` captures its way to b2), playing them from `setup` (or
-/// the board's start) by the board's rules, `first` moving first. Each
-/// move is `(file, from, to)`, file 1 = `a`, `from` where the record
-/// writes it in full (`c3-d4` among short moves); each answer the square of
-/// departure and whether the move captures. A move that no piece of its file, or
-/// more than one, can make (with different outcomes), or a capture that
-/// several jump paths fit, is an error at its index, with why.
+/// A move written in Russian short notation (`gf4`: a piece of file `g`
+/// goes to f4; `fb2`: a piece of file `f` captures its way to b2), or in
+/// full among such moves (`c3-d4`), with the variations that replace it.
+#[derive(Debug, Clone)]
+pub struct ShortMove {
+    /// The file moved from, 1 = `a`.
+    pub file: u8,
+    /// The square moved from, where the record writes it in full.
+    pub from: Option<Square>,
+    /// The square moved to.
+    pub to: Square,
+    /// Its place among the record's short moves, in the order they are
+    /// written (each move, then the moves of its variations).
+    pub index: usize,
+    /// The variations that replace it, each a line from the position
+    /// before it.
+    pub variations: Vec<Vec<ShortMove>>,
+}
+
+/// How many moves a search of short moves may try in all: an ambiguous
+/// move is settled by the moves after it, and a made-up record of many
+/// cannot make the search exponential.
+const SHORT_LIMIT: u32 = 100_000;
+
+/// Finds the square each move written in Russian short notation starts
+/// from ([`ShortMove`]), main line and variations (each from the position
+/// before the move it replaces), playing them from `setup` (or the board's
+/// start) by the board's rules, `first` moving first. A move that more
+/// than one piece of its file can make (with different outcomes) is the
+/// one under which the rest of its line can be played: the moves after it
+/// settle it. Gives each move's square of departure and whether it
+/// captures, by its index. The error is at the index of a move no piece of
+/// its file can make, of the move furthest into the record where no choice
+/// lets the line go on, or of a move the moves after it do not settle,
+/// with why.
 pub fn resolve_short(
     board: &Board,
     setup: Option<&Position>,
     first: Side,
-    moves: &[(u8, Option<Square>, Square)],
+    line: &[ShortMove],
+    count: usize,
 ) -> Result<Vec<(Square, bool)>, (usize, String)> {
     let geo = geometry(*board);
-    let mut cells = match setup {
+    let cells = match setup {
         Some(p) => geo.place(p),
         None => geo.start.clone(),
     };
-    let mut side = first;
-    let mut budget = SEARCH_LIMIT;
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, &(file, written, to)) in moves.iter().enumerate() {
+    let mut search = Short {
+        geo: &geo,
+        budget: SEARCH_LIMIT,
+        tries: SHORT_LIMIT,
+    };
+    let found = search.line(&cells, first, line)?;
+    let mut out = vec![(Square(0), false); count];
+    for (i, from, captured) in found {
+        if let Some(slot) = out.get_mut(i) {
+            *slot = (from, captured);
+        }
+    }
+    Ok(out)
+}
+
+/// A search of the squares short moves start from ([`resolve_short`]).
+struct Short<'a> {
+    geo: &'a Geometry,
+    /// Jump positions the capture searches may still visit.
+    budget: u32,
+    /// Moves the search may still try.
+    tries: u32,
+}
+
+/// What a line of short moves resolves to: each move's index, square of
+/// departure and whether it captures.
+type Resolved = Vec<(usize, Square, bool)>;
+
+impl Short<'_> {
+    /// The moves of the piece of `m`'s file (or on its square, written in
+    /// full) that can go to its square, `side` to move: each square of
+    /// departure, whether it captures, and the position after it; one per
+    /// outcome.
+    fn choices(
+        &mut self,
+        cells: &Cells,
+        side: Side,
+        m: &ShortMove,
+    ) -> SmallVec<[(Square, bool, Cells); 2]> {
+        let geo = self.geo;
         let mut found: SmallVec<[(Square, bool, Cells); 2]> = SmallVec::new();
         for n in 1..geo.cell.len() {
             let from = Square(n as u16);
-            let on_file = board.alpha(from).is_some_and(|(f, _)| f == file);
-            let candidate = written.map_or(on_file, |w| w == from);
-            if !candidate || from == to || cells.0[geo.at(from)] & color(side) == 0 {
+            let candidate = match m.from {
+                Some(w) => w == from,
+                None => geo.board.alpha(from).is_some_and(|(f, _)| f == m.file),
+            };
+            if !candidate || from == m.to || cells.0[geo.at(from)] & color(side) == 0 {
                 continue;
             }
-            let m = DMove {
-                path: [from, to].into_iter().collect(),
+            let mv = DMove {
+                path: [from, m.to].into_iter().collect(),
                 capture: false,
             };
             let mut after = cells.clone();
             let mut paths = Paths::new();
             if geo
-                .play(&mut after, side, &m, &mut paths, &mut budget)
+                .play(&mut after, side, &mv, &mut paths, &mut self.budget)
                 .is_ok()
                 && paths.is_empty()
             {
@@ -823,44 +888,81 @@ pub fn resolve_short(
                         .filter(|&&v| v & color(side.other()) != 0)
                         .count()
                 };
-                let captured = theirs(&after) < theirs(&cells);
+                let captured = theirs(&after) < theirs(cells);
                 if !found.iter().any(|f| f.2 .0 == after.0) {
                     found.push((from, captured, after));
                 }
             }
         }
+        found
+    }
+
+    /// Resolves a line of short moves from `cells`, `side` to move.
+    fn line(
+        &mut self,
+        cells: &Cells,
+        side: Side,
+        line: &[ShortMove],
+    ) -> Result<Resolved, (usize, String)> {
+        let Some((m, rest)) = line.split_first() else {
+            return Ok(Vec::new());
+        };
+        if self.tries == 0 {
+            return Err((
+                m.index,
+                "too many ways to read the moves before it".to_string(),
+            ));
+        }
+        self.tries -= 1;
+        // Its variations start from the same position, whatever it is.
+        let mut variations = Vec::new();
+        for v in &m.variations {
+            variations.extend(self.line(cells, side, v)?);
+        }
         let mut name = String::new();
-        board.write_square(to, &mut name);
-        match found.len() {
-            1 => {
-                let (from, captured, after) = found.remove(0);
-                out.push((from, captured));
-                cells = after;
-            }
-            0 => {
-                return Err((
-                    i,
-                    format!(
-                        "no piece of {} on file {} can go to {name}",
-                        named(side),
-                        char::from(b'a' + file - 1)
-                    ),
-                ))
-            }
-            _ => {
-                return Err((
-                    i,
-                    format!(
-                        "more than one piece of {} on file {} can go to {name}",
-                        named(side),
-                        char::from(b'a' + file - 1)
-                    ),
-                ))
+        self.geo.board.write_square(m.to, &mut name);
+        let choices = self.choices(cells, side, m);
+        let file = char::from(b'a' + m.file - 1);
+        if choices.is_empty() {
+            return Err((
+                m.index,
+                format!(
+                    "no piece of {} on file {file} can go to {name}",
+                    named(side)
+                ),
+            ));
+        }
+        let mut taken: Option<Resolved> = None;
+        let mut furthest: Option<(usize, String)> = None;
+        for (from, captured, after) in &choices {
+            match self.line(after, side.other(), rest) {
+                Ok(found) if taken.is_some() => {
+                    let _ = found;
+                    return Err((
+                        m.index,
+                        format!(
+                            "more than one piece of {} on file {file} can go to {name}, and the \
+                             moves after it do not tell which",
+                            named(side)
+                        ),
+                    ));
+                }
+                Ok(found) => {
+                    let mut all = vec![(m.index, *from, *captured)];
+                    all.extend(variations.iter().copied());
+                    all.extend(found);
+                    taken = Some(all);
+                }
+                Err(e) if furthest.as_ref().is_none_or(|f| e.0 > f.0) => furthest = Some(e),
+                Err(_) => {}
             }
         }
-        side = side.other();
+        match (taken, furthest) {
+            (Some(all), _) => Ok(all),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err((m.index, "no move".to_string())),
+        }
     }
-    Ok(out)
 }
 
 /// The positions of a draughts game's main line, replayed as [`replay`]
@@ -1036,22 +1138,37 @@ mod short_tests {
             .expect("a playing square")
     }
 
+    /// A main line of short moves, indexed in order.
+    fn moves(list: &[(u8, Option<Square>, Square)]) -> Vec<ShortMove> {
+        list.iter()
+            .enumerate()
+            .map(|(index, &(file, from, to))| ShortMove {
+                file,
+                from,
+                to,
+                index,
+                variations: Vec::new(),
+            })
+            .collect()
+    }
+
     #[test]
     fn a_short_move_is_the_one_piece_of_its_file_that_can_make_it() {
         let board = Board::preset(25).expect("Russian draughts");
         // From the start: c3-d4, f6-e5, then d4:f6 (a capture), g7:e5.
-        let moves = [
+        let line = moves(&[
             (3, None, at(&board, "d4")),
             (6, None, at(&board, "e5")),
             (4, None, at(&board, "f6")),
             (7, None, at(&board, "e5")),
-        ];
-        let found = resolve_short(&board, None, Side::White, &moves).unwrap();
+        ]);
+        let found = resolve_short(&board, None, Side::White, &line, 4).unwrap();
         let want = [("c3", false), ("f6", false), ("d4", true), ("g7", true)];
         for ((sq, captured), (name, capture)) in found.iter().zip(want) {
             assert_eq!((*sq, *captured), (at(&board, name), capture), "{name}");
         }
-        // A king on c5 and a man on c3 both reach d4: ambiguous.
+        // A king on c5 and a man on c3 both reach d4, and nothing after
+        // tells which: ambiguous.
         let piece = |name, king| Piece {
             square: at(&board, name),
             king,
@@ -1061,30 +1178,36 @@ mod short_tests {
             white: vec![piece("c3", false), piece("c5", true)],
             black: vec![piece("h8", false)],
         };
-        let err = resolve_short(
-            &board,
-            Some(&pos),
-            Side::White,
-            &[(3, None, at(&board, "d4"))],
-        )
-        .unwrap_err();
+        let one = moves(&[(3, None, at(&board, "d4"))]);
+        let err = resolve_short(&board, Some(&pos), Side::White, &one, 1).unwrap_err();
         assert_eq!(err.0, 0);
         assert!(
             err.1.contains("more than one piece of White on file c"),
             "{}",
             err.1
         );
+        // The moves after settle it: `cb6` needs the king still on c5, so
+        // the man went c3-d4.
+        let settled = moves(&[
+            (3, None, at(&board, "d4")),
+            (8, None, at(&board, "g7")),
+            (3, None, at(&board, "b6")),
+        ]);
+        let found = resolve_short(&board, Some(&pos), Side::White, &settled, 3).unwrap();
+        assert_eq!(found[0].0, at(&board, "c3"));
+        assert_eq!(found[2].0, at(&board, "c5"));
         // Written in full, only that piece is asked.
-        let one = resolve_short(
-            &board,
-            Some(&pos),
-            Side::White,
-            &[(3, Some(at(&board, "c5")), at(&board, "d4"))],
-        )
-        .unwrap();
+        let full = moves(&[(3, Some(at(&board, "c5")), at(&board, "d4"))]);
+        let one = resolve_short(&board, Some(&pos), Side::White, &full, 1).unwrap();
         assert_eq!(one, [(at(&board, "c5"), false)]);
         // Nothing on file a reaches b6.
-        let none = resolve_short(&board, None, Side::White, &[(1, None, at(&board, "b6"))]);
+        let none = resolve_short(
+            &board,
+            None,
+            Side::White,
+            &moves(&[(1, None, at(&board, "b6"))]),
+            1,
+        );
         assert!(none.unwrap_err().1.contains("no piece of White on file a"));
     }
 }

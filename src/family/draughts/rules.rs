@@ -61,7 +61,90 @@ const PRESETS: &[(&[&str], Board)] = {
     ]
 };
 
+/// The names the draughts servers write in a `Variant` tag, with the
+/// GameType each names, compared as [`Board::by_variant`] says (lower case,
+/// letters and digits only: `Frysk!` is `frysk`, `From Position` `fromposition`,
+/// `American/English` `americanenglish`). lidraughts' names (its `Variant`
+/// table: Standard, Frisian, Frysk!, Antidraughts, Breakthrough, Russian,
+/// Brazilian, From Position) and PlayStrategy's (its `variantName`
+/// translations: International, Frisian, Frysk!, Antidraughts, BRKTHRU,
+/// Russian, Brazilian, Pool, Spanish (its Portuguese rules), American/English,
+/// From Position), then the names of draughts games PDN numbers. PlayStrategy's
+/// own GameType numbers differ from PDN's (27 for pool, 31 for its
+/// Spanish, 32 for English): it writes none, and its names are read as
+/// PDN's games.
+const VARIANT_NAMES: &[(&str, u8)] = &[
+    ("standard", 20),
+    ("international", 20),
+    ("frisian", 40),
+    ("frysk", 97),
+    ("antidraughts", 98),
+    ("breakthrough", 96),
+    ("brkthru", 96),
+    ("russian", 25),
+    ("brazilian", 26),
+    ("fromposition", 99),
+    ("americanenglish", 21),
+    ("englishamerican", 21),
+    ("english", 21),
+    ("american", 21),
+    ("checkers", 21),
+    ("pool", 23),
+    ("americanpool", 23),
+    ("spanish", 24),
+    ("portuguese", 28),
+    ("italian", 22),
+    ("canadian", 27),
+    ("czech", 29),
+    ("thai", 31),
+];
+
 impl Board {
+    /// The board a `Variant` tag names ([`VARIANT_NAMES`]: the names
+    /// lidraughts and PlayStrategy write), `None` for a name kifu does not
+    /// know. Compared in lower case, letters and digits only, and also
+    /// without a last word `draughts`, `checkers` or `dama` after a name
+    /// (`Russian draughts` is `russian`, `Antidraughts` itself).
+    pub fn by_variant(value: &str) -> Option<Board> {
+        let key: String = value
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let bare = ["draughts", "checkers", "dama"]
+            .iter()
+            .find_map(|word| key.strip_suffix(word).filter(|n| !n.is_empty()));
+        let named = [Some(key.as_str()), bare]
+            .into_iter()
+            .flatten()
+            .find_map(|k| VARIANT_NAMES.iter().find(|(name, _)| *name == k));
+        named.and_then(|&(_, n)| Board::preset(n))
+    }
+
+    /// The frame alphanumeric squares are read in on a numbered board
+    /// (English, international, Italian, ...): `a1` is the bottom left
+    /// corner seen by the side that moves first when that corner is a
+    /// playing square, else its bottom right one (files run right to
+    /// left: the board mirrored), so that `a1` is always a playing square,
+    /// as the servers write every 8x8 game (PlayStrategy: American/English
+    /// `c3-d4` for `11-15`, its Spanish mirrored). A board whose squares
+    /// are alphanumeric is its own frame.
+    pub fn alpha_frame(&self) -> Board {
+        if self.style == SquareStyle::Alpha {
+            return *self;
+        }
+        let frame = Board {
+            style: SquareStyle::Alpha,
+            corner: 0,
+            ..*self
+        };
+        if frame.from_alpha(1, 1).is_some() {
+            frame
+        } else {
+            Board { corner: 1, ..frame }
+        }
+    }
+
     /// International draughts, 10x10 (GameType 20): the board when a record
     /// names none.
     pub const INTERNATIONAL: Board = PRESETS[0].1;
@@ -390,7 +473,17 @@ impl Board {
                     format!("{text} is not a square", text = crate::error::quote(text))
                 })?;
                 let file = i32::from(b.to_ascii_lowercase() - b'a') + 1;
-                self.from_alpha(file, rank).ok_or_else(|| {
+                let found = if self.style == SquareStyle::Alpha {
+                    self.from_alpha(file, rank)
+                } else {
+                    // On a numbered board, in its alphanumeric frame.
+                    let frame = self.alpha_frame();
+                    frame.from_alpha(file, rank).and_then(|sq| {
+                        let (c, r) = frame.coords(sq)?;
+                        self.square_at(c.into(), r.into())
+                    })
+                };
+                found.ok_or_else(|| {
                     format!(
                         "square {text} is not a playing square of the {}x{} board (GameType {})",
                         self.width, self.height, self.game_type
@@ -493,6 +586,19 @@ pub fn fits(
         prev = Some((c, r));
     }
     true
+}
+
+/// Whether a PDN FEN value names its squares alphanumerically
+/// (`W:Wc3,Ke1:Bf6`): a square of its piece lists starts with a letter.
+pub fn fen_is_alphanumeric(value: &str) -> bool {
+    value.split(':').skip(1).any(|part| {
+        let list = part.trim().get(1..).unwrap_or_default();
+        list.split([',', '-']).any(|item| {
+            let item = item.trim();
+            let item = item.strip_prefix(['K', 'k']).unwrap_or(item).trim_start();
+            item.starts_with(|c: char| c.is_ascii_alphabetic())
+        })
+    })
 }
 
 /// Reads a PDN FEN value (`W:W31-50:B1-20`, `B:W13,12,K8:B6,3,K1.`,
@@ -709,6 +815,40 @@ mod tests {
         assert_eq!(b.game_type_string(), "27,W,12,12,N2,0");
         assert!(Board::from_game_type("0").is_err());
         assert!(Board::from_game_type("20,X,10,10,N2,0").is_err());
+    }
+
+    #[test]
+    fn a_numbered_board_reads_alphanumeric_squares_with_a1_playing() {
+        // PlayStrategy's American/English: c3-d4 is 11-15, a1 square 4.
+        let e = Board::ENGLISH;
+        assert_eq!(e.parse_square("c3"), Ok(Square(11)));
+        assert_eq!(e.parse_square("d4"), Ok(Square(15)));
+        assert_eq!(e.parse_square("a1"), Ok(Square(4)));
+        assert_eq!(e.parse_square("d6"), Ok(Square(23)));
+        // International: a1 is 46.
+        assert_eq!(Board::INTERNATIONAL.parse_square("a1"), Ok(Square(46)));
+        // Spanish (bottom left not playing): mirrored, a1 on h1.
+        let s = Board::SPANISH;
+        let (c, r) = s.coords(s.parse_square("a1").unwrap()).unwrap();
+        assert_eq!((c, r), (8, 1));
+        assert!(s.parse_square("b1").is_err());
+        assert_eq!(Board::by_variant("American/English"), Some(e));
+        assert_eq!(Board::by_variant("Frysk!").map(|b| b.game_type), Some(97));
+        assert_eq!(
+            Board::by_variant("From Position").map(|b| b.game_type),
+            Some(99)
+        );
+        assert_eq!(
+            Board::by_variant("Russian draughts").map(|b| b.game_type),
+            Some(25)
+        );
+        assert_eq!(Board::by_variant("Crazyhouse"), None);
+        assert_eq!(
+            Board::by_variant("Antidraughts").map(|b| b.game_type),
+            Some(98)
+        );
+        assert!(fen_is_alphanumeric("W:Wc3,Ke1:Bf6"));
+        assert!(!fen_is_alphanumeric("W:W31-50:BK1,2"));
     }
 
     #[test]
