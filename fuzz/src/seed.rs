@@ -16,7 +16,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use crate::check::{game_records, readers};
-use kifu::archive::{Converted, Converter};
+use kifu::archive::Converter;
 use kifu::format::{guess, FORMATS};
 use kifu::codec::{ReadOptions, WriteOptions};
 

@@ -178,7 +178,7 @@ fn other_rules(game_type: u8) -> &'static [u8] {
 
 /// The board inference settled on ([`Inference::settle`]): the warning
 /// that says so, and what tells the other boards and rule sets to try when
-/// the moves cannot be played on it ([`Settled::others`]).
+/// the moves cannot be played on it (`Settled::others`).
 #[derive(Debug)]
 pub struct Settled {
     /// The warning that says which board and why.

@@ -100,7 +100,7 @@ const VARIANT_NAMES: &[(&str, u8)] = &[
 ];
 
 impl Board {
-    /// The board a `Variant` tag names ([`VARIANT_NAMES`]: the names
+    /// The board a `Variant` tag names (`VARIANT_NAMES`: the names
     /// lidraughts and PlayStrategy write), `None` for a name kifu does not
     /// know. Compared in lower case, letters and digits only, and also
     /// without a last word `draughts`, `checkers` or `dama` after a name
