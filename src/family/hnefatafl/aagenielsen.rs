@@ -425,6 +425,23 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // a move under every start position, kifu's knowledge of the game type
     // is wanting, not the record; it is read without its moves checked,
     // and says so.
+    // A game the site played off the rules as kifu knows them (a capture
+    // listed that they do not make, or one they make left out, a game
+    // played on past its end) keeps the record's word, so it is not a
+    // game of those rules: it is kept as read, unchecked (like one the
+    // rules refuse, but with its rules named), so that every interchange
+    // format reads back what kifu writes.
+    let off_rules = warnings.iter().any(|w| {
+        matches!(
+            w.kind,
+            "capture-unruled" | "capture-unlisted" | "played-on" | "timeout-played-on"
+        )
+    });
+    if off_rules && first_error.is_none() {
+        if let Variant::Tafl(board) = &mut game.variant {
+            board.validated = false;
+        }
+    }
     if let Some(e) = first_error {
         warnings.push(Problem {
             message: format!(
