@@ -165,6 +165,23 @@ pub fn write_runs(
     Ok(warnings)
 }
 
+/// The error of a [`RunWriter`] told to close a variation that is not
+/// open (a bug of the stream): every writer says it so.
+pub fn not_open() -> Problem {
+    Problem::whole("a variation closed that was not open")
+}
+
+/// The error of a [`RunWriter`] told to open a variation in a line where
+/// no ply was written.
+pub fn opened_first() -> Problem {
+    Problem::whole("a variation opened before any move")
+}
+
+/// The error of a [`RunWriter`] whose game ends with a variation open.
+pub fn left_open() -> Problem {
+    Problem::whole("a variation was left open")
+}
+
 /// A format's [`RunWriter`], for the options of a run.
 pub type RunsFn = fn(&WriteOptions) -> Box<dyn RunWriter>;
 

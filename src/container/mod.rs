@@ -1955,8 +1955,7 @@ impl Movetext {
     /// [`Movetext::open`] of a game's movetext, which a variation cannot
     /// open before any move began it.
     pub fn open_in(movetext: Option<&mut Movetext>, out: &mut String) -> Result<(), Problem> {
-        let movetext =
-            movetext.ok_or_else(|| Problem::whole("a variation opened before any move"))?;
+        let movetext = movetext.ok_or_else(crate::codec::opened_first)?;
         movetext.open(out);
         Ok(())
     }
@@ -1975,7 +1974,7 @@ impl Movetext {
     /// Closes the variation open, after its `trailing` comments.
     pub fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
         if self.need_in.is_empty() {
-            return Err(Problem::whole("a variation closed that was not open"));
+            return Err(crate::codec::not_open());
         }
         let (mut lines, _) = self.lines(out);
         for c in trailing {
@@ -2020,7 +2019,7 @@ impl Movetext {
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
         if !self.need_in.is_empty() {
-            return Err(Problem::whole("a variation was left open"));
+            return Err(crate::codec::left_open());
         }
         let (mut lines, _) = self.lines(out);
         for c in &game.moves.trailing {

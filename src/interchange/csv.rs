@@ -301,15 +301,9 @@ impl OpenLine {
     }
 }
 
-/// The error of a run or a close where no line is open (a bug of the
-/// stream).
-fn no_line() -> Problem {
-    Problem::whole("a variation closed that was not open")
-}
-
 impl CsvRuns {
     fn line(&mut self) -> Result<&mut OpenLine, Problem> {
-        self.lines.last_mut().ok_or_else(no_line)
+        self.lines.last_mut().ok_or_else(crate::codec::not_open)
     }
 }
 
@@ -323,7 +317,7 @@ impl RunWriter for CsvRuns {
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
         let mut fields = fields_of(run, self.source.as_ref())?.into_iter();
         let (rows, lines) = (&mut self.rows, &mut self.lines);
-        let line = lines.last_mut().ok_or_else(no_line)?;
+        let line = lines.last_mut().ok_or_else(crate::codec::not_open)?;
         for ply in &run.moves.plies {
             line.flush(None, out)?;
             line.plies += 1;
@@ -353,7 +347,7 @@ impl RunWriter for CsvRuns {
     fn open(&mut self, out: &mut String) -> Result<(), Problem> {
         let line = self.line()?;
         if line.plies == 0 {
-            return Err(Problem::whole("a variation opened before any move"));
+            return Err(crate::codec::opened_first());
         }
         if line.pending.is_some() {
             line.flush(None, out)?;
@@ -367,7 +361,7 @@ impl RunWriter for CsvRuns {
 
     fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
         if self.lines.len() < 2 {
-            return Err(no_line());
+            return Err(crate::codec::not_open());
         }
         let mut line = self.lines.pop().expect("checked above");
         let end = comments_json(trailing)?;
@@ -389,7 +383,7 @@ impl RunWriter for CsvRuns {
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
         if self.lines.len() != 1 {
-            return Err(Problem::whole("a variation was left open"));
+            return Err(crate::codec::left_open());
         }
         self.line()?.flush(None, out)?;
         if !self.head_written {

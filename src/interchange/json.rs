@@ -313,7 +313,7 @@ impl JsonRuns {
 
     /// Closes the object of the open line's last ply, if open.
     fn close_ply(&mut self, out: &mut String) -> Result<(), Problem> {
-        let last = self.lines.last_mut().ok_or_else(super::closed)?;
+        let last = self.lines.last_mut().ok_or_else(crate::codec::not_open)?;
         match std::mem::replace(last, Last::None) {
             Last::None => {}
             Last::Open => out.push('}'),
@@ -356,7 +356,7 @@ impl RunWriter for JsonRuns {
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
         for ply in &run.moves.plies {
-            let first = *self.lines.last().ok_or_else(super::closed)? == Last::None;
+            let first = *self.lines.last().ok_or_else(crate::codec::not_open)? == Last::None;
             self.close_ply(out)?;
             if !first {
                 out.push(',');
@@ -377,9 +377,9 @@ impl RunWriter for JsonRuns {
     }
 
     fn open(&mut self, out: &mut String) -> Result<(), Problem> {
-        let last = self.lines.last_mut().ok_or_else(super::closed)?;
+        let last = self.lines.last_mut().ok_or_else(crate::codec::not_open)?;
         match *last {
-            Last::None => return Err(super::opened_first()),
+            Last::None => return Err(crate::codec::opened_first()),
             Last::Open => out.push_str(",\"variations\":["),
             Last::InVariations => out.push(','),
         }
@@ -391,7 +391,7 @@ impl RunWriter for JsonRuns {
 
     fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
         if self.lines.len() < 2 {
-            return Err(super::closed());
+            return Err(crate::codec::not_open());
         }
         self.close_ply(out)?;
         self.lines.pop();
@@ -413,7 +413,7 @@ impl RunWriter for JsonRuns {
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
         if self.lines.len() != 1 {
-            return Err(super::left_open());
+            return Err(crate::codec::left_open());
         }
         self.close_ply(out)?;
         let (before, after) = head_text(game)?;

@@ -5,7 +5,6 @@ pub mod json;
 pub mod parquet;
 pub mod xml;
 
-use crate::error::Problem;
 use crate::ir::Ply;
 
 /// Where the last ply written in an open line of a game written a run at
@@ -29,20 +28,4 @@ impl Last {
             false => Last::InVariations,
         }
     }
-}
-
-/// The error of a run or a close where no line is open (a bug of the
-/// stream).
-pub(crate) fn closed() -> Problem {
-    Problem::whole("a variation closed that was not open")
-}
-
-/// The error of a variation opened in a line where no ply was written.
-pub(crate) fn opened_first() -> Problem {
-    Problem::whole("a variation opened before any move")
-}
-
-/// The error of a game ended with a variation open.
-pub(crate) fn left_open() -> Problem {
-    Problem::whole("a variation was left open")
 }

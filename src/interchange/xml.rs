@@ -117,7 +117,7 @@ struct XmlRuns {
 impl XmlRuns {
     /// The line open.
     fn line(&mut self) -> Result<&mut (usize, Last), Problem> {
-        self.lines.last_mut().ok_or_else(super::closed)
+        self.lines.last_mut().ok_or_else(crate::codec::not_open)
     }
 
     /// Closes the open line's last ply, if open.
@@ -149,7 +149,7 @@ impl RunWriter for XmlRuns {
     fn open(&mut self, out: &mut String) -> Result<(), Problem> {
         let (depth, last) = self.line()?;
         if *last == Last::None {
-            return Err(super::opened_first());
+            return Err(crate::codec::opened_first());
         }
         *last = Last::InVariations;
         let depth = *depth;
@@ -161,7 +161,7 @@ impl RunWriter for XmlRuns {
 
     fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
         if self.lines.len() < 2 {
-            return Err(super::closed());
+            return Err(crate::codec::not_open());
         }
         self.close_ply(out)?;
         let (depth, _) = self.lines.pop().expect("checked above");
@@ -178,7 +178,7 @@ impl RunWriter for XmlRuns {
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
         if self.lines.len() != 1 {
-            return Err(super::left_open());
+            return Err(crate::codec::left_open());
         }
         self.close_ply(out)?;
         if !self.head_written {

@@ -157,7 +157,7 @@ impl RunWriter for SvgRuns {
         self.depth = self
             .depth
             .checked_sub(1)
-            .ok_or_else(|| Problem::whole("a variation closed that was not open"))?;
+            .ok_or_else(crate::codec::not_open)?;
         Ok(())
     }
 

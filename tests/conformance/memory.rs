@@ -10,37 +10,38 @@
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn a_long_record_of_any_shape_takes_at_most_8_times_its_size() {
+/// Runs `benches/memory.py` with the test build of kifu at 16 MB and
+/// `args`, and gives the rows it measured (`| shape | ... MB | ...`),
+/// after checking that every one was under its bound (its exit status).
+fn measured(args: &[&str]) -> usize {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     if !Path::new("/usr/bin/time").exists() {
         panic!("GNU time (/usr/bin/time) is needed: .ci/run installs it (the `time` package)");
     }
     let out = Command::new("python3")
         .arg(root.join("benches/memory.py"))
-        .args([
-            "--kifu",
-            env!("CARGO_BIN_EXE_kifu"),
-            "--sizes",
-            "16",
-            "--max-ratio",
-            "8",
-        ])
-        .args([
-            "--shapes",
-            "chess-moves,chess-comments,chess-variations,chess-deep,chess-one-variation,chess-dense,draughts-moves,draughts-inferred",
-        ])
+        .args(["--kifu", env!("CARGO_BIN_EXE_kifu"), "--sizes", "16"])
+        .args(args)
         .output()
         .expect("python3 runs");
     let said = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     eprintln!("{said}");
     assert!(out.status.success(), "{said}\n{err}");
+    said.lines().filter(|l| l.contains(" MB | ")).count()
+}
+
+#[test]
+fn a_long_record_of_any_shape_takes_at_most_8_times_its_size() {
     // Every shape measured, validated and not.
     assert_eq!(
-        said.lines().filter(|l| l.contains(" MB | ")).count(),
-        8,
-        "{said}"
+        measured(&[
+            "--max-ratio",
+            "8",
+            "--shapes",
+            "chess-moves,chess-comments,chess-variations,chess-deep,chess-one-variation,chess-dense,draughts-moves,draughts-inferred",
+        ]),
+        8
     );
 }
 
@@ -49,18 +50,10 @@ fn a_long_record_of_any_shape_takes_at_most_8_times_its_size() {
 /// to a temporary file as it is written, never held whole.
 #[test]
 fn a_long_record_to_any_output_takes_at_most_8_times_its_size_and_40_mb() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if !Path::new("/usr/bin/time").exists() {
-        panic!("GNU time (/usr/bin/time) is needed: .ci/run installs it (the `time` package)");
-    }
-    let shapes = "chess-moves,chess-variations,chess-one-variation,chess-dense,draughts-moves";
-    let out = Command::new("python3")
-        .arg(root.join("benches/memory.py"))
-        .args([
-            "--kifu",
-            env!("CARGO_BIN_EXE_kifu"),
-            "--sizes",
-            "16",
+    // Every shape (five) to every output (four) measured, validated and
+    // not (two columns of one row).
+    assert_eq!(
+        measured(&[
             "--max-ratio",
             "8",
             "--plus",
@@ -68,20 +61,9 @@ fn a_long_record_to_any_output_takes_at_most_8_times_its_size_and_40_mb() {
             "--to",
             "json,jsonl,xml,csv",
             "--shapes",
-            shapes,
-        ])
-        .output()
-        .expect("python3 runs");
-    let said = String::from_utf8_lossy(&out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr);
-    eprintln!("{said}");
-    assert!(out.status.success(), "{said}\n{err}");
-    // Every shape (five) to every output (four) measured, validated and
-    // not (two columns of one row).
-    assert_eq!(
-        said.lines().filter(|l| l.contains(" MB | ")).count(),
-        5 * 4,
-        "{said}"
+            "chess-moves,chess-variations,chess-one-variation,chess-dense,draughts-moves",
+        ]),
+        5 * 4
     );
 }
 
@@ -90,11 +72,8 @@ fn a_long_record_to_any_output_takes_at_most_8_times_its_size_and_40_mb() {
 /// validated (without its moves replayed there is no position to draw).
 #[test]
 fn a_long_record_drawn_takes_at_most_8_times_its_size_and_40_mb() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new("python3")
-        .arg(root.join("benches/memory.py"))
-        .args(["--kifu", env!("CARGO_BIN_EXE_kifu"), "--sizes", "16"])
-        .args([
+    assert_eq!(
+        measured(&[
             "--max-ratio",
             "8",
             "--plus",
@@ -102,17 +81,9 @@ fn a_long_record_drawn_takes_at_most_8_times_its_size_and_40_mb() {
             "--validated",
             "--to",
             "svg",
-        ])
-        .args(["--shapes", "chess-moves,chess-one-variation,draughts-moves"])
-        .output()
-        .expect("python3 runs");
-    let said = String::from_utf8_lossy(&out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr);
-    eprintln!("{said}");
-    assert!(out.status.success(), "{said}\n{err}");
-    assert_eq!(
-        said.lines().filter(|l| l.contains(" MB | ")).count(),
-        3,
-        "{said}"
+            "--shapes",
+            "chess-moves,chess-one-variation,draughts-moves",
+        ]),
+        3
     );
 }
