@@ -25,6 +25,7 @@ use crate::codec::{
     Frame, Framing, Games, Origin, Oversize, Piece, ReadOptions, Scan, WriteOptions, MAX_RECORD,
     STREAM_ABOVE,
 };
+use crate::error::Kind;
 use crate::error::{Diagnostic, Error, Problem, Severity};
 use crate::format::Format;
 use crate::policy::record_text;
@@ -986,7 +987,7 @@ pub const SHOWN_ERRORS: usize = 3;
 /// diagnostic as it comes.
 #[derive(Default)]
 struct Groups {
-    index: HashMap<(Severity, &'static str, String), usize>,
+    index: HashMap<(Severity, Option<Kind>, String), usize>,
     groups: Vec<Group>,
 }
 
@@ -1015,7 +1016,7 @@ impl Groups {
             return;
         }
         let key = match d.kind {
-            "" => (d.severity, "", shape(&d.message)),
+            None => (d.severity, None, shape(&d.message)),
             kind => (d.severity, kind, String::new()),
         };
         let groups = &mut self.groups;
@@ -1149,7 +1150,7 @@ pub fn convert_input<R: Read + Send>(
                             col,
                             game: 0,
                             message,
-                            kind: "stray-comments",
+                            kind: Some(Kind::StrayComments),
                         },
                         report,
                     );
@@ -1221,7 +1222,7 @@ pub fn convert_input<R: Read + Send>(
             col,
             game: 0,
             message: cut_short(&what),
-            kind: "",
+            kind: None,
         };
         if report.strict {
             return Err(Error::Strict(d));

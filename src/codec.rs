@@ -14,7 +14,7 @@
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Problem};
+use crate::error::{Error, Kind, Problem};
 use crate::family::Family;
 use crate::ir::{Comment, Game, MAX_VARIATION_DEPTH};
 use crate::options::Settings;
@@ -399,12 +399,13 @@ pub fn too_deep(pos: (usize, usize)) -> Problem {
         pos,
         format!("variations nested more than {MAX_VARIATION_DEPTH} deep: kifu reads at most {MAX_VARIATION_DEPTH} levels"),
     )
+    .of_kind(Kind::TooDeep)
 }
 
 /// Whether a problem is [`too_deep`]'s: a limit of kifu, not damage, which
 /// fails its game (no variation of it is kept as text instead).
 pub fn is_too_deep(p: &Problem) -> bool {
-    p.message.starts_with("variations nested more than ")
+    p.kind == Some(Kind::TooDeep)
 }
 
 #[cfg(test)]

@@ -8,6 +8,177 @@ use std::borrow::Cow;
 use std::fmt;
 use std::path::PathBuf;
 
+/// Declares [`Kind`]: each kind's variant, its stable name and its doc.
+macro_rules! kinds {
+    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal,)*) => {
+        /// The kind of a problem: what sort of thing was guessed, mended or
+        /// could not be kept, or (for an error) what limit was met. Messages
+        /// show its stable name (`warning[dropped-annotations]`) and group
+        /// by it; code decides by the variant, never by a message's text.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Kind {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Kind {
+            /// Every kind, in the order they are declared.
+            pub const ALL: &'static [Kind] = &[$(Kind::$variant,)*];
+
+            /// The kind's stable name, as messages show it
+            /// (`dropped-annotations`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Kind::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+kinds! {
+    /// `latin-1`: a file that is not UTF-8, read as Latin-1.
+    Latin1 = "latin-1",
+    /// `link`: a link (symbolic link) in a folder, not followed.
+    Link = "link",
+    /// `dropped-annotations`: annotations the output cannot hold, dropped.
+    DroppedAnnotations = "dropped-annotations",
+    /// `result-mismatch`: a result tag that the movetext's result contradicts.
+    ResultMismatch = "result-mismatch",
+    /// `renumbered`: move numbers that did not follow on, renumbered.
+    Renumbered = "renumbered",
+    /// `field-as-written`: a field kept as the record wrote it.
+    FieldAsWritten = "field-as-written",
+    /// `arrangement-mismatch`: a board arrangement that differs from the one named.
+    ArrangementMismatch = "arrangement-mismatch",
+    /// `tag-named-as-field`: a tag spelled as a field of the notation.
+    TagNamedAsField = "tag-named-as-field",
+    /// `not-replayed`: moves read without being replayed on the board.
+    NotReplayed = "not-replayed",
+    /// `pawn-capture-without-x`: a pawn capture written without its `x`.
+    PawnCaptureWithoutX = "pawn-capture-without-x",
+    /// `bare-move-number`: a move number written without its dot.
+    BareMoveNumber = "bare-move-number",
+    /// `placeholder-result`: a placeholder result (`-`, `?`) read as `*`.
+    PlaceholderResult = "placeholder-result",
+    /// `spaced-result`: a result written with spaces (`1 - 0`).
+    SpacedResult = "spaced-result",
+    /// `paren-comment`: a comment in parentheses.
+    ParenComment = "paren-comment",
+    /// `stray-brace`: a `}` that closes no comment.
+    StrayBrace = "stray-brace",
+    /// `stray-paren`: a `)` that closes no variation.
+    StrayParen = "stray-paren",
+    /// `tag-repair`: a damaged tag line, repaired.
+    TagRepair = "tag-repair",
+    /// `board-assumed`: a board assumed where the record names none.
+    BoardAssumed = "board-assumed",
+    /// `board-inferred`: a board inferred from the squares the moves use.
+    BoardInferred = "board-inferred",
+    /// `origin-unknown`: a record whose origin is not known.
+    OriginUnknown = "origin-unknown",
+    /// `nonstandard-gametype`: a `GameType` tag in a nonstandard form.
+    NonstandardGametype = "nonstandard-gametype",
+    /// `unknown-tile`: a Coerceo tile the rules do not know.
+    UnknownTile = "unknown-tile",
+    /// `wrong-tile`: a Coerceo tile named wrongly.
+    WrongTile = "wrong-tile",
+    /// `turn-order`: a Coerceo record whose turns do not alternate as written.
+    TurnOrder = "turn-order",
+    /// `capture-mark`: a capture mark on a move that captures nothing, or missing.
+    CaptureMark = "capture-mark",
+    /// `stray-comments`: comments outside any game.
+    StrayComments = "stray-comments",
+    /// `other-family`: a game of another family than the output's.
+    OtherFamily = "other-family",
+    /// `nothing-to-convert`: an input that holds no game.
+    NothingToConvert = "nothing-to-convert",
+    /// `no-games`: an input in which no game was found.
+    NoGames = "no-games",
+    /// `other-format`: an input that reads as another format.
+    OtherFormat = "other-format",
+    /// `short-notation`: a draughts record in Russian short notation.
+    ShortNotation = "short-notation",
+    /// `line-breaks`: line breaks in a value that the output writes on one line.
+    LineBreaks = "line-breaks",
+    /// `comment-line-joined`: a comment's line that looks like a tag, joined to the line before.
+    CommentLineJoined = "comment-line-joined",
+    /// `tag-name`: a tag name the output cannot hold as it is.
+    TagName = "tag-name",
+    /// `result-not-held`: a result the family does not know.
+    ResultNotHeld = "result-not-held",
+    /// `first-mover`: a hnefatafl record whose first mover differs from the rules'.
+    FirstMover = "first-mover",
+    /// `capture-count`: a hnefatafl capture count that differs from the captures made.
+    CaptureCount = "capture-count",
+    /// `captured-twice`: a hnefatafl piece listed as captured twice.
+    CapturedTwice = "captured-twice",
+    /// `piece-letter`: a piece letter the notation does not know.
+    PieceLetter = "piece-letter",
+    /// `otn-escape`: text OpenTafl notation escapes.
+    OtnEscape = "otn-escape",
+    /// `tag-left-out`: a tag the output leaves out.
+    TagLeftOut = "tag-left-out",
+    /// `mark-dropped`: a mark the output cannot hold, dropped.
+    MarkDropped = "mark-dropped",
+    /// `fen-repair`: a damaged FEN, repaired.
+    FenRepair = "fen-repair",
+    /// `annotation-before-move`: an annotation before the first move, kept as a comment.
+    AnnotationBeforeMove = "annotation-before-move",
+    /// `move-number`: a move number out of place (a game without tags split at `1.`).
+    MoveNumber = "move-number",
+    /// `nested-comment`: a comment inside a comment.
+    NestedComment = "nested-comment",
+    /// `repeated-tag`: a tag given twice.
+    RepeatedTag = "repeated-tag",
+    /// `setup-in-moves`: a setup written among the moves.
+    SetupInMoves = "setup-in-moves",
+    /// `rules-unknown`: a game whose rules kifu does not know.
+    RulesUnknown = "rules-unknown",
+    /// `rules-refused`: a game the rules refuse.
+    RulesRefused = "rules-refused",
+    /// `unknown-variant`: a variant kifu does not know.
+    UnknownVariant = "unknown-variant",
+    /// `capture-unruled`: a capture listed that the rules do not make.
+    CaptureUnruled = "capture-unruled",
+    /// `capture-unlisted`: a capture the rules make that is not listed.
+    CaptureUnlisted = "capture-unlisted",
+    /// `played-on`: a record that plays on after the rules end the game.
+    PlayedOn = "played-on",
+    /// `timeout-played-on`: a record that plays on after a timeout.
+    TimeoutPlayedOn = "timeout-played-on",
+    /// `king-capture-completed`: a king's capture completed by the rules.
+    KingCaptureCompleted = "king-capture-completed",
+    /// `lower-case-castling`: castling written in lower case.
+    LowerCaseCastling = "lower-case-castling",
+    /// `localized-pieces`: piece letters of another language.
+    LocalizedPieces = "localized-pieces",
+    /// `html-break`: an HTML line break in a comment.
+    HtmlBreak = "html-break",
+    /// `escape-as-text`: a container's escape sequence written as text.
+    EscapeAsText = "escape-as-text",
+    /// `unicode-dash`: a Unicode dash read as a hyphen.
+    UnicodeDash = "unicode-dash",
+    /// `wrapper-line`: a line that wraps the record (mail or forum quoting).
+    WrapperLine = "wrapper-line",
+    /// `variation-as-text`: a variation that cannot be played, kept as text.
+    VariationAsText = "variation-as-text",
+    /// `xml-cannot-hold`: what XML cannot hold.
+    XmlCannotHold = "xml-cannot-hold",
+    /// `csv-cannot-hold`: what the csv tables cannot hold.
+    CsvCannotHold = "csv-cannot-hold",
+    /// `variant-unplayed`: a game of a variant kifu does not play (an
+    /// error: crazyhouse's drops, antichess).
+    VariantUnplayed = "variant-unplayed",
+    /// `too-deep`: variations nested deeper than kifu reads (an error).
+    TooDeep = "too-deep",
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A problem in one record, positioned relative to the record's first byte
 /// (line 1, column 1). Line 0 means "the record as a whole".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,10 +189,10 @@ pub struct Problem {
     pub col: usize,
     /// What is wrong, in words a person can act on.
     pub message: String,
-    /// The kind of a warning: a stable name (`dropped-annotations`) that
-    /// messages show and group by; empty for a problem of no named kind
-    /// (such warnings group by their message).
-    pub kind: &'static str,
+    /// The problem's kind ([`Kind`]: messages show its stable name and
+    /// group by it); `None` for a problem of no named kind (such problems
+    /// group by their message).
+    pub kind: Option<Kind>,
 }
 
 impl Problem {
@@ -31,7 +202,7 @@ impl Problem {
             line: pos.0,
             col: pos.1,
             message: message.into(),
-            kind: "",
+            kind: None,
         }
     }
 
@@ -41,7 +212,7 @@ impl Problem {
             line: 0,
             col: 0,
             message: message.into(),
-            kind: "",
+            kind: None,
         }
     }
 
@@ -59,9 +230,16 @@ impl Problem {
         )
     }
 
+    /// The same problem, at a position in the record (`(0, 0)`: the
+    /// record as a whole).
+    pub fn placed(mut self, pos: (usize, usize)) -> Problem {
+        (self.line, self.col) = pos;
+        self
+    }
+
     /// The same problem, of a named kind (its field `kind`).
-    pub fn of_kind(mut self, kind: &'static str) -> Problem {
-        self.kind = kind;
+    pub fn of_kind(mut self, kind: Kind) -> Problem {
+        self.kind = Some(kind);
         self
     }
 }
@@ -92,8 +270,8 @@ pub struct Diagnostic {
     pub game: usize,
     /// What is wrong.
     pub message: String,
-    /// The warning's kind ([`Problem::kind`]); empty for none.
-    pub kind: &'static str,
+    /// The problem's kind ([`Problem::kind`]); `None` for none.
+    pub kind: Option<Kind>,
 }
 
 impl Diagnostic {
@@ -112,10 +290,10 @@ impl Diagnostic {
             place.push_str(&format!(":{}:{}", self.line, self.col));
         }
         let what = match (self.severity, self.kind) {
-            (Severity::Error, "") => paint("1;31", "error"),
-            (Severity::Error, k) => paint("1;31", &format!("error[{k}]")),
-            (Severity::Warning, "") => paint("1;33", "warning"),
-            (Severity::Warning, k) => paint("1;33", &format!("warning[{k}]")),
+            (Severity::Error, None) => paint("1;31", "error"),
+            (Severity::Error, Some(k)) => paint("1;31", &format!("error[{k}]")),
+            (Severity::Warning, None) => paint("1;33", "warning"),
+            (Severity::Warning, Some(k)) => paint("1;33", &format!("warning[{k}]")),
         };
         let game = match self.game {
             0 => String::new(),

@@ -978,7 +978,9 @@ mod tests {
             said.iter().any(|m| m.starts_with("the same file as")),
             "{said:?}"
         );
-        assert!(notes.iter().all(|n| n.kind == "link"));
+        assert!(notes
+            .iter()
+            .all(|n| n.kind == Some(crate::error::Kind::Link)));
     }
 
     #[test]

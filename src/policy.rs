@@ -19,6 +19,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Once, OnceLock};
 
 use crate::codec::ReadOptions;
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::format::Format;
 
@@ -176,7 +177,7 @@ pub(crate) fn record_text<'b>(
         }
         Ok(t) => Cow::Borrowed(t),
         Err(_) => {
-            warnings.push(Problem::whole("not UTF-8: read as Latin-1").of_kind("latin-1"));
+            warnings.push(Problem::whole("not UTF-8: read as Latin-1").of_kind(Kind::Latin1));
             Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect::<String>())
         }
     };

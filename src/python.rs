@@ -74,7 +74,7 @@ fn py_error(e: Error) -> PyErr {
 /// A problem placed in the input: what `ReadError` and `ReadWarning` carry.
 struct Placed {
     message: String,
-    kind: &'static str,
+    kind: Option<crate::error::Kind>,
     line: usize,
     col: usize,
     game: usize,
@@ -402,7 +402,7 @@ fn placed(
 ) -> PyResult<Py<PyAny>> {
     let v = e.value(py);
     v.setattr("message", &p.message)?;
-    v.setattr("kind", p.kind)?;
+    v.setattr("kind", p.kind.map_or("", |k| k.name()))?;
     v.setattr("file", file)?;
     v.setattr("line", p.line)?;
     v.setattr("col", p.col)?;
@@ -423,7 +423,7 @@ impl Stream {
             if let Some((line, col, what)) = self.document.cut() {
                 let p = Placed {
                     message: cut_short(&what),
-                    kind: "",
+                    kind: None,
                     line,
                     col,
                     game: 0,

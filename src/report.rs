@@ -10,7 +10,7 @@ use std::io::{self, IsTerminal, Write};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::archive::Summary;
-use crate::error::{Diagnostic, Error, Severity};
+use crate::error::{Diagnostic, Error, Kind, Severity};
 use crate::family::Family;
 use crate::format::{Format, FORMATS};
 use crate::output::STDOUT;
@@ -84,7 +84,7 @@ pub fn counted(n: usize, one: &str, many: &str) -> String {
 }
 
 /// A diagnostic on a whole input (`file`), at no line.
-fn whole(severity: Severity, file: String, message: String, kind: &'static str) -> Diagnostic {
+fn whole(severity: Severity, file: String, message: String, kind: Option<Kind>) -> Diagnostic {
     Diagnostic {
         severity,
         file,
@@ -101,8 +101,8 @@ fn whole(severity: Severity, file: String, message: String, kind: &'static str) 
 /// (a member refused, an archive damaged) is plain.
 pub fn note(severity: Severity, file: String, message: String) -> Diagnostic {
     let kind = match severity {
-        Severity::Error => "",
-        Severity::Warning => "link",
+        Severity::Error => None,
+        Severity::Warning => Some(Kind::Link),
     };
     whole(severity, file, message, kind)
 }
@@ -114,14 +114,14 @@ pub fn skipped(input: String, why: &str) -> Diagnostic {
         Severity::Warning,
         input,
         format!("skipped: {why}"),
-        "other-family",
+        Some(Kind::OtherFamily),
     )
 }
 
 /// The warning for a folder that holds nothing to convert (`why`:
 /// [`crate::plan::Empty::why`]).
 pub fn nothing_to_convert(folder: String, why: String) -> Diagnostic {
-    whole(Severity::Warning, folder, why, "nothing-to-convert")
+    whole(Severity::Warning, folder, why, Some(Kind::NothingToConvert))
 }
 
 /// The warning for an input in which no game was found, read as `format`
@@ -141,7 +141,7 @@ pub fn no_games(input: String, format: &Format, named: bool, looks: Option<&Form
             format.name,
             looks_like(looks)
         ),
-        "no-games",
+        Some(Kind::NoGames),
     )
 }
 
@@ -162,7 +162,7 @@ pub fn every_game_failed(
             format.name,
             looks_like(Some(looks))
         ),
-        "other-format",
+        Some(Kind::OtherFormat),
     )
 }
 
@@ -185,7 +185,7 @@ pub fn damaged(input: String, e: &io::Error) -> Diagnostic {
             "damaged compressed data ({e}): the input ends there; the games before it were \
              read"
         ),
-        "",
+        None,
     )
 }
 

@@ -686,7 +686,7 @@ fn read<'i, N: Notation>(
                         warnings.push(Problem::at(
                             line_col(text, part.as_span().start()),
                             "a `{` before the tags is never closed: the comment ends before the first tag",
-                        ).of_kind("tag-repair"));
+                        ).of_kind(crate::error::Kind::TagRepair));
                     }
                 }
                 let tokens = PestTokens {
@@ -727,7 +727,8 @@ fn read<'i, N: Notation>(
 
 /// The warning of a line holding a lone `[` at `at`.
 fn lone_bracket(text: &str, at: usize) -> Problem {
-    Problem::at(line_col(text, at), "a line holding a lone `[` was skipped").of_kind("tag-repair")
+    Problem::at(line_col(text, at), "a line holding a lone `[` was skipped")
+        .of_kind(crate::error::Kind::TagRepair)
 }
 
 /// Reads a `tag` pair into its name and value, with a warning for each
@@ -780,7 +781,7 @@ fn read_tag<R: ContainerRule>(
             }
             Kind::Repair(Repair::Reopen) => warnings.push(
                 Problem::at(at(), "a doubled `[` before a tag name was skipped")
-                    .of_kind("tag-repair"),
+                    .of_kind(crate::error::Kind::TagRepair),
             ),
             Kind::Repair(Repair::Stray) => {
                 end = end.min(part.as_span().start() - start);
@@ -789,7 +790,7 @@ fn read_tag<R: ContainerRule>(
                         line_col(text, part.as_span().start()),
                         "text after a tag's `]` on its line was skipped",
                     )
-                    .of_kind("tag-repair"),
+                    .of_kind(crate::error::Kind::TagRepair),
                 );
             }
             _ => {}
@@ -814,7 +815,7 @@ fn read_tag<R: ContainerRule>(
                     quoted.trim_end()
                 ),
             )
-            .of_kind("tag-repair"),
+            .of_kind(crate::error::Kind::TagRepair),
         );
     }
     (name, value)
@@ -982,7 +983,7 @@ fn assemble<'i, N: Notation>(
                         again.name
                     ),
                 )
-                .of_kind("repeated-tag"),
+                .of_kind(crate::error::Kind::RepeatedTag),
             );
         }
     }
@@ -1043,7 +1044,7 @@ fn assemble<'i, N: Notation>(
                 text,
                 "a move number does not follow the moves before it: the moves are numbered in their order",
             )
-            .of_kind("move-number"),
+            .of_kind(crate::error::Kind::MoveNumber),
         );
     }
     check_result_agrees(
@@ -1118,7 +1119,7 @@ fn check_result_agrees(
                     crate::error::quote(ended.token())
                 ),
             )
-            .of_kind("result-mismatch"),
+            .of_kind(crate::error::Kind::ResultMismatch),
         );
     }
 }
@@ -1160,7 +1161,7 @@ fn comment<R: RuleType>(
                     line_col(text, at),
                     "text in parentheses that is not a variation was read as a comment",
                 )
-                .of_kind("paren-comment"),
+                .of_kind(crate::error::Kind::ParenComment),
             );
             (CommentKind::Brace, body)
         }
@@ -1430,7 +1431,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 }
                 Token::StrayBrace(offset) => self.warnings.push(
                     Problem::at(at(offset), "a `}` outside any comment was skipped")
-                        .of_kind("stray-brace"),
+                        .of_kind(crate::error::Kind::StrayBrace),
                 ),
                 Token::MoveNumber(text, offset) => {
                     if number_of(text) != number {
@@ -1575,7 +1576,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                     crate::error::quote(text)
                 ),
             )
-            .of_kind("annotation-before-move"),
+            .of_kind(crate::error::Kind::AnnotationBeforeMove),
         );
         Comment::brace(text)
     }
@@ -1587,7 +1588,8 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
         if !self.bare_number {
             self.bare_number = true;
             self.warnings.push(
-                Problem::at(line_col(self.text, offset), BARE_NUMBER).of_kind("bare-move-number"),
+                Problem::at(line_col(self.text, offset), BARE_NUMBER)
+                    .of_kind(crate::error::Kind::BareMoveNumber),
             );
         }
     }
@@ -1625,7 +1627,7 @@ pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
                     crate::error::quote(&t.name),
                     crate::error::quote(&name)
                 ))
-                .of_kind("tag-name"),
+                .of_kind(crate::error::Kind::TagName),
             );
             out.push_str(&name);
         } else {
@@ -2044,7 +2046,7 @@ impl Movetext {
                     crate::error::quote(&r),
                     game.family().name()
                 ))
-                .of_kind("result-not-held"),
+                .of_kind(crate::error::Kind::ResultNotHeld),
             );
         }
         Ok(warnings)
@@ -2096,7 +2098,7 @@ fn one_line<'t>(
             "{} holds line breaks, which its line cannot: written as spaces",
             what()
         ))
-        .of_kind("line-breaks"),
+        .of_kind(crate::error::Kind::LineBreaks),
     );
     Cow::Owned(
         text.split(['\n', '\r'])
@@ -2144,7 +2146,7 @@ fn brace_text<'t>(text: &'t str, warnings: &mut Vec<Problem>) -> Result<Cow<'t, 
                          end the game when read back: its line break is written as a space",
                         crate::error::quote(&line)
                     ))
-                    .of_kind("comment-line-joined"),
+                    .of_kind(crate::error::Kind::CommentLineJoined),
                 );
             }
             // The whole run of blanks and line breaks before the tag's

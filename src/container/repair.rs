@@ -14,6 +14,7 @@
 
 use crate::codec::line_col;
 use crate::container::{parens, Count, Paren};
+use crate::error::Kind;
 use crate::error::Problem;
 
 /// The Unicode look-alikes of `-` read as one: hyphen, non-breaking hyphen,
@@ -183,26 +184,26 @@ pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
     out.extend_from_slice(&b[from..]);
     // Only ASCII replaced whole characters: still UTF-8.
     let fixed = String::from_utf8(out).ok()?;
-    let said: [(&Count, &str, &'static str); 4] = [
+    let said: [(&Count, &str, Kind); 4] = [
         (
             &escapes,
             "an escape sequence written out as text (`\\r`, `\\n`, `\\t`) stands where a blank goes: read as blanks",
-            "escape-as-text",
+            Kind::EscapeAsText,
         ),
         (
             &dashes,
             "a Unicode dash or hyphen (`–`, `‑`, `−`, ...) in the movetext was read as `-`",
-            "unicode-dash",
+            Kind::UnicodeDash,
         ),
         (
             &wrappers,
             "a `[pgn]` or `[/pgn]` wrapper line was skipped",
-            "wrapper-line",
+            Kind::WrapperLine,
         ),
         (
             &breaks,
             "an HTML line break (`<br />`) outside comments was read as blanks",
-            "html-break",
+            Kind::HtmlBreak,
         ),
     ];
     let warnings = said
@@ -340,7 +341,7 @@ fn nested_comment(text: &str, at: usize) -> Option<(String, Problem)> {
         line_col(text, inner),
         "a comment holds a `{ ... }` of its own: read to its last `}`, the inner braces as parentheses",
     )
-    .of_kind("nested-comment");
+    .of_kind(Kind::NestedComment);
     Some((String::from_utf8(fixed).ok()?, warning))
 }
 
@@ -414,7 +415,7 @@ pub fn demote(
     if let Some(&s) = p.stray.iter().find(|&&s| s == at) {
         fixed[s] = b' ';
         let warning = Problem::at(pos(s), "a `)` that closes no variation was skipped")
-            .of_kind("stray-paren");
+            .of_kind(Kind::StrayParen);
         return Some((String::from_utf8(fixed).ok()?, warning));
     }
     // The innermost variation that holds the place of the failure.
@@ -431,7 +432,7 @@ pub fn demote(
             }
         }
     };
-    let mut kind = "variation-as-text";
+    let mut kind = Kind::VariationAsText;
     let warning = match close {
         Some(close) => {
             blank_braces(&mut fixed, open + 1, close);
@@ -444,7 +445,7 @@ pub fn demote(
         }
         None if before_any_move(b, open) => {
             fixed[open] = b' ';
-            kind = "stray-paren";
+            kind = Kind::StrayParen;
             Problem::at(
                 pos(open),
                 "a `(` before any move that is never closed was skipped",

@@ -153,7 +153,7 @@ fn field(out: &mut String, value: Option<&str>) {
 /// The kind of the error of a game that the tables cannot hold: a NUL
 /// character (U+0000) in a text, which PostgreSQL refuses (the whole file)
 /// and SQLite cuts the value at. The game fails; the others convert.
-pub const CANNOT_HOLD: &str = "csv-cannot-hold";
+pub const CANNOT_HOLD: crate::error::Kind = crate::error::Kind::CsvCannotHold;
 
 /// Whether JSON text holds an escaped NUL character (`\u0000`, as
 /// serde_json writes one), not a backslash followed by `u0000`.

@@ -49,6 +49,7 @@ mod fields;
 /// (`schema/kifu.xsd`, which `kifu schema --xsd` prints).
 pub const XSD: &str = include_str!("../../schema/kifu.xsd");
 
+use quick_xml::escape::EscapeError;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::XmlVersion;
 use serde::Deserialize;
@@ -82,7 +83,7 @@ const MAX_XML_DEPTH: usize = 2 * MAX_VARIATION_DEPTH + 16;
 
 /// The kind of the error of a game that XML cannot hold (a character XML
 /// 1.0 cannot hold in an attribute): the game fails, nothing is lost.
-pub const CANNOT_HOLD: &str = "xml-cannot-hold";
+pub const CANNOT_HOLD: crate::error::Kind = crate::error::Kind::XmlCannotHold;
 
 /// Writes one game as a `<game>` element, without a newline after it.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
@@ -490,7 +491,12 @@ fn node_of(text: &str, e: &BytesStart<'_>, at: usize) -> Result<Node, Problem> {
         let key = a.key.as_ref().to_string();
         let value = a.normalized_value(XmlVersion::Implicit1_0).map_err(|err| {
             let msg = err.to_string();
-            if msg.contains("entity") || msg.contains("Entity") {
+            if matches!(
+                err,
+                quick_xml::Error::Escape(
+                    EscapeError::UnrecognizedEntity(..) | EscapeError::TooManyNestedEntities
+                )
+            ) {
                 refused(
                     text,
                     at,

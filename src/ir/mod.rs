@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Kind;
 use crate::family::dialect::Results;
 use crate::family::{Family, Move, Setup, Variant};
 
@@ -435,10 +436,10 @@ pub enum ResultRepair {
 
 impl ResultRepair {
     /// The kind of its warning.
-    pub fn kind(self) -> &'static str {
+    pub fn kind(self) -> Kind {
         match self {
-            ResultRepair::Placeholder => "placeholder-result",
-            ResultRepair::Spaced => "spaced-result",
+            ResultRepair::Placeholder => Kind::PlaceholderResult,
+            ResultRepair::Spaced => Kind::SpacedResult,
         }
     }
 

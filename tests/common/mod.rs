@@ -143,13 +143,28 @@ pub fn more_like_this(line: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// A message line without its kind (`error[too-deep]:` as `error:`,
+/// `warning[latin-1]:` as `warning:`), for checks of its form.
+pub fn kindless(line: &str) -> String {
+    for what in [": error[", ": warning["] {
+        if let Some(at) = line.find(what) {
+            let open = at + what.len() - 1;
+            if let Some(close) = line[open..].find("]:") {
+                return format!("{}{}", &line[..open], &line[open + close + 1..]);
+            }
+        }
+    }
+    line.to_string()
+}
+
 /// True when every error line has the form `file:line:col: error: game N: ...`
 /// (or, for a document cut short, `file:line:col: error: the document ends
 /// here...`) and, when the run's summary line is there, the lines stand for
 /// every failed game (a grouped line for itself and its `N more like
 /// this`).
 pub fn errors_are_located(err: &str) -> bool {
-    let mut errors = err.lines().filter(|l| l.contains(": error: "));
+    let plain: Vec<String> = err.lines().map(kindless).collect();
+    let mut errors = plain.iter().filter(|l| l.contains(": error: "));
     // Errors of one kind are grouped: the line of those not shown says
     // how many more came (`(N more like this)`).
     let games = errors

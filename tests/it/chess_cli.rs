@@ -74,7 +74,9 @@ fn variants_kifu_does_not_play_are_refused_at_their_tag() {
     let (_, err, code) = to_pgn("[Variant \"Crazyhouse\"]\n\n1. e4 e5 *\n", &[]);
     assert_eq!(code, Some(1));
     assert!(
-        err.contains("-:1:1: error: game 1: variant `Crazyhouse` is not played by kifu"),
+        err.contains(
+            "-:1:1: error[variant-unplayed]: game 1: variant `Crazyhouse` is not played by kifu"
+        ),
         "{err}"
     );
 }

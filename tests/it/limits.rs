@@ -348,7 +348,7 @@ fn the_depth_error_names_the_parenthesis_that_opens_level_501() {
                 assert_eq!(counts(&out), (0, 1), "{what}: {err}");
                 assert!(
                     err.contains(&format!(
-                        "-:{line}:{col}: error: game 1: variations nested more than 500 deep"
+                        "-:{line}:{col}: error[too-deep]: game 1: variations nested more than 500 deep"
                     )),
                     "{what}: expected {line}:{col}: {err}"
                 );

@@ -148,7 +148,7 @@ fn a_game_of_a_variant_not_played_fails_for_its_variant() {
     );
     assert_eq!(
         stderr(&out),
-        "-:2:1: error: game 1: variant `Crazyhouse` is not played by kifu (standard chess and \
+        "-:2:1: error[variant-unplayed]: game 1: variant `Crazyhouse` is not played by kifu (standard chess and \
          Chess960 only)\nconverted 0 games, 1 failed\n"
     );
 }
@@ -331,7 +331,7 @@ fn a_drop_without_a_variant_tag_says_what_it_is() {
     let out = convert("pgn", "json", &[], b"1. e4 d5 2. exd5 Nf6 3. N@f3+ *\n");
     let err = stderr(&out);
     assert!(
-        err.contains("-:1:25: error: game 1: `N@f3+` is a drop")
+        err.contains("-:1:25: error[variant-unplayed]: game 1: `N@f3+` is a drop")
             && err.contains("crazyhouse")
             && err.contains("standard chess and Chess960 only"),
         "{err}"
@@ -618,4 +618,36 @@ fn a_carriage_return_and_the_characters_backslash_r_are_quoted_apart() {
     // And the raw bytes of a file: a CR never reaches standard error.
     let out = convert("json", "pgn", &[], game("e\\r5").as_bytes());
     assert!(!out.stderr.contains(&b'\r'));
+}
+
+/// The kinds of problems are one list, `kifu::error::Kind`: each has a
+/// name of its own, in the form messages show (`lower-case-words`), and
+/// the book (`docs/`) names each of them.
+#[test]
+fn every_kind_has_its_own_name_and_is_documented() {
+    use kifu::error::Kind;
+    let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
+    let book: String = std::fs::read_dir(docs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let mut names = std::collections::BTreeSet::new();
+    for &kind in Kind::ALL {
+        let name = kind.name();
+        assert!(names.insert(name), "two kinds are named {name}");
+        assert!(
+            name.split('-').all(|w| !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())),
+            "{name}"
+        );
+        assert!(
+            book.contains(&format!("`{name}`")),
+            "no page of docs/ names the kind `{name}`"
+        );
+        assert_eq!(kind.to_string(), name);
+    }
+    assert!(names.len() > 60, "{names:?}");
 }

@@ -403,7 +403,10 @@ fn draughts_records_are_written_the_same_streamed_as_whole() {
         .unwrap()
         .expect("read a run at a time");
         assert!(runs >= 50, "{runs}");
-        let inferred = head.warnings.iter().any(|w| w.kind == "board-inferred");
+        let inferred = head
+            .warnings
+            .iter()
+            .any(|w| w.kind == Some(kifu::error::Kind::BoardInferred));
         assert_eq!(inferred, !named, "{:?}", head.warnings);
     }
 }

@@ -7,6 +7,7 @@ use pest::Parser;
 use crate::codec::{Parsed, ReadOptions, RunWriter, WriteOptions};
 use crate::container::fast::{self, Lexing};
 use crate::container::{self, Count, MoveText, Notation, Start, Style};
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::sllavcco;
@@ -80,9 +81,9 @@ impl Notation for Pgn<'_, '_> {
         at: &dyn Fn(&str) -> (usize, usize),
     ) -> Result<Start, Problem> {
         let (board, fen, pos, repaired) =
-            rules::start(tags).map_err(|(msg, tag)| Problem::at(at(tag), msg))?;
+            rules::start(tags).map_err(|(p, tag)| p.placed(at(tag)))?;
         let warnings = repaired
-            .map(|r| Problem::at(at("FEN"), r).of_kind("fen-repair"))
+            .map(|r| Problem::at(at("FEN"), r).of_kind(Kind::FenRepair))
             .into_iter()
             .collect();
         self.board = board;
@@ -140,25 +141,25 @@ impl Notation for Pgn<'_, '_> {
         if let Some(at) = self.loose_capture {
             warnings.push(
                 Problem::at(crate::codec::line_col(self.text, at), LOOSE_CAPTURE)
-                    .of_kind("pawn-capture-without-x"),
+                    .of_kind(Kind::PawnCaptureWithoutX),
             );
         }
         if self.opts.no_validate && self.moves_read {
-            warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
+            warnings.push(Problem::whole(rules::UNREPLAYED).of_kind(Kind::NotReplayed));
         }
         self.settle(game, self.start, self.seen.len())?;
         // What a transcription checker must hear, though every reader
         // mends it: one warning a kind, counted.
-        let said: [(&Count, &str, &'static str); 2] = [
+        let said: [(&Count, &str, Kind); 2] = [
             (
                 &self.false_captures,
                 "a move written as a capture (`x`) captures nothing: read as the move",
-                "capture-mark",
+                Kind::CaptureMark,
             ),
             (
                 &self.lower_castles,
                 "castling written in lower case (`o-o`) was read as `O-O`",
-                "lower-case-castling",
+                Kind::LowerCaseCastling,
             ),
         ];
         for (count, what, kind) in said {
@@ -611,7 +612,7 @@ fn localized(text: &str, failed: &Problem) -> Option<(String, Problem)> {
                     letters.trim_end()
                 ),
             )
-            .of_kind("localized-pieces");
+            .of_kind(Kind::LocalizedPieces);
         return Some((fixed, said));
     }
     None
@@ -677,6 +678,7 @@ fn drop_move(text: &str, e: &Problem) -> Option<Problem> {
                 crate::error::quote(&token)
             ),
         )
+        .of_kind(Kind::VariantUnplayed)
     })
 }
 
@@ -695,7 +697,7 @@ fn unplayed_variant(text: &str) -> Option<Problem> {
     let close = open + 1 + rest[open + 1..].find('"')?;
     let tag = crate::ir::Tag::new("Variant", &rest[open + 1..close]);
     match rules::start(&[tag]) {
-        Err((message, _)) => Some(Problem::at(crate::codec::line_col(text, at), message)),
+        Err((p, _)) => Some(p.placed(crate::codec::line_col(text, at))),
         Ok(_) => None,
     }
 }

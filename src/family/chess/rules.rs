@@ -9,6 +9,7 @@ use std::borrow::Borrow;
 
 use cozy_chess as cz;
 
+use crate::error::{Kind, Problem};
 use crate::family::chess::{
     board_of, fen_of, ply_of, Board as ChessBoard, Check, Claim, Move, Ply, Role, Spelling, Square,
     Wing,
@@ -89,7 +90,7 @@ pub fn names_chess960(value: &str) -> Option<bool> {
 #[allow(clippy::type_complexity)]
 pub fn start(
     tags: &[Tag],
-) -> Result<(ChessBoard, Option<String>, Position, Option<String>), (String, &'static str)> {
+) -> Result<(ChessBoard, Option<String>, Position, Option<String>), (Problem, &'static str)> {
     let tag = |name: &str| find_tag(tags, name).map(|i| &tags[i]);
     let variant = tag("Variant").map_or(String::new(), |t| t.value.trim().to_ascii_lowercase());
     let chess960 = if STANDARD.contains(&variant.as_str()) {
@@ -98,10 +99,11 @@ pub fn start(
         true
     } else {
         return Err((
-            format!(
+            Problem::whole(format!(
                 "variant {} is not played by kifu (standard chess and Chess960 only)",
                 crate::error::quote(tag("Variant").map_or("", |t| t.value.as_str()))
-            ),
+            ))
+            .of_kind(Kind::VariantUnplayed),
             "Variant",
         ));
     };
@@ -112,7 +114,8 @@ pub fn start(
     match tag("FEN") {
         None => Ok((board, None, Position::start(), None)),
         Some(t) => {
-            let (pos, repaired) = parse_fen_repairing(&t.value).map_err(|e| (e, "FEN"))?;
+            let (pos, repaired) =
+                parse_fen_repairing(&t.value).map_err(|e| (Problem::whole(e), "FEN"))?;
             let fen = format!("{pos:#}");
             Ok((board, Some(fen), Position::of(&pos), repaired))
         }

@@ -531,16 +531,17 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let Header { tags, at, .. } = header;
     let place = |name: &str| find_tag(&tags, name).map_or((1, 1), |i| line_col(text, at[i]));
     let (board, fen, start, repaired) =
-        rules::start(&tags).map_err(|(msg, name)| Problem::at(place(name), msg))?;
+        rules::start(&tags).map_err(|(p, name)| p.placed(place(name)))?;
     if let Some(r) = repaired {
-        warnings.push(Problem::at(place("FEN"), r).of_kind("fen-repair"));
+        warnings.push(Problem::at(place("FEN"), r).of_kind(crate::error::Kind::FenRepair));
     }
     let to_move = start.side_to_move();
     let seen = moves(text, &lines, to_move, pieces)?;
     let mut game = Game::new(Variant::Chess(board));
     let position = if opts.no_validate {
         if !seen.is_empty() {
-            warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
+            warnings
+                .push(Problem::whole(rules::UNREPLAYED).of_kind(crate::error::Kind::NotReplayed));
         }
         game.variant = Variant::Chess(ChessBoard {
             validated: false,
@@ -618,7 +619,7 @@ impl Header {
                                     value = crate::error::quote(value)
                                 ),
                             )
-                            .of_kind("field-as-written"),
+                            .of_kind(crate::error::Kind::FieldAsWritten),
                         );
                         self.push(tag, value, pos);
                     }
@@ -632,7 +633,7 @@ impl Header {
                         );
                         warnings.push(
                             Problem::at(at(), format!("{why}: kept as written"))
-                                .of_kind("field-as-written"),
+                                .of_kind(crate::error::Kind::FieldAsWritten),
                         );
                         self.push(tag, value, pos);
                     }
@@ -667,7 +668,7 @@ impl Header {
                         at,
                         "ARRANGEMENT is not the position of the FEN tag: the FEN is used",
                     )
-                    .of_kind("arrangement-mismatch"),
+                    .of_kind(crate::error::Kind::ArrangementMismatch),
                 );
             }
             return Ok(());
@@ -1209,7 +1210,7 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
                 if FIELDS.iter().any(|(f, _)| *f == n) {
                     warnings.push(
                         Problem::whole(format!("tag {n} has the name of a scoresheet field: it reads back as that field", n = crate::error::quote(n)))
-                        .of_kind("tag-named-as-field"),
+                        .of_kind(crate::error::Kind::TagNamedAsField),
                     );
                 }
                 (n, t.value.clone())
@@ -1235,7 +1236,7 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
                         crate::error::quote(r.token()),
                         crate::error::quote(tag)
                     ))
-                    .of_kind("result-mismatch"),
+                    .of_kind(crate::error::Kind::ResultMismatch),
                 );
             }
         }
@@ -1309,7 +1310,7 @@ fn grid(
             Problem::whole(format!(
                 "move numbers that do not follow on were renumbered from {first_number}"
             ))
-            .of_kind("renumbered"),
+            .of_kind(crate::error::Kind::Renumbered),
         );
     }
     Ok((rows, text))
@@ -1481,7 +1482,7 @@ impl Dropped {
                 "a scoresheet has no place for comments, variations and NAGs: dropped {}",
                 parts.join(", ")
             ))
-            .of_kind("dropped-annotations")
+            .of_kind(crate::error::Kind::DroppedAnnotations)
         })
     }
 }

@@ -94,7 +94,9 @@ impl Notation for Reader<'_> {
         if self.opts.no_validate {
             warnings.append(&mut self.unknown);
             if !self.moves.is_empty() {
-                warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
+                warnings.push(
+                    Problem::whole(rules::UNREPLAYED).of_kind(crate::error::Kind::NotReplayed),
+                );
             }
             return Ok(());
         }
@@ -166,7 +168,7 @@ fn decode(
                                     crate::error::quote(part)
                                 ),
                             )
-                            .of_kind("unknown-tile"),
+                            .of_kind(crate::error::Kind::UnknownTile),
                         );
                         Action::RemoveUnknown(n)
                     }

@@ -121,7 +121,10 @@ pub fn check_game(game: &Game, board: &super::Board) -> Result<(), String> {
         let mut moves = game.moves.clone();
         let mut notes = Vec::new();
         replay(&mut moves, &mut pos, Listing::of(&game.moves), &mut notes).map_err(|(_, e)| e)?;
-        if let Some(n) = notes.iter().find(|n| n.kind != "turn-order") {
+        if let Some(n) = notes
+            .iter()
+            .find(|n| n.kind != crate::error::Kind::TurnOrder)
+        {
             return Err(n.message.clone());
         }
     }
@@ -812,7 +815,7 @@ pub struct Note {
     /// The action the note is about, if one.
     pub action: Option<usize>,
     /// The warning's kind.
-    pub kind: &'static str,
+    pub kind: crate::error::Kind,
     /// What it says.
     pub message: String,
 }
@@ -880,7 +883,7 @@ fn replay_from(
                 notes.push(Note {
                     index: at,
                     action: None,
-                    kind: "turn-order",
+                    kind: crate::error::Kind::TurnOrder,
                     message: format!(
                         "{label} {written}: numbered as {}'s, but {} is to move (an exchange \
                          written after a step is the other side's turn, and counts no number)",
@@ -945,9 +948,9 @@ fn replay_from(
                 ([(i, n)], [t]) => {
                     let tile = Tile(*t as u8);
                     let (kind, why) = match Tile::new(*n) {
-                        None => ("unknown-tile", super::not_a_tile(*n)),
+                        None => (crate::error::Kind::UnknownTile, super::not_a_tile(*n)),
                         Some(x) => (
-                            "wrong-tile",
+                            crate::error::Kind::WrongTile,
                             format!(
                                 "tile {n} is not taken off the board here ({})",
                                 pos.why_kept(x.index())
@@ -1117,15 +1120,15 @@ mod tests {
     #[test]
     fn the_seed_game_replays_whole() {
         let parsed = read(SEED, false).unwrap();
-        let kinds: Vec<&str> = parsed.warnings.iter().map(|w| w.kind).collect();
+        let kinds: Vec<_> = parsed.warnings.iter().flat_map(|w| w.kind).collect();
         assert_eq!(
             kinds,
             [
-                "result-mismatch",
-                "unknown-tile",
-                "turn-order",
-                "wrong-tile",
-                "unknown-tile"
+                crate::error::Kind::ResultMismatch,
+                crate::error::Kind::UnknownTile,
+                crate::error::Kind::TurnOrder,
+                crate::error::Kind::WrongTile,
+                crate::error::Kind::UnknownTile
             ],
             "{:?}",
             parsed.warnings
@@ -1169,8 +1172,14 @@ mod tests {
         let back = read(&text, false).unwrap();
         assert_eq!(moves(&back.game), moves(&full));
         // Only the turn-order note: nothing written to correct.
-        let kinds: Vec<&str> = back.warnings.iter().map(|w| w.kind).collect();
-        assert_eq!(kinds, ["result-mismatch", "turn-order"]);
+        let kinds: Vec<_> = back.warnings.iter().flat_map(|w| w.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                crate::error::Kind::ResultMismatch,
+                crate::error::Kind::TurnOrder
+            ]
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start};
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, BoardChoice};
@@ -65,7 +66,7 @@ impl Notation for Diag<'_, '_> {
                     "no GameType tag: diagonal coordinates read on the international 10x10 board \
                  (name the board with --variant)",
                 )
-                .of_kind("board-assumed"),
+                .of_kind(Kind::BoardAssumed),
             );
         }
         self.board = board;

@@ -6,6 +6,7 @@ use pest::Parser;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Start};
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
@@ -175,11 +176,11 @@ impl Notation for Num<'_, '_> {
             // where a game read whole says it.
             if let Inferred::Found(_, said) = &mut self.inferred {
                 if let Some(said) = said.take() {
-                    warnings.push(said.of_kind("board-inferred"));
+                    warnings.push(said.of_kind(Kind::BoardInferred));
                 }
             }
             if self.opts.no_validate {
-                warnings.push(Problem::whole(draughts::UNREPLAYED).of_kind("not-replayed"));
+                warnings.push(Problem::whole(draughts::UNREPLAYED).of_kind(Kind::NotReplayed));
             }
             return Ok(());
         }
@@ -391,7 +392,7 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
     let mut parsed = read_plain(&full, opts).map_err(|_| None)?;
     parsed
         .warnings
-        .push(Problem::whole(SHORT_READ).of_kind("short-notation"));
+        .push(Problem::whole(SHORT_READ).of_kind(Kind::ShortNotation));
     Ok(parsed)
 }
 

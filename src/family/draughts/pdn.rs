@@ -2,6 +2,7 @@
 //! tags give, and their dialect of the container (the result tokens that end
 //! a record).
 
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::draughts::{draughts_move, position_of, Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
@@ -82,7 +83,7 @@ pub fn start(
                             standard.game_type_string()
                         ),
                     )
-                    .of_kind("nonstandard-gametype"));
+                    .of_kind(Kind::NonstandardGametype));
                 }
             }
             (b, false)
@@ -102,7 +103,7 @@ pub fn start(
                                 crate::error::quote(&t.value)
                             ),
                         )
-                        .of_kind("unknown-variant"),
+                        .of_kind(Kind::UnknownVariant),
                     );
                     (Board::INTERNATIONAL, true)
                 }
@@ -447,7 +448,7 @@ pub fn judge_inferred(
 ) -> Result<(), Problem> {
     let said = warnings.len();
     let warning = std::mem::replace(&mut settled.warning, Problem::whole(String::new()));
-    warnings.push(warning.of_kind("board-inferred"));
+    warnings.push(warning.of_kind(Kind::BoardInferred));
     let Err(mut e) = judge(game, text, spans, opts, warnings) else {
         return Ok(());
     };
@@ -466,7 +467,7 @@ pub fn judge_inferred(
                 first.game_type,
                 play::Rules::of(&board).name
             ))
-            .of_kind("board-inferred");
+            .of_kind(Kind::BoardInferred);
             return Ok(());
         }
     }
@@ -563,7 +564,7 @@ impl Setups {
             return;
         }
         if replayed {
-            warnings.retain(|w| w.kind != "not-replayed");
+            warnings.retain(|w| w.kind != Some(Kind::NotReplayed));
         }
         warnings.push(
             Problem::whole(format!(
@@ -572,7 +573,7 @@ impl Setups {
                 self.later,
                 if self.later == 1 { "" } else { "s" }
             ))
-            .of_kind("setup-in-moves"),
+            .of_kind(Kind::SetupInMoves),
         );
     }
 
@@ -773,7 +774,7 @@ pub fn settle_alpha(game: &mut Game, at: (usize, usize)) -> Result<Problem, Prob
     let mut warning = settle_alpha_board(game)?;
     warning.line = at.0;
     warning.col = at.1;
-    Ok(warning.of_kind("board-assumed"))
+    Ok(warning.of_kind(Kind::BoardAssumed))
 }
 
 fn settle_alpha_board(game: &mut Game) -> Result<Problem, Problem> {
@@ -953,7 +954,7 @@ pub fn judge(
     warnings: &mut Vec<Problem>,
 ) -> Result<(), Problem> {
     if opts.no_validate && !game.moves.plies.is_empty() {
-        warnings.push(Problem::whole(UNREPLAYED).of_kind("not-replayed"));
+        warnings.push(Problem::whole(UNREPLAYED).of_kind(Kind::NotReplayed));
     }
     replayed(game, text, spans, opts, false).map(|_| ())
 }

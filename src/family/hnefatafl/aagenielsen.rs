@@ -15,6 +15,7 @@
 use serde::Deserialize;
 
 use crate::codec::{line_col, Parsed, ReadOptions};
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
@@ -282,7 +283,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     name = crate::error::quote(name)
                 ),
             )
-            .of_kind("rules-unknown"),
+            .of_kind(Kind::RulesUnknown),
         );
     }
     // Who moved first: the rules' side; the records say `black` whoever
@@ -301,7 +302,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         warnings.push(Problem::at(
             at("WhoMovedFirst"),
             "the defenders moved first, which the rules of the game type do not say: the moves are not checked",
-        ).of_kind("first-mover"));
+        ).of_kind(Kind::FirstMover));
         rules = None;
     }
     let mut game = Game::new(Variant::Tafl(Board {
@@ -368,7 +369,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                                 i + 2
                             ),
                         )
-                        .of_kind("timeout-played-on"),
+                        .of_kind(Kind::TimeoutPlayedOn),
                     );
                     // No ply: no place of one.
                     places.pop();
@@ -434,7 +435,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let off_rules = warnings.iter().any(|w| {
         matches!(
             w.kind,
-            "capture-unruled" | "capture-unlisted" | "played-on" | "timeout-played-on"
+            Some(
+                Kind::CaptureUnruled
+                    | Kind::CaptureUnlisted
+                    | Kind::PlayedOn
+                    | Kind::TimeoutPlayedOn
+            )
         )
     });
     if off_rules && first_error.is_none() {
@@ -451,7 +457,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             ),
             ..e
         }
-        .of_kind("rules-refused"));
+        .of_kind(Kind::RulesRefused));
         if let Variant::Tafl(board) = &mut game.variant {
             board.validated = false;
             board.rules = None;
@@ -509,7 +515,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                             name = crate::error::quote(name)
                         ),
                     )
-                    .of_kind("capture-count"),
+                    .of_kind(Kind::CaptureCount),
                 );
             }
         }
@@ -562,7 +568,7 @@ fn read_move(
                     "{text} names a captured square twice: read once",
                     text = crate::error::quote(text)
                 ))
-                .of_kind("captured-twice"),
+                .of_kind(Kind::CapturedTwice),
             );
         }
     }

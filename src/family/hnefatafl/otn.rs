@@ -26,6 +26,7 @@ use pest::iterators::Pair;
 use pest::Parser;
 
 use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
@@ -449,7 +450,7 @@ impl Letters<'_> {
                                     char::from(piece)
                                 ),
                             )
-                            .of_kind("piece-letter"),
+                            .of_kind(Kind::PieceLetter),
                         ),
                         _ => {}
                     }
@@ -762,7 +763,7 @@ fn fit(text: &str, bar: bool, warnings: &mut Vec<Problem>) -> String {
             "otn cannot hold a `]` at the end of a line of a tag or comment, nor a `|` in a \
          turn's first comment: written `)` and `/`",
         )
-        .of_kind("otn-escape"),
+        .of_kind(Kind::OtnEscape),
     );
     let mut out = String::with_capacity(text.len());
     for (i, c) in text.char_indices() {
@@ -855,7 +856,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                 Problem::whole(
                     "a second Rules tag: an OpenTafl record has one, the game's rules: left out",
                 )
-                .of_kind("tag-left-out"),
+                .of_kind(Kind::TagLeftOut),
             ),
             "Rules" => {
                 out.push_str("[rules:");
@@ -879,7 +880,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                          and {name} has no otn key that reads back as it: left out",
                             name = crate::error::quote(name)
                         ))
-                        .of_kind("tag-left-out"),
+                        .of_kind(Kind::TagLeftOut),
                     );
                     continue;
                 }
@@ -1210,7 +1211,7 @@ impl Writer<'_> {
         if !line.trailing.is_empty() && !opening {
             self.warnings.push(
                 Problem::whole("comments after a line's last move have no place in otn: left out")
-                    .of_kind("dropped-annotations"),
+                    .of_kind(Kind::DroppedAnnotations),
             );
         }
         Ok(())
@@ -1230,7 +1231,7 @@ impl Writer<'_> {
                     "{} the mark `--` of a suicidal move has no otn spelling: left out",
                     ply.label(self.first)
                 ))
-                .of_kind("mark-dropped"),
+                .of_kind(Kind::MarkDropped),
             );
         }
     }

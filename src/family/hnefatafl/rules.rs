@@ -18,6 +18,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Kind;
 use crate::family::hnefatafl::{Mark, Move, Square, Step, ATTACKERS, MAX_DIM, MIN_DIM};
 use crate::ir::{Line, Side, Tag};
 
@@ -1519,7 +1520,7 @@ pub struct Note {
     /// The warning's kind: `capture-unruled` (a capture listed that the
     /// rules do not make), `capture-unlisted` (one they make, not listed),
     /// `played-on` (the record plays on after the rules end the game).
-    pub kind: &'static str,
+    pub kind: crate::error::Kind,
     /// What it says.
     pub message: String,
 }
@@ -1577,7 +1578,7 @@ fn replay_from(
         if let (true, Some(end)) = (lenient, pos.over) {
             notes.push(Note {
                 index: at,
-                kind: "played-on",
+                kind: Kind::PlayedOn,
                 message: format!(
                     "{} {}: {end} by the rules, and the record plays on: its moves are kept",
                     label(number, side, first),
@@ -1694,17 +1695,17 @@ fn replay_from(
                 let taken: Vec<String> = borne_out.iter().map(Square::to_string).collect();
                 for (kind, squares, what) in [
                     (
-                        "capture-unruled",
+                        Kind::CaptureUnruled,
                         &extra,
                         "the rules capture nothing on {}, which the record lists: the record's word is kept",
                     ),
                     (
-                        "capture-unlisted",
+                        Kind::CaptureUnlisted,
                         &kept,
                         "the rules capture {}, which the record does not list: the record's word is kept",
                     ),
                     (
-                        "capture-unlisted",
+                        Kind::CaptureUnlisted,
                         &taken,
                         "the rules capture {}, which the record does not list, and its later moves bear them out: taken",
                     ),

@@ -15,6 +15,7 @@ use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
@@ -235,7 +236,7 @@ pub fn settle(
             "no Board tag or rules: the board is taken to be {extent}x{extent}, the smallest that \
              holds every square of the record"
         ))
-            .of_kind("board-assumed"),
+            .of_kind(Kind::BoardAssumed),
         );
     }
     if board.validated {
@@ -262,7 +263,7 @@ pub fn settle(
                          completed ({completed} move{})",
                         if completed == 1 { "" } else { "s" }
                     ))
-                    .of_kind("king-capture-completed"),
+                    .of_kind(Kind::KingCaptureCompleted),
                 );
             }
         }

@@ -18,6 +18,7 @@ use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
+use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Lines;
@@ -106,7 +107,7 @@ impl Notation for Reader<'_> {
             // The moves as their text claims them, nothing resolved.
             game.variant = Variant::Tenjiku(TVariant { validated: false });
             if !self.seen.is_empty() {
-                warnings.push(Problem::whole(rules::UNREPLAYED).of_kind("not-replayed"));
+                warnings.push(Problem::whole(rules::UNREPLAYED).of_kind(Kind::NotReplayed));
             }
             let mut claims = std::mem::take(&mut self.seen)
                 .into_iter()
@@ -147,7 +148,7 @@ impl Notation for Reader<'_> {
                     "a move marked `x` onto an empty square, or `-` onto an enemy piece: read as \
                  the board has it (written `-` and `x`)",
                 )
-                .of_kind("capture-mark"),
+                .of_kind(Kind::CaptureMark),
             );
         }
         let mut moves = moves.into_iter().map(Ply::Move);
@@ -425,7 +426,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                      without the origin, which the text does not give",
                     if without_origin == 1 { "" } else { "s" }
                 ))
-                .of_kind("origin-unknown"),
+                .of_kind(Kind::OriginUnknown),
             );
         }
     }
