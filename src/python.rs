@@ -12,7 +12,7 @@
 //! - `table_parts` and `table_part` are the csv tables of an input cut
 //!   into parts, for `kifu.dask`: the parts, cut at record boundaries by
 //!   the format's scan ([`Records`]), and one part's rows (the csv
-//!   writer's, [`csv::table_rows`]) as columns.
+//!   writer's, [`rows::typed_rows`]) as columns.
 //!
 //! A game that fails is an item of the iteration (a `ReadError`), not an
 //! exception that ends it.
@@ -36,7 +36,8 @@ use crate::error::{Error, Problem};
 use crate::family::spell::Lines;
 use crate::format::{self, Format, FORMATS};
 use crate::input::Damage;
-use crate::interchange::csv::{self, GameIds, Kind, COLUMNS, TABLES};
+use crate::interchange::csv::{self, GameIds};
+use crate::interchange::rows::{self, Kind, COLUMNS, TABLES};
 use crate::ir::{Comment, Game as IrGame, Line, Ply};
 use crate::options::{Given, Settings, Sides};
 use crate::plan::{self, Outputs};
@@ -1147,7 +1148,7 @@ impl Col {
 }
 
 /// The rows of a part, kept as columns: the csv tables' rows
-/// ([`csv::table_rows`]), each game numbered after the `first` games of
+/// ([`rows::typed_rows`]), each game numbered after the `first` games of
 /// its input before the part and keyed after the records before it.
 struct Columns {
     tables: [Vec<Col>; 3],
@@ -1163,7 +1164,7 @@ impl Games for Columns {
             ..*origin
         };
         let tables = &mut self.tables;
-        csv::table_rows(text, &origin, &id, |t, values| {
+        rows::typed_rows(text, &origin, &id, |t, values| {
             for ((col, value), column) in tables[t].iter_mut().zip(values).zip(COLUMNS[t]) {
                 col.push(column.0, *value)?;
             }
@@ -1203,7 +1204,8 @@ fn table_part(
 ) -> PyResult<(Py<PyDict>, Py<PyDict>, Py<PyDict>, Py<PyDict>)> {
     use std::io::{Read, Seek, SeekFrom};
     let from = from_format.map(named).transpose()?;
-    let to = named("csv")?;
+    // The csv tables' rows, typed ([`rows::write_typed`]).
+    let to = named("parquet")?;
     let given = options_for_both_sides(options)?;
     let prior = prior.unwrap_or_default();
     let done = py.detach(|| -> Result<_, Error> {
@@ -1213,6 +1215,14 @@ fn table_part(
             .get(job)
             .ok_or_else(|| Error::Usage(format!("{}: it has no input {job}", path.display())))?;
         let options = crate::options::run::resolve(&given, &[job.from], to)?;
+        let write = options.write();
+        if write.get::<rows::Options>().is_some_and(|o| o.fen) {
+            return Err(Error::Usage(
+                "kifu.dask's tables have no fen column: write the csv or parquet tables \
+                 with kifu.convert(..., fen=True) to have it"
+                    .into(),
+            ));
+        }
         let conv = Converter {
             from: job.from,
             to,

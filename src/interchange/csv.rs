@@ -19,571 +19,21 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use crate::codec::{
-    line_col, too_deep, Folder, Games, Origin, Oversize, Parsed, ReadOptions, RunWriter, Scan,
-    Skip, SourceNotation, Tables, WriteOptions,
+    line_col, too_deep, Folder, Games, Origin, Oversize, Parsed, ReadOptions, Scan, Skip, Tables,
+    WriteOptions,
 };
 use crate::error::{Error, Problem};
-use crate::family::spell::Lines;
-use crate::family::{move_fields, Move, MoveFields, Setup, Variant};
+use crate::family::{Move, Setup, Variant};
+use crate::interchange::rows::{self, columns, header, Kind::*, COLUMNS, KEYS};
 use crate::ir::{Comment, Game, GameResult, Line, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use crate::output::{OutFile, Output};
 
+pub(crate) use crate::interchange::rows::field;
+pub use crate::interchange::rows::{runs, write, CANNOT_HOLD, TABLES};
+
 /// The table files of a folder, in the order of [`TABLES`].
 pub const FILES: [&str; 3] = ["games.csv", "tags.csv", "moves.csv"];
-
-/// The names of the tables, as the container rows and the SQL schema name
-/// them.
-pub const TABLES: [&str; 3] = ["games", "tags", "moves"];
-
-/// How a column holds its values, for the SQL schema and the parquet
-/// tables' types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// Text.
-    Text,
-    /// A whole number.
-    Integer,
-    /// `1` or `0`.
-    Boolean,
-    /// JSON text, as the `json` format writes the IR.
-    Json,
-}
-
-/// One column: its name, kind, and whether it is never NULL.
-pub(crate) type Column = (&'static str, Kind, bool);
-
-use Kind::*;
-
-/// The columns of `games.csv`.
-const GAMES: &[Column] = &[
-    ("game_id", Text, true),
-    ("source", Text, true),
-    ("game", Integer, true),
-    ("family", Text, true),
-    ("variant", Json, true),
-    ("event", Text, false),
-    ("site", Text, false),
-    ("date", Text, false),
-    ("round", Text, false),
-    ("white", Text, false),
-    ("black", Text, false),
-    ("result_tag", Text, false),
-    ("plies", Integer, true),
-    ("result", Text, false),
-    ("setup", Json, false),
-    ("preamble", Json, false),
-    ("comments_end", Json, false),
-];
-
-/// The columns of `tags.csv`.
-const TAGS: &[Column] = &[
-    ("game_id", Text, true),
-    ("position", Integer, true),
-    ("name", Text, true),
-    ("value", Text, true),
-];
-
-/// The columns of `moves.csv`.
-const MOVES: &[Column] = &[
-    ("game_id", Text, true),
-    ("seq", Integer, true),
-    ("ply", Integer, false),
-    ("number", Integer, false),
-    ("side", Text, false),
-    ("variation", Text, false),
-    ("move", Text, false),
-    ("canonical", Text, false),
-    ("from_square", Text, false),
-    ("to_square", Text, false),
-    ("captured", Text, false),
-    ("piece", Text, false),
-    ("promotion", Text, false),
-    ("is_check", Boolean, false),
-    ("is_mate", Boolean, false),
-    ("glyph", Text, false),
-    ("nags", Text, false),
-    ("comments_before", Json, false),
-    ("comments_after", Json, false),
-    ("comments_end", Json, false),
-    ("ir", Json, false),
-];
-
-/// Each table's columns, in the order of [`TABLES`].
-pub(crate) const COLUMNS: [&[Column]; 3] = [GAMES, TAGS, MOVES];
-
-/// How many leading columns of each table the sink writes (the key, and
-/// for games the source and index); the container row holds the rest.
-pub(crate) const KEYS: [usize; 3] = [3, 1, 1];
-
-/// The seven-tag roster, in the order of its columns.
-const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-
-/// The header row of a table (without its line end).
-fn header(table: usize) -> String {
-    COLUMNS[table]
-        .iter()
-        .map(|c| c.0)
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Appends one field: NULL as nothing, the empty string and any value with
-/// a comma, a quote or a line break quoted (quotes doubled), others as
-/// they are.
-fn field(out: &mut String, value: Option<&str>) {
-    match value {
-        None => {}
-        Some(v) if v.is_empty() || v.bytes().any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n')) => {
-            out.push('"');
-            for (i, part) in v.split('"').enumerate() {
-                if i > 0 {
-                    out.push_str("\"\"");
-                }
-                out.push_str(part);
-            }
-            out.push('"');
-        }
-        Some(v) => out.push_str(v),
-    }
-}
-
-/// The kind of the error of a game that the tables cannot hold: a NUL
-/// character (U+0000) in a text, which PostgreSQL refuses (the whole file)
-/// and SQLite cuts the value at. The game fails; the others convert.
-pub const CANNOT_HOLD: &str = "csv-cannot-hold";
-
-/// Whether JSON text holds an escaped NUL character (`\u0000`, as
-/// serde_json writes one), not a backslash followed by `u0000`.
-fn json_has_nul(json: &str) -> bool {
-    let bytes = json.as_bytes();
-    let mut at = 0;
-    while let Some(i) = memchr::memchr(b'\\', &bytes[at..]) {
-        let i = at + i;
-        if bytes[i + 1..].starts_with(b"u0000") {
-            return true;
-        }
-        // Past the escaped character (a second backslash included).
-        at = i + 2;
-        if at >= bytes.len() {
-            break;
-        }
-    }
-    false
-}
-
-/// Appends one container row: the table's name (an index of [`TABLES`]),
-/// then its fields; an error when a field holds a NUL character, which
-/// no database holds in text ([`CANNOT_HOLD`]).
-fn row(out: &mut String, table: usize, fields: &[Option<&str>]) -> Result<(), Problem> {
-    for (&(name, kind, _), value) in COLUMNS[table][KEYS[table]..].iter().zip(fields) {
-        let Some(v) = value else { continue };
-        let nul = match kind {
-            Json => json_has_nul(v),
-            Text | Integer | Boolean => memchr::memchr(0, v.as_bytes()).is_some(),
-        };
-        if nul {
-            return Err(Problem::whole(format!(
-                "cannot be written in the database tables (csv, parquet): the {} table's \
-                 `{name}` holds a NUL character (U+0000), which database text cannot hold",
-                TABLES[table]
-            ))
-            .of_kind(CANNOT_HOLD));
-        }
-    }
-    out.push_str(TABLES[table]);
-    for f in fields {
-        out.push(',');
-        field(out, *f);
-    }
-    out.push_str("\r\n");
-    Ok(())
-}
-
-fn to_json(value: &impl Serialize) -> Result<String, Problem> {
-    serde_json::to_string(value).map_err(|e| Problem::whole(e.to_string()))
-}
-
-/// Comments as a JSON array, as the `json` format writes them; `None` for
-/// none.
-fn comments_json(comments: &[Comment]) -> Result<Option<String>, Problem> {
-    if comments.is_empty() {
-        Ok(None)
-    } else {
-        to_json(&comments).map(Some)
-    }
-}
-
-/// The error of a writer whose plies and move fields do not pair up (a
-/// bug).
-const LOST: &str = "the move fields lost their place in the game";
-
-/// Writes one game as container rows: its games row, its tags rows, and a
-/// moves row per ply (each ply, then its variations), plus a row for each
-/// variation without plies. [`TableSink`] puts them in their tables. The
-/// `move` column holds each move as the format it was read from
-/// ([`WriteOptions::source`]) spells it: through its spelling ([`SourceNotation::spell`])
-/// where that is not the family's canonical notation, whose spelling
-/// [`move_fields`] gives.
-pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    crate::codec::write_runs(runs(opts), game, out)
-}
-
-/// The writer of a game's container rows a run at a time
-/// ([`crate::codec::RunsFn`]): the moves rows as the runs come, the games
-/// and tags rows (which say how many plies the main line has, and the
-/// result) before them at the end. The last ply of a variation waits for
-/// the next ply, the variation's end (its `comments_end`) or a variation
-/// of it; a variation whose last move has a variation opened after it
-/// and which ends in comments cannot be written so (its rows are
-/// written), and the record is converted whole.
-pub fn runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
-    Box::new(CsvRuns {
-        source: opts.source.clone(),
-        head_written: false,
-        rows: MoveRows { seq: 0 },
-        main_plies: 0,
-        lines: vec![OpenLine::new(String::new(), true)],
-    })
-}
-
-/// A game being written as container rows a run at a time ([`runs`]).
-struct CsvRuns {
-    source: Option<SourceNotation>,
-    /// Whether [`RunWriter::head`] wrote the games and tags rows first.
-    head_written: bool,
-    rows: MoveRows,
-    /// The main line's plies written.
-    main_plies: usize,
-    /// The lines open, the main line first.
-    lines: Vec<OpenLine>,
-}
-
-/// A line open in a game written a run at a time.
-struct OpenLine {
-    /// Its variation path (empty for the main line).
-    path: String,
-    main: bool,
-    /// The plies written in it.
-    plies: usize,
-    /// The variations of its last ply so far.
-    variations: usize,
-    /// Its last ply's row, and the rows of the variations read with it,
-    /// until it is known whether the line ends after it.
-    pending: Option<(Vec<Option<String>>, String)>,
-    /// Its last ply's row was written before the line's end was known (a
-    /// variation of it opened).
-    last_written: bool,
-}
-
-impl OpenLine {
-    fn new(path: String, main: bool) -> OpenLine {
-        OpenLine {
-            path,
-            main,
-            plies: 0,
-            variations: 0,
-            pending: None,
-            last_written: false,
-        }
-    }
-
-    /// Writes the last ply's row held, its `comments_end` `end`.
-    fn flush(&mut self, end: Option<String>, out: &mut String) -> Result<(), Problem> {
-        if let Some((mut fields, after)) = self.pending.take() {
-            fields[END] = end;
-            moves_row(out, &fields)?;
-            out.push_str(&after);
-        }
-        Ok(())
-    }
-}
-
-impl CsvRuns {
-    fn line(&mut self) -> Result<&mut OpenLine, Problem> {
-        self.lines.last_mut().ok_or_else(crate::codec::not_open)
-    }
-}
-
-impl RunWriter for CsvRuns {
-    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
-        head_rows(game, game.moves.plies.len(), out)?;
-        self.head_written = true;
-        Ok(())
-    }
-
-    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
-        let mut fields = fields_of(run, self.source.as_ref())?.into_iter();
-        let (rows, lines) = (&mut self.rows, &mut self.lines);
-        let line = lines.last_mut().ok_or_else(crate::codec::not_open)?;
-        for ply in &run.moves.plies {
-            line.flush(None, out)?;
-            line.plies += 1;
-            line.variations = ply.variations.len();
-            line.last_written = false;
-            let f = fields.next().ok_or_else(|| Problem::whole(LOST))?;
-            let row = rows.ply_row(ply, f, line.plies, &line.path)?;
-            let mut after = String::new();
-            rows.variations(&mut after, &mut fields, ply, line.plies, &line.path)?;
-            match line.main {
-                true => {
-                    moves_row(out, &row)?;
-                    out.push_str(&after);
-                }
-                false => line.pending = Some((row, after)),
-            }
-        }
-        if line.main {
-            self.main_plies += run.moves.plies.len();
-        }
-        if fields.next().is_some() {
-            return Err(Problem::whole(LOST));
-        }
-        Ok(())
-    }
-
-    fn open(&mut self, out: &mut String) -> Result<(), Problem> {
-        let line = self.line()?;
-        if line.plies == 0 {
-            return Err(crate::codec::opened_first());
-        }
-        if line.pending.is_some() {
-            line.flush(None, out)?;
-            line.last_written = true;
-        }
-        line.variations += 1;
-        let path = variation_path(&line.path, line.plies, line.variations);
-        self.lines.push(OpenLine::new(path, false));
-        Ok(())
-    }
-
-    fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
-        if self.lines.len() < 2 {
-            return Err(crate::codec::not_open());
-        }
-        let mut line = self.lines.pop().expect("checked above");
-        let end = comments_json(trailing)?;
-        if line.plies == 0 {
-            return self.rows.empty_variation(out, &line.path, end);
-        }
-        if line.last_written && end.is_some() {
-            return Err(Problem::whole(
-                "a variation ends in comments after a variation of its last move: written whole",
-            ));
-        }
-        line.flush(end, out)
-    }
-
-    fn end(
-        mut self: Box<Self>,
-        game: &Game,
-        head: &mut String,
-        out: &mut String,
-    ) -> Result<Vec<Problem>, Problem> {
-        if self.lines.len() != 1 {
-            return Err(crate::codec::left_open());
-        }
-        self.line()?.flush(None, out)?;
-        if !self.head_written {
-            head_rows(game, self.main_plies, head)?;
-        }
-        Ok(Vec::new())
-    }
-}
-
-/// The games row of a game whose main line has `plies` plies, and its
-/// tags rows.
-fn head_rows(game: &Game, plies: usize, out: &mut String) -> Result<(), Problem> {
-    let variant = to_json(&game.variant)?;
-    let setup = game.setup.as_ref().map(to_json).transpose()?;
-    let plies = plies.to_string();
-    let preamble = comments_json(&game.preamble)?;
-    let end = comments_json(&game.moves.trailing)?;
-    let mut games: Vec<Option<&str>> = vec![Some(game.family().name()), Some(&variant)];
-    games.extend(ROSTER.map(|t| game.tag(t)));
-    games.extend([
-        Some(plies.as_str()),
-        game.result.map(|r| r.token()),
-        setup.as_deref(),
-        preamble.as_deref(),
-        end.as_deref(),
-    ]);
-    row(out, 0, &games)?;
-    for (i, tag) in game.tags.iter().enumerate() {
-        let position = (i + 1).to_string();
-        row(
-            out,
-            1,
-            &[Some(&position), Some(&tag.name), Some(&tag.value)],
-        )?;
-    }
-    Ok(())
-}
-
-/// The move fields of each ply of a game (each ply, then its variations),
-/// their `move` as the source spells it ([`source_spelling`]).
-fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Vec<MoveFields>, Problem> {
-    let mut fields = move_fields(game)?;
-    if let Some(spelled) = source_spelling(game, source) {
-        if spelled.len() != fields.len() {
-            return Err(Problem::whole(LOST));
-        }
-        for (f, text) in fields.iter_mut().zip(spelled) {
-            // A move its source writes as nothing (a null move on a
-            // scoresheet) keeps the family's spelling.
-            if !text.is_empty() {
-                f.written = text;
-            }
-        }
-    }
-    Ok(fields)
-}
-
-/// Each move of a game (in the order [`move_fields`] gives them) as the
-/// source format spells it ([`spell::every_ply`]), where that is not what
-/// [`move_fields`] writes already: `None` for a source of no family (an
-/// interchange format: json, xml, csv), for the family's canonical
-/// notation (whose spelling [`MoveFields::written`] is), for a format
-/// that spells no moves (one kifu only reads), and for a game it cannot
-/// spell; then `move` is the family's canonical notation.
-fn source_spelling(game: &Game, source: Option<&SourceNotation>) -> Option<Vec<String>> {
-    let source = source.filter(|s| s.family == game.family())?;
-    if source.name == game.family().canonical_notation() {
-        return None;
-    }
-    (source.spell)(game, Lines::All, &source.read).ok()
-}
-
-/// The `comments_end` column of a moves row, after the table's keys.
-const END: usize = 18;
-
-/// The variation path of the `v`th variation of the `index`th ply of the
-/// line at `path`.
-fn variation_path(path: &str, index: usize, v: usize) -> String {
-    match path {
-        "" => format!("{index}.{v}"),
-        _ => format!("{path}/{index}.{v}"),
-    }
-}
-
-/// Writes one moves row.
-fn moves_row(out: &mut String, fields: &[Option<String>]) -> Result<(), Problem> {
-    let fields: Vec<Option<&str>> = fields.iter().map(Option::as_deref).collect();
-    row(out, 2, &fields)
-}
-
-/// Writes the moves rows of a game, numbering them.
-struct MoveRows {
-    seq: usize,
-}
-
-impl MoveRows {
-    /// The rows of a line whose variation path is `path` (empty for the
-    /// main line, whose comments after its last ply are the games row's).
-    fn line(
-        &mut self,
-        out: &mut String,
-        fields: &mut impl Iterator<Item = MoveFields>,
-        line: &Line,
-        path: &str,
-    ) -> Result<(), Problem> {
-        if line.plies.is_empty() {
-            return self.empty_variation(out, path, comments_json(&line.trailing)?);
-        }
-        let last = line.plies.len();
-        for (i, ply) in line.plies.iter().enumerate() {
-            let f = fields.next().ok_or_else(|| Problem::whole(LOST))?;
-            let mut row = self.ply_row(ply, f, i + 1, path)?;
-            if i + 1 == last {
-                row[END] = comments_json(&line.trailing)?;
-            }
-            moves_row(out, &row)?;
-            self.variations(out, fields, ply, i + 1, path)?;
-        }
-        Ok(())
-    }
-
-    /// The rows of the variations of the `index`th ply of the line at
-    /// `path`.
-    fn variations(
-        &mut self,
-        out: &mut String,
-        fields: &mut impl Iterator<Item = MoveFields>,
-        ply: &Ply,
-        index: usize,
-        path: &str,
-    ) -> Result<(), Problem> {
-        for (v, var) in ply.variations.iter().enumerate() {
-            self.line(out, fields, var, &variation_path(path, index, v + 1))?;
-        }
-        Ok(())
-    }
-
-    /// The row of a variation without plies: a row of its own, with no
-    /// move.
-    fn empty_variation(
-        &mut self,
-        out: &mut String,
-        path: &str,
-        end: Option<String>,
-    ) -> Result<(), Problem> {
-        self.seq += 1;
-        let seq = self.seq.to_string();
-        let mut fields = vec![None; MOVES.len() - 1];
-        fields[0] = Some(seq.as_str());
-        fields[4] = Some(path);
-        fields[END] = end.as_deref();
-        row(out, 2, &fields)
-    }
-
-    /// The row of the `index`th ply of the line at `path` (its
-    /// `comments_end` empty), numbered next.
-    fn ply_row(
-        &mut self,
-        ply: &Ply,
-        f: MoveFields,
-        index: usize,
-        path: &str,
-    ) -> Result<Vec<Option<String>>, Problem> {
-        self.seq += 1;
-        let side = match ply.side {
-            Side::White => "white",
-            Side::Black => "black",
-        };
-        let captured = f.captured.join(" ");
-        let flag = |b: Option<bool>| b.map(|b| if b { "1" } else { "0" }.to_string());
-        let nags = ply
-            .nags
-            .iter()
-            .map(|n| n.to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
-        Ok(vec![
-            Some(self.seq.to_string()),
-            Some(index.to_string()),
-            Some(ply.number.to_string()),
-            Some(side.to_string()),
-            (!path.is_empty()).then(|| path.to_string()),
-            Some(f.written),
-            Some(f.canonical),
-            f.from,
-            f.to,
-            (!captured.is_empty()).then_some(captured),
-            f.piece,
-            f.promotion,
-            flag(f.check),
-            flag(f.mate),
-            ply.glyph.clone(),
-            (!nags.is_empty()).then_some(nags),
-            comments_json(&ply.before)?,
-            comments_json(&ply.after)?,
-            None,
-            Some(to_json(&ply.mv)?),
-        ])
-    }
-}
 
 /// Where the row that starts at `data[0]` ends: after its line end outside
 /// quotes; `None` when `data` does not hold it.
@@ -699,52 +149,10 @@ pub(crate) fn container_rows(text: &str) -> impl Iterator<Item = io::Result<(usi
     })
 }
 
-/// Each row of one game's tables, keys first, as every table output
-/// writes them ([`write`]'s container rows after the game's `id`, and for
-/// the games row its source and index from `origin`): `push` takes each
-/// row's table (an index of [`TABLES`]) and its values (`None`: NULL), in
-/// the order of [`COLUMNS`].
-pub(crate) fn table_rows(
-    text: &str,
-    origin: &Origin<'_>,
-    id: &str,
-    mut push: impl FnMut(usize, &[Option<&str>]) -> io::Result<()>,
-) -> io::Result<()> {
-    let index = origin.index.to_string();
-    for row in container_rows(text) {
-        let (t, rest) = row?;
-        let mut fields = Vec::with_capacity(COLUMNS[t].len() - KEYS[t]);
-        let mut at = 0;
-        let mut more = rest.starts_with(',');
-        at += usize::from(more);
-        while more {
-            let (value, next, m) = next_field(rest, at).map_err(io::Error::other)?;
-            fields.push(value);
-            (at, more) = (next, m);
-        }
-        let mut values: Vec<Option<&str>> = Vec::with_capacity(COLUMNS[t].len());
-        values.push(Some(id));
-        if t == 0 {
-            values.extend([Some(origin.source), Some(index.as_str())]);
-        }
-        values.extend(fields.iter().map(|f| f.as_deref()));
-        if values.len() != COLUMNS[t].len() {
-            return Err(io::Error::other(format!(
-                "a {} row of {} columns where it has {} (a bug)",
-                TABLES[t],
-                values.len(),
-                COLUMNS[t].len()
-            )));
-        }
-        push(t, &values)?;
-    }
-    Ok(())
-}
-
 impl TableSink {
     /// Tables over these outputs (in the order of [`TABLES`]); writes the
     /// header rows.
-    fn new(outs: [Option<Output>; 3], name: String) -> io::Result<TableSink> {
+    fn new(outs: [Option<Output>; 3], name: String, fen: bool) -> io::Result<TableSink> {
         let mut sink = TableSink {
             outs,
             name,
@@ -753,7 +161,7 @@ impl TableSink {
         };
         for (t, out) in sink.outs.iter_mut().enumerate() {
             if let Some(out) = out {
-                out.write_all(header(t).as_bytes())?;
+                out.write_all(header(t, fen).as_bytes())?;
                 out.write_all(b"\r\n")?;
             }
         }
@@ -850,14 +258,23 @@ impl Folder for CsvFolder {
                 line: 1,
                 again: Vec::new(),
                 again_at: 0,
+                fen: false,
             };
-            match table.next()? {
-                Some(h) if h.text.trim_start_matches('\u{feff}') == header(t) => Ok(table),
+            // The moves table may have the `fen` column (written with
+            // `--to-opt fen=true`): it is read past.
+            let head = table.next()?;
+            let head = head.as_ref().map(|h| h.text.trim_start_matches('\u{feff}'));
+            match head {
+                Some(h) if h == header(t, false) => Ok(table),
+                Some(h) if t == 2 && h == header(t, true) => {
+                    table.fen = true;
+                    Ok(table)
+                }
                 _ => Err(table.error(
                     1,
                     &format!(
                         "the header row is not kifu's: {}",
-                        crate::error::quote(&header(t))
+                        crate::error::quote(&header(t, false))
                     ),
                 )),
             }
@@ -875,19 +292,25 @@ impl Folder for CsvFolder {
         }))
     }
 
-    fn create(&self, dir: &Path) -> Result<Box<dyn Tables>, Error> {
+    fn create(&self, dir: &Path, opts: &WriteOptions) -> Result<Box<dyn Tables>, Error> {
         fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let open = |name: &str| OutFile::create(&dir.join(name)).map(Output::File);
         let outs = [open(FILES[0])?, open(FILES[1])?, open(FILES[2])?];
         let name = dir.display().to_string();
-        let sink = TableSink::new(outs.map(Some), name.clone()).map_err(|e| Error::io(name, e))?;
+        let fen = rows::options(opts).fen;
+        let sink =
+            TableSink::new(outs.map(Some), name.clone(), fen).map_err(|e| Error::io(name, e))?;
         Ok(Box::new(sink))
     }
 
-    fn stream(&self, out: Output, name: String) -> Box<dyn Tables> {
+    fn stream(&self, out: Output, name: String, opts: &WriteOptions) -> Box<dyn Tables> {
         // The header is written with the first write; an error there is
         // the stream's, reported when the sink is used or committed.
-        match TableSink::new([None, None, Some(out)], name.clone()) {
+        match TableSink::new(
+            [None, None, Some(out)],
+            name.clone(),
+            rows::options(opts).fen,
+        ) {
             Ok(sink) => Box::new(sink),
             Err(e) => Box::new(Failed(name, Some(e))),
         }
@@ -951,6 +374,8 @@ struct TableReader {
     /// Lines read past a damaged row, read again first.
     again: Vec<u8>,
     again_at: usize,
+    /// Whether it is a moves table with the `fen` column.
+    fen: bool,
 }
 
 /// A scan of a row's text (without its line end) as RFC 4180 reads it, a
@@ -1083,7 +508,7 @@ impl TableReader {
         }
         self.line += 1;
         let first = bytes.len();
-        let columns = COLUMNS[self.table].len();
+        let columns = columns(self.table, self.fen).len();
         let mut scan = RowScan::new();
         scan.scan(without_line_end(&bytes));
         // A quoted field that holds a line end: the row goes on.
@@ -1630,6 +1055,10 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
             more = m;
         }
         let want = COLUMNS[t].len() - KEYS[t];
+        // A moves row of tables with the `fen` column: it is not read.
+        if t == 2 && fields.len() == want + 1 {
+            fields.pop();
+        }
         if fields.len() != want {
             return Err(Problem::at(
                 at(),

@@ -3,6 +3,7 @@
 pub mod csv;
 pub mod json;
 pub mod parquet;
+pub mod rows;
 pub mod xml;
 
 use crate::ir::Ply;

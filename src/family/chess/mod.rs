@@ -590,6 +590,9 @@ impl crate::family::GameFamily for Chess {
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_fens(game)
     }
+    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
+        rules::positions(game)
+    }
     fn draw(
         game: &crate::ir::Game,
         view: &crate::family::draw::View<'_>,
