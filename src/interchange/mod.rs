@@ -2,6 +2,7 @@
 
 pub mod csv;
 pub mod json;
+mod merge;
 pub mod parquet;
 pub mod rows;
 pub mod xml;

@@ -22,7 +22,7 @@ use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::ByteArray;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnPath, Type};
 
@@ -206,8 +206,10 @@ impl Filling {
                 v.clear();
             }
             (Values::Text(data, ends), ColumnWriter::ByteArrayColumnWriter(w)) => {
-                // Each value a slice of the one buffer, shared.
-                let bytes = Bytes::from(std::mem::take(data));
+                // Each value a slice of the one buffer, shared; the next
+                // row group's buffer starts as large.
+                let size = data.len();
+                let bytes = Bytes::from(std::mem::replace(data, Vec::with_capacity(size)));
                 let mut start = 0;
                 let values: Vec<ByteArray> = ends
                     .iter()
@@ -272,7 +274,11 @@ fn properties(columns: &[Column]) -> Result<WriterProperties, io::Error> {
         .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")));
     for &(name, kind, _) in columns {
         if kind == Kind::Json {
-            props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
+            // No minimum and maximum of JSON text either: no query
+            // prunes by them, and comparing long values costs.
+            props = props
+                .set_column_dictionary_enabled(ColumnPath::from(name), false)
+                .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
         }
     }
     Ok(props.build())

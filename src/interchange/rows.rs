@@ -264,17 +264,14 @@ fn push_int(out: &mut String, v: i64) {
 /// as they are.
 pub(crate) fn field(out: &mut String, value: Option<&str>) {
     let Some(v) = value else { return };
-    let b = v.as_bytes();
-    if !v.is_empty()
-        && memchr::memchr3(b',', b'"', b'\n', b).is_none()
-        && memchr::memchr(b'\r', b).is_none()
-    {
+    let plain = v.bytes().all(|b| !matches!(b, b',' | b'"' | b'\r' | b'\n'));
+    if plain && !v.is_empty() {
         out.push_str(v);
         return;
     }
     out.push('"');
     let mut at = 0;
-    for q in memchr::memchr_iter(b'"', b) {
+    for q in memchr::memchr_iter(b'"', v.as_bytes()) {
         out.push_str(&v[at..=q]);
         out.push('"');
         at = q + 1;
@@ -490,6 +487,9 @@ impl RunWriter for TableRuns {
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
         let rows = self.rows();
+        // Room for the rows (a moves row is about 200 bytes): the text is
+        // not copied as it grows.
+        out.reserve(run.moves.plies.len() * 256);
         let mut plies = PlyRows::of(run, self.source.as_ref(), self.fen)?;
         let seq = &mut self.seq;
         let line = self.lines.last_mut().ok_or_else(crate::codec::not_open)?;
