@@ -27,17 +27,13 @@ use pyo3::exceptions::{PyException, PyOSError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
-use crate::archive::{
-    convert_stream, cut_short, Converter, Document, ParMap, Records, Report, Sink, BATCH_BYTES,
-};
-use crate::codec::{Games, Origin, Parsed, ReadOptions, WriteOptions, MAX_RECORD};
+use crate::archive::{cut_short, Document, ParMap, Records, Sink};
+use crate::codec::{Parsed, ReadOptions, WriteOptions, MAX_RECORD};
 use crate::convert::{Ended, Run};
 use crate::error::{Error, Problem};
 use crate::family::spell::Lines;
 use crate::format::{self, Format, FORMATS};
 use crate::input::Damage;
-use crate::interchange::csv::{self, GameIds};
-use crate::interchange::rows::{self, Kind, COLUMNS, TABLES};
 use crate::ir::{Comment, Game as IrGame, Line, Ply};
 use crate::options::{Given, Settings, Sides};
 use crate::plan::{self, Outputs};

@@ -48,7 +48,7 @@ fn row_end(data: &[u8]) -> Option<usize> {
     while let Some(i) = memchr::memchr(b'\n', &data[at..]) {
         let nl = at + i;
         quotes += data[at..nl].iter().filter(|&&b| b == b'"').count();
-        if quotes % 2 == 0 {
+        if quotes.is_multiple_of(2) {
             return Some(nl + 1);
         }
         at = nl + 1;
@@ -760,6 +760,7 @@ pub fn schema(dialect: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interchange::merge::{without_line_end, RowScan};
 
     #[test]
     fn fields_are_quoted_as_rfc_4180_says_and_read_back() {

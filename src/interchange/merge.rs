@@ -102,19 +102,19 @@ struct TableReader {
 /// field at a time (memchr to the next quote or comma). It goes on where
 /// it stopped when the row grows by a line (a quoted field that holds a
 /// line end), so a long row is scanned once.
-struct RowScan {
+pub(super) struct RowScan {
     /// How many fields.
-    fields: usize,
+    pub(super) fields: usize,
     /// The first damage: its byte offset and why.
     damage: Option<(usize, &'static str)>,
     /// Where the scan goes on.
     at: usize,
     /// Where the quoted field still open at `at` starts, if one is.
-    open: Option<usize>,
+    pub(super) open: Option<usize>,
 }
 
 impl RowScan {
-    fn new() -> RowScan {
+    pub(super) fn new() -> RowScan {
         RowScan {
             fields: 1,
             damage: None,
@@ -124,7 +124,7 @@ impl RowScan {
     }
 
     /// Scans the row's text from where the last scan stopped.
-    fn scan(&mut self, bytes: &[u8]) {
+    pub(super) fn scan(&mut self, bytes: &[u8]) {
         let mut i = self.at;
         loop {
             let opened = match self.open.take() {
@@ -189,7 +189,7 @@ impl RowScan {
     }
 
     /// The damage found, a quoted field never closed included.
-    fn damage(&self) -> Option<(usize, &'static str)> {
+    pub(super) fn damage(&self) -> Option<(usize, &'static str)> {
         self.damage
             .or(self.open.map(|at| (at, "a quoted field is never closed")))
     }
@@ -283,7 +283,7 @@ impl TableReader {
 }
 
 /// A row's bytes without its line end (LF or CRLF).
-fn without_line_end(bytes: &[u8]) -> &[u8] {
+pub(super) fn without_line_end(bytes: &[u8]) -> &[u8] {
     let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     bytes.strip_suffix(b"\r").unwrap_or(bytes)
 }

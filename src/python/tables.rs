@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::{named, options_for_both_sides, py_error};
-use crate::archive::{convert_stream, Converter, Records, Report};
-use crate::codec::{Games, Origin, ReadOptions, WriteOptions};
+use crate::archive::{convert_stream, Converter, Records, Report, BATCH_BYTES};
+use crate::codec::{Games, Origin, ReadOptions, WriteOptions, MAX_RECORD};
 use crate::error::Error;
 use crate::input::Damage;
 use crate::interchange::csv::{self, GameIds};
