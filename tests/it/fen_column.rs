@@ -299,3 +299,44 @@ fn the_option_is_refused_by_formats_without_it() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("fen"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_record_streamed_a_run_at_a_time_has_the_positions_of_one_written_whole() {
+    // Over `STREAM_ABOVE` (256 KiB): read and written a run at a time. The
+    // knights go out and back, so every fourth position is the same.
+    let comment = format!("{{{}}}", "x".repeat(300));
+    let mut game = String::from("[Event \"long\"]\n\n");
+    for i in 1..=400 {
+        game.push_str(&format!(
+            "{}. Nf3 {comment} Nf6 {comment} {}. Ng1 {comment} Ng8 {comment} ",
+            2 * i - 1,
+            2 * i
+        ));
+    }
+    game.push_str("*\n");
+    assert!(game.len() > kifu::codec::STREAM_ABOVE);
+    let tmp = tempfile::tempdir().unwrap();
+    tables(
+        tmp.path(),
+        "pgn",
+        "csv",
+        &["--to-opt", "fen=true"],
+        "-",
+        game.as_bytes(),
+    );
+    let rows = moves(tmp.path());
+    assert_eq!(rows.len(), 1600);
+    let board = |fen: &str| fen.split(' ').next().unwrap().to_string();
+    for (k, row) in rows.iter().enumerate() {
+        let fen = get(row, "fen");
+        assert_eq!(board(fen), board(get(&rows[k % 4], "fen")), "row {}", k + 1);
+        // The move number goes on across the runs.
+        let number = fen.rsplit(' ').next().unwrap();
+        assert_eq!(
+            number,
+            (k / 2 + 1 + k % 2).to_string(),
+            "row {}: {fen}",
+            k + 1
+        );
+    }
+}
