@@ -325,11 +325,12 @@ pub trait Folder: Sync {
     /// Opens the folder as one stream of the format's records.
     fn open(&self, dir: &Path) -> io::Result<Box<dyn Read + Send>>;
     /// The tables of a run, written into the folder `dir` (`--out-dir`),
-    /// each file put in place by [`Tables::commit`].
-    fn create(&self, dir: &Path) -> Result<Box<dyn Tables>, Error>;
+    /// each file put in place by [`Tables::commit`]; their columns as the
+    /// run's options (`opts`) say.
+    fn create(&self, dir: &Path, opts: &WriteOptions) -> Result<Box<dyn Tables>, Error>;
     /// What of the tables one stream holds (standard output, `-o`), called
     /// `name` in errors.
-    fn stream(&self, out: Output, name: String) -> Box<dyn Tables>;
+    fn stream(&self, out: Output, name: String, opts: &WriteOptions) -> Box<dyn Tables>;
 }
 
 /// The tables a run writes ([`Folder::create`], [`Folder::stream`]).

@@ -164,10 +164,14 @@ pub fn run(
         ));
     }
     let mut rejects = run.outputs.rejects.map(OutFile::create).transpose()?;
+    let write = WriteOptions {
+        format: run.options.write(),
+        source: None,
+    };
     // One sink for everything (stdout or -o), or one per input (--out-dir);
     // a format kept in a folder (csv) writes one set of tables for the run.
     let stream = |out: Output, name: String| match to.split.folder() {
-        Some(folder) => Shared::Tables(folder.stream(out, name)),
+        Some(folder) => Shared::Tables(folder.stream(out, name, &write)),
         None if to.one_game => Shared::One(OneGame {
             sink: Sink::new(out, to.framing).named(name),
             to,
@@ -177,7 +181,7 @@ pub fn run(
     };
     let mut shared: Option<Shared> = match (run.outputs.out_dir, run.outputs.output) {
         (Some(dir), _) => match to.split.folder() {
-            Some(folder) => Some(Shared::Tables(folder.create(dir)?)),
+            Some(folder) => Some(Shared::Tables(folder.create(dir, &write)?)),
             None => None,
         },
         (None, Some(p)) => Some(stream(
@@ -199,10 +203,6 @@ pub fn run(
             _ => summary.warnings += 1,
         }
     }
-    let write = WriteOptions {
-        format: run.options.write(),
-        source: None,
-    };
     let outcome = (|| -> Result<(), Error> {
         for job in &plan.jobs {
             let conv = Converter {

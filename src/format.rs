@@ -13,7 +13,7 @@ use crate::family::hnefatafl::{aagenielsen, otn, tafl};
 use crate::family::spell;
 use crate::family::tenjiku::notation as tenjiku;
 use crate::family::{self, Family};
-use crate::interchange::{csv, json, parquet, xml};
+use crate::interchange::{csv, json, parquet, rows, xml};
 use crate::options::Options;
 use crate::picture;
 
@@ -315,7 +315,7 @@ pub static FORMATS: &[Format] = &[
         spell: None,
         framing: Framing::PLAIN,
         one_game: false,
-        options: Options::NONE,
+        options: Options::of::<rows::Options>(),
     },
     Format {
         name: "parquet",
@@ -325,13 +325,13 @@ pub static FORMATS: &[Format] = &[
         description: "any game as the csv tables in Apache Parquet files games.parquet, tags.parquet and moves.parquet in a folder, typed and Zstandard-compressed (written only; --out-dir DIR)",
         split: &parquet::ParquetScan,
         read: None,
-        write: Some(csv::write),
+        write: Some(rows::write_typed),
         stream: None,
         runs: None,
         spell: None,
         framing: Framing::PLAIN,
         one_game: false,
-        options: Options::NONE,
+        options: Options::of::<rows::Options>(),
     },
     Format {
         name: "svg",

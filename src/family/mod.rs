@@ -66,6 +66,15 @@ pub trait GameFamily: 'static {
     fn main_line_fens(_game: &Game) -> Option<Vec<String>> {
         None
     }
+    /// The position after every ply of a game as the family's position
+    /// text writes it (chess FEN, draughts FEN, ...), in the order
+    /// [`GameFamily::move_fields`] gives the plies: the `fen` column of the
+    /// `csv` tables ([`positions`]), through [`positions_in_order`]; `None`
+    /// where it is not known (a game not replayed, a ply the rules refuse
+    /// and those after it). By default none is known.
+    fn positions(game: &Game, _board: &Self::Board) -> Vec<Option<String>> {
+        vec![None; plies_in_order(&game.moves).len()]
+    }
     /// The game's main line drawn on the family's board
     /// ([`draw::Diagram`], the `svg` and `html` formats), from the
     /// positions its replay gives; by default the error that the family's
@@ -264,6 +273,12 @@ macro_rules! families {
             match game.variant { $( Variant::$name(_) => <$room::$ty as GameFamily>::main_line_fens(game), )* }
         }
 
+        /// The position after every ply of a game, in the order the
+        /// container writes its plies ([`GameFamily::positions`]).
+        pub fn positions(game: &Game) -> Vec<Option<String>> {
+            match &game.variant { $( Variant::$name(b) => <$room::$ty as GameFamily>::positions(game, b), )* }
+        }
+
         /// The game's main line drawn on its family's board
         /// ([`GameFamily::draw`]).
         pub fn diagram(game: &Game, view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
@@ -364,6 +379,49 @@ pub fn fields_in_order<M>(
         .into_iter()
         .map(|ply| fields(ply.mv.of(family, pick).map_err(Problem::whole)?))
         .collect()
+}
+
+/// The position after each ply of a line and its variations, in the order
+/// the container writes them (each ply, then its variations, which start
+/// from the position before their ply), as `text` writes the position and
+/// the ply just played: the one walk of every family's
+/// [`GameFamily::positions`]. `play` plays the `i`th ply of `plies` (the
+/// rest of its line is there for rules that look ahead) and says whether
+/// it could; after a ply it cannot play, and everywhere without a
+/// `start`, no position is known (`None`).
+pub fn positions_in_order<P: Clone>(
+    line: &crate::ir::Line,
+    start: Option<P>,
+    play: &mut dyn FnMut(&mut P, &[crate::ir::Ply], usize) -> bool,
+    text: &dyn Fn(&P, &crate::ir::Ply) -> String,
+) -> Vec<Option<String>> {
+    type Play<'a, P> = &'a mut dyn FnMut(&mut P, &[crate::ir::Ply], usize) -> bool;
+    fn walk<P: Clone>(
+        line: &crate::ir::Line,
+        mut pos: Option<P>,
+        play: Play<'_, P>,
+        text: &dyn Fn(&P, &crate::ir::Ply) -> String,
+        out: &mut Vec<Option<String>>,
+    ) {
+        for (i, ply) in line.plies.iter().enumerate() {
+            let before = match ply.variations.is_empty() {
+                true => None,
+                false => pos.clone(),
+            };
+            if let Some(p) = pos.as_mut() {
+                if !play(p, &line.plies, i) {
+                    pos = None;
+                }
+            }
+            out.push(pos.as_ref().map(|p| text(p, ply)));
+            for v in &ply.variations {
+                walk(v, before.clone(), play, text, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(line, start, play, text, &mut out);
+    out
 }
 
 /// The plies of a line and its variations, in the order the container

@@ -2,7 +2,9 @@
 
 pub mod csv;
 pub mod json;
+mod merge;
 pub mod parquet;
+pub mod rows;
 pub mod xml;
 
 use crate::ir::Ply;

@@ -1,9 +1,11 @@
 //! `parquet`: the `csv` tables as Apache Parquet files in a folder,
 //! `games.parquet`, `tags.parquet` and `moves.parquet` (written only).
 //!
-//! The rows are the csv tables' own: the writer is [`csv::write`], whose
-//! container rows [`ParquetSink`] puts in their tables with the same key
-//! (`csv::GameIds`), so both have one set of columns (`csv::COLUMNS`).
+//! The rows are the csv tables' own: the writer is
+//! [`rows::write_typed`], whose typed rows ([`rows::typed_rows`])
+//! [`ParquetSink`] puts in their tables' columns with the same key
+//! (`csv::GameIds`), so both have one set of columns
+//! ([`rows::columns`], `fen` among them with `--to-opt fen=true`).
 //! Each column is typed from its kind: integers as `INT64`, booleans as
 //! `BOOLEAN`, text and JSON as UTF-8 strings; a column that may be NULL
 //! is `OPTIONAL`. Rows are kept a row group at a time
@@ -20,13 +22,14 @@ use bytes::Bytes;
 use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::ByteArray;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnPath, Type};
 
-use crate::codec::{Folder, Games, Origin, Oversize, Scan, Tables};
+use crate::codec::{Folder, Games, Origin, Oversize, Scan, Tables, WriteOptions};
 use crate::error::Error;
-use crate::interchange::csv::{self, Kind, COLUMNS, TABLES};
+use crate::interchange::csv;
+use crate::interchange::rows::{self, columns, Column, Kind, TABLES};
 use crate::output::{OutFile, Output};
 
 /// The table files of a folder, in the order of [`TABLES`].
@@ -76,14 +79,15 @@ impl Folder for ParquetFolder {
         )))
     }
 
-    fn create(&self, dir: &Path) -> Result<Box<dyn Tables>, Error> {
+    fn create(&self, dir: &Path, opts: &WriteOptions) -> Result<Box<dyn Tables>, Error> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let name = dir.display().to_string();
+        let fen = rows::options(opts).fen;
         let mut tables = Vec::with_capacity(3);
         for (t, file) in FILES.iter().enumerate() {
             let path = dir.join(file);
             let out = OutFile::create(&path)?;
-            tables.push(Table::new(t, out).map_err(|e| Error::io(&path, e))?);
+            tables.push(Table::new(t, columns(t, fen), out).map_err(|e| Error::io(&path, e))?);
         }
         let Ok(tables) = <[Table; 3]>::try_from(tables) else {
             unreachable!("three tables");
@@ -95,7 +99,7 @@ impl Folder for ParquetFolder {
         }))
     }
 
-    fn stream(&self, _out: Output, name: String) -> Box<dyn Tables> {
+    fn stream(&self, _out: Output, name: String, _: &WriteOptions) -> Box<dyn Tables> {
         Box::new(Refused(name))
     }
 }
@@ -138,15 +142,15 @@ enum Values {
 }
 
 /// One column being filled.
-struct Column {
+struct Filling {
     values: Values,
     /// Definition levels, for a column that may be NULL.
     levels: Option<Vec<i16>>,
 }
 
-impl Column {
-    fn new(kind: Kind, not_null: bool) -> Column {
-        Column {
+impl Filling {
+    fn new(kind: Kind, not_null: bool) -> Filling {
+        Filling {
             values: match kind {
                 Kind::Integer => Values::Int(Vec::new()),
                 Kind::Boolean => Values::Bool(Vec::new()),
@@ -156,7 +160,7 @@ impl Column {
         }
     }
 
-    /// Adds a value (`None`: NULL) given as the csv tables write it; the
+    /// Adds a value (`None`: NULL) given as the typed rows hold it; the
     /// bytes it holds.
     fn push(&mut self, name: &str, value: Option<&str>) -> io::Result<usize> {
         let bad = |v: &str| {
@@ -202,8 +206,10 @@ impl Column {
                 v.clear();
             }
             (Values::Text(data, ends), ColumnWriter::ByteArrayColumnWriter(w)) => {
-                // Each value a slice of the one buffer, shared.
-                let bytes = Bytes::from(std::mem::take(data));
+                // Each value a slice of the one buffer, shared; the next
+                // row group's buffer starts as large.
+                let size = data.len();
+                let bytes = Bytes::from(std::mem::replace(data, Vec::with_capacity(size)));
                 let mut start = 0;
                 let values: Vec<ByteArray> = ends
                     .iter()
@@ -230,8 +236,8 @@ impl Column {
 }
 
 /// The parquet schema of a table: its csv columns, typed.
-fn schema(table: usize) -> parquet::errors::Result<Type> {
-    let fields = COLUMNS[table]
+fn schema(columns: &[Column]) -> parquet::errors::Result<Type> {
+    let fields = columns
         .iter()
         .map(|&(name, kind, not_null)| {
             let repetition = match not_null {
@@ -259,16 +265,20 @@ fn schema(table: usize) -> parquet::errors::Result<Type> {
 /// How a table's files are written: Zstandard; dictionaries where values
 /// repeat (the `move` column among them), none where each row's value is
 /// its own (its IR, its comments).
-fn properties(table: usize) -> Result<WriterProperties, io::Error> {
+fn properties(columns: &[Column]) -> Result<WriterProperties, io::Error> {
     let level = ZstdLevel::try_new(ZSTD_LEVEL).map_err(io::Error::other)?;
     let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(level))
         .set_dictionary_enabled(true)
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")));
-    for &(name, kind, _) in COLUMNS[table] {
+    for &(name, kind, _) in columns {
         if kind == Kind::Json {
-            props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
+            // No minimum and maximum of JSON text either: no query
+            // prunes by them, and comparing long values costs.
+            props = props
+                .set_column_dictionary_enabled(ColumnPath::from(name), false)
+                .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
         }
     }
     Ok(props.build())
@@ -277,7 +287,9 @@ fn properties(table: usize) -> Result<WriterProperties, io::Error> {
 /// One table being written.
 struct Table {
     writer: SerializedFileWriter<OutFile>,
-    columns: Vec<Column>,
+    columns: Vec<Filling>,
+    /// Its columns' names, kinds and NULLs.
+    schema: &'static [Column],
     /// The table, as an index of [`TABLES`].
     table: usize,
     rows: usize,
@@ -285,16 +297,18 @@ struct Table {
 }
 
 impl Table {
-    fn new(table: usize, out: OutFile) -> io::Result<Table> {
-        let schema = schema(table).map_err(io::Error::other)?;
-        let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties(table)?))
+    fn new(table: usize, columns: &'static [Column], out: OutFile) -> io::Result<Table> {
+        let types = schema(columns).map_err(io::Error::other)?;
+        let props = properties(columns)?;
+        let writer = SerializedFileWriter::new(out, Arc::new(types), Arc::new(props))
             .map_err(io::Error::other)?;
         Ok(Table {
             writer,
-            columns: COLUMNS[table]
+            columns: columns
                 .iter()
-                .map(|&(_, kind, not_null)| Column::new(kind, not_null))
+                .map(|&(_, kind, not_null)| Filling::new(kind, not_null))
                 .collect(),
+            schema: columns,
             table,
             rows: 0,
             bytes: 0,
@@ -306,7 +320,7 @@ impl Table {
     fn push<'v>(&mut self, values: impl IntoIterator<Item = Option<&'v str>>) -> io::Result<()> {
         let mut n = 0;
         for (column, value) in self.columns.iter_mut().zip(values) {
-            self.bytes += column.push(COLUMNS[self.table][n].0, value)?;
+            self.bytes += column.push(self.schema[n].0, value)?;
             n += 1;
         }
         if n != self.columns.len() {
@@ -349,8 +363,9 @@ impl Table {
     }
 }
 
-/// The parquet tables of a run: each container row of a game (as
-/// [`csv::write`] gives them) goes to its table, after its game's key.
+/// The parquet tables of a run: each typed row of a game (as
+/// [`rows::write_typed`] gives them) goes to its table, after its game's
+/// key.
 pub struct ParquetSink {
     tables: [Table; 3],
     name: String,
@@ -361,7 +376,7 @@ impl Games for ParquetSink {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
         let id = self.ids.id(origin.bytes);
         let tables = &mut self.tables;
-        csv::table_rows(text, origin, &id, |t, values| {
+        rows::typed_rows(text, origin, &id, |t, values| {
             tables[t].push(values.iter().copied())
         })
     }

@@ -41,6 +41,7 @@ mod draughts_rules;
 mod draughts_variants;
 mod draughts_world;
 mod fast_lexer;
+mod fen_column;
 mod floors;
 mod fuzz_regressions;
 mod layout;

@@ -21,9 +21,15 @@ use crate::ir::Outcome;
 use serde::{Deserialize, Serialize};
 
 /// A square, 0 = a1, 1 = b1, ... 63 = h8; written `e4` in JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(try_from = "String")]
 pub struct Square(pub u8);
+
+impl Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
 
 impl Square {
     /// The square on a file (0 = a) and rank (0 = 1).
@@ -47,15 +53,30 @@ impl Square {
     }
 }
 
+impl Square {
+    /// The square's name, `e4` (the tables and JSON write millions of
+    /// them: no formatting machinery).
+    pub fn name(self) -> &'static str {
+        const NAMES: [&str; 64] = [
+            "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2",
+            "g2", "h2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4",
+            "e4", "f4", "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6",
+            "c6", "d6", "e6", "f6", "g6", "h6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7",
+            "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+        ];
+        NAMES[usize::from(self.0 & 63)]
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", char::from(b'a' + self.file()), self.rank() + 1)
+        f.write_str(self.name())
     }
 }
 
 impl From<Square> for String {
     fn from(s: Square) -> String {
-        s.to_string()
+        s.name().to_string()
     }
 }
 
@@ -493,25 +514,27 @@ pub fn move_fields(
                         (Some(Wing::Queen), Some(from)) => Square::new(2, from.rank()),
                         _ => m.to,
                     };
-                    f.from = m.from.map(|s| s.to_string());
-                    f.to = Some(to.to_string());
+                    f.from = m.from.map(|s| s.name().to_string());
+                    f.to = Some(to.name().to_string());
                     if m.capture {
                         let taken = match (m.en_passant, m.from) {
                             (true, Some(from)) => Square::new(m.to.file(), from.rank()),
                             _ => m.to,
                         };
-                        f.captured.push(taken.to_string());
+                        f.captured.push(taken.name().to_string());
                     }
                     f.canonical = match (m.castle, m.from) {
                         (Some(Wing::King), _) => "O-O".to_string(),
                         (Some(Wing::Queen), _) => "O-O-O".to_string(),
-                        (None, Some(from)) => format!(
-                            "{from}{}{}",
-                            m.to,
-                            m.promotion
-                                .and_then(Role::san_letter)
-                                .map_or(String::new(), |c| c.to_ascii_lowercase().to_string())
-                        ),
+                        (None, Some(from)) => {
+                            let mut c = String::with_capacity(5);
+                            c.push_str(from.name());
+                            c.push_str(m.to.name());
+                            if let Some(p) = m.promotion.and_then(Role::san_letter) {
+                                c.push(p.to_ascii_lowercase());
+                            }
+                            c
+                        }
                         // A move not replayed names no square of departure.
                         (None, None) => f.written.clone(),
                     };
@@ -589,6 +612,9 @@ impl crate::family::GameFamily for Chess {
     }
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_fens(game)
+    }
+    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
+        rules::positions(game)
     }
     fn draw(
         game: &crate::ir::Game,

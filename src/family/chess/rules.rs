@@ -998,6 +998,19 @@ pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
     Some(fens)
 }
 
+/// The FEN after every ply of a replayed chess game, in the order the
+/// container writes its plies ([`crate::family::positions`]); none for a
+/// game not replayed.
+pub fn positions(game: &Game) -> Vec<Option<String>> {
+    let (start, chess960) = Replay::start_of(game).unwrap_or((None, false));
+    crate::family::positions_in_order(
+        &game.moves,
+        start,
+        &mut |pos, plies, i| play_given(pos, &plies[i].mv).is_ok(),
+        &|pos, _| pos.fen(chess960),
+    )
+}
+
 /// A FEN of a position (Shredder castling letters in Chess960).
 pub fn fen(board: &cz::Board, chess960: bool) -> String {
     if chess960 {

@@ -437,6 +437,9 @@ impl crate::family::GameFamily for Coerceo {
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_positions(game)
     }
+    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
+        rules::positions(game)
+    }
     fn draw(
         game: &crate::ir::Game,
         view: &crate::family::draw::View<'_>,

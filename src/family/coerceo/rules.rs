@@ -1014,6 +1014,26 @@ pub fn start_of(game: &Game, kind: Kind) -> Result<Position<'static>, String> {
     Ok(pos)
 }
 
+/// The position after every ply of a replayed game as its text writes it,
+/// in the order the container writes the plies
+/// ([`crate::family::positions`]); none for a game not replayed.
+pub fn positions(game: &Game) -> Vec<Option<String>> {
+    let start = game
+        .variant
+        .as_coerceo()
+        .filter(|b| b.validated)
+        .and_then(|b| start_of(game, b.game).ok());
+    crate::family::positions_in_order(
+        &game.moves,
+        start,
+        &mut |pos, plies, i| match plies[i].mv.as_coerceo().map(|m| m.turns()) {
+            Some(Ok(turns)) => turns.into_iter().all(|w| pos.play(w.turn).is_ok()),
+            _ => false,
+        },
+        &|pos, _| pos.text(),
+    )
+}
+
 /// The positions of a replayed game's main line as their text writes
 /// them: the start, then after each ply; `None` for a game not replayed.
 pub fn main_line_positions(game: &Game) -> Option<Vec<String>> {

@@ -254,6 +254,9 @@ impl crate::family::GameFamily for Draughts {
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game, board)
     }
+    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
+        play::positions(game)
+    }
     fn draw(
         game: &crate::ir::Game,
         view: &crate::family::draw::View<'_>,

@@ -1018,6 +1018,58 @@ pub fn main_line(game: &Game) -> Result<Vec<Position>, String> {
     Ok(out)
 }
 
+/// The position after every ply of a draughts game as a PDN FEN, in the
+/// order the container writes the plies ([`crate::family::positions`]),
+/// replayed as [`main_line`] replays the main line (an ambiguous capture
+/// takes the first path under which the rest of its line can be played).
+pub fn positions(game: &Game) -> Vec<Option<String>> {
+    let Some(board) = game.variant.as_draughts() else {
+        return vec![None; crate::family::plies_in_order(&game.moves).len()];
+    };
+    let geo = geometry(*board);
+    let start = match position_of(&game.setup) {
+        Some(p) => geo.place(p),
+        None => geo.start.clone(),
+    };
+    let mut budget = SEARCH_LIMIT;
+    crate::family::positions_in_order(
+        &game.moves,
+        Some(start),
+        &mut |cells, plies, i| {
+            let ply = &plies[i];
+            let Move::Draughts(m) = &ply.mv else {
+                return false;
+            };
+            let mut paths = Paths::new();
+            if geo
+                .play(cells, ply.side, m, &mut paths, &mut budget)
+                .is_err()
+            {
+                return false;
+            }
+            if !paths.is_empty() {
+                let rest = &plies[i + 1..];
+                let fits = |path: &&Found| {
+                    let mut after = cells.clone();
+                    geo.apply(&mut after, ply.side, path);
+                    let mut walk = Walk {
+                        geo: &geo,
+                        index: 0,
+                        retries: RETRIES,
+                        branches: 0,
+                        budget: SEARCH_LIMIT,
+                    };
+                    walk.line(rest, &mut after).is_ok()
+                };
+                let path = paths.iter().find(fits).unwrap_or(&paths[0]);
+                geo.apply(cells, ply.side, path);
+            }
+            true
+        },
+        &|cells, ply| geo.fen(cells, ply.side.other()),
+    )
+}
+
 /// A replay under way.
 struct Walk<'a> {
     geo: &'a Geometry,

@@ -377,6 +377,9 @@ impl crate::family::GameFamily for Tafl {
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
+    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
+        rules::positions(game)
+    }
     fn draw(
         game: &crate::ir::Game,
         view: &crate::family::draw::View<'_>,

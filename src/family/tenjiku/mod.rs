@@ -1028,6 +1028,9 @@ impl crate::family::GameFamily for Tenjiku {
     ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
+    fn positions(game: &crate::ir::Game, _: &Variant) -> Vec<Option<String>> {
+        rules::positions(game)
+    }
     fn draw(
         game: &crate::ir::Game,
         view: &crate::family::draw::View<'_>,

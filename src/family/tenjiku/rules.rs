@@ -927,6 +927,33 @@ pub fn check_game(game: &Game) -> Result<(), String> {
         })
 }
 
+/// The position after every ply of a replayed game as a tenjiku FEN, in
+/// the order the container writes the plies
+/// ([`crate::family::positions`]); none for a game not replayed.
+pub fn positions(game: &Game) -> Vec<Option<String>> {
+    let start = replayed(game).then(|| start_of(game).ok()).flatten();
+    crate::family::positions_in_order(
+        &game.moves,
+        start,
+        &mut |board, plies, i| {
+            let ply = &plies[i];
+            let mv = ply
+                .mv
+                .as_tenjiku()
+                .and_then(|p| p.replayed().ok())
+                .filter(|m| check(board, ply.side, m).is_ok());
+            match mv {
+                Some(m) => {
+                    board.play(ply.side, m);
+                    true
+                }
+                None => false,
+            }
+        },
+        &|board, ply| board.fen(ply.side.other()),
+    )
+}
+
 /// Whether a tenjiku game's moves were replayed (not read with
 /// `--no-validate`).
 pub fn replayed(game: &Game) -> bool {

@@ -368,6 +368,28 @@ pub fn track(line: &Line, pos: &mut Position<'_>, each: &mut dyn FnMut(&Step, u8
     }
 }
 
+/// The position after every ply of a game as OpenTafl's position record
+/// writes it ([`Position::record`]), in the order the container writes
+/// the plies ([`crate::family::positions`]); none for a game whose rules
+/// are not known.
+pub fn positions(game: &crate::ir::Game) -> Vec<Option<String>> {
+    let rules = game
+        .variant
+        .as_tafl()
+        .and_then(|b| b.rules.as_ref())
+        .and_then(|r| r.at_position(&game.tags).ok());
+    crate::family::positions_in_order(
+        &game.moves,
+        rules.as_ref().map(Position::new),
+        &mut |pos, plies, i| match plies[i].mv.as_tafl() {
+            Some(Move::Step(step)) => pos.play(step, plies[i].side, true).is_ok(),
+            Some(_) => true,
+            None => false,
+        },
+        &|pos, _| pos.record(),
+    )
+}
+
 /// A step as messages write it (`e5-e8xf8`).
 pub fn spelled(step: &Step) -> String {
     let mut s = String::new();
