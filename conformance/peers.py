@@ -53,7 +53,8 @@ SOURCES = collections.OrderedDict([
     ("scalachess", ("scalachess", "lichess-org/scalachess", ["test-kit/src/test/resources"], (".pgn",), None,
                     "scalachess's tests")),
     ("scalachess-fixtures", ("scalachess", "lichess-org/scalachess",
-                             ["test-kit/src/test/scala/format/pgn/Fixtures.scala"], (".pgn",), None, None)),
+                             ["test-kit/src/test/scala/format/pgn/Fixtures.scala"], (".pgn",), None,
+                             "scalachess's tests")),
     ("chess.js", ("chess.js", "jhlywa/chess.js", ["__tests__/pgn", "benchmarks"], (".pgn",), None, "chess.js")),
     ("chessops", ("chessops", "niklasf/chessops", ["data"], (".pgn",), None, "chessops")),
     ("pgn-extract", ("pgn-extract", "MichaelB7/pgn-extract", ["test/infield"], (".pgn",), None, "pgn-extract")),
@@ -66,8 +67,6 @@ SOURCES = collections.OrderedDict([
 
 # Why a peer has no count (the note under the table).
 NO_COUNT = {
-    "scalachess": "scalachess is Scala (sbt and a JVM); its tests parse these files one by one with no count "
-                  "stated",
     "pgn4web": "pgn4web reads PGN in a browser page; its files come with no count",
     "pydraughts": "pydraughts is not importable (pip install pydraughts)",
     "python-chess": "python-chess is not importable (pip install chess)",
@@ -122,9 +121,20 @@ def extract(args):
         elif paths[0].endswith(".scala"):
             text = subprocess.run(["git", "--git-dir", gitdir, "show", f"HEAD:{paths[0]}"], capture_output=True,
                                   check=True).stdout.decode("utf-8")
+            # What scalachess's tests state: every fixture a test reads parses
+            # (ParserTest and the others assert Right, none Left).
+            tests = subprocess.run(["git", "--git-dir", gitdir, "grep", "-h", "-w", "-o", r"\w\+", "HEAD", "--",
+                                    "test-kit/src/test/scala", f":!{paths[0]}"], capture_output=True,
+                                   text=True).stdout.split()
+            used = {word.split(":")[-1] for word in tests}
+            expected = {}
             for name, case in scala_cases(text):
                 with open(os.path.join(dest, f"{name}.pgn"), "w", encoding="utf-8") as f:
                     f.write(case)
+                if name in used:
+                    expected[f"{name}.pgn"] = 1
+            with open(f"{dest}.expected.json", "w", encoding="utf-8") as f:  # beside, not read by kifu
+                json.dump(expected, f, indent=0, sort_keys=True)
         else:
             if paths == ["."]:  # pgn4web: its files at the top and its live pages' files
                 specs = [f":(glob,icase){d}*{e}" for d in ("", "live/") for e in exts]
@@ -181,11 +191,13 @@ def run_kifu(kifu, folder, fmt, by_file):
         m = LINE.match(line)
         if not m:
             continue
-        # A message of no game is the file's: its one game, for a record of one.
+        # A message of no game is the file's: its game where a file is one record
+        # (aagenielsen.dk's), else of no game (text between games, no games at all).
         key = (m["path"], int(m["game"] or 1))
         if m["level"] == "warning":
-            warned.add(key)
             kinds[m["kind"] or "other"] += 1
+            if m["game"] or fmt == "aagenielsen-json":
+                warned.add(key)
         else:
             errors[key] = (m["line"], m["col"], m["text"])
     if converted is None:
@@ -225,21 +237,30 @@ def count_python_chess(files):
     return counts
 
 
-def count_pydraughts(files):
+PYDRAUGHTS = r"""
+import json, logging, sys
+logging.disable(logging.CRITICAL)
+from draughts.PDN import PDNReader
+counts = {}
+for path in json.load(sys.stdin):
     try:
-        import logging
+        counts[path] = len(PDNReader(filename=path).games)
+    except Exception:  # the peer refuses the file: none of its games
+        counts[path] = 0
+print(json.dumps(counts))
+"""
 
-        logging.disable(logging.CRITICAL)
-        from draughts.PDN import PDNReader
-    except ImportError:
+
+def count_pydraughts(files):
+    """pydraughts' PDNReader, under PYTHONHASHSEED=0: it reads some files or
+    not by the order of a set (40Camp.DamaInternazionaleAssoluto.pdn of
+    wiegerw/pdn: 44 games or none, run to run)."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    proc = subprocess.run([sys.executable, "-c", PYDRAUGHTS], input=json.dumps(files), capture_output=True,
+                          text=True, env=env)
+    if proc.returncode != 0:
         return None
-    counts = {}
-    for path in files:
-        try:
-            counts[path] = len(PDNReader(filename=path).games)
-        except Exception:  # the peer refuses the file: none of its games
-            counts[path] = 0
-    return counts
+    return json.loads(proc.stdout.splitlines()[-1])
 
 
 NODE = {
@@ -307,10 +328,18 @@ def count_pgn_extract(files):
     return counts
 
 
-def count_blocks(files):
-    """scalachess's tiebreak tests (tiebreak/Helper.scala) cut a file at its blank lines, a game a block."""
+def count_scalachess(files):
+    """What scalachess's tests state: for its fixtures, the ones a test parses
+    (OUT/scalachess-fixtures.expected.json, written by extract); for its resources, the games of its
+    tiebreak tests (tiebreak/Helper.scala cuts a file at its blank lines)."""
     counts = {}
     for path in files:
+        expected = f"{os.path.dirname(path)}.expected.json"
+        if os.path.exists(expected):
+            with open(expected, encoding="utf-8") as f:
+                stated = json.load(f)
+            counts[path] = stated.get(os.path.basename(path), 0)
+            continue
         with open(path, encoding="utf-8", errors="replace") as f:
             counts[path] = sum(1 for block in f.read().split("\n\n") if block.strip())
     return counts
@@ -335,7 +364,7 @@ COUNTERS = {
     "chess.js": lambda files: count_node("chess.js", files),
     "chessops": lambda files: count_node("chessops", files),
     "pgn-extract": count_pgn_extract,
-    "scalachess's tests": count_blocks,
+    "scalachess's tests": count_scalachess,
     "records": count_records,
 }
 
@@ -353,7 +382,7 @@ def run(args):
         converted, failed, warned, kinds, errors, per_file = run_kifu(args.kifu, folder, fmt, args.by_file)
         counts = COUNTERS[how](files) if how else None
         note = None if counts is not None else NO_COUNT.get(how or peer)
-        chess = count_python_chess(files) if exts == (".pgn",) and how != "python-chess" else None
+        chess = (counts if how == "python-chess" else count_python_chess(files)) if exts == (".pgn",) else None
         rows.append((source, repo, len(files), converted + failed, converted, warned, failed,
                      None if counts is None else sum(counts.values()), how, note,
                      None if chess is None else sum(chess.values())))
