@@ -25,10 +25,13 @@ count, the games the peer itself reads in the same files, where the peer can
 be run here (python-chess, `import chess.pgn`; pydraughts, `import
 draughts.PDN`; chess.js and chessops, with `node` and the npm packages where
 NODE_PATH or ./node_modules has them; pgn-extract, the binary on PATH or at
-$PGN_EXTRACT) or its test expectations say it, else `n/a` and why. For every
-chess source python-chess's count is given too. Then kifu's failures, by
-class (the message with its moves, squares and numbers taken out), with the
-first file and game of each. --markdown prints the table as the README's.
+$PGN_EXTRACT) or its tests state it (scalachess; aagenielsen.dk: each record
+is a game the site played), else `n/a` and why. For every chess source
+python-chess's count is given too. Then kifu's warnings by kind, and its
+failures by class (the message with its moves, squares and numbers taken
+out), with the first file, place and game of each (--failures N: N more).
+--by-file lists the files where kifu's games and a peer's count differ;
+--markdown prints the table as Markdown, as in the README.
 
 Nothing fetched is kept in the repository: only this script.
 """
@@ -227,6 +230,7 @@ def error_class(text):
 def count_python_chess(files):
     try:
         sys.path.insert(0, HERE)
+        sys.dont_write_bytecode = True  # no __pycache__ in the checkout
         import pgn  # conformance/pgn.py, which needs python-chess
     except (ImportError, SystemExit):
         return None
