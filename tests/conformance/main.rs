@@ -1,5 +1,6 @@
 //! The conformance tests: kifu against external tools (python-chess,
-//! Chromium, xmllint, sqlite3, PostgreSQL, and DuckDB, pandas and pyarrow) and over the whole shared
+//! Chromium, xmllint, sqlite3, PostgreSQL, and DuckDB, pandas and pyarrow, and the script of the
+//! peers' table, `conformance/peers.py`) and over the whole shared
 //! chess and draughts corpus (`../shared/corpus`, or `KIFU_SHARED`), which
 //! take minutes and need what a fresh clone lacks; and a copy of kifu with
 //! a toy family added (`adding_a_family`). A test target of its own with
@@ -27,6 +28,7 @@ mod draughts_corpus;
 mod fast_lexer;
 mod memory;
 mod parquet;
+mod peers;
 mod pictures;
 mod python_crosscheck;
 mod scoresheet_print;
