@@ -1,6 +1,6 @@
 //! A board drawn (the floor of the `svg` and `html` formats): what every
 //! family's drawing shares. A family draws a game's main line as one
-//! [`Diagram`] ([`crate::family::GameFamily::draw`]): the board that stays
+//! [`Diagram`] ([`crate::family::hooks::GameFamily::draw`]): the board that stays
 //! (squares, coordinates, the throne), and one frame per position (the
 //! pieces and the marks of the last move after 0, 1, 2 ... plies), from
 //! the positions its own replay gives. The `svg` format writes one frame
@@ -110,7 +110,7 @@ pub fn no_such_ply(n: usize, last: usize) -> Problem {
 }
 
 /// The error for a family kifu does not draw yet (`Toy boards are not
-/// drawn yet`): the default of [`crate::family::GameFamily::draw`], for a
+/// drawn yet`): the default of [`crate::family::hooks::GameFamily::draw`], for a
 /// family added without its drawing.
 pub fn not_drawn(family: &str) -> Problem {
     let mut name = family.to_string();

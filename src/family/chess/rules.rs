@@ -9,11 +9,11 @@ use std::borrow::Borrow;
 
 use cozy_chess as cz;
 
+use crate::family::any::Move as IrMove;
+use crate::family::chess::hooks::{board_of, fen_of, ply_of};
 use crate::family::chess::{
-    board_of, fen_of, ply_of, Board as ChessBoard, Check, Claim, Move, Ply, Role, Spelling, Square,
-    Wing,
+    Board as ChessBoard, Check, Claim, Move, Ply, Role, Spelling, Square, Wing,
 };
-use crate::family::Move as IrMove;
 use crate::ir::{find_tag, Game, Line, Ply as IrPly, Side, Tag};
 
 /// A written move before it is resolved on a board.
@@ -1818,7 +1818,7 @@ mod tests {
     #[test]
     fn a_game_not_replayed_is_walked_as_its_claims() {
         let mut g = game("1. e4 e5 2. Nf3 *");
-        g.variant = crate::family::Variant::Chess(ChessBoard {
+        g.variant = crate::family::any::Variant::Chess(ChessBoard {
             chess960: false,
             validated: false,
         });

@@ -104,8 +104,8 @@ pub fn check_game(game: &Game, board: &super::Board) -> Result<(), String> {
         for ply in &l.plies {
             ply.mv
                 .of(
-                    crate::family::Family::Coerceo,
-                    crate::family::Move::as_coerceo,
+                    crate::family::any::Family::Coerceo,
+                    crate::family::any::Move::as_coerceo,
                 )
                 .and_then(|m| m.check())
                 .map_err(|e| format!("{} {e}", ply.label(crate::ir::Side::White)))?;
@@ -849,7 +849,8 @@ fn replay_from(
         }
         let label = ply.label(Side::White);
         let side = ply.side;
-        let Some(m) = <super::Coerceo as crate::family::Member>::of_move_mut(&mut ply.mv) else {
+        let Some(m) = <super::Coerceo as crate::family::any::Member>::of_move_mut(&mut ply.mv)
+        else {
             return Err((
                 at,
                 format!("{label} a move of another family in a Coerceo game"),
@@ -1161,7 +1162,7 @@ mod tests {
         let mut bare = full.clone();
         for p in &mut bare.moves.plies {
             let m = p.mv.as_coerceo().unwrap().bare();
-            p.mv = crate::family::Move::Coerceo(m);
+            p.mv = crate::family::any::Move::Coerceo(m);
         }
         let mut text = String::new();
         super::super::notation::write(&bare, &Default::default(), &mut text).unwrap();

@@ -35,9 +35,10 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
+use crate::family::any::Move;
+use crate::family::draughts::hooks::position_of;
 use crate::family::draughts::rules::write_fen;
-use crate::family::draughts::{position_of, Board, Move as DMove, Piece, Position, Square};
-use crate::family::Move;
+use crate::family::draughts::{Board, Move as DMove, Piece, Position, Square};
 use crate::ir::{Game, Ply, Side};
 
 /// How pieces move and capture in a GameType's draughts.

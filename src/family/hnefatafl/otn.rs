@@ -27,12 +27,12 @@ use pest::Parser;
 
 use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
 use crate::error::Problem;
+use crate::family::any::{Move, Variant};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, ATTACKERS};
 use crate::family::spell::Lines;
 use crate::family::spell::{self, Spell, Spelled};
-use crate::family::{Move, Variant};
 use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
 
 /// The pest parser of an OpenTafl record.
@@ -590,7 +590,7 @@ fn read_turn(
         if r.berserk {
             let Some(Some(TMove::Step(prev))) = plies
                 .last_mut()
-                .map(|p| <super::Tafl as crate::family::Member>::of_move_mut(&mut p.mv))
+                .map(|p| <super::Tafl as crate::family::any::Member>::of_move_mut(&mut p.mv))
             else {
                 return Err(Problem::at(
                     line_col(text, r.start),
@@ -925,18 +925,21 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 pub struct Otn;
 
 impl Spell for Otn {
-    type Replay = super::Positions;
+    type Replay = super::hooks::Positions;
     type Options = tafl::Options;
 
     fn spell_ply(
         options: &tafl::Options,
-        before: super::Before<'_>,
+        before: super::hooks::Before<'_>,
         ply: &Ply,
         out: &mut String,
     ) -> Result<(), Problem> {
         let m = ply
             .mv
-            .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+            .of(
+                crate::family::any::Family::Tafl,
+                crate::family::any::Move::as_tafl,
+            )
             .map_err(Problem::whole)?;
         let Some(step) = m.step() else {
             out.push_str("---");
