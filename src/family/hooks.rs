@@ -30,14 +30,36 @@ pub trait GameFamily: Kind {
     fn main_line_fens(_game: &Game) -> Option<Vec<String>> {
         None
     }
-    /// The game's main line drawn on the family's board
+    /// How the family draws a game's main line on its board
     /// ([`draw::Diagram`], the `svg` and `html` formats), from the
-    /// positions its replay gives; by default the error that the family's
-    /// boards are not drawn yet.
-    fn draw(_game: &Game, _view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
-        Err(draw::not_drawn(Self::NAME))
-    }
+    /// positions its replay gives; `None` (the default) for a family whose
+    /// boards are not drawn yet, whose games fail with that error, naming
+    /// the families that are ([`crate::family::diagram`]).
+    const DRAW: Option<Draw> = None;
+    /// The family's part of the XML schema of the `xml` format.
+    const SCHEMA: Schema;
 }
+
+/// A family's part of the XML schema (`schema/kifu.xsd`, which
+/// [`crate::interchange::xml::xsd`] makes from every family's).
+#[derive(Debug)]
+pub struct Schema {
+    /// The attributes of `<variant>` that the family's board has, as
+    /// schema text, one `<xs:attribute>` after another; an attribute
+    /// several families' boards have is written once, and must read the
+    /// same in each.
+    pub board: &'static str,
+    /// The type of the family's element in `<setup>`; `None` for a family
+    /// whose records give no start position.
+    pub setup: Option<&'static str>,
+    /// The types of the family's moves as schema text (the room's
+    /// `schema.xsd`): first of all `NameMove` (`ChessMove`: the
+    /// registration's name), the type of its element in `<ply>`.
+    pub types: &'static str,
+}
+
+/// A family's drawing of a game's main line ([`GameFamily::DRAW`]).
+pub type Draw = fn(&Game, &draw::View<'_>) -> Result<draw::Diagram, Problem>;
 
 /// The typed fields of one move, as the `csv` tables write them
 /// ([`crate::family::move_fields`]): what a database query asks of a move, in any family.

@@ -51,7 +51,7 @@ pub mod spell;
 pub mod tenjiku;
 
 pub use any::{Family, Member, Move, Setup, Variant};
-pub use hooks::{fields_in_order, plies_in_order, GameFamily, MoveFields};
+pub use hooks::{fields_in_order, plies_in_order, Draw, GameFamily, MoveFields, Schema};
 pub use kind::{Kind, NoSetup};
 
 use crate::error::Problem;
@@ -91,10 +91,17 @@ macro_rules! dispatch {
             match game.variant { $( Variant::$name(_) => <$($ty)::+ as GameFamily>::main_line_fens(game), )* }
         }
 
-        /// The game's main line drawn on its family's board
-        /// ([`GameFamily::draw`]).
-        pub fn diagram(game: &Game, view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
-            match game.variant { $( Variant::$name(_) => <$($ty)::+ as GameFamily>::draw(game, view), )* }
+        impl Family {
+            /// The family's part of the XML schema
+            /// ([`GameFamily::SCHEMA`]).
+            pub fn schema(self) -> &'static hooks::Schema {
+                match self { $( Family::$name => &<$($ty)::+ as GameFamily>::SCHEMA, )* }
+            }
+
+            /// How the family draws its boards ([`GameFamily::DRAW`]).
+            fn drawing(self) -> Option<hooks::Draw> {
+                match self { $( Family::$name => <$($ty)::+ as GameFamily>::DRAW, )* }
+            }
         }
 
         /// The fields of every move of a game, in the order the container
@@ -107,6 +114,24 @@ macro_rules! dispatch {
 }
 
 registered!(dispatch);
+
+/// The game's main line drawn on its family's board
+/// ([`GameFamily::DRAW`]), or the error that the family's boards are not
+/// drawn yet, naming the families whose boards are.
+pub fn diagram(game: &Game, view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
+    let family = game.family();
+    match family.drawing() {
+        Some(draw) => draw(game, view),
+        None => {
+            let drawn: Vec<&str> = Family::ALL
+                .iter()
+                .filter(|f| f.drawing().is_some())
+                .map(|f| f.name())
+                .collect();
+            Err(draw::not_drawn(family.name(), &drawn))
+        }
+    }
+}
 
 /// Every dialect's result table, to test a dialect's grammar against the
 /// tokens of the others.

@@ -371,3 +371,31 @@ fn the_codec_contract_imports_only_the_floor_below_it() {
         );
     }
 }
+
+#[test]
+fn the_graph_sees_through_the_registration_and_finds_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mods = modules(&src);
+    let g = graph(&mods);
+    // The enums of any family stand on each room's own module (its `Kind`),
+    // the dispatch on each room's hooks (its `GameFamily`): edges the text
+    // shows only through the registration.
+    for (_, room, _) in registration(&mods) {
+        assert!(
+            g["family::any"].contains(&format!("family::{room}")),
+            "{room}"
+        );
+        assert!(
+            g["family"].contains(&format!("family::{room}::hooks")),
+            "{room}"
+        );
+    }
+    // A circle across two rooms' walls is seen: the IR naming a room's
+    // rules, which name the IR.
+    let mut bent = g.clone();
+    bent.get_mut("ir")
+        .unwrap()
+        .insert("family::chess::rules".to_string());
+    assert!(reach(&bent, "ir").contains("ir"));
+    assert!(!reach(&g, "ir").contains("ir"));
+}

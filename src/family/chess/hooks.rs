@@ -136,6 +136,13 @@ pub fn move_fields(
 }
 
 impl crate::family::hooks::GameFamily for Chess {
+    const SCHEMA: crate::family::hooks::Schema = crate::family::hooks::Schema {
+        board: r#"    <xs:attribute name="chess960" type="xs:boolean"/>
+    <xs:attribute name="validated" type="xs:boolean"/>
+"#,
+        setup: Some("Text"),
+        types: include_str!("schema.xsd"),
+    };
     fn check(game: &crate::ir::Game, _: &Board) -> Result<(), crate::error::Problem> {
         rules::check_game(game).map_err(crate::error::Problem::whole)
     }
@@ -151,10 +158,5 @@ impl crate::family::hooks::GameFamily for Chess {
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_fens(game)
     }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
-    }
+    const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
 }

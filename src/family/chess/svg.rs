@@ -117,7 +117,7 @@ fn placement(fen: &str) -> Vec<(u32, u32, char)> {
     out
 }
 
-/// Draws a chess game's main line ([`crate::family::hooks::GameFamily::draw`]).
+/// Draws a chess game's main line ([`crate::family::hooks::GameFamily::DRAW`]).
 pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let fens = rules::main_line_fens(game).ok_or_else(draw::not_replayed)?;
     if fens.len() <= game.moves.plies.len() {

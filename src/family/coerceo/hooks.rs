@@ -51,6 +51,20 @@ pub fn move_fields(
 }
 
 impl crate::family::hooks::GameFamily for Coerceo {
+    const SCHEMA: crate::family::hooks::Schema = crate::family::hooks::Schema {
+        board: r#"    <xs:attribute name="validated" type="xs:boolean"/>
+    <xs:attribute name="game">
+      <xs:simpleType>
+        <xs:restriction base="xs:string">
+          <xs:enumeration value="laurentius"/>
+          <xs:enumeration value="ocius"/>
+        </xs:restriction>
+      </xs:simpleType>
+    </xs:attribute>
+"#,
+        setup: None,
+        types: include_str!("schema.xsd"),
+    };
     fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
         rules::check_game(game, board).map_err(crate::error::Problem::whole)
     }
@@ -66,10 +80,5 @@ impl crate::family::hooks::GameFamily for Coerceo {
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_positions(game)
     }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
-    }
+    const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
 }

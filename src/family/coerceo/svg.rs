@@ -261,7 +261,7 @@ fn frame(
     out
 }
 
-/// Draws a Coerceo game's main line ([`crate::family::hooks::GameFamily::draw`]).
+/// Draws a Coerceo game's main line ([`crate::family::hooks::GameFamily::DRAW`]).
 pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let kind = game
         .variant

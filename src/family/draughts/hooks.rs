@@ -84,6 +84,25 @@ pub fn move_fields(
 }
 
 impl crate::family::hooks::GameFamily for Draughts {
+    const SCHEMA: crate::family::hooks::Schema = crate::family::hooks::Schema {
+        board: r#"    <xs:attribute name="game_type" type="xs:unsignedByte"/>
+    <xs:attribute name="first" type="Side"/>
+    <xs:attribute name="width" type="xs:unsignedByte"/>
+    <xs:attribute name="height" type="xs:unsignedByte"/>
+    <xs:attribute name="style">
+      <xs:simpleType>
+        <xs:restriction base="xs:string">
+          <xs:enumeration value="numeric"/>
+          <xs:enumeration value="alpha"/>
+        </xs:restriction>
+      </xs:simpleType>
+    </xs:attribute>
+    <xs:attribute name="corner" type="xs:unsignedByte"/>
+    <xs:attribute name="invert" type="xs:boolean"/>
+"#,
+        setup: Some("DraughtsPosition"),
+        types: include_str!("schema.xsd"),
+    };
     fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
         rules::check_game(game, board)
     }
@@ -96,10 +115,5 @@ impl crate::family::hooks::GameFamily for Draughts {
     ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
         move_fields(game, board)
     }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
-    }
+    const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
 }

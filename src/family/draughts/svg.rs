@@ -61,7 +61,7 @@ fn name(board: &Board, sq: Square, diagonal: bool) -> Option<String> {
     (board.style == SquareStyle::Numeric).then(|| sq.0.to_string())
 }
 
-/// Draws a draughts game's main line ([`crate::family::hooks::GameFamily::draw`]).
+/// Draws a draughts game's main line ([`crate::family::hooks::GameFamily::DRAW`]).
 pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let board = *game
         .variant

@@ -103,6 +103,14 @@ pub fn move_fields(
 }
 
 impl crate::family::hooks::GameFamily for Tafl {
+    const SCHEMA: crate::family::hooks::Schema = crate::family::hooks::Schema {
+        board: r#"    <xs:attribute name="validated" type="xs:boolean"/>
+    <xs:attribute name="dim" type="xs:unsignedByte"/>
+    <xs:attribute name="rules" type="xs:string"/>
+"#,
+        setup: None,
+        types: include_str!("schema.xsd"),
+    };
     fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
         rules::check_game(game, board).map_err(crate::error::Problem::whole)
     }
@@ -115,10 +123,5 @@ impl crate::family::hooks::GameFamily for Tafl {
     ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
-    }
+    const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
 }

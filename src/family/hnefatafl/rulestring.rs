@@ -163,7 +163,7 @@ pub struct Rules {
     pub(super) centre_stop: Pieces,
     /// Shield-wall captures.
     pub shieldwall: Shieldwall,
-    /// Whether the king wins in an edge fort ([`Position::edge_fort`]): a
+    /// Whether the king wins in an edge fort ([`super::rules::Position::edge_fort`]): a
     /// defenders' move that leaves him in one ends the game.
     pub edge_forts: bool,
     /// Berserk moves (`ber`): a move of several legs.

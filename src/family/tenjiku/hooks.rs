@@ -155,6 +155,12 @@ pub fn spell(board: &rules::Board, side: crate::ir::Side, m: &Move, o: &Options,
 }
 
 impl crate::family::hooks::GameFamily for Tenjiku {
+    const SCHEMA: crate::family::hooks::Schema = crate::family::hooks::Schema {
+        board: r#"    <xs:attribute name="validated" type="xs:boolean"/>
+"#,
+        setup: Some("Text"),
+        types: include_str!("schema.xsd"),
+    };
     fn check(game: &crate::ir::Game, _: &Variant) -> Result<(), crate::error::Problem> {
         rules::check_game(game).map_err(crate::error::Problem::whole)
     }
@@ -167,10 +173,5 @@ impl crate::family::hooks::GameFamily for Tenjiku {
     ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
         move_fields(game)
     }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
-    }
+    const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
 }
