@@ -492,3 +492,38 @@ impl Game {
 pub fn placeholder(value: &str) -> bool {
     value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-'))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every token of every family's table, read where the family is not
+    /// known, means in each family what that family's table says, and is
+    /// decided by no family's place in the registration: the tables that
+    /// have it agree, or the outcome is unknown.
+    #[test]
+    fn a_token_read_without_its_family_means_what_each_family_says() {
+        for &f in Family::ALL {
+            for t in f.results().tokens() {
+                let any = GameResult::parse(t.text).expect(t.text);
+                assert_eq!(any.in_family(f), t.result, "{} in {}", t.text, f.name());
+                let readings: Vec<GameResult> = Family::ALL
+                    .iter()
+                    .filter_map(|g| g.results().parse(t.text))
+                    .collect();
+                if readings.iter().all(|&r| r == readings[0]) {
+                    assert_eq!(any, readings[0], "{}", t.text);
+                } else {
+                    assert_eq!(any.outcome, Outcome::Unknown, "{}", t.text);
+                }
+            }
+        }
+        let zero = GameResult::parse("0-0").unwrap();
+        assert_eq!((zero.outcome, zero.token()), (Outcome::Unknown, "0-0"));
+        assert_eq!(zero.in_family(Family::Draughts).outcome, Outcome::BothLose);
+        assert_eq!(zero.in_family(Family::Coerceo).outcome, Outcome::Draw);
+        let (spaced, repair) = GameResult::parse_damaged("0 - 0").unwrap();
+        assert_eq!((spaced, repair), (zero, ResultRepair::Spaced));
+        assert_eq!(GameResult::parse("4-6"), None);
+    }
+}
