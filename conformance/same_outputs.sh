@@ -39,63 +39,70 @@ mkdir -p "$work/bin/ref" "$work/bin/new"
 ln -s "$ref" "$work/bin/ref/kifu"
 ln -s "$new" "$work/bin/new/kifu"
 
+# The format list, as the new binary gives it (`kifu formats`): a line per
+# format, `name .extension family r/w`. What follows is made from it, so
+# that a family or format added to kifu's registry needs no line here.
+formats=$("$new" formats | awk 'NR > 1 && /^[a-z]/ && NF >= 4 && $2 ~ /^[.]/ {print $1, $2, $3, $4}')
+
 # The format of a record file, by its name (and its folder); nothing for a
-# file that is not a record (SOURCES.txt, a README).
+# file that is not a record (SOURCES.txt, a README): the readable format of
+# a family, or json, with the longest extension the name ends with.
 format_of() {
-    local f=$1 lower
+    local f=$1 lower name ext family rw best="" len=0
     lower=$(basename "$f" | tr '[:upper:]' '[:lower:]')
+    while read -r name ext family rw; do
+        case $rw in r*) ;; *) continue ;; esac
+        [ "$family" != any ] || [ "$name" = json ] || continue
+        case $lower in
+            *"$ext") if [ ${#ext} -gt "$len" ]; then best=$name len=${#ext}; fi ;;
+        esac
+    done <<< "$formats"
+    # The shared corpus's own names: aagenielsen's downloads keep the site's
+    # file names, and tenjiku records come without an extension.
     case $lower in
-        *.diag.pdn) echo draughts-diag ;;
-        *.pdn) echo draughts-num ;;
-        *.pgn) echo pgn ;;
-        *.sllavcco) echo sllavcco ;;
-        *.coerceo) echo coerceo ;;
-        *.tafl) echo tafl ;;
-        *.otg) echo otn ;;
-        *.aagenielsen.json | game-*.json) echo aagenielsen-json ;;
-        *.tenjiku) echo tenjiku ;;
-        *.json) echo json ;;
-        *.txt | *.md) ;;
-        *) case $f in
-               */shogi/* | */tenjiku/*) echo tenjiku ;;
-           esac ;;
+        game-*.json) best=aagenielsen-json ;;
+        *.txt | *.md) best="" ;;
+        *) if [ -z "$best" ]; then
+               case $f in
+                   */shogi/* | */tenjiku/*) best=tenjiku ;;
+               esac
+           fi ;;
     esac
+    [ -z "$best" ] || echo "$best"
 }
 
 family_of() {
-    case $1 in
-        pgn | sllavcco) echo chess ;;
-        draughts-num | draughts-diag) echo draughts ;;
-        coerceo) echo coerceo ;;
-        tafl | otn | aagenielsen-json) echo tafl ;;
-        tenjiku) echo tenjiku ;;
-        json) # The family of the file's first game.
-            grep -o '"family": *"[a-z]*"' "$2" | head -n 1 | sed 's/.*"\([a-z]*\)"$/\1/' ;;
-    esac
+    local name ext family rw
+    if [ "$1" = json ]; then
+        # The family of the file's first game.
+        grep -o '"family": *"[a-z]*"' "$2" | head -n 1 | sed 's/.*"\([a-z]*\)"$/\1/'
+        return
+    fi
+    while read -r name ext family rw; do
+        [ "$name" != "$1" ] || echo "$family"
+    done <<< "$formats"
 }
 
 # The notations kifu writes for a family, and those of them it reads.
 written_in() {
-    case $1 in
-        chess) echo pgn sllavcco sllavcco-html ;;
-        draughts) echo draughts-num draughts-diag ;;
-        coerceo) echo coerceo ;;
-        tafl) echo tafl otn ;;
-        tenjiku) echo tenjiku ;;
-    esac
+    local name ext family rw out=""
+    while read -r name ext family rw; do
+        case $rw in *w) [ "$family" != "$1" ] || out="$out $name" ;; esac
+    done <<< "$formats"
+    echo $out
 }
 read_back() {
-    local f
-    for f in $(written_in "$1"); do
-        [ "$f" = sllavcco-html ] || echo "$f"
-    done
+    local name ext family rw out=""
+    while read -r name ext family rw; do
+        case $rw in rw) [ "$family" != "$1" ] || out="$out $name" ;; esac
+    done <<< "$formats"
+    echo $out
 }
 extension() {
-    case $1 in
-        pgn) echo pgn ;; sllavcco) echo sllavcco ;; sllavcco-html) echo html ;;
-        draughts-num) echo pdn ;; draughts-diag) echo diag.pdn ;; coerceo) echo coerceo ;;
-        tafl) echo tafl ;; otn) echo otg ;; tenjiku) echo tenjiku ;; json) echo json ;;
-    esac
+    local name ext family rw
+    while read -r name ext family rw; do
+        [ "$name" != "$1" ] || echo "${ext#.}"
+    done <<< "$formats"
 }
 
 # One check: `check ID SOURCE FILE KIND [ARG]`, run by both binaries in

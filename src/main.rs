@@ -176,7 +176,7 @@ fn main() -> ExitCode {
             let _ = report::formats(&mut out);
             print_bytes(&out)
         }
-        Command::Schema(args) if args.xsd => print_bytes(kifu::interchange::xml::XSD.as_bytes()),
+        Command::Schema(args) if args.xsd => print_bytes(kifu::interchange::xml::xsd().as_bytes()),
         Command::Schema(args) => print_bytes(
             kifu::interchange::csv::schema(&args.sql)
                 .unwrap_or_default()

@@ -90,7 +90,7 @@ mod tests {
     }
 
     impl Spell for Counted {
-        type Replay = crate::family::chess::Positions;
+        type Replay = crate::family::chess::hooks::Positions;
         type Options = ();
         fn spell_ply(
             options: &(),

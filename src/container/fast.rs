@@ -18,8 +18,9 @@
 use pest::RuleType;
 
 use crate::container::{Lexed, Token};
-use crate::family::dialect::{Dialect, Numbering, Results};
+use crate::family::dialect::{Dialect, Numbering};
 use crate::ir::CommentKind;
+use crate::ir::Results;
 
 /// Whitespace as the grammar's `WHITESPACE` reads it, in ASCII.
 pub fn is_space(b: u8) -> bool {

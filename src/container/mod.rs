@@ -19,8 +19,9 @@ use std::borrow::Cow;
 
 use crate::codec::{line_col, too_deep, Parsed, Piece, ReadOptions};
 use crate::error::Problem;
-use crate::family::dialect::{Dialect, Layout, Numbering, Results};
+use crate::family::dialect::{Dialect, Layout, Numbering};
 use crate::family::{Move, Setup, Variant};
+use crate::ir::Results;
 use crate::ir::{
     find_tag, push_number, Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag,
     MAX_VARIATION_DEPTH,

@@ -6,7 +6,8 @@
 
 use crate::codec::{Oversize, Scan, Skip};
 use crate::container::repair;
-use crate::family::dialect::{Dialect, Results};
+use crate::family::dialect::Dialect;
+use crate::ir::Results;
 
 /// The record scanner of a PGN-style container, for one dialect (its
 /// result tokens end a record; its numbering mark tells a move number from

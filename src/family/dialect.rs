@@ -4,7 +4,7 @@
 //! reads and writes the same frame (tags, comments, NAGs, glyphs,
 //! variations), and differs in three things, which its [`Dialect`] says:
 //! how plies are numbered ([`Numbering`]), which result tokens end a game
-//! ([`Results`]: the one definition of them, read by the record scanner, the
+//! ([`Results`], the IR's: the one definition of them, read by the record scanner, the
 //! fast lexer, the container walker and the writer) and how movetext is laid
 //! out in lines ([`Layout`]).
 //!
@@ -12,7 +12,8 @@
 //! its own `result_token` rule; a unit test per dialect
 //! (`check_grammar`) requires grammar and table to agree exactly.
 
-use crate::ir::{GameResult, Outcome, ResultRepair, Side};
+use crate::ir::result::Results;
+use crate::ir::side::Side;
 
 /// How a dialect numbers its plies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,170 +78,6 @@ impl Numbering {
     }
 }
 
-/// One result token of a dialect: the text as written, and what it means
-/// (the outcome and the canonical token a writer spells it with).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ResultToken {
-    /// The token as it is written (`½-½`).
-    pub text: &'static str,
-    /// What it is read as (a draw, written `1/2-1/2`).
-    pub result: GameResult,
-}
-
-impl ResultToken {
-    /// A token written as it is spelled canonically.
-    pub const fn new(text: &'static str, outcome: Outcome) -> ResultToken {
-        ResultToken {
-            text,
-            result: GameResult::new(outcome, text),
-        }
-    }
-
-    /// A token read as another, canonical one (`1/2` is `1/2-1/2`).
-    pub const fn alias(
-        text: &'static str,
-        outcome: Outcome,
-        canonical: &'static str,
-    ) -> ResultToken {
-        ResultToken {
-            text,
-            result: GameResult::new(outcome, canonical),
-        }
-    }
-}
-
-/// A dialect's result tokens: the table from token text to meaning, in the
-/// order of the grammar's `result_token` rule (the first token that starts
-/// at a place is the one read there), and the set of the bytes they start
-/// with, which the scans test first.
-#[derive(Debug)]
-pub struct Results {
-    tokens: &'static [ResultToken],
-    firsts: ByteSet,
-}
-
-/// The four result tokens of PGN export format (`1-0`, `0-1`, `1/2-1/2`,
-/// `*`), in that order: the table of the dialects whose grammar reads
-/// just those (tafl, tenjiku). A dialect with more spells its own (chess's
-/// `½-½`, Coerceo's `W+R`).
-pub static PGN_RESULTS: Results = Results::new(&[
-    ResultToken::new("1-0", Outcome::WhiteWins),
-    ResultToken::new("0-1", Outcome::BlackWins),
-    ResultToken::new("1/2-1/2", Outcome::Draw),
-    // The score with a colon, as Russian and other records write it.
-    ResultToken::alias("1:0", Outcome::WhiteWins, "1-0"),
-    ResultToken::alias("0:1", Outcome::BlackWins, "0-1"),
-    ResultToken::alias("1/2:1/2", Outcome::Draw, "1/2-1/2"),
-    ResultToken::new("*", Outcome::Unknown),
-]);
-
-/// A set of bytes, tested in a few instructions (the first bytes of a
-/// dialect's result tokens). Copy it into a local before a hot loop.
-#[derive(Debug, Clone, Copy)]
-pub struct ByteSet([u64; 4]);
-
-impl ByteSet {
-    /// Whether the set holds the byte.
-    #[inline]
-    pub fn contains(self, b: u8) -> bool {
-        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
-    }
-}
-
-impl Results {
-    /// The table of these tokens.
-    pub const fn new(tokens: &'static [ResultToken]) -> Results {
-        let mut firsts = [0u64; 4];
-        let mut i = 0;
-        while i < tokens.len() {
-            let b = tokens[i].text.as_bytes()[0];
-            firsts[(b >> 6) as usize] |= 1 << (b & 63);
-            i += 1;
-        }
-        Results {
-            tokens,
-            firsts: ByteSet(firsts),
-        }
-    }
-
-    /// The tokens, in the grammar's order.
-    pub fn tokens(&self) -> &'static [ResultToken] {
-        self.tokens
-    }
-
-    /// The bytes a token starts with.
-    #[inline]
-    pub fn firsts(&self) -> ByteSet {
-        self.firsts
-    }
-
-    /// The first token that `text` starts with (it may run on into a longer
-    /// token: the caller checks what follows).
-    #[inline]
-    pub fn prefix(&self, text: &[u8]) -> Option<&'static str> {
-        // The first byte first: most texts asked about are moves, which no
-        // comparison of whole bytes should cost.
-        self.tokens
-            .iter()
-            .find(|t| {
-                let t = t.text.as_bytes();
-                t.first() == text.first() && text.starts_with(t)
-            })
-            .map(|t| t.text)
-    }
-
-    /// Whether `text` is exactly one of the tokens.
-    #[inline]
-    pub fn is_token(&self, text: &[u8]) -> bool {
-        // Length and first byte first: most texts asked about are move
-        // numbers, which no comparison of whole bytes should cost.
-        self.tokens.iter().any(|t| {
-            let t = t.text.as_bytes();
-            t.len() == text.len() && t.first() == text.first() && t == text
-        })
-    }
-
-    /// Reads a result token; `None` when the text is not one.
-    pub fn parse(&self, text: &str) -> Option<GameResult> {
-        self.tokens
-            .iter()
-            .find(|t| t.text == text)
-            .map(|t| t.result)
-    }
-
-    /// Reads a result as damaged exports write it, where [`Results::parse`]
-    /// reads none: a placeholder (`-`, `--`, `?` or nothing) is the unknown
-    /// result `*`, a token written with spaces (`1 - 0`, `1/2 - 1/2`) is that
-    /// token. Returns the result and which repair it took; `None` when the
-    /// text is neither.
-    pub fn parse_damaged(&self, text: &str) -> Option<(GameResult, ResultRepair)> {
-        let text = text.trim_matches([' ', '\t']);
-        if matches!(text, "" | "-" | "--" | "?") {
-            return Some((GameResult::UNKNOWN, ResultRepair::Placeholder));
-        }
-        let packed: String = text.chars().filter(|&c| c != ' ' && c != '\t').collect();
-        self.parse(&packed).map(|r| (r, ResultRepair::Spaced))
-    }
-
-    /// Reads a result token or a damaged one (see [`Results::parse_damaged`]).
-    pub fn parse_any(&self, text: &str) -> Option<GameResult> {
-        self.parse(text)
-            .or_else(|| Some(self.parse_damaged(text)?.0))
-    }
-
-    /// Whether this table writes the result: one of its tokens means it.
-    pub fn knows(&self, result: GameResult) -> bool {
-        self.tokens.iter().any(|t| t.result == result)
-    }
-
-    /// The result a token of another table means here, when this table has
-    /// that token (`0-0` is a double forfeit in draughts, a draw in
-    /// Coerceo); otherwise the result unchanged.
-    pub fn reread(&self, result: GameResult) -> GameResult {
-        self.parse(result.token()).unwrap_or(result)
-    }
-}
-
 /// How movetext is laid out in lines.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Layout {
@@ -286,113 +123,13 @@ impl Dialect {
     }
 }
 
-/// Every dialect's result table, to test a dialect's grammar against the
-/// tokens of the others.
-#[cfg(test)]
-pub(crate) fn all_results() -> Vec<&'static Results> {
-    use crate::family::Family;
-    Family::ALL.iter().map(|f| f.results()).collect()
-}
-
-/// Requires a dialect's grammar and its result table to agree exactly:
-/// parser `P`'s `result` rule must read the whole text of what the table
-/// holds, and nothing else. Every token of the table, and its forms spaced around the dash,
-/// must be read, and mean through the table (as the walker reads them)
-/// what the table says; the tokens of every other table that this one
-/// lacks, and near misses, must not be read.
-#[cfg(test)]
-pub(crate) fn check_grammar<P: pest::Parser<R>, R: pest::RuleType>(results: &Results, result: R) {
-    let reads =
-        |t: &str| P::parse(result, t).is_ok_and(|mut p| p.next().is_some_and(|p| p.as_str() == t));
-    for t in results.tokens() {
-        assert!(reads(t.text), "the grammar does not read `{}`", t.text);
-        assert_eq!(results.parse(t.text), Some(t.result), "{}", t.text);
-        // A score's dash may be spaced (`1 - 0`); a forfeit's marks (`+--`)
-        // are no score.
-        let score = t.text.starts_with(|c: char| c.is_ascii_digit() || c == '½');
-        if let Some(d) = t.text.find('-').filter(|_| score) {
-            let (left, right) = (&t.text[..d], &t.text[d + 1..]);
-            for spaced in [
-                format!("{left} - {right}"),
-                format!("{left}- {right}"),
-                format!("{left} -{right}"),
-                format!("{left}\t-  {right}"),
-            ] {
-                assert!(reads(&spaced), "the grammar does not read `{spaced}`");
-                let (r, repair) = results.parse_damaged(&spaced).expect(&spaced);
-                assert_eq!((r, repair), (t.result, ResultRepair::Spaced), "{spaced}");
-            }
-        }
-    }
-    // Every token any dialect has had, which a table may have lost, and
-    // near misses.
-    let near = [
-        "1-0",
-        "0-1",
-        "1/2-1/2",
-        "½-½",
-        "1/2",
-        "*",
-        "2-0",
-        "0-2",
-        "1-1",
-        "0-0",
-        "R",
-        "W+R",
-        "B+R",
-        "1-2",
-        "2-1",
-        "3-0",
-        "0-3",
-        "2-2",
-        "1/2-",
-        "1/3-1/3",
-        "1:0",
-        "1--0",
-        "0--0",
-        "½",
-        "**",
-        "1-0-0",
-        "0-0-0",
-        "1-00",
-        "10-0",
-        "W+",
-        "+R",
-        "WR",
-        "BR",
-        "W-R",
-        "R+",
-        "RR",
-        "r",
-        "w+r",
-        "b+r",
-        "W+R+",
-        "B+W",
-        "1-0R",
-        "Rx",
-        "R1",
-        "1/2-1/2-1/2",
-    ];
-    let others = all_results();
-    let foreign = others
-        .iter()
-        .flat_map(|r| r.tokens())
-        .map(|t| t.text)
-        .chain(near);
-    for text in foreign {
-        if results.is_token(text.as_bytes()) {
-            continue;
-        }
-        assert!(!reads(text), "the grammar reads `{text}`, not in its table");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::codec::ReadOptions;
     use crate::container::{self, Style};
     use crate::family::chess::pgn;
+    use crate::ir::{GameResult, Outcome};
 
     fn written(text: &str, numbering: Numbering, layout: Layout) -> String {
         let game = pgn::read(text, &ReadOptions::default()).unwrap().game;

@@ -1,6 +1,6 @@
 //! A board drawn (the floor of the `svg` and `html` formats): what every
 //! family's drawing shares. A family draws a game's main line as one
-//! [`Diagram`] ([`crate::family::GameFamily::draw`]): the board that stays
+//! [`Diagram`] ([`crate::family::hooks::GameFamily::DRAW`]): the board that stays
 //! (squares, coordinates, the throne), and one frame per position (the
 //! pieces and the marks of the last move after 0, 1, 2 ... plies), from
 //! the positions its own replay gives. The `svg` format writes one frame
@@ -110,15 +110,21 @@ pub fn no_such_ply(n: usize, last: usize) -> Problem {
 }
 
 /// The error for a family kifu does not draw yet (`Toy boards are not
-/// drawn yet`): the default of [`crate::family::GameFamily::draw`], for a
-/// family added without its drawing.
-pub fn not_drawn(family: &str) -> Problem {
+/// drawn yet`), for a family added without its drawing
+/// ([`crate::family::GameFamily::DRAW`]); `drawn` names the families whose
+/// boards kifu draws.
+pub fn not_drawn(family: &str, drawn: &[&str]) -> Problem {
     let mut name = family.to_string();
     if let Some(first) = name.get_mut(0..1) {
         first.make_ascii_uppercase();
     }
+    let list = match drawn {
+        [] => "none".to_string(),
+        [one] => one.to_string(),
+        [most @ .., last] => format!("{} and {last}", most.join(", ")),
+    };
     Problem::whole(format!(
-        "{name} boards are not drawn yet: kifu draws chess, draughts, Coerceo, hnefatafl and tenjiku boards"
+        "{name} boards are not drawn yet: kifu draws {list} boards"
     ))
 }
 
@@ -341,8 +347,8 @@ mod tests {
         let e = d.svg(Some(2), "t").unwrap_err();
         assert!(e.message.contains("1 plies"), "{}", e.message);
         assert_eq!(
-            not_drawn("toy").message.split(':').next(),
-            Some("Toy boards are not drawn yet")
+            not_drawn("toy", &["chess", "tafl"]).message,
+            "Toy boards are not drawn yet: kifu draws chess and tafl boards"
         );
     }
 }

@@ -1,236 +1,78 @@
 //! The game families: the one list of them, and the one place that
-//! dispatches on it. Each family is a folder (`chess/`, `draughts/`) with
-//! its square, piece, move and board types, its rules and its notations.
+//! dispatches on it. Each family is a folder (`chess/`, `draughts/`): its
+//! own module (`mod.rs`) holds its square, piece, move and board types, its
+//! result table and dialect, and imports nothing above the IR; its rules and
+//! notations sit in the modules below it.
+//!
+//! The family is known in floors, so that no import circle crosses a
+//! room's wall: [`kind`] (what each room's own module declares, [`Kind`]:
+//! the room's types stand on it); [`any`] (the enums every family shares,
+//! made of the rooms' types, which the IR holds); [`hooks`] (above the IR:
+//! the hooks that need a family's rules, [`GameFamily`], which the rooms'
+//! `hooks.rs` implement); and this module, above the rooms, which
+//! dispatches on the family through the hooks.
 
+/// The registration: one line per family, `Name(room::Type) as accessor`,
+/// where `room::Type` is the unit type the room's own module declares (and
+/// implements [`Kind`] for, and [`GameFamily`] in its rules' floor). Every
+/// list of the families is made from it: the enums [`Family`], [`Variant`],
+/// [`Move`] and [`Setup`] with their accessors ([`any`]), the dispatch on
+/// the family (here), and what the formats, the XML schema and the docs
+/// list (`kifu formats`, `tests/it/registry.rs`). A new family is its room,
+/// one line here, its grammar and its formats' line in
+/// [`crate::format::FORMATS`]. `then` is the macro that gets the lines.
+macro_rules! registered {
+    ($then:ident) => {
+        $then! {
+            /// Chess, standard and Fischer random.
+            Chess(chess::Chess) as as_chess;
+            /// Draughts and checkers on any board PDN describes.
+            Draughts(draughts::Draughts) as as_draughts;
+            /// Coerceo.
+            Coerceo(coerceo::Coerceo) as as_coerceo;
+            /// Hnefatafl and the other tafl games.
+            Tafl(hnefatafl::Tafl) as as_tafl;
+            /// Tenjiku shogi.
+            Tenjiku(tenjiku::Tenjiku) as as_tenjiku;
+        }
+    };
+}
+
+pub mod any;
 pub mod chess;
 pub mod coerceo;
 pub mod dialect;
 pub mod draughts;
 pub mod draw;
 pub mod hnefatafl;
+pub mod hooks;
+pub mod kind;
 pub mod spell;
 pub mod tenjiku;
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+pub use any::{Family, Member, Move, Setup, Variant};
+pub use hooks::{
+    fields_in_order, plies_in_order, positions_in_order, Draw, GameFamily, MoveFields, Schema,
+};
+pub use kind::{Kind, NoSetup};
 
 use crate::error::Problem;
-use crate::family::dialect::{Dialect, Results};
-use crate::ir::{Game, Side};
+use crate::ir::Game;
 
-/// A game family, as its room registers it (`families!`): the types a
-/// record of it holds and the hooks that only the family knows. Everything
-/// that dispatches on the family ([`Family`], [`Variant`], [`Move`],
-/// [`Setup`] and their methods) is generated from the one registration
-/// line of each family below, from this trait.
-pub trait GameFamily: 'static {
-    /// The family's name as the CLI, `kifu formats` and the interchange
-    /// formats spell it (`chess`).
-    const NAME: &'static str;
-    /// The dialect of the family's container notations: its numbering and
-    /// result tokens.
-    const DIALECT: &'static Dialect;
-    /// The family's canonical notation, by its format's name: the one
-    /// [`MoveFields::written`] spells moves in, and `kifu diff` shows a
-    /// side's moves in when the side's own format spells none (JSON).
-    const CANONICAL: &'static str;
-    /// Whether the family's readers replay each game's moves by its rules,
-    /// which [`crate::codec::ReadOptions::no_validate`] (`--no-validate`)
-    /// turns off: the moves are then read by their text alone, and what
-    /// could not be checked is said in a warning. `--no-validate`'s help
-    /// lists the families that do ([`Family::replays`]).
-    const REPLAYS: bool;
-    /// The board a game is played on, as a record names it (the payload of
-    /// [`Variant`]).
-    type Board: Clone + PartialEq + Eq + std::fmt::Debug + Serialize + DeserializeOwned;
-    /// One move (the payload of [`Move`]).
-    type Move: Clone + PartialEq + Eq + std::fmt::Debug + Serialize + DeserializeOwned;
-    /// A starting position a record gives (the payload of [`Setup`]);
-    /// [`NoSetup`] for a family whose records give none.
-    type Setup: Clone + PartialEq + Eq + std::fmt::Debug + Serialize + DeserializeOwned;
-    /// The side that moves first from the initial position of `board`.
-    fn first_mover(board: &Self::Board) -> Side;
-    /// Checks a game that did not come through one of the family's
-    /// grammars (JSON) by the family's rules: the board is one kifu
-    /// handles, and every move is possible on it.
-    fn check(game: &Game, board: &Self::Board) -> Result<(), Problem>;
-    /// What two transcriptions of a move must share to be the same move
-    /// (`kifu diff`): see [`Move::key`].
-    fn key(mv: &Self::Move, loose: bool) -> String;
-    /// The `csv` fields of every move of a game, in the order the
-    /// container writes its plies ([`move_fields`]).
-    fn move_fields(game: &Game, board: &Self::Board) -> Result<Vec<MoveFields>, Problem>;
-    /// The positions of the main line as the family's position notation
-    /// writes them (the start, then after each ply), for `kifu diff`;
-    /// `None` (the default) for a family without one kifu writes.
-    fn main_line_fens(_game: &Game) -> Option<Vec<String>> {
-        None
-    }
-    /// The position after every ply of a game as the family's position
-    /// text writes it (chess FEN, draughts FEN, ...), in the order
-    /// [`GameFamily::move_fields`] gives the plies: the `fen` column of the
-    /// `csv` tables ([`positions`]), through [`positions_in_order`]; `None`
-    /// where it is not known (a game not replayed, a ply the rules refuse
-    /// and those after it). By default none is known.
-    fn positions(game: &Game, _board: &Self::Board) -> Vec<Option<String>> {
-        vec![None; plies_in_order(&game.moves).len()]
-    }
-    /// The game's main line drawn on the family's board
-    /// ([`draw::Diagram`], the `svg` and `html` formats), from the
-    /// positions its replay gives; by default the error that the family's
-    /// boards are not drawn yet.
-    fn draw(_game: &Game, _view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
-        Err(draw::not_drawn(Self::NAME))
-    }
-}
-
-/// The setup of a family whose records give no starting position: no
-/// value has this type.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum NoSetup {}
-
-/// A registered family's place in the dispatching enums, generated by
-/// `families!` for each registration line: how its own kind of board,
-/// move and setup is found in (and put into) the enums every family shares.
-pub trait Member: GameFamily {
-    /// The family.
-    const FAMILY: Family;
-    /// The board, if `variant` is this family's.
-    fn board(variant: &Variant) -> Option<&Self::Board>;
-    /// The move, if `mv` is this family's.
-    fn of_move(mv: &Move) -> Option<&Self::Move>;
-    /// The move, to change it, if `mv` is this family's.
-    fn of_move_mut(mv: &mut Move) -> Option<&mut Self::Move>;
-    /// The position, if `setup` is this family's.
-    fn setup(setup: &Setup) -> Option<&Self::Setup>;
-}
-
-/// Registers the game families: one line per family, `Name(room::Type)
-/// as accessor`, from which the enums [`Family`], [`Variant`], [`Move`]
-/// and [`Setup`], the accessors (`Move::as_chess`, ...) and every dispatch
-/// on the family are generated. A new family is its room, one line here,
-/// its grammar and its formats' line in [`crate::format::FORMATS`].
-macro_rules! families {
-    ($( $(#[$doc:meta])* $name:ident ($room:ident :: $ty:ident) as $acc:ident; )*) => {
-        /// A family of games: notations of one family can be converted
-        /// into each other.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "lowercase")]
-        pub enum Family {
-            $( $(#[$doc])* $name, )*
-        }
-
-        impl Family {
-            /// Every family, in registration order (the order a result
-            /// token several families write is looked up in:
-            /// [`crate::ir::GameResult::parse`]).
-            pub const ALL: &'static [Family] = &[$( Family::$name ),*];
-
-            /// The dialect of the family's container notations: its
-            /// numbering and result tokens (for messages and results
-            /// outside a notation: JSON, a Result tag).
-            pub fn dialect(self) -> &'static Dialect {
-                match self { $( Family::$name => <$room::$ty as GameFamily>::DIALECT, )* }
-            }
-
-            /// The family's name as the CLI and `kifu formats` spell it.
-            pub fn name(self) -> &'static str {
-                match self { $( Family::$name => <$room::$ty as GameFamily>::NAME, )* }
-            }
-
-            /// The family's canonical notation ([`GameFamily::CANONICAL`]).
-            pub fn canonical_notation(self) -> &'static str {
-                match self { $( Family::$name => <$room::$ty as GameFamily>::CANONICAL, )* }
-            }
-
-            /// Whether the family's readers replay the moves, which
-            /// `--no-validate` turns off ([`GameFamily::REPLAYS`]).
-            pub fn replays(self) -> bool {
-                match self { $( Family::$name => <$room::$ty as GameFamily>::REPLAYS, )* }
-            }
-        }
-
-        /// The game and board a record is played on: which family, and the
-        /// family's board description.
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-        #[serde(tag = "family", rename_all = "lowercase")]
-        pub enum Variant {
-            $(
-                #[doc = concat!("A ", stringify!($name), " board.")]
-                $name(<$room::$ty as GameFamily>::Board),
-            )*
-        }
-
+/// The dispatch on the family of what needs its rules ([`GameFamily`]),
+/// from the registration lines (`registered!`).
+macro_rules! dispatch {
+    ($( $(#[$doc:meta])* $name:ident ($($ty:ident)::+) as $acc:ident; )*) => {
         impl Variant {
-            $(
-                #[doc = concat!("The board, if the game is ", stringify!($name), ".")]
-                pub fn $acc(&self) -> Option<&<$room::$ty as GameFamily>::Board> {
-                    <$room::$ty as Member>::board(self)
-                }
-            )*
-
-            /// The family this variant belongs to.
-            pub fn family(&self) -> Family {
-                match self { $( Variant::$name(_) => Family::$name, )* }
-            }
-
-            /// The side that makes the first move of a game from the
-            /// initial position.
-            pub fn first_mover(&self) -> Side {
-                match self { $( Variant::$name(b) => <$room::$ty as GameFamily>::first_mover(b), )* }
-            }
-
             /// Checks a game that did not come through one of the family's
             /// grammars (JSON) by the family's rules
             /// ([`GameFamily::check`]).
             pub fn check(&self, game: &Game) -> Result<(), Problem> {
-                match self { $( Variant::$name(b) => <$room::$ty as GameFamily>::check(game, b), )* }
+                match self { $( Variant::$name(b) => <$($ty)::+ as GameFamily>::check(game, b), )* }
             }
-        }
-
-        /// A starting position given by the record (a FEN tag or its
-        /// equivalent).
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-        #[serde(rename_all = "lowercase")]
-        pub enum Setup {
-            $(
-                #[doc = concat!("A ", stringify!($name), " position.")]
-                $name(<$room::$ty as GameFamily>::Setup),
-            )*
-        }
-
-        impl Setup {
-            $(
-                #[doc = concat!("The position, if the setup is ", stringify!($name), "'s.")]
-                pub fn $acc(&self) -> Option<&<$room::$ty as GameFamily>::Setup> {
-                    <$room::$ty as Member>::setup(self)
-                }
-            )*
-        }
-
-        /// One move of any family.
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-        #[serde(rename_all = "lowercase")]
-        pub enum Move {
-            $(
-                #[doc = concat!("A ", stringify!($name), " move.")]
-                $name(<$room::$ty as GameFamily>::Move),
-            )*
         }
 
         impl Move {
-            $(
-                #[doc = concat!("The move, if it is a ", stringify!($name), " move. (Family code asks for its own kind of move through these.)")]
-                pub fn $acc(&self) -> Option<&<$room::$ty as GameFamily>::Move> {
-                    <$room::$ty as Member>::of_move(self)
-                }
-            )*
-
-            /// The family the move belongs to.
-            pub fn family(&self) -> Family {
-                match self { $( Move::$name(_) => Family::$name, )* }
-            }
-
             /// What two transcriptions of a ply must share to be the same
             /// move (`kifu diff`): the meaning its family's rules gave it,
             /// so that `Nbd2` equals `Nd2`, a draughts path in full its
@@ -239,203 +81,170 @@ macro_rules! families {
             /// text says, for a game that could not be replayed and the
             /// game it is compared with.
             pub fn key(&self, loose: bool) -> String {
-                match self { $( Move::$name(m) => <$room::$ty as GameFamily>::key(m, loose), )* }
+                match self { $( Move::$name(m) => <$($ty)::+ as GameFamily>::key(m, loose), )* }
             }
         }
-
-        $(
-            impl Member for $room::$ty {
-                const FAMILY: Family = Family::$name;
-                fn board(variant: &Variant) -> Option<&Self::Board> {
-                    #[allow(unreachable_patterns)]
-                    match variant { Variant::$name(b) => Some(b), _ => None }
-                }
-                fn of_move(mv: &Move) -> Option<&Self::Move> {
-                    #[allow(unreachable_patterns)]
-                    match mv { Move::$name(m) => Some(m), _ => None }
-                }
-                fn of_move_mut(mv: &mut Move) -> Option<&mut Self::Move> {
-                    #[allow(unreachable_patterns)]
-                    match mv { Move::$name(m) => Some(m), _ => None }
-                }
-                fn setup(setup: &Setup) -> Option<&Self::Setup> {
-                    #[allow(unreachable_patterns)]
-                    match setup { Setup::$name(s) => Some(s), _ => None }
-                }
-            }
-        )*
 
         /// The positions of a game's main line as FENs, for `kifu diff`:
         /// the start, then the position after each ply; `None` for a
         /// family without a position notation kifu writes (or a game not
         /// replayed).
         pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
-            match game.variant { $( Variant::$name(_) => <$room::$ty as GameFamily>::main_line_fens(game), )* }
+            match game.variant { $( Variant::$name(_) => <$($ty)::+ as GameFamily>::main_line_fens(game), )* }
         }
 
         /// The position after every ply of a game, in the order the
         /// container writes its plies ([`GameFamily::positions`]).
         pub fn positions(game: &Game) -> Vec<Option<String>> {
-            match &game.variant { $( Variant::$name(b) => <$room::$ty as GameFamily>::positions(game, b), )* }
+            match &game.variant { $( Variant::$name(b) => <$($ty)::+ as GameFamily>::positions(game, b), )* }
         }
 
-        /// The game's main line drawn on its family's board
-        /// ([`GameFamily::draw`]).
-        pub fn diagram(game: &Game, view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
-            match game.variant { $( Variant::$name(_) => <$room::$ty as GameFamily>::draw(game, view), )* }
+        impl Family {
+            /// The family's part of the XML schema
+            /// ([`GameFamily::SCHEMA`]).
+            pub fn schema(self) -> &'static hooks::Schema {
+                match self { $( Family::$name => &<$($ty)::+ as GameFamily>::SCHEMA, )* }
+            }
+
+            /// How the family draws its boards ([`GameFamily::DRAW`]).
+            fn drawing(self) -> Option<hooks::Draw> {
+                match self { $( Family::$name => <$($ty)::+ as GameFamily>::DRAW, )* }
+            }
         }
 
         /// The fields of every move of a game, in the order the container
         /// writes its plies (each ply, then its variations): the one
         /// per-family hook of the `csv` tables.
         pub fn move_fields(game: &Game) -> Result<Vec<MoveFields>, Problem> {
-            match &game.variant { $( Variant::$name(b) => <$room::$ty as GameFamily>::move_fields(game, b), )* }
+            match &game.variant { $( Variant::$name(b) => <$($ty)::+ as GameFamily>::move_fields(game, b), )* }
         }
     };
 }
 
-families! {
-    /// Chess, standard and Fischer random.
-    Chess(chess::Chess) as as_chess;
-    /// Draughts and checkers on any board PDN describes.
-    Draughts(draughts::Draughts) as as_draughts;
-    /// Coerceo.
-    Coerceo(coerceo::Coerceo) as as_coerceo;
-    /// Hnefatafl and the other tafl games.
-    Tafl(hnefatafl::Tafl) as as_tafl;
-    /// Tenjiku shogi.
-    Tenjiku(tenjiku::Tenjiku) as as_tenjiku;
-}
+registered!(dispatch);
 
-impl Family {
-    /// The family's result tokens.
-    pub fn results(self) -> &'static Results {
-        self.dialect().results
+/// The game's main line drawn on its family's board
+/// ([`GameFamily::DRAW`]), or the error that the family's boards are not
+/// drawn yet, naming the families whose boards are.
+pub fn diagram(game: &Game, view: &draw::View<'_>) -> Result<draw::Diagram, Problem> {
+    let family = game.family();
+    match family.drawing() {
+        Some(draw) => draw(game, view),
+        None => {
+            let drawn: Vec<&str> = Family::ALL
+                .iter()
+                .filter(|f| f.drawing().is_some())
+                .map(|f| f.name())
+                .collect();
+            Err(draw::not_drawn(family.name(), &drawn))
+        }
     }
 }
 
-impl Move {
-    /// The move as its family's own kind (`pick`: one of the `as_*`
-    /// accessors), or the error for a move of another family met in a game
-    /// of `family` (`a draughts move in a tafl game`).
-    pub fn of<'m, M>(
-        &'m self,
-        family: Family,
-        pick: fn(&'m Move) -> Option<&'m M>,
-    ) -> Result<&'m M, String> {
-        pick(self).ok_or_else(|| {
-            format!(
-                "a {} move in a {} game",
-                self.family().name(),
-                family.name()
-            )
-        })
-    }
+/// Every dialect's result table, to test a dialect's grammar against the
+/// tokens of the others.
+#[cfg(test)]
+pub(crate) fn all_results() -> Vec<&'static crate::ir::Results> {
+    use crate::family::any::Family;
+    Family::ALL.iter().map(|f| f.results()).collect()
 }
 
-/// The typed fields of one move, as the `csv` tables write them
-/// ([`move_fields`]): what a database query asks of a move, in any family.
-/// `None` (NULL) where the family's records do not say.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MoveFields {
-    /// The move as the family's canonical notation
-    /// ([`Family::canonical_notation`]) spells it where it stands (chess
-    /// SAN with its check mark, a draughts path as held, CGN, tafl,
-    /// Hodges): kifu keeps a move's meaning, not its source text. (The
-    /// `csv` writer puts the spelling of the format a game was read from
-    /// in its place: [`crate::spell`].)
-    pub written: String,
-    /// The family's notation-independent form of the move: chess long
-    /// algebraic (`g1f3`, `e7e8q`), tenjiku with its origin (`FiD7n-6k`);
-    /// the written form where the family's notation is already complete.
-    pub canonical: String,
-    /// The square (field) the piece left.
-    pub from: Option<String>,
-    /// The square (field) the piece reached.
-    pub to: Option<String>,
-    /// The squares of the pieces it took off the board, in order.
-    pub captured: Vec<String>,
-    /// The piece that moved, as the family abbreviates it.
-    pub piece: Option<String>,
-    /// What the piece became (chess: the new piece; tenjiku: the promoted
-    /// piece).
-    pub promotion: Option<String>,
-    /// Whether the move gives check (chess).
-    pub check: Option<bool>,
-    /// Whether the move mates (chess) or wins at once (tafl `++`).
-    pub mate: Option<bool>,
-}
-
-/// The `csv` fields of every move of a game in the order the container
-/// writes them, for a family whose moves spell without a board: `fields`
-/// of each move as the family's own kind (`pick`, see [`Move::of`]).
-pub fn fields_in_order<M>(
-    game: &Game,
-    family: Family,
-    pick: for<'m> fn(&'m Move) -> Option<&'m M>,
-    fields: impl Fn(&M) -> Result<MoveFields, Problem>,
-) -> Result<Vec<MoveFields>, Problem> {
-    plies_in_order(&game.moves)
-        .into_iter()
-        .map(|ply| fields(ply.mv.of(family, pick).map_err(Problem::whole)?))
-        .collect()
-}
-
-/// The position after each ply of a line and its variations, in the order
-/// the container writes them (each ply, then its variations, which start
-/// from the position before their ply), as `text` writes the position and
-/// the ply just played: the one walk of every family's
-/// [`GameFamily::positions`]. `play` plays the `i`th ply of `plies` (the
-/// rest of its line is there for rules that look ahead) and says whether
-/// it could; after a ply it cannot play, and everywhere without a
-/// `start`, no position is known (`None`).
-pub fn positions_in_order<P: Clone>(
-    line: &crate::ir::Line,
-    start: Option<P>,
-    play: &mut dyn FnMut(&mut P, &[crate::ir::Ply], usize) -> bool,
-    text: &dyn Fn(&P, &crate::ir::Ply) -> String,
-) -> Vec<Option<String>> {
-    type Play<'a, P> = &'a mut dyn FnMut(&mut P, &[crate::ir::Ply], usize) -> bool;
-    fn walk<P: Clone>(
-        line: &crate::ir::Line,
-        mut pos: Option<P>,
-        play: Play<'_, P>,
-        text: &dyn Fn(&P, &crate::ir::Ply) -> String,
-        out: &mut Vec<Option<String>>,
-    ) {
-        for (i, ply) in line.plies.iter().enumerate() {
-            let before = match ply.variations.is_empty() {
-                true => None,
-                false => pos.clone(),
-            };
-            if let Some(p) = pos.as_mut() {
-                if !play(p, &line.plies, i) {
-                    pos = None;
-                }
-            }
-            out.push(pos.as_ref().map(|p| text(p, ply)));
-            for v in &ply.variations {
-                walk(v, before.clone(), play, text, out);
+/// Requires a dialect's grammar and its result table to agree exactly:
+/// parser `P`'s `result` rule must read the whole text of what the table
+/// holds, and nothing else. Every token of the table, and its forms spaced around the dash,
+/// must be read, and mean through the table (as the walker reads them)
+/// what the table says; the tokens of every other table that this one
+/// lacks, and near misses, must not be read.
+#[cfg(test)]
+pub(crate) fn check_grammar<P: pest::Parser<R>, R: pest::RuleType>(
+    results: &crate::ir::Results,
+    result: R,
+) {
+    let reads =
+        |t: &str| P::parse(result, t).is_ok_and(|mut p| p.next().is_some_and(|p| p.as_str() == t));
+    for t in results.tokens() {
+        assert!(reads(t.text), "the grammar does not read `{}`", t.text);
+        assert_eq!(results.parse(t.text), Some(t.result), "{}", t.text);
+        // A score's dash may be spaced (`1 - 0`); a forfeit's marks (`+--`)
+        // are no score.
+        let score = t.text.starts_with(|c: char| c.is_ascii_digit() || c == '½');
+        if let Some(d) = t.text.find('-').filter(|_| score) {
+            let (left, right) = (&t.text[..d], &t.text[d + 1..]);
+            for spaced in [
+                format!("{left} - {right}"),
+                format!("{left}- {right}"),
+                format!("{left} -{right}"),
+                format!("{left}\t-  {right}"),
+            ] {
+                assert!(reads(&spaced), "the grammar does not read `{spaced}`");
+                let (r, repair) = results.parse_damaged(&spaced).expect(&spaced);
+                assert_eq!(
+                    (r, repair),
+                    (t.result, crate::ir::ResultRepair::Spaced),
+                    "{spaced}"
+                );
             }
         }
     }
-    let mut out = Vec::new();
-    walk(line, start, play, text, &mut out);
-    out
-}
-
-/// The plies of a line and its variations, in the order the container
-/// writes them (each ply, then its variations).
-pub fn plies_in_order(line: &crate::ir::Line) -> Vec<&crate::ir::Ply> {
-    fn walk<'g>(line: &'g crate::ir::Line, out: &mut Vec<&'g crate::ir::Ply>) {
-        for ply in &line.plies {
-            out.push(ply);
-            for v in &ply.variations {
-                walk(v, out);
-            }
+    // Every token any dialect has had, which a table may have lost, and
+    // near misses.
+    let near = [
+        "1-0",
+        "0-1",
+        "1/2-1/2",
+        "½-½",
+        "1/2",
+        "*",
+        "2-0",
+        "0-2",
+        "1-1",
+        "0-0",
+        "R",
+        "W+R",
+        "B+R",
+        "1-2",
+        "2-1",
+        "3-0",
+        "0-3",
+        "2-2",
+        "1/2-",
+        "1/3-1/3",
+        "1:0",
+        "1--0",
+        "0--0",
+        "½",
+        "**",
+        "1-0-0",
+        "0-0-0",
+        "1-00",
+        "10-0",
+        "W+",
+        "+R",
+        "WR",
+        "BR",
+        "W-R",
+        "R+",
+        "RR",
+        "r",
+        "w+r",
+        "b+r",
+        "W+R+",
+        "B+W",
+        "1-0R",
+        "Rx",
+        "R1",
+        "1/2-1/2-1/2",
+    ];
+    let others = all_results();
+    let foreign = others
+        .iter()
+        .flat_map(|r| r.tokens())
+        .map(|t| t.text)
+        .chain(near);
+    for text in foreign {
+        if results.is_token(text.as_bytes()) {
+            continue;
         }
+        assert!(!reads(text), "the grammar reads `{text}`, not in its table");
     }
-    let mut out = Vec::new();
-    walk(line, &mut out);
-    out
 }

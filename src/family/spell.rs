@@ -4,7 +4,7 @@
 //!
 //! Each family has one replay ([`Replay`]): it walks a game's plies once, in
 //! the order the container writes them (each ply, then its variations, as
-//! [`crate::family::plies_in_order`] gives them), and gives each ply with
+//! [`crate::family::hooks::plies_in_order`] gives them), and gives each ply with
 //! what its notations need of the position before it (chess: the
 //! disambiguation and check the rules derive; tafl: the pieces on the
 //! board; draughts: the board alone). Each notation spells one ply from
@@ -17,7 +17,7 @@
 //! has.
 
 use crate::error::Problem;
-use crate::family::Family;
+use crate::family::any::Family;
 use crate::ir::{Game, Ply};
 
 /// Which lines of a game a walk takes.

@@ -44,10 +44,9 @@
 //! character references are refused with their position, never resolved.
 
 mod fields;
+mod schema;
 
-/// The XML Schema every document kifu writes is valid against
-/// (`schema/kifu.xsd`, which `kifu schema --xsd` prints).
-pub const XSD: &str = include_str!("../../schema/kifu.xsd");
+pub use schema::xsd;
 
 use quick_xml::escape::EscapeError;
 use quick_xml::events::{BytesStart, Event};

@@ -8,29 +8,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Kind;
-use crate::family::dialect::Results;
-use crate::family::{Family, Move, Setup, Variant};
+pub mod result;
+pub mod side;
 
-/// The side that makes a move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// White (in English checkers the side that does not start).
-    White,
-    /// Black.
-    Black,
-}
+pub use result::{GameResult, Outcome, ResultRepair, ResultToken, Results};
+pub use side::{push_number, Side};
 
-impl Side {
-    /// The opponent.
-    pub fn other(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-}
+use crate::family::any::{Family, Move, Setup, Variant};
 
 /// A tag pair `[Name "value"]`; the value is unescaped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -332,77 +316,31 @@ impl Line {
     }
 }
 
-/// Who won, read from a result token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// White (the left score) wins (`1-0`, `2-0`, Coerceo's `W+R`).
-    WhiteWins,
-    /// Black (the right score) wins (`0-1`, `0-2`, Coerceo's `B+R`).
-    BlackWins,
-    /// A draw (`1/2-1/2`, `1-1`, Coerceo's `0-0`).
-    Draw,
-    /// Both sides lose, a double forfeit (draughts `0-0`).
-    BothLose,
-    /// The game was decided, by a resignation or on time, and the token does
-    /// not say who won (Coerceo's `R`).
-    Decided,
-    /// Unknown, unfinished or abandoned (`*`).
-    Unknown,
-}
-
-impl Outcome {
-    /// Whether two results can be said of one game (a Result tag and the
-    /// movetext's): the same outcome, either unknown (`*`), or a decided
-    /// game (Coerceo's `R`) and a win that names its winner.
-    pub fn agrees(self, other: Outcome) -> bool {
-        use Outcome::*;
-        self == other
-            || matches!((self, other), (Unknown, _) | (_, Unknown))
-            || matches!(
-                (self, other),
-                (Decided, WhiteWins | BlackWins) | (WhiteWins | BlackWins, Decided)
-            )
-    }
-}
-
-/// A game result: what it means, and the canonical token of the dialect it
-/// was read in (`1/2` and `½-½` are read as `1/2-1/2`; `2-0` and `1-0` are
-/// both White's win, in two scales). A dialect's table
-/// ([`crate::family::dialect::Results`]) is the one definition of its
-/// tokens; a token may mean different things in two dialects (`0-0`: a
-/// double forfeit in draughts, a draw in Coerceo). Serialized as its token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct GameResult {
-    /// Who won.
-    pub outcome: Outcome,
-    /// The canonical token.
-    token: &'static str,
-}
-
 impl GameResult {
-    /// The unknown result `*`.
-    pub const UNKNOWN: GameResult = GameResult::new(Outcome::Unknown, "*");
-
-    /// A result with its canonical token.
-    pub const fn new(outcome: Outcome, token: &'static str) -> GameResult {
-        GameResult { outcome, token }
-    }
-
-    /// Reads a result token of any family, looked up in each family's table
-    /// in the order of the family list (a token several families write is
-    /// read as the first's: [`crate::family::dialect::Results::reread`]
-    /// gives its meaning in another); `None` when the text is not one.
+    /// Reads a result token where the family is not known, in the table
+    /// of every family that writes it: the result they agree on (`1-0` is
+    /// White's win in each), or else the token as written with an unknown
+    /// outcome (`0-0` is a double forfeit in draughts and a draw in
+    /// Coerceo), which the game's family gives its meaning
+    /// ([`GameResult::in_family`]); never one family's reading picked by
+    /// the order of the registration. `None` when no family writes the
+    /// token.
     pub fn parse(token: &str) -> Option<GameResult> {
-        Family::ALL.iter().find_map(|f| f.results().parse(token))
+        agreed(Family::ALL.iter().filter_map(|f| f.results().parse(token)))
     }
 
     /// Reads a result as damaged exports write it, where
-    /// [`GameResult::parse`] reads none, in any family's table (see
-    /// [`Results::parse_damaged`]).
+    /// [`GameResult::parse`] reads none, by the tables of every family as
+    /// [`GameResult::parse`] does (see [`Results::parse_damaged`]).
     pub fn parse_damaged(text: &str) -> Option<(GameResult, ResultRepair)> {
-        Family::ALL
+        let repair = Family::ALL
             .iter()
-            .find_map(|f| f.results().parse_damaged(text))
+            .find_map(|f| f.results().parse_damaged(text))?
+            .1;
+        let read = Family::ALL
+            .iter()
+            .filter_map(|f| f.results().parse_damaged(text).map(|(r, _)| r));
+        Some((agreed(read)?, repair))
     }
 
     /// Whether the notations of a family write this result: chess knows
@@ -417,49 +355,17 @@ impl GameResult {
     pub fn in_family(self, family: Family) -> GameResult {
         family.results().reread(self)
     }
-
-    /// The canonical token.
-    pub fn token(self) -> &'static str {
-        self.token
-    }
 }
 
-/// How a damaged result was read (see [`GameResult::parse_damaged`]); each
-/// kind has one fixed warning, so that a run shows it once with a count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultRepair {
-    /// A placeholder (`-`, `--`, `?`, nothing) read as `*`.
-    Placeholder,
-    /// A token written with spaces (`1 - 0`) read as that token.
-    Spaced,
-}
-
-impl ResultRepair {
-    /// The kind of its warning.
-    pub fn kind(self) -> Kind {
-        match self {
-            ResultRepair::Placeholder => Kind::PlaceholderResult,
-            ResultRepair::Spaced => Kind::SpacedResult,
-        }
-    }
-
-    /// The warning that says what was read.
-    pub fn message(self) -> &'static str {
-        match self {
-            ResultRepair::Placeholder => {
-                "a placeholder result (`-`, `--`, `?` or empty) was read as the unknown result `*`"
-            }
-            ResultRepair::Spaced => {
-                "a result written with spaces (`1 - 0`, `1/2 - 1/2`) was read as that result"
-            }
-        }
-    }
-}
-
-impl Serialize for GameResult {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.token)
-    }
+/// The result several tables read one token as: the one they agree on, or
+/// else the token with an unknown outcome (see [`GameResult::parse`]).
+fn agreed(mut read: impl Iterator<Item = GameResult>) -> Option<GameResult> {
+    let first = read.next()?;
+    Some(if read.all(|r| r == first) {
+        first
+    } else {
+        GameResult::new(Outcome::Unknown, first.token())
+    })
 }
 
 impl<'de> Deserialize<'de> for GameResult {
@@ -587,31 +493,37 @@ pub fn placeholder(value: &str) -> bool {
     value.chars().all(|c| matches!(c, '?' | '.' | ' ' | '-'))
 }
 
-/// Appends a number in decimal (without the formatting machinery, which
-/// costs more than the rest of a move).
-pub fn push_number(buf: &mut String, n: u32) {
-    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
-    if n < 10 {
-        buf.push(digit(n));
-        return;
-    }
-    if n < 100 {
-        buf.push(digit(n / 10));
-        buf.push(digit(n));
-        return;
-    }
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every token of every family's table, read where the family is not
+    /// known, means in each family what that family's table says, and is
+    /// decided by no family's place in the registration: the tables that
+    /// have it agree, or the outcome is unknown.
+    #[test]
+    fn a_token_read_without_its_family_means_what_each_family_says() {
+        for &f in Family::ALL {
+            for t in f.results().tokens() {
+                let any = GameResult::parse(t.text).expect(t.text);
+                assert_eq!(any.in_family(f), t.result, "{} in {}", t.text, f.name());
+                let readings: Vec<GameResult> = Family::ALL
+                    .iter()
+                    .filter_map(|g| g.results().parse(t.text))
+                    .collect();
+                if readings.iter().all(|&r| r == readings[0]) {
+                    assert_eq!(any, readings[0], "{}", t.text);
+                } else {
+                    assert_eq!(any.outcome, Outcome::Unknown, "{}", t.text);
+                }
+            }
         }
-    }
-    for &d in &digits[i..] {
-        buf.push(char::from(d));
+        let zero = GameResult::parse("0-0").unwrap();
+        assert_eq!((zero.outcome, zero.token()), (Outcome::Unknown, "0-0"));
+        assert_eq!(zero.in_family(Family::Draughts).outcome, Outcome::BothLose);
+        assert_eq!(zero.in_family(Family::Coerceo).outcome, Outcome::Draw);
+        let (spaced, repair) = GameResult::parse_damaged("0 - 0").unwrap();
+        assert_eq!((spaced, repair), (zero, ResultRepair::Spaced));
+        assert_eq!(GameResult::parse("4-6"), None);
     }
 }

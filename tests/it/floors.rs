@@ -1,10 +1,19 @@
 //! The floors of the crate (docs/layout.md): a module imports from its
 //! floor and those below, so that the import graph of `src/` has no circle
-//! through the pipeline, the format list, the codec contract, the
-//! container, the options, interchange, spelling, diff, planning or the
-//! reports (a room's own modules may name each other). The one circle
-//! across rooms allowed is the IR's: `ir` and the families' types, rules
-//! and spelling, which name each other.
+//! but inside one room (a family's folder, `family/chess/`, or a folder of
+//! shared code, `container/`): none through the IR, the registry, the
+//! pipeline, the format list, the codec contract, the options,
+//! interchange, spelling, diff, planning or the reports. And a family is
+//! named outside its room only where it is registered: its line of
+//! `registered!` (`src/family/mod.rs`) and its formats' lines in the format
+//! list (`src/format.rs`).
+//!
+//! The graph is read from the text: every `crate::`, `super::` and child
+//! path names a module; a module that expands the registration
+//! (`registered!(...)`) depends on each module that implements, for a
+//! registered family's type, a trait the module names (the enums of any
+//! family on each room's `Kind`, the dispatch on each room's
+//! `GameFamily`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -88,6 +97,11 @@ fn paths(text: &str) -> Vec<String> {
             i += 1;
         }
         let path = text[start..i].trim_end_matches(':').to_string();
+        // A path a macro completes (`crate::family::$($ty)::+`) names what
+        // its expansion names (see `registration_edges`).
+        if text[start..i].ends_with("::") && bytes.get(i) == Some(&b'$') {
+            continue;
+        }
         if text[start..i].ends_with("::") && bytes.get(i) == Some(&b'{') {
             let end = text[i..].find('}').map_or(text.len(), |e| i + e);
             for item in text[i + 1..end].split(',') {
@@ -132,7 +146,80 @@ fn graph(mods: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> 
         }
         g.insert(m.clone(), to);
     }
+    registration_edges(mods, &mut g);
     g
+}
+
+/// The registration (`registered!` in `src/family/mod.rs`): each line's
+/// variant name, room module and type (`Chess(chess::Chess) as as_chess;`).
+fn registration(mods: &BTreeMap<String, String>) -> Vec<(String, String, String)> {
+    let text = &mods["family"];
+    let start = text
+        .find("macro_rules! registered")
+        .expect("src/family/mod.rs registers the families in `registered!`");
+    let end = start + text[start..].find("\n}\n").unwrap();
+    let mut out = Vec::new();
+    for line in text[start..end].lines().map(str::trim) {
+        let Some((name, rest)) = line.split_once('(') else {
+            continue;
+        };
+        let Some((path, _)) = rest.split_once(") as ") else {
+            continue;
+        };
+        let Some((room, ty)) = path.split_once("::") else {
+            continue;
+        };
+        out.push((name.to_string(), room.to_string(), ty.to_string()));
+    }
+    assert!(!out.is_empty(), "no registration line found");
+    out
+}
+
+/// The edges of the modules that expand the registration: to each module
+/// that implements, for a registered type, a trait the module names.
+fn registration_edges(mods: &BTreeMap<String, String>, g: &mut BTreeMap<String, BTreeSet<String>>) {
+    let types: BTreeSet<String> = registration(mods).into_iter().map(|(_, _, t)| t).collect();
+    let mut impls = Vec::new();
+    for (m, text) in mods {
+        let code = code(text);
+        for part in code.split("impl").skip(1) {
+            let Some((head, _)) = part.split_once('{') else {
+                continue;
+            };
+            let Some((tr, ty)) = head.split_once(" for ") else {
+                continue;
+            };
+            let tr = tr.trim().rsplit("::").next().unwrap_or("").to_string();
+            let ty = ty.trim().rsplit("::").next().unwrap_or("").to_string();
+            if types.contains(&ty) {
+                impls.push((m.clone(), tr));
+            }
+        }
+    }
+    for (m, text) in mods {
+        let code = code(text).replace("macro_rules! registered", "");
+        if !code.contains("registered!(") {
+            continue;
+        }
+        let names = paths(&code);
+        for (im, tr) in &impls {
+            if im != m && names.iter().any(|p| p.rsplit("::").next() == Some(tr)) {
+                g.get_mut(m).unwrap().insert(im.clone());
+            }
+        }
+    }
+}
+
+/// The room a module is in: a family's folder (`family::chess`), a folder
+/// of `src/` (`container`), or the module alone (`family::any`, `codec`).
+fn room(src: &Path, m: &str) -> String {
+    let parts: Vec<&str> = m.split("::").collect();
+    match parts.as_slice() {
+        ["family", f, ..] if src.join("family").join(f).is_dir() => format!("family::{f}"),
+        ["family", ..] => m.to_string(),
+        [top, ..] if src.join(top).is_dir() => top.to_string(),
+        _ => m.to_string(),
+    }
 }
 
 /// The modules `from` reaches in `g`.
@@ -147,6 +234,83 @@ fn reach(g: &BTreeMap<String, BTreeSet<String>>, from: &str) -> BTreeSet<String>
         }
     }
     seen
+}
+
+#[test]
+fn no_import_circle_crosses_a_rooms_wall() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mods = modules(&src);
+    let g = graph(&mods);
+    let mut circles = BTreeSet::new();
+    for m in g.keys() {
+        let back: BTreeSet<String> = reach(&g, m)
+            .into_iter()
+            .filter(|n| reach(&g, n).contains(m))
+            .collect();
+        let home = room(&src, m);
+        if back.iter().any(|n| room(&src, n) != home) {
+            circles.insert(format!("{m} <-> {back:?}"));
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "import circles across a room's wall:\n{}",
+        circles.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// The texts that name each registered family: `Family::Chess` and its
+/// siblings, the accessor `as_chess`, the room `family::chess`.
+fn names_of(name: &str, room: &str) -> Vec<String> {
+    let mut out: Vec<String> = ["Family", "Variant", "Move", "Setup"]
+        .iter()
+        .map(|e| format!("{e}::{name}"))
+        .collect();
+    out.push(format!("as_{}", name.to_lowercase()));
+    out.push(format!("family::{room}"));
+    out
+}
+
+#[test]
+fn a_family_is_named_outside_its_room_only_in_its_registration() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mods = modules(&src);
+    // Where the families are registered: the registration lines, and the
+    // format list (each format's line names its family and its reader).
+    // json reads the JSON of chess tools (lichess, pgn-extract) through
+    // chess's PGN reader.
+    let registered = ["format", "interchange::json::peers"];
+    let mut found = Vec::new();
+    for (name, room_dir, _) in registration(&mods) {
+        for (m, text) in &mods {
+            if registered.contains(&m.as_str())
+                || m == &format!("family::{room_dir}")
+                || m.starts_with(&format!("family::{room_dir}::"))
+            {
+                continue;
+            }
+            let mut code = code(text);
+            if m == "family" {
+                let start = code.find("macro_rules! registered").unwrap();
+                let end = start + code[start..].find("\n}\n").unwrap();
+                code.replace_range(start..end, "");
+            }
+            for text in names_of(&name, &room_dir) {
+                let named = code.match_indices(&text).any(|(i, _)| {
+                    let after = code[i + text.len()..].chars().next();
+                    !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                });
+                if named {
+                    found.push(format!("{m} names {text}"));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a family named outside its room and its registration:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -206,4 +370,32 @@ fn the_codec_contract_imports_only_the_floor_below_it() {
             "src/codec.rs imports {to}: the contract imports only {allowed:?}"
         );
     }
+}
+
+#[test]
+fn the_graph_sees_through_the_registration_and_finds_a_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mods = modules(&src);
+    let g = graph(&mods);
+    // The enums of any family stand on each room's own module (its `Kind`),
+    // the dispatch on each room's hooks (its `GameFamily`): edges the text
+    // shows only through the registration.
+    for (_, room, _) in registration(&mods) {
+        assert!(
+            g["family::any"].contains(&format!("family::{room}")),
+            "{room}"
+        );
+        assert!(
+            g["family"].contains(&format!("family::{room}::hooks")),
+            "{room}"
+        );
+    }
+    // A circle across two rooms' walls is seen: the IR naming a room's
+    // rules, which name the IR.
+    let mut bent = g.clone();
+    bent.get_mut("ir")
+        .unwrap()
+        .insert("family::chess::rules".to_string());
+    assert!(reach(&bent, "ir").contains("ir"));
+    assert!(!reach(&g, "ir").contains("ir"));
 }

@@ -39,18 +39,33 @@ fn replay(format: &str, file: &str) {
 
 /// A new reader cannot skip the fuzzers: every readable format has its
 /// reader and round-trip targets, which `fuzz/run.sh` (and so `.ci/run`)
-/// runs.
+/// runs. They are made from the format list: with `KIFU_BLESS=1`, a
+/// format's missing target is written (`read_pgn.rs`, `roundtrip_pgn.rs`
+/// with the format's name) with its `[[bin]]` entry.
 #[test]
 fn every_reader_has_fuzz_targets() {
     let readers: Vec<&str> = check::readers().collect();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/fuzz_targets");
-    let manifest = std::fs::read_to_string(dir.join("../Cargo.toml")).expect("fuzz/Cargo.toml");
+    let cargo = dir.join("../Cargo.toml");
+    let bless = std::env::var_os("KIFU_BLESS").is_some();
     for r in readers {
         for kind in ["read", "roundtrip"] {
             let name = format!("{kind}_{}", r.replace('-', "_"));
             let path = dir.join(format!("{name}.rs"));
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|_| panic!("no fuzz target {}", path.display()));
+            if bless && !path.exists() {
+                let template = std::fs::read_to_string(dir.join(format!("{kind}_pgn.rs")))
+                    .expect("the pgn target, the template of the others");
+                std::fs::write(&path, template.replace("pgn", r)).unwrap();
+                let mut manifest = std::fs::read_to_string(&cargo).unwrap();
+                manifest.push_str(&format!(
+                    "\n[[bin]]\nname = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"\ntest = false\ndoc = false\nbench = false\n"
+                ));
+                std::fs::write(&cargo, manifest).unwrap();
+            }
+            let manifest = std::fs::read_to_string(&cargo).expect("fuzz/Cargo.toml");
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+                panic!("no fuzz target {} (KIFU_BLESS=1 writes it)", path.display())
+            });
             assert!(
                 text.contains(&format!("(\"{r}\", data)")),
                 "{} does not fuzz {r}",

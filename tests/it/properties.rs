@@ -51,11 +51,17 @@ fn comments(max: usize) -> impl Strategy<Value = Vec<Comment>> {
     vec(comment(), 0..=max)
 }
 
+/// A draughts game's result, as draughts reads its token (`0-0`: a double
+/// forfeit, which Coerceo reads as a draw).
 fn result() -> impl Strategy<Value = GameResult> {
     proptest::sample::select(vec![
         "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*",
     ])
-    .prop_map(|t| GameResult::parse(t).expect("a result"))
+    .prop_map(|t| {
+        GameResult::parse(t)
+            .expect("a result")
+            .in_family(kifu::family::Family::Draughts)
+    })
 }
 
 /// What a ply carries besides its move; `before` only where a reader puts it.

@@ -5,7 +5,8 @@
 //! hands:
 //! - a fuzz target that reads it and one that round-trips it (`fuzz/`:
 //!   `tests/fuzz_regressions.rs` requires them of every format kifu reads);
-//! - its entries in the XML schema (`schema/kifu.xsd`);
+//! - its part of the XML schema (`schema/kifu.xsd`, made from the
+//!   registry, its types named as its registration line);
 //! - a sample in the bundled corpus (`corpus/FAMILY/`) that each of its
 //!   notations reads;
 //! - a round trip of those samples: X -> X -> X stable, X -> json -> X and
@@ -31,26 +32,106 @@ fn notations(family: Family) -> impl Iterator<Item = &'static Format> {
     FORMATS.iter().filter(move |f| f.family == Some(family))
 }
 
+/// `schema/kifu.xsd` is the schema kifu makes from the registry
+/// (`kifu::interchange::xml::xsd`: the frame and every family's part), so
+/// that a family added to the registry is in the file too; with
+/// `KIFU_BLESS=1` the test writes the file instead of failing.
 #[test]
-fn every_family_has_its_entries_in_the_xml_schema() {
-    let xsd = fs::read_to_string(root().join("schema/kifu.xsd")).unwrap();
+fn the_xml_schema_is_made_from_the_registry() {
+    let path = root().join("schema/kifu.xsd");
+    let made = kifu::interchange::xml::xsd();
+    if std::env::var_os("KIFU_BLESS").is_some() {
+        fs::write(&path, made).unwrap();
+    }
+    let file = fs::read_to_string(&path).unwrap();
+    assert!(
+        file == made,
+        "schema/kifu.xsd is not what kifu makes from the registry: \
+         `kifu schema --xsd > schema/kifu.xsd` (or KIFU_BLESS=1) writes it"
+    );
     for family in Family::ALL {
         let name = family.name();
         assert!(
-            xsd.contains(&format!("<xs:enumeration value=\"{name}\"/>")),
-            "schema/kifu.xsd: the family enumeration lacks {name}"
+            made.contains(&format!("<xs:enumeration value=\"{name}\"/>")),
+            "the family enumeration lacks {name}"
         );
-        let element = format!("<xs:element name=\"{name}\" type=\"");
-        let at = xsd
-            .find(&element)
-            .unwrap_or_else(|| panic!("schema/kifu.xsd: no move element for {name}"));
-        let ty = &xsd[at + element.len()..];
-        let ty = &ty[..ty.find('"').unwrap()];
+        let ty = format!("{family:?}Move");
         assert!(
-            xsd.contains(&format!("<xs:complexType name=\"{ty}\"")),
-            "schema/kifu.xsd: {name}'s move type {ty} is not defined"
+            made.contains(&format!("<xs:element name=\"{name}\" type=\"{ty}\"/>")),
+            "no move element for {name}"
         );
+        assert!(
+            made.contains(&format!("<xs:complexType name=\"{ty}\"")),
+            "{name}'s move type {ty} is not defined by its part"
+        );
+        for t in family.results().tokens() {
+            assert!(
+                made.contains(&format!("<xs:enumeration value=\"{}\"/>", t.result.token())),
+                "{name}'s result {} is not in the schema",
+                t.result.token()
+            );
+        }
     }
+}
+
+/// The format table of docs/cli.md ("Formats") lists every format of the
+/// list, in its order, with its family (`any` for an interchange format)
+/// and its extensions; with `KIFU_BLESS=1` the test writes the table, a
+/// new format's row with its description (the rows there kept as written).
+#[test]
+fn the_format_table_of_the_cli_docs_is_the_format_list() {
+    let path = root().join("docs/cli.md");
+    let doc = fs::read_to_string(&path).unwrap();
+    let head = "| format | extensions | family | what |\n|---|---|---|---|\n";
+    let start = doc.find(head).expect("docs/cli.md has the format table") + head.len();
+    let end = start + doc[start..].find("\n\n").unwrap_or(doc.len() - start) + 1;
+    let rows: Vec<&str> = doc[start..end].lines().collect();
+    let cells = |row: &str| -> Vec<String> {
+        row.trim_matches('|')
+            .split(" | ")
+            .map(|c| c.trim().to_string())
+            .collect()
+    };
+    let mut made = String::new();
+    for format in FORMATS {
+        let name = format!("`{}`", format.name);
+        let family = format.family.map_or("any", |f| f.name());
+        let row = rows
+            .iter()
+            .find(|r| cells(r).first() == Some(&name))
+            .map(|r| r.to_string())
+            .unwrap_or_else(|| {
+                let extensions: Vec<String> = format
+                    .extensions
+                    .iter()
+                    .map(|e| format!("`.{e}`"))
+                    .collect();
+                format!(
+                    "| {name} | {} | {family} | {} |",
+                    extensions.join(", "),
+                    format.description
+                )
+            });
+        let c = cells(&row);
+        assert_eq!(c[2], family, "docs/cli.md: {name}'s family");
+        for e in format.extensions {
+            assert!(
+                c[1].contains(&format!("`.{e}`")),
+                "docs/cli.md: {name} lacks its extension .{e}"
+            );
+        }
+        made.push_str(&row);
+        made.push('\n');
+    }
+    if made != doc[start..end] && std::env::var_os("KIFU_BLESS").is_some() {
+        fs::write(&path, format!("{}{made}{}", &doc[..start], &doc[end..])).unwrap();
+        return;
+    }
+    assert_eq!(
+        doc[start..end],
+        made,
+        "docs/cli.md: the format table is not the format list (KIFU_BLESS=1 writes it)"
+    );
 }
 
 /// A record read as `format` reads it.

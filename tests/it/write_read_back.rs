@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 use kifu::codec::{ReadOptions, WriteOptions};
 use kifu::family::draughts::{Board, Move as DMove, Square};
-use kifu::family::{Move, Variant};
+use kifu::family::{Family, Move, Variant};
 use kifu::format::by_name;
 use kifu::ir::{Game, GameResult, Line, Ply, Tag};
 
@@ -66,7 +66,7 @@ fn game() -> impl Strategy<Value = Game> {
                 side = side.other();
             }
             game.moves = line;
-            game.result = GameResult::parse(RESULTS[result]);
+            game.result = GameResult::parse(RESULTS[result]).map(|r| r.in_family(Family::Draughts));
             game
         })
 }

@@ -7,6 +7,7 @@
 //! converted with `--no-validate` is not replayed: its moves are
 //! [`Claim`]s, what their text says and nothing more, spelled as written.
 
+pub mod hooks;
 pub mod pgn;
 pub mod rules;
 pub mod sllavcco;
@@ -16,8 +17,9 @@ pub mod tags;
 
 use std::fmt;
 
-use crate::family::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
-use crate::ir::Outcome;
+use crate::family::dialect::{Dialect, Layout, Numbering};
+use crate::ir::result::Outcome;
+use crate::ir::result::{ResultToken, Results};
 use serde::{Deserialize, Serialize};
 
 /// A square, 0 = a1, 1 = b1, ... 63 = h8; written `e4` in JSON.
@@ -252,7 +254,7 @@ pub struct Claim {
 
 impl Ply {
     /// What two transcriptions of this ply must share to be the same move
-    /// ([`crate::family::Move::key`]): with `loose`, the piece, the square
+    /// ([`crate::family::any::Move::key`]): with `loose`, the piece, the square
     /// of arrival, the promotion and the castling wing, which the text
     /// alone gives (`Nbd2` and `Nd2` alike); otherwise the replayed move,
     /// squares of departure and arrival and promotion.
@@ -396,28 +398,6 @@ impl From<StoredPly> for Ply {
     }
 }
 
-/// The chess move of a ply, or the error for a move of another family.
-pub fn ply_of(mv: &crate::family::Move) -> Result<&Ply, String> {
-    mv.of(crate::family::Family::Chess, crate::family::Move::as_chess)
-}
-
-/// The chess board of a variant, or `None` for a game of another family.
-pub fn board_of(variant: &crate::family::Variant) -> Option<Board> {
-    variant.as_chess().copied()
-}
-
-/// The FEN of a chess start position (`None` for the standard start), or
-/// the error for a setup of another family.
-pub fn fen_of(setup: &Option<crate::family::Setup>) -> Result<Option<&str>, String> {
-    match setup {
-        None => Ok(None),
-        Some(s) => s
-            .as_chess()
-            .map(|fen| Some(fen.as_str()))
-            .ok_or_else(|| "a position of another game in a chess game".to_string()),
-    }
-}
-
 /// The chess variant a game is played in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Board {
@@ -440,114 +420,6 @@ impl Board {
         chess960: false,
         validated: true,
     };
-}
-
-/// The chess replay as the notations spell from it ([`crate::spell`]):
-/// [`rules::Replay::spelling`], which gives each ply with how standard
-/// notation shows it where it stands (its disambiguation and check: what
-/// the rules derive from the positions before and after it).
-pub struct Positions;
-
-impl crate::family::spell::Replay for Positions {
-    const FAMILY: crate::family::Family = crate::family::Family::Chess;
-    type Before<'p> = Spelling;
-
-    fn walk<'g>(
-        game: &'g crate::ir::Game,
-        lines: crate::family::spell::Lines,
-        mut visit: impl FnMut(&'g crate::ir::Ply, Spelling) -> Result<(), crate::error::Problem>,
-    ) -> Result<(), crate::error::Problem> {
-        use crate::error::Problem;
-        let mut replay = rules::Replay::spelling(game).map_err(Problem::whole)?;
-        if lines == crate::family::spell::Lines::Main {
-            replay = replay.main_line();
-        }
-        // (The replay's walk goes on past an error of `visit`: the first
-        // is kept.)
-        let mut failed = None;
-        replay
-            .walk(|step| {
-                if let Err(e) = visit(step.ply, step.spelling) {
-                    failed.get_or_insert(e);
-                }
-            })
-            .map_err(|stop| Problem::whole(stop.to_string()))?;
-        failed.map_or(Ok(()), Err)
-    }
-}
-
-/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]),
-/// from the replay that spells them: SAN as written where it stands, long
-/// algebraic as the canonical form (`e2e4`, `e7e8q`, `O-O` for castling,
-/// `--` for a null move), the squares, the piece letter (`P` for a pawn),
-/// the captured square (the passed pawn's, en passant), check and mate.
-pub fn move_fields(
-    game: &crate::ir::Game,
-) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    use crate::error::Problem;
-    let mut out = Vec::new();
-    let mut failed = None;
-    rules::Replay::spelling(game)
-        .map_err(Problem::whole)?
-        .walk(|step| {
-            let ply = match ply_of(&step.ply.mv) {
-                Ok(ply) => ply,
-                Err(e) => {
-                    failed = Some(Problem::whole(e));
-                    return;
-                }
-            };
-            let mut written = String::new();
-            crate::family::chess::spell(ply, step.spelling, &mut written);
-            let mut f = crate::family::MoveFields {
-                written,
-                check: Some(step.spelling.check != Check::None),
-                mate: Some(step.spelling.check == Check::Mate),
-                ..Default::default()
-            };
-            match step.mv {
-                Ply::Move(m) => {
-                    f.piece = Some(m.role.san_letter().unwrap_or('P').to_string());
-                    f.promotion = m.promotion.and_then(Role::san_letter).map(String::from);
-                    let to = match (m.castle, m.from) {
-                        (Some(Wing::King), Some(from)) => Square::new(6, from.rank()),
-                        (Some(Wing::Queen), Some(from)) => Square::new(2, from.rank()),
-                        _ => m.to,
-                    };
-                    f.from = m.from.map(|s| s.name().to_string());
-                    f.to = Some(to.name().to_string());
-                    if m.capture {
-                        let taken = match (m.en_passant, m.from) {
-                            (true, Some(from)) => Square::new(m.to.file(), from.rank()),
-                            _ => m.to,
-                        };
-                        f.captured.push(taken.name().to_string());
-                    }
-                    f.canonical = match (m.castle, m.from) {
-                        (Some(Wing::King), _) => "O-O".to_string(),
-                        (Some(Wing::Queen), _) => "O-O-O".to_string(),
-                        (None, Some(from)) => {
-                            let mut c = String::with_capacity(5);
-                            c.push_str(from.name());
-                            c.push_str(m.to.name());
-                            if let Some(p) = m.promotion.and_then(Role::san_letter) {
-                                c.push(p.to_ascii_lowercase());
-                            }
-                            c
-                        }
-                        // A move not replayed names no square of departure.
-                        (None, None) => f.written.clone(),
-                    };
-                }
-                Ply::Null | Ply::Claimed(_) => f.canonical = f.written.clone(),
-            }
-            out.push(f);
-        })
-        .map_err(|stop| Problem::whole(stop.to_string()))?;
-    match failed {
-        Some(p) => Err(p),
-        None => Ok(out),
-    }
 }
 
 /// The chess result tokens, in the order of `result_token` in
@@ -583,11 +455,11 @@ pub static DIALECT: Dialect = Dialect {
     lifted: &["Variant", "SetUp", "FEN"],
 };
 
-/// Chess as its room registers it ([`crate::family::GameFamily`]).
+/// Chess as its room registers it ([`crate::family::kind::Kind`], and [`crate::family::hooks::GameFamily`] in [`hooks`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Chess;
 
-impl crate::family::GameFamily for Chess {
+impl crate::family::kind::Kind for Chess {
     const NAME: &'static str = "chess";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
@@ -595,32 +467,8 @@ impl crate::family::GameFamily for Chess {
     type Board = Board;
     type Move = Ply;
     type Setup = String;
-    fn first_mover(_: &Board) -> crate::ir::Side {
-        crate::ir::Side::White
-    }
-    fn check(game: &crate::ir::Game, _: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game).map_err(crate::error::Problem::whole)
-    }
-    fn key(mv: &Ply, loose: bool) -> String {
-        mv.key(loose)
-    }
-    fn move_fields(
-        game: &crate::ir::Game,
-        _: &Board,
-    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-        move_fields(game)
-    }
-    fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
-        rules::main_line_fens(game)
-    }
-    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
-        rules::positions(game)
-    }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
+    fn first_mover(_: &Board) -> crate::ir::side::Side {
+        crate::ir::side::Side::White
     }
 }
 

@@ -9,15 +9,14 @@ use crate::container::fast::{self, Lexing};
 use crate::container::{self, Count, MoveText, Notation, Start, Style};
 use crate::error::Kind;
 use crate::error::Problem;
+use crate::family::any::{Move, Setup, Variant};
+use crate::family::chess::hooks::ply_of;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::sllavcco;
-use crate::family::chess::{
-    ply_of, Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing,
-};
+use crate::family::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing};
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Lines;
 use crate::family::spell::{Replay as _, Spell};
-use crate::family::{Move, Setup, Variant};
 use crate::ir::{Comment, Game, Ply as IrPly, Tag};
 
 /// The pest parser: the container, the chess family and SAN.
@@ -772,7 +771,7 @@ impl PgnWriter {
 
 impl RunWriter for PgnWriter {
     fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
-        if game.family() != crate::family::Family::Chess {
+        if game.family() != crate::family::any::Family::Chess {
             return Err(not_chess(game));
         }
         let tags = export_tags(game);
@@ -780,7 +779,7 @@ impl RunWriter for PgnWriter {
     }
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
-        if run.family() != crate::family::Family::Chess {
+        if run.family() != crate::family::any::Family::Chess {
             return Err(not_chess(run));
         }
         let movetext = self.movetext(run);
@@ -788,7 +787,7 @@ impl RunWriter for PgnWriter {
         // ply), in the order the container writes them: each move is spelled
         // from it where the container writes it.
         let mut spellings = Vec::with_capacity(run.moves.plies.len());
-        super::Positions::walk(run, Lines::All, |_, spelling| {
+        super::hooks::Positions::walk(run, Lines::All, |_, spelling| {
             spellings.push(spelling);
             Ok(())
         })?;
@@ -817,7 +816,7 @@ impl RunWriter for PgnWriter {
         head: &mut String,
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
-        if game.family() != crate::family::Family::Chess {
+        if game.family() != crate::family::any::Family::Chess {
             return Err(not_chess(game));
         }
         self.movetext(game);
@@ -834,7 +833,7 @@ const LOST: &str = "the replay lost its place in the game";
 pub struct San;
 
 impl Spell for San {
-    type Replay = super::Positions;
+    type Replay = super::hooks::Positions;
     type Options = ();
 
     #[inline]
@@ -896,9 +895,6 @@ mod dialect_tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<PgnParser, _>(
-            &crate::family::chess::RESULTS,
-            Rule::result,
-        );
+        crate::family::check_grammar::<PgnParser, _>(&crate::family::chess::RESULTS, Rule::result);
     }
 }

@@ -10,11 +10,11 @@ use std::borrow::Borrow;
 use cozy_chess as cz;
 
 use crate::error::{Kind, Problem};
+use crate::family::any::Move as IrMove;
+use crate::family::chess::hooks::{board_of, fen_of, ply_of};
 use crate::family::chess::{
-    board_of, fen_of, ply_of, Board as ChessBoard, Check, Claim, Move, Ply, Role, Spelling, Square,
-    Wing,
+    Board as ChessBoard, Check, Claim, Move, Ply, Role, Spelling, Square, Wing,
 };
-use crate::family::Move as IrMove;
 use crate::ir::{find_tag, Game, Line, Ply as IrPly, Side, Tag};
 
 mod position;
@@ -1003,7 +1003,7 @@ pub fn main_line_fens(game: &Game) -> Option<Vec<String>> {
 /// game not replayed.
 pub fn positions(game: &Game) -> Vec<Option<String>> {
     let (start, chess960) = Replay::start_of(game).unwrap_or((None, false));
-    crate::family::positions_in_order(
+    crate::family::hooks::positions_in_order(
         &game.moves,
         start,
         &mut |pos, plies, i| play_given(pos, &plies[i].mv).is_ok(),
@@ -1309,7 +1309,7 @@ mod tests {
     #[test]
     fn a_game_not_replayed_is_walked_as_its_claims() {
         let mut g = game("1. e4 e5 2. Nf3 *");
-        g.variant = crate::family::Variant::Chess(ChessBoard {
+        g.variant = crate::family::any::Variant::Chess(ChessBoard {
             chess960: false,
             validated: false,
         });

@@ -40,14 +40,14 @@ use pest::Parser;
 use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, WriteOptions};
 use crate::container::{syntax_problem, ContainerRule, Kind};
 use crate::error::Problem;
+use crate::family::any::{Family, Move, Setup, Variant};
+use crate::family::chess::hooks::{board_of, fen_of, ply_of};
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::{
-    board_of, fen_of, ply_of, Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role,
-    Spelling, Square, Wing,
+    Board as ChessBoard, Check, Move as CMove, Ply as CPly, Role, Spelling, Square, Wing,
 };
 use crate::family::spell::Lines;
 use crate::family::spell::{Replay as _, Spell};
-use crate::family::{Family, Move, Setup, Variant};
 use crate::ir::{find_tag, Game, GameResult, Line, Ply, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -1268,7 +1268,7 @@ fn grid(
             bounds: [0; 9],
         });
     }
-    super::Positions::walk(game, Lines::Main, |ply, spelling| {
+    super::hooks::Positions::walk(game, Lines::Main, |ply, spelling| {
         if ply.side != side {
             return Err(Problem::whole(format!(
                 "move {}: two moves of one side in a row, which a scoresheet cannot hold",
@@ -1504,7 +1504,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 pub struct Cells;
 
 impl Spell for Cells {
-    type Replay = super::Positions;
+    type Replay = super::hooks::Positions;
     type Options = Options;
 
     fn spell_ply(

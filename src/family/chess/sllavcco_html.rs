@@ -350,7 +350,7 @@ impl FormatOptions for Options {
 pub struct Cells;
 
 impl Spell for Cells {
-    type Replay = crate::family::chess::Positions;
+    type Replay = crate::family::chess::hooks::Positions;
     type Options = Options;
 
     fn spell_ply(

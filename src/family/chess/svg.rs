@@ -5,7 +5,8 @@
 //! start is drawn as the game's FEN sets it.
 
 use crate::error::Problem;
-use crate::family::chess::{ply_of, rules, Ply, Square, Wing};
+use crate::family::chess::hooks::ply_of;
+use crate::family::chess::{rules, Ply, Square, Wing};
 use crate::family::draw::{self, Diagram, Grid, View};
 use crate::ir::Game;
 
@@ -116,7 +117,7 @@ fn placement(fen: &str) -> Vec<(u32, u32, char)> {
     out
 }
 
-/// Draws a chess game's main line ([`crate::family::GameFamily::draw`]).
+/// Draws a chess game's main line ([`crate::family::hooks::GameFamily::DRAW`]).
 pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let fens = rules::main_line_fens(game).ok_or_else(draw::not_replayed)?;
     if fens.len() <= game.moves.plies.len() {

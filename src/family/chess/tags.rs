@@ -7,8 +7,8 @@
 
 use std::borrow::Cow;
 
+use crate::family::any::Setup;
 use crate::family::chess::rules;
-use crate::family::Setup;
 use crate::ir::{back_fen, back_tag, Backing, Game, Tag};
 
 /// The game's tags, with `Variant`, `SetUp` and `FEN` made to say what its

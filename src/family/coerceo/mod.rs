@@ -9,14 +9,16 @@
 //! exchanges. Seed 000 (Coerceo Game Notation, The Coerceo Company, 2012).
 
 pub mod board;
+pub mod hooks;
 pub mod notation;
 pub mod rules;
 pub mod svg;
 
 use std::fmt;
 
-use crate::family::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
-use crate::ir::Outcome;
+use crate::family::dialect::{Dialect, Layout, Numbering};
+use crate::ir::result::Outcome;
+use crate::ir::result::{ResultToken, Results};
 use serde::{Deserialize, Serialize};
 
 /// A tile of the board, 1 to 19; written as its number.
@@ -131,7 +133,7 @@ impl Field {
 
     /// Appends the field as written (`14d`).
     pub fn write(self, out: &mut String) {
-        crate::ir::push_number(out, u32::from(self.tile.0));
+        crate::ir::side::push_number(out, u32::from(self.tile.0));
         out.push(self.letter());
     }
 }
@@ -233,51 +235,6 @@ pub struct Move {
     pub actions: Vec<Action>,
 }
 
-/// The Coerceo walk as the notation spells from it ([`crate::spell`]): a
-/// ply is spelled from its own parts alone.
-pub struct Positions;
-
-impl crate::family::spell::Replay for Positions {
-    const FAMILY: crate::family::Family = crate::family::Family::Coerceo;
-    type Before<'p> = ();
-
-    fn walk<'g>(
-        game: &'g crate::ir::Game,
-        lines: crate::family::spell::Lines,
-        mut visit: impl FnMut(&'g crate::ir::Ply, ()) -> Result<(), crate::error::Problem>,
-    ) -> Result<(), crate::error::Problem> {
-        crate::family::spell::each_ply(game, lines, |ply| visit(ply, ()))
-    }
-}
-
-/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
-/// the ply in CGN (written and canonical), its step's fields and the fields
-/// it captured, in the order written.
-pub fn move_fields(
-    game: &crate::ir::Game,
-) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    use crate::family::{fields_in_order, Family, Move as AnyMove};
-    fields_in_order(game, Family::Coerceo, AnyMove::as_coerceo, |m| {
-        let mut written = String::new();
-        spell(m, &mut written)?;
-        Ok(crate::family::MoveFields {
-            canonical: written.clone(),
-            written,
-            from: m.step.map(|s| s.from.to_string()),
-            to: m.step.map(|s| s.to.to_string()),
-            captured: m
-                .actions
-                .iter()
-                .filter_map(|a| match a {
-                    Action::Capture(f) => Some(f.to_string()),
-                    _ => None,
-                })
-                .collect(),
-            ..Default::default()
-        })
-    })
-}
-
 /// The Coerceo result tokens, in the order of `result_token` in
 /// `grammars/coerceo.pest`: seed 2.7's, and `*` for a game whose result is
 /// not known (the container ends every game with a result).
@@ -346,7 +303,7 @@ impl Kind {
     }
 }
 
-/// Coerceo's board (the payload of [`crate::family::Variant::Coerceo`]):
+/// Coerceo's board (the payload of [`crate::family::any::Variant::Coerceo`]):
 /// which game, and whether the moves were replayed by the rules when read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Board {
@@ -407,44 +364,20 @@ pub fn key(m: &Move, loose: bool) -> String {
     serde_json::to_string(&(&bare, captures, removed)).unwrap_or_default()
 }
 
-/// Coerceo as its room registers it ([`crate::family::GameFamily`]).
+/// Coerceo as its room registers it ([`crate::family::hooks::GameFamily`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Coerceo;
 
-impl crate::family::GameFamily for Coerceo {
+impl crate::family::kind::Kind for Coerceo {
     const NAME: &'static str = "coerceo";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
     const CANONICAL: &'static str = "coerceo";
     type Board = Board;
     type Move = Move;
-    type Setup = crate::family::NoSetup;
-    fn first_mover(_: &Board) -> crate::ir::Side {
-        crate::ir::Side::White
-    }
-    fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game, board).map_err(crate::error::Problem::whole)
-    }
-    fn key(mv: &Move, loose: bool) -> String {
-        key(mv, loose)
-    }
-    fn move_fields(
-        game: &crate::ir::Game,
-        _: &Board,
-    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-        move_fields(game)
-    }
-    fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
-        rules::main_line_positions(game)
-    }
-    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
-        rules::positions(game)
-    }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
+    type Setup = crate::family::kind::NoSetup;
+    fn first_mover(_: &Board) -> crate::ir::side::Side {
+        crate::ir::side::Side::White
     }
 }
 
@@ -470,11 +403,11 @@ pub fn spell(m: &Move, buf: &mut String) -> Result<(), crate::error::Problem> {
             }
             Action::Remove(t) => {
                 buf.push('T');
-                crate::ir::push_number(buf, u32::from(t.number()));
+                crate::ir::side::push_number(buf, u32::from(t.number()));
             }
             Action::RemoveUnknown(n) => {
                 buf.push('T');
-                crate::ir::push_number(buf, n);
+                crate::ir::side::push_number(buf, n);
             }
             Action::Exchange(e) => buf.push_str(e.token()),
         }

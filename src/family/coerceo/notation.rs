@@ -13,13 +13,13 @@ use pest::Parser;
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Problem;
+use crate::family::any::{Family, Move, Variant};
 use crate::family::coerceo::rules::{self, Position};
 use crate::family::coerceo::{
     not_a_tile, Action, Board, Exchange, Field, Kind, Move as CMove, Step, Tile,
 };
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Spell;
-use crate::family::{Family, Move, Variant};
 use crate::ir::{back_tag, find_tag, Backing, Game, Ply, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -324,7 +324,7 @@ pub fn write_layout(
 pub struct Cgn;
 
 impl Spell for Cgn {
-    type Replay = super::Positions;
+    type Replay = super::hooks::Positions;
     type Options = ();
 
     fn spell_ply(_: &(), (): (), ply: &Ply, out: &mut String) -> Result<(), Problem> {
@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<CoerceoParser, _>(
+        crate::family::check_grammar::<CoerceoParser, _>(
             &crate::family::coerceo::RESULTS,
             Rule::result,
         );

@@ -104,8 +104,8 @@ pub fn check_game(game: &Game, board: &super::Board) -> Result<(), String> {
         for ply in &l.plies {
             ply.mv
                 .of(
-                    crate::family::Family::Coerceo,
-                    crate::family::Move::as_coerceo,
+                    crate::family::any::Family::Coerceo,
+                    crate::family::any::Move::as_coerceo,
                 )
                 .and_then(|m| m.check())
                 .map_err(|e| format!("{} {e}", ply.label(crate::ir::Side::White)))?;
@@ -852,7 +852,8 @@ fn replay_from(
         }
         let label = ply.label(Side::White);
         let side = ply.side;
-        let Some(m) = <super::Coerceo as crate::family::Member>::of_move_mut(&mut ply.mv) else {
+        let Some(m) = <super::Coerceo as crate::family::any::Member>::of_move_mut(&mut ply.mv)
+        else {
             return Err((
                 at,
                 format!("{label} a move of another family in a Coerceo game"),
@@ -1023,7 +1024,7 @@ pub fn positions(game: &Game) -> Vec<Option<String>> {
         .as_coerceo()
         .filter(|b| b.validated)
         .and_then(|b| start_of(game, b.game).ok());
-    crate::family::positions_in_order(
+    crate::family::hooks::positions_in_order(
         &game.moves,
         start,
         &mut |pos, plies, i| match plies[i].mv.as_coerceo().map(|m| m.turns()) {
@@ -1184,7 +1185,7 @@ mod tests {
         let mut bare = full.clone();
         for p in &mut bare.moves.plies {
             let m = p.mv.as_coerceo().unwrap().bare();
-            p.mv = crate::family::Move::Coerceo(m);
+            p.mv = crate::family::any::Move::Coerceo(m);
         }
         let mut text = String::new();
         super::super::notation::write(&bare, &Default::default(), &mut text).unwrap();

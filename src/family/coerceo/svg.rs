@@ -261,7 +261,7 @@ fn frame(
     out
 }
 
-/// Draws a Coerceo game's main line ([`crate::family::GameFamily::draw`]).
+/// Draws a Coerceo game's main line ([`crate::family::hooks::GameFamily::DRAW`]).
 pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let kind = game
         .variant
@@ -299,8 +299,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         let m = ply
             .mv
             .of(
-                crate::family::Family::Coerceo,
-                crate::family::Move::as_coerceo,
+                crate::family::any::Family::Coerceo,
+                crate::family::any::Move::as_coerceo,
             )
             .map_err(Problem::whole)?;
         let label = ply.label(Side::White);

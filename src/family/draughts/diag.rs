@@ -11,11 +11,11 @@ use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Kind;
 use crate::error::Problem;
+use crate::family::any::Move;
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, BoardChoice};
 use crate::family::draughts::{Board, Move as DMove, Path, DIALECT};
 use crate::family::spell::Spell;
-use crate::family::Move;
 use crate::ir::{Game, Ply, Tag};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -231,14 +231,18 @@ pub fn runs(_opts: &WriteOptions) -> Box<dyn crate::codec::RunWriter> {
 pub struct Diagonal;
 
 impl Spell for Diagonal {
-    type Replay = super::Positions;
+    type Replay = super::hooks::Positions;
     type Options = ();
 
     fn spell_ply(_: &(), board: &Board, ply: &Ply, out: &mut String) -> Result<(), Problem> {
         if !board.has_diagonal() {
             return Err(Problem::whole(no_diagonal(board)));
         }
-        spell(board, crate::family::draughts::draughts_move(&ply.mv)?, out)
+        spell(
+            board,
+            crate::family::draughts::hooks::draughts_move(&ply.mv)?,
+            out,
+        )
     }
 }
 
@@ -355,7 +359,7 @@ mod dialect_tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<DiagParser, _>(
+        crate::family::check_grammar::<DiagParser, _>(
             &crate::family::draughts::RESULTS,
             Rule::result,
         );

@@ -5,6 +5,7 @@
 //! board geometry in [`crate::family::draughts::rules`].
 
 pub mod diag;
+pub mod hooks;
 pub mod num;
 pub mod pdn;
 pub mod play;
@@ -13,9 +14,10 @@ pub mod svg;
 
 use serde::{Deserialize, Serialize};
 
-use crate::family::dialect::{Dialect, Layout, Numbering, ResultToken, Results};
-use crate::ir::Outcome;
-use crate::ir::Side;
+use crate::family::dialect::{Dialect, Layout, Numbering};
+use crate::ir::result::Outcome;
+use crate::ir::result::{ResultToken, Results};
+use crate::ir::side::Side;
 
 /// How a board's squares are written in PDN (the notation field of GameType).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -91,7 +93,7 @@ impl Move {
     }
 
     /// What two transcriptions of this move must share to be the same move
-    /// ([`crate::family::Move::key`]): its squares of departure and arrival
+    /// ([`crate::family::any::Move::key`]): its squares of departure and arrival
     /// and whether it captures, so that a path written in full equals its
     /// compact form.
     pub fn key(&self) -> String {
@@ -116,12 +118,6 @@ pub struct Piece {
     pub king: bool,
 }
 
-/// The draughts position a game starts from, if its setup gives one
-/// (`None` for a setup of another family, which a draughts game never has).
-pub fn position_of(setup: &Option<crate::family::Setup>) -> Option<&Position> {
-    setup.as_ref()?.as_draughts()
-}
-
 /// A position, as a PDN FEN tag gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {
@@ -131,65 +127,6 @@ pub struct Position {
     pub white: Vec<Piece>,
     /// Black's pieces, in the order the FEN lists them.
     pub black: Vec<Piece>,
-}
-
-/// The draughts walk as the notations spell from it ([`crate::spell`]):
-/// a draughts move is spelled on its board alone, wherever it stands.
-pub struct Positions;
-
-impl crate::family::spell::Replay for Positions {
-    const FAMILY: crate::family::Family = crate::family::Family::Draughts;
-    type Before<'p> = &'p Board;
-
-    fn walk<'g>(
-        game: &'g crate::ir::Game,
-        lines: crate::family::spell::Lines,
-        mut visit: impl FnMut(&'g crate::ir::Ply, &Board) -> Result<(), crate::error::Problem>,
-    ) -> Result<(), crate::error::Problem> {
-        let board = board_of(game, "draughts")?;
-        crate::family::spell::each_ply(game, lines, |ply| visit(ply, &board))
-    }
-}
-
-/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
-/// the path as the numbered notation writes it (written and canonical,
-/// [`num::Numbers`]), its first and last squares. Draughts records name no
-/// captured piece, and the table holds what the record writes (the replay
-/// of [`play::replay`] only judges the moves), so the captured squares,
-/// the piece and the flags are left empty.
-pub fn move_fields(
-    game: &crate::ir::Game,
-    board: &Board,
-) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    let square = |sq: Square| {
-        let mut s = String::new();
-        board.write_square(sq, &mut s);
-        s
-    };
-    crate::family::plies_in_order(&game.moves)
-        .into_iter()
-        .map(|ply| {
-            let m = draughts_move(&ply.mv)?;
-            let mut written = String::new();
-            spell_numbers(board, board.capture_separator(), m, &mut written)?;
-            Ok(crate::family::MoveFields {
-                canonical: written.clone(),
-                written,
-                from: m.path.first().map(|&s| square(s)),
-                to: m.path.last().map(|&s| square(s)),
-                ..Default::default()
-            })
-        })
-        .collect()
-}
-
-/// The draughts move of a ply, or the error for a move of another family.
-pub fn draughts_move(mv: &crate::family::Move) -> Result<&Move, crate::error::Problem> {
-    mv.of(
-        crate::family::Family::Draughts,
-        crate::family::Move::as_draughts,
-    )
-    .map_err(crate::error::Problem::whole)
 }
 
 /// The draughts result tokens, in the order of `result_token` in
@@ -227,11 +164,11 @@ pub static DIALECT: Dialect = Dialect {
     lifted: &["GameType", "FEN"],
 };
 
-/// Draughts as its room registers it ([`crate::family::GameFamily`]).
+/// Draughts as its room registers it ([`crate::family::hooks::GameFamily`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Draughts;
 
-impl crate::family::GameFamily for Draughts {
+impl crate::family::kind::Kind for Draughts {
     const NAME: &'static str = "draughts";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
@@ -239,41 +176,9 @@ impl crate::family::GameFamily for Draughts {
     type Board = Board;
     type Move = Move;
     type Setup = Position;
-    fn first_mover(board: &Board) -> crate::ir::Side {
+    fn first_mover(board: &Board) -> crate::ir::side::Side {
         board.first
     }
-    fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game, board)
-    }
-    fn key(mv: &Move, _loose: bool) -> String {
-        mv.key()
-    }
-    fn move_fields(
-        game: &crate::ir::Game,
-        board: &Board,
-    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-        move_fields(game, board)
-    }
-    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
-        play::positions(game)
-    }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
-    }
-}
-
-/// The draughts board of a game, or the error a draughts writer gives for a
-/// game of another family.
-pub fn board_of(game: &crate::ir::Game, format: &str) -> Result<Board, crate::error::Problem> {
-    game.variant.as_draughts().copied().ok_or_else(|| {
-        crate::error::Problem::whole(format!(
-            "a {} game cannot be written as {format}",
-            game.family().name()
-        ))
-    })
 }
 
 /// Spells one move's path: its squares joined by `-`, or by `sep` for a

@@ -8,14 +8,13 @@ use crate::container::fast::{self, Lexing};
 use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Kind;
 use crate::error::Problem;
+use crate::family::any::{Move, Setup, Variant};
 use crate::family::dialect::Dialect;
+use crate::family::draughts::hooks::position_of;
 use crate::family::draughts::pdn::{self as draughts, alpha_board, BoardChoice, Inference};
 use crate::family::draughts::rules::fen_is_alphanumeric;
-use crate::family::draughts::{
-    play, position_of, Board, Move as DMove, Path, Square, DIALECT, RESULTS,
-};
+use crate::family::draughts::{play, Board, Move as DMove, Path, Square, DIALECT, RESULTS};
 use crate::family::spell::Spell;
-use crate::family::{Move, Setup, Variant};
 use crate::ir::{find_tag, Game, Ply, Tag};
 
 /// The pest parser: the container, the draughts family and this notation.
@@ -357,7 +356,7 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
         (true, Some(i)) => Some(
             crate::family::draughts::rules::parse_fen(&tags[i].value, &board).map_err(|_| None)?,
         ),
-        _ => crate::family::draughts::position_of(&start.setup).cloned(),
+        _ => crate::family::draughts::hooks::position_of(&start.setup).cloned(),
     };
     let found = play::resolve_short(&board, setup.as_ref(), first, &line, at.len()).map_err(
         |(i, why)| {
@@ -621,11 +620,11 @@ pub fn write(game: &Game, _opts: &WriteOptions, out: &mut String) -> Result<Vec<
 pub struct Numbers;
 
 impl Spell for Numbers {
-    type Replay = super::Positions;
+    type Replay = super::hooks::Positions;
     type Options = ();
 
     fn spell_ply(_: &(), board: &Board, ply: &Ply, out: &mut String) -> Result<(), Problem> {
-        let m = crate::family::draughts::draughts_move(&ply.mv)?;
+        let m = crate::family::draughts::hooks::draughts_move(&ply.mv)?;
         crate::family::draughts::spell_numbers(board, board.capture_separator(), m, out)
     }
 }
@@ -636,6 +635,6 @@ mod dialect_tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<NumParser, _>(&RESULTS, Rule::result);
+        crate::family::check_grammar::<NumParser, _>(&RESULTS, Rule::result);
     }
 }

@@ -4,17 +4,18 @@
 
 use crate::error::Kind;
 use crate::error::Problem;
-use crate::family::draughts::{draughts_move, position_of, Board, Position, Square, SquareStyle};
+use crate::family::draughts::hooks::{draughts_move, position_of};
+use crate::family::draughts::{Board, Position, Square, SquareStyle};
 use std::borrow::Cow;
 
 use crate::codec::{line_col, ReadOptions, RunWriter};
 use crate::container::{self, Start, Style};
+use crate::family::any::{Move, Setup, Variant};
 use crate::family::dialect::Dialect;
 use crate::family::draughts::play;
 use crate::family::draughts::rules::{fen_is_alphanumeric, fits, parse_fen, write_fen};
 use crate::family::draughts::DIALECT;
 use crate::family::spell::Spell;
-use crate::family::{Move, Setup, Variant};
 use crate::ir::{back_tag, find_tag, Backing, Comment, Game, Line, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 use std::sync::OnceLock;
@@ -1000,7 +1001,7 @@ pub fn write_game<N>(
     out: &mut String,
 ) -> Result<Vec<Problem>, Problem>
 where
-    N: Spell<Replay = super::Positions, Options = ()> + 'static,
+    N: Spell<Replay = super::hooks::Positions, Options = ()> + 'static,
 {
     crate::codec::write_runs(runs::<N>(format, writes), game, out)
 }
@@ -1009,7 +1010,7 @@ where
 /// line at a time ([`crate::codec::RunsFn`]).
 pub fn runs<N>(format: &'static str, writes: BoardCheck) -> Box<dyn RunWriter>
 where
-    N: Spell<Replay = super::Positions, Options = ()> + 'static,
+    N: Spell<Replay = super::hooks::Positions, Options = ()> + 'static,
 {
     Box::new(Writer::<N> {
         format,
@@ -1041,17 +1042,17 @@ impl<N> Writer<N> {
 
 impl<N> RunWriter for Writer<N>
 where
-    N: Spell<Replay = super::Positions, Options = ()>,
+    N: Spell<Replay = super::hooks::Positions, Options = ()>,
 {
     fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
-        let board = crate::family::draughts::board_of(game, self.format)?;
+        let board = crate::family::draughts::hooks::board_of(&game.variant, self.format)?;
         (self.writes)(&board)?;
         let tags = render_tags(game, board);
         self.movetext(game).head(game, &tags, out)
     }
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
-        let board = crate::family::draughts::board_of(run, self.format)?;
+        let board = crate::family::draughts::hooks::board_of(&run.variant, self.format)?;
         (self.writes)(&board)?;
         // A draughts move is spelled on the board alone, wherever it stands:
         // each where the container writes it.
@@ -1074,7 +1075,7 @@ where
         head: &mut String,
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
-        let board = crate::family::draughts::board_of(game, self.format)?;
+        let board = crate::family::draughts::hooks::board_of(&game.variant, self.format)?;
         (self.writes)(&board)?;
         self.movetext(game);
         let movetext = self.movetext.take().expect("begun above");

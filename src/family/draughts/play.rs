@@ -35,9 +35,10 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
+use crate::family::any::Move;
+use crate::family::draughts::hooks::position_of;
 use crate::family::draughts::rules::write_fen;
-use crate::family::draughts::{position_of, Board, Move as DMove, Piece, Position, Square};
-use crate::family::Move;
+use crate::family::draughts::{Board, Move as DMove, Piece, Position, Square};
 use crate::ir::{Game, Ply, Side};
 
 /// How pieces move and capture in a GameType's draughts.
@@ -1024,7 +1025,7 @@ pub fn main_line(game: &Game) -> Result<Vec<Position>, String> {
 /// takes the first path under which the rest of its line can be played).
 pub fn positions(game: &Game) -> Vec<Option<String>> {
     let Some(board) = game.variant.as_draughts() else {
-        return vec![None; crate::family::plies_in_order(&game.moves).len()];
+        return vec![None; crate::family::hooks::plies_in_order(&game.moves).len()];
     };
     let geo = geometry(*board);
     let start = match position_of(&game.setup) {
@@ -1032,7 +1033,7 @@ pub fn positions(game: &Game) -> Vec<Option<String>> {
         None => geo.start.clone(),
     };
     let mut budget = SEARCH_LIMIT;
-    crate::family::positions_in_order(
+    crate::family::hooks::positions_in_order(
         &game.moves,
         Some(start),
         &mut |cells, plies, i| {

@@ -5,9 +5,9 @@
 //! row `r` from 1 at the bottom, as White sees the board.
 
 use crate::error::Problem;
-use crate::family::draughts::draughts_move;
+use crate::family::any::Setup;
+use crate::family::draughts::hooks::draughts_move;
 use crate::family::draughts::{Board, Piece, Position, Square, SquareStyle};
-use crate::family::Setup;
 use crate::ir::{Game, Line, Side};
 
 /// A board from its GameType fields.

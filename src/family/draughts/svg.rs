@@ -8,7 +8,8 @@
 //! the replay's ([`play::main_line`]).
 
 use crate::error::Problem;
-use crate::family::draughts::{draughts_move, play, Board, Piece, Square, SquareStyle};
+use crate::family::draughts::hooks::draughts_move;
+use crate::family::draughts::{play, Board, Piece, Square, SquareStyle};
 use crate::family::draw::{self, Diagram, Grid, View};
 use crate::ir::Game;
 
@@ -60,7 +61,7 @@ fn name(board: &Board, sq: Square, diagonal: bool) -> Option<String> {
     (board.style == SquareStyle::Numeric).then(|| sq.0.to_string())
 }
 
-/// Draws a draughts game's main line ([`crate::family::GameFamily::draw`]).
+/// Draws a draughts game's main line ([`crate::family::hooks::GameFamily::DRAW`]).
 pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let board = *game
         .variant

@@ -17,10 +17,10 @@ use serde::Deserialize;
 use crate::codec::{line_col, Parsed, ReadOptions};
 use crate::error::Kind;
 use crate::error::Problem;
+use crate::family::any::{Move, Variant};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
-use crate::family::{Move, Variant};
 use crate::ir::{Game, Ply, Side, Tag};
 
 /// One record as the JSON holds it.
@@ -394,7 +394,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         }
     }
     game.result =
-        crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::Family::Tafl));
+        crate::ir::GameResult::parse(result).map(|r| r.in_family(crate::family::any::Family::Tafl));
     // The game is replayed from each start position the site has used
     // for its type, in turn, until one bears its moves out; the error is
     // the first's.

@@ -8,17 +8,20 @@
 //! are tracked and captures checked or computed.
 
 pub mod aagenielsen;
+pub mod hooks;
 pub mod otn;
 pub mod rules;
+pub mod rulestring;
 pub mod svg;
 pub mod tafl;
 
 use std::fmt;
 
-use crate::family::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
+use crate::family::dialect::{Dialect, Layout, Numbering};
+use crate::ir::result::PGN_RESULTS;
 use serde::{Deserialize, Serialize};
 
-pub use rules::Rules;
+pub use rulestring::Rules;
 
 /// The smallest board side kifu reads.
 pub const MIN_DIM: u8 = 5;
@@ -88,7 +91,7 @@ impl Square {
     pub fn write(self, upper: bool, out: &mut String) {
         let base = if upper { b'A' } else { b'a' };
         out.push(char::from(base + self.file));
-        crate::ir::push_number(out, u32::from(self.rank) + 1);
+        crate::ir::side::push_number(out, u32::from(self.rank) + 1);
     }
 
     /// The square seen from another side of a board of side `dim`: turned a
@@ -182,7 +185,7 @@ impl Move {
     }
 
     /// What two transcriptions of this ply must share to be the same move
-    /// ([`crate::family::Move::key`]): its squares and the pieces it
+    /// ([`crate::family::any::Move::key`]): its squares and the pieces it
     /// captures, in any order (the rules compute them where they are
     /// known), not its mark.
     pub fn key(&self) -> String {
@@ -229,10 +232,10 @@ fn yes() -> bool {
 impl Board {
     /// The side that moves first: the attackers (Black), unless the rules
     /// say the defenders (White) do.
-    pub fn first_mover(&self) -> crate::ir::Side {
+    pub fn first_mover(&self) -> crate::ir::side::Side {
         match &self.rules {
-            Some(r) if !r.attackers_first => crate::ir::Side::White,
-            _ => crate::ir::Side::Black,
+            Some(r) if !r.attackers_first => crate::ir::side::Side::White,
+            _ => crate::ir::side::Side::Black,
         }
     }
 }
@@ -240,104 +243,7 @@ impl Board {
 /// The side that attacks is Black in the IR (it moves first in most
 /// variants, as Black does in the tafl seed's diagrams); the defenders,
 /// with the king, are White.
-pub const ATTACKERS: crate::ir::Side = crate::ir::Side::Black;
-
-/// What the tafl notations need of the position before a ply
-/// ([`crate::spell`]): the board, and the pieces on it where the rules
-/// are known.
-#[derive(Debug, Clone, Copy)]
-pub struct Before<'p> {
-    /// The game's board.
-    pub board: &'p Board,
-    /// The pieces before the ply, where the game has rules (and their
-    /// start).
-    pub position: Option<&'p rules::Position<'p>>,
-}
-
-/// The tafl replay as the notations spell from it ([`crate::spell`]): the
-/// pieces tracked from the rules' start, each ply played as it is written
-/// (the reader's replay checked it, and filled in what the rules compute).
-pub struct Positions;
-
-impl crate::family::spell::Replay for Positions {
-    const FAMILY: crate::family::Family = crate::family::Family::Tafl;
-    type Before<'p> = Before<'p>;
-
-    fn walk<'g>(
-        game: &'g crate::ir::Game,
-        lines: crate::family::spell::Lines,
-        mut visit: impl FnMut(&'g crate::ir::Ply, Before<'_>) -> Result<(), crate::error::Problem>,
-    ) -> Result<(), crate::error::Problem> {
-        use crate::error::Problem;
-        use crate::ir::Line;
-        /// Walks a line from `pos`, the position before its first ply.
-        fn walk_line<'g, V>(
-            line: &'g Line,
-            board: &Board,
-            mut pos: Option<&mut rules::Position<'_>>,
-            variations: bool,
-            visit: &mut V,
-        ) -> Result<(), Problem>
-        where
-            V: FnMut(&'g crate::ir::Ply, Before<'_>) -> Result<(), Problem>,
-        {
-            for ply in &line.plies {
-                let position = pos.as_deref();
-                visit(ply, Before { board, position })?;
-                // Variations start from the position before the ply.
-                for v in ply.variations.iter().filter(|_| variations) {
-                    let mut from = pos.as_deref().cloned();
-                    walk_line(v, board, from.as_mut(), true, visit)?;
-                }
-                if let (Some(p), Some(step)) =
-                    (pos.as_deref_mut(), ply.mv.as_tafl().and_then(Move::step))
-                {
-                    let _ = p.play(step, ply.side, false);
-                }
-            }
-            Ok(())
-        }
-        let board = game.variant.as_tafl().ok_or_else(|| {
-            Problem::whole(format!(
-                "a {} game is not a tafl game",
-                game.family().name()
-            ))
-        })?;
-        let start = board
-            .rules
-            .as_ref()
-            .and_then(|r| r.at_position(&game.tags).ok());
-        let mut pos = start.as_ref().map(rules::Position::new);
-        let all = lines == crate::family::spell::Lines::All;
-        walk_line(&game.moves, board, pos.as_mut(), all, &mut visit)
-    }
-}
-
-/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
-/// the move in tafl notation (written and canonical, `E5-E8xD8/F8+`, `--`
-/// for a resignation), its squares, the squares it captured (computed by
-/// the rules where they are known), and `mate` for a winning move (`++`).
-pub fn move_fields(
-    game: &crate::ir::Game,
-) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    use crate::family::{fields_in_order, Family, Move as AnyMove};
-    fields_in_order(game, Family::Tafl, AnyMove::as_tafl, |m| {
-        let mut written = String::new();
-        spell_move(m, &mut written, &|s| s);
-        let step = m.step();
-        Ok(crate::family::MoveFields {
-            canonical: written.clone(),
-            written,
-            from: step.map(|s| s.from.to_string()),
-            to: step.map(|s| s.to.to_string()),
-            captured: step
-                .map(|s| s.captures.iter().map(|c| c.to_string()).collect())
-                .unwrap_or_default(),
-            mate: step.map(|s| s.mark == Some(Mark::Win)),
-            ..Default::default()
-        })
-    })
-}
+pub const ATTACKERS: crate::ir::side::Side = crate::ir::side::Side::Black;
 
 /// tafl's dialect of the container: numbers by move pair, PGN's results (the
 /// defenders, White, win `1-0`; the attackers, Black, `0-1`),
@@ -350,41 +256,20 @@ pub static DIALECT: Dialect = Dialect {
     lifted: &["Board", "Rules", "Position"],
 };
 
-/// Tafl as its room registers it ([`crate::family::GameFamily`]).
+/// Tafl as its room registers it ([`crate::family::hooks::GameFamily`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Tafl;
 
-impl crate::family::GameFamily for Tafl {
+impl crate::family::kind::Kind for Tafl {
     const NAME: &'static str = "tafl";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
     const CANONICAL: &'static str = "tafl";
     type Board = Board;
     type Move = Move;
-    type Setup = crate::family::NoSetup;
-    fn first_mover(board: &Board) -> crate::ir::Side {
+    type Setup = crate::family::kind::NoSetup;
+    fn first_mover(board: &Board) -> crate::ir::side::Side {
         board.first_mover()
-    }
-    fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game, board).map_err(crate::error::Problem::whole)
-    }
-    fn key(mv: &Move, _loose: bool) -> String {
-        mv.key()
-    }
-    fn move_fields(
-        game: &crate::ir::Game,
-        _: &Board,
-    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-        move_fields(game)
-    }
-    fn positions(game: &crate::ir::Game, _: &Board) -> Vec<Option<String>> {
-        rules::positions(game)
-    }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
     }
 }
 

@@ -28,10 +28,10 @@ use pest::Parser;
 use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip};
 use crate::error::Kind;
 use crate::error::Problem;
+use crate::family::any::{Move, Variant};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, ATTACKERS};
-use crate::family::{Move, Variant};
 use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
 
 mod write;
@@ -593,7 +593,7 @@ fn read_turn(
         if r.berserk {
             let Some(Some(TMove::Step(prev))) = plies
                 .last_mut()
-                .map(|p| <super::Tafl as crate::family::Member>::of_move_mut(&mut p.mv))
+                .map(|p| <super::Tafl as crate::family::any::Member>::of_move_mut(&mut p.mv))
             else {
                 return Err(Problem::at(
                     line_col(text, r.start),

@@ -87,7 +87,7 @@ fn pieces(pos: &rules::Position<'_>, dim: u8) -> Vec<(Square, u8)> {
         .collect()
 }
 
-/// Draws a tafl game's main line ([`crate::family::GameFamily::draw`]).
+/// Draws a tafl game's main line ([`crate::family::hooks::GameFamily::DRAW`]).
 pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let board = game
         .variant

@@ -17,12 +17,12 @@ use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Kind;
 use crate::error::Problem;
+use crate::family::any::{Move, Variant};
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::{Board, Mark, Move as TMove, Square, Step, MAX_DIM, MIN_DIM};
 use crate::family::spell::Lines;
 use crate::family::spell::{self, Spell};
-use crate::family::{Move, Variant};
 use crate::ir::{back_tag, find_tag, Backing, Game, Line, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -451,18 +451,18 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 pub struct Tafl;
 
 impl Spell for Tafl {
-    type Replay = super::Positions;
+    type Replay = super::hooks::Positions;
     type Options = Options;
 
     fn spell_ply(
         options: &Options,
-        before: super::Before<'_>,
+        before: super::hooks::Before<'_>,
         ply: &crate::ir::Ply,
         out: &mut String,
     ) -> Result<(), Problem> {
         let t = ply
             .mv
-            .of(crate::family::Family::Tafl, Move::as_tafl)
+            .of(crate::family::any::Family::Tafl, Move::as_tafl)
             .map_err(Problem::whole)?;
         let (dim, q, m) = (before.board.dim, options.quarters, options.mirror);
         crate::family::hnefatafl::spell_move(t, out, &|s| s.transform(dim, q, m));
@@ -491,8 +491,8 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<TaflParser, _>(
-            &crate::family::dialect::PGN_RESULTS,
+        crate::family::check_grammar::<TaflParser, _>(
+            &crate::ir::result::PGN_RESULTS,
             Rule::result,
         );
     }

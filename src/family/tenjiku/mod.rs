@@ -13,6 +13,7 @@
 //! article's and the PBeM server's, as the table of C. Adams' tenjiku notes
 //! ("luckydog" pages) lists them ([`KINDS`]).
 
+pub mod hooks;
 pub mod notation;
 pub mod rules;
 pub mod svg;
@@ -108,7 +109,7 @@ impl Square {
     /// Appends the square as written: `7d`, or `7四` in Japanese
     /// coordinates.
     pub fn write(self, japanese: bool, out: &mut String) {
-        crate::ir::push_number(out, u32::from(self.file));
+        crate::ir::side::push_number(out, u32::from(self.file));
         if japanese {
             if self.rank > 10 {
                 out.push('十');
@@ -248,7 +249,8 @@ const fn row(
     }
 }
 
-use crate::family::dialect::{Dialect, Layout, Numbering, PGN_RESULTS};
+use crate::family::dialect::{Dialect, Layout, Numbering};
+use crate::ir::result::PGN_RESULTS;
 use Kind::*;
 
 /// The piece table, in the order of [`Kind`]. Abbreviations of the 36
@@ -867,7 +869,7 @@ impl Ply {
     }
 
     /// What two transcriptions of this ply must share to be the same move
-    /// ([`crate::family::Move::key`]): with `loose`, what the text alone
+    /// ([`crate::family::any::Move::key`]): with `loose`, what the text alone
     /// gives, the kind the piece moves as, the first square of a double
     /// move or igui, where it ends (not for igui, which stays on its
     /// origin), and promotion; a claim always so. Otherwise the replayed
@@ -889,108 +891,6 @@ impl Ply {
     }
 }
 
-/// The tenjiku replay as the notation spells from it ([`crate::spell`]):
-/// each move checked on the board before it ([`rules::walk_checked`]), or,
-/// in a game not replayed, no board (each move is its text's claim).
-pub struct Positions;
-
-impl crate::family::spell::Replay for Positions {
-    const FAMILY: crate::family::Family = crate::family::Family::Tenjiku;
-    type Before<'p> = Option<&'p rules::Board>;
-
-    fn walk<'g>(
-        game: &'g crate::ir::Game,
-        lines: crate::family::spell::Lines,
-        mut visit: impl FnMut(
-            &'g crate::ir::Ply,
-            Option<&rules::Board>,
-        ) -> Result<(), crate::error::Problem>,
-    ) -> Result<(), crate::error::Problem> {
-        use crate::error::Problem;
-        let mut only = crate::family::spell::Only::new(game, lines);
-        if !rules::replayed(game) {
-            return crate::family::spell::each_ply(game, lines, |ply| visit(ply, None));
-        }
-        let mut failed = None;
-        rules::walk_checked(game, &mut |b, ply, _| {
-            if failed.is_none() && only.takes(ply) {
-                if let Err(e) = visit(ply, Some(b)) {
-                    failed = Some(e);
-                }
-            }
-        })
-        .map_err(Problem::whole)?;
-        failed.map_or(Ok(()), Err)
-    }
-}
-
-/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]),
-/// each move resolved on the board: Hodges notation as kifu writes it by
-/// default (written) and with its origin (canonical, `FiD7n-6k`), the
-/// squares, the piece (TSA), the promoted piece, and the squares whose
-/// pieces it captured or burned. In a game not replayed (`--no-validate`),
-/// each move as its text claims it: written and canonical as written, and
-/// the squares, piece and promotion that the text names (no captures).
-pub fn move_fields(
-    game: &crate::ir::Game,
-) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-    use crate::error::Problem;
-    let short = Options::default();
-    let long = Options {
-        long: true,
-        ..short
-    };
-    if !rules::replayed(game) {
-        // Moves not replayed: what their text says, spelled as written.
-        return crate::family::fields_in_order(
-            game,
-            crate::family::Family::Tenjiku,
-            crate::family::Move::as_tenjiku,
-            |p| {
-                let c = p.claimed().map_err(Problem::whole)?;
-                let mut written = String::new();
-                spell_claim(c, &short, &mut written);
-                let promoted = c
-                    .piece
-                    .filter(|p| c.promote == Some(true) && p.can_promote());
-                Ok(crate::family::MoveFields {
-                    canonical: written.clone(),
-                    written,
-                    from: c.from.map(|s| s.to_string()),
-                    to: c.to.or(c.via.and(c.from)).map(|s| s.to_string()),
-                    piece: c.piece.map(|p| p.to_string()),
-                    promotion: promoted.map(|p| p.promote().to_string()),
-                    ..Default::default()
-                })
-            },
-        );
-    }
-    let mut out = Vec::new();
-    rules::walk_checked(game, &mut |b, ply, m| {
-        let (mut written, mut canonical) = (String::new(), String::new());
-        spell(b, ply.side, m, &short, &mut written);
-        spell(b, ply.side, m, &long, &mut canonical);
-        let fx = b.clone().play(ply.side, m);
-        out.push(crate::family::MoveFields {
-            written,
-            canonical,
-            from: Some(m.from.to_string()),
-            to: Some(m.to.to_string()),
-            captured: fx
-                .captured
-                .iter()
-                .chain(&fx.burned)
-                .map(|s| s.to_string())
-                .collect(),
-            piece: Some(m.piece.to_string()),
-            promotion: m.promote.then(|| m.piece.promote().to_string()),
-            ..Default::default()
-        });
-    })
-    .map_err(Problem::whole)?;
-    Ok(out)
-}
-
 /// The tenjiku dialect of the container: numbers by move pair (Black, who
 /// moves first, has `12.`), PGN results, one paragraph wrapped at 80.
 pub static DIALECT: Dialect = Dialect {
@@ -1001,11 +901,11 @@ pub static DIALECT: Dialect = Dialect {
     lifted: &["SetUp", "FEN"],
 };
 
-/// Tenjiku shogi as its room registers it ([`crate::family::GameFamily`]).
+/// Tenjiku shogi as its room registers it ([`crate::family::hooks::GameFamily`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Tenjiku;
 
-impl crate::family::GameFamily for Tenjiku {
+impl crate::family::kind::Kind for Tenjiku {
     const NAME: &'static str = "tenjiku";
     const REPLAYS: bool = true;
     const DIALECT: &'static Dialect = &DIALECT;
@@ -1013,29 +913,8 @@ impl crate::family::GameFamily for Tenjiku {
     type Board = Variant;
     type Move = Ply;
     type Setup = String;
-    fn first_mover(_: &Variant) -> crate::ir::Side {
-        crate::ir::Side::Black
-    }
-    fn check(game: &crate::ir::Game, _: &Variant) -> Result<(), crate::error::Problem> {
-        rules::check_game(game).map_err(crate::error::Problem::whole)
-    }
-    fn key(mv: &Ply, loose: bool) -> String {
-        mv.key(loose)
-    }
-    fn move_fields(
-        game: &crate::ir::Game,
-        _: &Variant,
-    ) -> Result<Vec<crate::family::MoveFields>, crate::error::Problem> {
-        move_fields(game)
-    }
-    fn positions(game: &crate::ir::Game, _: &Variant) -> Vec<Option<String>> {
-        rules::positions(game)
-    }
-    fn draw(
-        game: &crate::ir::Game,
-        view: &crate::family::draw::View<'_>,
-    ) -> Result<crate::family::draw::Diagram, crate::error::Problem> {
-        svg::draw(game, view)
+    fn first_mover(_: &Variant) -> crate::ir::side::Side {
+        crate::ir::side::Side::Black
     }
 }
 
@@ -1093,7 +972,7 @@ pub fn spell_claim(c: &Claim, o: &Options, buf: &mut String) -> bool {
     }
     if let Some(n) = c.burned {
         buf.push_str("x!");
-        crate::ir::push_number(buf, n);
+        crate::ir::side::push_number(buf, n);
     } else if c.burns {
         buf.push_str("x!");
     }
@@ -1101,53 +980,6 @@ pub fn spell_claim(c: &Claim, o: &Options, buf: &mut String) -> bool {
         buf.push('*');
     }
     !(o.long && c.from.is_none())
-}
-
-/// Spells one move where it stands: piece, origin where needed, parts,
-/// promotion sign where the move could promote, burn count, suicide.
-pub fn spell(board: &rules::Board, side: crate::ir::Side, m: &Move, o: &Options, buf: &mut String) {
-    m.piece.write(o.pieces, buf);
-    if o.long || rules::needs_origin(board, side, m) {
-        m.from.write(o.japanese, buf);
-    }
-    let mark = |s: Square| {
-        if board.at(s).is_some_and(|x| x.side != side) {
-            'x'
-        } else {
-            '-'
-        }
-    };
-    match m.via {
-        // Igui; a lion's pass (to an empty square and back) is written
-        // with its two steps, `Ln-8g-8h`.
-        Some(v) if m.to == m.from && board.is_enemy(v, side) => {
-            buf.push_str("x!");
-            v.write(o.japanese, buf);
-        }
-        Some(v) => {
-            buf.push(mark(v));
-            v.write(o.japanese, buf);
-            buf.push(mark(m.to));
-            m.to.write(o.japanese, buf);
-        }
-        None => {
-            buf.push(mark(m.to));
-            m.to.write(o.japanese, buf);
-        }
-    }
-    if m.promote {
-        buf.push('+');
-    } else if board.may_promote(side, m) {
-        buf.push('=');
-    }
-    let fx = board.clone().play(side, m);
-    if !fx.burned.is_empty() {
-        buf.push_str("x!");
-        crate::ir::push_number(buf, fx.burned.len() as u32);
-    }
-    if fx.suicide {
-        buf.push('*');
-    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use crate::codec::{Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Kind;
 use crate::error::Problem;
+use crate::family::any::{Family, Move, Setup, Variant};
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Lines;
 use crate::family::spell::{self, Spell};
@@ -27,7 +28,6 @@ use crate::family::tenjiku::rules::{self, Board};
 use crate::family::tenjiku::{
     unknown_piece, Abbreviations, Claim, Move as TMove, Piece, Ply, Square, Variant as TVariant,
 };
-use crate::family::{Family, Move, Setup, Variant};
 use crate::ir::{back_fen, find_tag, Game, Ply as IrPly, Side, Tag};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -44,7 +44,8 @@ mod grammar {
 
     container_rules!(Rule, tj_move, |_| "a move");
 }
-use crate::family::tenjiku::{spell, spell_claim, Options, DIALECT};
+use crate::family::tenjiku::hooks::spell;
+use crate::family::tenjiku::{spell_claim, Options, DIALECT};
 use grammar::{Rule, TenjikuParser};
 
 /// A move as written, and where.
@@ -414,7 +415,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     let spelled = spell::spelled::<Hodges>(game, &options, Lines::All)?;
     let mut warnings = Vec::new();
     if options.long && !rules::replayed(game) {
-        let without_origin = crate::family::plies_in_order(&game.moves)
+        let without_origin = crate::family::hooks::plies_in_order(&game.moves)
             .into_iter()
             .filter_map(|ply| ply.mv.as_tenjiku().and_then(|p| p.claimed().ok()))
             .filter(|c| c.from.is_none())
@@ -450,7 +451,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 pub struct Hodges;
 
 impl Spell for Hodges {
-    type Replay = super::Positions;
+    type Replay = super::hooks::Positions;
     type Options = Options;
 
     fn spell_ply(
@@ -503,8 +504,8 @@ mod tests {
 
     #[test]
     fn the_grammar_reads_exactly_the_result_table() {
-        crate::family::dialect::check_grammar::<TenjikuParser, _>(
-            &crate::family::dialect::PGN_RESULTS,
+        crate::family::check_grammar::<TenjikuParser, _>(
+            &crate::ir::result::PGN_RESULTS,
             Rule::result,
         );
     }

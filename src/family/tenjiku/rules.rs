@@ -893,8 +893,8 @@ pub fn walk_checked<'g>(
         let m = ply
             .mv
             .of(
-                crate::family::Family::Tenjiku,
-                crate::family::Move::as_tenjiku,
+                crate::family::any::Family::Tenjiku,
+                crate::family::any::Move::as_tenjiku,
             )
             .and_then(super::Ply::replayed)
             .and_then(|m| check(b, ply.side, m).map(|()| m))
@@ -913,13 +913,13 @@ pub fn check_game(game: &Game) -> Result<(), String> {
         return walk_checked(game, &mut |_, _, _| {});
     }
     start_of(game)?;
-    crate::family::plies_in_order(&game.moves)
+    crate::family::hooks::plies_in_order(&game.moves)
         .into_iter()
         .try_for_each(|ply| {
             ply.mv
                 .of(
-                    crate::family::Family::Tenjiku,
-                    crate::family::Move::as_tenjiku,
+                    crate::family::any::Family::Tenjiku,
+                    crate::family::any::Move::as_tenjiku,
                 )
                 .and_then(super::Ply::claimed)
                 .and_then(Claim::check)
@@ -932,7 +932,7 @@ pub fn check_game(game: &Game) -> Result<(), String> {
 /// ([`crate::family::positions`]); none for a game not replayed.
 pub fn positions(game: &Game) -> Vec<Option<String>> {
     let start = replayed(game).then(|| start_of(game).ok()).flatten();
-    crate::family::positions_in_order(
+    crate::family::hooks::positions_in_order(
         &game.moves,
         start,
         &mut |board, plies, i| {

@@ -141,7 +141,7 @@ fn piece(out: &mut String, piece: Piece, up: bool, names: Names, x: f32, y: f32,
     out.push_str("</g>\n");
 }
 
-/// Draws a tenjiku game's main line ([`crate::family::GameFamily::draw`]).
+/// Draws a tenjiku game's main line ([`crate::family::hooks::GameFamily::DRAW`]).
 pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     if !rules::replayed(game) {
         return Err(draw::not_replayed());
@@ -200,8 +200,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         let m = ply
             .mv
             .of(
-                crate::family::Family::Tenjiku,
-                crate::family::Move::as_tenjiku,
+                crate::family::any::Family::Tenjiku,
+                crate::family::any::Move::as_tenjiku,
             )
             .and_then(super::Ply::replayed)
             .map_err(Problem::whole)?;

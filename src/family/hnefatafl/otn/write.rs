@@ -196,18 +196,21 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
 pub struct Otn;
 
 impl Spell for Otn {
-    type Replay = crate::family::hnefatafl::Positions;
+    type Replay = crate::family::hnefatafl::hooks::Positions;
     type Options = tafl::Options;
 
     fn spell_ply(
         options: &tafl::Options,
-        before: crate::family::hnefatafl::Before<'_>,
+        before: crate::family::hnefatafl::hooks::Before<'_>,
         ply: &Ply,
         out: &mut String,
     ) -> Result<(), Problem> {
         let m = ply
             .mv
-            .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+            .of(
+                crate::family::any::Family::Tafl,
+                crate::family::any::Move::as_tafl,
+            )
             .map_err(Problem::whole)?;
         let Some(step) = m.step() else {
             out.push_str("---");

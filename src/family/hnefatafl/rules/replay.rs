@@ -2,7 +2,7 @@
 //! captures compared with what the record lists, and what differs said.
 
 use crate::error::Kind;
-use crate::family::hnefatafl::{Mark, Move, Square, Step, ATTACKERS};
+use crate::family::hnefatafl::{Mark, Move, Square, Step, ATTACKERS, MAX_DIM, MIN_DIM};
 use crate::ir::{Line, Side};
 
 use super::*;
@@ -142,7 +142,9 @@ fn replay_from(
         }
         let (number, side) = (ply.number, ply.side);
         let Some(Move::Step(step)) =
-            <crate::family::hnefatafl::Tafl as crate::family::Member>::of_move_mut(&mut ply.mv)
+            <crate::family::hnefatafl::Tafl as crate::family::any::Member>::of_move_mut(
+                &mut ply.mv,
+            )
         else {
             continue;
         };
@@ -378,7 +380,7 @@ pub fn positions(game: &crate::ir::Game) -> Vec<Option<String>> {
         .as_tafl()
         .and_then(|b| b.rules.as_ref())
         .and_then(|r| r.at_position(&game.tags).ok());
-    crate::family::positions_in_order(
+    crate::family::hooks::positions_in_order(
         &game.moves,
         rules.as_ref().map(Position::new),
         &mut |pos, plies, i| match plies[i].mv.as_tafl() {
@@ -418,7 +420,10 @@ pub fn check_game(
         for ply in &line.plies {
             let m = ply
                 .mv
-                .of(crate::family::Family::Tafl, crate::family::Move::as_tafl)
+                .of(
+                    crate::family::any::Family::Tafl,
+                    crate::family::any::Move::as_tafl,
+                )
                 .map_err(|e| format!("{} {e}", ply.label(first)))?;
             if let Some(sq) = m.squares().find(|s| !s.on(dim)) {
                 return Err(format!(

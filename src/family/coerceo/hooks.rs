@@ -1,0 +1,87 @@
+//! Coerceo's hooks that need its rules: the walk the notation spells from
+//! ([`Positions`]), the `csv` fields of its moves, and the hooks of
+//! [`crate::family::GameFamily`].
+
+use super::*;
+
+/// The Coerceo walk as the notation spells from it ([`crate::spell`]): a
+/// ply is spelled from its own parts alone.
+pub struct Positions;
+
+impl crate::family::spell::Replay for Positions {
+    const FAMILY: crate::family::any::Family = crate::family::any::Family::Coerceo;
+    type Before<'p> = ();
+
+    fn walk<'g>(
+        game: &'g crate::ir::Game,
+        lines: crate::family::spell::Lines,
+        mut visit: impl FnMut(&'g crate::ir::Ply, ()) -> Result<(), crate::error::Problem>,
+    ) -> Result<(), crate::error::Problem> {
+        crate::family::spell::each_ply(game, lines, |ply| visit(ply, ()))
+    }
+}
+
+/// The `csv` move fields of every ply of a game ([`crate::family::move_fields`]):
+/// the ply in CGN (written and canonical), its step's fields and the fields
+/// it captured, in the order written.
+pub fn move_fields(
+    game: &crate::ir::Game,
+) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
+    use crate::family::any::{Family, Move as AnyMove};
+    use crate::family::hooks::fields_in_order;
+    fields_in_order(game, Family::Coerceo, AnyMove::as_coerceo, |m| {
+        let mut written = String::new();
+        spell(m, &mut written)?;
+        Ok(crate::family::hooks::MoveFields {
+            canonical: written.clone(),
+            written,
+            from: m.step.map(|s| s.from.to_string()),
+            to: m.step.map(|s| s.to.to_string()),
+            captured: m
+                .actions
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Capture(f) => Some(f.to_string()),
+                    _ => None,
+                })
+                .collect(),
+            ..Default::default()
+        })
+    })
+}
+
+impl crate::family::hooks::GameFamily for Coerceo {
+    fn positions(game: &crate::ir::Game, _: &Self::Board) -> Vec<Option<String>> {
+        super::rules::positions(game)
+    }
+    const SCHEMA: crate::family::hooks::Schema = crate::family::hooks::Schema {
+        board: r#"    <xs:attribute name="validated" type="xs:boolean"/>
+    <xs:attribute name="game">
+      <xs:simpleType>
+        <xs:restriction base="xs:string">
+          <xs:enumeration value="laurentius"/>
+          <xs:enumeration value="ocius"/>
+        </xs:restriction>
+      </xs:simpleType>
+    </xs:attribute>
+"#,
+        setup: None,
+        types: include_str!("schema.xsd"),
+    };
+    fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
+        rules::check_game(game, board).map_err(crate::error::Problem::whole)
+    }
+    fn key(mv: &Move, loose: bool) -> String {
+        key(mv, loose)
+    }
+    fn move_fields(
+        game: &crate::ir::Game,
+        _: &Board,
+    ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
+        move_fields(game)
+    }
+    fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
+        rules::main_line_positions(game)
+    }
+    const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
+}
