@@ -1167,7 +1167,7 @@ fn comment<R: RuleType>(
         _ => return None,
     };
     Some(Comment {
-        text: body.to_string(),
+        text: body.into(),
         kind,
     })
 }

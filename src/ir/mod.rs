@@ -11,6 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::family::dialect::Results;
 use crate::family::{Family, Move, Setup, Variant};
 
+mod text;
+pub use text::Text;
+
 /// The side that makes a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -186,8 +189,9 @@ impl CommentKind {
 /// A comment and the way it was written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Comment {
-    /// The text between the delimiters, exactly as written.
-    pub text: String,
+    /// The text between the delimiters, exactly as written (a slice of
+    /// the record it was read from, shared: [`Text`]).
+    pub text: Text,
     /// The delimiters.
     #[serde(default, skip_serializing_if = "CommentKind::is_brace")]
     pub kind: CommentKind,
@@ -195,7 +199,7 @@ pub struct Comment {
 
 impl Comment {
     /// A `{...}` comment.
-    pub fn brace(text: impl Into<String>) -> Comment {
+    pub fn brace(text: impl Into<Text>) -> Comment {
         Comment {
             text: text.into(),
             kind: CommentKind::Brace,
