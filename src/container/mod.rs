@@ -22,10 +22,11 @@ use crate::error::Problem;
 use crate::family::dialect::{Dialect, Layout, Numbering, Results};
 use crate::family::{Move, Setup, Variant};
 use crate::ir::{
-    find_tag, push_number, Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag,
+    find_tag, push_number, Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, Text,
     MAX_VARIATION_DEPTH,
 };
 use fast::Lexing;
+use std::sync::Arc;
 
 /// What a rule of `common.pest` is, whatever notation's `Rule` enum it is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -694,7 +695,7 @@ fn read<'i, N: Notation>(
                     move_pairs: false,
                 };
                 for t in tokens {
-                    if let Some(c) = comment(text, t, &mut warnings) {
+                    if let Some(c) = comment(text, None, t, &mut warnings) {
                         preamble.push(c);
                     }
                 }
@@ -997,6 +998,7 @@ fn assemble<'i, N: Notation>(
     let first = game.variant.first_mover();
     let mut walker = Walker {
         text,
+        shared: None,
         notation,
         first,
         warnings: &mut warnings,
@@ -1146,9 +1148,12 @@ fn check_score_as_move(
     }
 }
 
-/// The comment a token holds, if it is one.
+/// The comment a token holds, if it is one: a slice of the record `text`,
+/// shared as `shared` (made at the record's first comment), or its own
+/// copy where there is none (a record longer than [`SHARED_RECORD`]).
 fn comment<R: RuleType>(
     text: &str,
+    shared: Option<&mut Option<Arc<str>>>,
     token: Token<'_, R>,
     warnings: &mut Vec<Problem>,
 ) -> Option<Comment> {
@@ -1166,14 +1171,28 @@ fn comment<R: RuleType>(
         }
         _ => return None,
     };
+    // Where the body is in the record (the lexers give slices of it).
+    let at = (body.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    let range = at..at.wrapping_add(body.len());
+    let in_record = text
+        .get(range.clone())
+        .is_some_and(|r| std::ptr::eq(r, body));
+    let text = match shared {
+        Some(record) if in_record => {
+            Text::slice(record.get_or_insert_with(|| Arc::from(text)), range)
+        }
+        _ => None,
+    };
     Some(Comment {
-        text: body.into(),
+        text: text.unwrap_or_else(|| Text::from(body)),
         kind,
     })
 }
 
 struct Walker<'n, 'w, 'r, 'i, N: Notation> {
     text: &'i str,
+    /// The record, shared by its comments ([`Text`]), once one is read.
+    shared: Option<Arc<str>>,
     notation: &'n mut N,
     first: Side,
     warnings: &'w mut Vec<Problem>,
@@ -1244,6 +1263,11 @@ enum Flushed<'a> {
 /// What takes the pieces of a record read a run at a time
 /// ([`stream_record`]).
 type RunFlush<'f, N> = dyn FnMut(&mut N, Flushed<'_>) -> Result<Option<Setup>, Problem> + 'f;
+
+/// The longest record whose comments share it ([`Text`]), copied once
+/// for them: a longer one, read a run at a time, is not copied whole, and
+/// each comment is a copy of its own.
+const SHARED_RECORD: usize = 1 << 20;
 
 /// The error of a record whose stream cannot go on (a glyph or NAG after
 /// the variations of a move already handed on, which the container writes
@@ -1370,7 +1394,8 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                     }
                 }
                 t @ (Token::Comment(..) | Token::ParenComment(..)) => {
-                    if let Some(c) = comment(self.text, t, self.warnings) {
+                    let shared = (self.text.len() <= SHARED_RECORD).then_some(&mut self.shared);
+                    if let Some(c) = comment(self.text, shared, t, self.warnings) {
                         let handed_on = self.last_handed_on(&line);
                         match line.plies.last_mut() {
                             // (A ply handed on had variations.)
@@ -1757,6 +1782,38 @@ impl Lines<'_> {
         } else {
             (tok.chars().count(), tok.rfind('\n'))
         };
+        self.put("", tok, "", len, last_break);
+    }
+
+    /// Writes `body` between `open` and `close` (ASCII, no line break) as
+    /// one token, [`Lines::token`] of the three put together, without
+    /// putting them together: a comment costs what copying it costs.
+    fn wrapped(&mut self, open: &str, body: &str, close: &str) {
+        match body.rfind('\n') {
+            None => self.unbroken(open, body, close),
+            Some(i) => {
+                let len = open.len() + body.chars().count() + close.len();
+                self.put(open, body, close, len, Some(i));
+            }
+        }
+    }
+
+    /// [`Lines::wrapped`] of a `body` without a line break.
+    fn unbroken(&mut self, open: &str, body: &str, close: &str) {
+        // An `|` of every byte, which does not stop early, runs a vector
+        // at a time.
+        let len = if body.bytes().fold(0, |a, x| a | x) < 0x80 {
+            body.len()
+        } else {
+            body.chars().count()
+        };
+        self.put(open, body, close, open.len() + len + close.len(), None);
+    }
+
+    /// Places a token of `len` characters, `open`, `body` and `close`,
+    /// whose last line break (in `body`) is at `last_break`.
+    #[inline(always)]
+    fn put(&mut self, open: &str, body: &str, close: &str, len: usize, last_break: Option<usize>) {
         if self.glue {
             self.glue = false;
         } else if self.col > 0 {
@@ -1768,9 +1825,11 @@ impl Lines<'_> {
                 self.col += 1;
             }
         }
-        self.out.push_str(tok);
+        self.out.push_str(open);
+        self.out.push_str(body);
+        self.out.push_str(close);
         match last_break {
-            Some(i) => self.col = tok[i + 1..].chars().count(),
+            Some(i) => self.col = body[i + 1..].chars().count() + close.len(),
             None => self.col += len,
         }
     }
@@ -1782,10 +1841,11 @@ impl Lines<'_> {
     }
 
     /// A token that must start at column 1 and end its line (`%` lines).
-    fn own_line(&mut self, tok: &str) {
+    fn own_line(&mut self, mark: &str, tok: &str) {
         if self.col > 0 {
             self.out.push('\n');
         }
+        self.out.push_str(mark);
         self.out.push_str(tok);
         self.out.push('\n');
         self.col = 0;
@@ -1794,18 +1854,25 @@ impl Lines<'_> {
 
     fn comment(&mut self, c: &Comment) -> Result<(), Problem> {
         match c.kind {
+            // Most comments hold no `}` and no line break: written as they
+            // were read, on one line (one pass over them to know so).
+            CommentKind::Brace
+                if memchr::memchr3(b'}', b'\n', b'\r', c.text.as_bytes()).is_none() =>
+            {
+                self.unbroken("{", &c.text, "}")
+            }
             CommentKind::Brace => {
                 let text = brace_text(&c.text, self.warnings)?;
-                self.token(&format!("{{{text}}}"));
+                self.wrapped("{", &text, "}");
             }
             CommentKind::Line => {
                 let text = one_line(&c.text, || "a `;` comment".into(), self.warnings);
-                self.token(&format!(";{text}"));
+                self.wrapped(";", &text, "");
                 self.line_end();
             }
             CommentKind::Escape => {
                 let text = one_line(&c.text, || "a `%` line".into(), self.warnings);
-                self.own_line(&format!("%{text}"));
+                self.own_line("%", &text);
             }
         }
         Ok(())
@@ -2062,15 +2129,15 @@ fn write_head(
         match c.kind {
             CommentKind::Brace => {
                 let text = brace_text(&c.text, warnings)?;
-                out.push_str(&format!("{{{text}}}\n"));
+                out.extend(["{", &*text, "}\n"]);
             }
             CommentKind::Line => {
                 let text = one_line(&c.text, || "a `;` comment".into(), warnings);
-                out.push_str(&format!(";{text}\n"));
+                out.extend([";", &*text, "\n"]);
             }
             CommentKind::Escape => {
                 let text = one_line(&c.text, || "a `%` line".into(), warnings);
-                out.push_str(&format!("%{text}\n"));
+                out.extend(["%", &*text, "\n"]);
             }
         }
     }
@@ -2276,4 +2343,59 @@ where
     }
     *need_number = need;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines over a string, at column `col` (glued or not), as a paragraph.
+    fn lines<'o>(
+        out: &'o mut String,
+        warnings: &'o mut Vec<Problem>,
+        col: usize,
+        glue: bool,
+    ) -> Lines<'o> {
+        Lines {
+            out,
+            warnings,
+            col,
+            glue,
+            glyphs_as_nags: false,
+            width: WIDTH,
+        }
+    }
+
+    proptest! {
+        /// A comment placed as its parts ([`Lines::wrapped`]) is laid out
+        /// as the one token they make ([`Lines::token`]): the same text and
+        /// the same column after, for any text (line breaks, any script).
+        #[test]
+        fn a_comment_is_placed_as_the_token_it_makes(
+            body in "[a-z é—♞中\n]{0,120}",
+            col in 0usize..100,
+            glue: bool,
+            kind in 0usize..2,
+        ) {
+            let (open, close) = [("{", "}"), (";", "")][kind];
+            let (mut whole, mut parts) = (String::new(), String::new());
+            let (mut w1, mut w2) = (Vec::new(), Vec::new());
+            let mut a = lines(&mut whole, &mut w1, col, glue);
+            a.token(&format!("{open}{body}{close}"));
+            let col_a = a.col;
+            let mut b = lines(&mut parts, &mut w2, col, glue);
+            b.wrapped(open, &body, close);
+            let col_b = b.col;
+            prop_assert_eq!(col_a, col_b);
+            if kind == 0 {
+                let (mut read, mut w3) = (String::new(), Vec::new());
+                let mut c = lines(&mut read, &mut w3, col, glue);
+                c.comment(&Comment::brace(body.as_str())).expect("no `}` in it");
+                prop_assert_eq!(c.col, col_a);
+                prop_assert_eq!(&read, &whole);
+            }
+            prop_assert_eq!(whole, parts);
+        }
+    }
 }
