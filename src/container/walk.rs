@@ -195,7 +195,7 @@ struct Walker<'n, 'w, 'r, 'i, N: Notation> {
     /// variation's line is allocated once, at its length.
     scratch: Vec<Vec<Ply>>,
     /// Where the main line's plies go a run at a time, when the record is
-    /// read so ([`stream_record`]).
+    /// read so ([`stream_record`](super::stream_record)).
     runs: Option<&'w mut RunFlush<'r, N>>,
     /// Where the run being read started in the record.
     run_from: usize,
@@ -212,11 +212,12 @@ struct Walker<'n, 'w, 'r, 'i, N: Notation> {
     handed_on: bool,
 }
 
-/// What was handed on of a line open ([`stream_record`]).
+/// What was handed on of a line open ([`stream_record`](super::stream_record)).
 #[derive(Debug, Clone, Default)]
 struct Open {
-    /// The line was opened in the stream ([`Piece::Open`]): what is left of
-    /// it is handed on when it ends, and its parent does not hold it.
+    /// The line was opened in the stream
+    /// ([`Piece::Open`](crate::codec::Piece::Open)): what is left of it is
+    /// handed on when it ends, and its parent does not hold it.
     announced: bool,
     /// The line's first ply was handed on (without the variations read
     /// after): the ply whose variation was being read.
@@ -247,7 +248,7 @@ pub(super) enum Flushed<'a> {
 }
 
 /// What takes the pieces of a record read a run at a time
-/// ([`stream_record`]).
+/// ([`stream_record`](super::stream_record)).
 type RunFlush<'f, N> = dyn FnMut(&mut N, Flushed<'_>) -> Result<Option<Setup>, Problem> + 'f;
 
 /// The longest record whose comments share it ([`Text`]), copied once
