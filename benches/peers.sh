@@ -19,7 +19,19 @@
 # PGN_READER=1 adds the Rust peer: pgn-reader with shakmaty replaying every
 # main-line move, check only (the validate example of pgn-reader), built in
 # the temporary folder from crates.io (GPL-3.0: built for the measurement,
-# never part of kifu's build).
+# never part of kifu's build); PGN_READER_BIN=path times that program built
+# elsewhere (say offline, from the sources patched in by path) instead.
+# Without pgn-extract installed, its commands are left out.
+# QUICK=1 keeps kifu's `-j 1` FROM -> FROM alone beside the peers.
+# CALLGRIND=1 runs each command once under valgrind's callgrind instead of
+# timing rounds, and prints its instruction count (which the load of a
+# shared machine does not change).
+#
+# The three shapes of chess comments (issue 37: plain games, lichess clocks
+# and evaluations, engine comments) are made by benches/shapes.py:
+#
+#   benches/shapes.py ../shared/corpus/chess /tmp/shapes
+#   for s in plain clocks engine; do PGN_READER=1 benches/peers.sh /tmp/shapes/$s.pgn 5; done
 set -euo pipefail
 
 file=${1:?usage: benches/peers.sh ARCHIVE [rounds]}
@@ -30,8 +42,8 @@ from=${KIFU_FROM:-pgn}
 pe=$(command -v pgn-extract || echo /usr/games/pgn-extract)
 [ -x "$kifu" ] || { echo "build kifu first: cargo build --release" >&2; exit 1; }
 if [ "$from" = pgn ] && [ ! -x "$pe" ]; then
-  echo "pgn-extract is not installed (apt-get install pgn-extract)" >&2
-  exit 1
+  echo "pgn-extract is not installed (apt-get install pgn-extract): left out" >&2
+  pe=
 fi
 
 tmp=$(mktemp -d)
@@ -51,6 +63,10 @@ fi
 
 commands=()
 for bin in "$kifu" $before; do
+  if [ "${QUICK:-}" = 1 ]; then
+    commands+=("$bin convert -q -j 1 --from $from --to $from $file -o /dev/null")
+    continue
+  fi
   for j in 1 2; do
     commands+=("$bin convert -q -j $j --from $from --to $from $file -o /dev/null")
   done
@@ -63,12 +79,16 @@ for bin in "$kifu" $before; do
     commands+=("$bin convert -q -j 2 --from $from --to $from $c -o /dev/null")
   done
 done
-[ -f "$tmp/$base.zst" ] && commands+=("zstd -dc $tmp/$base.zst")
-[ -f "$tmp/$base.gz" ] && commands+=("gzip -dc $tmp/$base.gz")
-if [ "$from" = pgn ]; then
+if [ "${QUICK:-}" != 1 ]; then
+  [ -f "$tmp/$base.zst" ] && commands+=("zstd -dc $tmp/$base.zst")
+  [ -f "$tmp/$base.gz" ] && commands+=("gzip -dc $tmp/$base.gz")
+fi
+if [ "$from" = pgn ] && [ -n "$pe" ] && [ "${QUICK:-}" != 1 ]; then
   commands+=("$pe -s -Wlalg $file -o /dev/null" "$pe -s $file -o /dev/null")
 fi
-if [ "$from" = pgn ] && [ "${PGN_READER:-}" = 1 ]; then
+if [ "$from" = pgn ] && [ -n "${PGN_READER_BIN:-}" ]; then
+  commands+=("$PGN_READER_BIN $file")
+elif [ "$from" = pgn ] && [ "${PGN_READER:-}" = 1 ]; then
   mkdir -p "$tmp/peer/src"
   cat >"$tmp/peer/Cargo.toml" <<'TOML'
 [package]
@@ -118,6 +138,16 @@ fn main() -> std::io::Result<()> {
 RUST
   cargo build -q --release --manifest-path "$tmp/peer/Cargo.toml" --target-dir "$tmp/peer/target"
   commands+=("$tmp/peer/target/release/pgn-reader-check $file")
+fi
+
+if [ "${CALLGRIND:-}" = 1 ]; then
+  echo "$file: $bytes bytes, instructions (callgrind)"
+  for c in "${commands[@]}"; do
+    n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $c 2>&1 >/dev/null |
+      sed -n 's/.*Collected : //p')
+    printf "%'15d  %s\n" "$n" "$c"
+  done
+  exit 0
 fi
 
 for ((r = 0; r < rounds; r++)); do

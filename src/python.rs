@@ -643,13 +643,13 @@ impl Game {
     fn comments(&self) -> Vec<(usize, String)> {
         let mut out: Vec<(usize, String)> = Vec::new();
         let g = &self.game;
-        out.extend(g.preamble.iter().map(|c| (0, c.text.clone())));
+        out.extend(g.preamble.iter().map(|c| (0, c.text.to_string())));
         for (i, ply) in g.moves.plies.iter().enumerate() {
-            out.extend(ply.before.iter().map(|c| (i, c.text.clone())));
-            out.extend(ply.after.iter().map(|c| (i + 1, c.text.clone())));
+            out.extend(ply.before.iter().map(|c| (i, c.text.to_string())));
+            out.extend(ply.after.iter().map(|c| (i + 1, c.text.to_string())));
         }
         let n = g.moves.plies.len();
-        out.extend(g.moves.trailing.iter().map(|c| (n, c.text.clone())));
+        out.extend(g.moves.trailing.iter().map(|c| (n, c.text.to_string())));
         out
     }
 

@@ -669,7 +669,10 @@ fn comment_of(at: &At<'_>, n: &Node) -> Result<Comment, Problem> {
             ))
         }
     };
-    Ok(Comment { text, kind })
+    Ok(Comment {
+        text: text.into(),
+        kind,
+    })
 }
 
 fn tag_of(at: &At<'_>, n: &Node) -> Result<Tag, Problem> {

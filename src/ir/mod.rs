@@ -13,6 +13,8 @@ pub mod side;
 
 pub use result::{GameResult, Outcome, ResultRepair, ResultToken, Results};
 pub use side::{push_number, Side};
+mod text;
+pub use text::Text;
 
 use crate::family::any::{Family, Move, Setup, Variant};
 
@@ -171,8 +173,9 @@ impl CommentKind {
 /// A comment and the way it was written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Comment {
-    /// The text between the delimiters, exactly as written.
-    pub text: String,
+    /// The text between the delimiters, exactly as written (a slice of
+    /// the record it was read from, shared: [`Text`]).
+    pub text: Text,
     /// The delimiters.
     #[serde(default, skip_serializing_if = "CommentKind::is_brace")]
     pub kind: CommentKind,
@@ -180,7 +183,7 @@ pub struct Comment {
 
 impl Comment {
     /// A `{...}` comment.
-    pub fn brace(text: impl Into<String>) -> Comment {
+    pub fn brace(text: impl Into<Text>) -> Comment {
         Comment {
             text: text.into(),
             kind: CommentKind::Brace,

@@ -29,6 +29,7 @@ mod chess_corpus;
 mod cli;
 mod cli_defs;
 mod coerceo;
+mod comments;
 mod compressed;
 mod csv;
 mod damaged;

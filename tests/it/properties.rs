@@ -42,8 +42,8 @@ fn comment() -> impl Strategy<Value = Comment> {
         4 => text("}")
             .prop_filter("a line that starts like a tag", |t| !holds_tag_line(t))
             .prop_map(Comment::brace),
-        1 => text("\n").prop_map(|t| Comment { text: t, kind: CommentKind::Line }),
-        1 => text("\n").prop_map(|t| Comment { text: t, kind: CommentKind::Escape }),
+        1 => text("\n").prop_map(|t| Comment { text: t.into(), kind: CommentKind::Line }),
+        1 => text("\n").prop_map(|t| Comment { text: t.into(), kind: CommentKind::Escape }),
     ]
 }
 

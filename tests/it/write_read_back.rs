@@ -308,7 +308,7 @@ proptest! {
     ) {
         use kifu::ir::{Comment, CommentKind};
         let comment = |text: &str, k: usize| Comment {
-            text: text.to_string(),
+            text: text.into(),
             kind: [CommentKind::Brace, CommentKind::Line, CommentKind::Escape][k],
         };
         for (format, record) in [
