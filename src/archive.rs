@@ -432,13 +432,39 @@ impl<'s, R: Read + Send> Records<'s, R> {
     /// given to `each` after the batches before it, and ends the stream; an
     /// error returned by `each` ends it at once (the reader stops at its
     /// next batch). A panic of `f` is raised again here.
-    pub fn par_for_each<T, F, E, C>(self, f: F, mut each: C) -> Result<(), E>
+    pub fn par_for_each<T, F, E, C>(self, f: F, each: C) -> Result<(), E>
+    where
+        T: Send,
+        F: Fn(Record<'_>) -> T + Sync,
+        C: FnMut(io::Result<Mapped<T>>) -> Result<(), E>,
+    {
+        self.par_for_each_weighed(f, None, each)
+    }
+
+    /// [`Records::par_for_each`] for results that may be far larger than
+    /// their records (a page of drawings: `html` writes a thousand times
+    /// what it reads of a short game): `weigh` says how many bytes a
+    /// result holds, and the batches are cut so that the results in
+    /// flight hold about [`RESULTS_IN_FLIGHT`] together. The first batch
+    /// ([`WEIGHED_FIRST_BATCH`]) is weighed before the next is read; each
+    /// batch weighed sizes the ones read after it (at most the batch size
+    /// of [`Records::with_batch`]).
+    pub fn par_for_each_weighed<T, F, E, C>(
+        self,
+        f: F,
+        weigh: Option<fn(&T) -> usize>,
+        mut each: C,
+    ) -> Result<(), E>
     where
         T: Send,
         F: Fn(Record<'_>) -> T + Sync,
         C: FnMut(io::Result<Mapped<T>>) -> Result<(), E>,
     {
         let in_flight = in_flight();
+        let most = self.batch;
+        let target = &std::sync::atomic::AtomicUsize::new(most.min(WEIGHED_FIRST_BATCH));
+        let (weighed_tx, weighed_rx) = mpsc::channel::<()>();
+        let mut weighed_tx = weigh.map(|_| weighed_tx);
         let (done_tx, done_rx) = mpsc::channel::<(usize, Done<T>)>();
         // One token per batch handed to the pool and not yet to `each`:
         // the reader blocks when `in_flight` are out.
@@ -449,7 +475,11 @@ impl<'s, R: Read + Send> Records<'s, R> {
             std::thread::scope(|threads| {
                 threads.spawn(move || {
                     for seq in 0.. {
-                        let next = records.next_batch(records.batch);
+                        let size = match weigh {
+                            Some(_) => target.load(std::sync::atomic::Ordering::Relaxed),
+                            None => records.batch,
+                        };
+                        let next = records.next_batch(size);
                         if matches!(next, Ok(None)) || slot_tx.send(()).is_err() {
                             // The end, or `each` stopped the stream.
                             return;
@@ -457,18 +487,34 @@ impl<'s, R: Read + Send> Records<'s, R> {
                         match next {
                             Ok(Some(batch)) => {
                                 let done = done_tx.clone();
+                                let first = weighed_tx.take();
                                 pool.spawn(move |_| {
-                                    let results =
+                                    let results: std::thread::Result<Vec<T>> =
                                         std::panic::catch_unwind(AssertUnwindSafe(|| {
                                             let data = &batch.data;
                                             let records = batch.records.iter();
                                             records.map(|r| f(Record::of(data, r))).collect()
                                         }));
+                                    if let (Some(weigh), Ok(results)) = (weigh, &results) {
+                                        let held: usize = results.iter().map(weigh).sum();
+                                        let per_byte = held.div_ceil(batch.data.len().max(1));
+                                        let size = RESULTS_IN_FLIGHT / in_flight / per_byte.max(1);
+                                        target.store(
+                                            size.clamp(1, most),
+                                            std::sync::atomic::Ordering::Relaxed,
+                                        );
+                                    }
+                                    // The first batch is weighed.
+                                    drop(first);
                                     let mapped =
                                         results.map(|results| Ok(Mapped { batch, results }));
                                     // Gone when `each` stopped the stream.
                                     let _ = done.send((seq, mapped));
                                 });
+                                if seq == 0 {
+                                    // (At once, where nothing is weighed.)
+                                    let _ = weighed_rx.recv();
+                                }
                             }
                             Ok(None) => return,
                             Err(e) => {
@@ -522,6 +568,14 @@ impl<'s, R: Read + Send> Records<'s, R> {
         }
     }
 }
+
+/// What the results of the batches in flight hold together, about, where
+/// they are weighed ([`Records::par_for_each_weighed`]).
+pub const RESULTS_IN_FLIGHT: usize = 64 << 20;
+
+/// The first batch of a weighed map ([`Records::par_for_each_weighed`]),
+/// read alone: what its results weigh sizes the next.
+pub const WEIGHED_FIRST_BATCH: usize = 16 << 10;
 
 /// How many batches the pipeline holds at most between reading and `each`:
 /// two per worker thread and two more, so that every worker has a batch
@@ -842,13 +896,15 @@ impl Converter<'_> {
         };
         let parsed = stream(&text, &self.read, &mut each).ok()??;
         let mut head = String::new();
-        let written = writer.end(&parsed.game, &mut head, &mut out).ok()?;
+        let (written, fills) = writer.end_filled(&parsed.game, &mut head, &mut out).ok()?;
         warnings.extend(parsed.warnings);
         warnings.extend(written);
-        Some(match spill.finish(head, out).ok()? {
-            crate::output::spill::Text::Held(text) => Converted::Game(text, warnings),
-            crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
-        })
+        Some(
+            match spill.finish(head, out).and_then(|t| t.fill(&fills)).ok()? {
+                crate::output::spill::Text::Held(text) => Converted::Game(text, warnings),
+                crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
+            },
+        )
     }
 }
 
@@ -912,14 +968,13 @@ impl<W: Write> Games for Sink<W> {
     fn spilled(
         &mut self,
         text: crate::output::spill::Spilled,
-        origin: &Origin<'_>,
+        _origin: &Origin<'_>,
     ) -> io::Result<()> {
-        if self.framing.title.is_some() {
-            // (A head that names the first game takes its text whole.)
-            return Games::game(self, &text.into_string()?, origin);
-        }
         if self.games == 0 {
-            self.out.write_all(self.framing.head("").as_bytes())?;
+            // A head that names the first game finds its name in the
+            // game's head (`html`: the section's title).
+            self.out
+                .write_all(self.framing.head(text.head()).as_bytes())?;
         } else {
             self.out.write_all(self.framing.between.as_bytes())?;
         }
@@ -1209,9 +1264,15 @@ pub fn convert_input<R: Read + Send>(
         (report.progress)(batch.bytes());
         Ok(())
     };
+    // A game's text may be a thousand times its record (a page of
+    // drawings): the batches are cut by what their text holds.
+    let weigh: fn(&Option<Converted>) -> usize = |c| match c {
+        Some(Converted::Game(text, _)) => text.len(),
+        _ => 0,
+    };
     Records::new(input, split)
         .with_limit(limit)
-        .par_for_each(map, each)?;
+        .par_for_each_weighed(map, Some(weigh), each)?;
     groups.report(report);
     if let Some((line, col, what)) = document.cut() {
         let d = Diagnostic {

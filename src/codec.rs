@@ -148,6 +148,37 @@ pub trait RunWriter {
         head: &mut String,
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem>;
+    /// [`RunWriter::end`] for a writer that marks, in the runs it writes,
+    /// text known only at the end (a page's ids, a hash of the whole
+    /// section): the warnings, and each mark with what replaces it
+    /// everywhere in the game's text ([`Fills`]), which the pipeline puts
+    /// in (in the temporary file too: [`crate::output::spill::Spilled::fill`]).
+    /// Its [`RunWriter::end`] puts them in `head` and `out` itself (a
+    /// whole game, held). By default, no marks.
+    fn end_filled(
+        self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<(Vec<Problem>, Fills), Problem> {
+        Ok((self.end(game, head, out)?, Vec::new()))
+    }
+}
+
+/// The marks a [`RunWriter`] left in a game's text and what replaces each
+/// ([`RunWriter::end_filled`]). A mark is text no game's text holds
+/// otherwise (`<` is escaped in a page).
+pub type Fills = Vec<(&'static str, String)>;
+
+/// Puts each fill in `text`, from byte `from` on.
+pub fn fill(text: &mut String, from: usize, fills: &Fills) {
+    for (mark, with) in fills {
+        if text[from..].contains(mark) {
+            let filled = text[from..].replace(mark, with);
+            text.truncate(from);
+            text.push_str(&filled);
+        }
+    }
 }
 
 /// Writes a whole game with a [`RunWriter`]: its head, all of it as one

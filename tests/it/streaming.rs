@@ -58,8 +58,8 @@ fn shown(converted: Converted) -> String {
 }
 
 /// The outputs of any family a record streams to, beside its own (svg:
-/// its last position).
-const INTERCHANGE: [&str; 5] = ["json", "jsonl", "xml", "csv", "svg"];
+/// its last position; html: the viewer's section).
+const INTERCHANGE: [&str; 6] = ["json", "jsonl", "xml", "csv", "svg", "html"];
 
 /// Every game record of `text` that the fast lexer takes is read a run at
 /// a time by `from`'s stream (with a cut before every move), not left to
@@ -463,8 +463,12 @@ fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
     let short = knights(3, false);
     std::fs::write(&input, format!("{short}\n{text}\n{short}")).unwrap();
     let input = input.to_str().unwrap();
-    // (svg holds one game: drawn below.)
-    for to in std::iter::once("pgn").chain(INTERCHANGE.into_iter().filter(|to| *to != "svg")) {
+    // (svg holds one game: drawn below; html, a page of frames: below.)
+    for to in std::iter::once("pgn").chain(
+        INTERCHANGE
+            .into_iter()
+            .filter(|to| !matches!(*to, "svg" | "html")),
+    ) {
         let streamed = kifu(&["convert", "--to", to, input], b"");
         let whole = kifu(
             &["convert", "--to", to, "--stream-above", "1000000000", input],
@@ -512,6 +516,51 @@ fn a_long_record_is_drawn_the_same_streamed_as_whole_at_any_ply() {
                 "{ply}: {}",
                 stderr(&streamed)
             ),
+        }
+    }
+}
+
+/// Issue 34: a long record to the `html` viewer, streamed (its frames
+/// written as its runs come, past 1 MiB to a temporary file), gives the
+/// page it gives whole, at any ply it opens on, first in the page (which
+/// names the page) or between two others.
+#[test]
+fn a_long_record_is_viewed_the_same_streamed_as_whole_at_any_ply() {
+    let dir = scratch("streaming", "html");
+    let text = knights(1_500, true);
+    let short = knights(3, false);
+    let (alone, between) = (dir.join("alone.pgn"), dir.join("between.pgn"));
+    std::fs::write(&alone, &text).unwrap();
+    std::fs::write(&between, format!("{short}\n{text}\n{short}")).unwrap();
+    for input in [&alone, &between] {
+        let input = input.to_str().unwrap();
+        for ply in [
+            "",
+            "ply=0",
+            "ply=1",
+            "ply=900",
+            "ply=1500",
+            "ply=1501",
+            "ply=99999",
+        ] {
+            let run = |above: &str| {
+                let mut args = vec!["convert", "--to", "html", input, "--stream-above", above];
+                if !ply.is_empty() {
+                    args.extend(["--to-opt", ply]);
+                }
+                kifu(&args, b"")
+            };
+            let (streamed, whole) = (run("1000"), run("1000000000"));
+            assert!(streamed.status.success(), "{ply}: {}", stderr(&streamed));
+            let page = stdout(&streamed);
+            assert!(page.len() > 2 * kifu::output::spill::SPILL_AT, "spilled");
+            assert_eq!(page, stdout(&whole), "{input} {ply}");
+            assert_eq!(stderr(&streamed), stderr(&whole), "{ply}");
+            assert!(page.contains("<title>streamed</title>"), "{ply}");
+            assert!(!page.contains("<ID>"), "every id put in");
+            // One frame shown per section.
+            let shown = page.matches("display=\"inline\"").count();
+            assert_eq!(shown, page.matches("<section").count(), "{ply}");
         }
     }
 }
