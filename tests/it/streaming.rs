@@ -61,6 +61,10 @@ fn shown(converted: Converted) -> String {
 /// its last position; html: the viewer's section).
 const INTERCHANGE: [&str; 6] = ["json", "jsonl", "xml", "csv", "svg", "html"];
 
+/// The outputs of chess alone a pgn record streams to, beside pgn: the
+/// scoresheet and its printable page.
+const SHEETS: [&str; 2] = ["sllavcco", "sllavcco-html"];
+
 /// Every game record of `text` that the fast lexer takes is read a run at
 /// a time by `from`'s stream (with a cut before every move), not left to
 /// the whole path, so that the two ways compared are two; returns how many
@@ -194,7 +198,7 @@ fn chess_records_are_written_the_same_streamed_as_whole() {
     ] {
         let text = knights(plies, setup);
         assert_every_record_streams("pgn", text.as_bytes(), false);
-        for to in std::iter::once("pgn").chain(INTERCHANGE) {
+        for to in std::iter::once("pgn").chain(INTERCHANGE).chain(SHEETS) {
             assert_same_both_ways("pgn", to, text.as_bytes(), &format!("knights({plies})"));
         }
     }
@@ -412,7 +416,7 @@ fn draughts_records_are_written_the_same_streamed_as_whole() {
 fn the_bundled_corpus_is_written_the_same_streamed_as_whole() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     for (dir, from, tos) in [
-        ("chess", "pgn", &["pgn"][..]),
+        ("chess", "pgn", &["pgn", "sllavcco", "sllavcco-html"][..]),
         ("draughts", "pdn", &["draughts-num", "draughts-diag"][..]),
     ] {
         for file in common::files(&root.join(dir), from) {
@@ -446,7 +450,11 @@ fn named_shared_files_are_written_the_same_streamed_as_whole() {
         };
         let path = dir.join(file);
         let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for to in std::iter::once(to).chain(INTERCHANGE) {
+        let sheets = SHEETS.iter().filter(|_| family == "chess");
+        for to in std::iter::once(to)
+            .chain(INTERCHANGE)
+            .chain(sheets.copied())
+        {
             assert_same_both_ways(from, to, &text, file);
         }
     }
@@ -561,6 +569,46 @@ fn a_long_record_is_viewed_the_same_streamed_as_whole_at_any_ply() {
             // One frame shown per section.
             let shown = page.matches("display=\"inline\"").count();
             assert_eq!(shown, page.matches("<section").count(), "{ply}");
+        }
+    }
+}
+
+/// Issue 34: a long record to the scoresheet and its printable page,
+/// streamed (each grid line written as its run comes; a page written once
+/// the next begins, its title, header and number of pages put in at the
+/// end), gives what it gives whole: one page, several, a game that starts
+/// with Black, first in the output (which names the page) or between two
+/// others; the grid lines of the first run are not all the first page's.
+#[test]
+fn a_long_record_is_written_on_a_scoresheet_the_same_streamed_as_whole() {
+    let dir = scratch("streaming", "sheets");
+    let short = knights(3, false);
+    for (plies, setup) in [(30, false), (130, true), (3_000, true)] {
+        let text = knights(plies, setup);
+        let (alone, between) = (dir.join("alone.pgn"), dir.join("between.pgn"));
+        std::fs::write(&alone, &text).unwrap();
+        std::fs::write(&between, format!("{short}\n{text}\n{short}")).unwrap();
+        for input in [&alone, &between] {
+            let input = input.to_str().unwrap();
+            for to in SHEETS {
+                let run = |above: &str| {
+                    kifu(
+                        &["convert", "--to", to, input, "--stream-above", above],
+                        b"",
+                    )
+                };
+                let (streamed, whole) = (run("100"), run("1000000000"));
+                assert!(streamed.status.success(), "{to}: {}", stderr(&streamed));
+                assert_eq!(stdout(&streamed), stdout(&whole), "{to} {plies} {input}");
+                assert_eq!(stderr(&streamed), stderr(&whole), "{to} {plies}");
+                let page = stdout(&streamed);
+                assert!(!page.contains("<kifu-"), "every mark filled");
+                if to == "sllavcco-html" {
+                    assert!(page.contains("<title>streamed</title>"), "{plies}");
+                    let pages = page.matches("<section class=\"sheet\"").count();
+                    assert!(pages > usize::from(plies > 200), "{plies}: {pages} pages");
+                }
+            }
         }
     }
 }
