@@ -445,7 +445,9 @@ impl<'s, R: Read + Send> Records<'s, R> {
     /// their records (a page of drawings: `html` writes a thousand times
     /// what it reads of a short game): `weigh` says how many bytes a
     /// result holds, and the batches are cut so that the results in
-    /// flight hold about [`RESULTS_IN_FLIGHT`] together. The first batch
+    /// flight hold about [`RESULTS_IN_FLIGHT`] together (under a limit on
+    /// the address space, at most a quarter of what it left:
+    /// [`crate::policy::allowance`]). The first batch
     /// ([`WEIGHED_FIRST_BATCH`]) is weighed before the next is read; each
     /// batch weighed sizes the ones read after it (at most the batch size
     /// of [`Records::with_batch`]).
@@ -461,6 +463,9 @@ impl<'s, R: Read + Send> Records<'s, R> {
         C: FnMut(io::Result<Mapped<T>>) -> Result<(), E>,
     {
         let in_flight = in_flight();
+        // Under a limit on the address space, a quarter of what it left.
+        let weight =
+            RESULTS_IN_FLIGHT.min(crate::policy::allowance().map_or(usize::MAX, |a| a / 4));
         let most = self.batch;
         let target = &std::sync::atomic::AtomicUsize::new(most.min(WEIGHED_FIRST_BATCH));
         let (weighed_tx, weighed_rx) = mpsc::channel::<()>();
@@ -498,7 +503,7 @@ impl<'s, R: Read + Send> Records<'s, R> {
                                     if let (Some(weigh), Ok(results)) = (weigh, &results) {
                                         let held: usize = results.iter().map(weigh).sum();
                                         let per_byte = held.div_ceil(batch.data.len().max(1));
-                                        let size = RESULTS_IN_FLIGHT / in_flight / per_byte.max(1);
+                                        let size = weight / in_flight / per_byte.max(1);
                                         target.store(
                                             size.clamp(1, most),
                                             std::sync::atomic::Ordering::Relaxed,
@@ -1361,6 +1366,44 @@ mod tests {
             .unwrap();
         assert_eq!(bytes, text.len());
         check_numbers(&seen, 200_000);
+    }
+
+    #[test]
+    fn weighed_batches_hold_about_what_is_allowed_in_flight() {
+        // Records of 7 bytes whose results weigh 1,000 times that (a page
+        // of drawings per short game), then records whose results weigh
+        // nothing: the batches shrink, then grow back, every record given
+        // once in order.
+        let heavy: String = (0..40_000).map(|i| format!("{i:05}\n\n")).collect();
+        let light: String = (40_000..90_000).map(|i| format!("{i:05}\n\n")).collect();
+        let text = format!("{heavy}{light}");
+        let weigh: fn(&Option<(usize, usize)>) -> usize = |n| match n {
+            Some((n, _)) if *n < 40_000 => 7_000,
+            _ => 0,
+        };
+        let per_batch = RESULTS_IN_FLIGHT / in_flight();
+        let (mut seen, mut weights) = (Vec::new(), Vec::new());
+        let mut largest_light = 0;
+        Records::new(text.as_bytes(), &Lines)
+            .par_for_each_weighed(number, Some(weigh), |batch| -> Result<(), ()> {
+                let mut batch = batch.unwrap();
+                weights.push(batch.results.iter().map(weigh).sum::<usize>());
+                let all_light = batch.results.iter().flatten().all(|(n, _)| *n >= 40_000);
+                if all_light {
+                    largest_light = largest_light.max(batch.bytes());
+                }
+                seen.extend(batch.drain().filter_map(|(_, n)| n));
+                Ok(())
+            })
+            .unwrap();
+        check_numbers(&seen, 90_000);
+        // The first (16 KiB) is weighed; every batch after it holds about
+        // what is allowed.
+        assert!(weights.len() > 10, "{}", weights.len());
+        for w in &weights[1..] {
+            assert!(*w <= per_batch * 2, "{w} > {per_batch}");
+        }
+        assert!(largest_light > WEIGHED_FIRST_BATCH, "{largest_light}");
     }
 
     #[test]
