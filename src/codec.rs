@@ -151,7 +151,7 @@ pub trait RunWriter {
     /// [`RunWriter::end`] for a writer that marks, in the runs it writes,
     /// text known only at the end (a page's ids, a hash of the whole
     /// section): the warnings, and each mark with what replaces it
-    /// everywhere in the game's text ([`Fills`]), which the pipeline puts
+    /// everywhere in the game's text ([`crate::output::spill::Fills`]), which the pipeline puts
     /// in (in the temporary file too: [`crate::output::spill::Spilled::fill`]).
     /// Its [`RunWriter::end`] puts them in `head` and `out` itself (a
     /// whole game, held). By default, no marks.
@@ -160,24 +160,8 @@ pub trait RunWriter {
         game: &Game,
         head: &mut String,
         out: &mut String,
-    ) -> Result<(Vec<Problem>, Fills), Problem> {
+    ) -> Result<(Vec<Problem>, crate::output::spill::Fills), Problem> {
         Ok((self.end(game, head, out)?, Vec::new()))
-    }
-}
-
-/// The marks a [`RunWriter`] left in a game's text and what replaces each
-/// ([`RunWriter::end_filled`]). A mark is text no game's text holds
-/// otherwise (`<` is escaped in a page).
-pub type Fills = Vec<(&'static str, String)>;
-
-/// Puts each fill in `text`, from byte `from` on.
-pub fn fill(text: &mut String, from: usize, fills: &Fills) {
-    for (mark, with) in fills {
-        if text[from..].contains(mark) {
-            let filled = text[from..].replace(mark, with);
-            text.truncate(from);
-            text.push_str(&filled);
-        }
     }
 }
 

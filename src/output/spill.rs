@@ -122,13 +122,13 @@ impl Spilled {
     /// ([`crate::codec::RunWriter::end_filled`]): in its head and tail in
     /// memory, and its body copied to a new temporary file a buffer at a
     /// time, the marks put in as they pass.
-    pub fn fill(self, fills: &crate::codec::Fills) -> io::Result<Spilled> {
+    pub fn fill(self, fills: &Fills) -> io::Result<Spilled> {
         if fills.is_empty() {
             return Ok(self);
         }
         let (mut head, mut tail) = (self.head, self.tail);
-        crate::codec::fill(&mut head, 0, fills);
-        crate::codec::fill(&mut tail, 0, fills);
+        fill(&mut head, 0, fills);
+        fill(&mut tail, 0, fills);
         let mut body = TempFile::new()?;
         let mut from = (&self.body.file).take(self.body.len);
         body.len = fill_copy(&mut from, &mut body.file, fills)?;
@@ -201,10 +201,10 @@ impl Spilled {
 impl Text {
     /// The same text with each mark of `fills` replaced
     /// ([`Spilled::fill`]).
-    pub fn fill(self, fills: &crate::codec::Fills) -> io::Result<Text> {
+    pub fn fill(self, fills: &Fills) -> io::Result<Text> {
         Ok(match self {
             Text::Held(mut text) => {
-                crate::codec::fill(&mut text, 0, fills);
+                fill(&mut text, 0, fills);
                 Text::Held(text)
             }
             Text::Spilled(text) => Text::Spilled(text.fill(fills)?),
@@ -215,11 +215,7 @@ impl Text {
 /// Copies `from` to `to` with each mark of `fills` replaced, a buffer at
 /// a time (a mark cut between two buffers is found whole: the bytes where
 /// one may begin wait for the next); the bytes written.
-fn fill_copy(
-    from: &mut dyn Read,
-    to: &mut dyn Write,
-    fills: &crate::codec::Fills,
-) -> io::Result<u64> {
+fn fill_copy(from: &mut dyn Read, to: &mut dyn Write, fills: &Fills) -> io::Result<u64> {
     let keep = fills.iter().map(|(m, _)| m.len()).max().unwrap_or(1) - 1;
     let mut pending: Vec<u8> = Vec::with_capacity(SPILL_AT + keep);
     let mut chunk = vec![0u8; SPILL_AT];
@@ -252,6 +248,22 @@ fn fill_copy(
         pending.drain(..safe);
         if n == 0 {
             return Ok(written);
+        }
+    }
+}
+
+/// The marks a [`crate::codec::RunWriter`] left in a game's text and
+/// what replaces each ([`crate::codec::RunWriter::end_filled`]). A mark is
+/// text no game's text holds otherwise (`<` is escaped in a page).
+pub type Fills = Vec<(&'static str, String)>;
+
+/// Puts each fill in `text`, from byte `from` on.
+pub fn fill(text: &mut String, from: usize, fills: &Fills) {
+    for (mark, with) in fills {
+        if text[from..].contains(mark) {
+            let filled = text[from..].replace(mark, with);
+            text.truncate(from);
+            text.push_str(&filled);
         }
     }
 }
@@ -348,7 +360,7 @@ mod tests {
 
     #[test]
     fn marks_cut_between_buffers_are_filled() {
-        let fills: crate::codec::Fills = vec![("<ID>", "g0123".into()), ("<N>", String::new())];
+        let fills: Fills = vec![("<ID>", "g0123".into()), ("<N>", String::new())];
         for cut in [0, 1, 2, 3, 5] {
             let mut text = "x".repeat(SPILL_AT - cut);
             text.push_str("<ID> <N>y<I<ID><N>");
@@ -356,7 +368,7 @@ mod tests {
             let mut filled = Vec::new();
             let n = fill_copy(&mut text.as_bytes(), &mut filled, &fills).unwrap();
             let mut want = text.clone();
-            crate::codec::fill(&mut want, 0, &fills);
+            fill(&mut want, 0, &fills);
             assert_eq!(n as usize, want.len());
             assert_eq!(String::from_utf8(filled).unwrap(), want, "cut {cut}");
         }

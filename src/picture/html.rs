@@ -363,8 +363,8 @@ impl RunWriter for HtmlRuns {
     ) -> Result<Vec<Problem>, Problem> {
         let from = self.head.map_or(0, |(from, _)| from);
         let (warnings, fills) = self.end_filled(game, head, out)?;
-        crate::codec::fill(head, 0, &fills);
-        crate::codec::fill(out, from.min(out.len()), &fills);
+        crate::output::spill::fill(head, 0, &fills);
+        crate::output::spill::fill(out, from.min(out.len()), &fills);
         Ok(warnings)
     }
 
@@ -373,7 +373,7 @@ impl RunWriter for HtmlRuns {
         game: &Game,
         head: &mut String,
         out: &mut String,
-    ) -> Result<(Vec<Problem>, crate::codec::Fills), Problem> {
+    ) -> Result<(Vec<Problem>, crate::output::spill::Fills), Problem> {
         if self.depth > 0 {
             return Err(crate::codec::left_open());
         }

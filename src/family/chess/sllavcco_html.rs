@@ -542,8 +542,8 @@ impl RunWriter for PageRuns {
     ) -> Result<Vec<Problem>, Problem> {
         let from = self.whole.unwrap_or(0);
         let (warnings, fills) = self.end_filled(game, head, out)?;
-        crate::codec::fill(head, 0, &fills);
-        crate::codec::fill(out, from.min(out.len()), &fills);
+        crate::output::spill::fill(head, 0, &fills);
+        crate::output::spill::fill(out, from.min(out.len()), &fills);
         Ok(warnings)
     }
 
@@ -552,7 +552,7 @@ impl RunWriter for PageRuns {
         game: &Game,
         head: &mut String,
         out: &mut String,
-    ) -> Result<(Vec<Problem>, crate::codec::Fills), Problem> {
+    ) -> Result<(Vec<Problem>, crate::output::spill::Fills), Problem> {
         let (fields, arrangement, warnings) = sllavcco::Sheet::head(game, self.pieces)?;
         let warnings = sllavcco::ended(&mut *self, game, warnings)?;
         let mut fields = Fields {
