@@ -5,7 +5,8 @@
 //! inferred), 16 MB, converted validated and with `--no-validate`, peaks at
 //! most 8 times its size (GNU time's peak resident set of the test build
 //! of kifu), and converts; to every other output it streams to, at most 8
-//! times and 40 MB.
+//! times and 40 MB; html, 0.5 MB under 44 MB, and a page of 20,000 tiny
+//! games under 200 MB.
 
 use std::path::Path;
 use std::process::Command;
