@@ -14,6 +14,8 @@ Markdown table.
     benches/memory.py --flags=--grammar-only # every record read by pest
     benches/memory.py --to json,xml,csv      # each shape to each output
     benches/memory.py --to svg --sizes 0.5 --validated --max-ratio 0 --plus 44
+    benches/memory.py --to html --shapes chess-tiny --copies 200000 --sizes 0 \
+        --validated --max-ratio 0 --plus 200   # one page of 200,000 games
 
 Shapes (each a legal game, so that validation runs to its end):
 - chess-moves: `1. Nf3 Nf6 2. Ng1 Ng8 ...` in lines of moves;
@@ -29,6 +31,8 @@ Shapes (each a legal game, so that validation runs to its end):
 - chess-dense: `Nf3{}Nf6{}Ng1{}Ng8{}`, no numbers and no blanks, an empty
   comment after every move: the most plies and comments a byte of legal
   text holds, the worst shape found;
+- chess-tiny: `1. Nf3 *`, one move whatever the size, for many games
+  (`--copies`);
 - draughts-moves: draughts-num, two kings of an international board going
   to and fro from a FEN (`46-41 5-10 41-46 10-5`), converted to
   draughts-diag;
@@ -107,6 +111,12 @@ def chess_dense(size):
     return lines(size, lambda i: "Nf3{}Nf6{}Ng1{}Ng8{}", '[Event "memory"]\n\n')
 
 
+def chess_tiny(size):
+    """One move, whatever `size`: with `--copies`, many tiny games (a page
+    of a drawing per game, `--to html`)."""
+    return "1. Nf3 *\n"
+
+
 def draughts_moves(size):
     def pair(i):
         a, b = 2 * i - 1, 2 * i
@@ -128,6 +138,7 @@ SHAPES = {
     "chess-deep": (chess_deep, "pgn", "pgn"),
     "chess-dense": (chess_dense, "pgn", "pgn"),
     "chess-one-variation": (chess_one_variation, "pgn", "pgn"),
+    "chess-tiny": (chess_tiny, "pgn", "pgn"),
     "draughts-moves": (draughts_moves, "draughts-num", "draughts-diag"),
     "draughts-inferred": (draughts_inferred, "draughts-num", "draughts-diag"),
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Do two kifu binaries write the same bytes? Every record file of the corpora
-# is converted by both into every output format of its family, json and csv,
+# is converted by both into every output format of its family, json and csv
+# (and, by the new binary, into html and the scoresheets a run at a time
+# with a cut before every move, compared with the same whole: `stream-*`),
 # and compared with `kifu diff` to itself, to its conversion into each
 # notation of its family that kifu reads, and to the next file of its
 # format (moves that disagree, each side spelled in its notation); the csv
@@ -17,7 +19,7 @@
 set -u
 
 if [ $# -lt 2 ]; then
-    sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 ref=$(realpath "$1") && new=$(realpath "$2") || exit 2
@@ -91,6 +93,14 @@ written_in() {
     done <<< "$formats"
     echo $out
 }
+# The outputs compared streamed with whole (`stream-*`), for a source read
+# a run at a time.
+streamed_to() {
+    case $1 in
+        pgn) echo html sllavcco sllavcco-html ;;
+        draughts-num) echo html ;;
+    esac
+}
 read_back() {
     local name ext family rw out=""
     while read -r name ext family rw; do
@@ -119,6 +129,13 @@ check() {
             case $kind in
                 to-*)
                     "$k" convert --from "$source" --to "${kind#to-}" "$file" ;;
+                stream-*)
+                    # The new binary, whole (`ref`) and a run at a time with a
+                    # cut before every move (`new`): the same bytes.
+                    k="$work/bin/new/kifu"
+                    above=1000000000
+                    [ "$side" = new ] && above=0
+                    "$k" convert --from "$source" --to "${kind#stream-}" --stream-above "$above" "$file" ;;
                 csv)
                     "$k" convert --from "$source" --to csv --out-dir out "$file" ;;
                 diff-self)
@@ -174,6 +191,11 @@ while IFS= read -r file; do
     done
     printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" csv >>"$jobs"
     printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" diff-self >>"$jobs"
+    # The outputs that hold a whole game, streamed and whole (the new
+    # binary's), where the source is read a run at a time.
+    for to in $(streamed_to "$source"); do
+        printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" "stream-$to" >>"$jobs"
+    done
     for into in $(read_back "$family"); do
         printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" "diff-via-$into" >>"$jobs"
         printf '%s\t%s\t%s\t%s\n' $((n += 1)) "$source" "$file" "csv-via-$into" >>"$jobs"

@@ -620,13 +620,15 @@ impl Converter<'_> {
         };
         let parsed = stream(&text, &self.read, &mut each).ok()??;
         let mut head = String::new();
-        let written = writer.end(&parsed.game, &mut head, &mut out).ok()?;
+        let (written, fills) = writer.end_filled(&parsed.game, &mut head, &mut out).ok()?;
         warnings.extend(parsed.warnings);
         warnings.extend(written);
-        Some(match spill.finish(head, out).ok()? {
-            crate::output::spill::Text::Held(text) => Converted::Game(text, warnings),
-            crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
-        })
+        Some(
+            match spill.finish(head, out).and_then(|t| t.fill(&fills)).ok()? {
+                crate::output::spill::Text::Held(text) => Converted::Game(text, warnings),
+                crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
+            },
+        )
     }
 }
 
@@ -690,14 +692,13 @@ impl<W: Write> Games for Sink<W> {
     fn spilled(
         &mut self,
         text: crate::output::spill::Spilled,
-        origin: &Origin<'_>,
+        _origin: &Origin<'_>,
     ) -> io::Result<()> {
-        if self.framing.title.is_some() {
-            // (A head that names the first game takes its text whole.)
-            return Games::game(self, &text.into_string()?, origin);
-        }
         if self.games == 0 {
-            self.out.write_all(self.framing.head("").as_bytes())?;
+            // A head that names the first game finds its name in the
+            // game's head (`html`: the section's title).
+            self.out
+                .write_all(self.framing.head(text.head()).as_bytes())?;
         } else {
             self.out.write_all(self.framing.between.as_bytes())?;
         }
@@ -987,9 +988,15 @@ pub fn convert_input<R: Read + Send>(
         (report.progress)(batch.bytes());
         Ok(())
     };
+    // A game's text may be a thousand times its record (a page of
+    // drawings): the batches are cut by what their text holds.
+    let weigh: fn(&Option<Converted>) -> usize = |c| match c {
+        Some(Converted::Game(text, _)) => text.len(),
+        _ => 0,
+    };
     Records::new(input, split)
         .with_limit(limit)
-        .par_for_each(map, each)?;
+        .par_for_each_weighed(map, Some(weigh), each)?;
     groups.report(report);
     if let Some((line, col, what)) = document.cut() {
         let d = Diagnostic {
@@ -1078,6 +1085,44 @@ mod tests {
             .unwrap();
         assert_eq!(bytes, text.len());
         check_numbers(&seen, 200_000);
+    }
+
+    #[test]
+    fn weighed_batches_hold_about_what_is_allowed_in_flight() {
+        // Records of 7 bytes whose results weigh 1,000 times that (a page
+        // of drawings per short game), then records whose results weigh
+        // nothing: the batches shrink, then grow back, every record given
+        // once in order.
+        let heavy: String = (0..40_000).map(|i| format!("{i:05}\n\n")).collect();
+        let light: String = (40_000..90_000).map(|i| format!("{i:05}\n\n")).collect();
+        let text = format!("{heavy}{light}");
+        let weigh: fn(&Option<(usize, usize)>) -> usize = |n| match n {
+            Some((n, _)) if *n < 40_000 => 7_000,
+            _ => 0,
+        };
+        let per_batch = RESULTS_IN_FLIGHT / in_flight();
+        let (mut seen, mut weights) = (Vec::new(), Vec::new());
+        let mut largest_light = 0;
+        Records::new(text.as_bytes(), &Lines)
+            .par_for_each_weighed(number, Some(weigh), |batch| -> Result<(), ()> {
+                let mut batch = batch.unwrap();
+                weights.push(batch.results.iter().map(weigh).sum::<usize>());
+                let all_light = batch.results.iter().flatten().all(|(n, _)| *n >= 40_000);
+                if all_light {
+                    largest_light = largest_light.max(batch.bytes());
+                }
+                seen.extend(batch.drain().filter_map(|(_, n)| n));
+                Ok(())
+            })
+            .unwrap();
+        check_numbers(&seen, 90_000);
+        // The first (16 KiB) is weighed; every batch after it holds about
+        // what is allowed.
+        assert!(weights.len() > 10, "{}", weights.len());
+        for w in &weights[1..] {
+            assert!(*w <= per_batch * 2, "{w} > {per_batch}");
+        }
+        assert!(largest_light > WEIGHED_FIRST_BATCH, "{largest_light}");
     }
 
     #[test]

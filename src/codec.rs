@@ -148,6 +148,21 @@ pub trait RunWriter {
         head: &mut String,
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem>;
+    /// [`RunWriter::end`] for a writer that marks, in the runs it writes,
+    /// text known only at the end (a page's ids, a hash of the whole
+    /// section): the warnings, and each mark with what replaces it
+    /// everywhere in the game's text ([`crate::output::spill::Fills`]), which the pipeline puts
+    /// in (in the temporary file too: [`crate::output::spill::Spilled::fill`]).
+    /// Its [`RunWriter::end`] puts them in `head` and `out` itself (a
+    /// whole game, held). By default, no marks.
+    fn end_filled(
+        self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<(Vec<Problem>, crate::output::spill::Fills), Problem> {
+        Ok((self.end(game, head, out)?, Vec::new()))
+    }
 }
 
 /// Writes a whole game with a [`RunWriter`]: its head, all of it as one

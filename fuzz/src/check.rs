@@ -166,12 +166,17 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions) {
             )
         })
         .collect();
-    // The same, to every output of any family that writes a run at a time
-    // (json, jsonl, xml), cut before every move.
+    // The same, to every other output that writes a run at a time, of
+    // any family (json, jsonl, xml, csv, svg, html) or of the record's own
+    // (sllavcco, sllavcco-html; draughts-diag), cut before every move.
     let cut_to: Vec<_> = match f.stream {
         Some(_) => kifu::format::FORMATS
             .iter()
-            .filter(|to| to.runs.is_some() && to.family.is_none())
+            .filter(|to| {
+                to.runs.is_some()
+                    && (to.family.is_none() || to.family == f.family)
+                    && !std::ptr::eq(*to, f)
+            })
             .map(|to| {
                 let cut = ReadOptions {
                     stream_above: Some(0),

@@ -30,13 +30,44 @@ impl<'s, R: Read + Send> Records<'s, R> {
     /// given to `each` after the batches before it, and ends the stream; an
     /// error returned by `each` ends it at once (the reader stops at its
     /// next batch). A panic of `f` is raised again here.
-    pub fn par_for_each<T, F, E, C>(self, f: F, mut each: C) -> Result<(), E>
+    pub fn par_for_each<T, F, E, C>(self, f: F, each: C) -> Result<(), E>
+    where
+        T: Send,
+        F: Fn(Record<'_>) -> T + Sync,
+        C: FnMut(io::Result<Mapped<T>>) -> Result<(), E>,
+    {
+        self.par_for_each_weighed(f, None, each)
+    }
+
+    /// [`Records::par_for_each`] for results that may be far larger than
+    /// their records (a page of drawings: `html` writes a thousand times
+    /// what it reads of a short game): `weigh` says how many bytes a
+    /// result holds, and the batches are cut so that the results in
+    /// flight hold about [`RESULTS_IN_FLIGHT`] together (under a limit on
+    /// the address space, at most a quarter of what it left:
+    /// [`crate::policy::allowance`]). The first batch
+    /// ([`WEIGHED_FIRST_BATCH`]) is weighed before the next is read; each
+    /// batch weighed sizes the ones read after it (at most the batch size
+    /// of [`Records::with_batch`]).
+    pub fn par_for_each_weighed<T, F, E, C>(
+        self,
+        f: F,
+        weigh: Option<fn(&T) -> usize>,
+        mut each: C,
+    ) -> Result<(), E>
     where
         T: Send,
         F: Fn(Record<'_>) -> T + Sync,
         C: FnMut(io::Result<Mapped<T>>) -> Result<(), E>,
     {
         let in_flight = in_flight();
+        // Under a limit on the address space, a quarter of what it left.
+        let weight =
+            RESULTS_IN_FLIGHT.min(crate::policy::allowance().map_or(usize::MAX, |a| a / 4));
+        let most = self.batch;
+        let target = &std::sync::atomic::AtomicUsize::new(most.min(WEIGHED_FIRST_BATCH));
+        let (weighed_tx, weighed_rx) = mpsc::channel::<()>();
+        let mut weighed_tx = weigh.map(|_| weighed_tx);
         let (done_tx, done_rx) = mpsc::channel::<(usize, Done<T>)>();
         // One token per batch handed to the pool and not yet to `each`:
         // the reader blocks when `in_flight` are out.
@@ -47,7 +78,11 @@ impl<'s, R: Read + Send> Records<'s, R> {
             std::thread::scope(|threads| {
                 threads.spawn(move || {
                     for seq in 0.. {
-                        let next = records.next_batch(records.batch);
+                        let size = match weigh {
+                            Some(_) => target.load(std::sync::atomic::Ordering::Relaxed),
+                            None => records.batch,
+                        };
+                        let next = records.next_batch(size);
                         if matches!(next, Ok(None)) || slot_tx.send(()).is_err() {
                             // The end, or `each` stopped the stream.
                             return;
@@ -55,18 +90,34 @@ impl<'s, R: Read + Send> Records<'s, R> {
                         match next {
                             Ok(Some(batch)) => {
                                 let done = done_tx.clone();
+                                let first = weighed_tx.take();
                                 pool.spawn(move |_| {
-                                    let results =
+                                    let results: std::thread::Result<Vec<T>> =
                                         std::panic::catch_unwind(AssertUnwindSafe(|| {
                                             let data = &batch.data;
                                             let records = batch.records.iter();
                                             records.map(|r| f(Record::of(data, r))).collect()
                                         }));
+                                    if let (Some(weigh), Ok(results)) = (weigh, &results) {
+                                        let held: usize = results.iter().map(weigh).sum();
+                                        let per_byte = held.div_ceil(batch.data.len().max(1));
+                                        let size = weight / in_flight / per_byte.max(1);
+                                        target.store(
+                                            size.clamp(1, most),
+                                            std::sync::atomic::Ordering::Relaxed,
+                                        );
+                                    }
+                                    // The first batch is weighed.
+                                    drop(first);
                                     let mapped =
                                         results.map(|results| Ok(Mapped { batch, results }));
                                     // Gone when `each` stopped the stream.
                                     let _ = done.send((seq, mapped));
                                 });
+                                if seq == 0 {
+                                    // (At once, where nothing is weighed.)
+                                    let _ = weighed_rx.recv();
+                                }
                             }
                             Ok(None) => return,
                             Err(e) => {
@@ -120,6 +171,14 @@ impl<'s, R: Read + Send> Records<'s, R> {
         }
     }
 }
+
+/// What the results of the batches in flight hold together, about, where
+/// they are weighed ([`Records::par_for_each_weighed`]).
+pub const RESULTS_IN_FLIGHT: usize = 64 << 20;
+
+/// The first batch of a weighed map ([`Records::par_for_each_weighed`]),
+/// read alone: what its results weigh sizes the next.
+pub const WEIGHED_FIRST_BATCH: usize = 16 << 10;
 
 /// How many batches the pipeline holds at most between reading and `each`:
 /// two per worker thread and two more, so that every worker has a batch
@@ -215,7 +274,7 @@ impl<T> Iterator for ParMap<T> {
 /// One batch of records with their results, in input order.
 pub struct Mapped<T> {
     pub(super) batch: Batch,
-    results: Vec<T>,
+    pub(super) results: Vec<T>,
 }
 
 impl<T> Mapped<T> {

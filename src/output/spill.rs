@@ -118,6 +118,24 @@ impl Spilled {
         &self.head
     }
 
+    /// The same text with each mark of `fills` replaced
+    /// ([`crate::codec::RunWriter::end_filled`]): in its head and tail in
+    /// memory, and its body copied to a new temporary file a buffer at a
+    /// time, the marks put in as they pass.
+    pub fn fill(self, fills: &Fills) -> io::Result<Spilled> {
+        if fills.is_empty() {
+            return Ok(self);
+        }
+        let (mut head, mut tail) = (self.head, self.tail);
+        fill(&mut head, 0, fills);
+        fill(&mut tail, 0, fills);
+        let mut body = TempFile::new()?;
+        let mut from = (&self.body.file).take(self.body.len);
+        body.len = fill_copy(&mut from, &mut body.file, fills)?;
+        body.file.rewind()?;
+        Ok(Spilled { head, body, tail })
+    }
+
     /// Writes the text to `out`, a buffer at a time.
     pub fn copy_to(self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(self.head.as_bytes())?;
@@ -177,6 +195,76 @@ impl Spilled {
         let mut text = Vec::with_capacity(usize::try_from(self.len()).unwrap_or(0));
         self.copy_to(&mut text)?;
         String::from_utf8(text).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+}
+
+impl Text {
+    /// The same text with each mark of `fills` replaced
+    /// ([`Spilled::fill`]).
+    pub fn fill(self, fills: &Fills) -> io::Result<Text> {
+        Ok(match self {
+            Text::Held(mut text) => {
+                fill(&mut text, 0, fills);
+                Text::Held(text)
+            }
+            Text::Spilled(text) => Text::Spilled(text.fill(fills)?),
+        })
+    }
+}
+
+/// Copies `from` to `to` with each mark of `fills` replaced, a buffer at
+/// a time (a mark cut between two buffers is found whole: the bytes where
+/// one may begin wait for the next); the bytes written.
+fn fill_copy(from: &mut dyn Read, to: &mut dyn Write, fills: &Fills) -> io::Result<u64> {
+    let keep = fills.iter().map(|(m, _)| m.len()).max().unwrap_or(1) - 1;
+    let mut pending: Vec<u8> = Vec::with_capacity(SPILL_AT + keep);
+    let mut chunk = vec![0u8; SPILL_AT];
+    let mut written = 0u64;
+    loop {
+        let n = from.read(&mut chunk)?;
+        pending.extend_from_slice(&chunk[..n]);
+        let mut start = 0;
+        // The first mark at or after `start`, whole in `pending`.
+        while let Some((at, len, with)) = fills
+            .iter()
+            .filter_map(|(m, w)| {
+                memchr::memmem::find(&pending[start..], m.as_bytes())
+                    .map(|i| (start + i, m.len(), w))
+            })
+            .min_by_key(|f| f.0)
+        {
+            to.write_all(&pending[start..at])?;
+            to.write_all(with.as_bytes())?;
+            written += (at - start + with.len()) as u64;
+            start = at + len;
+        }
+        // What may begin a mark waits, but at the end.
+        let safe = match n {
+            0 => pending.len(),
+            _ => pending.len().saturating_sub(keep).max(start),
+        };
+        to.write_all(&pending[start..safe])?;
+        written += (safe - start) as u64;
+        pending.drain(..safe);
+        if n == 0 {
+            return Ok(written);
+        }
+    }
+}
+
+/// The marks a [`crate::codec::RunWriter`] left in a game's text and
+/// what replaces each ([`crate::codec::RunWriter::end_filled`]). A mark is
+/// text no game's text holds otherwise (`<` is escaped in a page).
+pub type Fills = Vec<(&'static str, String)>;
+
+/// Puts each fill in `text`, from byte `from` on.
+pub fn fill(text: &mut String, from: usize, fills: &Fills) {
+    for (mark, with) in fills {
+        if text[from..].contains(mark) {
+            let filled = text[from..].replace(mark, with);
+            text.truncate(from);
+            text.push_str(&filled);
+        }
     }
 }
 
@@ -268,6 +356,22 @@ mod tests {
         assert!(pieces.len() > 1);
         assert!(pieces[..pieces.len() - 1].iter().all(|p| p.ends_with('\n')));
         assert_eq!(pieces.concat(), all);
+    }
+
+    #[test]
+    fn marks_cut_between_buffers_are_filled() {
+        let fills: Fills = vec![("<ID>", "g0123".into()), ("<N>", String::new())];
+        for cut in [0, 1, 2, 3, 5] {
+            let mut text = "x".repeat(SPILL_AT - cut);
+            text.push_str("<ID> <N>y<I<ID><N>");
+            text.push_str(&"z<ID>".repeat(1000));
+            let mut filled = Vec::new();
+            let n = fill_copy(&mut text.as_bytes(), &mut filled, &fills).unwrap();
+            let mut want = text.clone();
+            fill(&mut want, 0, &fills);
+            assert_eq!(n as usize, want.len());
+            assert_eq!(String::from_utf8(filled).unwrap(), want, "cut {cut}");
+        }
     }
 
     #[test]

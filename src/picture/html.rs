@@ -12,7 +12,7 @@
 
 use std::fmt::Write as _;
 
-use crate::codec::{Framing, SourceNotation, WriteOptions};
+use crate::codec::{Framing, RunWriter, SourceNotation, WriteOptions};
 use crate::error::Problem;
 use crate::family::draw::escape;
 use crate::family::spell::Lines;
@@ -163,78 +163,275 @@ fn spelling(game: &Game, source: Option<&SourceNotation>) -> Result<Vec<String>,
 
 /// Writes one game as a section of the page.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let o = super::options(opts);
-    // The ids of the drawing are named once the section is written (no
-    // text of a game holds a bare `<`).
-    let placeholder = "<ID>";
-    let diagram = crate::family::diagram(game, &super::view(&o, opts, placeholder))?;
-    let last = diagram.frames.len() - 1;
-    // A page of several games opens each at `ply`, a shorter one at its
-    // last position.
-    let start = o.ply.unwrap_or(0).min(last);
-    let texts = spelling(game, opts.source.as_ref())?;
-    let title = super::title(game);
-    let result = game.result.map_or("*", |r| r.token());
-    let whole = out;
-    let out = &mut String::with_capacity(diagram.board.len() * 2);
-    out.push_str("<section class=\"game\" data-title=\"");
-    escape(&title, out);
-    let _ = write!(
-        out,
-        "\" data-result=\"{result}\" data-start=\"{start}\" data-plies=\"{last}\">\n<h2>"
-    );
-    escape(&title, out);
-    out.push_str("</h2>\n<table class=\"tags\">\n");
-    // A placeholder (`?`, `????.??.??`) says nothing.
-    for tag in game
-        .tags
-        .iter()
-        .filter(|t| !crate::ir::placeholder(&t.value))
-    {
-        out.push_str("<tr><th>");
-        escape(&tag.name, out);
-        out.push_str("</th><td>");
-        escape(&tag.value, out);
-        out.push_str("</td></tr>\n");
-    }
-    out.push_str("</table>\n<div class=\"view\">\n<div class=\"board\">\n");
-    let mut svg = String::new();
-    diagram.open(&mut svg, " class=\"board\"");
-    svg.push_str(&diagram.board);
-    for (k, frame) in diagram.frames.iter().enumerate() {
-        let display = if k == start { "inline" } else { "none" };
-        let _ = writeln!(
-            svg,
-            "<g class=\"ply\" data-ply=\"{k}\" display=\"{display}\">"
-        );
-        svg.push_str(frame);
-        svg.push_str("</g>\n");
-    }
-    svg.push_str("</svg>\n");
-    out.push_str(&svg);
-    out.push_str(
-        "<div class=\"controls\"><button type=\"button\" data-step=\"first\" title=\"start (Home)\">|&lt;</button>\
-         <button type=\"button\" data-step=\"back\" title=\"back (left arrow)\">&lt;</button>\
-         <button type=\"button\" data-step=\"forward\" title=\"forward (right arrow)\">&gt;</button>\
-         <button type=\"button\" data-step=\"last\" title=\"last (End)\">&gt;|</button>\
-         <span class=\"at\"></span></div>\n</div>\n<div class=\"moves\">\n",
-    );
-    comments(&game.preamble, out);
-    let mut moves = Moves {
-        texts: texts.into_iter(),
-        first: game.variant.first_mover(),
+    crate::codec::write_runs(runs(opts), game, out)
+}
+
+/// The mark of the ids of a section's drawing in the text written, put
+/// in once the section is whole ([`RunWriter::end_filled`]): no text of a
+/// game holds a bare `<`.
+const ID: &str = "<ID>";
+
+/// The writer of a game as a section of the page a run at a time
+/// ([`crate::codec::RunsFn`]): each frame of the board written as its
+/// run comes (the last one made held back, the one the section may open
+/// on), the move list kept until the board's end, and the section's head
+/// (its title, tags, the board) written at the end before them.
+pub fn runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
+    Box::new(HtmlRuns {
+        opts: opts.clone(),
+        o: super::options(opts),
+        depth: 0,
+        frames: 0,
+        pending: None,
+        moves: String::new(),
+        lines: Vec::new(),
         main: 0,
-    };
-    moves.line(&game.moves, true, out)?;
-    let _ = writeln!(out, "<span class=\"result\">{result}</span>");
-    out.push_str("</div>\n</div>\n</section>\n");
-    // Ids unique in the page: after what the section holds (two sections
-    // alike share their ids, and their shapes).
-    let mut hasher = std::hash::DefaultHasher::new();
-    std::hash::Hash::hash(out.as_str(), &mut hasher);
-    let id = format!("g{:016x}", std::hash::Hasher::finish(&hasher));
-    whole.push_str(&out.replace(placeholder, &id));
-    Ok(Vec::new())
+        head: None,
+        whole: None,
+        body: std::hash::DefaultHasher::new(),
+    })
+}
+
+/// A game being written as a section of the page ([`runs`]).
+struct HtmlRuns {
+    opts: WriteOptions,
+    o: super::Options,
+    /// How deep in variations the runs coming are (0: the main line).
+    depth: usize,
+    /// The frames made so far (positions of the main line).
+    frames: usize,
+    /// The last frame made, not yet written: the section opens on it
+    /// where `ply` is past the game's end.
+    pending: Option<String>,
+    /// The move list so far.
+    moves: String,
+    /// Of each line open, main line first: whether its last ply flows
+    /// on (no comment or variation after it: the next one of the second
+    /// side needs no number).
+    lines: Vec<bool>,
+    /// The plies of the main line written so far.
+    main: usize,
+    /// Where the section began in the text and the hash of its head,
+    /// when the head was written first (a whole game).
+    head: Option<(usize, u64)>,
+    /// A whole game's drawing, made for its head, for its one run.
+    whole: Option<crate::family::draw::Diagram>,
+    /// The hash of what was written after the head.
+    body: std::hash::DefaultHasher,
+}
+
+impl HtmlRuns {
+    /// The ply the section opens on, of a main line of `last` plies.
+    fn start(&self, last: usize) -> usize {
+        self.o.ply.unwrap_or(0).min(last)
+    }
+
+    /// Writes the frame held back, as frame `k` ([`HtmlRuns::pending`]),
+    /// shown where the section opens on it.
+    fn flush(&mut self, shown: bool, out: &mut String) {
+        if let Some(frame) = self.pending.take() {
+            let k = self.frames - 1;
+            let display = if shown { "inline" } else { "none" };
+            let _ = writeln!(
+                out,
+                "<g class=\"ply\" data-ply=\"{k}\" display=\"{display}\">"
+            );
+            out.push_str(&frame);
+            out.push_str("</g>\n");
+        }
+    }
+
+    /// The section's head: its title, tags and the board, up to its
+    /// frames.
+    fn section_head(
+        &self,
+        game: &Game,
+        diagram: &crate::family::draw::Diagram,
+        last: usize,
+        out: &mut String,
+    ) {
+        let start = self.start(last);
+        let title = super::title(game);
+        let result = game.result.map_or("*", |r| r.token());
+        out.push_str("<section class=\"game\" data-title=\"");
+        escape(&title, out);
+        let _ = write!(
+            out,
+            "\" data-result=\"{result}\" data-start=\"{start}\" data-plies=\"{last}\">\n<h2>"
+        );
+        escape(&title, out);
+        out.push_str("</h2>\n<table class=\"tags\">\n");
+        // A placeholder (`?`, `????.??.??`) says nothing.
+        for tag in game
+            .tags
+            .iter()
+            .filter(|t| !crate::ir::placeholder(&t.value))
+        {
+            out.push_str("<tr><th>");
+            escape(&tag.name, out);
+            out.push_str("</th><td>");
+            escape(&tag.value, out);
+            out.push_str("</td></tr>\n");
+        }
+        out.push_str("</table>\n<div class=\"view\">\n<div class=\"board\">\n");
+        diagram.open(out, " class=\"board\"");
+        out.push_str(&diagram.board);
+    }
+
+    /// The drawing of a game or run (the whole game's, made for its head).
+    fn diagram(&mut self, game: &Game) -> Result<crate::family::draw::Diagram, Problem> {
+        match self.whole.take() {
+            Some(d) => Ok(d),
+            None => crate::family::diagram(game, &super::view(&self.o, &self.opts, ID)),
+        }
+    }
+}
+
+/// Hashes the text written after byte `from` of `out`.
+fn hash_from(hasher: &mut std::hash::DefaultHasher, out: &str, from: usize) {
+    std::hash::Hasher::write(hasher, &out.as_bytes()[from..]);
+}
+
+impl RunWriter for HtmlRuns {
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
+        let diagram = crate::family::diagram(game, &super::view(&self.o, &self.opts, ID))?;
+        let from = out.len();
+        self.section_head(game, &diagram, diagram.frames.len() - 1, out);
+        let mut hasher = std::hash::DefaultHasher::new();
+        hash_from(&mut hasher, out, from);
+        self.head = Some((from, std::hash::Hasher::finish(&hasher)));
+        self.whole = Some(diagram);
+        Ok(())
+    }
+
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        let from = out.len();
+        let first = run.variant.first_mover();
+        if self.lines.is_empty() {
+            self.lines.push(false);
+        }
+        if self.depth == 0 {
+            let diagram = self.diagram(run)?;
+            // A run's first frame is the last one's position.
+            let skip = usize::from(self.frames > 0);
+            for frame in diagram.frames.into_iter().skip(skip) {
+                let k = self.frames;
+                self.flush(k.checked_sub(1) == self.o.ply.or(Some(0)), out);
+                self.frames += 1;
+                self.pending = Some(frame);
+            }
+        }
+        let mut moves = Moves {
+            texts: spelling(run, self.opts.source.as_ref())?.into_iter(),
+            first,
+            main: self.main,
+        };
+        let flowing = self.lines.last_mut().expect("a line is open");
+        *flowing = moves.plies(&run.moves, self.depth == 0, *flowing, &mut self.moves)?;
+        self.main = moves.main;
+        hash_from(&mut self.body, out, from);
+        Ok(())
+    }
+
+    fn open(&mut self, _out: &mut String) -> Result<(), Problem> {
+        match self.lines.last_mut() {
+            Some(flowing) => *flowing = false,
+            None => return Err(crate::codec::opened_first()),
+        }
+        self.moves.push_str("<span class=\"variation\">(");
+        self.lines.push(false);
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn close(&mut self, trailing: &[Comment], _out: &mut String) -> Result<(), Problem> {
+        self.depth = self
+            .depth
+            .checked_sub(1)
+            .ok_or_else(crate::codec::not_open)?;
+        self.lines.pop();
+        comments(trailing, &mut self.moves);
+        self.moves.push_str(")</span>\n");
+        Ok(())
+    }
+
+    fn end(
+        self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
+        let from = self.head.map_or(0, |(from, _)| from);
+        let (warnings, fills) = self.end_filled(game, head, out)?;
+        crate::output::spill::fill(head, 0, &fills);
+        crate::output::spill::fill(out, from.min(out.len()), &fills);
+        Ok(warnings)
+    }
+
+    fn end_filled(
+        mut self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<(Vec<Problem>, crate::output::spill::Fills), Problem> {
+        if self.depth > 0 {
+            return Err(crate::codec::left_open());
+        }
+        if self.frames == 0 {
+            // No run: the start.
+            self.run(
+                &Game {
+                    moves: Line::default(),
+                    ..game.clone()
+                },
+                &mut String::new(),
+            )?;
+        }
+        let from = out.len();
+        let last = self.frames - 1;
+        let start = self.start(last);
+        self.flush(start == last, out);
+        let result = game.result.map_or("*", |r| r.token());
+        out.push_str("</svg>\n");
+        out.push_str(
+            "<div class=\"controls\"><button type=\"button\" data-step=\"first\" title=\"start (Home)\">|&lt;</button>\
+             <button type=\"button\" data-step=\"back\" title=\"back (left arrow)\">&lt;</button>\
+             <button type=\"button\" data-step=\"forward\" title=\"forward (right arrow)\">&gt;</button>\
+             <button type=\"button\" data-step=\"last\" title=\"last (End)\">&gt;|</button>\
+             <span class=\"at\"></span></div>\n</div>\n<div class=\"moves\">\n",
+        );
+        comments(&game.preamble, out);
+        out.push_str(&self.moves);
+        comments(&game.moves.trailing, out);
+        let _ = writeln!(out, "<span class=\"result\">{result}</span>");
+        out.push_str("</div>\n</div>\n</section>\n");
+        hash_from(&mut self.body, out, from);
+        let head_hash = match self.head {
+            Some((_, hash)) => hash,
+            None => {
+                // The board's shapes and squares, from the start.
+                let start = Game {
+                    moves: Line::default(),
+                    ..game.clone()
+                };
+                let diagram =
+                    crate::family::diagram(&start, &super::view(&self.o, &self.opts, ID))?;
+                self.section_head(game, &diagram, last, head);
+                let mut hasher = std::hash::DefaultHasher::new();
+                hash_from(&mut hasher, head, 0);
+                std::hash::Hasher::finish(&hasher)
+            }
+        };
+        // Ids unique in the page: after what the section holds (two
+        // sections alike share their ids, and their shapes).
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(
+            &(head_hash, std::hash::Hasher::finish(&self.body)),
+            &mut hasher,
+        );
+        let id = format!("g{:016x}", std::hash::Hasher::finish(&hasher));
+        Ok((Vec::new(), vec![(ID, id)]))
+    }
 }
 
 /// Comments, each in its span.
@@ -255,11 +452,17 @@ struct Moves {
 }
 
 impl Moves {
-    /// A line: each ply (a link to its position on the main line), its
-    /// comments and its variations, in the order the container writes
-    /// them (as the texts come).
-    fn line(&mut self, line: &Line, main: bool, out: &mut String) -> Result<(), Problem> {
-        let mut flowing = false;
+    /// The plies of a line: each ply (a link to its position on the main
+    /// line), its comments and its variations, in the order the container
+    /// writes them (as the texts come); `flowing` whether the ply before
+    /// them flows on to them. Whether the last flows on.
+    fn plies(
+        &mut self,
+        line: &Line,
+        main: bool,
+        mut flowing: bool,
+        out: &mut String,
+    ) -> Result<bool, Problem> {
         for ply in &line.plies {
             comments(&ply.before, out);
             if ply.side == self.first || !flowing || !ply.before.is_empty() {
@@ -285,11 +488,11 @@ impl Moves {
             flowing = ply.after.is_empty() && ply.variations.is_empty();
             for v in &ply.variations {
                 out.push_str("<span class=\"variation\">(");
-                self.line(v, false, out)?;
+                self.plies(v, false, false, out)?;
+                comments(&v.trailing, out);
                 out.push_str(")</span>\n");
             }
         }
-        comments(&line.trailing, out);
-        Ok(())
+        Ok(flowing)
     }
 }

@@ -5,7 +5,8 @@
 //! inferred), 16 MB, converted validated and with `--no-validate`, peaks at
 //! most 8 times its size (GNU time's peak resident set of the test build
 //! of kifu), and converts; to every other output it streams to, at most 8
-//! times and 40 MB.
+//! times and 40 MB; html, 0.5 MB under 44 MB, and a page of 20,000 tiny
+//! games under 200 MB.
 
 use std::path::Path;
 use std::process::Command;
@@ -85,5 +86,74 @@ fn a_long_record_drawn_takes_at_most_8_times_its_size_and_40_mb() {
             "chess-moves,chess-one-variation,draughts-moves",
         ]),
         3
+    );
+}
+
+/// Issue 34: a long record to the scoresheet and its printable page (each
+/// grid line written as its run comes, a page once the next begins) takes
+/// at most 8 times its size and 40 MB, validated and not.
+#[test]
+fn a_long_record_on_a_scoresheet_takes_at_most_8_times_its_size_and_40_mb() {
+    assert_eq!(
+        measured(&[
+            "--max-ratio",
+            "8",
+            "--plus",
+            "40",
+            "--to",
+            "sllavcco,sllavcco-html",
+            "--shapes",
+            "chess-moves",
+        ]),
+        2
+    );
+}
+
+/// Issue 34: a record of 0.5 MB viewed (`html`: a frame of the board per
+/// ply, written as its run comes; the page is hundreds of times the
+/// record) takes under 44 MB.
+#[test]
+fn a_long_record_viewed_takes_under_44_mb() {
+    assert_eq!(
+        measured(&[
+            "--sizes",
+            "0.5",
+            "--max-ratio",
+            "0",
+            "--plus",
+            "44",
+            "--validated",
+            "--to",
+            "html",
+            "--shapes",
+            "chess-moves",
+        ]),
+        1
+    );
+}
+
+/// Issue 34: one page of many tiny games (`html` writes a thousand times
+/// what it reads of each: the batches in flight are cut by what their
+/// games' text holds) takes under 200 MB; 20,000 games, more than one
+/// batch of the pipeline held before.
+#[test]
+fn a_page_of_many_tiny_games_takes_under_200_mb() {
+    assert_eq!(
+        measured(&[
+            "--sizes",
+            "0",
+            "--copies",
+            "20000",
+            "--max-ratio",
+            "0",
+            "--plus",
+            "200",
+            "--validated",
+            "--to",
+            "html",
+            "--shapes",
+            "chess-tiny",
+        ]),
+        1
     );
 }

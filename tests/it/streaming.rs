@@ -58,8 +58,12 @@ fn shown(converted: Converted) -> String {
 }
 
 /// The outputs of any family a record streams to, beside its own (svg:
-/// its last position).
-const INTERCHANGE: [&str; 5] = ["json", "jsonl", "xml", "csv", "svg"];
+/// its last position; html: the viewer's section).
+const INTERCHANGE: [&str; 6] = ["json", "jsonl", "xml", "csv", "svg", "html"];
+
+/// The outputs of chess alone a pgn record streams to, beside pgn: the
+/// scoresheet and its printable page.
+const SHEETS: [&str; 2] = ["sllavcco", "sllavcco-html"];
 
 /// Every game record of `text` that the fast lexer takes is read a run at
 /// a time by `from`'s stream (with a cut before every move), not left to
@@ -194,7 +198,7 @@ fn chess_records_are_written_the_same_streamed_as_whole() {
     ] {
         let text = knights(plies, setup);
         assert_every_record_streams("pgn", text.as_bytes(), false);
-        for to in std::iter::once("pgn").chain(INTERCHANGE) {
+        for to in std::iter::once("pgn").chain(INTERCHANGE).chain(SHEETS) {
             assert_same_both_ways("pgn", to, text.as_bytes(), &format!("knights({plies})"));
         }
     }
@@ -415,7 +419,7 @@ fn draughts_records_are_written_the_same_streamed_as_whole() {
 fn the_bundled_corpus_is_written_the_same_streamed_as_whole() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     for (dir, from, tos) in [
-        ("chess", "pgn", &["pgn"][..]),
+        ("chess", "pgn", &["pgn", "sllavcco", "sllavcco-html"][..]),
         ("draughts", "pdn", &["draughts-num", "draughts-diag"][..]),
     ] {
         for file in common::files(&root.join(dir), from) {
@@ -449,7 +453,11 @@ fn named_shared_files_are_written_the_same_streamed_as_whole() {
         };
         let path = dir.join(file);
         let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for to in std::iter::once(to).chain(INTERCHANGE) {
+        let sheets = SHEETS.iter().filter(|_| family == "chess");
+        for to in std::iter::once(to)
+            .chain(INTERCHANGE)
+            .chain(sheets.copied())
+        {
             assert_same_both_ways(from, to, &text, file);
         }
     }
@@ -466,8 +474,12 @@ fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
     let short = knights(3, false);
     std::fs::write(&input, format!("{short}\n{text}\n{short}")).unwrap();
     let input = input.to_str().unwrap();
-    // (svg holds one game: drawn below.)
-    for to in std::iter::once("pgn").chain(INTERCHANGE.into_iter().filter(|to| *to != "svg")) {
+    // (svg holds one game: drawn below; html, a page of frames: below.)
+    for to in std::iter::once("pgn").chain(
+        INTERCHANGE
+            .into_iter()
+            .filter(|to| !matches!(*to, "svg" | "html")),
+    ) {
         let streamed = kifu(&["convert", "--to", to, input], b"");
         let whole = kifu(
             &["convert", "--to", to, "--stream-above", "1000000000", input],
@@ -515,6 +527,91 @@ fn a_long_record_is_drawn_the_same_streamed_as_whole_at_any_ply() {
                 "{ply}: {}",
                 stderr(&streamed)
             ),
+        }
+    }
+}
+
+/// Issue 34: a long record to the `html` viewer, streamed (its frames
+/// written as its runs come, past 1 MiB to a temporary file), gives the
+/// page it gives whole, at any ply it opens on, first in the page (which
+/// names the page) or between two others.
+#[test]
+fn a_long_record_is_viewed_the_same_streamed_as_whole_at_any_ply() {
+    let dir = scratch("streaming", "html");
+    let text = knights(1_500, true);
+    let short = knights(3, false);
+    let (alone, between) = (dir.join("alone.pgn"), dir.join("between.pgn"));
+    std::fs::write(&alone, &text).unwrap();
+    std::fs::write(&between, format!("{short}\n{text}\n{short}")).unwrap();
+    for input in [&alone, &between] {
+        let input = input.to_str().unwrap();
+        for ply in [
+            "",
+            "ply=0",
+            "ply=1",
+            "ply=900",
+            "ply=1500",
+            "ply=1501",
+            "ply=99999",
+        ] {
+            let run = |above: &str| {
+                let mut args = vec!["convert", "--to", "html", input, "--stream-above", above];
+                if !ply.is_empty() {
+                    args.extend(["--to-opt", ply]);
+                }
+                kifu(&args, b"")
+            };
+            let (streamed, whole) = (run("1000"), run("1000000000"));
+            assert!(streamed.status.success(), "{ply}: {}", stderr(&streamed));
+            let page = stdout(&streamed);
+            assert!(page.len() > 2 * kifu::output::spill::SPILL_AT, "spilled");
+            assert_eq!(page, stdout(&whole), "{input} {ply}");
+            assert_eq!(stderr(&streamed), stderr(&whole), "{ply}");
+            assert!(page.contains("<title>streamed</title>"), "{ply}");
+            assert!(!page.contains("<ID>"), "every id put in");
+            // One frame shown per section.
+            let shown = page.matches("display=\"inline\"").count();
+            assert_eq!(shown, page.matches("<section").count(), "{ply}");
+        }
+    }
+}
+
+/// Issue 34: a long record to the scoresheet and its printable page,
+/// streamed (each grid line written as its run comes; a page written once
+/// the next begins, its title, header and number of pages put in at the
+/// end), gives what it gives whole: one page, several, a game that starts
+/// with Black, first in the output (which names the page) or between two
+/// others; the grid lines of the first run are not all the first page's.
+#[test]
+fn a_long_record_is_written_on_a_scoresheet_the_same_streamed_as_whole() {
+    let dir = scratch("streaming", "sheets");
+    let short = knights(3, false);
+    for (plies, setup) in [(30, false), (130, true), (3_000, true)] {
+        let text = knights(plies, setup);
+        let (alone, between) = (dir.join("alone.pgn"), dir.join("between.pgn"));
+        std::fs::write(&alone, &text).unwrap();
+        std::fs::write(&between, format!("{short}\n{text}\n{short}")).unwrap();
+        for input in [&alone, &between] {
+            let input = input.to_str().unwrap();
+            for to in SHEETS {
+                let run = |above: &str| {
+                    kifu(
+                        &["convert", "--to", to, input, "--stream-above", above],
+                        b"",
+                    )
+                };
+                let (streamed, whole) = (run("100"), run("1000000000"));
+                assert!(streamed.status.success(), "{to}: {}", stderr(&streamed));
+                assert_eq!(stdout(&streamed), stdout(&whole), "{to} {plies} {input}");
+                assert_eq!(stderr(&streamed), stderr(&whole), "{to} {plies}");
+                let page = stdout(&streamed);
+                assert!(!page.contains("<kifu-"), "every mark filled");
+                if to == "sllavcco-html" {
+                    assert!(page.contains("<title>streamed</title>"), "{plies}");
+                    let pages = page.matches("<section class=\"sheet\"").count();
+                    assert!(pages > usize::from(plies > 200), "{plies}: {pages} pages");
+                }
+            }
         }
     }
 }

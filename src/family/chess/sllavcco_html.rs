@@ -10,9 +10,9 @@
 
 use std::fmt::Write as _;
 
-use crate::codec::{Framing, WriteOptions};
+use crate::codec::{Framing, RunWriter, WriteOptions};
 use crate::error::Problem;
-use crate::family::chess::sllavcco::{self, Pieces, Sheet, SheetRow, PIECE_SETS};
+use crate::family::chess::sllavcco::{self, Dropped, Grid, Pieces, SheetRow, PIECE_SETS};
 use crate::family::chess::Spelling;
 use crate::family::spell::Spell;
 use crate::ir::{Game, Ply, Side};
@@ -373,73 +373,232 @@ impl Spell for Cells {
 /// a note under the last page, as many as its [`NOTE_LINES`] lines hold
 /// ([`note_entries`]); it says how many it leaves out.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let options = opts.format.get::<Options>().copied().unwrap_or_default();
-    let (sheet, warnings) = Sheet::of(game, options.pieces)?;
-    let mut fields = Fields {
-        fields: sheet
-            .fields
-            .iter()
-            .map(|(n, v)| (n.clone(), v.clone(), UNSHOWN.contains(&n.as_str())))
-            .collect(),
-    };
-    let mut header = String::with_capacity(2048);
-    write_header(&mut fields, &sheet, &mut header);
-    // A placeholder (`EventDate "????.??.??"`) says nothing: not in the note.
-    let rest: Vec<(&str, &str)> = fields
-        .fields
-        .iter()
-        .filter(|f| !f.2 && !crate::ir::placeholder(&f.1))
-        .map(|(n, v, _)| (n.as_str(), v.as_str()))
-        .collect();
-    // The grid rows come in pairs, White's line then Black's.
-    let slots: Vec<&[SheetRow]> = sheet.rows.chunks(2).collect();
-    let first = slots.first().map_or(1, |s| s[0].number);
-    let pages = slots.len().div_ceil(MOVES_PER_PAGE).max(1);
-    let title = game_title(game);
-    for page in 0..pages {
-        out.push_str("<section class=\"sheet\" data-title=\"");
-        escape(&title, out);
-        out.push_str("\">\n");
-        out.push_str(&header);
-        out.push_str("<div class=\"blocks\">\n");
+    crate::codec::write_runs(runs(opts), game, out)
+}
+
+/// The marks of what each page holds and only the game's end knows
+/// ([`RunWriter::end_filled`]): its title, the header part, the number of
+/// pages. No text of a game holds a bare `<`.
+const TITLE: &str = "<kifu-title>";
+const HEADER: &str = "<kifu-header>";
+const PAGES: &str = "<kifu-pages>";
+
+/// The writer of a game as the pages of its scoresheet a run at a time
+/// ([`crate::codec::RunsFn`]): the grid lines of the page being filled
+/// kept, each page written once the next begins (its title, header and
+/// number of pages marked, filled at the end), the first kept to go before
+/// them with the last.
+pub fn runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
+    Box::new(PageRuns {
+        pieces: opts
+            .format
+            .get::<Options>()
+            .copied()
+            .unwrap_or_default()
+            .pieces,
+        grid: Grid::default(),
+        dropped: Dropped::default(),
+        depth: 0,
+        rows: Vec::new(),
+        text: String::new(),
+        first: None,
+        written: 0,
+        first_page: String::new(),
+        whole: None,
+    })
+}
+
+/// A game being written as the pages of its scoresheet ([`runs`]).
+struct PageRuns {
+    pieces: Pieces,
+    grid: Grid,
+    dropped: Dropped,
+    /// How deep in variations the runs coming are (0: the main line).
+    depth: usize,
+    /// The grid lines of the pages not yet written, and their cells.
+    rows: Vec<SheetRow>,
+    text: String,
+    /// The number of the first move.
+    first: Option<u32>,
+    /// The pages written.
+    written: usize,
+    /// The first page, where it waits for the end (a game read a run at
+    /// a time: it goes before the text written).
+    first_page: String,
+    /// Where the game began in the text, where the head was written
+    /// first (a whole game: its pages go to the text as they are made).
+    whole: Option<usize>,
+}
+
+impl sllavcco::Runs for PageRuns {
+    fn parts(&mut self) -> (&mut Grid, &mut Dropped, &mut usize) {
+        (&mut self.grid, &mut self.dropped, &mut self.depth)
+    }
+}
+
+impl PageRuns {
+    /// Writes the page of the first grid lines kept (`MOVES_PER_PAGE`
+    /// moves, or what is left), `last` the game's last page with the note
+    /// of the fields `rest` and its mark `mark` (empty for a page alone).
+    fn page(&mut self, last: Option<(&[(&str, &str)], &str)>, out: &mut String) {
+        let take = self.rows.len().min(2 * MOVES_PER_PAGE);
+        let page: Vec<SheetRow> = self.rows.drain(..take).collect();
+        let slots: Vec<&[SheetRow]> = page.chunks(2).collect();
+        let first = self.first.unwrap_or(1);
+        let number =
+            first.saturating_add(u32::try_from(self.written * MOVES_PER_PAGE).unwrap_or(u32::MAX));
+        let _ = write!(
+            out,
+            "<section class=\"sheet\" data-title=\"{TITLE}\">\n{HEADER}<div class=\"blocks\">\n"
+        );
         for block in 0..2 {
-            let from = page * MOVES_PER_PAGE + block * MOVES_PER_BLOCK;
-            write_block(&sheet, &slots, from, first, out);
+            write_block(&self.text, &slots, block * MOVES_PER_BLOCK, number, out);
         }
         out.push_str("</div>\n");
+        self.written += 1;
+        match last {
+            Some((rest, mark)) if !rest.is_empty() => {
+                // The page mark shares the note's first line.
+                let (entries, left) = note_entries(rest, mark);
+                out.push_str("<p class=\"note\">");
+                if !mark.is_empty() {
+                    cell("span", " class=\"page\"", mark, out);
+                }
+                for e in &entries {
+                    cell("span", "", e, out);
+                }
+                if left > 0 {
+                    cell("span", " class=\"left\"", &left_out(left), out);
+                }
+                out.push_str("</p>\n");
+            }
+            Some((_, "")) => {}
+            Some((_, mark)) => {
+                cell("p", " class=\"continued\"", mark, out);
+                out.push('\n');
+            }
+            // A page before the last: "page n of" the pages, filled.
+            None => {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"continued\">page {} of {PAGES}</p>",
+                    self.written
+                );
+            }
+        }
+        out.push_str("</section>\n");
+        // The cells left start at 0.
+        let cut = self.rows.first().map_or(self.text.len(), |r| r.start());
+        self.text.drain(..cut);
+        for row in &mut self.rows {
+            row.shift(cut);
+        }
+    }
+}
+
+impl RunWriter for PageRuns {
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
+        sllavcco::Sheet::head(game, self.pieces)?;
+        self.whole = Some(out.len());
+        Ok(())
+    }
+
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        if !sllavcco::counted(self, run)? {
+            return Ok(());
+        }
+        self.grid
+            .add(run, self.pieces, &mut self.rows, &mut self.text)?;
+        if self.first.is_none() {
+            self.first = self.rows.first().map(|r| r.number);
+        }
+        // A page is written once a line of the next one comes.
+        while self.rows.len() > 2 * MOVES_PER_PAGE {
+            if self.written == 0 && self.whole.is_none() {
+                let mut page = std::mem::take(&mut self.first_page);
+                self.page(None, &mut page);
+                self.first_page = page;
+            } else {
+                self.page(None, out);
+            }
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, _out: &mut String) -> Result<(), Problem> {
+        sllavcco::opened(self);
+        Ok(())
+    }
+
+    fn close(&mut self, trailing: &[crate::ir::Comment], _out: &mut String) -> Result<(), Problem> {
+        sllavcco::closed(self, trailing)
+    }
+
+    fn end(
+        self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
+        let from = self.whole.unwrap_or(0);
+        let (warnings, fills) = self.end_filled(game, head, out)?;
+        crate::output::spill::fill(head, 0, &fills);
+        crate::output::spill::fill(out, from.min(out.len()), &fills);
+        Ok(warnings)
+    }
+
+    fn end_filled(
+        mut self: Box<Self>,
+        game: &Game,
+        head: &mut String,
+        out: &mut String,
+    ) -> Result<(Vec<Problem>, crate::output::spill::Fills), Problem> {
+        let (fields, arrangement, warnings) = sllavcco::Sheet::head(game, self.pieces)?;
+        let warnings = sllavcco::ended(&mut *self, game, warnings)?;
+        let mut fields = Fields {
+            fields: fields
+                .into_iter()
+                .map(|(n, v)| {
+                    let unshown = UNSHOWN.contains(&n.as_str());
+                    (n, v, unshown)
+                })
+                .collect(),
+        };
+        let mut header = String::with_capacity(2048);
+        write_header(&mut fields, arrangement.as_ref(), &mut header);
+        // A placeholder (`EventDate "????.??.??"`) says nothing: not in the note.
+        let rest: Vec<(&str, &str)> = fields
+            .fields
+            .iter()
+            .filter(|f| !f.2 && !crate::ir::placeholder(&f.1))
+            .map(|(n, v, _)| (n.as_str(), v.as_str()))
+            .collect();
+        let pages = self.written + 1;
         let mark = if pages > 1 {
-            format!("page {} of {pages}", page + 1)
+            format!("page {pages} of {pages}")
         } else {
             String::new()
         };
-        if page + 1 == pages && !rest.is_empty() {
-            // The page mark shares the note's first line.
-            let (entries, left) = note_entries(&rest, &mark);
-            out.push_str("<p class=\"note\">");
-            if !mark.is_empty() {
-                cell("span", " class=\"page\"", &mark, out);
-            }
-            for e in &entries {
-                cell("span", "", e, out);
-            }
-            if left > 0 {
-                cell("span", " class=\"left\"", &left_out(left), out);
-            }
-            out.push_str("</p>\n");
-        } else if !mark.is_empty() {
-            cell("p", " class=\"continued\"", &mark, out);
-            out.push('\n');
+        if self.written == 0 && self.whole.is_none() {
+            self.page(Some((&rest, &mark)), head);
+        } else {
+            head.push_str(&self.first_page);
+            self.page(Some((&rest, &mark)), out);
         }
-        out.push_str("</section>\n");
+        let mut title = String::new();
+        escape(&game_title(game), &mut title);
+        Ok((
+            warnings,
+            vec![(TITLE, title), (HEADER, header), (PAGES, pages.to_string())],
+        ))
     }
-    Ok(warnings)
 }
 
 /// The header part: organiser, tournament, the players with title, rating
 /// and country, date and place, round, chessboard and score, and the
 /// arrangement of a Fischer chess game. One table of eight columns, so
 /// that every line has the grid's width.
-fn write_header(fields: &mut Fields, sheet: &Sheet, out: &mut String) {
+fn write_header(fields: &mut Fields, arrangement: Option<&[char; 8]>, out: &mut String) {
     out.push_str(
         "<table class=\"head\">\n<colgroup><col style=\"width:22mm\"><col style=\"width:64mm\">\
          <col style=\"width:24mm\"><col style=\"width:24mm\"><col style=\"width:18mm\">\
@@ -498,7 +657,7 @@ fn write_header(fields: &mut Fields, sheet: &Sheet, out: &mut String) {
     out.push_str("<td class=\"colon\">:</td>");
     cell("td", " class=\"score\"", black.trim(), out);
     out.push_str("</tr>\n");
-    if let Some(a) = &sheet.arrangement {
+    if let Some(a) = arrangement {
         out.push_str("<tr><th>ARRANGEMENT</th><td colspan=\"7\">");
         for (file, c) in ('a'..='h').zip(a) {
             let _ = write!(out, "{file} ");
@@ -512,7 +671,7 @@ fn write_header(fields: &mut Fields, sheet: &Sheet, out: &mut String) {
 
 /// One block of the grid: [`MOVES_PER_BLOCK`] moves from the slot `from`,
 /// the moves past the game's end left empty, as on a printed form.
-fn write_block(sheet: &Sheet, slots: &[&[SheetRow]], from: usize, first: u32, out: &mut String) {
+fn write_block(grid: &str, slots: &[&[SheetRow]], from: usize, first: u32, out: &mut String) {
     out.push_str(
         "<table class=\"grid\">\n<colgroup><col style=\"width:11mm\">\
          <col><col><col><col><col><col><col><col></colgroup>\n\
@@ -537,7 +696,7 @@ fn write_block(sheet: &Sheet, slots: &[&[SheetRow]], from: usize, first: u32, ou
             }
             match rows.get(k) {
                 Some(row) => {
-                    for c in sheet.cells(row) {
+                    for c in row.cells(grid) {
                         out.push_str("<td>");
                         escape_cell(c, out);
                         out.push_str("</td>");
