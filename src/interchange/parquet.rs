@@ -2,10 +2,10 @@
 //! `games.parquet`, `tags.parquet` and `moves.parquet` (written only).
 //!
 //! The rows are the csv tables' own: the writer is
-//! [`rows::write_typed`], whose typed rows ([`rows::typed_rows`])
+//! [`rows::write_typed`], whose typed rows (`rows::typed_rows`)
 //! [`ParquetSink`] puts in their tables' columns with the same key
 //! (`csv::GameIds`), so both have one set of columns
-//! ([`rows::columns`], `fen` among them with `--to-opt fen=true`).
+//! (`rows::columns`, `fen` among them with `--to-opt fen=true`).
 //! Each column is typed from its kind: integers as `INT64`, booleans as
 //! `BOOLEAN`, text and JSON as UTF-8 strings; a column that may be NULL
 //! is `OPTIONAL`. Rows are kept a row group at a time

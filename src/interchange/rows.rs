@@ -1,7 +1,7 @@
 //! The rows of the database tables (`csv`, `parquet`, and the tables of
 //! the Python package): their columns, and the writer that gives a game's
-//! rows as typed values ([`Value`]), encoded one of two ways
-//! ([`Encoding`]):
+//! rows as typed values (`Value`), encoded one of two ways
+//! (`Encoding`):
 //!
 //! - the `csv` container rows: each row starts with its table's name
 //!   (`games`, `tags`, `moves`) in place of the key columns, then its
@@ -12,7 +12,7 @@
 //!   each field as NUL (`\0`, NULL) or `=` and its value ended by NUL, then
 //!   a line feed. No text of the tables holds a NUL ([`CANNOT_HOLD`]), so
 //!   the values are found with no quoting undone and none copied:
-//!   [`typed_rows`].
+//!   `typed_rows`.
 //!
 //! `--to-opt fen=true` ([`Options`]) adds the `fen` column to the moves
 //! table: the position after each ply in its family's position text
@@ -177,7 +177,7 @@ pub(crate) fn options(opts: &WriteOptions) -> Options {
 pub(crate) enum Encoding {
     /// The `csv` container rows.
     Csv,
-    /// Typed rows ([`typed_rows`]).
+    /// Typed rows (`typed_rows`).
     Typed,
 }
 
@@ -367,7 +367,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     crate::codec::write_runs(runs(opts), game, out)
 }
 
-/// [`write`] as typed rows ([`typed_rows`]): the rows of the `parquet`
+/// [`write()`] as typed rows (`typed_rows`): the rows of the `parquet`
 /// tables and of the Python package's.
 pub fn write_typed(
     game: &Game,
@@ -940,7 +940,7 @@ mod tests {
     proptest::proptest! {
         /// Any row of values reads back the same from either encoding:
         /// the csv fields through the csv reader's `next_field`, the typed
-        /// rows through [`typed_rows`].
+        /// rows through `typed_rows`.
         #[test]
         fn any_row_reads_back_from_both_encodings(
             values in proptest::collection::vec(value(), 1..8)

@@ -488,7 +488,7 @@ impl Dropped {
         self.plies(line, main);
     }
 
-    /// [`Dropped::line`] but its trailing comments (a run's plies).
+    /// `Dropped::line` but its trailing comments (a run's plies).
     pub fn plies(&mut self, line: &Line, main: bool) {
         for ply in &line.plies {
             self.comments += ply.before.len() + ply.after.len();
