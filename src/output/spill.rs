@@ -257,6 +257,22 @@ fn fill_copy(from: &mut dyn Read, to: &mut dyn Write, fills: &Fills) -> io::Resu
 /// text no game's text holds otherwise (`<` is escaped in a page).
 pub type Fills = Vec<(&'static str, String)>;
 
+/// The end of a whole game by a writer whose end fills marks
+/// ([`crate::codec::RunWriter::end_filled`] gave `ended`): the fills put
+/// in its `head` and in its text `out` from byte `from` on (where the game
+/// starts), and its warnings returned.
+pub fn filled(
+    ended: Result<(Vec<crate::error::Problem>, Fills), crate::error::Problem>,
+    head: &mut String,
+    out: &mut String,
+    from: usize,
+) -> Result<Vec<crate::error::Problem>, crate::error::Problem> {
+    let (warnings, fills) = ended?;
+    fill(head, 0, &fills);
+    fill(out, from.min(out.len()), &fills);
+    Ok(warnings)
+}
+
 /// Puts each fill in `text`, from byte `from` on.
 pub fn fill(text: &mut String, from: usize, fills: &Fills) {
     for (mark, with) in fills {

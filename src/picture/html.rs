@@ -362,10 +362,8 @@ impl RunWriter for HtmlRuns {
         out: &mut String,
     ) -> Result<Vec<Problem>, Problem> {
         let from = self.head.map_or(0, |(from, _)| from);
-        let (warnings, fills) = self.end_filled(game, head, out)?;
-        crate::output::spill::fill(head, 0, &fills);
-        crate::output::spill::fill(out, from.min(out.len()), &fills);
-        Ok(warnings)
+        let ended = self.end_filled(game, head, out);
+        crate::output::spill::filled(ended, head, out, from)
     }
 
     fn end_filled(
