@@ -997,26 +997,33 @@ pub fn main_line(game: &Game) -> Result<Vec<Position>, String> {
             )),
         };
         played.map_err(|why| format!("{} {why}", ply.label(board.first)))?;
-        if !paths.is_empty() {
-            let rest = &plies[i + 1..];
-            let fits = |path: &&Found| {
-                let mut after = cells.clone();
-                geo.apply(&mut after, ply.side, path);
-                let mut walk = Walk {
-                    geo: &geo,
-                    index: 0,
-                    retries: RETRIES,
-                    branches: 0,
-                    budget: SEARCH_LIMIT,
-                };
-                walk.line(rest, &mut after).is_ok()
-            };
-            let path = paths.iter().find(fits).unwrap_or(&paths[0]);
-            geo.apply(&mut cells, ply.side, path);
-        }
+        settle(&geo, &mut cells, ply.side, &paths, &plies[i + 1..]);
         out.push(geo.position(&cells, ply.side.other()));
     }
     Ok(out)
+}
+
+/// Plays, of the jump paths an ambiguous capture fits (`paths`; none
+/// where it was not ambiguous and is played already), the first under
+/// which the `rest` of its line can be played, or else the first.
+fn settle(geo: &Geometry, cells: &mut Cells, side: Side, paths: &Paths, rest: &[Ply]) {
+    if paths.is_empty() {
+        return;
+    }
+    let fits = |path: &&Found| {
+        let mut after = cells.clone();
+        geo.apply(&mut after, side, path);
+        let mut walk = Walk {
+            geo,
+            index: 0,
+            retries: RETRIES,
+            branches: 0,
+            budget: SEARCH_LIMIT,
+        };
+        walk.line(rest, &mut after).is_ok()
+    };
+    let path = paths.iter().find(fits).unwrap_or(&paths[0]);
+    geo.apply(cells, side, path);
 }
 
 /// The position after every ply of a draughts game as a PDN FEN, in the
@@ -1048,23 +1055,7 @@ pub fn positions(game: &Game) -> Vec<Option<String>> {
             {
                 return false;
             }
-            if !paths.is_empty() {
-                let rest = &plies[i + 1..];
-                let fits = |path: &&Found| {
-                    let mut after = cells.clone();
-                    geo.apply(&mut after, ply.side, path);
-                    let mut walk = Walk {
-                        geo: &geo,
-                        index: 0,
-                        retries: RETRIES,
-                        branches: 0,
-                        budget: SEARCH_LIMIT,
-                    };
-                    walk.line(rest, &mut after).is_ok()
-                };
-                let path = paths.iter().find(fits).unwrap_or(&paths[0]);
-                geo.apply(cells, ply.side, path);
-            }
+            settle(&geo, cells, ply.side, &paths, &plies[i + 1..]);
             true
         },
         &|cells, ply| geo.fen(cells, ply.side.other()),
