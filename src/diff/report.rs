@@ -373,8 +373,12 @@ impl Report<'_> {
             n => format!(", {n} unreadable on both sides"),
         };
         let text = format!(
-            "{} pairs of games compared: {} equal, {} different{unreadable}; {} only in {an}, {} only in {bn}",
-            c.pairs, c.equal, c.different, c.only_a, c.only_b
+            "{} of games compared: {} equal, {} different{unreadable}; {} only in {an}, {} only in {bn}",
+            crate::report::counted(c.pairs, "pair", "pairs"),
+            c.equal,
+            c.different,
+            c.only_a,
+            c.only_b
         );
         match self.settings.style {
             Style::Json => {

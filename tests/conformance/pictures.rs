@@ -636,5 +636,5 @@ fn the_diff_page_shows_both_sides_and_the_board_where_they_part() {
         2,
         "{dom}"
     );
-    assert!(dom.contains("1 pairs of games compared"), "{dom}");
+    assert!(dom.contains("1 pair of games compared"), "{dom}");
 }

@@ -768,7 +768,7 @@ fn the_html_report_sets_the_transcriptions_side_by_side_with_the_board_where_the
     );
     // Nothing fetched, no script.
     assert!(!page.contains("<script") && !page.contains("src=\""));
-    assert!(page.contains("1 pairs of games compared: 0 equal, 1 different"));
+    assert!(page.contains("1 pair of games compared: 0 equal, 1 different"));
     // Equal inputs: the page and the summary, exit 0.
     let (code, page) = diff(&a, &a, &["--format", "html"]);
     assert_eq!(code, 0);
