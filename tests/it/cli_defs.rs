@@ -185,7 +185,8 @@ fn the_families_that_replay_are_those_whose_readers_honour_no_validate() {
 }
 
 /// Every command of `kifu --help` has its manual page (`kifu man NAME`,
-/// named `kifu-NAME`), and `kifu man` names no command without one.
+/// named `kifu-NAME`), `kifu man` names no command without one, and the
+/// install loop of docs/cli.md installs every page.
 #[test]
 fn every_command_has_its_manual_page() {
     let help = stdout(&kifu(&["--help"]));
@@ -209,6 +210,19 @@ fn every_command_has_its_manual_page() {
             "kifu man {c}"
         );
     }
+    // docs/cli.md's loop that installs the manual pages names every one.
+    let cli = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md")).unwrap();
+    let installed: Vec<&str> = cli
+        .lines()
+        .find_map(|l| l.strip_prefix("for c in ")?.strip_suffix("; do"))
+        .expect("docs/cli.md installs the manual pages in a loop")
+        .split_whitespace()
+        .collect();
+    let mut sorted = commands.clone();
+    sorted.sort_unstable();
+    let mut listed = installed.clone();
+    listed.sort_unstable();
+    assert_eq!(listed, sorted, "docs/cli.md's manual-page loop");
     let page = stdout(&kifu(&["man"]));
     for named in page.split("kifu\\-").skip(1) {
         let name: String = named
