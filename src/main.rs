@@ -94,6 +94,18 @@ fn stdout_closed() -> bool {
     STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// The refusal of every command that writes to standard output when it
+/// was closed (`kifu formats >&-`): what it writes would be lost, which
+/// is exit 2, never a silent success. `hint` says how to write elsewhere.
+fn stdout_open(hint: &str) -> Result<(), Error> {
+    if stdout_closed() {
+        return Err(Error::Usage(format!(
+            "{STDOUT} is closed: what kifu writes would be lost{hint}"
+        )));
+    }
+    Ok(())
+}
+
 /// The stack of each worker thread (address space: pages are only
 /// committed as they are used).
 const WORKER_STACK: usize = 16 << 20;
@@ -198,9 +210,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// Writes bytes to standard output: a closed pipe ends quietly, another
-/// error is exit 2.
+/// Writes bytes to standard output: a closed pipe ends quietly; a closed
+/// standard output, or another error, is exit 2.
 fn print_bytes(bytes: &[u8]) -> ExitCode {
+    if let Err(e) = stdout_open("") {
+        say(&format!("kifu: {e}"));
+        return ExitCode::from(2);
+    }
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
@@ -213,6 +229,9 @@ fn print_bytes(bytes: &[u8]) -> ExitCode {
 
 /// `kifu diff`: gives 0 when the files agree, 1 when they differ.
 fn diff(args: &DiffArgs) -> Result<u8, Error> {
+    if !args.quiet {
+        stdout_open("")?;
+    }
     pool(None, true);
     let fa = diff_report::format_of(&args.a, args.from_a.as_deref())?;
     let fb = diff_report::format_of(&args.b, args.from_b.as_deref())?;
@@ -271,10 +290,8 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         rejects: args.rejects.as_deref(),
     };
     plan.check(&outputs, to)?;
-    if outputs.to_stdout() && stdout_closed() {
-        return Err(Error::Usage(format!(
-            "{STDOUT} is closed: what kifu writes would be lost (use -o FILE)"
-        )));
+    if outputs.to_stdout() {
+        stdout_open(" (use -o FILE)")?;
     }
 
     let console = report::Console::new(args.quiet > 0, report::color(&args.color), plan.bytes());

@@ -960,3 +960,46 @@ proptest! {
         }
     }
 }
+
+/// Every command that writes to standard output refuses a closed one
+/// (`>&-`) with exit 2 and says so, as convert does: `formats`, `schema`,
+/// `man`, `completions` and `diff` (which `diff -q`, writing nothing,
+/// does not need).
+#[test]
+fn every_command_refuses_a_closed_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("g.pgn"), "1. e4 e5 *\n").unwrap();
+    let closed = |args: &str| {
+        Command::new("sh")
+            .args([
+                "-c",
+                &format!("exec \"$0\" {args} >&-"),
+                env!("CARGO_BIN_EXE_kifu"),
+            ])
+            .current_dir(d)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        "formats",
+        "schema --xsd",
+        "schema --sql sqlite",
+        "man",
+        "man diff",
+        "completions bash",
+        "diff g.pgn g.pgn",
+        "convert --to jsonl g.pgn",
+    ] {
+        let run = closed(args);
+        assert_eq!(run.status.code(), Some(2), "kifu {args}: {}", stderr(&run));
+        assert!(
+            stderr(&run)
+                .contains("kifu: standard output is closed: what kifu writes would be lost"),
+            "kifu {args}: {}",
+            stderr(&run)
+        );
+    }
+    let run = closed("diff -q g.pgn g.pgn");
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+}
