@@ -700,7 +700,7 @@ pub fn compare(a: &Sided<'_>, b: &Sided<'_>, opts: Options) -> GameDiff {
 fn show_list(plies: &[Shown]) -> String {
     plies
         .iter()
-        .map(|s| format!("{} {}", s.label, s.text))
+        .map(|s| format!("{} {}", s.label, plain(&s.text)))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -729,18 +729,27 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
+/// Text of a record as the text report shows it: its terminal controls
+/// and invisible characters escaped as messages escape them
+/// ([`crate::error::escape_controls`]), so that a record never writes to
+/// the terminal (only kifu's own colours do).
+fn plain(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::error::escape_controls(text)
+}
+
 /// A pair's differences as text, one line each, indented under a heading
-/// the caller writes.
+/// the caller writes. What comes from the records is shown escaped
+/// ([`plain`]).
 pub fn render_text(d: &GameDiff, paint: Paint) -> String {
     let mut out = String::new();
     let q = |v: &Option<String>| {
         v.as_ref()
-            .map_or("(none)".to_string(), |v| format!("\"{v}\""))
+            .map_or("(none)".to_string(), |v| format!("\"{}\"", plain(v)))
     };
     for t in &d.tags {
         out.push_str(&format!(
             "  tag {}: {} | {}\n",
-            t.name,
+            plain(&t.name),
             paint.paint("31", &q(&t.a)),
             paint.paint("32", &q(&t.b))
         ));
@@ -766,7 +775,7 @@ pub fn render_text(d: &GameDiff, paint: Paint) -> String {
         let at = f.a.as_ref().or(f.b.as_ref());
         let text = |s: &Option<Shown>| {
             s.as_ref()
-                .map_or("(nothing)".to_string(), |s| s.text.clone())
+                .map_or("(nothing)".to_string(), |s| plain(&s.text).into_owned())
         };
         out.push_str(&format!(
             "  first divergence at {}{}: a {}, b {}\n",
@@ -776,7 +785,7 @@ pub fn render_text(d: &GameDiff, paint: Paint) -> String {
             paint.paint("32", &text(&f.b))
         ));
         if let Some(p) = &f.position {
-            out.push_str(&format!("    position before it: {p}\n"));
+            out.push_str(&format!("    position before it: {}\n", plain(p)));
         }
     }
     for c in &d.changes {
@@ -798,15 +807,15 @@ pub fn render_text(d: &GameDiff, paint: Paint) -> String {
             "  a transposition: both reach the same position after {} plies (a {} {}, b {} {})\n",
             a.index + 1,
             a.label,
-            a.text,
+            plain(&a.text),
             b.label,
-            b.text
+            plain(&b.text)
         ));
     }
     if !d.annotations.is_empty() {
         out.push_str(&format!(
             "  annotations differ at {}\n",
-            d.annotations.join(" ")
+            plain(&d.annotations.join(" "))
         ));
     }
     out

@@ -1108,3 +1108,38 @@ fn a_scoresheet_side_shows_its_cells_in_the_letters_it_was_read_with() {
         assert!(html.contains(">S3 (f)</span>"), "{args:?}: {html}");
     }
 }
+
+/// The text report shows what the records hold with their terminal
+/// controls and invisible characters escaped, as messages quote them: a
+/// record's ESC sequence or bidi override never reaches the terminal
+/// (issue 36). Every tag value and comment of such text, in every place the
+/// report shows record text.
+#[test]
+fn the_text_report_escapes_a_records_terminal_controls() {
+    let nasty = ["\u{1b}[2J\u{1b}]0;owned\u{7}", "\u{202e}evil", "a\u{200b}b"];
+    for (i, bad) in nasty.iter().enumerate() {
+        let test = format!("escape{i}");
+        let a = file(
+            &test,
+            "a.pgn",
+            &format!("[Event \"{bad}\"]\n[White \"x\"]\n\n1. e4 e5 2. Nf3 {{{bad}}} Nc6 *\n"),
+        );
+        let b = file(
+            &test,
+            "b.pgn",
+            "[Event \"y\"]\n[White \"x\"]\n\n1. e4 e5 2. Nf3 Nf6 *\n",
+        );
+        let (code, out) = diff(&a, &b, &["--color", "never", "--annotations"]);
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            !out.chars()
+                .any(|c| c == '\u{1b}' || c == '\u{7}' || c == '\u{202e}' || c == '\u{200b}'),
+            "{out:?}"
+        );
+        assert!(out.contains("tag Event: \""), "{out}");
+        assert!(
+            out.contains("\\x1b") || out.contains("\\u{202e}") || out.contains("\\u{200b}"),
+            "{out}"
+        );
+    }
+}
