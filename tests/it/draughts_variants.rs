@@ -64,6 +64,31 @@ const PLAYSTRATEGY: &[(&str, u8)] = &[
 /// a1-h8 on 8x8 with a1 the bottom left corner of the side that moves
 /// first (seen by Black where Black starts), mirrored where that corner is
 /// not a playing square (its Spanish).
+/// Writes `text` as the file `name` of the test's scratch folder and
+/// converts it from draughts-num to `to` with the CLI, as a user does: the
+/// file and the run.
+fn convert_file(
+    test: &str,
+    name: &str,
+    text: &str,
+    to: &str,
+) -> (std::path::PathBuf, std::process::Output) {
+    let file = scratch("draughts_variants", test).join(name);
+    std::fs::write(&file, text).unwrap();
+    let run = kifu(
+        &[
+            "convert",
+            "--from",
+            "draughts-num",
+            "--to",
+            to,
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    (file, run)
+}
+
 fn playstrategy_square(board: &Board, (c, r): (i32, i32)) -> String {
     if board.height == 10 {
         return spell(board, (c, r));
@@ -142,25 +167,13 @@ fn playstrategy_exports_of_every_variant_are_read_by_their_variant_tag() {
 #[test]
 fn an_american_english_export_is_english_checkers_not_russian() {
     // The record: a1-h8, Black first, c3-d4 for 11-15.
-    let dir = scratch("draughts_variants", "american_english");
-    let file = dir.join("ps.pdn");
-    std::fs::write(
-        &file,
+    let (file, out) = convert_file(
+        "american_english",
+        "ps.pdn",
         "[Variant \"American/English\"]\n[Result \"*\"]\n\n1. c3-d4 d6-e5 2. b2-c3 c7-d6 *\n",
-    )
-    .unwrap();
-    let path = file.to_str().unwrap();
-    let out = kifu(
-        &[
-            "convert",
-            "--from",
-            "draughts-num",
-            "--to",
-            "draughts-num",
-            path,
-        ],
-        b"",
+        "draughts-num",
     );
+    let path = file.to_str().unwrap();
     assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
     assert!(
@@ -385,19 +398,7 @@ fn a_tagless_frisian_game_is_read_by_frisian_rules() {
     let (whole, streamed) = both_ways("draughts-num", "draughts-num", tagless.as_bytes(), false);
     assert_eq!(whole, streamed);
     // The CLI on a file.
-    let file = scratch("draughts_variants", "frisian").join("frisian.pdn");
-    std::fs::write(&file, &tagless).unwrap();
-    let run = kifu(
-        &[
-            "convert",
-            "--from",
-            "draughts-num",
-            "--to",
-            "draughts-diag",
-            file.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let (_, run) = convert_file("frisian", "frisian.pdn", &tagless, "draughts-diag");
     assert_eq!(counts(&run), (n, 0), "{}", stderr(&run));
     assert_eq!(game_types(&stdout(&run)), vec!["40".to_string(); n]);
 }
@@ -429,18 +430,11 @@ fn an_alphanumeric_fen_without_gametype_is_read_with_its_moves() {
     let (whole, streamed) = both_ways("draughts-num", "draughts-num", tagless.as_bytes(), false);
     assert_eq!(whole, streamed);
     // The record, on a file.
-    let file = scratch("draughts_variants", "alpha_fen").join("fen.pdn");
-    std::fs::write(&file, "[FEN \"W:Wc3:Bf6\"]\n\n1. c3-d4 f6-e5 *\n").unwrap();
-    let run = kifu(
-        &[
-            "convert",
-            "--from",
-            "draughts-num",
-            "--to",
-            "draughts-num",
-            file.to_str().unwrap(),
-        ],
-        b"",
+    let (_, run) = convert_file(
+        "alpha_fen",
+        "fen.pdn",
+        "[FEN \"W:Wc3:Bf6\"]\n\n1. c3-d4 f6-e5 *\n",
+        "draughts-num",
     );
     assert_eq!(counts(&run), (1, 0), "{}", stderr(&run));
     assert!(
@@ -539,18 +533,11 @@ fn russian_short_notation_with_comments_variations_and_no_gametype() {
     let (whole, streamed) = both_ways("draughts-num", "draughts-num", shorts.as_bytes(), false);
     assert_eq!(whole, streamed);
     // The record: no GameType, a plain main line.
-    let file = scratch("draughts_variants", "short").join("short.pdn");
-    std::fs::write(&file, "1. gf4 fe5 2. hg3 ef6 *\n").unwrap();
-    let run = kifu(
-        &[
-            "convert",
-            "--from",
-            "draughts-num",
-            "--to",
-            "draughts-num",
-            file.to_str().unwrap(),
-        ],
-        b"",
+    let (_, run) = convert_file(
+        "short",
+        "short.pdn",
+        "1. gf4 fe5 2. hg3 ef6 *\n",
+        "draughts-num",
     );
     assert_eq!(counts(&run), (1, 0), "{}", stderr(&run));
     assert!(
@@ -701,25 +688,13 @@ fn a_setup_in_the_movetext_reads_back_from_every_output() {
         "num -> diag -> num differs from num -> num"
     );
     // The record, on a file.
-    let dir = scratch("draughts_variants", "setup");
-    let file = dir.join("mid.pdn");
-    std::fs::write(
-        &file,
+    let (file, to_diag) = convert_file(
+        "setup",
+        "mid.pdn",
         "[GameType \"20\"]\n\n1. 32-28 19-23 /FEN \"W:W28,40:B23,12\"/ 2. 28x19 12-17 *\n",
-    )
-    .unwrap();
-    let to_diag = kifu(
-        &[
-            "convert",
-            "--from",
-            "draughts-num",
-            "--to",
-            "draughts-diag",
-            file.to_str().unwrap(),
-        ],
-        b"",
+        "draughts-diag",
     );
-    let written = dir.join("mid.diag.pdn");
+    let written = file.with_file_name("mid.diag.pdn");
     std::fs::write(&written, &to_diag.stdout).unwrap();
     let read = kifu(
         &[
