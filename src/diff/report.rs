@@ -171,7 +171,9 @@ pub fn run(
         }
     }
     let report = Report {
-        names: [a.path.display().to_string(), b.path.display().to_string()],
+        // Named as messages name an input: its controls escaped.
+        names: [&a.path, &b.path]
+            .map(|p| crate::error::escape_controls(&p.display().to_string()).into_owned()),
         formats: [fa, fb],
         reads: [a.read, b.read],
         settings,

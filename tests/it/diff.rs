@@ -1142,4 +1142,11 @@ fn the_text_report_escapes_a_records_terminal_controls() {
             "{out}"
         );
     }
+    // A file's name is shown as messages show it, escaped too.
+    let a = file("escape_name", "a\u{1b}[31m.pgn", "1. e4 e5 *\n");
+    let b = file("escape_name", "b.pgn", "1. d4 d5 *\n");
+    let (code, out) = diff(&a, &b, &["--color", "never"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    assert!(out.contains("a\\x1b[31m.pgn"), "{out}");
 }
