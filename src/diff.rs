@@ -738,8 +738,8 @@ fn plain(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// A pair's differences as text, one line each, indented under a heading
-/// the caller writes. What comes from the records is shown escaped
-/// ([`plain`]).
+/// the caller writes. What comes from the records is shown with its
+/// terminal controls escaped, as messages quote them.
 pub fn render_text(d: &GameDiff, paint: Paint) -> String {
     let mut out = String::new();
     let q = |v: &Option<String>| {
