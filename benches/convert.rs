@@ -19,6 +19,12 @@
 //!   tafl -> otn: every move replayed by the rules, captures checked, the
 //!   king's moves found.
 //!
+//! - every notation of the registry (`kifu::format::FORMATS`: each format
+//!   that reads and writes a family's games), on the project's own
+//!   `corpus/` files of that format repeated to `KIFU_BENCH_FORMAT_MB`
+//!   (2 MB by default), converted to itself on one worker thread: a family
+//!   or notation added to the registry is measured without a line here.
+//!
 //! The chess archive is also read compressed (`chess compressed`: .zst and
 //! .gz, compressed in memory), beside the decompressor alone, the floor of
 //! a compressed input.
@@ -344,5 +350,55 @@ fn tafl(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, draughts, chess, tafl);
+/// The project's own corpus files (`corpus/`, every folder) that `format`
+/// reads by their names, sorted.
+fn corpus_files_of(format: &'static kifu::format::Format) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![root().join("corpus")];
+    while let Some(dir) = dirs.pop() {
+        for entry in files_in(&dir, |_| true) {
+            if entry.is_dir() {
+                dirs.push(entry);
+            } else if kifu::format::guess(&entry).is_some_and(|f| std::ptr::eq(f, format)) {
+                files.push(entry);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Every notation of the registry, X -> X on one worker thread, on the
+/// project's corpus files of X (made from the format list: a new family's
+/// notations come in with their registry entries and corpus samples).
+fn formats(c: &mut Criterion) {
+    let mb = std::env::var("KIFU_BENCH_FORMAT_MB")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    let mut group = c.benchmark_group("formats");
+    group.sample_size(10);
+    for format in kifu::format::FORMATS {
+        if format.family.is_none() || format.read.is_none() || format.write.is_none() {
+            continue;
+        }
+        let data = archive(&corpus_files_of(format), mb);
+        if data.is_empty() {
+            eprintln!("{}: no corpus file", format.name);
+            continue;
+        }
+        group.throughput(Throughput::Bytes(data.len() as u64));
+        let name = format.name;
+        group.bench_function(format!("{name} -> {name} (1 thread)"), |b| {
+            b.iter(|| one.install(|| run(&data, name, name)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, draughts, chess, tafl, formats);
 criterion_main!(benches);

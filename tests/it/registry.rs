@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use crate::check;
 use kifu::codec::ReadOptions;
 use kifu::family::Family;
-use kifu::format::{Format, FORMATS};
+use kifu::format::{by_name, Format, FORMATS};
 use kifu::ir::Game;
 
 fn root() -> &'static Path {
@@ -74,16 +74,25 @@ fn the_xml_schema_is_made_from_the_registry() {
     }
 }
 
-/// The format table of docs/cli.md ("Formats") lists every format of the
-/// list, in its order, with its family (`any` for an interchange format)
-/// and its extensions; with `KIFU_BLESS=1` the test writes the table, a
-/// new format's row with its description (the rows there kept as written).
-#[test]
-fn the_format_table_of_the_cli_docs_is_the_format_list() {
+/// A table of docs/cli.md made from the registry: the table under `head`
+/// holds `made`'s rows, in order, each a row of the doc whose first cells
+/// are the made row's key (`key` cells of it), or the made row where the
+/// doc has none; `check` is called on each row kept with its key. With
+/// `KIFU_BLESS=1` the test writes the table (a new row as made, the rows
+/// there kept as written).
+fn table_of_the_cli_docs(
+    head: &str,
+    key: usize,
+    made: &[String],
+    check: impl Fn(&[String], &str),
+    what: &str,
+) {
     let path = root().join("docs/cli.md");
     let doc = fs::read_to_string(&path).unwrap();
-    let head = "| format | extensions | family | what |\n|---|---|---|---|\n";
-    let start = doc.find(head).expect("docs/cli.md has the format table") + head.len();
+    let start = doc
+        .find(head)
+        .unwrap_or_else(|| panic!("docs/cli.md has the {what}"))
+        + head.len();
     let end = start + doc[start..].find("\n\n").unwrap_or(doc.len() - start) + 1;
     let rows: Vec<&str> = doc[start..end].lines().collect();
     let cells = |row: &str| -> Vec<String> {
@@ -92,45 +101,126 @@ fn the_format_table_of_the_cli_docs_is_the_format_list() {
             .map(|c| c.trim().to_string())
             .collect()
     };
-    let mut made = String::new();
-    for format in FORMATS {
-        let name = format!("`{}`", format.name);
-        let family = format.family.map_or("any", |f| f.name());
+    let mut table = String::new();
+    for made_row in made {
+        let wanted = cells(made_row);
         let row = rows
             .iter()
-            .find(|r| cells(r).first() == Some(&name))
-            .map(|r| r.to_string())
-            .unwrap_or_else(|| {
-                let extensions: Vec<String> = format
-                    .extensions
-                    .iter()
-                    .map(|e| format!("`.{e}`"))
-                    .collect();
-                format!(
-                    "| {name} | {} | {family} | {} |",
-                    extensions.join(", "),
-                    format.description
-                )
-            });
-        let c = cells(&row);
-        assert_eq!(c[2], family, "docs/cli.md: {name}'s family");
-        for e in format.extensions {
-            assert!(
-                c[1].contains(&format!("`.{e}`")),
-                "docs/cli.md: {name} lacks its extension .{e}"
-            );
-        }
-        made.push_str(&row);
-        made.push('\n');
+            .find(|r| cells(r).get(..key) == wanted.get(..key))
+            .map_or(made_row.clone(), |r| r.to_string());
+        check(&cells(&row), made_row);
+        table.push_str(&row);
+        table.push('\n');
     }
-    if made != doc[start..end] && std::env::var_os("KIFU_BLESS").is_some() {
-        fs::write(&path, format!("{}{made}{}", &doc[..start], &doc[end..])).unwrap();
+    if table != doc[start..end] && std::env::var_os("KIFU_BLESS").is_some() {
+        fs::write(&path, format!("{}{table}{}", &doc[..start], &doc[end..])).unwrap();
         return;
     }
     assert_eq!(
         doc[start..end],
-        made,
-        "docs/cli.md: the format table is not the format list (KIFU_BLESS=1 writes it)"
+        table,
+        "docs/cli.md: the {what} is not the registry's (KIFU_BLESS=1 writes it)"
+    );
+}
+
+/// The format table of docs/cli.md ("Formats") lists every format of the
+/// list, in its order, with its family (`any` for an interchange format)
+/// and its extensions (a new format's row made with its description).
+#[test]
+fn the_format_table_of_the_cli_docs_is_the_format_list() {
+    let made: Vec<String> = FORMATS
+        .iter()
+        .map(|format| {
+            let extensions: Vec<String> = format
+                .extensions
+                .iter()
+                .map(|e| format!("`.{e}`"))
+                .collect();
+            format!(
+                "| `{}` | {} | {} | {} |",
+                format.name,
+                extensions.join(", "),
+                format.family.map_or("any", |f| f.name()),
+                format.description
+            )
+        })
+        .collect();
+    table_of_the_cli_docs(
+        "| format | extensions | family | what |\n|---|---|---|---|\n",
+        1,
+        &made,
+        |row, made| {
+            let format = by_name(row[0].trim_matches('`')).expect("a format of the list");
+            assert_eq!(
+                row[2],
+                format.family.map_or("any", |f| f.name()),
+                "docs/cli.md: {}'s family ({made})",
+                row[0]
+            );
+            for e in format.extensions {
+                assert!(
+                    row[1].contains(&format!("`.{e}`")),
+                    "docs/cli.md: {} lacks its extension .{e}",
+                    row[0]
+                );
+            }
+        },
+        "format table",
+    );
+}
+
+/// The options table of docs/cli.md ("Format options") has a row for each
+/// option the registry declares, in the order of the format list: the
+/// formats that share its declaration, its name and its sides (a new
+/// option's row made with its values and default, which the doc may then
+/// say at more length).
+#[test]
+fn the_options_table_of_the_cli_docs_is_the_registrys() {
+    use kifu::options::{FormatOption, Sides, Values};
+    let mut options: Vec<(&'static FormatOption, Vec<&'static str>)> = Vec::new();
+    for format in FORMATS {
+        for option in format.options.list {
+            match options.iter_mut().find(|(o, _)| std::ptr::eq(*o, option)) {
+                Some((_, formats)) => formats.push(format.name),
+                None => options.push((option, vec![format.name])),
+            }
+        }
+    }
+    let sides = |o: &FormatOption| match o.sides {
+        Sides::Read => "read",
+        Sides::Write => "write",
+        Sides::Both => "read, write",
+    };
+    let made: Vec<String> = options
+        .iter()
+        .map(|(o, formats)| {
+            let formats: Vec<String> = formats.iter().map(|f| format!("`{f}`")).collect();
+            let values = match o.values {
+                Values::OneOf(words) => words
+                    .iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Values::Kind(kind) => kind.to_string(),
+            };
+            let default = match o.values {
+                Values::OneOf(_) => format!("`{}`", o.default),
+                Values::Kind(_) => o.default.to_string(),
+            };
+            format!(
+                "| {} | `{}` | {} | {values} | {default} |",
+                formats.join(", "),
+                o.name,
+                sides(o)
+            )
+        })
+        .collect();
+    table_of_the_cli_docs(
+        "| format | option | side | values | default |\n|---|---|---|---|---|\n",
+        3,
+        &made,
+        |_, _| {},
+        "options table",
     );
 }
 
