@@ -12,7 +12,7 @@ data stays outside the repository) prints, per type, its key, name, board,
 game count, the start position as an OpenTafl position record (rank 1
 first) and the observations; kifu's table of types
 (src/family/hnefatafl/aagenielsen_types.txt) was made from this output and
-the site's names, then checked by conformance/aagenielsen.sh."""
+the site's names, then checked by `conformance/peers.py run --by-type`."""
 import collections, glob, html, json, os, re, sys
 
 def sq(s):

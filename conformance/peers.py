@@ -3,7 +3,7 @@
 
 Usage:
   conformance/peers.py extract [--git PEER=GITDIR ...] [--mirrors DIR] OUT
-  conformance/peers.py run [--kifu PATH] [--markdown] [--by-file] [--failures N] OUT [SOURCE ...]
+  conformance/peers.py run [--kifu PATH] [--markdown] [--by-file] [--by-type] [--failures N] OUT [SOURCE ...]
 
 `extract` copies each peer's test files (PGN, PDN, aagenielsen.dk JSON
 records) out of a clone of its repository into OUT/<source>/, one folder per
@@ -33,11 +33,23 @@ out), with the first file, place and game of each (--failures N: N more).
 --by-file lists the files where kifu's games and a peer's count differ;
 --markdown prints the table as Markdown, as in the README.
 
+--by-type, for a source of records (aagenielsen.dk's), prints a table per
+game type (the record's AageGameTypeName, its entities decoded): the
+records; those the rules replay (`replayed`, with or without a warning:
+a capture or an end of the game where the record and the rules differ, a
+capture count); of those, the ones with a warning (`warned`); those read
+unchecked (`unchecked`: the rules as kifu knows them refuse a move,
+`rules-refused`, or kifu does not know the type, `rules-unknown`); those
+failed; the share replayed; and the type's most frequent reasons (the
+moves the rules refuse, the failures), as classes. Types kifu refuses as
+not tafl are listed apart, with their counts.
+
 Nothing fetched is kept in the repository: only this script.
 """
 
 import argparse
 import collections
+import html
 import json
 import os
 import re
@@ -168,7 +180,8 @@ def files_of(folder, exts):
 
 def run_kifu(kifu, folder, fmt, by_file):
     """kifu over FOLDER: (converted, failed, warned games, warnings by kind,
-    failures by (path, game), games by file where BY_FILE, else None)."""
+    failures by (path, game), games by file where BY_FILE, else None, and
+    each file's messages as (level, kind, text))."""
     with tempfile.TemporaryDirectory() as out_dir:
         cmd = [kifu, "convert", "-v", "--color", "never", "--to", "jsonl", folder]
         cmd += ["--out-dir", out_dir] if by_file else ["-o", os.devnull]
@@ -186,6 +199,7 @@ def run_kifu(kifu, folder, fmt, by_file):
     stderr = proc.stderr.decode("utf-8", errors="replace")
     converted = failed = None
     warned, kinds, errors = set(), collections.Counter(), {}
+    messages = collections.defaultdict(list)
     for line in stderr.splitlines():
         if line.startswith("converted "):
             words = line.replace(",", "").split()
@@ -197,6 +211,7 @@ def run_kifu(kifu, folder, fmt, by_file):
         # A message of no game is the file's: its game where a file is one record
         # (aagenielsen.dk's), else of no game (text between games, no games at all).
         key = (m["path"], int(m["game"] or 1))
+        messages[m["path"]].append((m["level"], m["kind"], m["text"]))
         if m["level"] == "warning":
             kinds[m["kind"] or "other"] += 1
             if m["game"] or fmt == "aagenielsen-json":
@@ -209,7 +224,7 @@ def run_kifu(kifu, folder, fmt, by_file):
     if per_file is not None:
         for path, _ in errors:
             per_file[os.path.splitext(os.path.relpath(path, folder))[0]] += 1
-    return converted, failed, len(warned - errors.keys()), kinds, errors, per_file
+    return converted, failed, len(warned - errors.keys()), kinds, errors, per_file, messages
 
 
 def error_class(text):
@@ -374,7 +389,7 @@ COUNTERS = {
 
 
 def run(args):
-    rows, failures, details = [], [], []
+    rows, failures, details, by_types = [], [], [], []
     sources = args.sources or [s for s in SOURCES if os.path.isdir(os.path.join(args.out, s))]
     for source in sources:
         if source not in SOURCES:
@@ -383,7 +398,10 @@ def run(args):
         peer, repo, _, exts, fmt, how = SOURCES[source]
         folder = os.path.join(args.out, source)
         files = files_of(folder, exts)
-        converted, failed, warned, kinds, errors, per_file = run_kifu(args.kifu, folder, fmt, args.by_file)
+        converted, failed, warned, kinds, errors, per_file, messages = run_kifu(args.kifu, folder, fmt,
+                                                                               args.by_file)
+        if args.by_type and how == "records":
+            by_types.append((source, by_type(files, messages)))
         counts = COUNTERS[how](files) if how else None
         note = None if counts is not None else NO_COUNT.get(how or peer)
         chess = (counts if how == "python-chess" else count_python_chess(files)) if exts == (".pgn",) else None
@@ -404,6 +422,8 @@ def run(args):
                     details.append(f"  {os.path.relpath(path, args.out)}: kifu {mine} "
                                    + " ".join(f"{who} {n}" for who, n in theirs))
     print_table(rows, args.markdown)
+    for source, types in by_types:
+        print_by_type(source, types, args.markdown, args.failures)
     if details:
         print("\nkifu's warnings by kind" + (", and the files where a peer's count differs:" if args.by_file
                                                else ":"))
@@ -419,6 +439,88 @@ def run(args):
         for where, game, text in items[1:args.failures + 1]:
             print(f"      {where} game {game}: {text}"[:300])
     return 0
+
+
+# Warnings that leave a record's moves unchecked.
+UNCHECKED = ("rules-refused", "rules-unknown")
+
+
+def record_type(path):
+    """A record's game type: (its AageGameTypeName, entities decoded, blanks trimmed; its key)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+        return html.unescape(record["AageGameTypeName"]).strip(), str(record.get("AageGameTypeKey", ""))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return "(not a record)", ""
+
+
+def reason(text):
+    """Why the rules refuse a record's move, or why it failed, as a class."""
+    text = re.sub(r"^the rules of .*? as kifu knows them refuse a move \((.*)\): the moves are read without "
+                  r"being checked$", r"\1", text)
+    return error_class(text)
+
+
+def by_type(files, messages):
+    """Per game type (by name, and by key where two share a name): [records, replayed, warned,
+    unchecked, failed, reasons, refused], where refused says the type is not a tafl game."""
+    typed = {path: record_type(path) for path in files}
+    keys = collections.defaultdict(set)
+    for name, key in typed.values():
+        keys[name].add(key)
+    types = collections.OrderedDict()
+    for path in files:
+        name, key = typed[path]
+        if len(keys[name]) > 1:  # two types of one name (Tyr 13x13): told apart by key
+            name = f"{name} (key {key})"
+        row = types.setdefault(name, [0, 0, 0, 0, 0, collections.Counter(), False])
+        row[0] += 1
+        said = messages.get(path, [])
+        errors = [text for level, _, text in said if level == "error"]
+        refused = [text for level, kind, text in said if kind in UNCHECKED]
+        if errors:
+            row[4] += 1
+            row[6] |= any("is not a tafl game" in e for e in errors)
+            row[5][reason(errors[0])] += 1
+        elif refused:
+            row[3] += 1
+            row[5][reason(refused[0])] += 1
+        else:
+            row[1] += 1
+            row[2] += bool(said)
+    return types
+
+
+def print_by_type(source, types, markdown, more):
+    """The table of game types of a source of records, the most records first."""
+    heads = ["game type", "records", "replayed", "warned", "unchecked", "failed", "replayed %"]
+    tafl = sorted(((n, r) for n, r in types.items() if not r[6]), key=lambda x: (-x[1][0], x[0]))
+    total = [sum(r[i] for _, r in tafl) for i in range(5)]
+    table = [[n, *map(str, r[:5]), f"{100 * r[1] / r[0]:.1f}"] for n, r in tafl]
+    table.append(["all tafl", *map(str, total), f"{100 * total[1] / max(total[0], 1):.2f}"])
+    print(f"\n{source}, by game type:")
+    if markdown:
+        print("| " + " | ".join(heads) + " |")
+        print("|---|" + "---:|" * (len(heads) - 1))
+        for r in table:
+            print("| " + " | ".join(r) + " |")
+    else:
+        widths = [max(len(r[i]) for r in table + [heads]) for i in range(len(heads))]
+        for r in [heads] + table:
+            print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    under = [(n, r) for n, r in tafl if r[1] < 0.99 * r[0]]
+    print(f"\n{len(tafl) - len(under)} of {len(tafl)} tafl types replay at least 99% of their records; "
+          f"{total[1]} of {total[0]} records replay")
+    refused = sorted((n, r[0]) for n, r in types.items() if r[6])
+    if refused:
+        print("refused, not tafl: " + ", ".join(f"{n} ({k})" for n, k in refused))
+    if under:
+        print("\nthe types under 99%, and why (count, reason):")
+    for name, r in under:
+        print(f"  {name}: {r[1]} of {r[0]} replayed ({100 * r[1] / r[0]:.1f}%)")
+        for text, n in r[5].most_common(3 + more):
+            print(f"      {n} x {text}"[:300])
 
 
 def print_table(rows, markdown):
@@ -464,6 +566,8 @@ def main():
     rn.add_argument("--failures", type=int, default=0, metavar="N", help="list N more failures of each class")
     rn.add_argument("--by-file", action="store_true",
                     help="list the files where kifu's games and a peer's count differ")
+    rn.add_argument("--by-type", action="store_true",
+                    help="for a source of records (aagenielsen.dk's), a table per game type")
     rn.add_argument("out")
     rn.add_argument("sources", nargs="*", help="only these sources (folders under OUT)")
     args = ap.parse_args()

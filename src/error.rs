@@ -146,6 +146,8 @@ kinds! {
     PlayedOn = "played-on",
     /// `timeout-played-on`: a record that plays on after a timeout.
     TimeoutPlayedOn = "timeout-played-on",
+    /// `repeated-moves`: a hnefatafl record that writes a run of moves twice in a row.
+    RepeatedMoves = "repeated-moves",
     /// `king-capture-completed`: a king's capture completed by the rules.
     KingCaptureCompleted = "king-capture-completed",
     /// `lower-case-castling`: castling written in lower case.

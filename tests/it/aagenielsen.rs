@@ -117,8 +117,10 @@ fn the_table_names_every_type_once_with_rules_on_its_board() {
 fn every_type_starts_from_its_own_position() {
     // For each type and start position: each piece of the side to move
     // first that may move, moved first, replays; a piece of the other side
-    // moved first is refused, and the game is read unchecked with a
-    // `rules-refused` warning at the move, not lost.
+    // moved first (as some of the site's records begin) replays too, with
+    // that side moving first and a `first-mover` warning at the move,
+    // never read unchecked: the other side's pieces stand where the table
+    // puts them.
     let dir = tempfile::tempdir().unwrap();
     let mut made = Vec::new();
     for (name, key, layouts) in tafl_types() {
@@ -162,15 +164,19 @@ fn every_type_starts_from_its_own_position() {
     let err = stderr(&out);
     for (file, good, name, from) in &made {
         let f = file.file_name().unwrap().to_string_lossy().into_owned();
-        let refused = err
-            .lines()
-            .any(|l| l.contains(&f) && l.contains("warning[rules-refused]"));
-        assert_eq!(refused, !good, "{name} ({from}): {err}");
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        assert!(
+            !said.iter().any(|l| l.contains("warning[rules-refused]")),
+            "{name} ({from}): {err}"
+        );
+        let turned = said.iter().any(|l| l.contains("warning[first-mover]"));
+        assert_eq!(turned, !good, "{name} ({from}): {err}");
         if !good {
-            let line = err.lines().find(|l| l.contains(&f)).unwrap();
+            let line = said[0];
             assert!(line.contains(".json:1:"), "{line}");
             assert!(
-                line.contains(&format!("1. {from}-")) && line.contains(&format!("{from}")),
+                line.contains("game 1: the first move is the ")
+                    && line.contains(", which the rules of the game type do not say"),
                 "{line}"
             );
         }
@@ -361,10 +367,9 @@ fn the_site_s_folder_converts_game_by_game() {
             &["d1-d3".into(), "timeout".into(), "f4-c4".into()],
         ),
     );
-    write(
-        "game-151-1-4.json",
-        record("Tyr 11x11", 151, &["f6-f5".into(), "a1-a2".into()]),
-    );
+    let tyr = record("Tyr 11x11", 151, &["a1-a2".into(), "a2-a3".into()]);
+    let tyr_at = tyr.find("\"a2-a3\"").unwrap() + 2;
+    write("game-151-1-4.json", tyr);
     let out = kifu(
         &[
             "convert",
@@ -385,11 +390,13 @@ fn the_site_s_folder_converts_game_by_game() {
             "game-162-1-1.json:1:26: error: game 1: the game type `Daldøs 3x12` is not a tafl game: kifu reads aagenielsen.dk's tafl games alone",
             "game-16-1-2.json:1:107: warning[capture-unruled]: game 1: 1. d1-d3xk6: the rules capture nothing on k6, which the record lists: the record's word is kept (position: /3ttttt3/",
             "game-16-1-3.json:1:115: warning[timeout-played-on]: game 1: `timeout` before move 3, and the record plays on: read past",
-            "game-151-1-4.json:1:91: warning[rules-refused]: game 1: the rules of `Tyr 11x11` as kifu knows them refuse a move (1. f6-f5: the piece on f6 is the defenders', and the attackers are to move",
         ],
         "stderr",
     );
     let err = stderr(&out);
+    assert!(err.contains(&format!(
+        "game-151-1-4.json:1:{tyr_at}: warning[rules-refused]: game 1: the rules of `Tyr 11x11` as kifu knows them refuse a move (1... a2-a3: the piece on a2 is the attackers', and the defenders are to move"
+    )), "{err}");
     assert!(!err.contains("looks like json"), "{err}");
     let tafl = stdout(&out);
     contains_all(
@@ -397,10 +404,93 @@ fn the_site_s_folder_converts_game_by_game() {
         &[
             "1. D1-D3xK6 F4-C4 2. -- *",
             "1. D1-D3 F4-C4 *",
-            "1. F6-F5 A1-A2 *",
+            "1. A1-A2 A2-A3 *",
             "[Board \"11x11\"]",
             "[Variant \"Tyr 11x11\"]",
         ],
         "stdout",
     );
+}
+
+#[test]
+fn a_run_of_moves_written_twice_in_a_row_is_read_once_for_every_type() {
+    // The site wrote some games' moves again right after they were played
+    // (`e1-e2 f5-b5 e1-e2 f5-b5`): the second writing cannot be played (its
+    // pieces have left), and was refused, the game read unchecked. For each
+    // type: four quiet moves, one or two of them written twice in a row;
+    // the game replays with a `repeated-moves` warning at the second
+    // writing, and is written with the four moves once.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        let mut pos = Position::new(rules);
+        let mut side = first(rules);
+        let mut moves = Vec::new();
+        for _ in 0..4 {
+            let Some(mv) = quiet_move(&pos, rules, side) else {
+                break;
+            };
+            pos.play(&mv, side, true).unwrap();
+            moves.push(format!("{}-{}", mv.from, mv.to));
+            side = side.other();
+        }
+        if moves.len() < 4 {
+            continue;
+        }
+        for run in [1, 2] {
+            // The run ending with the third move, written again after it.
+            let mut written = moves[..3].to_vec();
+            written.extend_from_slice(&moves[3 - run..3]);
+            written.push(moves[3].clone());
+            let file = dir.path().join(format!("game-{key}-{run}-1.json"));
+            let text = record(name, key, &written);
+            // The second writing's first move: its second occurrence.
+            let again = format!("\"{}\"", moves[3 - run]);
+            let first_at = text.find(&again).unwrap();
+            let at = first_at + 1 + text[first_at + 1..].find(&again).unwrap() + 2;
+            fs::write(&file, text).unwrap();
+            made.push((file, name, run, at, moves.clone()));
+        }
+    }
+    assert!(made.len() >= 300, "{}", made.len());
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &dir.path().to_string_lossy(),
+            "--out-dir",
+            &dir.path().join("out").to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
+    let err = stderr(&out);
+    for (file, name, run, at, moves) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let repeated = moves[3 - run..3].join(" ");
+        assert!(
+            said.iter().any(|l| l.ends_with(&format!(
+                ".json:1:{at}: warning[repeated-moves]: game 1: the record writes `{repeated}` twice in a row, and the rules refuse the second writing: read once"
+            ))),
+            "{name}: {said:?}"
+        );
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let tafl =
+            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let up: Vec<String> = moves.iter().map(|m| m.to_uppercase()).collect();
+        let once = format!("1. {} {} 2. {} {} *", up[0], up[1], up[2], up[3]);
+        // The moves once, the win and suicide marks the rules judge aside.
+        let unmarked = tafl.replace("--", "").replace("++", "");
+        assert!(unmarked.contains(&once), "{name}: {once} in {tafl}");
+    }
 }

@@ -346,6 +346,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // Where each move is written, to locate errors.
     let mut cursor = text.find("\"Moves\"").unwrap_or(0);
     let mut places = Vec::with_capacity(record.moves.len());
+    // Each ply's move as the record writes it, to find a run written twice.
+    let mut texts: Vec<&str> = Vec::with_capacity(record.moves.len());
     for (i, m) in record.moves.iter().enumerate() {
         let found = text[cursor..]
             .find(&format!("\"{m}\""))
@@ -388,6 +390,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         game.moves
             .plies
             .push(Ply::new(number, side, Move::Tafl(mv)));
+        texts.push(m);
         side = side.other();
         if side == first {
             number += 1;
@@ -398,30 +401,34 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // The game is replayed from each start position the site has used
     // for its type, in turn, until one bears its moves out; the error is
     // the first's.
-    let locate = |i: usize| places.get(i).copied();
     let rules_tag = game.tags.iter().position(|t| t.name == "Rules");
     let mut first_error = None;
-    for (n, layout) in layouts.iter().enumerate() {
-        let mut tried = game.clone();
-        if n > 0 {
-            if let (Variant::Tafl(board), Some(i)) = (&mut tried.variant, rules_tag) {
-                board.rules = Some(layout.clone());
-                tried.tags[i].value = rule_name(layout);
-            }
+    match replay_layouts(&game, &layouts, dim, rules_tag, &places) {
+        Ok((replayed, mut said)) => {
+            game = replayed;
+            warnings.append(&mut said);
         }
-        let mut said = Vec::new();
-        match tafl::settle(&mut tried, Some(dim), true, &mut said, &locate) {
-            Ok(()) => {
-                game = tried;
-                warnings.append(&mut said);
-                first_error = None;
-                break;
-            }
-            Err(e) => {
-                first_error.get_or_insert(e);
+        Err(e) => {
+            // The record as written is refused under every start position:
+            // the readings of it the site's records call for are tried.
+            let at = places.iter().position(|&p| p == (e.line, e.col));
+            let tried = Reading {
+                game: game.clone(),
+                places: places.clone(),
+                texts: texts.clone(),
+                layouts: layouts.clone(),
+            };
+            match mend(tried, at, first, dim, rules_tag) {
+                Some((mended, replayed, mut said)) => {
+                    game = replayed;
+                    places = mended.places;
+                    warnings.append(&mut said);
+                }
+                None => first_error = Some(e),
             }
         }
     }
+    let locate = |i: usize| places.get(i).copied();
     // The site played the game: where the rules as kifu knows them refuse
     // a move under every start position, kifu's knowledge of the game type
     // is wanting, not the record; it is read without its moves checked,
@@ -521,6 +528,186 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         }
     }
     Ok(Parsed { game, warnings })
+}
+
+/// Replays a game under each start position of its type in turn, until
+/// one bears its moves out: the game replayed and its warnings, else the
+/// first start position's error. The game comes with the first's rules.
+fn replay_layouts(
+    game: &Game,
+    layouts: &[Rules],
+    dim: u8,
+    rules_tag: Option<usize>,
+    places: &[(usize, usize)],
+) -> Result<(Game, Vec<Problem>), Problem> {
+    let locate = |i: usize| places.get(i).copied();
+    let mut first_error = None;
+    for (n, layout) in layouts.iter().enumerate() {
+        let mut tried = game.clone();
+        if n > 0 {
+            set_rules(&mut tried, layout, rules_tag);
+        }
+        let mut said = Vec::new();
+        match tafl::settle(&mut tried, Some(dim), true, &mut said, &locate) {
+            Ok(()) => return Ok((tried, said)),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok((game.clone(), Vec::new())),
+    }
+}
+
+/// Plays a game by these rules, its Rules tag naming them.
+fn set_rules(game: &mut Game, rules: &Rules, rules_tag: Option<usize>) {
+    if let (Variant::Tafl(board), Some(i)) = (&mut game.variant, rules_tag) {
+        board.rules = Some(rules.clone());
+        game.tags[i].value = rule_name(rules);
+    }
+}
+
+/// A reading of a record's moves: the game, where each ply is written, its
+/// text as written, and the start positions it is replayed from.
+#[derive(Clone)]
+struct Reading<'a> {
+    game: Game,
+    places: Vec<(usize, usize)>,
+    texts: Vec<&'a str>,
+    layouts: Vec<Rules>,
+}
+
+/// The longest run of moves a record is taken to write twice in a row.
+const LONGEST_REPEAT: usize = 8;
+
+/// Where the rules refuse a record's moves under every start position (at
+/// ply `at`, where known), the mends the site's records call for, in turn
+/// until the moves replay: a run of moves the record writes twice in a
+/// row, whose second writing the rules refuse, is read once (the site
+/// wrote some moves again after they were played: `e1-e2`, `f5-b5`,
+/// `e1-e2`, `f5-b5`); a first move of the side the rules do not start
+/// with is read with that side moving first, under its rules with `atkf`
+/// turned. Each mend is a warning; none is kept unless the moves then
+/// replay.
+fn mend(
+    mut reading: Reading,
+    mut at: Option<usize>,
+    first: Side,
+    dim: u8,
+    rules_tag: Option<usize>,
+) -> Option<(Reading, Game, Vec<Problem>)> {
+    let mut said = Vec::new();
+    let mut turned = false;
+    for _ in 0..=2 * LONGEST_REPEAT {
+        let k = at?;
+        if k == 0 && !turned {
+            turned = true;
+            let mover = reading.game.moves.plies.first()?.side.other();
+            let layouts: Vec<Rules> = reading
+                .layouts
+                .iter()
+                .map(|r| with_first(r, mover))
+                .collect::<Option<_>>()?;
+            set_rules(&mut reading.game, layouts.first()?, rules_tag);
+            reading.layouts = layouts;
+            renumber(&mut reading.game.moves.plies, mover);
+            said.push(
+                Problem::at(
+                    reading.places[0],
+                    format!(
+                        "the first move is the {}', which the rules of the game type do not say: \
+                         the {} are read as moving first",
+                        side_name(mover),
+                        side_name(mover)
+                    ),
+                )
+                .of_kind(Kind::FirstMover),
+            );
+        } else {
+            let (i, n) = repeated_run(&reading.texts, k)?;
+            said.push(
+                Problem::at(
+                    reading.places[i],
+                    format!(
+                        "the record writes {} twice in a row, and the rules refuse the second \
+                         writing: read once",
+                        crate::error::quote(&reading.texts[i..i + n].join(" "))
+                    ),
+                )
+                .of_kind(Kind::RepeatedMoves),
+            );
+            reading.game.moves.plies.drain(i..i + n);
+            reading.places.drain(i..i + n);
+            reading.texts.drain(i..i + n);
+            let mover = if turned { first.other() } else { first };
+            renumber(&mut reading.game.moves.plies, mover);
+        }
+        match replay_layouts(
+            &reading.game,
+            &reading.layouts,
+            dim,
+            rules_tag,
+            &reading.places,
+        ) {
+            Ok((game, mut more)) => {
+                said.append(&mut more);
+                return Some((reading, game, said));
+            }
+            Err(e) => at = reading.places.iter().position(|&p| p == (e.line, e.col)),
+        }
+    }
+    None
+}
+
+/// The run of moves around ply `k` that repeats the run just before it
+/// (`texts[i..i + n] == texts[i - n..i]`, `i <= k < i + n`), the shortest:
+/// its start and length.
+fn repeated_run(texts: &[&str], k: usize) -> Option<(usize, usize)> {
+    (1..=LONGEST_REPEAT).find_map(|n| {
+        (k.saturating_sub(n - 1)..=k)
+            .find(|&i| i >= n && i + n <= texts.len() && texts[i..i + n] == texts[i - n..i])
+            .map(|i| (i, n))
+    })
+}
+
+/// Numbers the plies anew, `first` moving first, the sides alternating.
+fn renumber(plies: &mut [Ply], first: Side) {
+    let (mut number, mut side) = (1, first);
+    for ply in plies {
+        ply.number = number;
+        ply.side = side;
+        side = side.other();
+        if side == first {
+            number += 1;
+        }
+    }
+}
+
+/// The attackers or the defenders, as messages name them.
+fn side_name(side: Side) -> &'static str {
+    if side == ATTACKERS {
+        "attackers"
+    } else {
+        "defenders"
+    }
+}
+
+/// The rules with `mover` moving first (`atkf` turned where it differs).
+fn with_first(rules: &Rules, mover: Side) -> Option<Rules> {
+    let attackers = mover == ATTACKERS;
+    if rules.attackers_first == attackers {
+        return Some(rules.clone());
+    }
+    let atkf = if attackers { "atkf:y" } else { "atkf:n" };
+    let mut entries: Vec<&str> = rules
+        .text()
+        .split(' ')
+        .filter(|e| !e.starts_with("atkf:"))
+        .collect();
+    entries.insert(1.min(entries.len()), atkf);
+    Rules::parse(&entries.join(" ")).ok()
 }
 
 /// Reads one move: `e2-d2xc2xd3`, `k7h7`, `i3-i7-i11xi5xi9`.
