@@ -31,6 +31,20 @@ macro_rules! kinds {
                     $(Kind::$variant => $name,)*
                 }
             }
+
+            /// What the kind is, in one sentence: its doc without the
+            /// name (the table of kinds in docs/cli.md).
+            pub fn what(self) -> String {
+                let doc = match self {
+                    $(Kind::$variant => concat!($($doc, " ",)*),)*
+                };
+                let doc = doc.trim();
+                let what = doc
+                    .strip_prefix('`')
+                    .and_then(|d| d.split_once("`: "))
+                    .map_or(doc, |(_, what)| what);
+                what.split_whitespace().collect::<Vec<_>>().join(" ")
+            }
         }
     };
 }

@@ -224,6 +224,24 @@ fn the_options_table_of_the_cli_docs_is_the_registrys() {
     );
 }
 
+/// The table of kinds of docs/cli.md ("Kinds") is the list of kinds
+/// (`kifu::error::Kind::ALL`), each with its doc's sentence, so that a kind
+/// added in the code is in the book (`KIFU_BLESS=1` writes the table).
+#[test]
+fn the_kinds_table_of_the_cli_docs_is_the_list_of_kinds() {
+    let made: Vec<String> = kifu::error::Kind::ALL
+        .iter()
+        .map(|k| format!("| `{}` | {} |", k.name(), k.what()))
+        .collect();
+    table_of_the_cli_docs(
+        "| kind | what |\n|---|---|\n",
+        2,
+        &made,
+        |_, _| {},
+        "table of kinds",
+    );
+}
+
 /// A record read as `format` reads it.
 fn read(format: &'static Format, text: &str) -> Result<Game, kifu::error::Problem> {
     (format.read.unwrap())(text, &ReadOptions::default()).map(|p| p.game)
