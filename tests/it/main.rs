@@ -50,6 +50,7 @@ mod limits;
 mod loose;
 mod machinery;
 mod messages;
+mod naming;
 mod options;
 mod outputs;
 mod parquet;
