@@ -57,6 +57,7 @@ mod parquet;
 mod pictures;
 mod policy;
 mod properties;
+mod recipes;
 mod registry;
 mod scanners;
 mod scoresheet_print;
