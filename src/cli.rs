@@ -324,7 +324,7 @@ impl clap::builder::TypedValueParser for FormatName {
 
 /// The end of `kifu convert --help`.
 pub const EXAMPLES: &str = "Examples:
-  kifu convert --to draughts-diag archive/ --out-dir out/
+  kifu convert --from draughts-num --to draughts-diag archive/ --out-dir out/
       every numbered-square draughts file under archive/, in diagonal coordinates
   kifu convert games.pgn -o sheets.html
       chess games as printable scoresheets (the format from -o's extension)

@@ -446,8 +446,9 @@ pub fn check(
         if let Some((other, other_who, other_from_input)) = seen.get(&key) {
             return refuse(match (from_input, other_from_input) {
                 (true, true) => format!(
-                    "{other_who} and {who} would both be written to {}: convert them \
-                     into different --out-dir folders",
+                    "{other_who} and {who} would both be written to {}, one file by two \
+                     names (a link in the output folder, or a file system that makes two \
+                     names one): write them elsewhere",
                     path.display()
                 ),
                 (true, false) => {

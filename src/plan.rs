@@ -132,11 +132,45 @@ pub struct Job {
     /// Its format.
     pub from: &'static Format,
     /// Its own output under `--out-dir`; `None` when the run has one
-    /// output for every input.
+    /// output for every input. [`Plan::check`] settles it where two
+    /// outputs would meet (the rule of `docs/cli.md`, "How `--out-dir`
+    /// names outputs").
     pub out: Option<PathBuf>,
+    /// What its output under `--out-dir` is named from.
+    naming: Option<Naming>,
 }
 
 impl Job {
+    /// A job of a file (or a folder of tables, or standard input: `None`)
+    /// whose output under `out_dir` is at `rel` there (the path of the
+    /// input under the folder named, or its file name), with the output
+    /// format `to`'s extension.
+    fn new(
+        input: Option<PathBuf>,
+        from: &'static Format,
+        out_dir: Option<&Path>,
+        rel: &Path,
+        to: &Format,
+    ) -> Job {
+        let naming = out_dir.map(|d| Naming {
+            dir: d.join(rel.parent().unwrap_or(Path::new(""))),
+            archive: None,
+            name: rel
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned(),
+            nth: 1,
+        });
+        Job {
+            input,
+            member: None,
+            from,
+            out: naming.as_ref().map(|n| n.path(0, 0, to)),
+            naming,
+        }
+    }
+
     /// How messages name the input: its path, `-`, or
     /// `archive.zip:member.pgn` (`#2` after the second entry of one path).
     pub fn name(&self) -> String {
@@ -237,10 +271,16 @@ impl Plan {
             .sum()
     }
 
-    /// Refuses an output that is an input and two outputs that are one file
-    /// ([`output::check`]), for the outputs the flags (`outputs`) and the
-    /// jobs name; `to` is the output format.
-    pub fn check(&self, outputs: &Outputs<'_>, to: &Format) -> Result<(), Error> {
+    /// Settles the jobs' outputs under `--out-dir` where two would meet
+    /// (`x.pgn` and `x.sllavcco` give
+    /// `x.pgn.jsonl` and `x.sllavcco.jsonl`: the rule of `docs/cli.md`,
+    /// "How `--out-dir` names outputs"), then refuses an output that
+    /// is an input and two outputs that are one file ([`output::check`]),
+    /// for the outputs the flags (`outputs`) and the jobs name; `to` is
+    /// the output format. Called after [`Plan::set_aside`], so that the
+    /// inputs set aside name nothing.
+    pub fn check(&mut self, outputs: &Outputs<'_>, to: &Format) -> Result<(), Error> {
+        settle(&mut self.jobs, to);
         // The tables of a folder read (csv) are inputs too.
         let tables: Vec<PathBuf> = self
             .jobs
@@ -346,12 +386,7 @@ pub fn plan(
                 )));
             }
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str()));
-            jobs.push(Job {
-                input: Some(input.clone()),
-                member: None,
-                from,
-                out: out_dir.map(|d| out_path(d, name, 1, to)),
-            });
+            jobs.push(Job::new(Some(input.clone()), from, out_dir, name, to));
             continue;
         }
         if input.as_os_str() == STDIN {
@@ -363,12 +398,7 @@ pub fn plan(
                     "standard input has no file name for --out-dir: use -o".to_string(),
                 ));
             }
-            jobs.push(Job {
-                input: None,
-                member: None,
-                from,
-                out: None,
-            });
+            jobs.push(Job::new(None, from, None, Path::new(""), to));
             continue;
         }
         let meta = fs::metadata(input).map_err(|e| Error::io(input, e))?;
@@ -384,13 +414,7 @@ pub fn plan(
                 let Some(guessed) = format::in_folder(&file, from) else {
                     continue;
                 };
-                let out = out_dir.map(|d| out_path(d, &rel, 1, to));
-                jobs.push(Job {
-                    input: Some(file),
-                    member: None,
-                    from: guessed,
-                    out,
-                });
+                jobs.push(Job::new(Some(file), guessed, out_dir, &rel, to));
             }
             // A folder of refused members or damaged archives is not empty.
             let refused = notes[before.1..]
@@ -444,13 +468,7 @@ pub fn plan(
                 }
             };
             let name = Path::new(input.file_name().unwrap_or(input.as_os_str()));
-            let out = out_dir.map(|d| out_path(d, name, 1, to));
-            jobs.push(Job {
-                input: Some(input.clone()),
-                member: None,
-                from: fmt,
-                out,
-            });
+            jobs.push(Job::new(Some(input.clone()), fmt, out_dir, name, to));
         }
     }
     Ok(p)
@@ -487,7 +505,6 @@ fn zip_jobs(
             return;
         }
     };
-    let folder = rel.with_extension("");
     for link in &listing.links {
         notes.push(note(
             Severity::Warning,
@@ -501,9 +518,24 @@ fn zip_jobs(
         let Some(guessed) = format::in_folder(Path::new(last), from) else {
             continue;
         };
-        let out = match (out_dir, &member.path) {
+        let naming = match (out_dir, &member.path) {
             (None, _) => None,
-            (Some(d), Ok(path)) => Some(out_path(d, &folder.join(path), member.nth, to)),
+            (Some(d), Ok(path)) => Some(Naming {
+                dir: d.join(rel.parent().unwrap_or(Path::new(""))),
+                archive: Some((
+                    rel.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                    path.parent().unwrap_or(Path::new("")).to_path_buf(),
+                )),
+                name: path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                nth: member.nth,
+            }),
             (Some(d), Err(why)) => {
                 notes.push(note(
                     Severity::Error,
@@ -521,7 +553,8 @@ fn zip_jobs(
             input: Some(zip.to_path_buf()),
             member: Some(member),
             from: guessed,
-            out,
+            out: naming.as_ref().map(|n| n.path(0, 0, to)),
+            naming,
         });
     }
     if let Some(e) = listing.damage {
@@ -687,25 +720,238 @@ fn walk(dir: &Path, notes: &mut Vec<Diagnostic>) -> Result<Vec<PathBuf>, Error> 
     Ok(out)
 }
 
-/// Where the output of an input goes under `--out-dir` (`dir`): its path
-/// relative to what was named (`rel`), with the output format's extension
-/// instead of its own, compressed as the input was (`.gz`, `.zst`, `.bz2`,
-/// `.xz` kept), and `#N` after the stem for the N-th entry of one path in
-/// an archive (`nth`, from 1).
+/// Where the output of an input goes under `--out-dir` (`dir`) before it
+/// meets another ([`Plan::check`] settles that): its path relative to what
+/// was named (`rel`), with the output format's extension instead of its
+/// own, compressed as the input was (`.gz`, `.zst`, `.bz2`, `.xz` kept),
+/// and `#N` after the stem for the N-th entry of one path in an archive
+/// (`nth`, from 1).
 pub fn out_path(dir: &Path, rel: &Path, nth: usize, to: &Format) -> PathBuf {
-    let stem = format::stem(rel);
-    let parent = rel.parent().unwrap_or(Path::new(""));
+    let name = rel.file_name().unwrap_or_default().to_string_lossy();
+    dir.join(rel.parent().unwrap_or(Path::new("")))
+        .join(out_name(&name, nth, 0, to))
+}
+
+/// The file name of the output of the input file `name` (the `nth` entry
+/// of its path in an archive), at a `level` of the rule that keeps outputs
+/// apart ([`Naming`]): 0, the stem with the output format's extension
+/// (`g.pgn` -> `g.jsonl`); 1, the input's extension kept (`g.pgn.jsonl`);
+/// 2 and up, numbered too (`g.pgn#2.jsonl`). A compressed input's
+/// compression stays last (`g.pgn.gz` -> `g.jsonl.gz`, `g.pgn.jsonl.gz`).
+fn out_name(name: &str, nth: usize, level: usize, to: &Format) -> String {
+    let lower = name.to_ascii_lowercase();
+    let plain = input::uncompressed_name(&lower).len();
+    let compressed = &lower[plain..];
+    let base = match level {
+        0 => format::stem(Path::new(name)),
+        _ => name[..plain].to_string(),
+    };
     // The second entry of one path in an archive: `g#2.jsonl`.
     let nth = if nth > 1 {
         format!("#{nth}")
     } else {
         String::new()
     };
-    // A compressed input gives an output compressed the same way.
-    let name = rel.to_string_lossy().to_ascii_lowercase();
-    let compressed = &name[input::uncompressed_name(&name).len()..];
-    dir.join(parent)
-        .join(format!("{stem}{nth}.{}{compressed}", to.extensions[0]))
+    let numbered = if level > 1 {
+        format!("#{level}")
+    } else {
+        String::new()
+    };
+    format!("{base}{nth}{numbered}.{}{compressed}", to.extensions[0])
+}
+
+/// What the output of a job under `--out-dir` is named from, and the rule
+/// that keeps outputs apart. Each input's output is first named at level 0
+/// ([`out_path`]: `x.pgn` -> `x.jsonl`). Where two would meet (one path,
+/// compared without regard to case, as some file systems compare them), or
+/// an output file would be a folder other outputs go in, every output
+/// there at the lowest level of those meeting goes one level up: a file
+/// keeps its input's extension (`x.pgn.jsonl`, `x.sllavcco.jsonl`), an
+/// archive's folder its `.zip` (`games.zip/`, beside a folder `games/`);
+/// where one meets names that have gone up already, it keeps its name and
+/// they go on; where names that have gone up meet each other, the first in
+/// the run's order keeps its name and the others are numbered
+/// (`x.pgn#2.jsonl`, `games.zip#2/`), until no two meet. The names depend
+/// on the run's inputs alone, never on what the output folder holds, and
+/// an output whose first name meets no other's keeps it.
+#[derive(Debug, Clone)]
+struct Naming {
+    /// `--out-dir` with the input's (or its archive's) folders under what
+    /// was named.
+    dir: PathBuf,
+    /// For an archive's member: the archive's file name, and the member's
+    /// folders inside it.
+    archive: Option<(String, PathBuf)>,
+    /// The input's file name (a member's last part).
+    name: String,
+    /// The entry's number among those of its path in an archive (from 1).
+    nth: usize,
+}
+
+impl Naming {
+    /// The folder its archive's members go in, with that folder at
+    /// `folder` level; `None` for a file that is not an archive's member.
+    fn folder(&self, folder: usize) -> Option<PathBuf> {
+        let (archive, _) = self.archive.as_ref()?;
+        Some(
+            self.dir.join(match folder {
+                0 => Path::new(archive)
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                1 => archive.clone(),
+                n => format!("{archive}#{n}"),
+            }),
+        )
+    }
+
+    /// The output's path with its archive's folder at `folder` level and
+    /// its own name at `level`.
+    fn path(&self, folder: usize, level: usize, to: &Format) -> PathBuf {
+        let name = out_name(&self.name, self.nth, level, to);
+        match (self.folder(folder), &self.archive) {
+            (Some(top), Some((_, inner))) => top.join(inner).join(name),
+            _ => self.dir.join(name),
+        }
+    }
+}
+
+/// A path as two outputs meet: without regard to case.
+fn meeting(path: &Path) -> String {
+    path.to_string_lossy().to_lowercase()
+}
+
+/// Settles the outputs of `jobs` under `--out-dir` by the rule of
+/// [`Naming`], to the output format `to`.
+fn settle(jobs: &mut [Job], to: &Format) {
+    /// A name that may have to change: a job's file, an archive's folder.
+    #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    enum Item {
+        File(usize),
+        Folder(usize),
+    }
+    // Each archive's folder is one for all its members; the first member
+    // gives its place in the run's order.
+    let mut archives: HashMap<&Path, usize> = HashMap::new();
+    let mut archive_of: Vec<Option<usize>> = Vec::with_capacity(jobs.len());
+    let mut first: Vec<usize> = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        let zip = match (&job.naming, &job.input) {
+            (
+                Some(Naming {
+                    archive: Some(_), ..
+                }),
+                Some(input),
+            ) => {
+                let next = archives.len();
+                let a = *archives.entry(input.as_path()).or_insert(next);
+                if a == first.len() {
+                    first.push(i);
+                }
+                Some(a)
+            }
+            _ => None,
+        };
+        archive_of.push(zip);
+    }
+    let mut level = vec![0usize; jobs.len()];
+    let mut folder_level = vec![0usize; first.len()];
+    loop {
+        // Every output by its path, and every folder outputs go in: the
+        // archives whose own folder it is, and whether it is any other
+        // folder (one of the inputs' folders, or inside an archive), whose
+        // name cannot change.
+        let mut files: HashMap<String, Vec<Item>> = HashMap::new();
+        let mut folders: HashMap<String, (Vec<Item>, bool)> = HashMap::new();
+        for (i, job) in jobs.iter().enumerate() {
+            let Some(naming) = &job.naming else { continue };
+            let folder = archive_of[i].map_or(0, |a| folder_level[a]);
+            let path = naming.path(folder, level[i], to);
+            let top = naming.folder(folder).map(|f| meeting(&f));
+            for above in path.ancestors().skip(1) {
+                if above.as_os_str().is_empty() {
+                    break;
+                }
+                let key = meeting(above);
+                let entry = folders.entry(key.clone()).or_default();
+                match (archive_of[i], &top) {
+                    (Some(a), Some(top)) if *top == key => {
+                        if !entry.0.contains(&Item::Folder(a)) {
+                            entry.0.push(Item::Folder(a));
+                        }
+                    }
+                    _ => entry.1 = true,
+                }
+            }
+            files.entry(meeting(&path)).or_default().push(Item::File(i));
+        }
+        let at = |item: &Item| match item {
+            Item::File(i) => level[*i],
+            Item::Folder(a) => folder_level[*a],
+        };
+        let order = |item: &Item| match item {
+            Item::File(i) => *i,
+            Item::Folder(a) => first[*a],
+        };
+        // Those that meet where a name that cannot change is (`fixed`) all
+        // go up. Else one alone at the lowest level keeps its name; several
+        // there all go up from level 0, and all but the first in the run's
+        // order from above; those above the lowest go up.
+        let climb = |mut met: Vec<Item>, fixed: bool| -> Vec<Item> {
+            met.sort_by_key(order);
+            let lowest = met.iter().map(at).min().unwrap_or(0);
+            let low: Vec<usize> = (0..met.len()).filter(|&k| at(&met[k]) == lowest).collect();
+            let keep = match (fixed, low.len(), lowest) {
+                (true, _, _) | (false, 2.., 0) => None,
+                (false, _, _) => Some(low[0]),
+            };
+            met.into_iter()
+                .enumerate()
+                .filter(|(k, _)| Some(*k) != keep)
+                .map(|(_, m)| m)
+                .collect()
+        };
+        // An archive's folder first: its members' names may then meet no
+        // more.
+        let mut up: Vec<Item> = Vec::new();
+        for (key, (tops, fixed)) in &folders {
+            if !files.contains_key(key) && !tops.is_empty() && (tops.len() > 1 || *fixed) {
+                up.extend(climb(tops.clone(), *fixed));
+            }
+        }
+        if up.is_empty() {
+            for (key, met) in &files {
+                match folders.get(key) {
+                    // An output file where outputs go in a folder.
+                    Some((tops, fixed)) => {
+                        let mut met = met.clone();
+                        met.extend(tops);
+                        up.extend(climb(met, *fixed));
+                    }
+                    None if met.len() > 1 => up.extend(climb(met.clone(), false)),
+                    None => {}
+                }
+            }
+        }
+        if up.is_empty() {
+            break;
+        }
+        up.sort();
+        up.dedup();
+        for item in up {
+            match item {
+                Item::File(i) => level[i] += 1,
+                Item::Folder(a) => folder_level[a] += 1,
+            }
+        }
+    }
+    for (i, job) in jobs.iter_mut().enumerate() {
+        if let Some(naming) = &job.naming {
+            let folder = archive_of[i].map_or(0, |a| folder_level[a]);
+            job.out = Some(naming.path(folder, level[i], to));
+        }
+    }
 }
 
 /// Where the `n`-th game (from 1) of an input goes for a format whose
@@ -989,7 +1235,7 @@ mod tests {
         let game = t.path().join("g.pgn");
         write(&game, "1. e4 *\n");
         let pgn = fmt("pgn");
-        let p = plan(std::slice::from_ref(&game), None, pgn, None).unwrap();
+        let mut p = plan(std::slice::from_ref(&game), None, pgn, None).unwrap();
         let outputs = Outputs {
             output: Some(&game),
             ..Outputs::default()
@@ -1004,10 +1250,10 @@ mod tests {
         };
         let e = usage(p.check(&rejects, pgn).unwrap_err());
         assert!(e.starts_with("--rejects "), "{e}");
-        // Under --out-dir, the output of an input can be another input.
+        // Under --out-dir, the output of an input can be itself.
         let (o, other) = (t.path().join("o"), t.path().join("o/g.pgn"));
         write(&other, "1. d4 *\n");
-        let p = plan(&[game.clone(), other.clone()], None, pgn, Some(&o)).unwrap();
+        let mut p = plan(std::slice::from_ref(&other), None, pgn, Some(&o)).unwrap();
         let outputs = Outputs {
             out_dir: Some(&o),
             ..Outputs::default()
@@ -1018,38 +1264,35 @@ mod tests {
             format!(
                 "the output {} of {} is the input {}: kifu never writes over an input",
                 other.display(),
-                game.display(),
+                other.display(),
                 other.display()
             )
         );
+        // Beside another input, the two meet and keep their extension.
+        let mut p = plan(&[game.clone(), other.clone()], None, pgn, Some(&o)).unwrap();
+        p.check(&outputs, pgn).unwrap();
+        let outs: Vec<PathBuf> = p.jobs.iter().map(|j| j.out.clone().unwrap()).collect();
+        assert_eq!(outs, [o.join("g.pgn.pgn"), o.join("g.pgn#2.pgn")]);
     }
 
     #[test]
-    fn two_inputs_that_would_write_one_file_collide() {
+    fn two_inputs_that_would_write_one_file_keep_their_extensions() {
         let t = tempfile::tempdir().unwrap();
         let (a, b) = (t.path().join("a/g.pgn"), t.path().join("b/g.pdn"));
         write(&a, "1. e4 *\n");
         write(&b, "1. 32-28 *\n");
         let jsonl = fmt("jsonl");
         let out = t.path().join("out");
-        let p = plan(&[a.clone(), b.clone()], None, jsonl, Some(&out)).unwrap();
+        let mut p = plan(&[a.clone(), b.clone()], None, jsonl, Some(&out)).unwrap();
         let outputs = Outputs {
             out_dir: Some(&out),
             ..Outputs::default()
         };
-        let e = usage(p.check(&outputs, jsonl).unwrap_err());
-        assert_eq!(
-            e,
-            format!(
-                "{} and {} would both be written to {}: convert them into different \
-                 --out-dir folders",
-                a.display(),
-                b.display(),
-                out.join("g.jsonl").display()
-            )
-        );
-        // -o and --rejects naming one file collide too.
-        let p = plan(&[a], None, jsonl, None).unwrap();
+        p.check(&outputs, jsonl).unwrap();
+        let outs: Vec<PathBuf> = p.jobs.iter().map(|j| j.out.clone().unwrap()).collect();
+        assert_eq!(outs, [out.join("g.pgn.jsonl"), out.join("g.pdn.jsonl")]);
+        // -o and --rejects naming one file collide.
+        let mut p = plan(&[a], None, jsonl, None).unwrap();
         let same = t.path().join("x.jsonl");
         let outputs = Outputs {
             output: Some(&same),
@@ -1058,6 +1301,111 @@ mod tests {
         };
         let e = usage(p.check(&outputs, jsonl).unwrap_err());
         assert!(e.contains("is the same file as -o"), "{e}");
+    }
+
+    /// The outputs of the files `names` (and archives: `name.zip` holding
+    /// `member`s, as `name.zip:member`) in one folder, settled.
+    fn settled(names: &[&str], to: &str) -> Vec<String> {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("in");
+        fs::create_dir_all(&dir).unwrap();
+        let mut archives: HashMap<&str, Vec<(&str, &str)>> = HashMap::new();
+        for name in names {
+            match name.split_once(':') {
+                Some((archive, member)) => archives
+                    .entry(archive)
+                    .or_default()
+                    .push((member, "1. e4 *\n")),
+                None => write(&dir.join(name), "1. e4 *\n"),
+            }
+        }
+        for (archive, members) in &archives {
+            zip(&dir.join(archive), members);
+        }
+        let (out, to) = (t.path().join("out"), fmt(to));
+        let mut p = plan(std::slice::from_ref(&dir), None, to, Some(&out)).unwrap();
+        let outputs = Outputs {
+            out_dir: Some(&out),
+            ..Outputs::default()
+        };
+        p.check(&outputs, to).unwrap();
+        let mut got: Vec<String> = p
+            .jobs
+            .iter()
+            .map(|j| {
+                let o = j.out.as_ref().unwrap().strip_prefix(&out).unwrap();
+                o.to_string_lossy().replace('\\', "/")
+            })
+            .collect();
+        got.sort();
+        got
+    }
+
+    #[test]
+    fn outputs_that_would_meet_keep_their_inputs_extensions() {
+        for (names, to, outs) in [
+            // Alone, or apart: the stem with the target's extension.
+            (
+                &["x.pgn", "y.sllavcco"][..],
+                "jsonl",
+                &["x.jsonl", "y.jsonl"][..],
+            ),
+            (&["x.pgn", "x.pgn.gz"], "jsonl", &["x.jsonl", "x.jsonl.gz"]),
+            // Two that would meet both keep their extension.
+            (
+                &["x.pgn", "x.sllavcco"],
+                "jsonl",
+                &["x.pgn.jsonl", "x.sllavcco.jsonl"],
+            ),
+            (
+                &["x.pdn", "x.diag.pdn"],
+                "draughts-diag",
+                &["x.diag.pdn.diag.pdn", "x.pdn.diag.pdn"],
+            ),
+            (&["x.otg", "x.tafl"], "tafl", &["x.otg.tafl", "x.tafl.tafl"]),
+            (
+                &["x.pgn.zst", "x.sllavcco.zst"],
+                "json",
+                &["x.pgn.json.zst", "x.sllavcco.json.zst"],
+            ),
+            // Names that differ by case alone meet, as on some file systems.
+            (
+                &["X.pgn", "x.pgn"],
+                "jsonl",
+                &["X.pgn.jsonl", "x.pgn#2.jsonl"],
+            ),
+            // A name already kept by an input: the input keeps its own.
+            (
+                &["a.pgn", "a.sllavcco", "a.pgn.jsonl"],
+                "jsonl",
+                &["a.pgn#2.jsonl", "a.pgn.jsonl", "a.sllavcco.jsonl"],
+            ),
+            // An output where a folder of outputs is.
+            (
+                &["x.pgn", "x.jsonl/y.pgn"],
+                "jsonl",
+                &["x.jsonl/y.jsonl", "x.pgn.jsonl"],
+            ),
+            // An archive's folder beside a folder of that name.
+            (
+                &["games.zip:g.pgn", "games/g.pgn"],
+                "jsonl",
+                &["games.zip/g.jsonl", "games/g.jsonl"],
+            ),
+            (
+                &["g.zip:a.pgn", "g.pgn"],
+                "jsonl",
+                &["g.jsonl", "g/a.jsonl"],
+            ),
+            // Entries of one path in an archive, and one that meets them.
+            (
+                &["z.zip:g.pgn", "z.zip:./g.pgn", "z.zip:g#2.pgn"],
+                "jsonl",
+                &["z/g#2.pgn.jsonl", "z/g.jsonl", "z/g.pgn#2.jsonl"],
+            ),
+        ] {
+            assert_eq!(settled(names, to), outs, "{names:?} --to {to}");
+        }
     }
 
     #[test]

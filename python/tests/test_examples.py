@@ -33,8 +33,9 @@ def run(*archive):
 
 
 def test_the_example_counts_results_by_opening_in_pandas_and_duckdb():
-    out = run()  # corpus/chess: one game, in pgn and in sllavcco
-    assert "converted 2 games, 0 failed" in out
+    out = run()  # corpus/chess/openings.pgn: 36 games of 22 openings
+    assert "converted 36 games, 0 failed" in out
+    assert "Sicilian Defense" in out and "Queen's Gambit Declined" in out
 
 
 def test_the_example_on_the_shared_chess_archive():
@@ -43,3 +44,18 @@ def test_the_example_on_the_shared_chess_archive():
         pytest.skip("the shared corpus is absent")
     out = run(twic)
     assert "A00" in out
+
+
+def test_the_session_of_docs_python_md_runs_on_a_fresh_clone(tmp_path):
+    """docs/python.md's session, a doctest, in a folder that holds the
+    repository's corpus and nothing else (it writes english.jsonl there)."""
+    (tmp_path / "corpus").symlink_to(ROOT / "corpus")
+    done = subprocess.run(
+        [sys.executable, "-m", "doctest", str(ROOT / "docs" / "python.md")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "english.jsonl").is_file()

@@ -154,9 +154,11 @@ fn a_stopped_run_leaves_the_previous_output_untouched() {
     );
 }
 
-/// Item 2: two inputs never write one --out-dir file.
+/// Item 2: two inputs never write one --out-dir file: where two would
+/// meet, each keeps its input's extension (issue 36 item 1: they were
+/// refused, exit 2, which no one could mend in a tree).
 #[test]
-fn out_dir_collisions_are_refused_before_anything_is_written() {
+fn out_dir_outputs_that_would_meet_keep_their_inputs_extensions() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fs::create_dir_all(d.join("x1")).unwrap();
@@ -175,28 +177,26 @@ fn out_dir_collisions_are_refused_before_anything_is_written() {
             "o",
         ],
     );
-    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
-    let err = stderr(&run);
-    assert!(
-        err.contains("x1/g.pdn") && err.contains("x2/g.pdn") && err.contains("g.json"),
-        "{err}"
-    );
-    assert!(!d.join("o").exists());
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    // One name twice: the first in the run's order keeps it, the second is
+    // numbered.
+    assert_eq!(names(&d.join("o")), ["g.pdn#2.json", "g.pdn.json"]);
 
-    // english.pdn and english.diag.pdn both give english.json.
+    // english.pdn and english.diag.pdn would both give english.json.
     fs::create_dir_all(d.join("e")).unwrap();
     fs::write(d.join("e/english.pdn"), GOOD).unwrap();
     fs::write(d.join("e/english.diag.pdn"), "1. e45 e76 *\n").unwrap();
-    let run = kifu_in(d, &["convert", "--to", "json", "e", "--out-dir", "o"]);
-    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
-    let err = stderr(&run);
-    assert!(
-        err.contains("english.pdn")
-            && err.contains("english.diag.pdn")
-            && err.contains("english.json"),
-        "{err}"
+    let run = kifu_in(d, &["convert", "--to", "json", "e", "--out-dir", "p"]);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(
+        names(&d.join("p")),
+        ["english.diag.pdn.json", "english.pdn.json"]
     );
-    assert!(!d.join("o").exists());
+    let (diag, num) = (
+        fs::read_to_string(d.join("p/english.diag.pdn.json")).unwrap(),
+        fs::read_to_string(d.join("p/english.pdn.json")).unwrap(),
+    );
+    assert!(diag.contains("\"moves\"") && diag != num, "{diag}");
 }
 
 /// Item 3: a folder mixing families converts what it can.
