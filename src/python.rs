@@ -527,28 +527,30 @@ impl Reader {
             }
         };
         let format = format.map(named).transpose()?;
+        // No format: a keyword no format takes is said first.
+        let unknown = |why: String| -> PyResult<&'static Format> {
+            let given = keywords(options, Sides::Read)?;
+            unexpected("kifu.read", READ_KEYWORDS, &given, None)?;
+            Err(PyValueError::new_err(format!(
+                "{why}: give format= (kifu.formats() lists them)"
+            )))
+        };
         let (input, damage, file, format) = match Source::of(source, text)? {
             Source::Path(p) => {
                 let (r, damage) = open_path(py, &p)?;
-                let format = match format {
+                let format = match format.or_else(|| format::guess(&p)) {
                     Some(f) => f,
-                    None => format::guess(&p).ok_or_else(|| {
-                        PyValueError::new_err(format!(
-                            "{}: kifu cannot tell the format from the name: give format= (kifu.formats() lists them)",
-                            p.display()
-                        ))
-                    })?,
+                    None => unknown(format!(
+                        "{}: kifu cannot tell the format from the name",
+                        p.display()
+                    ))?,
                 };
                 (r, damage, p.display().to_string(), format)
             }
             Source::Data(bytes, name) => {
-                let Some(format) = format else {
-                    // A keyword no format takes is said first.
-                    let given = keywords(options, Sides::Read)?;
-                    unexpected("kifu.read", READ_KEYWORDS, &given, None)?;
-                    return Err(PyValueError::new_err(
-                        "a text needs its format: give format= (kifu.formats() lists them)",
-                    ));
+                let format = match format {
+                    Some(f) => f,
+                    None => unknown("a text needs its format".into())?,
                 };
                 let (r, damage) = crate::input::decompressed(Cursor::new(bytes))?;
                 (r, damage, name, format)
@@ -1068,12 +1070,19 @@ fn write(
     let opts = write_options("kifu.write", &["games", "format"], to, options)?;
     let mut sink = Sink::new(Vec::new(), to.framing);
     let mut text = String::new();
-    for game in games.try_iter()? {
+    for (i, game) in games.try_iter()?.enumerate() {
         py.check_signals()?;
         let game = game?;
-        let game = game
-            .cast::<Game>()
-            .map_err(|_| PyValueError::new_err("kifu.write takes the games kifu.read gives"))?;
+        let Ok(game) = game.cast::<Game>() else {
+            let hint = match game.is_instance_of::<ReadError>() {
+                true => " (a game kifu.read could not read: read with errors=\"skip\" to leave them out)",
+                false => "",
+            };
+            return Err(PyTypeError::new_err(format!(
+                "kifu.write takes the games kifu.read gives: item {i} is a {}{hint}",
+                game.get_type().name()?
+            )));
+        };
         text.clear();
         write_one(game.get(), to, &opts, &mut text)?;
         sink.game(&text)?;

@@ -200,6 +200,26 @@ def test_a_str_is_a_path_and_text_has_its_own_ways():
         kifu.read(text=text, fromat="pgn")
     with pytest.raises(ValueError, match="needs its format"):
         kifu.read(text=text)
+    # So for a file whose name says no format.
+    with pytest.raises(TypeError, match="'fromat'"):
+        kifu.read(CORPUS / "chess" / "petrosjan-sllavcco.md", fromat="pgn")
+    with pytest.raises(ValueError, match="cannot tell the format"):
+        kifu.read(CORPUS / "chess" / "petrosjan-sllavcco.md")
+
+
+def test_write_takes_games_and_says_what_else_it_was_given():
+    g = game()
+    [failed] = kifu.read(text="1. e4 e4 *", format="pgn")
+    for items, words in [
+        ([g, "1. e4 *"], "item 1 is a str"),
+        ([failed], "errors=\"skip\""),
+        ([g, None], "item 1 is a NoneType"),
+    ]:
+        with pytest.raises(TypeError) as info:
+            kifu.write(items, "pgn")
+        assert words in str(info.value)
+    with pytest.raises(TypeError, match="not iterable"):
+        kifu.write(42, "pgn")
 
 
 def test_a_keyword_is_refused_on_the_side_it_does_not_act():
