@@ -145,8 +145,8 @@ impl Games for PerGame<'_> {
 /// plan's notes, then converts each job in order, reporting each batch's
 /// bytes to `progress` (an error it returns ends the run with that error,
 /// as any other: `kifu.convert` stops so on Ctrl-C). Every output is put
-/// in place only when the run ends as a run; the rejects too after `--strict` stopped it
-/// ([`Error::Strict`]).
+/// in place only when the run ends as a run; the rejects too after
+/// `--strict` stopped it ([`Error::Strict`]).
 pub fn run(
     plan: &Plan,
     run: &Run<'_>,
