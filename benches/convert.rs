@@ -152,7 +152,7 @@ fn convert_reader<R: io::Read + Send>(
     let mut report = Report {
         diagnostic: &mut |_| {},
         reject: None,
-        progress: &mut |_| {},
+        progress: &mut |_| Ok(()),
         strict: false,
         verbose: false,
     };
@@ -286,7 +286,7 @@ fn converted(data: &[u8], from: &str, to: &str) -> Vec<u8> {
     let mut report = Report {
         diagnostic: &mut |_| {},
         reject: None,
-        progress: &mut |_| {},
+        progress: &mut |_| Ok(()),
         strict: false,
         verbose: false,
     };

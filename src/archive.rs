@@ -740,8 +740,10 @@ pub struct Report<'r> {
     pub diagnostic: &'r mut dyn FnMut(&Diagnostic),
     /// Receives the original bytes of every failed record (`--rejects`).
     pub reject: Option<&'r mut dyn Write>,
-    /// Called with the number of input bytes done after each batch.
-    pub progress: &'r mut dyn FnMut(usize),
+    /// Called with the number of input bytes done after each batch; an
+    /// error it returns (a run interrupted: `kifu.convert` on Ctrl-C) ends
+    /// the input there, as an error of the input.
+    pub progress: &'r mut dyn FnMut(usize) -> io::Result<()>,
     /// Stop at the first error, and count warnings as errors.
     pub strict: bool,
     /// Show every warning and error as it comes, instead of grouping them
@@ -985,8 +987,7 @@ pub fn convert_input<R: Read + Send>(
                 }
             }
         }
-        (report.progress)(batch.bytes());
-        Ok(())
+        (report.progress)(batch.bytes()).map_err(io_err)
     };
     // A game's text may be a thousand times its record (a page of
     // drawings): the batches are cut by what their text holds.

@@ -143,14 +143,15 @@ impl Games for PerGame<'_> {
 /// ([`Plan::check`]): first says (to `show`) the inputs skipped and the
 /// folders with nothing to convert, then creates the outputs and says the
 /// plan's notes, then converts each job in order, reporting each batch's
-/// bytes to `progress`. Every output is put in place only when the run
-/// ends as a run; the rejects too after `--strict` stopped it
-/// ([`Error::Strict`]).
+/// bytes to `progress` (an error it returns ends the run with that error,
+/// as any other: `kifu.convert` stops so on Ctrl-C). Every output is put
+/// in place only when the run ends as a run; the rejects too after
+/// `--strict` stopped it ([`Error::Strict`]).
 pub fn run(
     plan: &Plan,
     run: &Run<'_>,
     show: &mut dyn FnMut(&Diagnostic),
-    progress: &mut dyn FnMut(usize),
+    progress: &mut dyn FnMut(usize) -> io::Result<()>,
 ) -> Result<Ended, Error> {
     let to = run.to;
     for job in &plan.skipped {

@@ -310,7 +310,8 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         verbose: args.verbose,
     };
     let ended = kifu::convert::run(&plan, &run, &mut |d| console.show(d), &mut |n| {
-        console.progress(n)
+        console.progress(n);
+        Ok(())
     });
     console.finish();
     match ended? {

@@ -15,17 +15,23 @@
 //!   writer's, [`rows::typed_rows`]) as columns.
 //!
 //! A game that fails is an item of the iteration (a `ReadError`), not an
-//! exception that ends it.
+//! exception that ends it. What the caller got wrong is raised as Python
+//! raises it: a keyword no format of the call takes is a `TypeError`
+//! naming it and the ones there are ([`unexpected`]), a size out of range
+//! a `ValueError` ([`RecordSize`]), a file that is not there a
+//! `FileNotFoundError` ([`os_error`]); and every long loop runs Python's
+//! signal handlers as it goes, so that Ctrl-C stops it within a batch
+//! ([`Raised`]).
 
 use std::collections::VecDeque;
-use std::io::Cursor;
+use std::io::{self, Cursor};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyOSError, PyUserWarning, PyValueError};
+use pyo3::exceptions::{PyException, PyOSError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::archive::{cut_short, Document, ParMap, Records, Sink};
 use crate::codec::{Parsed, ReadOptions, WriteOptions, MAX_RECORD};
@@ -35,7 +41,7 @@ use crate::family::spell::Lines;
 use crate::format::{self, Format, FORMATS};
 use crate::input::Damage;
 use crate::ir::{Comment, Game as IrGame, Line, Ply};
-use crate::options::{Given, Settings, Sides};
+use crate::options::{Given, Settings, Side, Sides};
 use crate::plan::{self, Outputs};
 use crate::policy::read_claimed;
 
@@ -61,12 +67,123 @@ create_exception!(
 );
 
 /// A kifu error as a Python exception: usage errors are `ValueError`s, the
-/// rest `OSError`s (input and output) or `WriteError`s.
+/// rest `OSError`s (input and output: [`os_error`]) or `WriteError`s.
 fn py_error(e: Error) -> PyErr {
     match e {
         Error::Usage(m) => PyValueError::new_err(m),
-        Error::Io { .. } => PyOSError::new_err(e.to_string()),
+        Error::Io { path, source } => Python::attach(|py| os_error(py, &path, &source, "")),
         other => WriteError::new_err(other.to_string()),
+    }
+}
+
+/// An I/O error on a path as Python raises one: `OSError(errno, strerror,
+/// filename)`, which is the subclass its error number names
+/// (`FileNotFoundError`, `PermissionError`, `IsADirectoryError`, ...), with
+/// `hint` after the reason. An error of no number is an `OSError` of the
+/// path and the reason.
+fn os_error(py: Python<'_>, path: &Path, e: &io::Error, hint: &str) -> PyErr {
+    let name = path.to_string_lossy().into_owned();
+    let errno = e.raw_os_error().or(match e.kind() {
+        io::ErrorKind::NotFound => Some(2),
+        io::ErrorKind::PermissionDenied => Some(13),
+        io::ErrorKind::AlreadyExists => Some(17),
+        io::ErrorKind::NotADirectory => Some(20),
+        io::ErrorKind::IsADirectory => Some(21),
+        _ => None,
+    });
+    let mut reason = e.to_string();
+    if let Some(n) = e.raw_os_error() {
+        let suffix = format!(" (os error {n})");
+        if let Some(plain) = reason.strip_suffix(&suffix) {
+            reason = plain.to_string();
+        }
+    }
+    reason.push_str(hint);
+    let made = match errno {
+        Some(n) => py.get_type::<PyOSError>().call1((n, reason, name)),
+        None => py.get_type::<PyOSError>().call1((format!(
+            "{}: {reason}",
+            crate::error::escape_controls(&name)
+        ),)),
+    };
+    match made {
+        Ok(value) => PyErr::from_value(value),
+        Err(e) => e,
+    }
+}
+
+/// `max_record_size` as the command line's `--max-record-size` takes it:
+/// bytes (an `int` from 1), or a text with K, M or G (`"64M"`). Out of
+/// range is a `ValueError` (never an `OverflowError`), anything else a
+/// `TypeError`.
+pub(crate) struct RecordSize(pub(crate) usize);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for RecordSize {
+    type Error = PyErr;
+
+    fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<RecordSize> {
+        let py = value.py();
+        if let Ok(text) = value.cast::<PyString>() {
+            let text = text.to_cow()?;
+            return plan::parse_size(&text)
+                .map(RecordSize)
+                .map_err(|why| PyValueError::new_err(format!("max_record_size={text:?}: {why}")));
+        }
+        let int = match value.is_instance_of::<PyBool>() {
+            true => None,
+            // An int, or what has its __index__ (numpy's integers).
+            false => py.import("operator")?.call_method1("index", (value,)).ok(),
+        };
+        let Some(int) = int else {
+            return Err(PyTypeError::new_err(format!(
+                "max_record_size: a size in bytes (an int, or a text such as \"64M\"), not {}",
+                value.get_type().name()?
+            )));
+        };
+        match int.extract::<usize>() {
+            Ok(n) if n > 0 => Ok(RecordSize(n)),
+            _ => Err(PyValueError::new_err(format!(
+                "max_record_size={int}: out of range: a size is 1 to {} bytes",
+                usize::MAX
+            ))),
+        }
+    }
+}
+
+/// A Python exception met by work that runs without the GIL and ends with
+/// kifu's [`Error`]s (`kifu.convert`'s run): kept, the work told to stop,
+/// and raised in place of the error it ended with. Its [`Raised::check`]
+/// runs Python's signal handlers after each batch: on the main thread,
+/// Ctrl-C's `KeyboardInterrupt` stops the run so.
+#[derive(Default)]
+pub(crate) struct Raised(Option<PyErr>);
+
+impl Raised {
+    /// Runs the signal handlers; a handler's exception (KeyboardInterrupt)
+    /// stops the loop (an `Interrupted` error).
+    pub(crate) fn check(&mut self) -> io::Result<()> {
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.0 = Some(e);
+                Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted"))
+            }
+        }
+    }
+
+    /// Keeps `e`, to be raised; the error that ends the work.
+    pub(crate) fn keep(&mut self, e: PyErr) -> Error {
+        self.0 = Some(e);
+        Error::Usage("a Python exception".into())
+    }
+
+    /// What a loop came to, as Python sees it: the exception of a handler
+    /// first, else its own error ([`py_error`]).
+    pub(crate) fn result<T>(self, done: Result<T, Error>) -> PyResult<T> {
+        match self.0 {
+            Some(e) => Err(e),
+            None => done.map_err(py_error),
+        }
     }
 }
 
@@ -134,13 +251,15 @@ pub struct Reader {
     on_error: OnError,
 }
 
-/// Keyword arguments as format options: `NAME=VALUE` with `_` for `-`,
-/// a bool as `true` or `false`.
-fn options_given(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
+/// Keyword arguments as format options for `sides` (`Both`: whichever
+/// side's format has it, as the command line's `--from-opt` and
+/// `--to-opt` together): `NAME=VALUE` with `_` for `-`, a bool as `true`
+/// or `false`, shown in messages as the keyword was written.
+fn keywords(options: Option<&Bound<'_, PyDict>>, sides: Sides) -> PyResult<Vec<Given>> {
     let mut out = Vec::new();
     if let Some(options) = options {
         for (k, v) in options.iter() {
-            let name: String = k.extract()?;
+            let keyword: String = k.extract()?;
             let value = if v.is_instance_of::<PyBool>() {
                 if v.extract::<bool>()? {
                     "true"
@@ -151,37 +270,107 @@ fn options_given(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, S
             } else {
                 v.str()?.to_string()
             };
-            out.push((name.replace('_', "-"), value));
+            out.push(Given {
+                sides,
+                shown: format!("{keyword}={value}"),
+                name: keyword.replace('_', "-"),
+                value,
+            });
         }
     }
     Ok(out)
 }
 
-/// Keyword arguments as the options of a run ([`options_given`]): each
-/// for whichever side's format has it, as the command line's `--from-opt`
-/// and `--to-opt` together.
-fn options_for_both_sides(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Given>> {
-    Ok(options_given(options)?
-        .into_iter()
-        .map(|(name, value)| Given {
-            sides: Sides::Both,
-            shown: format!("{name}={value}"),
-            name,
-            value,
-        })
-        .collect())
+/// A keyword that no format of a call takes on its side, as Python refuses
+/// an unexpected keyword: a `TypeError` naming it, with the call's own
+/// keywords (`own`) and the options (as keywords) of each of `formats`;
+/// `None`: the formats are not known yet, and a keyword no format takes is
+/// refused.
+fn unexpected(
+    func: &str,
+    own: &[&str],
+    given: &[Given],
+    formats: Option<&[(Side, &'static Format)]>,
+) -> PyResult<()> {
+    let takes = |g: &Given, side: Side, f: &Format| {
+        g.sides.has(side) && f.options.declared(&g.name, side).is_some()
+    };
+    let refused = given.iter().find(|g| match formats {
+        Some(formats) => !formats.iter().any(|&(side, f)| takes(g, side, f)),
+        None => ![Side::Read, Side::Write]
+            .into_iter()
+            .any(|side| FORMATS.iter().any(|f| takes(g, side, f))),
+    });
+    let Some(g) = refused else { return Ok(()) };
+    let mut text = format!(
+        "{func}() got an unexpected keyword argument '{}': it takes {}",
+        g.name.replace('-', "_"),
+        own.join(", ")
+    );
+    match formats {
+        None => text.push_str(", and no format has an option of that name"),
+        Some(formats) => {
+            let mut listed: Vec<(Side, &str)> = Vec::new();
+            for &(side, f) in formats {
+                if listed.contains(&(side, f.name)) {
+                    continue;
+                }
+                listed.push((side, f.name));
+                let doing = match side {
+                    Side::Read => "reading",
+                    Side::Write => "writing",
+                };
+                let names: Vec<String> = (f.options.list.iter())
+                    .filter(|o| o.sides.has(side))
+                    .map(|o| o.name.replace('-', "_"))
+                    .collect();
+                text.push_str(&match names.is_empty() {
+                    true => format!("; {} has no options for {doing}", f.name),
+                    false => format!("; {}'s options for {doing}: {}", f.name, names.join(", ")),
+                });
+            }
+        }
+    }
+    Err(PyTypeError::new_err(text))
 }
 
-/// A format's own options from keyword arguments.
-fn settings(format: &Format, given: &[(String, String)]) -> PyResult<Settings> {
-    let pairs: Vec<(&str, &str)> = given
-        .iter()
-        .map(|(n, v)| (n.as_str(), v.as_str()))
-        .collect();
-    format
-        .options
-        .build(&pairs)
-        .map_err(|(i, why)| PyValueError::new_err(format!("{}={}: {why}", given[i].0, given[i].1)))
+/// The keywords of `kifu.read` besides the format's options.
+const READ_KEYWORDS: &[&str] = &[
+    "source",
+    "format",
+    "text",
+    "no_validate",
+    "max_record_size",
+    "errors",
+];
+
+/// One format's options from keyword arguments, for reading or writing it
+/// (`side`), checked as the command line checks `--from-opt` and
+/// `--to-opt` ([`crate::options::run::resolve`]): a keyword it does not
+/// take is a `TypeError` ([`unexpected`]), a value it refuses a
+/// `ValueError`.
+fn settings(
+    func: &str,
+    own: &[&str],
+    format: &'static Format,
+    side: Side,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Settings> {
+    let sides = match side {
+        Side::Read => Sides::Read,
+        Side::Write => Sides::Write,
+    };
+    let given = keywords(options, sides)?;
+    unexpected(func, own, &given, Some(&[(side, format)]))?;
+    let from: &[&'static Format] = match side {
+        Side::Read => &[format],
+        Side::Write => &[],
+    };
+    let resolved = crate::options::run::resolve(&given, from, format).map_err(py_error)?;
+    Ok(match side {
+        Side::Read => resolved.read(format),
+        Side::Write => resolved.write(),
+    })
 }
 
 /// The format of a name, or the command line's usage error.
@@ -191,14 +380,15 @@ fn named(name: &str) -> PyResult<&'static Format> {
 
 impl Reader {
     /// The stream, waited for without the GIL: a thread that holds it
-    /// takes the GIL back when its batch is read.
-    fn lock(&self, py: Python<'_>) -> std::sync::MutexGuard<'_, Stream> {
+    /// takes the GIL back when its batch is read. Ctrl-C stops the wait.
+    fn lock(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, Stream>> {
         use std::sync::TryLockError;
         loop {
             match self.stream.try_lock() {
-                Ok(guard) => return guard,
-                Err(TryLockError::Poisoned(e)) => return e.into_inner(),
+                Ok(guard) => return Ok(guard),
+                Err(TryLockError::Poisoned(e)) => return Ok(e.into_inner()),
                 Err(TryLockError::WouldBlock) => {
+                    py.check_signals()?;
                     py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)))
                 }
             }
@@ -206,15 +396,123 @@ impl Reader {
     }
 }
 
+/// What `kifu.read` reads: a file, or the bytes of a text.
+enum Source {
+    Path(PathBuf),
+    /// The bytes, and the name messages give them.
+    Data(Vec<u8>, String),
+}
+
+impl Source {
+    /// The `source` or `text=` of `kifu.read`: a `str` or `os.PathLike`
+    /// is a path, `bytes` (or `bytearray`) the data, a file object (what
+    /// has `read`) what it reads; `text=` a text (`str`, `bytes`).
+    fn of(source: Option<&Bound<'_, PyAny>>, text: Option<&Bound<'_, PyAny>>) -> PyResult<Source> {
+        let data = |v: &Bound<'_, PyAny>| -> PyResult<Option<Vec<u8>>> {
+            Ok(if let Ok(s) = v.cast::<PyString>() {
+                Some(s.to_cow()?.as_bytes().to_vec())
+            } else if let Ok(b) = v.cast::<PyBytes>() {
+                Some(b.as_bytes().to_vec())
+            } else if let Ok(b) = v.cast::<PyByteArray>() {
+                Some(b.to_vec())
+            } else {
+                None
+            })
+        };
+        let kind =
+            |v: &Bound<'_, PyAny>| -> PyResult<String> { Ok(v.get_type().name()?.to_string()) };
+        match (source, text) {
+            (Some(_), Some(_)) => Err(PyTypeError::new_err(
+                "kifu.read() takes a source or text=, not both",
+            )),
+            (None, None) => Err(PyTypeError::new_err(
+                "kifu.read() needs a source (a path or a file object) or text=",
+            )),
+            (None, Some(t)) => match data(t)? {
+                Some(bytes) => Ok(Source::Data(bytes, "<text>".into())),
+                None => Err(PyTypeError::new_err(format!(
+                    "kifu.read(): text= is a str or bytes, not {}",
+                    kind(t)?
+                ))),
+            },
+            (Some(s), None) if s.is_instance_of::<PyString>() => {
+                Ok(Source::Path(s.extract::<PathBuf>()?))
+            }
+            (Some(s), None) => {
+                if let Some(bytes) = data(s)? {
+                    return Ok(Source::Data(bytes, "<text>".into()));
+                }
+                if s.hasattr("read")? {
+                    // A file object, read whole: its name, where it has one.
+                    let read = s.call_method0("read")?;
+                    let name = match s.getattr("name").ok() {
+                        Some(n) if n.is_instance_of::<PyString>() => n.to_string(),
+                        _ => "<text>".to_string(),
+                    };
+                    return match data(&read)? {
+                        Some(bytes) => Ok(Source::Data(bytes, name)),
+                        None => Err(PyTypeError::new_err(format!(
+                            "kifu.read(): the file object's read() gave {}, not str or bytes",
+                            kind(&read)?
+                        ))),
+                    };
+                }
+                if s.hasattr("__fspath__")? {
+                    return Ok(Source::Path(s.extract::<PathBuf>()?));
+                }
+                Err(PyTypeError::new_err(format!(
+                    "kifu.read(): source is a path (str or os.PathLike), bytes or a file object, \
+                     not {} (a text goes as text=)",
+                    kind(s)?
+                )))
+            }
+        }
+    }
+}
+
+/// A file opened for `kifu.read`, as Python's `open` refuses one: a file
+/// that is not there is a `FileNotFoundError` (with a word, for a name that
+/// looks like no format's, that a `str` is a path), a folder an
+/// `IsADirectoryError`, a name with a NUL byte a `ValueError`.
+fn open_path(
+    py: Python<'_>,
+    path: &Path,
+) -> PyResult<(Box<dyn io::Read + Send>, crate::input::Damage)> {
+    if path.as_os_str().as_encoded_bytes().contains(&0) {
+        return Err(PyValueError::new_err("embedded null byte"));
+    }
+    let hint = match format::guess(path) {
+        Some(_) => "",
+        None => " (a str is a path: give a text as text=, or in io.StringIO)",
+    };
+    match std::fs::metadata(path) {
+        Err(e) => return Err(os_error(py, path, &e, hint)),
+        Ok(m) if m.is_dir() => {
+            let e = io::Error::new(io::ErrorKind::IsADirectory, "Is a directory");
+            return Err(os_error(
+                py,
+                path,
+                &e,
+                " (kifu.read reads a file: kifu.convert reads folders)",
+            ));
+        }
+        Ok(_) => {}
+    }
+    crate::input::open(path).map_err(|e| os_error(py, path, &e, ""))
+}
+
 #[pymethods]
 impl Reader {
     #[new]
-    #[pyo3(signature = (source, format=None, *, no_validate=false, max_record_size=None, errors="yield", options=None))]
+    #[pyo3(signature = (source=None, format=None, *, text=None, no_validate=false, max_record_size=None, errors="yield", options=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
-        source: &Bound<'_, PyAny>,
+        py: Python<'_>,
+        source: Option<&Bound<'_, PyAny>>,
         format: Option<&str>,
+        text: Option<&Bound<'_, PyAny>>,
         no_validate: bool,
-        max_record_size: Option<usize>,
+        max_record_size: Option<RecordSize>,
         errors: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Reader> {
@@ -229,31 +527,33 @@ impl Reader {
             }
         };
         let format = format.map(named).transpose()?;
-        let (bytes, path): (Option<Vec<u8>>, Option<PathBuf>) =
-            if let Ok(b) = source.extract::<Vec<u8>>() {
-                (Some(b), None)
-            } else if let Ok(s) = source.extract::<String>() {
-                // A text of one line that names a file is the file.
-                if !s.contains('\n') && Path::new(&s).is_file() {
-                    (None, Some(PathBuf::from(s)))
-                } else {
-                    (Some(s.into_bytes()), None)
-                }
-            } else {
-                (None, Some(source.extract::<PathBuf>()?))
-            };
-        let format = match (format, &path) {
-            (Some(f), _) => f,
-            (None, Some(p)) => format::guess(p).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "{}: kifu cannot tell the format from the name: give format= (kifu.formats() lists them)",
-                    p.display()
-                ))
-            })?,
-            (None, None) => {
-                return Err(PyValueError::new_err(
-                    "a text needs its format: give format= (kifu.formats() lists them)",
-                ))
+        // No format: a keyword no format takes is said first.
+        let unknown = |why: String| -> PyResult<&'static Format> {
+            let given = keywords(options, Sides::Read)?;
+            unexpected("kifu.read", READ_KEYWORDS, &given, None)?;
+            Err(PyValueError::new_err(format!(
+                "{why}: give format= (kifu.formats() lists them)"
+            )))
+        };
+        let (input, damage, file, format) = match Source::of(source, text)? {
+            Source::Path(p) => {
+                let (r, damage) = open_path(py, &p)?;
+                let format = match format.or_else(|| format::guess(&p)) {
+                    Some(f) => f,
+                    None => unknown(format!(
+                        "{}: kifu cannot tell the format from the name",
+                        p.display()
+                    ))?,
+                };
+                (r, damage, p.display().to_string(), format)
+            }
+            Source::Data(bytes, name) => {
+                let format = match format {
+                    Some(f) => f,
+                    None => unknown("a text needs its format".into())?,
+                };
+                let (r, damage) = crate::input::decompressed(Cursor::new(bytes))?;
+                (r, damage, name, format)
             }
         };
         if format.read.is_none() || format.split.folder().is_some() {
@@ -263,25 +563,13 @@ impl Reader {
             )));
         }
         let read = ReadOptions {
-            format: settings(format, &options_given(options)?)?,
+            format: settings("kifu.read", READ_KEYWORDS, format, Side::Read, options)?,
             no_validate,
             grammar_only: false,
-            max_record: max_record_size,
+            max_record: max_record_size.map(|s| s.0),
             stream_above: None,
         };
         let read_settings = read.format.clone();
-        let (input, damage, file) = match (bytes, &path) {
-            (Some(b), _) => {
-                let (r, damage) = crate::input::decompressed(Cursor::new(b))?;
-                (r, damage, "<text>".to_string())
-            }
-            (None, Some(p)) => {
-                let (r, damage) = crate::input::open(p)
-                    .map_err(|e| PyOSError::new_err(format!("{}: {e}", p.display())))?;
-                (r, damage, p.display().to_string())
-            }
-            (None, None) => unreachable!(),
-        };
         let limit = read.max_record.unwrap_or(MAX_RECORD);
         let from = format;
         let map = move |r: crate::archive::Record<'_>| {
@@ -326,15 +614,18 @@ impl Reader {
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         loop {
+            // `list(kifu.read(...))` runs no Python code between items:
+            // Ctrl-C is seen here.
+            py.check_signals()?;
             let item = {
-                let mut stream = self.lock(py);
+                let mut stream = self.lock(py)?;
                 match stream.queue.pop_front() {
                     Some(item) => Some(item),
                     None if stream.batches.is_none() => return Ok(None),
                     None => {
                         let stream = &mut *stream;
                         py.detach(|| stream.fill())
-                            .map_err(|e| PyOSError::new_err(format!("{}: {e}", self.file)))?;
+                            .map_err(|e| os_error(py, Path::new(&self.file), &e, ""))?;
                         None
                     }
                 }
@@ -704,7 +995,7 @@ impl Game {
     #[pyo3(signature = (format, **options))]
     fn write(&self, format: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
         let to = named(format)?;
-        let opts = write_options(to, options)?;
+        let opts = write_options("Game.write", &["format"], to, options)?;
         let mut out = String::new();
         write_one(self, to, &opts, &mut out)?;
         Ok(out)
@@ -724,7 +1015,14 @@ impl Game {
     }
 }
 
-fn write_options(to: &Format, options: Option<&Bound<'_, PyDict>>) -> PyResult<WriteOptions> {
+/// What a game is written with: the format's options from the keyword
+/// arguments of `func` (whose own keywords are `own`).
+fn write_options(
+    func: &str,
+    own: &[&str],
+    to: &'static Format,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<WriteOptions> {
     if to.write.is_none() || to.split.folder().is_some() || to.one_game {
         return Err(PyValueError::new_err(format!(
             "kifu.write does not write {} (kifu.convert does)",
@@ -732,7 +1030,7 @@ fn write_options(to: &Format, options: Option<&Bound<'_, PyDict>>) -> PyResult<W
         )));
     }
     Ok(WriteOptions {
-        format: settings(to, &options_given(options)?)?,
+        format: settings(func, own, to, Side::Write, options)?,
         source: None,
     })
 }
@@ -759,22 +1057,32 @@ fn write_one(game: &Game, to: &Format, opts: &WriteOptions, out: &mut String) ->
 }
 
 /// `kifu.write`: the games in one text of a format, framed as a file of it.
+/// Ctrl-C stops it between two games.
 #[pyfunction]
 #[pyo3(signature = (games, format, **options))]
 fn write(
+    py: Python<'_>,
     games: &Bound<'_, PyAny>,
     format: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let to = named(format)?;
-    let opts = write_options(to, options)?;
+    let opts = write_options("kifu.write", &["games", "format"], to, options)?;
     let mut sink = Sink::new(Vec::new(), to.framing);
     let mut text = String::new();
-    for game in games.try_iter()? {
+    for (i, game) in games.try_iter()?.enumerate() {
+        py.check_signals()?;
         let game = game?;
-        let game = game
-            .cast::<Game>()
-            .map_err(|_| PyValueError::new_err("kifu.write takes the games kifu.read gives"))?;
+        let Ok(game) = game.cast::<Game>() else {
+            let hint = match game.is_instance_of::<ReadError>() {
+                true => " (a game kifu.read could not read: read with errors=\"skip\" to leave them out)",
+                false => "",
+            };
+            return Err(PyTypeError::new_err(format!(
+                "kifu.write takes the games kifu.read gives: item {i} is a {}{hint}",
+                game.get_type().name()?
+            )));
+        };
         text.clear();
         write_one(game.get(), to, &opts, &mut text)?;
         sink.game(&text)?;
@@ -801,7 +1109,21 @@ fn formats(py: Python<'_>) -> PyResult<Vec<Py<PyDict>>> {
         .collect()
 }
 
-/// `kifu.convert`: `kifu convert` from Python.
+/// The keywords of `kifu.convert` besides the formats' options.
+const CONVERT_KEYWORDS: &[&str] = &[
+    "src",
+    "dst",
+    "to",
+    "from_format",
+    "out_dir",
+    "no_validate",
+    "max_record_size",
+    "strict",
+    "rejects",
+];
+
+/// `kifu.convert`: `kifu convert` from Python. Ctrl-C stops it after the
+/// batch it is converting, its outputs not put in place ([`Raised`]).
 #[pyfunction]
 #[pyo3(signature = (src, dst=None, *, to=None, from_format=None, out_dir=false, no_validate=false, max_record_size=None, strict=false, rejects=None, **options))]
 #[allow(clippy::too_many_arguments)]
@@ -813,7 +1135,7 @@ fn convert(
     from_format: Option<&str>,
     out_dir: bool,
     no_validate: bool,
-    max_record_size: Option<usize>,
+    max_record_size: Option<RecordSize>,
     strict: bool,
     rejects: Option<PathBuf>,
     options: Option<&Bound<'_, PyDict>>,
@@ -826,9 +1148,11 @@ fn convert(
         (Some(d), true) => (None, Some(d)),
         (d, _) => (d, None),
     };
-    let given = options_for_both_sides(options)?;
+    let given = keywords(options, Sides::Both)?;
     let rejects = rejects.as_deref();
-    let ended = py.detach(|| -> Result<(Ended, Vec<String>), Error> {
+    let max_record = max_record_size.map(|s| s.0);
+    let mut raised = Raised::default();
+    let done = py.detach(|| -> Result<(Ended, Vec<String>), Error> {
         let (from, to) = plan::formats(from_format, to, output)?;
         let mut plan = plan::plan(&inputs, from, to, dir)?;
         if let Some(why) = plan.nothing_to_convert() {
@@ -839,6 +1163,11 @@ fn convert(
             Some(f) => vec![f],
             None => plan.jobs.iter().map(|j| j.from).collect(),
         };
+        let sides: Vec<(Side, &'static Format)> = (formats.iter().map(|&f| (Side::Read, f)))
+            .chain([(Side::Write, to)])
+            .collect();
+        unexpected("kifu.convert", CONVERT_KEYWORDS, &given, Some(&sides))
+            .map_err(|e| raised.keep(e))?;
         let options = crate::options::run::resolve(&given, &formats, to)?;
         let outputs = Outputs {
             output,
@@ -851,7 +1180,7 @@ fn convert(
             options: &options,
             read: ReadOptions {
                 no_validate,
-                max_record: max_record_size,
+                max_record,
                 ..ReadOptions::default()
             },
             outputs,
@@ -863,11 +1192,11 @@ fn convert(
             &plan,
             &run,
             &mut |d| said.push(d.render(false)),
-            &mut |_| {},
+            &mut |_| raised.check(),
         )?;
         Ok((ended, said))
     });
-    let (ended, said) = ended.map_err(py_error)?;
+    let (ended, said) = raised.result(done)?;
     let d = PyDict::new(py);
     if let Ended::Done(totals) = ended {
         let s = totals.summary;

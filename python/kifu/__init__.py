@@ -3,7 +3,7 @@ shogi) read, written and converted between notations by the kifu library,
 the one the ``kifu`` command line runs.
 
 >>> import kifu
->>> game = next(kifu.read("1. e4 e5 2. Nf3 *", format="pgn"))
+>>> game = next(kifu.read(text="1. e4 e5 2. Nf3 *", format="pgn"))
 >>> [ply["text"] for ply in game.moves]
 ['e4', 'e5', 'Nf3']
 """
@@ -11,7 +11,7 @@ the one the ``kifu`` command line runs.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, Iterator, Optional, TypedDict, Union
+from typing import IO, Any, Iterable, Iterator, Optional, TypedDict, Union
 
 
 class Ply(TypedDict):
@@ -64,20 +64,23 @@ __all__ = [
 
 
 def read(
-    source: Union[str, bytes, "os.PathLike[str]"],
+    source: Union[str, bytes, "os.PathLike[str]", IO[Any], None] = None,
     format: str | None = None,
     *,
+    text: Union[str, bytes, None] = None,
     no_validate: bool = False,
-    max_record_size: int | None = None,
+    max_record_size: Union[int, str, None] = None,
     errors: str = "yield",
     **options: Any,
 ) -> Iterator[Union[Game, ReadError]]:
     """The games of a file or a text, one at a time, in order.
 
-    ``source`` is a path (``str`` of one line naming a file, or
-    ``os.PathLike``; compressed files are read as they are: gzip, zstd,
-    bzip2, xz) or the text itself (``str`` or ``bytes``). ``format`` is a
-    name of ``formats()``; for a path it defaults to the one its name says.
+    ``source`` is a path (a ``str`` or ``os.PathLike``: a file that is not
+    there raises ``FileNotFoundError``; compressed files are read as they
+    are: gzip, zstd, bzip2, xz), the data (``bytes``), or a file object
+    (``io.StringIO``, ``open(...)``: what its ``read()`` gives). A text is
+    given as ``text=`` (``str`` or ``bytes``). ``format`` is a name of
+    ``formats()``; for a path it defaults to the one its name says.
 
     The input is read and parsed in batches on kifu's worker threads with
     the GIL released, and a bounded number of batches is held at once, so a
@@ -87,13 +90,16 @@ def read(
     the iteration: a ``ReadError`` (not raised), after which the next games
     come; ``errors="skip"`` leaves them out and ``errors="raise"`` raises
     the first one (which ends the iteration). ``no_validate`` reads by
-    syntax alone, ``max_record_size`` is ``--max-record-size`` in bytes, and
-    the other keyword arguments are the format's own options
-    (``--from-opt NAME=VALUE``, ``_`` for ``-``).
+    syntax alone, ``max_record_size`` is ``--max-record-size`` (bytes, or
+    a text such as ``"64M"``; out of range: ``ValueError``), and the other
+    keyword arguments are the format's own options (``--from-opt
+    NAME=VALUE``, ``_`` for ``-``; one the format does not take:
+    ``TypeError``). Ctrl-C stops the iteration (``KeyboardInterrupt``).
     """
     return Reader(
         source,
         format,
+        text=text,
         no_validate=no_validate,
         max_record_size=max_record_size,
         errors=errors,
@@ -103,8 +109,9 @@ def read(
 
 def write(games: Iterable[Game], format: str, **options: Any) -> str:
     """The games, written in ``format`` as one file of it (its own options as
-    keyword arguments, ``--to-opt NAME=VALUE``). A game the format cannot
-    hold raises ``WriteError``."""
+    keyword arguments, ``--to-opt NAME=VALUE``; one it does not take:
+    ``TypeError``). A game the format cannot hold raises ``WriteError``;
+    Ctrl-C stops it between two games."""
     return _write(games, format, **options)
 
 
@@ -116,7 +123,7 @@ def convert(
     from_format: str | None = None,
     out_dir: bool = False,
     no_validate: bool = False,
-    max_record_size: int | None = None,
+    max_record_size: Union[int, str, None] = None,
     strict: bool = False,
     rejects: Union[str, "os.PathLike[str]", None] = None,
     **options: Any,
@@ -128,8 +135,12 @@ def convert(
     ``--to-opt``). Gives the counts (``converted``, ``failed``,
     ``warnings``, ``damaged``, ``skipped``), the closing ``summary`` line
     and the ``diagnostics`` as the command line prints them. A usage error
-    raises ``ValueError``; ``strict`` stops at the first failed game with
-    ``WriteError``."""
+    raises ``ValueError``, a keyword no format of the run takes
+    ``TypeError``, an input that is not there ``FileNotFoundError``;
+    ``strict`` stops at the first failed game with ``WriteError``. Ctrl-C
+    stops it after the batch it is converting (``KeyboardInterrupt``),
+    its outputs not written: each file is put in place only when
+    complete."""
     return _convert(
         src,
         dst,

@@ -1,6 +1,6 @@
 # Type stubs of the native module (src/python.rs).
 import os
-from typing import Any, Iterable, Iterator, Optional, Union
+from typing import IO, Any, Iterable, Iterator, Optional, Union
 
 from . import FormatInfo, Ply
 
@@ -60,11 +60,12 @@ class Game:
 class Reader(Iterator[Union[Game, ReadError]]):
     def __init__(
         self,
-        source: Union[str, bytes, os.PathLike[str]],
+        source: Union[str, bytes, os.PathLike[str], IO[Any], None] = None,
         format: Optional[str] = None,
         *,
+        text: Union[str, bytes, None] = None,
         no_validate: bool = False,
-        max_record_size: Optional[int] = None,
+        max_record_size: Union[int, str, None] = None,
         errors: str = "yield",
         options: Optional[dict[str, Any]] = None,
     ) -> None: ...
@@ -81,7 +82,7 @@ def convert(
     from_format: Optional[str] = None,
     out_dir: bool = False,
     no_validate: bool = False,
-    max_record_size: Optional[int] = None,
+    max_record_size: Union[int, str, None] = None,
     strict: bool = False,
     rejects: Union[str, os.PathLike[str], None] = None,
     **options: Any,
@@ -91,7 +92,8 @@ def table_parts(
     *,
     blocksize: Optional[int] = None,
     from_format: Optional[str] = None,
-    max_record_size: Optional[int] = None,
+    max_record_size: Union[int, str, None] = None,
+    **options: Any,
 ) -> list[dict[str, Any]]: ...
 def table_part(
     path: Union[str, os.PathLike[str]],
@@ -104,7 +106,7 @@ def table_part(
     prior: Optional[list[tuple[int, int]]] = None,
     from_format: Optional[str] = None,
     no_validate: bool = False,
-    max_record_size: Optional[int] = None,
+    max_record_size: Union[int, str, None] = None,
     **options: Any,
 ) -> tuple[
     dict[str, tuple[Any, ...]],

@@ -30,6 +30,7 @@ does not.
 
 from __future__ import annotations
 
+import operator
 import os
 from collections import Counter
 from typing import Any, Iterable, Optional, Union
@@ -118,11 +119,23 @@ def _read_part(path: str, part: dict[str, Any], prior: list, read: dict[str, Any
 
 
 def _size(blocksize: Union[int, str, None]) -> Optional[int]:
+    """``blocksize`` in bytes: an int from 1, or a text Dask reads
+    (``"64MiB"``); out of range a ``ValueError``, another type a
+    ``TypeError``."""
     if blocksize is None:
         return None
     if isinstance(blocksize, str):
-        return dask.utils.parse_bytes(blocksize)
-    return int(blocksize)
+        size = dask.utils.parse_bytes(blocksize)
+    elif isinstance(blocksize, bool) or not hasattr(type(blocksize), "__index__"):
+        raise TypeError(
+            "blocksize: a size in bytes (an int, or a text such as \"64MiB\"), "
+            f"not {type(blocksize).__name__}"
+        )
+    else:
+        size = operator.index(blocksize)
+    if not 1 <= size < 2**64:
+        raise ValueError(f"blocksize={blocksize!r}: out of range: a size is 1 to {2**64 - 1} bytes")
+    return size
 
 
 def parts(
@@ -130,7 +143,8 @@ def parts(
     *,
     blocksize: Union[int, str, None] = None,
     format: Optional[str] = None,
-    max_record_size: Optional[int] = None,
+    max_record_size: Union[int, str, None] = None,
+    **options: Any,
 ) -> list[dict[str, Any]]:
     """The partitions ``tables`` reads, in order: for each, the ``path`` as
     given, the ``job`` (the input of it: a file of a folder, a member of a
@@ -139,7 +153,9 @@ def parts(
     games of its input before it), ``games`` (its game records) and
     ``prior`` (each game key of it met in the partitions before, with how
     many records of it came there). Scanned on the cluster when a client is
-    active."""
+    active. ``options`` are the format options the partitions will be read
+    with, checked here: one no format of an input takes is a
+    ``TypeError``."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
@@ -147,7 +163,7 @@ def parts(
     scans = dask.compute(
         *[
             delayed(_kifu.table_parts, pure=True)(
-                p, blocksize=size, from_format=format, max_record_size=max_record_size
+                p, blocksize=size, from_format=format, max_record_size=max_record_size, **options
             )
             for p in paths
         ]
@@ -178,7 +194,7 @@ def tables(
     blocksize: Union[int, str, None] = None,
     format: Optional[str] = None,
     no_validate: bool = False,
-    max_record_size: Optional[int] = None,
+    max_record_size: Union[int, str, None] = None,
     **options: Any,
 ) -> tuple[dd.DataFrame, dd.DataFrame, dd.DataFrame]:
     """The ``games``, ``tags`` and ``moves`` tables of the inputs (files,
@@ -209,11 +225,10 @@ def tables(
 
 
 def _tasks(paths, blocksize, read) -> list:
-    fmt = read.get("from_format")
-    limit = read.get("max_record_size")
+    scan = {k: v for k, v in read.items() if k not in ("from_format", "no_validate")}
     return [
         delayed(_read_part, pure=True)(p["path"], p, p["prior"], read)
-        for p in parts(paths, blocksize=blocksize, format=fmt, max_record_size=limit)
+        for p in parts(paths, blocksize=blocksize, format=read.get("from_format"), **scan)
     ]
 
 
@@ -223,7 +238,7 @@ def counts(
     blocksize: Union[int, str, None] = None,
     format: Optional[str] = None,
     no_validate: bool = False,
-    max_record_size: Optional[int] = None,
+    max_record_size: Union[int, str, None] = None,
     **options: Any,
 ) -> dict[str, Any]:
     """What reading the inputs as ``tables`` does gave, summed over the

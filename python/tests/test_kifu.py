@@ -24,7 +24,7 @@ PGN = """[Event "t"]
 
 
 def one(text, **kw):
-    games = list(kifu.read(text, **kw))
+    games = list(kifu.read(text=text, **kw))
     assert len(games) == 1, games
     return games[0]
 
@@ -79,7 +79,7 @@ def test_to_json_is_kifus_json_and_reads_back():
 
 def test_a_failed_game_is_an_item_and_the_rest_are_read():
     text = "1. e4 e5 *\n\n1. e4 e4 *\n\n1. d4 *\n"
-    items = list(kifu.read(text, format="pgn"))
+    items = list(kifu.read(text=text, format="pgn"))
     assert [type(i) for i in items] == [kifu.Game, kifu.ReadError, kifu.Game]
     err = items[1]
     assert isinstance(err, Exception)
@@ -88,14 +88,14 @@ def test_a_failed_game_is_an_item_and_the_rest_are_read():
     assert err.file == "<text>"
     assert err.text.startswith("1. e4 e4 *")
     assert items[2].index == 3
-    assert [type(i) for i in kifu.read(text, format="pgn", errors="skip")] == [kifu.Game] * 2
-    reader = kifu.read(text, format="pgn", errors="raise")
+    assert [type(i) for i in kifu.read(text=text, format="pgn", errors="skip")] == [kifu.Game] * 2
+    reader = kifu.read(text=text, format="pgn", errors="raise")
     assert isinstance(next(reader), kifu.Game)
     with pytest.raises(kifu.ReadError) as raised:
         next(reader)
     assert raised.value.game == 2
     with pytest.raises(ValueError):
-        kifu.read(text, format="pgn", errors="ignore")
+        kifu.read(text=text, format="pgn", errors="ignore")
 
 
 def test_no_validate_reads_by_syntax():
@@ -119,17 +119,19 @@ def test_a_path_is_read_with_its_format_from_its_name(tmp_path):
     games = list(kifu.read(path))
     assert len(games) == 2
     assert games[1].line == 8 and games[1].file == str(path)
-    # A str naming a file is the file.
+    # A str is a path; a text is text=, and needs its format.
     assert len(list(kifu.read(str(path)))) == 2
+    with pytest.raises(FileNotFoundError):
+        kifu.read("1. e4 *", format="pgn")
     with pytest.raises(ValueError):
-        kifu.read("1. e4 *")  # a text needs its format
+        kifu.read(text="1. e4 *")
     with pytest.raises(ValueError):
-        kifu.read("1. e4 *", format="no-such-format")
+        kifu.read(text="1. e4 *", format="no-such-format")
 
 
 def test_damage_is_a_last_read_error():
     g = one("1. e4 *", format="pgn")
-    *games, cut = kifu.read("[" + g.to_json(), format="json")
+    *games, cut = kifu.read(text="[" + g.to_json(), format="json")
     assert [type(x) for x in games] == [kifu.Game]
     assert isinstance(cut, kifu.ReadError) and cut.game == 0
     assert "cut short" in cut.message
@@ -147,7 +149,7 @@ def test_draughts_with_format_options_and_write():
     assert g.family == "draughts"
     assert [p["text"] for p in g.moves[:3]] == ["11-15", "23-19", "8-11"]
     diag = kifu.write(games, "draughts-diag")
-    again = list(kifu.read(diag, format="draughts-diag"))
+    again = list(kifu.read(text=diag, format="draughts-diag"))
     assert [[p["move"] for p in x.moves] for x in again] == [
         [p["move"] for p in x.moves] for x in games
     ]
@@ -156,12 +158,13 @@ def test_draughts_with_format_options_and_write():
     assert g.write("draughts-num").startswith('[Event "kifu: English checkers')
     with pytest.raises(kifu.WriteError):
         kifu.write(games, "pgn")
-    with pytest.raises(ValueError):
+    # An option the format does not take is an unexpected keyword.
+    with pytest.raises(TypeError, match="no_such_option"):
         kifu.write(games, "draughts-num", no_such_option="1")
 
 
 def test_write_frames_the_games_as_one_file():
-    games = list(kifu.read(PGN + "\n" + PGN, format="pgn"))
+    games = list(kifu.read(text=PGN + "\n" + PGN, format="pgn"))
     out = json.loads(kifu.write(games, "json"))
     assert isinstance(out, list) and len(out) == 2
     lines = kifu.write(games, "jsonl").splitlines()

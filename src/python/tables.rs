@@ -9,14 +9,24 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::{named, options_for_both_sides, py_error};
+use super::{keywords, named, unexpected, Raised, RecordSize};
 use crate::archive::{convert_stream, Converter, Records, Report, BATCH_BYTES};
 use crate::codec::{Games, Origin, ReadOptions, WriteOptions, MAX_RECORD};
 use crate::error::Error;
 use crate::input::Damage;
 use crate::interchange::csv::{self, GameIds};
 use crate::interchange::rows::{self, Kind, COLUMNS, TABLES};
+use crate::options::{Side, Sides};
 use crate::plan;
+
+/// The keywords of `kifu.dask.tables` besides the formats' options.
+const DASK_KEYWORDS: &[&str] = &[
+    "paths",
+    "blocksize",
+    "format",
+    "no_validate",
+    "max_record_size",
+];
 
 /// One part of an input for `kifu.dask` ([`table_parts`]).
 struct Part {
@@ -127,29 +137,38 @@ fn job_parts(
 /// a plain file, cut at record boundaries. Each part: `job`, `source`,
 /// `start`, `end` (`None`: to the end), `first` (the games before it in
 /// its input), `games` and `keys` (the key of each game record, 8 bytes
-/// little-endian each, for the game ids of a run).
+/// little-endian each, for the game ids of a run). The format options
+/// `table_part` will read with are checked here, before any part is read:
+/// one that no format of an input takes is a `TypeError`.
 #[pyfunction]
-#[pyo3(signature = (path, *, blocksize=None, from_format=None, max_record_size=None))]
+#[pyo3(signature = (path, *, blocksize=None, from_format=None, max_record_size=None, **options))]
 pub(super) fn table_parts(
     py: Python<'_>,
     path: PathBuf,
     blocksize: Option<u64>,
     from_format: Option<&str>,
-    max_record_size: Option<usize>,
+    max_record_size: Option<RecordSize>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Py<PyDict>>> {
     let from = from_format.map(named).transpose()?;
     let to = named("csv")?;
-    let limit = max_record_size.unwrap_or(MAX_RECORD);
-    let parts = py
-        .detach(|| -> Result<Vec<Part>, Error> {
-            let plan = plan::plan(&[path], from, to, None)?;
-            let mut parts = Vec::new();
-            for (j, job) in plan.jobs.iter().enumerate() {
-                job_parts(j, job, blocksize, limit, &mut parts)?;
-            }
-            Ok(parts)
-        })
-        .map_err(py_error)?;
+    // What table_part writes the rows with.
+    let typed = named("parquet")?;
+    let limit = max_record_size.map_or(MAX_RECORD, |s| s.0);
+    let given = keywords(options, Sides::Both)?;
+    let mut raised = Raised::default();
+    let parts = py.detach(|| -> Result<Vec<Part>, Error> {
+        let plan = plan::plan(&[path], from, to, None)?;
+        let mut parts = Vec::new();
+        for (j, job) in plan.jobs.iter().enumerate() {
+            let sides = [(Side::Read, job.from), (Side::Write, typed)];
+            unexpected("kifu.dask.tables", DASK_KEYWORDS, &given, Some(&sides))
+                .map_err(|e| raised.keep(e))?;
+            job_parts(j, job, blocksize, limit, &mut parts)?;
+        }
+        Ok(parts)
+    });
+    let parts = raised.result(parts)?;
     parts
         .into_iter()
         .map(|p| {
@@ -333,15 +352,17 @@ pub(super) fn table_part(
     prior: Option<Vec<(u64, u32)>>,
     from_format: Option<&str>,
     no_validate: bool,
-    max_record_size: Option<usize>,
+    max_record_size: Option<RecordSize>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(Py<PyDict>, Py<PyDict>, Py<PyDict>, Py<PyDict>)> {
     use std::io::{Read, Seek, SeekFrom};
     let from = from_format.map(named).transpose()?;
     // The csv tables' rows, typed ([`rows::write_typed`]).
     let to = named("parquet")?;
-    let given = options_for_both_sides(options)?;
+    let given = keywords(options, Sides::Both)?;
     let prior = prior.unwrap_or_default();
+    let max_record_size = max_record_size.map(|s| s.0);
+    let mut raised = Raised::default();
     let done = py.detach(|| -> Result<_, Error> {
         let plan = plan::plan(std::slice::from_ref(&path), from, to, None)?;
         let job = plan
@@ -398,7 +419,7 @@ pub(super) fn table_part(
         let mut report = Report {
             diagnostic: &mut show,
             reject: None,
-            progress: &mut |_| {},
+            progress: &mut |_| raised.check(),
             strict: false,
             verbose: true,
         };
@@ -421,7 +442,7 @@ pub(super) fn table_part(
         }
         Ok((sink, summary, said))
     });
-    let (sink, summary, said) = done.map_err(py_error)?;
+    let (sink, summary, said) = raised.result(done)?;
     let mut out = Vec::with_capacity(3);
     for (t, cols) in sink.tables.iter().enumerate() {
         let d = PyDict::new(py);

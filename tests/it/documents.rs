@@ -54,7 +54,7 @@ fn convert_in_process(input: impl io::Read + Send, from: &str) -> (Summary, Vec<
     let mut report = Report {
         diagnostic: &mut keep,
         reject: None,
-        progress: &mut |_| {},
+        progress: &mut |_| Ok(()),
         strict: false,
         verbose: true,
     };
@@ -205,7 +205,7 @@ fn convert_tables(dir: &Path) -> Result<(Summary, Vec<Diagnostic>), String> {
     let mut report = Report {
         diagnostic: &mut keep,
         reject: None,
-        progress: &mut |_| {},
+        progress: &mut |_| Ok(()),
         strict: false,
         verbose: true,
     };

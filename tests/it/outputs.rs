@@ -487,3 +487,55 @@ fn dash_as_the_output_is_standard_output() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(names(dir.path()), ["g.pgn"]);
 }
+
+/// A run that its progress stops (what `kifu.convert` does on Ctrl-C: an
+/// error from the callback after a batch) ends with that error, and leaves
+/// neither an output nor a temporary file, whatever the output: one file
+/// (`-o`), one per input, the tables of a folder, the rejects.
+#[test]
+fn a_run_its_progress_stops_leaves_no_output() {
+    use kifu::convert::{run, Run};
+    use kifu::plan::{self, Outputs};
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("many.pgn");
+    // Batches of 256 KiB: a few dozen of them.
+    fs::write(&input, format!("{CHESS}\n").repeat(200_000)).unwrap();
+    for (to, out_dir) in [("jsonl", false), ("pgn", true), ("csv", true)] {
+        let out = dir.path().join(format!("out-{to}"));
+        fs::create_dir(&out).unwrap();
+        let to = kifu::format::by_name(to).unwrap();
+        let file = out.join(format!("all.{}", to.extensions[0]));
+        let rejects = out.join("rejects.pgn");
+        let outputs = Outputs {
+            output: (!out_dir).then_some(file.as_path()),
+            out_dir: out_dir.then_some(out.as_path()),
+            rejects: Some(&rejects),
+        };
+        let inputs = [input.clone()];
+        let plan = plan::plan(&inputs, None, to, outputs.out_dir).unwrap();
+        plan.check(&outputs, to).unwrap();
+        let options = kifu::options::run::resolve(&[], &[plan.jobs[0].from], to).unwrap();
+        let settings = Run {
+            to,
+            options: &options,
+            read: Default::default(),
+            outputs,
+            strict: false,
+            verbose: true,
+        };
+        let mut batches = 0;
+        let ended = run(&plan, &settings, &mut |_| {}, &mut |_| {
+            batches += 1;
+            match batches {
+                3 => Err(std::io::Error::from(std::io::ErrorKind::Interrupted)),
+                _ => Ok(()),
+            }
+        });
+        let Err(kifu::error::Error::Io { source, .. }) = ended else {
+            panic!("{}: the run was not stopped: {ended:?}", to.name);
+        };
+        assert_eq!(source.kind(), std::io::ErrorKind::Interrupted);
+        assert_eq!(batches, 3, "{}", to.name);
+        assert!(names(&out).is_empty(), "{}: {:?}", to.name, names(&out));
+    }
+}
