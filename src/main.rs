@@ -200,6 +200,10 @@ fn main() -> ExitCode {
         },
         Command::Convert(args) => match convert(&args) {
             Ok(code) => ExitCode::from(code),
+            Err(_) if interrupt::hit() => {
+                say("kifu: interrupted: the outputs not finished were not written");
+                ExitCode::from(130)
+            }
             Err(Error::Strict(d)) => {
                 say(&d.to_string());
                 say("kifu: stopped at the first error (--strict)");
@@ -309,9 +313,10 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
         strict: args.strict,
         verbose: args.verbose,
     };
+    interrupt::catch();
     let ended = kifu::convert::run(&plan, &run, &mut |d| console.show(d), &mut |n| {
         console.progress(n);
-        Ok(())
+        interrupt::check()
     });
     console.finish();
     match ended? {
@@ -321,6 +326,52 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
                 say(&totals.line());
             }
             Ok(totals.code())
+        }
+    }
+}
+
+/// Ctrl-C during a conversion: the first stops the run at the end of the
+/// batch being converted (the outputs not finished are removed, never left
+/// half written or as temporary files beside their place), exit 130; a
+/// second, before that, ends the process at once, as Ctrl-C does without
+/// kifu's handler (a run waiting for its input to come).
+mod interrupt {
+    use std::io;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// Whether Ctrl-C was pressed.
+    static HIT: AtomicBool = AtomicBool::new(false);
+
+    #[cfg(unix)]
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        if HIT.swap(true, Ordering::SeqCst) {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(130) };
+        }
+    }
+
+    /// Catches Ctrl-C (SIGINT) from now on.
+    pub fn catch() {
+        #[cfg(unix)]
+        // SAFETY: the handler only touches an atomic and calls _exit.
+        unsafe {
+            libc::signal(
+                libc::SIGINT,
+                on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
+    }
+
+    /// Whether Ctrl-C was pressed since [`catch`].
+    pub fn hit() -> bool {
+        HIT.load(Ordering::SeqCst)
+    }
+
+    /// The error that stops a run once Ctrl-C was pressed.
+    pub fn check() -> io::Result<()> {
+        match hit() {
+            true => Err(io::Error::new(io::ErrorKind::Interrupted, "interrupted")),
+            false => Ok(()),
         }
     }
 }

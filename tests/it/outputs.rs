@@ -512,7 +512,7 @@ fn a_run_its_progress_stops_leaves_no_output() {
             rejects: Some(&rejects),
         };
         let inputs = [input.clone()];
-        let plan = plan::plan(&inputs, None, to, outputs.out_dir).unwrap();
+        let mut plan = plan::plan(&inputs, None, to, outputs.out_dir).unwrap();
         plan.check(&outputs, to).unwrap();
         let options = kifu::options::run::resolve(&[], &[plan.jobs[0].from], to).unwrap();
         let settings = Run {
@@ -537,5 +537,55 @@ fn a_run_its_progress_stops_leaves_no_output() {
         assert_eq!(source.kind(), std::io::ErrorKind::Interrupted);
         assert_eq!(batches, 3, "{}", to.name);
         assert!(names(&out).is_empty(), "{}: {:?}", to.name, names(&out));
+    }
+}
+
+/// Ctrl-C during a conversion stops it at the next batch, exit 130, and
+/// leaves neither the output nor a temporary file beside it (issue 36: a
+/// run stopped so left `.out.jsonl.kifu-tmp-PID`). The input is a named
+/// pipe fed until kifu stops, so the run is surely under way.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_conversion_and_leaves_no_output() {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    for out in [["-o", "out.jsonl"], ["--out-dir", "o"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let fifo = d.join("in.pdn");
+        let path = CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a plain system call on a NUL-ended path.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+        let child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+            .current_dir(d)
+            .args(["convert", "--to", "jsonl", "in.pdn", out[0], out[1]])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Fed until kifu is gone (the pipe then fails).
+        let feeder = std::thread::spawn(move || {
+            let mut pipe = fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            let games = many_games(200);
+            for _ in 0..100_000 {
+                if pipe.write_all(games.as_bytes()).is_err() {
+                    return true;
+                }
+            }
+            false
+        });
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        // SAFETY: a signal to the child this test started.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+        let run = child.wait_with_output().unwrap();
+        assert!(feeder.join().unwrap(), "kifu read the whole input");
+        assert_eq!(run.status.code(), Some(130), "{}", stderr(&run));
+        assert!(stderr(&run).contains("kifu: interrupted"), "{}", stderr(&run));
+        // Nothing beside the input but the (empty) output folder.
+        let mut left = names(d);
+        if d.join("o").is_dir() {
+            assert_eq!(names(&d.join("o")), Vec::<String>::new());
+            left.retain(|n| n != "o");
+        }
+        assert_eq!(left, ["in.pdn"]);
     }
 }
