@@ -25,7 +25,9 @@
 # QUICK=1 keeps kifu's `-j 1` FROM -> FROM alone beside the peers.
 # CALLGRIND=1 runs each command once under valgrind's callgrind instead of
 # timing rounds, and prints its instruction count (which the load of a
-# shared machine does not change).
+# shared machine does not change), and with the Rust peer each kifu
+# command's ratio to it (the peer's count over kifu's: 0.45x is kifu at
+# 45% of the peer's speed).
 #
 # The three shapes of chess comments (issue 37: plain games, lichess clocks
 # and evaluations, engine comments) are made by benches/shapes.py:
@@ -142,11 +144,24 @@ fi
 
 if [ "${CALLGRIND:-}" = 1 ]; then
   echo "$file: $bytes bytes, instructions (callgrind)"
+  counts=()
   for c in "${commands[@]}"; do
     n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $c 2>&1 >/dev/null |
       sed -n 's/.*Collected : //p')
+    counts+=("$n")
     printf "%'15d  %s\n" "$n" "$c"
   done
+  # With the Rust peer (the last command), each kifu command's speed as a
+  # fraction of the peer's: the peer's instructions over kifu's.
+  if [ "$from" = pgn ] && { [ -n "${PGN_READER_BIN:-}" ] || [ "${PGN_READER:-}" = 1 ]; }; then
+    peer=${counts[-1]}
+    for i in "${!commands[@]}"; do
+      case "${commands[$i]}" in
+      *" convert "*) awk -v p="$peer" -v k="${counts[$i]}" -v c="${commands[$i]}" \
+        'BEGIN { printf "%6.3fx the peer  %s\n", p / k, c }' ;;
+      esac
+    done
+  fi
   exit 0
 fi
 

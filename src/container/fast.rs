@@ -19,8 +19,8 @@ use pest::RuleType;
 
 use crate::container::{Lexed, Token};
 use crate::family::dialect::{Dialect, Numbering};
-use crate::ir::CommentKind;
 use crate::ir::Results;
+use crate::ir::{is_ascii, is_plain, CommentKind};
 
 /// Whitespace as the grammar's `WHITESPACE` reads it, in ASCII.
 pub fn is_space(b: u8) -> bool {
@@ -214,8 +214,9 @@ impl<'i> Movetext<'i> {
                     }
                 }
                 b'{' => {
-                    let close = i + 1 + memchr::memchr(b'}', &b[i + 1..])?;
-                    tokens.push(Token::Comment(CommentKind::Brace, &text[i + 1..close], i));
+                    let (close, plain) = brace_end(b, i + 1)?;
+                    let body = &text[i + 1..close];
+                    tokens.push(Token::Comment(CommentKind::Brace, body, i, plain));
                     i = close + 1;
                 }
                 b'(' => {
@@ -253,7 +254,8 @@ impl<'i> Movetext<'i> {
                 }
                 b';' => {
                     let end = memchr::memchr2(b'\n', b'\r', &b[i + 1..]).map_or(n, |e| i + 1 + e);
-                    tokens.push(Token::Comment(CommentKind::Line, &text[i + 1..end], i));
+                    let body = &text[i + 1..end];
+                    tokens.push(Token::Comment(CommentKind::Line, body, i, is_plain(body)));
                     i = end;
                 }
                 b'.' => {
@@ -291,6 +293,21 @@ impl<'i> Movetext<'i> {
         }
         (depth == 0).then_some(true)
     }
+}
+
+/// Where the `{}` comment whose text starts at `from` ends (its `}`), and
+/// whether its text is plain ([`is_plain`]): the scan for its end looks
+/// for a line break too, and only a text on one line is looked at again
+/// (whether it is ASCII), so that the writer need not look at it at all.
+#[inline]
+fn brace_end(b: &[u8], from: usize) -> Option<(usize, bool)> {
+    let rest = &b[from..];
+    let k = memchr::memchr3(b'}', b'\n', b'\r', rest)?;
+    if rest[k] == b'}' {
+        return Some((from + k, is_ascii(&rest[..k])));
+    }
+    let close = k + 1 + memchr::memchr(b'}', &rest[k + 1..])?;
+    Some((from + close, false))
 }
 
 /// A move at `i`; returns where it ends.
@@ -355,4 +372,27 @@ fn end_with_result<'i, R: RuleType>(
     }
     tokens.push(Token::Result(&rest[..r.len()], i));
     Some(text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// [`brace_end`] finds the `}` that ends a comment, as a search
+        /// for it alone does, and says whether the text before it is plain
+        /// as [`is_plain`] does, for any text (line breaks before the `}`
+        /// or none, any script, no `}` at all).
+        #[test]
+        fn a_comment_ends_at_its_brace_and_knows_if_it_is_plain(
+            body in "[a-z }\n\ré♞\t]{0,80}",
+            tail in "[a-z}]{0,4}",
+        ) {
+            let text = format!("{{{body}{tail}");
+            let b = text.as_bytes();
+            let expected = memchr::memchr(b'}', &b[1..]).map(|k| (1 + k, is_plain(&text[1..1 + k])));
+            prop_assert_eq!(brace_end(b, 1), expected);
+        }
+    }
 }

@@ -24,7 +24,7 @@ use crate::codec::{line_col, too_deep, Parsed, Piece, ReadOptions};
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::{Move, Setup, Variant};
-use crate::ir::{CommentKind, Game, Ply, Side, Tag, MAX_VARIATION_DEPTH};
+use crate::ir::{is_plain, CommentKind, Game, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use fast::Lexing;
 use parens::{open_at_depth, unclosed};
 pub(crate) use parens::{parens, Paren};
@@ -344,8 +344,9 @@ pub enum Token<'i, R: RuleType> {
     Glyph(&'i str, usize),
     /// `$n`.
     Nag(&'i str, usize),
-    /// A comment: how it was written, its text and its offset.
-    Comment(CommentKind, &'i str, usize),
+    /// A comment: how it was written, its text, its offset, and whether
+    /// its text is plain ([`crate::ir::is_plain`], found as it was read).
+    Comment(CommentKind, &'i str, usize, bool),
     /// Parenthesized text that is not movetext, and its offset.
     ParenComment(&'i str, usize),
     /// `(`, opening a variation.
@@ -435,15 +436,16 @@ impl<'i, R: ContainerRule> Iterator for PestTokens<'i, R> {
             let at = pair.as_span().start();
             let text = pair.as_str();
             let inner = |pair: Pair<'i, R>| pair.into_inner().next().map_or("", |t| t.as_str());
+            let comment = |kind, text, at| Token::Comment(kind, text, at, is_plain(text));
             return Some(match pair.as_rule().kind() {
                 Kind::Move => Token::Move(text, at, self.move_pairs.then(|| Box::new(pair))),
                 Kind::MoveNumber => Token::MoveNumber(text, at),
                 Kind::Ellipsis => Token::Ellipsis,
                 Kind::Glyph => Token::Glyph(text, at),
                 Kind::Nag => Token::Nag(text, at),
-                Kind::BraceComment => Token::Comment(CommentKind::Brace, inner(pair), at),
-                Kind::LineComment => Token::Comment(CommentKind::Line, inner(pair), at),
-                Kind::EscapeLine => Token::Comment(CommentKind::Escape, inner(pair), at),
+                Kind::BraceComment => comment(CommentKind::Brace, inner(pair), at),
+                Kind::LineComment => comment(CommentKind::Line, inner(pair), at),
+                Kind::EscapeLine => comment(CommentKind::Escape, inner(pair), at),
                 Kind::ParenComment => Token::ParenComment(inner(pair), at),
                 Kind::Variation => {
                     self.stack.push(pair.into_inner());

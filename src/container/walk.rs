@@ -13,7 +13,7 @@ use crate::error::Problem;
 use crate::family::dialect::Numbering;
 use crate::family::Setup;
 use crate::ir::{
-    find_tag, Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, Text,
+    find_tag, is_plain, Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag, Text,
     MAX_VARIATION_DEPTH,
 };
 
@@ -144,8 +144,8 @@ pub(super) fn comment<R: RuleType>(
     token: Token<'_, R>,
     warnings: &mut Vec<Problem>,
 ) -> Option<Comment> {
-    let (kind, body) = match token {
-        Token::Comment(kind, body, _) => (kind, body),
+    let (kind, body, plain) = match token {
+        Token::Comment(kind, body, _, plain) => (kind, body, plain),
         Token::ParenComment(body, at) => {
             warnings.push(
                 Problem::at(
@@ -154,7 +154,7 @@ pub(super) fn comment<R: RuleType>(
                 )
                 .of_kind(Kind::ParenComment),
             );
-            (CommentKind::Brace, body)
+            (CommentKind::Brace, body, is_plain(body))
         }
         _ => return None,
     };
@@ -166,7 +166,7 @@ pub(super) fn comment<R: RuleType>(
         .is_some_and(|r| std::ptr::eq(r, body));
     let text = match shared {
         Some(record) if in_record => {
-            Text::slice(record.get_or_insert_with(|| Arc::from(text)), range)
+            Text::slice_known(record.get_or_insert_with(|| Arc::from(text)), range, plain)
         }
         _ => None,
     };
@@ -392,8 +392,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                                     && pending.is_empty()
                                     && !handed_on =>
                             {
-                                // Room for one comment, as for variations.
-                                ply.after.reserve_exact(1);
+                                // (Held in the ply: no allocation for one.)
                                 ply.after.push(c)
                             }
                             _ => pending.push(c),

@@ -202,6 +202,20 @@ impl Lines<'_> {
     }
 
     fn comment(&mut self, c: &Comment) -> Result<(), Problem> {
+        // A plain text (decided when it was read: ASCII on one line, no
+        // `}`) is written as it is, one column a byte, without a look at it.
+        let text = &c.text;
+        if text.is_plain() {
+            match c.kind {
+                CommentKind::Brace => self.put("{", text, "}", text.len() + 2, None),
+                CommentKind::Line => {
+                    self.put(";", text, "", text.len() + 1, None);
+                    self.line_end();
+                }
+                CommentKind::Escape => self.own_line("%", text),
+            }
+            return Ok(());
+        }
         match c.kind {
             // Most comments hold no `}` and no line break: written as they
             // were read, on one line (one pass over them to know so).

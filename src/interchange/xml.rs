@@ -743,7 +743,7 @@ fn ply_of(at: &At<'_>, n: &Node) -> Result<Ply, Problem> {
             None => Vec::new(),
         },
         before,
-        after,
+        after: after.into(),
         variations,
         ..Ply::new(number, side, mv)
     })

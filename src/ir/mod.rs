@@ -7,6 +7,7 @@
 //! of it.
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 pub mod result;
 pub mod side;
@@ -14,7 +15,8 @@ pub mod side;
 pub use result::{GameResult, Outcome, ResultRepair, ResultToken, Results};
 pub use side::{push_number, Side};
 mod text;
-pub use text::Text;
+pub(crate) use text::is_ascii;
+pub use text::{is_plain, Text};
 
 use crate::family::any::{Family, Move, Setup, Variant};
 
@@ -191,6 +193,12 @@ impl Comment {
     }
 }
 
+/// The comments after a move: one is held in place, without an
+/// allocation of its own (a move with comments usually has one: a clock,
+/// an evaluation, an engine's report), more spill to the heap. Derefs to
+/// a slice, and serializes as a sequence, as a `Vec` does.
+pub type Comments = SmallVec<[Comment; 1]>;
+
 /// One ply (half-move) with everything attached to it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ply {
@@ -210,9 +218,10 @@ pub struct Ply {
     /// Comments written before the move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub before: Vec<Comment>,
-    /// Comments written after the move.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub after: Vec<Comment>,
+    /// Comments written after the move (held in the ply when there is
+    /// one, as there usually is: [`Comments`]).
+    #[serde(default, skip_serializing_if = "SmallVec::is_empty")]
+    pub after: Comments,
     /// Alternatives to this ply, each a line starting with a replacement for it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<Line>,
@@ -228,7 +237,7 @@ impl Ply {
             glyph: None,
             nags: Vec::new(),
             before: Vec::new(),
-            after: Vec::new(),
+            after: Comments::new(),
             variations: Vec::new(),
         }
     }

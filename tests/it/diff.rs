@@ -985,7 +985,7 @@ fn a_changed_ply_is_shown_whole_in_every_notation() {
         game.moves.trailing.clear();
         for p in &mut game.moves.plies {
             (p.glyph, p.nags, p.before, p.after, p.variations) =
-                (None, Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                (None, Vec::new(), Vec::new(), Default::default(), Vec::new());
         }
         let n = game.moves.plies.len().min(16);
         assert!(n > 4, "{path}");

@@ -113,7 +113,7 @@ fn line(squares: u16, first: Side, number: u32, side: Side, depth: u32) -> Boxed
                 p.glyph = ex.glyph.map(str::to_string);
                 p.nags = ex.nags;
                 p.before = ex.before;
-                p.after = ex.after;
+                p.after = ex.after.into();
                 plies.push(p);
                 if s != first {
                     n += 1;
@@ -152,7 +152,7 @@ fn line(squares: u16, first: Side, number: u32, side: Side, depth: u32) -> Boxed
             let mut line = Line { plies, trailing };
             if let Some(last) = line.plies.last_mut() {
                 if last.variations.is_empty() {
-                    last.after.append(&mut line.trailing);
+                    last.after.extend(line.trailing.drain(..));
                 }
             }
             line

@@ -322,7 +322,7 @@ proptest! {
                 .game;
             game.preamble = vec![comment(&pre, kinds[0])];
             game.moves.plies[0].before = vec![comment(&before, kinds[1])];
-            game.moves.plies[1].after = vec![comment(&after, kinds[2])];
+            game.moves.plies[1].after = [comment(&after, kinds[2])].into();
             game.tags.insert(0, Tag::new("Annotator", value.clone()));
             game.tags.push(Tag::new(format!("X{name}"), "x"));
             let mut text = String::new();
