@@ -15,7 +15,7 @@
 use std::fmt::Write as _;
 
 use crate::error::Problem;
-use crate::interchange::xml::unholdable;
+use crate::ir::unholdable;
 
 /// How a board is drawn: the options of the `svg` and `html` formats and
 /// what the drawing needs of the run.

@@ -46,7 +46,6 @@
 mod fields;
 mod schema;
 
-pub use fields::unholdable;
 pub use schema::xsd;
 
 use quick_xml::escape::EscapeError;
@@ -63,7 +62,7 @@ use crate::error::Problem;
 use crate::family::{Move, Setup, Variant};
 use crate::ir::MAX_VARIATION_DEPTH;
 use crate::ir::{Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag};
-use fields::{push_attr, push_children, push_element, push_text, to_value, De, Node};
+use fields::{push_attr, push_children, push_element, push_text, to_value, unholdable, De, Node};
 
 /// What the writer puts around the games: the XML declaration and the
 /// `<games>` root.

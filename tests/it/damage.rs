@@ -440,3 +440,43 @@ fn counters_go_on_past_move_65535() {
         "{text}"
     );
 }
+
+/// Text that belongs to no game and is over the limit (a comment after the
+/// last game) was a game over the limit, failed: it is a warning of its
+/// kind, and the run succeeds.
+#[test]
+fn comments_of_no_game_over_the_limit_are_a_warning() {
+    let limit = format!("--max-record-size={LIMIT}");
+    let text = format!(
+        "[Event \"a\"]\n\n1. e4 e5 *\n{{{}}}\n",
+        "x".repeat(2 * LIMIT)
+    );
+    let out = convert("pgn", "pgn", &[&limit], text.as_bytes());
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (1, 0), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("-:4:1: warning[stray-comments]: 8.0 KiB (8195 bytes) of comments or text after game 1 belong to no game, over the limit of 4 KiB on one record: not read, not written"),
+        "{err}"
+    );
+}
+
+/// An XML document's children that are not games (another element, a
+/// `<game>` of another shape, text) fail alone, each at its place, and the
+/// games beside them convert.
+#[test]
+fn elements_that_are_not_games_fail_alone_in_xml() {
+    let (text, at) = two_games("chess", "xml");
+    let bad = "<foo/>\n<game><nothing/></game>\n<bar>text</bar>\nstray text\n";
+    let doc = format!("{}{bad}{}", &text[..at], &text[at..]);
+    let out = convert("xml", "pgn", &[], doc.as_bytes());
+    no_panic(&out);
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (2, 4), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        !err.contains("cut short") && !err.contains("damaged"),
+        "{err}"
+    );
+    assert_eq!(err.matches(": error: game ").count(), 4, "{err}");
+}
