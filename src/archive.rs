@@ -82,6 +82,8 @@ pub struct Records<'s, R: Read> {
     col: usize,
     limit: usize,
     batch: usize,
+    /// The last byte read that is not blank ([`Scan::end_after`]).
+    before: Option<u8>,
 }
 
 /// Batch size of the pipeline: small enough that two batches per worker
@@ -140,6 +142,7 @@ impl<'s, R: Read> Records<'s, R> {
             col: 1,
             limit: MAX_RECORD,
             batch: BATCH_BYTES,
+            before: None,
         }
     }
 
@@ -163,7 +166,16 @@ impl<'s, R: Read> Records<'s, R> {
     /// limit, and returns it as a batch of its own: its position and its
     /// size, not its bytes. `len` is its length when the scan found its end
     /// in the buffer; otherwise it is streamed past, a chunk at a time.
-    fn skip_oversize(&mut self, len: Option<usize>, short_of_memory: bool) -> io::Result<Batch> {
+    ///
+    /// `is_game` is false for text the scan found to hold no game
+    /// (comments), which is passed the same way but is no game over the
+    /// limit.
+    fn skip_oversize(
+        &mut self,
+        len: Option<usize>,
+        short_of_memory: bool,
+        is_game: bool,
+    ) -> io::Result<Batch> {
         // Point at its first character that is not blank.
         let lead = self.buf.len() - self.buf.trim_ascii_start().len();
         let lead = lead.min(len.unwrap_or(usize::MAX));
@@ -182,10 +194,70 @@ impl<'s, R: Read> Records<'s, R> {
                 offset,
                 line,
                 col,
-                is_game: true,
+                is_game,
                 oversize: Some(size),
                 short_of_memory,
             }],
+        })
+    }
+
+    /// Passes the blank text at the start of the buffer (whitespace, and
+    /// byte-order marks left by concatenating files), up to its last line
+    /// end: text between games that holds none, however long, is never a
+    /// record over the limit. Whether there was any: the caller scans
+    /// again from the first character that is not blank, where the scan
+    /// sees a line start as it does after any record. Only called where
+    /// the record at the buffer's start is over the limit, so every other
+    /// record keeps its bytes.
+    fn pass_blank(&mut self) -> bool {
+        let run = blank_run(&self.buf);
+        let n = match memchr::memrchr(b'\n', &self.buf[..run]) {
+            Some(last) => last + 1,
+            None => run,
+        };
+        // A run that may go on past the buffer is passed whole.
+        let n = if run == self.buf.len() { run } else { n };
+        self.pass(n);
+        n > 0
+    }
+
+    /// The record at the buffer's start, over the limit by the blank text
+    /// at its end (`found`: its length and whether it holds a game, where
+    /// the scan found its end), or whose end the blank text keeps out of
+    /// the buffer: its text up to the line end after its last character
+    /// that is not blank, as a batch of its own (where the scan does not
+    /// know its end, it is asked as if the input ended there). The blank
+    /// text after it is passed as the next record's lead
+    /// ([`Records::pass_blank`]). `None` where the record is over the
+    /// limit without its blank tail.
+    fn cut_blank_tail(&mut self, found: Option<(usize, bool)>) -> Option<Batch> {
+        let data = &self.buf[..found.map_or(self.buf.len(), |(len, _)| len)];
+        let solid = data.trim_ascii_end().len();
+        let keep = solid + memchr::memchr(b'\n', &data[solid..]).map_or(0, |i| i + 1);
+        if solid == 0 || keep > self.limit || keep == data.len() {
+            return None;
+        }
+        let (end, is_game) = match found {
+            Some((_, is_game)) => (keep, is_game),
+            None => self.split.end_after(&data[..keep], true, self.before)?,
+        };
+        let record = RawRecord {
+            range: 0..end,
+            offset: self.pos,
+            line: self.line,
+            col: self.col,
+            is_game,
+            oversize: None,
+            short_of_memory: false,
+        };
+        let tail = self.buf.split_off(end);
+        let data = std::mem::replace(&mut self.buf, tail);
+        advance(&data, &mut self.line, &mut self.col);
+        self.before = last_solid(&data).or(self.before);
+        self.pos += end as u64;
+        Some(Batch {
+            data,
+            records: vec![record],
         })
     }
 
@@ -193,6 +265,7 @@ impl<'s, R: Read> Records<'s, R> {
     /// them.
     fn pass(&mut self, n: usize) -> u64 {
         advance(&self.buf[..n], &mut self.line, &mut self.col);
+        self.before = last_solid(&self.buf[..n]).or(self.before);
         self.buf.drain(..n);
         self.pos += n as u64;
         n as u64
@@ -263,15 +336,21 @@ impl<'s, R: Read> Records<'s, R> {
     /// The next batch of about `target` bytes of records; `None` at the end.
     pub fn next_batch(&mut self, target: usize) -> io::Result<Option<Batch>> {
         let mut target = target.max(1);
-        loop {
+        'batch: loop {
             self.fill(target)?;
             let mut records = Vec::new();
             let mut p = 0;
             while p < self.buf.len() && p < target {
-                match self.split.end(&self.buf[p..], self.eof) {
+                match self.split.end_after(&self.buf[p..], self.eof, self.before) {
                     Some((len, is_game)) => {
                         if len > self.limit && records.is_empty() {
-                            return self.skip_oversize(Some(len), false).map(Some);
+                            if self.pass_blank() {
+                                continue 'batch;
+                            }
+                            if let Some(batch) = self.cut_blank_tail(Some((len, is_game))) {
+                                return Ok(Some(batch));
+                            }
+                            return self.skip_oversize(Some(len), false, is_game).map(Some);
                         }
                         if len > self.limit {
                             // Left for the next batch, where it comes first.
@@ -287,6 +366,7 @@ impl<'s, R: Read> Records<'s, R> {
                             short_of_memory: false,
                         });
                         advance(&self.buf[p..p + len], &mut self.line, &mut self.col);
+                        self.before = last_solid(&self.buf[p..p + len]).or(self.before);
                         p += len;
                     }
                     None => break,
@@ -302,7 +382,13 @@ impl<'s, R: Read> Records<'s, R> {
                 return Ok(Some(Batch { data, records }));
             }
             if self.buf.len() > self.limit {
-                return self.skip_oversize(None, false).map(Some);
+                if self.pass_blank() {
+                    continue;
+                }
+                if let Some(batch) = self.cut_blank_tail(None) {
+                    return Ok(Some(batch));
+                }
+                return self.skip_oversize(None, false, true).map(Some);
             }
             // One record is larger than the target: read more, up to the
             // limit and a byte. Where the memory for that cannot be had,
@@ -313,10 +399,35 @@ impl<'s, R: Read> Records<'s, R> {
                 .try_reserve(target.saturating_sub(self.buf.len()))
                 .is_err()
             {
-                return self.skip_oversize(None, true).map(Some);
+                return self.skip_oversize(None, true, true).map(Some);
             }
         }
     }
+}
+
+/// How many bytes at the start of `data` are blank: ASCII whitespace and
+/// byte-order marks.
+fn blank_run(data: &[u8]) -> usize {
+    let mut i = 0;
+    while i < data.len() {
+        if data[i].is_ascii_whitespace() {
+            i += 1;
+        } else if data[i..].starts_with(b"\xEF\xBB\xBF") {
+            i += 3;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// The last byte of `bytes` that is not ASCII whitespace.
+fn last_solid(bytes: &[u8]) -> Option<u8> {
+    bytes
+        .iter()
+        .rev()
+        .find(|b| !b.is_ascii_whitespace())
+        .copied()
 }
 
 /// Moves a line/column position over some bytes.
@@ -377,9 +488,9 @@ impl<'a> Record<'a> {
         f: impl FnOnce(&[u8]) -> Result<T, Problem>,
     ) -> Option<Result<T, Problem>> {
         match self.oversize {
+            _ if !self.is_game => None,
             Some(size) if self.short_of_memory => Some(Err(no_memory(size, None))),
             Some(size) => Some(Err(too_large(size, limit))),
-            None if !self.is_game => None,
             None => Some(crate::policy::isolate(|| f(self.bytes))),
         }
     }
@@ -725,6 +836,15 @@ pub struct Summary {
     pub damaged: usize,
 }
 
+impl Summary {
+    /// `n` games converted whose output could not be written: they count
+    /// as failed (at most the games converted leave that count).
+    pub fn lose(&mut self, n: usize) {
+        self.converted -= n.min(self.converted);
+        self.failed += n;
+    }
+}
+
 impl std::ops::AddAssign for Summary {
     fn add_assign(&mut self, o: Summary) {
         self.converted += o.converted;
@@ -912,16 +1032,29 @@ pub fn convert_input<R: Read + Send>(
             let bytes = rec.bytes;
             document.record(&rec);
             let Some(result) = result else {
-                if split.has_text(bytes) {
+                let after = match game_index {
+                    0 => String::new(),
+                    n => format!(" after game {n}"),
+                };
+                let message = match rec.oversize {
+                    // Text that holds no game, over the limit: passed unread.
+                    Some(size) => Some(format!(
+                        "{} of comments or text{after} belong to no game, over the limit of {} on one record: not read, not written",
+                        crate::policy::bytes_text(size),
+                        crate::policy::bytes_text(limit as u64)
+                    )),
+                    None if split.has_text(bytes) => {
+                        let quote = crate::error::quote_bytes(bytes.trim_ascii(), 40);
+                        Some(match game_index {
+                            0 => format!("comments or text that belong to no game: not written ({quote})"),
+                            _ => format!("comments or text{after} belong to no game: not written ({quote})"),
+                        })
+                    }
+                    None => None,
+                };
+                if let Some(message) = message {
                     let (line, col) = rec.start();
                     summary.warnings += 1;
-                    let quote = crate::error::quote_bytes(bytes.trim_ascii(), 40);
-                    let message = match game_index {
-                        0 => format!("comments or text that belong to no game: not written ({quote})"),
-                        n => format!(
-                            "comments or text after game {n} belong to no game: not written ({quote})"
-                        ),
-                    };
                     groups.add(
                         Diagnostic {
                             severity: Severity::Warning,

@@ -48,8 +48,9 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print kifu's manual page (roff) to standard output, or the page of
-    /// one command (`kifu man convert` is kifu-convert(1)).
+    /// Show kifu's manual page, or the page of one command (`kifu man
+    /// convert` is kifu-convert(1)): in man's pager on a terminal, as roff
+    /// to a file or a pipe.
     Man {
         /// The command whose page to print.
         #[arg(value_parser = PAGES.map(|(name, _)| name))]
@@ -401,4 +402,95 @@ pub fn given_options(args: &ConvertArgs) -> Result<Vec<Given>, Error> {
         given.push(Given::parse(Side::Write, text)?);
     }
     Ok(given)
+}
+
+/// How `kifu man` shows a page ([`man_shown`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ManShown {
+    /// Its roff source on standard output: for a file or a pipe
+    /// (`kifu man > kifu.1`), and where no `man` is found.
+    Roff,
+    /// Rendered by this `man` (`man -l -`, the roff on its standard
+    /// input), in its pager, as `man kifu` and `git help` show a page on a
+    /// terminal.
+    Pager(PathBuf),
+}
+
+/// How `kifu man` shows a page: rendered by `man` when standard output is
+/// a terminal and a `man` is found in `path` (the `PATH` variable), else
+/// as roff (what a file or a pipe gets, as before).
+pub fn man_shown(terminal: bool, path: Option<&std::ffi::OsStr>) -> ManShown {
+    let found = path.and_then(|path| {
+        std::env::split_paths(path)
+            .map(|dir| dir.join("man"))
+            .find(|man| is_program(man))
+    });
+    match found {
+        Some(man) if terminal => ManShown::Pager(man),
+        _ => ManShown::Roff,
+    }
+}
+
+/// Whether `path` is a file that can be run.
+fn is_program(path: &std::path::Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn man_renders_on_a_terminal_where_man_is_found_and_roff_otherwise() {
+        let dir = std::env::temp_dir().join(format!("kifu-man-shown-{}", std::process::id()));
+        let (with, without) = (dir.join("with"), dir.join("without"));
+        std::fs::create_dir_all(&with).unwrap();
+        std::fs::create_dir_all(&without).unwrap();
+        let man = with.join("man");
+        std::fs::write(&man, "#!/bin/sh\n").unwrap();
+        // A file named man that cannot be run is no man.
+        std::fs::write(without.join("man"), "").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&man, std::fs::Permissions::from_mode(0o755)).unwrap();
+            std::fs::set_permissions(without.join("man"), std::fs::Permissions::from_mode(0o644))
+                .unwrap();
+        }
+        let path = |dirs: &[&PathBuf]| std::env::join_paths(dirs).unwrap();
+        let both = path(&[&without, &with]);
+        assert_eq!(
+            man_shown(true, Some(&both)),
+            ManShown::Pager(man.clone()),
+            "the first man that runs, along PATH"
+        );
+        assert_eq!(
+            man_shown(false, Some(&both)),
+            ManShown::Roff,
+            "not a terminal"
+        );
+        #[cfg(unix)]
+        assert_eq!(
+            man_shown(true, Some(&path(&[&without]))),
+            ManShown::Roff,
+            "no man that runs"
+        );
+        assert_eq!(man_shown(true, None), ManShown::Roff, "no PATH");
+        assert_eq!(
+            man_shown(true, Some(std::ffi::OsStr::new(""))),
+            ManShown::Roff
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -227,6 +227,16 @@ pub trait Scan: Sync + std::fmt::Debug {
     /// expected whenever `data` is not empty.
     fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)>;
 
+    /// [`Scan::end`] told what came before `data`: `before`, the last byte
+    /// before it that is not blank (`None` at the input's start). For a
+    /// format whose records a byte opens or not by what precedes it (a
+    /// `[` that opens json's array of games, or an array among its
+    /// values); the default ignores it.
+    fn end_after(&self, data: &[u8], eof: bool, before: Option<u8>) -> Option<(usize, bool)> {
+        let _ = before;
+        self.end(data, eof)
+    }
+
     /// How to stream past a record over the size limit, without keeping it.
     fn oversize(&self) -> Oversize;
 

@@ -115,9 +115,13 @@ impl Games for OneGame {
 /// The files of one input under `--out-dir` for a format of one game an
 /// output: each game in a file of its own ([`game_path`], numbered as
 /// messages number the input's games), put in place when it is written.
+/// A game whose file cannot be written (its name too long, a file where
+/// its folder should be) fails alone: it is kept in `lost`, with its
+/// number, and the input's other games go on.
 struct PerGame<'a> {
     base: &'a std::path::Path,
     to: &'static Format,
+    lost: Vec<(usize, Error)>,
 }
 
 impl Games for PerGame<'_> {
@@ -131,8 +135,10 @@ impl Games for PerGame<'_> {
             sink.game(text).map_err(|e| Error::io(&path, e))?;
             sink.finish().map_err(|e| Error::io(&path, e))?.commit()
         };
-        // (The error names the file.)
-        write().map_err(|e| io::Error::other(e.to_string()))
+        if let Err(e) = write() {
+            self.lost.push((origin.index, e));
+        }
+        Ok(())
     }
     fn name(&self) -> &str {
         "--out-dir"
@@ -231,23 +237,59 @@ pub fn run(
                 }
                 // A format of one game an output (svg): a file per game.
                 (None, Some(out)) if to.one_game => {
-                    let mut files = PerGame { base: out, to };
-                    summary += convert_job(job, plan.from_named, &conv, &mut files, &mut report)?;
+                    let mut files = PerGame {
+                        base: out,
+                        to,
+                        lost: Vec::new(),
+                    };
+                    let mut done =
+                        convert_job(job, plan.from_named, &conv, &mut files, &mut report)?;
+                    for (index, e) in files.lost {
+                        done.lose(1);
+                        (report.diagnostic)(&report::output_failed(job.name(), Some(index), 1, &e));
+                    }
+                    summary += done;
                 }
                 (None, Some(out)) => {
-                    if let Some(dir) = out.parent() {
-                        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-                    }
-                    let mut sink = Sink::new(Output::File(OutFile::create(out)?), to.framing)
-                        .named(out.display().to_string());
-                    let done = convert_job(job, plan.from_named, &conv, &mut sink, &mut report)?;
-                    summary += done;
+                    // This input's output alone: where it cannot be made or
+                    // put in place, this input fails and the run goes on.
+                    let created = out
+                        .parent()
+                        .map_or(Ok(()), |dir| {
+                            fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+                        })
+                        .and_then(|()| OutFile::create(out));
+                    let file = match created {
+                        Ok(file) => file,
+                        // --out-dir itself cannot be a folder: every output
+                        // would fail; the run does, as before any.
+                        Err(e) if out_root_fails(run.outputs.out_dir) => return Err(e),
+                        Err(e) => {
+                            (report.diagnostic)(&report::output_failed(job.name(), None, 0, &e));
+                            summary.failed += 1;
+                            continue;
+                        }
+                    };
+                    let mut sink =
+                        Sink::new(Output::File(file), to.framing).named(out.display().to_string());
+                    let mut done =
+                        convert_job(job, plan.from_named, &conv, &mut sink, &mut report)?;
                     let file = sink.finish().map_err(|e| Error::io(out, e))?;
                     // An input none of whose games converted leaves what
                     // is at its output path as it was.
                     if done.converted > 0 || done.failed == 0 {
-                        file.commit()?;
+                        if let Err(e) = file.commit() {
+                            let games = done.converted;
+                            done.lose(games.max(1));
+                            (report.diagnostic)(&report::output_failed(
+                                job.name(),
+                                None,
+                                games,
+                                &e,
+                            ));
+                        }
                     }
+                    summary += done;
                 }
                 // plan() gives every input an output under --out-dir.
                 (None, None) => return Err(Error::Usage("an input has no output".to_string())),
@@ -277,6 +319,13 @@ pub fn run(
         empty: plan.empty.len(),
         skipped: plan.skipped.len(),
     }))
+}
+
+/// Whether the folder `--out-dir` names cannot be made (a file there,
+/// `/dev/null`): no output under it can be written, which fails the run,
+/// not its inputs one by one.
+fn out_root_fails(root: Option<&std::path::Path>) -> bool {
+    root.is_some_and(|root| fs::create_dir_all(root).is_err())
 }
 
 /// Converts one job's games into `sink`: an input with no games warns

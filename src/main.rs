@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use clap::FromArgMatches;
 
 use kifu::cli::{
-    command, diff_read_options, given_options, Cli, Command, ConvertArgs, DiffArgs, PAGES,
+    command, diff_read_options, given_options, man_shown, Cli, Command, ConvertArgs, DiffArgs,
+    ManShown, PAGES,
 };
 use kifu::codec::ReadOptions;
 use kifu::convert::{Ended, Run};
@@ -179,7 +180,7 @@ fn main() -> ExitCode {
                 }
             };
             match clap_mangen::Man::new(page).render(&mut out) {
-                Ok(()) => print_bytes(&out),
+                Ok(()) => show_man(&out),
                 Err(e) => failed(&e),
             }
         }
@@ -229,6 +230,35 @@ fn print_bytes(bytes: &[u8]) -> ExitCode {
         }
         _ => ExitCode::SUCCESS,
     }
+}
+
+/// Shows a manual page: on a terminal, rendered by `man -l -` in its pager
+/// (as `git help` does), else (or where `man` cannot show it) its roff on
+/// standard output ([`man_shown`]).
+fn show_man(roff: &[u8]) -> ExitCode {
+    let terminal = io::stdout().is_terminal() && !stdout_closed();
+    if let ManShown::Pager(man) = man_shown(terminal, std::env::var_os("PATH").as_deref()) {
+        let mut child = match std::process::Command::new(&man)
+            .args(["-l", "-"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+        {
+            Ok(child) => child,
+            Err(_) => return print_bytes(roff),
+        };
+        if let Some(mut stdin) = child.stdin.take() {
+            // A pager quit before the end reads no more: not an error.
+            let _ = stdin.write_all(roff);
+        }
+        match child.wait() {
+            Ok(status) if status.success() => return ExitCode::SUCCESS,
+            _ => say(&format!(
+                "kifu: {} -l - could not show the page: here is its roff",
+                man.display()
+            )),
+        }
+    }
+    print_bytes(roff)
 }
 
 /// `kifu diff`: gives 0 when the files agree, 1 when they differ.

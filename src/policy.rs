@@ -356,7 +356,7 @@ pub fn no_memory(size: u64, needs: Option<(usize, usize)>) -> Problem {
 
 /// A size in bytes as a person reads it: `130.0 MiB (136314880 bytes)`,
 /// or `16 MiB` and `64 KiB` for a whole number of them.
-fn bytes_text(n: u64) -> String {
+pub fn bytes_text(n: u64) -> String {
     const KIB: u64 = 1 << 10;
     const MIB: u64 = 1 << 20;
     match n {

@@ -189,6 +189,29 @@ pub fn damaged(input: String, e: &io::Error) -> Diagnostic {
     )
 }
 
+/// The error for an input whose output could not be written (`e`: its
+/// folder or file could not be made or put in place: a name too long, a
+/// file where a folder should be, no permission): that input (or its game
+/// `game`, for a format of one game a file) fails alone and the run goes
+/// on. `games` converted from it are not written; with none, it was not
+/// converted.
+pub fn output_failed(input: String, game: Option<usize>, games: usize, e: &Error) -> Diagnostic {
+    let (what, others) = match (game, games) {
+        (Some(n), _) => (format!("game {n} not written"), "games"),
+        (None, 0) => ("not converted".to_string(), "inputs"),
+        (None, n) => (
+            format!("{} converted but not written", counted(n, "game", "games")),
+            "inputs",
+        ),
+    };
+    whole(
+        Severity::Error,
+        input,
+        format!("{what}: its output cannot be written ({e}); the other {others} go on"),
+        None,
+    )
+}
+
 /// How a diagnostic is shown on standard error, if it is: `--quiet` hides
 /// warnings (errors are always shown); `color` paints it.
 pub fn shown(d: &Diagnostic, quiet: bool, color: bool) -> Option<String> {

@@ -15,6 +15,7 @@
 use std::fmt::Write as _;
 
 use crate::error::Problem;
+use crate::ir::unholdable;
 
 /// How a board is drawn: the options of the `svg` and `html` formats and
 /// what the drawing needs of the run.
@@ -136,7 +137,11 @@ pub fn not_replayed() -> Problem {
     )
 }
 
-/// Escapes text for XML content and attribute values.
+/// Escapes text for XML and HTML content and attribute values: what every
+/// writer of pictures and pages (svg, html, sllavcco-html, diff's page)
+/// puts in a tag, a comment or a name. A character XML 1.0 cannot hold,
+/// even as a reference ([`unholdable`]: C0 controls but tab, line feed
+/// and carriage return; U+FFFE, U+FFFF), is written as a space.
 pub fn escape(text: &str, out: &mut String) {
     for c in text.chars() {
         match c {
@@ -145,8 +150,7 @@ pub fn escape(text: &str, out: &mut String) {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            // Characters XML 1.0 does not allow.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push(' '),
+            c if unholdable(c) => out.push(' '),
             _ => out.push(c),
         }
     }

@@ -76,18 +76,26 @@ impl Nesting {
     }
 
     /// Where the element this scan is in ends in the next chunk of it, if it
-    /// does: after the bracket that closes it, or before a `,` outside any.
+    /// does: after the bracket that closes it, or before a `,` or a `]`
+    /// outside any (a scalar, `1` in `[1]`, ends before the bracket that
+    /// closes the array around it).
     pub fn element_end(&mut self, data: &[u8]) -> Option<usize> {
         for (i, &b) in data.iter().enumerate() {
+            let outside = self.depth == 0;
             match self.step(b) {
+                Some(Mark::Close | Mark::Comma) if outside => return Some(i),
                 Some(Mark::Close) if self.depth == 0 => return Some(i + 1),
-                Some(Mark::Comma) if self.depth == 0 => return Some(i),
                 _ => {}
             }
         }
         None
     }
 }
+
+/// How many blank bytes after a comma or bracket the `json` scanner reads
+/// on to see what follows them, before it ends the text between elements
+/// there.
+const BLANK_WAIT: usize = 64 << 10;
 
 /// The record scanner of `json`: each element of the array is a record; the
 /// brackets, commas and whitespace around elements belong to no game.
@@ -96,7 +104,11 @@ pub struct ArrayScan;
 
 impl Scan for ArrayScan {
     fn end(&self, data: &[u8], eof: bool) -> Option<(usize, bool)> {
-        json_element_end(data, eof)
+        json_element_end(data, eof, None)
+    }
+
+    fn end_after(&self, data: &[u8], eof: bool, before: Option<u8>) -> Option<(usize, bool)> {
+        json_element_end(data, eof, before)
     }
 
     fn oversize(&self) -> Oversize {
@@ -151,14 +163,33 @@ impl Skip for ElementSkip {
 }
 
 /// Where the array element (or the text between elements) that starts at
-/// `data[0]` ends.
-fn json_element_end(data: &[u8], eof: bool) -> Option<(usize, bool)> {
+/// `data[0]` ends, `before` the last byte before it that is not blank.
+/// Between elements lie blanks, commas and the brackets of the array; a
+/// `[` after a `[` or a `,` opens an element (an array, which is no game),
+/// not the array of games.
+fn json_element_end(data: &[u8], eof: bool, before: Option<u8>) -> Option<(usize, bool)> {
     let n = data.len();
     let mut i = 0;
-    while i < n && (data[i].is_ascii_whitespace() || matches!(data[i], b'[' | b']' | b',')) {
+    // The last byte between elements that is not blank, and where (one
+    // before `data` is at 0).
+    let mut last = before.filter(|b| matches!(b, b'[' | b',')).map(|b| (b, 0));
+    while i < n {
+        match data[i] {
+            b if b.is_ascii_whitespace() => {}
+            b'[' if matches!(last, Some((b'[' | b',', _))) => break,
+            b @ (b'[' | b']' | b',') => last = Some((b, i)),
+            _ => break,
+        }
         i += 1;
     }
     if i > 0 {
+        // Text between elements that may go on past `data`: more is read
+        // before it ends, so that a `[` after it is known for an element;
+        // unless blanks run on past the last bracket or comma (they are
+        // passed however long, and what follows is taken for the array).
+        if i == n && !eof && last.is_some_and(|(_, at)| n - at < BLANK_WAIT) {
+            return None;
+        }
         return Some((i, false));
     }
     if let Some(end) = Nesting::default().element_end(data) {

@@ -18,6 +18,14 @@ mod text;
 pub(crate) use text::is_ascii;
 pub use text::{is_plain, Text};
 
+/// True for a character XML 1.0 cannot hold, even as a character
+/// reference: the C0 controls but tab, line feed and carriage return, and
+/// U+FFFE, U+FFFF. The xml writer writes one as an element; every picture
+/// and page writer (`family::draw::escape`) as a space.
+pub fn unholdable(c: char) -> bool {
+    matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
+}
+
 use crate::family::any::{Family, Move, Setup, Variant};
 
 /// A tag pair `[Name "value"]`; the value is unescaped.

@@ -257,3 +257,59 @@ fn format_arguments_take_the_registrys_names() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown format `nope`"), "{err}");
 }
+
+/// `kifu man` on a terminal showed roff source. Under a terminal (made by
+/// `script`), it runs the `man` found on `PATH` as `man -l -` with the
+/// page's roff on its standard input; with no `man` there, it prints the
+/// roff. (A pipe gets the roff, as every test above reads it.)
+#[test]
+fn kifu_man_on_a_terminal_opens_the_page_in_man() {
+    let Some(script) = ["/usr/bin/script", "/bin/script"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+    else {
+        eprintln!("skipped: no `script` to run kifu under a terminal");
+        return;
+    };
+    let dir = common::scratch("cli_defs", "man_on_a_terminal");
+    let bin = dir.join("bin");
+    let _ = std::fs::remove_dir_all(&bin);
+    std::fs::create_dir_all(&bin).unwrap();
+    // A man that keeps its arguments and its standard input.
+    let fake = bin.join("man");
+    let seen = dir.join("seen");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\nPATH=/usr/bin:/bin\necho \"$@\" > '{0}.args'\ncat > '{0}.roff'\n",
+            seen.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let kifu_bin = env!("CARGO_BIN_EXE_kifu");
+    let under_terminal = |path: &std::path::Path| {
+        std::process::Command::new(script)
+            .args(["-qec", &format!("{kifu_bin} man convert"), "/dev/null"])
+            .env("PATH", path)
+            .output()
+            .expect("script runs")
+    };
+    let out = under_terminal(&bin);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let args = std::fs::read_to_string(dir.join("seen.args")).expect("man ran");
+    assert_eq!(args.trim(), "-l -");
+    let roff = std::fs::read_to_string(dir.join("seen.roff")).unwrap();
+    assert!(roff.contains(".TH kifu-convert 1"), "{roff}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains(".TH"),
+        "the roff went to man, not to the terminal"
+    );
+    // No man on PATH: the roff, on the terminal.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = under_terminal(&empty);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(".TH kifu-convert 1"));
+}

@@ -32,6 +32,7 @@ mod coerceo;
 mod comments;
 mod compressed;
 mod csv;
+mod damage;
 mod damaged;
 mod diff;
 mod docs;

@@ -87,7 +87,7 @@ impl Notation for Pgn<'_, '_> {
             .collect();
         self.board = board;
         let to_move = pos.side_to_move();
-        let number = fen.is_some().then(|| u32::from(pos.fullmove_number()));
+        let number = fen.is_some().then(|| pos.fullmove_number());
         self.start = pos;
         Ok(Start {
             variant: Variant::Chess(board),

@@ -120,8 +120,9 @@ pub fn start(
         Some(t) => {
             let (pos, repaired) =
                 parse_fen_repairing(&t.value).map_err(|e| (Problem::whole(e), "FEN"))?;
-            let fen = format!("{pos:#}");
-            Ok((board, Some(fen), Position::of(&pos), repaired))
+            let position = Position::of(&pos).numbered(&t.value);
+            let fen = renumbered(format!("{pos:#}"), position.fullmove_number());
+            Ok((board, Some(fen), position, repaired))
         }
     }
 }
@@ -135,7 +136,18 @@ pub fn start_position() -> cz::Board {
 
 /// The position a FEN gives (as a setup's is read).
 pub fn position_of_fen(fen: &str) -> Result<Position, String> {
-    Ok(Position::of(&parse_fen(fen)?))
+    Ok(Position::of(&parse_fen(fen)?).numbered(fen))
+}
+
+/// A FEN's text as the board it gives writes it, with Shredder castling
+/// letters (`chess960`) or standard ones, its move number kept past
+/// 65,535.
+pub fn refen(fen: &str, chess960: bool) -> Result<String, String> {
+    let board = parse_fen(fen)?;
+    Ok(renumbered(
+        self::fen(&board, chess960),
+        fullmove_of(fen).unwrap_or(0),
+    ))
 }
 
 /// Reads a FEN with standard (`KQkq`), X-FEN or Shredder (`HAha`) castling
@@ -260,6 +272,15 @@ fn fen_fields(fen: &str, dropped: &mut Option<String>) -> Result<cz::Board, Stri
             });
         }
         fields[2] = if out.is_empty() { "-".to_string() } else { out };
+    }
+    // A move number past what the board holds: the board is read with its
+    // largest, and the position takes the number from the text
+    // ([`Position::numbered`]).
+    if fields[5]
+        .parse::<u32>()
+        .is_ok_and(|n| n > u32::from(u16::MAX))
+    {
+        fields[5] = u16::MAX.to_string();
     }
     cz::Board::from_fen(&fields.join(" "), true).map_err(|e| {
         format!(
@@ -832,7 +853,7 @@ impl<'g> Replay<'g> {
             .ok_or_else(|| format!("a {} game is not a chess game", game.family().name()))?;
         let start = match (board.validated, fen_of(&game.setup)?) {
             (false, _) => None,
-            (true, Some(fen)) => Some(Position::of(&parse_fen(fen)?)),
+            (true, Some(fen)) => Some(position_of_fen(fen)?),
             (true, None) => Some(Position::start()),
         };
         Ok((start, board.chess960))

@@ -14,6 +14,7 @@ use crate::codec::{Framing, RunWriter, WriteOptions};
 use crate::error::Problem;
 use crate::family::chess::sllavcco::{self, Dropped, Grid, Pieces, SheetRow, PIECE_SETS};
 use crate::family::chess::Spelling;
+use crate::family::draw::escape;
 use crate::family::spell::Spell;
 use crate::ir::{Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
@@ -168,20 +169,6 @@ fn left_out(n: usize) -> String {
 /// Tags kept off the sheet and its note: the scoresheet itself says them
 /// (the moves from a set-up position say SetUp; PlyCount is counted).
 const UNSHOWN: [&str; 2] = ["SetUp", "PlyCount"];
-
-/// Escapes text for HTML content and attribute values.
-fn escape(text: &str, out: &mut String) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-}
 
 /// Escapes a grid cell: a white (outline) figurine is set a little larger,
 /// since fonts draw them smaller than the black ones.

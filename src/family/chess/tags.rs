@@ -35,12 +35,9 @@ pub fn render(game: &Game) -> Cow<'_, [Tag]> {
         // written with the letters of the game's variant.
         Some(fen) => back_fen(
             &mut tags,
-            Some((
-                &|v| rules::parse_fen(v).is_ok_and(|b| rules::fen(&b, true) == *fen),
-                &|| {
-                    rules::parse_fen(fen).map_or_else(|_| fen.clone(), |b| rules::fen(&b, chess960))
-                },
-            )),
+            Some((&|v| rules::refen(v, true).is_ok_and(|f| f == *fen), &|| {
+                rules::refen(fen, chess960).unwrap_or_else(|_| fen.clone())
+            })),
         ),
         None => back_fen(&mut tags, None),
     }

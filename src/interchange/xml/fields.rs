@@ -75,12 +75,7 @@ pub fn to_value<T: Serialize + ?Sized>(v: &T) -> Result<Value, Error> {
 
 // ---------------------------------------------------------------- writing
 
-/// True for a character XML 1.0 cannot hold, even as a character
-/// reference: the C0 controls but tab, line feed and carriage return, and
-/// U+FFFE, U+FFFF.
-pub fn unholdable(c: char) -> bool {
-    matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
-}
+pub use crate::ir::unholdable;
 
 /// Appends text as element content: `&`, `<` and `>` escaped, a carriage
 /// return as `&#13;` (a parser reads a raw one as a line feed), and a

@@ -37,8 +37,9 @@ pub struct Position {
     /// Plies since the last capture or pawn move (at most 100, as FEN
     /// writers keep it).
     pub(super) halfmove: u8,
-    /// The number of the move being played.
-    pub(super) fullmove: u16,
+    /// The number of the move being played (wider than a FEN read by
+    /// cozy-chess holds: a game goes on past move 65,535).
+    pub(super) fullmove: u32,
 }
 
 impl Position {
@@ -61,7 +62,7 @@ impl Position {
                 .map(|f| cz::Square::new(f, cz::Rank::Sixth.relative_to(us))),
             castling: [rights(cz::Color::White), rights(cz::Color::Black)],
             halfmove: board.halfmove_clock(),
-            fullmove: board.fullmove_number(),
+            fullmove: u32::from(board.fullmove_number()),
         }
     }
 
@@ -81,8 +82,17 @@ impl Position {
     }
 
     /// The number of the move being played (FEN's sixth field).
-    pub fn fullmove_number(&self) -> u16 {
+    pub fn fullmove_number(&self) -> u32 {
         self.fullmove
+    }
+
+    /// The position with the move number of `fen`, its text, where that is
+    /// past what the board read from it holds (65,535).
+    pub fn numbered(mut self, fen: &str) -> Position {
+        if let Some(n) = fullmove_of(fen).filter(|&n| n > u32::from(u16::MAX)) {
+            self.fullmove = n;
+        }
+        self
     }
 
     /// The position as a FEN (Shredder castling letters in Chess960).
@@ -107,9 +117,11 @@ impl Position {
         }
         b.en_passant = self.en_passant;
         b.halfmove_clock = self.halfmove;
-        b.fullmove_number = self.fullmove;
+        // The board holds a move number up to 65,535: the FEN's last field
+        // is written from this position's own.
+        b.fullmove_number = u16::try_from(self.fullmove).unwrap_or(u16::MAX);
         match b.build() {
-            Ok(board) => fen(&board, chess960),
+            Ok(board) => renumbered(fen(&board, chess960), self.fullmove),
             Err(e) => format!("(a position FEN cannot hold: {e:?})"),
         }
     }
@@ -534,5 +546,22 @@ impl Position {
             }
         }
         false
+    }
+}
+
+/// The move number of a FEN's text (its sixth field), if it has one.
+pub fn fullmove_of(fen: &str) -> Option<u32> {
+    fen.split_whitespace().nth(5)?.parse().ok()
+}
+
+/// A FEN written from a board (which holds a move number up to 65,535)
+/// with its move number `n`: the same text up to 65,535.
+pub fn renumbered(fen: String, n: u32) -> String {
+    if n <= u32::from(u16::MAX) {
+        return fen;
+    }
+    match fen.rsplit_once(' ') {
+        Some((rest, _)) => format!("{rest} {n}"),
+        None => fen,
     }
 }
