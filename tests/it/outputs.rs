@@ -579,7 +579,11 @@ fn ctrl_c_stops_a_conversion_and_leaves_no_output() {
         let run = child.wait_with_output().unwrap();
         assert!(feeder.join().unwrap(), "kifu read the whole input");
         assert_eq!(run.status.code(), Some(130), "{}", stderr(&run));
-        assert!(stderr(&run).contains("kifu: interrupted"), "{}", stderr(&run));
+        assert!(
+            stderr(&run).contains("kifu: interrupted"),
+            "{}",
+            stderr(&run)
+        );
         // Nothing beside the input but the (empty) output folder.
         let mut left = names(d);
         if d.join("o").is_dir() {
