@@ -387,3 +387,116 @@ pub fn plies_in_order(line: &Line) -> Vec<&Ply> {
     walk(line, &mut out);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The fields of one ply, and in which order a family writes them:
+    /// any text (spaces and several-byte characters among it), squares
+    /// captured (no spaces in a square's name), canonical written as its
+    /// own text or as the written one's ([`Fields::same`]).
+    fn ply_fields() -> impl Strategy<Value = (MoveFields, bool, Vec<usize>)> {
+        let text = "[a-z0-9 \u{e9}\u{1F600},\"]{0,5}";
+        let opt = proptest::option::of(text);
+        (
+            text,
+            text,
+            (opt.clone(), opt.clone(), opt.clone(), opt),
+            proptest::collection::vec("[a-z0-9\u{e9}]{1,3}", 0..4),
+            (
+                proptest::option::of(any::<bool>()),
+                proptest::option::of(any::<bool>()),
+            ),
+            any::<bool>(),
+            Just((0..7).collect::<Vec<usize>>()).prop_shuffle(),
+        )
+            .prop_map(
+                |(written, canonical, (from, to, piece, promotion), captured, (check, mate), same, order)| {
+                    let canonical = if same { written.clone() } else { canonical };
+                    let fields = MoveFields {
+                        written,
+                        canonical,
+                        from,
+                        to,
+                        captured,
+                        piece,
+                        promotion,
+                        check,
+                        mate,
+                    };
+                    (fields, same, order)
+                },
+            )
+    }
+
+    proptest! {
+        /// Whatever order a family writes a ply's fields in, each reads
+        /// back as written, and as [`MoveFields`] the same; a spelling put
+        /// in place of `written` leaves `canonical` as it was.
+        #[test]
+        fn the_fields_of_any_plies_read_back_as_written(
+            plies in proptest::collection::vec(ply_fields(), 0..6),
+            replaced in proptest::option::of((0usize..6, "[a-z+#]{0,4}")),
+        ) {
+            let mut fields = Fields::default();
+            for (f, same, order) in &plies {
+                fields.ply();
+                for &i in order {
+                    match i {
+                        0 => fields.set(Field::Written, &f.written),
+                        1 if !same => fields.set(Field::Canonical, &f.canonical),
+                        2 => {
+                            if let Some(v) = &f.from {
+                                fields.set(Field::From, v);
+                            }
+                        }
+                        3 => {
+                            if let Some(v) = &f.to {
+                                fields.write(Field::To, |t| t.push_str(v));
+                            }
+                        }
+                        // The captured squares one at a time, another
+                        // field written between two of them.
+                        4 => {
+                            for (n, sq) in f.captured.iter().enumerate() {
+                                fields.capture(|t| t.push_str(sq));
+                                if n == 0 {
+                                    if let Some(p) = &f.piece {
+                                        fields.set(Field::Piece, p);
+                                    }
+                                }
+                            }
+                        }
+                        5 => {
+                            if let Some(v) = &f.piece {
+                                fields.set(Field::Piece, v);
+                            }
+                        }
+                        6 => {
+                            if let Some(v) = &f.promotion {
+                                fields.set(Field::Promotion, v);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if *same {
+                    // After `written` is set, wherever it came in the order.
+                    fields.same(Field::Canonical, Field::Written);
+                }
+                fields.flags(f.check, f.mate);
+            }
+            let mut want: Vec<MoveFields> = plies.iter().map(|p| p.0.clone()).collect();
+            if let Some((i, text)) = &replaced {
+                fields.replace(*i, Field::Written, text);
+                if let Some(w) = want.get_mut(*i) {
+                    w.written = text.clone();
+                }
+            }
+            prop_assert_eq!(fields.len(), want.len());
+            prop_assert_eq!(fields.to_vec(), want);
+        }
+    }
+}

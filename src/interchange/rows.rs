@@ -233,24 +233,10 @@ pub(crate) fn field(out: &mut String, value: Option<&str>) {
     out.push('"');
 }
 
-/// A text that `serde_json` writes to (its pieces are whole characters).
-struct Append<'o>(&'o mut String);
-
-impl io::Write for Append<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.write_all(buf)?;
-        Ok(buf.len())
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        let text = std::str::from_utf8(buf).map_err(io::Error::other)?;
-        self.0.push_str(text);
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
+thread_local! {
+    /// The JSON text of one value, before it goes into its row: one buffer
+    /// a thread, kept from value to value.
+    static JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// What a JSON value written into a row held ([`JsonField`]).
@@ -394,15 +380,29 @@ impl Row {
             self.null(out);
             return Ok(());
         };
-        if memchr::memchr(0, v.as_bytes()).is_some() {
-            return Err(self.cannot_hold());
-        }
         match self.enc {
             Encoding::Csv => {
+                // One look at each byte: whether it is quoted, whether
+                // it holds a NUL (the values are short: a call each
+                // costs more).
+                let (mut quote, mut nul) = (v.is_empty(), false);
+                for &b in v.as_bytes() {
+                    quote |= matches!(b, b',' | b'"' | b'\r' | b'\n');
+                    nul |= b == 0;
+                }
+                if nul {
+                    return Err(self.cannot_hold());
+                }
                 out.push(',');
-                field(out, Some(v));
+                match quote {
+                    true => field(out, Some(v)),
+                    false => out.push_str(v),
+                }
             }
             Encoding::Typed => {
+                if memchr::memchr(0, v.as_bytes()).is_some() {
+                    return Err(self.cannot_hold());
+                }
                 out.push('=');
                 out.push_str(v);
                 out.push('\0');
@@ -415,29 +415,41 @@ impl Row {
     /// Writes a value as JSON, as the `json` format writes it.
     fn json(&mut self, out: &mut String, v: &impl Serialize) -> Result<(), Problem> {
         let csv = self.enc == Encoding::Csv;
-        out.push_str(if csv { ",\"" } else { "=" });
-        let start = out.len();
-        let mut seen = Seen::default();
-        let mut json = serde_json::Serializer::with_formatter(
-            Append(out),
-            JsonField {
-                csv,
-                seen: &mut seen,
-            },
-        );
-        v.serialize(&mut json)
-            .map_err(|e| Problem::whole(e.to_string()))?;
-        if seen.nul {
-            return Err(self.cannot_hold());
-        }
-        match (csv, seen.quote) {
-            (true, true) => out.push('"'),
-            // Nothing to quote (a number, `[]`): the quote before it goes.
-            (true, false) => {
-                out.remove(start - 1);
+        JSON.with_borrow_mut(|buf| {
+            buf.clear();
+            let mut seen = Seen::default();
+            let mut json = serde_json::Serializer::with_formatter(
+                &mut *buf,
+                JsonField {
+                    csv,
+                    seen: &mut seen,
+                },
+            );
+            v.serialize(&mut json)
+                .map_err(|e| Problem::whole(e.to_string()))?;
+            if seen.nul {
+                return Err(self.cannot_hold());
             }
-            (false, _) => out.push('\0'),
-        }
+            let text = std::str::from_utf8(buf).map_err(|e| Problem::whole(e.to_string()))?;
+            match (csv, seen.quote) {
+                (true, true) => {
+                    out.push_str(",\"");
+                    out.push_str(text);
+                    out.push('"');
+                }
+                // Nothing to quote (a number, `[]`).
+                (true, false) => {
+                    out.push(',');
+                    out.push_str(text);
+                }
+                (false, _) => {
+                    out.push('=');
+                    out.push_str(text);
+                    out.push('\0');
+                }
+            }
+            Ok(())
+        })?;
         self.column += 1;
         Ok(())
     }
