@@ -22,8 +22,9 @@ pub trait GameFamily: Kind {
     /// (`kifu diff`): see [`Move::key`].
     fn key(mv: &Self::Move, loose: bool) -> String;
     /// The `csv` fields of every move of a game, in the order the
-    /// container writes its plies ([`crate::family::move_fields`]).
-    fn move_fields(game: &Game, board: &Self::Board) -> Result<Vec<MoveFields>, Problem>;
+    /// container writes its plies, each ply's after the others in `out`
+    /// ([`Fields::ply`]; [`crate::family::move_fields`]).
+    fn move_fields(game: &Game, board: &Self::Board, out: &mut Fields) -> Result<(), Problem>;
     /// The positions of the main line as the family's position notation
     /// writes them (the start, then after each ply), for `kifu diff`;
     /// `None` (the default) for a family without one kifu writes.
@@ -106,17 +107,226 @@ pub struct MoveFields {
 
 /// The `csv` fields of every move of a game in the order the container
 /// writes them, for a family whose moves spell without a board: `fields`
-/// of each move as the family's own kind (`pick`, see [`Move::of`]).
+/// of each move as the family's own kind (`pick`, see [`Move::of`]),
+/// written as the next ply's in `out` ([`Fields::ply`] started for it).
 pub fn fields_in_order<M>(
     game: &Game,
     family: Family,
     pick: for<'m> fn(&'m Move) -> Option<&'m M>,
-    fields: impl Fn(&M) -> Result<MoveFields, Problem>,
-) -> Result<Vec<MoveFields>, Problem> {
-    plies_in_order(&game.moves)
-        .into_iter()
-        .map(|ply| fields(ply.mv.of(family, pick).map_err(Problem::whole)?))
-        .collect()
+    out: &mut Fields,
+    fields: impl Fn(&M, &mut Fields) -> Result<(), Problem>,
+) -> Result<(), Problem> {
+    for ply in plies_in_order(&game.moves) {
+        let mv = ply.mv.of(family, pick).map_err(Problem::whole)?;
+        out.ply();
+        fields(mv, out)?;
+    }
+    Ok(())
+}
+
+/// One text field of a move ([`MoveFields`]), as [`Fields`] holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// [`MoveFields::written`].
+    Written,
+    /// [`MoveFields::canonical`].
+    Canonical,
+    /// [`MoveFields::from`].
+    From,
+    /// [`MoveFields::to`].
+    To,
+    /// [`MoveFields::captured`], the squares one after another, a space
+    /// between them.
+    Captured,
+    /// [`MoveFields::piece`].
+    Piece,
+    /// [`MoveFields::promotion`].
+    Promotion,
+}
+
+/// The number of [`Field`]s.
+const FIELDS: usize = 7;
+
+/// Where each field of one ply lies in [`Fields`]' text (`None`: NULL),
+/// and its flags.
+#[derive(Debug, Clone, Copy, Default)]
+struct Spans {
+    at: [Option<(u32, u32)>; FIELDS],
+    check: Option<bool>,
+    mate: Option<bool>,
+}
+
+/// The move fields of a game's plies ([`MoveFields`]), kept as spans of
+/// one text: each ply's fields are written where they are (a square's
+/// name, a spelling) with no string of their own, and a field the same as
+/// another ([`Fields::same`], canonical as written) is the same span. A
+/// family writes a ply's fields after [`Fields::ply`] starts it.
+#[derive(Debug, Clone, Default)]
+pub struct Fields {
+    text: String,
+    plies: Vec<Spans>,
+}
+
+impl Fields {
+    /// Starts the next ply's fields: every field NULL, no flags.
+    pub fn ply(&mut self) {
+        self.plies.push(Spans::default());
+    }
+
+    /// The current ply's spans (a ply started before, or a bug: one is
+    /// started then).
+    fn current(&mut self) -> &mut Spans {
+        if self.plies.is_empty() {
+            debug_assert!(false, "a move field written before its ply started");
+            self.plies.push(Spans::default());
+        }
+        let last = self.plies.len() - 1;
+        &mut self.plies[last]
+    }
+
+    /// Offsets within the text: a game's fields are far below 4 GiB (a
+    /// record's limit is 16 MiB).
+    fn offset(at: usize) -> u32 {
+        u32::try_from(at).unwrap_or(u32::MAX)
+    }
+
+    /// Writes a field of the current ply with `write`: what it appends to
+    /// the text is the field (the empty string where it appends nothing).
+    /// Returns what `write` returns.
+    pub fn write<R>(&mut self, field: Field, write: impl FnOnce(&mut String) -> R) -> R {
+        let start = self.text.len();
+        let r = write(&mut self.text);
+        let span = (Self::offset(start), Self::offset(self.text.len()));
+        self.current().at[field as usize] = Some(span);
+        r
+    }
+
+    /// Sets a field of the current ply to `text`.
+    pub fn set(&mut self, field: Field, text: &str) {
+        self.write(field, |t| t.push_str(text));
+    }
+
+    /// Makes a field of the current ply the same text as another (the
+    /// canonical form where it is the written one): the same span.
+    pub fn same(&mut self, field: Field, like: Field) {
+        let spans = self.current();
+        spans.at[field as usize] = spans.at[like as usize];
+    }
+
+    /// Adds a captured square, written by `write`, to the current ply's
+    /// [`Field::Captured`] (a space before it where one is there).
+    pub fn capture(&mut self, write: impl FnOnce(&mut String)) {
+        let i = Field::Captured as usize;
+        let end = Self::offset(self.text.len());
+        let start = match self.current().at[i] {
+            // The squares so far end the text: the next follows them.
+            Some((start, e)) if e == end => {
+                self.text.push(' ');
+                start
+            }
+            // Another field was written since: the squares so far are
+            // copied after it (no family does that).
+            Some((start, e)) => {
+                let (start, e) = (start as usize, e as usize);
+                self.text.extend_from_within(start..e);
+                self.text.push(' ');
+                end
+            }
+            None => end,
+        };
+        write(&mut self.text);
+        let span = (start, Self::offset(self.text.len()));
+        self.current().at[i] = Some(span);
+    }
+
+    /// Sets the current ply's flags: whether its move gives check and
+    /// whether it mates (or wins at once).
+    pub fn flags(&mut self, check: Option<bool>, mate: Option<bool>) {
+        let spans = self.current();
+        (spans.check, spans.mate) = (check, mate);
+    }
+
+    /// Puts `text` in place of a field of the `i`th ply (the spelling of
+    /// the format a game was read from for [`Field::Written`]); its other
+    /// fields keep theirs.
+    pub fn replace(&mut self, i: usize, field: Field, text: &str) {
+        let start = Self::offset(self.text.len());
+        self.text.push_str(text);
+        let span = (start, Self::offset(self.text.len()));
+        if let Some(spans) = self.plies.get_mut(i) {
+            spans.at[field as usize] = Some(span);
+        }
+    }
+
+    /// How many plies have fields.
+    pub fn len(&self) -> usize {
+        self.plies.len()
+    }
+
+    /// Whether no ply has fields.
+    pub fn is_empty(&self) -> bool {
+        self.plies.is_empty()
+    }
+
+    /// The fields of the `i`th ply.
+    pub fn get(&self, i: usize) -> Option<PlyFields<'_>> {
+        self.plies.get(i).map(|spans| PlyFields {
+            text: &self.text,
+            spans,
+        })
+    }
+
+    /// Each ply's fields, owned.
+    pub fn to_vec(&self) -> Vec<MoveFields> {
+        (0..self.len())
+            .filter_map(|i| self.get(i))
+            .map(|f| f.to_owned())
+            .collect()
+    }
+}
+
+/// The fields of one ply in [`Fields`].
+#[derive(Debug, Clone, Copy)]
+pub struct PlyFields<'f> {
+    text: &'f str,
+    spans: &'f Spans,
+}
+
+impl<'f> PlyFields<'f> {
+    /// A text field (`None`: NULL).
+    pub fn get(&self, field: Field) -> Option<&'f str> {
+        let (start, end) = self.spans.at[field as usize]?;
+        self.text.get(start as usize..end as usize)
+    }
+
+    /// Whether the move gives check.
+    pub fn check(&self) -> Option<bool> {
+        self.spans.check
+    }
+
+    /// Whether the move mates (or wins at once).
+    pub fn mate(&self) -> Option<bool> {
+        self.spans.mate
+    }
+
+    /// The fields as [`MoveFields`].
+    pub fn to_owned(&self) -> MoveFields {
+        let text = |f| self.get(f).map(String::from);
+        MoveFields {
+            written: text(Field::Written).unwrap_or_default(),
+            canonical: text(Field::Canonical).unwrap_or_default(),
+            from: text(Field::From),
+            to: text(Field::To),
+            captured: self
+                .get(Field::Captured)
+                .map(|c| c.split(' ').map(String::from).collect())
+                .unwrap_or_default(),
+            piece: text(Field::Piece),
+            promotion: text(Field::Promotion),
+            check: self.check(),
+            mate: self.mate(),
+        }
+    }
 }
 
 /// The position after each ply of a line and its variations, in the order
@@ -176,4 +386,117 @@ pub fn plies_in_order(line: &Line) -> Vec<&Ply> {
     let mut out = Vec::new();
     walk(line, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The fields of one ply, and in which order a family writes them:
+    /// any text (spaces and several-byte characters among it), squares
+    /// captured (no spaces in a square's name), canonical written as its
+    /// own text or as the written one's ([`Fields::same`]).
+    fn ply_fields() -> impl Strategy<Value = (MoveFields, bool, Vec<usize>)> {
+        let text = "[a-z0-9 \u{e9}\u{1F600},\"]{0,5}";
+        let opt = proptest::option::of(text);
+        (
+            text,
+            text,
+            (opt.clone(), opt.clone(), opt.clone(), opt),
+            proptest::collection::vec("[a-z0-9\u{e9}]{1,3}", 0..4),
+            (
+                proptest::option::of(any::<bool>()),
+                proptest::option::of(any::<bool>()),
+            ),
+            any::<bool>(),
+            Just((0..7).collect::<Vec<usize>>()).prop_shuffle(),
+        )
+            .prop_map(
+                |(written, canonical, (from, to, piece, promotion), captured, (check, mate), same, order)| {
+                    let canonical = if same { written.clone() } else { canonical };
+                    let fields = MoveFields {
+                        written,
+                        canonical,
+                        from,
+                        to,
+                        captured,
+                        piece,
+                        promotion,
+                        check,
+                        mate,
+                    };
+                    (fields, same, order)
+                },
+            )
+    }
+
+    proptest! {
+        /// Whatever order a family writes a ply's fields in, each reads
+        /// back as written, and as [`MoveFields`] the same; a spelling put
+        /// in place of `written` leaves `canonical` as it was.
+        #[test]
+        fn the_fields_of_any_plies_read_back_as_written(
+            plies in proptest::collection::vec(ply_fields(), 0..6),
+            replaced in proptest::option::of((0usize..6, "[a-z+#]{0,4}")),
+        ) {
+            let mut fields = Fields::default();
+            for (f, same, order) in &plies {
+                fields.ply();
+                for &i in order {
+                    match i {
+                        0 => fields.set(Field::Written, &f.written),
+                        1 if !same => fields.set(Field::Canonical, &f.canonical),
+                        2 => {
+                            if let Some(v) = &f.from {
+                                fields.set(Field::From, v);
+                            }
+                        }
+                        3 => {
+                            if let Some(v) = &f.to {
+                                fields.write(Field::To, |t| t.push_str(v));
+                            }
+                        }
+                        // The captured squares one at a time, another
+                        // field written between two of them.
+                        4 => {
+                            for (n, sq) in f.captured.iter().enumerate() {
+                                fields.capture(|t| t.push_str(sq));
+                                if n == 0 {
+                                    if let Some(p) = &f.piece {
+                                        fields.set(Field::Piece, p);
+                                    }
+                                }
+                            }
+                        }
+                        5 => {
+                            if let Some(v) = &f.piece {
+                                fields.set(Field::Piece, v);
+                            }
+                        }
+                        6 => {
+                            if let Some(v) = &f.promotion {
+                                fields.set(Field::Promotion, v);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if *same {
+                    // After `written` is set, wherever it came in the order.
+                    fields.same(Field::Canonical, Field::Written);
+                }
+                fields.flags(f.check, f.mate);
+            }
+            let mut want: Vec<MoveFields> = plies.iter().map(|p| p.0.clone()).collect();
+            if let Some((i, text)) = &replaced {
+                fields.replace(*i, Field::Written, text);
+                if let Some(w) = want.get_mut(*i) {
+                    w.written = text.clone();
+                }
+            }
+            prop_assert_eq!(fields.len(), want.len());
+            prop_assert_eq!(fields.to_vec(), want);
+        }
+    }
 }

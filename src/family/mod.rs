@@ -52,7 +52,8 @@ pub mod tenjiku;
 
 pub use any::{Family, Member, Move, Setup, Variant};
 pub use hooks::{
-    fields_in_order, plies_in_order, positions_in_order, Draw, GameFamily, MoveFields, Schema,
+    fields_in_order, plies_in_order, positions_in_order, Draw, Field, Fields, GameFamily,
+    MoveFields, PlyFields, Schema,
 };
 pub use kind::{Kind, NoSetup};
 
@@ -113,15 +114,25 @@ macro_rules! dispatch {
         }
 
         /// The fields of every move of a game, in the order the container
-        /// writes its plies (each ply, then its variations): the one
-        /// per-family hook of the `csv` tables.
-        pub fn move_fields(game: &Game) -> Result<Vec<MoveFields>, Problem> {
-            match &game.variant { $( Variant::$name(b) => <$($ty)::+ as GameFamily>::move_fields(game, b), )* }
+        /// writes its plies (each ply, then its variations), written in
+        /// `out` after what it holds: the one per-family hook of the `csv`
+        /// tables ([`GameFamily::move_fields`]).
+        pub fn write_move_fields(game: &Game, out: &mut Fields) -> Result<(), Problem> {
+            match &game.variant { $( Variant::$name(b) => <$($ty)::+ as GameFamily>::move_fields(game, b, out), )* }
         }
     };
 }
 
 registered!(dispatch);
+
+/// The fields of every move of a game, in the order the container writes
+/// its plies (each ply, then its variations), each ply's owned
+/// ([`write_move_fields`] keeps them in one text).
+pub fn move_fields(game: &Game) -> Result<Vec<MoveFields>, Problem> {
+    let mut fields = Fields::default();
+    write_move_fields(game, &mut fields)?;
+    Ok(fields.to_vec())
+}
 
 /// The game's main line drawn on its family's board
 /// ([`GameFamily::DRAW`]), or the error that the family's boards are not

@@ -41,6 +41,9 @@ pub const ROW_GROUP_ROWS: usize = 100_000;
 /// ... or this many bytes of values.
 pub const ROW_GROUP_BYTES: usize = 8 << 20;
 
+/// The moves table, as an index of [`TABLES`].
+const MOVES: usize = 2;
+
 /// The Zstandard level (the command-line tool's default).
 const ZSTD_LEVEL: i32 = 3;
 
@@ -264,8 +267,12 @@ fn schema(columns: &[Column]) -> parquet::errors::Result<Type> {
 
 /// How a table's files are written: Zstandard; dictionaries where values
 /// repeat (the `move` column among them), none where each row's value is
-/// its own (its IR, its comments).
-fn properties(columns: &[Column]) -> Result<WriterProperties, io::Error> {
+/// its own (its IR, its comments); minimum and maximum statistics where a
+/// query may prune row groups by them: not on JSON text, nor on the moves
+/// table's text columns, whose every row group spans the whole range (all
+/// squares, moves and pieces; `game_id`s are hashes), where comparing
+/// each value cost a twentieth of the parquet writer's time.
+fn properties(table: usize, columns: &[Column]) -> Result<WriterProperties, io::Error> {
     let level = ZstdLevel::try_new(ZSTD_LEVEL).map_err(io::Error::other)?;
     let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(level))
@@ -274,10 +281,10 @@ fn properties(columns: &[Column]) -> Result<WriterProperties, io::Error> {
         .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")));
     for &(name, kind, _) in columns {
         if kind == Kind::Json {
-            // No minimum and maximum of JSON text either: no query
-            // prunes by them, and comparing long values costs.
+            props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
+        }
+        if kind == Kind::Json || (table == MOVES && kind == Kind::Text) {
             props = props
-                .set_column_dictionary_enabled(ColumnPath::from(name), false)
                 .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
         }
     }
@@ -299,7 +306,7 @@ struct Table {
 impl Table {
     fn new(table: usize, columns: &'static [Column], out: OutFile) -> io::Result<Table> {
         let types = schema(columns).map_err(io::Error::other)?;
-        let props = properties(columns)?;
+        let props = properties(table, columns)?;
         let writer = SerializedFileWriter::new(out, Arc::new(types), Arc::new(props))
             .map_err(io::Error::other)?;
         Ok(Table {

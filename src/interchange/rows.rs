@@ -25,7 +25,7 @@ use serde::Serialize;
 use crate::codec::{Origin, RunWriter, SourceNotation, WriteOptions};
 use crate::error::Problem;
 use crate::family::spell::Lines;
-use crate::family::{move_fields, positions, MoveFields};
+use crate::family::{positions, write_move_fields, Field, Fields, PlyFields};
 use crate::ir::{Comment, Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -181,62 +181,10 @@ pub(crate) enum Encoding {
     Typed,
 }
 
-/// One value of a row, typed as its column.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Value<'a> {
-    /// NULL.
-    Null,
-    /// A whole number.
-    Int(i64),
-    /// A boolean.
-    Bool(bool),
-    /// Text (JSON text in a JSON column).
-    Text(&'a str),
-}
-
-impl<'a> Value<'a> {
-    /// Text, or NULL.
-    fn text(v: Option<&'a str>) -> Value<'a> {
-        v.map_or(Value::Null, Value::Text)
-    }
-
-    /// Text where it is not empty, else NULL.
-    fn nonempty(v: &'a str) -> Value<'a> {
-        match v.is_empty() {
-            true => Value::Null,
-            false => Value::Text(v),
-        }
-    }
-
-    /// A boolean, or NULL.
-    fn flag(v: Option<bool>) -> Value<'a> {
-        v.map_or(Value::Null, Value::Bool)
-    }
-}
-
 /// The kind of the error of a game that the tables cannot hold: a NUL
 /// character (U+0000) in a text, which PostgreSQL refuses (the whole file)
 /// and SQLite cuts the value at. The game fails; the others convert.
 pub const CANNOT_HOLD: crate::error::Kind = crate::error::Kind::CsvCannotHold;
-
-/// Whether JSON text holds an escaped NUL character (`\u0000`, as
-/// serde_json writes one), not a backslash followed by `u0000`.
-fn json_has_nul(json: &str) -> bool {
-    let bytes = json.as_bytes();
-    let mut at = 0;
-    while let Some(i) = memchr::memchr(b'\\', &bytes[at..]) {
-        let i = at + i;
-        if bytes[i + 1..].starts_with(b"u0000") {
-            return true;
-        }
-        // Past the escaped character (a second backslash included).
-        at = i + 2;
-        if at >= bytes.len() {
-            break;
-        }
-    }
-    false
-}
 
 /// Appends a whole number in decimal.
 fn push_int(out: &mut String, v: i64) {
@@ -259,13 +207,18 @@ fn push_int(out: &mut String, v: i64) {
     }
 }
 
+/// Whether a csv field must be quoted: the empty string, and any value
+/// with a comma, a quote or a line break.
+fn must_quote(v: &str) -> bool {
+    v.is_empty() || v.bytes().any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+}
+
 /// Appends one csv field: NULL as nothing, the empty string and any value
 /// with a comma, a quote or a line break quoted (quotes doubled), others
 /// as they are.
 pub(crate) fn field(out: &mut String, value: Option<&str>) {
     let Some(v) = value else { return };
-    let plain = v.bytes().all(|b| !matches!(b, b',' | b'"' | b'\r' | b'\n'));
-    if plain && !v.is_empty() {
+    if !must_quote(v) {
         out.push_str(v);
         return;
     }
@@ -280,76 +233,248 @@ pub(crate) fn field(out: &mut String, value: Option<&str>) {
     out.push('"');
 }
 
-/// Appends one row of `table` (an index of [`TABLES`]): its values after
-/// the key columns, encoded; an error when a text holds a NUL character,
-/// which no database holds in text ([`CANNOT_HOLD`]).
-fn row(out: &mut String, enc: Encoding, table: usize, values: &[Value<'_>]) -> Result<(), Problem> {
-    for (&(name, kind, _), value) in columns(table, true)[KEYS[table]..].iter().zip(values) {
-        let Value::Text(v) = value else { continue };
-        let nul = match kind {
-            Json => json_has_nul(v),
-            Text | Integer | Boolean => memchr::memchr(0, v.as_bytes()).is_some(),
-        };
-        if nul {
-            return Err(Problem::whole(format!(
-                "cannot be written in the database tables (csv, parquet): the {} table's \
-                 `{name}` holds a NUL character (U+0000), which database text cannot hold",
-                TABLES[table]
-            ))
-            .of_kind(CANNOT_HOLD));
+thread_local! {
+    /// The JSON text of one value, before it goes into its row: one buffer
+    /// a thread, kept from value to value.
+    static JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// What a JSON value written into a row held ([`JsonField`]).
+#[derive(Default)]
+struct Seen {
+    /// A NUL character, escaped (`\u0000`).
+    nul: bool,
+    /// What makes a csv field quoted: a quote or a comma.
+    quote: bool,
+}
+
+/// `serde_json`'s compact JSON, written straight into a row: in a csv
+/// field each of its quotes doubled as it is written (the field's own
+/// quotes around it), with no text of its own made and quoted after.
+struct JsonField<'s> {
+    csv: bool,
+    seen: &'s mut Seen,
+}
+
+impl serde_json::ser::Formatter for JsonField<'_> {
+    fn begin_string<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.seen.quote = true;
+        w.write_all(if self.csv { b"\"\"" } else { b"\"" })
+    }
+
+    fn end_string<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(if self.csv { b"\"\"" } else { b"\"" })
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        escape: serde_json::ser::CharEscape,
+    ) -> io::Result<()> {
+        use serde_json::ser::{CharEscape, CompactFormatter};
+        match escape {
+            CharEscape::Quote if self.csv => w.write_all(b"\\\"\""),
+            CharEscape::AsciiControl(0) => {
+                self.seen.nul = true;
+                CompactFormatter.write_char_escape(w, escape)
+            }
+            _ => CompactFormatter.write_char_escape(w, escape),
         }
     }
-    match enc {
-        Encoding::Csv => {
-            out.push_str(TABLES[table]);
-            for v in values {
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if first {
+            return Ok(());
+        }
+        self.seen.quote = true;
+        w.write_all(b",")
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.begin_array_value(w, first)
+    }
+}
+
+/// One row being written into a game's text, a value at a time, in its
+/// encoding: in the `csv` container rows each value after a comma, quoted
+/// where it must be ([`field`]); in typed rows each value as NUL (NULL)
+/// or `=` and its text ended by NUL. A text that holds a NUL character is
+/// an error ([`CANNOT_HOLD`]), which no database holds in text.
+struct Row {
+    enc: Encoding,
+    /// The table, as an index of [`TABLES`].
+    table: usize,
+    /// The column of the next value.
+    column: usize,
+}
+
+impl Row {
+    /// Starts a row of `table`.
+    fn start(out: &mut String, enc: Encoding, table: usize) -> Row {
+        match enc {
+            Encoding::Csv => out.push_str(TABLES[table]),
+            Encoding::Typed => out.push(char::from(b'0' + table as u8)),
+        }
+        Row {
+            enc,
+            table,
+            column: KEYS[table],
+        }
+    }
+
+    /// Ends the row.
+    fn end(self, out: &mut String) {
+        out.push_str(match self.enc {
+            Encoding::Csv => "\r\n",
+            Encoding::Typed => "\n",
+        });
+    }
+
+    /// Writes NULL.
+    fn null(&mut self, out: &mut String) {
+        out.push(match self.enc {
+            Encoding::Csv => ',',
+            Encoding::Typed => '\0',
+        });
+        self.column += 1;
+    }
+
+    /// Writes a value that needs no quoting and holds no NUL (numbers,
+    /// flags): its text, as `write` appends it.
+    fn plain(&mut self, out: &mut String, write: impl FnOnce(&mut String)) {
+        out.push(match self.enc {
+            Encoding::Csv => ',',
+            Encoding::Typed => '=',
+        });
+        write(out);
+        if self.enc == Encoding::Typed {
+            out.push('\0');
+        }
+        self.column += 1;
+    }
+
+    /// Writes a whole number.
+    fn int(&mut self, out: &mut String, n: i64) {
+        self.plain(out, |out| push_int(out, n));
+    }
+
+    /// Writes a boolean (`1` or `0`), or NULL.
+    fn flag(&mut self, out: &mut String, v: Option<bool>) {
+        match v {
+            Some(b) => self.plain(out, |out| out.push(if b { '1' } else { '0' })),
+            None => self.null(out),
+        }
+    }
+
+    /// Writes text, or NULL.
+    fn text(&mut self, out: &mut String, v: Option<&str>) -> Result<(), Problem> {
+        let Some(v) = v else {
+            self.null(out);
+            return Ok(());
+        };
+        match self.enc {
+            Encoding::Csv => {
+                // One look at each byte: whether it is quoted, whether
+                // it holds a NUL (the values are short: a call each
+                // costs more).
+                let (mut quote, mut nul) = (v.is_empty(), false);
+                for &b in v.as_bytes() {
+                    quote |= matches!(b, b',' | b'"' | b'\r' | b'\n');
+                    nul |= b == 0;
+                }
+                if nul {
+                    return Err(self.cannot_hold());
+                }
                 out.push(',');
-                match *v {
-                    Value::Null => {}
-                    Value::Int(n) => push_int(out, n),
-                    Value::Bool(b) => out.push(if b { '1' } else { '0' }),
-                    Value::Text(t) => field(out, Some(t)),
+                match quote {
+                    true => field(out, Some(v)),
+                    false => out.push_str(v),
                 }
             }
-            out.push_str("\r\n");
-        }
-        Encoding::Typed => {
-            out.push(char::from(b'0' + table as u8));
-            for v in values {
-                match *v {
-                    Value::Null => {
-                        out.push('\0');
-                        continue;
-                    }
-                    Value::Int(n) => {
-                        out.push('=');
-                        push_int(out, n);
-                    }
-                    Value::Bool(b) => out.push_str(if b { "=1" } else { "=0" }),
-                    Value::Text(t) => {
-                        out.push('=');
-                        out.push_str(t);
-                    }
+            Encoding::Typed => {
+                if memchr::memchr(0, v.as_bytes()).is_some() {
+                    return Err(self.cannot_hold());
                 }
+                out.push('=');
+                out.push_str(v);
                 out.push('\0');
             }
-            out.push('\n');
+        }
+        self.column += 1;
+        Ok(())
+    }
+
+    /// Writes a value as JSON, as the `json` format writes it.
+    fn json(&mut self, out: &mut String, v: &impl Serialize) -> Result<(), Problem> {
+        let csv = self.enc == Encoding::Csv;
+        JSON.with_borrow_mut(|buf| {
+            buf.clear();
+            let mut seen = Seen::default();
+            let mut json = serde_json::Serializer::with_formatter(
+                &mut *buf,
+                JsonField {
+                    csv,
+                    seen: &mut seen,
+                },
+            );
+            v.serialize(&mut json)
+                .map_err(|e| Problem::whole(e.to_string()))?;
+            if seen.nul {
+                return Err(self.cannot_hold());
+            }
+            let text = std::str::from_utf8(buf).map_err(|e| Problem::whole(e.to_string()))?;
+            match (csv, seen.quote) {
+                (true, true) => {
+                    out.push_str(",\"");
+                    out.push_str(text);
+                    out.push('"');
+                }
+                // Nothing to quote (a number, `[]`).
+                (true, false) => {
+                    out.push(',');
+                    out.push_str(text);
+                }
+                (false, _) => {
+                    out.push('=');
+                    out.push_str(text);
+                    out.push('\0');
+                }
+            }
+            Ok(())
+        })?;
+        self.column += 1;
+        Ok(())
+    }
+
+    /// Writes comments as a JSON array, as the `json` format writes them;
+    /// NULL for none.
+    fn comments(&mut self, out: &mut String, comments: &[Comment]) -> Result<(), Problem> {
+        match comments.is_empty() {
+            true => {
+                self.null(out);
+                Ok(())
+            }
+            false => self.json(out, &comments),
         }
     }
-    Ok(())
-}
 
-fn to_json(value: &impl Serialize) -> Result<String, Problem> {
-    serde_json::to_string(value).map_err(|e| Problem::whole(e.to_string()))
-}
-
-/// Comments as a JSON array, as the `json` format writes them; `None` for
-/// none.
-fn comments_json(comments: &[Comment]) -> Result<Option<String>, Problem> {
-    if comments.is_empty() {
-        Ok(None)
-    } else {
-        to_json(&comments).map(Some)
+    /// The error of a text of this column that holds a NUL character.
+    fn cannot_hold(&self) -> Problem {
+        let name = columns(self.table, true)[self.column].0;
+        Problem::whole(format!(
+            "cannot be written in the database tables (csv, parquet): the {} table's \
+             `{name}` holds a NUL character (U+0000), which database text cannot hold",
+            TABLES[self.table]
+        ))
+        .of_kind(CANNOT_HOLD)
     }
 }
 
@@ -362,7 +487,8 @@ const LOST: &str = "the move fields lost their place in the game";
 /// each variation without plies. The `move` column holds each move as the
 /// format it was read from ([`WriteOptions::source`]) spells it: through
 /// its spelling ([`SourceNotation::spell`]) where that is not the
-/// family's canonical notation, whose spelling [`move_fields`] gives.
+/// family's canonical notation, whose spelling [`write_move_fields`]
+/// gives.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
     crate::codec::write_runs(runs(opts), game, out)
 }
@@ -392,8 +518,10 @@ pub fn runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
 fn runs_of(opts: &WriteOptions, enc: Encoding) -> Box<dyn RunWriter> {
     Box::new(TableRuns {
         source: opts.source.clone(),
-        enc,
-        fen: options(opts).fen,
+        rows: Rows {
+            enc,
+            fen: options(opts).fen,
+        },
         head_written: false,
         seq: 0,
         main_plies: 0,
@@ -404,9 +532,7 @@ fn runs_of(opts: &WriteOptions, enc: Encoding) -> Box<dyn RunWriter> {
 /// A game being written as rows a run at a time ([`runs`]).
 struct TableRuns {
     source: Option<SourceNotation>,
-    enc: Encoding,
-    /// Whether the moves rows have the `fen` column.
-    fen: bool,
+    rows: Rows,
     /// Whether [`RunWriter::head`] wrote the games and tags rows first.
     head_written: bool,
     /// The moves rows written.
@@ -426,9 +552,10 @@ struct OpenLine {
     plies: usize,
     /// The variations of its last ply so far.
     variations: usize,
-    /// Its last ply's row, and the rows of the variations read with it,
-    /// until it is known whether the line ends after it.
-    pending: Option<(MoveRow, String)>,
+    /// Its last ply's row and the rows of the variations read with it,
+    /// with where the row's `comments_end` is, until it is known whether
+    /// the line ends after it.
+    pending: Option<(String, usize)>,
     /// Its last ply's row was written before the line's end was known (a
     /// variation of it opened).
     last_written: bool,
@@ -447,11 +574,10 @@ impl OpenLine {
     }
 
     /// Writes the last ply's row held, its `comments_end` `end`.
-    fn flush(&mut self, end: Option<String>, rows: &Rows, out: &mut String) -> Result<(), Problem> {
-        if let Some((mut row, after)) = self.pending.take() {
-            row.end = end;
-            rows.moves_row(&row, out)?;
-            out.push_str(&after);
+    fn flush(&mut self, end: &[Comment], rows: Rows, out: &mut String) -> Result<(), Problem> {
+        if let Some((mut text, at)) = self.pending.take() {
+            rows.set_end(&mut text, at, end)?;
+            out.push_str(&text);
         }
         Ok(())
     }
@@ -469,44 +595,40 @@ impl TableRuns {
     fn line(&mut self) -> Result<&mut OpenLine, Problem> {
         self.lines.last_mut().ok_or_else(crate::codec::not_open)
     }
-
-    fn rows(&self) -> Rows {
-        Rows {
-            enc: self.enc,
-            fen: self.fen,
-        }
-    }
 }
 
 impl RunWriter for TableRuns {
     fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
-        head_rows(game, game.moves.plies.len(), self.enc, out)?;
+        head_rows(game, game.moves.plies.len(), self.rows.enc, out)?;
         self.head_written = true;
         Ok(())
     }
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
-        let rows = self.rows();
+        let rows = self.rows;
         // Room for the rows (a moves row is about 200 bytes): the text is
         // not copied as it grows.
         out.reserve(run.moves.plies.len() * 256);
-        let mut plies = PlyRows::of(run, self.source.as_ref(), self.fen)?;
+        let mut plies = PlyRows::of(run, self.source.as_ref(), rows)?;
         let seq = &mut self.seq;
         let line = self.lines.last_mut().ok_or_else(crate::codec::not_open)?;
         for ply in &run.moves.plies {
-            line.flush(None, &rows, out)?;
+            line.flush(&[], rows, out)?;
             line.plies += 1;
             line.variations = ply.variations.len();
             line.last_written = false;
-            let row = plies.row(seq, ply, line.plies, &line.path)?;
-            let mut after = String::new();
-            plies.variations(seq, rows, &mut after, ply, line.plies, &line.path)?;
+            let (index, path) = (line.plies, line.path.as_str());
             match line.main {
                 true => {
-                    rows.moves_row(&row, out)?;
-                    out.push_str(&after);
+                    plies.write(seq, out, ply, index, path, &[])?;
+                    plies.variations(seq, out, ply, index, path)?;
                 }
-                false => line.pending = Some((row, after)),
+                false => {
+                    let mut text = String::new();
+                    let at = plies.write(seq, &mut text, ply, index, path, &[])?;
+                    plies.variations(seq, &mut text, ply, index, path)?;
+                    line.pending = Some((text, at));
+                }
             }
         }
         if line.main {
@@ -516,13 +638,13 @@ impl RunWriter for TableRuns {
     }
 
     fn open(&mut self, out: &mut String) -> Result<(), Problem> {
-        let rows = self.rows();
+        let rows = self.rows;
         let line = self.line()?;
         if line.plies == 0 {
             return Err(crate::codec::opened_first());
         }
         if line.pending.is_some() {
-            line.flush(None, &rows, out)?;
+            line.flush(&[], rows, out)?;
             line.last_written = true;
         }
         line.variations += 1;
@@ -535,18 +657,17 @@ impl RunWriter for TableRuns {
         if self.lines.len() < 2 {
             return Err(crate::codec::not_open());
         }
-        let rows = self.rows();
+        let rows = self.rows;
         let mut line = self.lines.pop().expect("checked above");
-        let end = comments_json(trailing)?;
         if line.plies == 0 {
-            return rows.empty_variation(&mut self.seq, &line.path, end, out);
+            return rows.empty_variation(&mut self.seq, &line.path, trailing, out);
         }
-        if line.last_written && end.is_some() {
+        if line.last_written && !trailing.is_empty() {
             return Err(Problem::whole(
                 "a variation ends in comments after a variation of its last move: written whole",
             ));
         }
-        line.flush(end, &rows, out)
+        line.flush(trailing, rows, out)
     }
 
     fn end(
@@ -558,10 +679,10 @@ impl RunWriter for TableRuns {
         if self.lines.len() != 1 {
             return Err(crate::codec::left_open());
         }
-        let rows = self.rows();
-        self.line()?.flush(None, &rows, out)?;
+        let rows = self.rows;
+        self.line()?.flush(&[], rows, out)?;
         if !self.head_written {
-            head_rows(game, self.main_plies, self.enc, head)?;
+            head_rows(game, self.main_plies, rows.enc, head)?;
         }
         Ok(Vec::new())
     }
@@ -570,61 +691,58 @@ impl RunWriter for TableRuns {
 /// The games row of a game whose main line has `plies` plies, and its
 /// tags rows.
 fn head_rows(game: &Game, plies: usize, enc: Encoding, out: &mut String) -> Result<(), Problem> {
-    let variant = to_json(&game.variant)?;
-    let setup = game.setup.as_ref().map(to_json).transpose()?;
-    let preamble = comments_json(&game.preamble)?;
-    let end = comments_json(&game.moves.trailing)?;
-    let mut games: Vec<Value<'_>> = vec![Value::Text(game.family().name()), Value::Text(&variant)];
-    games.extend(ROSTER.map(|t| Value::text(game.tag(t))));
-    games.extend([
-        Value::Int(plies as i64),
-        Value::text(game.result.map(|r| r.token())),
-        Value::text(setup.as_deref()),
-        Value::text(preamble.as_deref()),
-        Value::text(end.as_deref()),
-    ]);
-    row(out, enc, 0, &games)?;
+    let mut row = Row::start(out, enc, 0);
+    row.text(out, Some(game.family().name()))?;
+    row.json(out, &game.variant)?;
+    for tag in ROSTER {
+        row.text(out, game.tag(tag))?;
+    }
+    row.int(out, plies as i64);
+    row.text(out, game.result.map(|r| r.token()))?;
+    match &game.setup {
+        Some(setup) => row.json(out, setup)?,
+        None => row.null(out),
+    }
+    row.comments(out, &game.preamble)?;
+    row.comments(out, &game.moves.trailing)?;
+    row.end(out);
     for (i, tag) in game.tags.iter().enumerate() {
-        row(
-            out,
-            enc,
-            1,
-            &[
-                Value::Int(i as i64 + 1),
-                Value::Text(&tag.name),
-                Value::Text(&tag.value),
-            ],
-        )?;
+        let mut row = Row::start(out, enc, 1);
+        row.int(out, i as i64 + 1);
+        row.text(out, Some(&tag.name))?;
+        row.text(out, Some(&tag.value))?;
+        row.end(out);
     }
     Ok(())
 }
 
 /// The move fields of each ply of a game (each ply, then its variations),
 /// their `move` as the source spells it ([`source_spelling`]).
-fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Vec<MoveFields>, Problem> {
-    let mut fields = move_fields(game)?;
+fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Fields, Problem> {
+    let mut fields = Fields::default();
+    write_move_fields(game, &mut fields)?;
     if let Some(spelled) = source_spelling(game, source) {
         if spelled.len() != fields.len() {
             return Err(Problem::whole(LOST));
         }
-        for (f, text) in fields.iter_mut().zip(spelled) {
+        for (i, text) in spelled.iter().enumerate() {
             // A move its source writes as nothing (a null move on a
             // scoresheet) keeps the family's spelling.
             if !text.is_empty() {
-                f.written = text;
+                fields.replace(i, Field::Written, text);
             }
         }
     }
     Ok(fields)
 }
 
-/// Each move of a game (in the order [`move_fields`] gives them) as the
-/// source format spells it ([`crate::family::spell::every_ply`]), where that is not what
-/// [`move_fields`] writes already: `None` for a source of no family (an
-/// interchange format: json, xml, csv), for the family's canonical
-/// notation (whose spelling [`MoveFields::written`] is), for a format
-/// that spells no moves (one kifu only reads), and for a game it cannot
-/// spell; then `move` is the family's canonical notation.
+/// Each move of a game (in the order [`write_move_fields`] gives them) as
+/// the source format spells it ([`crate::family::spell::every_ply`]),
+/// where that is not what [`write_move_fields`] writes already: `None` for
+/// a source of no family (an interchange format: json, xml, csv), for the
+/// family's canonical notation (whose spelling [`Field::Written`] is), for
+/// a format that spells no moves (one kifu only reads), and for a game it
+/// cannot spell; then `move` is the family's canonical notation.
 fn source_spelling(game: &Game, source: Option<&SourceNotation>) -> Option<Vec<String>> {
     let source = source.filter(|s| s.family == game.family())?;
     if source.name == game.family().canonical_notation() {
@@ -642,66 +760,93 @@ fn variation_path(path: &str, index: usize, v: usize) -> String {
     }
 }
 
-/// One ply's moves row, typed, until it is written (the last ply of a
-/// variation waits for its `comments_end`).
-struct MoveRow {
+/// What one ply's moves row is written from.
+struct PlyRow<'a> {
     seq: usize,
     /// The ply's place in its line, from 1.
     index: usize,
-    number: u32,
-    side: Side,
+    ply: &'a Ply,
     /// The variation path (empty for the main line).
-    path: String,
-    fields: MoveFields,
-    glyph: Option<String>,
-    nags: String,
-    before: Option<String>,
-    after: Option<String>,
-    end: Option<String>,
-    ir: String,
-    fen: Option<String>,
+    path: &'a str,
+    fields: PlyFields<'a>,
+    /// The position after it, where the `fen` column is asked for.
+    fen: Option<&'a str>,
 }
 
 impl Rows {
-    /// Writes one ply's moves row.
-    fn moves_row(&self, r: &MoveRow, out: &mut String) -> Result<(), Problem> {
-        let f = &r.fields;
-        let captured = f.captured.join(" ");
-        let side = match r.side {
-            Side::White => "white",
-            Side::Black => "black",
-        };
-        let values = [
-            Value::Int(r.seq as i64),
-            Value::Int(r.index as i64),
-            Value::Int(i64::from(r.number)),
-            Value::Text(side),
-            Value::nonempty(&r.path),
-            Value::Text(&f.written),
-            Value::Text(&f.canonical),
-            Value::text(f.from.as_deref()),
-            Value::text(f.to.as_deref()),
-            Value::nonempty(&captured),
-            Value::text(f.piece.as_deref()),
-            Value::text(f.promotion.as_deref()),
-            Value::flag(f.check),
-            Value::flag(f.mate),
-            Value::text(r.glyph.as_deref()),
-            Value::nonempty(&r.nags),
-            Value::text(r.before.as_deref()),
-            Value::text(r.after.as_deref()),
-            Value::text(r.end.as_deref()),
-            Value::Text(&r.ir),
-            Value::text(r.fen.as_deref()),
-        ];
-        self.write(out, &values)
+    /// Writes one ply's moves row, `end` its `comments_end` (its line's
+    /// comments after it where it is the line's last ply); gives where
+    /// that value is in `out`, for [`Rows::set_end`].
+    fn moves_row(
+        &self,
+        out: &mut String,
+        r: &PlyRow<'_>,
+        end: &[Comment],
+    ) -> Result<usize, Problem> {
+        let (f, ply) = (&r.fields, r.ply);
+        let mut row = Row::start(out, self.enc, 2);
+        row.int(out, r.seq as i64);
+        row.int(out, r.index as i64);
+        row.int(out, i64::from(ply.number));
+        row.text(
+            out,
+            Some(match ply.side {
+                Side::White => "white",
+                Side::Black => "black",
+            }),
+        )?;
+        row.text(out, Some(r.path).filter(|p| !p.is_empty()))?;
+        row.text(out, Some(f.get(Field::Written).unwrap_or_default()))?;
+        row.text(out, Some(f.get(Field::Canonical).unwrap_or_default()))?;
+        row.text(out, f.get(Field::From))?;
+        row.text(out, f.get(Field::To))?;
+        row.text(out, f.get(Field::Captured).filter(|c| !c.is_empty()))?;
+        row.text(out, f.get(Field::Piece))?;
+        row.text(out, f.get(Field::Promotion))?;
+        row.flag(out, f.check());
+        row.flag(out, f.mate());
+        row.text(out, ply.glyph.as_deref())?;
+        match ply.nags.split_first() {
+            None => row.null(out),
+            Some((first, rest)) => row.plain(out, |out| {
+                push_int(out, i64::from(*first));
+                for n in rest {
+                    out.push(' ');
+                    push_int(out, i64::from(*n));
+                }
+            }),
+        }
+        row.comments(out, &ply.before)?;
+        row.comments(out, &ply.after)?;
+        let at = out.len();
+        row.comments(out, end)?;
+        row.json(out, &ply.mv)?;
+        if self.fen {
+            row.text(out, r.fen)?;
+        }
+        row.end(out);
+        Ok(at)
     }
 
-    /// Writes a moves row, `fen` (the last value) left out where the
-    /// table has no such column.
-    fn write(&self, out: &mut String, values: &[Value<'_>]) -> Result<(), Problem> {
-        let n = columns(2, self.fen).len() - KEYS[2];
-        row(out, self.enc, 2, &values[..n])
+    /// Puts `end` in a moves row written without it (its `comments_end`
+    /// NULL at `at` in `text`).
+    fn set_end(&self, text: &mut String, at: usize, end: &[Comment]) -> Result<(), Problem> {
+        if end.is_empty() {
+            return Ok(());
+        }
+        let mut value = String::new();
+        let mut row = Row {
+            enc: self.enc,
+            table: 2,
+            column: columns(2, false)
+                .iter()
+                .position(|c| c.0 == "comments_end")
+                .unwrap_or_default(),
+        };
+        row.comments(&mut value, end)?;
+        // The NULL written there is one character, as the value's first.
+        text.replace_range(at..at + 1, &value);
+        Ok(())
     }
 
     /// The row of a variation without plies: a row of its own, with no
@@ -710,15 +855,26 @@ impl Rows {
         &self,
         seq: &mut usize,
         path: &str,
-        end: Option<String>,
+        end: &[Comment],
         out: &mut String,
     ) -> Result<(), Problem> {
         *seq += 1;
-        let mut values = [Value::Null; MOVES.len() - 1];
-        values[0] = Value::Int(*seq as i64);
-        values[4] = Value::Text(path);
-        values[18] = Value::text(end.as_deref());
-        self.write(out, &values)
+        let mut row = Row::start(out, self.enc, 2);
+        row.int(out, *seq as i64);
+        for _ in 0..3 {
+            row.null(out);
+        }
+        row.text(out, Some(path))?;
+        for _ in 0..13 {
+            row.null(out);
+        }
+        row.comments(out, end)?;
+        row.null(out);
+        if self.fen {
+            row.null(out);
+        }
+        row.end(out);
+        Ok(())
     }
 }
 
@@ -726,67 +882,64 @@ impl Rows {
 /// positions, taken in the order the rows are written (each ply, then its
 /// variations).
 struct PlyRows {
-    fields: std::vec::IntoIter<MoveFields>,
-    fens: Option<std::vec::IntoIter<Option<String>>>,
+    rows: Rows,
+    fields: Fields,
+    /// The plies written.
+    next: usize,
+    fens: Option<Vec<Option<String>>>,
 }
 
 impl PlyRows {
-    /// The rows of `game`'s plies; their positions where `fen` asks.
-    fn of(game: &Game, source: Option<&SourceNotation>, fen: bool) -> Result<PlyRows, Problem> {
+    /// The rows of `game`'s plies; their positions where `rows.fen` asks.
+    fn of(game: &Game, source: Option<&SourceNotation>, rows: Rows) -> Result<PlyRows, Problem> {
         let fields = fields_of(game, source)?;
-        let fens = match fen {
+        let fens = match rows.fen {
             true => {
                 let fens = positions(game);
                 if fens.len() != fields.len() {
                     return Err(Problem::whole(LOST));
                 }
-                Some(fens.into_iter())
+                Some(fens)
             }
             false => None,
         };
         Ok(PlyRows {
-            fields: fields.into_iter(),
+            rows,
+            fields,
+            next: 0,
             fens,
         })
     }
 
-    /// The row of the `index`th ply of the line at `path` (its
-    /// `comments_end` empty), numbered next.
-    fn row(
+    /// Writes the row of the `index`th ply of the line at `path`, numbered
+    /// next, its `comments_end` `end`; gives where that value is in `out`
+    /// ([`Rows::set_end`]).
+    fn write(
         &mut self,
         seq: &mut usize,
+        out: &mut String,
         ply: &Ply,
         index: usize,
         path: &str,
-    ) -> Result<MoveRow, Problem> {
-        let fields = self.fields.next().ok_or_else(|| Problem::whole(LOST))?;
-        let fen = match &mut self.fens {
-            Some(fens) => fens.next().ok_or_else(|| Problem::whole(LOST))?,
+        end: &[Comment],
+    ) -> Result<usize, Problem> {
+        let i = self.next;
+        let fields = self.fields.get(i).ok_or_else(|| Problem::whole(LOST))?;
+        let fen = match &self.fens {
+            Some(fens) => fens.get(i).ok_or_else(|| Problem::whole(LOST))?.as_deref(),
             None => None,
         };
+        self.next += 1;
         *seq += 1;
-        let mut nags = String::new();
-        for (i, n) in ply.nags.iter().enumerate() {
-            if i > 0 {
-                nags.push(' ');
-            }
-            push_int(&mut nags, i64::from(*n));
-        }
-        Ok(MoveRow {
+        let row = PlyRow {
             seq: *seq,
             index,
-            number: ply.number,
-            side: ply.side,
-            path: path.to_string(),
+            ply,
+            path,
             fields,
-            glyph: ply.glyph.clone(),
-            nags,
-            before: comments_json(&ply.before)?,
-            after: comments_json(&ply.after)?,
-            end: None,
-            ir: to_json(&ply.mv)?,
             fen,
-        })
+        };
+        self.rows.moves_row(out, &row, end)
     }
 
     /// The rows of a line whose variation path is `path` (empty for the
@@ -794,22 +947,21 @@ impl PlyRows {
     fn line(
         &mut self,
         seq: &mut usize,
-        rows: Rows,
         out: &mut String,
         line: &crate::ir::Line,
         path: &str,
     ) -> Result<(), Problem> {
         if line.plies.is_empty() {
-            return rows.empty_variation(seq, path, comments_json(&line.trailing)?, out);
+            return self.rows.empty_variation(seq, path, &line.trailing, out);
         }
         let last = line.plies.len();
         for (i, ply) in line.plies.iter().enumerate() {
-            let mut row = self.row(seq, ply, i + 1, path)?;
-            if i + 1 == last {
-                row.end = comments_json(&line.trailing)?;
-            }
-            rows.moves_row(&row, out)?;
-            self.variations(seq, rows, out, ply, i + 1, path)?;
+            let end = match i + 1 == last {
+                true => &line.trailing[..],
+                false => &[],
+            };
+            self.write(seq, out, ply, i + 1, path, end)?;
+            self.variations(seq, out, ply, i + 1, path)?;
         }
         Ok(())
     }
@@ -819,23 +971,22 @@ impl PlyRows {
     fn variations(
         &mut self,
         seq: &mut usize,
-        rows: Rows,
         out: &mut String,
         ply: &Ply,
         index: usize,
         path: &str,
     ) -> Result<(), Problem> {
         for (v, var) in ply.variations.iter().enumerate() {
-            self.line(seq, rows, out, var, &variation_path(path, index, v + 1))?;
+            self.line(seq, out, var, &variation_path(path, index, v + 1))?;
         }
         Ok(())
     }
 
     /// The error of fields left over (a bug).
-    fn done(mut self) -> Result<(), Problem> {
-        match self.fields.next() {
-            Some(_) => Err(Problem::whole(LOST)),
-            None => Ok(()),
+    fn done(self) -> Result<(), Problem> {
+        match self.next == self.fields.len() {
+            true => Ok(()),
+            false => Err(Problem::whole(LOST)),
         }
     }
 }
@@ -937,6 +1088,15 @@ mod tests {
         ]
     }
 
+    /// A row of text values (`None`: NULL) of `table`.
+    fn text_row(out: &mut String, enc: Encoding, table: usize, values: &[Option<String>]) {
+        let mut row = Row::start(out, enc, table);
+        for v in values {
+            row.text(out, v.as_deref()).unwrap();
+        }
+        row.end(out);
+    }
+
     proptest::proptest! {
         /// Any row of values reads back the same from either encoding:
         /// the csv fields through the csv reader's `next_field`, the typed
@@ -945,12 +1105,8 @@ mod tests {
         fn any_row_reads_back_from_both_encodings(
             values in proptest::collection::vec(value(), 1..8)
         ) {
-            let typed: Vec<Value<'_>> = values
-                .iter()
-                .map(|v| Value::text(v.as_deref()))
-                .collect();
             let mut csv = String::new();
-            row(&mut csv, Encoding::Csv, 1, &typed).unwrap();
+            text_row(&mut csv, Encoding::Csv, 1, &values);
             let mut back = Vec::new();
             let (mut at, mut more) = (TABLES[1].len() + 1, true);
             while more {
@@ -961,8 +1117,8 @@ mod tests {
             // csv writes the empty string quoted, NULL as nothing.
             proptest::prop_assert_eq!(&back, &values, "{:?}", csv);
             let mut text = String::new();
-            row(&mut text, Encoding::Typed, 1, &typed).unwrap();
-            row(&mut text, Encoding::Typed, 2, &typed).unwrap();
+            text_row(&mut text, Encoding::Typed, 1, &values);
+            text_row(&mut text, Encoding::Typed, 2, &values);
             let origin = Origin { source: "s", index: 1, bytes: b"" };
             let mut got = Vec::new();
             typed_rows(&text, &origin, "id", |t, v| {
@@ -977,13 +1133,8 @@ mod tests {
     #[test]
     fn typed_rows_read_back_every_value() {
         let mut text = String::new();
-        let values = [
-            Value::Int(-3),
-            Value::Null,
-            Value::Text(""),
-            Value::Text("a,\"b\"\n=c"),
-        ];
-        row(&mut text, Encoding::Typed, 1, &values[1..]).unwrap();
+        let values = [None, Some(String::new()), Some("a,\"b\"\n=c".to_string())];
+        text_row(&mut text, Encoding::Typed, 1, &values);
         let origin = Origin {
             source: "in.pgn",
             index: 4,
@@ -1007,5 +1158,75 @@ mod tests {
                 ]
             )]
         );
+    }
+
+    /// Any JSON value: strings of the characters that matter to csv and to
+    /// JSON's escapes (quotes, commas, backslashes, line ends, controls,
+    /// NUL), numbers, and arrays and objects of them.
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        use serde_json::Value as J;
+        let text = "[a,\"\\\r\n\u{0}\u{1}\u{7f} =\u{e9}\u{1F600}]{0,6}";
+        let leaf = prop_oneof![
+            Just(J::Null),
+            any::<bool>().prop_map(J::Bool),
+            any::<i64>().prop_map(J::from),
+            (-1e6f64..1e6).prop_map(J::from),
+            text.prop_map(J::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(J::Array),
+                proptest::collection::btree_map(text, inner, 0..4)
+                    .prop_map(|m| J::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Whether a JSON value holds a NUL character, in a string or a key.
+    fn holds_nul(v: &serde_json::Value) -> bool {
+        use serde_json::Value as J;
+        match v {
+            J::String(s) => s.contains('\0'),
+            J::Array(a) => a.iter().any(holds_nul),
+            J::Object(o) => o.iter().any(|(k, v)| k.contains('\0') || holds_nul(v)),
+            _ => false,
+        }
+    }
+
+    proptest::proptest! {
+        /// A JSON value written straight into a row is the text of
+        /// `serde_json::to_string` as a csv field (quoted where it must
+        /// be, its quotes doubled) and as a typed value; one that holds a
+        /// NUL character is the error the tables give.
+        #[test]
+        fn json_written_into_a_row_is_serde_json_text_quoted(v in json_value()) {
+            let text = serde_json::to_string(&v).unwrap();
+            for enc in [Encoding::Csv, Encoding::Typed] {
+                let mut out = String::from("before");
+                let mut row = Row { enc, table: 2, column: 20 };
+                let got = row.json(&mut out, &v);
+                if holds_nul(&v) {
+                    let e = got.unwrap_err();
+                    proptest::prop_assert_eq!(e.kind, Some(CANNOT_HOLD));
+                    proptest::prop_assert!(e.message.contains("`ir`"), "{}", e.message);
+                    continue;
+                }
+                got.unwrap();
+                let mut want = String::from("before");
+                match enc {
+                    Encoding::Csv => {
+                        want.push(',');
+                        field(&mut want, Some(&text));
+                    }
+                    Encoding::Typed => {
+                        want.push('=');
+                        want.push_str(&text);
+                        want.push('\0');
+                    }
+                }
+                proptest::prop_assert_eq!(&out, &want);
+            }
+        }
     }
 }

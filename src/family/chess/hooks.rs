@@ -67,12 +67,14 @@ impl crate::family::spell::Replay for Positions {
 /// from the replay that spells them: SAN as written where it stands, long
 /// algebraic as the canonical form (`e2e4`, `e7e8q`, `O-O` for castling,
 /// `--` for a null move), the squares, the piece letter (`P` for a pawn),
-/// the captured square (the passed pawn's, en passant), check and mate.
+/// the captured square (the passed pawn's, en passant), check and mate;
+/// each ply's written in `out`.
 pub fn move_fields(
     game: &crate::ir::Game,
-) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
+    out: &mut crate::family::hooks::Fields,
+) -> Result<(), crate::error::Problem> {
     use crate::error::Problem;
-    let mut out = Vec::new();
+    use crate::family::hooks::Field::*;
     let mut failed = None;
     rules::Replay::spelling(game)
         .map_err(Problem::whole)?
@@ -84,56 +86,57 @@ pub fn move_fields(
                     return;
                 }
             };
-            let mut written = String::new();
-            crate::family::chess::spell(ply, step.spelling, &mut written);
-            let mut f = crate::family::hooks::MoveFields {
-                written,
-                check: Some(step.spelling.check != Check::None),
-                mate: Some(step.spelling.check == Check::Mate),
-                ..Default::default()
-            };
+            out.ply();
+            out.write(Written, |t| {
+                crate::family::chess::spell(ply, step.spelling, t)
+            });
+            out.flags(
+                Some(step.spelling.check != Check::None),
+                Some(step.spelling.check == Check::Mate),
+            );
             match step.mv {
                 Ply::Move(m) => {
-                    f.piece = Some(m.role.san_letter().unwrap_or('P').to_string());
-                    f.promotion = m.promotion.and_then(Role::san_letter).map(String::from);
+                    out.write(Piece, |t| t.push(m.role.san_letter().unwrap_or('P')));
+                    if let Some(p) = m.promotion.and_then(Role::san_letter) {
+                        out.write(Promotion, |t| t.push(p));
+                    }
                     let to = match (m.castle, m.from) {
                         (Some(Wing::King), Some(from)) => Square::new(6, from.rank()),
                         (Some(Wing::Queen), Some(from)) => Square::new(2, from.rank()),
                         _ => m.to,
                     };
-                    f.from = m.from.map(|s| s.name().to_string());
-                    f.to = Some(to.name().to_string());
+                    if let Some(from) = m.from {
+                        out.set(From, from.name());
+                    }
+                    out.set(To, to.name());
                     if m.capture {
                         let taken = match (m.en_passant, m.from) {
                             (true, Some(from)) => Square::new(m.to.file(), from.rank()),
                             _ => m.to,
                         };
-                        f.captured.push(taken.name().to_string());
+                        out.capture(|t| t.push_str(taken.name()));
                     }
-                    f.canonical = match (m.castle, m.from) {
-                        (Some(Wing::King), _) => "O-O".to_string(),
-                        (Some(Wing::Queen), _) => "O-O-O".to_string(),
-                        (None, Some(from)) => {
-                            let mut c = String::with_capacity(5);
+                    match (m.castle, m.from) {
+                        (Some(Wing::King), _) => out.set(Canonical, "O-O"),
+                        (Some(Wing::Queen), _) => out.set(Canonical, "O-O-O"),
+                        (None, Some(from)) => out.write(Canonical, |c| {
                             c.push_str(from.name());
                             c.push_str(m.to.name());
                             if let Some(p) = m.promotion.and_then(Role::san_letter) {
                                 c.push(p.to_ascii_lowercase());
                             }
-                            c
-                        }
+                        }),
                         // A move not replayed names no square of departure.
-                        (None, None) => f.written.clone(),
-                    };
+                        (None, None) => out.same(Canonical, Written),
+                    }
                 }
-                Ply::Null | Ply::Claimed(_) => f.canonical = f.written.clone(),
+                Ply::Null | Ply::Claimed(_) => out.same(Canonical, Written),
             }
-            out.push(f);
         })
         .map_err(|stop| Problem::whole(stop.to_string()))?;
     match failed {
         Some(p) => Err(p),
-        None => Ok(out),
+        None => Ok(()),
     }
 }
 
@@ -157,8 +160,9 @@ impl crate::family::hooks::GameFamily for Chess {
     fn move_fields(
         game: &crate::ir::Game,
         _: &Board,
-    ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
-        move_fields(game)
+        out: &mut crate::family::hooks::Fields,
+    ) -> Result<(), crate::error::Problem> {
+        move_fields(game, out)
     }
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_fens(game)

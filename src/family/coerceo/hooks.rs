@@ -26,27 +26,26 @@ impl crate::family::spell::Replay for Positions {
 /// it captured, in the order written.
 pub fn move_fields(
     game: &crate::ir::Game,
-) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
+    out: &mut crate::family::hooks::Fields,
+) -> Result<(), crate::error::Problem> {
     use crate::family::any::{Family, Move as AnyMove};
-    use crate::family::hooks::fields_in_order;
-    fields_in_order(game, Family::Coerceo, AnyMove::as_coerceo, |m| {
-        let mut written = String::new();
-        spell(m, &mut written)?;
-        Ok(crate::family::hooks::MoveFields {
-            canonical: written.clone(),
-            written,
-            from: m.step.map(|s| s.from.to_string()),
-            to: m.step.map(|s| s.to.to_string()),
-            captured: m
-                .actions
-                .iter()
-                .filter_map(|a| match a {
-                    Action::Capture(f) => Some(f.to_string()),
-                    _ => None,
-                })
-                .collect(),
-            ..Default::default()
-        })
+    use crate::family::hooks::{fields_in_order, Field::*};
+    use std::fmt::Write;
+    fields_in_order(game, Family::Coerceo, AnyMove::as_coerceo, out, |m, out| {
+        out.write(Written, |t| spell(m, t))?;
+        out.same(Canonical, Written);
+        if let Some(s) = m.step {
+            out.write(From, |t| write!(t, "{}", s.from)).ok();
+            out.write(To, |t| write!(t, "{}", s.to)).ok();
+        }
+        for a in &m.actions {
+            if let Action::Capture(f) = a {
+                out.capture(|t| {
+                    write!(t, "{f}").ok();
+                });
+            }
+        }
+        Ok(())
     })
 }
 
@@ -77,8 +76,9 @@ impl crate::family::hooks::GameFamily for Coerceo {
     fn move_fields(
         game: &crate::ir::Game,
         _: &Board,
-    ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
-        move_fields(game)
+        out: &mut crate::family::hooks::Fields,
+    ) -> Result<(), crate::error::Problem> {
+        move_fields(game, out)
     }
     fn main_line_fens(game: &crate::ir::Game) -> Option<Vec<String>> {
         rules::main_line_positions(game)

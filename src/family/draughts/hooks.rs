@@ -60,27 +60,28 @@ impl crate::family::spell::Replay for Positions {
 pub fn move_fields(
     game: &crate::ir::Game,
     board: &Board,
-) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
-    let square = |sq: Square| {
-        let mut s = String::new();
-        board.write_square(sq, &mut s);
-        s
-    };
-    crate::family::hooks::plies_in_order(&game.moves)
-        .into_iter()
-        .map(|ply| {
-            let m = draughts_move(&ply.mv)?;
-            let mut written = String::new();
-            spell_numbers(board, board.capture_separator(), m, &mut written)?;
-            Ok(crate::family::hooks::MoveFields {
-                canonical: written.clone(),
-                written,
-                from: m.path.first().map(|&s| square(s)),
-                to: m.path.last().map(|&s| square(s)),
-                ..Default::default()
-            })
-        })
-        .collect()
+    out: &mut crate::family::hooks::Fields,
+) -> Result<(), crate::error::Problem> {
+    use crate::family::hooks::Field::*;
+    crate::family::hooks::fields_in_order(
+        game,
+        crate::family::any::Family::Draughts,
+        crate::family::any::Move::as_draughts,
+        out,
+        |m, out| {
+            out.write(Written, |t| {
+                spell_numbers(board, board.capture_separator(), m, t)
+            })?;
+            out.same(Canonical, Written);
+            if let Some(&sq) = m.path.first() {
+                out.write(From, |t| board.write_square(sq, t));
+            }
+            if let Some(&sq) = m.path.last() {
+                out.write(To, |t| board.write_square(sq, t));
+            }
+            Ok(())
+        },
+    )
 }
 
 impl crate::family::hooks::GameFamily for Draughts {
@@ -115,8 +116,9 @@ impl crate::family::hooks::GameFamily for Draughts {
     fn move_fields(
         game: &crate::ir::Game,
         board: &Board,
-    ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
-        move_fields(game, board)
+        out: &mut crate::family::hooks::Fields,
+    ) -> Result<(), crate::error::Problem> {
+        move_fields(game, board, out)
     }
     const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
 }

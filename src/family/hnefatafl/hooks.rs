@@ -81,24 +81,26 @@ impl crate::family::spell::Replay for Positions {
 /// the rules where they are known), and `mate` for a winning move (`++`).
 pub fn move_fields(
     game: &crate::ir::Game,
-) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
+    out: &mut crate::family::hooks::Fields,
+) -> Result<(), crate::error::Problem> {
     use crate::family::any::{Family, Move as AnyMove};
-    use crate::family::hooks::fields_in_order;
-    fields_in_order(game, Family::Tafl, AnyMove::as_tafl, |m| {
-        let mut written = String::new();
-        spell_move(m, &mut written, &|s| s);
+    use crate::family::hooks::{fields_in_order, Field::*};
+    use std::fmt::Write;
+    fields_in_order(game, Family::Tafl, AnyMove::as_tafl, out, |m, out| {
+        out.write(Written, |t| spell_move(m, t, &|s| s));
+        out.same(Canonical, Written);
         let step = m.step();
-        Ok(crate::family::hooks::MoveFields {
-            canonical: written.clone(),
-            written,
-            from: step.map(|s| s.from.to_string()),
-            to: step.map(|s| s.to.to_string()),
-            captured: step
-                .map(|s| s.captures.iter().map(|c| c.to_string()).collect())
-                .unwrap_or_default(),
-            mate: step.map(|s| s.mark == Some(Mark::Win)),
-            ..Default::default()
-        })
+        if let Some(s) = step {
+            out.write(From, |t| write!(t, "{}", s.from)).ok();
+            out.write(To, |t| write!(t, "{}", s.to)).ok();
+            for c in &s.captures {
+                out.capture(|t| {
+                    write!(t, "{c}").ok();
+                });
+            }
+        }
+        out.flags(None, step.map(|s| s.mark == Some(Mark::Win)));
+        Ok(())
     })
 }
 
@@ -123,8 +125,9 @@ impl crate::family::hooks::GameFamily for Tafl {
     fn move_fields(
         game: &crate::ir::Game,
         _: &Board,
-    ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
-        move_fields(game)
+        out: &mut crate::family::hooks::Fields,
+    ) -> Result<(), crate::error::Problem> {
+        move_fields(game, out)
     }
     const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
 }

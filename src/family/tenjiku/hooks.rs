@@ -49,8 +49,11 @@ impl crate::family::spell::Replay for Positions {
 /// the squares, piece and promotion that the text names (no captures).
 pub fn move_fields(
     game: &crate::ir::Game,
-) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
+    out: &mut crate::family::hooks::Fields,
+) -> Result<(), crate::error::Problem> {
     use crate::error::Problem;
+    use crate::family::hooks::Field::*;
+    use std::fmt::Write;
     let short = Options::default();
     let long = Options {
         long: true,
@@ -62,49 +65,50 @@ pub fn move_fields(
             game,
             crate::family::any::Family::Tenjiku,
             crate::family::any::Move::as_tenjiku,
-            |p| {
+            out,
+            |p, out| {
                 let c = p.claimed().map_err(Problem::whole)?;
-                let mut written = String::new();
-                spell_claim(c, &short, &mut written);
+                out.write(Written, |t| spell_claim(c, &short, t));
+                out.same(Canonical, Written);
+                if let Some(from) = c.from {
+                    out.write(From, |t| write!(t, "{from}")).ok();
+                }
+                if let Some(to) = c.to.or(c.via.and(c.from)) {
+                    out.write(To, |t| write!(t, "{to}")).ok();
+                }
+                if let Some(piece) = c.piece {
+                    out.write(Piece, |t| write!(t, "{piece}")).ok();
+                }
                 let promoted = c
                     .piece
                     .filter(|p| c.promote == Some(true) && p.can_promote());
-                Ok(crate::family::hooks::MoveFields {
-                    canonical: written.clone(),
-                    written,
-                    from: c.from.map(|s| s.to_string()),
-                    to: c.to.or(c.via.and(c.from)).map(|s| s.to_string()),
-                    piece: c.piece.map(|p| p.to_string()),
-                    promotion: promoted.map(|p| p.promote().to_string()),
-                    ..Default::default()
-                })
+                if let Some(p) = promoted {
+                    out.write(Promotion, |t| write!(t, "{}", p.promote())).ok();
+                }
+                Ok(())
             },
         );
     }
-    let mut out = Vec::new();
     rules::walk_checked(game, &mut |b, ply, m| {
-        let (mut written, mut canonical) = (String::new(), String::new());
-        spell(b, ply.side, m, &short, &mut written);
-        spell(b, ply.side, m, &long, &mut canonical);
+        out.ply();
+        out.write(Written, |t| spell(b, ply.side, m, &short, t));
+        out.write(Canonical, |t| spell(b, ply.side, m, &long, t));
         let fx = b.clone().play(ply.side, m);
-        out.push(crate::family::hooks::MoveFields {
-            written,
-            canonical,
-            from: Some(m.from.to_string()),
-            to: Some(m.to.to_string()),
-            captured: fx
-                .captured
-                .iter()
-                .chain(&fx.burned)
-                .map(|s| s.to_string())
-                .collect(),
-            piece: Some(m.piece.to_string()),
-            promotion: m.promote.then(|| m.piece.promote().to_string()),
-            ..Default::default()
-        });
+        out.write(From, |t| write!(t, "{}", m.from)).ok();
+        out.write(To, |t| write!(t, "{}", m.to)).ok();
+        for s in fx.captured.iter().chain(&fx.burned) {
+            out.capture(|t| {
+                write!(t, "{s}").ok();
+            });
+        }
+        out.write(Piece, |t| write!(t, "{}", m.piece)).ok();
+        if m.promote {
+            out.write(Promotion, |t| write!(t, "{}", m.piece.promote()))
+                .ok();
+        }
     })
     .map_err(Problem::whole)?;
-    Ok(out)
+    Ok(())
 }
 
 /// Spells one move where it stands: piece, origin where needed, parts,
@@ -173,8 +177,9 @@ impl crate::family::hooks::GameFamily for Tenjiku {
     fn move_fields(
         game: &crate::ir::Game,
         _: &Variant,
-    ) -> Result<Vec<crate::family::hooks::MoveFields>, crate::error::Problem> {
-        move_fields(game)
+        out: &mut crate::family::hooks::Fields,
+    ) -> Result<(), crate::error::Problem> {
+        move_fields(game, out)
     }
     const DRAW: Option<crate::family::hooks::Draw> = Some(svg::draw);
 }
