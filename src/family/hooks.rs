@@ -413,7 +413,15 @@ mod tests {
             Just((0..7).collect::<Vec<usize>>()).prop_shuffle(),
         )
             .prop_map(
-                |(written, canonical, (from, to, piece, promotion), captured, (check, mate), same, order)| {
+                |(
+                    written,
+                    canonical,
+                    (from, to, piece, promotion),
+                    captured,
+                    (check, mate),
+                    same,
+                    order,
+                )| {
                     let canonical = if same { written.clone() } else { canonical };
                     let fields = MoveFields {
                         written,
