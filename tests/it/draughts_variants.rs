@@ -714,3 +714,32 @@ fn a_setup_in_the_movetext_reads_back_from_every_output() {
         stdout(&read)
     );
 }
+
+/// Russian short notation read by hand (`num::short_moves`): a stray `}`
+/// made its loop stand still, and the reader never returned (found by
+/// `properties::pdn_shaped_noise_never_panics`). Every byte that ends a
+/// word, put at every place of a short record, reads or fails within
+/// seconds.
+#[test]
+fn short_notation_with_any_stray_mark_ends() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let read = kifu::format::by_name("draughts-num")
+            .and_then(|f| f.read)
+            .expect("a reader");
+        let record = "1. gf4 fe5 2. hg3 ef6 *";
+        let mut n = 0;
+        for mark in ["}", "{", ")", "(", ";", "$", "!", "?", ".", "-", "x", "}}", ")("] {
+            for at in 0..=record.len() {
+                let text = format!("{}{mark}{}\n", &record[..at], &record[at..]);
+                let _ = read(&text, &kifu::codec::ReadOptions::default());
+                n += 1;
+            }
+        }
+        tx.send(n).unwrap();
+    });
+    let n = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("every record read or refused within a minute");
+    assert_eq!(n, 13 * 24);
+}

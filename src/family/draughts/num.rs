@@ -441,6 +441,9 @@ fn short_moves(text: &str, body: usize, board: &Board) -> Result<ShortMoves, Opt
                     i += 1;
                 }
             }
+            // A `}` that closes no comment: not the plain short notation
+            // this reads (and the loop below would not move past it).
+            b'}' => return Err(None),
             _ => {
                 let start = i;
                 while i < b.len() && !b[i].is_ascii_whitespace() && !b"{}();".contains(&b[i]) {
