@@ -343,6 +343,10 @@ impl<'s, R: Read> Records<'s, R> {
             while p < self.buf.len() && p < target {
                 match self.split.end_after(&self.buf[p..], self.eof, self.before) {
                     Some((len, is_game)) => {
+                        // A record of no bytes would stand the stream still
+                        // (a scanner's bug): it takes one.
+                        debug_assert!(len > 0, "a scanner ended a record of no bytes");
+                        let len = len.max(1);
                         if len > self.limit && records.is_empty() {
                             if self.pass_blank() {
                                 continue 'batch;

@@ -193,7 +193,9 @@ fn json_element_end(data: &[u8], eof: bool, before: Option<u8>) -> Option<(usize
         return Some((i, false));
     }
     if let Some(end) = Nesting::default().element_end(data) {
-        return Some((end, true));
+        // A stray closing `}` ends an element before it: taken as a
+        // (failed) element of its own, never one of no bytes.
+        return Some((end.max(1), true));
     }
     if eof {
         Some((n, true))

@@ -488,3 +488,39 @@ fn elements_that_are_not_games_fail_alone_in_xml() {
     );
     assert_eq!(err.matches(": error: game ").count(), 4, "{err}");
 }
+
+/// A stray `}` where a JSON array's element begins ended an element of no
+/// bytes, and the stream stood still pushing records until memory ran
+/// out (found by the fuzz targets `read_json` and `read_aagenielsen_json`).
+/// Each such text is an element that fails alone, located.
+#[test]
+fn a_stray_closing_brace_in_a_json_array_fails_alone() {
+    let dir = scratch("damage", "stray_brace_json");
+    let game = r#"{"variant":{"family":"chess"},"moves":{"plies":[]}}"#;
+    for text in [
+        "}".to_string(),
+        "[}]".to_string(),
+        format!("[{game},}},{game}]"),
+        format!("[{game}}}]"),
+        format!("{game}}}"),
+    ] {
+        let file = dir.join("t.json");
+        std::fs::write(&file, &text).unwrap();
+        let out = kifu_in(
+            &dir,
+            &[
+                "convert",
+                "--from",
+                "json",
+                "--to",
+                "json",
+                "t.json",
+                "-o",
+                "/dev/null",
+            ],
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{text}: {err}");
+        assert!(err.contains("t.json:1:"), "{text}: {err}");
+    }
+}

@@ -729,7 +729,9 @@ fn short_notation_with_any_stray_mark_ends() {
             .expect("a reader");
         let record = "1. gf4 fe5 2. hg3 ef6 *";
         let mut n = 0;
-        for mark in ["}", "{", ")", "(", ";", "$", "!", "?", ".", "-", "x", "}}", ")("] {
+        for mark in [
+            "}", "{", ")", "(", ";", "$", "!", "?", ".", "-", "x", "}}", ")(",
+        ] {
             for at in 0..=record.len() {
                 let text = format!("{}{mark}{}\n", &record[..at], &record[at..]);
                 let _ = read(&text, &kifu::codec::ReadOptions::default());
