@@ -492,14 +492,8 @@ def by_type(files, messages):
     return types
 
 
-def print_by_type(source, types, markdown, more):
-    """The table of game types of a source of records, the most records first."""
-    heads = ["game type", "records", "replayed", "warned", "unchecked", "failed", "replayed %"]
-    tafl = sorted(((n, r) for n, r in types.items() if not r[6]), key=lambda x: (-x[1][0], x[0]))
-    total = [sum(r[i] for _, r in tafl) for i in range(5)]
-    table = [[n, *map(str, r[:5]), f"{100 * r[1] / r[0]:.1f}"] for n, r in tafl]
-    table.append(["all tafl", *map(str, total), f"{100 * total[1] / max(total[0], 1):.2f}"])
-    print(f"\n{source}, by game type:")
+def print_grid(heads, table, markdown):
+    """Rows of text under their heads: a markdown table, or columns aligned."""
     if markdown:
         print("| " + " | ".join(heads) + " |")
         print("|---|" + "---:|" * (len(heads) - 1))
@@ -509,6 +503,17 @@ def print_by_type(source, types, markdown, more):
         widths = [max(len(r[i]) for r in table + [heads]) for i in range(len(heads))]
         for r in [heads] + table:
             print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+
+
+def print_by_type(source, types, markdown, more):
+    """The table of game types of a source of records, the most records first."""
+    heads = ["game type", "records", "replayed", "warned", "unchecked", "failed", "replayed %"]
+    tafl = sorted(((n, r) for n, r in types.items() if not r[6]), key=lambda x: (-x[1][0], x[0]))
+    total = [sum(r[i] for _, r in tafl) for i in range(5)]
+    table = [[n, *map(str, r[:5]), f"{100 * r[1] / r[0]:.1f}"] for n, r in tafl]
+    table.append(["all tafl", *map(str, total), f"{100 * total[1] / max(total[0], 1):.2f}"])
+    print(f"\n{source}, by game type:")
+    print_grid(heads, table, markdown)
     under = [(n, r) for n, r in tafl if r[1] < 0.99 * r[0]]
     print(f"\n{len(tafl) - len(under)} of {len(tafl)} tafl types replay at least 99% of their records; "
           f"{total[1]} of {total[0]} records replay")
@@ -538,15 +543,7 @@ def print_table(rows, markdown):
         table.append([label, files, games, converted, warned, failed, peer,
                       "" if chess is None else chess])
     table = [[str(c) for c in r] for r in table]
-    if markdown:
-        print("| " + " | ".join(heads) + " |")
-        print("|---|" + "---:|" * (len(heads) - 1))
-        for r in table:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(r[i]) for r in table + [heads]) for i in range(len(heads))]
-        for r in [heads] + table:
-            print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    print_grid(heads, table, markdown)
     for n in notes:
         print(f"\n{n}" if markdown else n)
 

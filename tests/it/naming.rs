@@ -193,20 +193,6 @@ fn fresh_corpus() -> tempfile::TempDir {
     t
 }
 
-/// Copies the folder `from` to `to`, recursively.
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            fs::copy(&src, &dst).unwrap();
-        }
-    }
-}
-
 /// Runs `kifu` with `args` in `dir`.
 fn kifu_in(dir: &Path, args: &[&str]) -> std::process::Output {
     let run = Command::new(env!("CARGO_BIN_EXE_kifu"))

@@ -58,20 +58,6 @@ fn works(script: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Copies the folder `from` to `to`, recursively.
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            fs::copy(&src, &dst).unwrap();
-        }
-    }
-}
-
 #[test]
 fn the_readmes_recipes_run_as_written_in_a_fresh_clone() {
     let blocks = recipes();
