@@ -20,7 +20,7 @@ use std::io::{self, Read, Write};
 use std::ops::Range;
 
 use crate::codec::{
-    Frame, Framing, Games, Origin, Oversize, Piece, ReadOptions, Scan, WriteOptions, MAX_RECORD,
+    Frame, Games, Origin, Oversize, Piece, ReadOptions, Scan, WriteOptions, MAX_RECORD,
     STREAM_ABOVE,
 };
 use crate::error::Kind;
@@ -33,8 +33,10 @@ pub use crate::policy::{
 };
 
 mod parallel;
+mod sink;
 
 pub use parallel::*;
+pub use sink::Sink;
 
 /// One record found in the input.
 #[derive(Debug, Clone)]
@@ -110,11 +112,13 @@ impl Document {
         }
     }
 
-    /// Takes each record, in input order.
+    /// Takes each record, in input order. Where the format has no
+    /// document (PGN's records stand alone), nothing is kept: the records'
+    /// lines are not counted a second time.
     pub fn record(&mut self, rec: &Record<'_>) {
-        (self.line, self.col) = (rec.line, rec.col);
-        advance(rec.bytes, &mut self.line, &mut self.col);
         if let Some(frame) = self.frame.as_mut() {
+            (self.line, self.col) = (rec.line, rec.col);
+            advance(rec.bytes, &mut self.line, &mut self.col);
             frame.record(rec.bytes, rec.is_game);
         }
     }
@@ -299,29 +303,23 @@ impl<'s, R: Read> Records<'s, R> {
         }
     }
 
+    /// Reads until the buffer holds `want` bytes or the input ends, into
+    /// the buffer's spare capacity without zeroing it first (`read_to_end`
+    /// hands it to the reader as memory to fill, which a file or kifu's
+    /// buffered readers write into directly): the buffer is a new one for
+    /// each batch, which takes the last one's.
     fn fill(&mut self, want: usize) -> io::Result<()> {
         while !self.eof && self.buf.len() < want {
-            let old = self.buf.len();
-            let grow = (want - old).max(64 * 1024);
+            let grow = (want - self.buf.len()).max(64 * 1024);
             // A buffer that cannot grow is an error, not an abort.
             self.buf
                 .try_reserve(grow)
                 .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e))?;
-            self.buf.resize(old + grow, 0);
-            let n = loop {
-                match self.reader.read(&mut self.buf[old..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        self.buf.truncate(old);
-                        return Err(e);
-                    }
-                }
-            };
-            self.buf.truncate(old + n);
-            if n == 0 {
-                self.eof = true;
-            }
+            // Short of `grow` only where the reader said its input ended.
+            let n = (&mut self.reader)
+                .take(grow as u64)
+                .read_to_end(&mut self.buf)?;
+            self.eof = n < grow;
         }
         if !self.started && (self.buf.len() >= 3 || self.eof) {
             self.started = true;
@@ -744,85 +742,6 @@ impl Converter<'_> {
                 crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
             },
         )
-    }
-}
-
-/// An output stream with its format's framing.
-pub struct Sink<W: Write> {
-    out: W,
-    framing: Framing,
-    games: usize,
-    name: String,
-}
-
-impl<W: Write> Sink<W> {
-    /// A sink writing a format's games to `out`, called "output" in errors.
-    pub fn new(out: W, framing: Framing) -> Sink<W> {
-        Sink {
-            out,
-            framing,
-            games: 0,
-            name: "output".to_string(),
-        }
-    }
-
-    /// The same sink, named in errors as `name` (a path, "standard output").
-    pub fn named(mut self, name: impl Into<String>) -> Sink<W> {
-        self.name = name.into();
-        self
-    }
-
-    /// What errors call this output.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// Writes one game.
-    pub fn game(&mut self, text: &str) -> io::Result<()> {
-        if self.games == 0 {
-            self.out.write_all(self.framing.head(text).as_bytes())?;
-        } else {
-            self.out.write_all(self.framing.between.as_bytes())?;
-        }
-        self.out.write_all(text.as_bytes())?;
-        self.games += 1;
-        Ok(())
-    }
-
-    /// Ends the output and gives the writer back.
-    pub fn finish(mut self) -> io::Result<W> {
-        if self.games == 0 {
-            self.out.write_all(self.framing.head("").as_bytes())?;
-        }
-        self.out.write_all(self.framing.tail.as_bytes())?;
-        self.out.flush()?;
-        Ok(self.out)
-    }
-}
-
-impl<W: Write> Games for Sink<W> {
-    fn game(&mut self, text: &str, _: &Origin<'_>) -> io::Result<()> {
-        Sink::game(self, text)
-    }
-    fn spilled(
-        &mut self,
-        text: crate::output::spill::Spilled,
-        _origin: &Origin<'_>,
-    ) -> io::Result<()> {
-        if self.games == 0 {
-            // A head that names the first game finds its name in the
-            // game's head (`html`: the section's title).
-            self.out
-                .write_all(self.framing.head(text.head()).as_bytes())?;
-        } else {
-            self.out.write_all(self.framing.between.as_bytes())?;
-        }
-        text.copy_to(&mut self.out)?;
-        self.games += 1;
-        Ok(())
-    }
-    fn name(&self) -> &str {
-        &self.name
     }
 }
 

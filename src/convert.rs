@@ -196,7 +196,10 @@ pub fn run(
             p.display().to_string(),
         )),
         (None, None) => Some(stream(
-            Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
+            Output::Stdout(BufWriter::with_capacity(
+                crate::output::BUFFER,
+                io::stdout().lock(),
+            )),
             STDOUT.to_string(),
         )),
     };

@@ -17,6 +17,11 @@ use crate::input::Compression;
 /// What messages call standard output.
 pub const STDOUT: &str = "standard output";
 
+/// The buffer of an output (a file's, standard output's): smaller writes
+/// are gathered in it, larger ones pass it ([`crate::archive::Sink`] holds
+/// its games until they fill it, and writes them so).
+pub const BUFFER: usize = 1 << 16;
+
 /// An output file. Written to a temporary file beside the destination
 /// (`.NAME.kifu-tmp-PID`) and renamed into place by [`OutFile::commit`], so
 /// that the destination holds either what it held before or the whole new
@@ -58,7 +63,7 @@ impl Encoded {
     /// command-line tool of each uses by default (gzip 6, zstd 3, bzip2 9,
     /// xz 6).
     fn new(dest: &Path, file: File) -> io::Result<Encoded> {
-        let file = BufWriter::with_capacity(1 << 16, file);
+        let file = BufWriter::with_capacity(BUFFER, file);
         let name = dest.file_name().map(|n| n.to_string_lossy());
         Ok(match Compression::named(name.as_deref().unwrap_or("")) {
             Compression::Gzip => Encoded::Gzip(Box::new(flate2::write::GzEncoder::new(
@@ -219,6 +224,9 @@ impl Write for OutFile {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         self.file.writer().write_all(buf)
     }
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        self.file.writer().write_vectored(bufs)
+    }
     fn flush(&mut self) -> io::Result<()> {
         self.file.writer().flush()
     }
@@ -284,6 +292,12 @@ impl Write for Output {
         match self {
             Output::Stdout(w) => w.write_all(buf),
             Output::File(w) => w.write_all(buf),
+        }
+    }
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write_vectored(bufs),
+            Output::File(w) => w.write_vectored(bufs),
         }
     }
     fn flush(&mut self) -> io::Result<()> {

@@ -9,7 +9,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::{keywords, named, unexpected, Raised, RecordSize};
+use super::args::{keywords, named, unexpected, RecordSize};
+use super::Raised;
 use crate::archive::{convert_stream, Converter, Records, Report, BATCH_BYTES};
 use crate::codec::{Games, Origin, ReadOptions, WriteOptions, MAX_RECORD};
 use crate::error::Error;

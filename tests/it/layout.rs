@@ -100,3 +100,58 @@ fn the_command_line_binary_stays_thin() {
         );
     }
 }
+
+/// The most lines a file of `src/` holds before its unit tests (issue 37):
+/// a longer one is split along its seams (the Python module into
+/// `src/python/`: arguments, reading, games, writing, converting, tables).
+const MAX_LINES_BEFORE_TESTS: usize = 1_200;
+
+/// Every `.rs` file under a folder, with its path.
+fn rust_files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("a folder entry").path();
+        if path.is_dir() {
+            rust_files_under(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The lines of a source text before its first `#[cfg(test)]` (all of
+/// them, where it has none).
+fn lines_before_tests(text: &str) -> usize {
+    text.lines()
+        .take_while(|l| !l.trim_start().starts_with("#[cfg(test)]"))
+        .count()
+}
+
+#[test]
+fn no_source_file_is_over_1200_lines_before_its_tests() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files_under(&src, &mut files);
+    assert!(
+        files.len() > 50 && files.iter().any(|f| f.ends_with("python/read.rs")),
+        "the walk of src/ found {} files",
+        files.len()
+    );
+    let mut long = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let n = lines_before_tests(&text);
+        if n > MAX_LINES_BEFORE_TESTS {
+            long.push(format!("{}: {n} lines", file.display()));
+        }
+    }
+    long.sort();
+    assert!(
+        long.is_empty(),
+        "files of src/ over {MAX_LINES_BEFORE_TESTS} lines before their unit tests: split each \
+         along its seams (docs/layout.md):\n{}",
+        long.join("\n")
+    );
+    // The count stops at the tests, and counts a file without them whole.
+    assert_eq!(lines_before_tests("a\nb\n#[cfg(test)]\nmod tests {}\n"), 2);
+    assert_eq!(lines_before_tests("a\nb\nc\n"), 3);
+}

@@ -23,6 +23,7 @@ mod common;
 mod check;
 
 mod aagenielsen;
+mod buffers;
 mod bundled_corpus;
 mod chess_cli;
 mod chess_corpus;
