@@ -34,6 +34,7 @@ mod compressed;
 mod csv;
 mod damage;
 mod damaged;
+mod deadlines;
 mod diff;
 mod docs;
 mod documents;
