@@ -41,7 +41,7 @@ use kifu::format::{by_name, guess, Format, FORMATS};
 const DEADLINE: Duration = Duration::from_secs(5);
 
 /// The wall-clock time a case may take, where it waits rather than works.
-const WALL: Duration = Duration::from_secs(120);
+const WALL: Duration = Duration::from_secs(300);
 
 /// The largest input of noise.
 const NOISE_MAX: usize = 4 << 10;
@@ -97,23 +97,152 @@ impl Rng {
 /// moves' separators; JSON, XML and the csv tables' rows; and the bytes
 /// that readers meet rarely.
 const MARKS: &[&str] = &[
-    "{", "}", "(", ")", "[", "]", ";", "\"", "%", "$", "*", ".", "-", "x", ":", "/", "\\", "#",
-    "=", "!", "?", "!!", "??", "!?", "'", "+", "@", "&", "<", ">", ",", "0", "1", "2", "3", "4",
-    "5", "6", "7", "8", "9", "...", "1.", "1...", "12.", "$1", "$255", "1-0", "0-1", "1/2-1/2",
-    "½-½", "2-0", "0-2", "1-1", "0-0", "2-2", "0:1", "\n", "\r", "\r\n", "\n\n", "\t", " ", "\0",
-    "\u{feff}", "\u{a0}", "é", "歩", "\u{7f}", "\u{1b}", "[Event \"", "[Event \"x\"]\n",
-    "\n[Result \"1-0\"]\n", "[FEN \"", "[GameType \"", "[Rules \"", "[rules:dim:11 ", "[a]\n",
-    "[]\n", "\n[", "\"]\n", "{\"", "\":", "\":[", "\":{", "null", "[]", "{}", "\"moves\":",
-    "\"plies\":[", "\"variant\":{\"family\":\"chess\"}", "[[", "]]", "{{", "}}", "<game>",
-    "</game>", "<games>", "</games>", "<a>", "</a>", "<!--", "-->", "<![CDATA[", "]]>", "&amp;",
-    "&#", "<?xml", "/>", "games,", "tags:3,", "moves,", "\n\"", "\"\"", "O-O", "O-O-O", "e4",
-    "Nf3", "=Q", "32-28", "28x19", "x19x10", "f45", "gf5", "d1-d3", "Ke5-f5xf6", "x14a", "T14",
-    "1#", "3c-3e", "P-8g", "FiD", "Lnx!7d", "TT", "2#", "@@", "Ln", "c3", "Q3",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ";",
+    "\"",
+    "%",
+    "$",
+    "*",
+    ".",
+    "-",
+    "x",
+    ":",
+    "/",
+    "\\",
+    "#",
+    "=",
+    "!",
+    "?",
+    "!!",
+    "??",
+    "!?",
+    "'",
+    "+",
+    "@",
+    "&",
+    "<",
+    ">",
+    ",",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "...",
+    "1.",
+    "1...",
+    "12.",
+    "$1",
+    "$255",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "½-½",
+    "2-0",
+    "0-2",
+    "1-1",
+    "0-0",
+    "2-2",
+    "0:1",
+    "\n",
+    "\r",
+    "\r\n",
+    "\n\n",
+    "\t",
+    " ",
+    "\0",
+    "\u{feff}",
+    "\u{a0}",
+    "é",
+    "歩",
+    "\u{7f}",
+    "\u{1b}",
+    "[Event \"",
+    "[Event \"x\"]\n",
+    "\n[Result \"1-0\"]\n",
+    "[FEN \"",
+    "[GameType \"",
+    "[Rules \"",
+    "[rules:dim:11 ",
+    "[a]\n",
+    "[]\n",
+    "\n[",
+    "\"]\n",
+    "{\"",
+    "\":",
+    "\":[",
+    "\":{",
+    "null",
+    "[]",
+    "{}",
+    "\"moves\":",
+    "\"plies\":[",
+    "\"variant\":{\"family\":\"chess\"}",
+    "[[",
+    "]]",
+    "{{",
+    "}}",
+    "<game>",
+    "</game>",
+    "<games>",
+    "</games>",
+    "<a>",
+    "</a>",
+    "<!--",
+    "-->",
+    "<![CDATA[",
+    "]]>",
+    "&amp;",
+    "&#",
+    "<?xml",
+    "/>",
+    "games,",
+    "tags:3,",
+    "moves,",
+    "\n\"",
+    "\"\"",
+    "O-O",
+    "O-O-O",
+    "e4",
+    "Nf3",
+    "=Q",
+    "32-28",
+    "28x19",
+    "x19x10",
+    "f45",
+    "gf5",
+    "d1-d3",
+    "Ke5-f5xf6",
+    "x14a",
+    "T14",
+    "1#",
+    "3c-3e",
+    "P-8g",
+    "FiD",
+    "Lnx!7d",
+    "TT",
+    "2#",
+    "@@",
+    "Ln",
+    "c3",
+    "Q3",
 ];
 
 /// Openers nested deep: what a recursive reader might follow to the end of
 /// its stack.
-const OPENERS: &[&str] = &["(", "{", "[", "<a>", "[{\"a\":", "{\"a\":[", "((", "( 1. e4 "];
+const OPENERS: &[&str] = &[
+    "(", "{", "[", "<a>", "[{\"a\":", "{\"a\":[", "((", "( 1. e4 ",
+];
 
 /// Mutates a sample: one to five of insertions, deletions, duplications,
 /// marks spliced in or put in place of a byte, long runs, deep nesting,
@@ -392,7 +521,10 @@ fn under_deadline<T: Default + Clone + Send + 'static>(
         .min(cases.len())
         .max(1);
     let next = Arc::new(AtomicUsize::new(0));
-    let took = Arc::new(Mutex::new(vec![(Duration::ZERO, T::default()); cases.len()]));
+    let took = Arc::new(Mutex::new(vec![
+        (Duration::ZERO, T::default());
+        cases.len()
+    ]));
     let failed = Arc::new(Mutex::new(Vec::<String>::new()));
     let workers: Vec<Arc<Mutex<Worker>>> = (0..threads)
         .map(|_| {
@@ -495,7 +627,13 @@ fn under_deadline<T: Default + Clone + Send + 'static>(
         order.sort_by_key(|&i| std::cmp::Reverse(took[i].0));
         for &i in order.iter().take(n) {
             let c = &cases[i];
-            eprintln!("deadlines: {:?} {} ({}, {} bytes)", took[i].0, c.format.name, c.name, c.data.len());
+            eprintln!(
+                "deadlines: {:?} {} ({}, {} bytes)",
+                took[i].0,
+                c.format.name,
+                c.name,
+                c.data.len()
+            );
         }
     }
     let failed = failed.lock().unwrap();
@@ -615,4 +753,97 @@ fn repeated_structures_are_read_in_linear_time() {
         cases.extend(all.into_iter().skip(offset).step_by(step));
     }
     under_deadline(cases, repeated_budget(), read_every_way);
+}
+
+/// The structures the search found quadratic, each [`REPEATED`] bytes,
+/// in every format kifu reads:
+/// - `e4e4e4...`, glued squares: draughts-diag's capture form
+///   (`e8g6i4x`) read the run to its end again at each pair taken from
+///   it (64 KiB: 26 s unoptimised);
+/// - `1.` after a blank line, again and again: the record scanner asked,
+///   at each, whether the text since the last tag held a move, reading it
+///   all again;
+/// - many tokens on a tag's line: the scanner looked for the line's end
+///   from the tag at each.
+fn found_quadratic() -> Vec<(&'static str, Vec<u8>)> {
+    let fill = |head: &str, unit: &str| {
+        let mut text = head.to_string();
+        while text.len() + unit.len() <= REPEATED {
+            text.push_str(unit);
+        }
+        text.into_bytes()
+    };
+    vec![
+        ("glued squares", fill("", "e4")),
+        ("`1.` after blank lines", fill("", "1.\n\n")),
+        (
+            "`1.` after blank lines, after tags",
+            fill("[Event \"x\"]\n\n", "1.\n\n"),
+        ),
+        ("tokens on a tag's line", fill("[Event \"x\"] ", "a ")),
+    ]
+}
+
+#[test]
+fn structures_found_quadratic_are_read_in_linear_time() {
+    let mut cases = Vec::new();
+    for f in readers() {
+        for (name, data) in found_quadratic() {
+            cases.push(Case {
+                format: f,
+                name: name.to_string(),
+                data,
+            });
+        }
+    }
+    under_deadline(cases, repeated_budget(), read_every_way);
+}
+
+/// The same through the `kifu` binary, as a user meets them: each file
+/// converted (and, none of its games converting, sniffed for another
+/// format by every reader) well within the time it took.
+#[test]
+fn structures_found_quadratic_convert_in_time_through_the_binary() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for f in readers().filter(|f| f.split.folder().is_none()) {
+        for (name, data) in found_quadratic() {
+            let file = dir.path().join(format!("in.{}", f.extensions[0]));
+            std::fs::write(&file, &data).expect("written");
+            let start = Instant::now();
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+                .args([
+                    "convert",
+                    "--from",
+                    f.name,
+                    "--to",
+                    "json",
+                    "-o",
+                    "/dev/null",
+                ])
+                .arg(&file)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("kifu runs");
+            let status = loop {
+                if let Some(status) = child.try_wait().expect("waited") {
+                    break status;
+                }
+                if start.elapsed() > WALL / 4 {
+                    let _ = child.kill();
+                    panic!(
+                        "kifu convert --from {} on {name}: past {:?}",
+                        f.name,
+                        WALL / 4
+                    );
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            };
+            assert!(
+                matches!(status.code(), Some(0..=2)),
+                "kifu convert --from {} on {name}: {status}",
+                f.name
+            );
+        }
+    }
 }
