@@ -847,3 +847,120 @@ fn structures_found_quadratic_convert_in_time_through_the_binary() {
         }
     }
 }
+
+/// Runs `kifu` in `dir` with no standard input, killed after a minute (a
+/// loop that never ends fails the test instead of hanging it): its exit
+/// code and standard error.
+fn kifu_within(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("kifu runs");
+    let mut err = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = err.read_to_string(&mut text);
+        text
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waited") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("kifu {args:?} ran past a minute");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    (status.code(), reader.join().expect("stderr read"))
+}
+
+/// Compressed inputs that end early, at every few bytes, in each
+/// compression kifu reads: each run ends, with the games before the damage
+/// and the damage said, never a panic or a loop.
+#[test]
+fn compressed_inputs_cut_short_end() {
+    use std::io::Write;
+    let text = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(40);
+    let text = text.as_bytes();
+    let gz = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    };
+    let bz2 = {
+        let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    };
+    let xz = {
+        let mut e = liblzma::write::XzEncoder::new(Vec::new(), 6);
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    };
+    let zst = zstd::encode_all(text, 3).unwrap();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (ext, whole) in [("gz", gz), ("bz2", bz2), ("xz", xz), ("zst", zst)] {
+        let step = (whole.len() / 12).max(1);
+        let cuts = (0..8).chain((8..whole.len()).step_by(step));
+        for cut in cuts {
+            let name = format!("in.pgn.{ext}");
+            std::fs::write(dir.path().join(&name), &whole[..cut]).unwrap();
+            let (code, err) = kifu_within(
+                dir.path(),
+                &["convert", "--to", "json", &name, "-o", "/dev/null"],
+            );
+            assert!(
+                matches!(code, Some(0..=2)) && !err.contains("panicked"),
+                "{name} cut at {cut} of {}: {code:?}\n{err}",
+                whole.len()
+            );
+        }
+    }
+}
+
+/// A named pipe whose writer writes half a game and closes it: the run
+/// ends with what it read, as it does at the end of a file.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_closed_early_ends_the_run() {
+    use std::ffi::CString;
+    use std::io::Write;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let fifo = dir.path().join("in.pgn");
+    let path = CString::new(fifo.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a plain system call on a NUL-ended path.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    for half in [
+        "",
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf",
+        "[Event \"a\"]\n\n1. e4 {",
+    ] {
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut pipe = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(fifo)
+                    .expect("the pipe opens");
+                let _ = pipe.write_all(half.as_bytes());
+            })
+        };
+        let (code, err) = kifu_within(
+            dir.path(),
+            &["convert", "--to", "json", "in.pgn", "-o", "/dev/null"],
+        );
+        writer.join().expect("the writer");
+        assert!(
+            matches!(code, Some(0..=2)) && !err.contains("panicked"),
+            "{half:?}: {code:?}\n{err}"
+        );
+    }
+}
