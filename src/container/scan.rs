@@ -175,35 +175,71 @@ fn blank_line(text: &[u8]) -> bool {
 #[cold]
 #[inline(never)]
 fn holds_moves(text: &[u8], mark: u8) -> bool {
-    let mut i = 0;
-    let n = text.len();
-    while i < n {
-        match text[i] {
-            b'{' => i = memchr::memchr(b'}', &text[i..]).map_or(n, |k| i + k + 1),
-            b';' => i = memchr::memchr2(b'\n', b'\r', &text[i..]).map_or(n, |k| i + k),
-            b'$' => {
-                while i < n && !is_delim(text[i]) {
-                    i += 1;
+    MovesScan::default().holds_moves(text, mark)
+}
+
+/// Where [`holds_moves`] stopped in a text that holds no move, to go on
+/// from there when the same text, longer, is asked again: asking at each
+/// of many tokens from one start read the text before each again
+/// (quadratic time).
+#[derive(Clone, Copy, Default)]
+struct MovesScan {
+    /// How far the text was read.
+    at: usize,
+    /// Inside a `{` comment, or a `;` comment, there.
+    within: Option<u8>,
+}
+
+impl MovesScan {
+    /// Whether `text` holds a move, reading it from where the last call
+    /// (over a shorter text of the same start, ending between tokens)
+    /// stopped.
+    #[cold]
+    #[inline(never)]
+    fn holds_moves(&mut self, text: &[u8], mark: u8) -> bool {
+        let n = text.len();
+        let mut i = self.at.min(n);
+        // Where a comment open at the end of the text goes on.
+        let comment = |within: u8, from: usize, this: &mut MovesScan| {
+            let end = match within {
+                b'{' => memchr::memchr(b'}', &text[from..]).map(|k| from + k + 1),
+                _ => memchr::memchr2(b'\n', b'\r', &text[from..]).map(|k| from + k),
+            };
+            this.within = end.is_none().then_some(within);
+            end.unwrap_or(n)
+        };
+        if let Some(within) = self.within {
+            i = comment(within, i, self);
+        }
+        while i < n {
+            match text[i] {
+                b'{' => i = comment(b'{', i, self),
+                b';' => i = comment(b';', i, self),
+                b'$' => {
+                    while i < n && !is_delim(text[i]) {
+                        i += 1;
+                    }
                 }
-            }
-            c if is_delim(c) => i += 1,
-            _ => {
-                let start = i;
-                while i < n && !is_delim(text[i]) {
-                    i += 1;
-                }
-                let token = &text[start..i];
-                let digit = token.iter().any(u8::is_ascii_digit);
-                let more = token
-                    .iter()
-                    .any(|&c| !c.is_ascii_digit() && c != mark && c != b'.');
-                if digit && more {
-                    return true;
+                c if is_delim(c) => i += 1,
+                _ => {
+                    let start = i;
+                    while i < n && !is_delim(text[i]) {
+                        i += 1;
+                    }
+                    let token = &text[start..i];
+                    let digit = token.iter().any(u8::is_ascii_digit);
+                    let more = token
+                        .iter()
+                        .any(|&c| !c.is_ascii_digit() && c != mark && c != b'.');
+                    if digit && more {
+                        return true;
+                    }
                 }
             }
         }
+        self.at = n;
+        false
     }
-    false
 }
 
 /// Whether the blanks just before `i` hold a blank line.
@@ -289,6 +325,11 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
     };
     // Where the last tag's `]` ended.
     let mut tag_end = None;
+    // How far the text since the last tag was read for a move
+    // ([`MovesScan`]), and from where.
+    let (mut moves_from, mut moves_scan) = (0, MovesScan::default());
+    // The last tag's end and the first line end after it.
+    let mut tag_line = (usize::MAX, 0);
     let at_line_start = |i: usize| i == 0 || matches!(data[i - 1], b'\n' | b'\r');
     while i < n {
         if body {
@@ -459,7 +500,15 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                     && depth == 0
                     && body
                     && blank_line_before(data, start)
-                    && holds_moves(&data[tag_end.unwrap_or(0)..start], mark)
+                    && {
+                        // Read on from the last `1.` asked about since the
+                        // last tag.
+                        let from = tag_end.unwrap_or(0);
+                        if moves_from != from {
+                            (moves_from, moves_scan) = (from, MovesScan::default());
+                        }
+                        moves_scan.holds_moves(&data[from..start], mark)
+                    }
                 {
                     return Some((start, true));
                 }
@@ -507,8 +556,15 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                 if !body {
                     if starts_movetext(b) {
                         // On a tag's line, only a move number starts movetext.
+                        // (The line end after the last tag found once:
+                        // looking for it from the tag at each token read
+                        // the line again.)
                         let on_tag_line = tag_end.is_some_and(|e: usize| {
-                            memchr::memchr2(b'\n', b'\r', &data[e..start]).is_none()
+                            if tag_line.0 != e {
+                                let end = memchr::memchr2(b'\n', b'\r', &data[e..]);
+                                tag_line = (e, end.map_or(n, |k| e + k));
+                            }
+                            start <= tag_line.1
                         });
                         body = !on_tag_line || b.is_ascii_digit();
                     } else {

@@ -35,6 +35,7 @@ mod compressed;
 mod csv;
 mod damage;
 mod damaged;
+mod deadlines;
 mod diff;
 mod docs;
 mod documents;
