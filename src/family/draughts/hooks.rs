@@ -2,6 +2,7 @@
 //! ([`Positions`]), the `csv` fields of its moves, and the hooks of
 //! [`crate::family::GameFamily`].
 
+use crate::error::Kind;
 use super::*;
 
 /// The draughts position a game starts from, if its setup gives one
@@ -16,7 +17,7 @@ pub fn draughts_move(mv: &crate::family::any::Move) -> Result<&Move, crate::erro
         crate::family::any::Family::Draughts,
         crate::family::any::Move::as_draughts,
     )
-    .map_err(crate::error::Problem::whole)
+    .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::WrongFamily))
 }
 
 /// The draughts board of a game's variant, or the error a draughts writer gives for a
@@ -29,7 +30,7 @@ pub fn board_of(
         crate::error::Problem::whole(format!(
             "a {} game cannot be written as {format}",
             variant.family().name()
-        ))
+        )).of_kind(Kind::WrongFamily)
     })
 }
 

@@ -239,7 +239,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Problem::at(
             (e.line(), e.column()),
             format!("not an aagenielsen game record: {e}"),
-        )
+        ).of_kind(Kind::Document)
     })?;
     let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
     let decoded = decode_entities(&record.aage_game_type_name);
@@ -256,7 +256,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 "the game type {name} is not a tafl game: kifu reads aagenielsen.dk's tafl games alone",
                 name = crate::error::quote(name)
             ),
-        ));
+        ).of_kind(Kind::VariantUnplayed));
     }
     let options = opts.format.get::<Options>().cloned().unwrap_or_default();
     let mut warnings = Vec::new();
@@ -271,7 +271,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     "the game type {name} names no board (`11x11`)",
                     name = crate::error::quote(name)
                 ),
-            )
+            ).of_kind(Kind::TagValue)
         })?,
     };
     if rules.is_none() {
@@ -383,7 +383,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             _ => read_move(
                 m,
                 dim,
-                &|_, e| Problem::at(place(), format!("move {}: {e}", i + 1)),
+                &|_, e| Problem::at(place(), format!("move {}: {e}", i + 1)).of_kind(Kind::Syntax),
                 &mut warnings,
             )?,
         };
@@ -442,12 +442,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let off_rules = warnings.iter().any(|w| {
         matches!(
             w.kind,
-            Some(
-                Kind::CaptureUnruled
-                    | Kind::CaptureUnlisted
-                    | Kind::PlayedOn
-                    | Kind::TimeoutPlayedOn
-            )
+            Kind::CaptureUnruled | Kind::CaptureUnlisted | Kind::PlayedOn | Kind::TimeoutPlayedOn
         )
     });
     if off_rules && first_error.is_none() {

@@ -2,6 +2,7 @@
 //! ([`Positions`], [`Before`]), the `csv` fields of its moves, and
 //! the hooks of [`crate::family::GameFamily`].
 
+use crate::error::Kind;
 use super::*;
 
 /// What the tafl notations need of the position before a ply
@@ -63,7 +64,7 @@ impl crate::family::spell::Replay for Positions {
             Problem::whole(format!(
                 "a {} game is not a tafl game",
                 game.family().name()
-            ))
+            )).of_kind(Kind::WrongFamily)
         })?;
         let start = board
             .rules
@@ -117,7 +118,7 @@ impl crate::family::hooks::GameFamily for Tafl {
         types: include_str!("schema.xsd"),
     };
     fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game, board).map_err(crate::error::Problem::whole)
+        rules::check_game(game, board).map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
     }
     fn key(mv: &Move, _loose: bool) -> String {
         mv.key()
