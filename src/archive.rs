@@ -651,10 +651,10 @@ impl Converter<'_> {
     fn convert_unguarded(&self, bytes: &[u8]) -> Converted {
         let limit = self.read.max_record.unwrap_or(MAX_RECORD);
         let Some(write) = self.to.write else {
-            return Converted::Failed(Problem::whole(format!(
-                "{} cannot be written",
-                self.to.name
-            )).of_kind(Kind::Internal));
+            return Converted::Failed(
+                Problem::whole(format!("{} cannot be written", self.to.name))
+                    .of_kind(Kind::Internal),
+            );
         };
         // A record streamed claims what streaming takes; one converted
         // whole (one that failed streamed too), what a whole game takes.
@@ -681,11 +681,14 @@ impl Converter<'_> {
         warnings.extend(parsed.warnings);
         if let Some(family) = self.to.family {
             if parsed.game.family() != family {
-                return Converted::Failed(Problem::whole(format!(
-                    "a {} game cannot be written as {}",
-                    parsed.game.family().name(),
-                    self.to.name
-                )).of_kind(Kind::WrongFamily));
+                return Converted::Failed(
+                    Problem::whole(format!(
+                        "a {} game cannot be written as {}",
+                        parsed.game.family().name(),
+                        self.to.name
+                    ))
+                    .of_kind(Kind::WrongFamily),
+                );
             }
         }
         let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);

@@ -73,7 +73,8 @@ pub fn internal_error(what: &str) -> Problem {
         "internal error: kifu failed on this game ({}); it was skipped and the run went on: \
          please report it, with the game",
         crate::error::quote(what)
-    )).of_kind(Kind::Internal)
+    ))
+    .of_kind(Kind::Internal)
 }
 
 /// A test's way to make a reader panic (debug builds only): where the
@@ -120,9 +121,9 @@ fn read_unguarded(
     let mut warnings = Vec::new();
     let text = record_text(from, bytes, &mut warnings);
     let text = text.as_ref();
-    let read = from
-        .read
-        .ok_or_else(|| Problem::whole(format!("{} cannot be read", from.name)).of_kind(Kind::Internal))?;
+    let read = from.read.ok_or_else(|| {
+        Problem::whole(format!("{} cannot be read", from.name)).of_kind(Kind::Internal)
+    })?;
     let mut parsed = read(text, opts);
     // A variation that cannot be read or played is kept as text, one at a
     // time, and the record read again (a bounded number of times).
@@ -351,7 +352,8 @@ pub fn no_memory(size: u64, needs: Option<(usize, usize)>) -> Problem {
     Problem::whole(format!(
         "the game is {} long{needs}: kifu could not have that much memory, and skipped it",
         bytes_text(size)
-    )).of_kind(Kind::RecordTooLarge)
+    ))
+    .of_kind(Kind::RecordTooLarge)
 }
 
 /// A size in bytes as a person reads it: `130.0 MiB (136314880 bytes)`,

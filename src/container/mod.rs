@@ -557,7 +557,9 @@ pub fn read_record<'i, N: Notation>(
             pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
         };
         match unclosed(text) {
-            Some((at, what)) if at <= offset => Problem::at(line_col(text, at), what).of_kind(crate::error::Kind::Syntax),
+            Some((at, what)) if at <= offset => {
+                Problem::at(line_col(text, at), what).of_kind(crate::error::Kind::Syntax)
+            }
             _ => syntax_problem(text, e),
         }
     })?;
@@ -570,7 +572,9 @@ fn read<'i, N: Notation>(
     mut pairs: Pairs<'i, N::Rule>,
     notation: &mut N,
 ) -> Result<Parsed, Problem> {
-    let record = pairs.next().ok_or_else(|| Problem::whole("empty record").of_kind(crate::error::Kind::Syntax))?;
+    let record = pairs
+        .next()
+        .ok_or_else(|| Problem::whole("empty record").of_kind(crate::error::Kind::Syntax))?;
     let mut preamble = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
     let mut tag_at: Vec<usize> = Vec::new();

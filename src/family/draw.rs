@@ -107,7 +107,8 @@ impl Diagram {
 pub fn no_such_ply(n: usize, last: usize) -> Problem {
     Problem::whole(format!(
         "ply={n}: the game has {last} plies in its main line (ply=0 is the start)"
-    )).of_kind(Kind::CannotDraw)
+    ))
+    .of_kind(Kind::CannotDraw)
 }
 
 /// The error for a family kifu does not draw yet (`Toy boards are not
@@ -126,7 +127,8 @@ pub fn not_drawn(family: &str, drawn: &[&str]) -> Problem {
     };
     Problem::whole(format!(
         "{name} boards are not drawn yet: kifu draws {list} boards"
-    )).of_kind(Kind::CannotDraw)
+    ))
+    .of_kind(Kind::CannotDraw)
 }
 
 /// The error for a game whose moves were not replayed: there is no

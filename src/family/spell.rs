@@ -152,7 +152,8 @@ fn walk<'g, N: Spell>(
             "a {} game has no {} moves to spell",
             game.family().name(),
             family.name()
-        )).of_kind(Kind::WrongFamily));
+        ))
+        .of_kind(Kind::WrongFamily));
     }
     N::Replay::walk(game, lines, visit)
 }

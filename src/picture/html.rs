@@ -468,10 +468,9 @@ impl Moves {
                 escape(&ply.label(self.first), out);
                 out.push_str("</span>");
             }
-            let text = self
-                .texts
-                .next()
-                .ok_or_else(|| Problem::whole("the spelling lost its place in the game").of_kind(Kind::Internal))?;
+            let text = self.texts.next().ok_or_else(|| {
+                Problem::whole("the spelling lost its place in the game").of_kind(Kind::Internal)
+            })?;
             let (glyph, _) = ply.suffix();
             if main {
                 self.main += 1;

@@ -2,8 +2,8 @@
 //! ([`Positions`]), the `csv` fields of its moves, and the hooks of
 //! [`crate::family::hooks::GameFamily`].
 
-use crate::error::Kind;
 use super::*;
+use crate::error::Kind;
 
 /// The chess move of a ply, or the error for a move of another family.
 pub fn ply_of(mv: &crate::family::any::Move) -> Result<&Ply, String> {
@@ -46,7 +46,8 @@ impl crate::family::spell::Replay for Positions {
         mut visit: impl FnMut(&'g crate::ir::Ply, Spelling) -> Result<(), crate::error::Problem>,
     ) -> Result<(), crate::error::Problem> {
         use crate::error::Problem;
-        let mut replay = rules::Replay::spelling(game).map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?;
+        let mut replay = rules::Replay::spelling(game)
+            .map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?;
         if lines == crate::family::spell::Lines::Main {
             replay = replay.main_line();
         }
@@ -153,7 +154,8 @@ impl crate::family::hooks::GameFamily for Chess {
         types: include_str!("schema.xsd"),
     };
     fn check(game: &crate::ir::Game, _: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game).map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
+        rules::check_game(game)
+            .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
     }
     fn key(mv: &Ply, loose: bool) -> String {
         mv.key(loose)

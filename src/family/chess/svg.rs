@@ -125,7 +125,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         return Err(Problem::whole(format!(
             "{} cannot be played: there is no position after it to draw",
             ply.label(crate::ir::Side::White)
-        )).of_kind(Kind::CannotDraw));
+        ))
+        .of_kind(Kind::CannotDraw));
     }
     let grid = Grid {
         cols: 8,

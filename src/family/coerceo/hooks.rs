@@ -2,8 +2,8 @@
 //! ([`Positions`]), the `csv` fields of its moves, and the hooks of
 //! [`crate::family::GameFamily`].
 
-use crate::error::Kind;
 use super::*;
+use crate::error::Kind;
 
 /// The Coerceo walk as the notation spells from it ([`crate::spell`]): a
 /// ply is spelled from its own parts alone.
@@ -69,7 +69,8 @@ impl crate::family::hooks::GameFamily for Coerceo {
         types: include_str!("schema.xsd"),
     };
     fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game, board).map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
+        rules::check_game(game, board)
+            .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
     }
     fn key(mv: &Move, loose: bool) -> String {
         key(mv, loose)

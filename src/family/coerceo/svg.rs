@@ -270,7 +270,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     if !kind.validated {
         return Err(draw::not_replayed());
     }
-    let mut pos = rules::start_of(game, kind.game).map_err(|e| Problem::whole(e).of_kind(Kind::CannotDraw))?;
+    let mut pos = rules::start_of(game, kind.game)
+        .map_err(|e| Problem::whole(e).of_kind(Kind::CannotDraw))?;
     let geo = board::geometry();
     // The board the game starts on: the whole one when a tile of the
     // second ring is on it (Laurentius), else the centre and the first

@@ -79,7 +79,9 @@ impl Notation for Diag<'_, '_> {
         self.spans.push(mv.offset(), written.len());
         let form = mv
             .into_pair()
-            .ok_or_else(|| Problem::at(spot.pos(), "a move read without the grammar").of_kind(Kind::Internal))?
+            .ok_or_else(|| {
+                Problem::at(spot.pos(), "a move read without the grammar").of_kind(Kind::Internal)
+            })?
             .into_inner()
             .next()
             .ok_or_else(|| Problem::at(spot.pos(), "empty move").of_kind(Kind::Syntax))?;
@@ -140,7 +142,8 @@ impl Notation for Diag<'_, '_> {
                         self.board.width,
                         self.board.height
                     ),
-                ).of_kind(Kind::OffBoard)
+                )
+                .of_kind(Kind::OffBoard)
             })?;
             path.push(sq);
         }
@@ -149,7 +152,8 @@ impl Notation for Diag<'_, '_> {
             Problem::at(
                 spot.pos(),
                 format!("{written}: {e}", written = crate::error::quote(written)),
-            ).of_kind(Kind::Syntax)
+            )
+            .of_kind(Kind::Syntax)
         })?;
         Ok(Move::Draughts(mv))
     }
@@ -254,11 +258,13 @@ fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
             Problem::whole(format!(
                 "square {} is not on the {}x{} board",
                 sq.0, board.width, board.height
-            )).of_kind(Kind::CannotWrite)
+            ))
+            .of_kind(Kind::CannotWrite)
         })?);
     }
-    m.check_shape()
-        .map_err(|e| Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))).of_kind(Kind::CannotWrite))?;
+    m.check_shape().map_err(|e| {
+        Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))).of_kind(Kind::CannotWrite)
+    })?;
     let compact = board.diag_compact();
     let letter = |l: u8| char::from(b'a' + l - 1);
     let digit = |d: u8, buf: &mut String| {

@@ -2,8 +2,8 @@
 //! ([`Positions`]), the `csv` fields of its moves, and the hooks of
 //! [`crate::family::GameFamily`].
 
-use crate::error::Kind;
 use super::*;
+use crate::error::Kind;
 
 /// The draughts position a game starts from, if its setup gives one
 /// (`None` for a setup of another family, which a draughts game never has).
@@ -30,7 +30,8 @@ pub fn board_of(
         crate::error::Problem::whole(format!(
             "a {} game cannot be written as {format}",
             variant.family().name()
-        )).of_kind(Kind::WrongFamily)
+        ))
+        .of_kind(Kind::WrongFamily)
     })
 }
 

@@ -73,7 +73,8 @@ pub fn start(
     let (board, assumed) = match (named, game_type) {
         (Some(b), _) => (b, false),
         (None, Some(t)) => {
-            let b = Board::from_game_type(&t.value).map_err(|e| Problem::at(at("GameType"), e).of_kind(Kind::TagValue))?;
+            let b = Board::from_game_type(&t.value)
+                .map_err(|e| Problem::at(at("GameType"), e).of_kind(Kind::TagValue))?;
             if let Some(standard) = Board::preset(b.game_type) {
                 if standard != b {
                     warnings.push(Problem::at(
@@ -122,11 +123,15 @@ pub fn start(
             parse_fen(&t.value, &alpha_board(Board::INTERNATIONAL))
                 .map_err(|e| Problem::at(at("FEN"), e).of_kind(Kind::TagValue))?,
         ),
-        Some(t) if assumed && infer => Some(
-            parse_fen(&t.value, &Board::CANADIAN)
-                .map_err(|e| Problem::at(at("FEN"), format!("{e}{UNNAMED}")).of_kind(Kind::TagValue))?,
+        Some(t) if assumed && infer => {
+            Some(parse_fen(&t.value, &Board::CANADIAN).map_err(|e| {
+                Problem::at(at("FEN"), format!("{e}{UNNAMED}")).of_kind(Kind::TagValue)
+            })?)
+        }
+        Some(t) => Some(
+            parse_fen(&t.value, &board)
+                .map_err(|e| Problem::at(at("FEN"), e).of_kind(Kind::TagValue))?,
         ),
-        Some(t) => Some(parse_fen(&t.value, &board).map_err(|e| Problem::at(at("FEN"), e).of_kind(Kind::TagValue))?),
         None => None,
     };
     let to_move = setup.as_ref().and_then(|p| p.to_move);
@@ -318,7 +323,8 @@ impl Inference {
                 warning: Problem::whole(
                     "no GameType tag, and no move or FEN square to tell the board by: assumed \
                      international 10x10 (GameType 20; name the board with --variant)",
-                ).of_kind(Kind::BoardInferred),
+                )
+                .of_kind(Kind::BoardInferred),
                 misfits: self.misfits,
                 pick: usize::MAX,
                 largest: 0,
@@ -448,7 +454,10 @@ pub fn judge_inferred(
     mut settled: Settled,
 ) -> Result<(), Problem> {
     let said = warnings.len();
-    let warning = std::mem::replace(&mut settled.warning, Problem::whole(String::new()).of_kind(Kind::BoardInferred));
+    let warning = std::mem::replace(
+        &mut settled.warning,
+        Problem::whole(String::new()).of_kind(Kind::BoardInferred),
+    );
     warnings.push(warning.of_kind(Kind::BoardInferred));
     let Err(mut e) = judge(game, text, spans, opts, warnings) else {
         return Ok(());
@@ -805,13 +814,15 @@ fn settle_alpha_board(game: &mut Game) -> Result<Problem, Problem> {
         // largest board kifu infers, whose squares this one may not have
         // (a FEN naming square 55 would be written as no board reads it).
         if let Some(t) = fen {
-            let pos = parse_fen(&t.value, &wide).map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
+            let pos = parse_fen(&t.value, &wide)
+                .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
             game.setup = Some(Setup::Draughts(pos));
         }
         return Ok(Problem::whole(
             "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
              bottom left, moves not replayed (name the board with --variant)",
-        ).of_kind(Kind::BoardAssumed));
+        )
+        .of_kind(Kind::BoardAssumed));
     }
     fn rename(line: &mut Line, on: &dyn Fn(Square) -> Option<Square>) {
         for p in &mut line.plies {
@@ -834,7 +845,8 @@ fn settle_alpha_board(game: &mut Game) -> Result<Problem, Problem> {
         "alphanumeric squares within a1-h8 and no GameType tag: read as Russian draughts \
          8x8 (GameType {ALPHA_8X8}; Brazilian 26 and Czech 29 share its board: name the board \
          with --variant)"
-    )).of_kind(Kind::BoardAssumed))
+    ))
+    .of_kind(Kind::BoardAssumed))
 }
 
 /// Whether a FEN tag's value gives no position: `[FEN "?"]` (lidraughts'
@@ -987,7 +999,8 @@ pub fn replayed(
                 "{label} {written}: {} (position: {})",
                 stop.why, stop.position
             ),
-        ).of_kind(Kind::IllegalMove)
+        )
+        .of_kind(Kind::IllegalMove)
     })
 }
 

@@ -67,7 +67,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         .variant
         .as_draughts()
         .ok_or_else(|| Problem::whole("not a draughts game").of_kind(Kind::WrongFamily))?;
-    let positions = play::main_line(game).map_err(|e| Problem::whole(e).of_kind(Kind::CannotDraw))?;
+    let positions =
+        play::main_line(game).map_err(|e| Problem::whole(e).of_kind(Kind::CannotDraw))?;
     let cell = if board.width.max(board.height) > 10 {
         36.0
     } else {

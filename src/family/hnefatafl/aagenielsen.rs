@@ -239,7 +239,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Problem::at(
             (e.line(), e.column()),
             format!("not an aagenielsen game record: {e}"),
-        ).of_kind(Kind::Document)
+        )
+        .of_kind(Kind::Document)
     })?;
     let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
     let decoded = decode_entities(&record.aage_game_type_name);
@@ -271,7 +272,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     "the game type {name} names no board (`11x11`)",
                     name = crate::error::quote(name)
                 ),
-            ).of_kind(Kind::TagValue)
+            )
+            .of_kind(Kind::TagValue)
         })?,
     };
     if rules.is_none() {
@@ -451,15 +453,17 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         }
     }
     if let Some(e) = first_error {
-        warnings.push(Problem {
-            message: format!(
-                "the rules of {name} as kifu knows them refuse a move ({}): the moves are read without being checked",
-                e.message,
-                name = crate::error::quote(name)
-            ),
-            ..e
-        }
-        .of_kind(Kind::RulesRefused));
+        warnings.push(
+            Problem::at(
+                (e.line, e.col),
+                format!(
+                    "the rules of {name} as kifu knows them refuse a move ({}): the moves are read without being checked",
+                    e.message,
+                    name = crate::error::quote(name)
+                ),
+            )
+            .of_kind(Kind::RulesRefused),
+        );
         if let Variant::Tafl(board) = &mut game.variant {
             board.validated = false;
             board.rules = None;
@@ -782,7 +786,7 @@ mod tests {
 
     #[test]
     fn move_forms() {
-        let err = |_: usize, e: String| Problem::whole(e);
+        let err = |_: usize, e: String| Problem::whole(e).of_kind(Kind::Syntax);
         let mut w = Vec::new();
         let m = read_move("e2-d2xc2xd3", 11, &err, &mut w).unwrap();
         assert_eq!(m.step().unwrap().captures.len(), 2);

@@ -227,7 +227,8 @@ fn syntax(text: &str, e: pest::error::Error<Rule>) -> Problem {
     Problem::at(
         line_col(text, offset),
         format!("expected {expected}, found {}", crate::error::quote(&found)),
-    ).of_kind(Kind::Syntax)
+    )
+    .of_kind(Kind::Syntax)
 }
 
 /// Where a line of a game being read is: the steps from the main line
@@ -279,7 +280,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 let value = inner.next().map_or("", |p| p.as_str());
                 match key {
                     "rules" => {
-                        let r = Rules::parse(value).map_err(|e| Problem::at(at, e).of_kind(Kind::TagValue))?;
+                        let r = Rules::parse(value)
+                            .map_err(|e| Problem::at(at, e).of_kind(Kind::TagValue))?;
                         tags.push(Tag::new("Rules", r.preset_name().unwrap_or(value)));
                         rules = Some(r);
                     }
@@ -300,7 +302,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Problem::at(
             (1, 1),
             "no `[rules:...]` tag: an OpenTafl record names its rules",
-        ).of_kind(Kind::TagValue)
+        )
+        .of_kind(Kind::TagValue)
     })?;
     // The game starts from its position tag, where it has one.
     for (at, t) in &positions {
@@ -371,7 +374,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         ..
     }) = game.variant.as_tafl()
     {
-        let start = r.at_position(&game.tags).map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
+        let start = r
+            .at_position(&game.tags)
+            .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
         let mut pos = Position::new(&start);
         let check = Letters {
             spots: &spots,
@@ -440,7 +445,8 @@ impl Letters<'_> {
                                     what(piece),
                                     pos.described(ply.side)
                                 ),
-                            ).of_kind(Kind::IllegalMove));
+                            )
+                            .of_kind(Kind::IllegalMove));
                         }
                         None if special => warnings.push(
                             Problem::at(
@@ -501,7 +507,8 @@ fn read_turn(
         Problem::at(
             at,
             format!("turn {label}: {why}", label = crate::error::quote(label)),
-        ).of_kind(Kind::Syntax)
+        )
+        .of_kind(Kind::Syntax)
     };
     let address = label.trim_end_matches('.');
     let (place, t) = match address.rsplit_once('.') {
@@ -598,7 +605,8 @@ fn read_turn(
                 return Err(Problem::at(
                     line_col(text, r.start),
                     "a berserk record (`=`) continues a move of its turn, and none is before it",
-                ).of_kind(Kind::IllegalMove));
+                )
+                .of_kind(Kind::IllegalMove));
             };
             if prev.to != step.from {
                 return Err(Problem::at(
@@ -607,7 +615,8 @@ fn read_turn(
                         "a berserk record continues the piece on {}, not {}",
                         prev.to, step.from
                     ),
-                ).of_kind(Kind::IllegalMove));
+                )
+                .of_kind(Kind::IllegalMove));
             }
             prev.via.push(prev.to);
             prev.to = step.to;

@@ -185,8 +185,10 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     for ply in &game.moves.plies {
         let step = ply.mv.as_tafl().and_then(Move::step);
         if let Some(step) = step {
-            pos.play(step, ply.side, false)
-                .map_err(|e| Problem::whole(format!("{}: {e}", ply.label(board.first_mover()))).of_kind(Kind::CannotDraw))?;
+            pos.play(step, ply.side, false).map_err(|e| {
+                Problem::whole(format!("{}: {e}", ply.label(board.first_mover())))
+                    .of_kind(Kind::CannotDraw)
+            })?;
         }
         d.frames.push(frame(&pos, step));
     }

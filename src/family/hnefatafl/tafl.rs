@@ -139,11 +139,17 @@ pub fn board_from_tags(
 ) -> Result<(Option<u8>, Option<Rules>), Problem> {
     let find = |name: &str| find_tag(tags, name).map(|i| &tags[i]);
     let rules = match find("Rules") {
-        Some(t) => Some(Rules::named(&t.value).map_err(|e| Problem::at(at(&t.name), e).of_kind(Kind::TagValue))?),
+        Some(t) => Some(
+            Rules::named(&t.value)
+                .map_err(|e| Problem::at(at(&t.name), e).of_kind(Kind::TagValue))?,
+        ),
         None => opts.rules.clone(),
     };
     let board = match find("Board") {
-        Some(t) => Some(parse_board(&t.value).map_err(|e| Problem::at(at(&t.name), e).of_kind(Kind::TagValue))?),
+        Some(t) => Some(
+            parse_board(&t.value)
+                .map_err(|e| Problem::at(at(&t.name), e).of_kind(Kind::TagValue))?,
+        ),
         None => opts.board,
     };
     if let (Some(r), Some(t)) = (&rules, find("Position")) {
@@ -156,7 +162,8 @@ pub fn board_from_tags(
             return Err(Problem::at(
                 place,
                 format!("the board is {b}x{b}, and the rules are for {0}x{0}", r.dim),
-            ).of_kind(Kind::TagValue));
+            )
+            .of_kind(Kind::TagValue));
         }
     }
     Ok((rules.as_ref().map(|r| r.dim).or(board), rules))
@@ -242,7 +249,9 @@ pub fn settle(
     if board.validated {
         if let Some(rules) = board.rules.clone() {
             let listing = rules::Listing::of(&game.moves, king_implied);
-            let start = rules.at_position(&game.tags).map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
+            let start = rules
+                .at_position(&game.tags)
+                .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
             let mut pos = Position::new(&start);
             let place = |i: usize, e: String| match locate(i) {
                 Some(at) => Problem::at(at, e),
@@ -409,7 +418,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         return Err(Problem::whole(format!(
             "a {} game cannot be written as tafl",
             game.family().name()
-        )).of_kind(Kind::WrongFamily));
+        ))
+        .of_kind(Kind::WrongFamily));
     };
     let (q, m) = (options.quarters, options.mirror);
     // Seen from another side, the rules' start position and the Position

@@ -3,8 +3,8 @@
 //! `csv` fields of its moves, and the hooks of
 //! [`crate::family::GameFamily`].
 
-use crate::error::Kind;
 use super::*;
+use crate::error::Kind;
 
 /// The tenjiku replay as the notation spells from it ([`crate::spell`]):
 /// each move checked on the board before it ([`rules::walk_checked`]), or,
@@ -68,7 +68,9 @@ pub fn move_fields(
             crate::family::any::Move::as_tenjiku,
             out,
             |p, out| {
-                let c = p.claimed().map_err(|e| Problem::whole(e).of_kind(Kind::CannotWrite))?;
+                let c = p
+                    .claimed()
+                    .map_err(|e| Problem::whole(e).of_kind(Kind::CannotWrite))?;
                 out.write(Written, |t| spell_claim(c, &short, t));
                 out.same(Canonical, Written);
                 if let Some(from) = c.from {
@@ -170,7 +172,8 @@ impl crate::family::hooks::GameFamily for Tenjiku {
         types: include_str!("schema.xsd"),
     };
     fn check(game: &crate::ir::Game, _: &Variant) -> Result<(), crate::error::Problem> {
-        rules::check_game(game).map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
+        rules::check_game(game)
+            .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
     }
     fn key(mv: &Ply, loose: bool) -> String {
         mv.key(loose)

@@ -77,8 +77,8 @@ impl Notation for Reader<'_> {
         let (setup, to_move) = match fen {
             None => (None, None),
             Some(tag) => {
-                let (board, side) =
-                    rules::parse_fen(&tag.value).map_err(|e| Problem::at(at("FEN"), e).of_kind(Kind::TagValue))?;
+                let (board, side) = rules::parse_fen(&tag.value)
+                    .map_err(|e| Problem::at(at("FEN"), e).of_kind(Kind::TagValue))?;
                 let fen = board.fen(side);
                 self.board = board;
                 (Some(Setup::Tenjiku(fen)), Some(side))
@@ -128,7 +128,8 @@ impl Notation for Reader<'_> {
                 Problem::at(
                     at(),
                     format!("{} {text}: {why}", ply.label(crate::ir::Side::Black)),
-                ).of_kind(Kind::IllegalMove)
+                )
+                .of_kind(Kind::IllegalMove)
             })?;
             // `x` onto an empty square, `-` onto an enemy piece (engines
             // write `7nx6k`): the move is what the board says.
@@ -408,7 +409,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         return Err(Problem::whole(format!(
             "a {} game cannot be written as tenjiku",
             game.family().name()
-        )).of_kind(Kind::WrongFamily));
+        ))
+        .of_kind(Kind::WrongFamily));
     }
     // Spell every move, in the order the container writes them: on the
     // board, or (a game not replayed) as its text claimed it.
@@ -460,7 +462,9 @@ impl Spell for Hodges {
         ply: &IrPly,
         out: &mut String,
     ) -> Result<(), Problem> {
-        let labelled = |e: String| Problem::whole(format!("{} {e}", ply.label(Side::Black))).of_kind(Kind::CannotWrite);
+        let labelled = |e: String| {
+            Problem::whole(format!("{} {e}", ply.label(Side::Black))).of_kind(Kind::CannotWrite)
+        };
         let p = ply
             .mv
             .of(Family::Tenjiku, Move::as_tenjiku)

@@ -150,7 +150,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         Some(set) => Names::Letters(set),
         None => Names::Kanji,
     };
-    let mut board = rules::start_of(game).map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::CannotDraw))?;
+    let mut board = rules::start_of(game)
+        .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::CannotDraw))?;
     let cell = 38.0;
     let grid = Grid {
         cols: 16,

@@ -67,7 +67,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         return Err(Problem::whole(format!(
             "a {} game cannot be written as otn",
             game.family().name()
-        )).of_kind(Kind::WrongFamily));
+        ))
+        .of_kind(Kind::WrongFamily));
     };
     let Some(rules) = &board.rules else {
         return Err(Problem::whole(NO_RULES).of_kind(Kind::CannotWrite));
@@ -174,7 +175,9 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         start_comment(out, &mut warnings);
     }
     out.push('\n');
-    rules.at_position(&game.tags).map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
+    rules
+        .at_position(&game.tags)
+        .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
     // Every move spelled where it stands, in the order the container
     // writes them (each ply, then its variations).
     let spelled = spell::spelled::<Otn>(game, &options, Lines::All)?;
@@ -422,10 +425,10 @@ impl Writer<'_> {
             }
             for (k, p) in turn.iter().enumerate() {
                 self.out.push(' ');
-                let text = self
-                    .spelled
-                    .get(places[i + k])
-                    .ok_or_else(|| Problem::whole("the spelling lost its place in the game").of_kind(Kind::Internal))?;
+                let text = self.spelled.get(places[i + k]).ok_or_else(|| {
+                    Problem::whole("the spelling lost its place in the game")
+                        .of_kind(Kind::Internal)
+                })?;
                 self.out.push_str(text);
                 self.dropped_mark(p);
             }
