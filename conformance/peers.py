@@ -464,7 +464,8 @@ def reason(text):
 
 def by_type(files, messages):
     """Per game type (by name, and by key where two share a name): [records, replayed, warned,
-    unchecked, failed, reasons, refused], where refused says the type is not a tafl game."""
+    unchecked, failed, reasons, refused], where refused says the type is not a tafl game (kifu's
+    error of kind variant-unplayed)."""
     typed = {path: record_type(path) for path in files}
     keys = collections.defaultdict(set)
     for name, key in typed.values():
@@ -481,7 +482,7 @@ def by_type(files, messages):
         refused = [text for level, kind, text in said if kind in UNCHECKED]
         if errors:
             row[4] += 1
-            row[6] |= any("is not a tafl game" in e for e in errors)
+            row[6] |= any(level == "error" and kind == "variant-unplayed" for level, kind, _ in said)
             row[5][reason(errors[0])] += 1
         elif refused:
             row[3] += 1

@@ -183,18 +183,18 @@ pub fn write_runs(
 /// The error of a [`RunWriter`] told to close a variation that is not
 /// open (a bug of the stream): every writer says it so.
 pub fn not_open() -> Problem {
-    Problem::whole("a variation closed that was not open")
+    Problem::whole("a variation closed that was not open").of_kind(Kind::Internal)
 }
 
 /// The error of a [`RunWriter`] told to open a variation in a line where
 /// no ply was written.
 pub fn opened_first() -> Problem {
-    Problem::whole("a variation opened before any move")
+    Problem::whole("a variation opened before any move").of_kind(Kind::Internal)
 }
 
 /// The error of a [`RunWriter`] whose game ends with a variation open.
 pub fn left_open() -> Problem {
-    Problem::whole("a variation was left open")
+    Problem::whole("a variation was left open").of_kind(Kind::Internal)
 }
 
 /// A format's [`RunWriter`], for the options of a run.
@@ -431,7 +431,7 @@ pub fn too_deep(pos: (usize, usize)) -> Problem {
 /// Whether a problem is [`too_deep`]'s: a limit of kifu, not damage, which
 /// fails its game (no variation of it is kept as text instead).
 pub fn is_too_deep(p: &Problem) -> bool {
-    p.kind == Some(Kind::TooDeep)
+    p.kind == Kind::TooDeep
 }
 
 #[cfg(test)]

@@ -1224,9 +1224,7 @@ mod tests {
             said.iter().any(|m| m.starts_with("the same file as")),
             "{said:?}"
         );
-        assert!(notes
-            .iter()
-            .all(|n| n.kind == Some(crate::error::Kind::Link)));
+        assert!(notes.iter().all(|n| n.kind == crate::error::Kind::Link));
     }
 
     #[test]

@@ -74,6 +74,7 @@ pub fn internal_error(what: &str) -> Problem {
          please report it, with the game",
         crate::error::quote(what)
     ))
+    .of_kind(Kind::Internal)
 }
 
 /// A test's way to make a reader panic (debug builds only): where the
@@ -120,9 +121,9 @@ fn read_unguarded(
     let mut warnings = Vec::new();
     let text = record_text(from, bytes, &mut warnings);
     let text = text.as_ref();
-    let read = from
-        .read
-        .ok_or_else(|| Problem::whole(format!("{} cannot be read", from.name)))?;
+    let read = from.read.ok_or_else(|| {
+        Problem::whole(format!("{} cannot be read", from.name)).of_kind(Kind::Internal)
+    })?;
     let mut parsed = read(text, opts);
     // A variation that cannot be read or played is kept as text, one at a
     // time, and the record read again (a bounded number of times).
@@ -340,7 +341,7 @@ pub fn too_large(size: u64, limit: usize) -> Problem {
         "the game is {} long, over the limit of {} on one record: it was skipped (raise the limit with --max-record-size)",
         bytes_text(size),
         bytes_text(limit as u64)
-    ))
+    )).of_kind(Kind::RecordTooLarge)
 }
 
 /// The error for a record of `size` bytes that could not be held, or
@@ -357,6 +358,7 @@ pub fn no_memory(size: u64, needs: Option<(usize, usize)>) -> Problem {
         "the game is {} long{needs}: kifu could not have that much memory, and skipped it",
         bytes_text(size)
     ))
+    .of_kind(Kind::RecordTooLarge)
 }
 
 /// A size in bytes as a person reads it: `130.0 MiB (136314880 bytes)`,

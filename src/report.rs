@@ -84,7 +84,7 @@ pub fn counted(n: usize, one: &str, many: &str) -> String {
 }
 
 /// A diagnostic on a whole input (`file`), at no line.
-fn whole(severity: Severity, file: String, message: String, kind: Option<Kind>) -> Diagnostic {
+fn whole(severity: Severity, file: String, message: String, kind: Kind) -> Diagnostic {
     Diagnostic {
         severity,
         file,
@@ -97,12 +97,13 @@ fn whole(severity: Severity, file: String, message: String, kind: Option<Kind>) 
 }
 
 /// A note of the search for inputs on `file` (an input, a link, an archive
-/// member): a warning is of a link (all of one kind, grouped), an error
-/// (a member refused, an archive damaged) is plain.
+/// member): a warning is of a link ([`Kind::Link`]), an error of an
+/// input refused (a member refused, an archive damaged:
+/// [`Kind::InputRefused`]).
 pub fn note(severity: Severity, file: String, message: String) -> Diagnostic {
     let kind = match severity {
-        Severity::Error => None,
-        Severity::Warning => Some(Kind::Link),
+        Severity::Error => Kind::InputRefused,
+        Severity::Warning => Kind::Link,
     };
     whole(severity, file, message, kind)
 }
@@ -114,14 +115,14 @@ pub fn skipped(input: String, why: &str) -> Diagnostic {
         Severity::Warning,
         input,
         format!("skipped: {why}"),
-        Some(Kind::OtherFamily),
+        Kind::OtherFamily,
     )
 }
 
 /// The warning for a folder that holds nothing to convert (`why`:
 /// [`crate::plan::Empty::why`]).
 pub fn nothing_to_convert(folder: String, why: String) -> Diagnostic {
-    whole(Severity::Warning, folder, why, Some(Kind::NothingToConvert))
+    whole(Severity::Warning, folder, why, Kind::NothingToConvert)
 }
 
 /// The warning for an input in which no game was found, read as `format`
@@ -141,7 +142,7 @@ pub fn no_games(input: String, format: &Format, named: bool, looks: Option<&Form
             format.name,
             looks_like(looks)
         ),
-        Some(Kind::NoGames),
+        Kind::NoGames,
     )
 }
 
@@ -162,7 +163,7 @@ pub fn every_game_failed(
             format.name,
             looks_like(Some(looks))
         ),
-        Some(Kind::OtherFormat),
+        Kind::OtherFormat,
     )
 }
 
@@ -185,7 +186,7 @@ pub fn damaged(input: String, e: &io::Error) -> Diagnostic {
             "damaged compressed data ({e}): the input ends there; the games before it were \
              read"
         ),
-        None,
+        Kind::DamagedInput,
     )
 }
 
@@ -208,7 +209,7 @@ pub fn output_failed(input: String, game: Option<usize>, games: usize, e: &Error
         Severity::Error,
         input,
         format!("{what}: its output cannot be written ({e}); the other {others} go on"),
-        None,
+        Kind::OutputFailed,
     )
 }
 

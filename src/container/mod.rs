@@ -288,15 +288,19 @@ pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) 
                 }
             }
         }
-        // pest's guard against running out of stack: only variations nest
-        // without bound in the grammar. pest stops where its stack ran out,
-        // far past the limit: the error names the `(` that opens the first
-        // level past it, as the walker does.
-        ErrorVariant::CustomError { message } if message == "stack limit reached" => {
-            let open = open_at_depth(text, MAX_VARIATION_DEPTH + 1);
-            return too_deep(open.map_or(pos, |at| line_col(text, at)));
+        // A custom error is one of pest's limits (the grammars raise
+        // none): its guard against running out of stack, which only
+        // variations nesting without bound reach. pest stops where its
+        // stack ran out, far past kifu's limit: a record nested past that
+        // limit fails as too deep, at the `(` that opens the first level
+        // past it, as the walker does. Told by the record, not by pest's
+        // words.
+        ErrorVariant::CustomError { message } => {
+            match open_at_depth(text, MAX_VARIATION_DEPTH + 1) {
+                Some(at) => return too_deep(line_col(text, at)),
+                None => message.clone(),
+            }
         }
-        ErrorVariant::CustomError { message } => message.clone(),
     };
     let found = if found.is_empty() {
         if offset >= text.trim_end().len() {
@@ -307,7 +311,7 @@ pub fn syntax_problem<R: ContainerRule>(text: &str, err: pest::error::Error<R>) 
     } else {
         crate::error::quote(&found)
     };
-    Problem::at(pos, format!("{expected}, found {found}"))
+    Problem::at(pos, format!("{expected}, found {found}")).of_kind(crate::error::Kind::Syntax)
 }
 
 /// Undoes tag value escapes: `\"` and `\\`; other backslashes stay.
@@ -507,8 +511,9 @@ impl Count {
         self.n += 1;
     }
 
-    /// The warning that says `what`, at the first, with how many times.
-    pub fn said(&self, text: &str, what: &str) -> Problem {
+    /// The warning that says `what`, at the first, with how many times
+    /// (its kind given by the caller).
+    pub fn said(&self, text: &str, what: &str) -> crate::error::Unkinded {
         let times = match self.n {
             1 => String::new(),
             n => format!(" ({n} times)"),
@@ -541,7 +546,7 @@ pub fn read_record<'i, N: Notation>(
     if let Some(deep) = open_at_depth(text, MAX_VARIATION_DEPTH + 1) {
         if let Some((at, what)) = unclosed(text) {
             return Err(if at <= deep {
-                Problem::at(line_col(text, at), what)
+                Problem::at(line_col(text, at), what).of_kind(crate::error::Kind::Syntax)
             } else {
                 too_deep(line_col(text, deep))
             });
@@ -552,7 +557,9 @@ pub fn read_record<'i, N: Notation>(
             pest::error::InputLocation::Pos(p) | pest::error::InputLocation::Span((p, _)) => p,
         };
         match unclosed(text) {
-            Some((at, what)) if at <= offset => Problem::at(line_col(text, at), what),
+            Some((at, what)) if at <= offset => {
+                Problem::at(line_col(text, at), what).of_kind(crate::error::Kind::Syntax)
+            }
             _ => syntax_problem(text, e),
         }
     })?;
@@ -565,7 +572,9 @@ fn read<'i, N: Notation>(
     mut pairs: Pairs<'i, N::Rule>,
     notation: &mut N,
 ) -> Result<Parsed, Problem> {
-    let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
+    let record = pairs
+        .next()
+        .ok_or_else(|| Problem::whole("empty record").of_kind(crate::error::Kind::Syntax))?;
     let mut preamble = Vec::new();
     let mut tags: Vec<Tag> = Vec::new();
     let mut tag_at: Vec<usize> = Vec::new();

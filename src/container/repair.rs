@@ -480,7 +480,12 @@ mod demote_tests {
 
     fn step(text: &str, line: usize, col: usize) -> Option<String> {
         let results = |t: &[u8]| matches!(t, b"*" | b"1-0" | b"0-1" | b"1/2-1/2");
-        demote(text, &Problem::at((line, col), "x"), &results).map(|(t, _)| t)
+        demote(
+            text,
+            &Problem::at((line, col), "x").of_kind(Kind::Syntax),
+            &results,
+        )
+        .map(|(t, _)| t)
     }
 
     #[test]

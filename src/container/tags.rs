@@ -185,7 +185,8 @@ pub(super) fn check_score_as_move(
                 "the game ends with {}, its Result tag, which is not a result this notation knows",
                 crate::error::quote(mv)
             ),
-        )),
+        )
+        .of_kind(crate::error::Kind::TagValue)),
         _ => Ok(()),
     }
 }

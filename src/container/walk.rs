@@ -350,6 +350,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                             at(offset),
                             format!("move number {} is too large", crate::error::quote(text)),
                         )
+                        .of_kind(Kind::NumberTooLarge)
                     })?;
                     if !fixed_side {
                         if let Some(s) = N::DIALECT.numbering.side_of(text, number, self.first) {
@@ -362,11 +363,14 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                     side = self.first.other();
                 }
                 Token::Glyph(_, offset) | Token::Nag(_, offset) if self.last_handed_on(&line) => {
-                    return Err(Problem::at(at(offset), NOT_STREAMED))
+                    return Err(Problem::at(at(offset), NOT_STREAMED).of_kind(Kind::NotStreamed))
                 }
                 Token::Glyph(text, offset) => match line.plies.last_mut() {
                     Some(ply) if ply.glyph.is_none() => ply.glyph = Some(text.to_string()),
-                    Some(_) => return Err(Problem::at(at(offset), "a second glyph for one move")),
+                    Some(_) => {
+                        return Err(Problem::at(at(offset), "a second glyph for one move")
+                            .of_kind(Kind::Syntax))
+                    }
                     None => pending.push(self.annotation_first(text, offset)),
                 },
                 Token::Nag(text, offset) => {
@@ -375,6 +379,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                             at(offset),
                             format!("NAG {} is too large", crate::error::quote(text)),
                         )
+                        .of_kind(Kind::NumberTooLarge)
                     })?;
                     match line.plies.last_mut() {
                         Some(ply) => ply.nags.push(value),
@@ -402,7 +407,10 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 Token::Open(offset) => {
                     let (n, s) = match line.plies.last() {
                         Some(ply) => (ply.number, ply.side),
-                        None => return Err(Problem::at(at(offset), "a variation before any move")),
+                        None => {
+                            return Err(Problem::at(at(offset), "a variation before any move")
+                                .of_kind(Kind::Syntax))
+                        }
                     };
                     if self.depth == MAX_VARIATION_DEPTH {
                         return Err(too_deep(at(offset)));
@@ -543,7 +551,9 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                     from: &from,
                     depth: k,
                 })?;
-                let mut ply = alone.pop().ok_or_else(|| Problem::whole(NOT_STREAMED))?;
+                let mut ply = alone
+                    .pop()
+                    .ok_or_else(|| Problem::whole(NOT_STREAMED).of_kind(Kind::NotStreamed))?;
                 // Written with it.
                 ply.variations.clear();
                 plies.push(ply);

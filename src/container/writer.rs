@@ -397,7 +397,9 @@ impl Movetext {
         out: &mut String,
     ) -> Result<(), Problem> {
         movetext
-            .ok_or_else(|| Problem::whole("a variation closed before any move"))?
+            .ok_or_else(|| {
+                Problem::whole("a variation closed before any move").of_kind(Kind::Internal)
+            })?
             .close(trailing, out)
     }
 
@@ -546,7 +548,8 @@ fn brace_text<'t>(text: &'t str, warnings: &mut Vec<Problem>) -> Result<Cow<'t, 
         return Err(Problem::whole(format!(
             "comment {} holds a `}}` and cannot be written between braces",
             crate::error::quote(text)
-        )));
+        ))
+        .of_kind(Kind::CannotWrite));
     }
     let b = text.as_bytes();
     let mut joined: Option<String> = None;

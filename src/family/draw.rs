@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::ir::unholdable;
 
 /// How a board is drawn: the options of the `svg` and `html` formats and
@@ -108,6 +108,7 @@ pub fn no_such_ply(n: usize, last: usize) -> Problem {
     Problem::whole(format!(
         "ply={n}: the game has {last} plies in its main line (ply=0 is the start)"
     ))
+    .of_kind(Kind::CannotDraw)
 }
 
 /// The error for a family kifu does not draw yet (`Toy boards are not
@@ -127,6 +128,7 @@ pub fn not_drawn(family: &str, drawn: &[&str]) -> Problem {
     Problem::whole(format!(
         "{name} boards are not drawn yet: kifu draws {list} boards"
     ))
+    .of_kind(Kind::CannotDraw)
 }
 
 /// The error for a game whose moves were not replayed: there is no
@@ -134,7 +136,7 @@ pub fn not_drawn(family: &str, drawn: &[&str]) -> Problem {
 pub fn not_replayed() -> Problem {
     Problem::whole(
         "the moves were not replayed (--no-validate, or no rules known): there is no position to draw",
-    )
+    ).of_kind(Kind::CannotDraw)
 }
 
 /// Escapes text for XML and HTML content and attribute values: what every

@@ -117,7 +117,10 @@ pub fn fields_in_order<M>(
     fields: impl Fn(&M, &mut Fields) -> Result<(), Problem>,
 ) -> Result<(), Problem> {
     for ply in plies_in_order(&game.moves) {
-        let mv = ply.mv.of(family, pick).map_err(Problem::whole)?;
+        let mv = ply
+            .mv
+            .of(family, pick)
+            .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::WrongFamily))?;
         out.ply();
         fields(mv, out)?;
     }

@@ -16,7 +16,7 @@
 //! notation). A game is spelled in one walk, however many variations it
 //! has.
 
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::family::any::Family;
 use crate::ir::{Game, Ply};
 
@@ -152,7 +152,8 @@ fn walk<'g, N: Spell>(
             "a {} game has no {} moves to spell",
             game.family().name(),
             family.name()
-        )));
+        ))
+        .of_kind(Kind::WrongFamily));
     }
     N::Replay::walk(game, lines, visit)
 }
@@ -210,7 +211,7 @@ impl Texts<'_> {
         let text = self
             .spelled
             .get(self.next)
-            .ok_or_else(|| Problem::whole(LOST))?;
+            .ok_or_else(|| Problem::whole(LOST).of_kind(Kind::Internal))?;
         buf.push_str(text);
         self.next += 1;
         Ok(())
@@ -221,7 +222,7 @@ impl Texts<'_> {
         if self.next == self.spelled.len() {
             Ok(())
         } else {
-            Err(Problem::whole(LOST))
+            Err(Problem::whole(LOST).of_kind(Kind::Internal))
         }
     }
 }

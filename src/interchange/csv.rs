@@ -440,6 +440,7 @@ impl Row<'_> {
 
     fn error(&self, message: impl std::fmt::Display) -> Problem {
         Problem::at(self.at(), format!("{}: {message}", self.place))
+            .of_kind(crate::error::Kind::Document)
     }
 
     /// A column that must hold a value.
@@ -492,7 +493,8 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
     let mut pos = 0;
     while pos < text.len() {
         let at = || line_col(text, pos);
-        let (name, mut next, mut more) = next_field(text, pos).map_err(|m| Problem::at(at(), m))?;
+        let (name, mut next, mut more) = next_field(text, pos)
+            .map_err(|m| Problem::at(at(), m).of_kind(crate::error::Kind::Document))?;
         let name = name.unwrap_or_default();
         let (table, line) = name.split_once(':').unwrap_or((&name, ""));
         // A row of a table that could not be read: its error.
@@ -508,10 +510,10 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
                     .unwrap_or_default(),
                 false => Cow::Borrowed(""),
             };
-            return Err(Problem::at(
-                at(),
-                format!("{file} line {line}, column {col}: {why}"),
-            ));
+            return Err(
+                Problem::at(at(), format!("{file} line {line}, column {col}: {why}"))
+                    .of_kind(crate::error::Kind::Document),
+            );
         }
         let Some(t) = TABLES.iter().position(|n| *n == table) else {
             return Err(Problem::at(
@@ -520,7 +522,8 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
                     "a row of no table {table} (games, tags or moves)",
                     table = crate::error::quote(table)
                 ),
-            ));
+            )
+            .of_kind(crate::error::Kind::Document));
         };
         let place = match line {
             "" => format!("a {table} row"),
@@ -528,8 +531,10 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
         };
         let mut fields = Vec::new();
         while more {
-            let (value, n, m) = next_field(text, next)
-                .map_err(|m| Problem::at(line_col(text, next), format!("{place}: {m}")))?;
+            let (value, n, m) = next_field(text, next).map_err(|m| {
+                Problem::at(line_col(text, next), format!("{place}: {m}"))
+                    .of_kind(crate::error::Kind::Document)
+            })?;
             fields.push(value);
             next = n;
             more = m;
@@ -547,7 +552,8 @@ fn rows(text: &str) -> Result<Vec<Row<'_>>, Problem> {
                     fields.len() + KEYS[t],
                     want + KEYS[t]
                 ),
-            ));
+            )
+            .of_kind(crate::error::Kind::Document));
         }
         out.push(Row {
             table: t,
@@ -591,7 +597,8 @@ fn line_at<'l>(mut line: &'l mut Line, path: &[(usize, usize)]) -> Option<&'l mu
 pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
     let rows = rows(text)?;
     let Some((first, rest)) = rows.split_first().filter(|(r, _)| r.table == 0) else {
-        return Err(Problem::whole("a game's rows start with its games row"));
+        return Err(Problem::whole("a game's rows start with its games row")
+            .of_kind(crate::error::Kind::Document));
     };
     let variant: Variant = first
         .json(1)?

@@ -10,7 +10,7 @@ use super::Last;
 use crate::codec::{
     line_col, too_deep, Frame, Oversize, Parsed, ReadOptions, RunWriter, Scan, Skip, WriteOptions,
 };
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::ir::{is_glyph, Comment, Game, Line, MAX_VARIATION_DEPTH};
 
 /// How deeply JSON values nest in a game whose variations nest
@@ -270,6 +270,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             (e.line().max(1), e.column().max(1)),
             format!("invalid game JSON: {msg}"),
         )
+        .of_kind(Kind::Document)
     })?;
     Ok(Parsed {
         game: settle(game)?,
@@ -370,12 +371,13 @@ fn head_text(game: &Game) -> Result<(String, String), Problem> {
         },
         result: game.result,
     };
-    let mut text = serde_json::to_string(&head).map_err(|e| Problem::whole(e.to_string()))?;
+    let mut text = serde_json::to_string(&head)
+        .map_err(|e| Problem::whole(e.to_string()).of_kind(Kind::Internal))?;
     // (The last: only the result, a token, follows the main line; no text
     // in a string holds an unescaped quote.)
     let at = text
         .rfind(PLIES)
-        .ok_or_else(|| Problem::whole("no moves in the game's JSON"))?;
+        .ok_or_else(|| Problem::whole("no moves in the game's JSON").of_kind(Kind::Internal))?;
     let after = text.split_off(at + PLIES.len());
     Ok((text, after[1..].to_string()))
 }
@@ -395,8 +397,10 @@ impl RunWriter for JsonRuns {
                 out.push(',');
             }
             self.buf.clear();
-            serde_json::to_writer(&mut self.buf, ply).map_err(|e| Problem::whole(e.to_string()))?;
-            let text = std::str::from_utf8(&self.buf).map_err(|e| Problem::whole(e.to_string()))?;
+            serde_json::to_writer(&mut self.buf, ply)
+                .map_err(|e| Problem::whole(e.to_string()).of_kind(Kind::Internal))?;
+            let text = std::str::from_utf8(&self.buf)
+                .map_err(|e| Problem::whole(e.to_string()).of_kind(Kind::Internal))?;
             // Left open: `}` of a ply without variations, `]}` of one with.
             let last = Last::of(ply);
             let open = match last {
@@ -431,8 +435,8 @@ impl RunWriter for JsonRuns {
         out.push(']');
         if !trailing.is_empty() {
             out.push_str(",\"trailing\":");
-            let text =
-                serde_json::to_string(trailing).map_err(|e| Problem::whole(e.to_string()))?;
+            let text = serde_json::to_string(trailing)
+                .map_err(|e| Problem::whole(e.to_string()).of_kind(Kind::Internal))?;
             out.push_str(&text);
         }
         out.push('}');
@@ -478,7 +482,8 @@ fn check_glyphs(line: &Line, first: crate::ir::Side) -> Result<(), Problem> {
                 "{} {} is not a move glyph (`!`, `?`, `!?`, `(!)`, ...)",
                 ply.label(first),
                 crate::error::quote(g)
-            )));
+            ))
+            .of_kind(Kind::CannotWrite));
         }
         for v in &ply.variations {
             check_glyphs(v, first)?;

@@ -426,11 +426,12 @@ impl Row {
                 },
             );
             v.serialize(&mut json)
-                .map_err(|e| Problem::whole(e.to_string()))?;
+                .map_err(|e| Problem::whole(e.to_string()).of_kind(crate::error::Kind::Internal))?;
             if seen.nul {
                 return Err(self.cannot_hold());
             }
-            let text = std::str::from_utf8(buf).map_err(|e| Problem::whole(e.to_string()))?;
+            let text = std::str::from_utf8(buf)
+                .map_err(|e| Problem::whole(e.to_string()).of_kind(crate::error::Kind::Internal))?;
             match (csv, seen.quote) {
                 (true, true) => {
                     out.push_str(",\"");
@@ -665,7 +666,8 @@ impl RunWriter for TableRuns {
         if line.last_written && !trailing.is_empty() {
             return Err(Problem::whole(
                 "a variation ends in comments after a variation of its last move: written whole",
-            ));
+            )
+            .of_kind(crate::error::Kind::NotStreamed));
         }
         line.flush(trailing, rows, out)
     }
@@ -723,7 +725,7 @@ fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Fields, Pro
     write_move_fields(game, &mut fields)?;
     if let Some(spelled) = source_spelling(game, source) {
         if spelled.len() != fields.len() {
-            return Err(Problem::whole(LOST));
+            return Err(Problem::whole(LOST).of_kind(crate::error::Kind::Internal));
         }
         for (i, text) in spelled.iter().enumerate() {
             // A move its source writes as nothing (a null move on a
@@ -897,7 +899,7 @@ impl PlyRows {
             true => {
                 let fens = positions(game);
                 if fens.len() != fields.len() {
-                    return Err(Problem::whole(LOST));
+                    return Err(Problem::whole(LOST).of_kind(crate::error::Kind::Internal));
                 }
                 Some(fens)
             }
@@ -924,9 +926,15 @@ impl PlyRows {
         end: &[Comment],
     ) -> Result<usize, Problem> {
         let i = self.next;
-        let fields = self.fields.get(i).ok_or_else(|| Problem::whole(LOST))?;
+        let fields = self
+            .fields
+            .get(i)
+            .ok_or_else(|| Problem::whole(LOST).of_kind(crate::error::Kind::Internal))?;
         let fen = match &self.fens {
-            Some(fens) => fens.get(i).ok_or_else(|| Problem::whole(LOST))?.as_deref(),
+            Some(fens) => fens
+                .get(i)
+                .ok_or_else(|| Problem::whole(LOST).of_kind(crate::error::Kind::Internal))?
+                .as_deref(),
             None => None,
         };
         self.next += 1;
@@ -986,7 +994,7 @@ impl PlyRows {
     fn done(self) -> Result<(), Problem> {
         match self.next == self.fields.len() {
             true => Ok(()),
-            false => Err(Problem::whole(LOST)),
+            false => Err(Problem::whole(LOST).of_kind(crate::error::Kind::Internal)),
         }
     }
 }
@@ -1208,7 +1216,7 @@ mod tests {
                 let got = row.json(&mut out, &v);
                 if holds_nul(&v) {
                     let e = got.unwrap_err();
-                    proptest::prop_assert_eq!(e.kind, Some(CANNOT_HOLD));
+                    proptest::prop_assert_eq!(e.kind, CANNOT_HOLD);
                     proptest::prop_assert!(e.message.contains("`ir`"), "{}", e.message);
                     continue;
                 }

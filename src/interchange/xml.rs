@@ -58,7 +58,7 @@ use crate::codec::{
     line_col, too_deep, Frame, Framing, Oversize, Parsed, ReadOptions, RunWriter, Scan, Skip,
     WriteOptions,
 };
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::family::{Move, Setup, Variant};
 use crate::ir::MAX_VARIATION_DEPTH;
 use crate::ir::{Comment, CommentKind, Game, GameResult, Line, Ply, Side, Tag};
@@ -336,7 +336,7 @@ pub fn read(text: &str, _opts: &ReadOptions) -> Result<Parsed, Problem> {
 
 /// The error for what kifu refuses to resolve or read at a byte offset.
 fn refused(text: &str, offset: usize, what: &str) -> Problem {
-    Problem::at(line_col(text, offset), what.to_string())
+    Problem::at(line_col(text, offset), what.to_string()).of_kind(Kind::Document)
 }
 
 const DOCTYPE_REFUSED: &str =
@@ -459,7 +459,7 @@ fn parse(text: &str) -> Result<Node, Problem> {
             &format!("malformed XML: <{}> is not closed", open.name),
         ));
     }
-    root.ok_or_else(|| Problem::whole("no <game> element"))
+    root.ok_or_else(|| Problem::whole("no <game> element").of_kind(Kind::Document))
 }
 
 /// A character a parser must refuse in the text, at its position.
@@ -555,7 +555,7 @@ fn close(
 type At<'a> = dyn Fn(&Node) -> (usize, usize) + 'a;
 
 fn problem(at: &At<'_>, n: &Node, message: impl Into<String>) -> Problem {
-    Problem::at(at(n), message.into())
+    Problem::at(at(n), message.into()).of_kind(Kind::Document)
 }
 
 /// Checks that an element holds no text but blanks, and only the

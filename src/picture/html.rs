@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use crate::codec::{Framing, RunWriter, SourceNotation, WriteOptions};
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::family::draw::escape;
 use crate::family::spell::Lines;
 use crate::ir::{Comment, Game, Line, Side};
@@ -468,10 +468,9 @@ impl Moves {
                 escape(&ply.label(self.first), out);
                 out.push_str("</span>");
             }
-            let text = self
-                .texts
-                .next()
-                .ok_or_else(|| Problem::whole("the spelling lost its place in the game"))?;
+            let text = self.texts.next().ok_or_else(|| {
+                Problem::whole("the spelling lost its place in the game").of_kind(Kind::Internal)
+            })?;
             let (glyph, _) = ply.suffix();
             if main {
                 self.main += 1;

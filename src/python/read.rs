@@ -24,7 +24,7 @@ use crate::policy::read_claimed;
 /// A problem placed in the input: what `ReadError` and `ReadWarning` carry.
 struct Placed {
     message: String,
-    kind: Option<crate::error::Kind>,
+    kind: crate::error::Kind,
     line: usize,
     col: usize,
     game: usize,
@@ -409,7 +409,7 @@ fn placed(
 ) -> PyResult<Py<PyAny>> {
     let v = e.value(py);
     v.setattr("message", &p.message)?;
-    v.setattr("kind", p.kind.map_or("", |k| k.name()))?;
+    v.setattr("kind", p.kind.name())?;
     v.setattr("file", file)?;
     v.setattr("line", p.line)?;
     v.setattr("col", p.col)?;
@@ -430,7 +430,7 @@ impl Stream {
             if let Some((line, col, what)) = self.document.cut() {
                 let p = Placed {
                     message: cut_short(&what),
-                    kind: None,
+                    kind: crate::error::Kind::DamagedInput,
                     line,
                     col,
                     game: 0,

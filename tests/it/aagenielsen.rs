@@ -323,7 +323,7 @@ fn a_game_of_another_kind_is_refused_by_its_name_decoded() {
         let shown = name.to_uppercase();
         assert!(
             err.contains(&format!(
-                ":1:118: error: game 1: the game type `{shown}` is not a tafl game: kifu reads aagenielsen.dk's tafl games alone"
+                ":1:118: error[variant-unplayed]: game 1: the game type `{shown}` is not a tafl game: kifu reads aagenielsen.dk's tafl games alone"
             )) || err.contains(&format!("the game type `{shown}` is not a tafl game")),
             "{shown}: {err}"
         );
@@ -387,7 +387,7 @@ fn the_site_s_folder_converts_game_by_game() {
     contains_all(
         &stderr(&out),
         &[
-            "game-162-1-1.json:1:26: error: game 1: the game type `Daldøs 3x12` is not a tafl game: kifu reads aagenielsen.dk's tafl games alone",
+            "game-162-1-1.json:1:26: error[variant-unplayed]: game 1: the game type `Daldøs 3x12` is not a tafl game: kifu reads aagenielsen.dk's tafl games alone",
             "game-16-1-2.json:1:107: warning[capture-unruled]: game 1: 1. d1-d3xk6: the rules capture nothing on k6, which the record lists: the record's word is kept (position: /3ttttt3/",
             "game-16-1-3.json:1:115: warning[timeout-played-on]: game 1: `timeout` before move 3, and the record plays on: read past",
         ],

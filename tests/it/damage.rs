@@ -204,7 +204,8 @@ fn values_that_are_not_games_fail_alone_in_json_and_jsonl() {
         array.push_str("]\n");
         let lines = values.join("\n") + "\n";
         for (format, input) in [("json", &array), ("jsonl", &lines)] {
-            let out = convert(format, "pgn", &[], input.as_bytes());
+            // Every error listed (`-v`): more than 3 of a kind are grouped.
+            let out = convert(format, "pgn", &["-v"], input.as_bytes());
             no_panic(&out);
             let err = stderr(&out);
             let what = format!("round {round}, {format}: {input}");

@@ -68,6 +68,7 @@ mod sllavcco;
 mod streaming;
 mod tafl;
 mod tenjiku;
+mod typed_errors;
 mod typed_tags;
 mod world;
 mod world_again;

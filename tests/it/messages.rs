@@ -378,7 +378,14 @@ fn failing(n: usize, odd: &[&str]) -> String {
 
 #[test]
 fn errors_of_one_kind_are_grouped_with_an_exact_count_and_verbose_lists_them() {
-    let odd = ["1. z9 *", "1. O-O *", "1. e4 {never closed *"];
+    // Of other kinds: text the grammar does not read (two, of different
+    // words: one group, both shown as they come), a number too large.
+    // (An illegal castling, `1. O-O`, is of the group of illegal moves.)
+    let odd = [
+        "1. z9 *",
+        "123456789012345678901234. e4 *",
+        "1. e4 {never closed *",
+    ];
     for n in [4, 50, 700] {
         let text = failing(n, &odd);
         let out = convert("pgn", "pgn", &[], text.as_bytes());

@@ -410,7 +410,7 @@ fn draughts_records_are_written_the_same_streamed_as_whole() {
         let inferred = head
             .warnings
             .iter()
-            .any(|w| w.kind == Some(kifu::error::Kind::BoardInferred));
+            .any(|w| w.kind == kifu::error::Kind::BoardInferred);
         assert_eq!(inferred, !named, "{:?}", head.warnings);
     }
 }

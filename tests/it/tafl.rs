@@ -830,7 +830,7 @@ fn every_aagenielsen_record_reads() {
             assert_eq!(counts(&out), (0, 1));
             assert!(
                 stderr(&out).contains(
-                    ".json:5:7: error: game 1: the game type `Saami Cuhkka 5x5` is not a tafl game"
+                    ".json:5:7: error[variant-unplayed]: game 1: the game type `Saami Cuhkka 5x5` is not a tafl game"
                 ),
                 "{}",
                 stderr(&out)

@@ -62,7 +62,7 @@ pub(crate) fn convert_all(format: &str, input: &[u8]) -> (Vec<String>, usize, Ve
             }
             match read_record(f, &ReadOptions::default(), bytes) {
                 Ok(p) => {
-                    kinds.extend(p.warnings.iter().map(|w| w.kind.map_or("", |k| k.name())));
+                    kinds.extend(p.warnings.iter().map(|w| w.kind.name()));
                     let mut out = String::new();
                     write(&p.game, &WriteOptions::default(), &mut out).expect("written");
                     games.push(out);

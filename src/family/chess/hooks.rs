@@ -3,6 +3,7 @@
 //! [`crate::family::hooks::GameFamily`].
 
 use super::*;
+use crate::error::Kind;
 
 /// The chess move of a ply, or the error for a move of another family.
 pub fn ply_of(mv: &crate::family::any::Move) -> Result<&Ply, String> {
@@ -45,7 +46,8 @@ impl crate::family::spell::Replay for Positions {
         mut visit: impl FnMut(&'g crate::ir::Ply, Spelling) -> Result<(), crate::error::Problem>,
     ) -> Result<(), crate::error::Problem> {
         use crate::error::Problem;
-        let mut replay = rules::Replay::spelling(game).map_err(Problem::whole)?;
+        let mut replay = rules::Replay::spelling(game)
+            .map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?;
         if lines == crate::family::spell::Lines::Main {
             replay = replay.main_line();
         }
@@ -58,7 +60,7 @@ impl crate::family::spell::Replay for Positions {
                     failed.get_or_insert(e);
                 }
             })
-            .map_err(|stop| Problem::whole(stop.to_string()))?;
+            .map_err(|stop| Problem::whole(stop.to_string()).of_kind(Kind::IllegalMove))?;
         failed.map_or(Ok(()), Err)
     }
 }
@@ -77,12 +79,12 @@ pub fn move_fields(
     use crate::family::hooks::Field::*;
     let mut failed = None;
     rules::Replay::spelling(game)
-        .map_err(Problem::whole)?
+        .map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?
         .walk(|step| {
             let ply = match ply_of(&step.ply.mv) {
                 Ok(ply) => ply,
                 Err(e) => {
-                    failed = Some(Problem::whole(e));
+                    failed = Some(Problem::whole(e).of_kind(Kind::WrongFamily));
                     return;
                 }
             };
@@ -133,7 +135,7 @@ pub fn move_fields(
                 Ply::Null | Ply::Claimed(_) => out.same(Canonical, Written),
             }
         })
-        .map_err(|stop| Problem::whole(stop.to_string()))?;
+        .map_err(|stop| Problem::whole(stop.to_string()).of_kind(Kind::IllegalMove))?;
     match failed {
         Some(p) => Err(p),
         None => Ok(()),
@@ -152,7 +154,8 @@ impl crate::family::hooks::GameFamily for Chess {
         types: include_str!("schema.xsd"),
     };
     fn check(game: &crate::ir::Game, _: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game).map_err(crate::error::Problem::whole)
+        rules::check_game(game)
+            .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
     }
     fn key(mv: &Ply, loose: bool) -> String {
         mv.key(loose)

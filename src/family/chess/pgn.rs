@@ -121,7 +121,8 @@ impl Notation for Pgn<'_, '_> {
                         "{}: a pawn move with its own file written twice",
                         crate::error::quote(mv.text())
                     ),
-                ));
+                )
+                .of_kind(Kind::Syntax));
             }
             *capture = true;
             self.loose_capture.get_or_insert(span.0);
@@ -189,9 +190,8 @@ impl container::Runs for Pgn<'_, '_> {
             return Err(mismatch());
         }
         let start = match from {
-            Some(Setup::Chess(fen)) if !self.opts.no_validate => {
-                rules::position_of_fen(fen).map_err(Problem::whole)?
-            }
+            Some(Setup::Chess(fen)) if !self.opts.no_validate => rules::position_of_fen(fen)
+                .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?,
             _ => self.start,
         };
         self.settle(&mut run, start, moves)?;
@@ -202,7 +202,8 @@ impl container::Runs for Pgn<'_, '_> {
         run.setup = Some(Setup::Chess(start.fen(chess960)));
         let mut after = start;
         for ply in &run.moves.plies {
-            rules::play_given(&mut after, &ply.mv).map_err(Problem::whole)?;
+            rules::play_given(&mut after, &ply.mv)
+                .map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?;
         }
         Ok((run, Some(Setup::Chess(after.fen(chess960)))))
     }
@@ -249,7 +250,7 @@ impl Pgn<'_, '_> {
 
 /// The error of a reader whose moves and plies do not pair up (a bug).
 fn mismatch() -> Problem {
-    Problem::whole("move count mismatch")
+    Problem::whole("move count mismatch").of_kind(Kind::Internal)
 }
 
 impl Pgn<'_, '_> {
@@ -267,7 +268,7 @@ impl Pgn<'_, '_> {
         let text = &self.text[seen.span.0..seen.span.1];
         let number = ply.label(crate::ir::Side::White);
         let fen = position.map_or(String::new(), |p| format!(" (position: {p})"));
-        Problem::at(pos, format!("{number} {text}: {why}{fen}"))
+        Problem::at(pos, format!("{number} {text}: {why}{fen}")).of_kind(Kind::IllegalMove)
     }
 }
 
@@ -741,6 +742,7 @@ fn not_chess(game: &Game) -> Problem {
         "a {} game cannot be written as pgn",
         game.family().name()
     ))
+    .of_kind(Kind::WrongFamily)
 }
 
 /// The tags PGN export format writes: the game's, with the seven-tag
@@ -793,11 +795,13 @@ impl RunWriter for PgnWriter {
         })?;
         let mut spellings = spellings.into_iter();
         movetext.plies(&run.moves.plies, out, |ply, buf| {
-            let spelling = spellings.next().ok_or_else(|| Problem::whole(LOST))?;
+            let spelling = spellings
+                .next()
+                .ok_or_else(|| Problem::whole(LOST).of_kind(Kind::Internal))?;
             San::spell_ply(&(), spelling, ply, buf)
         })?;
         if spellings.next().is_some() {
-            return Err(Problem::whole(LOST));
+            return Err(Problem::whole(LOST).of_kind(Kind::Internal));
         }
         Ok(())
     }
@@ -838,7 +842,11 @@ impl Spell for San {
 
     #[inline]
     fn spell_ply(_: &(), spelling: Spelling, ply: &IrPly, out: &mut String) -> Result<(), Problem> {
-        crate::family::chess::spell(ply_of(&ply.mv).map_err(Problem::whole)?, spelling, out);
+        crate::family::chess::spell(
+            ply_of(&ply.mv).map_err(|e| Problem::whole(e).of_kind(Kind::WrongFamily))?,
+            spelling,
+            out,
+        );
         Ok(())
     }
 }

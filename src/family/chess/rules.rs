@@ -118,8 +118,8 @@ pub fn start(
     match tag("FEN") {
         None => Ok((board, None, Position::start(), None)),
         Some(t) => {
-            let (pos, repaired) =
-                parse_fen_repairing(&t.value).map_err(|e| (Problem::whole(e), "FEN"))?;
+            let (pos, repaired) = parse_fen_repairing(&t.value)
+                .map_err(|e| (Problem::whole(e).of_kind(Kind::TagValue), "FEN"))?;
             let position = Position::of(&pos).numbered(&t.value);
             let fen = renumbered(format!("{pos:#}"), position.fullmove_number());
             Ok((board, Some(fen), position, repaired))

@@ -508,7 +508,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         .pieces;
     let mut pairs =
         SllavccoParser::parse(Rule::sl_record, text).map_err(|e| syntax_problem(text, e))?;
-    let record = pairs.next().ok_or_else(|| Problem::whole("empty record"))?;
+    let record = pairs
+        .next()
+        .ok_or_else(|| Problem::whole("empty record").of_kind(crate::error::Kind::Syntax))?;
     let mut warnings = Vec::new();
     let mut header = Header::default();
     let mut lines = Vec::new();
@@ -601,10 +603,11 @@ impl Header {
             let tag = FIELDS.iter().find(|(f, _)| *f == name).map(|(_, t)| *t);
             match (name, tag) {
                 (ARRANGEMENT, _) => {
-                    let roles =
-                        read_arrangement(value, pieces).map_err(|e| Problem::at(at(), e))?;
+                    let roles = read_arrangement(value, pieces)
+                        .map_err(|e| Problem::at(at(), e).of_kind(crate::error::Kind::TagValue))?;
                     if self.arrangement.is_some() {
-                        return Err(Problem::at(at(), "a second ARRANGEMENT"));
+                        return Err(Problem::at(at(), "a second ARRANGEMENT")
+                            .of_kind(crate::error::Kind::TagValue));
                     }
                     self.arrangement = Some((roles, self.tags.len(), pos));
                 }
@@ -656,8 +659,10 @@ impl Header {
             return Ok(());
         };
         let at = line_col(text, pos);
-        let start = initial_fen(&roles).map_err(|e| Problem::at(at, e))?;
-        let board = rules::parse_fen(&start).map_err(|e| Problem::at(at, e))?;
+        let start = initial_fen(&roles)
+            .map_err(|e| Problem::at(at, e).of_kind(crate::error::Kind::TagValue))?;
+        let board = rules::parse_fen(&start)
+            .map_err(|e| Problem::at(at, e).of_kind(crate::error::Kind::TagValue))?;
         let start = rules::fen(&board, true);
         let has = |name: &str| find_tag(&self.tags, name).is_some();
         if let Some(t) = find_tag(&self.tags, "FEN").map(|i| &self.tags[i]) {
@@ -739,6 +744,7 @@ fn grid_line<'i>(text: &str, pair: Pair<'i, Rule>, side: Side) -> Result<GridLin
                             crate::error::quote(part.as_str())
                         ),
                     )
+                    .of_kind(crate::error::Kind::NumberTooLarge)
                 })?;
                 number = Some((n, at));
             }
@@ -747,9 +753,10 @@ fn grid_line<'i>(text: &str, pair: Pair<'i, Rule>, side: Side) -> Result<GridLin
                 let at = part.as_span().start();
                 let cell_text = part.as_str();
                 let mut inner = part.into_inner();
-                let form = inner
-                    .next()
-                    .ok_or_else(|| Problem::at(line_col(text, at), "an empty cell"))?;
+                let form = inner.next().ok_or_else(|| {
+                    Problem::at(line_col(text, at), "an empty cell")
+                        .of_kind(crate::error::Kind::Syntax)
+                })?;
                 cells.push(Cell {
                     col: tabs,
                     form: form.as_rule(),
@@ -787,7 +794,8 @@ fn moves(
                 return Err(Problem::at(
                     at(offset),
                     format!("move number {n:02} where {e:02} was expected"),
-                ));
+                )
+                .of_kind(crate::error::Kind::Syntax));
             }
             number = n;
             expect = n.checked_add(1);
@@ -797,7 +805,8 @@ fn moves(
                 return Err(Problem::at(
                     at(c.pos),
                     "the start position has Black to move: White's first line must be empty",
-                ));
+                )
+                .of_kind(crate::error::Kind::Syntax));
             }
             continue;
         }
@@ -832,12 +841,14 @@ fn moves(
                                 a.named(),
                                 b.named()
                             ),
-                        ))
+                        )
+                        .of_kind(crate::error::Kind::Syntax))
                     }
                 };
                 let ((ep_a, glyph_a), (ep_b, glyph_b)) = (a.suffix(), b.suffix());
                 if ep_a || ep_b {
-                    return Err(Problem::at(at(b.pos), "castling with e.p."));
+                    return Err(Problem::at(at(b.pos), "castling with e.p.")
+                        .of_kind(crate::error::Kind::Syntax));
                 }
                 let what = format!(
                     "{} {} in columns {} and {}",
@@ -864,7 +875,8 @@ fn moves(
                         b.named(),
                         c.named()
                     ),
-                ))
+                )
+                .of_kind(crate::error::Kind::Syntax))
             }
         };
         seen.push(Seen {
@@ -882,7 +894,10 @@ fn moves(
 
 /// Decodes a one-cell move by its column and its line's side.
 fn decode(text: &str, c: &Cell<'_>, side: Side, pieces: Pieces) -> Result<Written, Problem> {
-    let bad = |why: String| Problem::at(line_col(text, c.pos), format!("{}: {why}", c.named()));
+    let bad = |why: String| {
+        Problem::at(line_col(text, c.pos), format!("{}: {why}", c.named()))
+            .of_kind(crate::error::Kind::Syntax)
+    };
     let role_of = |ch: char| {
         pieces.role(ch).ok_or_else(|| {
             bad(format!(
@@ -1023,6 +1038,7 @@ fn settle(
             for s in &seen {
                 let mv = rules::as_written(&s.written, s.check, s.side).map_err(|e| {
                     Problem::at(at(s), format!("move {}, {}: {e}", s.number, s.what))
+                        .of_kind(crate::error::Kind::Syntax)
                 })?;
                 moves.push(mv);
             }
@@ -1044,6 +1060,7 @@ fn settle(
                             s.number, s.what, stop.why
                         ),
                     )
+                    .of_kind(crate::error::Kind::IllegalMove)
                 })?;
         }
     }

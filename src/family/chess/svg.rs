@@ -4,7 +4,7 @@
 //! positions are the replay's ([`rules::main_line_fens`]), so a Chess960
 //! start is drawn as the game's FEN sets it.
 
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::family::chess::hooks::ply_of;
 use crate::family::chess::{rules, Ply, Square, Wing};
 use crate::family::draw::{self, Diagram, Grid, View};
@@ -125,7 +125,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         return Err(Problem::whole(format!(
             "{} cannot be played: there is no position after it to draw",
             ply.label(crate::ir::Side::White)
-        )));
+        ))
+        .of_kind(Kind::CannotDraw));
     }
     let grid = Grid {
         cols: 8,

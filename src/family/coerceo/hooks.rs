@@ -3,6 +3,7 @@
 //! [`crate::family::GameFamily`].
 
 use super::*;
+use crate::error::Kind;
 
 /// The Coerceo walk as the notation spells from it ([`crate::spell`]): a
 /// ply is spelled from its own parts alone.
@@ -68,7 +69,8 @@ impl crate::family::hooks::GameFamily for Coerceo {
         types: include_str!("schema.xsd"),
     };
     fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game, board).map_err(crate::error::Problem::whole)
+        rules::check_game(game, board)
+            .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
     }
     fn key(mv: &Move, loose: bool) -> String {
         key(mv, loose)

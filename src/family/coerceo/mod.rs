@@ -383,7 +383,8 @@ impl crate::family::kind::Kind for Coerceo {
 
 /// Spells one ply: its step, then its actions, separated by spaces.
 pub fn spell(m: &Move, buf: &mut String) -> Result<(), crate::error::Problem> {
-    m.check().map_err(crate::error::Problem::whole)?;
+    m.check()
+        .map_err(|e| crate::error::Problem::whole(e).of_kind(crate::error::Kind::CannotWrite))?;
     let mut first = true;
     if let Some(step) = m.step {
         step.from.write(buf);

@@ -62,11 +62,13 @@ impl Notation for Reader<'_> {
     ) -> Result<Start, Problem> {
         let find = |name: &str| find_tag(tags, name).map(|i| &tags[i]);
         if let Some(t) = find("Variant") {
-            self.game = Kind::parse(&t.value).map_err(|e| Problem::at(at(&t.name), e))?;
+            self.game = Kind::parse(&t.value)
+                .map_err(|e| Problem::at(at(&t.name), e).of_kind(crate::error::Kind::TagValue))?;
         }
         let mut to_move = None;
         if let Some(t) = find("Position") {
-            let pos = Position::parse(&t.value).map_err(|e| Problem::at(at(&t.name), e))?;
+            let pos = Position::parse(&t.value)
+                .map_err(|e| Problem::at(at(&t.name), e).of_kind(crate::error::Kind::TagValue))?;
             to_move = Some(pos.to_move);
         }
         Ok(Start {
@@ -107,13 +109,14 @@ impl Notation for Reader<'_> {
                 crate::codec::line_col(text, *at)
             })
         };
-        let mut pos = rules::start_of(game, self.game).map_err(Problem::whole)?;
+        let mut pos = rules::start_of(game, self.game)
+            .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::TagValue))?;
         let listing = rules::Listing::of(&game.moves);
         let mut notes = Vec::new();
         rules::replay(&mut game.moves, &mut pos, listing, &mut notes).map_err(
             |(i, e)| match place(i, None) {
-                Some(at) => Problem::at(at, e),
-                None => Problem::whole(e),
+                Some(at) => Problem::at(at, e).of_kind(crate::error::Kind::IllegalMove),
+                None => Problem::whole(e).of_kind(crate::error::Kind::IllegalMove),
             },
         )?;
         for n in notes {
@@ -183,7 +186,8 @@ fn decode(
                          last part)",
                         crate::error::quote(part)
                     ),
-                ))
+                )
+                .of_kind(crate::error::Kind::Syntax))
             }
         };
         m.actions.push(action);
@@ -202,6 +206,7 @@ fn tile_number(mv: &MoveText<'_, Rule>, at: usize, digits: &str) -> Result<u32, 
                 digits = crate::error::quote(digits)
             ),
         )
+        .of_kind(crate::error::Kind::NumberTooLarge)
     })
 }
 
@@ -209,7 +214,9 @@ fn tile_number(mv: &MoveText<'_, Rule>, at: usize, digits: &str) -> Result<u32, 
 fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Problem> {
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
     let n = tile_number(mv, at, &text[..digits])?;
-    let tile = Tile::new(n).ok_or_else(|| Problem::at(mv.pos(at), not_a_tile(n)))?;
+    let tile = Tile::new(n).ok_or_else(|| {
+        Problem::at(mv.pos(at), not_a_tile(n)).of_kind(crate::error::Kind::OffBoard)
+    })?;
     let letter = text[digits..].chars().next().unwrap_or('?');
     Field::new(tile, letter).ok_or_else(|| {
         Problem::at(
@@ -219,6 +226,7 @@ fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Proble
                 letter = crate::error::quote(&letter.to_string())
             ),
         )
+        .of_kind(crate::error::Kind::OffBoard)
     })
 }
 
@@ -289,7 +297,8 @@ pub fn write_layout(
         return Err(Problem::whole(format!(
             "a {} game cannot be written as coerceo",
             game.family().name()
-        )));
+        ))
+        .of_kind(crate::error::Kind::WrongFamily));
     }
     let style = Style {
         glyphs_as_nags: false,
@@ -331,7 +340,7 @@ impl Spell for Cgn {
         let m = ply
             .mv
             .of(Family::Coerceo, Move::as_coerceo)
-            .map_err(Problem::whole)?;
+            .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::WrongFamily))?;
         crate::family::coerceo::spell(m, out)
     }
 }

@@ -1141,7 +1141,7 @@ mod tests {
     #[test]
     fn the_seed_game_replays_whole() {
         let parsed = read(SEED, false).unwrap();
-        let kinds: Vec<_> = parsed.warnings.iter().flat_map(|w| w.kind).collect();
+        let kinds: Vec<_> = parsed.warnings.iter().map(|w| w.kind).collect();
         assert_eq!(
             kinds,
             [
@@ -1193,7 +1193,7 @@ mod tests {
         let back = read(&text, false).unwrap();
         assert_eq!(moves(&back.game), moves(&full));
         // Only the turn-order note: nothing written to correct.
-        let kinds: Vec<_> = back.warnings.iter().flat_map(|w| w.kind).collect();
+        let kinds: Vec<_> = back.warnings.iter().map(|w| w.kind).collect();
         assert_eq!(
             kinds,
             [

@@ -16,7 +16,7 @@
 
 use std::fmt::Write as _;
 
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::family::coerceo::board::{self, Geometry, CORNERS, FIELDS, TILES};
 use crate::family::coerceo::rules::{self, Turn};
 use crate::family::coerceo::Field;
@@ -266,11 +266,12 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let kind = game
         .variant
         .as_coerceo()
-        .ok_or_else(|| Problem::whole("not a Coerceo game"))?;
+        .ok_or_else(|| Problem::whole("not a Coerceo game").of_kind(Kind::WrongFamily))?;
     if !kind.validated {
         return Err(draw::not_replayed());
     }
-    let mut pos = rules::start_of(game, kind.game).map_err(Problem::whole)?;
+    let mut pos = rules::start_of(game, kind.game)
+        .map_err(|e| Problem::whole(e).of_kind(Kind::CannotDraw))?;
     let geo = board::geometry();
     // The board the game starts on: the whole one when a tile of the
     // second ring is on it (Laurentius), else the centre and the first
@@ -302,7 +303,7 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
                 crate::family::any::Family::Coerceo,
                 crate::family::any::Move::as_coerceo,
             )
-            .map_err(Problem::whole)?;
+            .map_err(|e| Problem::whole(e).of_kind(Kind::WrongFamily))?;
         let label = ply.label(Side::White);
         let before = pos.clone();
         let mut last = Last {
@@ -311,11 +312,11 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         };
         for w in m
             .turns()
-            .map_err(|e| Problem::whole(format!("{label} {e}")))?
+            .map_err(|e| Problem::whole(format!("{label} {e}")).of_kind(Kind::CannotDraw))?
         {
             let played = pos
                 .play(w.turn)
-                .map_err(|e| Problem::whole(format!("{label} {e}")))?;
+                .map_err(|e| Problem::whole(format!("{label} {e}")).of_kind(Kind::CannotDraw))?;
             if let Turn::Exchange(_, target) = w.turn {
                 last.captured.push(target.index());
             }

@@ -56,7 +56,7 @@ impl Notation for Diag<'_, '_> {
         let (BoardChoice { board, assumed }, mut start) =
             draughts::start(tags, at, self.opts, false)?;
         if !board.has_diagonal() {
-            return Err(Problem::at(at("GameType"), no_diagonal(&board)));
+            return Err(Problem::at(at("GameType"), no_diagonal(&board)).of_kind(Kind::TagValue));
         }
         if assumed {
             // Diagonal coordinates name squares only on a known board: no
@@ -79,10 +79,12 @@ impl Notation for Diag<'_, '_> {
         self.spans.push(mv.offset(), written.len());
         let form = mv
             .into_pair()
-            .ok_or_else(|| Problem::at(spot.pos(), "a move read without the grammar"))?
+            .ok_or_else(|| {
+                Problem::at(spot.pos(), "a move read without the grammar").of_kind(Kind::Internal)
+            })?
             .into_inner()
             .next()
-            .ok_or_else(|| Problem::at(spot.pos(), "empty move"))?;
+            .ok_or_else(|| Problem::at(spot.pos(), "empty move").of_kind(Kind::Syntax))?;
         // Each form is one atomic pair whose text the grammar has checked:
         // decode it by position. Letters count from `a` = 1; digit 0 is 10.
         let b = form.as_str().as_bytes();
@@ -127,7 +129,7 @@ impl Notation for Diag<'_, '_> {
                 let d = digit(b[2]);
                 (vec![(letter(b[0]), d), (letter(b[1]), d)], b.len() > 3)
             }
-            _ => return Err(Problem::at(spot.pos(), "unknown move form")),
+            _ => return Err(Problem::at(spot.pos(), "unknown move form").of_kind(Kind::Syntax)),
         };
         let mut path = Path::new();
         for (l, d) in coords {
@@ -141,6 +143,7 @@ impl Notation for Diag<'_, '_> {
                         self.board.height
                     ),
                 )
+                .of_kind(Kind::OffBoard)
             })?;
             path.push(sq);
         }
@@ -150,6 +153,7 @@ impl Notation for Diag<'_, '_> {
                 spot.pos(),
                 format!("{written}: {e}", written = crate::error::quote(written)),
             )
+            .of_kind(Kind::Syntax)
         })?;
         Ok(Move::Draughts(mv))
     }
@@ -216,7 +220,7 @@ fn diagonal(board: &Board) -> Result<(), Problem> {
     if board.has_diagonal() {
         Ok(())
     } else {
-        Err(Problem::whole(no_diagonal(board)))
+        Err(Problem::whole(no_diagonal(board)).of_kind(Kind::CannotWrite))
     }
 }
 
@@ -236,7 +240,7 @@ impl Spell for Diagonal {
 
     fn spell_ply(_: &(), board: &Board, ply: &Ply, out: &mut String) -> Result<(), Problem> {
         if !board.has_diagonal() {
-            return Err(Problem::whole(no_diagonal(board)));
+            return Err(Problem::whole(no_diagonal(board)).of_kind(Kind::CannotWrite));
         }
         spell(
             board,
@@ -255,10 +259,12 @@ fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
                 "square {} is not on the {}x{} board",
                 sq.0, board.width, board.height
             ))
+            .of_kind(Kind::CannotWrite)
         })?);
     }
-    m.check_shape()
-        .map_err(|e| Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))))?;
+    m.check_shape().map_err(|e| {
+        Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))).of_kind(Kind::CannotWrite)
+    })?;
     let compact = board.diag_compact();
     let letter = |l: u8| char::from(b'a' + l - 1);
     let digit = |d: u8, buf: &mut String| {

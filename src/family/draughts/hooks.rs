@@ -3,6 +3,7 @@
 //! [`crate::family::GameFamily`].
 
 use super::*;
+use crate::error::Kind;
 
 /// The draughts position a game starts from, if its setup gives one
 /// (`None` for a setup of another family, which a draughts game never has).
@@ -16,7 +17,7 @@ pub fn draughts_move(mv: &crate::family::any::Move) -> Result<&Move, crate::erro
         crate::family::any::Family::Draughts,
         crate::family::any::Move::as_draughts,
     )
-    .map_err(crate::error::Problem::whole)
+    .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::WrongFamily))
 }
 
 /// The draughts board of a game's variant, or the error a draughts writer gives for a
@@ -30,6 +31,7 @@ pub fn board_of(
             "a {} game cannot be written as {format}",
             variant.family().name()
         ))
+        .of_kind(Kind::WrongFamily)
     })
 }
 

@@ -12,6 +12,7 @@ pub mod play;
 pub mod rules;
 pub mod svg;
 
+use crate::error::Kind;
 use serde::{Deserialize, Serialize};
 
 use crate::family::dialect::{Dialect, Layout, Numbering};
@@ -191,13 +192,15 @@ pub fn spell_numbers(
 ) -> Result<(), crate::error::Problem> {
     m.check_shape().map_err(|e| {
         crate::error::Problem::whole(format!("{}: {e}", crate::error::quote(&m.key())))
+            .of_kind(Kind::CannotWrite)
     })?;
     for (i, &sq) in m.path.iter().enumerate() {
         if !board.contains(sq) {
             return Err(crate::error::Problem::whole(format!(
                 "square {} is not on the {}x{} board",
                 sq.0, board.width, board.height
-            )));
+            ))
+            .of_kind(Kind::CannotWrite));
         }
         if i > 0 {
             buf.push(if m.capture { sep } else { '-' });

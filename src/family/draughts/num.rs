@@ -154,15 +154,17 @@ impl Notation for Num<'_, '_> {
                     };
                     let sq = board.parse_square(&text[start..i]).map_err(|e| {
                         let e = if inferring { e + draughts::UNNAMED } else { e };
-                        Problem::at(mv.pos(start), e)
+                        Problem::at(mv.pos(start), e).of_kind(Kind::OffBoard)
                     })?;
                     path.push(sq);
                 }
             }
         }
         let m = DMove { path, capture };
-        m.check_shape()
-            .map_err(|e| Problem::at(mv.pos(0), format!("{}: {e}", crate::error::quote(text))))?;
+        m.check_shape().map_err(|e| {
+            Problem::at(mv.pos(0), format!("{}: {e}", crate::error::quote(text)))
+                .of_kind(Kind::Syntax)
+        })?;
         if self.choice.assumed && self.alpha_seen.is_none() {
             self.inference.add_move(&m.path, capture, mv.offset());
         }
@@ -233,7 +235,8 @@ impl container::Runs for Num<'_, '_> {
             self.inferred = Inferred::Needed;
             return Err(Problem::whole(
                 "no GameType tag: the board is inferred from the whole game",
-            ));
+            )
+            .of_kind(Kind::NotStreamed));
         }
         let mut run = Game::new(Variant::Draughts(self.choice.board));
         run.setup = from.clone();
@@ -361,13 +364,16 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
     let found = play::resolve_short(&board, setup.as_ref(), first, &line, at.len()).map_err(
         |(i, why)| {
             let (o, len) = at[i];
-            Some(Problem::at(
-                crate::codec::line_col(text, o),
-                format!(
-                    "{} (Russian short notation): {why}",
-                    crate::error::quote(&text[o..o + len])
-                ),
-            ))
+            Some(
+                Problem::at(
+                    crate::codec::line_col(text, o),
+                    format!(
+                        "{} (Russian short notation): {why}",
+                        crate::error::quote(&text[o..o + len])
+                    ),
+                )
+                .of_kind(Kind::UnreadNotation),
+            )
         },
     )?;
     // The record with every move written in full.
@@ -523,6 +529,7 @@ fn short_notation(text: &str, e: &Problem) -> Option<Problem> {
                 crate::error::quote(&token)
             ),
         )
+        .of_kind(Kind::UnreadNotation)
     })
 }
 

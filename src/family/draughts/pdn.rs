@@ -73,7 +73,8 @@ pub fn start(
     let (board, assumed) = match (named, game_type) {
         (Some(b), _) => (b, false),
         (None, Some(t)) => {
-            let b = Board::from_game_type(&t.value).map_err(|e| Problem::at(at("GameType"), e))?;
+            let b = Board::from_game_type(&t.value)
+                .map_err(|e| Problem::at(at("GameType"), e).of_kind(Kind::TagValue))?;
             if let Some(standard) = Board::preset(b.game_type) {
                 if standard != b {
                     warnings.push(Problem::at(
@@ -120,13 +121,17 @@ pub fn start(
         // board with a1 at the bottom left, settled with them.
         Some(t) if assumed && infer && fen_is_alphanumeric(&t.value) => Some(
             parse_fen(&t.value, &alpha_board(Board::INTERNATIONAL))
-                .map_err(|e| Problem::at(at("FEN"), e))?,
+                .map_err(|e| Problem::at(at("FEN"), e).of_kind(Kind::TagValue))?,
         ),
-        Some(t) if assumed && infer => Some(
-            parse_fen(&t.value, &Board::CANADIAN)
-                .map_err(|e| Problem::at(at("FEN"), format!("{e}{UNNAMED}")))?,
+        Some(t) if assumed && infer => {
+            Some(parse_fen(&t.value, &Board::CANADIAN).map_err(|e| {
+                Problem::at(at("FEN"), format!("{e}{UNNAMED}")).of_kind(Kind::TagValue)
+            })?)
+        }
+        Some(t) => Some(
+            parse_fen(&t.value, &board)
+                .map_err(|e| Problem::at(at("FEN"), e).of_kind(Kind::TagValue))?,
         ),
-        Some(t) => Some(parse_fen(&t.value, &board).map_err(|e| Problem::at(at("FEN"), e))?),
         None => None,
     };
     let to_move = setup.as_ref().and_then(|p| p.to_move);
@@ -318,7 +323,8 @@ impl Inference {
                 warning: Problem::whole(
                     "no GameType tag, and no move or FEN square to tell the board by: assumed \
                      international 10x10 (GameType 20; name the board with --variant)",
-                ),
+                )
+                .of_kind(Kind::BoardInferred),
                 misfits: self.misfits,
                 pick: usize::MAX,
                 largest: 0,
@@ -338,7 +344,7 @@ impl Inference {
         };
         let fitting = || (0..CANDIDATES.len()).filter(|&i| self.misfits[i] == best);
         let Some(pick) = fitting().min_by_key(|&i| key(i)) else {
-            return Err(Problem::whole("no board to read the game on"));
+            return Err(Problem::whole("no board to read the game on").of_kind(Kind::TagValue));
         };
         let (board, name, ..) = CANDIDATES[pick];
         if !board.contains(Square(largest)) {
@@ -347,7 +353,7 @@ impl Inference {
                 .parse_square(&largest.to_string())
                 .err()
                 .unwrap_or_default();
-            return Err(Problem::at(at, format!("{e}{UNNAMED}")));
+            return Err(Problem::at(at, format!("{e}{UNNAMED}")).of_kind(Kind::OffBoard));
         }
         let n = board.game_type;
         let message = if best > 0 {
@@ -373,7 +379,7 @@ impl Inference {
         }
         game.variant = Variant::Draughts(board);
         Ok(Settled {
-            warning: Problem::whole(message),
+            warning: Problem::whole(message).of_kind(Kind::BoardInferred),
             misfits: self.misfits,
             pick,
             largest,
@@ -448,7 +454,10 @@ pub fn judge_inferred(
     mut settled: Settled,
 ) -> Result<(), Problem> {
     let said = warnings.len();
-    let warning = std::mem::replace(&mut settled.warning, Problem::whole(String::new()));
+    let warning = std::mem::replace(
+        &mut settled.warning,
+        Problem::whole(String::new()).of_kind(Kind::BoardInferred),
+    );
     warnings.push(warning.of_kind(Kind::BoardInferred));
     let Err(mut e) = judge(game, text, spans, opts, warnings) else {
         return Ok(());
@@ -565,7 +574,7 @@ impl Setups {
             return;
         }
         if replayed {
-            warnings.retain(|w| w.kind != Some(Kind::NotReplayed));
+            warnings.retain(|w| w.kind != Kind::NotReplayed);
         }
         warnings.push(
             Problem::whole(format!(
@@ -780,10 +789,10 @@ pub fn settle_alpha(game: &mut Game, at: (usize, usize)) -> Result<Problem, Prob
 
 fn settle_alpha_board(game: &mut Game) -> Result<Problem, Problem> {
     let Some(&wide) = game.variant.as_draughts() else {
-        return Ok(Problem::whole("no board to read the game on"));
+        return Ok(Problem::whole("no board to read the game on").of_kind(Kind::BoardAssumed));
     };
     let Some(small) = Board::preset(ALPHA_8X8) else {
-        return Ok(Problem::whole("no board to read the game on"));
+        return Ok(Problem::whole("no board to read the game on").of_kind(Kind::BoardAssumed));
     };
     let on_small = |sq: Square| {
         wide.alpha(sq)
@@ -805,13 +814,15 @@ fn settle_alpha_board(game: &mut Game) -> Result<Problem, Problem> {
         // largest board kifu infers, whose squares this one may not have
         // (a FEN naming square 55 would be written as no board reads it).
         if let Some(t) = fen {
-            let pos = parse_fen(&t.value, &wide).map_err(Problem::whole)?;
+            let pos = parse_fen(&t.value, &wide)
+                .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
             game.setup = Some(Setup::Draughts(pos));
         }
         return Ok(Problem::whole(
             "alphanumeric squares and no GameType tag: read on a 10x10 board with a1 at the \
              bottom left, moves not replayed (name the board with --variant)",
-        ));
+        )
+        .of_kind(Kind::BoardAssumed));
     }
     fn rename(line: &mut Line, on: &dyn Fn(Square) -> Option<Square>) {
         for p in &mut line.plies {
@@ -834,7 +845,8 @@ fn settle_alpha_board(game: &mut Game) -> Result<Problem, Problem> {
         "alphanumeric squares within a1-h8 and no GameType tag: read as Russian draughts \
          8x8 (GameType {ALPHA_8X8}; Brazilian 26 and Czech 29 share its board: name the board \
          with --variant)"
-    )))
+    ))
+    .of_kind(Kind::BoardAssumed))
 }
 
 /// Whether a FEN tag's value gives no position: `[FEN "?"]` (lidraughts'
@@ -988,6 +1000,7 @@ pub fn replayed(
                 stop.why, stop.position
             ),
         )
+        .of_kind(Kind::IllegalMove)
     })
 }
 

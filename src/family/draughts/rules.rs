@@ -4,7 +4,7 @@
 //! Coordinates are computed in "White's view": column `c` from 1 at the left,
 //! row `r` from 1 at the bottom, as White sees the board.
 
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::family::any::Setup;
 use crate::family::draughts::hooks::draughts_move;
 use crate::family::draughts::{Board, Piece, Position, Square, SquareStyle};
@@ -727,9 +727,11 @@ pub fn check_game(game: &Game, board: &Board) -> Result<(), Problem> {
         return Err(Problem::whole(format!(
             "board {} is not one kifu can read",
             board.game_type_string()
-        )));
+        ))
+        .of_kind(Kind::TagValue));
     }
-    let bad = |n: u16| Problem::whole(format!("square {n} is not on the board"));
+    let bad =
+        |n: u16| Problem::whole(format!("square {n} is not on the board")).of_kind(Kind::OffBoard);
     if let Some(Setup::Draughts(p)) = &game.setup {
         for piece in p.white.iter().chain(&p.black) {
             if !board.contains(piece.square) {
@@ -740,13 +742,15 @@ pub fn check_game(game: &Game, board: &Board) -> Result<(), Problem> {
     fn line(l: &Line, board: &Board) -> Result<(), Problem> {
         for ply in &l.plies {
             let m = draughts_move(&ply.mv)?;
-            m.check_shape()
-                .map_err(|e| Problem::whole(format!("{}: {e}", crate::error::quote(&m.key()))))?;
+            m.check_shape().map_err(|e| {
+                Problem::whole(format!("{}: {e}", crate::error::quote(&m.key())))
+                    .of_kind(Kind::Syntax)
+            })?;
             if let Some(sq) = m.path.iter().find(|s| !board.contains(**s)) {
-                return Err(Problem::whole(format!(
-                    "square {} is not on the board",
-                    sq.0
-                )));
+                return Err(
+                    Problem::whole(format!("square {} is not on the board", sq.0))
+                        .of_kind(Kind::OffBoard),
+                );
             }
             for v in &ply.variations {
                 line(v, board)?;

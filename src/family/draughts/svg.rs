@@ -7,7 +7,7 @@
 //! crowned, and the squares of the last move marked. The positions are
 //! the replay's ([`play::main_line`]).
 
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::family::draughts::hooks::draughts_move;
 use crate::family::draughts::{play, Board, Piece, Square, SquareStyle};
 use crate::family::draw::{self, Diagram, Grid, View};
@@ -66,8 +66,9 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let board = *game
         .variant
         .as_draughts()
-        .ok_or_else(|| Problem::whole("not a draughts game"))?;
-    let positions = play::main_line(game).map_err(Problem::whole)?;
+        .ok_or_else(|| Problem::whole("not a draughts game").of_kind(Kind::WrongFamily))?;
+    let positions =
+        play::main_line(game).map_err(|e| Problem::whole(e).of_kind(Kind::CannotDraw))?;
     let cell = if board.width.max(board.height) > 10 {
         36.0
     } else {

@@ -240,6 +240,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             (e.line(), e.column()),
             format!("not an aagenielsen game record: {e}"),
         )
+        .of_kind(Kind::Document)
     })?;
     let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
     let decoded = decode_entities(&record.aage_game_type_name);
@@ -256,7 +257,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 "the game type {name} is not a tafl game: kifu reads aagenielsen.dk's tafl games alone",
                 name = crate::error::quote(name)
             ),
-        ));
+        ).of_kind(Kind::VariantUnplayed));
     }
     let options = opts.format.get::<Options>().cloned().unwrap_or_default();
     let mut warnings = Vec::new();
@@ -272,6 +273,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     name = crate::error::quote(name)
                 ),
             )
+            .of_kind(Kind::TagValue)
         })?,
     };
     if rules.is_none() {
@@ -383,7 +385,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             _ => read_move(
                 m,
                 dim,
-                &|_, e| Problem::at(place(), format!("move {}: {e}", i + 1)),
+                &|_, e| Problem::at(place(), format!("move {}: {e}", i + 1)).of_kind(Kind::Syntax),
                 &mut warnings,
             )?,
         };
@@ -442,12 +444,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let off_rules = warnings.iter().any(|w| {
         matches!(
             w.kind,
-            Some(
-                Kind::CaptureUnruled
-                    | Kind::CaptureUnlisted
-                    | Kind::PlayedOn
-                    | Kind::TimeoutPlayedOn
-            )
+            Kind::CaptureUnruled | Kind::CaptureUnlisted | Kind::PlayedOn | Kind::TimeoutPlayedOn
         )
     });
     if off_rules && first_error.is_none() {
@@ -456,15 +453,17 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         }
     }
     if let Some(e) = first_error {
-        warnings.push(Problem {
-            message: format!(
-                "the rules of {name} as kifu knows them refuse a move ({}): the moves are read without being checked",
-                e.message,
-                name = crate::error::quote(name)
-            ),
-            ..e
-        }
-        .of_kind(Kind::RulesRefused));
+        warnings.push(
+            Problem::at(
+                (e.line, e.col),
+                format!(
+                    "the rules of {name} as kifu knows them refuse a move ({}): the moves are read without being checked",
+                    e.message,
+                    name = crate::error::quote(name)
+                ),
+            )
+            .of_kind(Kind::RulesRefused),
+        );
         if let Variant::Tafl(board) = &mut game.variant {
             board.validated = false;
             board.rules = None;
@@ -787,7 +786,7 @@ mod tests {
 
     #[test]
     fn move_forms() {
-        let err = |_: usize, e: String| Problem::whole(e);
+        let err = |_: usize, e: String| Problem::whole(e).of_kind(Kind::Syntax);
         let mut w = Vec::new();
         let m = read_move("e2-d2xc2xd3", 11, &err, &mut w).unwrap();
         assert_eq!(m.step().unwrap().captures.len(), 2);

@@ -3,6 +3,7 @@
 //! the hooks of [`crate::family::GameFamily`].
 
 use super::*;
+use crate::error::Kind;
 
 /// What the tafl notations need of the position before a ply
 /// ([`crate::spell`]): the board, and the pieces on it where the rules
@@ -64,6 +65,7 @@ impl crate::family::spell::Replay for Positions {
                 "a {} game is not a tafl game",
                 game.family().name()
             ))
+            .of_kind(Kind::WrongFamily)
         })?;
         let start = board
             .rules
@@ -117,7 +119,8 @@ impl crate::family::hooks::GameFamily for Tafl {
         types: include_str!("schema.xsd"),
     };
     fn check(game: &crate::ir::Game, board: &Board) -> Result<(), crate::error::Problem> {
-        rules::check_game(game, board).map_err(crate::error::Problem::whole)
+        rules::check_game(game, board)
+            .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
     }
     fn key(mv: &Move, _loose: bool) -> String {
         mv.key()

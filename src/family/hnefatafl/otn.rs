@@ -228,6 +228,7 @@ fn syntax(text: &str, e: pest::error::Error<Rule>) -> Problem {
         line_col(text, offset),
         format!("expected {expected}, found {}", crate::error::quote(&found)),
     )
+    .of_kind(Kind::Syntax)
 }
 
 /// Where a line of a game being read is: the steps from the main line
@@ -262,7 +263,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let record = OtnParser::parse(Rule::record, text)
         .map_err(|e| syntax(text, e))?
         .next()
-        .ok_or_else(|| Problem::whole("an empty record"))?;
+        .ok_or_else(|| Problem::whole("an empty record").of_kind(Kind::Syntax))?;
     let pos = |p: &Pair<'_, Rule>| line_col(text, p.as_span().start());
     let mut tags = Vec::new();
     let mut preamble = Vec::new();
@@ -279,7 +280,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 let value = inner.next().map_or("", |p| p.as_str());
                 match key {
                     "rules" => {
-                        let r = Rules::parse(value).map_err(|e| Problem::at(at, e))?;
+                        let r = Rules::parse(value)
+                            .map_err(|e| Problem::at(at, e).of_kind(Kind::TagValue))?;
                         tags.push(Tag::new("Rules", r.preset_name().unwrap_or(value)));
                         rules = Some(r);
                     }
@@ -301,12 +303,13 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             (1, 1),
             "no `[rules:...]` tag: an OpenTafl record names its rules",
         )
+        .of_kind(Kind::TagValue)
     })?;
     // The game starts from its position tag, where it has one.
     for (at, t) in &positions {
         rules
             .at_position(std::slice::from_ref(t))
-            .map_err(|e| Problem::at(*at, e))?;
+            .map_err(|e| Problem::at(*at, e).of_kind(Kind::TagValue))?;
     }
     let dim = rules.dim;
     let first = if rules.attackers_first {
@@ -371,7 +374,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         ..
     }) = game.variant.as_tafl()
     {
-        let start = r.at_position(&game.tags).map_err(Problem::whole)?;
+        let start = r
+            .at_position(&game.tags)
+            .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
         let mut pos = Position::new(&start);
         let check = Letters {
             spots: &spots,
@@ -440,7 +445,8 @@ impl Letters<'_> {
                                     what(piece),
                                     pos.described(ply.side)
                                 ),
-                            ));
+                            )
+                            .of_kind(Kind::IllegalMove));
                         }
                         None if special => warnings.push(
                             Problem::at(
@@ -487,7 +493,7 @@ fn read_turn(
             Rule::otn_move => {
                 let start = p.as_span().start();
                 let m = read_move(p.as_str(), dim, &|off, e| {
-                    Problem::at(line_col(text, start + off), e)
+                    Problem::at(line_col(text, start + off), e).of_kind(Kind::Syntax)
                 })?;
                 moves.push(Record { start, ..m });
             }
@@ -502,6 +508,7 @@ fn read_turn(
             at,
             format!("turn {label}: {why}", label = crate::error::quote(label)),
         )
+        .of_kind(Kind::Syntax)
     };
     let address = label.trim_end_matches('.');
     let (place, t) = match address.rsplit_once('.') {
@@ -598,7 +605,8 @@ fn read_turn(
                 return Err(Problem::at(
                     line_col(text, r.start),
                     "a berserk record (`=`) continues a move of its turn, and none is before it",
-                ));
+                )
+                .of_kind(Kind::IllegalMove));
             };
             if prev.to != step.from {
                 return Err(Problem::at(
@@ -607,7 +615,8 @@ fn read_turn(
                         "a berserk record continues the piece on {}, not {}",
                         prev.to, step.from
                     ),
-                ));
+                )
+                .of_kind(Kind::IllegalMove));
             }
             prev.via.push(prev.to);
             prev.to = step.to;

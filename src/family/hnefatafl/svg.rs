@@ -7,7 +7,7 @@
 //! top when flipped). The positions are the rules' replay
 //! ([`rules::Position::play`]), from the start of the game's rules.
 
-use crate::error::Problem;
+use crate::error::{Kind, Problem};
 use crate::family::draw::{self, Diagram, Grid, View};
 use crate::family::hnefatafl::{rules, Move, Square};
 use crate::ir::Game;
@@ -92,7 +92,7 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let board = game
         .variant
         .as_tafl()
-        .ok_or_else(|| Problem::whole("not a tafl game"))?;
+        .ok_or_else(|| Problem::whole("not a tafl game").of_kind(Kind::WrongFamily))?;
     let rules = board
         .rules
         .as_ref()
@@ -100,7 +100,7 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         .ok_or_else(|| {
             Problem::whole(
                 "the game names no rules (a Rules tag, --from-opt rules=...): there is no start position to draw",
-            )
+            ).of_kind(Kind::CannotDraw)
         })?;
     let dim = rules.dim;
     let cell = (480.0 / f32::from(dim)).clamp(30.0, 56.0).round();
@@ -185,8 +185,10 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     for ply in &game.moves.plies {
         let step = ply.mv.as_tafl().and_then(Move::step);
         if let Some(step) = step {
-            pos.play(step, ply.side, false)
-                .map_err(|e| Problem::whole(format!("{}: {e}", ply.label(board.first_mover()))))?;
+            pos.play(step, ply.side, false).map_err(|e| {
+                Problem::whole(format!("{}: {e}", ply.label(board.first_mover())))
+                    .of_kind(Kind::CannotDraw)
+            })?;
         }
         d.frames.push(frame(&pos, step));
     }

@@ -139,16 +139,22 @@ pub fn board_from_tags(
 ) -> Result<(Option<u8>, Option<Rules>), Problem> {
     let find = |name: &str| find_tag(tags, name).map(|i| &tags[i]);
     let rules = match find("Rules") {
-        Some(t) => Some(Rules::named(&t.value).map_err(|e| Problem::at(at(&t.name), e))?),
+        Some(t) => Some(
+            Rules::named(&t.value)
+                .map_err(|e| Problem::at(at(&t.name), e).of_kind(Kind::TagValue))?,
+        ),
         None => opts.rules.clone(),
     };
     let board = match find("Board") {
-        Some(t) => Some(parse_board(&t.value).map_err(|e| Problem::at(at(&t.name), e))?),
+        Some(t) => Some(
+            parse_board(&t.value)
+                .map_err(|e| Problem::at(at(&t.name), e).of_kind(Kind::TagValue))?,
+        ),
         None => opts.board,
     };
     if let (Some(r), Some(t)) = (&rules, find("Position")) {
         r.at_position(std::slice::from_ref(t))
-            .map_err(|e| Problem::at(at(&t.name), e))?;
+            .map_err(|e| Problem::at(at(&t.name), e).of_kind(Kind::TagValue))?;
     }
     if let (Some(r), Some(b)) = (&rules, board) {
         if r.dim != b {
@@ -156,7 +162,8 @@ pub fn board_from_tags(
             return Err(Problem::at(
                 place,
                 format!("the board is {b}x{b}, and the rules are for {0}x{0}", r.dim),
-            ));
+            )
+            .of_kind(Kind::TagValue));
         }
     }
     Ok((rules.as_ref().map(|r| r.dim).or(board), rules))
@@ -201,7 +208,7 @@ impl Notation for Reader<'_> {
     fn read_move(&mut self, mv: MoveText<'_, Rule>) -> Result<Move, Problem> {
         self.moves.push(mv.offset());
         decode(mv.text(), self.dim, '-', &|at, e| {
-            Problem::at(mv.pos(at), e)
+            Problem::at(mv.pos(at), e).of_kind(Kind::Syntax)
         })
         .map(Move::Tafl)
     }
@@ -242,7 +249,9 @@ pub fn settle(
     if board.validated {
         if let Some(rules) = board.rules.clone() {
             let listing = rules::Listing::of(&game.moves, king_implied);
-            let start = rules.at_position(&game.tags).map_err(Problem::whole)?;
+            let start = rules
+                .at_position(&game.tags)
+                .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
             let mut pos = Position::new(&start);
             let place = |i: usize, e: String| match locate(i) {
                 Some(at) => Problem::at(at, e),
@@ -250,7 +259,7 @@ pub fn settle(
             };
             let mut notes = Vec::new();
             let completed = rules::replay(&mut game.moves, &mut pos, listing, &mut notes)
-                .map_err(|(i, e)| place(i, e))?;
+                .map_err(|(i, e)| place(i, e).of_kind(Kind::IllegalMove))?;
             warnings.extend(
                 notes
                     .into_iter()
@@ -409,7 +418,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         return Err(Problem::whole(format!(
             "a {} game cannot be written as tafl",
             game.family().name()
-        )));
+        ))
+        .of_kind(Kind::WrongFamily));
     };
     let (q, m) = (options.quarters, options.mirror);
     // Seen from another side, the rules' start position and the Position
@@ -463,7 +473,7 @@ impl Spell for Tafl {
         let t = ply
             .mv
             .of(crate::family::any::Family::Tafl, Move::as_tafl)
-            .map_err(Problem::whole)?;
+            .map_err(|e| Problem::whole(e).of_kind(Kind::WrongFamily))?;
         let (dim, q, m) = (before.board.dim, options.quarters, options.mirror);
         crate::family::hnefatafl::spell_move(t, out, &|s| s.transform(dim, q, m));
         Ok(())

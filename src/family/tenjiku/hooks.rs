@@ -4,6 +4,7 @@
 //! [`crate::family::GameFamily`].
 
 use super::*;
+use crate::error::Kind;
 
 /// The tenjiku replay as the notation spells from it ([`crate::spell`]):
 /// each move checked on the board before it ([`rules::walk_checked`]), or,
@@ -35,7 +36,7 @@ impl crate::family::spell::Replay for Positions {
                 }
             }
         })
-        .map_err(Problem::whole)?;
+        .map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?;
         failed.map_or(Ok(()), Err)
     }
 }
@@ -67,7 +68,9 @@ pub fn move_fields(
             crate::family::any::Move::as_tenjiku,
             out,
             |p, out| {
-                let c = p.claimed().map_err(Problem::whole)?;
+                let c = p
+                    .claimed()
+                    .map_err(|e| Problem::whole(e).of_kind(Kind::CannotWrite))?;
                 out.write(Written, |t| spell_claim(c, &short, t));
                 out.same(Canonical, Written);
                 if let Some(from) = c.from {
@@ -107,7 +110,7 @@ pub fn move_fields(
                 .ok();
         }
     })
-    .map_err(Problem::whole)?;
+    .map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?;
     Ok(())
 }
 
@@ -169,7 +172,8 @@ impl crate::family::hooks::GameFamily for Tenjiku {
         types: include_str!("schema.xsd"),
     };
     fn check(game: &crate::ir::Game, _: &Variant) -> Result<(), crate::error::Problem> {
-        rules::check_game(game).map_err(crate::error::Problem::whole)
+        rules::check_game(game)
+            .map_err(|e| crate::error::Problem::whole(e).of_kind(Kind::IllegalMove))
     }
     fn key(mv: &Ply, loose: bool) -> String {
         mv.key(loose)

@@ -77,8 +77,8 @@ impl Notation for Reader<'_> {
         let (setup, to_move) = match fen {
             None => (None, None),
             Some(tag) => {
-                let (board, side) =
-                    rules::parse_fen(&tag.value).map_err(|e| Problem::at(at("FEN"), e))?;
+                let (board, side) = rules::parse_fen(&tag.value)
+                    .map_err(|e| Problem::at(at("FEN"), e).of_kind(Kind::TagValue))?;
                 let fen = board.fen(side);
                 self.board = board;
                 (Some(Setup::Tenjiku(fen)), Some(side))
@@ -129,6 +129,7 @@ impl Notation for Reader<'_> {
                     at(),
                     format!("{} {text}: {why}", ply.label(crate::ir::Side::Black)),
                 )
+                .of_kind(Kind::IllegalMove)
             })?;
             // `x` onto an empty square, `-` onto an enemy piece (engines
             // write `7nx6k`): the move is what the board says.
@@ -179,7 +180,7 @@ const PLACEHOLDER: TMove = TMove {
 
 /// The error of a reader whose moves and plies do not pair up (a bug).
 fn mismatch() -> Problem {
-    Problem::whole("move count mismatch")
+    Problem::whole("move count mismatch").of_kind(Kind::Internal)
 }
 
 /// Decodes one move, which the grammar has matched; squares and pieces are
@@ -193,7 +194,7 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Claim, Problem> {
     let mut igui = None;
     let mut to: Vec<(bool, Square)> = Vec::new();
     let mut i = 0;
-    let err = |at: usize, msg: String| Problem::at(mv.pos(at), msg);
+    let err = |at: usize, msg: String| Problem::at(mv.pos(at), msg).of_kind(Kind::Syntax);
     let square_at = |i: usize| -> Result<(Square, usize), Problem> {
         let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
         let mut end = i + digits;
@@ -408,7 +409,8 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         return Err(Problem::whole(format!(
             "a {} game cannot be written as tenjiku",
             game.family().name()
-        )));
+        ))
+        .of_kind(Kind::WrongFamily));
     }
     // Spell every move, in the order the container writes them: on the
     // board, or (a game not replayed) as its text claimed it.
@@ -460,7 +462,9 @@ impl Spell for Hodges {
         ply: &IrPly,
         out: &mut String,
     ) -> Result<(), Problem> {
-        let labelled = |e: String| Problem::whole(format!("{} {e}", ply.label(Side::Black)));
+        let labelled = |e: String| {
+            Problem::whole(format!("{} {e}", ply.label(Side::Black))).of_kind(Kind::CannotWrite)
+        };
         let p = ply
             .mv
             .of(Family::Tenjiku, Move::as_tenjiku)

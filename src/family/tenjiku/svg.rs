@@ -150,7 +150,8 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
         Some(set) => Names::Letters(set),
         None => Names::Kanji,
     };
-    let mut board = rules::start_of(game).map_err(Problem::whole)?;
+    let mut board = rules::start_of(game)
+        .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::CannotDraw))?;
     let cell = 38.0;
     let grid = Grid {
         cols: 16,
@@ -204,7 +205,7 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
                 crate::family::any::Move::as_tenjiku,
             )
             .and_then(super::Ply::replayed)
-            .map_err(Problem::whole)?;
+            .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::WrongFamily))?;
         let fx = board.play(ply.side, m);
         // What it took, but where it now stands itself.
         let taken: Vec<Square> = fx

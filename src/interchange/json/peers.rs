@@ -87,10 +87,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Option<Result<Parsed, Problem>> {
         return None;
     };
     // Places in the PGN made of the record are no places of the record.
-    let unplaced = |p: Problem| Problem {
-        kind: p.kind,
-        ..Problem::whole(format!("{}: {}", peer.name(), p.message))
-    };
+    let unplaced =
+        |p: Problem| Problem::whole(format!("{}: {}", peer.name(), p.message)).of_kind(p.kind);
     Some(
         crate::family::chess::pgn::read(&pgn, opts)
             .map(|mut parsed| {

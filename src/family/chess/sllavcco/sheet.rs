@@ -117,7 +117,8 @@ fn chess_only(game: &Game) -> Result<(), Problem> {
         return Err(Problem::whole(format!(
             "a {} game cannot be written on a chess scoresheet",
             game.family().name()
-        )));
+        ))
+        .of_kind(Kind::WrongFamily));
     }
     Ok(())
 }
@@ -179,7 +180,8 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
             return Err(Problem::whole(format!(
                 "tag {} holds a line break, which a header field cannot",
                 t.name
-            )));
+            ))
+            .of_kind(Kind::CannotWrite));
         }
         let field = FIELDS
             .iter()
@@ -205,7 +207,8 @@ fn header(game: &Game, warnings: &mut Vec<Problem>) -> Result<Vec<(String, Strin
                     return Err(Problem::whole(format!(
                         "tag name {n} cannot be written as a header field",
                         n = crate::error::quote(n)
-                    )));
+                    ))
+                    .of_kind(Kind::CannotWrite));
                 }
                 if FIELDS.iter().any(|(f, _)| *f == n) {
                     warnings.push(
@@ -294,7 +297,8 @@ impl Grid {
                 return Err(Problem::whole(format!(
                     "move {}: two moves of one side in a row, which a scoresheet cannot hold",
                     ply.number
-                )));
+                ))
+                .of_kind(Kind::CannotWrite));
             }
             *renumbered |= ply.number != number;
             // The cells a ply fills are one or two neighbours: the ones before
@@ -319,9 +323,9 @@ impl Grid {
                 bounds,
             });
             if side == Side::Black {
-                number = number
-                    .checked_add(1)
-                    .ok_or_else(|| Problem::whole("move number too large"))?;
+                number = number.checked_add(1).ok_or_else(|| {
+                    Problem::whole("move number too large").of_kind(Kind::CannotWrite)
+                })?;
             }
             side = side.other();
             Ok(())
@@ -344,7 +348,8 @@ impl Grid {
 
 /// The end of the grid text so far, as a cell bound.
 fn grid_end(text: &str) -> Result<u32, Problem> {
-    u32::try_from(text.len()).map_err(|_| Problem::whole("a game too long for a scoresheet"))
+    u32::try_from(text.len())
+        .map_err(|_| Problem::whole("a game too long for a scoresheet").of_kind(Kind::CannotWrite))
 }
 
 /// The cells a ply fills, by column and the end of each in the grid text.
@@ -359,11 +364,12 @@ fn cells(
     pieces: Pieces,
     text: &mut String,
 ) -> Result<Filled, Problem> {
-    let (m, spelling) = match *ply_of(&ply.mv).map_err(Problem::whole)? {
-        CPly::Null => return Ok([None, None]),
-        CPly::Move(m) => (m, spelling),
-        CPly::Claimed(c) => (c.meaning(), c.spelling()),
-    };
+    let (m, spelling) =
+        match *ply_of(&ply.mv).map_err(|e| Problem::whole(e).of_kind(Kind::WrongFamily))? {
+            CPly::Null => return Ok([None, None]),
+            CPly::Move(m) => (m, spelling),
+            CPly::Claimed(c) => (c.meaning(), c.spelling()),
+        };
     let end = grid_end;
     let letter = |r: Role| pieces.symbol(r, ply.side);
     let (first, col) = match m.castle {
@@ -411,7 +417,8 @@ fn cell(
         return Err(Problem::whole(format!(
             "move {}: a departure file or rank off the board",
             ply.number
-        )));
+        ))
+        .of_kind(Kind::CannotWrite));
     }
     let rank = char::from(b'1' + m.to.rank());
     if m.role != Role::Pawn {
@@ -437,7 +444,8 @@ fn cell(
                 return Err(Problem::whole(format!(
                     "move {}: a pawn capture without the file it comes from",
                     ply.number
-                )))
+                ))
+                .of_kind(Kind::CannotWrite))
             }
         }
     } else {
@@ -448,7 +456,8 @@ fn cell(
             return Err(Problem::whole(format!(
                 "move {}: a pawn cannot become a pawn or a king",
                 ply.number
-            )))
+            ))
+            .of_kind(Kind::CannotWrite))
         }
         Some(p) => pieces.symbol(p, ply.side),
         None => rank,

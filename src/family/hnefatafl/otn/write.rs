@@ -67,10 +67,11 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         return Err(Problem::whole(format!(
             "a {} game cannot be written as otn",
             game.family().name()
-        )));
+        ))
+        .of_kind(Kind::WrongFamily));
     };
     let Some(rules) = &board.rules else {
-        return Err(Problem::whole(NO_RULES));
+        return Err(Problem::whole(NO_RULES).of_kind(Kind::CannotWrite));
     };
     let mut warnings = Vec::new();
     // Seen from another side, the rules' start position and the position
@@ -174,7 +175,9 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         start_comment(out, &mut warnings);
     }
     out.push('\n');
-    rules.at_position(&game.tags).map_err(Problem::whole)?;
+    rules
+        .at_position(&game.tags)
+        .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
     // Every move spelled where it stands, in the order the container
     // writes them (each ply, then its variations).
     let spelled = spell::spelled::<Otn>(game, &options, Lines::All)?;
@@ -211,13 +214,13 @@ impl Spell for Otn {
                 crate::family::any::Family::Tafl,
                 crate::family::any::Move::as_tafl,
             )
-            .map_err(Problem::whole)?;
+            .map_err(|e| Problem::whole(e).of_kind(Kind::WrongFamily))?;
         let Some(step) = m.step() else {
             out.push_str("---");
             return Ok(());
         };
         let Some(pos) = before.position else {
-            return Err(Problem::whole(NO_RULES));
+            return Err(Problem::whole(NO_RULES).of_kind(Kind::CannotWrite));
         };
         let dim = before.board.dim;
         let view = |s: Square| s.transform(dim, options.quarters, options.mirror);
@@ -422,10 +425,10 @@ impl Writer<'_> {
             }
             for (k, p) in turn.iter().enumerate() {
                 self.out.push(' ');
-                let text = self
-                    .spelled
-                    .get(places[i + k])
-                    .ok_or_else(|| Problem::whole("the spelling lost its place in the game"))?;
+                let text = self.spelled.get(places[i + k]).ok_or_else(|| {
+                    Problem::whole("the spelling lost its place in the game")
+                        .of_kind(Kind::Internal)
+                })?;
                 self.out.push_str(text);
                 self.dropped_mark(p);
             }
