@@ -144,7 +144,7 @@ def draughts_inferred(size):
 def draughts_diag_moves(size):
     def pair(i):
         a, b = 2 * i - 1, 2 * i
-        return f"{a}. DIAG1 DIAG2 {b}. DIAG3 DIAG4"
+        return f"{a}. e12 e09 {b}. e21 e90"
     return lines(size, pair, '[Event "memory"]\n[GameType "20"]\n[FEN "W:WK46:BK5"]\n\n')
 
 
