@@ -175,7 +175,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::coerceo::DIALECT),
         read: Some(coerceo::read),
         write: Some(coerceo::write),
-        stream: Some(coerceo::stream),
+        stream: None,
         runs: Some(coerceo::runs),
         spell: Some(spell::plies::<coerceo::Cgn>),
         framing: CONTAINER,

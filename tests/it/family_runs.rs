@@ -184,58 +184,6 @@ fn the_bundled_tafl_corpus_is_written_the_same_streamed_as_whole() {
     assert!(streamed > 0, "no record of the corpus read a run at a time");
 }
 
-/// A coerceo record of a white and a black piece going to and fro from
-/// the start, with comments, NAGs and variations (some nested) by turns.
-fn coerceo_record(plies: usize) -> String {
-    let mut text = String::from("[Event \"to and fro\"]\n\n");
-    let moves = ["3c-3e", "4b-3d", "3e-3c", "3d-4b"];
-    let other = ["5c-5a", "6d-5f", "5c-5a", "6d-5f"];
-    for i in 0..plies {
-        let n = i + 1;
-        text.push_str(&format!("{n}# {}", moves[i % 4]));
-        match i % 7 {
-            1 => text.push_str(" {a move} $1"),
-            3 => text.push_str(&format!(" ({n}# {})", other[i % 4])),
-            5 => text.push_str(&format!(
-                " ({n}# {} {{there}} ({n}# {}) ) {{after}}",
-                other[i % 4],
-                other[i % 4]
-            )),
-            _ => {}
-        }
-        text.push(' ');
-    }
-    text.push_str("*\n");
-    text
-}
-
-#[test]
-fn coerceo_records_are_written_the_same_streamed_as_whole() {
-    for plies in [1, 2, 9, 300] {
-        let text = coerceo_record(plies);
-        let (streamed, all) = streamed_records("coerceo", text.as_bytes(), false);
-        assert!(all == 1 && streamed == 1, "{streamed} of {all}\n{text}");
-        for to in ["coerceo"].into_iter().chain(INTERCHANGE) {
-            assert_same_both_ways("coerceo", to, text.as_bytes(), "to and fro");
-        }
-    }
-}
-
-#[test]
-fn the_bundled_coerceo_corpus_is_written_the_same_streamed_as_whole() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/coerceo");
-    let mut streamed = 0;
-    for file in common::files(&root, ".coerceo") {
-        let name = file.file_name().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read(&file).unwrap();
-        streamed += streamed_records("coerceo", &text, false).0;
-        for to in ["coerceo"].into_iter().chain(INTERCHANGE) {
-            assert_same_both_ways("coerceo", to, &text, &name);
-        }
-    }
-    assert!(streamed > 0, "no record of the corpus read a run at a time");
-}
-
 /// The command line: a long draughts-diag record (past the size records
 /// stream from) is written the same as when it is converted whole.
 #[test]
