@@ -37,7 +37,17 @@ Shapes (each a legal game, so that validation runs to its end):
   to and fro from a FEN (`46-41 5-10 41-46 10-5`), converted to
   draughts-diag;
 - draughts-inferred: the same without its GameType tag (the board inferred
-  from the moves).
+  from the moves);
+- draughts-diag-moves: the kings of draughts-moves in draughts-diag
+  (`gf5`-style moves), converted to draughts-diag;
+- coerceo-moves: coerceo, a white and a black piece going to and fro from
+  the start (`3c-3e 4b-3d 3e-3c 3d-4b`), converted to coerceo;
+- tafl-moves: tafl on brandubh's rules, an attacker and a defender going to
+  and fro from the start (`d2-e2 c4-c5 e2-d2 c5-c4`), converted to tafl;
+- tenjiku-moves: tenjiku, two kings alone going to and fro from a FEN
+  (`K-9o K-8b K-9p K-8a`), converted to tenjiku.
+
+`--to own,jsonl`: `own` is each shape's own output.
 """
 
 import argparse
@@ -131,6 +141,35 @@ def draughts_inferred(size):
     return lines(size, pair, '[Event "memory"]\n[FEN "W:WK46:BK5"]\n\n')
 
 
+def draughts_diag_moves(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return f"{a}. e12 e09 {b}. e21 e90"
+    return lines(size, pair, '[Event "memory"]\n[GameType "20"]\n[FEN "W:WK46:BK5"]\n\n')
+
+
+def coerceo_moves(size):
+    def pair(i):
+        a = 4 * i - 3
+        return f"{a}# 3c-3e {a + 1}# 4b-3d {a + 2}# 3e-3c {a + 3}# 3d-4b"
+    return lines(size, pair, '[Event "memory"]\n\n')
+
+
+def tafl_moves(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return f"{a}. d2-e2 c4-c5 {b}. e2-d2 c5-c4"
+    return lines(size, pair, '[Event "memory"]\n[Rules "brandubh"]\n\n')
+
+
+def tenjiku_moves(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return f"{a}. K-9o K-8b {b}. K-9p K-8a"
+    fen = "8,k,7/16/16/16/16/16/16/16/16/16/16/16/16/16/16/7,K,8 b"
+    return lines(size, pair, f'[Event "memory"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n')
+
+
 SHAPES = {
     "chess-moves": (chess_moves, "pgn", "pgn"),
     "chess-comments": (chess_comments, "pgn", "pgn"),
@@ -141,6 +180,10 @@ SHAPES = {
     "chess-tiny": (chess_tiny, "pgn", "pgn"),
     "draughts-moves": (draughts_moves, "draughts-num", "draughts-diag"),
     "draughts-inferred": (draughts_inferred, "draughts-num", "draughts-diag"),
+    "draughts-diag-moves": (draughts_diag_moves, "draughts-diag", "draughts-diag"),
+    "coerceo-moves": (coerceo_moves, "coerceo", "coerceo"),
+    "tafl-moves": (tafl_moves, "tafl", "tafl"),
+    "tenjiku-moves": (tenjiku_moves, "tenjiku", "tenjiku"),
 }
 
 
@@ -196,6 +239,7 @@ def main():
                         f.write(record + "\n")
                 size = len(record.encode())
                 for dst in (args.to.split(",") if args.to else [own]):
+                    dst = own if dst == "own" else dst
                     row = [name, dst, f"{size / MB:.1f} MB"]
                     for extra in ([], ["--no-validate"])[:1 if args.validated else 2]:
                         rss, said = peak(kifu, src, dst, path,

@@ -10,6 +10,8 @@
 //! [`Dialect`]: nothing here knows a family's tokens.
 
 pub mod fast;
+pub mod kept;
+pub mod notated;
 mod parens;
 pub mod repair;
 pub mod scan;

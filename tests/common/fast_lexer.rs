@@ -16,6 +16,7 @@ pub type Lexing = (&'static str, fn(&str) -> bool);
 
 pub const PGN: Lexing = ("pgn", pgn::lexed_fast);
 pub const NUM: Lexing = ("draughts-num", draughts_num::lexed_fast);
+pub const DIAG: Lexing = ("draughts-diag", kifu::family::draughts::diag::lexed_fast);
 
 /// Reads a record both ways and returns what each gave, as text.
 pub fn both(format: &str, text: &str) -> (String, String) {

@@ -68,6 +68,27 @@ fn a_long_record_to_any_output_takes_at_most_8_times_its_size_and_40_mb() {
     );
 }
 
+/// Issue 34: a long record of each family beside chess and draughts-num
+/// (draughts-diag and tafl read a run at a time; coerceo and tenjiku are
+/// read whole, and are not measured here) to its own notation and to jsonl takes at most 8 times
+/// its size and 40 MB, validated and not.
+#[test]
+fn a_long_record_of_any_family_takes_at_most_8_times_its_size_and_40_mb() {
+    assert_eq!(
+        measured(&[
+            "--max-ratio",
+            "8",
+            "--plus",
+            "40",
+            "--to",
+            "own,jsonl",
+            "--shapes",
+            "draughts-diag-moves,tafl-moves",
+        ]),
+        2 * 2
+    );
+}
+
 /// Issue 34: a long record drawn (`svg`: the position asked for kept, the
 /// runs before it passing by) takes at most 8 times its size and 40 MB,
 /// validated (without its moves replayed there is no position to draw).

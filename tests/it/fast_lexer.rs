@@ -10,7 +10,7 @@ use kifu::family::chess::pgn;
 use kifu::family::draughts::num as draughts_num;
 use proptest::prelude::*;
 
-use crate::common::fast_lexer::{both, check_dir, NUM, PGN};
+use crate::common::fast_lexer::{both, check_dir, check_file, DIAG, NUM, PGN};
 
 #[test]
 fn fast_lexer_reads_the_bundled_corpus_as_the_grammar_does() {
@@ -19,6 +19,11 @@ fn fast_lexer_reads_the_bundled_corpus_as_the_grammar_does() {
     assert!(all > 0 && fast > 0, "chess: {fast} of {all}");
     let (all, fast) = check_dir(NUM, &corpus.join("draughts"), ".pdn");
     assert!(all > 0 && fast > 0, "draughts: {fast} of {all}");
+    let (all, fast) = crate::common::files(&corpus.join("draughts"), ".diag.pdn")
+        .iter()
+        .map(|p| check_file(DIAG, p))
+        .fold((0, 0), |(a, f), (x, y)| (a + x, f + y));
+    assert!(all > 0 && fast > 0, "draughts-diag: {fast} of {all}");
 }
 
 #[test]
@@ -189,6 +194,37 @@ proptest! {
         prop_assert_eq!(a, b, "record: {:?}", record);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    /// Every form of diagonal coordinates (`f45`, `gf5`, `e8g6x`, `f11-g11`,
+    /// `f4f5`...), glued to what may follow them, read the same by the
+    /// lexer (its `form_of`) and the grammar.
+    #[test]
+    fn fast_lexer_and_grammar_agree_on_any_diag_movetext(
+        record in records(DIAG_PLAIN, DIAG_TRAPS, "[Event \"e\"]\n[GameType \"20\"]\n"),
+        glued in "[a-z0-9x:\\- ]{0,12}",
+    ) {
+        let (a, b) = both("draughts-diag", &record);
+        prop_assert_eq!(a, b, "record: {:?}", record);
+        let record = format!("[GameType \"20\"]\n\n1. {glued} *");
+        let (a, b) = both("draughts-diag", &record);
+        prop_assert_eq!(a, b, "record: {:?}", record);
+    }
+}
+
+/// Diagonal movetext the lexer reads.
+const DIAG_PLAIN: &[&str] = &[
+    "1.", "2.", "12.", "1...", "f45", "gf5", "e8g6x", "eg8x", "f46x", "f6x", "e8g6i6x", "f4f5",
+    "f11-g11", "e8xg6", "e8:g6", "f4-f5", "a1", "!", "?!", "$3", "{c}", "(", ")", ";l\n", "*",
+    "2-0", "0-2", "1-1",
+];
+
+/// Traps for the diagonal lexer.
+const DIAG_TRAPS: &[&str] = &[
+    "f4", "f45xx", "f456", "z45", "F45", "f4-", "f4-g", "x", "32-28", "f45g", "f4f5f6", "e8g6i",
+    "(!)", "}", "…", "[", "3",
+];
 
 /// Draughts movetext the lexer reads.
 const DRAUGHTS_PLAIN: &[&str] = &[

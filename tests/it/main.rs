@@ -44,6 +44,7 @@ mod draughts_corpus;
 mod draughts_rules;
 mod draughts_variants;
 mod draughts_world;
+mod family_runs;
 mod fast_lexer;
 mod fen_column;
 mod floors;

@@ -49,6 +49,29 @@ struct Reader<'o> {
     unknown: Vec<Problem>,
     /// The game the tags name.
     game: Kind,
+    /// What a record read a run at a time replays its runs with
+    /// ([`container::Runs`]); `None` when it is read whole.
+    runs: Option<Replaying<'o>>,
+}
+
+/// The replay of a record read a run at a time: how it lists what its
+/// turns caused and what an exchange takes (both known from every move
+/// before the first run), the lines open with the position each goes on
+/// from, and what the replay said so far.
+struct Replaying<'l> {
+    /// How the record lists what its turns caused.
+    listing: rules::Listing,
+    /// The tiles an exchange takes: the record's first exchange's.
+    cost: u8,
+    /// The lines open, the main line's first.
+    lines: &'l std::cell::RefCell<container::kept::OpenLines<Position<'static>>>,
+    /// How many plies the runs so far held.
+    handed: usize,
+    /// What the replay said, each with its place among them in the
+    /// whole game's replay (a ply's after its variations').
+    said: Vec<((usize, std::cmp::Reverse<usize>), Problem)>,
+    /// Runs were read.
+    ran: bool,
 }
 
 impl Notation for Reader<'_> {
@@ -66,10 +89,18 @@ impl Notation for Reader<'_> {
                 .map_err(|e| Problem::at(at(&t.name), e).of_kind(crate::error::Kind::TagValue))?;
         }
         let mut to_move = None;
+        let mut start = None;
         if let Some(t) = find("Position") {
             let pos = Position::parse(&t.value)
                 .map_err(|e| Problem::at(at(&t.name), e).of_kind(crate::error::Kind::TagValue))?;
             to_move = Some(pos.to_move);
+            start = Some(pos);
+        }
+        if let Some(runs) = self.runs.as_ref().filter(|_| !self.opts.no_validate) {
+            // The position the main line's runs start from.
+            let mut start = start.unwrap_or_else(|| Position::start(self.game));
+            start.cost = runs.cost;
+            runs.lines.borrow_mut().top()?.pos = Some(start);
         }
         Ok(Start {
             variant: Variant::Coerceo(Board {
@@ -91,6 +122,25 @@ impl Notation for Reader<'_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        if let Some(runs) = self.runs.as_mut().filter(|r| r.ran) {
+            // Every move was read (and replayed) in its run.
+            if self.opts.no_validate {
+                warnings.append(&mut self.unknown);
+                warnings.push(
+                    Problem::whole(rules::UNREPLAYED).of_kind(crate::error::Kind::NotReplayed),
+                );
+                return Ok(());
+            }
+            if runs.lines.borrow().unordered {
+                return Err(Problem::whole(
+                    "a variation of a ply the replay said something of: read whole",
+                )
+                .of_kind(crate::error::Kind::NotStreamed));
+            }
+            runs.said.sort_by_key(|(place, _)| *place);
+            warnings.extend(runs.said.drain(..).map(|(_, p)| p));
+            return Ok(());
+        }
         // (A Result tag that contradicts the movetext is the container's
         // warning, for every notation.)
         if self.opts.no_validate {
@@ -128,6 +178,277 @@ impl Notation for Reader<'_> {
         }
         Ok(())
     }
+}
+
+impl container::Runs for Reader<'_> {
+    fn start_position(&self) -> Option<crate::family::Setup> {
+        None
+    }
+
+    fn run(
+        &mut self,
+        plies: Vec<Ply>,
+        _from: &Option<crate::family::Setup>,
+        _depth: usize,
+    ) -> Result<(Game, Option<crate::family::Setup>), Problem> {
+        let runs = self
+            .runs
+            .as_mut()
+            .ok_or_else(|| Problem::whole("a run of a record read whole").of_kind(crate::error::Kind::Internal))?;
+        runs.ran = true;
+        let mut run = Game::new(Variant::Coerceo(Board {
+            game: self.game,
+            validated: !self.opts.no_validate,
+        }));
+        run.moves.plies = plies;
+        let n = run.moves.ply_count();
+        let moves: Vec<(usize, Vec<usize>)> = self.moves.drain(..n.min(self.moves.len())).collect();
+        let base = runs.handed;
+        runs.handed += n;
+        if self.opts.no_validate {
+            return Ok((run, None));
+        }
+        let (listing, cell) = (runs.listing, runs.lines);
+        let mut lines = cell.borrow_mut();
+        let top = lines.top()?;
+        let mut pos = top
+            .pos
+            .take()
+            .ok_or_else(|| Problem::whole("a run with no position").of_kind(crate::error::Kind::Internal))?;
+        // The run starts where the last one left: its Position tag, for
+        // what draws it.
+        run.tags.push(Tag::new("Position", pos.text()));
+        let replay = |line: &mut crate::ir::Line, pos: &mut Position<'static>, notes: &mut _| {
+            rules::replay(line, pos, listing, notes).map_err(|(_, e)| Problem::whole(e).of_kind(crate::error::Kind::IllegalMove))
+        };
+        // The position before the last ply is kept: a variation of it
+        // starts there.
+        let last = run.moves.plies.pop();
+        let mut notes = Vec::new();
+        replay(&mut run.moves, &mut pos, &mut notes)?;
+        let before = run.moves.ply_count();
+        top.before_last = Some(pos.clone());
+        top.noted = false;
+        if let Some(last) = last {
+            let mut one = crate::ir::Line {
+                plies: vec![last],
+                ..crate::ir::Line::default()
+            };
+            let mut said = Vec::new();
+            replay(&mut one, &mut pos, &mut said)?;
+            // (Its own notes: the first ply of the line; the others are
+            // its variations'.)
+            top.noted = said.iter().any(|n| n.index == 0);
+            notes.extend(said.into_iter().map(|mut n| {
+                n.index += before;
+                n
+            }));
+            run.moves.plies.append(&mut one.plies);
+        }
+        top.pos = Some(pos);
+        drop(lines);
+        // Where each ply's variations end, in the order written.
+        let mut ends = Vec::with_capacity(n);
+        subtree_ends(&run.moves, &mut ends);
+        let text = self.text;
+        for note in notes {
+            let place = moves.get(note.index).map(|(at, parts)| {
+                let at = note.action.and_then(|a| parts.get(a)).unwrap_or(at);
+                crate::codec::line_col(text, *at)
+            });
+            let p = match place {
+                Some(at) => Problem::at(at, note.message),
+                None => Problem::whole(note.message),
+            };
+            let end = ends.get(note.index).copied().unwrap_or(note.index);
+            runs.said.push((
+                (base + end, std::cmp::Reverse(base + note.index)),
+                p.of_kind(note.kind),
+            ));
+        }
+        Ok((run, None))
+    }
+}
+
+/// The index of the last ply of each ply's variations (its own where it
+/// has none), the plies in the order written (each before its
+/// variations), appended to `out`.
+fn subtree_ends(line: &crate::ir::Line, out: &mut Vec<usize>) {
+    for ply in &line.plies {
+        let at = out.len();
+        out.push(at);
+        for v in &ply.variations {
+            subtree_ends(v, out);
+        }
+        out[at] = out.len() - 1;
+    }
+}
+
+/// What a move's text (the grammar's `co_move`) says of the record: that
+/// it lists what a turn caused (a capture not an exchange's piece, or a
+/// removal), and the tiles its first exchange takes.
+fn consequences(text: &str) -> (bool, Option<u8>) {
+    let (mut lists, mut cost) = (false, None);
+    let mut after_exchange = false;
+    for (k, part) in text
+        .split(char::is_whitespace)
+        .filter(|p| !p.is_empty())
+        .enumerate()
+    {
+        let b = part.as_bytes();
+        let exchange = match b {
+            b"T" => Some(1),
+            b"TT" => Some(2),
+            _ => None,
+        };
+        match b {
+            [b'x', ..] if k > 0 => lists |= !after_exchange,
+            [b'T', b'0'..=b'9', ..] if k > 0 => lists = true,
+            _ => {}
+        }
+        cost = cost.or(exchange);
+        after_exchange = exchange.is_some();
+    }
+    (lists, cost)
+}
+
+/// The length of a ply at the start of `b`, as the grammar's `co_move`
+/// reads it (its choices tried in order, each repetition as long as it
+/// goes, as a PEG does): a step or an exchange, then its actions after
+/// blanks; or a lone capture or removal (which the reader refuses).
+fn co_len(b: &[u8]) -> Option<usize> {
+    let digits = |i: usize| {
+        b.get(i..)
+            .map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count())
+    };
+    // `co_end`: no letter, digit, `-` or `+` follows.
+    let end = |i: usize| {
+        b.get(i)
+            .is_none_or(|&c| !(c.is_ascii_alphanumeric() || c == b'-' || c == b'+'))
+            .then_some(i)
+    };
+    let field = |i: usize| {
+        let d = digits(i);
+        (d > 0 && b.get(i + d).is_some_and(u8::is_ascii_alphabetic)).then_some(i + d + 1)
+    };
+    let step = |i: usize| {
+        let j = field(i)?;
+        (b.get(j) == Some(&b'-')).then_some(())?;
+        end(field(j + 1)?)
+    };
+    let capture = |i: usize| {
+        (b.get(i) == Some(&b'x')).then_some(())?;
+        end(field(i + 1)?)
+    };
+    let removal = |i: usize| {
+        (b.get(i) == Some(&b'T')).then_some(())?;
+        let d = digits(i + 1);
+        (d > 0).then_some(())?;
+        end(i + 1 + d)
+    };
+    // `("TT" | "T") ~ co_end`: a `TT` that is not followed by its end is
+    // no exchange (the choice is not tried again with `T`).
+    let exchange = |i: usize| {
+        if b.get(i..).is_some_and(|r| r.starts_with(b"TT")) {
+            end(i + 2)
+        } else if b.get(i) == Some(&b'T') {
+            end(i + 1)
+        } else {
+            None
+        }
+    };
+    let gap = |i: usize| {
+        let n = b.get(i..).map_or(0, |r| {
+            r.iter()
+                .take_while(|&&c| container::fast::is_space(c))
+                .count()
+        });
+        (n > 0).then_some(i + n)
+    };
+    let action = |i: usize| capture(i).or_else(|| removal(i)).or_else(|| exchange(i));
+    match step(0).or_else(|| exchange(0)) {
+        Some(mut i) => {
+            while let Some(j) = gap(i).and_then(action) {
+                i = j;
+            }
+            Some(i)
+        }
+        None => capture(0).or_else(|| removal(0)),
+    }
+}
+
+/// What the fast lexer needs to read coerceo.
+const LEXING: container::fast::Lexing = container::fast::Lexing { move_len: co_len };
+
+/// Reads one record a run at a time ([`crate::codec::StreamFn`]): its
+/// moves replayed a run at a time from the position the last run left,
+/// kept typed; how the record lists what its turns caused and what its
+/// exchanges take are found first, from every move, by the fast lexer.
+/// What the replay says of a ply it says after what it says of the ply's
+/// variations, as the whole game's replay does (where a variation opens
+/// on a ply it said something of, the record is read whole).
+pub fn stream(
+    text: &str,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem> {
+    if opts.grammar_only {
+        return Ok(None);
+    }
+    let Some((_, mut movetext)) = container::fast::lex_tags(text, LEXING, &DIALECT) else {
+        return Ok(None);
+    };
+    let (mut lists, mut cost) = (false, None);
+    if !opts.no_validate {
+        let mut tokens: Vec<container::Token<'_, Rule>> = Vec::new();
+        loop {
+            tokens.clear();
+            let Some(done) = movetext.fill::<true, Rule>(&mut tokens, 4096) else {
+                return Ok(None);
+            };
+            for t in &tokens {
+                if let container::Token::Move(m, ..) = t {
+                    let (l, c) = consequences(m);
+                    lists |= l;
+                    cost = cost.or(c);
+                }
+            }
+            if done {
+                break;
+            }
+        }
+    }
+    let lines = std::cell::RefCell::new(container::kept::OpenLines::new(None));
+    let mut reader = Reader {
+        opts,
+        text,
+        moves: Vec::new(),
+        unknown: Vec::new(),
+        game: Kind::Laurentius,
+        runs: Some(Replaying {
+            listing: if lists {
+                rules::Listing::All
+            } else {
+                rules::Listing::None
+            },
+            cost: cost.unwrap_or(2),
+            lines: &lines,
+            handed: 0,
+            said: Vec::new(),
+            ran: false,
+        }),
+    };
+    let mut follow = |piece: crate::codec::Piece<'_>| {
+        lines.borrow_mut().follow(&piece);
+        each(piece)
+    };
+    container::stream_record(text, opts, LEXING, &mut reader, &mut follow)
+}
+
+/// Whether the fast lexer reads this record (every coerceo record is read
+/// by the grammar whole; a run at a time, by the lexer).
+pub fn lexed_fast(text: &str) -> bool {
+    container::fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
 }
 
 /// Reads one ply, which the grammar has matched: its parts, separated by
@@ -238,6 +559,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         moves: Vec::new(),
         unknown: Vec::new(),
         game: Kind::Laurentius,
+        runs: None,
     };
     let parse = |t| CoerceoParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
@@ -283,49 +605,68 @@ impl FormatOptions for Options {
 
 /// Writes one game in the layout its options name (`text` by default).
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
-    let options = opts.format.get::<Options>().copied().unwrap_or_default();
-    write_layout(game, options.layout, out)
+    crate::codec::write_runs(runs(opts), game, out)
 }
 
-/// Writes one game in a layout of [`DIALECT`] (`DIALECT.layout("columns")`).
-pub fn write_layout(
-    game: &Game,
-    layout: Layout,
-    out: &mut String,
-) -> Result<Vec<Problem>, Problem> {
-    if game.family() != Family::Coerceo {
-        return Err(Problem::whole(format!(
-            "a {} game cannot be written as coerceo",
-            game.family().name()
-        ))
-        .of_kind(crate::error::Kind::WrongFamily));
+/// The writer of a game a run at a time ([`crate::codec::RunsFn`]), in
+/// the layout its options name.
+pub fn runs(opts: &WriteOptions) -> Box<dyn crate::codec::RunWriter> {
+    let options = opts.format.get::<Options>().copied().unwrap_or_default();
+    container::notated::runs(Written(options.layout))
+}
+
+/// The error of a game of another family.
+fn coerceo_only(game: &Game) -> Result<(), Problem> {
+    if game.family() == Family::Coerceo {
+        return Ok(());
     }
-    let style = Style {
-        glyphs_as_nags: false,
-        layout,
-    };
-    // The Variant tag says the board: Ocius's is written, Laurentius's
-    // (the default) kept where the record had it.
-    let kind = game
-        .variant
-        .as_coerceo()
-        .map_or(Kind::Laurentius, |b| b.game);
-    let mut tags = std::borrow::Cow::Borrowed(game.tags.as_slice());
-    let backing = match kind {
-        Kind::Laurentius => Backing::Nothing {
-            reads_as_nothing: &|v| Kind::parse(v) == Ok(Kind::Laurentius),
-        },
-        Kind::Ocius => Backing::Value {
-            agrees: &|v| Kind::parse(v) == Ok(Kind::Ocius),
-            value: &|| Kind::Ocius.name().to_string(),
-        },
-    };
-    back_tag(&mut tags, "Variant", backing);
-    // A ply is spelled from its own parts alone, wherever it stands: each
-    // where the container writes it.
-    container::write(game, &tags, out, &DIALECT, style, |ply, buf| {
-        Cgn::spell_ply(&(), (), ply, buf)
-    })
+    Err(Problem::whole(format!(
+        "a {} game cannot be written as coerceo",
+        game.family().name()
+    ))
+    .of_kind(crate::error::Kind::WrongFamily))
+}
+
+/// Coerceo written in a layout ([`container::notated`]).
+struct Written(Layout);
+
+impl container::notated::Notated for Written {
+    const DIALECT: &'static Dialect = &DIALECT;
+
+    fn style(&self) -> Style {
+        Style {
+            glyphs_as_nags: false,
+            layout: self.0,
+        }
+    }
+
+    fn tags<'g>(&self, game: &'g Game) -> Result<std::borrow::Cow<'g, [Tag]>, Problem> {
+        coerceo_only(game)?;
+        // The Variant tag says the board: Ocius's is written, Laurentius's
+        // (the default) kept where the record had it.
+        let kind = game
+            .variant
+            .as_coerceo()
+            .map_or(Kind::Laurentius, |b| b.game);
+        let mut tags = std::borrow::Cow::Borrowed(game.tags.as_slice());
+        let backing = match kind {
+            Kind::Laurentius => Backing::Nothing {
+                reads_as_nothing: &|v| Kind::parse(v) == Ok(Kind::Laurentius),
+            },
+            Kind::Ocius => Backing::Value {
+                agrees: &|v| Kind::parse(v) == Ok(Kind::Ocius),
+                value: &|| Kind::Ocius.name().to_string(),
+            },
+        };
+        back_tag(&mut tags, "Variant", backing);
+        Ok(tags)
+    }
+
+    fn spell(&mut self, run: &Game) -> Result<crate::family::spell::Spelled, Problem> {
+        coerceo_only(run)?;
+        // A ply is spelled from its own parts alone, wherever it stands.
+        crate::family::spell::spelled::<Cgn>(run, &(), crate::family::spell::Lines::All)
+    }
 }
 
 /// Coerceo game notation ([`crate::spell`]): a ply's step, then its

@@ -8,10 +8,11 @@
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
+use crate::container::fast::Lexing;
 use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Kind;
 use crate::error::Problem;
-use crate::family::any::Move;
+use crate::family::any::{Move, Setup, Variant};
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, BoardChoice};
 use crate::family::draughts::{Board, Move as DMove, Path, DIALECT};
@@ -41,12 +42,17 @@ struct Diag<'o, 't> {
     board: Board,
     /// Where each move was written (offset and length), in reading order.
     spans: draughts::Spans,
+    /// The game's setup, where its main line starts when it is read a run
+    /// at a time.
+    setup: Option<Setup>,
+    /// Runs were read ([`container::Runs`]): every move was judged in its
+    /// run.
+    runs: bool,
 }
 
 impl Notation for Diag<'_, '_> {
     type Rule = Rule;
     const DIALECT: &'static Dialect = &DIALECT;
-    const MOVE_PAIR: bool = true;
 
     fn start(
         &mut self,
@@ -70,6 +76,7 @@ impl Notation for Diag<'_, '_> {
             );
         }
         self.board = board;
+        self.setup = start.setup.clone();
         Ok(start)
     }
 
@@ -77,17 +84,13 @@ impl Notation for Diag<'_, '_> {
         let spot = mv.spot();
         let written = mv.text();
         self.spans.push(mv.offset(), written.len());
-        let form = mv
-            .into_pair()
-            .ok_or_else(|| {
-                Problem::at(spot.pos(), "a move read without the grammar").of_kind(Kind::Internal)
-            })?
-            .into_inner()
-            .next()
-            .ok_or_else(|| Problem::at(spot.pos(), "empty move").of_kind(Kind::Syntax))?;
-        // Each form is one atomic pair whose text the grammar has checked:
+        let form = form_of(written.as_bytes())
+            .filter(|&(_, len)| len == written.len())
+            .map(|(form, _)| form)
+            .ok_or_else(|| Problem::at(spot.pos(), "unknown move form").of_kind(Kind::Syntax))?;
+        // Each form is a text the grammar (or [`form_of`]) has checked:
         // decode it by position. Letters count from `a` = 1; digit 0 is 10.
-        let b = form.as_str().as_bytes();
+        let b = written.as_bytes();
         let letter = |c: u8| i32::from(c - b'a') + 1;
         let digit = |c: u8| match c - b'0' {
             0 => 10,
@@ -98,11 +101,10 @@ impl Notation for Diag<'_, '_> {
                 .map(|c| (letter(c[0]), digit(c[1])))
                 .collect()
         };
-        let (coords, capture) = match form.as_rule() {
-            Rule::ddiag_full => {
-                let text = form.as_str();
-                let capture = text.contains(['x', ':']);
-                let coords = text
+        let (coords, capture) = match form {
+            Form::Full => {
+                let capture = written.contains(['x', ':']);
+                let coords = written
                     .split(['-', 'x', ':'])
                     .map(|sq| {
                         let d = match sq[1..].parse::<i32>() {
@@ -115,21 +117,20 @@ impl Notation for Diag<'_, '_> {
                     .collect();
                 (coords, capture)
             }
-            Rule::ddiag_squares_x => (pairs_of(&b[..b.len() - 1]), true),
-            Rule::ddiag_two => (pairs_of(b), false),
-            Rule::ddiag_one_x => {
+            Form::SquaresX => (pairs_of(&b[..b.len() - 1]), true),
+            Form::Two => (pairs_of(b), false),
+            Form::OneX => {
                 let sq = (letter(b[0]), digit(b[1]));
                 (vec![sq, sq], true)
             }
-            Rule::ddiag_letter_line => {
+            Form::LetterLine => {
                 let l = letter(b[0]);
                 (vec![(l, digit(b[1])), (l, digit(b[2]))], b.len() > 3)
             }
-            Rule::ddiag_digit_line => {
+            Form::DigitLine => {
                 let d = digit(b[2]);
                 (vec![(letter(b[0]), d), (letter(b[1]), d)], b.len() > 3)
             }
-            _ => return Err(Problem::at(spot.pos(), "unknown move form").of_kind(Kind::Syntax)),
         };
         let mut path = Path::new();
         for (l, d) in coords {
@@ -159,9 +160,114 @@ impl Notation for Diag<'_, '_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        if self.runs {
+            // Every move was judged in its run.
+            if self.opts.no_validate {
+                warnings.push(Problem::whole(draughts::UNREPLAYED).of_kind(Kind::NotReplayed));
+            }
+            return Ok(());
+        }
         draughts::judge(game, self.text, &self.spans, self.opts, warnings)
     }
 }
+
+impl container::Runs for Diag<'_, '_> {
+    fn start_position(&self) -> Option<Setup> {
+        self.setup.clone()
+    }
+
+    fn run(
+        &mut self,
+        plies: Vec<Ply>,
+        from: &Option<Setup>,
+        _depth: usize,
+    ) -> Result<(Game, Option<Setup>), Problem> {
+        self.runs = true;
+        let mut run = Game::new(Variant::Draughts(self.board));
+        run.setup = from.clone();
+        run.moves.plies = plies;
+        let moves = run.moves.ply_count();
+        let after = draughts::replayed(&run, self.text, &self.spans, self.opts, true)?;
+        self.spans.forget(moves);
+        Ok((run, after.map(Setup::Draughts)))
+    }
+}
+
+/// A form of a move in diagonal coordinates: the rule of
+/// `grammars/draughts_diag.pest` that reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `ddiag_full`: squares joined by `-`, `x` or `:` (`f11-g11`).
+    Full,
+    /// `ddiag_squares_x`: a capture with its squares (`e8g6x`).
+    SquaresX,
+    /// `ddiag_two`: two squares (`f4f5`).
+    Two,
+    /// `ddiag_letter_line`: along a letter line (`f45`, `f46x`).
+    LetterLine,
+    /// `ddiag_digit_line`: along a digit line (`gf5`, `eg8x`).
+    DigitLine,
+    /// `ddiag_one_x`: a capture ending where it began (`f6x`).
+    OneX,
+}
+
+/// The form of the move at the start of `b` and its length, as the
+/// grammar's `ddiag_move` reads it (its forms tried in its order, each
+/// repetition as long as it goes, as a PEG does); `None` where none reads.
+fn form_of(b: &[u8]) -> Option<(Form, usize)> {
+    let letter = |i: usize| b.get(i).is_some_and(|c| (b'a'..=b'w').contains(c));
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let x = |i: usize| b.get(i) == Some(&b'x');
+    // A square of the full form: a letter and one or two digits.
+    let square = |i: usize| -> Option<usize> {
+        if !(letter(i) && digit(i + 1)) {
+            return None;
+        }
+        Some(if digit(i + 2) { i + 3 } else { i + 2 })
+    };
+    if let Some(mut i) = square(0) {
+        let mut squares = 1;
+        while matches!(b.get(i), Some(b'-' | b'x' | b':')) {
+            match square(i + 1) {
+                Some(j) => {
+                    i = j;
+                    squares += 1;
+                }
+                None => break,
+            }
+        }
+        if squares > 1 {
+            return Some((Form::Full, i));
+        }
+    }
+    // A compact square: a letter and one digit.
+    let csq = |i: usize| letter(i) && digit(i + 1);
+    if csq(0) && csq(2) {
+        let mut i = 4;
+        while csq(i) {
+            i += 2;
+        }
+        if x(i) {
+            return Some((Form::SquaresX, i + 1));
+        }
+        return Some((Form::Two, 4));
+    }
+    if letter(0) && digit(1) && digit(2) {
+        return Some((Form::LetterLine, 3 + usize::from(x(3))));
+    }
+    if letter(0) && letter(1) && digit(2) {
+        return Some((Form::DigitLine, 3 + usize::from(x(3))));
+    }
+    if csq(0) && x(2) {
+        return Some((Form::OneX, 3));
+    }
+    None
+}
+
+/// What the fast lexer needs to read draughts-diag.
+const LEXING: Lexing = Lexing {
+    move_len: |b| form_of(b).map(|(_, len)| len),
+};
 
 fn no_diagonal(board: &Board) -> String {
     format!(
@@ -187,7 +293,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let parse = |t| DiagParser::parse(Rule::record, t);
     let Some((lifted, setups)) = draughts::lift_setups(text) else {
         let mut diag = diag(text, opts);
-        return container::read_record(text, opts, None, parse, &mut diag);
+        return container::read_record(text, opts, Some(LEXING), parse, &mut diag);
     };
     // Position setups in the movetext: read by a reader of their own.
     let quiet = setups.options(opts);
@@ -197,7 +303,26 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         setups: &setups,
         replayed: !opts.no_validate,
     };
-    container::read_record(&lifted, inner_opts, None, parse, &mut reader)
+    container::read_record(&lifted, inner_opts, Some(LEXING), parse, &mut reader)
+}
+
+/// Reads one record a run at a time ([`crate::codec::StreamFn`]): a record
+/// whose movetext holds no position setups.
+pub fn stream(
+    text: &str,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem> {
+    if opts.grammar_only || draughts::lift_setups(text).is_some() {
+        return Ok(None);
+    }
+    let mut reader = diag(text, opts);
+    container::stream_record(text, opts, LEXING, &mut reader, each)
+}
+
+/// Whether the fast lexer reads this record (otherwise the grammar does).
+pub fn lexed_fast(text: &str) -> bool {
+    container::fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
 }
 
 /// The reader of one record.
@@ -207,6 +332,8 @@ fn diag<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Diag<'o, 't> {
         text,
         board: Board::INTERNATIONAL,
         spans: draughts::Spans::new(),
+        setup: None,
+        runs: false,
     }
 }
 

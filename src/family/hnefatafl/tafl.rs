@@ -169,7 +169,7 @@ pub fn board_from_tags(
     Ok((rules.as_ref().map(|r| r.dim).or(board), rules))
 }
 
-struct Reader<'o> {
+struct Reader<'o, 'r> {
     opts: &'o ReadOptions,
     /// The record, and where each move read is in it, in the order read.
     text: &'o str,
@@ -177,9 +177,27 @@ struct Reader<'o> {
     options: Options,
     dim: Option<u8>,
     rules: Option<Rules>,
+    /// What a record read a run at a time replays its runs with
+    /// ([`container::Runs`]); `None` when it is read whole.
+    runs: Option<Replaying<'o, 'r>>,
 }
 
-impl Notation for Reader<'_> {
+/// The replay of a record read a run at a time: how it lists captures
+/// (known from every move before the first run), the lines open with the
+/// position each goes on from, and what the replay said so far.
+struct Replaying<'l, 'r> {
+    /// How the record lists captures.
+    listing: rules::Listing,
+    /// The lines open, the main line's first; `None` positions where the
+    /// moves are not replayed.
+    lines: &'l std::cell::RefCell<container::kept::OpenLines<Position<'r>>>,
+    /// The king's captures completed so far.
+    completed: usize,
+    /// Runs were read.
+    ran: bool,
+}
+
+impl Notation for Reader<'_, '_> {
     type Rule = Rule;
     const DIALECT: &'static Dialect = &DIALECT;
 
@@ -214,11 +232,91 @@ impl Notation for Reader<'_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        if let Some(runs) = self.runs.as_ref().filter(|r| r.ran) {
+            // Every move was replayed in its run (the board was known).
+            warnings.extend(completed(runs.completed));
+            return Ok(());
+        }
         let (text, moves) = (self.text, &self.moves);
         settle(game, self.dim, false, warnings, &|i| {
             moves.get(i).map(|&at| crate::codec::line_col(text, at))
         })
     }
+}
+
+impl container::Runs for Reader<'_, '_> {
+    fn start_position(&self) -> Option<crate::family::Setup> {
+        None
+    }
+
+    fn run(
+        &mut self,
+        plies: Vec<crate::ir::Ply>,
+        _from: &Option<crate::family::Setup>,
+        _depth: usize,
+    ) -> Result<(Game, Option<crate::family::Setup>), Problem> {
+        let runs = self
+            .runs
+            .as_mut()
+            .ok_or_else(|| Problem::whole("a run of a record read whole").of_kind(Kind::Internal))?;
+        runs.ran = true;
+        let dim = self
+            .dim
+            .ok_or_else(|| Problem::whole("the board is known only from every move").of_kind(Kind::NotStreamed))?;
+        let board = Board {
+            dim,
+            validated: self.rules.is_some() && !self.opts.no_validate,
+            rules: self.rules.clone(),
+        };
+        let mut run = Game::new(Variant::Tafl(board));
+        run.moves.plies = plies;
+        let moves = run.moves.ply_count();
+        self.moves.drain(..moves.min(self.moves.len()));
+        let (listing, cell) = (runs.listing, runs.lines);
+        let mut lines = cell.borrow_mut();
+        let top = lines.top()?;
+        let Some(mut at) = top.pos.take() else {
+            // Not replayed: the moves as written.
+            return Ok((run, None));
+        };
+        // The run starts where the last one left: its Position tag, for
+        // what draws it.
+        run.tags.push(Tag::new("Position", at.record()));
+        let replay = |line: &mut Line, at: &mut Position<'_>| {
+            let mut notes = Vec::new();
+            rules::replay(line, at, listing, &mut notes).map_err(|(_, e)| Problem::whole(e).of_kind(Kind::IllegalMove))
+        };
+        // The position before the last ply is kept: a variation of it
+        // starts there.
+        let last = run.moves.plies.pop();
+        let mut done = replay(&mut run.moves, &mut at)?;
+        top.before_last = Some(at.clone());
+        if let Some(last) = last {
+            let mut one = Line {
+                plies: vec![last],
+                ..Line::default()
+            };
+            done += replay(&mut one, &mut at)?;
+            run.moves.plies.append(&mut one.plies);
+        }
+        top.pos = Some(at);
+        drop(lines);
+        runs.completed += done;
+        Ok((run, None))
+    }
+}
+
+/// The warning of the king's captures completed in `n` moves (none when
+/// `n` is 0).
+fn completed(n: usize) -> Option<Problem> {
+    (n > 0).then(|| {
+        Problem::whole(format!(
+            "the captures listed leave out the king's, which the rules find: \
+             completed ({n} move{})",
+            if n == 1 { "" } else { "s" }
+        ))
+        .of_kind(Kind::KingCaptureCompleted)
+    })
 }
 
 /// Settles the board of a game read: the side the record showed (the
@@ -265,16 +363,7 @@ pub fn settle(
                     .into_iter()
                     .map(|n| place(n.index, n.message).of_kind(n.kind)),
             );
-            if completed > 0 {
-                warnings.push(
-                    Problem::whole(format!(
-                        "the captures listed leave out the king's, which the rules find: \
-                         completed ({completed} move{})",
-                        if completed == 1 { "" } else { "s" }
-                    ))
-                    .of_kind(Kind::KingCaptureCompleted),
-                );
-            }
+            warnings.extend(self::completed(completed));
         }
     }
     Ok(())
@@ -371,9 +460,137 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         options,
         dim: None,
         rules: None,
+        runs: None,
     };
     let parse = |t| TaflParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
+}
+
+/// The length of a tafl move at the start of `b`, as `tafl_move` reads it
+/// (its repetitions as long as they go, as a PEG does): a square, `-` and
+/// squares, captures after `x` joined by `/`, a mark; `None` for anything
+/// else, and for `--` alone (a resignation, or a placeholder result at
+/// the end: the grammar tells), which the grammar reads.
+fn tafl_len(b: &[u8]) -> Option<usize> {
+    let square = |i: usize| -> Option<usize> {
+        if !b.get(i)?.is_ascii_alphabetic() {
+            return None;
+        }
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        (digits > 0).then_some(i + 1 + digits)
+    };
+    let mut i = square(0)?;
+    let mut legs = 0;
+    while b.get(i) == Some(&b'-') {
+        let Some(j) = square(i + 1) else { break };
+        i = j;
+        legs += 1;
+    }
+    if legs == 0 {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'x' | b'X')) {
+        if let Some(mut j) = square(i + 1) {
+            while b.get(j) == Some(&b'/') {
+                let Some(k) = square(j + 1) else { break };
+                j = k;
+            }
+            i = j;
+        }
+    }
+    if b[i..].starts_with(b"++") || b[i..].starts_with(b"--") {
+        i += 2;
+    } else if b.get(i) == Some(&b'+') {
+        i += 1;
+    }
+    let ends = b
+        .get(i)
+        .is_none_or(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'/')));
+    ends.then_some(i)
+}
+
+/// What the fast lexer needs to read tafl.
+const LEXING: container::fast::Lexing = container::fast::Lexing { move_len: tafl_len };
+
+/// Reads one record a run at a time ([`crate::codec::StreamFn`]): a record
+/// whose board its tags (or the options) name. Its moves are replayed a
+/// run at a time from the position the last run left, kept typed; how the
+/// record lists captures (any move that lists one) is found first, by the
+/// fast lexer.
+pub fn stream(
+    text: &str,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem> {
+    if opts.grammar_only {
+        return Ok(None);
+    }
+    let options = opts.format.get::<Options>().cloned().unwrap_or_default();
+    let Some((lexed, mut movetext)) = container::fast::lex_tags(text, LEXING, &DIALECT) else {
+        return Ok(None);
+    };
+    let tags: Vec<Tag> = lexed.iter().map(|&(n, v, _)| Tag::new(n, v)).collect();
+    // A board the tags do not name is known from every move: read whole.
+    let Ok((Some(_), rules)) = board_from_tags(&tags, &|_| (0, 0), &options) else {
+        return Ok(None);
+    };
+    let start = match rules.filter(|_| !opts.no_validate) {
+        Some(r) => match r.at_position(&tags) {
+            Ok(start) => Some(start),
+            Err(_) => return Ok(None),
+        },
+        None => None,
+    };
+    // Whether any move lists a capture.
+    let mut lists = false;
+    if start.is_some() {
+        let mut tokens: Vec<container::Token<'_, Rule>> = Vec::new();
+        loop {
+            tokens.clear();
+            let Some(done) = movetext.fill::<true, Rule>(&mut tokens, 4096) else {
+                return Ok(None);
+            };
+            lists |= tokens
+                .iter()
+                .any(|t| matches!(t, container::Token::Move(m, ..) if m.contains(['x', 'X'])));
+            if done {
+                break;
+            }
+        }
+    }
+    let listing = if lists {
+        rules::Listing::All
+    } else {
+        rules::Listing::None
+    };
+    let lines = std::cell::RefCell::new(container::kept::OpenLines::new(
+        start.as_ref().map(Position::new),
+    ));
+    let mut reader = Reader {
+        opts,
+        text,
+        moves: Vec::new(),
+        options,
+        dim: None,
+        rules: None,
+        runs: Some(Replaying {
+            listing,
+            lines: &lines,
+            completed: 0,
+            ran: false,
+        }),
+    };
+    let mut follow = |piece: crate::codec::Piece<'_>| {
+        lines.borrow_mut().follow(&piece);
+        each(piece)
+    };
+    container::stream_record(text, opts, LEXING, &mut reader, &mut follow)
+}
+
+/// Whether the fast lexer reads this record (every tafl record is read
+/// by the grammar whole; a run at a time, by the lexer).
+pub fn lexed_fast(text: &str) -> bool {
+    container::fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
 }
 
 /// The game's tags with `Board` and `Rules` made to say what its board
@@ -413,46 +630,63 @@ pub fn render_tags(game: &Game, board: &Board) -> Vec<Tag> {
 
 /// Writes one game.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    crate::codec::write_runs(runs(opts), game, out)
+}
+
+/// The writer of a game a run at a time ([`crate::codec::RunsFn`]).
+pub fn runs(opts: &WriteOptions) -> Box<dyn crate::codec::RunWriter> {
     let options = opts.format.get::<Options>().cloned().unwrap_or_default();
-    let Some(board) = game.variant.as_tafl() else {
-        return Err(Problem::whole(format!(
+    container::notated::runs(Written(options))
+}
+
+/// tafl written with its options ([`container::notated`]).
+struct Written(Options);
+
+/// The board of a tafl game, or the error of a game of another family.
+fn board_of(game: &Game) -> Result<&Board, Problem> {
+    game.variant.as_tafl().ok_or_else(|| {
+        Problem::whole(format!(
             "a {} game cannot be written as tafl",
             game.family().name()
         ))
-        .of_kind(Kind::WrongFamily));
-    };
-    let (q, m) = (options.quarters, options.mirror);
-    // Seen from another side, the rules' start position and the Position
-    // tag turn with the squares.
-    let turned;
-    let board = if !q.is_multiple_of(4) || m {
-        turned = Board {
-            rules: board.rules.as_ref().map(|r| r.transformed(q, m)),
-            ..board.clone()
+        .of_kind(Kind::WrongFamily)
+    })
+}
+
+impl container::notated::Notated for Written {
+    const DIALECT: &'static Dialect = &DIALECT;
+
+    fn style(&self) -> Style {
+        Style {
+            glyphs_as_nags: false,
+            layout: Layout::Paragraph,
+        }
+    }
+
+    fn tags<'g>(&self, game: &'g Game) -> Result<Cow<'g, [Tag]>, Problem> {
+        let board = board_of(game)?;
+        let (q, m) = (self.0.quarters, self.0.mirror);
+        // Seen from another side, the rules' start position and the
+        // Position tag turn with the squares.
+        let turned;
+        let board = if !q.is_multiple_of(4) || m {
+            turned = Board {
+                rules: board.rules.as_ref().map(|r| r.transformed(q, m)),
+                ..board.clone()
+            };
+            &turned
+        } else {
+            board
         };
-        &turned
-    } else {
-        board
-    };
-    let mut tags = render_tags(game, board);
-    view_position(&mut tags, board.dim, q, m);
-    let mut warnings = Vec::new();
-    let style = Style {
-        glyphs_as_nags: false,
-        layout: Layout::Paragraph,
-    };
-    let spelled = spell::spelled::<Tafl>(game, &options, Lines::All)?;
-    let mut texts = spelled.texts();
-    warnings.extend(container::write(
-        game,
-        &tags,
-        out,
-        &DIALECT,
-        style,
-        |_, buf| texts.write_next(buf),
-    )?);
-    texts.finish()?;
-    Ok(warnings)
+        let mut tags = render_tags(game, board);
+        view_position(&mut tags, board.dim, q, m);
+        Ok(Cow::Owned(tags))
+    }
+
+    fn spell(&mut self, run: &Game) -> Result<spell::Spelled, Problem> {
+        board_of(run)?;
+        spell::spelled::<Tafl>(run, &self.0, Lines::All)
+    }
 }
 
 /// tafl notation ([`crate::spell`]): `E5-E8xD8/F8+`, `--` for a

@@ -404,47 +404,80 @@ impl FormatOptions for Options {
 /// replayed, as its text claimed it (with a warning where `long=yes` asks
 /// for an origin that the text does not give).
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    crate::codec::write_runs(runs(opts), game, out)
+}
+
+/// The writer of a game a run at a time ([`crate::codec::RunsFn`]).
+pub fn runs(opts: &WriteOptions) -> Box<dyn crate::codec::RunWriter> {
     let options = opts.format.get::<Options>().copied().unwrap_or_default();
-    if game.family() != Family::Tenjiku {
-        return Err(Problem::whole(format!(
-            "a {} game cannot be written as tenjiku",
-            game.family().name()
-        ))
-        .of_kind(Kind::WrongFamily));
+    container::notated::runs(Written {
+        options,
+        without_origin: 0,
+    })
+}
+
+/// Hodges' notation written with its options ([`container::notated`]).
+struct Written {
+    options: Options,
+    /// The moves not replayed written without the origin that `long=yes`
+    /// asks for.
+    without_origin: usize,
+}
+
+/// The error of a game of another family.
+fn tenjiku_only(game: &Game) -> Result<(), Problem> {
+    if game.family() == Family::Tenjiku {
+        return Ok(());
     }
-    // Spell every move, in the order the container writes them: on the
-    // board, or (a game not replayed) as its text claimed it.
-    let spelled = spell::spelled::<Hodges>(game, &options, Lines::All)?;
-    let mut warnings = Vec::new();
-    if options.long && !rules::replayed(game) {
-        let without_origin = crate::family::hooks::plies_in_order(&game.moves)
-            .into_iter()
-            .filter_map(|ply| ply.mv.as_tenjiku().and_then(|p| p.claimed().ok()))
-            .filter(|c| c.from.is_none())
-            .count();
-        if without_origin > 0 {
-            warnings.push(
-                Problem::whole(format!(
-                    "long=yes: {without_origin} move{} not replayed (--no-validate) written \
-                     without the origin, which the text does not give",
-                    if without_origin == 1 { "" } else { "s" }
-                ))
-                .of_kind(Kind::OriginUnknown),
-            );
+    Err(Problem::whole(format!(
+        "a {} game cannot be written as tenjiku",
+        game.family().name()
+    ))
+    .of_kind(Kind::WrongFamily))
+}
+
+impl container::notated::Notated for Written {
+    const DIALECT: &'static Dialect = &DIALECT;
+
+    fn style(&self) -> Style {
+        Style {
+            glyphs_as_nags: false,
+            layout: Layout::Paragraph,
         }
     }
-    let style = Style {
-        glyphs_as_nags: false,
-        layout: Layout::Paragraph,
-    };
-    let tags = render_tags(game);
-    let mut texts = spelled.texts();
-    let mut written = container::write(game, &tags, out, &DIALECT, style, |_, buf| {
-        texts.write_next(buf)
-    })?;
-    texts.finish()?;
-    written.extend(warnings);
-    Ok(written)
+
+    fn tags<'g>(&self, game: &'g Game) -> Result<Cow<'g, [Tag]>, Problem> {
+        tenjiku_only(game)?;
+        Ok(Cow::Owned(render_tags(game)))
+    }
+
+    fn spell(&mut self, run: &Game) -> Result<spell::Spelled, Problem> {
+        tenjiku_only(run)?;
+        // Every move spelled, in the order the container writes them: on
+        // the board, or (a game not replayed) as its text claimed it.
+        let spelled = spell::spelled::<Hodges>(run, &self.options, Lines::All)?;
+        if self.options.long && !rules::replayed(run) {
+            self.without_origin += crate::family::hooks::plies_in_order(&run.moves)
+                .into_iter()
+                .filter_map(|ply| ply.mv.as_tenjiku().and_then(|p| p.claimed().ok()))
+                .filter(|c| c.from.is_none())
+                .count();
+        }
+        Ok(spelled)
+    }
+
+    fn said(self) -> Vec<Problem> {
+        let n = self.without_origin;
+        if n == 0 {
+            return Vec::new();
+        }
+        vec![Problem::whole(format!(
+            "long=yes: {n} move{} not replayed (--no-validate) written without the origin, \
+             which the text does not give",
+            if n == 1 { "" } else { "s" }
+        ))
+        .of_kind(Kind::OriginUnknown)]
+    }
 }
 
 /// Hodges' notation ([`crate::spell`]): a move spelled on the board before
