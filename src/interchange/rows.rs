@@ -1274,7 +1274,7 @@ mod tests {
     #[test]
     fn the_ir_kept_is_used_only_for_an_equal_move() {
         let text = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 \
-                    7. Nxd4 c5 8. Nb3 Qxd1 9. Rxd1 Bg4 10. f3 Be6 11. Nc3 O-O-O *";
+                    7. Nxd4 c5 8. Nb3 Qxd1 9. Rxd1 Bg4 10. f3 Be6 11. Nc3 Bd6 *";
         let game = crate::family::chess::pgn::read(text, &crate::codec::ReadOptions::default())
             .unwrap()
             .game;
