@@ -25,7 +25,7 @@ use serde::Serialize;
 use crate::codec::{Origin, RunWriter, SourceNotation, WriteOptions};
 use crate::error::Problem;
 use crate::family::spell::Lines;
-use crate::family::{positions, write_move_fields, Field, Fields, PlyFields};
+use crate::family::{positions, write_move_fields, Field, Fields, Move, PlyFields};
 use crate::ir::{Comment, Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
@@ -188,29 +188,53 @@ pub const CANNOT_HOLD: crate::error::Kind = crate::error::Kind::CsvCannotHold;
 
 /// Appends a whole number in decimal.
 fn push_int(out: &mut String, v: i64) {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
     let mut n = v.unsigned_abs();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
     if v < 0 {
         out.push('-');
     }
-    for &b in &buf[at..] {
-        out.push(char::from(b));
+    if n < 10 {
+        out.push(char::from(b'0' + n as u8));
+        return;
     }
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    while n > 0 {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    // Digits are ASCII.
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+}
+
+/// A byte that makes a csv field quoted ([`CLASS`]).
+const QUOTED: u8 = 1;
+
+/// A NUL byte ([`CLASS`]).
+const NUL: u8 = 2;
+
+/// What each byte is to a text value: [`QUOTED`] for a comma, a quote or a
+/// line break, [`NUL`] for NUL.
+static CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    class[b',' as usize] = QUOTED;
+    class[b'"' as usize] = QUOTED;
+    class[b'\r' as usize] = QUOTED;
+    class[b'\n' as usize] = QUOTED;
+    class[0] = NUL;
+    class
+};
+
+/// The classes ([`CLASS`]) of a value's bytes, together.
+#[inline]
+fn classes(v: &[u8]) -> u8 {
+    v.iter().fold(0, |c, &b| c | CLASS[usize::from(b)])
 }
 
 /// Whether a csv field must be quoted: the empty string, and any value
 /// with a comma, a quote or a line break.
 fn must_quote(v: &str) -> bool {
-    v.is_empty() || v.bytes().any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    v.is_empty() || classes(v.as_bytes()) & QUOTED != 0
 }
 
 /// Appends one csv field: NULL as nothing, the empty string and any value
@@ -237,6 +261,34 @@ thread_local! {
     /// The JSON text of one value, before it goes into its row: one buffer
     /// a thread, kept from value to value.
     static JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The slots of [`IR`].
+const IR_SLOTS: usize = 4096;
+
+thread_local! {
+    /// The `ir` values written last, as they went into their rows (their
+    /// encoding's text, from the mark before the value): a ply's `ir` is
+    /// its move's JSON, and a game's moves repeat across games (the mixed
+    /// chess file's 85,294 moves are 6,267 values), where serializing each
+    /// took a fifth of the csv writer's instructions. A slot is found from
+    /// the ply's move fields; what it holds is used only for a move equal
+    /// to its own (`Move`'s `==`, the JSON being a function of the move).
+    static IR: std::cell::RefCell<Vec<Option<(Move, Encoding, String)>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The slot of [`IR`] of a move whose fields are `key`: a hash of them
+/// (FxHash's step).
+fn ir_slot(key: [&str; 2]) -> usize {
+    let mut h = 0u64;
+    for part in key {
+        for &b in part.as_bytes() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        h = (h.rotate_left(5) ^ 0xff).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    (h >> 52) as usize % IR_SLOTS
 }
 
 /// What a JSON value written into a row held ([`JsonField`]).
@@ -380,29 +432,21 @@ impl Row {
             self.null(out);
             return Ok(());
         };
+        // One look at each byte: whether it is quoted, whether it holds a
+        // NUL (the values are short: a call each costs more).
+        let class = classes(v.as_bytes());
+        if class & NUL != 0 {
+            return Err(self.cannot_hold());
+        }
         match self.enc {
             Encoding::Csv => {
-                // One look at each byte: whether it is quoted, whether
-                // it holds a NUL (the values are short: a call each
-                // costs more).
-                let (mut quote, mut nul) = (v.is_empty(), false);
-                for &b in v.as_bytes() {
-                    quote |= matches!(b, b',' | b'"' | b'\r' | b'\n');
-                    nul |= b == 0;
-                }
-                if nul {
-                    return Err(self.cannot_hold());
-                }
                 out.push(',');
-                match quote {
+                match class & QUOTED != 0 || v.is_empty() {
                     true => field(out, Some(v)),
                     false => out.push_str(v),
                 }
             }
             Encoding::Typed => {
-                if memchr::memchr(0, v.as_bytes()).is_some() {
-                    return Err(self.cannot_hold());
-                }
                 out.push('=');
                 out.push_str(v);
                 out.push('\0');
@@ -453,6 +497,29 @@ impl Row {
         })?;
         self.column += 1;
         Ok(())
+    }
+
+    /// Writes a ply's move as JSON ([`Row::json`]), through the values
+    /// kept ([`IR`]); `key` are move fields of it, which find its slot.
+    fn ir(&mut self, out: &mut String, mv: &Move, key: [&str; 2]) -> Result<(), Problem> {
+        let slot = ir_slot(key);
+        IR.with_borrow_mut(|kept| {
+            if kept.is_empty() {
+                kept.resize_with(IR_SLOTS, || None);
+            }
+            match &kept[slot] {
+                Some((m, enc, text)) if *enc == self.enc && m == mv => {
+                    out.push_str(text);
+                    self.column += 1;
+                }
+                _ => {
+                    let at = out.len();
+                    self.json(out, mv)?;
+                    kept[slot] = Some((mv.clone(), self.enc, out[at..].to_string()));
+                }
+            }
+            Ok(())
+        })
     }
 
     /// Writes comments as a JSON array, as the `json` format writes them;
@@ -822,7 +889,11 @@ impl Rows {
         row.comments(out, &ply.after)?;
         let at = out.len();
         row.comments(out, end)?;
-        row.json(out, &ply.mv)?;
+        let key = [
+            f.get(Field::Canonical).unwrap_or_default(),
+            f.get(Field::Piece).unwrap_or_default(),
+        ];
+        row.ir(out, &ply.mv, key)?;
         if self.fen {
             row.text(out, r.fen)?;
         }
@@ -999,6 +1070,28 @@ impl PlyRows {
     }
 }
 
+/// Where the first NUL at or after `at` in `bytes` is: most values are a
+/// few bytes, which eight at a time find sooner than a call to `memchr`
+/// starts.
+#[inline]
+fn nul_after(bytes: &[u8], at: usize) -> Option<usize> {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let rest = bytes.get(at..)?;
+    let mut words = rest.chunks_exact(8);
+    for (n, w) in (&mut words).take(4).enumerate() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        let x = u64::from_le_bytes(b);
+        // The high bit of each zero byte, exactly.
+        let zero = !(((x & LOW) + LOW) | x | LOW);
+        if zero != 0 {
+            return Some(at + 8 * n + (zero.trailing_zeros() / 8) as usize);
+        }
+    }
+    let seen = rest.len() - words.remainder().len() - words.len() * 8;
+    memchr::memchr(0, &rest[seen..]).map(|n| at + seen + n)
+}
+
 /// Each typed row of one game's text ([`write_typed`]), keys first: `push`
 /// takes each row's table (an index of [`TABLES`]) and its values
 /// (`None`: NULL), in the order of [`columns`]; the keys are the game's
@@ -1037,9 +1130,7 @@ pub(crate) fn typed_rows(
                     at += 1;
                 }
                 Some(b'=') => {
-                    let end = memchr::memchr(0, &bytes[at..])
-                        .map(|n| at + n)
-                        .ok_or_else(|| bug("a value never ended"))?;
+                    let end = nul_after(bytes, at + 1).ok_or_else(|| bug("a value never ended"))?;
                     values.push(Some(&text[at + 1..end]));
                     at = end + 1;
                 }
@@ -1138,6 +1229,22 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// The first NUL after any place is found, wherever it lies in its
+        /// word (a value's bytes of several bytes each around it).
+        #[test]
+        fn the_first_nul_is_found_from_anywhere(
+            data in proptest::collection::vec(
+                proptest::sample::select(vec![0u8, 1, 0x7f, 0x80, 0xff, b'=']), 0..80),
+            at in 0usize..90,
+        ) {
+            let want = data
+                .get(at..)
+                .and_then(|rest| rest.iter().position(|&b| b == 0).map(|n| at + n));
+            proptest::prop_assert_eq!(nul_after(&data, at), want);
+        }
+    }
+
     #[test]
     fn typed_rows_read_back_every_value() {
         let mut text = String::new();
@@ -1166,6 +1273,67 @@ mod tests {
                 ]
             )]
         );
+    }
+
+    /// A ply's `ir` written through the values kept ([`IR`]) is its move's
+    /// JSON whatever slot it finds: every move of a game put in one slot,
+    /// each twice, in both encodings, is written as `Row::json` writes it
+    /// (a move kept is used only for an equal move, in its encoding).
+    #[test]
+    fn the_ir_kept_is_used_only_for_an_equal_move() {
+        let text = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 \
+                    7. Nxd4 c5 8. Nb3 Qxd1 9. Rxd1 Bg4 10. f3 Be6 11. Nc3 Bd6 *";
+        let game = crate::family::chess::pgn::read(text, &crate::codec::ReadOptions::default())
+            .unwrap()
+            .game;
+        let mut hits = 0;
+        for ply in &game.moves.plies {
+            for enc in [
+                Encoding::Csv,
+                Encoding::Csv,
+                Encoding::Typed,
+                Encoding::Typed,
+            ] {
+                let mut want = String::new();
+                Row {
+                    enc,
+                    table: 2,
+                    column: 20,
+                }
+                .json(&mut want, &ply.mv)
+                .unwrap();
+                let kept = IR.with_borrow(|k| {
+                    k.get(ir_slot(["same", "slot"]))
+                        .and_then(|s| s.as_ref())
+                        .is_some_and(|(m, e, _)| *e == enc && *m == ply.mv)
+                });
+                hits += usize::from(kept);
+                let mut got = String::new();
+                let mut row = Row {
+                    enc,
+                    table: 2,
+                    column: 20,
+                };
+                row.ir(&mut got, &ply.mv, ["same", "slot"]).unwrap();
+                assert_eq!(got, want, "{:?}", ply.mv);
+                assert_eq!(row.column, 21);
+            }
+        }
+        // Each encoding's second writing of a move finds it kept, the
+        // first finds the other encoding's or another move's.
+        assert_eq!(hits, 2 * game.moves.plies.len());
+        let mut row = Row {
+            enc: Encoding::Csv,
+            table: 2,
+            column: 20,
+        };
+        let (mut a, mut b) = (String::new(), String::new());
+        row.ir(&mut a, &game.moves.plies[0].mv, ["e2e4", "P"])
+            .unwrap();
+        row.ir(&mut b, &game.moves.plies[0].mv, ["e2e4", "P"])
+            .unwrap();
+        assert_eq!(a, b);
+        assert!(IR.with_borrow(|k| k[ir_slot(["e2e4", "P"])].is_some()));
     }
 
     /// Any JSON value: strings of the characters that matter to csv and to
