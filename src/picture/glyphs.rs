@@ -432,3 +432,35 @@ impl ttf_parser::OutlineBuilder for Pen {
         self.at = self.start;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ttf_parser::OutlineBuilder as _;
+
+    #[test]
+    fn a_pen_writes_short_relative_commands_in_the_em_square() {
+        // 2000 units an em: half a unit each; the glyph 1000 units wide,
+        // moved right by a quarter em.
+        let mut pen = Pen {
+            k: 0.5,
+            dx: 250.0,
+            ..Pen::default()
+        };
+        pen.move_to(0.0, 0.0);
+        pen.line_to(1000.0, 0.0);
+        pen.line_to(1000.0, 1000.0);
+        pen.line_to(1000.0, 1000.0);
+        pen.quad_to(500.0, 1500.0, 0.0, 1000.0);
+        pen.line_to(-101.0, 899.0);
+        pen.line_to(-201.0, 799.0);
+        pen.close();
+        pen.move_to(400.0, 400.0);
+        pen.curve_to(400.0, 600.0, 600.0, 600.0, 600.0, 400.0);
+        pen.close();
+        assert_eq!(
+            pen.d,
+            "m250 880h500v-500q-250-250-500 0l-51 50-50 50zm200-200c0-100 100-100 100 0z"
+        );
+    }
+}
