@@ -258,10 +258,13 @@ fn be(bytes: &[u8], at: usize, len: usize) -> u64 {
 /// The largest character map read (real ones are well under 1 MiB).
 const LARGEST_CMAP: u64 = 16 << 20;
 
+/// A face of a font file (its index) and its character map, if read.
+type Face = (u32, Option<Vec<u8>>);
+
 /// Each face of a font file with its character map (`cmap` table; `None`
 /// where it has none, or one too large), read alone: the file's header,
 /// each face's table directory and its `cmap`, not the whole file.
-fn faces(file: &Path) -> Result<Vec<(u32, Option<Vec<u8>>)>, String> {
+fn faces(file: &Path) -> Result<Vec<Face>, String> {
     let mut f = File::open(file).map_err(|e| e.to_string())?;
     let not_a_font = || "not a font kifu reads (TrueType, OpenType, or a collection)".to_string();
     let head = read_at(&mut f, 0, 12).map_err(|_| not_a_font())?;

@@ -28,7 +28,7 @@ fn kanji() -> Vec<char> {
 fn shape(i: usize, c: char, em: u16) -> Glyph {
     let unit = |v: f32| (v * f32::from(em) / 1000.0) as i16;
     let h = unit(100.0 + 8.0 * i as f32);
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         Glyph::rect(c, em, (unit(100.0), 0), (unit(900.0), h))
     } else {
         Glyph {
@@ -530,7 +530,7 @@ fn the_system_fonts_are_looked_through_for_one_with_the_kanji() {
     // character map of format 12.
     let all = kanji();
     let (few, _) = face(&all[..5], 1000, Cmap::Segments);
-    let few_file = font::file(&[few.clone()]);
+    let few_file = font::file(std::slice::from_ref(&few));
     std::fs::write(fonts.join("junk.ttf"), b"not a font at all").unwrap();
     std::fs::write(fonts.join("empty.otf"), b"").unwrap();
     std::fs::write(fonts.join("cut-cjk.ttf"), &few_file[..few_file.len() / 2]).unwrap();
@@ -695,7 +695,7 @@ proptest! {
         std::fs::write(&file, font::file(&[font::tables(em, &glyphs, cmap)])).unwrap();
         let chars: String = glyphs.iter().map(|g| g.c).collect();
         let outlines = kifu::picture::glyphs::outlines(Some(&file), &chars)
-            .map_err(|e| TestCaseError::fail(e))?;
+            .map_err(TestCaseError::fail)?;
         for g in &glyphs {
             let d = outlines.path(g.c).expect("an outline");
             let drawn = path_points(d);
