@@ -22,8 +22,8 @@ pub struct Options {
     pub flip: bool,
     /// The piece set (tenjiku), as named.
     pub pieces: Option<String>,
-    /// The font tenjiku's kanji are drawn from (checked when set: it has
-    /// them all); `None`: one of the system's.
+    /// The font tenjiku's kanji are drawn from (checked when set: a font
+    /// kifu reads); `None`: one of the system's.
     pub font: Option<std::path::PathBuf>,
 }
 
@@ -75,7 +75,9 @@ impl FormatOptions for Options {
             "pieces" => self.pieces = Some(value.to_ascii_lowercase()),
             "font" => {
                 let file = std::path::PathBuf::from(value);
-                glyphs::outlines(Some(&file), &crate::family::tenjiku::svg::all_kanji())?;
+                // A font kifu reads (whether it has the characters a
+                // drawing needs is said when it draws them).
+                glyphs::outlines(Some(&file), "")?;
                 self.font = Some(file);
             }
             _ => return Err(undeclared(name)),

@@ -583,9 +583,31 @@ fn a_font_named_that_cannot_draw_the_kanji_is_refused() {
     let junk = dir.join("junk.otf");
     std::fs::write(&junk, b"OTTO but nothing more").unwrap();
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/tenjiku/seed.tenjiku");
+    // A font that lacks some: the abbreviations, with the warning.
+    let font = format!("font={}", few.display());
+    for to in ["svg", "html"] {
+        let out = kifu(
+            &[
+                "convert",
+                "--to",
+                to,
+                "--to-opt",
+                &font,
+                input.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("warning[no-font]"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stderr(&out).contains("lacks"), "{}", stderr(&out));
+        assert!(!stdout(&out).contains("<symbol"));
+    }
     for (file, said) in [
         (dir.join("missing.ttf"), "missing.ttf"),
-        (few, "lacks"),
         (junk, "not a font"),
     ] {
         for to in ["svg", "html"] {
