@@ -206,6 +206,9 @@ kinds! {
         XmlCannotHold = "xml-cannot-hold",
         /// `csv-cannot-hold`: what the csv tables cannot hold.
         CsvCannotHold = "csv-cannot-hold",
+        /// `no-font`: tenjiku's pieces drawn with their abbreviations: no font
+        /// with their kanji was found.
+        NoFont = "no-font",
         /// `variant-unplayed`: a game of a variant kifu does not play (an
         /// error: crazyhouse's drops, antichess, aagenielsen.dk's games that
         /// are not tafl).

@@ -28,6 +28,10 @@ pub struct View<'a> {
     /// pieces as written names (tenjiku: `kanji`, `tsa`, `wikipedia`,
     /// `pbem`); `None`: the family's own default.
     pub pieces: Option<&'a str>,
+    /// The font tenjiku's kanji are drawn from (`font=FILE`, as
+    /// outlines, [`crate::picture::glyphs`]); `None`: one of the system's
+    /// that has them.
+    pub font: Option<&'a std::path::Path>,
     /// The format the game was read from, for a family whose notations
     /// name the squares differently (draughts: numbers, or the diagonal
     /// coordinates of `draughts-diag`).
@@ -53,6 +57,10 @@ pub struct Diagram {
     /// ply of the main line: `frames[0]` the start, `frames[n]` after the
     /// n-th ply.
     pub frames: Vec<String>,
+    /// What the drawing could not do as asked, said as warnings (tenjiku's
+    /// kanji drawn as abbreviations where no font has them): the writers
+    /// return them with the game.
+    pub warnings: Vec<Problem>,
 }
 
 impl Diagram {

@@ -189,6 +189,7 @@ pub fn runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
         head: None,
         whole: None,
         body: std::hash::DefaultHasher::new(),
+        warnings: Vec::new(),
     })
 }
 
@@ -218,6 +219,10 @@ struct HtmlRuns {
     whole: Option<crate::family::draw::Diagram>,
     /// The hash of what was written after the head.
     body: std::hash::DefaultHasher,
+    /// What the drawing of the section's board said ([`Diagram::warnings`]).
+    ///
+    /// [`Diagram::warnings`]: crate::family::draw::Diagram::warnings
+    warnings: Vec<crate::error::Problem>,
 }
 
 impl HtmlRuns {
@@ -294,7 +299,8 @@ fn hash_from(hasher: &mut std::hash::DefaultHasher, out: &str, from: usize) {
 
 impl RunWriter for HtmlRuns {
     fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
-        let diagram = crate::family::diagram(game, &super::view(&self.o, &self.opts, ID))?;
+        let mut diagram = crate::family::diagram(game, &super::view(&self.o, &self.opts, ID))?;
+        self.warnings = std::mem::take(&mut diagram.warnings);
         let from = out.len();
         self.section_head(game, &diagram, diagram.frames.len() - 1, out);
         let mut hasher = std::hash::DefaultHasher::new();
@@ -412,8 +418,9 @@ impl RunWriter for HtmlRuns {
                     moves: Line::default(),
                     ..game.clone()
                 };
-                let diagram =
+                let mut diagram =
                     crate::family::diagram(&start, &super::view(&self.o, &self.opts, ID))?;
+                self.warnings = std::mem::take(&mut diagram.warnings);
                 self.section_head(game, &diagram, last, head);
                 let mut hasher = std::hash::DefaultHasher::new();
                 hash_from(&mut hasher, head, 0);
@@ -428,7 +435,7 @@ impl RunWriter for HtmlRuns {
             &mut hasher,
         );
         let id = format!("g{:016x}", std::hash::Hasher::finish(&hasher));
-        Ok((Vec::new(), vec![(ID, id)]))
+        Ok((self.warnings, vec![(ID, id)]))
     }
 }
 

@@ -3,6 +3,7 @@
 //! its games ([`crate::family::draw`], [`crate::family::draw`]'s
 //! `Diagram`).
 
+pub mod glyphs;
 pub mod html;
 
 use crate::codec::{RunWriter, WriteOptions};
@@ -21,6 +22,9 @@ pub struct Options {
     pub flip: bool,
     /// The piece set (tenjiku), as named.
     pub pieces: Option<String>,
+    /// The font tenjiku's kanji are drawn from (checked when set: a font
+    /// kifu reads); `None`: one of the system's.
+    pub font: Option<std::path::PathBuf>,
 }
 
 /// The piece sets a drawing names its pieces by (tenjiku's kanji and
@@ -50,6 +54,13 @@ impl FormatOptions for Options {
             default: "kanji",
             help: "tenjiku's pieces: as kanji, or as an abbreviation set",
         },
+        FormatOption {
+            name: "font",
+            sides: Sides::Write,
+            values: Values::Kind("a font file (.ttf, .otf, .ttc) that has the kanji"),
+            default: "the first font of the system's folders that has them",
+            help: "the font tenjiku's kanji are drawn from, as outlines",
+        },
     ];
 
     fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -62,6 +73,13 @@ impl FormatOptions for Options {
             }
             "flip" => self.flip = value.eq_ignore_ascii_case("true"),
             "pieces" => self.pieces = Some(value.to_ascii_lowercase()),
+            "font" => {
+                let file = std::path::PathBuf::from(value);
+                // A font kifu reads (whether it has the characters a
+                // drawing needs is said when it draws them).
+                glyphs::outlines(Some(&file), "")?;
+                self.font = Some(file);
+            }
             _ => return Err(undeclared(name)),
         }
         Ok(())
@@ -79,6 +97,7 @@ fn view<'a>(o: &'a Options, opts: &'a WriteOptions, id: &'a str) -> View<'a> {
     View {
         flip: o.flip,
         pieces: o.pieces.as_deref(),
+        font: o.font.as_deref(),
         notation: opts.source.as_ref().map(|s| s.name),
         id,
     }
@@ -177,6 +196,6 @@ impl RunWriter for SvgRuns {
             return Err(crate::family::draw::no_such_ply(n, self.plies));
         }
         out.push_str(&diagram.svg(Some(n - before), &title(game))?);
-        Ok(Vec::new())
+        Ok(diagram.warnings)
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod csv;
 pub mod fast_lexer;
+pub mod font;
 pub mod scoresheet;
 
 use std::io::Write;

@@ -49,6 +49,7 @@ mod fast_lexer;
 mod fen_column;
 mod floors;
 mod fuzz_regressions;
+mod glyphs;
 mod layout;
 mod limits;
 mod loose;

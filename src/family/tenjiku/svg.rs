@@ -7,11 +7,21 @@
 //! the squares of the last move marked and the pieces it took (captured
 //! or burned) crossed out. The positions are the replay's
 //! ([`rules::Board::play`], from [`rules::start_of`]).
+//!
+//! The kanji are drawn as outlines ([`glyphs`]), each once in the shapes
+//! and placed on every piece that bears it, so that the picture shows
+//! them on a machine without a Japanese font; where the converting
+//! machine has no font with them, the pieces are named by the `tsa`
+//! abbreviations instead, with a warning.
 
-use crate::error::Problem;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use crate::error::{Kind as ProblemKind, Problem};
 use crate::family::draw::{self, Diagram, Grid, View};
-use crate::family::tenjiku::{rules, Abbreviations, Kind, Piece, Square};
+use crate::family::tenjiku::{rules, Abbreviations, Kind, Piece, Square, KINDS};
 use crate::ir::{Game, Side};
+use crate::picture::glyphs::{self, Outlines};
 
 /// The squares, the marks of the last move, the pieces.
 const BOARD: &str = "#f3d98f";
@@ -71,17 +81,25 @@ fn kanji(kind: Kind) -> &'static str {
     }
 }
 
-/// How the pieces are named: kanji, or an abbreviation set.
+/// Every character of every kind's kanji: what a font must have to draw
+/// tenjiku's pieces (`--to-opt font=FILE` is checked for them).
+pub fn all_kanji() -> String {
+    let chars: BTreeSet<char> = KINDS.iter().flat_map(|k| kanji(k.kind).chars()).collect();
+    chars.into_iter().collect()
+}
+
+/// How the pieces are named: kanji (their outlines, and the prefix of the
+/// ids of their shapes), or an abbreviation set.
 #[derive(Debug, Clone, Copy)]
-enum Names {
-    Kanji,
+enum Names<'a> {
+    Kanji(&'a Outlines, &'a str),
     Letters(Abbreviations),
 }
 
 /// The piece's inscription: its lines, top to bottom.
-fn inscription(piece: Piece, names: Names) -> Vec<String> {
+fn inscription(piece: Piece, names: Names<'_>) -> Vec<String> {
     match names {
-        Names::Kanji => kanji(piece.moves_as()).chars().map(String::from).collect(),
+        Names::Kanji(..) => kanji(piece.moves_as()).chars().map(String::from).collect(),
         Names::Letters(set) => {
             let mut s = String::new();
             piece.write(set, &mut s);
@@ -90,9 +108,51 @@ fn inscription(piece: Piece, names: Names) -> Vec<String> {
     }
 }
 
+/// The id of a character's shape.
+fn glyph_id(prefix: &str, c: char) -> String {
+    format!("{prefix}-k{:x}", u32::from(c))
+}
+
+/// The shapes of the kanji of every piece a game can show from its start:
+/// each piece's and what it promotes to.
+fn glyph_defs(board: &rules::Board, outlines: &Outlines, prefix: &str, out: &mut String) {
+    let chars: BTreeSet<char> = board
+        .pieces()
+        .flat_map(|(_, man)| {
+            let p = man.piece;
+            let promoted = p.can_promote().then(|| p.promote().moves_as());
+            [Some(p.moves_as()), promoted]
+        })
+        .flatten()
+        .flat_map(|kind| kanji(kind).chars())
+        .collect();
+    for c in chars {
+        if let Some(d) = outlines.path(c) {
+            let _ = writeln!(
+                out,
+                "<symbol id=\"{}\" viewBox=\"0 0 {em} {em}\" overflow=\"visible\"><path d=\"{d}\"/></symbol>",
+                glyph_id(prefix, c),
+                em = glyphs::EM
+            );
+        }
+    }
+}
+
+/// The outlines of the kanji, or, where no font has them, the warning
+/// that says why the pieces are named by abbreviations.
+fn kanji_outlines(view: &View<'_>) -> Result<std::sync::Arc<Outlines>, Problem> {
+    glyphs::outlines(view.font, &all_kanji()).map_err(|why| {
+        Problem::whole(format!(
+            "tenjiku's kanji: {why}: the pieces are drawn with their tsa abbreviations; \
+             name a font with --to-opt font=FILE, or ask for the abbreviations with --pieces tsa"
+        ))
+        .of_kind(ProblemKind::NoFont)
+    })
+}
+
 /// One piece, its wedge pointing up, in the cell whose top left corner is
 /// `(x, y)`; turned half round for the side at the top.
-fn piece(out: &mut String, piece: Piece, up: bool, names: Names, x: f32, y: f32, cell: f32) {
+fn piece(out: &mut String, piece: Piece, up: bool, names: Names<'_>, x: f32, y: f32, cell: f32) {
     let (cx, cy) = (x + cell / 2.0, y + cell / 2.0);
     let p = |dx: f32, dy: f32| {
         format!(
@@ -122,21 +182,32 @@ fn piece(out: &mut String, piece: Piece, up: bool, names: Names, x: f32, y: f32,
     let lines = inscription(piece, names);
     let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(1) as f32;
     let size = match names {
-        Names::Kanji => cell * 0.3,
+        Names::Kanji(..) => cell * 0.3,
         Names::Letters(_) => (cell * 0.72 / (0.62 * widest)).min(cell * 0.36),
     };
     let top = cy + 0.08 * cell - (lines.len() as f32 - 1.0) * size * 0.5;
     for (i, line) in lines.iter().enumerate() {
-        let mut t = String::new();
-        draw::text(
-            &mut t,
-            cx,
-            top + i as f32 * size + size * 0.35,
-            size,
-            colour,
-            line,
-        );
-        out.push_str(&t);
+        let baseline = top + i as f32 * size + size * 0.35;
+        match names {
+            // The character's shape, its em square on the text's line.
+            Names::Kanji(_, prefix) => {
+                for c in line.chars() {
+                    let _ = writeln!(
+                        out,
+                        "<use xlink:href=\"#{}\" x=\"{}\" y=\"{}\" width=\"{s}\" height=\"{s}\" fill=\"{colour}\"/>",
+                        glyph_id(prefix, c),
+                        draw::num(cx - size / 2.0),
+                        draw::num(baseline - size * glyphs::BASELINE / glyphs::EM),
+                        s = draw::num(size)
+                    );
+                }
+            }
+            Names::Letters(_) => {
+                let mut t = String::new();
+                draw::text(&mut t, cx, baseline, size, colour, line);
+                out.push_str(&t);
+            }
+        }
     }
     out.push_str("</g>\n");
 }
@@ -146,12 +217,24 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     if !rules::replayed(game) {
         return Err(draw::not_replayed());
     }
-    let names = match view.pieces.and_then(Abbreviations::named) {
-        Some(set) => Names::Letters(set),
-        None => Names::Kanji,
-    };
     let mut board = rules::start_of(game)
         .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::CannotDraw))?;
+    let mut warnings = Vec::new();
+    let outlines;
+    let names = match view.pieces.and_then(Abbreviations::named) {
+        Some(set) => Names::Letters(set),
+        None => match kanji_outlines(view) {
+            Ok(found) => {
+                outlines = found;
+                Names::Kanji(&outlines, view.id)
+            }
+            // No font has the kanji: the abbreviations, and why.
+            Err(warning) => {
+                warnings.push(warning);
+                Names::Letters(Abbreviations::Tsa)
+            }
+        },
+    };
     let cell = 38.0;
     let grid = Grid {
         cols: 16,
@@ -163,6 +246,10 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     // Black's view: file 16 on the left, rank a (1) at the top.
     let at = |sq: Square| (16 - u32::from(sq.file()), 16 - u32::from(sq.rank()));
     let mut d = grid.diagram();
+    d.warnings = warnings;
+    if let Names::Kanji(outlines, prefix) = names {
+        glyph_defs(&board, outlines, prefix, &mut d.defs);
+    }
     let side = 16.0 * cell;
     draw::rect(&mut d.board, grid.margin, grid.margin, side, side, BOARD);
     for i in 0..=16 {
