@@ -65,8 +65,8 @@ impl<P: Clone> OpenLines<P> {
 
     /// The line open, whose next run is being read.
     pub fn top(&mut self) -> Result<&mut Open<P>, Problem> {
-        self.open
-            .last_mut()
-            .ok_or_else(|| Problem::whole("a run with no line open").of_kind(crate::error::Kind::Internal))
+        self.open.last_mut().ok_or_else(|| {
+            Problem::whole("a run with no line open").of_kind(crate::error::Kind::Internal)
+        })
     }
 }

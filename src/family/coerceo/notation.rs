@@ -191,10 +191,9 @@ impl container::Runs for Reader<'_> {
         _from: &Option<crate::family::Setup>,
         _depth: usize,
     ) -> Result<(Game, Option<crate::family::Setup>), Problem> {
-        let runs = self
-            .runs
-            .as_mut()
-            .ok_or_else(|| Problem::whole("a run of a record read whole").of_kind(crate::error::Kind::Internal))?;
+        let runs = self.runs.as_mut().ok_or_else(|| {
+            Problem::whole("a run of a record read whole").of_kind(crate::error::Kind::Internal)
+        })?;
         runs.ran = true;
         let mut run = Game::new(Variant::Coerceo(Board {
             game: self.game,
@@ -211,15 +210,15 @@ impl container::Runs for Reader<'_> {
         let (listing, cell) = (runs.listing, runs.lines);
         let mut lines = cell.borrow_mut();
         let top = lines.top()?;
-        let mut pos = top
-            .pos
-            .take()
-            .ok_or_else(|| Problem::whole("a run with no position").of_kind(crate::error::Kind::Internal))?;
+        let mut pos = top.pos.take().ok_or_else(|| {
+            Problem::whole("a run with no position").of_kind(crate::error::Kind::Internal)
+        })?;
         // The run starts where the last one left: its Position tag, for
         // what draws it.
         run.tags.push(Tag::new("Position", pos.text()));
         let replay = |line: &mut crate::ir::Line, pos: &mut Position<'static>, notes: &mut _| {
-            rules::replay(line, pos, listing, notes).map_err(|(_, e)| Problem::whole(e).of_kind(crate::error::Kind::IllegalMove))
+            rules::replay(line, pos, listing, notes)
+                .map_err(|(_, e)| Problem::whole(e).of_kind(crate::error::Kind::IllegalMove))
         };
         // The position before the last ply is kept: a variation of it
         // starts there.

@@ -255,14 +255,13 @@ impl container::Runs for Reader<'_, '_> {
         _from: &Option<crate::family::Setup>,
         _depth: usize,
     ) -> Result<(Game, Option<crate::family::Setup>), Problem> {
-        let runs = self
-            .runs
-            .as_mut()
-            .ok_or_else(|| Problem::whole("a run of a record read whole").of_kind(Kind::Internal))?;
+        let runs = self.runs.as_mut().ok_or_else(|| {
+            Problem::whole("a run of a record read whole").of_kind(Kind::Internal)
+        })?;
         runs.ran = true;
-        let dim = self
-            .dim
-            .ok_or_else(|| Problem::whole("the board is known only from every move").of_kind(Kind::NotStreamed))?;
+        let dim = self.dim.ok_or_else(|| {
+            Problem::whole("the board is known only from every move").of_kind(Kind::NotStreamed)
+        })?;
         let board = Board {
             dim,
             validated: self.rules.is_some() && !self.opts.no_validate,
@@ -284,7 +283,8 @@ impl container::Runs for Reader<'_, '_> {
         run.tags.push(Tag::new("Position", at.record()));
         let replay = |line: &mut Line, at: &mut Position<'_>| {
             let mut notes = Vec::new();
-            rules::replay(line, at, listing, &mut notes).map_err(|(_, e)| Problem::whole(e).of_kind(Kind::IllegalMove))
+            rules::replay(line, at, listing, &mut notes)
+                .map_err(|(_, e)| Problem::whole(e).of_kind(Kind::IllegalMove))
         };
         // The position before the last ply is kept: a variation of it
         // starts there.
