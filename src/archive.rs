@@ -679,14 +679,10 @@ impl Converter<'_> {
         warnings.extend(parsed.warnings);
         if let Some(family) = self.to.family {
             if parsed.game.family() != family {
-                return Converted::Failed(
-                    Problem::whole(format!(
-                        "a {} game cannot be written as {}",
-                        parsed.game.family().name(),
-                        self.to.name
-                    ))
-                    .of_kind(Kind::WrongFamily),
-                );
+                return Converted::Failed(crate::codec::other_family(
+                    parsed.game.family(),
+                    self.to.name,
+                ));
             }
         }
         let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);

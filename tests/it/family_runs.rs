@@ -13,7 +13,7 @@ use kifu::format::by_name;
 use kifu::ir::Game;
 
 use crate::common::{self, kifu, scratch, stdout};
-use crate::streaming::both_ways;
+use crate::streaming::assert_same_both_ways;
 
 /// How many game records of `text` `from`'s stream reads a run at a time
 /// (cut before every move), and how many there are.
@@ -41,19 +41,6 @@ fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, usize
 /// The outputs of any family a record streams to (svg: its last position;
 /// html: the viewer's section).
 const INTERCHANGE: [&str; 6] = ["json", "jsonl", "xml", "csv", "svg", "html"];
-
-fn assert_same_both_ways(from: &str, to: &str, text: &[u8], what: &str) {
-    for no_validate in [false, true] {
-        let (whole, streamed) = both_ways(from, to, text, no_validate);
-        assert!(!whole.is_empty(), "{what}: no records");
-        for (i, (a, b)) in whole.iter().zip(&streamed).enumerate() {
-            assert_eq!(
-                a, b,
-                "{what} ({from} -> {to}, no_validate {no_validate}): record {i} differs"
-            );
-        }
-    }
-}
 
 /// A draughts record of two kings going to and fro on the international
 /// board, with comments, NAGs and variations (some nested) by turns,

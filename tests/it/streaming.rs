@@ -110,7 +110,9 @@ fn assert_every_record_streams(from: &str, text: &[u8], no_validate: bool) {
     );
 }
 
-fn assert_same_both_ways(from: &str, to: &str, text: &[u8], what: &str) {
+/// Asserts that `text` converts `from` -> `to` the same whole and a run at
+/// a time, validated and not.
+pub fn assert_same_both_ways(from: &str, to: &str, text: &[u8], what: &str) {
     for no_validate in [false, true] {
         let (whole, streamed) = both_ways(from, to, text, no_validate);
         assert!(!whole.is_empty(), "{what}: no records");

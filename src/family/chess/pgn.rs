@@ -738,11 +738,7 @@ struct PgnWriter {
 
 /// The error of a game of another family.
 fn not_chess(game: &Game) -> Problem {
-    Problem::whole(format!(
-        "a {} game cannot be written as pgn",
-        game.family().name()
-    ))
-    .of_kind(Kind::WrongFamily)
+    crate::codec::other_family(game.family(), "pgn")
 }
 
 /// The tags PGN export format writes: the game's, with the seven-tag

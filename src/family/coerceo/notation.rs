@@ -74,6 +74,21 @@ struct Replaying<'l> {
     ran: bool,
 }
 
+impl<'o> Reader<'o> {
+    /// A reader of `text`, reading it whole (`runs` `None`) or a run at a
+    /// time.
+    fn new(opts: &'o ReadOptions, text: &'o str, runs: Option<Replaying<'o>>) -> Self {
+        Reader {
+            opts,
+            text,
+            moves: Vec::new(),
+            unknown: Vec::new(),
+            game: Kind::Laurentius,
+            runs,
+        }
+    }
+}
+
 impl Notation for Reader<'_> {
     type Rule = Rule;
     const DIALECT: &'static Dialect = &DIALECT;
@@ -418,13 +433,10 @@ pub fn stream(
         }
     }
     let lines = std::cell::RefCell::new(container::kept::OpenLines::new(None));
-    let mut reader = Reader {
+    let mut reader = Reader::new(
         opts,
         text,
-        moves: Vec::new(),
-        unknown: Vec::new(),
-        game: Kind::Laurentius,
-        runs: Some(Replaying {
+        Some(Replaying {
             listing: if lists {
                 rules::Listing::All
             } else {
@@ -436,7 +448,7 @@ pub fn stream(
             said: Vec::new(),
             ran: false,
         }),
-    };
+    );
     let mut follow = |piece: crate::codec::Piece<'_>| {
         lines.borrow_mut().follow(&piece);
         each(piece)
@@ -552,14 +564,7 @@ fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Proble
 
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let mut reader = Reader {
-        opts,
-        text,
-        moves: Vec::new(),
-        unknown: Vec::new(),
-        game: Kind::Laurentius,
-        runs: None,
-    };
+    let mut reader = Reader::new(opts, text, None);
     let parse = |t| CoerceoParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
 }
@@ -619,11 +624,7 @@ fn coerceo_only(game: &Game) -> Result<(), Problem> {
     if game.family() == Family::Coerceo {
         return Ok(());
     }
-    Err(Problem::whole(format!(
-        "a {} game cannot be written as coerceo",
-        game.family().name()
-    ))
-    .of_kind(crate::error::Kind::WrongFamily))
+    Err(crate::codec::other_family(game.family(), "coerceo"))
 }
 
 /// Coerceo written in a layout ([`container::notated`]).

@@ -12,7 +12,7 @@ use crate::container::fast::Lexing;
 use crate::container::{self, MoveText, Notation, Start};
 use crate::error::Kind;
 use crate::error::Problem;
-use crate::family::any::{Move, Setup, Variant};
+use crate::family::any::{Move, Setup};
 use crate::family::dialect::Dialect;
 use crate::family::draughts::pdn::{self as draughts, BoardChoice};
 use crate::family::draughts::{Board, Move as DMove, Path, DIALECT};
@@ -183,13 +183,14 @@ impl container::Runs for Diag<'_, '_> {
         _depth: usize,
     ) -> Result<(Game, Option<Setup>), Problem> {
         self.runs = true;
-        let mut run = Game::new(Variant::Draughts(self.board));
-        run.setup = from.clone();
-        run.moves.plies = plies;
-        let moves = run.moves.ply_count();
-        let after = draughts::replayed(&run, self.text, &self.spans, self.opts, true)?;
-        self.spans.forget(moves);
-        Ok((run, after.map(Setup::Draughts)))
+        draughts::replayed_run(
+            self.board,
+            plies,
+            from,
+            self.text,
+            &mut self.spans,
+            self.opts,
+        )
     }
 }
 

@@ -26,13 +26,10 @@ pub fn board_of(
     variant: &crate::family::any::Variant,
     format: &str,
 ) -> Result<Board, crate::error::Problem> {
-    variant.as_draughts().copied().ok_or_else(|| {
-        crate::error::Problem::whole(format!(
-            "a {} game cannot be written as {format}",
-            variant.family().name()
-        ))
-        .of_kind(Kind::WrongFamily)
-    })
+    variant
+        .as_draughts()
+        .copied()
+        .ok_or_else(|| crate::codec::other_family(variant.family(), format))
 }
 
 /// The draughts walk as the notations spell from it ([`crate::spell`]):

@@ -238,13 +238,14 @@ impl container::Runs for Num<'_, '_> {
             )
             .of_kind(Kind::NotStreamed));
         }
-        let mut run = Game::new(Variant::Draughts(self.choice.board));
-        run.setup = from.clone();
-        run.moves.plies = plies;
-        let moves = run.moves.ply_count();
-        let after = draughts::replayed(&run, self.text, &self.spans, self.opts, true)?;
-        self.spans.forget(moves);
-        Ok((run, after.map(Setup::Draughts)))
+        draughts::replayed_run(
+            self.choice.board,
+            plies,
+            from,
+            self.text,
+            &mut self.spans,
+            self.opts,
+        )
     }
 }
 

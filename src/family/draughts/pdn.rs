@@ -1004,6 +1004,27 @@ pub fn replayed(
     })
 }
 
+/// A run of plies read a run at a time ([`crate::container::Runs::run`]),
+/// a game of its own on `board` from the position `from`, replayed as
+/// [`replayed`] does; its moves' spans forgotten. Gives the run and the
+/// position after it (`None` where the moves are not replayed).
+pub fn replayed_run(
+    board: Board,
+    plies: Vec<crate::ir::Ply>,
+    from: &Option<Setup>,
+    text: &str,
+    spans: &mut Spans,
+    opts: &ReadOptions,
+) -> Result<(Game, Option<Setup>), Problem> {
+    let mut run = Game::new(Variant::Draughts(board));
+    run.setup = from.clone();
+    run.moves.plies = plies;
+    let moves = run.moves.ply_count();
+    let after = replayed(&run, text, spans, opts, true)?;
+    spans.forget(moves);
+    Ok((run, after.map(Setup::Draughts)))
+}
+
 /// Writes a draughts game in the PGN-style container: the board's GameType
 /// tag when needed, and every move spelled by the notation `N` on the
 /// game's board.

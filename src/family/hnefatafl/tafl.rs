@@ -197,6 +197,27 @@ struct Replaying<'l, 'r> {
     ran: bool,
 }
 
+impl<'o, 'r> Reader<'o, 'r> {
+    /// A reader of `text` with its options, reading it whole (`runs`
+    /// `None`) or a run at a time.
+    fn new(
+        opts: &'o ReadOptions,
+        text: &'o str,
+        options: Options,
+        runs: Option<Replaying<'o, 'r>>,
+    ) -> Self {
+        Reader {
+            opts,
+            text,
+            moves: Vec::new(),
+            options,
+            dim: None,
+            rules: None,
+            runs,
+        }
+    }
+}
+
 impl Notation for Reader<'_, '_> {
     type Rule = Rule;
     const DIALECT: &'static Dialect = &DIALECT;
@@ -453,15 +474,7 @@ pub fn decode(
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let options = opts.format.get::<Options>().cloned().unwrap_or_default();
-    let mut reader = Reader {
-        opts,
-        text,
-        moves: Vec::new(),
-        options,
-        dim: None,
-        rules: None,
-        runs: None,
-    };
+    let mut reader = Reader::new(opts, text, options, None);
     let parse = |t| TaflParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
 }
@@ -566,20 +579,17 @@ pub fn stream(
     let lines = std::cell::RefCell::new(container::kept::OpenLines::new(
         start.as_ref().map(Position::new),
     ));
-    let mut reader = Reader {
+    let mut reader = Reader::new(
         opts,
         text,
-        moves: Vec::new(),
         options,
-        dim: None,
-        rules: None,
-        runs: Some(Replaying {
+        Some(Replaying {
             listing,
             lines: &lines,
             completed: 0,
             ran: false,
         }),
-    };
+    );
     let mut follow = |piece: crate::codec::Piece<'_>| {
         lines.borrow_mut().follow(&piece);
         each(piece)
@@ -644,13 +654,9 @@ struct Written(Options);
 
 /// The board of a tafl game, or the error of a game of another family.
 fn board_of(game: &Game) -> Result<&Board, Problem> {
-    game.variant.as_tafl().ok_or_else(|| {
-        Problem::whole(format!(
-            "a {} game cannot be written as tafl",
-            game.family().name()
-        ))
-        .of_kind(Kind::WrongFamily)
-    })
+    game.variant
+        .as_tafl()
+        .ok_or_else(|| crate::codec::other_family(game.family(), "tafl"))
 }
 
 impl container::notated::Notated for Written {

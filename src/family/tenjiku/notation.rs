@@ -429,11 +429,7 @@ fn tenjiku_only(game: &Game) -> Result<(), Problem> {
     if game.family() == Family::Tenjiku {
         return Ok(());
     }
-    Err(Problem::whole(format!(
-        "a {} game cannot be written as tenjiku",
-        game.family().name()
-    ))
-    .of_kind(Kind::WrongFamily))
+    Err(crate::codec::other_family(game.family(), "tenjiku"))
 }
 
 impl container::notated::Notated for Written {

@@ -64,11 +64,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         .cloned()
         .unwrap_or_default();
     let Some(board) = game.variant.as_tafl() else {
-        return Err(Problem::whole(format!(
-            "a {} game cannot be written as otn",
-            game.family().name()
-        ))
-        .of_kind(Kind::WrongFamily));
+        return Err(crate::codec::other_family(game.family(), "otn"));
     };
     let Some(rules) = &board.rules else {
         return Err(Problem::whole(NO_RULES).of_kind(Kind::CannotWrite));
