@@ -679,10 +679,7 @@ impl Converter<'_> {
         warnings.extend(parsed.warnings);
         if let Some(family) = self.to.family {
             if parsed.game.family() != family {
-                return Converted::Failed(crate::codec::other_family(
-                    parsed.game.family(),
-                    self.to.name,
-                ));
+                return Converted::Failed(parsed.game.family().cannot_be_written_as(self.to.name));
             }
         }
         let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);

@@ -180,16 +180,6 @@ pub fn write_runs(
     Ok(warnings)
 }
 
-/// The error of a game of the family `family` given to the writer of
-/// `format`, a notation of another family: every writer says it so.
-pub fn other_family(family: crate::family::any::Family, format: &str) -> Problem {
-    Problem::whole(format!(
-        "a {} game cannot be written as {format}",
-        family.name()
-    ))
-    .of_kind(Kind::WrongFamily)
-}
-
 /// The error of a [`RunWriter`] told to close a variation that is not
 /// open (a bug of the stream): every writer says it so.
 pub fn not_open() -> Problem {

@@ -197,3 +197,15 @@ impl Move {
         })
     }
 }
+
+impl Family {
+    /// The error of a game of this family given to the writer of `format`,
+    /// a notation of another family: every writer says it so.
+    pub fn cannot_be_written_as(self, format: &str) -> crate::error::Problem {
+        crate::error::Problem::whole(format!(
+            "a {} game cannot be written as {format}",
+            self.name()
+        ))
+        .of_kind(crate::error::Kind::WrongFamily)
+    }
+}

@@ -738,7 +738,7 @@ struct PgnWriter {
 
 /// The error of a game of another family.
 fn not_chess(game: &Game) -> Problem {
-    crate::codec::other_family(game.family(), "pgn")
+    game.family().cannot_be_written_as("pgn")
 }
 
 /// The tags PGN export format writes: the game's, with the seven-tag

@@ -624,7 +624,7 @@ fn coerceo_only(game: &Game) -> Result<(), Problem> {
     if game.family() == Family::Coerceo {
         return Ok(());
     }
-    Err(crate::codec::other_family(game.family(), "coerceo"))
+    Err(game.family().cannot_be_written_as("coerceo"))
 }
 
 /// Coerceo written in a layout ([`container::notated`]).

@@ -29,7 +29,7 @@ pub fn board_of(
     variant
         .as_draughts()
         .copied()
-        .ok_or_else(|| crate::codec::other_family(variant.family(), format))
+        .ok_or_else(|| variant.family().cannot_be_written_as(format))
 }
 
 /// The draughts walk as the notations spell from it ([`crate::spell`]):

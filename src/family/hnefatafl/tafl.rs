@@ -656,7 +656,7 @@ struct Written(Options);
 fn board_of(game: &Game) -> Result<&Board, Problem> {
     game.variant
         .as_tafl()
-        .ok_or_else(|| crate::codec::other_family(game.family(), "tafl"))
+        .ok_or_else(|| game.family().cannot_be_written_as("tafl"))
 }
 
 impl container::notated::Notated for Written {

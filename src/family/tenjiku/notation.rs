@@ -429,7 +429,7 @@ fn tenjiku_only(game: &Game) -> Result<(), Problem> {
     if game.family() == Family::Tenjiku {
         return Ok(());
     }
-    Err(crate::codec::other_family(game.family(), "tenjiku"))
+    Err(game.family().cannot_be_written_as("tenjiku"))
 }
 
 impl container::notated::Notated for Written {

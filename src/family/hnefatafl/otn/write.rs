@@ -64,7 +64,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         .cloned()
         .unwrap_or_default();
     let Some(board) = game.variant.as_tafl() else {
-        return Err(crate::codec::other_family(game.family(), "otn"));
+        return Err(game.family().cannot_be_written_as("otn"));
     };
     let Some(rules) = &board.rules else {
         return Err(Problem::whole(NO_RULES).of_kind(Kind::CannotWrite));
