@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 
 use super::{render_text, spell_main_line, GameDiff, Paint, Sided};
+use crate::error::Problem;
 use crate::family::draw::escape;
 
 /// The page before the pairs.
@@ -43,7 +44,9 @@ pub const TAIL: &str = "</body>\n</html>\n";
 
 /// One pair that differs as a section: `heading` (which games), `n` its
 /// place in the report (for the ids of its board), the two sides' names
-/// and the differences.
+/// and the differences. What the board's drawing could not do as asked
+/// (tenjiku's kanji drawn as abbreviations where no font has them) is put
+/// in `warnings`.
 pub fn pair(
     heading: &str,
     n: usize,
@@ -51,6 +54,7 @@ pub fn pair(
     a: &Sided<'_>,
     b: &Sided<'_>,
     d: &GameDiff,
+    warnings: &mut Vec<Problem>,
 ) -> String {
     let mut out = String::new();
     out.push_str("<section class=\"pair\">\n<h2>");
@@ -100,7 +104,7 @@ pub fn pair(
         out.push_str("</div>\n");
     }
     if let Some(at) = parts[0].or(parts[1]) {
-        board(a, b, at, n, &mut out);
+        board(a, b, at, n, &mut out, warnings);
     }
     out.push_str("</div>\n<pre class=\"report\">");
     escape(&render_text(d, Paint::default()), &mut out);
@@ -110,8 +114,16 @@ pub fn pair(
 
 /// The board before the `at`-th ply (from 0), the position both sides
 /// share: drawn from the first side, or the second where the first cannot
-/// be drawn (its moves not replayed); else a line that says why.
-fn board(a: &Sided<'_>, b: &Sided<'_>, at: usize, n: usize, out: &mut String) {
+/// be drawn (its moves not replayed); else a line that says why. The
+/// drawing's warnings are put in `warnings`.
+fn board(
+    a: &Sided<'_>,
+    b: &Sided<'_>,
+    at: usize,
+    n: usize,
+    out: &mut String,
+    warnings: &mut Vec<Problem>,
+) {
     let id = format!("p{n}");
     let view = crate::family::draw::View {
         id: &id,
@@ -124,9 +136,10 @@ fn board(a: &Sided<'_>, b: &Sided<'_>, at: usize, n: usize, out: &mut String) {
         }
         match crate::family::diagram(side.game, &view).and_then(|d| {
             let svg = d.svg(Some(at), "the position before the first divergence")?;
-            Ok(svg)
+            Ok((svg, d.warnings))
         }) {
-            Ok(svg) => {
+            Ok((svg, drawn)) => {
+                warnings.extend(drawn);
                 out.push_str("<figure class=\"board\">\n");
                 // Inline: without the XML declaration.
                 out.push_str(svg.split_once("?>\n").map_or(svg.as_str(), |(_, s)| s));

@@ -14,7 +14,7 @@ use super::{
     Which,
 };
 use crate::codec::ReadOptions;
-use crate::error::Error;
+use crate::error::{Error, Problem};
 use crate::format::{self, Format};
 use crate::input::{self, Damage};
 use crate::output::STDOUT;
@@ -183,6 +183,7 @@ pub fn run(
     let damage = [a.damage, b.damage];
     let io_err = |e: io::Error| Error::io(STDOUT, e);
     let html = settings.style == Style::Html && !settings.quiet;
+    let mut said = std::collections::HashSet::new();
     let compare_all = || -> Result<(), Error> {
         if html {
             out.write_all(html::HEAD.as_bytes()).map_err(io_err)?;
@@ -193,11 +194,20 @@ pub fn run(
                 Which::A => Error::io(&paths[0], e),
                 Which::B => Error::io(&paths[1], e),
             })?;
+            let mut drawn = Vec::new();
             report
-                .pair(&mut counts, x.as_ref(), y.as_ref(), out)
+                .pair(&mut counts, x.as_ref(), y.as_ref(), out, &mut drawn)
                 .map_err(io_err)?;
             for note in pairs.notes() {
                 warn(&format!("kifu: warning: {note}"));
+            }
+            // What a board's drawing could not do (no font with tenjiku's
+            // kanji) is the same for every board of the run: said once.
+            for w in drawn {
+                let line = format!("kifu: warning[{}]: {}", w.kind, w.message);
+                if said.insert(line.clone()) {
+                    warn(&crate::error::escape_controls(&line));
+                }
             }
         }
         for (damage, path) in damage.iter().zip(&paths) {
@@ -232,12 +242,14 @@ struct Report<'s> {
 impl Report<'_> {
     /// Compares a pair (or a game of one input only), counts it and, when
     /// it differs and the report is not quiet, writes it.
+    /// What drawing its board could not do as asked is put in `drawn`.
     fn pair(
         &self,
         counts: &mut Counts,
         ea: Option<&Entry>,
         eb: Option<&Entry>,
         out: &mut dyn Write,
+        drawn: &mut Vec<Problem>,
     ) -> io::Result<()> {
         let [an, bn] = &self.names;
         let style = self.settings.style;
@@ -256,7 +268,7 @@ impl Report<'_> {
         let (body, verdict) = match (ea, eb) {
             (Some(x), Some(y)) => {
                 counts.pairs += 1;
-                self.compared(x, y, &heading, n)
+                self.compared(x, y, &heading, n, drawn)
             }
             (Some(_), None) => {
                 counts.only_a += 1;
@@ -303,7 +315,14 @@ impl Report<'_> {
     /// The differences of two games (text or an HTML section in a JSON
     /// string, or JSON), and whether there are any; `heading` and `n` name
     /// the pair in an HTML section.
-    fn compared(&self, x: &Entry, y: &Entry, heading: &str, n: usize) -> (Value, Verdict) {
+    fn compared(
+        &self,
+        x: &Entry,
+        y: &Entry,
+        heading: &str,
+        n: usize,
+        drawn: &mut Vec<Problem>,
+    ) -> (Value, Verdict) {
         let json = self.settings.style == Style::Json;
         match (&x.game, &y.game) {
             (Some(gx), Some(gy)) if gx.family() == gy.family() => {
@@ -333,7 +352,9 @@ impl Report<'_> {
                     Style::Json => render_json(&d),
                     Style::Text => Value::String(render_text(&d, self.settings.paint)),
                     Style::Html if d.is_empty() => Value::Null,
-                    Style::Html => Value::String(html::pair(heading, n, [an, bn], &a, &b, &d)),
+                    Style::Html => {
+                        Value::String(html::pair(heading, n, [an, bn], &a, &b, &d, drawn))
+                    }
                 };
                 // Both unplayable, and alike as written: not a difference.
                 let alike = GameDiff {

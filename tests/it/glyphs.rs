@@ -744,3 +744,63 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn kifu_diff_draws_its_tenjiku_boards_as_convert_does_and_says_a_missing_font_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (empty, fonts) = (dir.join("no-fonts"), dir.join("fonts"));
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::create_dir_all(&fonts).unwrap();
+    let glyphs = kanji_font(&fonts.join("tiny.ttf"), 1000, Cmap::Segments);
+    // Two pairs that differ (a ply pair inserted after move 2): a board
+    // each, at their first divergence.
+    let seed = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/tenjiku/seed.tenjiku"),
+    )
+    .unwrap();
+    let changed = seed.replace("2. Nx7d= K-8a ", "2. Nx7d= K-8a 3. P-1a K-8b ");
+    assert_ne!(changed, seed);
+    let (a, b) = (dir.join("a.tenjiku"), dir.join("b.tenjiku"));
+    std::fs::write(&a, format!("{seed}\n{seed}")).unwrap();
+    std::fs::write(&b, format!("{changed}\n{changed}")).unwrap();
+    let args = [
+        "diff",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--format",
+        "html",
+    ];
+    // No font with the kanji: the boards name the pieces by their
+    // abbreviations, and the warning convert gives is said, once a run.
+    let out = kifu_with_fonts(&args, &[&empty], &empty);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let (page, err) = (stdout(&out), stderr(&out));
+    assert_eq!(
+        page.matches("<figure class=\"board\">").count(),
+        2,
+        "{page}"
+    );
+    assert!(!page.contains("<symbol"), "{page}");
+    assert!(page.contains(">FiD</text>"), "{page}");
+    assert_eq!(err.matches("warning[no-font]").count(), 1, "{err}");
+    for said in [
+        "--to-opt font=FILE",
+        "--pieces tsa",
+        empty.to_str().unwrap(),
+    ] {
+        assert!(err.contains(said), "{said} not in {err}");
+    }
+    // A font found: the kanji drawn as its outlines, nothing said.
+    let out = kifu_with_fonts(&args, &[&fonts], &empty);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let page = stdout(&out);
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    assert_eq!(
+        page.matches("<figure class=\"board\">").count(),
+        2,
+        "{page}"
+    );
+    assert!(!page.contains(">FiD</text>"), "{page}");
+    outlines_of(&page, &glyphs, 1000);
+}
