@@ -716,9 +716,10 @@ fn berserk_legs(
             rules: layout,
             listed,
             tries: 0,
+            legs: 0,
             lengthened: Vec::new(),
         };
-        if !search.extend(&mut game, first, &refused) {
+        if !search.extend(&mut game, first, None, &refused) {
             continue;
         }
         let mut said = Vec::new();
@@ -782,23 +783,33 @@ struct Search<'r> {
     listed: bool,
     /// The replays tried.
     tries: usize,
+    /// The legs added.
+    legs: usize,
     /// The plies lengthened, each with its step as written.
     lengthened: Vec<(usize, Step)>,
 }
 
 impl Search<'_> {
     /// Lengthens moves before ply `refused` (the first the rules refuse)
-    /// until the game replays: whether it does.
+    /// until the game replays: whether it does. A leg after which the same
+    /// move is still the first refused is kept only where a further leg of
+    /// the same move (`only`) goes past it (a piece that captured twice,
+    /// the second leg ending where the refused move starts).
     fn extend(
         &mut self,
         game: &mut Game,
         refused: usize,
+        only: Option<usize>,
         replay: &dyn Fn(&Game) -> Option<usize>,
     ) -> bool {
-        if self.lengthened.len() >= BERSERK_LEGS {
+        if self.legs >= BERSERK_LEGS {
             return false;
         }
-        for c in (refused.saturating_sub(BERSERK_BACK)..refused).rev() {
+        let (lo, hi) = match only {
+            Some(c) => (c, c + 1),
+            None => (refused.saturating_sub(BERSERK_BACK), refused),
+        };
+        for c in (lo..hi).rev() {
             for (leg, captures) in self.legs_at(game, c) {
                 if self.tries >= BERSERK_TRIES {
                     return false;
@@ -819,11 +830,17 @@ impl Search<'_> {
                 if fresh {
                     self.lengthened.push((c, was.clone()));
                 }
-                match replay(game) {
-                    None => return true,
-                    Some(next) if next > refused && self.extend(game, next, replay) => return true,
-                    _ => {}
+                self.legs += 1;
+                let done = match replay(game) {
+                    None => true,
+                    Some(next) if next > refused => self.extend(game, next, None, replay),
+                    Some(next) if next == refused => self.extend(game, next, Some(c), replay),
+                    Some(_) => false,
+                };
+                if done {
+                    return true;
                 }
+                self.legs -= 1;
                 if fresh {
                     self.lengthened.pop();
                 }
