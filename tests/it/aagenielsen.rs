@@ -664,6 +664,7 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
         made.len(),
         refused.len()
     );
+    eprintln!("{stats}");
     assert!(refused.len() * 20 <= made.len(), "{stats}: {refused:#?}");
     assert!(warned * 2 >= made.len(), "{stats}");
     assert!(right * 10 >= told * 8, "{stats}");
