@@ -122,6 +122,10 @@ for line in open(tsv, encoding="utf-8"):
         base += " cen:"
     if "berserk" in name.lower():
         base += " ber:m kj:r"
+    elif "tyr" in name.lower():
+        # The site's rules page: Tyr is played by the Berserk rules (a piece
+        # that captured moves again, each further leg capturing).
+        base += " ber:c"
     fs = files[key][:400]
     best = None
     cands = []

@@ -186,6 +186,8 @@ kinds! {
         TimeoutPlayedOn = "timeout-played-on",
         /// `repeated-moves`: a hnefatafl record that writes a run of moves twice in a row.
         RepeatedMoves = "repeated-moves",
+        /// `berserk-leg`: a hnefatafl record's berserk legs, left out, inferred.
+        BerserkLeg = "berserk-leg",
         /// `king-capture-completed`: a king's capture completed by the rules.
         KingCaptureCompleted = "king-capture-completed",
         /// `lower-case-castling`: castling written in lower case.

@@ -636,13 +636,15 @@ fn aagenielsen(dir: &Path) -> Vec<PathBuf> {
 /// `e6e4`, the same piece again, where the defenders' reply should be (a
 /// move lost by the source); in the Berserk game 3-45 (whose knight's
 /// capturing jump `16... c4-e4xd4` replays) the defenders' 17th move
-/// `g4-c4` starts on an empty square; in the Tyr game 145-115 the
-/// defenders' 24th move `j9-f9` captures the attacker on f8 by the rules,
-/// which the record does not list (its 26th move going to f8 bears the
-/// capture out), and the attackers' 28th move `e8-e9` starts on an empty
-/// square; in the two Alea Berserk games (Bartley), whose commanders and
-/// knights kifu does not know, a defender jumps: each is read unchecked
-/// (`rules-refused`). In the Old Tyr-1 game 134-75 the attackers' 29th move
+/// `g4-c4` starts on an empty square; in the Alea Berserk game 102-136
+/// (Bartley), whose commanders and knights kifu does not know, a defender
+/// jumps: each is read unchecked (`rules-refused`). In the Tyr game 145-115
+/// the attackers' 23rd move `f12-f8xe8` went on `f8-e8xe9`, a berserk leg
+/// the record leaves out (without it the defenders' 24th move `j9-f9`
+/// captures the attacker on f8, which the record does not list, and the
+/// attackers' 28th move `e8-e9` starts on an empty square), and in the
+/// Alea Berserk game 102-61 the attackers' 4th move `p8-p9xp10` went on
+/// `p9-o9xo8`: the legs are inferred (`berserk-leg`). In the Old Tyr-1 game 134-75 the attackers' 29th move
 /// `j11-j6` captures the defender on j5 against the empty j4, which no
 /// rules string explains: the record's word is kept (`capture-unruled`).
 const DIFFER: [(&str, &str, &str); 6] = [
@@ -658,8 +660,8 @@ const DIFFER: [(&str, &str, &str); 6] = [
     ),
     (
         "game-145-115-16724.json",
-        "28. e8-e9: no piece on e8",
-        ".json:64:10: warning[rules-refused]: game 1: ",
+        "23. `f12-f8xe8`: the record leaves out the berserk legs `f8-e8xe9` (the piece captured, and the later moves bear them out): read as `f12-f8-e8xe8/e9`",
+        ".json:54:10: warning[berserk-leg]: game 1: ",
     ),
     (
         "game-102-136-15917.json",
@@ -668,8 +670,8 @@ const DIFFER: [(&str, &str, &str); 6] = [
     ),
     (
         "game-102-61-10093.json",
-        "4... i8-o8xo9: o8 is in the way",
-        ".json:17:10: warning[rules-refused]: game 1: ",
+        "4. `p8-p9xp10`: the record leaves out the berserk legs `p9-o9xo8` (the piece captured, and the later moves bear them out): read as `p8-p9-o9xp10/o8`",
+        ".json:16:10: warning[berserk-leg]: game 1: ",
     ),
     (
         "game-134-75-3038.json",

@@ -20,7 +20,7 @@ use crate::error::Problem;
 use crate::family::any::{Move, Variant};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
-use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
+use crate::family::hnefatafl::{Board, Move as TMove, Square, Step, ATTACKERS};
 use crate::ir::{Game, Ply, Side, Tag};
 
 /// One record as the JSON holds it.
@@ -420,7 +420,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 texts: texts.clone(),
                 layouts: layouts.clone(),
             };
-            match mend(tried, at, first, dim, rules_tag) {
+            let mended = mend(tried.clone(), at, first, dim, rules_tag)
+                .or_else(|| berserk_legs(tried, dim, rules_tag));
+            match mended {
                 Some((mended, replayed, mut said)) => {
                     game = replayed;
                     places = mended.places;
@@ -658,6 +660,269 @@ fn mend(
         }
     }
     None
+}
+
+/// How far back from a move the rules refuse a berserk leg the record left
+/// out is looked for, in plies.
+const BERSERK_BACK: usize = 30;
+
+/// The most replays tried in looking for the berserk legs a record left out.
+const BERSERK_TRIES: usize = 600;
+
+/// The most berserk legs inferred in one record.
+const BERSERK_LEGS: usize = 6;
+
+/// Where the rules refuse a record's moves and its game type
+/// has berserk moves (`ber:c`, `ber:m`: a piece that captured may move
+/// again, the same turn): the berserk legs the record leaves out (the
+/// site's JSON keeps only each move's first leg), inferred. Searching back
+/// from the refused move, a leg of the piece that made a capture, which
+/// the rules allow there (under `ber:c`, one that captures), is added to
+/// its move, with its captures, where the moves then replay past the
+/// refused one; legs are added so, depth first, until every move replays.
+/// Each move so lengthened is a `berserk-leg` warning; none is kept
+/// unless the whole record then replays.
+fn berserk_legs(
+    reading: Reading,
+    dim: u8,
+    rules_tag: Option<usize>,
+) -> Option<(Reading, Game, Vec<Problem>)> {
+    let listed = rules::lists_captures(&reading.game.moves);
+    for (n, layout) in reading.layouts.iter().enumerate() {
+        if layout.berserk == rules::Berserk::No {
+            continue;
+        }
+        let mut game = reading.game.clone();
+        if n > 0 {
+            set_rules(&mut game, layout, rules_tag);
+        }
+        let refused = |game: &Game| -> Option<usize> {
+            let mut line = game.moves.clone();
+            let listing = rules::Listing::of(&line, true);
+            rules::replay(
+                &mut line,
+                &mut Position::new(layout),
+                listing,
+                &mut Vec::new(),
+            )
+            .err()
+            .map(|(i, _)| i)
+        };
+        // Searched back from the first move this layout refuses.
+        let Some(first) = refused(&game) else {
+            continue;
+        };
+        let mut search = Search {
+            rules: layout,
+            listed,
+            tries: 0,
+            legs: 0,
+            lengthened: Vec::new(),
+        };
+        if !search.extend(&mut game, first, None, &refused) {
+            continue;
+        }
+        let mut said = Vec::new();
+        let mover = reading
+            .game
+            .moves
+            .plies
+            .first()
+            .map_or(ATTACKERS, |p| p.side);
+        for &(i, ref was) in &search.lengthened {
+            let ply = &game.moves.plies[i];
+            let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+                continue;
+            };
+            said.push(
+                Problem::at(
+                    reading.places[i],
+                    format!(
+                        "{} {}: the record leaves out the berserk legs {} (the piece captured, and \
+                         the later moves bear them out): read as {}",
+                        rules::label(ply.number, ply.side, mover),
+                        crate::error::quote(&rules::spelled(was)),
+                        crate::error::quote(&legs_after(step, was)),
+                        crate::error::quote(&rules::spelled(step)),
+                    ),
+                )
+                .of_kind(Kind::BerserkLeg),
+            );
+        }
+        let layouts = std::slice::from_ref(layout);
+        let (replayed, mut more) =
+            replay_layouts(&game, layouts, dim, rules_tag, &reading.places).ok()?;
+        said.append(&mut more);
+        let mended = Reading { game, ..reading };
+        return Some((mended, replayed, said));
+    }
+    None
+}
+
+/// The legs a lengthened step adds to the step as written (`c8-c6xc5`).
+fn legs_after(step: &Step, was: &Step) -> String {
+    let mut legs = vec![was.to];
+    legs.extend(step.via.iter().skip(was.via.len() + 1).copied());
+    legs.push(step.to);
+    let mut s = legs
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join("-");
+    for (i, c) in step.captures.iter().skip(was.captures.len()).enumerate() {
+        s.push(if i == 0 { 'x' } else { '/' });
+        s.push_str(&c.to_string());
+    }
+    s
+}
+
+/// The search for the berserk legs a record left out ([`berserk_legs`]).
+struct Search<'r> {
+    rules: &'r Rules,
+    /// Whether the record lists captures (the inferred legs' are added).
+    listed: bool,
+    /// The replays tried.
+    tries: usize,
+    /// The legs added.
+    legs: usize,
+    /// The plies lengthened, each with its step as written.
+    lengthened: Vec<(usize, Step)>,
+}
+
+impl Search<'_> {
+    /// Lengthens moves before ply `refused` (the first the rules refuse)
+    /// until the game replays: whether it does. A leg after which the same
+    /// move is still the first refused is kept only where a further leg of
+    /// the same move (`only`) goes past it (a piece that captured twice,
+    /// the second leg ending where the refused move starts).
+    fn extend(
+        &mut self,
+        game: &mut Game,
+        refused: usize,
+        only: Option<usize>,
+        replay: &dyn Fn(&Game) -> Option<usize>,
+    ) -> bool {
+        if self.legs >= BERSERK_LEGS {
+            return false;
+        }
+        let (lo, hi) = match only {
+            Some(c) => (c, c + 1),
+            None => (refused.saturating_sub(BERSERK_BACK), refused),
+        };
+        for c in (lo..hi).rev() {
+            for (leg, captures) in self.legs_at(game, c) {
+                if self.tries >= BERSERK_TRIES {
+                    return false;
+                }
+                self.tries += 1;
+                let Some(Move::Tafl(TMove::Step(step))) =
+                    game.moves.plies.get_mut(c).map(|p| &mut p.mv)
+                else {
+                    continue;
+                };
+                let was = step.clone();
+                step.via.push(step.to);
+                step.to = leg;
+                if self.listed {
+                    step.captures.extend(captures);
+                }
+                let fresh = !self.lengthened.iter().any(|(i, _)| *i == c);
+                if fresh {
+                    self.lengthened.push((c, was.clone()));
+                }
+                self.legs += 1;
+                let done = match replay(game) {
+                    None => true,
+                    Some(next) if next > refused => self.extend(game, next, None, replay),
+                    Some(next) if next == refused => self.extend(game, next, Some(c), replay),
+                    Some(_) => false,
+                };
+                if done {
+                    return true;
+                }
+                self.legs -= 1;
+                if fresh {
+                    self.lengthened.pop();
+                }
+                if let Some(Move::Tafl(TMove::Step(step))) =
+                    game.moves.plies.get_mut(c).map(|p| &mut p.mv)
+                {
+                    *step = was;
+                }
+            }
+        }
+        false
+    }
+
+    /// The berserk legs the piece that moved at ply `c` may go on with
+    /// (where its move captured): each leg's end and its captures.
+    fn legs_at(&self, game: &Game, c: usize) -> Vec<(Square, Vec<Square>)> {
+        let plies = &game.moves.plies;
+        let mut pos = Position::new(self.rules);
+        for ply in &plies[..c] {
+            if let Some(TMove::Step(step)) = ply.mv.as_tafl() {
+                if self.listed || pos.clone().play(step, ply.side, true).is_err() {
+                    let _ = pos.play(step, ply.side, false);
+                } else {
+                    let _ = pos.play(step, ply.side, true);
+                }
+            }
+        }
+        let Some(ply) = plies.get(c) else {
+            return Vec::new();
+        };
+        let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+            return Vec::new();
+        };
+        // The move as played: its captures (the record's, or the rules').
+        let captured = if self.listed {
+            let _ = pos.play(step, ply.side, false);
+            !step.captures.is_empty()
+        } else {
+            match pos.play(step, ply.side, true) {
+                Ok(p) => p.legs.last().is_some_and(|&n| n > 0),
+                Err(_) => false,
+            }
+        };
+        if !captured || pos.is_over() {
+            return Vec::new();
+        }
+        let dim = i16::from(self.rules.dim);
+        let (f, r) = (i16::from(step.to.file), i16::from(step.to.rank));
+        let mut out = Vec::new();
+        for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            for k in 1..dim {
+                let (tf, tr) = (f + k * df, r + k * dr);
+                if tf < 0 || tr < 0 || tf >= dim || tr >= dim {
+                    break;
+                }
+                let to = Square {
+                    file: tf as u8,
+                    rank: tr as u8,
+                };
+                let leg = Step {
+                    from: step.to,
+                    via: Vec::new(),
+                    to,
+                    captures: Vec::new(),
+                    mark: None,
+                };
+                let mut trial = pos.clone();
+                if let Ok(played) = trial.play(&leg, ply.side, true) {
+                    let capture =
+                        self.rules.berserk == rules::Berserk::Move || !played.captures.is_empty();
+                    if capture && !played.king_captured {
+                        out.push((to, played.captures));
+                    }
+                }
+                // Past an occupied square only by a jump, two squares.
+                if pos.piece(to).is_some() && k > 1 {
+                    break;
+                }
+            }
+        }
+        out
+    }
 }
 
 /// The run of moves around ply `k` that repeats the run just before it

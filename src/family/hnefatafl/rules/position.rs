@@ -100,6 +100,12 @@ impl<'r> Position<'r> {
         self.tough.clone_from(&other.tough);
     }
 
+    /// Whether the game is over on the board (the king captured, escaped,
+    /// or in an edge fort).
+    pub fn is_over(&self) -> bool {
+        self.over.is_some()
+    }
+
     /// The piece on a square.
     pub fn piece(&self, sq: Square) -> Option<u8> {
         let p = *self.cells.get(self.rules.index(sq))?;
