@@ -770,7 +770,7 @@ fn repeated_structures_are_read_in_linear_time() {
         let step = all.div_ceil(want.max(1)).max(1);
         let offset = env_number("KIFU_DEADLINE_SEED", 0) as usize % step;
         cases.extend(repeated_cases(f, list, |i| {
-            i >= offset && (i - offset) % step == 0
+            i >= offset && (i - offset).is_multiple_of(step)
         }));
     }
     under_deadline(cases, repeated_budget(), read_every_way);
