@@ -175,7 +175,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::coerceo::DIALECT),
         read: Some(coerceo::read),
         write: Some(coerceo::write),
-        stream: None,
+        stream: Some(coerceo::stream),
         runs: Some(coerceo::runs),
         spell: Some(spell::plies::<coerceo::Cgn>),
         framing: CONTAINER,

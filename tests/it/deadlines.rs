@@ -72,10 +72,10 @@ fn env_number(name: &str, default: u64) -> u64 {
 }
 
 /// A small, fast generator (SplitMix64): a case is its seed.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -83,11 +83,11 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 
-    fn pick<'a, T>(&mut self, of: &'a [T]) -> &'a T {
+    pub(crate) fn pick<'a, T>(&mut self, of: &'a [T]) -> &'a T {
         &of[self.below(of.len())]
     }
 }
@@ -247,7 +247,7 @@ const OPENERS: &[&str] = &[
 /// Mutates a sample: one to five of insertions, deletions, duplications,
 /// marks spliced in or put in place of a byte, long runs, deep nesting,
 /// cuts and pieces of another sample; under [`NOISE_MAX`] bytes.
-fn mutate(rng: &mut Rng, sample: &[u8], others: &[Vec<u8>]) -> Vec<u8> {
+pub(crate) fn mutate(rng: &mut Rng, sample: &[u8], others: &[Vec<u8>]) -> Vec<u8> {
     let mut data = sample.to_vec();
     for _ in 0..1 + rng.below(5) {
         let at = rng.below(data.len() + 1);
@@ -304,7 +304,7 @@ fn mutate(rng: &mut Rng, sample: &[u8], others: &[Vec<u8>]) -> Vec<u8> {
 /// of `corpus/` in the format its name says, and each converted to every
 /// other format that reads its family's games (an interchange format
 /// reads all), those under 3 KiB, at most 24 a format.
-fn samples() -> Vec<(&'static Format, Vec<Vec<u8>>)> {
+pub(crate) fn samples() -> Vec<(&'static Format, Vec<Vec<u8>>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut paths = Vec::new();
     for family in std::fs::read_dir(&root).expect("corpus/").flatten() {
@@ -377,10 +377,9 @@ fn read_every_way(f: &'static Format, data: &[u8]) -> usize {
     }
     let json = by_name("json").expect("json");
     let mut games = 0;
-    // Cut once, with the CLI's batches: whether the cut depends on the
-    // batch size is the fuzz targets' property, not this one.
-    let records = check::split(f, data, kifu::archive::BATCH_BYTES);
-    for (record, ..) in records.into_iter().filter(|r| r.3) {
+    // Cut with the CLI's batches and with small ones: the same records
+    // (`batches.rs` checks it over more sizes and longer inputs).
+    for record in check::game_records(f, data) {
         let family = match f.family {
             Some(family) => Some(family),
             None => read_record(f, &options, &record)
@@ -464,10 +463,10 @@ struct Worker {
 
 /// One input to read: its format, its name (a seed or a structure) and
 /// its bytes.
-struct Case {
-    format: &'static Format,
-    name: String,
-    data: Vec<u8>,
+pub(crate) struct Case {
+    pub(crate) format: &'static Format,
+    pub(crate) name: String,
+    pub(crate) data: Vec<u8>,
 }
 
 /// A case as a failure names it: its format, its name and its bytes as a
@@ -700,11 +699,21 @@ fn noise_shaped_like_every_format_is_read_within_a_deadline() {
     }
 }
 
+/// How many structures [`repeated_cases`] makes of a format's samples.
+pub(crate) fn repeated_count(list: &[Vec<u8>]) -> usize {
+    (MARKS.len() + OPENERS.len()) * 3 * 2 + list.len()
+}
+
 /// Structures repeated to [`REPEATED`] bytes: each mark of [`MARKS`] and
 /// each opener of [`OPENERS`], alone and inside a sample of the format
 /// (after its first half); each such unit after a blank line; and the
-/// first half of each sample (a record cut short) repeated.
-fn repeated_cases(f: &'static Format, list: &[Vec<u8>]) -> Vec<Case> {
+/// first half of each sample (a record cut short) repeated. Those whose
+/// index (of [`repeated_count`]) `keep` takes are made.
+pub(crate) fn repeated_cases(
+    f: &'static Format,
+    list: &[Vec<u8>],
+    keep: impl Fn(usize) -> bool,
+) -> Vec<Case> {
     let sample = &list[0];
     let half = sample.len() / 2;
     let mut cases = Vec::new();
@@ -712,29 +721,31 @@ fn repeated_cases(f: &'static Format, list: &[Vec<u8>]) -> Vec<Case> {
         let n = REPEATED / unit.len().max(1);
         unit.repeat(n)
     };
+    let mut index = 0;
+    let mut add = |name: String, data: &dyn Fn() -> Vec<u8>| {
+        if keep(index) {
+            cases.push(Case {
+                format: f,
+                name,
+                data: data(),
+            });
+        }
+        index += 1;
+    };
     for mark in MARKS.iter().chain(OPENERS) {
         for unit in [mark.to_string(), format!("{mark}\n\n"), format!("{mark} ")] {
-            let run = fill(unit.as_bytes());
-            let mut inside = sample[..half].to_vec();
-            inside.extend_from_slice(&run);
-            inside.extend_from_slice(&sample[half..]);
-            cases.push(Case {
-                format: f,
-                name: format!("{unit:?} repeated"),
-                data: run,
-            });
-            cases.push(Case {
-                format: f,
-                name: format!("{unit:?} repeated inside a sample"),
-                data: inside,
+            add(format!("{unit:?} repeated"), &|| fill(unit.as_bytes()));
+            add(format!("{unit:?} repeated inside a sample"), &|| {
+                let mut inside = sample[..half].to_vec();
+                inside.extend_from_slice(&fill(unit.as_bytes()));
+                inside.extend_from_slice(&sample[half..]);
+                inside
             });
         }
     }
     for s in list {
-        cases.push(Case {
-            format: f,
-            name: "the first half of a sample repeated".into(),
-            data: fill(&s[..s.len() / 2 + 1]),
+        add("the first half of a sample repeated".into(), &|| {
+            fill(&s[..s.len() / 2 + 1])
         });
     }
     cases
@@ -750,15 +761,17 @@ fn repeated_structures_are_read_in_linear_time() {
     let samples = samples();
     let mut cases = Vec::new();
     for (f, list) in &samples {
-        let all = repeated_cases(f, list);
+        let all = repeated_count(list);
         let want = match std::env::var("KIFU_DEADLINE_STRUCTURES").as_deref() {
-            Ok("all") => all.len(),
+            Ok("all") => all,
             Ok(n) => n.parse().unwrap_or(3),
             Err(_) => 3,
         };
-        let step = all.len().div_ceil(want.max(1)).max(1);
+        let step = all.div_ceil(want.max(1)).max(1);
         let offset = env_number("KIFU_DEADLINE_SEED", 0) as usize % step;
-        cases.extend(all.into_iter().skip(offset).step_by(step));
+        cases.extend(repeated_cases(f, list, |i| {
+            i >= offset && (i - offset).is_multiple_of(step)
+        }));
     }
     under_deadline(cases, repeated_budget(), read_every_way);
 }
@@ -773,7 +786,7 @@ fn repeated_structures_are_read_in_linear_time() {
 ///   all again;
 /// - many tokens on a tag's line: the scanner looked for the line's end
 ///   from the tag at each.
-fn found_quadratic() -> Vec<(&'static str, Vec<u8>)> {
+pub(crate) fn found_quadratic() -> Vec<(&'static str, Vec<u8>)> {
     let fill = |head: &str, unit: &str| {
         let mut text = head.to_string();
         while text.len() + unit.len() <= REPEATED {

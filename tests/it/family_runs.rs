@@ -12,7 +12,7 @@ use kifu::codec::{ReadOptions, WriteOptions};
 use kifu::format::by_name;
 use kifu::ir::Game;
 
-use crate::common::{self, kifu, scratch, stdout};
+use crate::common::{self, kifu, scratch, stderr, stdout};
 use crate::streaming::assert_same_both_ways;
 
 /// How many game records of `text` `from`'s stream reads a run at a time
@@ -169,6 +169,246 @@ fn the_bundled_tafl_corpus_is_written_the_same_streamed_as_whole() {
         }
     }
     assert!(streamed > 0, "no record of the corpus read a run at a time");
+}
+
+/// A coerceo record of a white and a black piece going to and fro from
+/// the start, with comments, NAGs and variations (some nested) by turns.
+fn coerceo_record(plies: usize) -> String {
+    let mut text = String::from("[Event \"to and fro\"]\n\n");
+    let moves = ["3c-3e", "4b-3d", "3e-3c", "3d-4b"];
+    let other = ["5c-5a", "6d-5f", "5c-5a", "6d-5f"];
+    for i in 0..plies {
+        let n = i + 1;
+        text.push_str(&format!("{n}# {}", moves[i % 4]));
+        match i % 7 {
+            1 => text.push_str(" {a move} $1"),
+            3 => text.push_str(&format!(" ({n}# {})", other[i % 4])),
+            5 => text.push_str(&format!(
+                " ({n}# {} {{there}} ({n}# {}) ) {{after}}",
+                other[i % 4],
+                other[i % 4]
+            )),
+            _ => {}
+        }
+        text.push(' ');
+    }
+    text.push_str("*\n");
+    text
+}
+
+#[test]
+fn coerceo_records_are_written_the_same_streamed_as_whole() {
+    for plies in [1, 2, 9, 300] {
+        let text = coerceo_record(plies);
+        let (streamed, all) = streamed_records("coerceo", text.as_bytes(), false);
+        assert!(all == 1 && streamed == 1, "{streamed} of {all}\n{text}");
+        for to in ["coerceo"].into_iter().chain(INTERCHANGE) {
+            assert_same_both_ways("coerceo", to, text.as_bytes(), "to and fro");
+        }
+    }
+}
+
+#[test]
+fn the_bundled_coerceo_corpus_is_written_the_same_streamed_as_whole() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/coerceo");
+    let mut streamed = 0;
+    for file in common::files(&root, ".coerceo") {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read(&file).unwrap();
+        streamed += streamed_records("coerceo", &text, false).0;
+        for to in ["coerceo"].into_iter().chain(INTERCHANGE) {
+            assert_same_both_ways("coerceo", to, &text, &name);
+        }
+    }
+    assert!(streamed > 0, "no record of the corpus read a run at a time");
+}
+
+/// A legal Coerceo game played from `data`, as `check::coerceo_plays`
+/// plays one (the first byte the board, Ocius when odd, and the exchange,
+/// one tile when its second bit is set; each next byte picks a turn of
+/// those the side to move has), with a comment now and then and, where a
+/// byte is 3 past a multiple of 7, a variation of the ply (another turn
+/// from the position before it, then up to two more, nested two deep at
+/// most): bare (steps and exchanges alone) and in full (every capture and
+/// removal listed), with how many exchanges and removals it holds.
+fn coerceo_game(data: &[u8]) -> (String, String, usize) {
+    use kifu::family::coerceo::rules::{Position, Turn};
+    use kifu::family::coerceo::Kind;
+    /// Plays at most `plies` plies of a line from `pos`, numbered from
+    /// `n`, into the bare and full texts.
+    fn line(
+        mut pos: Position<'static>,
+        bytes: &mut std::slice::Iter<'_, u8>,
+        mut n: usize,
+        plies: usize,
+        depth: usize,
+        texts: &mut [String; 2],
+        rare: &mut usize,
+    ) {
+        for _ in 0..plies {
+            let turns = pos.turns();
+            let Some(&c) = bytes.next().filter(|_| !turns.is_empty()) else {
+                return;
+            };
+            let before = pos.clone();
+            let turn = turns[usize::from(c) % turns.len()];
+            let played = pos.play(turn).expect("a turn of those listed plays");
+            *rare += usize::from(matches!(turn, Turn::Exchange(..))) + played.removed.len();
+            let spelled = format!("{n}# {}", turn.spelled());
+            let mut full = spelled.clone();
+            for f in &played.captures {
+                full.push_str(&format!(" x{f}"));
+            }
+            for t in &played.removed {
+                full.push_str(&format!(" T{}", t.number()));
+            }
+            texts[0].push_str(&spelled);
+            texts[1].push_str(&full);
+            match c % 7 {
+                1 => texts.iter_mut().for_each(|t| t.push_str(" {a turn}")),
+                3 if depth < 2 => {
+                    texts.iter_mut().for_each(|t| t.push_str(" ("));
+                    let more = 1 + usize::from(c / 7) % 3;
+                    line(before, bytes, n, more, depth + 1, texts, rare);
+                    texts.iter_mut().for_each(|t| t.push(')'));
+                }
+                _ => {}
+            }
+            texts.iter_mut().for_each(|t| t.push(' '));
+            n += 1;
+        }
+    }
+    let Some((&first, choices)) = data.split_first() else {
+        return (String::from("*"), String::from("*"), 0);
+    };
+    let kind = if first & 1 == 1 {
+        Kind::Ocius
+    } else {
+        Kind::Laurentius
+    };
+    let mut pos = Position::start(kind);
+    pos.cost = if first & 2 == 2 { 1 } else { 2 };
+    let head = match kind {
+        Kind::Ocius => "[Variant \"Ocius\"]\n\n",
+        Kind::Laurentius => "",
+    };
+    let mut texts = [head.to_string(), head.to_string()];
+    let mut rare = 0;
+    let mut bytes = choices.iter();
+    line(pos, &mut bytes, 1, usize::MAX, 0, &mut texts, &mut rare);
+    let [bare, full] = texts.map(|t| t + "*\n");
+    (bare, full, rare)
+}
+
+/// Bytes for [`coerceo_game`], from a seed.
+fn coerceo_bytes(seed: u32, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12_345);
+    (0..len)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            if i == 0 {
+                seed as u8
+            } else {
+                (x >> 8) as u8
+            }
+        })
+        .collect()
+}
+
+/// Legal games with exchanges, removals and variations, on both boards
+/// and with either exchange, bare and in full (`KIFU_COERCEO_GAMES` of
+/// them, 24 by default): read a run at a time (cut
+/// before every move), each is written as it is whole to coerceo and every
+/// interchange output, messages included (what the whole replay decides
+/// from every move: whether the record lists captures and removals, what
+/// an exchange takes; the board the game started on, which a picture of a
+/// run draws, its own start having lost tiles).
+#[test]
+fn legal_coerceo_games_are_written_the_same_streamed_as_whole() {
+    let mut rare = 0;
+    let games = std::env::var("KIFU_COERCEO_GAMES").map_or(24, |n| n.parse().unwrap());
+    for seed in 0..games {
+        let (bare, full, r) = coerceo_game(&coerceo_bytes(seed, 400));
+        rare += r;
+        for text in [&bare, &full] {
+            let (streamed, all) = streamed_records("coerceo", text.as_bytes(), false);
+            assert!(all == 1 && streamed == 1, "{streamed} of {all}\n{text}");
+            for to in ["coerceo"].into_iter().chain(INTERCHANGE) {
+                assert_same_both_ways("coerceo", to, text.as_bytes(), text);
+            }
+        }
+    }
+    assert!(
+        rare > 24,
+        "{rare} exchanges and removals: the games reach too few"
+    );
+}
+
+/// The command line: a file of legal coerceo games (with exchanges,
+/// removals and variations), one of them past the size records stream
+/// from, converted with `--stream-above 0` and whole (`--stream-above`
+/// past every record) to each output: the same output and messages.
+#[test]
+fn the_command_line_streams_coerceo_records() {
+    let dir = scratch("family_runs", "coerceo");
+    let mut text = String::new();
+    for seed in 100..106 {
+        let (bare, full, _) = coerceo_game(&coerceo_bytes(seed, 300));
+        text.push_str(&bare);
+        text.push('\n');
+        text.push_str(&full);
+        text.push('\n');
+    }
+    // A game past `STREAM_ABOVE` (a piece going to and fro), which the
+    // command line streams with its own size too.
+    let long = coerceo_record(25_000);
+    assert!(long.len() > kifu::codec::STREAM_ABOVE, "{}", long.len());
+    text.push_str(&long);
+    let input = dir.join("games.coerceo");
+    std::fs::write(&input, &text).unwrap();
+    let input = input.to_str().unwrap();
+    for to in ["coerceo"].into_iter().chain(INTERCHANGE) {
+        // A picture holds one game: each is written to a file of its own.
+        let one_game = by_name(to).unwrap().one_game;
+        let run = |stream_above: &str| {
+            let out_dir = dir.join(format!("{to}-{stream_above}"));
+            let out_dir = out_dir.to_str().unwrap();
+            let mut args = vec![
+                "convert",
+                "--from",
+                "coerceo",
+                "--to",
+                to,
+                "--stream-above",
+                stream_above,
+                input,
+            ];
+            if one_game {
+                let _ = std::fs::remove_dir_all(out_dir);
+                args.extend(["--out-dir", out_dir]);
+            }
+            let out = kifu(&args, b"");
+            assert!(out.status.success(), "{to}: {out:?}");
+            let mut written = stdout(&out);
+            if one_game {
+                let mut files: Vec<_> = std::fs::read_dir(out_dir)
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .collect();
+                files.sort();
+                for file in files {
+                    written.push_str(&std::fs::read_to_string(file).unwrap());
+                }
+            }
+            (written, stderr(&out).replace(out_dir, "DIR"))
+        };
+        let whole = run("1000000000");
+        assert!(!whole.0.is_empty(), "{to}");
+        assert_eq!(run("0"), whole, "{to}");
+        assert_eq!(run(&kifu::codec::STREAM_ABOVE.to_string()), whole, "{to}");
+    }
 }
 
 /// The command line: a long draughts-diag record (past the size records

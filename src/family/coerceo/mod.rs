@@ -314,6 +314,14 @@ pub struct Board {
     /// `--no-validate`: what each ply caused is as written).
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub validated: bool,
+    /// The board the record's game starts on, where this game does not
+    /// start there: a run of a record read a run at a time, which starts
+    /// where the last run left, with the tiles taken off by then gone
+    /// (what draws it draws the game's board,
+    /// [`rules::Position::board`]). `None`: its own start says it. Never
+    /// written.
+    #[serde(skip)]
+    pub started_on: Option<Kind>,
 }
 
 impl Default for Board {
@@ -321,6 +329,7 @@ impl Default for Board {
         Board {
             game: Kind::Laurentius,
             validated: true,
+            started_on: None,
         }
     }
 }

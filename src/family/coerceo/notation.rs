@@ -72,6 +72,9 @@ struct Replaying<'l> {
     said: Vec<((usize, std::cmp::Reverse<usize>), Problem)>,
     /// Runs were read.
     ran: bool,
+    /// The board the record's game starts on, which each run names
+    /// ([`Board::started_on`]).
+    board: Kind,
 }
 
 impl<'o> Reader<'o> {
@@ -111,16 +114,20 @@ impl Notation for Reader<'_> {
             to_move = Some(pos.to_move);
             start = Some(pos);
         }
-        if let Some(runs) = self.runs.as_ref().filter(|_| !self.opts.no_validate) {
+        if let Some(runs) = self.runs.as_mut() {
             // The position the main line's runs start from.
             let mut start = start.unwrap_or_else(|| Position::start(self.game));
+            runs.board = start.board();
             start.cost = runs.cost;
-            runs.lines.borrow_mut().top()?.pos = Some(start);
+            if !self.opts.no_validate {
+                runs.lines.borrow_mut().top()?.pos = Some(start);
+            }
         }
         Ok(Start {
             variant: Variant::Coerceo(Board {
                 game: self.game,
                 validated: !self.opts.no_validate,
+                started_on: None,
             }),
             setup: None,
             to_move,
@@ -213,6 +220,7 @@ impl container::Runs for Reader<'_> {
         let mut run = Game::new(Variant::Coerceo(Board {
             game: self.game,
             validated: !self.opts.no_validate,
+            started_on: Some(runs.board),
         }));
         run.moves.plies = plies;
         let n = run.moves.ply_count();
@@ -447,6 +455,7 @@ pub fn stream(
             handed: 0,
             said: Vec::new(),
             ran: false,
+            board: Kind::Laurentius,
         }),
     );
     let mut follow = |piece: crate::codec::Piece<'_>| {

@@ -533,6 +533,17 @@ impl<'g> Position<'g> {
         out
     }
 
+    /// The board a position lies on, as it is drawn: the whole one
+    /// (Laurentius's) while a tile of the second ring is on it, else the
+    /// centre and the first ring (Ocius's).
+    pub fn board(&self) -> Kind {
+        if (7..TILES).any(|t| self.has_tile(t)) {
+            Kind::Laurentius
+        } else {
+            Kind::Ocius
+        }
+    }
+
     /// The position and the side to move, as replay errors end.
     pub fn described(&self) -> String {
         format!("position: {}, {} to move", self.text(), name(self.to_move))

@@ -273,13 +273,10 @@ pub fn draw(game: &Game, view: &View<'_>) -> Result<Diagram, Problem> {
     let mut pos = rules::start_of(game, kind.game)
         .map_err(|e| Problem::whole(e).of_kind(Kind::CannotDraw))?;
     let geo = board::geometry();
-    // The board the game starts on: the whole one when a tile of the
-    // second ring is on it (Laurentius), else the centre and the first
-    // ring (Ocius).
-    let ring: u8 = if (7..TILES).any(|t| pos.has_tile(t)) {
-        2
-    } else {
-        1
+    // The board the game starts on (a run's, the record's start's).
+    let ring: u8 = match kind.started_on.unwrap_or_else(|| pos.board()) {
+        crate::family::coerceo::Kind::Laurentius => 2,
+        crate::family::coerceo::Kind::Ocius => 1,
     };
     let tiles = if ring == 2 { TILES } else { 7 };
     let half_width = (1.5 * f32::from(ring) + 1.0) * SIDE;

@@ -173,7 +173,10 @@ impl Scan for OtnScan {
             }
             i = end;
         }
-        Some((data.len(), !data.trim_ascii().is_empty()))
+        // The record goes on past what was read, unless the input ends
+        // here (the next line may go on with its turns, or close its tag:
+        // where it ends must not depend on how much of it a batch holds).
+        eof.then(|| (data.len(), !data.trim_ascii().is_empty()))
     }
 
     fn oversize(&self) -> Oversize {

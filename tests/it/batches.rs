@@ -1,0 +1,139 @@
+//! Where a record ends does not depend on how the input is cut into
+//! batches: [`Records`](kifu::archive::Records) hands each format's
+//! scanner ([`kifu::codec::Scan`]) the bytes read so far, and a scanner
+//! that says a record ends where the bytes it was given end, without the
+//! input's end (`eof`) to tell it so, cuts a record in two where a batch
+//! ends in it. Records reads 64 KiB or more at a time, so the inputs here
+//! are longer: the deadline test's structures (`deadlines.rs`: each mark
+//! and opener repeated to 64 KiB, alone and inside a sample; the first
+//! half of a sample, repeated) and samples of each format repeated past
+//! 64 KiB, each after some padding (so that its records straddle where a
+//! read ends at every place), in every format of the registry
+//! (`kifu::format::FORMATS`, those kifu reads; no list of names). Cut
+//! with batches of a byte, of odd sizes, the pipeline's and 1 MiB, each
+//! gives the same records: their bytes, lines, columns and whether each
+//! holds a game (the text between games too, but where a run of blanks
+//! alone is cut: `check::split_solid`).
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+
+use kifu::archive::BATCH_BYTES;
+use kifu::format::{by_name, Format};
+
+use crate::check;
+use crate::deadlines::{repeated_cases, repeated_count, samples, Rng};
+
+/// The batch sizes compared: tiny, odd, the pipeline's and the CLI's
+/// largest.
+const BATCHES: [usize; 5] = [1, 28, 4099, BATCH_BYTES, 1 << 20];
+
+/// What goes between the copies of a repeated sample.
+const GAPS: [&[u8]; 4] = [b"\n", b"\n\n", b"", b" "];
+
+/// Each format kifu reads, with its samples.
+type Samples = Vec<(&'static Format, Vec<Vec<u8>>)>;
+
+/// The samples of every format kifu reads, made once.
+fn formats() -> &'static Samples {
+    static SAMPLES: OnceLock<Samples> = OnceLock::new();
+    SAMPLES.get_or_init(samples)
+}
+
+/// Asserts that `data` is cut into the same records by `f`'s scanner at
+/// every size of [`BATCHES`].
+fn assert_cut_alike(f: &Format, data: &[u8], what: &str) -> Result<(), TestCaseError> {
+    let first = check::split_solid(f, data, BATCHES[BATCHES.len() - 1]);
+    for batch in BATCHES {
+        let other = check::split_solid(f, data, batch);
+        if let Some(i) = (0..first.len().max(other.len())).find(|&i| first.get(i) != other.get(i)) {
+            let show = |r: Option<&(Vec<u8>, usize, usize, bool)>| {
+                r.map(|(bytes, line, col, game)| {
+                    let head = &bytes[..bytes.len().min(80)];
+                    format!(
+                        "{} bytes at {line}:{col}, game {game}: {:?}",
+                        bytes.len(),
+                        String::from_utf8_lossy(head)
+                    )
+                })
+            };
+            return Err(TestCaseError::fail(format!(
+                "{} ({what}, {} bytes): {} records with 1 MiB batches, {} with {batch}-byte \
+                 batches; record {i} is {:?} with 1 MiB batches, {:?} with {batch}-byte ones",
+                f.name,
+                data.len(),
+                first.len(),
+                other.len(),
+                show(first.get(i)),
+                show(other.get(i))
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The input of case `pick` for a format: one of the deadline test's
+/// structures or a sample repeated past 64 KiB, after `pad` bytes of a
+/// sample's head or of blank lines.
+fn input(f: &'static Format, list: &[Vec<u8>], pick: u64, pad: usize) -> (String, Vec<u8>) {
+    let mut rng = Rng(pick);
+    let (what, body) = if rng.below(3) == 0 {
+        let sample = rng.pick(list);
+        let mut body = Vec::new();
+        while body.len() <= 70 << 10 {
+            body.extend_from_slice(sample);
+            let gap: &[u8] = GAPS[rng.below(GAPS.len())];
+            body.extend_from_slice(gap);
+        }
+        ("a sample repeated".to_string(), body)
+    } else {
+        let pick = rng.below(repeated_count(list));
+        let mut cases = repeated_cases(f, list, |i| i == pick);
+        let case = cases.pop().expect("a structure");
+        (case.name, case.data)
+    };
+    let mut data = match rng.below(2) {
+        0 => {
+            let sample = rng.pick(list);
+            sample[..pad.min(sample.len())].to_vec()
+        }
+        _ => b"\n".repeat(pad),
+    };
+    data.extend_from_slice(&body);
+    (format!("{what}, after {pad} bytes"), data)
+}
+
+/// How many cases the property runs: `KIFU_BATCH_CASES`, 64 by default
+/// (each reads every format).
+fn cases() -> u32 {
+    std::env::var("KIFU_BATCH_CASES").map_or(64, |n| n.parse().expect("a number"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// Every format's records are the same whatever the batches.
+    #[test]
+    fn records_do_not_depend_on_the_batch_size(pick in any::<u64>(), pad in 0usize..5000) {
+        for (f, list) in formats() {
+            let (what, data) = input(f, list, pick, pad);
+            assert_cut_alike(f, &data, &what)?;
+        }
+    }
+}
+
+/// The member found first: an otn record whose `[rules:` tag is never
+/// closed, before 64 KiB of `=` lines, was one record with 1 MiB batches
+/// and two with 28-byte ones (the scanner said the record ended where the
+/// bytes it was given ended).
+#[test]
+fn an_unclosed_otn_tag_before_a_long_text_is_one_record() {
+    let f = by_name("otn").expect("otn");
+    let mut data = b"[rules: dim:7".to_vec();
+    data.extend_from_slice(&b"=\n\n".repeat((64 << 10) / 3 + 1));
+    // Past what `Records` reads at a time, so that a batch ends in it.
+    assert!(data.len() > 64 << 10, "{}", data.len());
+    assert_cut_alike(f, &data, "an unclosed tag").unwrap();
+    assert_eq!(check::split_solid(f, &data, 28).len(), 1);
+}
