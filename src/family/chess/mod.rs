@@ -466,9 +466,56 @@ impl crate::family::kind::Kind for Chess {
     const CANONICAL: &'static str = "pgn";
     type Board = Board;
     type Move = Ply;
-    type Setup = String;
+    type Setup = Fen;
     fn first_mover(_: &Board) -> crate::ir::side::Side {
         crate::ir::side::Side::White
+    }
+}
+
+/// A chess game's start position (the payload of
+/// [`crate::family::any::Setup`]): the FEN a record or a document gives
+/// (with Shredder castling letters), kept as read, or a position of the
+/// rules' board, as a long record read a run at a time hands it from one
+/// run to the next ([`crate::container::Runs`]), never made text and read
+/// again. Either is serialized as the FEN's text (a position's made only
+/// where an output writes it), and read back as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fen {
+    /// The FEN as read.
+    Text(String),
+    /// A position of the rules' board.
+    Board(rules::Position),
+}
+
+impl Fen {
+    /// The FEN's text (Shredder castling letters): as read, or made from
+    /// the position.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Fen::Text(fen) => fen.as_str().into(),
+            Fen::Board(position) => position.fen(true).into(),
+        }
+    }
+
+    /// The position it gives on the rules' board: the one held, or its
+    /// text read.
+    pub fn position(&self) -> Result<rules::Position, String> {
+        match self {
+            Fen::Text(fen) => rules::position_of_fen(fen),
+            Fen::Board(position) => Ok(*position),
+        }
+    }
+}
+
+impl Serialize for Fen {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+impl<'de> Deserialize<'de> for Fen {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Fen, D::Error> {
+        String::deserialize(d).map(Fen::Text)
     }
 }
 

@@ -853,7 +853,7 @@ impl<'g> Replay<'g> {
             .ok_or_else(|| format!("a {} game is not a chess game", game.family().name()))?;
         let start = match (board.validated, fen_of(&game.setup)?) {
             (false, _) => None,
-            (true, Some(fen)) => Some(position_of_fen(fen)?),
+            (true, Some(fen)) => Some(fen.position()?),
             (true, None) => Some(Position::start()),
         };
         Ok((start, board.chess960))
@@ -917,26 +917,30 @@ impl<'g> Replay<'g> {
     }
 
     /// Walks every ply, resolving `written[k]` as the move of the `k`-th
-    /// ply of the walk (a reader's), and gives `visit` each step.
+    /// ply of the walk (a reader's), and gives `visit` each step. Returns
+    /// the position after the line walked (its variations walked from
+    /// theirs), where it is replayed: a run of a long record hands it to
+    /// the next ([`crate::container::Runs`]).
     pub fn resolve<W: Borrow<Written>>(
         mut self,
         written: &[W],
         mut visit: impl FnMut(Step<'g>),
-    ) -> Result<(), Stop<'g>> {
+    ) -> Result<Option<Position>, Stop<'g>> {
         let mut index = 0;
         match std::mem::replace(&mut self.start, Start::Unreplayed) {
-            Start::Rules(board) => self.line_walk(
-                self.line,
-                &mut Resolving(board, self.chess960, written),
-                &mut index,
-                &mut visit,
-            ),
-            Start::Spelling(_) | Start::Unreplayed => self.line_walk(
-                self.line,
-                &mut Unreplayed(Some(written)),
-                &mut index,
-                &mut visit,
-            ),
+            Start::Rules(board) => {
+                let mut player = Resolving(board, self.chess960, written);
+                self.line_walk(self.line, &mut player, &mut index, &mut visit)?;
+                Ok(Some(player.0))
+            }
+            Start::Spelling(_) | Start::Unreplayed => self
+                .line_walk(
+                    self.line,
+                    &mut Unreplayed(Some(written)),
+                    &mut index,
+                    &mut visit,
+                )
+                .map(|()| None),
         }
     }
 
