@@ -224,7 +224,9 @@ pub trait Notation {
 /// with its comments and the variations read whole with it.
 pub trait Runs: Notation {
     /// The position the main line starts from, as [`Runs::run`] takes it
-    /// (`None` where the moves are not replayed).
+    /// (`None` where the moves are not replayed): the family's typed
+    /// position (chess: [`crate::family::chess::Fen::Board`]), never its
+    /// text, which each run would read again.
     fn start_position(&self) -> Option<Setup>;
 
     /// Makes a run of plies, as read, that continues a line from the
