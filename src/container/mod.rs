@@ -31,7 +31,7 @@ use fast::Lexing;
 use parens::{open_at_depth, unclosed};
 pub(crate) use parens::{parens, Paren};
 use tags::{lone_bracket, read_tag};
-use walk::{assemble, comment, run_bytes, Flushed};
+use walk::{assemble, comment, run_bytes, Flushed, RunFlush};
 pub use walk::{BARE_NUMBER, NAG_SYMBOLS, RUN_BYTES};
 pub use writer::{write, write_tags, Movetext, Style, SEVEN_TAG_ROSTER};
 
@@ -658,16 +658,6 @@ pub fn stream_record<'i, N: Runs>(
     notation: &mut N,
     each: &mut dyn FnMut(Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
-    let Some((lexed_tags, movetext)) = fast::lex_tags(text, lexing, N::DIALECT) else {
-        return Ok(None);
-    };
-    let (tags, tag_at) = tags_lexed(&lexed_tags);
-    let mut tokens = Pieces {
-        movetext,
-        piece: Vec::new().into_iter(),
-        done: false,
-        failed: false,
-    };
     let mut flush = |n: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
         match piece {
             Flushed::Begin => Ok(n.start_position()),
@@ -682,6 +672,76 @@ pub fn stream_record<'i, N: Runs>(
             Flushed::Close(trailing) => each(Piece::Close(trailing)).map(|()| None),
         }
     };
+    walk_runs(text, lexing, notation, run_bytes(opts), &mut flush)
+}
+
+/// Reads a whole record of a notation read a run at a time: its stream
+/// ([`stream_record`]) never cut, with the visitor that builds the game
+/// (the one run, the main line with its variations, put in the head), so
+/// that the notation reads a record one way, whole or not. A run that
+/// fails fails the record once the rest of it is read, as a game read
+/// whole fails at its moves after its text: the same error where the
+/// record has several. `Ok(None)` where the fast lexer does not take the
+/// record: the grammar then reads it ([`read_record`]).
+pub fn collect_record<N: Runs>(
+    text: &str,
+    lexing: Lexing,
+    notation: &mut N,
+) -> Result<Option<Parsed>, Problem> {
+    let mut main = Vec::new();
+    let mut failed = None;
+    let mut flush = |n: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
+        match piece {
+            Flushed::Begin => Ok(n.start_position()),
+            // (Never cut, the stream hands on one run: the main line.)
+            Flushed::Run { plies, from, depth } if depth == 0 && main.is_empty() => {
+                match n.run(std::mem::take(plies), from, depth) {
+                    Ok((mut run, after)) => {
+                        main = std::mem::take(&mut run.moves.plies);
+                        Ok(after)
+                    }
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                        Ok(None)
+                    }
+                }
+            }
+            _ => Err(Problem::whole("a record read whole was cut")),
+        }
+    };
+    let Some(mut parsed) = walk_runs(text, lexing, notation, usize::MAX, &mut flush)? else {
+        // (The lexer gave up: whatever the moves read so far did, the
+        // grammar reads the record.)
+        return Ok(None);
+    };
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    parsed.game.moves.plies = main;
+    Ok(Some(parsed))
+}
+
+/// The walk of a record the fast lexer reads a piece at a time, its runs
+/// cut where `run_bytes` of text were read since the last, to `flush`.
+fn walk_runs<'i, N: Runs>(
+    text: &'i str,
+    lexing: Lexing,
+    notation: &mut N,
+    run_bytes: usize,
+    flush: &mut RunFlush<'_, N>,
+) -> Result<Option<Parsed>, Problem> {
+    let Some((lexed_tags, movetext)) = fast::lex_tags(text, lexing, N::DIALECT) else {
+        return Ok(None);
+    };
+    let (tags, tag_at) = tags_lexed(&lexed_tags);
+    let mut tokens = Pieces {
+        movetext,
+        piece: Vec::new().into_iter(),
+        done: false,
+        failed: false,
+        // (A short record's tokens: no room for a piece of 4,096.)
+        room: PIECE_TOKENS.min(text.len() / 4 + 16),
+    };
     let parsed = assemble(
         text,
         Vec::new(),
@@ -691,8 +751,8 @@ pub fn stream_record<'i, N: Runs>(
         0,
         notation,
         Vec::new(),
-        Some(&mut flush),
-        run_bytes(opts),
+        Some(flush),
+        run_bytes,
     );
     if tokens.failed {
         return Ok(None);
@@ -708,6 +768,8 @@ struct Pieces<'i, R: RuleType> {
     /// The lexer gave up: the tokens end early, and the record is read
     /// whole.
     failed: bool,
+    /// The room made for a piece's tokens.
+    room: usize,
 }
 
 /// How many tokens a piece of [`Pieces`] holds.
@@ -724,7 +786,7 @@ impl<'i, R: RuleType> Iterator for Pieces<'i, R> {
             if self.done || self.failed {
                 return None;
             }
-            let mut piece = Vec::with_capacity(PIECE_TOKENS);
+            let mut piece = Vec::with_capacity(self.room);
             match self.movetext.fill::<true, R>(&mut piece, PIECE_TOKENS) {
                 Some(done) => self.done = done,
                 None => self.failed = true,

@@ -250,7 +250,8 @@ pub(super) enum Flushed<'a> {
 
 /// What takes the pieces of a record read a run at a time
 /// ([`stream_record`](super::stream_record)).
-type RunFlush<'f, N> = dyn FnMut(&mut N, Flushed<'_>) -> Result<Option<Setup>, Problem> + 'f;
+pub(super) type RunFlush<'f, N> =
+    dyn FnMut(&mut N, Flushed<'_>) -> Result<Option<Setup>, Problem> + 'f;
 
 /// The longest record whose comments share it ([`Text`]), copied once
 /// for them: a longer one, read a run at a time, is not copied whole, and

@@ -663,3 +663,49 @@ fn a_long_record_is_written_on_a_scoresheet_the_same_streamed_as_whole() {
         }
     }
 }
+
+/// pgn reads a record one way: the stream's walk, never cut, with the
+/// visitor that builds the game (`container::collect_record`), the grammar
+/// only where the fast lexer does not take the record. Its moves are
+/// resolved once its text is read, as before: a record that fails at its
+/// text and at a move fails at its text, one whose Result tag is its last
+/// "move" says so before the moves fail, and otherwise the first illegal
+/// move is named, with where and in which position, the same read with
+/// the fast lexer or the grammar.
+#[test]
+fn a_record_read_whole_fails_at_its_text_before_its_moves() {
+    let read = by_name("pgn").unwrap().read.unwrap();
+    let lexed = kifu::family::chess::pgn::lexed_fast;
+    let fails = |text: &str| {
+        let whole = read(text, &ReadOptions::default()).unwrap_err();
+        let grammar = ReadOptions {
+            grammar_only: true,
+            ..ReadOptions::default()
+        };
+        assert_eq!(read(text, &grammar).unwrap_err(), whole, "{text}");
+        whole
+    };
+    let text = "[Event \"e\"]\n\n1. e4 e5 2. Ke3 Nc6 3. Nf3 !? !! *\n";
+    assert!(lexed(text));
+    let e = fails(text);
+    assert_eq!((e.line, e.col), (3, 31), "{e:?}");
+    assert!(e.message.contains("a second glyph"), "{e:?}");
+    for (text, at) in [
+        ("[Event \"e\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n", (3, 13)),
+        // (A variation is resolved after its move, before the moves
+        // after it.)
+        (
+            "[Event \"e\"]\n\n1. e4 e5 2. Nf3 (2. Ke3) Nc6 3. Kf1 *\n",
+            (3, 21),
+        ),
+        (
+            "[Event \"e\"]\n\n1. e4 e5 2. Nf3 (2. Nf3 Nc6 3. Ke3) *\n",
+            (3, 32),
+        ),
+    ] {
+        assert!(lexed(text));
+        let e = fails(text);
+        assert_eq!((e.line, e.col), at, "{text}: {e:?}");
+        assert!(e.message.contains("(position: "), "{e:?}");
+    }
+}

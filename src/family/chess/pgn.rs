@@ -13,9 +13,7 @@ use crate::family::any::{Move, Setup, Variant};
 use crate::family::chess::hooks::ply_of;
 use crate::family::chess::rules::{self as rules, Written};
 use crate::family::chess::sllavcco;
-use crate::family::chess::{
-    Board as ChessBoard, Check, Fen, Ply as CPly, Role, Spelling, Square, Wing,
-};
+use crate::family::chess::{Board as ChessBoard, Check, Ply as CPly, Role, Spelling, Square, Wing};
 use crate::family::dialect::{Dialect, Layout};
 use crate::family::spell::Lines;
 use crate::family::spell::{Replay as _, Spell};
@@ -94,7 +92,7 @@ impl Notation for Pgn<'_, '_> {
         Ok(Start {
             variant: Variant::Chess(board),
             to_move: fen.as_ref().map(|_| to_move),
-            setup: fen.map(|fen| Setup::Chess(Fen::Text(fen))),
+            setup: fen.map(|fen| Setup::Chess(rules::Fen::Text(fen))),
             number,
             warnings,
         })
@@ -175,7 +173,7 @@ impl Notation for Pgn<'_, '_> {
 
 impl container::Runs for Pgn<'_, '_> {
     fn start_position(&self) -> Option<Setup> {
-        (!self.opts.no_validate).then_some(Setup::Chess(Fen::Board(self.start)))
+        (!self.opts.no_validate).then_some(Setup::Chess(rules::Fen::Board(self.start)))
     }
 
     fn run(
@@ -201,8 +199,11 @@ impl container::Runs for Pgn<'_, '_> {
         if self.opts.no_validate {
             return Ok((run, None));
         }
-        run.setup = Some(Setup::Chess(Fen::Board(start)));
-        Ok((run, after.map(|after| Setup::Chess(Fen::Board(after)))))
+        run.setup = Some(Setup::Chess(rules::Fen::Board(start)));
+        Ok((
+            run,
+            after.map(|after| Setup::Chess(rules::Fen::Board(after))),
+        ))
     }
 }
 
@@ -646,8 +647,23 @@ fn movetext_letters(b: &[u8], mut each: impl FnMut(usize)) {
 fn read_written(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // About one move in eight bytes of a record.
     let mut pgn = reader(text, opts, text.len() / 8);
-    let parse = |t| PgnParser::parse(Rule::record, t);
-    let read = container::read_record(text, opts, Some(LEXING), parse, &mut pgn);
+    // The stream's walk, never cut, where the fast lexer takes the record
+    // (the one way pgn is read, whole or a run at a time); otherwise the
+    // grammar's.
+    let streamed = match opts.grammar_only {
+        false => container::collect_record(text, LEXING, &mut pgn),
+        true => Ok(None),
+    };
+    let read = match streamed {
+        Ok(Some(parsed)) => Ok(parsed),
+        Err(e) => Err(e),
+        Ok(None) => {
+            pgn.done();
+            pgn = reader(text, opts, text.len() / 8);
+            let parse = |t| PgnParser::parse(Rule::record, t);
+            container::read_record(text, opts, None, parse, &mut pgn)
+        }
+    };
     pgn.done();
     // A game of a variant kifu does not play (crazyhouse's `N@f3`) fails
     // for its variant, not for the first move the grammar cannot read;

@@ -134,6 +134,40 @@ pub fn start_position() -> cz::Board {
     START.clone()
 }
 
+pub use crate::family::chess::{Fen, Position};
+
+impl Fen {
+    /// The FEN's text (Shredder castling letters): as read, or made from
+    /// the position.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Fen::Text(fen) => fen.as_str().into(),
+            Fen::Board(position) => position.fen(true).into(),
+        }
+    }
+
+    /// The position it gives on the rules' board: the one held, or its
+    /// text read.
+    pub fn position(&self) -> Result<Position, String> {
+        match self {
+            Fen::Text(fen) => position_of_fen(fen),
+            Fen::Board(position) => Ok(*position),
+        }
+    }
+}
+
+impl serde::Serialize for Fen {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Fen {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Fen, D::Error> {
+        <String as serde::Deserialize>::deserialize(d).map(Fen::Text)
+    }
+}
+
 /// The position a FEN gives (as a setup's is read).
 pub fn position_of_fen(fen: &str) -> Result<Position, String> {
     Ok(Position::of(&parse_fen(fen)?).numbered(fen))

@@ -554,7 +554,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Some(start)
     };
     game.moves = settle(text, seen, position, board.chess960)?;
-    game.setup = fen.map(|fen| Setup::Chess(crate::family::chess::Fen::Text(fen)));
+    game.setup = fen.map(|fen| Setup::Chess(rules::Fen::Text(fen)));
     game.result = tags
         .iter()
         .find(|t| t.name == "Result")
