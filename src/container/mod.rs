@@ -723,8 +723,8 @@ pub fn collect_record<N: Runs>(
 
 /// The walk of a record the fast lexer reads a piece at a time, its runs
 /// cut where `run_bytes` of text were read since the last, to `flush`.
-fn walk_runs<'i, N: Runs>(
-    text: &'i str,
+fn walk_runs<N: Runs>(
+    text: &str,
     lexing: Lexing,
     notation: &mut N,
     run_bytes: usize,
