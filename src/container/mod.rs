@@ -26,12 +26,12 @@ use crate::codec::{line_col, too_deep, Parsed, Piece, ReadOptions};
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::{Move, Setup, Variant};
-use crate::ir::{is_plain, CommentKind, Game, Ply, Side, Tag, MAX_VARIATION_DEPTH};
+use crate::ir::{is_plain, Comment, CommentKind, Game, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use fast::Lexing;
 use parens::{open_at_depth, unclosed};
 pub(crate) use parens::{parens, Paren};
 use tags::{lone_bracket, read_tag};
-use walk::{assemble, comment, run_bytes, Flushed, RunFlush};
+use walk::{assemble, comment, run_bytes, Flushed};
 pub use walk::{BARE_NUMBER, NAG_SYMBOLS, RUN_BYTES};
 pub use writer::{write, write_tags, Movetext, Style, SEVEN_TAG_ROSTER};
 
@@ -636,8 +636,58 @@ fn read<'i, N: Notation>(
         stack: body.map(|b| b.into_inner()).into_iter().collect(),
         move_pairs: N::MOVE_PAIR,
     };
+    read_whole(text, preamble, tags, &tag_at, tokens, 0, notation, warnings)
+}
+
+/// The walk of a whole record's tokens (its main line `moves` long, where
+/// known) with the visitor that builds the game: the walk that reads a
+/// record a run at a time ([`stream_record`]), never cut, whose one run
+/// (the main line, with its variations) is put back into the game where
+/// the movetext ends; the notation's [`Notation::finish`] then judges the
+/// whole game.
+#[allow(clippy::too_many_arguments)]
+fn read_whole<'i, N: Notation>(
+    text: &'i str,
+    preamble: Vec<Comment>,
+    tags: Vec<Tag>,
+    tag_at: &[usize],
+    tokens: impl Iterator<Item = Token<'i, N::Rule>>,
+    moves: usize,
+    notation: &mut N,
+    warnings: Vec<Problem>,
+) -> Result<Parsed, Problem> {
+    let mut main = Vec::new();
+    let mut build =
+        |_: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
+            match piece {
+                // (The notation judges the whole game: no position is followed.)
+                Flushed::Begin => Ok(None),
+                // (Never cut, the walk hands on one run: the main line.)
+                Flushed::Run {
+                    plies, depth: 0, ..
+                } if main.is_empty() => {
+                    main = std::mem::take(plies);
+                    Ok(None)
+                }
+                Flushed::End(line) => {
+                    line.plies = std::mem::take(&mut main);
+                    Ok(None)
+                }
+                _ => Err(Problem::whole("a record read whole was cut")
+                    .of_kind(crate::error::Kind::Internal)),
+            }
+        };
     assemble(
-        text, preamble, tags, &tag_at, tokens, 0, notation, warnings, None, RUN_BYTES,
+        text,
+        preamble,
+        tags,
+        tag_at,
+        tokens,
+        moves,
+        notation,
+        warnings,
+        &mut build,
+        usize::MAX,
     )
 }
 
@@ -670,70 +720,12 @@ pub fn stream_record<'i, N: Runs>(
             }
             Flushed::Open => each(Piece::Open).map(|()| None),
             Flushed::Close(trailing) => each(Piece::Close(trailing)).map(|()| None),
+            Flushed::End(_) => Ok(None),
         }
     };
-    walk_runs(text, lexing, notation, run_bytes(opts), &mut flush)
-}
-
-/// Reads a whole record of a notation read a run at a time: its stream
-/// ([`stream_record`]) never cut, with the visitor that builds the game
-/// (the one run, the main line with its variations, put in the head), so
-/// that the notation reads a record one way, whole or not. A run that
-/// fails fails the record once the rest of it is read, as a game read
-/// whole fails at its moves after its text: the same error where the
-/// record has several. `Ok(None)` where the fast lexer does not take the
-/// record: the grammar then reads it ([`read_record`]).
-pub fn collect_record<N: Runs>(
-    text: &str,
-    lexing: Lexing,
-    notation: &mut N,
-) -> Result<Option<Parsed>, Problem> {
-    let mut main = Vec::new();
-    let mut failed = None;
-    let mut flush = |n: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
-        match piece {
-            Flushed::Begin => Ok(n.start_position()),
-            // (Never cut, the stream hands on one run: the main line.)
-            Flushed::Run { plies, from, depth } if depth == 0 && main.is_empty() => {
-                match n.run(std::mem::take(plies), from, depth) {
-                    Ok((mut run, after)) => {
-                        main = std::mem::take(&mut run.moves.plies);
-                        Ok(after)
-                    }
-                    Err(e) => {
-                        failed.get_or_insert(e);
-                        Ok(None)
-                    }
-                }
-            }
-            _ => Err(Problem::whole("a record read whole was cut")),
-        }
-    };
-    let Some(mut parsed) = walk_runs(text, lexing, notation, usize::MAX, &mut flush)? else {
-        // (The lexer gave up: whatever the moves read so far did, the
-        // grammar reads the record.)
-        return Ok(None);
-    };
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    parsed.game.moves.plies = main;
-    Ok(Some(parsed))
-}
-
-/// The walk of a record the fast lexer reads a piece at a time, its runs
-/// cut where `run_bytes` of text were read since the last, to `flush`.
-fn walk_runs<N: Runs>(
-    text: &str,
-    lexing: Lexing,
-    notation: &mut N,
-    run_bytes: usize,
-    flush: &mut RunFlush<'_, N>,
-) -> Result<Option<Parsed>, Problem> {
     let Some((lexed_tags, movetext)) = fast::lex_tags(text, lexing, N::DIALECT) else {
         return Ok(None);
     };
-    let (tags, tag_at) = tags_lexed(&lexed_tags);
     let mut tokens = Pieces {
         movetext,
         piece: Vec::new().into_iter(),
@@ -742,6 +734,7 @@ fn walk_runs<N: Runs>(
         // (A short record's tokens: no room for a piece of 4,096.)
         room: PIECE_TOKENS.min(text.len() / 4 + 16),
     };
+    let (tags, tag_at) = tags_lexed(&lexed_tags);
     let parsed = assemble(
         text,
         Vec::new(),
@@ -751,8 +744,8 @@ fn walk_runs<N: Runs>(
         0,
         notation,
         Vec::new(),
-        Some(flush),
-        run_bytes,
+        &mut flush,
+        run_bytes(opts),
     );
     if tokens.failed {
         return Ok(None);
@@ -813,7 +806,7 @@ fn read_lexed<'i, N: Notation>(
     let (tags, tag_at) = tags_lexed(&lexed.tags);
     let moves = lexed.main_moves;
     let tokens = lexed.tokens.into_iter();
-    assemble(
+    read_whole(
         text,
         Vec::new(),
         tags,
@@ -822,7 +815,5 @@ fn read_lexed<'i, N: Notation>(
         moves,
         notation,
         Vec::new(),
-        None,
-        RUN_BYTES,
     )
 }

@@ -665,7 +665,7 @@ fn a_long_record_is_written_on_a_scoresheet_the_same_streamed_as_whole() {
 }
 
 /// pgn reads a record one way: the stream's walk, never cut, with the
-/// visitor that builds the game (`container::collect_record`), the grammar
+/// visitor that builds the game (`container::read_record`), the grammar
 /// only where the fast lexer does not take the record. Its moves are
 /// resolved once its text is read, as before: a record that fails at its
 /// text and at a move fails at its text, one whose Result tag is its last

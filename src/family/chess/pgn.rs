@@ -647,23 +647,8 @@ fn movetext_letters(b: &[u8], mut each: impl FnMut(usize)) {
 fn read_written(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // About one move in eight bytes of a record.
     let mut pgn = reader(text, opts, text.len() / 8);
-    // The stream's walk, never cut, where the fast lexer takes the record
-    // (the one way pgn is read, whole or a run at a time); otherwise the
-    // grammar's.
-    let streamed = match opts.grammar_only {
-        false => container::collect_record(text, LEXING, &mut pgn),
-        true => Ok(None),
-    };
-    let read = match streamed {
-        Ok(Some(parsed)) => Ok(parsed),
-        Err(e) => Err(e),
-        Ok(None) => {
-            pgn.done();
-            pgn = reader(text, opts, text.len() / 8);
-            let parse = |t| PgnParser::parse(Rule::record, t);
-            container::read_record(text, opts, None, parse, &mut pgn)
-        }
-    };
+    let parse = |t| PgnParser::parse(Rule::record, t);
+    let read = container::read_record(text, opts, Some(LEXING), parse, &mut pgn);
     pgn.done();
     // A game of a variant kifu does not play (crazyhouse's `N@f3`) fails
     // for its variant, not for the first move the grammar cannot read;
