@@ -111,7 +111,9 @@ pub type StreamFn = fn(
 /// of the text, for a [`RunWriter`].
 #[derive(Debug)]
 pub enum Piece<'a> {
-    /// A run of the line open ([`RunWriter::run`]).
+    /// A run of the line open ([`RunWriter::run`]): its setup the
+    /// family's typed position before it (chess:
+    /// [`crate::family::chess::Fen::Board`]), never a position's text.
     Run(&'a Game),
     /// A variation of the last ply opens ([`RunWriter::open`]).
     Open,

@@ -26,7 +26,7 @@ use crate::codec::{line_col, too_deep, Parsed, Piece, ReadOptions};
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::{Move, Setup, Variant};
-use crate::ir::{is_plain, CommentKind, Game, Ply, Side, Tag, MAX_VARIATION_DEPTH};
+use crate::ir::{is_plain, Comment, CommentKind, Game, Ply, Side, Tag, MAX_VARIATION_DEPTH};
 use fast::Lexing;
 use parens::{open_at_depth, unclosed};
 pub(crate) use parens::{parens, Paren};
@@ -224,7 +224,9 @@ pub trait Notation {
 /// with its comments and the variations read whole with it.
 pub trait Runs: Notation {
     /// The position the main line starts from, as [`Runs::run`] takes it
-    /// (`None` where the moves are not replayed).
+    /// (`None` where the moves are not replayed): the family's typed
+    /// position (chess: [`crate::family::chess::Fen::Board`]), never its
+    /// text, which each run would read again.
     fn start_position(&self) -> Option<Setup>;
 
     /// Makes a run of plies, as read, that continues a line from the
@@ -634,8 +636,58 @@ fn read<'i, N: Notation>(
         stack: body.map(|b| b.into_inner()).into_iter().collect(),
         move_pairs: N::MOVE_PAIR,
     };
+    read_whole(text, preamble, tags, &tag_at, tokens, 0, notation, warnings)
+}
+
+/// The walk of a whole record's tokens (its main line `moves` long, where
+/// known) with the visitor that builds the game: the walk that reads a
+/// record a run at a time ([`stream_record`]), never cut, whose one run
+/// (the main line, with its variations) is put back into the game where
+/// the movetext ends; the notation's [`Notation::finish`] then judges the
+/// whole game.
+#[allow(clippy::too_many_arguments)]
+fn read_whole<'i, N: Notation>(
+    text: &'i str,
+    preamble: Vec<Comment>,
+    tags: Vec<Tag>,
+    tag_at: &[usize],
+    tokens: impl Iterator<Item = Token<'i, N::Rule>>,
+    moves: usize,
+    notation: &mut N,
+    warnings: Vec<Problem>,
+) -> Result<Parsed, Problem> {
+    let mut main = Vec::new();
+    let mut build =
+        |_: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
+            match piece {
+                // (The notation judges the whole game: no position is followed.)
+                Flushed::Begin => Ok(None),
+                // (Never cut, the walk hands on one run: the main line.)
+                Flushed::Run {
+                    plies, depth: 0, ..
+                } if main.is_empty() => {
+                    main = std::mem::take(plies);
+                    Ok(None)
+                }
+                Flushed::End(line) => {
+                    line.plies = std::mem::take(&mut main);
+                    Ok(None)
+                }
+                _ => Err(Problem::whole("a record read whole was cut")
+                    .of_kind(crate::error::Kind::Internal)),
+            }
+        };
     assemble(
-        text, preamble, tags, &tag_at, tokens, 0, notation, warnings, None, RUN_BYTES,
+        text,
+        preamble,
+        tags,
+        tag_at,
+        tokens,
+        moves,
+        notation,
+        warnings,
+        &mut build,
+        usize::MAX,
     )
 }
 
@@ -656,16 +708,6 @@ pub fn stream_record<'i, N: Runs>(
     notation: &mut N,
     each: &mut dyn FnMut(Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
-    let Some((lexed_tags, movetext)) = fast::lex_tags(text, lexing, N::DIALECT) else {
-        return Ok(None);
-    };
-    let (tags, tag_at) = tags_lexed(&lexed_tags);
-    let mut tokens = Pieces {
-        movetext,
-        piece: Vec::new().into_iter(),
-        done: false,
-        failed: false,
-    };
     let mut flush = |n: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
         match piece {
             Flushed::Begin => Ok(n.start_position()),
@@ -678,8 +720,21 @@ pub fn stream_record<'i, N: Runs>(
             }
             Flushed::Open => each(Piece::Open).map(|()| None),
             Flushed::Close(trailing) => each(Piece::Close(trailing)).map(|()| None),
+            Flushed::End(_) => Ok(None),
         }
     };
+    let Some((lexed_tags, movetext)) = fast::lex_tags(text, lexing, N::DIALECT) else {
+        return Ok(None);
+    };
+    let mut tokens = Pieces {
+        movetext,
+        piece: Vec::new().into_iter(),
+        done: false,
+        failed: false,
+        // (A short record's tokens: no room for a piece of 4,096.)
+        room: PIECE_TOKENS.min(text.len() / 4 + 16),
+    };
+    let (tags, tag_at) = tags_lexed(&lexed_tags);
     let parsed = assemble(
         text,
         Vec::new(),
@@ -689,7 +744,7 @@ pub fn stream_record<'i, N: Runs>(
         0,
         notation,
         Vec::new(),
-        Some(&mut flush),
+        &mut flush,
         run_bytes(opts),
     );
     if tokens.failed {
@@ -706,6 +761,8 @@ struct Pieces<'i, R: RuleType> {
     /// The lexer gave up: the tokens end early, and the record is read
     /// whole.
     failed: bool,
+    /// The room made for a piece's tokens.
+    room: usize,
 }
 
 /// How many tokens a piece of [`Pieces`] holds.
@@ -722,7 +779,7 @@ impl<'i, R: RuleType> Iterator for Pieces<'i, R> {
             if self.done || self.failed {
                 return None;
             }
-            let mut piece = Vec::with_capacity(PIECE_TOKENS);
+            let mut piece = Vec::with_capacity(self.room);
             match self.movetext.fill::<true, R>(&mut piece, PIECE_TOKENS) {
                 Some(done) => self.done = done,
                 None => self.failed = true,
@@ -749,7 +806,7 @@ fn read_lexed<'i, N: Notation>(
     let (tags, tag_at) = tags_lexed(&lexed.tags);
     let moves = lexed.main_moves;
     let tokens = lexed.tokens.into_iter();
-    assemble(
+    read_whole(
         text,
         Vec::new(),
         tags,
@@ -758,7 +815,5 @@ fn read_lexed<'i, N: Notation>(
         moves,
         notation,
         Vec::new(),
-        None,
-        RUN_BYTES,
     )
 }

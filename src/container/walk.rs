@@ -29,7 +29,7 @@ pub(super) fn assemble<'i, N: Notation>(
     moves: usize,
     notation: &mut N,
     mut warnings: Vec<Problem>,
-    runs: Option<&mut RunFlush<'_, N>>,
+    runs: &mut RunFlush<'_, N>,
     run_bytes: usize,
 ) -> Result<Parsed, Problem> {
     let result_tag = tags.iter().position(|t| t.name == "Result");
@@ -87,18 +87,14 @@ pub(super) fn assemble<'i, N: Notation>(
         open: Vec::new(),
         handed_on: false,
     };
-    if walker.runs.is_some() {
-        let pos = walker.emit(Flushed::Begin)?;
-        walker.open.push(Open {
-            announced: true,
-            pos,
-            ..Open::default()
-        });
-    }
+    let pos = walker.emit(Flushed::Begin)?;
+    walker.open.push(Open {
+        announced: true,
+        pos,
+        ..Open::default()
+    });
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
-    if walker.runs.is_none() {
-        game.moves.plies.reserve(moves);
-    }
+    game.moves.plies.reserve(moves);
     let main = std::mem::take(&mut game.moves);
     game.moves = walker.line(
         main,
@@ -108,6 +104,8 @@ pub(super) fn assemble<'i, N: Notation>(
         start.to_move.is_some(),
         true,
     )?;
+    // (The visitor that builds the whole game puts its main line back.)
+    walker.emit(Flushed::End(&mut game.moves))?;
     game.result = walker.result;
     let last_move = walker.last_move;
     let off = walker.off_numbers;
@@ -195,18 +193,18 @@ struct Walker<'n, 'w, 'r, 'i, N: Notation> {
     /// The plies of the variation being read at each depth, reused: a
     /// variation's line is allocated once, at its length.
     scratch: Vec<Vec<Ply>>,
-    /// Where the main line's plies go a run at a time, when the record is
-    /// read so ([`stream_record`](super::stream_record)).
-    runs: Option<&'w mut RunFlush<'r, N>>,
+    /// The visitor the pieces go to: the one that builds the whole game
+    /// ([`read_record`](super::read_record)), or the runs of a record read
+    /// a run at a time ([`stream_record`](super::stream_record)).
+    runs: &'w mut RunFlush<'r, N>,
     /// Where the run being read started in the record.
     run_from: usize,
     /// How much text a run holds at least ([`run_bytes`]).
     run_bytes: usize,
-    /// The lines open above the one being read, while a variation is read
-    /// (when the record is read a run at a time).
+    /// The lines open above the one being read, while a variation is read.
     frames: Vec<Line>,
     /// What was handed on of each line open, by depth (the main line's
-    /// first), when the record is read a run at a time.
+    /// first).
     open: Vec<Open>,
     /// The variation just read was handed on as it was read: its parent
     /// does not hold it.
@@ -246,6 +244,10 @@ pub(super) enum Flushed<'a> {
     Open,
     /// The variation open closes, after these comments.
     Close(&'a [Comment]),
+    /// The reading of the movetext ends: the main line as the game holds
+    /// it (without the plies handed on), before the notation's
+    /// [`Notation::finish`] judges the game.
+    End(&'a mut Line),
 }
 
 /// What takes the pieces of a record read a run at a time
@@ -291,7 +293,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
         main: bool,
     ) -> Result<Line, Problem> {
         let mut pending: Vec<Comment> = Vec::new();
-        if self.runs.is_some() && !main {
+        if !main {
             if self.open.len() <= self.depth {
                 self.open.resize_with(self.depth + 1, Open::default);
             }
@@ -325,7 +327,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                     if main {
                         self.last_move = Some((text, offset));
                     }
-                    if self.runs.is_some() && offset - self.run_from >= self.run_bytes {
+                    if offset - self.run_from >= self.run_bytes {
                         self.flush(&mut line)?;
                         self.run_from = offset;
                     }
@@ -416,16 +418,11 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                         return Err(too_deep(at(offset)));
                     }
                     self.depth += 1;
-                    // Read a run at a time, the lines open are the walker's
-                    // while the variation is read.
-                    let streamed = self.runs.is_some();
-                    if streamed {
-                        self.frames.push(std::mem::take(&mut line));
-                    }
+                    // The lines open are the walker's while the variation
+                    // is read (a cut hands on what they hold).
+                    self.frames.push(std::mem::take(&mut line));
                     let var = self.line(Line::default(), tokens, n, s, true, false);
-                    if streamed {
-                        line = self.frames.pop().unwrap_or_default();
-                    }
+                    line = self.frames.pop().unwrap_or_default();
                     let var = var?;
                     self.depth -= 1;
                     if std::mem::take(&mut self.handed_on) {
@@ -461,9 +458,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
             }
         }
         line.trailing = pending;
-        if self.runs.is_some() {
-            self.end_line(&mut line, main)?;
-        }
+        self.end_line(&mut line, main)?;
         if !main {
             let plies = line.plies.drain(..).collect();
             self.scratch[self.depth - 1] = std::mem::replace(&mut line.plies, plies);
@@ -473,16 +468,13 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
 
     /// Hands a piece of a record read a run at a time on.
     fn emit(&mut self, piece: Flushed<'_>) -> Result<Option<Setup>, Problem> {
-        match self.runs.as_mut() {
-            Some(runs) => runs(self.notation, piece),
-            None => Ok(None),
-        }
+        (self.runs)(self.notation, piece)
     }
 
     /// Whether the last ply of `line`, the line being read, was handed on
     /// (read a run at a time).
     fn last_handed_on(&self, line: &Line) -> bool {
-        self.runs.is_some() && line.plies.len() == 1 && self.open[self.depth].head_done
+        line.plies.len() == 1 && self.open[self.depth].head_done
     }
 
     /// Hands on what every line open holds (`current` is the one being

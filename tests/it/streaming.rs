@@ -7,6 +7,8 @@ use std::path::Path;
 
 use kifu::archive::{Converted, Converter, Records};
 use kifu::codec::{Piece, ReadOptions, WriteOptions};
+use kifu::family::chess::Fen;
+use kifu::family::Setup;
 use kifu::format::by_name;
 use kifu::output::spill::Text;
 
@@ -130,20 +132,38 @@ pub fn assert_same_both_ways(from: &str, to: &str, text: &[u8], what: &str) {
 /// (some nested, some ending in comments), from a setup where Black moves
 /// at move 40 when `setup`.
 fn knights(plies: usize, setup: bool) -> String {
+    knights_from(plies, setup.then_some(KNIGHT_OUT[0]))
+}
+
+/// FEN tags of the position after `1. Nf3` (Black to move), as records
+/// write them: canonical, then with Shredder castling letters in standard
+/// chess, X-FEN letters, a move number past 65,535, castling rights no
+/// rook backs (the fourth: repaired, with a warning, and the tag written
+/// as the repaired setup), no move counters.
+const KNIGHT_OUT: [&str; 5] = [
+    "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 40",
+    "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b HAha - 0 70000",
+    "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b HQkq - 3 7",
+    "rnbqkbn1/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 12",
+    "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq -",
+];
+
+/// [`knights`] from the position of `fen` (one of [`KNIGHT_OUT`]: White's
+/// knight out, Black to move), or from the start.
+fn knights_from(plies: usize, fen: Option<&str>) -> String {
     let mut text = String::from("[Event \"streamed\"]\n[Result \"1/2-1/2\"]\n");
     let (mut number, mut white) = (1, true);
-    if setup {
-        text.push_str(
-            "[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 40\"]\n",
-        );
-        number = 40;
+    if let Some(fen) = fen {
+        text.push_str(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n"));
+        let fields: Vec<&str> = fen.split(' ').collect();
+        number = fields.get(5).map_or(1, |n| n.parse().unwrap());
         white = false;
     }
     text.push('\n');
     // Where each side's knight stands: out (f3, f6) or home.
-    let (mut w_out, mut b_out) = (setup, false);
-    if setup {
-        text.push_str("40... ");
+    let (mut w_out, mut b_out) = (fen.is_some(), false);
+    if fen.is_some() {
+        text.push_str(&format!("{number}... "));
     }
     for i in 0..plies {
         let (mv, alt) = match (white, if white { w_out } else { b_out }) {
@@ -206,6 +226,27 @@ fn chess_records_are_written_the_same_streamed_as_whole() {
     }
 }
 
+/// A record from a setup, its FEN tag written as records write them
+/// (non-canonical letters, counters past what cozy-chess holds, rights
+/// repaired), is written the same streamed as whole: the position handed
+/// from run to run is the rules' board, never its FEN made text and read
+/// again, and the FEN tag is written as read.
+#[test]
+fn records_from_any_fen_are_written_the_same_streamed_as_whole() {
+    for fen in KNIGHT_OUT {
+        let text = knights_from(120, Some(fen));
+        assert_every_record_streams("pgn", text.as_bytes(), false);
+        for to in std::iter::once("pgn").chain(INTERCHANGE).chain(SHEETS) {
+            assert_same_both_ways("pgn", to, text.as_bytes(), fen);
+        }
+        let (whole, _) = both_ways("pgn", "pgn", text.as_bytes(), false);
+        // (Shown as Rust writes a string: its quotes escaped.)
+        let tag = format!("[FEN \\\"{fen}\\\"]");
+        let repaired = fen == KNIGHT_OUT[3];
+        assert_eq!(whole[0].contains(&tag), !repaired, "{tag} in {}", whole[0]);
+    }
+}
+
 #[test]
 fn a_failing_record_fails_as_it_does_whole() {
     // An illegal move late in the game, a move the notation does not read,
@@ -247,8 +288,13 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     let head = stream(&text, &opts, &mut |piece: Piece<'_>| {
         match piece {
             Piece::Run(run) => {
-                // Each run starts from the position before it.
-                assert!(run.setup.is_some());
+                // Each run starts from the position before it, the rules'
+                // board, never a FEN's text.
+                assert!(
+                    matches!(run.setup, Some(Setup::Chess(Fen::Board(_)))),
+                    "{:?}",
+                    run.setup
+                );
                 if depth == 0 {
                     main_runs += 1;
                     main_plies += run.moves.plies.len();
@@ -615,5 +661,51 @@ fn a_long_record_is_written_on_a_scoresheet_the_same_streamed_as_whole() {
                 }
             }
         }
+    }
+}
+
+/// pgn reads a record one way: the stream's walk, never cut, with the
+/// visitor that builds the game (`container::read_record`), the grammar
+/// only where the fast lexer does not take the record. Its moves are
+/// resolved once its text is read, as before: a record that fails at its
+/// text and at a move fails at its text, one whose Result tag is its last
+/// "move" says so before the moves fail, and otherwise the first illegal
+/// move is named, with where and in which position, the same read with
+/// the fast lexer or the grammar.
+#[test]
+fn a_record_read_whole_fails_at_its_text_before_its_moves() {
+    let read = by_name("pgn").unwrap().read.unwrap();
+    let lexed = kifu::family::chess::pgn::lexed_fast;
+    let fails = |text: &str| {
+        let whole = read(text, &ReadOptions::default()).unwrap_err();
+        let grammar = ReadOptions {
+            grammar_only: true,
+            ..ReadOptions::default()
+        };
+        assert_eq!(read(text, &grammar).unwrap_err(), whole, "{text}");
+        whole
+    };
+    let text = "[Event \"e\"]\n\n1. e4 e5 2. Ke3 Nc6 3. Nf3 !? !! *\n";
+    assert!(lexed(text));
+    let e = fails(text);
+    assert_eq!((e.line, e.col), (3, 31), "{e:?}");
+    assert!(e.message.contains("a second glyph"), "{e:?}");
+    for (text, at) in [
+        ("[Event \"e\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n", (3, 13)),
+        // (A variation is resolved after its move, before the moves
+        // after it.)
+        (
+            "[Event \"e\"]\n\n1. e4 e5 2. Nf3 (2. Ke3) Nc6 3. Kf1 *\n",
+            (3, 21),
+        ),
+        (
+            "[Event \"e\"]\n\n1. e4 e5 2. Nf3 (2. Nf3 Nc6 3. Ke3) *\n",
+            (3, 32),
+        ),
+    ] {
+        assert!(lexed(text));
+        let e = fails(text);
+        assert_eq!((e.line, e.col), at, "{text}: {e:?}");
+        assert!(e.message.contains("(position: "), "{e:?}");
     }
 }

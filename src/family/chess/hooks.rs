@@ -18,14 +18,14 @@ pub fn board_of(variant: &crate::family::any::Variant) -> Option<Board> {
     variant.as_chess().copied()
 }
 
-/// The FEN of a chess start position (`None` for the standard start), or
-/// the error for a setup of another family.
-pub fn fen_of(setup: &Option<crate::family::any::Setup>) -> Result<Option<&str>, String> {
+/// A chess start position (`None` for the standard start), or the error
+/// for a setup of another family.
+pub fn fen_of(setup: &Option<crate::family::any::Setup>) -> Result<Option<&Fen>, String> {
     match setup {
         None => Ok(None),
         Some(s) => s
             .as_chess()
-            .map(|fen| Some(fen.as_str()))
+            .map(Some)
             .ok_or_else(|| "a position of another game in a chess game".to_string()),
     }
 }

@@ -466,10 +466,62 @@ impl crate::family::kind::Kind for Chess {
     const CANONICAL: &'static str = "pgn";
     type Board = Board;
     type Move = Ply;
-    type Setup = String;
+    type Setup = Fen;
     fn first_mover(_: &Board) -> crate::ir::side::Side {
         crate::ir::side::Side::White
     }
+}
+
+/// A chess game's start position (the payload of
+/// [`crate::family::any::Setup`]): the FEN a record or a document gives
+/// (with Shredder castling letters), kept as read, or a position of the
+/// rules' board, as a long record read a run at a time hands it from one
+/// run to the next ([`crate::container::Runs`]), never made text and read
+/// again. Either is serialized as the FEN's text (a position's made only
+/// where an output writes it), and read back as text (`rules` implements
+/// both, and [`Fen::text`] and [`Fen::position`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fen {
+    /// The FEN as read.
+    Text(String),
+    /// A position of the rules' board.
+    Board(Position),
+}
+
+use cozy_chess as cz;
+
+/// The castling rights of one side: the file of the rook each wing castles
+/// with (any file, for Chess960), by [`Wing`] index (king's side first).
+pub(crate) type Rights = [Option<cz::File>; 2];
+
+/// The one board of the chess rules: where the pieces stand, whose move it
+/// is, the en passant square, the castling rights and the move counters.
+///
+/// Readers resolve written moves on it, the JSON check checks given moves
+/// on it, and writers derive how standard notation spells a move on it
+/// (the rivals a move must be told from, and the check or mate it gives).
+/// Playing a move is a few bit operations (no hash, no pin bookkeeping);
+/// legality is decided exactly where it is asked (a move of a piece other
+/// than the king is legal when its own king is not attacked after it).
+/// cozy-chess supplies the attack tables and reads and writes FEN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// The pieces of each kind, by `cz::Piece` index.
+    pub(in crate::family::chess) pieces: [cz::BitBoard; 6],
+    /// The pieces of each side, by `cz::Color` index.
+    pub(in crate::family::chess) colors: [cz::BitBoard; 2],
+    /// The side to move.
+    pub(in crate::family::chess) us: cz::Color,
+    /// The square a pawn passed over with its last move, if it did.
+    pub(in crate::family::chess) en_passant: Option<cz::Square>,
+    /// The castling rights, by `cz::Color` index.
+    pub(in crate::family::chess) castling: [Rights; 2],
+    /// Plies since the last capture or pawn move (at most 100, as FEN
+    /// writers keep it).
+    pub(in crate::family::chess) halfmove: u8,
+    /// The number of the move being played (wider than a FEN read by
+    /// cozy-chess holds: a game goes on past move 65,535).
+    pub(in crate::family::chess) fullmove: u32,
 }
 
 /// Spells one move in canonical SAN, as `spelling` says it is shown where

@@ -92,7 +92,7 @@ impl Notation for Pgn<'_, '_> {
         Ok(Start {
             variant: Variant::Chess(board),
             to_move: fen.as_ref().map(|_| to_move),
-            setup: fen.map(Setup::Chess),
+            setup: fen.map(|fen| Setup::Chess(rules::Fen::Text(fen))),
             number,
             warnings,
         })
@@ -173,7 +173,7 @@ impl Notation for Pgn<'_, '_> {
 
 impl container::Runs for Pgn<'_, '_> {
     fn start_position(&self) -> Option<Setup> {
-        (!self.opts.no_validate).then(|| Setup::Chess(self.start.fen(self.board.chess960)))
+        (!self.opts.no_validate).then_some(Setup::Chess(rules::Fen::Board(self.start)))
     }
 
     fn run(
@@ -184,40 +184,39 @@ impl container::Runs for Pgn<'_, '_> {
     ) -> Result<(Game, Option<Setup>), Problem> {
         let mut run = Game::new(Variant::Chess(self.board));
         run.moves.plies = plies;
-        let chess960 = self.board.chess960;
         let moves = run.moves.ply_count();
         if moves > self.seen.len() {
             return Err(mismatch());
         }
         let start = match from {
-            Some(Setup::Chess(fen)) if !self.opts.no_validate => rules::position_of_fen(fen)
+            Some(Setup::Chess(fen)) if !self.opts.no_validate => fen
+                .position()
                 .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?,
             _ => self.start,
         };
-        self.settle(&mut run, start, moves)?;
+        let after = self.settle(&mut run, start, moves)?;
         self.seen.drain(..moves);
         if self.opts.no_validate {
             return Ok((run, None));
         }
-        run.setup = Some(Setup::Chess(start.fen(chess960)));
-        let mut after = start;
-        for ply in &run.moves.plies {
-            rules::play_given(&mut after, &ply.mv)
-                .map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?;
-        }
-        Ok((run, Some(Setup::Chess(after.fen(chess960)))))
+        run.setup = Some(Setup::Chess(rules::Fen::Board(start)));
+        Ok((
+            run,
+            after.map(|after| Setup::Chess(rules::Fen::Board(after))),
+        ))
     }
 }
 
 impl Pgn<'_, '_> {
     /// Puts the first `moves` moves read into the game's plies: each
     /// resolved on the board from `start`, or as written (not replayed).
+    /// Returns the position after the main line's plies, where replayed.
     fn settle(
         &mut self,
         game: &mut Game,
         start: rules::Position,
         moves: usize,
-    ) -> Result<(), Problem> {
+    ) -> Result<Option<rules::Position>, Problem> {
         let chess960 = self.board.chess960;
         let seen = &self.seen[..moves];
         if self.opts.no_validate {
@@ -229,11 +228,12 @@ impl Pgn<'_, '_> {
                 let (k, s) = seen.next().ok_or_else(mismatch)?;
                 rules::as_written(&s.written, s.check, ply.side)
                     .map_err(|e| self.problem(k, ply, None, &e))
-            });
+            })
+            .map(|()| None);
         }
         // Every move resolved on the board, in the order it was written.
         let mut resolved = Vec::with_capacity(moves);
-        rules::Replay::start(&game.moves, Some(start), chess960)
+        let after = rules::Replay::start(&game.moves, Some(start), chess960)
             .resolve(seen, |step| resolved.push(step.mv))
             .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
         for (s, mv) in seen.iter().zip(&resolved) {
@@ -244,7 +244,9 @@ impl Pgn<'_, '_> {
             }
         }
         let mut resolved = resolved.into_iter();
-        rules::fill(&mut game.moves, &mut |_| resolved.next().ok_or(())).map_err(|()| mismatch())
+        rules::fill(&mut game.moves, &mut |_| resolved.next().ok_or(()))
+            .map_err(|()| mismatch())?;
+        Ok(after)
     }
 }
 

@@ -134,6 +134,40 @@ pub fn start_position() -> cz::Board {
     START.clone()
 }
 
+pub use crate::family::chess::{Fen, Position};
+
+impl Fen {
+    /// The FEN's text (Shredder castling letters): as read, or made from
+    /// the position.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Fen::Text(fen) => fen.as_str().into(),
+            Fen::Board(position) => position.fen(true).into(),
+        }
+    }
+
+    /// The position it gives on the rules' board: the one held, or its
+    /// text read.
+    pub fn position(&self) -> Result<Position, String> {
+        match self {
+            Fen::Text(fen) => position_of_fen(fen),
+            Fen::Board(position) => Ok(*position),
+        }
+    }
+}
+
+impl serde::Serialize for Fen {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Fen {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Fen, D::Error> {
+        <String as serde::Deserialize>::deserialize(d).map(Fen::Text)
+    }
+}
+
 /// The position a FEN gives (as a setup's is read).
 pub fn position_of_fen(fen: &str) -> Result<Position, String> {
     Ok(Position::of(&parse_fen(fen)?).numbered(fen))
@@ -853,7 +887,7 @@ impl<'g> Replay<'g> {
             .ok_or_else(|| format!("a {} game is not a chess game", game.family().name()))?;
         let start = match (board.validated, fen_of(&game.setup)?) {
             (false, _) => None,
-            (true, Some(fen)) => Some(position_of_fen(fen)?),
+            (true, Some(fen)) => Some(fen.position()?),
             (true, None) => Some(Position::start()),
         };
         Ok((start, board.chess960))
@@ -917,26 +951,30 @@ impl<'g> Replay<'g> {
     }
 
     /// Walks every ply, resolving `written[k]` as the move of the `k`-th
-    /// ply of the walk (a reader's), and gives `visit` each step.
+    /// ply of the walk (a reader's), and gives `visit` each step. Returns
+    /// the position after the line walked (its variations walked from
+    /// theirs), where it is replayed: a run of a long record hands it to
+    /// the next ([`crate::container::Runs`]).
     pub fn resolve<W: Borrow<Written>>(
         mut self,
         written: &[W],
         mut visit: impl FnMut(Step<'g>),
-    ) -> Result<(), Stop<'g>> {
+    ) -> Result<Option<Position>, Stop<'g>> {
         let mut index = 0;
         match std::mem::replace(&mut self.start, Start::Unreplayed) {
-            Start::Rules(board) => self.line_walk(
-                self.line,
-                &mut Resolving(board, self.chess960, written),
-                &mut index,
-                &mut visit,
-            ),
-            Start::Spelling(_) | Start::Unreplayed => self.line_walk(
-                self.line,
-                &mut Unreplayed(Some(written)),
-                &mut index,
-                &mut visit,
-            ),
+            Start::Rules(board) => {
+                let mut player = Resolving(board, self.chess960, written);
+                self.line_walk(self.line, &mut player, &mut index, &mut visit)?;
+                Ok(Some(player.0))
+            }
+            Start::Spelling(_) | Start::Unreplayed => self
+                .line_walk(
+                    self.line,
+                    &mut Unreplayed(Some(written)),
+                    &mut index,
+                    &mut visit,
+                )
+                .map(|()| None),
         }
     }
 

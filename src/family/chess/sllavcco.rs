@@ -386,7 +386,7 @@ fn placement(fen: &str) -> &str {
 /// start position, when that is an initial position.
 fn arrangement(game: &Game) -> Option<[Role; 8]> {
     let fen = match fen_of(&game.setup).ok()? {
-        Some(fen) => rules::fen(&rules::parse_fen(fen).ok()?, true),
+        Some(fen) => rules::fen(&rules::parse_fen(&fen.text()).ok()?, true),
         None => rules::fen(&rules::start_position(), true),
     };
     let first_rank = placement(&fen).rsplit('/').next()?;
@@ -554,7 +554,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Some(start)
     };
     game.moves = settle(text, seen, position, board.chess960)?;
-    game.setup = fen.map(Setup::Chess);
+    game.setup = fen.map(|fen| Setup::Chess(rules::Fen::Text(fen)));
     game.result = tags
         .iter()
         .find(|t| t.name == "Result")

@@ -33,12 +33,16 @@ pub fn render(game: &Game) -> Cow<'_, [Tag]> {
     match game.setup.as_ref().and_then(Setup::as_chess) {
         // The setup holds the FEN with Shredder castling letters; a tag is
         // written with the letters of the game's variant.
-        Some(fen) => back_fen(
-            &mut tags,
-            Some((&|v| rules::refen(v, true).is_ok_and(|f| f == *fen), &|| {
-                rules::refen(fen, chess960).unwrap_or_else(|_| fen.clone())
-            })),
-        ),
+        Some(fen) => {
+            let fen = fen.text();
+            back_fen(
+                &mut tags,
+                Some((
+                    &|v| rules::refen(v, true).is_ok_and(|f| *f == *fen),
+                    &|| rules::refen(&fen, chess960).unwrap_or_else(|_| fen.to_string()),
+                )),
+            )
+        }
         None => back_fen(&mut tags, None),
     }
     tags

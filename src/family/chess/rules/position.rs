@@ -8,40 +8,6 @@ use crate::ir::Side;
 
 use super::*;
 
-/// The castling rights of one side: the file of the rook each wing castles
-/// with (any file, for Chess960), by [`Wing`] index (king's side first).
-type Rights = [Option<cz::File>; 2];
-
-/// The one board of the chess rules: where the pieces stand, whose move it
-/// is, the en passant square, the castling rights and the move counters.
-///
-/// Readers resolve written moves on it, the JSON check checks given moves
-/// on it, and writers derive how standard notation spells a move on it
-/// (the rivals a move must be told from, and the check or mate it gives).
-/// Playing a move is a few bit operations (no hash, no pin bookkeeping);
-/// legality is decided exactly where it is asked (a move of a piece other
-/// than the king is legal when its own king is not attacked after it).
-/// cozy-chess supplies the attack tables and reads and writes FEN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Position {
-    /// The pieces of each kind, by [`cz::Piece`] index.
-    pub(super) pieces: [cz::BitBoard; 6],
-    /// The pieces of each side, by [`cz::Color`] index.
-    pub(super) colors: [cz::BitBoard; 2],
-    /// The side to move.
-    pub(super) us: cz::Color,
-    /// The square a pawn passed over with its last move, if it did.
-    pub(super) en_passant: Option<cz::Square>,
-    /// The castling rights, by [`cz::Color`] index.
-    pub(super) castling: [Rights; 2],
-    /// Plies since the last capture or pawn move (at most 100, as FEN
-    /// writers keep it).
-    pub(super) halfmove: u8,
-    /// The number of the move being played (wider than a FEN read by
-    /// cozy-chess holds: a game goes on past move 65,535).
-    pub(super) fullmove: u32,
-}
-
 impl Position {
     /// The position of a board read from a FEN.
     pub fn of(board: &cz::Board) -> Position {
