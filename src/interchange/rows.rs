@@ -186,25 +186,34 @@ pub(crate) enum Encoding {
 /// and SQLite cuts the value at. The game fails; the others convert.
 pub const CANNOT_HOLD: crate::error::Kind = crate::error::Kind::CsvCannotHold;
 
-/// Appends a whole number in decimal.
+/// Appends a whole number in decimal, a digit at a time (the numbers of a
+/// row are short: a slice of digits checked as UTF-8 and copied cost
+/// more).
 fn push_int(out: &mut String, v: i64) {
     let mut n = v.unsigned_abs();
     if v < 0 {
         out.push('-');
     }
+    let digit = |d: u64| char::from(b'0' + d as u8);
     if n < 10 {
-        out.push(char::from(b'0' + n as u8));
+        out.push(digit(n));
+        return;
+    }
+    if n < 100 {
+        out.push(digit(n / 10));
+        out.push(digit(n % 10));
         return;
     }
     let mut buf = [0u8; 20];
     let mut at = buf.len();
     while n > 0 {
         at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
+        buf[at] = (n % 10) as u8;
         n /= 10;
     }
-    // Digits are ASCII.
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    for &d in &buf[at..] {
+        out.push(digit(u64::from(d)));
+    }
 }
 
 /// A byte that makes a csv field quoted ([`CLASS`]).
@@ -263,23 +272,25 @@ thread_local! {
     static JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The slots of [`IR`].
-const IR_SLOTS: usize = 4096;
+/// The slots of [`IR`]: 8,192 pairs of two.
+const IR_SLOTS: usize = 16_384;
 
 thread_local! {
     /// The `ir` values written last, as they went into their rows (their
     /// encoding's text, from the mark before the value): a ply's `ir` is
     /// its move's JSON, and a game's moves repeat across games (the mixed
     /// chess file's 85,294 moves are 6,267 values), where serializing each
-    /// took a fifth of the csv writer's instructions. A slot is found from
-    /// the ply's move fields; what it holds is used only for a move equal
-    /// to its own (`Move`'s `==`, the JSON being a function of the move).
+    /// took a fifth of the csv writer's instructions. A move's pair of
+    /// slots is found from its move fields, the value used last first
+    /// (4,096 single slots missed a third of the moves); what a slot
+    /// holds is used only for a move equal to its own (`Move`'s `==`, the
+    /// JSON being a function of the move).
     static IR: std::cell::RefCell<Vec<Option<(Move, Encoding, String)>>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The slot of [`IR`] of a move whose fields are `key`: a hash of them
-/// (FxHash's step).
+/// The first slot of the pair of [`IR`] of a move whose fields are `key`:
+/// a hash of them (FxHash's step).
 fn ir_slot(key: [&str; 2]) -> usize {
     let mut h = 0u64;
     for part in key {
@@ -288,7 +299,7 @@ fn ir_slot(key: [&str; 2]) -> usize {
         }
         h = (h.rotate_left(5) ^ 0xff).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
-    (h >> 52) as usize % IR_SLOTS
+    ((h >> 50) as usize % (IR_SLOTS / 2)) * 2
 }
 
 /// What a JSON value written into a row held ([`JsonField`]).
@@ -414,11 +425,13 @@ impl Row {
     }
 
     /// Writes a whole number.
+    #[inline]
     fn int(&mut self, out: &mut String, n: i64) {
         self.plain(out, |out| push_int(out, n));
     }
 
     /// Writes a boolean (`1` or `0`), or NULL.
+    #[inline]
     fn flag(&mut self, out: &mut String, v: Option<bool>) {
         match v {
             Some(b) => self.plain(out, |out| out.push(if b { '1' } else { '0' })),
@@ -426,7 +439,9 @@ impl Row {
         }
     }
 
-    /// Writes text, or NULL.
+    /// Writes text, or NULL (inlined: a moves row writes ten, most of a
+    /// few bytes, where a call cost as much as the writing).
+    #[inline]
     fn text(&mut self, out: &mut String, v: Option<&str>) -> Result<(), Problem> {
         let Some(v) = v else {
             self.null(out);
@@ -507,15 +522,37 @@ impl Row {
             if kept.is_empty() {
                 kept.resize_with(IR_SLOTS, || None);
             }
+            let held = |k: &Option<(Move, Encoding, String)>| {
+                matches!(k, Some((m, enc, _)) if *enc == self.enc && m == mv)
+            };
+            // Where the pair's other slot holds it, it goes first.
+            let hit = held(&kept[slot]) || {
+                let second = held(&kept[slot + 1]);
+                if second {
+                    kept.swap(slot, slot + 1);
+                }
+                second
+            };
             match &kept[slot] {
-                Some((m, enc, text)) if *enc == self.enc && m == mv => {
+                Some((_, _, text)) if hit => {
                     out.push_str(text);
                     self.column += 1;
                 }
                 _ => {
                     let at = out.len();
                     self.json(out, mv)?;
-                    kept[slot] = Some((mv.clone(), self.enc, out[at..].to_string()));
+                    // The value used before goes second, in place of the
+                    // pair's older one (whose text's room is used again).
+                    kept.swap(slot, slot + 1);
+                    let text = match kept[slot].take() {
+                        Some((_, _, mut text)) => {
+                            text.clear();
+                            text.push_str(&out[at..]);
+                            text
+                        }
+                        None => out[at..].to_string(),
+                    };
+                    kept[slot] = Some((mv.clone(), self.enc, text));
                 }
             }
             Ok(())
@@ -535,6 +572,7 @@ impl Row {
     }
 
     /// The error of a text of this column that holds a NUL character.
+    #[cold]
     fn cannot_hold(&self) -> Problem {
         let name = columns(self.table, true)[self.column].0;
         Problem::whole(format!(
@@ -788,7 +826,7 @@ fn head_rows(game: &Game, plies: usize, enc: Encoding, out: &mut String) -> Resu
 /// The move fields of each ply of a game (each ply, then its variations),
 /// their `move` as the source spells it ([`source_spelling`]).
 fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Fields, Problem> {
-    let mut fields = Fields::default();
+    let mut fields = Fields::with_capacity(game.moves.plies.len());
     write_move_fields(game, &mut fields)?;
     if let Some(spelled) = source_spelling(game, source) {
         if spelled.len() != fields.len() {
@@ -1092,21 +1130,18 @@ fn nul_after(bytes: &[u8], at: usize) -> Option<usize> {
     memchr::memchr(0, &rest[seen..]).map(|n| at + seen + n)
 }
 
-/// Each typed row of one game's text ([`write_typed`]), keys first: `push`
-/// takes each row's table (an index of [`TABLES`]) and its values
-/// (`None`: NULL), in the order of [`columns`]; the keys are the game's
-/// `id`, and for the games row its source and index from `origin`.
-pub(crate) fn typed_rows(
+/// Each typed row of one game's text ([`write_typed`]), as where its
+/// values are: `row` takes each row's table (an index of [`TABLES`]), the
+/// row's place in `text` (after its table's digit, before its line end)
+/// and each value's, after the keys (`None`: NULL), in the order of
+/// [`columns`]. Nothing is copied: the values are read where they lie.
+pub(crate) fn typed_spans(
     text: &str,
-    origin: &Origin<'_>,
-    id: &str,
-    mut push: impl FnMut(usize, &[Option<&str>]) -> io::Result<()>,
+    mut row: impl FnMut(usize, (usize, usize), &[Option<(usize, usize)>]) -> io::Result<()>,
 ) -> io::Result<()> {
     let bug = |what: &str| io::Error::other(format!("typed rows: {what} (a bug)"));
-    let mut index = String::new();
-    push_int(&mut index, origin.index as i64);
     let bytes = text.as_bytes();
-    let mut values: Vec<Option<&str>> = Vec::with_capacity(MOVES.len());
+    let mut spans: Vec<Option<(usize, usize)>> = Vec::with_capacity(MOVES.len());
     let mut at = 0;
     while at < bytes.len() {
         let t = usize::from(bytes[at].wrapping_sub(b'0'));
@@ -1114,32 +1149,52 @@ pub(crate) fn typed_rows(
             return Err(bug("a row of no table"));
         }
         at += 1;
-        values.clear();
-        values.push(Some(id));
-        if t == 0 {
-            values.extend([Some(origin.source), Some(index.as_str())]);
-        }
+        let start = at;
+        spans.clear();
         loop {
             match bytes.get(at) {
-                Some(b'\n') => {
-                    at += 1;
-                    break;
-                }
+                Some(b'\n') => break,
                 Some(0) => {
-                    values.push(None);
+                    spans.push(None);
                     at += 1;
                 }
                 Some(b'=') => {
                     let end = nul_after(bytes, at + 1).ok_or_else(|| bug("a value never ended"))?;
-                    values.push(Some(&text[at + 1..end]));
+                    spans.push(Some((at + 1, end)));
                     at = end + 1;
                 }
                 _ => return Err(bug("a value without its mark")),
             }
         }
-        push(t, &values)?;
+        row(t, (start, at), &spans)?;
+        at += 1;
     }
     Ok(())
+}
+
+/// Each typed row of one game's text ([`write_typed`]), keys first: `push`
+/// takes each row's table (an index of [`TABLES`]) and its values
+/// (`None`: NULL), in the order of [`columns`]; the keys are the game's
+/// `id`, and for the games row its source and index from `origin`.
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
+pub(crate) fn typed_rows(
+    text: &str,
+    origin: &Origin<'_>,
+    id: &str,
+    mut push: impl FnMut(usize, &[Option<&str>]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut index = String::new();
+    push_int(&mut index, origin.index as i64);
+    let mut values: Vec<Option<&str>> = Vec::with_capacity(MOVES.len());
+    typed_spans(text, |t, _, spans| {
+        values.clear();
+        values.push(Some(id));
+        if t == 0 {
+            values.extend([Some(origin.source), Some(index.as_str())]);
+        }
+        values.extend(spans.iter().map(|s| s.map(|(a, b)| &text[a..b])));
+        push(t, &values)
+    })
 }
 
 #[cfg(test)]
