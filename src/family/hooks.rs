@@ -272,6 +272,12 @@ impl Fields {
         }
     }
 
+    /// The text every field is a span of (each ply's fields, one after
+    /// another).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// How many plies have fields.
     pub fn len(&self) -> usize {
         self.plies.len()

@@ -219,25 +219,21 @@ impl Filling {
     /// has none (a bug).
     #[inline]
     fn push(&mut self, text: &[u8], span: Option<Span>) -> Option<()> {
-        match (&mut self.levels, span) {
-            (Some(levels), None) => {
-                levels.push(0);
-                return Some(());
-            }
-            (None, None) => return None,
-            (Some(levels), Some(_)) => levels.push(1),
-            (None, Some(_)) => {}
+        let Some((start, end)) = span else {
+            self.levels.as_mut()?.push(0);
+            return Some(());
+        };
+        if let Some(levels) = &mut self.levels {
+            levels.push(1);
         }
-        let (start, end) = span?;
-        let v = text.get(start as usize..end as usize)?;
         match &mut self.values {
-            Values::Int(values) => values.push(parse_int(v)?),
-            Values::Bool(values) => values.push(match v {
+            Values::Text(spans) => spans.push((start, end)),
+            Values::Int(values) => values.push(parse_int(text.get(start as usize..end as usize)?)?),
+            Values::Bool(values) => values.push(match text.get(start as usize..end as usize)? {
                 b"1" => true,
                 b"0" => false,
                 _ => return None,
             }),
-            Values::Text(spans) => spans.push((start, end)),
         }
         Some(())
     }
@@ -357,10 +353,9 @@ impl std::hash::Hasher for Fx {
 }
 
 /// The distinct values of a column chunk, each with its index: a value of
-/// at most 15 bytes (a square, a move, a piece) found as one number in a
-/// table of its own ([`short_key`]: no bytes hashed nor slices
-/// compared), a longer one (a move's `ir` JSON, a `game_id`) by its
-/// bytes.
+/// at most 16 bytes (a square, a move, a piece, a `game_id`) found as one
+/// number in a table of its own ([`short_key`]: no bytes hashed nor
+/// slices compared), a longer one (a move's `ir` JSON) by its bytes.
 #[derive(Default)]
 struct Distinct<'d> {
     /// The values, in the order they came.
@@ -368,23 +363,42 @@ struct Distinct<'d> {
     /// The short values' keys and indices, open addressing (a key of 0:
     /// none), at most half full.
     short: Vec<(u128, u32)>,
+    /// The empty string's index (its key is 0).
+    empty: Option<u32>,
     long: std::collections::HashMap<&'d [u8], u32, std::hash::BuildHasherDefault<Fx>>,
     /// The dictionary's size, `PLAIN`: each value and its length.
     bytes: usize,
 }
 
-/// A value of at most 15 bytes as one number: its bytes, and its length
-/// plus one in the top byte (never 0, two values' numbers equal only
-/// where the values are); `None` for a longer one.
+/// A value of at most 16 bytes as one number: its bytes, zeros after them
+/// (two values' numbers are equal only where the values are: no text of
+/// the tables holds a NUL, [`rows::CANNOT_HOLD`]); 0 for the empty string;
+/// `None` for a longer value. Read as two overlapping words, not a byte at
+/// a time.
+#[inline]
 fn short_key(v: &[u8]) -> Option<u128> {
-    if v.len() > 15 {
-        return None;
-    }
-    let mut key = u128::from(v.len() as u8 + 1) << 120;
-    for (i, &b) in v.iter().enumerate() {
-        key |= u128::from(b) << (8 * i);
-    }
-    Some(key)
+    let n = v.len();
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&v[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let (low, high) = match n {
+        17.. => return None,
+        // The last word holds bytes 8..n in its top 8 * (n - 8) bits.
+        8..=16 => (
+            word(0),
+            word(n - 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0),
+        ),
+        _ => {
+            let mut low = 0u64;
+            for (i, &b) in v.iter().enumerate() {
+                low |= u64::from(b) << (8 * i);
+            }
+            (low, 0)
+        }
+    };
+    Some(u128::from(low) | (u128::from(high) << 64))
 }
 
 impl<'d> Distinct<'d> {
@@ -395,9 +409,10 @@ impl<'d> Distinct<'d> {
         (h >> 32) as usize & (len - 1)
     }
 
-    /// The index of `value`, added where it is new.
-    fn index(&mut self, value: &'d [u8]) -> u32 {
-        let Some(key) = short_key(value) else {
+    /// The index of `value`, added where it is new; `key` its
+    /// [`short_key`].
+    fn index(&mut self, value: &'d [u8], key: Option<u128>) -> u32 {
+        let Some(key) = key else {
             let next = self.values.len() as u32;
             let index = *self.long.entry(value).or_insert(next);
             if index == next {
@@ -405,6 +420,16 @@ impl<'d> Distinct<'d> {
             }
             return index;
         };
+        if key == 0 {
+            return match self.empty {
+                Some(index) => index,
+                None => {
+                    let index = self.add(value);
+                    self.empty = Some(index);
+                    index
+                }
+            };
+        }
         if self.short.len() < 2 * (self.values.len() + 1) {
             self.grow();
         }
@@ -527,20 +552,22 @@ impl TextChunks {
     fn dictionary<'d>(&mut self, column: &TextColumn<'d>) -> Option<Vec<&'d [u8]>> {
         let mut distinct = Distinct::default();
         self.indices.clear();
-        let mut last: Option<(&[u8], u32)> = None;
+        // The short value before and its index.
+        let mut last: Option<(u128, u32)> = None;
         for &(start, end) in column.spans {
             let value = &column.text[start as usize..end as usize];
+            let key = short_key(value);
             // A value as the row's before (a game's `game_id` on each of
             // its moves rows) is not looked up again.
-            if let Some((_, index)) = last.filter(|(v, _)| *v == value) {
+            if let Some((_, index)) = last.filter(|l| Some(l.0) == key) {
                 self.indices.push(index);
                 continue;
             }
-            let index = distinct.index(value);
+            let index = distinct.index(value, key);
             if distinct.bytes > DICTIONARY_BYTES {
                 return None;
             }
-            last = Some((value, index));
+            last = key.map(|k| (k, index));
             self.indices.push(index);
         }
         Some(distinct.values)
@@ -793,6 +820,14 @@ fn own(table: usize, name: &str, kind: Kind) -> Option<Own> {
     }
 }
 
+/// The error of a value not of its column's type, or a NULL where the
+/// column has none (a bug).
+fn not_its_type(column: &str, value: Option<&str>) -> io::Error {
+    io::Error::other(format!(
+        "`{column}` holds {value:?}, not what its type says (a bug)"
+    ))
+}
+
 /// One table being written.
 struct Table {
     writer: SerializedFileWriter<OutFile>,
@@ -871,26 +906,31 @@ impl Table {
                 "a row group's text past 4 GiB (its rows are written at 8 MiB)",
             ));
         }
+        // Each value's bytes and 8 more (its place), as a row group's
+        // size is counted.
+        let mut bytes = 0;
         let mut key_at = start;
-        let keys = keys.iter().map(|k| {
-            let span = (key_at as u32, (key_at + k.len()) as u32);
-            key_at += k.len();
-            Some(span)
-        });
-        let values = spans
-            .iter()
-            .map(|s| s.map(|(a, b)| ((a - row.0 + at) as u32, (b - row.0 + at) as u32)));
-        for (n, (column, span)) in columns.iter_mut().zip(keys.chain(values)).enumerate() {
+        for (n, (column, key)) in columns.iter_mut().zip(keys).enumerate() {
+            let span = (key_at as u32, (key_at + key.len()) as u32);
+            key_at += key.len();
+            bytes += key.len() + 8;
+            if column.push(kept, Some(span)).is_none() {
+                return Err(not_its_type(schema[n].0, Some(key)));
+            }
+        }
+        let columns = columns.iter_mut().enumerate().skip(keys.len()).zip(spans);
+        for ((n, column), span) in columns {
+            let span = span.map(|(a, b)| ((a - row.0 + at) as u32, (b - row.0 + at) as u32));
+            if let Some((a, b)) = span {
+                bytes += (b - a) as usize + 8;
+            }
             if column.push(kept, span).is_none() {
                 let value =
                     span.map(|(a, b)| String::from_utf8_lossy(&kept[a as usize..b as usize]));
-                return Err(io::Error::other(format!(
-                    "`{}` holds {value:?}, not what its type says (a bug)",
-                    schema[n].0
-                )));
+                return Err(not_its_type(schema[n].0, value.as_deref()));
             }
         }
-        self.bytes += kept.len() - start + 8 * columns.len();
+        self.bytes += bytes;
         self.rows += 1;
         if self.rows >= ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES {
             self.flush()?;
@@ -1062,31 +1102,64 @@ mod tests {
         ]
     }
 
+    /// Rows of a few kinds repeated in runs of any length, in any order.
+    fn rows() -> impl proptest::strategy::Strategy<Value = Rows> {
+        use proptest::prelude::*;
+        let row = (
+            text(),
+            proptest::option::weighted(0.7, text()),
+            proptest::option::weighted(0.5, text()),
+        );
+        proptest::collection::vec(row, 1..40)
+            .prop_flat_map(|kinds| {
+                let n = kinds.len();
+                (
+                    proptest::collection::vec((0..n, 1usize..30), 1..60),
+                    Just(kinds),
+                )
+            })
+            .prop_map(|(picks, kinds)| {
+                picks
+                    .into_iter()
+                    .flat_map(|(i, times)| std::iter::repeat_n(kinds[i].clone(), times))
+                    .collect()
+            })
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
         /// Any rows read back as they were written: runs of a value, NULLs
         /// in any places, values repeated or not, empty strings.
         #[test]
-        fn any_text_chunk_reads_back(
-            rows in proptest::collection::vec(
-                (
-                    text(),
-                    proptest::option::weighted(0.7, text()),
-                    proptest::option::weighted(0.5, text()),
-                ),
-                // Runs of a row, repeated.
-                1..40,
-            ).prop_flat_map(|rows| {
-                let n = rows.len();
-                (proptest::collection::vec((0..n, 1usize..30), 1..60), proptest::strategy::Just(rows))
-            }).prop_map(|(picks, rows)| {
-                picks.into_iter().flat_map(|(i, times)| std::iter::repeat_n(rows[i].clone(), times)).collect::<Rows>()
-            })
-        ) {
+        fn any_text_chunk_reads_back(rows in rows()) {
             let (back, encodings) = round_trip(&rows);
             proptest::prop_assert_eq!(back, rows);
             proptest::prop_assert!(encodings[0].contains(&Encoding::RLE_DICTIONARY));
             proptest::prop_assert!(!encodings[2].contains(&Encoding::RLE_DICTIONARY));
+        }
+    }
+
+    proptest::proptest! {
+        /// Two values (of no NUL, as every text of the tables) have the
+        /// same short key only where they are the same; one of more than
+        /// 16 bytes has none, the empty string 0.
+        #[test]
+        fn short_keys_tell_values_apart(
+            a in proptest::collection::vec(1u8..=255, 0..20),
+            b in proptest::collection::vec(1u8..=255, 0..20),
+        ) {
+            let (ka, kb) = (short_key(&a), short_key(&b));
+            proptest::prop_assert_eq!(ka.is_some(), a.len() <= 16);
+            if let (Some(ka), Some(kb)) = (ka, kb) {
+                proptest::prop_assert_eq!(ka == kb, a == b, "{:?} {:?}", a, b);
+                proptest::prop_assert_eq!(ka == 0, a.is_empty());
+            }
+            // A value and itself cut or grown by a byte.
+            for c in [&a[..a.len().saturating_sub(1)], &[&a[..], &[7]].concat()[..]] {
+                if let (Some(ka), Some(kc)) = (short_key(&a), short_key(c)) {
+                    proptest::prop_assert_eq!(ka == kc, a == c);
+                }
+            }
         }
     }
 

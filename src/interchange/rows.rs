@@ -189,6 +189,7 @@ pub const CANNOT_HOLD: crate::error::Kind = crate::error::Kind::CsvCannotHold;
 /// Appends a whole number in decimal, a digit at a time (the numbers of a
 /// row are short: a slice of digits checked as UTF-8 and copied cost
 /// more).
+#[inline]
 fn push_int(out: &mut String, v: i64) {
     let mut n = v.unsigned_abs();
     if v < 0 {
@@ -201,6 +202,12 @@ fn push_int(out: &mut String, v: i64) {
     }
     if n < 100 {
         out.push(digit(n / 10));
+        out.push(digit(n % 10));
+        return;
+    }
+    if n < 1000 {
+        out.push(digit(n / 100));
+        out.push(digit(n / 10 % 10));
         out.push(digit(n % 10));
         return;
     }
@@ -439,8 +446,7 @@ impl Row {
         }
     }
 
-    /// Writes text, or NULL (inlined: a moves row writes ten, most of a
-    /// few bytes, where a call cost as much as the writing).
+    /// Writes text, or NULL.
     #[inline]
     fn text(&mut self, out: &mut String, v: Option<&str>) -> Result<(), Problem> {
         let Some(v) = v else {
@@ -469,6 +475,47 @@ impl Row {
         }
         self.column += 1;
         Ok(())
+    }
+
+    /// Writes text known to need no quoting and to hold no NUL (a move
+    /// field of a game whose fields hold none: [`PlyRows::plain`]; a
+    /// constant), or NULL: the text as it is, the empty string as
+    /// [`Row::text`] writes it.
+    #[inline]
+    fn word(&mut self, out: &mut String, v: Option<&str>) -> Result<(), Problem> {
+        match v {
+            Some(v) if !v.is_empty() => {
+                match self.enc {
+                    Encoding::Csv => {
+                        out.push(',');
+                        out.push_str(v);
+                    }
+                    Encoding::Typed => {
+                        out.push('=');
+                        out.push_str(v);
+                        out.push('\0');
+                    }
+                }
+                self.column += 1;
+                Ok(())
+            }
+            v => self.text(out, v),
+        }
+    }
+
+    /// Writes a move field: as a [`Row::word`] where the game's fields
+    /// are `plain`, else as [`Row::text`].
+    #[inline]
+    fn move_field(
+        &mut self,
+        out: &mut String,
+        v: Option<&str>,
+        plain: bool,
+    ) -> Result<(), Problem> {
+        match plain {
+            true => self.word(out, v),
+            false => self.text(out, v),
+        }
     }
 
     /// Writes a value as JSON, as the `json` format writes it.
@@ -876,6 +923,9 @@ struct PlyRow<'a> {
     /// The variation path (empty for the main line).
     path: &'a str,
     fields: PlyFields<'a>,
+    /// Whether its game's fields hold nothing a csv field quotes, nor a
+    /// NUL ([`PlyRows::plain`]).
+    plain: bool,
     /// The position after it, where the `fen` column is asked for.
     fen: Option<&'a str>,
 }
@@ -895,7 +945,7 @@ impl Rows {
         row.int(out, r.seq as i64);
         row.int(out, r.index as i64);
         row.int(out, i64::from(ply.number));
-        row.text(
+        row.word(
             out,
             Some(match ply.side {
                 Side::White => "white",
@@ -903,13 +953,18 @@ impl Rows {
             }),
         )?;
         row.text(out, Some(r.path).filter(|p| !p.is_empty()))?;
-        row.text(out, Some(f.get(Field::Written).unwrap_or_default()))?;
-        row.text(out, Some(f.get(Field::Canonical).unwrap_or_default()))?;
-        row.text(out, f.get(Field::From))?;
-        row.text(out, f.get(Field::To))?;
-        row.text(out, f.get(Field::Captured).filter(|c| !c.is_empty()))?;
-        row.text(out, f.get(Field::Piece))?;
-        row.text(out, f.get(Field::Promotion))?;
+        let plain = r.plain;
+        row.move_field(out, Some(f.get(Field::Written).unwrap_or_default()), plain)?;
+        row.move_field(
+            out,
+            Some(f.get(Field::Canonical).unwrap_or_default()),
+            plain,
+        )?;
+        row.move_field(out, f.get(Field::From), plain)?;
+        row.move_field(out, f.get(Field::To), plain)?;
+        row.move_field(out, f.get(Field::Captured).filter(|c| !c.is_empty()), plain)?;
+        row.move_field(out, f.get(Field::Piece), plain)?;
+        row.move_field(out, f.get(Field::Promotion), plain)?;
         row.flag(out, f.check());
         row.flag(out, f.mate());
         row.text(out, ply.glyph.as_deref())?;
@@ -995,6 +1050,10 @@ impl Rows {
 struct PlyRows {
     rows: Rows,
     fields: Fields,
+    /// Whether the fields' text holds nothing a csv field quotes (a comma,
+    /// a quote, a line break) nor a NUL: then each field is written as it
+    /// is ([`Row::word`]), not looked at again a byte at a time.
+    plain: bool,
     /// The plies written.
     next: usize,
     fens: Option<Vec<Option<String>>>,
@@ -1016,6 +1075,7 @@ impl PlyRows {
         };
         Ok(PlyRows {
             rows,
+            plain: classes(fields.text().as_bytes()) == 0,
             fields,
             next: 0,
             fens,
@@ -1054,6 +1114,7 @@ impl PlyRows {
             ply,
             path,
             fields,
+            plain: self.plain,
             fen,
         };
         self.rows.moves_row(out, &row, end)
@@ -1203,7 +1264,20 @@ mod tests {
 
     #[test]
     fn numbers_are_written_as_decimal() {
-        for n in [0i64, 7, -7, 10, 1234567890, i64::MAX, i64::MIN] {
+        for n in [
+            0i64,
+            7,
+            -7,
+            10,
+            99,
+            100,
+            -100,
+            999,
+            1000,
+            1234567890,
+            i64::MAX,
+            i64::MIN,
+        ] {
             let mut s = String::new();
             push_int(&mut s, n);
             assert_eq!(s, n.to_string());
