@@ -698,7 +698,6 @@ impl TextChunks {
             });
             (row, value) = (end_row, end_value);
         }
-        drop(pages);
         let mut encodings = vec![Encoding::PLAIN, Encoding::RLE];
         if dictionary.is_some() {
             encodings.push(Encoding::RLE_DICTIONARY);
