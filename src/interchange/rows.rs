@@ -22,12 +22,19 @@ use std::io;
 
 use serde::Serialize;
 
-use crate::codec::{Origin, RunWriter, SourceNotation, WriteOptions};
+use crate::codec::{RunWriter, SourceNotation, WriteOptions};
 use crate::error::Problem;
 use crate::family::spell::Lines;
 use crate::family::{positions, write_move_fields, Field, Fields, Move, PlyFields};
 use crate::ir::{Comment, Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+
+mod typed;
+#[cfg(test)]
+use typed::nul_after;
+#[cfg(any(test, feature = "python"))]
+pub(crate) use typed::typed_rows;
+pub(crate) use typed::typed_spans;
 
 /// The names of the tables, as the container rows and the SQL schema name
 /// them.
@@ -1166,98 +1173,10 @@ impl PlyRows {
     }
 }
 
-/// Where the first NUL at or after `at` in `bytes` is: most values are a
-/// few bytes, which eight at a time find sooner than a call to `memchr`
-/// starts.
-#[inline]
-fn nul_after(bytes: &[u8], at: usize) -> Option<usize> {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let rest = bytes.get(at..)?;
-    let mut words = rest.chunks_exact(8);
-    for (n, w) in (&mut words).take(4).enumerate() {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        let x = u64::from_le_bytes(b);
-        // The high bit of each zero byte, exactly.
-        let zero = !(((x & LOW) + LOW) | x | LOW);
-        if zero != 0 {
-            return Some(at + 8 * n + (zero.trailing_zeros() / 8) as usize);
-        }
-    }
-    let seen = rest.len() - words.remainder().len() - words.len() * 8;
-    memchr::memchr(0, &rest[seen..]).map(|n| at + seen + n)
-}
-
-/// Each typed row of one game's text ([`write_typed`]), as where its
-/// values are: `row` takes each row's table (an index of [`TABLES`]), the
-/// row's place in `text` (after its table's digit, before its line end)
-/// and each value's, after the keys (`None`: NULL), in the order of
-/// [`columns`]. Nothing is copied: the values are read where they lie.
-pub(crate) fn typed_spans(
-    text: &str,
-    mut row: impl FnMut(usize, (usize, usize), &[Option<(usize, usize)>]) -> io::Result<()>,
-) -> io::Result<()> {
-    let bug = |what: &str| io::Error::other(format!("typed rows: {what} (a bug)"));
-    let bytes = text.as_bytes();
-    let mut spans: Vec<Option<(usize, usize)>> = Vec::with_capacity(MOVES.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        let t = usize::from(bytes[at].wrapping_sub(b'0'));
-        if t >= TABLES.len() {
-            return Err(bug("a row of no table"));
-        }
-        at += 1;
-        let start = at;
-        spans.clear();
-        loop {
-            match bytes.get(at) {
-                Some(b'\n') => break,
-                Some(0) => {
-                    spans.push(None);
-                    at += 1;
-                }
-                Some(b'=') => {
-                    let end = nul_after(bytes, at + 1).ok_or_else(|| bug("a value never ended"))?;
-                    spans.push(Some((at + 1, end)));
-                    at = end + 1;
-                }
-                _ => return Err(bug("a value without its mark")),
-            }
-        }
-        row(t, (start, at), &spans)?;
-        at += 1;
-    }
-    Ok(())
-}
-
-/// Each typed row of one game's text ([`write_typed`]), keys first: `push`
-/// takes each row's table (an index of [`TABLES`]) and its values
-/// (`None`: NULL), in the order of [`columns`]; the keys are the game's
-/// `id`, and for the games row its source and index from `origin`.
-#[cfg_attr(not(feature = "python"), allow(dead_code))]
-pub(crate) fn typed_rows(
-    text: &str,
-    origin: &Origin<'_>,
-    id: &str,
-    mut push: impl FnMut(usize, &[Option<&str>]) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut index = String::new();
-    push_int(&mut index, origin.index as i64);
-    let mut values: Vec<Option<&str>> = Vec::with_capacity(MOVES.len());
-    typed_spans(text, |t, _, spans| {
-        values.clear();
-        values.push(Some(id));
-        if t == 0 {
-            values.extend([Some(origin.source), Some(index.as_str())]);
-        }
-        values.extend(spans.iter().map(|s| s.map(|(a, b)| &text[a..b])));
-        push(t, &values)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::Origin;
 
     #[test]
     fn numbers_are_written_as_decimal() {
