@@ -171,6 +171,17 @@ pub struct Fields {
 }
 
 impl Fields {
+    /// Fields with room for `plies` plies (a game's main line, say), so
+    /// that they are not copied as they grow.
+    pub fn with_capacity(plies: usize) -> Fields {
+        Fields {
+            // A chess ply's fields are some fifteen bytes (a move, two
+            // squares, a piece, the canonical move).
+            text: String::with_capacity(plies * 24),
+            plies: Vec::with_capacity(plies),
+        }
+    }
+
     /// Starts the next ply's fields: every field NULL, no flags.
     pub fn ply(&mut self) {
         self.plies.push(Spans::default());
@@ -261,6 +272,12 @@ impl Fields {
         }
     }
 
+    /// The text every field is a span of (each ply's fields, one after
+    /// another).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// How many plies have fields.
     pub fn len(&self) -> usize {
         self.plies.len()
@@ -297,6 +314,7 @@ pub struct PlyFields<'f> {
 
 impl<'f> PlyFields<'f> {
     /// A text field (`None`: NULL).
+    #[inline]
     pub fn get(&self, field: Field) -> Option<&'f str> {
         let (start, end) = self.spans.at[field as usize]?;
         self.text.get(start as usize..end as usize)

@@ -2,7 +2,7 @@
 //! `games.parquet`, `tags.parquet` and `moves.parquet` (written only).
 //!
 //! The rows are the csv tables' own: the writer is
-//! [`rows::write_typed`], whose typed rows (`rows::typed_rows`)
+//! [`rows::write_typed`], whose typed rows (`rows::typed_spans`)
 //! [`ParquetSink`] puts in their tables' columns with the same key
 //! (`csv::GameIds`), so both have one set of columns
 //! (`rows::columns`, `fen` among them with `--to-opt fen=true`).
@@ -19,12 +19,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use parquet::basic::{Compression, LogicalType, Repetition, Type as Physical, ZstdLevel};
-use parquet::column::writer::ColumnWriter;
+use parquet::basic::{
+    Compression, Encoding, LogicalType, PageType, Repetition, Type as Physical, ZstdLevel,
+};
+use parquet::column::page::{CompressedPage, Page, PageWriter};
+use parquet::column::writer::{ColumnCloseResult, ColumnWriter};
 use parquet::data_type::ByteArray;
+use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
+use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
-use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::{ColumnPath, Type};
+use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
 use crate::codec::{Folder, Games, Origin, Oversize, Scan, Tables, WriteOptions};
 use crate::error::Error;
@@ -141,62 +146,105 @@ enum Values {
     Int(Vec<i64>),
     /// `BOOLEAN`.
     Bool(Vec<bool>),
-    /// UTF-8 strings: their bytes one after another, and where each ends
-    /// (one buffer, not an allocation per value).
-    Text(Vec<u8>, Vec<usize>),
+    /// UTF-8 strings: where each is in the row group's text
+    /// ([`Table::text`]; no copy of each value).
+    Text(Vec<Span>),
 }
+
+/// Where a value is in a row group's text: its start and end.
+type Span = (u32, u32);
 
 /// One column being filled.
 struct Filling {
     values: Values,
     /// Definition levels, for a column that may be NULL.
     levels: Option<Vec<i16>>,
+    /// How its chunks are written: by kifu ([`TextChunks`]), through a
+    /// dictionary or not, or by the crate's column writer (`None`).
+    own: Option<Own>,
+}
+
+/// How kifu writes a text column's chunks ([`TextChunks`]).
+#[derive(Clone, Copy)]
+enum Own {
+    /// Each value's index in the chunk's dictionary.
+    Dictionary,
+    /// Each value as it is.
+    Plain,
 }
 
 impl Filling {
-    fn new(kind: Kind, not_null: bool) -> Filling {
+    fn new(kind: Kind, not_null: bool, own: Option<Own>) -> Filling {
         Filling {
             values: match kind {
                 Kind::Integer => Values::Int(Vec::new()),
                 Kind::Boolean => Values::Bool(Vec::new()),
-                Kind::Text | Kind::Json => Values::Text(Vec::new(), Vec::new()),
+                Kind::Text | Kind::Json => Values::Text(Vec::new()),
             },
             levels: (!not_null).then(Vec::new),
+            own,
         }
     }
 
-    /// Adds a value (`None`: NULL) given as the typed rows hold it; the
-    /// bytes it holds, or `None` where the value is not of the column's
-    /// type or a NULL where the column has none (a bug).
-    #[inline]
-    fn push(&mut self, value: Option<&str>) -> Option<usize> {
-        match (&mut self.levels, value) {
-            (Some(levels), None) => {
-                levels.push(0);
-                return Some(0);
-            }
-            (None, None) => return None,
-            (Some(levels), Some(_)) => levels.push(1),
-            (None, Some(_)) => {}
+    /// Writes the column's values, spans of `text`, as a chunk of kifu's
+    /// own ([`TextChunks`]) into `group` and empties it; `false` where it
+    /// is not such a column.
+    fn write_own(
+        &mut self,
+        text: &[u8],
+        chunks: &mut TextChunks,
+        descr: &ColumnDescPtr,
+        group: &mut parquet::file::writer::SerializedRowGroupWriter<'_, OutFile>,
+    ) -> parquet::errors::Result<bool> {
+        let (Some(own), Values::Text(spans)) = (self.own, &mut self.values) else {
+            return Ok(false);
+        };
+        let column = TextColumn {
+            text,
+            spans,
+            levels: self.levels.as_deref(),
+            dictionary: matches!(own, Own::Dictionary),
+        };
+        let (bytes, close) = chunks.chunk(descr.clone(), &column)?;
+        group.append_column(&bytes, close)?;
+        spans.clear();
+        if let Some(l) = &mut self.levels {
+            l.clear();
         }
-        let v = value.unwrap_or_default();
+        Ok(true)
+    }
+
+    /// Adds a value (`None`: NULL), where it is in `text`; `None` where
+    /// the value is not of the column's type or a NULL where the column
+    /// has none (a bug).
+    #[inline]
+    fn push(&mut self, text: &[u8], span: Option<Span>) -> Option<()> {
+        let Some((start, end)) = span else {
+            self.levels.as_mut()?.push(0);
+            return Some(());
+        };
+        if let Some(levels) = &mut self.levels {
+            levels.push(1);
+        }
         match &mut self.values {
-            Values::Int(values) => values.push(parse_int(v)?),
-            Values::Bool(values) => values.push(match v {
-                "1" => true,
-                "0" => false,
+            Values::Text(spans) => spans.push((start, end)),
+            Values::Int(values) => values.push(parse_int(text.get(start as usize..end as usize)?)?),
+            Values::Bool(values) => values.push(match text.get(start as usize..end as usize)? {
+                b"1" => true,
+                b"0" => false,
                 _ => return None,
             }),
-            Values::Text(data, ends) => {
-                data.extend_from_slice(v.as_bytes());
-                ends.push(data.len());
-            }
         }
-        Some(v.len() + 8)
+        Some(())
     }
 
-    /// Writes the column's values and empties it.
-    fn write(&mut self, writer: &mut ColumnWriter<'_>) -> parquet::errors::Result<()> {
+    /// Writes the column's values (text values spans of `text`) and
+    /// empties it.
+    fn write(
+        &mut self,
+        text: &Bytes,
+        writer: &mut ColumnWriter<'_>,
+    ) -> parquet::errors::Result<()> {
         let levels = self.levels.as_deref();
         match (&mut self.values, writer) {
             (Values::Int(v), ColumnWriter::Int64ColumnWriter(w)) => {
@@ -207,22 +255,14 @@ impl Filling {
                 w.write_batch(v, levels, None)?;
                 v.clear();
             }
-            (Values::Text(data, ends), ColumnWriter::ByteArrayColumnWriter(w)) => {
-                // Each value a slice of the one buffer, shared; the next
-                // row group's buffer starts as large.
-                let size = data.len();
-                let bytes = Bytes::from(std::mem::replace(data, Vec::with_capacity(size)));
-                let mut start = 0;
-                let values: Vec<ByteArray> = ends
+            (Values::Text(spans), ColumnWriter::ByteArrayColumnWriter(w)) => {
+                // Each value a slice of the one text, shared.
+                let values: Vec<ByteArray> = spans
                     .iter()
-                    .map(|&end| {
-                        let value = ByteArray::from(bytes.slice(start..end));
-                        start = end;
-                        value
-                    })
+                    .map(|&(start, end)| ByteArray::from(text.slice(start as usize..end as usize)))
                     .collect();
                 w.write_batch(&values, levels, None)?;
-                ends.clear();
+                spans.clear();
             }
             _ => {
                 return Err(parquet::errors::ParquetError::General(
@@ -240,14 +280,14 @@ impl Filling {
 /// A whole number as the typed rows write it (decimal, `-` before a
 /// negative one); `None` for any other text.
 #[inline]
-fn parse_int(v: &str) -> Option<i64> {
-    let (negative, digits) = match v.as_bytes().split_first() {
+fn parse_int(v: &[u8]) -> Option<i64> {
+    let (negative, digits) = match v.split_first() {
         Some((b'-', rest)) => (true, rest),
-        _ => (false, v.as_bytes()),
+        _ => (false, v),
     };
     // Up to 18 digits cannot overflow; longer ones are rare.
     if digits.is_empty() || digits.len() > 18 {
-        return v.parse().ok();
+        return std::str::from_utf8(v).ok()?.parse().ok();
     }
     let mut n = 0i64;
     for &d in digits {
@@ -258,6 +298,435 @@ fn parse_int(v: &str) -> Option<i64> {
         n = n * 10 + i64::from(d);
     }
     Some(if negative { -n } else { n })
+}
+
+/// A text column's chunk written by kifu, not by the crate's column
+/// writer ([`TextChunks`]): its values as the row group holds them.
+struct TextColumn<'a> {
+    /// The row group's text.
+    text: &'a [u8],
+    /// Where each value (not NULL) is in `text`.
+    spans: &'a [Span],
+    /// A definition level a row (1 a value, 0 NULL) where the column may
+    /// be NULL.
+    levels: Option<&'a [i16]>,
+    /// Whether its values are written through a dictionary.
+    dictionary: bool,
+}
+
+/// A data page holds at most this many bytes of values...
+const PAGE_BYTES: usize = 1 << 20;
+
+/// ... and this many rows (the crate's defaults).
+const PAGE_ROWS: usize = 20_000;
+
+/// A dictionary holds at most this many bytes of values: a column chunk
+/// whose distinct values take more is written `PLAIN` (the crate's limit).
+const DICTIONARY_BYTES: usize = 1 << 20;
+
+/// A hasher of the dictionaries' keys (FxHash's step, eight bytes at a
+/// time): the values are short, and a row group's own.
+#[derive(Default)]
+struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+        }
+        let mut tail = [0u8; 8];
+        tail[..words.remainder().len()].copy_from_slice(words.remainder());
+        self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The distinct values of a column chunk, each with its index: a value of
+/// at most 16 bytes (a square, a move, a piece, a `game_id`) found as one
+/// number in a table of its own ([`short_key`]: no bytes hashed nor
+/// slices compared), a longer one (a move's `ir` JSON) by its bytes.
+#[derive(Default)]
+struct Distinct<'d> {
+    /// The values, in the order they came.
+    values: Vec<&'d [u8]>,
+    /// The short values' keys and indices, open addressing (a key of 0:
+    /// none), at most half full.
+    short: Vec<(u128, u32)>,
+    /// The empty string's index (its key is 0).
+    empty: Option<u32>,
+    long: std::collections::HashMap<&'d [u8], u32, std::hash::BuildHasherDefault<Fx>>,
+    /// The dictionary's size, `PLAIN`: each value and its length.
+    bytes: usize,
+}
+
+/// A value of at most 16 bytes as one number: its bytes, zeros after them
+/// (two values' numbers are equal only where the values are: no text of
+/// the tables holds a NUL, [`rows::CANNOT_HOLD`]); 0 for the empty string;
+/// `None` for a longer value. Read as two overlapping words, not a byte at
+/// a time.
+#[inline]
+fn short_key(v: &[u8]) -> Option<u128> {
+    let n = v.len();
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&v[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let (low, high) = match n {
+        17.. => return None,
+        // The last word holds bytes 8..n in its top 8 * (n - 8) bits.
+        8..=16 => (
+            word(0),
+            word(n - 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0),
+        ),
+        _ => {
+            let mut low = 0u64;
+            for (i, &b) in v.iter().enumerate() {
+                low |= u64::from(b) << (8 * i);
+            }
+            (low, 0)
+        }
+    };
+    Some(u128::from(low) | (u128::from(high) << 64))
+}
+
+impl<'d> Distinct<'d> {
+    /// The slot of a short key in a table of `len` slots (a power of two).
+    fn slot(key: u128, len: usize) -> usize {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let h = ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(K)).wrapping_mul(K);
+        (h >> 32) as usize & (len - 1)
+    }
+
+    /// The index of `value`, added where it is new; `key` its
+    /// [`short_key`].
+    fn index(&mut self, value: &'d [u8], key: Option<u128>) -> u32 {
+        let Some(key) = key else {
+            let next = self.values.len() as u32;
+            let index = *self.long.entry(value).or_insert(next);
+            if index == next {
+                self.add(value);
+            }
+            return index;
+        };
+        if key == 0 {
+            return match self.empty {
+                Some(index) => index,
+                None => {
+                    let index = self.add(value);
+                    self.empty = Some(index);
+                    index
+                }
+            };
+        }
+        if self.short.len() < 2 * (self.values.len() + 1) {
+            self.grow();
+        }
+        let mut at = Self::slot(key, self.short.len());
+        loop {
+            match self.short[at] {
+                (0, _) => {
+                    let index = self.add(value);
+                    self.short[at] = (key, index);
+                    return index;
+                }
+                (k, index) if k == key => return index,
+                _ => at = (at + 1) & (self.short.len() - 1),
+            }
+        }
+    }
+
+    /// Adds a new value: its index.
+    fn add(&mut self, value: &'d [u8]) -> u32 {
+        self.values.push(value);
+        self.bytes += 4 + value.len();
+        (self.values.len() - 1) as u32
+    }
+
+    /// Doubles the short values' table.
+    fn grow(&mut self) {
+        let len = (self.short.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.short, vec![(0, 0); len]);
+        for (key, index) in old.into_iter().filter(|e| e.0 != 0) {
+            let mut at = Self::slot(key, len);
+            while self.short[at].0 != 0 {
+                at = (at + 1) & (len - 1);
+            }
+            self.short[at] = (key, index);
+        }
+    }
+}
+
+/// Appends an unsigned LEB128 number (the RLE runs' headers).
+fn varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// Appends `values` as bit-packed runs of `width` bits a value, the last
+/// group of eight filled with zeros; at most 63 groups a run (a header of
+/// one byte, as parquet-mr writes them).
+fn bit_packed<T: Copy + Into<i64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
+    for run in values.chunks(63 * 8) {
+        let groups = run.len().div_ceil(8);
+        varint(out, ((groups as u64) << 1) | 1);
+        let (mut acc, mut bits) = (0u64, 0u32);
+        for k in 0..groups * 8 {
+            let v = run.get(k).map_or(0, |&v| v.into() as u64);
+            acc |= v << bits;
+            bits += width;
+            while bits >= 8 {
+                out.push(acc as u8);
+                acc >>= 8;
+                bits -= 8;
+            }
+        }
+    }
+}
+
+/// Appends `values` in Parquet's RLE / bit-packing hybrid encoding,
+/// `width` bits a value: a run of eight or more equal values as one run
+/// where the values before it fill whole groups of eight, the others
+/// bit-packed.
+fn rle_hybrid<T: Copy + PartialEq + Into<i64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
+    let bytes = width.div_ceil(8) as usize;
+    let (mut literal, mut i) = (0, 0);
+    while i < values.len() {
+        let v = values[i];
+        let run = values[i..].iter().take_while(|&&x| x == v).count();
+        // The values bit-packed before a run are whole groups: the run's
+        // first values complete the last group.
+        let pad = (8 - (i - literal) % 8) % 8;
+        if run >= pad + 8 {
+            bit_packed(out, &values[literal..i + pad], width);
+            varint(out, ((run - pad) as u64) << 1);
+            out.extend_from_slice(&(v.into() as u64).to_le_bytes()[..bytes]);
+            literal = i + run;
+        }
+        i += run;
+    }
+    bit_packed(out, &values[literal..], width);
+}
+
+/// The writer of the text columns' chunks (those with no statistics: the
+/// moves table's text, every JSON column): the values of a row group are
+/// written from its one buffer, each data page made at once (the
+/// definition levels, then each value `PLAIN` or its index in the chunk's
+/// dictionary), with no `ByteArray` a value nor the column writer's
+/// bookkeeping of each; each page compressed with Zstandard at
+/// [`ZSTD_LEVEL`].
+struct TextChunks {
+    zstd: zstd::bulk::Compressor<'static>,
+    /// A page being made.
+    page: Vec<u8>,
+    /// The index of each value in the dictionary.
+    indices: Vec<u32>,
+}
+
+impl TextChunks {
+    fn new() -> io::Result<TextChunks> {
+        Ok(TextChunks {
+            zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
+            page: Vec::new(),
+            indices: Vec::new(),
+        })
+    }
+
+    /// The values' dictionary (each distinct value's index in `indices`,
+    /// in the order they come), or `None` where it outgrows
+    /// [`DICTIONARY_BYTES`].
+    fn dictionary<'d>(&mut self, column: &TextColumn<'d>) -> Option<Vec<&'d [u8]>> {
+        let mut distinct = Distinct::default();
+        self.indices.clear();
+        // The short value before and its index.
+        let mut last: Option<(u128, u32)> = None;
+        for &(start, end) in column.spans {
+            let value = &column.text[start as usize..end as usize];
+            let key = short_key(value);
+            // A value as the row's before (a game's `game_id` on each of
+            // its moves rows) is not looked up again.
+            if let Some((_, index)) = last.filter(|l| Some(l.0) == key) {
+                self.indices.push(index);
+                continue;
+            }
+            let index = distinct.index(value, key);
+            if distinct.bytes > DICTIONARY_BYTES {
+                return None;
+            }
+            last = key.map(|k| (k, index));
+            self.indices.push(index);
+        }
+        Some(distinct.values)
+    }
+
+    /// Compresses the page made and writes it.
+    fn put(
+        &mut self,
+        pages: &mut SerializedPageWriter<'_, Vec<u8>>,
+        page: impl FnOnce(Bytes) -> Page,
+    ) -> parquet::errors::Result<parquet::column::page::PageWriteSpec> {
+        let compressed = self.zstd.compress(&self.page)?;
+        let page = page(Bytes::from(compressed));
+        pages.write_page(CompressedPage::new(page, self.page.len()))
+    }
+
+    /// The column chunk of `column` (its pages, offsets from 0) and what
+    /// closing it gives, for [`SerializedRowGroupWriter::append_column`].
+    fn chunk(
+        &mut self,
+        descr: ColumnDescPtr,
+        column: &TextColumn<'_>,
+    ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+        let rows = column.levels.map_or(column.spans.len(), <[i16]>::len);
+        let dictionary = match column.dictionary && !column.spans.is_empty() {
+            true => self.dictionary(column),
+            false => None,
+        };
+        let mut sink = TrackedWrite::new(Vec::new());
+        let mut pages = SerializedPageWriter::new(&mut sink);
+        let mut stats = Vec::new();
+        let (mut compressed, mut uncompressed) = (0, 0);
+        let mut add = |spec: &parquet::column::page::PageWriteSpec, stats: &mut Vec<_>| {
+            compressed += spec.compressed_size;
+            uncompressed += spec.uncompressed_size;
+            match stats.last_mut() {
+                Some(PageEncodingStats {
+                    page_type, count, ..
+                }) if *page_type == spec.page_type => *count += 1,
+                _ => stats.push(PageEncodingStats {
+                    page_type: spec.page_type,
+                    encoding: match (spec.page_type, &dictionary) {
+                        (PageType::DATA_PAGE, Some(_)) => Encoding::RLE_DICTIONARY,
+                        _ => Encoding::PLAIN,
+                    },
+                    count: 1,
+                }),
+            }
+        };
+        let mut dictionary_at = None;
+        let width = match &dictionary {
+            Some(distinct) => {
+                self.page.clear();
+                for value in distinct {
+                    self.page
+                        .extend_from_slice(&(value.len() as u32).to_le_bytes());
+                    self.page.extend_from_slice(value);
+                }
+                let n = distinct.len() as u32;
+                let spec = self.put(&mut pages, |buf| Page::DictionaryPage {
+                    buf,
+                    num_values: n,
+                    encoding: Encoding::PLAIN,
+                    is_sorted: false,
+                })?;
+                dictionary_at = Some(spec.offset as i64);
+                add(&spec, &mut stats);
+                u32::BITS - n.saturating_sub(1).leading_zeros()
+            }
+            None => 0,
+        };
+        let mut data_at = None;
+        // Where each data page is, for the file's offset index (which the
+        // crate's column writer gives every column).
+        let mut locations = Vec::new();
+        // A page's rows and values.
+        let (mut row, mut value) = (0, 0);
+        while row < rows || data_at.is_none() {
+            // The rows of this page, and the values among them.
+            let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
+            while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
+                if column.levels.is_none_or(|l| l[end_row] == 1) {
+                    let (start, end) = column.spans[end_value];
+                    bytes += (end - start) as usize + 4;
+                    end_value += 1;
+                }
+                end_row += 1;
+            }
+            self.page.clear();
+            if let Some(levels) = column.levels {
+                self.page.extend_from_slice(&[0; 4]);
+                rle_hybrid(&mut self.page, &levels[row..end_row], 1);
+                let n = (self.page.len() - 4) as u32;
+                self.page[..4].copy_from_slice(&n.to_le_bytes());
+            }
+            let encoding = match dictionary {
+                Some(_) => {
+                    self.page.push(width as u8);
+                    let indices = std::mem::take(&mut self.indices);
+                    rle_hybrid(&mut self.page, &indices[value..end_value], width);
+                    self.indices = indices;
+                    Encoding::RLE_DICTIONARY
+                }
+                None => {
+                    for &(start, end) in &column.spans[value..end_value] {
+                        self.page.extend_from_slice(&(end - start).to_le_bytes());
+                        self.page
+                            .extend_from_slice(&column.text[start as usize..end as usize]);
+                    }
+                    Encoding::PLAIN
+                }
+            };
+            let n = (end_row - row) as u32;
+            let spec = self.put(&mut pages, |buf| Page::DataPage {
+                buf,
+                num_values: n,
+                encoding,
+                def_level_encoding: Encoding::RLE,
+                rep_level_encoding: Encoding::RLE,
+                statistics: None,
+            })?;
+            data_at.get_or_insert(spec.offset as i64);
+            add(&spec, &mut stats);
+            locations.push(PageLocation {
+                offset: spec.offset as i64,
+                compressed_page_size: spec.bytes_written as i32,
+                first_row_index: row as i64,
+            });
+            (row, value) = (end_row, end_value);
+        }
+        let mut encodings = vec![Encoding::PLAIN, Encoding::RLE];
+        if dictionary.is_some() {
+            encodings.push(Encoding::RLE_DICTIONARY);
+        }
+        let level = ZstdLevel::try_new(ZSTD_LEVEL)?;
+        let metadata = ColumnChunkMetaData::builder(descr)
+            .set_compression(Compression::ZSTD(level))
+            .set_encodings(encodings)
+            .set_page_encoding_stats(stats)
+            .set_total_compressed_size(compressed as i64)
+            .set_total_uncompressed_size(uncompressed as i64)
+            .set_num_values(rows as i64)
+            .set_data_page_offset(data_at.unwrap_or_default())
+            .set_dictionary_page_offset(dictionary_at)
+            .build()?;
+        let bytes = Bytes::from(sink.into_inner()?);
+        let close = ColumnCloseResult {
+            bytes_written: bytes.len() as u64,
+            rows_written: rows as u64,
+            metadata,
+            bloom_filter: None,
+            column_index: None,
+            offset_index: Some(OffsetIndexMetaData {
+                page_locations: locations,
+                unencoded_byte_array_data_bytes: None,
+            }),
+        };
+        Ok((bytes, close))
+    }
 }
 
 /// The parquet schema of a table: its csv columns, typed.
@@ -322,6 +791,15 @@ fn properties(table: usize, columns: &[Column]) -> Result<WriterProperties, io::
         if NO_DICTIONARY.contains(&name) {
             props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
         }
+        // The numbers count up (`seq`, `ply`, `number`, `position`, a
+        // game's index): their differences, bit-packed, take less than a
+        // dictionary, whose hashing of each value was a third of the
+        // crate's column writer's time.
+        if kind == Kind::Integer {
+            props = props
+                .set_column_dictionary_enabled(ColumnPath::from(name), false)
+                .set_column_encoding(ColumnPath::from(name), Encoding::DELTA_BINARY_PACKED);
+        }
         if kind == Kind::Json || (table == MOVES && kind == Kind::Text) {
             props = props
                 .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
@@ -330,14 +808,40 @@ fn properties(table: usize, columns: &[Column]) -> Result<WriterProperties, io::
     Ok(props.build())
 }
 
+/// Whether kifu writes a column's chunks itself ([`TextChunks`]), and how:
+/// the text columns with no statistics ([`properties`]), through a
+/// dictionary unless [`NO_DICTIONARY`] names them.
+fn own(table: usize, name: &str, kind: Kind) -> Option<Own> {
+    match kind == Kind::Json || (table == MOVES && kind == Kind::Text) {
+        false => None,
+        true if NO_DICTIONARY.contains(&name) => Some(Own::Plain),
+        true => Some(Own::Dictionary),
+    }
+}
+
+/// The error of a value not of its column's type, or a NULL where the
+/// column has none (a bug).
+fn not_its_type(column: &str, value: Option<&str>) -> io::Error {
+    io::Error::other(format!(
+        "`{column}` holds {value:?}, not what its type says (a bug)"
+    ))
+}
+
 /// One table being written.
 struct Table {
     writer: SerializedFileWriter<OutFile>,
     columns: Vec<Filling>,
+    /// Its columns' descriptions, for the chunks kifu writes.
+    descrs: Vec<ColumnDescPtr>,
+    chunks: TextChunks,
     /// Its columns' names, kinds and NULLs.
     schema: &'static [Column],
     /// The table, as an index of [`TABLES`].
     table: usize,
+    /// The text of the row group's rows, each row's keys and values one
+    /// after another: its text values are spans of it (a row copied at
+    /// once, not a value at a time).
+    text: Vec<u8>,
     rows: usize,
     bytes: usize,
 }
@@ -348,41 +852,84 @@ impl Table {
         let props = properties(table, columns)?;
         let writer = SerializedFileWriter::new(out, Arc::new(types), Arc::new(props))
             .map_err(io::Error::other)?;
+        let descrs = writer.schema_descr().columns().to_vec();
         Ok(Table {
             writer,
             columns: columns
                 .iter()
-                .map(|&(_, kind, not_null)| Filling::new(kind, not_null))
+                .map(|&(name, kind, not_null)| Filling::new(kind, not_null, own(table, name, kind)))
                 .collect(),
+            descrs,
+            chunks: TextChunks::new()?,
             schema: columns,
             table,
+            text: Vec::new(),
             rows: 0,
             bytes: 0,
         })
     }
 
-    /// Adds a row, given its values (each as the csv tables write it);
-    /// writes a row group when one is full.
-    fn push(&mut self, values: &[Option<&str>]) -> io::Result<()> {
-        if values.len() != self.columns.len() {
+    /// Adds a row: its `keys` (the game's id, and for the games row its
+    /// source and index), then its values, spans of `text` (`None`: NULL;
+    /// [`rows::typed_spans`]) within `row`; writes a row group when one
+    /// is full.
+    fn push(
+        &mut self,
+        keys: &[&str],
+        text: &str,
+        row: (usize, usize),
+        spans: &[Option<(usize, usize)>],
+    ) -> io::Result<()> {
+        let Table {
+            columns,
+            text: kept,
+            schema,
+            ..
+        } = self;
+        if keys.len() + spans.len() != columns.len() {
             return Err(io::Error::other(format!(
                 "a {} row of {} columns where it has {} (a bug)",
                 TABLES[self.table],
-                values.len(),
-                self.columns.len()
+                keys.len() + spans.len(),
+                columns.len()
             )));
         }
-        for (n, (column, value)) in self.columns.iter_mut().zip(values).enumerate() {
-            match column.push(*value) {
-                Some(bytes) => self.bytes += bytes,
-                None => {
-                    return Err(io::Error::other(format!(
-                        "`{}` holds {value:?}, not what its type says (a bug)",
-                        self.schema[n].0
-                    )))
-                }
+        let start = kept.len();
+        for key in keys {
+            kept.extend_from_slice(key.as_bytes());
+        }
+        let at = kept.len();
+        kept.extend_from_slice(text.as_bytes().get(row.0..row.1).unwrap_or_default());
+        if u32::try_from(kept.len()).is_err() {
+            return Err(io::Error::other(
+                "a row group's text past 4 GiB (its rows are written at 8 MiB)",
+            ));
+        }
+        // Each value's bytes and 8 more (its place), as a row group's
+        // size is counted.
+        let mut bytes = 0;
+        let mut key_at = start;
+        for (n, (column, key)) in columns.iter_mut().zip(keys).enumerate() {
+            let span = (key_at as u32, (key_at + key.len()) as u32);
+            key_at += key.len();
+            bytes += key.len() + 8;
+            if column.push(kept, Some(span)).is_none() {
+                return Err(not_its_type(schema[n].0, Some(key)));
             }
         }
+        let columns = columns.iter_mut().enumerate().skip(keys.len()).zip(spans);
+        for ((n, column), span) in columns {
+            let span = span.map(|(a, b)| ((a - row.0 + at) as u32, (b - row.0 + at) as u32));
+            if let Some((a, b)) = span {
+                bytes += (b - a) as usize + 8;
+            }
+            if column.push(kept, span).is_none() {
+                let value =
+                    span.map(|(a, b)| String::from_utf8_lossy(&kept[a as usize..b as usize]));
+                return Err(not_its_type(schema[n].0, value.as_deref()));
+            }
+        }
+        self.bytes += bytes;
         self.rows += 1;
         if self.rows >= ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES {
             self.flush()?;
@@ -395,13 +942,25 @@ impl Table {
         if self.rows == 0 {
             return Ok(());
         }
+        // The row group's text, shared by the values the crate's column
+        // writer takes; the next one's starts as large.
+        let size = self.text.len();
+        let text = Bytes::from(std::mem::replace(&mut self.text, Vec::with_capacity(size)));
         let mut group = self.writer.next_row_group().map_err(io::Error::other)?;
-        let mut columns = self.columns.iter_mut();
-        while let Some(mut writer) = group.next_column().map_err(io::Error::other)? {
-            let column = columns
-                .next()
+        for (column, descr) in self.columns.iter_mut().zip(&self.descrs) {
+            if column
+                .write_own(&text, &mut self.chunks, descr, &mut group)
+                .map_err(io::Error::other)?
+            {
+                continue;
+            }
+            let mut writer = group
+                .next_column()
+                .map_err(io::Error::other)?
                 .ok_or_else(|| io::Error::other("more columns than the schema's (a bug)"))?;
-            column.write(writer.untyped()).map_err(io::Error::other)?;
+            column
+                .write(&text, writer.untyped())
+                .map_err(io::Error::other)?;
             writer.close().map_err(io::Error::other)?;
         }
         group.close().map_err(io::Error::other)?;
@@ -428,8 +987,16 @@ pub struct ParquetSink {
 impl Games for ParquetSink {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
         let id = self.ids.id(origin.bytes);
+        let index = origin.index.to_string();
         let tables = &mut self.tables;
-        rows::typed_rows(text, origin, &id, |t, values| tables[t].push(values))
+        rows::typed_spans(text, |t, row, spans| {
+            let games = [id.as_str(), origin.source, index.as_str()];
+            let keys = match t {
+                0 => &games[..],
+                _ => &games[..1],
+            };
+            tables[t].push(keys, text, row, spans)
+        })
     }
 
     fn name(&self) -> &str {
@@ -448,5 +1015,182 @@ impl Tables for ParquetSink {
             out.commit()?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+
+    /// Three text columns of the moves table that kifu writes itself
+    /// ([`own`]): one never NULL through a dictionary, one through a
+    /// dictionary, one (JSON) with none.
+    const THREE: &[Column] = &[
+        ("game_id", Kind::Text, true),
+        ("move", Kind::Text, false),
+        ("comments_after", Kind::Json, false),
+    ];
+
+    type Rows = Vec<(String, Option<String>, Option<String>)>;
+
+    /// Writes `rows` as a moves table of [`THREE`], reads the file back
+    /// with the parquet crate's reader: its rows, and the encodings of
+    /// each column's chunks.
+    fn round_trip(rows: &Rows) -> (Rows, Vec<Vec<Encoding>>) {
+        assert!(THREE.iter().all(|c| own(MOVES, c.0, c.1).is_some()));
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("t.parquet");
+        let mut table = Table::new(MOVES, THREE, OutFile::create(&path).unwrap()).unwrap();
+        for (a, b, c) in rows {
+            // The row as the typed rows write it, its key given apart.
+            let mut text = String::from("2");
+            for v in [b, c] {
+                match v {
+                    None => text.push('\0'),
+                    Some(v) => {
+                        text.push('=');
+                        text.push_str(v);
+                        text.push('\0');
+                    }
+                }
+            }
+            text.push('\n');
+            rows::typed_spans(&text, |_, row, spans| table.push(&[a], &text, row, spans)).unwrap();
+        }
+        table.finish().unwrap().commit().unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let encodings = (0..THREE.len())
+            .map(|c| {
+                let mut e: Vec<Encoding> = reader
+                    .metadata()
+                    .row_groups()
+                    .iter()
+                    .flat_map(|g| g.column(c).encodings().collect::<Vec<_>>())
+                    .collect();
+                e.sort_by_key(|e| format!("{e:?}"));
+                e.dedup();
+                e
+            })
+            .collect();
+        let text = |f: &Field| match f {
+            Field::Null => None,
+            Field::Str(s) => Some(s.clone()),
+            other => panic!("not text: {other:?}"),
+        };
+        let back = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|row| {
+                let row = row.unwrap();
+                let f: Vec<Option<String>> = row.get_column_iter().map(|(_, f)| text(f)).collect();
+                (f[0].clone().unwrap(), f[1].clone(), f[2].clone())
+            })
+            .collect();
+        (back, encodings)
+    }
+
+    /// A value of few distinct ones (runs and repeats), or of many.
+    fn text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            "[ab]{0,2}",
+            "[a-z\"\u{e9},]{0,12}",
+            proptest::collection::vec(Just("x"), 0..40).prop_map(|v| v.concat()),
+        ]
+    }
+
+    /// Rows of a few kinds repeated in runs of any length, in any order.
+    fn rows() -> impl proptest::strategy::Strategy<Value = Rows> {
+        use proptest::prelude::*;
+        let row = (
+            text(),
+            proptest::option::weighted(0.7, text()),
+            proptest::option::weighted(0.5, text()),
+        );
+        proptest::collection::vec(row, 1..40)
+            .prop_flat_map(|kinds| {
+                let n = kinds.len();
+                (
+                    proptest::collection::vec((0..n, 1usize..30), 1..60),
+                    Just(kinds),
+                )
+            })
+            .prop_map(|(picks, kinds)| {
+                picks
+                    .into_iter()
+                    .flat_map(|(i, times)| std::iter::repeat_n(kinds[i].clone(), times))
+                    .collect()
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Any rows read back as they were written: runs of a value, NULLs
+        /// in any places, values repeated or not, empty strings.
+        #[test]
+        fn any_text_chunk_reads_back(rows in rows()) {
+            let (back, encodings) = round_trip(&rows);
+            proptest::prop_assert_eq!(back, rows);
+            proptest::prop_assert!(encodings[0].contains(&Encoding::RLE_DICTIONARY));
+            proptest::prop_assert!(!encodings[2].contains(&Encoding::RLE_DICTIONARY));
+        }
+    }
+
+    proptest::proptest! {
+        /// Two values (of no NUL, as every text of the tables) have the
+        /// same short key only where they are the same; one of more than
+        /// 16 bytes has none, the empty string 0.
+        #[test]
+        fn short_keys_tell_values_apart(
+            a in proptest::collection::vec(1u8..=255, 0..20),
+            b in proptest::collection::vec(1u8..=255, 0..20),
+        ) {
+            let (ka, kb) = (short_key(&a), short_key(&b));
+            proptest::prop_assert_eq!(ka.is_some(), a.len() <= 16);
+            if let (Some(ka), Some(kb)) = (ka, kb) {
+                proptest::prop_assert_eq!(ka == kb, a == b, "{:?} {:?}", a, b);
+                proptest::prop_assert_eq!(ka == 0, a.is_empty());
+            }
+            // A value and itself cut or grown by a byte.
+            for c in [&a[..a.len().saturating_sub(1)], &[&a[..], &[7]].concat()[..]] {
+                if let (Some(ka), Some(kc)) = (short_key(&a), short_key(c)) {
+                    proptest::prop_assert_eq!(ka == kc, a == c);
+                }
+            }
+        }
+    }
+
+    /// Rows past a page (20,000) and a row group (100,000), and values
+    /// past a page's bytes and a dictionary's (written `PLAIN` then), read
+    /// back.
+    #[test]
+    fn pages_row_groups_and_large_dictionaries_read_back() {
+        let rows: Rows = (0..130_000usize)
+            .map(|i| {
+                (
+                    format!("{:016x}", i / 90),
+                    (i % 7 != 0).then(|| ["e4", "Nf3", "O-O", ""][i % 4].to_string()),
+                    (i % 3 == 0).then(|| format!("[{i}]")),
+                )
+            })
+            .collect();
+        let (back, _) = round_trip(&rows);
+        assert!(back == rows);
+        // Distinct values of 20 kB: 3 MB, past a dictionary and a page.
+        let rows: Rows = (0..150usize)
+            .map(|i| {
+                let long = format!("{i:05}").repeat(4_000);
+                (
+                    long.clone(),
+                    Some(long.clone()),
+                    (i % 2 == 0).then_some(long),
+                )
+            })
+            .collect();
+        let (back, encodings) = round_trip(&rows);
+        assert!(back == rows);
+        assert!(!encodings[0].contains(&Encoding::RLE_DICTIONARY));
     }
 }

@@ -22,12 +22,19 @@ use std::io;
 
 use serde::Serialize;
 
-use crate::codec::{Origin, RunWriter, SourceNotation, WriteOptions};
+use crate::codec::{RunWriter, SourceNotation, WriteOptions};
 use crate::error::Problem;
 use crate::family::spell::Lines;
 use crate::family::{positions, write_move_fields, Field, Fields, Move, PlyFields};
 use crate::ir::{Comment, Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
+
+mod typed;
+#[cfg(test)]
+use typed::nul_after;
+#[cfg(any(test, feature = "python"))]
+pub(crate) use typed::typed_rows;
+pub(crate) use typed::typed_spans;
 
 /// The names of the tables, as the container rows and the SQL schema name
 /// them.
@@ -186,25 +193,41 @@ pub(crate) enum Encoding {
 /// and SQLite cuts the value at. The game fails; the others convert.
 pub const CANNOT_HOLD: crate::error::Kind = crate::error::Kind::CsvCannotHold;
 
-/// Appends a whole number in decimal.
+/// Appends a whole number in decimal, a digit at a time (the numbers of a
+/// row are short: a slice of digits checked as UTF-8 and copied cost
+/// more).
+#[inline]
 fn push_int(out: &mut String, v: i64) {
     let mut n = v.unsigned_abs();
     if v < 0 {
         out.push('-');
     }
+    let digit = |d: u64| char::from(b'0' + d as u8);
     if n < 10 {
-        out.push(char::from(b'0' + n as u8));
+        out.push(digit(n));
+        return;
+    }
+    if n < 100 {
+        out.push(digit(n / 10));
+        out.push(digit(n % 10));
+        return;
+    }
+    if n < 1000 {
+        out.push(digit(n / 100));
+        out.push(digit(n / 10 % 10));
+        out.push(digit(n % 10));
         return;
     }
     let mut buf = [0u8; 20];
     let mut at = buf.len();
     while n > 0 {
         at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
+        buf[at] = (n % 10) as u8;
         n /= 10;
     }
-    // Digits are ASCII.
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    for &d in &buf[at..] {
+        out.push(digit(u64::from(d)));
+    }
 }
 
 /// A byte that makes a csv field quoted ([`CLASS`]).
@@ -263,23 +286,25 @@ thread_local! {
     static JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The slots of [`IR`].
-const IR_SLOTS: usize = 4096;
+/// The slots of [`IR`]: 8,192 pairs of two.
+const IR_SLOTS: usize = 16_384;
 
 thread_local! {
     /// The `ir` values written last, as they went into their rows (their
     /// encoding's text, from the mark before the value): a ply's `ir` is
     /// its move's JSON, and a game's moves repeat across games (the mixed
     /// chess file's 85,294 moves are 6,267 values), where serializing each
-    /// took a fifth of the csv writer's instructions. A slot is found from
-    /// the ply's move fields; what it holds is used only for a move equal
-    /// to its own (`Move`'s `==`, the JSON being a function of the move).
+    /// took a fifth of the csv writer's instructions. A move's pair of
+    /// slots is found from its move fields, the value used last first
+    /// (4,096 single slots missed a third of the moves); what a slot
+    /// holds is used only for a move equal to its own (`Move`'s `==`, the
+    /// JSON being a function of the move).
     static IR: std::cell::RefCell<Vec<Option<(Move, Encoding, String)>>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The slot of [`IR`] of a move whose fields are `key`: a hash of them
-/// (FxHash's step).
+/// The first slot of the pair of [`IR`] of a move whose fields are `key`:
+/// a hash of them (FxHash's step).
 fn ir_slot(key: [&str; 2]) -> usize {
     let mut h = 0u64;
     for part in key {
@@ -288,7 +313,7 @@ fn ir_slot(key: [&str; 2]) -> usize {
         }
         h = (h.rotate_left(5) ^ 0xff).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
-    (h >> 52) as usize % IR_SLOTS
+    ((h >> 50) as usize % (IR_SLOTS / 2)) * 2
 }
 
 /// What a JSON value written into a row held ([`JsonField`]).
@@ -414,11 +439,13 @@ impl Row {
     }
 
     /// Writes a whole number.
+    #[inline]
     fn int(&mut self, out: &mut String, n: i64) {
         self.plain(out, |out| push_int(out, n));
     }
 
     /// Writes a boolean (`1` or `0`), or NULL.
+    #[inline]
     fn flag(&mut self, out: &mut String, v: Option<bool>) {
         match v {
             Some(b) => self.plain(out, |out| out.push(if b { '1' } else { '0' })),
@@ -427,6 +454,7 @@ impl Row {
     }
 
     /// Writes text, or NULL.
+    #[inline]
     fn text(&mut self, out: &mut String, v: Option<&str>) -> Result<(), Problem> {
         let Some(v) = v else {
             self.null(out);
@@ -454,6 +482,44 @@ impl Row {
         }
         self.column += 1;
         Ok(())
+    }
+
+    /// Writes text known to need no quoting and to hold no NUL, not
+    /// empty (a move field of a game whose fields hold none:
+    /// [`PlyRows::plain`]; a constant): as it is, with no error to give
+    /// (a call to [`Row::text`] cost as much as the writing).
+    #[inline]
+    fn word(&mut self, out: &mut String, v: &str) {
+        match self.enc {
+            Encoding::Csv => {
+                out.push(',');
+                out.push_str(v);
+            }
+            Encoding::Typed => {
+                out.push('=');
+                out.push_str(v);
+                out.push('\0');
+            }
+        }
+        self.column += 1;
+    }
+
+    /// Writes a move field: as a [`Row::word`] where the game's fields
+    /// are `plain` and it is not empty, else as [`Row::text`].
+    #[inline]
+    fn move_field(
+        &mut self,
+        out: &mut String,
+        v: Option<&str>,
+        plain: bool,
+    ) -> Result<(), Problem> {
+        match v {
+            Some(v) if plain && !v.is_empty() => {
+                self.word(out, v);
+                Ok(())
+            }
+            v => self.text(out, v),
+        }
     }
 
     /// Writes a value as JSON, as the `json` format writes it.
@@ -507,15 +573,37 @@ impl Row {
             if kept.is_empty() {
                 kept.resize_with(IR_SLOTS, || None);
             }
+            let held = |k: &Option<(Move, Encoding, String)>| {
+                matches!(k, Some((m, enc, _)) if *enc == self.enc && m == mv)
+            };
+            // Where the pair's other slot holds it, it goes first.
+            let hit = held(&kept[slot]) || {
+                let second = held(&kept[slot + 1]);
+                if second {
+                    kept.swap(slot, slot + 1);
+                }
+                second
+            };
             match &kept[slot] {
-                Some((m, enc, text)) if *enc == self.enc && m == mv => {
+                Some((_, _, text)) if hit => {
                     out.push_str(text);
                     self.column += 1;
                 }
                 _ => {
                     let at = out.len();
                     self.json(out, mv)?;
-                    kept[slot] = Some((mv.clone(), self.enc, out[at..].to_string()));
+                    // The value used before goes second, in place of the
+                    // pair's older one (whose text's room is used again).
+                    kept.swap(slot, slot + 1);
+                    let text = match kept[slot].take() {
+                        Some((_, _, mut text)) => {
+                            text.clear();
+                            text.push_str(&out[at..]);
+                            text
+                        }
+                        None => out[at..].to_string(),
+                    };
+                    kept[slot] = Some((mv.clone(), self.enc, text));
                 }
             }
             Ok(())
@@ -535,6 +623,7 @@ impl Row {
     }
 
     /// The error of a text of this column that holds a NUL character.
+    #[cold]
     fn cannot_hold(&self) -> Problem {
         let name = columns(self.table, true)[self.column].0;
         Problem::whole(format!(
@@ -788,7 +877,7 @@ fn head_rows(game: &Game, plies: usize, enc: Encoding, out: &mut String) -> Resu
 /// The move fields of each ply of a game (each ply, then its variations),
 /// their `move` as the source spells it ([`source_spelling`]).
 fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Fields, Problem> {
-    let mut fields = Fields::default();
+    let mut fields = Fields::with_capacity(game.moves.plies.len());
     write_move_fields(game, &mut fields)?;
     if let Some(spelled) = source_spelling(game, source) {
         if spelled.len() != fields.len() {
@@ -838,6 +927,9 @@ struct PlyRow<'a> {
     /// The variation path (empty for the main line).
     path: &'a str,
     fields: PlyFields<'a>,
+    /// Whether its game's fields hold nothing a csv field quotes, nor a
+    /// NUL ([`PlyRows::plain`]).
+    plain: bool,
     /// The position after it, where the `fen` column is asked for.
     fen: Option<&'a str>,
 }
@@ -857,21 +949,26 @@ impl Rows {
         row.int(out, r.seq as i64);
         row.int(out, r.index as i64);
         row.int(out, i64::from(ply.number));
-        row.text(
+        row.word(
             out,
-            Some(match ply.side {
+            match ply.side {
                 Side::White => "white",
                 Side::Black => "black",
-            }),
-        )?;
+            },
+        );
         row.text(out, Some(r.path).filter(|p| !p.is_empty()))?;
-        row.text(out, Some(f.get(Field::Written).unwrap_or_default()))?;
-        row.text(out, Some(f.get(Field::Canonical).unwrap_or_default()))?;
-        row.text(out, f.get(Field::From))?;
-        row.text(out, f.get(Field::To))?;
-        row.text(out, f.get(Field::Captured).filter(|c| !c.is_empty()))?;
-        row.text(out, f.get(Field::Piece))?;
-        row.text(out, f.get(Field::Promotion))?;
+        let plain = r.plain;
+        row.move_field(out, Some(f.get(Field::Written).unwrap_or_default()), plain)?;
+        row.move_field(
+            out,
+            Some(f.get(Field::Canonical).unwrap_or_default()),
+            plain,
+        )?;
+        row.move_field(out, f.get(Field::From), plain)?;
+        row.move_field(out, f.get(Field::To), plain)?;
+        row.move_field(out, f.get(Field::Captured).filter(|c| !c.is_empty()), plain)?;
+        row.move_field(out, f.get(Field::Piece), plain)?;
+        row.move_field(out, f.get(Field::Promotion), plain)?;
         row.flag(out, f.check());
         row.flag(out, f.mate());
         row.text(out, ply.glyph.as_deref())?;
@@ -957,6 +1054,10 @@ impl Rows {
 struct PlyRows {
     rows: Rows,
     fields: Fields,
+    /// Whether the fields' text holds nothing a csv field quotes (a comma,
+    /// a quote, a line break) nor a NUL: then each field is written as it
+    /// is ([`Row::word`]), not looked at again a byte at a time.
+    plain: bool,
     /// The plies written.
     next: usize,
     fens: Option<Vec<Option<String>>>,
@@ -978,6 +1079,7 @@ impl PlyRows {
         };
         Ok(PlyRows {
             rows,
+            plain: classes(fields.text().as_bytes()) == 0,
             fields,
             next: 0,
             fens,
@@ -1016,6 +1118,7 @@ impl PlyRows {
             ply,
             path,
             fields,
+            plain: self.plain,
             fen,
         };
         self.rows.moves_row(out, &row, end)
@@ -1070,85 +1173,27 @@ impl PlyRows {
     }
 }
 
-/// Where the first NUL at or after `at` in `bytes` is: most values are a
-/// few bytes, which eight at a time find sooner than a call to `memchr`
-/// starts.
-#[inline]
-fn nul_after(bytes: &[u8], at: usize) -> Option<usize> {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let rest = bytes.get(at..)?;
-    let mut words = rest.chunks_exact(8);
-    for (n, w) in (&mut words).take(4).enumerate() {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        let x = u64::from_le_bytes(b);
-        // The high bit of each zero byte, exactly.
-        let zero = !(((x & LOW) + LOW) | x | LOW);
-        if zero != 0 {
-            return Some(at + 8 * n + (zero.trailing_zeros() / 8) as usize);
-        }
-    }
-    let seen = rest.len() - words.remainder().len() - words.len() * 8;
-    memchr::memchr(0, &rest[seen..]).map(|n| at + seen + n)
-}
-
-/// Each typed row of one game's text ([`write_typed`]), keys first: `push`
-/// takes each row's table (an index of [`TABLES`]) and its values
-/// (`None`: NULL), in the order of [`columns`]; the keys are the game's
-/// `id`, and for the games row its source and index from `origin`.
-pub(crate) fn typed_rows(
-    text: &str,
-    origin: &Origin<'_>,
-    id: &str,
-    mut push: impl FnMut(usize, &[Option<&str>]) -> io::Result<()>,
-) -> io::Result<()> {
-    let bug = |what: &str| io::Error::other(format!("typed rows: {what} (a bug)"));
-    let mut index = String::new();
-    push_int(&mut index, origin.index as i64);
-    let bytes = text.as_bytes();
-    let mut values: Vec<Option<&str>> = Vec::with_capacity(MOVES.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        let t = usize::from(bytes[at].wrapping_sub(b'0'));
-        if t >= TABLES.len() {
-            return Err(bug("a row of no table"));
-        }
-        at += 1;
-        values.clear();
-        values.push(Some(id));
-        if t == 0 {
-            values.extend([Some(origin.source), Some(index.as_str())]);
-        }
-        loop {
-            match bytes.get(at) {
-                Some(b'\n') => {
-                    at += 1;
-                    break;
-                }
-                Some(0) => {
-                    values.push(None);
-                    at += 1;
-                }
-                Some(b'=') => {
-                    let end = nul_after(bytes, at + 1).ok_or_else(|| bug("a value never ended"))?;
-                    values.push(Some(&text[at + 1..end]));
-                    at = end + 1;
-                }
-                _ => return Err(bug("a value without its mark")),
-            }
-        }
-        push(t, &values)?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::Origin;
 
     #[test]
     fn numbers_are_written_as_decimal() {
-        for n in [0i64, 7, -7, 10, 1234567890, i64::MAX, i64::MIN] {
+        for n in [
+            0i64,
+            7,
+            -7,
+            10,
+            99,
+            100,
+            -100,
+            999,
+            1000,
+            1234567890,
+            i64::MAX,
+            i64::MIN,
+        ] {
             let mut s = String::new();
             push_int(&mut s, n);
             assert_eq!(s, n.to_string());
