@@ -115,26 +115,27 @@ fn the_bundled_diag_corpus_is_written_the_same_streamed_as_whole() {
     assert!(streamed > 0, "no record of the corpus read a run at a time");
 }
 
-/// A tafl record on brandubh's rules of an attacker and a defender going
-/// to and fro, with comments, NAGs and variations (some nested) by turns.
-fn tafl_record(plies: usize) -> String {
-    let mut text = String::from("[Rules \"brandubh\"]\n\n");
-    let moves = ["d2-e2", "c4-c5", "e2-d2", "c5-c4"];
-    let other = ["d2-f2", "c4-c6", "e2-e1", "c5-b5"];
+/// A record going to and fro between `moves`, with comments, NAGs and
+/// variations (some nested, of `other`) by turns: `label(i)` gives what
+/// goes before the i-th ply (from 0) and what a variation of it starts with.
+fn to_and_fro(
+    head: &str,
+    moves: [&str; 4],
+    other: [&str; 4],
+    plies: usize,
+    label: impl Fn(usize) -> (String, String),
+) -> String {
+    let mut text = head.to_string();
     for i in 0..plies {
-        if i % 2 == 0 {
-            text.push_str(&format!("{}. ", i / 2 + 1));
-        }
+        let (before, again) = label(i);
+        text.push_str(&before);
         text.push_str(moves[i % 4]);
-        let again = if i % 2 == 0 { "." } else { "..." };
-        let n = i / 2 + 1;
+        let other = other[i % 4];
         match i % 7 {
             1 => text.push_str(" {a move} $1"),
-            3 => text.push_str(&format!(" ({n}{again} {})", other[i % 4])),
+            3 => text.push_str(&format!(" ({again} {other})")),
             5 => text.push_str(&format!(
-                " ({n}{again} {} {{there}} ({n}{again} {}) ) {{after}}",
-                other[i % 4],
-                other[i % 4]
+                " ({again} {other} {{there}} ({again} {other}) ) {{after}}"
             )),
             _ => {}
         }
@@ -142,6 +143,43 @@ fn tafl_record(plies: usize) -> String {
     }
     text.push_str("*\n");
     text
+}
+
+/// The records of the bundled corpus's `folder` (files ending `ext`), each
+/// written the same read a run at a time as whole to its own format and
+/// every interchange format; at least one read a run at a time.
+fn bundled_corpus_is_written_the_same_streamed_as_whole(format: &str, folder: &str, ext: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(folder);
+    let mut streamed = 0;
+    for file in common::files(&root, ext) {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read(&file).unwrap();
+        streamed += streamed_records(format, &text, false).0;
+        for to in [format].into_iter().chain(INTERCHANGE) {
+            assert_same_both_ways(format, to, &text, &name);
+        }
+    }
+    assert!(streamed > 0, "no record of the corpus read a run at a time");
+}
+
+/// A tafl record on brandubh's rules of an attacker and a defender going
+/// to and fro, with comments, NAGs and variations (some nested) by turns.
+fn tafl_record(plies: usize) -> String {
+    to_and_fro(
+        "[Rules \"brandubh\"]\n\n",
+        ["d2-e2", "c4-c5", "e2-d2", "c5-c4"],
+        ["d2-f2", "c4-c6", "e2-e1", "c5-b5"],
+        plies,
+        |i| {
+            let n = i / 2 + 1;
+            match i % 2 {
+                0 => (format!("{n}. "), format!("{n}.")),
+                _ => (String::new(), format!("{n}...")),
+            }
+        },
+    )
 }
 
 #[test]
@@ -158,42 +196,19 @@ fn tafl_records_are_written_the_same_streamed_as_whole() {
 
 #[test]
 fn the_bundled_tafl_corpus_is_written_the_same_streamed_as_whole() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/tafl");
-    let mut streamed = 0;
-    for file in common::files(&root, ".tafl") {
-        let name = file.file_name().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read(&file).unwrap();
-        streamed += streamed_records("tafl", &text, false).0;
-        for to in ["tafl"].into_iter().chain(INTERCHANGE) {
-            assert_same_both_ways("tafl", to, &text, &name);
-        }
-    }
-    assert!(streamed > 0, "no record of the corpus read a run at a time");
+    bundled_corpus_is_written_the_same_streamed_as_whole("tafl", "tafl", ".tafl");
 }
 
 /// A coerceo record of a white and a black piece going to and fro from
 /// the start, with comments, NAGs and variations (some nested) by turns.
 fn coerceo_record(plies: usize) -> String {
-    let mut text = String::from("[Event \"to and fro\"]\n\n");
-    let moves = ["3c-3e", "4b-3d", "3e-3c", "3d-4b"];
-    let other = ["5c-5a", "6d-5f", "5c-5a", "6d-5f"];
-    for i in 0..plies {
-        let n = i + 1;
-        text.push_str(&format!("{n}# {}", moves[i % 4]));
-        match i % 7 {
-            1 => text.push_str(" {a move} $1"),
-            3 => text.push_str(&format!(" ({n}# {})", other[i % 4])),
-            5 => text.push_str(&format!(
-                " ({n}# {} {{there}} ({n}# {}) ) {{after}}",
-                other[i % 4],
-                other[i % 4]
-            )),
-            _ => {}
-        }
-        text.push(' ');
-    }
-    text.push_str("*\n");
-    text
+    to_and_fro(
+        "[Event \"to and fro\"]\n\n",
+        ["3c-3e", "4b-3d", "3e-3c", "3d-4b"],
+        ["5c-5a", "6d-5f", "5c-5a", "6d-5f"],
+        plies,
+        |i| (format!("{}# ", i + 1), format!("{}#", i + 1)),
+    )
 }
 
 #[test]
@@ -210,17 +225,7 @@ fn coerceo_records_are_written_the_same_streamed_as_whole() {
 
 #[test]
 fn the_bundled_coerceo_corpus_is_written_the_same_streamed_as_whole() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/coerceo");
-    let mut streamed = 0;
-    for file in common::files(&root, ".coerceo") {
-        let name = file.file_name().unwrap().to_string_lossy().to_string();
-        let text = std::fs::read(&file).unwrap();
-        streamed += streamed_records("coerceo", &text, false).0;
-        for to in ["coerceo"].into_iter().chain(INTERCHANGE) {
-            assert_same_both_ways("coerceo", to, &text, &name);
-        }
-    }
-    assert!(streamed > 0, "no record of the corpus read a run at a time");
+    bundled_corpus_is_written_the_same_streamed_as_whole("coerceo", "coerceo", ".coerceo");
 }
 
 /// A legal Coerceo game played from `data`, as `check::coerceo_plays`
