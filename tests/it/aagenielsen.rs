@@ -15,7 +15,7 @@ use crate::common::*;
 use std::fs;
 
 use kifu::family::hnefatafl::aagenielsen::{self, GameType};
-use kifu::family::hnefatafl::rules::{spelled, Berserk, Played, Position, Rules};
+use kifu::family::hnefatafl::rules::{spelled, Berserk, Jump, Played, Position, Rules};
 use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 use kifu::ir::Side;
 
@@ -668,4 +668,157 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
     assert!(refused.len() * 20 <= made.len(), "{stats}: {refused:#?}");
     assert!(warned * 2 >= made.len(), "{stats}");
     assert!(right * 10 >= told * 8, "{stats}");
+}
+
+/// A game of a type whose men or king jump (the Old Tyr types: `tj`, `kj`,
+/// over their own men too where `jo` says) played by its rules from a
+/// seed: random moves of one leg (no berserk leg, so that the site's
+/// writing is the whole move), a jump half the time where one may be made.
+/// The moves as the site writes them, and the jumps made: over an enemy,
+/// over a man of the mover's side.
+fn jumping_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, usize, usize) {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(rules);
+    let mut side = first(rules);
+    let (mut written, mut over_enemy, mut over_own) = (Vec::new(), 0, 0);
+    for _ in 0..plies {
+        let moves: Vec<(Step, Played)> = squares(rules.dim)
+            .filter(|&from| {
+                pos.piece(from)
+                    .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
+            })
+            .flat_map(|from| legs(&pos, rules, from, side))
+            .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
+            .collect();
+        // A jump: two squares over a piece.
+        let jumped = |s: &Step| {
+            let far = s.from.file.abs_diff(s.to.file) + s.from.rank.abs_diff(s.to.rank);
+            let mid = Square {
+                file: (s.from.file + s.to.file) / 2,
+                rank: (s.from.rank + s.to.rank) / 2,
+            };
+            (far == 2).then(|| pos.piece(mid)).flatten()
+        };
+        let jumps: Vec<&(Step, Played)> =
+            moves.iter().filter(|(s, _)| jumped(s).is_some()).collect();
+        let (mv, played) = if !jumps.is_empty() && rng.below(2) == 0 {
+            jumps[rng.below(jumps.len())].clone()
+        } else if moves.is_empty() {
+            break;
+        } else {
+            moves[rng.below(moves.len())].clone()
+        };
+        if let Some(over) = jumped(&mv) {
+            let own = over.is_ascii_lowercase() == (side == ATTACKERS);
+            over_own += usize::from(own);
+            over_enemy += usize::from(!own);
+        }
+        pos.play(&mv, side, true).unwrap();
+        let mut site = format!("{}-{}", mv.from, mv.to);
+        for c in &played.captures {
+            site.push_str(&format!("x{c}"));
+        }
+        written.push(site);
+        side = side.other();
+    }
+    (written, over_enemy, over_own)
+}
+
+#[test]
+fn the_old_tyr_types_jumps_replay() {
+    // The Old Tyr types' records move men two squares over a piece (Old
+    // Tyr 11x11: 48 of 81 records replayed without; the table's rules now
+    // let the men jump, `tj:j`, the king too in Old Tyr-2 and Old TYR!,
+    // `kj:j`, and over their own men too in Old Tyr and Old TYR!, `jo:`).
+    // For each type whose men jump: games played by its rules with jumps,
+    // written as the site writes them. Every one replays with no move
+    // refused; read by the type's rules without the jump keys, those that
+    // jump are refused at a jump.
+    let dir = tempfile::tempdir().unwrap();
+    let bare = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    let (mut enemy, mut own) = (0, 0);
+    let mut types = 0;
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        if rules.jump_of(b't') == Jump::No {
+            continue;
+        }
+        types += 1;
+        for seed in 0..6 {
+            let (written, e, o) = jumping_game(rules, seed * 1000 + u64::from(key), 40);
+            enemy += e;
+            own += o;
+            let file = format!("game-{key}-{seed}-1.json");
+            fs::write(dir.path().join(&file), record(name, key, &written)).unwrap();
+            made.push((file, name, key, written, e + o));
+        }
+    }
+    assert!(types >= 15, "{types}");
+    assert!(
+        enemy >= 100 && own >= 30,
+        "{enemy} jumps over an enemy, {own} over an own man"
+    );
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &dir.path().to_string_lossy(),
+            "-o",
+            "-",
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
+    let err = stderr(&out);
+    for (file, name, _, written, _) in &made {
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(file.as_str())).collect();
+        assert!(
+            !said
+                .iter()
+                .any(|l| l.contains("rules-refused") || l.contains("berserk-leg")),
+            "{name}: {said:?}\n{written:?}"
+        );
+    }
+    // The same records by the rules without the jump keys: each that
+    // jumps is refused (a piece "in the way").
+    let mut refused = 0;
+    for (file, name, key, _, jumps) in made.iter().filter(|m| m.4 > 0).take(40) {
+        let rules = aagenielsen::rules_of(name, Some(*key))[0]
+            .text()
+            .to_string();
+        let without: Vec<&str> = rules
+            .split(' ')
+            .filter(|e| !["tj:", "kj:", "jo:"].iter().any(|k| e.starts_with(k)))
+            .collect();
+        let path = bare.path().join(file);
+        fs::copy(dir.path().join(file), &path).unwrap();
+        let out = kifu(
+            &[
+                "convert",
+                "-v",
+                "-f",
+                "aagenielsen-json",
+                "-t",
+                "tafl",
+                &path.to_string_lossy(),
+                "-o",
+                "-",
+                "--from-opt",
+                &format!("rules={}", without.join(" ")),
+            ],
+            b"",
+        );
+        let said = stderr(&out);
+        assert!(*jumps > 0);
+        if said.contains("rules-refused") && said.contains("is in the way") {
+            refused += 1;
+        }
+    }
+    assert!(refused >= 30, "{refused}");
 }
