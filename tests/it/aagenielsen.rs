@@ -822,3 +822,146 @@ fn the_old_tyr_types_jumps_replay() {
     }
     assert!(refused >= 30, "{refused}");
 }
+
+/// A move of `side` the rules allow, chosen by `rng`, that captures
+/// nothing and ends nothing (one leg), other than `not`.
+fn random_quiet(
+    pos: &Position<'_>,
+    rules: &Rules,
+    side: Side,
+    rng: &mut Rng,
+    not: Option<&Step>,
+) -> Option<Step> {
+    let moves: Vec<Step> = squares(rules.dim)
+        .filter(|&from| {
+            pos.piece(from)
+                .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
+        })
+        .flat_map(|from| legs(pos, rules, from, side))
+        .filter(|(s, p)| {
+            p.captures.is_empty()
+                && !(p.king_captured || p.escaped || p.edge_fort)
+                && not.is_none_or(|n| (n.from, n.to) != (s.from, s.to))
+        })
+        .map(|(s, _)| s)
+        .collect();
+    (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+}
+
+#[test]
+fn moves_taken_back_are_left_out_for_every_type() {
+    // The site's records keep moves that were taken back: a move and its
+    // reply, then the same move again and another reply (`h1-h4 h6-h10
+    // h1-h4 h6-h9`); the second writing cannot be played (the piece has
+    // left) and was refused, the game read unchecked (Old Hnefatafl,
+    // Berserk, Tawlbwrdd T diamond 11x11, Fetlar). For each type: a game of
+    // quiet moves with such a pair taken back; it replays with a
+    // `repeated-moves` warning at the move written again, and is written
+    // without the moves taken back.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        let mut rng = Rng::new(u64::from(key));
+        let mut pos = Position::new(rules);
+        let mut side = first(rules);
+        let (mut written, mut kept) = (Vec::new(), Vec::new());
+        let play = |pos: &mut Position<'_>, mv: &Step, side: Side| {
+            pos.play(mv, side, true).unwrap();
+            format!("{}-{}", mv.from, mv.to)
+        };
+        let mut ok = true;
+        for ply in 0..8 {
+            if ply == 2 {
+                // The move, its reply taken back, the move again, another reply.
+                let (Some(a), mut after_a) =
+                    (random_quiet(&pos, rules, side, &mut rng, None), pos.clone())
+                else {
+                    ok = false;
+                    break;
+                };
+                let a_text = play(&mut after_a, &a, side);
+                let Some(b) = random_quiet(&after_a, rules, side.other(), &mut rng, None) else {
+                    ok = false;
+                    break;
+                };
+                let mut after_b = after_a.clone();
+                let b_text = play(&mut after_b, &b, side.other());
+                // The second writing must be one the rules refuse.
+                if after_b.clone().play(&a, side, true).is_ok() {
+                    ok = false;
+                    break;
+                }
+                let Some(c) = random_quiet(&after_a, rules, side.other(), &mut rng, Some(&b))
+                else {
+                    ok = false;
+                    break;
+                };
+                pos = after_a;
+                let c_text = play(&mut pos, &c, side.other());
+                written.extend([a_text.clone(), b_text, a_text.clone(), c_text.clone()]);
+                kept.extend([a_text, c_text]);
+                continue;
+            }
+            if (2..4).contains(&ply) {
+                continue;
+            }
+            let Some(mv) = random_quiet(&pos, rules, side, &mut rng, None) else {
+                ok = false;
+                break;
+            };
+            let text = play(&mut pos, &mv, side);
+            written.push(text.clone());
+            kept.push(text);
+            side = side.other();
+        }
+        if !ok {
+            continue;
+        }
+        let file = dir.path().join(format!("game-{key}-1-1.json"));
+        fs::write(&file, record(name, key, &written)).unwrap();
+        made.push((file, name, written, kept));
+    }
+    assert!(made.len() >= 120, "{}", made.len());
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &dir.path().to_string_lossy(),
+            "--out-dir",
+            &dir.path().join("out").to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
+    let err = stderr(&out);
+    for (file, name, written, kept) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let again = format!(
+            "warning[repeated-moves]: game 1: the record writes `{}` again after `{} {}`, and the rules refuse it there: the moves between are read as taken back",
+            written[4], written[2], written[3]
+        );
+        assert!(said.iter().any(|l| l.ends_with(&again)), "{name}: {said:?}");
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let tafl =
+            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let unmarked = tafl.replace("--", "").replace("++", "");
+        let up: Vec<String> = kept.iter().map(|m| m.to_uppercase()).collect();
+        let line: Vec<String> = up
+            .chunks(2)
+            .enumerate()
+            .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+            .collect();
+        let line = line.join(" ");
+        assert!(unmarked.contains(&line), "{name}: {line} in {tafl}");
+    }
+}
