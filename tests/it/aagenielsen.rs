@@ -47,6 +47,28 @@ fn squares(dim: u8) -> impl Iterator<Item = Square> {
     (0..dim).flat_map(move |rank| (0..dim).map(move |file| Square { file, rank }))
 }
 
+/// A folder of the site's records converted to tafl, a file each (under
+/// `out` in it): kifu's messages, every record converted and none failed.
+fn convert_folder(dir: &std::path::Path, records: usize) -> String {
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &dir.to_string_lossy(),
+            "--out-dir",
+            &dir.join("out").to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (records, 0), "{}", stderr(&out));
+    stderr(&out)
+}
+
 /// The first move of `side` (in board order) that the rules allow and that
 /// captures nothing, ends nothing and is one leg.
 fn quiet_move(pos: &Position<'_>, rules: &Rules, side: Side) -> Option<Step> {
@@ -230,23 +252,7 @@ fn a_capture_the_rules_do_not_make_is_a_warning_for_every_type() {
         made.push((file, name, key, moves));
     }
     assert!(made.len() >= 150, "{}", made.len());
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "-t",
-            "tafl",
-            &dir.path().to_string_lossy(),
-            "--out-dir",
-            &dir.path().join("out").to_string_lossy(),
-        ],
-        b"",
-    );
-    no_panic(&out);
-    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
-    let err = stderr(&out);
+    let err = convert_folder(dir.path(), made.len());
     for (file, name, key, moves) in &made {
         let f = file.file_name().unwrap().to_string_lossy().into_owned();
         let (mv, victim) = moves[0].split_once('x').unwrap();
@@ -455,23 +461,7 @@ fn a_run_of_moves_written_twice_in_a_row_is_read_once_for_every_type() {
         }
     }
     assert!(made.len() >= 300, "{}", made.len());
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "-t",
-            "tafl",
-            &dir.path().to_string_lossy(),
-            "--out-dir",
-            &dir.path().join("out").to_string_lossy(),
-        ],
-        b"",
-    );
-    no_panic(&out);
-    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
-    let err = stderr(&out);
+    let err = convert_folder(dir.path(), made.len());
     for (file, name, run, at, moves) in &made {
         let f = file.file_name().unwrap().to_string_lossy().into_owned();
         let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
@@ -601,23 +591,7 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
         }
     }
     assert!(made.len() >= 60, "{}", made.len());
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "-t",
-            "tafl",
-            &dir.path().to_string_lossy(),
-            "--out-dir",
-            &dir.path().join("out").to_string_lossy(),
-        ],
-        b"",
-    );
-    no_panic(&out);
-    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
-    let err = stderr(&out);
+    let err = convert_folder(dir.path(), made.len());
     let (mut warned, mut told, mut right) = (0, 0, 0);
     let mut refused = Vec::new();
     for (file, name, written, whole) in &made {
@@ -759,23 +733,7 @@ fn the_old_tyr_types_jumps_replay() {
         enemy >= 100 && own >= 30,
         "{enemy} jumps over an enemy, {own} over an own man"
     );
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "-t",
-            "tafl",
-            &dir.path().to_string_lossy(),
-            "-o",
-            "-",
-        ],
-        b"",
-    );
-    no_panic(&out);
-    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
-    let err = stderr(&out);
+    let err = convert_folder(dir.path(), made.len());
     for (file, name, _, written, _) in &made {
         let said: Vec<&str> = err.lines().filter(|l| l.contains(file.as_str())).collect();
         assert!(
@@ -923,23 +881,7 @@ fn moves_taken_back_are_left_out_for_every_type() {
         made.push((file, name, written, kept));
     }
     assert!(made.len() >= 120, "{}", made.len());
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "-t",
-            "tafl",
-            &dir.path().to_string_lossy(),
-            "--out-dir",
-            &dir.path().join("out").to_string_lossy(),
-        ],
-        b"",
-    );
-    no_panic(&out);
-    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
-    let err = stderr(&out);
+    let err = convert_folder(dir.path(), made.len());
     for (file, name, written, kept) in &made {
         let f = file.file_name().unwrap().to_string_lossy().into_owned();
         let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
