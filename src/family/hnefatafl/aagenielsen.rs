@@ -426,7 +426,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             let mended = match mend(tried.clone(), at, first, dim, rules_tag) {
                 Ok(done) => Some(done),
                 Err(partial) => partial
-                    .and_then(|(reading, said)| {
+                    .and_then(|partial| {
+                        let (reading, said) = *partial;
                         let (reading, game, more) = berserk_legs(reading, dim, rules_tag)?;
                         Some((reading, game, said.into_iter().chain(more).collect()))
                     })
@@ -617,12 +618,12 @@ fn mend<'a>(
     first: Side,
     dim: u8,
     rules_tag: Option<usize>,
-) -> Result<(Reading<'a>, Game, Vec<Problem>), Option<Partial<'a>>> {
+) -> Result<(Reading<'a>, Game, Vec<Problem>), Option<Box<Partial<'a>>>> {
     let mut said = Vec::new();
     let mut turned = false;
     for _ in 0..=2 * LONGEST_REPEAT {
         let partial = |reading: Reading<'a>, said: Vec<Problem>| {
-            (!said.is_empty()).then_some((reading, said))
+            (!said.is_empty()).then(|| Box::new((reading, said)))
         };
         let Some(k) = at else {
             return Err(partial(reading, said));
@@ -709,7 +710,7 @@ fn mend<'a>(
             Err(e) => at = reading.places.iter().position(|&p| p == (e.line, e.col)),
         }
     }
-    Err((!said.is_empty()).then_some((reading, said)))
+    Err((!said.is_empty()).then(|| Box::new((reading, said))))
 }
 
 /// Leaves out `n` plies of a reading from ply `i`, the rest numbered anew
@@ -729,7 +730,7 @@ fn taken_back(texts: &[&str], k: usize) -> Option<usize> {
     let back = k.saturating_sub(2 * LONGEST_REPEAT);
     (back..k)
         .rev()
-        .find(|&j| (k - j) % 2 == 0 && texts[j] == texts[k])
+        .find(|&j| (k - j).is_multiple_of(2) && texts[j] == texts[k])
 }
 
 /// How far back from a move the rules refuse a berserk leg the record left
