@@ -15,7 +15,7 @@ use crate::common::*;
 use std::fs;
 
 use kifu::family::hnefatafl::aagenielsen::{self, GameType};
-use kifu::family::hnefatafl::rules::{spelled, Berserk, Played, Position, Rules};
+use kifu::family::hnefatafl::rules::{spelled, Berserk, Jump, Played, Position, Rules};
 use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 use kifu::ir::Side;
 
@@ -45,6 +45,28 @@ fn step(from: Square, to: Square) -> Step {
 
 fn squares(dim: u8) -> impl Iterator<Item = Square> {
     (0..dim).flat_map(move |rank| (0..dim).map(move |file| Square { file, rank }))
+}
+
+/// A folder of the site's records converted to tafl, a file each (under
+/// `out` in it): kifu's messages, every record converted and none failed.
+fn convert_folder(dir: &std::path::Path, records: usize) -> String {
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &dir.to_string_lossy(),
+            "--out-dir",
+            &dir.join("out").to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    assert_eq!(counts(&out), (records, 0), "{}", stderr(&out));
+    stderr(&out)
 }
 
 /// The first move of `side` (in board order) that the rules allow and that
@@ -230,23 +252,7 @@ fn a_capture_the_rules_do_not_make_is_a_warning_for_every_type() {
         made.push((file, name, key, moves));
     }
     assert!(made.len() >= 150, "{}", made.len());
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "-t",
-            "tafl",
-            &dir.path().to_string_lossy(),
-            "--out-dir",
-            &dir.path().join("out").to_string_lossy(),
-        ],
-        b"",
-    );
-    no_panic(&out);
-    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
-    let err = stderr(&out);
+    let err = convert_folder(dir.path(), made.len());
     for (file, name, key, moves) in &made {
         let f = file.file_name().unwrap().to_string_lossy().into_owned();
         let (mv, victim) = moves[0].split_once('x').unwrap();
@@ -455,23 +461,7 @@ fn a_run_of_moves_written_twice_in_a_row_is_read_once_for_every_type() {
         }
     }
     assert!(made.len() >= 300, "{}", made.len());
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "-t",
-            "tafl",
-            &dir.path().to_string_lossy(),
-            "--out-dir",
-            &dir.path().join("out").to_string_lossy(),
-        ],
-        b"",
-    );
-    no_panic(&out);
-    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
-    let err = stderr(&out);
+    let err = convert_folder(dir.path(), made.len());
     for (file, name, run, at, moves) in &made {
         let f = file.file_name().unwrap().to_string_lossy().into_owned();
         let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
@@ -601,23 +591,7 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
         }
     }
     assert!(made.len() >= 60, "{}", made.len());
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "-t",
-            "tafl",
-            &dir.path().to_string_lossy(),
-            "--out-dir",
-            &dir.path().join("out").to_string_lossy(),
-        ],
-        b"",
-    );
-    no_panic(&out);
-    assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
-    let err = stderr(&out);
+    let err = convert_folder(dir.path(), made.len());
     let (mut warned, mut told, mut right) = (0, 0, 0);
     let mut refused = Vec::new();
     for (file, name, written, whole) in &made {
@@ -668,4 +642,268 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
     assert!(refused.len() * 20 <= made.len(), "{stats}: {refused:#?}");
     assert!(warned * 2 >= made.len(), "{stats}");
     assert!(right * 10 >= told * 8, "{stats}");
+}
+
+/// A game of a type whose men or king jump (the Old Tyr types: `tj`, `kj`,
+/// over their own men too where `jo` says) played by its rules from a
+/// seed: random moves of one leg (no berserk leg, so that the site's
+/// writing is the whole move), a jump half the time where one may be made.
+/// The moves as the site writes them, and the jumps made: over an enemy,
+/// over a man of the mover's side.
+fn jumping_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, usize, usize) {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(rules);
+    let mut side = first(rules);
+    let (mut written, mut over_enemy, mut over_own) = (Vec::new(), 0, 0);
+    for _ in 0..plies {
+        let moves: Vec<(Step, Played)> = squares(rules.dim)
+            .filter(|&from| {
+                pos.piece(from)
+                    .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
+            })
+            .flat_map(|from| legs(&pos, rules, from, side))
+            .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
+            .collect();
+        // A jump: two squares over a piece.
+        let jumped = |s: &Step| {
+            let far = s.from.file.abs_diff(s.to.file) + s.from.rank.abs_diff(s.to.rank);
+            let mid = Square {
+                file: (s.from.file + s.to.file) / 2,
+                rank: (s.from.rank + s.to.rank) / 2,
+            };
+            (far == 2).then(|| pos.piece(mid)).flatten()
+        };
+        let jumps: Vec<&(Step, Played)> =
+            moves.iter().filter(|(s, _)| jumped(s).is_some()).collect();
+        let (mv, played) = if !jumps.is_empty() && rng.below(2) == 0 {
+            jumps[rng.below(jumps.len())].clone()
+        } else if moves.is_empty() {
+            break;
+        } else {
+            moves[rng.below(moves.len())].clone()
+        };
+        if let Some(over) = jumped(&mv) {
+            let own = over.is_ascii_lowercase() == (side == ATTACKERS);
+            over_own += usize::from(own);
+            over_enemy += usize::from(!own);
+        }
+        pos.play(&mv, side, true).unwrap();
+        let mut site = format!("{}-{}", mv.from, mv.to);
+        for c in &played.captures {
+            site.push_str(&format!("x{c}"));
+        }
+        written.push(site);
+        side = side.other();
+    }
+    (written, over_enemy, over_own)
+}
+
+#[test]
+fn the_old_tyr_types_jumps_replay() {
+    // The Old Tyr types' records move men two squares over a piece (Old
+    // Tyr 11x11: 48 of 81 records replayed without; the table's rules now
+    // let the men jump, `tj:j`, the king too in Old Tyr-2 and Old TYR!,
+    // `kj:j`, and over their own men too in Old Tyr and Old TYR!, `jo:`).
+    // For each type whose men jump: games played by its rules with jumps,
+    // written as the site writes them. Every one replays with no move
+    // refused; read by the type's rules without the jump keys, those that
+    // jump are refused at a jump.
+    let dir = tempfile::tempdir().unwrap();
+    let bare = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    let (mut enemy, mut own) = (0, 0);
+    let mut types = 0;
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        if rules.jump_of(b't') == Jump::No {
+            continue;
+        }
+        types += 1;
+        for seed in 0..6 {
+            let (written, e, o) = jumping_game(rules, seed * 1000 + u64::from(key), 40);
+            enemy += e;
+            own += o;
+            let file = format!("game-{key}-{seed}-1.json");
+            fs::write(dir.path().join(&file), record(name, key, &written)).unwrap();
+            made.push((file, name, key, written, e + o));
+        }
+    }
+    assert!(types >= 15, "{types}");
+    assert!(
+        enemy >= 100 && own >= 30,
+        "{enemy} jumps over an enemy, {own} over an own man"
+    );
+    let err = convert_folder(dir.path(), made.len());
+    for (file, name, _, written, _) in &made {
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(file.as_str())).collect();
+        assert!(
+            !said
+                .iter()
+                .any(|l| l.contains("rules-refused") || l.contains("berserk-leg")),
+            "{name}: {said:?}\n{written:?}"
+        );
+    }
+    // The same records by the rules without the jump keys: each that
+    // jumps is refused (a piece "in the way").
+    let mut refused = 0;
+    for (file, name, key, _, jumps) in made.iter().filter(|m| m.4 > 0).take(40) {
+        let rules = aagenielsen::rules_of(name, Some(*key))[0]
+            .text()
+            .to_string();
+        let without: Vec<&str> = rules
+            .split(' ')
+            .filter(|e| !["tj:", "kj:", "jo:"].iter().any(|k| e.starts_with(k)))
+            .collect();
+        let path = bare.path().join(file);
+        fs::copy(dir.path().join(file), &path).unwrap();
+        let out = kifu(
+            &[
+                "convert",
+                "-v",
+                "-f",
+                "aagenielsen-json",
+                "-t",
+                "tafl",
+                &path.to_string_lossy(),
+                "-o",
+                "-",
+                "--from-opt",
+                &format!("rules={}", without.join(" ")),
+            ],
+            b"",
+        );
+        let said = stderr(&out);
+        assert!(*jumps > 0);
+        if said.contains("rules-refused") && said.contains("is in the way") {
+            refused += 1;
+        }
+    }
+    assert!(refused >= 30, "{refused}");
+}
+
+/// A move of `side` the rules allow, chosen by `rng`, that captures
+/// nothing and ends nothing (one leg), other than `not`.
+fn random_quiet(
+    pos: &Position<'_>,
+    rules: &Rules,
+    side: Side,
+    rng: &mut Rng,
+    not: Option<&Step>,
+) -> Option<Step> {
+    let moves: Vec<Step> = squares(rules.dim)
+        .filter(|&from| {
+            pos.piece(from)
+                .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
+        })
+        .flat_map(|from| legs(pos, rules, from, side))
+        .filter(|(s, p)| {
+            p.captures.is_empty()
+                && !(p.king_captured || p.escaped || p.edge_fort)
+                && not.is_none_or(|n| (n.from, n.to) != (s.from, s.to))
+        })
+        .map(|(s, _)| s)
+        .collect();
+    (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+}
+
+#[test]
+fn moves_taken_back_are_left_out_for_every_type() {
+    // The site's records keep moves that were taken back: a move and its
+    // reply, then the same move again and another reply (`h1-h4 h6-h10
+    // h1-h4 h6-h9`); the second writing cannot be played (the piece has
+    // left) and was refused, the game read unchecked (Old Hnefatafl,
+    // Berserk, Tawlbwrdd T diamond 11x11, Fetlar). For each type: a game of
+    // quiet moves with such a pair taken back; it replays with a
+    // `repeated-moves` warning at the move written again, and is written
+    // without the moves taken back.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        let mut rng = Rng::new(u64::from(key));
+        let mut pos = Position::new(rules);
+        let mut side = first(rules);
+        let (mut written, mut kept) = (Vec::new(), Vec::new());
+        let play = |pos: &mut Position<'_>, mv: &Step, side: Side| {
+            pos.play(mv, side, true).unwrap();
+            format!("{}-{}", mv.from, mv.to)
+        };
+        let mut ok = true;
+        for ply in 0..8 {
+            if ply == 2 {
+                // The move, its reply taken back, the move again, another reply.
+                let (Some(a), mut after_a) =
+                    (random_quiet(&pos, rules, side, &mut rng, None), pos.clone())
+                else {
+                    ok = false;
+                    break;
+                };
+                let a_text = play(&mut after_a, &a, side);
+                let Some(b) = random_quiet(&after_a, rules, side.other(), &mut rng, None) else {
+                    ok = false;
+                    break;
+                };
+                let mut after_b = after_a.clone();
+                let b_text = play(&mut after_b, &b, side.other());
+                // The second writing must be one the rules refuse.
+                if after_b.clone().play(&a, side, true).is_ok() {
+                    ok = false;
+                    break;
+                }
+                let Some(c) = random_quiet(&after_a, rules, side.other(), &mut rng, Some(&b))
+                else {
+                    ok = false;
+                    break;
+                };
+                pos = after_a;
+                let c_text = play(&mut pos, &c, side.other());
+                written.extend([a_text.clone(), b_text, a_text.clone(), c_text.clone()]);
+                kept.extend([a_text, c_text]);
+                continue;
+            }
+            if (2..4).contains(&ply) {
+                continue;
+            }
+            let Some(mv) = random_quiet(&pos, rules, side, &mut rng, None) else {
+                ok = false;
+                break;
+            };
+            let text = play(&mut pos, &mv, side);
+            written.push(text.clone());
+            kept.push(text);
+            side = side.other();
+        }
+        if !ok {
+            continue;
+        }
+        let file = dir.path().join(format!("game-{key}-1-1.json"));
+        fs::write(&file, record(name, key, &written)).unwrap();
+        made.push((file, name, written, kept));
+    }
+    assert!(made.len() >= 120, "{}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    for (file, name, written, kept) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let again = format!(
+            "warning[repeated-moves]: game 1: the record writes `{}` again after `{} {}`, and the rules refuse it there: the moves between are read as taken back",
+            written[4], written[2], written[3]
+        );
+        assert!(said.iter().any(|l| l.ends_with(&again)), "{name}: {said:?}");
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let tafl =
+            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let unmarked = tafl.replace("--", "").replace("++", "");
+        let up: Vec<String> = kept.iter().map(|m| m.to_uppercase()).collect();
+        let line: Vec<String> = up
+            .chunks(2)
+            .enumerate()
+            .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+            .collect();
+        let line = line.join(" ");
+        assert!(unmarked.contains(&line), "{name}: {line} in {tafl}");
+    }
 }

@@ -420,8 +420,19 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 texts: texts.clone(),
                 layouts: layouts.clone(),
             };
-            let mended = mend(tried.clone(), at, first, dim, rules_tag)
-                .or_else(|| berserk_legs(tried, dim, rules_tag));
+            // The berserk legs are looked for in the reading the mends
+            // made, where they made one and the rules still refuse a
+            // later move, then in the record as written.
+            let mended = match mend(tried.clone(), at, first, dim, rules_tag) {
+                Ok(done) => Some(done),
+                Err(partial) => partial
+                    .and_then(|partial| {
+                        let (reading, said) = *partial;
+                        let (reading, game, more) = berserk_legs(reading, dim, rules_tag)?;
+                        Some((reading, game, said.into_iter().chain(more).collect()))
+                    })
+                    .or_else(|| berserk_legs(tried, dim, rules_tag)),
+            };
             match mended {
                 Some((mended, replayed, mut said)) => {
                     game = replayed;
@@ -583,35 +594,54 @@ struct Reading<'a> {
 /// The longest run of moves a record is taken to write twice in a row.
 const LONGEST_REPEAT: usize = 8;
 
+/// A reading the mends made that the rules still refuse somewhere, with
+/// the warnings of its mends ([`mend`]).
+type Partial<'a> = (Reading<'a>, Vec<Problem>);
+
 /// Where the rules refuse a record's moves under every start position (at
 /// ply `at`, where known), the mends the site's records call for, in turn
 /// until the moves replay: a run of moves the record writes twice in a
 /// row, whose second writing the rules refuse, is read once (the site
 /// wrote some moves again after they were played: `e1-e2`, `f5-b5`,
-/// `e1-e2`, `f5-b5`); a first move of the side the rules do not start
-/// with is read with that side moving first, under its rules with `atkf`
-/// turned. Each mend is a warning; none is kept unless the moves then
-/// replay.
-fn mend(
-    mut reading: Reading,
+/// `e1-e2`, `f5-b5`); a move the rules refuse that the record wrote
+/// before, for the same side, a few moves back (`h1-h4`, `h6-h10`,
+/// `h1-h4`, `h6-h9`: the moves between were taken back), is read with the
+/// moves from its first writing to its second left out; a first move of
+/// the side the rules do not start with is read with that side moving
+/// first, under its rules with `atkf` turned. Each mend is a warning;
+/// none is kept unless the moves then replay, but the reading the mends
+/// made where the rules still refuse a later move is given back (with the
+/// mends' warnings), for the berserk legs to be looked for in it.
+fn mend<'a>(
+    mut reading: Reading<'a>,
     mut at: Option<usize>,
     first: Side,
     dim: u8,
     rules_tag: Option<usize>,
-) -> Option<(Reading, Game, Vec<Problem>)> {
+) -> Result<(Reading<'a>, Game, Vec<Problem>), Option<Box<Partial<'a>>>> {
     let mut said = Vec::new();
     let mut turned = false;
     for _ in 0..=2 * LONGEST_REPEAT {
-        let k = at?;
+        let partial = |reading: Reading<'a>, said: Vec<Problem>| {
+            (!said.is_empty()).then(|| Box::new((reading, said)))
+        };
+        let Some(k) = at else {
+            return Err(partial(reading, said));
+        };
         if k == 0 && !turned {
             turned = true;
-            let mover = reading.game.moves.plies.first()?.side.other();
-            let layouts: Vec<Rules> = reading
+            let Some(mover) = reading.game.moves.plies.first().map(|p| p.side.other()) else {
+                return Err(partial(reading, said));
+            };
+            let Some(layouts) = reading
                 .layouts
                 .iter()
                 .map(|r| with_first(r, mover))
-                .collect::<Option<_>>()?;
-            set_rules(&mut reading.game, layouts.first()?, rules_tag);
+                .collect::<Option<Vec<Rules>>>()
+            else {
+                return Err(partial(reading, said));
+            };
+            set_rules(&mut reading.game, &layouts[0], rules_tag);
             reading.layouts = layouts;
             renumber(&mut reading.game.moves.plies, mover);
             said.push(
@@ -626,8 +656,7 @@ fn mend(
                 )
                 .of_kind(Kind::FirstMover),
             );
-        } else {
-            let (i, n) = repeated_run(&reading.texts, k)?;
+        } else if let Some((i, n)) = repeated_run(&reading.texts, k) {
             said.push(
                 Problem::at(
                     reading.places[i],
@@ -639,11 +668,33 @@ fn mend(
                 )
                 .of_kind(Kind::RepeatedMoves),
             );
-            reading.game.moves.plies.drain(i..i + n);
-            reading.places.drain(i..i + n);
-            reading.texts.drain(i..i + n);
-            let mover = if turned { first.other() } else { first };
-            renumber(&mut reading.game.moves.plies, mover);
+            drop_plies(
+                &mut reading,
+                i,
+                n,
+                if turned { first.other() } else { first },
+            );
+        } else if let Some(j) = taken_back(&reading.texts, k) {
+            said.push(
+                Problem::at(
+                    reading.places[k],
+                    format!(
+                        "the record writes {} again after {}, and the rules refuse it there: the \
+                         moves between are read as taken back",
+                        crate::error::quote(reading.texts[k]),
+                        crate::error::quote(&reading.texts[j..k].join(" "))
+                    ),
+                )
+                .of_kind(Kind::RepeatedMoves),
+            );
+            drop_plies(
+                &mut reading,
+                j,
+                k - j,
+                if turned { first.other() } else { first },
+            );
+        } else {
+            return Err(partial(reading, said));
         }
         match replay_layouts(
             &reading.game,
@@ -654,12 +705,32 @@ fn mend(
         ) {
             Ok((game, mut more)) => {
                 said.append(&mut more);
-                return Some((reading, game, said));
+                return Ok((reading, game, said));
             }
             Err(e) => at = reading.places.iter().position(|&p| p == (e.line, e.col)),
         }
     }
-    None
+    Err((!said.is_empty()).then(|| Box::new((reading, said))))
+}
+
+/// Leaves out `n` plies of a reading from ply `i`, the rest numbered anew
+/// (`first` moving first).
+fn drop_plies(reading: &mut Reading, i: usize, n: usize, first: Side) {
+    reading.game.moves.plies.drain(i..i + n);
+    reading.places.drain(i..i + n);
+    reading.texts.drain(i..i + n);
+    renumber(&mut reading.game.moves.plies, first);
+}
+
+/// The ply before `k`, of the same side and at most
+/// [`LONGEST_REPEAT`] moves of each side back, where the record wrote the
+/// move of ply `k` before (the nearest): the moves from there to `k` were
+/// taken back.
+fn taken_back(texts: &[&str], k: usize) -> Option<usize> {
+    let back = k.saturating_sub(2 * LONGEST_REPEAT);
+    (back..k)
+        .rev()
+        .find(|&j| (k - j).is_multiple_of(2) && texts[j] == texts[k])
 }
 
 /// How far back from a move the rules refuse a berserk leg the record left

@@ -249,6 +249,44 @@ mod tests {
     }
 
     #[test]
+    fn men_jump_where_the_rules_say() {
+        // Whether the piece on `from` may move to `to`, two squares, under
+        // rules with these entries and this start.
+        let ok = |extra: &str, start: &str, from: &str, to: &str, side: Side| {
+            let r = Rules::parse(&format!("dim:11 {extra} start:{start}")).unwrap();
+            Position::new(&r).check_step(&step(from, to), side).is_ok()
+        };
+        // An attacker on d2, a defender on d3; a defender on f2, an
+        // attacker on f3.
+        let start = "/11/3t1T5/3T1t5/11/11/5K5/11/11/11/11/11/";
+        assert!(
+            !ok("", start, "d2", "d4", ATT),
+            "men do not jump by default"
+        );
+        assert!(ok("tj:j", start, "d2", "d4", ATT));
+        assert!(ok("tj:j", start, "f2", "f4", ATT.other()));
+        // Over a man of its own side only where `jo` names the jumper.
+        let own = "/11/3t7/3t7/11/11/5K5/11/11/11/11/11/";
+        assert!(!ok("tj:j", own, "d2", "d4", ATT));
+        assert!(ok("tj:j jo:t", own, "d2", "d4", ATT));
+        assert!(!ok("tj:j jo:T", own, "d2", "d4", ATT));
+        // Never over the king.
+        let king = "/11/3t7/3K7/11/11/11/11/11/11/11/11/";
+        assert!(!ok("tj:j jo:tT", king, "d2", "d4", ATT));
+        // A capturing jump takes an enemy, never its own man.
+        let r = Rules::parse(&format!("dim:11 tj:c jo:t start:{own}")).unwrap();
+        assert!(captures(&r, "d2", "d4", ATT).0.is_empty());
+        let r = Rules::parse(&format!("dim:11 tj:c start:{start}")).unwrap();
+        assert_eq!(captures(&r, "d2", "d4", ATT).0, ["d3"]);
+        // The king jumps by `kj`, over a man of his own by `jo:K`.
+        let kings = "/11/3K7/3T7/11/11/11/11/11/11/11/t10/";
+        assert!(!ok("kj:j", kings, "d2", "d4", ATT.other()));
+        assert!(ok("kj:j jo:K", kings, "d2", "d4", ATT.other()));
+        assert!(Rules::parse(&format!("dim:11 tj:x start:{own}")).is_err());
+        assert!(Rules::parse(&format!("dim:11 jo:q start:{own}")).is_err());
+    }
+
+    #[test]
     fn moves_are_checked() {
         let r = Rules::preset("copenhagen").unwrap();
         let pos = Position::new(&r);

@@ -9,7 +9,7 @@
 //! (`ks`), corner and centre squares (`cor`, `cen`), whom they are hostile
 //! to and who may pass or stop on them (`corh cenh cenhe corp cenp cors
 //! cens`), shield walls (`sw`), edge forts (`efe`), berserk moves (`ber`)
-//! and jumps (`kj nj cj`). Entries kifu does not know (`name:`, `tfr:`,
+//! and jumps (`kj nj cj`, and kifu's `tj` and `jo`). Entries kifu does not know (`name:`, `tfr:`,
 //! fortresses) are kept as written; the string is written back exactly as
 //! read, but for its squares when the board is seen from another side
 //! ([`Rules::transformed`]).
@@ -77,8 +77,10 @@ pub enum Berserk {
     Move,
 }
 
-/// Whether a kind of piece jumps (`kj`, `nj`, `cj`): a short jump over an
-/// adjacent ordinary enemy piece (`t` or `T`) to the empty square beyond.
+/// Whether a kind of piece jumps (`kj`, `nj`, `cj`, and kifu's `tj` for
+/// the men): a short jump over an adjacent ordinary enemy piece (`t` or
+/// `T`; one of its own side too where `jo` names the jumper) to the empty
+/// square beyond.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Jump {
     /// It does not (`n`).
@@ -168,9 +170,14 @@ pub struct Rules {
     pub edge_forts: bool,
     /// Berserk moves (`ber`): a move of several legs.
     pub berserk: Berserk,
-    /// How the king, the knights and the commanders jump (`kj`, `nj`,
-    /// `cj`; by default `n`, `c` and `j`).
-    pub jumps: [Jump; 3],
+    /// How the king, the knights, the commanders and the men jump (`kj`,
+    /// `nj`, `cj`; by default `n`, `c` and `j`; the men's `tj`, kifu's key,
+    /// not OpenTafl's, by default `n`).
+    pub jumps: [Jump; 4],
+    /// The pieces that may jump over an ordinary piece of their own side
+    /// too, not only over an enemy (`jo:`, a set as `corh` takes one: a
+    /// kifu key, not OpenTafl's; by default none).
+    pub(super) jump_own: Pieces,
     /// The start squares of the pieces captured from three sides instead
     /// of two (`three:`, a kifu key, not OpenTafl's: the four special
     /// defenders of Unst Alea Evangelii); their start squares, empty, are
@@ -347,7 +354,8 @@ impl Rules {
             shieldwall: Shieldwall::No,
             edge_forts: false,
             berserk: Berserk::No,
-            jumps: [Jump::No, Jump::Capture, Jump::Jump],
+            jumps: [Jump::No, Jump::Capture, Jump::Jump, Jump::No],
+            jump_own: Pieces::NONE,
             tough: Vec::new(),
             start: Vec::new(),
         };
@@ -418,7 +426,7 @@ impl Rules {
                     r.tough = squares(value, dim)
                         .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
                 }
-                "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" => {
+                "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" | "jo" => {
                     let set = Pieces::parse(value)
                         .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?;
                     *match key {
@@ -428,6 +436,7 @@ impl Rules {
                         "corp" => &mut r.corner_pass,
                         "cenp" => &mut r.centre_pass,
                         "cors" => &mut r.corner_stop,
+                        "jo" => &mut r.jump_own,
                         _ => &mut r.centre_stop,
                     } = set;
                 }
@@ -448,11 +457,12 @@ impl Rules {
                         _ => return Err(bad()),
                     }
                 }
-                "kj" | "nj" | "cj" => {
+                "kj" | "nj" | "cj" | "tj" => {
                     r.jumps[match key {
                         "kj" => 0,
                         "nj" => 1,
-                        _ => 2,
+                        "cj" => 2,
+                        _ => 3,
                     }] = match value {
                         "n" => Jump::No,
                         "r" => Jump::Restricted,
@@ -541,14 +551,25 @@ impl Rules {
         (p != 0).then_some(p)
     }
 
-    /// How a piece jumps: the king, a knight, a commander; others never.
+    /// How a piece jumps: the king, a knight, a commander, a man (`tj`).
     pub fn jump_of(&self, piece: u8) -> Jump {
         match piece.to_ascii_lowercase() {
             b'k' => self.jumps[0],
             b'n' => self.jumps[1],
             b'c' => self.jumps[2],
+            b't' => self.jumps[3],
             _ => Jump::No,
         }
+    }
+
+    /// Whether `jumper` may jump over `over`, an adjacent piece, as far as
+    /// the pieces go: an ordinary piece (`t` or `T`, never a king, knight
+    /// or commander) of the other side, or of its own where `jo` names the
+    /// jumper.
+    pub(super) fn jumps_over(&self, jumper: u8, over: u8) -> bool {
+        matches!(over, b't' | b'T')
+            && (over.is_ascii_lowercase() != jumper.is_ascii_lowercase()
+                || self.jump_own.has(jumper))
     }
 
     pub(super) fn index(&self, sq: Square) -> usize {

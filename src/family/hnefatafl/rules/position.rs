@@ -251,7 +251,7 @@ impl<'r> Position<'r> {
         if let (2, Some((over, occ))) = (far, self.at(f, rk)) {
             if occ != 0 {
                 let jump = r.jump_of(p);
-                let enemy = matches!(occ, b't' | b'T') && side_of(occ) != side_of(p);
+                let enemy = r.jumps_over(p, occ);
                 let special = |s: Square| r.is_corner(s) || r.is_centre(s);
                 let allowed = match jump {
                     Jump::No => false,
@@ -685,7 +685,11 @@ impl<'r> Position<'r> {
             self.shift(from, to, p);
             let mut leg = self.captures_after(to, p);
             if let Some(over) = over {
-                if self.rules.jump_of(p) == Jump::Capture && !leg.captures.contains(&over) {
+                // A capturing jump takes an enemy, never a piece of its own
+                // side (which `jo` lets it jump over).
+                let enemy = self.piece(over).is_some_and(|o| side_of(o) != side_of(p));
+                if self.rules.jump_of(p) == Jump::Capture && enemy && !leg.captures.contains(&over)
+                {
                     leg.captures.insert(0, over);
                 }
             }
