@@ -241,7 +241,7 @@ pub static FORMATS: &[Format] = &[
         split: &Scanner::new(&family::tenjiku::DIALECT),
         read: Some(tenjiku::read),
         write: Some(tenjiku::write),
-        stream: None,
+        stream: Some(tenjiku::stream),
         runs: Some(tenjiku::runs),
         spell: Some(spell::plies::<tenjiku::Hodges>),
         framing: CONTAINER,
