@@ -58,6 +58,7 @@ mod machinery;
 mod messages;
 mod naming;
 mod options;
+mod otn_tenjiku_runs;
 mod outputs;
 mod parquet;
 mod pictures;
