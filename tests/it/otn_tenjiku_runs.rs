@@ -140,7 +140,7 @@ fn tafl_game(preset: &str, data: &[u8], full: bool) -> String {
             if pos.is_over() {
                 return;
             }
-            let side = if ply % 2 == 0 {
+            let side = if ply.is_multiple_of(2) {
                 ATTACKERS
             } else {
                 ATTACKERS.other()
@@ -321,7 +321,7 @@ fn tenjiku_game(data: &[u8]) -> (String, usize) {
         rare: &mut usize,
     ) {
         for k in 0..plies {
-            let side = if ply % 2 == 0 {
+            let side = if ply.is_multiple_of(2) {
                 Side::Black
             } else {
                 Side::White
