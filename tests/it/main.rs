@@ -72,6 +72,7 @@ mod sllavcco;
 mod streaming;
 mod tafl;
 mod tenjiku;
+mod tenjiku_lexer;
 mod typed_errors;
 mod typed_tags;
 mod world;
