@@ -30,7 +30,13 @@ fn the_tenjiku_records_read_the_same_by_the_lexer_and_the_grammar() {
         let (a, b) = both("tenjiku", plain);
         assert_eq!(a, b, "{plain}");
     }
-    for text in ["1. P-9十 *", "1. K 9o *", "1. P-8gX *", "1. P--8g *", "1. Kx!5A *"] {
+    for text in [
+        "1. P-9十 *",
+        "1. K 9o *",
+        "1. P-8gX *",
+        "1. P--8g *",
+        "1. Kx!5A *",
+    ] {
         assert!(!lexed_fast(text), "lexed: {text}");
         let (a, b) = both("tenjiku", text);
         assert_eq!(a, b, "{text}");
@@ -39,9 +45,37 @@ fn the_tenjiku_records_read_the_same_by_the_lexer_and_the_grammar() {
 
 /// Pieces of tenjiku movetext the lexer reads.
 const PLAIN: &[&str] = &[
-    "1.", "2.", "12.", "1...", "...", "P-8g", "Nx7d", "Nx7d=", "FiD 6h-7e", "FiD6h-7e", "Lnx!7d",
-    "Ln 9nx10n-11m", "7l-7k", "7mx7e+", "+P-8g", "HT-3c", "FiD-4jx!1", "FiD-4jx!", "FiD-4jx!3f",
-    "Dg-5i*", "P-8g!", "P-8g?!", "$1", "{c}", "(", ")", ";l\n", "*", "1-0", "0-1", "1/2-1/2",
+    "1.",
+    "2.",
+    "12.",
+    "1...",
+    "...",
+    "P-8g",
+    "Nx7d",
+    "Nx7d=",
+    "FiD 6h-7e",
+    "FiD6h-7e",
+    "Lnx!7d",
+    "Ln 9nx10n-11m",
+    "7l-7k",
+    "7mx7e+",
+    "+P-8g",
+    "HT-3c",
+    "FiD-4jx!1",
+    "FiD-4jx!",
+    "FiD-4jx!3f",
+    "Dg-5i*",
+    "P-8g!",
+    "P-8g?!",
+    "$1",
+    "{c}",
+    "(",
+    ")",
+    ";l\n",
+    "*",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
 ];
 
 /// Traps: forms the lexer must leave to the grammar.

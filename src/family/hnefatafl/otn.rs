@@ -471,11 +471,12 @@ fn letters(
         )
     };
     for &(letter, at) in &spot.letters {
-        let at = line_col(text, at);
+        // (Its line and column only for a message.)
+        let at = || line_col(text, at);
         match letter {
             Some(l) if !special || !l.eq_ignore_ascii_case(&piece) => {
                 return Err(Problem::at(
-                    at,
+                    at(),
                     format!(
                         "{}: `{}` names {}, and {} moves ({})",
                         label(),
@@ -489,7 +490,7 @@ fn letters(
             }
             None if special => warnings.push(
                 Problem::at(
-                    at,
+                    at(),
                     format!(
                         "{}: {}'s move is written without its `{}`: kifu writes it",
                         label(),
@@ -508,8 +509,10 @@ fn letters(
 /// One turn as read: its label, whether it starts with the filler
 /// `.....`, its move records and its commentary.
 struct Turn<'t> {
-    /// Where it starts, as messages say it.
-    at: (usize, usize),
+    /// The record, and where the turn starts in it (its line and column
+    /// found only for a message: each from the record's start).
+    text: &'t str,
+    at: usize,
     label: &'t str,
     filler: bool,
     moves: Vec<Record>,
@@ -528,10 +531,15 @@ type Varied<'t> = (Option<&'t str>, u32, bool);
 impl<'t> Turn<'t> {
     /// Reads a `turn` pair, which starts `base` bytes into `text`; the
     /// moves checked against a board of side `dim`.
-    fn parse(turn: Pair<'t, Rule>, text: &str, base: usize, dim: u8) -> Result<Turn<'t>, Problem> {
-        let at = line_col(text, base + turn.as_span().start());
+    fn parse(
+        turn: Pair<'t, Rule>,
+        text: &'t str,
+        base: usize,
+        dim: u8,
+    ) -> Result<Turn<'t>, Problem> {
         let mut read = Turn {
-            at,
+            text,
+            at: base + turn.as_span().start(),
             label: "",
             filler: false,
             moves: Vec::new(),
@@ -560,7 +568,7 @@ impl<'t> Turn<'t> {
     /// The error of a turn whose label or moves are wrong.
     fn bad(&self, why: &str) -> Problem {
         Problem::at(
-            self.at,
+            line_col(self.text, self.at),
             format!(
                 "turn {label}: {why}",
                 label = crate::error::quote(self.label)
