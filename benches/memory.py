@@ -44,6 +44,8 @@ Shapes (each a legal game, so that validation runs to its end):
   the start (`3c-3e 4b-3d 3e-3c 3d-4b`), converted to coerceo;
 - tafl-moves: tafl on brandubh's rules, an attacker and a defender going to
   and fro from the start (`d2-e2 c4-c5 e2-d2 c5-c4`), converted to tafl;
+- otn-moves: the moves of tafl-moves as OpenTafl records them (`.otg`: a
+  turn a line, its commentary under it), converted to otn;
 - tenjiku-moves: tenjiku, two kings alone going to and fro from a FEN
   (`K-9o K-8b K-9p K-8a`), converted to tenjiku.
 
@@ -162,6 +164,17 @@ def tafl_moves(size):
     return lines(size, pair, '[Event "memory"]\n[Rules "brandubh"]\n\n')
 
 
+def otn_moves(size):
+    def pair(i):
+        a, b = 2 * i - 1, 2 * i
+        return f"{a}. d2-e2 c4-c5 \n[|]\n\n{b}. e2-d2 c5-c4 \n[|]\n"
+    rules = ("dim:7 name:Brandubh atkf:y ka:y ks:c "
+             "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
+    record = lines(size, pair, f"[event:memory]\n[rules:{rules}]\n\n")
+    # (No result token after the turns: the record ends with its last.)
+    return record[: -len("*\n")]
+
+
 def tenjiku_moves(size):
     def pair(i):
         a, b = 2 * i - 1, 2 * i
@@ -183,6 +196,7 @@ SHAPES = {
     "draughts-diag-moves": (draughts_diag_moves, "draughts-diag", "draughts-diag"),
     "coerceo-moves": (coerceo_moves, "coerceo", "coerceo"),
     "tafl-moves": (tafl_moves, "tafl", "tafl"),
+    "otn-moves": (otn_moves, "otn", "otn"),
     "tenjiku-moves": (tenjiku_moves, "tenjiku", "tenjiku"),
 }
 

@@ -31,11 +31,13 @@ use crate::error::Problem;
 use crate::family::any::{Move, Variant};
 use crate::family::hnefatafl::rules::{self, Position, Rules};
 use crate::family::hnefatafl::tafl::{self, decode};
-use crate::family::hnefatafl::{Board, Mark, Move as TMove, ATTACKERS};
+use crate::family::hnefatafl::{Board, Mark, Move as TMove, ATTACKERS, MAX_DIM};
 use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
 
+mod stream;
 mod write;
 
+pub use stream::stream;
 pub use write::*;
 
 /// The pest parser of an OpenTafl record.
@@ -261,83 +263,98 @@ fn line_at<'g>(main: &'g mut Line, path: &[(usize, usize)]) -> &'g mut Line {
     line
 }
 
+/// What a record's tags say: the tags, the start comments, the rules and
+/// the position tags (each with its place).
+#[derive(Default)]
+struct Head {
+    tags: Vec<Tag>,
+    preamble: Vec<Comment>,
+    rules: Option<Rules>,
+    positions: Vec<((usize, usize), Tag)>,
+}
+
+impl Head {
+    /// Takes one `otn_tag` pair, which starts `base` bytes into `text`.
+    fn tag(&mut self, pair: Pair<'_, Rule>, text: &str, base: usize) -> Result<(), Problem> {
+        let at = line_col(text, base + pair.as_span().start());
+        let mut inner = pair.into_inner();
+        let key = inner.next().map_or("", |p| p.as_str());
+        let value = inner.next().map_or("", |p| p.as_str());
+        match key {
+            "rules" => {
+                let r =
+                    Rules::parse(value).map_err(|e| Problem::at(at, e).of_kind(Kind::TagValue))?;
+                self.tags
+                    .push(Tag::new("Rules", r.preset_name().unwrap_or(value)));
+                self.rules = Some(r);
+            }
+            "start-comment" => self.preamble.push(Comment::brace(value)),
+            "result" => self.tags.push(Tag::new("Result", result_in(value))),
+            "position" => {
+                self.positions.push((at, Tag::new(tag_name(key), value)));
+                self.tags.push(Tag::new(tag_name(key), value));
+            }
+            _ => self.tags.push(Tag::new(tag_name(key), value)),
+        }
+        Ok(())
+    }
+
+    /// The game the tags start: its board and rules (an error without
+    /// rules, or with a position tag they cannot start from), and the
+    /// side that moves first.
+    fn game(&mut self, opts: &ReadOptions) -> Result<(Game, Side), Problem> {
+        let rules = self.rules.take().ok_or_else(|| {
+            Problem::at(
+                (1, 1),
+                "no `[rules:...]` tag: an OpenTafl record names its rules",
+            )
+            .of_kind(Kind::TagValue)
+        })?;
+        // The game starts from its position tag, where it has one.
+        for (at, t) in &self.positions {
+            rules
+                .at_position(std::slice::from_ref(t))
+                .map_err(|e| Problem::at(*at, e).of_kind(Kind::TagValue))?;
+        }
+        let first = if rules.attackers_first {
+            ATTACKERS
+        } else {
+            ATTACKERS.other()
+        };
+        let mut game = Game::new(Variant::Tafl(Board {
+            dim: rules.dim,
+            validated: !opts.no_validate,
+            rules: Some(rules),
+        }));
+        game.tags = std::mem::take(&mut self.tags);
+        Ok((game, first))
+    }
+}
+
 /// Reads one record.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let record = OtnParser::parse(Rule::record, text)
         .map_err(|e| syntax(text, e))?
         .next()
         .ok_or_else(|| Problem::whole("an empty record").of_kind(Kind::Syntax))?;
-    let pos = |p: &Pair<'_, Rule>| line_col(text, p.as_span().start());
-    let mut tags = Vec::new();
-    let mut preamble = Vec::new();
-    let mut rules = None;
-    let mut positions = Vec::new();
+    let mut head = Head::default();
     let mut warnings = Vec::new();
     let mut turns = Vec::new();
     for pair in record.into_inner() {
         match pair.as_rule() {
-            Rule::otn_tag => {
-                let at = pos(&pair);
-                let mut inner = pair.into_inner();
-                let key = inner.next().map_or("", |p| p.as_str());
-                let value = inner.next().map_or("", |p| p.as_str());
-                match key {
-                    "rules" => {
-                        let r = Rules::parse(value)
-                            .map_err(|e| Problem::at(at, e).of_kind(Kind::TagValue))?;
-                        tags.push(Tag::new("Rules", r.preset_name().unwrap_or(value)));
-                        rules = Some(r);
-                    }
-                    "start-comment" => preamble.push(Comment::brace(value)),
-                    "result" => tags.push(Tag::new("Result", result_in(value))),
-                    "position" => {
-                        positions.push((at, Tag::new(tag_name(key), value)));
-                        tags.push(Tag::new(tag_name(key), value));
-                    }
-                    _ => tags.push(Tag::new(tag_name(key), value)),
-                }
-            }
+            Rule::otn_tag => head.tag(pair, text, 0)?,
             Rule::turn => turns.push(pair),
             _ => {}
         }
     }
-    let rules = rules.ok_or_else(|| {
-        Problem::at(
-            (1, 1),
-            "no `[rules:...]` tag: an OpenTafl record names its rules",
-        )
-        .of_kind(Kind::TagValue)
-    })?;
-    // The game starts from its position tag, where it has one.
-    for (at, t) in &positions {
-        rules
-            .at_position(std::slice::from_ref(t))
-            .map_err(|e| Problem::at(*at, e).of_kind(Kind::TagValue))?;
-    }
-    let dim = rules.dim;
-    let first = if rules.attackers_first {
-        ATTACKERS
-    } else {
-        ATTACKERS.other()
-    };
-    let mut game = Game::new(Variant::Tafl(Board {
-        dim,
-        validated: !opts.no_validate,
-        rules: Some(rules),
-    }));
-    game.tags = tags;
+    let (mut game, first) = head.game(opts)?;
+    let dim = game.variant.as_tafl().map_or(MAX_DIM, |b| b.dim);
+    let preamble = std::mem::take(&mut head.preamble);
     let mut lines: HashMap<String, Place> = HashMap::new();
     let mut spots = HashMap::new();
     for turn in turns {
-        read_turn(
-            turn,
-            text,
-            dim,
-            first,
-            &mut game.moves,
-            &mut lines,
-            &mut spots,
-        )?;
+        let turn = Turn::parse(turn, text, 0, dim)?;
+        read_turn(turn, text, first, &mut game.moves, &mut lines, &mut spots)?;
     }
     // Where each ply is, in the order the replay counts them (each ply
     // before its variations).
@@ -418,54 +435,8 @@ impl Letters<'_> {
             let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
                 continue;
             };
-            let piece = pos.piece(step.from).unwrap_or(0);
-            let special = matches!(piece.to_ascii_lowercase(), b'k' | b'n' | b'c');
-            let what = |p: u8| match p.to_ascii_lowercase() {
-                b'k' => "the king",
-                b'n' => "a knight",
-                b'c' => "a commander",
-                _ => "a man",
-            };
-            let label = || {
-                format!(
-                    "{} {}",
-                    rules::label(ply.number, ply.side, self.first),
-                    rules::spelled(step)
-                )
-            };
             if let Some(spot) = self.spots.get(&(path.clone(), pi)) {
-                for &(letter, at) in &spot.letters {
-                    let at = line_col(self.text, at);
-                    match letter {
-                        Some(l) if !special || !l.eq_ignore_ascii_case(&piece) => {
-                            return Err(Problem::at(
-                                at,
-                                format!(
-                                    "{}: `{}` names {}, and {} moves ({})",
-                                    label(),
-                                    char::from(l),
-                                    what(l),
-                                    what(piece),
-                                    pos.described(ply.side)
-                                ),
-                            )
-                            .of_kind(Kind::IllegalMove));
-                        }
-                        None if special => warnings.push(
-                            Problem::at(
-                                at,
-                                format!(
-                                    "{}: {}'s move is written without its `{}`: kifu writes it",
-                                    label(),
-                                    what(piece),
-                                    char::from(piece)
-                                ),
-                            )
-                            .of_kind(Kind::PieceLetter),
-                        ),
-                        _ => {}
-                    }
-                }
+                letters(ply, step, spot, pos, self.first, self.text, warnings)?;
             }
             let _ = pos.play(step, ply.side, false);
         }
@@ -473,213 +444,350 @@ impl Letters<'_> {
     }
 }
 
+/// Checks the movers' letters of a ply's records (`spot`) against the
+/// piece on its square in `pos`, the position before it.
+fn letters(
+    ply: &Ply,
+    step: &crate::family::hnefatafl::Step,
+    spot: &Spot,
+    pos: &Position<'_>,
+    first: Side,
+    text: &str,
+    warnings: &mut Vec<Problem>,
+) -> Result<(), Problem> {
+    let piece = pos.piece(step.from).unwrap_or(0);
+    let special = matches!(piece.to_ascii_lowercase(), b'k' | b'n' | b'c');
+    let what = |p: u8| match p.to_ascii_lowercase() {
+        b'k' => "the king",
+        b'n' => "a knight",
+        b'c' => "a commander",
+        _ => "a man",
+    };
+    let label = || {
+        format!(
+            "{} {}",
+            rules::label(ply.number, ply.side, first),
+            rules::spelled(step)
+        )
+    };
+    for &(letter, at) in &spot.letters {
+        // (Its line and column only for a message.)
+        let at = || line_col(text, at);
+        match letter {
+            Some(l) if !special || !l.eq_ignore_ascii_case(&piece) => {
+                return Err(Problem::at(
+                    at(),
+                    format!(
+                        "{}: `{}` names {}, and {} moves ({})",
+                        label(),
+                        char::from(l),
+                        what(l),
+                        what(piece),
+                        pos.described(ply.side)
+                    ),
+                )
+                .of_kind(Kind::IllegalMove));
+            }
+            None if special => warnings.push(
+                Problem::at(
+                    at(),
+                    format!(
+                        "{}: {}'s move is written without its `{}`: kifu writes it",
+                        label(),
+                        what(piece),
+                        char::from(piece)
+                    ),
+                )
+                .of_kind(Kind::PieceLetter),
+            ),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// One turn as read: its label, whether it starts with the filler
+/// `.....`, its move records and its commentary.
+struct Turn<'t> {
+    /// The record, and where the turn starts in it (its line and column
+    /// found only for a message: each from the record's start).
+    text: &'t str,
+    at: usize,
+    label: &'t str,
+    filler: bool,
+    moves: Vec<Record>,
+    comment: Option<&'t str>,
+}
+
+/// A turn's address: the line it belongs to (`None`: the main line;
+/// else the variation's key, `8a.1`) and its number in that line.
+type Address<'t> = (Option<&'t str>, u32);
+
+/// The ply a new variation replaces, as its key (`8a.1`, `3a.2.1a.1`)
+/// names it: the key of the line it is in (`None`: the main line), its
+/// turn there, and whether it is that turn's second ply.
+type Varied<'t> = (Option<&'t str>, u32, bool);
+
+impl<'t> Turn<'t> {
+    /// Reads a `turn` pair, which starts `base` bytes into `text`; the
+    /// moves checked against a board of side `dim`.
+    fn parse(
+        turn: Pair<'t, Rule>,
+        text: &'t str,
+        base: usize,
+        dim: u8,
+    ) -> Result<Turn<'t>, Problem> {
+        let mut read = Turn {
+            text,
+            at: base + turn.as_span().start(),
+            label: "",
+            filler: false,
+            moves: Vec::new(),
+            comment: None,
+        };
+        for p in turn.into_inner() {
+            match p.as_rule() {
+                Rule::turn_label => read.label = p.as_str(),
+                Rule::filler => read.filler = true,
+                Rule::otn_move => {
+                    let start = base + p.as_span().start();
+                    let m = read_move(p.as_str(), dim, &|off, e| {
+                        Problem::at(line_col(text, start + off), e).of_kind(Kind::Syntax)
+                    })?;
+                    read.moves.push(Record { start, ..m });
+                }
+                Rule::comment => {
+                    read.comment = Some(p.into_inner().next().map_or("", |c| c.as_str()));
+                }
+                _ => {}
+            }
+        }
+        Ok(read)
+    }
+
+    /// The error of a turn whose label or moves are wrong.
+    fn bad(&self, why: &str) -> Problem {
+        Problem::at(
+            line_col(self.text, self.at),
+            format!(
+                "turn {label}: {why}",
+                label = crate::error::quote(self.label)
+            ),
+        )
+        .of_kind(Kind::Syntax)
+    }
+
+    /// Where its label puts it.
+    fn address(&self) -> Result<Address<'t>, Problem> {
+        let address = self.label.trim_end_matches('.');
+        match address.rsplit_once('.') {
+            None => Ok((
+                None,
+                address
+                    .parse::<u32>()
+                    .map_err(|_| self.bad("not a turn number"))?,
+            )),
+            Some((key, last)) => Ok((
+                Some(key),
+                last.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                    .parse()
+                    .map_err(|_| self.bad("not a variation's turn"))?,
+            )),
+        }
+    }
+
+    /// The ply the variation `key` replaces, for its first turn (this
+    /// one): of the ply its parent names, the second one when the
+    /// variation starts with `.....`.
+    fn varied<'k>(&self, key: &'k str) -> Result<Varied<'k>, Problem> {
+        let (parent, _k) = key
+            .rsplit_once('.')
+            .ok_or_else(|| self.bad("a variation's address is `8a.1.1a.`"))?;
+        let (pkey, pturn) = match parent.rsplit_once('.') {
+            Some((pk, pt)) => (Some(pk), pt),
+            None => (None, parent),
+        };
+        let ptn: u32 = pturn
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse()
+            .map_err(|_| self.bad("not a variation's address"))?;
+        Ok((pkey, ptn, self.filler || pturn.ends_with('b')))
+    }
+
+    /// The error of a turn numbered `number` in a line whose first turn
+    /// is numbered `base` and whose last ply is numbered `last`.
+    fn check_number(&self, number: u32, base: u32, last: Option<u32>) -> Result<(), Problem> {
+        match last {
+            Some(last) if number != last + 1 => {
+                let shown = number + 1 - base;
+                let expected = last + 2 - base;
+                Err(self.bad(&format!("turn {shown} where turn {expected} is due")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The plies of the turn, numbered `number` (the first moving first
+    /// unless the turn starts with the filler), a berserk record joined to
+    /// the ply before it, the commentary shared out; and where each ply
+    /// was written (none for a resignation).
+    fn plies(
+        mut self,
+        text: &str,
+        number: u32,
+        first: Side,
+    ) -> Result<Vec<(Ply, Option<Spot>)>, Problem> {
+        let filler = self.filler;
+        let mut side = if filler { first.other() } else { first };
+        // Each record's place in the commentary is a slot (the filler's
+        // first).
+        let mut plies: Vec<(Ply, Option<Spot>)> = Vec::new();
+        let mut slots: Vec<Option<usize>> = if filler { vec![None] } else { Vec::new() };
+        for r in std::mem::take(&mut self.moves) {
+            let TMove::Step(step) = &r.mv else {
+                plies.push((Ply::new(number, side, Move::Tafl(r.mv)), None));
+                side = side.other();
+                slots.push(Some(plies.len() - 1));
+                continue;
+            };
+            if r.berserk {
+                let Some((Some(TMove::Step(prev)), spot)) = plies.last_mut().map(|(p, s)| {
+                    (
+                        <super::Tafl as crate::family::any::Member>::of_move_mut(&mut p.mv),
+                        s,
+                    )
+                }) else {
+                    return Err(Problem::at(
+                        line_col(text, r.start),
+                        "a berserk record (`=`) continues a move of its turn, and none is before it",
+                    )
+                    .of_kind(Kind::IllegalMove));
+                };
+                if prev.to != step.from {
+                    return Err(Problem::at(
+                        line_col(text, r.start),
+                        format!(
+                            "a berserk record continues the piece on {}, not {}",
+                            prev.to, step.from
+                        ),
+                    )
+                    .of_kind(Kind::IllegalMove));
+                }
+                prev.via.push(prev.to);
+                prev.to = step.to;
+                prev.captures.extend(step.captures.iter().copied());
+                prev.mark = step.mark;
+                if let Some(l) = spot {
+                    l.letters.push((r.letter, r.start));
+                }
+            } else {
+                let spot = Spot {
+                    start: r.start,
+                    letters: vec![(r.letter, r.start)],
+                };
+                plies.push((Ply::new(number, side, Move::Tafl(r.mv)), Some(spot)));
+                side = side.other();
+            }
+            slots.push(Some(plies.len() - 1));
+        }
+        if plies.len() > 2 || (filler && plies.len() > 1) {
+            return Err(self.bad(if filler {
+                "a turn that starts with `.....` has one move"
+            } else {
+                "a turn has at most two moves, one a side"
+            }));
+        }
+        if let Some(c) = self.comment {
+            // One part a record (the filler's first), the last taking the
+            // rest. (A turn of one record may still write `[first|]`.)
+            let split = |n: usize| -> Vec<&str> { c.splitn(n.max(2), '|').collect() };
+            let mut parts = split(slots.len());
+            if filler && parts.len() < slots.len() {
+                // No part for the filler: the parts are the records'.
+                slots.remove(0);
+                parts = split(slots.len());
+            }
+            if parts.len() > slots.len() && parts[slots.len()..].iter().any(|p| !p.is_empty()) {
+                return Err(self.bad("a second comment for a turn of one move"));
+            }
+            let n = plies.len();
+            for (part, slot) in parts
+                .iter()
+                .zip(slots.iter().chain(std::iter::repeat(&None)))
+            {
+                if part.is_empty() {
+                    continue;
+                }
+                match slot {
+                    None if n > 0 && filler => plies[0].0.before.push(Comment::brace(*part)),
+                    Some(i) => plies[*i].0.after.push(Comment::brace(*part)),
+                    None => {}
+                }
+            }
+        }
+        Ok(plies)
+    }
+}
+
 /// Reads one turn into its line (the main line, or the variation its label
 /// addresses, created at its first turn).
 fn read_turn(
-    turn: Pair<'_, Rule>,
+    turn: Turn<'_>,
     text: &str,
-    dim: u8,
     first: Side,
     main: &mut Line,
     lines: &mut HashMap<String, Place>,
     spots: &mut Spots,
 ) -> Result<(), Problem> {
-    let at = line_col(text, turn.as_span().start());
-    let mut label = "";
-    let mut filler = false;
-    let mut moves: Vec<Record> = Vec::new();
-    let mut comment = None;
-    for p in turn.into_inner() {
-        match p.as_rule() {
-            Rule::turn_label => label = p.as_str(),
-            Rule::filler => filler = true,
-            Rule::otn_move => {
-                let start = p.as_span().start();
-                let m = read_move(p.as_str(), dim, &|off, e| {
-                    Problem::at(line_col(text, start + off), e).of_kind(Kind::Syntax)
-                })?;
-                moves.push(Record { start, ..m });
+    let (key, t) = turn.address()?;
+    let place = match key {
+        None => Place {
+            path: Vec::new(),
+            base: 1,
+        },
+        Some(key) => match lines.get(key) {
+            Some(p) => p.clone(),
+            None => {
+                // A new variation, of the ply its parent names.
+                let (pkey, ptn, second) = turn.varied(key)?;
+                let pplace = match pkey {
+                    None => Place {
+                        path: Vec::new(),
+                        base: 1,
+                    },
+                    Some(k) => lines
+                        .get(k)
+                        .cloned()
+                        .ok_or_else(|| turn.bad("its parent variation comes later"))?,
+                };
+                let side = if second { first.other() } else { first };
+                let number = pplace.base + ptn - 1;
+                let pline = line_at(main, &pplace.path);
+                let pi = pline
+                    .plies
+                    .iter()
+                    .position(|p| p.number == number && p.side == side)
+                    .ok_or_else(|| turn.bad("the ply it varies is not in the record"))?;
+                let vi = pline.plies[pi].variations.len();
+                pline.plies[pi].variations.push(Line::default());
+                let mut path = pplace.path.clone();
+                path.push((pi, vi));
+                let p = Place { path, base: number };
+                lines.insert(key.to_string(), p.clone());
+                p
             }
-            Rule::comment => {
-                comment = Some(p.into_inner().next().map_or("", |c| c.as_str()));
-            }
-            _ => {}
-        }
-    }
-    let bad = |why: &str| {
-        Problem::at(
-            at,
-            format!("turn {label}: {why}", label = crate::error::quote(label)),
-        )
-        .of_kind(Kind::Syntax)
-    };
-    let address = label.trim_end_matches('.');
-    let (place, t) = match address.rsplit_once('.') {
-        None => (
-            Place {
-                path: Vec::new(),
-                base: 1,
-            },
-            address
-                .parse::<u32>()
-                .map_err(|_| bad("not a turn number"))?,
-        ),
-        Some((key, last)) => {
-            let t: u32 = last
-                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                .parse()
-                .map_err(|_| bad("not a variation's turn"))?;
-            let place = match lines.get(key) {
-                Some(p) => p.clone(),
-                None => {
-                    // A new variation: of the ply its parent names, the
-                    // second one when the variation starts with `.....`.
-                    let (parent, _k) = key
-                        .rsplit_once('.')
-                        .ok_or_else(|| bad("a variation's address is `8a.1.1a.`"))?;
-                    let (pkey, pturn) = match parent.rsplit_once('.') {
-                        Some((pk, pt)) => (Some(pk), pt),
-                        None => (None, parent),
-                    };
-                    let ptn: u32 = pturn
-                        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                        .parse()
-                        .map_err(|_| bad("not a variation's address"))?;
-                    let pplace = match pkey {
-                        None => Place {
-                            path: Vec::new(),
-                            base: 1,
-                        },
-                        Some(k) => lines
-                            .get(k)
-                            .cloned()
-                            .ok_or_else(|| bad("its parent variation comes later"))?,
-                    };
-                    let side = if filler || pturn.ends_with('b') {
-                        first.other()
-                    } else {
-                        first
-                    };
-                    let number = pplace.base + ptn - 1;
-                    let pline = line_at(main, &pplace.path);
-                    let pi = pline
-                        .plies
-                        .iter()
-                        .position(|p| p.number == number && p.side == side)
-                        .ok_or_else(|| bad("the ply it varies is not in the record"))?;
-                    let vi = pline.plies[pi].variations.len();
-                    pline.plies[pi].variations.push(Line::default());
-                    let mut path = pplace.path.clone();
-                    path.push((pi, vi));
-                    let p = Place { path, base: number };
-                    lines.insert(key.to_string(), p.clone());
-                    p
-                }
-            };
-            (place, t)
-        }
+        },
     };
     let number = place.base + t - 1;
     let line = line_at(main, &place.path);
-    if let Some(last) = line.plies.last() {
-        if number != last.number + 1 {
-            let shown = number + 1 - place.base;
-            let expected = last.number + 2 - place.base;
-            return Err(bad(&format!("turn {shown} where turn {expected} is due")));
+    turn.check_number(number, place.base, line.plies.last().map(|p| p.number))?;
+    let at = line.plies.len();
+    for (k, (ply, spot)) in turn.plies(text, number, first)?.into_iter().enumerate() {
+        if let Some(spot) = spot {
+            spots.insert((place.path.clone(), at + k), spot);
         }
+        line.plies.push(ply);
     }
-    let mut side = if filler { first.other() } else { first };
-    // The plies of the turn, a berserk record joined to the ply before it;
-    // each record's place in the commentary is a slot (the filler's first).
-    let mut plies: Vec<Ply> = Vec::new();
-    let mut slots: Vec<Option<usize>> = if filler { vec![None] } else { Vec::new() };
-    for r in moves {
-        let TMove::Step(step) = &r.mv else {
-            plies.push(Ply::new(number, side, Move::Tafl(r.mv)));
-            side = side.other();
-            slots.push(Some(plies.len() - 1));
-            continue;
-        };
-        if r.berserk {
-            let Some(Some(TMove::Step(prev))) = plies
-                .last_mut()
-                .map(|p| <super::Tafl as crate::family::any::Member>::of_move_mut(&mut p.mv))
-            else {
-                return Err(Problem::at(
-                    line_col(text, r.start),
-                    "a berserk record (`=`) continues a move of its turn, and none is before it",
-                )
-                .of_kind(Kind::IllegalMove));
-            };
-            if prev.to != step.from {
-                return Err(Problem::at(
-                    line_col(text, r.start),
-                    format!(
-                        "a berserk record continues the piece on {}, not {}",
-                        prev.to, step.from
-                    ),
-                )
-                .of_kind(Kind::IllegalMove));
-            }
-            prev.via.push(prev.to);
-            prev.to = step.to;
-            prev.captures.extend(step.captures.iter().copied());
-            prev.mark = step.mark;
-            if let Some(l) =
-                spots.get_mut(&(place.path.clone(), line.plies.len() + plies.len() - 1))
-            {
-                l.letters.push((r.letter, r.start));
-            }
-        } else {
-            let key = (place.path.clone(), line.plies.len() + plies.len());
-            spots.insert(
-                key,
-                Spot {
-                    start: r.start,
-                    letters: vec![(r.letter, r.start)],
-                },
-            );
-            plies.push(Ply::new(number, side, Move::Tafl(r.mv)));
-            side = side.other();
-        }
-        slots.push(Some(plies.len() - 1));
-    }
-    if plies.len() > 2 || (filler && plies.len() > 1) {
-        return Err(bad(if filler {
-            "a turn that starts with `.....` has one move"
-        } else {
-            "a turn has at most two moves, one a side"
-        }));
-    }
-    if let Some(c) = comment {
-        // One part a record (the filler's first), the last taking the rest.
-        // (A turn of one record may still write `[first|]`.)
-        let split = |n: usize| -> Vec<&str> { c.splitn(n.max(2), '|').collect() };
-        let mut parts = split(slots.len());
-        if filler && parts.len() < slots.len() {
-            // No part for the filler: the parts are the records'.
-            slots.remove(0);
-            parts = split(slots.len());
-        }
-        if parts.len() > slots.len() && parts[slots.len()..].iter().any(|p| !p.is_empty()) {
-            return Err(bad("a second comment for a turn of one move"));
-        }
-        let n = plies.len();
-        for (part, slot) in parts
-            .iter()
-            .zip(slots.iter().chain(std::iter::repeat(&None)))
-        {
-            if part.is_empty() {
-                continue;
-            }
-            match slot {
-                None if n > 0 && filler => plies[0].before.push(Comment::brace(*part)),
-                Some(i) => plies[*i].after.push(Comment::brace(*part)),
-                None => {}
-            }
-        }
-    }
-    line.plies.extend(plies);
     Ok(())
 }
 

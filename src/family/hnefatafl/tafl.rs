@@ -329,7 +329,7 @@ impl container::Runs for Reader<'_, '_> {
 
 /// The warning of the king's captures completed in `n` moves (none when
 /// `n` is 0).
-fn completed(n: usize) -> Option<Problem> {
+pub(super) fn completed(n: usize) -> Option<Problem> {
     (n > 0).then(|| {
         Problem::whole(format!(
             "the captures listed leave out the king's, which the rules find: \

@@ -62,6 +62,67 @@ struct Reader<'t> {
     /// Read by the text alone (`--no-validate`): the moves are kept as
     /// their text claims them, not replayed.
     no_validate: bool,
+    /// What a record read a run at a time replays its runs with
+    /// ([`container::Runs`]); `None` when it is read whole.
+    runs: Option<Replaying<'t>>,
+}
+
+/// The replay of a record read a run at a time: the lines open with the
+/// board each goes on from, and what the replay found so far.
+struct Replaying<'l> {
+    /// The lines open, the main line's first.
+    lines: &'l std::cell::RefCell<container::kept::OpenLines<Board>>,
+    /// Runs were read, and how many moves they held.
+    ran: bool,
+    moves: usize,
+    /// Where the first move marked `x` onto an empty square (or `-` onto
+    /// an enemy piece) is.
+    loose_mark: Option<(usize, usize)>,
+}
+
+impl<'t> Reader<'t> {
+    /// A reader of `text`, reading it whole (`runs` `None`) or a run at a
+    /// time.
+    fn new(text: &'t str, opts: &ReadOptions, runs: Option<Replaying<'t>>) -> Self {
+        Reader {
+            text,
+            seen: Vec::new(),
+            board: Board::start(),
+            no_validate: opts.no_validate,
+            runs,
+        }
+    }
+
+    /// Resolves the move `seen` of `ply` on the board before it; whether
+    /// its `x` or `-` says otherwise than the board.
+    fn resolve(&self, board: &Board, ply: &IrPly, seen: &Seen) -> Result<(TMove, bool), Problem> {
+        let mv = rules::resolve(board, ply.side, &seen.written).map_err(|why| {
+            let text = &self.text[seen.span.0..seen.span.1];
+            Problem::at(
+                crate::codec::line_col(self.text, seen.span.0),
+                format!("{} {text}: {why}", ply.label(crate::ir::Side::Black)),
+            )
+            .of_kind(Kind::IllegalMove)
+        })?;
+        // `x` onto an empty square, `-` onto an enemy piece (engines
+        // write `7nx6k`): the move is what the board says.
+        let wrong = seen
+            .written
+            .marks()
+            .any(|(x, s)| x != board.at(s).is_some_and(|m| m.side != ply.side));
+        Ok((mv, wrong))
+    }
+}
+
+/// The warning of a game with a move marked `x` onto an empty square, or
+/// `-` onto an enemy piece, at the first.
+fn loose_mark(at: (usize, usize)) -> Problem {
+    Problem::at(
+        at,
+        "a move marked `x` onto an empty square, or `-` onto an enemy piece: read as \
+     the board has it (written `-` and `x`)",
+    )
+    .of_kind(Kind::CaptureMark)
 }
 
 impl Notation for Reader<'_> {
@@ -84,6 +145,10 @@ impl Notation for Reader<'_> {
                 (Some(Setup::Tenjiku(fen)), Some(side))
             }
         };
+        if let Some(runs) = self.runs.as_ref().filter(|_| !self.no_validate) {
+            // The board the main line's runs start from.
+            runs.lines.borrow_mut().top()?.pos = Some(self.board.clone());
+        }
         Ok(Start {
             variant: Variant::Tenjiku(TVariant::REPLAYED),
             setup,
@@ -104,6 +169,17 @@ impl Notation for Reader<'_> {
     }
 
     fn finish(&mut self, game: &mut Game, warnings: &mut Vec<Problem>) -> Result<(), Problem> {
+        if let Some(runs) = self.runs.as_ref().filter(|r| r.ran) {
+            // Every move was read (and replayed) in its run.
+            if self.no_validate {
+                game.variant = Variant::Tenjiku(TVariant { validated: false });
+                if runs.moves > 0 {
+                    warnings.push(Problem::whole(rules::UNREPLAYED).of_kind(Kind::NotReplayed));
+                }
+            }
+            warnings.extend(runs.loose_mark.map(loose_mark));
+            return Ok(());
+        }
         if self.no_validate {
             // The moves as their text claims them, nothing resolved.
             game.variant = Variant::Tenjiku(TVariant { validated: false });
@@ -118,43 +194,92 @@ impl Notation for Reader<'_> {
         let mut board = self.board.clone();
         let mut index = 0;
         let mut moves = Vec::with_capacity(self.seen.len());
-        let mut loose_mark = None;
+        let mut loose = None;
         rules::walk(&game.moves, &mut board, &mut |b, ply| {
             let seen = self.seen.get(index).ok_or_else(mismatch)?;
             index += 1;
-            let at = || crate::codec::line_col(self.text, seen.span.0);
-            let mv = rules::resolve(b, ply.side, &seen.written).map_err(|why| {
-                let text = &self.text[seen.span.0..seen.span.1];
-                Problem::at(
-                    at(),
-                    format!("{} {text}: {why}", ply.label(crate::ir::Side::Black)),
-                )
-                .of_kind(Kind::IllegalMove)
-            })?;
-            // `x` onto an empty square, `-` onto an enemy piece (engines
-            // write `7nx6k`): the move is what the board says.
-            let wrong = seen
-                .written
-                .marks()
-                .any(|(x, s)| x != b.at(s).is_some_and(|m| m.side != ply.side));
-            if wrong && loose_mark.is_none() {
-                loose_mark = Some(at());
+            let (mv, wrong) = self.resolve(b, ply, seen)?;
+            if wrong && loose.is_none() {
+                loose = Some(crate::codec::line_col(self.text, seen.span.0));
             }
             moves.push(mv);
             Ok(mv)
         })?;
-        if let Some(at) = loose_mark {
-            warnings.push(
-                Problem::at(
-                    at,
-                    "a move marked `x` onto an empty square, or `-` onto an enemy piece: read as \
-                 the board has it (written `-` and `x`)",
-                )
-                .of_kind(Kind::CaptureMark),
-            );
-        }
+        warnings.extend(loose.map(loose_mark));
         let mut moves = moves.into_iter().map(Ply::Move);
         fill(&mut game.moves, &mut moves).ok_or_else(mismatch)
+    }
+}
+
+impl container::Runs for Reader<'_> {
+    fn start_position(&self) -> Option<Setup> {
+        None
+    }
+
+    fn run(
+        &mut self,
+        plies: Vec<IrPly>,
+        _from: &Option<Setup>,
+        _depth: usize,
+    ) -> Result<(Game, Option<Setup>), Problem> {
+        let Some(runs) = self.runs.as_mut() else {
+            return Err(Problem::whole("a run of a record read whole").of_kind(Kind::Internal));
+        };
+        runs.ran = true;
+        let mut run = Game::new(Variant::Tenjiku(TVariant {
+            validated: !self.no_validate,
+        }));
+        run.moves.plies = plies;
+        let n = run.moves.ply_count();
+        runs.moves += n;
+        let seen: Vec<Seen> = self.seen.drain(..n.min(self.seen.len())).collect();
+        if self.no_validate {
+            let mut claims = seen.into_iter().map(|s| Ply::Claimed(s.written));
+            fill(&mut run.moves, &mut claims).ok_or_else(mismatch)?;
+            return Ok((run, None));
+        }
+        let cell = runs.lines;
+        let mut lines = cell.borrow_mut();
+        let top = lines.top()?;
+        let mut board = top
+            .pos
+            .take()
+            .ok_or_else(|| Problem::whole("a run with no position").of_kind(Kind::Internal))?;
+        // The run starts where the last one left: its setup, from which
+        // it is spelled and drawn.
+        let side = run.moves.plies.first().map_or(Side::Black, |p| p.side);
+        run.setup = Some(Setup::Tenjiku(board.fen(side)));
+        let mut index = 0;
+        let mut moves = Vec::with_capacity(n);
+        let mut loose = None;
+        let mut resolve = |b: &Board, ply: &IrPly| -> Result<TMove, Problem> {
+            let seen = seen.get(index).ok_or_else(mismatch)?;
+            index += 1;
+            let (mv, wrong) = self.resolve(b, ply, seen)?;
+            if wrong && loose.is_none() {
+                loose = Some(crate::codec::line_col(self.text, seen.span.0));
+            }
+            moves.push(mv);
+            Ok(mv)
+        };
+        // The board before the last ply is kept: a variation of it starts
+        // there.
+        let mut last = crate::ir::Line {
+            plies: run.moves.plies.pop().into_iter().collect(),
+            ..crate::ir::Line::default()
+        };
+        rules::walk(&run.moves, &mut board, &mut resolve)?;
+        top.before_last = Some(board.clone());
+        rules::walk(&last, &mut board, &mut resolve)?;
+        run.moves.plies.append(&mut last.plies);
+        top.pos = Some(board);
+        drop(lines);
+        let mut moves = moves.into_iter().map(Ply::Move);
+        fill(&mut run.moves, &mut moves).ok_or_else(mismatch)?;
+        if let Some(runs) = self.runs.as_mut() {
+            runs.loose_mark = runs.loose_mark.or(loose);
+        }
+        Ok((run, None))
     }
 }
 
@@ -325,14 +450,154 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Claim, Problem> {
 /// Reads one record: every move resolved on the board, or, with
 /// `--no-validate`, kept as its text claims it.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
-    let mut reader = Reader {
-        text,
-        seen: Vec::new(),
-        board: Board::start(),
-        no_validate: opts.no_validate,
-    };
+    let mut reader = Reader::new(text, opts, None);
     let parse = |t| TenjikuParser::parse(Rule::record, t);
-    container::read_record(text, opts, None, parse, &mut reader)
+    container::read_record(text, opts, Some(LEXING), parse, &mut reader)
+}
+
+/// The length of a Hodges move at the start of `b`, as `tj_move` reads it
+/// (its choices tried in order, each repetition as long as it goes, as a
+/// PEG does): a piece (letters up to an `x` that a digit or `!` follows,
+/// after a `+`), blanks, an origin square and blanks; or an origin square
+/// alone; then a part (`-7d`, `x7d`, `x!7d`), more parts, promotions and
+/// burns, a `*`, and no letter, digit or move sign after it. `None` for
+/// anything else, and wherever a byte that is not ASCII is met (a kanji
+/// rank: the grammar reads the record).
+fn tj_len(b: &[u8]) -> Option<usize> {
+    let digits = |i: usize| {
+        b.get(i..)
+            .map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count())
+    };
+    // `tj_square`: digits and a rank letter; `Err` at a byte that is not
+    // ASCII, where a kanji may be.
+    let square = |i: usize| -> Result<Option<usize>, ()> {
+        let d = digits(i);
+        if d == 0 {
+            return Ok(None);
+        }
+        match b.get(i + d) {
+            Some(c) if !c.is_ascii() => Err(()),
+            Some(c) if c.is_ascii_lowercase() => Ok(Some(i + d + 1)),
+            _ => Ok(None),
+        }
+    };
+    let gap = |mut i: usize| {
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    // `tj_part`: `x!` and a square, or `-` or `x` and a square.
+    let part = |i: usize| -> Result<Option<usize>, ()> {
+        if b.get(i..).is_some_and(|r| r.starts_with(b"x!")) {
+            if let Some(j) = square(i + 2)? {
+                return Ok(Some(j));
+            }
+        }
+        match b.get(i) {
+            Some(b'-' | b'x') => square(i + 1),
+            _ => Ok(None),
+        }
+    };
+    // `tj_burn`: `x!`, digits, and no letter (nor kanji) after them.
+    let burn = |i: usize| -> Result<Option<usize>, ()> {
+        if !b.get(i..).is_some_and(|r| r.starts_with(b"x!")) {
+            return Ok(None);
+        }
+        let j = i + 2 + digits(i + 2);
+        match b.get(j) {
+            Some(c) if !c.is_ascii() => Err(()),
+            Some(c) if c.is_ascii_alphabetic() => Ok(None),
+            _ => Ok(Some(j)),
+        }
+    };
+    let len = || -> Result<Option<usize>, ()> {
+        // The piece: `+`, then letters up to an `x` that a digit or `!`
+        // follows.
+        let mut i = usize::from(b.first() == Some(&b'+'));
+        let letters = i;
+        while b.get(i).is_some_and(u8::is_ascii_alphabetic)
+            && !(b[i] == b'x'
+                && b.get(i + 1)
+                    .is_some_and(|&c| c.is_ascii_digit() || c == b'!'))
+        {
+            i += 1;
+        }
+        let mut i = if i > letters {
+            let i = gap(i);
+            match square(i)? {
+                Some(j) => gap(j),
+                None => i,
+            }
+        } else {
+            match square(0)? {
+                Some(j) => j,
+                None => return Ok(None),
+            }
+        };
+        let Some(j) = part(i)? else {
+            return Ok(None);
+        };
+        i = j;
+        loop {
+            if let Some(j) = part(i)? {
+                i = j;
+            } else if matches!(b.get(i), Some(b'+' | b'=')) {
+                i += 1;
+            } else if let Some(j) = burn(i)? {
+                i = j;
+            } else {
+                break;
+            }
+        }
+        if b.get(i) == Some(&b'*') {
+            i += 1;
+        }
+        // `tj_end`: no letter, digit or move sign follows.
+        let ends = match b.get(i) {
+            None => true,
+            Some(c) if !c.is_ascii() => return Err(()),
+            Some(&c) => !(c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'=' | b'*')),
+        };
+        Ok(ends.then_some(i))
+    };
+    len().ok().flatten()
+}
+
+/// What the fast lexer needs to read tenjiku.
+const LEXING: container::fast::Lexing = container::fast::Lexing { move_len: tj_len };
+
+/// Whether the fast lexer reads this record (else the grammar does).
+pub fn lexed_fast(text: &str) -> bool {
+    container::fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
+}
+
+/// Reads one record a run at a time ([`crate::codec::StreamFn`]): its
+/// moves resolved a run at a time on the board the last run left, kept
+/// typed ([`container::kept::OpenLines`]); each run's setup is the
+/// position before it, from which it is spelled and drawn. `Ok(None)`
+/// where the fast lexer does not take the record.
+pub fn stream(
+    text: &str,
+    opts: &ReadOptions,
+    each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem> {
+    if opts.grammar_only {
+        return Ok(None);
+    }
+    let lines = std::cell::RefCell::new(container::kept::OpenLines::new(None));
+    let replaying = Replaying {
+        lines: &lines,
+        ran: false,
+        moves: 0,
+        loose_mark: None,
+    };
+    let mut reader = Reader::new(text, opts, Some(replaying));
+    let mut follow = |piece: crate::codec::Piece<'_>| {
+        lines.borrow_mut().follow(&piece);
+        each(piece)
+    };
+    container::stream_record(text, opts, LEXING, &mut reader, &mut follow)
 }
 
 impl FormatOptions for Options {

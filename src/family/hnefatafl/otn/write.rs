@@ -1,14 +1,14 @@
 //! Writing an OpenTafl record: its tags, its turns with their commentary,
 //! and its variations addressed as OpenTafl addresses them.
 
-use crate::codec::WriteOptions;
+use crate::codec::{RunWriter, WriteOptions};
 use crate::error::{Kind, Problem};
 use crate::family::hnefatafl::rules::Position;
 use crate::family::hnefatafl::tafl;
 use crate::family::hnefatafl::{Mark, Move as TMove, Square, Step, ATTACKERS};
 use crate::family::spell::Lines;
-use crate::family::spell::{self, Spell, Spelled};
-use crate::ir::{Comment, Game, Line, Ply, Side};
+use crate::family::spell::{self, Spell};
+use crate::ir::{Comment, Game, Ply, Side};
 
 use super::*;
 
@@ -58,18 +58,43 @@ fn joined<'c>(parts: impl IntoIterator<Item = &'c Comment>) -> String {
 
 /// Writes one game.
 pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<Problem>, Problem> {
+    crate::codec::write_runs(runs(opts), game, out)
+}
+
+/// The writer of a game a run at a time ([`crate::codec::RunsFn`]).
+pub fn runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
     let options = opts
         .format
         .get::<tafl::Options>()
         .cloned()
         .unwrap_or_default();
+    Box::new(Runs {
+        options,
+        whole: false,
+        said: Vec::new(),
+        lines: vec![Open::default()],
+        opening: None,
+        first: ATTACKERS,
+        judged: false,
+    })
+}
+
+/// Writes the head of a game: its tags, the start comments (`opening`,
+/// the comments before the first move, after the game's preamble) after
+/// its rules, and a blank line; the error of a game otn cannot hold.
+fn head(
+    game: &Game,
+    options: &tafl::Options,
+    opening: &[Comment],
+    out: &mut String,
+    warnings: &mut Vec<Problem>,
+) -> Result<(), Problem> {
     let Some(board) = game.variant.as_tafl() else {
         return Err(game.family().cannot_be_written_as("otn"));
     };
     let Some(rules) = &board.rules else {
         return Err(Problem::whole(NO_RULES).of_kind(Kind::CannotWrite));
     };
-    let mut warnings = Vec::new();
     // Seen from another side, the rules' start position and the position
     // tag turn with the squares.
     let (q, m) = (options.quarters, options.mirror);
@@ -78,10 +103,6 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     tafl::view_position(&mut shown_tags, board.dim, q, m);
     // The comments before the first move (and those before the tags) are
     // the start comment.
-    let opening = match game.moves.plies.first() {
-        Some(p) => &p.before,
-        None => &game.moves.trailing,
-    };
     let start_comment = |out: &mut String, warnings: &mut Vec<Problem>| {
         for c in game.preamble.iter().chain(opening) {
             out.push_str("[start-comment:");
@@ -129,7 +150,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                 out.push_str("[rules:");
                 out.push_str(shown.text());
                 out.push_str("]\n");
-                start_comment(out, &mut warnings);
+                start_comment(out, warnings);
                 wrote_rules = true;
             }
             name => {
@@ -159,7 +180,7 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
                 } else {
                     &t.value
                 };
-                out.push_str(&fit(value, true, &mut warnings));
+                out.push_str(&fit(value, true, warnings));
                 out.push_str("]\n");
             }
         }
@@ -168,24 +189,13 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
         out.push_str("[rules:");
         out.push_str(shown.text());
         out.push_str("]\n");
-        start_comment(out, &mut warnings);
+        start_comment(out, warnings);
     }
     out.push('\n');
     rules
         .at_position(&game.tags)
         .map_err(|e| Problem::whole(e).of_kind(Kind::TagValue))?;
-    // Every move spelled where it stands, in the order the container
-    // writes them (each ply, then its variations).
-    let spelled = spell::spelled::<Otn>(game, &options, Lines::All)?;
-    let mut w = Writer {
-        out,
-        first: board.first_mover(),
-        spelled: &spelled,
-        warnings: &mut warnings,
-        judged: board.validated,
-    };
-    w.line(&game.moves, None, 0)?;
-    Ok(warnings)
+    Ok(())
 }
 
 /// The OpenTafl move record ([`crate::spell`]): `Ke5-f5xf6`, `d4^d6`
@@ -348,163 +358,371 @@ fn mark(out: &mut String, ply: &Ply, step: &Step, judged: bool) {
     }
 }
 
-/// The plies of a line and its variations: how many texts of the spelling
-/// they take.
-fn count(line: &Line) -> usize {
-    line.plies
-        .iter()
-        .map(|p| 1 + p.variations.iter().map(count).sum::<usize>())
-        .sum()
-}
-
-struct Writer<'a> {
-    out: &'a mut String,
+/// A game being written a run at a time ([`RunWriter`]): the lines open,
+/// each numbering its turns and addressing the variations of its plies.
+/// A turn pairs two plies, and the variations of both come after it: the
+/// first ply of a turn waits for its second ([`Pending`]), and what its
+/// variations write is held with it until the turn is written.
+struct Runs {
+    options: tafl::Options,
+    /// The game is written whole: its head first, then it as one run.
+    whole: bool,
+    /// The warnings of what is written to the output, in order.
+    said: Vec<Problem>,
+    /// The lines open, the main line's first.
+    lines: Vec<Open>,
+    /// The comments before the main line's first ply, once it came (the
+    /// start comment).
+    opening: Option<Vec<Comment>>,
+    /// The side that moves first, and whether the rules judged the
+    /// moves' marks (the game's board's).
     first: Side,
-    /// Every ply's move spelled, in the order the container writes them.
-    spelled: &'a Spelled,
-    warnings: &'a mut Vec<Problem>,
-    /// The moves were replayed by the rules, which judge the win and
-    /// suicide marks (a reader computes them again).
     judged: bool,
 }
 
-impl Writer<'_> {
-    /// Writes a line: the main line (`prefix` None, turns numbered by
-    /// their move numbers) or a variation addressed by `prefix` (`8a.1.`);
-    /// `at` is where its first ply's move is in the spelling.
-    fn line(&mut self, line: &Line, prefix: Option<&str>, at: usize) -> Result<(), Problem> {
-        // Where each ply's move is in the spelling (each ply, then its
-        // variations).
-        let mut places = Vec::with_capacity(line.plies.len());
-        let mut next = at;
-        for p in &line.plies {
-            places.push(next);
-            next += 1 + p.variations.iter().map(count).sum::<usize>();
+/// A line being written.
+#[derive(Default)]
+struct Open {
+    /// The address of its turns (`8a.1.`); `None` for the main line.
+    prefix: Option<String>,
+    /// The number of its first ply.
+    base: Option<u32>,
+    /// How many turns were written.
+    turns: usize,
+    /// The first ply of a turn, waiting for its second.
+    pending: Option<Pending>,
+    /// The address of the last ply written, whose variations open next
+    /// (`12b`, `3a.2.1a`), and how many opened.
+    last: Option<(String, usize)>,
+}
+
+/// A ply as its turn writes it.
+struct Written {
+    number: u32,
+    side: Side,
+    /// Its move spelled.
+    text: String,
+    /// How many records its move is (a berserk move's legs).
+    legs: usize,
+    before: Vec<Comment>,
+    after: Vec<Comment>,
+    /// The warning of a mark otn cannot write.
+    dropped: Option<Problem>,
+}
+
+/// The first ply of a turn, waiting for the second, and what its
+/// variations wrote.
+struct Pending {
+    ply: Written,
+    /// Its address, and how many variations of it opened.
+    address: String,
+    vars: usize,
+    /// The text its variations wrote, and their warnings.
+    held: String,
+    said: Vec<Problem>,
+}
+
+impl Runs {
+    /// Where the line at `depth` writes: the text held by the nearest
+    /// line below it whose turn waits (the line is of its variations), or
+    /// the output.
+    fn sink<'a>(
+        &'a mut self,
+        depth: usize,
+        out: &'a mut String,
+    ) -> (&'a mut String, &'a mut Vec<Problem>) {
+        match self.lines[..depth]
+            .iter_mut()
+            .rev()
+            .find_map(|l| l.pending.as_mut())
+        {
+            Some(p) => (&mut p.held, &mut p.said),
+            None => (out, &mut self.said),
         }
-        let base = line.plies.first().map_or(1, |p| p.number);
-        let mut i = 0;
-        while i < line.plies.len() {
-            let a = &line.plies[i];
-            let pair = a.side == self.first
-                && line
-                    .plies
-                    .get(i + 1)
-                    .is_some_and(|b| b.side != self.first && b.number == a.number);
-            let turn: Vec<&Ply> = if pair {
-                vec![a, &line.plies[i + 1]]
-            } else {
-                vec![a]
-            };
-            let t = a.number + 1 - base;
-            // A ply's address, as its variations name it: `8a`, `12b` on
-            // the main line; `3a.2.1a` inside a variation, where OpenTafl
-            // writes the letter `a` for either ply of a turn.
-            let first = self.first;
-            let address = |p: &Ply| match prefix {
-                None => format!("{}{}", p.number, if p.side == first { 'a' } else { 'b' }),
-                Some(pre) => format!("{pre}{t}a"),
-            };
-            match prefix {
-                None => {
-                    crate::ir::push_number(self.out, a.number);
-                    self.out.push('.');
-                }
-                Some(pre) => {
-                    self.out.push_str(pre);
-                    crate::ir::push_number(self.out, t);
-                    self.out.push_str("a.");
-                }
-            }
-            let filler = a.side != self.first;
-            if filler {
-                self.out.push_str(" .....");
-            }
-            for (k, p) in turn.iter().enumerate() {
-                self.out.push(' ');
-                let text = self.spelled.get(places[i + k]).ok_or_else(|| {
-                    Problem::whole("the spelling lost its place in the game")
-                        .of_kind(Kind::Internal)
-                })?;
-                self.out.push_str(text);
-                self.dropped_mark(p);
-            }
-            self.out.push_str(" \n[");
-            // The main line's first comments went into the start comment.
-            let opening = prefix.is_none() && i == 0;
-            let none: &[Comment] = &[];
-            let lead = if opening { none } else { &turn[0].before };
-            // One part a record: the comments of a berserk move's legs go
-            // to its last record.
-            let legs = |p: &Ply| {
-                p.mv.as_tafl()
-                    .and_then(TMove::step)
-                    .map_or(1, |s| s.via.len() + 1)
-            };
-            let mut parts: Vec<String> = Vec::new();
-            match turn.as_slice() {
-                [x, y] => {
-                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
-                    parts.push(joined(lead.iter().chain(&x.after)));
-                    parts.extend(std::iter::repeat_n(String::new(), legs(y) - 1));
-                    parts.push(joined(y.before.iter().chain(&y.after)));
-                }
-                [x] if filler && !x.before.is_empty() => {
-                    parts.push(joined(lead));
-                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
-                    parts.push(joined(&x.after));
-                }
-                [x] => {
-                    parts.extend(std::iter::repeat_n(String::new(), legs(x) - 1));
-                    parts.push(joined(lead.iter().chain(&x.after)));
-                }
-                _ => {}
-            }
-            let n = parts.len();
-            for (k, part) in parts.iter().enumerate() {
-                if k > 0 {
-                    self.out.push('|');
-                }
-                self.out.push_str(&fit(part, k + 1 == n, self.warnings));
-            }
-            self.out.push_str("]\n\n");
-            for (k, p) in turn.iter().enumerate() {
-                // A ply's variations follow its move in the spelling.
-                let mut at = places[i + k] + 1;
-                for (j, v) in p.variations.iter().enumerate() {
-                    let pre = format!("{}.{}.", address(p), j + 1);
-                    self.line(v, Some(&pre), at)?;
-                    at += count(v);
-                }
-            }
-            i += turn.len();
+    }
+
+    /// Puts a ply (without its variations) on the line on top.
+    fn put(&mut self, ply: &Ply, text: &str, out: &mut String) -> Result<(), Problem> {
+        let depth = self.lines.len() - 1;
+        if depth == 0 && self.opening.is_none() {
+            self.opening = Some(ply.before.clone());
         }
-        // (Those of an empty main line went into the start comment.)
-        let opening = prefix.is_none() && line.plies.is_empty();
-        if !line.trailing.is_empty() && !opening {
-            self.warnings.push(
-                Problem::whole("comments after a line's last move have no place in otn: left out")
-                    .of_kind(Kind::DroppedAnnotations),
-            );
+        let written = Written {
+            number: ply.number,
+            side: ply.side,
+            text: text.to_string(),
+            legs: ply
+                .mv
+                .as_tafl()
+                .and_then(TMove::step)
+                .map_or(1, |s| s.via.len() + 1),
+            before: ply.before.clone(),
+            after: ply.after.to_vec(),
+            dropped: dropped_mark(ply, self.first, self.judged),
+        };
+        let first = self.first;
+        let line = &mut self.lines[depth];
+        let base = *line.base.get_or_insert(ply.number);
+        let t = |number: u32| number + 1 - base;
+        let address = |line: &Open, p: &Written| match &line.prefix {
+            None => format!("{}{}", p.number, if p.side == first { 'a' } else { 'b' }),
+            Some(pre) => format!("{pre}{}a", t(p.number)),
+        };
+        if let Some(pending) = line.pending.take() {
+            if written.side != first && written.number == pending.ply.number {
+                // The second ply of the turn: the turn, then the
+                // variations of its first.
+                let address = match &line.prefix {
+                    None => address(line, &written),
+                    Some(pre) => format!("{pre}{}a", t(pending.ply.number)),
+                };
+                line.last = Some((address, 0));
+                self.turn(depth, &[pending.ply, written], out);
+                let (sink, said) = self.sink(depth, out);
+                sink.push_str(&pending.held);
+                said.extend(pending.said);
+                return Ok(());
+            }
+            self.flush_pending(depth, Some(pending), out);
+        }
+        let line = &mut self.lines[depth];
+        let address = address(line, &written);
+        if written.side == first {
+            line.last = None;
+            line.pending = Some(Pending {
+                ply: written,
+                address,
+                vars: 0,
+                held: String::new(),
+                said: Vec::new(),
+            });
+        } else {
+            line.last = Some((address, 0));
+            self.turn(depth, &[written], out);
         }
         Ok(())
     }
 
-    /// Warns of a suicide mark the rules did not judge: otn has no
-    /// spelling for it.
-    fn dropped_mark(&mut self, ply: &Ply) {
-        let suicide = ply
-            .mv
-            .as_tafl()
-            .and_then(TMove::step)
-            .is_some_and(|s| s.mark == Some(Mark::Suicide));
-        if suicide && !self.judged {
-            self.warnings.push(
-                Problem::whole(format!(
-                    "{} the mark `--` of a suicidal move has no otn spelling: left out",
-                    ply.label(self.first)
-                ))
-                .of_kind(Kind::MarkDropped),
+    /// Writes the waiting ply of the line at `depth` (taken out of it) as
+    /// a turn of its own, then what its variations wrote.
+    fn flush_pending(&mut self, depth: usize, pending: Option<Pending>, out: &mut String) {
+        let Some(pending) = pending else {
+            return;
+        };
+        self.turn(depth, &[pending.ply], out);
+        let (sink, said) = self.sink(depth, out);
+        sink.push_str(&pending.held);
+        said.extend(pending.said);
+    }
+
+    /// Writes one turn of the line at `depth`: its label, its moves, its
+    /// commentary.
+    fn turn(&mut self, depth: usize, turn: &[Written], out: &mut String) {
+        let first = self.first;
+        let line = &mut self.lines[depth];
+        let index = line.turns;
+        line.turns += 1;
+        let base = line.base.unwrap_or(1);
+        let prefix = line.prefix.clone();
+        let (out, warnings) = self.sink(depth, out);
+        let a = &turn[0];
+        let t = a.number + 1 - base;
+        match &prefix {
+            None => {
+                crate::ir::push_number(out, a.number);
+                out.push('.');
+            }
+            Some(pre) => {
+                out.push_str(pre);
+                crate::ir::push_number(out, t);
+                out.push_str("a.");
+            }
+        }
+        let filler = a.side != first;
+        if filler {
+            out.push_str(" .....");
+        }
+        for p in turn {
+            out.push(' ');
+            out.push_str(&p.text);
+            warnings.extend(p.dropped.clone());
+        }
+        out.push_str(" \n[");
+        // The main line's first comments went into the start comment.
+        let opening = prefix.is_none() && index == 0;
+        let none: &[Comment] = &[];
+        let lead = if opening { none } else { &turn[0].before };
+        // One part a record: the comments of a berserk move's legs go to
+        // its last record.
+        let mut parts: Vec<String> = Vec::new();
+        match turn {
+            [x, y] => {
+                parts.extend(std::iter::repeat_n(String::new(), x.legs - 1));
+                parts.push(joined(lead.iter().chain(&x.after)));
+                parts.extend(std::iter::repeat_n(String::new(), y.legs - 1));
+                parts.push(joined(y.before.iter().chain(&y.after)));
+            }
+            [x] if filler && !x.before.is_empty() => {
+                parts.push(joined(lead));
+                parts.extend(std::iter::repeat_n(String::new(), x.legs - 1));
+                parts.push(joined(&x.after));
+            }
+            [x] => {
+                parts.extend(std::iter::repeat_n(String::new(), x.legs - 1));
+                parts.push(joined(lead.iter().chain(&x.after)));
+            }
+            _ => {}
+        }
+        let n = parts.len();
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                out.push('|');
+            }
+            out.push_str(&fit(part, k + 1 == n, warnings));
+        }
+        out.push_str("]\n\n");
+    }
+
+    /// Writes a line of a run: each ply, then its variations.
+    fn line(
+        &mut self,
+        plies: &[Ply],
+        texts: &mut spell::Texts<'_>,
+        out: &mut String,
+    ) -> Result<(), Problem> {
+        for ply in plies {
+            let mut text = String::new();
+            texts.write_next(&mut text)?;
+            self.put(ply, &text, out)?;
+            for v in &ply.variations {
+                self.open(out)?;
+                self.line(&v.plies, texts, out)?;
+                self.close(&v.trailing, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The warning of comments after a line's last move (but those of a
+    /// main line without moves, the start comment).
+    fn trailing(&mut self, depth: usize, trailing: &[Comment], out: &mut String) {
+        let opening = depth == 0 && self.opening.is_none();
+        if !trailing.is_empty() && !opening {
+            let (_, said) = self.sink(depth, out);
+            said.push(
+                Problem::whole("comments after a line's last move have no place in otn: left out")
+                    .of_kind(Kind::DroppedAnnotations),
             );
         }
     }
+}
+
+impl RunWriter for Runs {
+    fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
+        self.whole = true;
+        let opening = match game.moves.plies.first() {
+            Some(p) => &p.before,
+            None => &game.moves.trailing,
+        };
+        head(game, &self.options, opening, out, &mut self.said)
+    }
+
+    fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
+        let Some(board) = run.variant.as_tafl() else {
+            return Err(run.family().cannot_be_written_as("otn"));
+        };
+        // A run's moves are spelled from its start, which a run read a
+        // run at a time names (a game written whole starts from its own).
+        if !self.whole && run.tag("Position").is_none() {
+            return Err(
+                Problem::whole("a run that does not name its start").of_kind(Kind::NotStreamed)
+            );
+        }
+        self.first = board.first_mover();
+        self.judged = board.validated;
+        // Every move spelled where it stands, in the order the container
+        // writes them (each ply, then its variations).
+        let spelled = spell::spelled::<Otn>(run, &self.options, Lines::All)?;
+        let mut texts = spelled.texts();
+        self.line(&run.moves.plies, &mut texts, out)?;
+        texts.finish()
+    }
+
+    fn open(&mut self, _out: &mut String) -> Result<(), Problem> {
+        let line = self
+            .lines
+            .last_mut()
+            .ok_or_else(crate::codec::opened_first)?;
+        let prefix = match (&mut line.pending, &mut line.last) {
+            (Some(p), _) => {
+                p.vars += 1;
+                format!("{}.{}.", p.address, p.vars)
+            }
+            (None, Some((address, vars))) => {
+                *vars += 1;
+                format!("{address}.{vars}.")
+            }
+            (None, None) => return Err(crate::codec::opened_first()),
+        };
+        self.lines.push(Open {
+            prefix: Some(prefix),
+            ..Open::default()
+        });
+        Ok(())
+    }
+
+    fn close(&mut self, trailing: &[Comment], out: &mut String) -> Result<(), Problem> {
+        let depth = self.lines.len() - 1;
+        if depth == 0 {
+            return Err(crate::codec::not_open());
+        }
+        let pending = self.lines[depth].pending.take();
+        self.flush_pending(depth, pending, out);
+        self.trailing(depth, trailing, out);
+        self.lines.pop();
+        Ok(())
+    }
+
+    fn end(
+        mut self: Box<Self>,
+        game: &Game,
+        head_out: &mut String,
+        out: &mut String,
+    ) -> Result<Vec<Problem>, Problem> {
+        if self.lines.len() != 1 {
+            return Err(crate::codec::left_open());
+        }
+        let pending = self.lines[0].pending.take();
+        self.flush_pending(0, pending, out);
+        self.trailing(0, &game.moves.trailing, out);
+        if self.whole {
+            return Ok(self.said);
+        }
+        // The head, which the runs came without, before them.
+        let mut said = Vec::new();
+        let opening = match &self.opening {
+            Some(before) => before.as_slice(),
+            None => &game.moves.trailing,
+        };
+        head(game, &self.options, opening, head_out, &mut said)?;
+        said.append(&mut self.said);
+        Ok(said)
+    }
+}
+
+/// The warning of a suicide mark the rules did not judge: otn has no
+/// spelling for it.
+fn dropped_mark(ply: &Ply, first: Side, judged: bool) -> Option<Problem> {
+    let suicide = ply
+        .mv
+        .as_tafl()
+        .and_then(TMove::step)
+        .is_some_and(|s| s.mark == Some(Mark::Suicide));
+    (suicide && !judged).then(|| {
+        Problem::whole(format!(
+            "{} the mark `--` of a suicidal move has no otn spelling: left out",
+            ply.label(first)
+        ))
+        .of_kind(Kind::MarkDropped)
+    })
 }
