@@ -725,6 +725,7 @@ impl Converter<'_> {
         let mut writer = runs(&self.write);
         let mut each = |piece: Piece<'_>| {
             match piece {
+                Piece::Head(head) => writer.begin(head, &mut out),
                 Piece::Run(run) => writer.run(run, &mut out),
                 Piece::Open => writer.open(&mut out),
                 Piece::Close(trailing) => writer.close(trailing, &mut out),

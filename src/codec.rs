@@ -111,6 +111,12 @@ pub type StreamFn = fn(
 /// of the text, for a [`RunWriter`].
 #[derive(Debug)]
 pub enum Piece<'a> {
+    /// The game's head, before its first run ([`RunWriter::begin`]): its
+    /// tags, preamble, setup and board as the record's end will give them
+    /// (not its result, plies or trailing comments). Sent only where the
+    /// reader knows them so early (a draughts board no tag names is known
+    /// only from the moves).
+    Head(&'a Game),
     /// A run of the line open ([`RunWriter::run`]): its setup the
     /// family's typed position before it (chess:
     /// [`crate::family::chess::Fen::Board`]), never a position's text.
@@ -130,6 +136,15 @@ pub trait RunWriter {
     /// runs (a writer of a whole game); otherwise [`RunWriter::end`] puts
     /// it before them.
     fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem>;
+    /// Writes what it can of the head before the runs of a game read a
+    /// run at a time, from the head the reader knows then
+    /// ([`Piece::Head`]): a writer whose head needs nothing else writes it
+    /// here, in place, and [`RunWriter::end`] then puts nothing before the
+    /// runs (no copy of the text written). By default, nothing.
+    fn begin(&mut self, head: &Game, out: &mut String) -> Result<(), Problem> {
+        let _ = (head, out);
+        Ok(())
+    }
     /// Writes a run of the line open (the main line, or the variation
     /// opened last): `run` holds its plies, and as its setup the position
     /// before them.

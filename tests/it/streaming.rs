@@ -285,8 +285,15 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     // closed around its runs.
     let (mut main_runs, mut main_plies, mut longest, mut deep_runs) = (0, 0, 0, 0);
     let (mut depth, mut opened) = (0usize, 0);
+    // The head comes first, once: the tags, before any ply.
+    let mut heads = 0;
     let head = stream(&text, &opts, &mut |piece: Piece<'_>| {
         match piece {
+            Piece::Head(head) => {
+                assert_eq!((heads, main_runs), (0, 0), "the head first, once");
+                assert!(head.moves.plies.is_empty() && !head.tags.is_empty());
+                heads += 1;
+            }
             Piece::Run(run) => {
                 // Each run starts from the position before it, the rules'
                 // board, never a FEN's text.
@@ -313,6 +320,7 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     })
     .unwrap()
     .expect("read a run at a time");
+    assert_eq!(heads, 1);
     assert_eq!(main_plies, 20_000);
     assert_eq!(main_runs, 20_000, "every ply a run");
     assert_eq!(longest, 1);
@@ -383,7 +391,7 @@ fn a_record_held_in_one_long_variation_is_read_in_runs_too() {
             Piece::Run(_) if depth == 3 => runs += 1,
             Piece::Open => depth += 1,
             Piece::Close(_) => depth -= 1,
-            Piece::Run(_) => {}
+            Piece::Run(_) | Piece::Head(_) => {}
         }
         deepest = deepest.max(depth);
         Ok(())

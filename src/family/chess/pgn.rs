@@ -86,11 +86,15 @@ impl Notation for Pgn<'_, '_> {
             .into_iter()
             .collect();
         self.board = board;
+        if self.opts.no_validate {
+            // As [`Pgn::settle`] leaves it: the head's board is the end's.
+            self.board.validated = false;
+        }
         let to_move = pos.side_to_move();
         let number = fen.is_some().then(|| pos.fullmove_number());
         self.start = pos;
         Ok(Start {
-            variant: Variant::Chess(board),
+            variant: Variant::Chess(self.board),
             to_move: fen.as_ref().map(|_| to_move),
             setup: fen.map(|fen| Setup::Chess(rules::Fen::Text(fen))),
             number,
@@ -174,6 +178,11 @@ impl Notation for Pgn<'_, '_> {
 impl container::Runs for Pgn<'_, '_> {
     fn start_position(&self) -> Option<Setup> {
         (!self.opts.no_validate).then_some(Setup::Chess(rules::Fen::Board(self.start)))
+    }
+
+    fn head_settled(&self) -> bool {
+        // The tags decide the board and the setup.
+        true
     }
 
     fn run(
@@ -776,6 +785,14 @@ impl RunWriter for PgnWriter {
         }
         let tags = export_tags(game);
         self.movetext(game).head(game, &tags, out)
+    }
+
+    fn begin(&mut self, head: &Game, out: &mut String) -> Result<(), Problem> {
+        // The head needs the result only for a Result tag it adds.
+        if head.tag("Result").is_some() {
+            self.head(head, out)?;
+        }
+        Ok(())
     }
 
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {

@@ -176,6 +176,11 @@ impl container::Runs for Diag<'_, '_> {
         self.setup.clone()
     }
 
+    fn head_settled(&self) -> bool {
+        // The tags decide the board (or it is assumed): the moves never.
+        true
+    }
+
     fn run(
         &mut self,
         plies: Vec<Ply>,
