@@ -2,6 +2,7 @@
 //! format). Every game is replayed by the rules: each written move resolves
 //! to one legal move, and the writer spells it canonically.
 
+use crate::codec::Visit;
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, RunWriter, WriteOptions};
@@ -528,10 +529,8 @@ fn reader<'t, 'o>(text: &'t str, opts: &'o ReadOptions, moves: usize) -> Pgn<'t,
     }
 }
 
-/// Reads one record a run at a time ([`StreamFn`]).
-///
-/// [`StreamFn`]: crate::codec::StreamFn
-pub fn stream(
+/// Reads one record a run at a time ([`Visit::Runs`]).
+fn stream(
     text: &str,
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
@@ -545,10 +544,11 @@ pub fn stream(
     read
 }
 
-/// Reads one record: as written, or, where it fails at a move whose piece
-/// letter is another language's (`Sf3`), with its piece letters read as
-/// English ones (`localized`).
-pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+/// Reads one record into a game ([`walk`]'s visitor that builds it): as
+/// written, or, where it fails at a move whose piece letter is another
+/// language's (`Sf3`), with its piece letters read as English ones
+/// (`localized`).
+fn read_game(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let failed = match read_written(text, opts) {
         Err(e) => e,
         ok => return ok,
@@ -864,6 +864,21 @@ impl Spell for San {
         );
         Ok(())
     }
+}
+
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`]), or a
+/// run at a time ([`Visit::Runs`]).
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read_game(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
+    }
+}
+
+/// Reads one record into a game: [`walk`] with the visitor that builds it.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    crate::codec::built(walk(text, opts, Visit::Game))
 }
 
 #[cfg(test)]

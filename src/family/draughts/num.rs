@@ -1,6 +1,7 @@
 //! `draughts-num`: PDN with numbered squares (PDN 3.0), and the alphanumeric
 //! squares of the boards whose GameType says so.
 
+use crate::codec::Visit;
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
@@ -247,7 +248,7 @@ impl container::Runs for Num<'_, '_> {
         from: &Option<Setup>,
         depth: usize,
     ) -> Result<(Game, Option<Setup>), Problem> {
-        self.runs = true;
+        let first = !std::mem::replace(&mut self.runs, true);
         // A board no tag names is known only from the whole game's squares:
         // the first reading keeps the main line's first two moves alone.
         if let Inferred::Finding(first) = &mut self.inferred {
@@ -263,7 +264,7 @@ impl container::Runs for Num<'_, '_> {
             self.spans.forget(run.moves.ply_count());
             return Ok((run, None));
         }
-        if self.choice.assumed && self.read_through && !self.runs && self.alpha_seen.is_none() {
+        if self.choice.assumed && self.read_through && first && self.alpha_seen.is_none() {
             return self.run_whole(plies);
         }
         if self.choice.assumed {
@@ -353,8 +354,8 @@ pub fn lexed_fast(text: &str) -> bool {
     fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
 }
 
-/// Reads one record.
-pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+/// Reads one record into a game ([`walk`]'s visitor that builds it).
+fn read_game(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let read = read_plain(text, opts);
     // A record in Russian short notation is read by finding each move's
     // square of departure; where that cannot be done, it fails for its
@@ -622,7 +623,7 @@ fn num<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Num<'o, 't> {
 /// whose movetext holds no position setups. Where no tag names the board
 /// (numbered squares), the record is first read to infer it, its runs
 /// dropped, then read on it.
-pub fn stream(
+fn stream(
     text: &str,
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
@@ -703,6 +704,21 @@ impl Spell for Numbers {
         let m = crate::family::draughts::hooks::draughts_move(&ply.mv)?;
         crate::family::draughts::spell_numbers(board, board.capture_separator(), m, out)
     }
+}
+
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`]), or a
+/// run at a time ([`Visit::Runs`]).
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read_game(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
+    }
+}
+
+/// Reads one record into a game: [`walk`] with the visitor that builds it.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    crate::codec::built(walk(text, opts, Visit::Game))
 }
 
 #[cfg(test)]
