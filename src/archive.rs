@@ -648,14 +648,10 @@ impl Converter<'_> {
 
     fn convert_unguarded(&self, bytes: &[u8]) -> Converted {
         let limit = self.read.max_record.unwrap_or(MAX_RECORD);
-        let Some(write) = self.to.write else {
-            return Converted::Failed(
-                Problem::whole(format!("{} cannot be written", self.to.name))
-                    .of_kind(Kind::Internal),
-            );
-        };
-        // A record streamed claims what streaming takes; one converted
-        // whole (one that failed streamed too), what a whole game takes.
+        // A record over the size records stream from is converted a run at
+        // a time where both formats can; one the stream does not take (or
+        // fails) is converted whole. A record streamed claims what
+        // streaming takes; one converted whole, what a whole game takes.
         let stream_above = self.read.stream_above.unwrap_or(STREAM_ABOVE);
         if bytes.len() > stream_above && self.streams() {
             let claim = match claim_memory_at(bytes.len(), limit, STREAMED_PER_BYTE) {
@@ -667,6 +663,21 @@ impl Converter<'_> {
             }
             drop(claim);
         }
+        self.convert_whole(bytes)
+    }
+
+    /// Converts one record whole: read into its game (the walk with the
+    /// visitor that builds it), then written. What a record the stream
+    /// does not take is converted by, and what the tests compare the
+    /// stream with.
+    pub fn convert_whole(&self, bytes: &[u8]) -> Converted {
+        let limit = self.read.max_record.unwrap_or(MAX_RECORD);
+        let Some(write) = self.to.write else {
+            return Converted::Failed(
+                Problem::whole(format!("{} cannot be written", self.to.name))
+                    .of_kind(Kind::Internal),
+            );
+        };
         let _claim = match claim_memory(bytes.len(), limit) {
             Ok(claim) => claim,
             Err(e) => return Converted::Failed(e),
@@ -701,7 +712,7 @@ impl Converter<'_> {
     /// replayed is drawn from the whole game).
     fn streams(&self) -> bool {
         let picture = self.to.family.is_none() && self.to.read.is_none();
-        self.from.stream.is_some()
+        self.from.read.is_some_and(crate::codec::Reader::walks)
             && self.to.runs.is_some()
             && self.from.family.is_some()
             && (self.to.family.is_none() || self.from.family == self.to.family)
@@ -709,7 +720,7 @@ impl Converter<'_> {
     }
 
     /// Converts one record a run at a time, where both
-    /// formats can ([`crate::format::Format::stream`] and
+    /// formats can ([`crate::codec::Reader::runs`] and
     /// [`crate::format::Format::runs`]): the record's text and one run are
     /// held, never the whole game, and the text written is moved to a
     /// temporary file as it grows ([`crate::output::spill`]). `None`
@@ -717,7 +728,7 @@ impl Converter<'_> {
     /// converted whole, which gives every failure as a record read whole
     /// gives it (and keeps a variation that cannot be read as text).
     fn stream(&self, bytes: &[u8]) -> Option<Converted> {
-        let (stream, runs) = (self.from.stream?, self.to.runs?);
+        let (reader, runs) = (self.from.read?, self.to.runs?);
         let mut warnings = Vec::new();
         let text = record_text(self.from, bytes, &mut warnings);
         let mut out = String::with_capacity(bytes.len().min(crate::output::spill::SPILL_AT) * 2);
@@ -725,6 +736,7 @@ impl Converter<'_> {
         let mut writer = runs(&self.write);
         let mut each = |piece: Piece<'_>| {
             match piece {
+                Piece::Head(head) => writer.begin(head, &mut out),
                 Piece::Run(run) => writer.run(run, &mut out),
                 Piece::Open => writer.open(&mut out),
                 Piece::Close(trailing) => writer.close(trailing, &mut out),
@@ -733,7 +745,7 @@ impl Converter<'_> {
                 .take(&mut out)
                 .map_err(|e| Problem::whole(e.to_string()).of_kind(Kind::OutputFailed))
         };
-        let parsed = stream(&text, &self.read, &mut each).ok()??;
+        let parsed = reader.runs(&text, &self.read, &mut each).ok()??;
         let mut head = String::new();
         let (written, fills) = writer.end_filled(&parsed.game, &mut head, &mut out).ok()?;
         warnings.extend(parsed.warnings);

@@ -76,8 +76,82 @@ pub struct SourceNotation {
     pub read: crate::options::Settings,
 }
 
-/// Reads one record into a game.
+/// Reads one record into a game (a format whose records are read whole
+/// only: [`Reader::Whole`]).
 pub type ReadFn = fn(&str, &ReadOptions) -> Result<Parsed, Problem>;
+
+/// How a format reads its records: the one entry point of its reader in
+/// the registry ([`crate::format::Format::read`]).
+#[derive(Clone, Copy)]
+pub enum Reader {
+    /// Into a game, whole (json, xml, csv, the notations without a
+    /// walk).
+    Whole(ReadFn),
+    /// By the walk of a container notation ([`StreamFn`]), which hands a
+    /// record's pieces to a visitor: the one that builds the game
+    /// ([`Visit::Game`]), or one that takes them a run at a time
+    /// ([`Visit::Runs`]).
+    Walk(StreamFn),
+}
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Reader::Whole(_) => "Reader::Whole",
+            Reader::Walk(_) => "Reader::Walk",
+        })
+    }
+}
+
+impl Reader {
+    /// Reads one record into a game: the walk with the visitor that
+    /// builds it, or the whole read of a format without a walk.
+    pub fn game(self, text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+        match self {
+            Reader::Whole(read) => read(text, opts),
+            Reader::Walk(walk) => built(walk(text, opts, Visit::Game)),
+        }
+    }
+
+    /// Reads one record a run at a time, each piece to `each` ([`Visit::Runs`]);
+    /// `Ok(None)` where the record (or the format) is not read so.
+    pub fn runs(
+        self,
+        text: &str,
+        opts: &ReadOptions,
+        each: &mut dyn FnMut(Piece<'_>) -> Result<(), Problem>,
+    ) -> Result<Option<Parsed>, Problem> {
+        match self {
+            Reader::Whole(_) => Ok(None),
+            Reader::Walk(walk) => walk(text, opts, Visit::Runs(each)),
+        }
+    }
+
+    /// Whether records may be read a run at a time ([`Reader::runs`]).
+    pub fn walks(self) -> bool {
+        matches!(self, Reader::Walk(_))
+    }
+}
+
+/// The game a walk with [`Visit::Game`] built: always one (a walk that gives
+/// none is a bug of the notation).
+pub fn built(walked: Result<Option<Parsed>, Problem>) -> Result<Parsed, Problem> {
+    walked?.ok_or_else(|| {
+        Problem::whole("the walk that builds the game built none").of_kind(Kind::Internal)
+    })
+}
+
+/// The visitor a record's walk hands its pieces to ([`StreamFn`]).
+pub enum Visit<'v> {
+    /// The visitor that builds the whole game: the walk gives it
+    /// (`Ok(Some)`), judged whole by the notation, or fails.
+    Game,
+    /// Each run, as it is read, and the variations opened and closed
+    /// around them ([`Piece`]); the walk gives the game's head, or
+    /// `Ok(None)` where the record is not read so (it is then read
+    /// whole).
+    Runs(&'v mut dyn FnMut(Piece<'_>) -> Result<(), Problem>),
+}
 
 /// Writes one game, appending to the string; returns warnings about what the
 /// target could not hold.
@@ -94,23 +168,27 @@ pub type SpellFn = fn(
     &crate::options::Settings,
 ) -> Result<Vec<String>, Problem>;
 
-/// Reads one record a run at a time, giving each run to the function as a
-/// game of its own (its setup the position before the run:
-/// [`crate::container::Runs`]), and the variations opened and closed
-/// around the runs in them ([`Piece`]); returns the game's head, the game
-/// without its plies (its tags, setup, result, the main line's trailing
-/// comments), with every warning of the record. `Ok(None)` where the
-/// record is not read so (then it is read whole, by the [`ReadFn`]).
-pub type StreamFn = fn(
-    &str,
-    &ReadOptions,
-    &mut dyn FnMut(Piece<'_>) -> Result<(), Problem>,
-) -> Result<Option<Parsed>, Problem>;
+/// Walks one record ([`Reader::Walk`]) to a visitor ([`Visit`]): into the
+/// whole game ([`Visit::Game`]), or a run at a time ([`Visit::Runs`]),
+/// giving each run to the function as a game of its own (its setup the
+/// position before the run: [`crate::container::Runs`]), and the
+/// variations opened and closed around the runs in them ([`Piece`]);
+/// then returns the game's head, the game without its plies (its tags,
+/// setup, result, the main line's trailing comments), with every warning
+/// of the record, or `Ok(None)` where the record is not read so (then it
+/// is read whole, by the same walk with [`Visit::Game`]).
+pub type StreamFn = fn(&str, &ReadOptions, Visit<'_>) -> Result<Option<Parsed>, Problem>;
 
 /// A piece of a record read a run at a time ([`StreamFn`]), in the order
 /// of the text, for a [`RunWriter`].
 #[derive(Debug)]
 pub enum Piece<'a> {
+    /// The game's head, before its first run ([`RunWriter::begin`]): its
+    /// tags, preamble, setup and board as the record's end will give them
+    /// (not its result, plies or trailing comments). Sent only where the
+    /// reader knows them so early (a draughts board no tag names is known
+    /// only from the moves).
+    Head(&'a Game),
     /// A run of the line open ([`RunWriter::run`]): its setup the
     /// family's typed position before it (chess:
     /// [`crate::family::chess::Fen::Board`]), never a position's text.
@@ -130,6 +208,15 @@ pub trait RunWriter {
     /// runs (a writer of a whole game); otherwise [`RunWriter::end`] puts
     /// it before them.
     fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem>;
+    /// Writes what it can of the head before the runs of a game read a
+    /// run at a time, from the head the reader knows then
+    /// ([`Piece::Head`]): a writer whose head needs nothing else writes it
+    /// here, in place, and [`RunWriter::end`] then puts nothing before the
+    /// runs (no copy of the text written). By default, nothing.
+    fn begin(&mut self, head: &Game, out: &mut String) -> Result<(), Problem> {
+        let _ = (head, out);
+        Ok(())
+    }
     /// Writes a run of the line open (the main line, or the variation
     /// opened last): `run` holds its plies, and as its setup the position
     /// before them.

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::codec::{Framing, ReadFn, RunsFn, Scan, SourceNotation, SpellFn, StreamFn, WriteFn};
+use crate::codec::{Framing, Reader, RunsFn, Scan, SourceNotation, SpellFn, WriteFn};
 use crate::container::scan::Scanner;
 use crate::family::chess::{pgn, sllavcco, sllavcco_html};
 use crate::family::coerceo::notation as coerceo;
@@ -41,16 +41,14 @@ pub struct Format {
     pub description: &'static str,
     /// How its records are found in a stream: the format's own scanner.
     pub split: &'static dyn Scan,
-    /// The reader, if kifu reads the format.
-    pub read: Option<ReadFn>,
+    /// The reader, if kifu reads the format: one entry point, the walk
+    /// of a container notation (to the visitor that builds the game, or a
+    /// run at a time) or the whole read of a format without one.
+    pub read: Option<Reader>,
     /// The writer, if kifu writes the format.
     pub write: Option<WriteFn>,
-    /// The reader of a record a run at a time, for a
-    /// record too long to hold whole ([`crate::codec::STREAM_ABOVE`]);
-    /// `None` where the format's records are always read whole.
-    pub stream: Option<StreamFn>,
-    /// The writer of a game a run at a time, for what
-    /// [`Format::stream`] reads; `None` where games are written whole.
+    /// The writer of a game a run at a time, for what a walk reads
+    /// ([`Reader::Walk`]); `None` where games are written whole.
     pub runs: Option<RunsFn>,
     /// How the notation spells each ply of a game, as its writer does
     /// ([`crate::family::spell::plies`] of the notation); `None` for a format that
@@ -93,9 +91,8 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Chess),
         description: "chess games in PGN, the standard notation of chess databases (1. e4 e5 2. Nf3); every move is checked",
         split: &Scanner::new(&family::chess::DIALECT),
-        read: Some(pgn::read),
+        read: Some(Reader::Walk(pgn::walk)),
         write: Some(pgn::write),
-        stream: Some(pgn::stream),
         runs: Some(pgn::runs),
         spell: Some(spell::plies::<pgn::San>),
         framing: CONTAINER,
@@ -109,9 +106,8 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Draughts),
         description: "draughts games in PDN with numbered squares (32-28, 28x19x10), international, English, Italian, Russian and other boards",
         split: &Scanner::new(&family::draughts::DIALECT),
-        read: Some(draughts_num::read),
+        read: Some(Reader::Walk(draughts_num::walk)),
         write: Some(draughts_num::write),
-        stream: Some(draughts_num::stream),
         runs: Some(draughts_num::runs),
         spell: Some(spell::plies::<draughts_num::Numbers>),
         framing: CONTAINER,
@@ -125,9 +121,8 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Draughts),
         description: "draughts games in PDN with diagonal coordinates (f45, gf5, e8g6x)",
         split: &Scanner::new(&family::draughts::DIALECT),
-        read: Some(draughts_diag::read),
+        read: Some(Reader::Walk(draughts_diag::walk)),
         write: Some(draughts_diag::write),
-        stream: Some(draughts_diag::stream),
         runs: Some(draughts_diag::runs),
         spell: Some(spell::plies::<draughts_diag::Diagonal>),
         framing: CONTAINER,
@@ -141,9 +136,8 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Chess),
         description: "chess games on Sllavcco's column scoresheet, the \"new chess notation\" (Q3 written in column c is Qc3), as text",
         split: &sllavcco::SheetScan,
-        read: Some(sllavcco::read),
+        read: Some(Reader::Whole(sllavcco::read)),
         write: Some(sllavcco::write),
-        stream: None,
         runs: Some(sllavcco::runs),
         spell: Some(spell::plies::<sllavcco::Cells>),
         framing: CONTAINER,
@@ -159,7 +153,6 @@ pub static FORMATS: &[Format] = &[
         split: &sllavcco::SheetScan,
         read: None,
         write: Some(sllavcco_html::write),
-        stream: None,
         runs: Some(sllavcco_html::runs),
         spell: Some(spell::plies::<sllavcco_html::Cells>),
         framing: sllavcco_html::FRAMING,
@@ -173,9 +166,8 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Coerceo),
         description: "Coerceo games in Coerceo game notation (1# 3c-3e 2# 4b-3d, x14a, T14, TT)",
         split: &Scanner::new(&family::coerceo::DIALECT),
-        read: Some(coerceo::read),
+        read: Some(Reader::Walk(coerceo::walk)),
         write: Some(coerceo::write),
-        stream: Some(coerceo::stream),
         runs: Some(coerceo::runs),
         spell: Some(spell::plies::<coerceo::Cgn>),
         framing: CONTAINER,
@@ -190,9 +182,8 @@ pub static FORMATS: &[Format] = &[
         description:
             "hnefatafl (tafl) games in tafl notation: 1. E5-E8 D4-D2, captures E5-E8xD8/F8, [Rules \"copenhagen\"]",
         split: &Scanner::new(&family::hnefatafl::DIALECT),
-        read: Some(tafl::read),
+        read: Some(Reader::Walk(tafl::walk)),
         write: Some(tafl::write),
-        stream: Some(tafl::stream),
         runs: Some(tafl::runs),
         spell: Some(spell::plies::<tafl::Tafl>),
         framing: CONTAINER,
@@ -207,9 +198,8 @@ pub static FORMATS: &[Format] = &[
         description:
             "hnefatafl games as OpenTafl saves them (.otg): [rules:dim:11 ...], 1. d1-d3 Ke5-f5xf6",
         split: &otn::OtnScan,
-        read: Some(otn::read),
+        read: Some(Reader::Walk(otn::walk)),
         write: Some(otn::write),
-        stream: Some(otn::stream),
         runs: Some(otn::runs),
         spell: Some(spell::plies::<otn::Otn>),
         framing: Framing::PLAIN,
@@ -223,9 +213,8 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Tafl),
         description: "hnefatafl games downloaded from aagenielsen.dk, JSON move lists (read only; in a folder, its game-*.json files)",
         split: &json::ArrayScan,
-        read: Some(aagenielsen::read),
+        read: Some(Reader::Whole(aagenielsen::read)),
         write: None,
-        stream: None,
         runs: None,
         spell: None,
         framing: CONTAINER,
@@ -239,9 +228,8 @@ pub static FORMATS: &[Format] = &[
         family: Some(Family::Tenjiku),
         description: "tenjiku shogi games in Hodges' English notation (P-8g, Nx7d=, FiD 6h-7e, Lnx!7d); every move is checked",
         split: &Scanner::new(&family::tenjiku::DIALECT),
-        read: Some(tenjiku::read),
+        read: Some(Reader::Walk(tenjiku::walk)),
         write: Some(tenjiku::write),
-        stream: Some(tenjiku::stream),
         runs: Some(tenjiku::runs),
         spell: Some(spell::plies::<tenjiku::Hodges>),
         framing: CONTAINER,
@@ -255,9 +243,8 @@ pub static FORMATS: &[Format] = &[
         family: None,
         description: "any game as JSON, one array of games: everything kifu knows about each game, for programs",
         split: &json::ArrayScan,
-        read: Some(json::read),
+        read: Some(Reader::Whole(json::read)),
         write: Some(json::write),
-        stream: None,
         runs: Some(json::runs),
         spell: None,
         framing: Framing {
@@ -276,9 +263,8 @@ pub static FORMATS: &[Format] = &[
         family: None,
         description: "any game as JSON Lines, one game a line (for streaming and databases)",
         split: &json::LineScan,
-        read: Some(json::read),
+        read: Some(Reader::Whole(json::read)),
         write: Some(json::write_line),
-        stream: None,
         runs: Some(json::runs_line),
         spell: None,
         framing: Framing::PLAIN,
@@ -292,9 +278,8 @@ pub static FORMATS: &[Format] = &[
         family: None,
         description: "any game as XML, one document of games valid against schema/kifu.xsd (kifu schema --xsd prints it), for exchange with other programs",
         split: &xml::GameScan,
-        read: Some(xml::read),
+        read: Some(Reader::Whole(xml::read)),
         write: Some(xml::write),
-        stream: None,
         runs: Some(xml::runs),
         spell: None,
         framing: xml::FRAMING,
@@ -308,9 +293,8 @@ pub static FORMATS: &[Format] = &[
         family: None,
         description: "any game as database tables games.csv, tags.csv and moves.csv in a folder (--out-dir DIR writes them, --from csv DIR reads them)",
         split: &csv::TableScan,
-        read: Some(csv::read),
+        read: Some(Reader::Whole(csv::read)),
         write: Some(csv::write),
-        stream: None,
         runs: Some(csv::runs),
         spell: None,
         framing: Framing::PLAIN,
@@ -326,7 +310,6 @@ pub static FORMATS: &[Format] = &[
         split: &parquet::ParquetScan,
         read: None,
         write: Some(rows::write_typed),
-        stream: None,
         runs: None,
         spell: None,
         framing: Framing::PLAIN,
@@ -342,7 +325,6 @@ pub static FORMATS: &[Format] = &[
         split: &json::LineScan,
         read: None,
         write: Some(picture::svg),
-        stream: None,
         runs: Some(picture::svg_runs),
         spell: None,
         framing: Framing::PLAIN,
@@ -358,7 +340,6 @@ pub static FORMATS: &[Format] = &[
         split: &json::LineScan,
         read: None,
         write: Some(picture::html::write),
-        stream: None,
         runs: Some(picture::html::runs),
         spell: None,
         framing: picture::html::FRAMING,

@@ -26,7 +26,7 @@
 //! use kifu::codec::{ReadOptions, WriteOptions};
 //! let num = by_name("draughts-num").unwrap();
 //! let diag = by_name("draughts-diag").unwrap();
-//! let parsed = (num.read.unwrap())("1. 32-28 19-23 *", &ReadOptions::default()).unwrap();
+//! let parsed = num.read.unwrap().game("1. 32-28 19-23 *", &ReadOptions::default()).unwrap();
 //! let mut out = String::new();
 //! (diag.write.unwrap())(&parsed.game, &WriteOptions::default(), &mut out).unwrap();
 //! // No GameType tag: the board was inferred from the moves, and is named.

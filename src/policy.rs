@@ -124,7 +124,7 @@ fn read_unguarded(
     let read = from.read.ok_or_else(|| {
         Problem::whole(format!("{} cannot be read", from.name)).of_kind(Kind::Internal)
     })?;
-    let mut parsed = read(text, opts);
+    let mut parsed = read.game(text, opts);
     // A variation that cannot be read or played is kept as text, one at a
     // time, and the record read again (a bounded number of times).
     let mut again = String::new();
@@ -139,7 +139,7 @@ fn read_unguarded(
             break;
         };
         warnings.push(said);
-        parsed = read(&fixed, opts);
+        parsed = read.game(&fixed, opts);
         again = fixed;
     }
     let mut parsed = parsed?;

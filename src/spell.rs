@@ -50,7 +50,9 @@ mod tests {
         }
         text.push('*');
         let pgn = by_name("pgn").unwrap();
-        (pgn.read.unwrap())(&text, &ReadOptions::default())
+        pgn.read
+            .unwrap()
+            .game(&text, &ReadOptions::default())
             .unwrap()
             .game
     }
@@ -62,7 +64,10 @@ mod tests {
         // As the writer writes the whole game: `1. e45 (1. fe5 de6) 1... e76
         // (1... c54 2. ed5) 2. e57x e86x *`.
         let text = "1. 32-28 (1. 33-28 18-23) 1... 19-23 (1... 17-21 2. 28-22) 2. 28x19 14x23 *";
-        let game = (num.read.unwrap())(text, &ReadOptions::default())
+        let game = num
+            .read
+            .unwrap()
+            .game(text, &ReadOptions::default())
             .unwrap()
             .game;
         assert_eq!(

@@ -181,7 +181,7 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions, outputs: Output
     let same = converter_with(f, f, read.clone());
     // Read a run at a time where the format can, with a cut before every
     // move of every line (`--stream-above 0`).
-    let cut = f.stream.map(|_| {
+    let cut = f.read.filter(|r| r.walks()).map(|_| {
         converter_with(
             f,
             f,
@@ -204,7 +204,7 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions, outputs: Output
     // The same, to every other output that writes a run at a time, of
     // any family (json, jsonl, xml, csv, svg, html) or of the record's own
     // (sllavcco, sllavcco-html; draughts-diag), cut before every move.
-    let cut_to: Vec<_> = match f.stream {
+    let cut_to: Vec<_> = match f.read.filter(|r| r.walks()) {
         Some(_) if outputs == Outputs::Every => kifu::format::FORMATS
             .iter()
             .filter(|to| {

@@ -59,7 +59,7 @@ impl<P: Clone> OpenLines<P> {
             Piece::Close(_) => {
                 self.open.pop();
             }
-            Piece::Run(_) => {}
+            Piece::Run(_) | Piece::Head(_) => {}
         }
     }
 

@@ -229,6 +229,21 @@ pub trait Runs: Notation {
     /// text, which each run would read again.
     fn start_position(&self) -> Option<Setup>;
 
+    /// Whether the game's head as the tags give it (its tags, preamble,
+    /// setup and board) is the head the record's end gives, so that the
+    /// stream hands it on before the first run ([`Piece::Head`]); false
+    /// (the default) where the moves may still change it (a draughts
+    /// board no tag names).
+    fn head_settled(&self) -> bool {
+        false
+    }
+
+    /// Told that the movetext was read to its end, before its last runs
+    /// ([`Runs::run`]) are made: where no run came before, the one that
+    /// comes is the whole main line, with its variations. Does nothing by
+    /// default.
+    fn movetext_read(&mut self) {}
+
     /// Makes a run of plies, as read, that continues a line from the
     /// position `from`, a game of its own, as [`Notation::finish`] settles
     /// a whole one: the game's board, the moves resolved (the run's are
@@ -661,7 +676,7 @@ fn read_whole<'i, N: Notation>(
         |_: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
             match piece {
                 // (The notation judges the whole game: no position is followed.)
-                Flushed::Begin => Ok(None),
+                Flushed::Begin(_) | Flushed::Read => Ok(None),
                 // (Never cut, the walk hands on one run: the main line.)
                 Flushed::Run {
                     plies, depth: 0, ..
@@ -710,7 +725,12 @@ pub fn stream_record<'i, N: Runs>(
 ) -> Result<Option<Parsed>, Problem> {
     let mut flush = |n: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
         match piece {
-            Flushed::Begin => Ok(n.start_position()),
+            Flushed::Begin(head) => {
+                if n.head_settled() {
+                    each(Piece::Head(head))?;
+                }
+                Ok(n.start_position())
+            }
             Flushed::Run { plies, from, depth } => {
                 let (mut run, after) = n.run(std::mem::take(plies), from, depth)?;
                 each(Piece::Run(&run))?;
@@ -720,6 +740,10 @@ pub fn stream_record<'i, N: Runs>(
             }
             Flushed::Open => each(Piece::Open).map(|()| None),
             Flushed::Close(trailing) => each(Piece::Close(trailing)).map(|()| None),
+            Flushed::Read => {
+                n.movetext_read();
+                Ok(None)
+            }
             Flushed::End(_) => Ok(None),
         }
     };

@@ -67,6 +67,7 @@ pub(super) fn assemble<'i, N: Notation>(
     let mut game = Game::new(start.variant);
     game.preamble = preamble;
     game.setup = start.setup;
+    game.tags = tags;
     let first = game.variant.first_mover();
     let mut walker = Walker {
         text,
@@ -87,7 +88,7 @@ pub(super) fn assemble<'i, N: Notation>(
         open: Vec::new(),
         handed_on: false,
     };
-    let pos = walker.emit(Flushed::Begin)?;
+    let pos = walker.emit(Flushed::Begin(&game))?;
     walker.open.push(Open {
         announced: true,
         pos,
@@ -120,14 +121,13 @@ pub(super) fn assemble<'i, N: Notation>(
     }
     check_result_agrees(
         text,
-        &tags,
+        &game.tags,
         tag_at,
         result_tag,
         game.result,
         N::DIALECT.results,
         &mut warnings,
     );
-    game.tags = tags;
     check_score_as_move(text, &game, last_move)?;
     notation.finish(&mut game, &mut warnings)?;
     Ok(Parsed { game, warnings })
@@ -230,8 +230,11 @@ struct Open {
 
 /// What the walker hands on of a record read a run at a time.
 pub(super) enum Flushed<'a> {
-    /// The reading begins: the position the main line starts from.
-    Begin,
+    /// The reading begins, after the tags: the game's head as they give
+    /// it (its tags, preamble, setup and board as the notation's
+    /// [`Notation::start`] decided them); the visitor returns the position
+    /// the main line starts from.
+    Begin(&'a Game),
     /// A run of plies of the line open, from a position; the vector is
     /// given back (emptied or not), and the position after them returned.
     Run {
@@ -244,6 +247,9 @@ pub(super) enum Flushed<'a> {
     Open,
     /// The variation open closes, after these comments.
     Close(&'a [Comment]),
+    /// The movetext was read to its end; the main line's last runs come
+    /// next.
+    Read,
     /// The reading of the movetext ends: the main line as the game holds
     /// it (without the plies handed on), before the notation's
     /// [`Notation::finish`] judges the game.
@@ -566,6 +572,9 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
         let depth = self.depth;
         if !main && !self.open[depth].announced {
             return Ok(());
+        }
+        if main {
+            self.emit(Flushed::Read)?;
         }
         self.hand_on(depth, line, false)?;
         if !main {

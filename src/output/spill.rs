@@ -62,8 +62,10 @@ impl Spill {
     pub fn finish(self, head: String, mut out: String) -> io::Result<Text> {
         match self.file {
             None => {
-                out.reserve_exact(head.len());
-                out.insert_str(0, &head);
+                if !head.is_empty() {
+                    out.reserve_exact(head.len());
+                    out.insert_str(0, &head);
+                }
                 Ok(Text::Held(out))
             }
             Some(mut body) => {

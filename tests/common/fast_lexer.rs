@@ -21,8 +21,8 @@ pub const DIAG: Lexing = ("draughts-diag", kifu::family::draughts::diag::lexed_f
 /// Reads a record both ways and returns what each gave, as text.
 pub fn both(format: &str, text: &str) -> (String, String) {
     let read = by_name(format).and_then(|f| f.read).expect("a reader");
-    let fast = read(text, &ReadOptions::default());
-    let pest = read(
+    let fast = read.game(text, &ReadOptions::default());
+    let pest = read.game(
         text,
         &ReadOptions {
             grammar_only: true,

@@ -168,12 +168,12 @@ fn the_families_that_replay_are_those_whose_readers_honour_no_validate() {
         let format = by_name(name).unwrap();
         assert_eq!(format.family, Some(family));
         let read = format.read.unwrap();
-        let replayed = read(&text, &ReadOptions::default());
+        let replayed = read.game(&text, &ReadOptions::default());
         let loose = ReadOptions {
             no_validate: true,
             ..ReadOptions::default()
         };
-        let by_text = read(&text, &loose);
+        let by_text = read.game(&text, &loose);
         if family.replays() {
             assert!(replayed.is_err(), "{name}: {replayed:?}");
             assert!(by_text.is_ok(), "{name}: {by_text:?}");

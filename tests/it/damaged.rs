@@ -335,8 +335,8 @@ fn the_fast_lexer_reads_damaged_tags_as_the_grammar_does() {
         ] {
             let record = format!("{head}\n{moves} *\n");
             let read = by_name(format).and_then(|f| f.read).unwrap();
-            let fast = read(&record, &ReadOptions::default());
-            let pest = read(
+            let fast = read.game(&record, &ReadOptions::default());
+            let pest = read.game(
                 &record,
                 &ReadOptions {
                     grammar_only: true,

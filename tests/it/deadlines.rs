@@ -371,10 +371,8 @@ fn read_every_way(f: &'static Format, data: &[u8]) -> usize {
     let text = String::from_utf8_lossy(data);
     let options = ReadOptions::default();
     let read = f.read.expect("a reader");
-    let _ = read(&text, &options);
-    if let Some(stream) = f.stream {
-        let _ = stream(&text, &options, &mut |_| Ok(()));
-    }
+    let _ = read.game(&text, &options);
+    let _ = read.runs(&text, &options, &mut |_| Ok(()));
     let json = by_name("json").expect("json");
     let mut games = 0;
     // Cut with the CLI's batches and with small ones: the same records
@@ -390,7 +388,7 @@ fn read_every_way(f: &'static Format, data: &[u8]) -> usize {
         for to in std::iter::once(json).chain(canonical) {
             let whole = converter(f, to, options.clone()).convert(&record);
             games += usize::from(whole.text().is_ok());
-            if f.stream.is_some() {
+            if f.read.is_some_and(|r| r.walks()) {
                 let cut = ReadOptions {
                     stream_above: Some(0),
                     ..options.clone()

@@ -976,7 +976,7 @@ fn a_changed_ply_is_shown_whole_in_every_notation() {
         let text = std::fs::read_to_string(path).unwrap();
         let record = text.split("\n\n[").next().unwrap();
         let read = by_name(from).unwrap().read.unwrap();
-        let mut game = read(record, &ReadOptions::default()).unwrap().game;
+        let mut game = read.game(record, &ReadOptions::default()).unwrap().game;
         // (No result: a record without moves would share the digits of
         // its result with the first move's number.)
         game.result = None;

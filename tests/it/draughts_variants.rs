@@ -734,7 +734,7 @@ fn short_notation_with_any_stray_mark_ends() {
         ] {
             for at in 0..=record.len() {
                 let text = format!("{}{mark}{}\n", &record[..at], &record[at..]);
-                let _ = read(&text, &kifu::codec::ReadOptions::default());
+                let _ = read.game(&text, &kifu::codec::ReadOptions::default());
                 n += 1;
             }
         }

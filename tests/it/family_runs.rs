@@ -19,7 +19,7 @@ use crate::streaming::assert_same_both_ways;
 /// (cut before every move), and how many there are.
 fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, usize) {
     let f = by_name(from).unwrap();
-    let stream = f.stream.expect("a format that streams");
+    let stream = f.read.filter(|r| r.walks()).expect("a format that streams");
     let opts = ReadOptions {
         no_validate,
         stream_above: Some(0),
@@ -31,7 +31,7 @@ fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, usize
         for r in batch.records.iter().filter(|r| r.is_game) {
             all += 1;
             let record = std::str::from_utf8(&batch.data[r.range.clone()]).unwrap();
-            let read = stream(record, &opts, &mut |_| Ok(()));
+            let read = stream.runs(record, &opts, &mut |_| Ok(()));
             streamed += usize::from(matches!(read, Ok(Some(_))));
         }
     }
@@ -70,7 +70,11 @@ fn diag_kings(plies: usize) -> String {
         text.push(' ');
     }
     text.push_str("2-0\n");
-    let parsed = (by_name("draughts-num").unwrap().read.unwrap())(&text, &ReadOptions::default())
+    let parsed = by_name("draughts-num")
+        .unwrap()
+        .read
+        .unwrap()
+        .game(&text, &ReadOptions::default())
         .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
     let mut diag = String::new();
     (by_name("draughts-diag").unwrap().write.unwrap())(
@@ -454,7 +458,7 @@ fn assert_written_the_same_a_ply_at_a_time(format: &str, dir: &str, ending: &str
         while let Some(batch) = records.next_batch(1 << 20).unwrap() {
             for r in batch.records.iter().filter(|r| r.is_game) {
                 let text = std::str::from_utf8(&batch.data[r.range.clone()]).unwrap();
-                let Ok(parsed) = read(text, &ReadOptions::default()) else {
+                let Ok(parsed) = read.game(text, &ReadOptions::default()) else {
                     continue;
                 };
                 let game = parsed.game;
@@ -499,4 +503,71 @@ fn coerceo_is_written_the_same_a_ply_at_a_time() {
 #[test]
 fn tafl_is_written_the_same_a_ply_at_a_time() {
     assert_written_the_same_a_ply_at_a_time("tafl", "tafl", ".tafl");
+}
+
+/// A draughts record whose board no tag names, read a run at a time with
+/// runs of the default size: its movetext ends before the first cut, so
+/// its one run is its whole main line, read once (the board inferred from
+/// every move, the game judged as a game read whole is), not once to find
+/// the board and again on it. The run holds the whole game's plies on the
+/// whole game's board, and the head says what the whole game says; no head
+/// is handed on before the run (the moves decide the board).
+#[test]
+fn a_draughts_record_whose_board_no_tag_names_is_streamed_in_one_reading() {
+    let f = by_name("draughts-num").unwrap();
+    let reader = f.read.unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join("draughts");
+    let (mut once, mut all) = (0, 0);
+    for file in common::files(&root, ".pdn") {
+        if file.to_string_lossy().ends_with(".diag.pdn") {
+            continue;
+        }
+        // The same records without their GameType tags.
+        let data: String = std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("[GameType"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let mut records = kifu::archive::Records::new(data.as_bytes(), f.split);
+        while let Some(batch) = records.next_batch(1 << 20).unwrap() {
+            for r in batch.records.iter().filter(|r| r.is_game) {
+                let text = std::str::from_utf8(&batch.data[r.range.clone()]).unwrap();
+                all += 1;
+                let whole = reader.game(text, &ReadOptions::default());
+                let (mut heads, mut runs) = (0, Vec::new());
+                let streamed = reader.runs(text, &ReadOptions::default(), &mut |piece| {
+                    match piece {
+                        kifu::codec::Piece::Head(_) => heads += 1,
+                        kifu::codec::Piece::Run(run) => runs.push(run.clone()),
+                        _ => {}
+                    }
+                    Ok(())
+                });
+                let (Ok(whole), Ok(Some(head))) = (&whole, &streamed) else {
+                    // What the stream does not take is converted whole.
+                    assert!(
+                        whole.is_ok() || !matches!(streamed, Ok(Some(_))),
+                        "{file:?}: {whole:?} {streamed:?}\n{text}"
+                    );
+                    continue;
+                };
+                assert_eq!(heads, 0, "{file:?}: the board is known only from the moves");
+                assert_eq!(runs.len(), 1, "{file:?}: one run\n{text}");
+                let run = &runs[0];
+                assert_eq!(run.moves.plies, whole.game.moves.plies, "{file:?}\n{text}");
+                assert_eq!(run.variant, whole.game.variant, "{file:?}\n{text}");
+                assert_eq!(head.game.variant, whole.game.variant, "{file:?}\n{text}");
+                assert_eq!(
+                    format!("{:?}", head.warnings),
+                    format!("{:?}", whole.warnings),
+                    "{file:?}\n{text}"
+                );
+                once += 1;
+            }
+        }
+    }
+    assert!(once >= 10 && once * 2 >= all, "{once} of {all} read once");
 }

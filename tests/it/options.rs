@@ -450,7 +450,6 @@ fn test_format(name: &'static str, options: Options) -> Format {
         split: kifu::format::by_name("jsonl").unwrap().split,
         read: None,
         write: None,
-        stream: None,
         runs: None,
         spell: None,
         framing: Framing::PLAIN,

@@ -43,7 +43,7 @@ fn bytes(seed: u32, len: usize) -> Vec<u8> {
 /// one compared, not a fall-back to the whole (validated, and not).
 fn assert_streams_to(from: &str, outputs: &[&str], text: &[u8]) {
     let f = by_name(from).unwrap();
-    let stream = f.stream.expect("a format that streams");
+    let reader = f.read.filter(|r| r.walks()).expect("a format that streams");
     let mut records = kifu::archive::Records::new(text, f.split);
     let mut all = 0;
     while let Some(batch) = records.next_batch(1 << 20).unwrap() {
@@ -63,7 +63,8 @@ fn assert_streams_to(from: &str, outputs: &[&str], text: &[u8]) {
                     }
                     let mut writer = (by_name(to).unwrap().runs.unwrap())(&WriteOptions::default());
                     let mut out = String::new();
-                    let read = stream(record, &opts, &mut |piece| match piece {
+                    let read = reader.runs(record, &opts, &mut |piece| match piece {
+                        Piece::Head(head) => writer.begin(head, &mut out),
                         Piece::Run(run) => writer.run(run, &mut out),
                         Piece::Open => writer.open(&mut out),
                         Piece::Close(trailing) => writer.close(trailing, &mut out),

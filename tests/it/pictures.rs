@@ -443,7 +443,8 @@ fn coerceo_positions(text: &str) -> Vec<String> {
     let read = kifu::format::by_name("coerceo")
         .and_then(|f| f.read)
         .unwrap();
-    let game = read(text, &kifu::codec::ReadOptions::default())
+    let game = read
+        .game(text, &kifu::codec::ReadOptions::default())
         .unwrap()
         .game;
     kifu::family::main_line_fens(&game).unwrap()

@@ -273,7 +273,7 @@ fn read_all(format: &str, text: &str) -> Vec<Game> {
                 no_validate: true,
                 ..ReadOptions::default()
             };
-            match read(record, &opts) {
+            match read.game(record, &opts) {
                 Ok(p) => games.push(p.game),
                 Err(e) => panic!("{format}: {e:?} in\n{record}"),
             }
@@ -347,7 +347,7 @@ proptest! {
     fn readers_never_panic(text in "[ -~\n\u{e9}\u{bd}]{0,200}") {
         for f in kifu::format::FORMATS {
             if let Some(read) = f.read {
-                let _ = read(&text, &ReadOptions::default());
+                let _ = read.game(&text, &ReadOptions::default());
             }
         }
     }
@@ -368,7 +368,7 @@ proptest! {
             while let Some(batch) = records.next_batch(16).expect("in memory") {
                 for r in &batch.records {
                     let record = std::str::from_utf8(&batch.data[r.range.clone()]).expect("UTF-8");
-                    if let Ok(p) = (f.read.expect("reader"))(record, &ReadOptions::default()) {
+                    if let Ok(p) = f.read.expect("reader").game(record, &ReadOptions::default()) {
                         let mut out = String::new();
                         let _ = (f.write.expect("writer"))(&p.game, &WriteOptions::default(), &mut out);
                         // Drawn too, on whatever board it names.

@@ -250,7 +250,11 @@ fn the_kinds_tables_of_the_cli_docs_are_the_list_of_kinds() {
 
 /// A record read as `format` reads it.
 fn read(format: &'static Format, text: &str) -> Result<Game, kifu::error::Problem> {
-    (format.read.unwrap())(text, &ReadOptions::default()).map(|p| p.game)
+    format
+        .read
+        .unwrap()
+        .game(text, &ReadOptions::default())
+        .map(|p| p.game)
 }
 
 /// The files of `corpus/FAMILY/` that `format` reads: those with one of its

@@ -73,7 +73,7 @@ const SHEETS: [&str; 2] = ["sllavcco", "sllavcco-html"];
 /// records were read so, and how many there are.
 pub fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, usize) {
     let f = by_name(from).unwrap();
-    let stream = f.stream.expect("a format that streams");
+    let stream = f.read.filter(|r| r.walks()).expect("a format that streams");
     let lexed = match from {
         "pgn" => kifu::family::chess::pgn::lexed_fast,
         _ => kifu::family::draughts::num::lexed_fast,
@@ -92,7 +92,7 @@ pub fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, u
             if !lexed(record) {
                 continue;
             }
-            let read = stream(record, &opts, &mut |_| Ok(()));
+            let read = stream.runs(record, &opts, &mut |_| Ok(()));
             assert!(
                 matches!(read, Ok(Some(_))),
                 "{from}: not read a run at a time: {read:?}\n{record}"
@@ -276,7 +276,7 @@ fn a_failing_record_fails_as_it_does_whole() {
 #[test]
 fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     let text = knights(20_000, true);
-    let stream = by_name("pgn").unwrap().stream.unwrap();
+    let stream = by_name("pgn").unwrap().read.unwrap();
     let opts = ReadOptions {
         stream_above: Some(0),
         ..ReadOptions::default()
@@ -285,34 +285,43 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     // closed around its runs.
     let (mut main_runs, mut main_plies, mut longest, mut deep_runs) = (0, 0, 0, 0);
     let (mut depth, mut opened) = (0usize, 0);
-    let head = stream(&text, &opts, &mut |piece: Piece<'_>| {
-        match piece {
-            Piece::Run(run) => {
-                // Each run starts from the position before it, the rules'
-                // board, never a FEN's text.
-                assert!(
-                    matches!(run.setup, Some(Setup::Chess(Fen::Board(_)))),
-                    "{:?}",
-                    run.setup
-                );
-                if depth == 0 {
-                    main_runs += 1;
-                    main_plies += run.moves.plies.len();
-                    longest = longest.max(run.moves.plies.len());
-                } else {
-                    deep_runs += 1;
+    // The head comes first, once: the tags, before any ply.
+    let mut heads = 0;
+    let head = stream
+        .runs(&text, &opts, &mut |piece: Piece<'_>| {
+            match piece {
+                Piece::Head(head) => {
+                    assert_eq!((heads, main_runs), (0, 0), "the head first, once");
+                    assert!(head.moves.plies.is_empty() && !head.tags.is_empty());
+                    heads += 1;
                 }
+                Piece::Run(run) => {
+                    // Each run starts from the position before it, the rules'
+                    // board, never a FEN's text.
+                    assert!(
+                        matches!(run.setup, Some(Setup::Chess(Fen::Board(_)))),
+                        "{:?}",
+                        run.setup
+                    );
+                    if depth == 0 {
+                        main_runs += 1;
+                        main_plies += run.moves.plies.len();
+                        longest = longest.max(run.moves.plies.len());
+                    } else {
+                        deep_runs += 1;
+                    }
+                }
+                Piece::Open => {
+                    depth += 1;
+                    opened += 1;
+                }
+                Piece::Close(_) => depth -= 1,
             }
-            Piece::Open => {
-                depth += 1;
-                opened += 1;
-            }
-            Piece::Close(_) => depth -= 1,
-        }
-        Ok(())
-    })
-    .unwrap()
-    .expect("read a run at a time");
+            Ok(())
+        })
+        .unwrap()
+        .expect("read a run at a time");
+    assert_eq!(heads, 1);
     assert_eq!(main_plies, 20_000);
     assert_eq!(main_runs, 20_000, "every ply a run");
     assert_eq!(longest, 1);
@@ -322,12 +331,13 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     assert_eq!(head.game.result.map(|r| r.token()), Some("1/2-1/2"));
     // At the size kifu streams from, runs of at least RUN_BYTES of text.
     let mut runs = 0;
-    stream(&text, &ReadOptions::default(), &mut |piece| {
-        runs += usize::from(matches!(piece, Piece::Run(_)));
-        Ok(())
-    })
-    .unwrap()
-    .expect("read a run at a time");
+    stream
+        .runs(&text, &ReadOptions::default(), &mut |piece| {
+            runs += usize::from(matches!(piece, Piece::Run(_)));
+            Ok(())
+        })
+        .unwrap()
+        .expect("read a run at a time");
     // (A cut inside a variation hands on the main line's plies, the move
     // whose variation it is, and the variation's plies: up to four runs.)
     assert!(
@@ -376,20 +386,21 @@ fn a_record_held_in_one_long_variation_is_read_in_runs_too() {
         }
     }
     let text = one_long_variation(30_000, 3);
-    let stream = by_name("pgn").unwrap().stream.unwrap();
+    let stream = by_name("pgn").unwrap().read.unwrap();
     let (mut depth, mut deepest, mut runs) = (0usize, 0usize, 0);
-    stream(&text, &ReadOptions::default(), &mut |piece| {
-        match piece {
-            Piece::Run(_) if depth == 3 => runs += 1,
-            Piece::Open => depth += 1,
-            Piece::Close(_) => depth -= 1,
-            Piece::Run(_) => {}
-        }
-        deepest = deepest.max(depth);
-        Ok(())
-    })
-    .unwrap()
-    .expect("read a run at a time");
+    stream
+        .runs(&text, &ReadOptions::default(), &mut |piece| {
+            match piece {
+                Piece::Run(_) if depth == 3 => runs += 1,
+                Piece::Open => depth += 1,
+                Piece::Close(_) => depth -= 1,
+                Piece::Run(_) | Piece::Head(_) => {}
+            }
+            deepest = deepest.max(depth);
+            Ok(())
+        })
+        .unwrap()
+        .expect("read a run at a time");
     // (A cut inside a variation of the deepest line opens it too.)
     assert!((3..=4).contains(&deepest), "{deepest}");
     assert!(runs >= 3, "the long variation in {runs} runs");
@@ -441,19 +452,20 @@ fn draughts_records_are_written_the_same_streamed_as_whole() {
     }
     // A board no tag names is inferred from every move (a first reading),
     // then the record is read on it, a run at a time.
-    let stream = by_name("draughts-num").unwrap().stream.unwrap();
+    let stream = by_name("draughts-num").unwrap().read.unwrap();
     let opts = ReadOptions {
         stream_above: Some(0),
         ..ReadOptions::default()
     };
     for named in [true, false] {
         let mut runs = 0;
-        let head = stream(&kings(50, named), &opts, &mut |piece| {
-            runs += usize::from(matches!(piece, Piece::Run(_)));
-            Ok(())
-        })
-        .unwrap()
-        .expect("read a run at a time");
+        let head = stream
+            .runs(&kings(50, named), &opts, &mut |piece| {
+                runs += usize::from(matches!(piece, Piece::Run(_)));
+                Ok(())
+            })
+            .unwrap()
+            .expect("read a run at a time");
         assert!(runs >= 50, "{runs}");
         let inferred = head
             .warnings
@@ -677,12 +689,12 @@ fn a_record_read_whole_fails_at_its_text_before_its_moves() {
     let read = by_name("pgn").unwrap().read.unwrap();
     let lexed = kifu::family::chess::pgn::lexed_fast;
     let fails = |text: &str| {
-        let whole = read(text, &ReadOptions::default()).unwrap_err();
+        let whole = read.game(text, &ReadOptions::default()).unwrap_err();
         let grammar = ReadOptions {
             grammar_only: true,
             ..ReadOptions::default()
         };
-        assert_eq!(read(text, &grammar).unwrap_err(), whole, "{text}");
+        assert_eq!(read.game(text, &grammar).unwrap_err(), whole, "{text}");
         whole
     };
     let text = "[Event \"e\"]\n\n1. e4 e5 2. Ke3 Nc6 3. Nf3 !? !! *\n";

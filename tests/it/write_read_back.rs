@@ -82,7 +82,10 @@ fn write_and_read(format: &str, game: &Game) -> Option<(String, Game, bool)> {
         no_validate: true,
         ..ReadOptions::default()
     };
-    let back = (f.read.expect("a reader"))(&text, &opts)
+    let back = f
+        .read
+        .expect("a reader")
+        .game(&text, &opts)
         .unwrap_or_else(|e| panic!("{format} wrote what it cannot read: {e:?}\n{text}"));
     Some((text, back.game, !warnings.is_empty()))
 }
@@ -139,10 +142,12 @@ fn every_board_size_reads_back_or_is_refused() {
 #[test]
 fn every_result_of_a_chess_game_reads_back_or_warns() {
     let pgn = by_name("pgn").expect("pgn");
-    let base =
-        (pgn.read.expect("reader"))("[Event \"e\"]\n\n1. e4 e5 *\n", &ReadOptions::default())
-            .expect("a chess game")
-            .game;
+    let base = pgn
+        .read
+        .expect("reader")
+        .game("[Event \"e\"]\n\n1. e4 e5 *\n", &ReadOptions::default())
+        .expect("a chess game")
+        .game;
     for tag in RESULTS.iter().map(Some).chain([None]) {
         for result in RESULTS.iter().map(|r| GameResult::parse(r)).chain([None]) {
             let mut game = base.clone();
@@ -317,7 +322,7 @@ proptest! {
             ("draughts-diag", "[GameType \"20\"]\n\n1. e45 e76 *\n"),
         ] {
             let f = by_name(format).expect("a format");
-            let mut game = (f.read.expect("a reader"))(record, &ReadOptions::default())
+            let mut game = f.read.expect("a reader").game(record, &ReadOptions::default())
                 .expect("the record reads")
                 .game;
             game.preamble = vec![comment(&pre, kinds[0])];
@@ -334,7 +339,7 @@ proptest! {
             prop_assert_eq!(records.len(), 1, "{} wrote {} games:\n{}", format, records.len(), text);
             check::round_trips_as_text(format, text.as_bytes());
             if warnings.is_empty() {
-                let back = (f.read.expect("a reader"))(&text, &ReadOptions::default())
+                let back = f.read.expect("a reader").game(&text, &ReadOptions::default())
                     .unwrap_or_else(|e| panic!("{format} wrote what it cannot read: {e:?}\n{text}"));
                 prop_assert_eq!(&back.game.preamble, &game.preamble, "{}:\n{}", format, text);
                 prop_assert_eq!(&back.game.moves, &game.moves, "{}:\n{}", format, text);

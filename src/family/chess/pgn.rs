@@ -2,6 +2,7 @@
 //! format). Every game is replayed by the rules: each written move resolves
 //! to one legal move, and the writer spells it canonically.
 
+use crate::codec::Visit;
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, RunWriter, WriteOptions};
@@ -86,11 +87,15 @@ impl Notation for Pgn<'_, '_> {
             .into_iter()
             .collect();
         self.board = board;
+        if self.opts.no_validate {
+            // As [`Pgn::settle`] leaves it: the head's board is the end's.
+            self.board.validated = false;
+        }
         let to_move = pos.side_to_move();
         let number = fen.is_some().then(|| pos.fullmove_number());
         self.start = pos;
         Ok(Start {
-            variant: Variant::Chess(board),
+            variant: Variant::Chess(self.board),
             to_move: fen.as_ref().map(|_| to_move),
             setup: fen.map(|fen| Setup::Chess(rules::Fen::Text(fen))),
             number,
@@ -174,6 +179,11 @@ impl Notation for Pgn<'_, '_> {
 impl container::Runs for Pgn<'_, '_> {
     fn start_position(&self) -> Option<Setup> {
         (!self.opts.no_validate).then_some(Setup::Chess(rules::Fen::Board(self.start)))
+    }
+
+    fn head_settled(&self) -> bool {
+        // The tags decide the board and the setup.
+        true
     }
 
     fn run(
@@ -519,10 +529,8 @@ fn reader<'t, 'o>(text: &'t str, opts: &'o ReadOptions, moves: usize) -> Pgn<'t,
     }
 }
 
-/// Reads one record a run at a time ([`StreamFn`]).
-///
-/// [`StreamFn`]: crate::codec::StreamFn
-pub fn stream(
+/// Reads one record a run at a time ([`Visit::Runs`]).
+fn stream(
     text: &str,
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
@@ -536,10 +544,11 @@ pub fn stream(
     read
 }
 
-/// Reads one record: as written, or, where it fails at a move whose piece
-/// letter is another language's (`Sf3`), with its piece letters read as
-/// English ones (`localized`).
-pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+/// Reads one record into a game ([`walk`]'s visitor that builds it): as
+/// written, or, where it fails at a move whose piece letter is another
+/// language's (`Sf3`), with its piece letters read as English ones
+/// (`localized`).
+fn read_game(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let failed = match read_written(text, opts) {
         Err(e) => e,
         ok => return ok,
@@ -778,6 +787,14 @@ impl RunWriter for PgnWriter {
         self.movetext(game).head(game, &tags, out)
     }
 
+    fn begin(&mut self, head: &Game, out: &mut String) -> Result<(), Problem> {
+        // The head needs the result only for a Result tag it adds.
+        if head.tag("Result").is_some() {
+            self.head(head, out)?;
+        }
+        Ok(())
+    }
+
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
         if run.family() != crate::family::any::Family::Chess {
             return Err(not_chess(run));
@@ -847,6 +864,21 @@ impl Spell for San {
         );
         Ok(())
     }
+}
+
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`]), or a
+/// run at a time ([`Visit::Runs`]).
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read_game(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
+    }
+}
+
+/// Reads one record into a game: [`walk`] with the visitor that builds it.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    crate::codec::built(walk(text, opts, Visit::Game))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! layouts (seed 2.8): `text`, one paragraph wrapped at 80 columns, which
 //! is canonical, and `columns`, a White ply and a Black ply a line.
 
+use crate::codec::Visit;
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
@@ -409,7 +410,7 @@ const LEXING: container::fast::Lexing = container::fast::Lexing { move_len: co_l
 /// What the replay says of a ply it says after what it says of the ply's
 /// variations, as the whole game's replay does (where a variation opens
 /// on a ply it said something of, the record is read whole).
-pub fn stream(
+fn stream(
     text: &str,
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
@@ -571,8 +572,8 @@ fn field(mv: &MoveText<'_, Rule>, at: usize, text: &str) -> Result<Field, Proble
     })
 }
 
-/// Reads one record.
-pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+/// Reads one record into a game ([`walk`]'s visitor that builds it).
+fn read_game(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut reader = Reader::new(opts, text, None);
     let parse = |t| CoerceoParser::parse(Rule::record, t);
     container::read_record(text, opts, None, parse, &mut reader)
@@ -693,6 +694,21 @@ impl Spell for Cgn {
             .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::WrongFamily))?;
         crate::family::coerceo::spell(m, out)
     }
+}
+
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`]), or a
+/// run at a time ([`Visit::Runs`]).
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read_game(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
+    }
+}
+
+/// Reads one record into a game: [`walk`] with the visitor that builds it.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    crate::codec::built(walk(text, opts, Visit::Game))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! `(c - r + height) / 2`. Digit 10 is written `0`. Canonical moves are the
 //! most compact form; boards over 10 rows write every square in full.
 
+use crate::codec::Visit;
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
@@ -176,6 +177,11 @@ impl container::Runs for Diag<'_, '_> {
         self.setup.clone()
     }
 
+    fn head_settled(&self) -> bool {
+        // The tags decide the board (or it is assumed): the moves never.
+        true
+    }
+
     fn run(
         &mut self,
         plies: Vec<Ply>,
@@ -289,8 +295,8 @@ fn coord_text(board: &Board, letter: i32, digit: i32) -> String {
     }
 }
 
-/// Reads one record.
-pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+/// Reads one record into a game ([`walk`]'s visitor that builds it).
+fn read_game(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let parse = |t| DiagParser::parse(Rule::record, t);
     let Some((lifted, setups)) = draughts::lift_setups(text) else {
         let mut diag = diag(text, opts);
@@ -309,7 +315,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 
 /// Reads one record a run at a time ([`crate::codec::StreamFn`]): a record
 /// whose movetext holds no position setups.
-pub fn stream(
+fn stream(
     text: &str,
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
@@ -447,6 +453,21 @@ fn spell(board: &Board, m: &DMove, buf: &mut String) -> Result<(), Problem> {
         digit(d, buf);
     }
     Ok(())
+}
+
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`]), or a
+/// run at a time ([`Visit::Runs`]).
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read_game(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
+    }
+}
+
+/// Reads one record into a game: [`walk`] with the visitor that builds it.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    crate::codec::built(walk(text, opts, Visit::Game))
 }
 
 #[cfg(test)]

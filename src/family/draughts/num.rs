@@ -1,6 +1,7 @@
 //! `draughts-num`: PDN with numbered squares (PDN 3.0), and the alphanumeric
 //! squares of the boards whose GameType says so.
 
+use crate::codec::Visit;
 use pest::Parser;
 
 use crate::codec::{Parsed, ReadOptions, WriteOptions};
@@ -52,19 +53,31 @@ struct Num<'o, 't> {
     /// time.
     runs: bool,
     /// How a record read a run at a time whose board no tag names is read:
-    /// first only to infer its board, then on that board.
+    /// at once, where its first run is its whole movetext, or first only
+    /// to infer its board, then on that board.
     inferred: Inferred,
+    /// The board the record is read on before its board is inferred (the
+    /// whole game's, until [`Notation::finish`] settles it).
+    read_on: Board,
+    /// The movetext was read to its end ([`container::Runs::movetext_read`]).
+    read_through: bool,
 }
 
 /// A board no tag names, for a record read a run at a time: the board is
-/// known only from every move, so the record is read twice, first to find
-/// the board (its runs dropped, the first two moves of its main line kept,
-/// which [`Inference::settle`] weighs too), then on it.
+/// known only from every move. Where the movetext ends before its first
+/// run is cut (most records), that run is the whole main line: the board
+/// is inferred from it and the game judged as a game read whole is, once.
+/// Otherwise the record is read twice, first to find the board (its runs
+/// dropped, the first two moves of its main line kept, which
+/// [`Inference::settle`] weighs too), then on it.
 #[derive(Default)]
 enum Inferred {
     /// The board is named, or the record is read whole.
     #[default]
     No,
+    /// The one run was the whole movetext: the board inferred from it, and
+    /// the warnings of the game judged on it, said at the end.
+    Once(Vec<Problem>),
     /// A run came before the board was known: the record is to be read
     /// twice.
     Needed,
@@ -85,6 +98,7 @@ impl Notation for Num<'_, '_> {
     ) -> Result<Start, Problem> {
         let (choice, mut start) = draughts::start(tags, at, self.opts, true)?;
         self.choice = choice;
+        self.read_on = choice.board;
         self.setup = start.setup.clone();
         if let (true, Inferred::Found(board, _)) = (choice.assumed, &self.inferred) {
             // Read on the board the first reading found.
@@ -175,10 +189,20 @@ impl Notation for Num<'_, '_> {
         if self.runs {
             // Every move was judged in its run; the board inferred is said
             // where a game read whole says it.
-            if let Inferred::Found(_, said) = &mut self.inferred {
-                if let Some(said) = said.take() {
-                    warnings.push(said.of_kind(Kind::BoardInferred));
+            match &mut self.inferred {
+                Inferred::Found(_, said) => {
+                    if let Some(said) = said.take() {
+                        warnings.push(said.of_kind(Kind::BoardInferred));
+                    }
                 }
+                Inferred::Once(said) => {
+                    // (What judging the whole game said, no-validate's
+                    // warning included.)
+                    warnings.append(said);
+                    game.variant = Variant::Draughts(self.choice.board);
+                    return Ok(());
+                }
+                _ => {}
             }
             if self.opts.no_validate {
                 warnings.push(Problem::whole(draughts::UNREPLAYED).of_kind(Kind::NotReplayed));
@@ -209,13 +233,22 @@ impl container::Runs for Num<'_, '_> {
         self.setup.clone()
     }
 
+    fn head_settled(&self) -> bool {
+        // A board no tag names is known from the moves.
+        !self.choice.assumed
+    }
+
+    fn movetext_read(&mut self) {
+        self.read_through = true;
+    }
+
     fn run(
         &mut self,
         plies: Vec<Ply>,
         from: &Option<Setup>,
         depth: usize,
     ) -> Result<(Game, Option<Setup>), Problem> {
-        self.runs = true;
+        let first = !std::mem::replace(&mut self.runs, true);
         // A board no tag names is known only from the whole game's squares:
         // the first reading keeps the main line's first two moves alone.
         if let Inferred::Finding(first) = &mut self.inferred {
@@ -230,6 +263,9 @@ impl container::Runs for Num<'_, '_> {
             run.moves.plies = plies;
             self.spans.forget(run.moves.ply_count());
             return Ok((run, None));
+        }
+        if self.choice.assumed && self.read_through && first && self.alpha_seen.is_none() {
+            return self.run_whole(plies);
         }
         if self.choice.assumed {
             self.inferred = Inferred::Needed;
@@ -246,6 +282,34 @@ impl container::Runs for Num<'_, '_> {
             &mut self.spans,
             self.opts,
         )
+    }
+}
+
+impl Num<'_, '_> {
+    /// The one run of a record whose board no tag names, read to its end
+    /// before the run was cut: the whole main line, its board inferred and
+    /// the game judged as [`Notation::finish`] does a game read whole.
+    fn run_whole(&mut self, plies: Vec<Ply>) -> Result<(Game, Option<Setup>), Problem> {
+        self.runs = true;
+        let mut game = Game::new(Variant::Draughts(self.read_on));
+        game.setup = self.setup.clone();
+        game.moves.plies = plies;
+        let inference = std::mem::take(&mut self.inference);
+        let settled = inference.settle(&mut game, self.text, self.fen_at)?;
+        let mut said = Vec::new();
+        draughts::judge_inferred(
+            &mut game,
+            self.text,
+            &self.spans,
+            self.opts,
+            &mut said,
+            settled,
+        )?;
+        if let Some(&board) = game.variant.as_draughts() {
+            self.choice.board = board;
+        }
+        self.inferred = Inferred::Once(said);
+        Ok((game, None))
     }
 }
 
@@ -290,8 +354,8 @@ pub fn lexed_fast(text: &str) -> bool {
     fast::lex::<Rule>(text, LEXING, &DIALECT).is_some()
 }
 
-/// Reads one record.
-pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+/// Reads one record into a game ([`walk`]'s visitor that builds it).
+fn read_game(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let read = read_plain(text, opts);
     // A record in Russian short notation is read by finding each move's
     // square of departure; where that cannot be done, it fails for its
@@ -550,6 +614,8 @@ fn num<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Num<'o, 't> {
         setup: None,
         runs: false,
         inferred: Inferred::No,
+        read_on: Board::INTERNATIONAL,
+        read_through: false,
     }
 }
 
@@ -557,7 +623,7 @@ fn num<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Num<'o, 't> {
 /// whose movetext holds no position setups. Where no tag names the board
 /// (numbered squares), the record is first read to infer it, its runs
 /// dropped, then read on it.
-pub fn stream(
+fn stream(
     text: &str,
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
@@ -638,6 +704,21 @@ impl Spell for Numbers {
         let m = crate::family::draughts::hooks::draughts_move(&ply.mv)?;
         crate::family::draughts::spell_numbers(board, board.capture_separator(), m, out)
     }
+}
+
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`]), or a
+/// run at a time ([`Visit::Runs`]).
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read_game(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
+    }
+}
+
+/// Reads one record into a game: [`walk`] with the visitor that builds it.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    crate::codec::built(walk(text, opts, Visit::Game))
 }
 
 #[cfg(test)]

@@ -1085,6 +1085,11 @@ where
         self.movetext(game).head(game, &tags, out)
     }
 
+    fn begin(&mut self, head: &Game, out: &mut String) -> Result<(), Problem> {
+        // The head is the tags, board and setup: no result.
+        self.head(head, out)
+    }
+
     fn run(&mut self, run: &Game, out: &mut String) -> Result<(), Problem> {
         let board = crate::family::draughts::hooks::board_of(&run.variant, self.format)?;
         (self.writes)(&board)?;

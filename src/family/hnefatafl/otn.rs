@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use pest::iterators::Pair;
 use pest::Parser;
 
-use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip};
+use crate::codec::{Visit, line_col, Oversize, Parsed, ReadOptions, Scan, Skip};
 use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::any::{Move, Variant};
@@ -37,7 +37,7 @@ use crate::ir::{Comment, Game, Line, Ply, Side, Tag};
 mod stream;
 mod write;
 
-pub use stream::stream;
+use stream::stream;
 pub use write::*;
 
 /// The pest parser of an OpenTafl record.
@@ -328,6 +328,20 @@ impl Head {
         }));
         game.tags = std::mem::take(&mut self.tags);
         Ok((game, first))
+    }
+}
+
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`], the
+/// whole read, [`read`]), or a run at a time ([`Visit::Runs`]).
+pub fn walk(
+    text: &str,
+    opts: &ReadOptions,
+    visit: Visit<'_>,
+) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
     }
 }
 

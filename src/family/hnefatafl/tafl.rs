@@ -9,6 +9,7 @@
 //! checked and its captures checked (a record that lists captures) or
 //! computed (one that lists none).
 
+use crate::codec::Visit;
 use std::borrow::Cow;
 
 use pest::Parser;
@@ -471,8 +472,8 @@ pub fn decode(
     }))
 }
 
-/// Reads one record.
-pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+/// Reads one record into a game ([`walk`]'s visitor that builds it).
+fn read_game(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let options = opts.format.get::<Options>().cloned().unwrap_or_default();
     let mut reader = Reader::new(opts, text, options, None);
     let parse = |t| TaflParser::parse(Rule::record, t);
@@ -530,7 +531,7 @@ const LEXING: container::fast::Lexing = container::fast::Lexing { move_len: tafl
 /// run at a time from the position the last run left, kept typed; how the
 /// record lists captures (any move that lists one) is found first, by the
 /// fast lexer.
-pub fn stream(
+fn stream(
     text: &str,
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
@@ -733,6 +734,21 @@ pub fn view_position(tags: &mut [Tag], dim: u8, quarters: u8, mirror: bool) {
             t.value = v;
         }
     }
+}
+
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`]), or a
+/// run at a time ([`Visit::Runs`]).
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read_game(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
+    }
+}
+
+/// Reads one record into a game: [`walk`] with the visitor that builds it.
+pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
+    crate::codec::built(walk(text, opts, Visit::Game))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use pest::Parser;
 
-use crate::codec::{Parsed, ReadOptions, WriteOptions};
+use crate::codec::{Visit, Parsed, ReadOptions, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Kind;
 use crate::error::Problem;
@@ -447,6 +447,20 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Claim, Problem> {
     Ok(w)
 }
 
+/// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
+/// point of the registry's reader): into the game ([`Visit::Game`], the
+/// whole read, [`read`]), or a run at a time ([`Visit::Runs`]).
+pub fn walk(
+    text: &str,
+    opts: &ReadOptions,
+    visit: Visit<'_>,
+) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => read(text, opts).map(Some),
+        Visit::Runs(each) => stream(text, opts, each),
+    }
+}
+
 /// Reads one record: every move resolved on the board, or, with
 /// `--no-validate`, kept as its text claims it.
 pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
@@ -577,7 +591,7 @@ pub fn lexed_fast(text: &str) -> bool {
 /// typed ([`container::kept::OpenLines`]); each run's setup is the
 /// position before it, from which it is spelled and drawn. `Ok(None)`
 /// where the fast lexer does not take the record.
-pub fn stream(
+fn stream(
     text: &str,
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
