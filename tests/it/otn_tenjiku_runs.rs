@@ -197,7 +197,11 @@ fn tafl_game(preset: &str, data: &[u8], full: bool) -> String {
 
 /// A tafl record as an OpenTafl record, written whole by kifu.
 fn as_otn(tafl: &str) -> String {
-    let parsed = (by_name("tafl").unwrap().read.unwrap())(tafl, &ReadOptions::default())
+    let parsed = by_name("tafl")
+        .unwrap()
+        .read
+        .unwrap()
+        .game(tafl, &ReadOptions::default())
         .unwrap_or_else(|e| panic!("{e:?}\n{tafl}"));
     let mut otn = String::new();
     (by_name("otn").unwrap().write.unwrap())(&parsed.game, &WriteOptions::default(), &mut otn)
@@ -384,7 +388,11 @@ fn legal_tenjiku_games_are_written_the_same_streamed_as_whole() {
     for seed in 0..games {
         let (text, r) = tenjiku_game(&bytes(seed, 300));
         rare += r;
-        let read = (by_name("tenjiku").unwrap().read.unwrap())(&text, &ReadOptions::default());
+        let read = by_name("tenjiku")
+            .unwrap()
+            .read
+            .unwrap()
+            .game(&text, &ReadOptions::default());
         assert!(read.is_ok(), "{read:?}\n{text}");
         assert_streams_to(
             "tenjiku",

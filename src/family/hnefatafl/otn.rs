@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use pest::iterators::Pair;
 use pest::Parser;
 
-use crate::codec::{Visit, line_col, Oversize, Parsed, ReadOptions, Scan, Skip};
+use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, Visit};
 use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::any::{Move, Variant};
@@ -334,11 +334,7 @@ impl Head {
 /// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
 /// point of the registry's reader): into the game ([`Visit::Game`], the
 /// whole read, [`read`]), or a run at a time ([`Visit::Runs`]).
-pub fn walk(
-    text: &str,
-    opts: &ReadOptions,
-    visit: Visit<'_>,
-) -> Result<Option<Parsed>, Problem> {
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
     match visit {
         Visit::Game => read(text, opts).map(Some),
         Visit::Runs(each) => stream(text, opts, each),

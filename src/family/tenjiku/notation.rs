@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use pest::Parser;
 
-use crate::codec::{Visit, Parsed, ReadOptions, WriteOptions};
+use crate::codec::{Parsed, ReadOptions, Visit, WriteOptions};
 use crate::container::{self, MoveText, Notation, Start, Style};
 use crate::error::Kind;
 use crate::error::Problem;
@@ -450,11 +450,7 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Claim, Problem> {
 /// Reads one record by the walk ([`crate::codec::StreamFn`], the one entry
 /// point of the registry's reader): into the game ([`Visit::Game`], the
 /// whole read, [`read`]), or a run at a time ([`Visit::Runs`]).
-pub fn walk(
-    text: &str,
-    opts: &ReadOptions,
-    visit: Visit<'_>,
-) -> Result<Option<Parsed>, Problem> {
+pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
     match visit {
         Visit::Game => read(text, opts).map(Some),
         Visit::Runs(each) => stream(text, opts, each),
