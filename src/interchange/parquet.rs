@@ -2,8 +2,8 @@
 //! `games.parquet`, `tags.parquet` and `moves.parquet` (written only).
 //!
 //! The rows are the csv tables' own: the writer is
-//! [`rows::write_typed`], whose typed rows (`rows::typed_spans`)
-//! [`ParquetSink`] puts in their tables' columns with the same key
+//! [`rows::write_typed`], whose typed rows (a game's columns, read by
+//! `rows::Typed`) [`ParquetSink`] adds to their tables' columns with the same key
 //! (`csv::GameIds`), so both have one set of columns
 //! (`rows::columns`, `fen` among them with `--to-opt fen=true`).
 //! Each column is typed from its kind: integers as `INT64`, booleans as
@@ -34,7 +34,7 @@ use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 use crate::codec::{Folder, Games, Origin, Oversize, Scan, Tables, WriteOptions};
 use crate::error::Error;
 use crate::interchange::csv;
-use crate::interchange::rows::{self, columns, Column, Kind, TABLES};
+use crate::interchange::rows::{self, columns, Column, Kind, Typed};
 use crate::output::{OutFile, Output};
 
 /// The table files of a folder, in the order of [`TABLES`].
@@ -146,17 +146,28 @@ enum Values {
     Int(Vec<i64>),
     /// `BOOLEAN`.
     Bool(Vec<bool>),
-    /// UTF-8 strings: where each is in the row group's text
-    /// ([`Table::text`]; no copy of each value).
+    /// UTF-8 strings: where each is in the column's text
+    /// ([`Filling::data`]; no copy of each value).
     Text(Vec<Span>),
 }
 
-/// Where a value is in a row group's text: its start and end.
+/// Where a value is in a column's text: its start and end.
 type Span = (u32, u32);
+
+/// A key of a game's rows, which the sink gives (`rows::KEYS`): its
+/// `game_id`, and for the games row its source and index.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Text(&'a str),
+    Int(i64),
+}
 
 /// One column being filled.
 struct Filling {
     values: Values,
+    /// A text column's values, one after another (a game's column copied
+    /// at once).
+    data: Vec<u8>,
     /// Definition levels, for a column that may be NULL.
     levels: Option<Vec<i16>>,
     /// How its chunks are written: by kifu ([`TextChunks`]), through a
@@ -181,17 +192,17 @@ impl Filling {
                 Kind::Boolean => Values::Bool(Vec::new()),
                 Kind::Text | Kind::Json => Values::Text(Vec::new()),
             },
+            data: Vec::new(),
             levels: (!not_null).then(Vec::new),
             own,
         }
     }
 
-    /// Writes the column's values, spans of `text`, as a chunk of kifu's
-    /// own ([`TextChunks`]) into `group` and empties it; `false` where it
-    /// is not such a column.
+    /// Writes the column's values as a chunk of kifu's own
+    /// ([`TextChunks`]) into `group` and empties it; `false` where it is
+    /// not such a column.
     fn write_own(
         &mut self,
-        text: &[u8],
         chunks: &mut TextChunks,
         descr: &ColumnDescPtr,
         group: &mut parquet::file::writer::SerializedRowGroupWriter<'_, OutFile>,
@@ -200,7 +211,7 @@ impl Filling {
             return Ok(false);
         };
         let column = TextColumn {
-            text,
+            text: &self.data,
             spans,
             levels: self.levels.as_deref(),
             dictionary: matches!(own, Own::Dictionary),
@@ -208,43 +219,112 @@ impl Filling {
         let (bytes, close) = chunks.chunk(descr.clone(), &column)?;
         group.append_column(&bytes, close)?;
         spans.clear();
+        self.data.clear();
         if let Some(l) = &mut self.levels {
             l.clear();
         }
         Ok(true)
     }
 
-    /// Adds a value (`None`: NULL), where it is in `text`; `None` where
-    /// the value is not of the column's type or a NULL where the column
-    /// has none (a bug).
-    #[inline]
-    fn push(&mut self, text: &[u8], span: Option<Span>) -> Option<()> {
-        let Some((start, end)) = span else {
-            self.levels.as_mut()?.push(0);
-            return Some(());
-        };
+    /// Adds `n` rows of the value `key`; `None` where it is not of the
+    /// column's type (a bug).
+    fn key(&mut self, key: Key<'_>, n: usize) -> Option<()> {
         if let Some(levels) = &mut self.levels {
-            levels.push(1);
+            levels.extend(std::iter::repeat_n(1, n));
         }
-        match &mut self.values {
-            Values::Text(spans) => spans.push((start, end)),
-            Values::Int(values) => values.push(parse_int(text.get(start as usize..end as usize)?)?),
-            Values::Bool(values) => values.push(match text.get(start as usize..end as usize)? {
-                b"1" => true,
-                b"0" => false,
-                _ => return None,
-            }),
+        match (&mut self.values, key) {
+            (Values::Text(spans), Key::Text(v)) => {
+                let start = self.data.len();
+                self.data.extend_from_slice(v.as_bytes());
+                let span = (u32::try_from(start).ok()?, u32::try_from(self.data.len()).ok()?);
+                spans.extend(std::iter::repeat_n(span, n));
+            }
+            (Values::Int(values), Key::Int(v)) => values.extend(std::iter::repeat_n(v, n)),
+            _ => return None,
         }
         Some(())
     }
 
-    /// Writes the column's values (text values spans of `text`) and
+    /// Adds a game's `n` values of the column, read from `typed` (its
+    /// codes, then for text its values' text, copied at once); gives the
+    /// bytes of text added and 8 for each value not NULL (a row group's
+    /// size, [`ROW_GROUP_BYTES`]). A NULL where the column has none, or a code
+    /// of no value of its type, is an error (a bug).
+    fn read(&mut self, typed: &mut Typed<'_>, n: usize, name: &str) -> io::Result<usize> {
+        let Filling {
+            values,
+            data,
+            levels,
+            ..
+        } = self;
+        // Whether a value is NULL where the column has none, or of no
+        // value of its type.
+        let mut bad = false;
+        let before = levels.as_ref().map_or(0, Vec::len);
+        let nulls = |levels: &Option<Vec<i16>>| {
+            levels.as_ref().map_or(0, |l| l[before..].iter().filter(|&&l| l == 0).count())
+        };
+        // A value's definition level; `false` for a NULL where the column
+        // has none.
+        let level = |levels: &mut Option<Vec<i16>>, c: u64| match levels {
+            Some(l) => {
+                l.push(i16::from(c != 0));
+                true
+            }
+            None => c != 0,
+        };
+        let added = match values {
+            Values::Int(v) => {
+                typed.codes(n, |c| {
+                    bad |= !level(levels, c);
+                    if c != 0 {
+                        v.push(rows::unzigzag(c - 1));
+                    }
+                })?;
+                0
+            }
+            Values::Bool(v) => {
+                typed.codes(n, |c| {
+                    bad |= !level(levels, c);
+                    match c {
+                        0 => {}
+                        1 | 2 => v.push(c == 2),
+                        _ => bad = true,
+                    }
+                })?;
+                0
+            }
+            Values::Text(spans) => {
+                let base = data.len();
+                let mut end = base;
+                typed.codes(n, |c| {
+                    bad |= !level(levels, c);
+                    if c != 0 {
+                        let len = (c - 1) as usize;
+                        spans.push((end as u32, (end + len) as u32));
+                        end += len;
+                    }
+                })?;
+                if u32::try_from(end).is_err() {
+                    return Err(io::Error::other(
+                        "a row group's column past 4 GiB (its rows are written at 8 MiB)",
+                    ));
+                }
+                data.extend_from_slice(typed.text(end - base)?.as_bytes());
+                end - base
+            }
+        };
+        match bad {
+            true => Err(rows::bug(&format!(
+                "`{name}` holds a value not of its type, or NULL where it has none"
+            ))),
+            false => Ok(added + 8 * (n - nulls(levels))),
+        }
+    }
+
+    /// Writes the column's values (through the crate's column writer) and
     /// empties it.
-    fn write(
-        &mut self,
-        text: &Bytes,
-        writer: &mut ColumnWriter<'_>,
-    ) -> parquet::errors::Result<()> {
+    fn write(&mut self, writer: &mut ColumnWriter<'_>) -> parquet::errors::Result<()> {
         let levels = self.levels.as_deref();
         match (&mut self.values, writer) {
             (Values::Int(v), ColumnWriter::Int64ColumnWriter(w)) => {
@@ -256,7 +336,8 @@ impl Filling {
                 v.clear();
             }
             (Values::Text(spans), ColumnWriter::ByteArrayColumnWriter(w)) => {
-                // Each value a slice of the one text, shared.
+                // Each value a slice of the column's one text, shared.
+                let text = Bytes::from(std::mem::take(&mut self.data));
                 let values: Vec<ByteArray> = spans
                     .iter()
                     .map(|&(start, end)| ByteArray::from(text.slice(start as usize..end as usize)))
@@ -275,29 +356,6 @@ impl Filling {
         }
         Ok(())
     }
-}
-
-/// A whole number as the typed rows write it (decimal, `-` before a
-/// negative one); `None` for any other text.
-#[inline]
-fn parse_int(v: &[u8]) -> Option<i64> {
-    let (negative, digits) = match v.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, v),
-    };
-    // Up to 18 digits cannot overflow; longer ones are rare.
-    if digits.is_empty() || digits.len() > 18 {
-        return std::str::from_utf8(v).ok()?.parse().ok();
-    }
-    let mut n = 0i64;
-    for &d in digits {
-        let d = d.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        n = n * 10 + i64::from(d);
-    }
-    Some(if negative { -n } else { n })
 }
 
 /// A text column's chunk written by kifu, not by the crate's column
@@ -819,14 +877,6 @@ fn own(table: usize, name: &str, kind: Kind) -> Option<Own> {
     }
 }
 
-/// The error of a value not of its column's type, or a NULL where the
-/// column has none (a bug).
-fn not_its_type(column: &str, value: Option<&str>) -> io::Error {
-    io::Error::other(format!(
-        "`{column}` holds {value:?}, not what its type says (a bug)"
-    ))
-}
-
 /// One table being written.
 struct Table {
     writer: SerializedFileWriter<OutFile>,
@@ -838,10 +888,6 @@ struct Table {
     schema: &'static [Column],
     /// The table, as an index of [`TABLES`].
     table: usize,
-    /// The text of the row group's rows, each row's keys and values one
-    /// after another: its text values are spans of it (a row copied at
-    /// once, not a value at a time).
-    text: Vec<u8>,
     rows: usize,
     bytes: usize,
 }
@@ -863,74 +909,39 @@ impl Table {
             chunks: TextChunks::new()?,
             schema: columns,
             table,
-            text: Vec::new(),
             rows: 0,
             bytes: 0,
         })
     }
 
-    /// Adds a row: its `keys` (the game's id, and for the games row its
-    /// source and index), then its values, spans of `text` (`None`: NULL;
-    /// [`rows::typed_spans`]) within `row`; writes a row group when one
-    /// is full.
-    fn push(
-        &mut self,
-        keys: &[&str],
-        text: &str,
-        row: (usize, usize),
-        spans: &[Option<(usize, usize)>],
-    ) -> io::Result<()> {
-        let Table {
-            columns,
-            text: kept,
-            schema,
-            ..
-        } = self;
-        if keys.len() + spans.len() != columns.len() {
-            return Err(io::Error::other(format!(
-                "a {} row of {} columns where it has {} (a bug)",
-                TABLES[self.table],
-                keys.len() + spans.len(),
-                columns.len()
-            )));
+    /// Adds a game's rows of this table, read from `typed` (their count,
+    /// then each column's values after the keys: `rows::Typed`), each
+    /// with the `keys` (the game's id, and for the games row its source
+    /// and index); writes a row group when one is full.
+    fn rows(&mut self, keys: &[Key<'_>], typed: &mut Typed<'_>) -> io::Result<()> {
+        let n = usize::try_from(typed.code()?).map_err(|_| rows::bug("rows past counting"))?;
+        if n == 0 {
+            return Ok(());
         }
-        let start = kept.len();
-        for key in keys {
-            kept.extend_from_slice(key.as_bytes());
-        }
-        let at = kept.len();
-        kept.extend_from_slice(text.as_bytes().get(row.0..row.1).unwrap_or_default());
-        if u32::try_from(kept.len()).is_err() {
-            return Err(io::Error::other(
-                "a row group's text past 4 GiB (its rows are written at 8 MiB)",
-            ));
-        }
+        let at = keys.len().min(self.columns.len());
+        let (keyed, rest) = self.columns.split_at_mut(at);
         // Each value's bytes and 8 more (its place), as a row group's
-        // size is counted.
+        // size is counted (NULLs nothing).
         let mut bytes = 0;
-        let mut key_at = start;
-        for (n, (column, key)) in columns.iter_mut().zip(keys).enumerate() {
-            let span = (key_at as u32, (key_at + key.len()) as u32);
-            key_at += key.len();
-            bytes += key.len() + 8;
-            if column.push(kept, Some(span)).is_none() {
-                return Err(not_its_type(schema[n].0, Some(key)));
+        for ((column, key), c) in keyed.iter_mut().zip(keys).zip(self.schema) {
+            bytes += match key {
+                Key::Text(k) => (k.len() + 8) * n,
+                Key::Int(_) => 8 * n,
+            };
+            if column.key(*key, n).is_none() {
+                return Err(rows::bug(&format!("the key `{}` not of its type", c.0)));
             }
         }
-        let columns = columns.iter_mut().enumerate().skip(keys.len()).zip(spans);
-        for ((n, column), span) in columns {
-            let span = span.map(|(a, b)| ((a - row.0 + at) as u32, (b - row.0 + at) as u32));
-            if let Some((a, b)) = span {
-                bytes += (b - a) as usize + 8;
-            }
-            if column.push(kept, span).is_none() {
-                let value =
-                    span.map(|(a, b)| String::from_utf8_lossy(&kept[a as usize..b as usize]));
-                return Err(not_its_type(schema[n].0, value.as_deref()));
-            }
+        for (column, c) in rest.iter_mut().zip(&self.schema[keys.len()..]) {
+            bytes += column.read(typed, n, c.0)?;
         }
         self.bytes += bytes;
-        self.rows += 1;
+        self.rows += n;
         if self.rows >= ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES {
             self.flush()?;
         }
@@ -942,14 +953,10 @@ impl Table {
         if self.rows == 0 {
             return Ok(());
         }
-        // The row group's text, shared by the values the crate's column
-        // writer takes; the next one's starts as large.
-        let size = self.text.len();
-        let text = Bytes::from(std::mem::replace(&mut self.text, Vec::with_capacity(size)));
         let mut group = self.writer.next_row_group().map_err(io::Error::other)?;
         for (column, descr) in self.columns.iter_mut().zip(&self.descrs) {
             if column
-                .write_own(&text, &mut self.chunks, descr, &mut group)
+                .write_own(&mut self.chunks, descr, &mut group)
                 .map_err(io::Error::other)?
             {
                 continue;
@@ -958,9 +965,7 @@ impl Table {
                 .next_column()
                 .map_err(io::Error::other)?
                 .ok_or_else(|| io::Error::other("more columns than the schema's (a bug)"))?;
-            column
-                .write(&text, writer.untyped())
-                .map_err(io::Error::other)?;
+            column.write(writer.untyped()).map_err(io::Error::other)?;
             writer.close().map_err(io::Error::other)?;
         }
         group.close().map_err(io::Error::other)?;
@@ -975,9 +980,9 @@ impl Table {
     }
 }
 
-/// The parquet tables of a run: each typed row of a game (as
-/// [`rows::write_typed`] gives them) goes to its table, after its game's
-/// key.
+/// The parquet tables of a run: the typed rows of a game (as
+/// [`rows::write_typed`] gives them, a table's columns at a time) go to
+/// their tables' columns, after its game's key.
 pub struct ParquetSink {
     tables: [Table; 3],
     name: String,
@@ -987,16 +992,26 @@ pub struct ParquetSink {
 impl Games for ParquetSink {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
         let id = self.ids.id(origin.bytes);
-        let index = origin.index.to_string();
-        let tables = &mut self.tables;
-        rows::typed_spans(text, |t, row, spans| {
-            let games = [id.as_str(), origin.source, index.as_str()];
+        let mut typed = Typed::new(text);
+        if typed.fen()? != (self.tables[MOVES].schema.len() > rows::COLUMNS[MOVES].len()) {
+            return Err(rows::bug("the fen column where the tables have none, or none where they have it"));
+        }
+        let games = [
+            Key::Text(&id),
+            Key::Text(origin.source),
+            Key::Int(origin.index as i64),
+        ];
+        for (t, table) in self.tables.iter_mut().enumerate() {
             let keys = match t {
                 0 => &games[..],
                 _ => &games[..1],
             };
-            tables[t].push(keys, text, row, spans)
-        })
+            table.rows(keys, &mut typed)?;
+        }
+        match typed.done() {
+            true => Ok(()),
+            false => Err(rows::bug("text after the tables")),
+        }
     }
 
     fn name(&self) -> &str {
@@ -1033,7 +1048,8 @@ mod tests {
         ("comments_after", Kind::Json, false),
     ];
 
-    type Rows = Vec<(String, Option<String>, Option<String>)>;
+    type Row = (String, Option<String>, Option<String>);
+    type Rows = Vec<Row>;
 
     /// Writes `rows` as a moves table of [`THREE`], reads the file back
     /// with the parquet crate's reader: its rows, and the encodings of
@@ -1043,21 +1059,22 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("t.parquet");
         let mut table = Table::new(MOVES, THREE, OutFile::create(&path).unwrap()).unwrap();
-        for (a, b, c) in rows {
-            // The row as the typed rows write it, its key given apart.
-            let mut text = String::from("2");
-            for v in [b, c] {
-                match v {
-                    None => text.push('\0'),
-                    Some(v) => {
-                        text.push('=');
-                        text.push_str(v);
-                        text.push('\0');
-                    }
+        // The rows of each key together, as a game's typed rows write
+        // them (`rows::Columns`: their count, then each column's codes
+        // and text), the key given apart.
+        for run in rows.chunk_by(|x, y| x.0 == y.0) {
+            let mut text = String::new();
+            rows::code(&mut text, run.len() as u64);
+            for column in [|r: &Row| r.1.clone(), |r: &Row| r.2.clone()] {
+                let values: Vec<Option<String>> = run.iter().map(column).collect();
+                for v in &values {
+                    rows::code(&mut text, v.as_ref().map_or(0, |v| v.len() as u64 + 1));
                 }
+                text.extend(values.into_iter().flatten());
             }
-            text.push('\n');
-            rows::typed_spans(&text, |_, row, spans| table.push(&[a], &text, row, spans)).unwrap();
+            let mut typed = Typed::new(&text);
+            table.rows(&[Key::Text(&run[0].0)], &mut typed).unwrap();
+            assert!(typed.done());
         }
         table.finish().unwrap().commit().unwrap();
         let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
