@@ -28,6 +28,7 @@ use parquet::data_type::ByteArray;
 use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
 use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
@@ -207,8 +208,22 @@ impl Filling {
         descr: &ColumnDescPtr,
         group: &mut parquet::file::writer::SerializedRowGroupWriter<'_, OutFile>,
     ) -> parquet::errors::Result<bool> {
-        let (Some(own), Values::Text(spans)) = (self.own, &mut self.values) else {
+        let Some(own) = self.own else {
             return Ok(false);
+        };
+        let Values::Text(spans) = &mut self.values else {
+            let (bytes, close) =
+                chunks.numbers(descr.clone(), &self.values, self.levels.as_deref())?;
+            group.append_column(&bytes, close)?;
+            match &mut self.values {
+                Values::Int(v) => v.clear(),
+                Values::Bool(v) => v.clear(),
+                Values::Text(_) => {}
+            }
+            if let Some(l) = &mut self.levels {
+                l.clear();
+            }
+            return Ok(true);
         };
         let column = TextColumn {
             text: &self.data,
@@ -236,7 +251,10 @@ impl Filling {
             (Values::Text(spans), Key::Text(v)) => {
                 let start = self.data.len();
                 self.data.extend_from_slice(v.as_bytes());
-                let span = (u32::try_from(start).ok()?, u32::try_from(self.data.len()).ok()?);
+                let span = (
+                    u32::try_from(start).ok()?,
+                    u32::try_from(self.data.len()).ok()?,
+                );
                 spans.extend(std::iter::repeat_n(span, n));
             }
             (Values::Int(values), Key::Int(v)) => values.extend(std::iter::repeat_n(v, n)),
@@ -261,49 +279,33 @@ impl Filling {
         // value of its type.
         let mut bad = false;
         let before = levels.as_ref().map_or(0, Vec::len);
-        let nulls = |levels: &Option<Vec<i16>>| {
-            levels.as_ref().map_or(0, |l| l[before..].iter().filter(|&&l| l == 0).count())
-        };
-        // A value's definition level; `false` for a NULL where the column
-        // has none.
-        let level = |levels: &mut Option<Vec<i16>>, c: u64| match levels {
-            Some(l) => {
-                l.push(i16::from(c != 0));
-                true
-            }
-            None => c != 0,
-        };
         let added = match values {
             Values::Int(v) => {
-                typed.codes(n, |c| {
-                    bad |= !level(levels, c);
-                    if c != 0 {
-                        v.push(rows::unzigzag(c - 1));
-                    }
+                v.reserve(n);
+                values_of(typed, n, levels, &mut bad, |c| {
+                    v.push(rows::unzigzag(c - 1))
                 })?;
                 0
             }
             Values::Bool(v) => {
-                typed.codes(n, |c| {
-                    bad |= !level(levels, c);
-                    match c {
-                        0 => {}
-                        1 | 2 => v.push(c == 2),
-                        _ => bad = true,
-                    }
+                v.reserve(n);
+                // 1 false, 2 true.
+                let mut wrong = false;
+                values_of(typed, n, levels, &mut bad, |c| {
+                    wrong |= c > 2;
+                    v.push(c == 2);
                 })?;
+                bad |= wrong;
                 0
             }
             Values::Text(spans) => {
                 let base = data.len();
                 let mut end = base;
-                typed.codes(n, |c| {
-                    bad |= !level(levels, c);
-                    if c != 0 {
-                        let len = (c - 1) as usize;
-                        spans.push((end as u32, (end + len) as u32));
-                        end += len;
-                    }
+                spans.reserve(n);
+                values_of(typed, n, levels, &mut bad, |c| {
+                    let len = (c - 1) as usize;
+                    spans.push((end as u32, (end + len) as u32));
+                    end += len;
                 })?;
                 if u32::try_from(end).is_err() {
                     return Err(io::Error::other(
@@ -314,11 +316,14 @@ impl Filling {
                 end - base
             }
         };
+        let nulls = levels
+            .as_ref()
+            .map_or(0, |l| l[before..].iter().filter(|&&l| l == 0).count());
         match bad {
             true => Err(rows::bug(&format!(
                 "`{name}` holds a value not of its type, or NULL where it has none"
             ))),
-            false => Ok(added + 8 * (n - nulls(levels))),
+            false => Ok(added + 8 * (n - nulls)),
         }
     }
 
@@ -355,6 +360,34 @@ impl Filling {
             l.clear();
         }
         Ok(())
+    }
+}
+
+/// Reads `n` codes of a column from `typed`: each value's (not 0) to
+/// `value`, its definition level (1 a value, 0 NULL) to `levels` where
+/// the column has them, `bad` set for a NULL where it has none.
+#[inline]
+fn values_of(
+    typed: &mut Typed<'_>,
+    n: usize,
+    levels: &mut Option<Vec<i16>>,
+    bad: &mut bool,
+    mut value: impl FnMut(u64),
+) -> io::Result<()> {
+    match levels {
+        Some(l) => {
+            l.reserve(n);
+            typed.codes(n, |c| {
+                l.push(i16::from(c != 0));
+                if c != 0 {
+                    value(c);
+                }
+            })
+        }
+        None => typed.codes(n, |c| match c {
+            0 => *bad = true,
+            c => value(c),
+        }),
     }
 }
 
@@ -459,6 +492,24 @@ fn short_key(v: &[u8]) -> Option<u128> {
     Some(u128::from(low) | (u128::from(high) << 64))
 }
 
+/// [`short_key`] of `text[start..end]`: a value of at most 8 bytes with
+/// 8 bytes of `text` from its start read as one word, its bytes past the
+/// value masked off.
+#[inline]
+fn short_key_in(text: &[u8], start: usize, end: usize) -> Option<u128> {
+    let n = end - start;
+    match text.get(start..start + 8) {
+        Some(word) if n <= 8 => {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(word);
+            let word = u64::from_le_bytes(w);
+            let mask = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
+            Some(u128::from(word & mask))
+        }
+        _ => short_key(&text[start..end]),
+    }
+}
+
 impl<'d> Distinct<'d> {
     /// The slot of a short key in a table of `len` slots (a power of two).
     fn slot(key: u128, len: usize) -> usize {
@@ -542,18 +593,44 @@ fn bit_packed<T: Copy + Into<i64>>(out: &mut Vec<u8>, values: &[T], width: u32) 
     for run in values.chunks(63 * 8) {
         let groups = run.len().div_ceil(8);
         varint(out, ((groups as u64) << 1) | 1);
+        let start = out.len();
+        pack(out, run.iter().map(|&v| v.into() as u64), width);
+        // The last group's missing values are zeros: zero bits.
+        out.resize(start + groups * width as usize, 0);
+    }
+}
+
+/// Appends `values` `width` bits each (at most 64), the first in the
+/// lowest bits, the last byte filled with zeros.
+#[inline]
+fn pack(out: &mut Vec<u8>, values: impl Iterator<Item = u64>, width: u32) {
+    if width <= 32 {
+        // Four bytes written at a time from a word.
         let (mut acc, mut bits) = (0u64, 0u32);
-        for k in 0..groups * 8 {
-            let v = run.get(k).map_or(0, |&v| v.into() as u64);
+        for v in values {
             acc |= v << bits;
             bits += width;
-            while bits >= 8 {
-                out.push(acc as u8);
-                acc >>= 8;
-                bits -= 8;
+            if bits >= 32 {
+                out.extend_from_slice(&(acc as u32).to_le_bytes());
+                acc >>= 32;
+                bits -= 32;
             }
         }
+        out.extend_from_slice(&acc.to_le_bytes()[..bits.div_ceil(8) as usize]);
+        return;
     }
+    let (mut acc, mut bits) = (0u128, 0u32);
+    for v in values {
+        acc |= u128::from(v) << bits;
+        bits += width;
+        if bits >= 64 {
+            out.extend_from_slice(&(acc as u64).to_le_bytes());
+            acc >>= 64;
+            bits -= 64;
+        }
+    }
+    let tail = bits.div_ceil(8) as usize;
+    out.extend_from_slice(&(acc as u64).to_le_bytes()[..tail]);
 }
 
 /// Appends `values` in Parquet's RLE / bit-packing hybrid encoding,
@@ -610,22 +687,27 @@ impl TextChunks {
     fn dictionary<'d>(&mut self, column: &TextColumn<'d>) -> Option<Vec<&'d [u8]>> {
         let mut distinct = Distinct::default();
         self.indices.clear();
-        // The short value before and its index.
-        let mut last: Option<(u128, u32)> = None;
-        for &(start, end) in column.spans {
-            let value = &column.text[start as usize..end as usize];
-            let key = short_key(value);
-            // A value as the row's before (a game's `game_id` on each of
-            // its moves rows) is not looked up again.
-            if let Some((_, index)) = last.filter(|l| Some(l.0) == key) {
+        // The value before: its place, its short key and its index.
+        let mut last: Option<(Span, Option<u128>, u32)> = None;
+        for &span in column.spans {
+            // The same place as the row's before (a game's `game_id` on
+            // each of its moves rows): the same value, not looked at.
+            if let Some((_, _, index)) = last.filter(|l| l.0 == span) {
                 self.indices.push(index);
                 continue;
             }
-            let index = distinct.index(value, key);
+            let (start, end) = (span.0 as usize, span.1 as usize);
+            let key = short_key_in(column.text, start, end);
+            // A value as the row's before is not looked up again.
+            if let Some((_, _, index)) = last.filter(|l| key.is_some() && l.1 == key) {
+                self.indices.push(index);
+                continue;
+            }
+            let index = distinct.index(&column.text[start..end], key);
             if distinct.bytes > DICTIONARY_BYTES {
                 return None;
             }
-            last = key.map(|k| (k, index));
+            last = Some((span, key, index));
             self.indices.push(index);
         }
         Some(distinct.values)
@@ -649,15 +731,87 @@ impl TextChunks {
         descr: ColumnDescPtr,
         column: &TextColumn<'_>,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
-        let rows = column.levels.map_or(column.spans.len(), <[i16]>::len);
         let dictionary = match column.dictionary && !column.spans.is_empty() {
             true => self.dictionary(column),
             false => None,
         };
+        let body = match &dictionary {
+            Some(distinct) => Body::Indices {
+                indices: std::mem::take(&mut self.indices),
+                width: u32::BITS - (distinct.len() as u32).saturating_sub(1).leading_zeros(),
+                spans: column.spans,
+            },
+            None => Body::Text {
+                text: column.text,
+                spans: column.spans,
+            },
+        };
+        let chunk = self.pages(descr, column.levels, dictionary.as_deref(), &body, None);
+        if let Body::Indices { indices, .. } = body {
+            self.indices = indices;
+        }
+        chunk
+    }
+
+    /// The column chunk of whole numbers (`DELTA_BINARY_PACKED`) or of
+    /// booleans (`PLAIN`), with their minimum, maximum and NULLs as its
+    /// statistics, as [`TextChunks::chunk`] gives it.
+    fn numbers(
+        &mut self,
+        descr: ColumnDescPtr,
+        values: &Values,
+        levels: Option<&[i16]>,
+    ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+        let nulls = levels.map_or(0, |l| l.iter().filter(|&&l| l == 0).count()) as u64;
+        let (body, statistics) = match values {
+            Values::Int(v) => (
+                Body::Int(v),
+                Statistics::int64(
+                    v.iter().min().copied(),
+                    v.iter().max().copied(),
+                    None,
+                    Some(nulls),
+                    false,
+                ),
+            ),
+            Values::Bool(v) => (
+                Body::Bool(v),
+                Statistics::boolean(
+                    v.first().map(|_| v.iter().all(|&b| b)),
+                    v.first().map(|_| v.iter().any(|&b| b)),
+                    None,
+                    Some(nulls),
+                    false,
+                ),
+            ),
+            Values::Text(_) => {
+                return Err(parquet::errors::ParquetError::General(
+                    "text written as numbers (a bug)".to_string(),
+                ))
+            }
+        };
+        self.pages(descr, levels, None, &body, Some(statistics))
+    }
+
+    /// The column chunk of `body`'s values (`levels`: a definition level a
+    /// row where the column may be NULL): its dictionary page where there
+    /// is a `dictionary`, its data pages ([`PAGE_ROWS`], [`PAGE_BYTES`]),
+    /// each compressed, and its metadata.
+    fn pages(
+        &mut self,
+        descr: ColumnDescPtr,
+        levels: Option<&[i16]>,
+        dictionary: Option<&[&[u8]]>,
+        body: &Body<'_>,
+        statistics: Option<Statistics>,
+    ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+        let values = body.len();
+        let rows = levels.map_or(values, <[i16]>::len);
         let mut sink = TrackedWrite::new(Vec::new());
         let mut pages = SerializedPageWriter::new(&mut sink);
         let mut stats = Vec::new();
         let (mut compressed, mut uncompressed) = (0, 0);
+        let data_encoding = body.encoding();
         let mut add = |spec: &parquet::column::page::PageWriteSpec, stats: &mut Vec<_>| {
             compressed += spec.compressed_size;
             uncompressed += spec.uncompressed_size;
@@ -667,8 +821,8 @@ impl TextChunks {
                 }) if *page_type == spec.page_type => *count += 1,
                 _ => stats.push(PageEncodingStats {
                     page_type: spec.page_type,
-                    encoding: match (spec.page_type, &dictionary) {
-                        (PageType::DATA_PAGE, Some(_)) => Encoding::RLE_DICTIONARY,
+                    encoding: match spec.page_type {
+                        PageType::DATA_PAGE => data_encoding,
                         _ => Encoding::PLAIN,
                     },
                     count: 1,
@@ -676,27 +830,23 @@ impl TextChunks {
             }
         };
         let mut dictionary_at = None;
-        let width = match &dictionary {
-            Some(distinct) => {
-                self.page.clear();
-                for value in distinct {
-                    self.page
-                        .extend_from_slice(&(value.len() as u32).to_le_bytes());
-                    self.page.extend_from_slice(value);
-                }
-                let n = distinct.len() as u32;
-                let spec = self.put(&mut pages, |buf| Page::DictionaryPage {
-                    buf,
-                    num_values: n,
-                    encoding: Encoding::PLAIN,
-                    is_sorted: false,
-                })?;
-                dictionary_at = Some(spec.offset as i64);
-                add(&spec, &mut stats);
-                u32::BITS - n.saturating_sub(1).leading_zeros()
+        if let Some(distinct) = dictionary {
+            self.page.clear();
+            for value in distinct {
+                self.page
+                    .extend_from_slice(&(value.len() as u32).to_le_bytes());
+                self.page.extend_from_slice(value);
             }
-            None => 0,
-        };
+            let n = distinct.len() as u32;
+            let spec = self.put(&mut pages, |buf| Page::DictionaryPage {
+                buf,
+                num_values: n,
+                encoding: Encoding::PLAIN,
+                is_sorted: false,
+            })?;
+            dictionary_at = Some(spec.offset as i64);
+            add(&spec, &mut stats);
+        }
         let mut data_at = None;
         // Where each data page is, for the file's offset index (which the
         // crate's column writer gives every column).
@@ -705,44 +855,20 @@ impl TextChunks {
         let (mut row, mut value) = (0, 0);
         while row < rows || data_at.is_none() {
             // The rows of this page, and the values among them.
-            let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
-            while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
-                if column.levels.is_none_or(|l| l[end_row] == 1) {
-                    let (start, end) = column.spans[end_value];
-                    bytes += (end - start) as usize + 4;
-                    end_value += 1;
-                }
-                end_row += 1;
-            }
+            let (end_row, end_value) = body.page(levels, rows, row, value);
             self.page.clear();
-            if let Some(levels) = column.levels {
+            if let Some(levels) = levels {
                 self.page.extend_from_slice(&[0; 4]);
                 rle_hybrid(&mut self.page, &levels[row..end_row], 1);
                 let n = (self.page.len() - 4) as u32;
                 self.page[..4].copy_from_slice(&n.to_le_bytes());
             }
-            let encoding = match dictionary {
-                Some(_) => {
-                    self.page.push(width as u8);
-                    let indices = std::mem::take(&mut self.indices);
-                    rle_hybrid(&mut self.page, &indices[value..end_value], width);
-                    self.indices = indices;
-                    Encoding::RLE_DICTIONARY
-                }
-                None => {
-                    for &(start, end) in &column.spans[value..end_value] {
-                        self.page.extend_from_slice(&(end - start).to_le_bytes());
-                        self.page
-                            .extend_from_slice(&column.text[start as usize..end as usize]);
-                    }
-                    Encoding::PLAIN
-                }
-            };
+            body.encode(&mut self.page, value..end_value);
             let n = (end_row - row) as u32;
             let spec = self.put(&mut pages, |buf| Page::DataPage {
                 buf,
                 num_values: n,
-                encoding,
+                encoding: data_encoding,
                 def_level_encoding: Encoding::RLE,
                 rep_level_encoding: Encoding::RLE,
                 statistics: None,
@@ -757,11 +883,11 @@ impl TextChunks {
             (row, value) = (end_row, end_value);
         }
         let mut encodings = vec![Encoding::PLAIN, Encoding::RLE];
-        if dictionary.is_some() {
-            encodings.push(Encoding::RLE_DICTIONARY);
+        if data_encoding != Encoding::PLAIN {
+            encodings.push(data_encoding);
         }
         let level = ZstdLevel::try_new(ZSTD_LEVEL)?;
-        let metadata = ColumnChunkMetaData::builder(descr)
+        let mut metadata = ColumnChunkMetaData::builder(descr)
             .set_compression(Compression::ZSTD(level))
             .set_encodings(encodings)
             .set_page_encoding_stats(stats)
@@ -769,8 +895,11 @@ impl TextChunks {
             .set_total_uncompressed_size(uncompressed as i64)
             .set_num_values(rows as i64)
             .set_data_page_offset(data_at.unwrap_or_default())
-            .set_dictionary_page_offset(dictionary_at)
-            .build()?;
+            .set_dictionary_page_offset(dictionary_at);
+        if let Some(statistics) = statistics {
+            metadata = metadata.set_statistics(statistics);
+        }
+        let metadata = metadata.build()?;
         let bytes = Bytes::from(sink.into_inner()?);
         let close = ColumnCloseResult {
             bytes_written: bytes.len() as u64,
@@ -784,6 +913,139 @@ impl TextChunks {
             }),
         };
         Ok((bytes, close))
+    }
+}
+
+/// The values of a column chunk's data pages ([`TextChunks::pages`]).
+enum Body<'a> {
+    /// Text, `PLAIN`: each value's length and bytes.
+    Text { text: &'a [u8], spans: &'a [Span] },
+    /// Text through a dictionary: each value's index, `width` bits each.
+    Indices {
+        indices: Vec<u32>,
+        width: u32,
+        spans: &'a [Span],
+    },
+    /// Whole numbers, `DELTA_BINARY_PACKED`.
+    Int(&'a [i64]),
+    /// Booleans, `PLAIN`: a bit each.
+    Bool(&'a [bool]),
+}
+
+impl Body<'_> {
+    /// How many values (not NULL) it holds.
+    fn len(&self) -> usize {
+        match self {
+            Body::Text { spans, .. } | Body::Indices { spans, .. } => spans.len(),
+            Body::Int(v) => v.len(),
+            Body::Bool(v) => v.len(),
+        }
+    }
+
+    /// The encoding of its data pages.
+    fn encoding(&self) -> Encoding {
+        match self {
+            Body::Text { .. } | Body::Bool(_) => Encoding::PLAIN,
+            Body::Indices { .. } => Encoding::RLE_DICTIONARY,
+            Body::Int(_) => Encoding::DELTA_BINARY_PACKED,
+        }
+    }
+
+    /// Where the data page from row `row` (value `value`) of `rows` ends
+    /// (its last row and value, after them): at [`PAGE_ROWS`] rows, or
+    /// once its values take [`PAGE_BYTES`] `PLAIN` (text; a page of
+    /// numbers or flags is far smaller).
+    fn page(
+        &self,
+        levels: Option<&[i16]>,
+        rows: usize,
+        row: usize,
+        value: usize,
+    ) -> (usize, usize) {
+        let spans = match self {
+            Body::Text { spans, .. } | Body::Indices { spans, .. } => spans,
+            Body::Int(_) | Body::Bool(_) => {
+                let end = rows.min(row + PAGE_ROWS);
+                let values = levels.map_or(end - row, |l| {
+                    l[row..end].iter().filter(|&&l| l == 1).count()
+                });
+                return (end, value + values);
+            }
+        };
+        let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
+        while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
+            if levels.is_none_or(|l| l[end_row] == 1) {
+                let (start, end) = spans[end_value];
+                bytes += (end - start) as usize + 4;
+                end_value += 1;
+            }
+            end_row += 1;
+        }
+        (end_row, end_value)
+    }
+
+    /// Appends the values `range` encoded, as a data page holds them.
+    fn encode(&self, out: &mut Vec<u8>, range: std::ops::Range<usize>) {
+        match self {
+            Body::Text { text, spans } => {
+                for &(start, end) in &spans[range] {
+                    out.extend_from_slice(&(end - start).to_le_bytes());
+                    out.extend_from_slice(&text[start as usize..end as usize]);
+                }
+            }
+            Body::Indices { indices, width, .. } => {
+                out.push(*width as u8);
+                rle_hybrid(out, &indices[range], *width);
+            }
+            Body::Int(v) => delta_binary_packed(out, &v[range]),
+            Body::Bool(v) => pack(out, v[range].iter().map(|&b| u64::from(b)), 1),
+        }
+    }
+}
+
+/// Appends `values` in `DELTA_BINARY_PACKED`, as the crate's writer does:
+/// blocks of 128 differences, four miniblocks of 32 each, each miniblock's
+/// differences less the block's least bit-packed at its own width.
+fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
+    const BLOCK: usize = 128;
+    const MINIBLOCKS: usize = 4;
+    const MINI: usize = BLOCK / MINIBLOCKS;
+    varint(out, BLOCK as u64);
+    varint(out, MINIBLOCKS as u64);
+    varint(out, values.len() as u64);
+    let Some((&first, rest)) = values.split_first() else {
+        varint(out, 0);
+        return;
+    };
+    varint(out, rows::zigzag(first));
+    let mut deltas = [0u64; BLOCK];
+    let mut before = first;
+    for block in rest.chunks(BLOCK) {
+        let n = block.len();
+        let mut least = i64::MAX;
+        for (d, &v) in deltas.iter_mut().zip(block) {
+            let delta = v.wrapping_sub(before);
+            least = least.min(delta);
+            *d = delta as u64;
+            before = v;
+        }
+        varint(out, rows::zigzag(least));
+        let widths = out.len();
+        out.extend_from_slice(&[0; MINIBLOCKS]);
+        for m in 0..n.div_ceil(MINI) {
+            let mini = &mut deltas[m * MINI..(m + 1) * MINI];
+            // The values past the block's last are 0, as the padding.
+            let live = n.saturating_sub(m * MINI).min(MINI);
+            let mut most = 0u64;
+            for d in &mut mini[..live] {
+                *d = d.wrapping_sub(least as u64);
+                most |= *d;
+            }
+            mini[live..].fill(0);
+            let width = u64::BITS - most.leading_zeros();
+            out[widths + m] = width as u8;
+            pack(out, mini.iter().copied(), width);
+        }
     }
 }
 
@@ -870,10 +1132,11 @@ fn properties(table: usize, columns: &[Column]) -> Result<WriterProperties, io::
 /// the text columns with no statistics ([`properties`]), through a
 /// dictionary unless [`NO_DICTIONARY`] names them.
 fn own(table: usize, name: &str, kind: Kind) -> Option<Own> {
-    match kind == Kind::Json || (table == MOVES && kind == Kind::Text) {
-        false => None,
-        true if NO_DICTIONARY.contains(&name) => Some(Own::Plain),
-        true => Some(Own::Dictionary),
+    match kind {
+        Kind::Integer | Kind::Boolean => Some(Own::Plain),
+        Kind::Text if table != MOVES => None,
+        _ if NO_DICTIONARY.contains(&name) => Some(Own::Plain),
+        _ => Some(Own::Dictionary),
     }
 }
 
@@ -994,7 +1257,9 @@ impl Games for ParquetSink {
         let id = self.ids.id(origin.bytes);
         let mut typed = Typed::new(text);
         if typed.fen()? != (self.tables[MOVES].schema.len() > rows::COLUMNS[MOVES].len()) {
-            return Err(rows::bug("the fen column where the tables have none, or none where they have it"));
+            return Err(rows::bug(
+                "the fen column where the tables have none, or none where they have it",
+            ));
         }
         let games = [
             Key::Text(&id),
@@ -1177,6 +1442,172 @@ mod tests {
                 }
             }
         }
+    }
+
+    proptest::proptest! {
+        /// A value's short key read from the text it lies in (a word from
+        /// its start, where 8 bytes are there) is its own short key,
+        /// wherever it lies and whatever follows it.
+        #[test]
+        fn a_short_key_in_its_text_is_its_own(
+            text in proptest::collection::vec(1u8..=255, 0..40),
+            at in 0usize..40,
+            len in 0usize..20,
+        ) {
+            let start = at.min(text.len());
+            let end = (start + len).min(text.len());
+            proptest::prop_assert_eq!(
+                short_key_in(&text, start, end),
+                short_key(&text[start..end])
+            );
+        }
+    }
+
+    /// Number columns kifu writes itself ([`TextChunks::numbers`]): one
+    /// never NULL, one that may be, and booleans.
+    const NUMBERS: &[Column] = &[
+        ("seq", Kind::Integer, true),
+        ("ply", Kind::Integer, false),
+        ("is_check", Kind::Boolean, false),
+    ];
+
+    type NumberRow = (i64, Option<i64>, Option<bool>);
+
+    /// Writes `rows` as a table of [`NUMBERS`] (a game's rows at a time,
+    /// `per_game` each, as typed rows), reads them back with the parquet
+    /// crate's reader: its rows, and each column's statistics of each row
+    /// group (minimum, maximum, NULLs).
+    fn numbers_round_trip(
+        rows: &[NumberRow],
+        per_game: usize,
+    ) -> (Vec<NumberRow>, Vec<Vec<Option<Statistics>>>) {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("n.parquet");
+        let mut table = Table::new(MOVES, NUMBERS, OutFile::create(&path).unwrap()).unwrap();
+        for game in rows.chunks(per_game.max(1)) {
+            let mut text = String::new();
+            rows::code(&mut text, game.len() as u64);
+            for r in game {
+                rows::code(&mut text, rows::zigzag(r.0) + 1);
+            }
+            for r in game {
+                rows::code(&mut text, r.1.map_or(0, |v| rows::zigzag(v) + 1));
+            }
+            for r in game {
+                rows::code(&mut text, r.2.map_or(0, |b| 1 + u64::from(b)));
+            }
+            // `seq` is the key here: given apart, so written as the
+            // typed rows' first column instead.
+            let mut typed = Typed::new(&text);
+            table.rows(&[], &mut typed).unwrap();
+            assert!(typed.done());
+        }
+        table.finish().unwrap().commit().unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let stats = reader
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| {
+                g.columns()
+                    .iter()
+                    .map(|c| c.statistics().cloned())
+                    .collect()
+            })
+            .collect();
+        let back = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|row| {
+                let row = row.unwrap();
+                let f: Vec<Field> = row.get_column_iter().map(|(_, f)| f.clone()).collect();
+                let int = |f: &Field| match f {
+                    Field::Long(n) => Some(*n),
+                    Field::Null => None,
+                    other => panic!("not a number: {other:?}"),
+                };
+                let flag = match &f[2] {
+                    Field::Bool(b) => Some(*b),
+                    Field::Null => None,
+                    other => panic!("not a boolean: {other:?}"),
+                };
+                (int(&f[0]).unwrap(), int(&f[1]), flag)
+            })
+            .collect();
+        (back, stats)
+    }
+
+    /// A whole number: small ones counting up or not, and any (the
+    /// differences of the least and the greatest overflow).
+    fn number() -> impl proptest::strategy::Strategy<Value = i64> {
+        use proptest::prelude::*;
+        prop_oneof![
+            0i64..300,
+            -5i64..5,
+            // i64::MIN is no number of the tables (counts, move numbers):
+            // a code holds a zigzagged number and 1.
+            Just(i64::MIN + 1),
+            Just(i64::MAX),
+            (i64::MIN + 1)..=i64::MAX,
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Any numbers and booleans read back as they were written (past
+        /// a block of 128 and its miniblocks of 32, in games of any
+        /// size), each row group's statistics their minimum, maximum and
+        /// NULLs.
+        #[test]
+        fn any_numbers_read_back_with_their_statistics(
+            rows in proptest::collection::vec(
+                (number(), proptest::option::of(number()), proptest::option::of(proptest::bool::ANY)),
+                0..700,
+            ),
+            per_game in 1usize..200,
+        ) {
+            let (back, stats) = numbers_round_trip(&rows, per_game);
+            proptest::prop_assert_eq!(&back, &rows);
+            if rows.is_empty() {
+                return Ok(());
+            }
+            proptest::prop_assert_eq!(stats.len(), 1);
+            let ints: Vec<i64> = rows.iter().map(|r| r.0).collect();
+            let some: Vec<i64> = rows.iter().filter_map(|r| r.1).collect();
+            let flags: Vec<bool> = rows.iter().filter_map(|r| r.2).collect();
+            let want = [
+                Statistics::int64(ints.iter().min().copied(), ints.iter().max().copied(), None, Some(0), false),
+                Statistics::int64(some.iter().min().copied(), some.iter().max().copied(), None,
+                    Some((rows.len() - some.len()) as u64), false),
+                Statistics::boolean(flags.first().map(|_| flags.iter().all(|&b| b)),
+                    flags.first().map(|_| flags.iter().any(|&b| b)), None,
+                    Some((rows.len() - flags.len()) as u64), false),
+            ];
+            for (got, want) in stats[0].iter().zip(want) {
+                let got = got.as_ref().unwrap();
+                proptest::prop_assert_eq!(got.null_count_opt(), want.null_count_opt());
+                proptest::prop_assert_eq!(got.min_bytes_opt(), want.min_bytes_opt());
+                proptest::prop_assert_eq!(got.max_bytes_opt(), want.max_bytes_opt());
+            }
+        }
+    }
+
+    /// Numbers past a page (20,000 rows) and a row group (100,000) read
+    /// back.
+    #[test]
+    fn numbers_past_pages_and_row_groups_read_back() {
+        let rows: Vec<NumberRow> = (0..130_000i64)
+            .map(|i| {
+                (
+                    i,
+                    (i % 7 != 0).then_some(i % 300 - 150),
+                    (i % 5 != 0).then_some(i % 3 == 0),
+                )
+            })
+            .collect();
+        let (back, stats) = numbers_round_trip(&rows, 90);
+        assert!(back == rows);
+        assert_eq!(stats.len(), 2);
     }
 
     /// Rows past a page (20,000) and a row group (100,000), and values

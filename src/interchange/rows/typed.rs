@@ -31,7 +31,7 @@ pub(crate) fn code(out: &mut String, mut n: u64) {
 /// A whole number as an unsigned one, small either side of 0 (`0, -1, 1,
 /// -2` are `0, 1, 2, 3`).
 #[inline]
-pub(super) fn zigzag(n: i64) -> u64 {
+pub(crate) fn zigzag(n: i64) -> u64 {
     ((n << 1) ^ (n >> 63)) as u64
 }
 
