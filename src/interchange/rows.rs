@@ -10,7 +10,7 @@
 //! - typed rows, for the tables built in memory (the parquet row groups,
 //!   the Python package's columns): each table's rows as columns, each
 //!   column a code a value (NULL, a number, a flag, a text's length) and
-//!   its text values one after another ([`Columns`]; `typed::Typed` reads
+//!   its text values one after another (`Columns`; `typed::Typed` reads
 //!   them): the parquet sink takes a game's column at a time, with no
 //!   value looked for, parsed or quoted.
 //!
@@ -893,7 +893,7 @@ thread_local! {
     static GAME_COLUMNS: std::cell::RefCell<Columns> = std::cell::RefCell::new(Columns::default());
 }
 
-/// [`write()`] as typed rows ([`Columns`], read by `typed::Typed`): the
+/// [`write()`] as typed rows (`Columns`, read by `typed::Typed`): the
 /// rows of the `parquet` tables and of the Python package's, each table's
 /// a column at a time. The game is written whole: its games and tags
 /// rows, then each ply's moves row and its variations', as [`runs`]
