@@ -2,8 +2,8 @@
 //! `games.parquet`, `tags.parquet` and `moves.parquet` (written only).
 //!
 //! The rows are the csv tables' own: the writer is
-//! [`rows::write_typed`], whose typed rows (`rows::typed_spans`)
-//! [`ParquetSink`] puts in their tables' columns with the same key
+//! [`rows::write_typed`], whose typed rows (a game's columns, read by
+//! `rows::Typed`) [`ParquetSink`] adds to their tables' columns with the same key
 //! (`csv::GameIds`), so both have one set of columns
 //! (`rows::columns`, `fen` among them with `--to-opt fen=true`).
 //! Each column is typed from its kind: integers as `INT64`, booleans as
@@ -28,14 +28,18 @@ use parquet::data_type::ByteArray;
 use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
 use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
 use crate::codec::{Folder, Games, Origin, Oversize, Scan, Tables, WriteOptions};
 use crate::error::Error;
 use crate::interchange::csv;
-use crate::interchange::rows::{self, columns, Column, Kind, TABLES};
+use crate::interchange::rows::{self, columns, Column, Kind, Typed};
 use crate::output::{OutFile, Output};
+
+mod encode;
+use encode::{delta_binary_packed, pack, rle_hybrid};
 
 /// The table files of a folder, in the order of [`TABLES`].
 pub const FILES: [&str; 3] = ["games.parquet", "tags.parquet", "moves.parquet"];
@@ -146,17 +150,28 @@ enum Values {
     Int(Vec<i64>),
     /// `BOOLEAN`.
     Bool(Vec<bool>),
-    /// UTF-8 strings: where each is in the row group's text
-    /// ([`Table::text`]; no copy of each value).
+    /// UTF-8 strings: where each is in the column's text
+    /// ([`Filling::data`]; no copy of each value).
     Text(Vec<Span>),
 }
 
-/// Where a value is in a row group's text: its start and end.
+/// Where a value is in a column's text: its start and end.
 type Span = (u32, u32);
+
+/// A key of a game's rows, which the sink gives (`rows::KEYS`): its
+/// `game_id`, and for the games row its source and index.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Text(&'a str),
+    Int(i64),
+}
 
 /// One column being filled.
 struct Filling {
     values: Values,
+    /// A text column's values, one after another (a game's column copied
+    /// at once).
+    data: Vec<u8>,
     /// Definition levels, for a column that may be NULL.
     levels: Option<Vec<i16>>,
     /// How its chunks are written: by kifu ([`TextChunks`]), through a
@@ -181,26 +196,40 @@ impl Filling {
                 Kind::Boolean => Values::Bool(Vec::new()),
                 Kind::Text | Kind::Json => Values::Text(Vec::new()),
             },
+            data: Vec::new(),
             levels: (!not_null).then(Vec::new),
             own,
         }
     }
 
-    /// Writes the column's values, spans of `text`, as a chunk of kifu's
-    /// own ([`TextChunks`]) into `group` and empties it; `false` where it
-    /// is not such a column.
+    /// Writes the column's values as a chunk of kifu's own
+    /// ([`TextChunks`]) into `group` and empties it; `false` where it is
+    /// not such a column.
     fn write_own(
         &mut self,
-        text: &[u8],
         chunks: &mut TextChunks,
         descr: &ColumnDescPtr,
         group: &mut parquet::file::writer::SerializedRowGroupWriter<'_, OutFile>,
     ) -> parquet::errors::Result<bool> {
-        let (Some(own), Values::Text(spans)) = (self.own, &mut self.values) else {
+        let Some(own) = self.own else {
             return Ok(false);
         };
+        let Values::Text(spans) = &mut self.values else {
+            let (bytes, close) =
+                chunks.numbers(descr.clone(), &self.values, self.levels.as_deref())?;
+            group.append_column(&bytes, close)?;
+            match &mut self.values {
+                Values::Int(v) => v.clear(),
+                Values::Bool(v) => v.clear(),
+                Values::Text(_) => {}
+            }
+            if let Some(l) = &mut self.levels {
+                l.clear();
+            }
+            return Ok(true);
+        };
         let column = TextColumn {
-            text,
+            text: &self.data,
             spans,
             levels: self.levels.as_deref(),
             dictionary: matches!(own, Own::Dictionary),
@@ -208,43 +237,102 @@ impl Filling {
         let (bytes, close) = chunks.chunk(descr.clone(), &column)?;
         group.append_column(&bytes, close)?;
         spans.clear();
+        self.data.clear();
         if let Some(l) = &mut self.levels {
             l.clear();
         }
         Ok(true)
     }
 
-    /// Adds a value (`None`: NULL), where it is in `text`; `None` where
-    /// the value is not of the column's type or a NULL where the column
-    /// has none (a bug).
-    #[inline]
-    fn push(&mut self, text: &[u8], span: Option<Span>) -> Option<()> {
-        let Some((start, end)) = span else {
-            self.levels.as_mut()?.push(0);
-            return Some(());
-        };
+    /// Adds `n` rows of the value `key`; `None` where it is not of the
+    /// column's type (a bug).
+    fn key(&mut self, key: Key<'_>, n: usize) -> Option<()> {
         if let Some(levels) = &mut self.levels {
-            levels.push(1);
+            levels.extend(std::iter::repeat_n(1, n));
         }
-        match &mut self.values {
-            Values::Text(spans) => spans.push((start, end)),
-            Values::Int(values) => values.push(parse_int(text.get(start as usize..end as usize)?)?),
-            Values::Bool(values) => values.push(match text.get(start as usize..end as usize)? {
-                b"1" => true,
-                b"0" => false,
-                _ => return None,
-            }),
+        match (&mut self.values, key) {
+            (Values::Text(spans), Key::Text(v)) => {
+                let start = self.data.len();
+                self.data.extend_from_slice(v.as_bytes());
+                let span = (
+                    u32::try_from(start).ok()?,
+                    u32::try_from(self.data.len()).ok()?,
+                );
+                spans.extend(std::iter::repeat_n(span, n));
+            }
+            (Values::Int(values), Key::Int(v)) => values.extend(std::iter::repeat_n(v, n)),
+            _ => return None,
         }
         Some(())
     }
 
-    /// Writes the column's values (text values spans of `text`) and
+    /// Adds a game's `n` values of the column, read from `typed` (its
+    /// codes, then for text its values' text, copied at once); gives the
+    /// bytes of text added and 8 for each value not NULL (a row group's
+    /// size, [`ROW_GROUP_BYTES`]). A NULL where the column has none, or a code
+    /// of no value of its type, is an error (a bug).
+    fn read(&mut self, typed: &mut Typed<'_>, n: usize, name: &str) -> io::Result<usize> {
+        let Filling {
+            values,
+            data,
+            levels,
+            ..
+        } = self;
+        // Whether a value is NULL where the column has none, or of no
+        // value of its type.
+        let mut bad = false;
+        let before = levels.as_ref().map_or(0, Vec::len);
+        let added = match values {
+            Values::Int(v) => {
+                v.reserve(n);
+                values_of(typed, n, levels, &mut bad, |c| {
+                    v.push(rows::unzigzag(c - 1))
+                })?;
+                0
+            }
+            Values::Bool(v) => {
+                v.reserve(n);
+                // 1 false, 2 true.
+                let mut wrong = false;
+                values_of(typed, n, levels, &mut bad, |c| {
+                    wrong |= c > 2;
+                    v.push(c == 2);
+                })?;
+                bad |= wrong;
+                0
+            }
+            Values::Text(spans) => {
+                let base = data.len();
+                let mut end = base;
+                spans.reserve(n);
+                values_of(typed, n, levels, &mut bad, |c| {
+                    let len = (c - 1) as usize;
+                    spans.push((end as u32, (end + len) as u32));
+                    end += len;
+                })?;
+                if u32::try_from(end).is_err() {
+                    return Err(io::Error::other(
+                        "a row group's column past 4 GiB (its rows are written at 8 MiB)",
+                    ));
+                }
+                data.extend_from_slice(typed.text(end - base)?.as_bytes());
+                end - base
+            }
+        };
+        let nulls = levels
+            .as_ref()
+            .map_or(0, |l| l[before..].iter().filter(|&&l| l == 0).count());
+        match bad {
+            true => Err(rows::bug(&format!(
+                "`{name}` holds a value not of its type, or NULL where it has none"
+            ))),
+            false => Ok(added + 8 * (n - nulls)),
+        }
+    }
+
+    /// Writes the column's values (through the crate's column writer) and
     /// empties it.
-    fn write(
-        &mut self,
-        text: &Bytes,
-        writer: &mut ColumnWriter<'_>,
-    ) -> parquet::errors::Result<()> {
+    fn write(&mut self, writer: &mut ColumnWriter<'_>) -> parquet::errors::Result<()> {
         let levels = self.levels.as_deref();
         match (&mut self.values, writer) {
             (Values::Int(v), ColumnWriter::Int64ColumnWriter(w)) => {
@@ -256,7 +344,8 @@ impl Filling {
                 v.clear();
             }
             (Values::Text(spans), ColumnWriter::ByteArrayColumnWriter(w)) => {
-                // Each value a slice of the one text, shared.
+                // Each value a slice of the column's one text, shared.
+                let text = Bytes::from(std::mem::take(&mut self.data));
                 let values: Vec<ByteArray> = spans
                     .iter()
                     .map(|&(start, end)| ByteArray::from(text.slice(start as usize..end as usize)))
@@ -277,27 +366,32 @@ impl Filling {
     }
 }
 
-/// A whole number as the typed rows write it (decimal, `-` before a
-/// negative one); `None` for any other text.
+/// Reads `n` codes of a column from `typed`: each value's (not 0) to
+/// `value`, its definition level (1 a value, 0 NULL) to `levels` where
+/// the column has them, `bad` set for a NULL where it has none.
 #[inline]
-fn parse_int(v: &[u8]) -> Option<i64> {
-    let (negative, digits) = match v.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, v),
-    };
-    // Up to 18 digits cannot overflow; longer ones are rare.
-    if digits.is_empty() || digits.len() > 18 {
-        return std::str::from_utf8(v).ok()?.parse().ok();
-    }
-    let mut n = 0i64;
-    for &d in digits {
-        let d = d.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
+fn values_of(
+    typed: &mut Typed<'_>,
+    n: usize,
+    levels: &mut Option<Vec<i16>>,
+    bad: &mut bool,
+    mut value: impl FnMut(u64),
+) -> io::Result<()> {
+    match levels {
+        Some(l) => {
+            l.reserve(n);
+            typed.codes(n, |c| {
+                l.push(i16::from(c != 0));
+                if c != 0 {
+                    value(c);
+                }
+            })
         }
-        n = n * 10 + i64::from(d);
+        None => typed.codes(n, |c| match c {
+            0 => *bad = true,
+            c => value(c),
+        }),
     }
-    Some(if negative { -n } else { n })
 }
 
 /// A text column's chunk written by kifu, not by the crate's column
@@ -401,6 +495,24 @@ fn short_key(v: &[u8]) -> Option<u128> {
     Some(u128::from(low) | (u128::from(high) << 64))
 }
 
+/// [`short_key`] of `text[start..end]`: a value of at most 8 bytes with
+/// 8 bytes of `text` from its start read as one word, its bytes past the
+/// value masked off.
+#[inline]
+fn short_key_in(text: &[u8], start: usize, end: usize) -> Option<u128> {
+    let n = end - start;
+    match text.get(start..start + 8) {
+        Some(word) if n <= 8 => {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(word);
+            let word = u64::from_le_bytes(w);
+            let mask = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
+            Some(u128::from(word & mask))
+        }
+        _ => short_key(&text[start..end]),
+    }
+}
+
 impl<'d> Distinct<'d> {
     /// The slot of a short key in a table of `len` slots (a power of two).
     fn slot(key: u128, len: usize) -> usize {
@@ -468,60 +580,6 @@ impl<'d> Distinct<'d> {
     }
 }
 
-/// Appends an unsigned LEB128 number (the RLE runs' headers).
-fn varint(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push(n as u8 | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-/// Appends `values` as bit-packed runs of `width` bits a value, the last
-/// group of eight filled with zeros; at most 63 groups a run (a header of
-/// one byte, as parquet-mr writes them).
-fn bit_packed<T: Copy + Into<i64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
-    for run in values.chunks(63 * 8) {
-        let groups = run.len().div_ceil(8);
-        varint(out, ((groups as u64) << 1) | 1);
-        let (mut acc, mut bits) = (0u64, 0u32);
-        for k in 0..groups * 8 {
-            let v = run.get(k).map_or(0, |&v| v.into() as u64);
-            acc |= v << bits;
-            bits += width;
-            while bits >= 8 {
-                out.push(acc as u8);
-                acc >>= 8;
-                bits -= 8;
-            }
-        }
-    }
-}
-
-/// Appends `values` in Parquet's RLE / bit-packing hybrid encoding,
-/// `width` bits a value: a run of eight or more equal values as one run
-/// where the values before it fill whole groups of eight, the others
-/// bit-packed.
-fn rle_hybrid<T: Copy + PartialEq + Into<i64>>(out: &mut Vec<u8>, values: &[T], width: u32) {
-    let bytes = width.div_ceil(8) as usize;
-    let (mut literal, mut i) = (0, 0);
-    while i < values.len() {
-        let v = values[i];
-        let run = values[i..].iter().take_while(|&&x| x == v).count();
-        // The values bit-packed before a run are whole groups: the run's
-        // first values complete the last group.
-        let pad = (8 - (i - literal) % 8) % 8;
-        if run >= pad + 8 {
-            bit_packed(out, &values[literal..i + pad], width);
-            varint(out, ((run - pad) as u64) << 1);
-            out.extend_from_slice(&(v.into() as u64).to_le_bytes()[..bytes]);
-            literal = i + run;
-        }
-        i += run;
-    }
-    bit_packed(out, &values[literal..], width);
-}
-
 /// The writer of the text columns' chunks (those with no statistics: the
 /// moves table's text, every JSON column): the values of a row group are
 /// written from its one buffer, each data page made at once (the
@@ -552,22 +610,27 @@ impl TextChunks {
     fn dictionary<'d>(&mut self, column: &TextColumn<'d>) -> Option<Vec<&'d [u8]>> {
         let mut distinct = Distinct::default();
         self.indices.clear();
-        // The short value before and its index.
-        let mut last: Option<(u128, u32)> = None;
-        for &(start, end) in column.spans {
-            let value = &column.text[start as usize..end as usize];
-            let key = short_key(value);
-            // A value as the row's before (a game's `game_id` on each of
-            // its moves rows) is not looked up again.
-            if let Some((_, index)) = last.filter(|l| Some(l.0) == key) {
+        // The value before: its place, its short key and its index.
+        let mut last: Option<(Span, Option<u128>, u32)> = None;
+        for &span in column.spans {
+            // The same place as the row's before (a game's `game_id` on
+            // each of its moves rows): the same value, not looked at.
+            if let Some((_, _, index)) = last.filter(|l| l.0 == span) {
                 self.indices.push(index);
                 continue;
             }
-            let index = distinct.index(value, key);
+            let (start, end) = (span.0 as usize, span.1 as usize);
+            let key = short_key_in(column.text, start, end);
+            // A value as the row's before is not looked up again.
+            if let Some((_, _, index)) = last.filter(|l| key.is_some() && l.1 == key) {
+                self.indices.push(index);
+                continue;
+            }
+            let index = distinct.index(&column.text[start..end], key);
             if distinct.bytes > DICTIONARY_BYTES {
                 return None;
             }
-            last = key.map(|k| (k, index));
+            last = Some((span, key, index));
             self.indices.push(index);
         }
         Some(distinct.values)
@@ -591,15 +654,87 @@ impl TextChunks {
         descr: ColumnDescPtr,
         column: &TextColumn<'_>,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
-        let rows = column.levels.map_or(column.spans.len(), <[i16]>::len);
         let dictionary = match column.dictionary && !column.spans.is_empty() {
             true => self.dictionary(column),
             false => None,
         };
+        let body = match &dictionary {
+            Some(distinct) => Body::Indices {
+                indices: std::mem::take(&mut self.indices),
+                width: u32::BITS - (distinct.len() as u32).saturating_sub(1).leading_zeros(),
+                spans: column.spans,
+            },
+            None => Body::Text {
+                text: column.text,
+                spans: column.spans,
+            },
+        };
+        let chunk = self.pages(descr, column.levels, dictionary.as_deref(), &body, None);
+        if let Body::Indices { indices, .. } = body {
+            self.indices = indices;
+        }
+        chunk
+    }
+
+    /// The column chunk of whole numbers (`DELTA_BINARY_PACKED`) or of
+    /// booleans (`PLAIN`), with their minimum, maximum and NULLs as its
+    /// statistics, as [`TextChunks::chunk`] gives it.
+    fn numbers(
+        &mut self,
+        descr: ColumnDescPtr,
+        values: &Values,
+        levels: Option<&[i16]>,
+    ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+        let nulls = levels.map_or(0, |l| l.iter().filter(|&&l| l == 0).count()) as u64;
+        let (body, statistics) = match values {
+            Values::Int(v) => (
+                Body::Int(v),
+                Statistics::int64(
+                    v.iter().min().copied(),
+                    v.iter().max().copied(),
+                    None,
+                    Some(nulls),
+                    false,
+                ),
+            ),
+            Values::Bool(v) => (
+                Body::Bool(v),
+                Statistics::boolean(
+                    v.first().map(|_| v.iter().all(|&b| b)),
+                    v.first().map(|_| v.iter().any(|&b| b)),
+                    None,
+                    Some(nulls),
+                    false,
+                ),
+            ),
+            Values::Text(_) => {
+                return Err(parquet::errors::ParquetError::General(
+                    "text written as numbers (a bug)".to_string(),
+                ))
+            }
+        };
+        self.pages(descr, levels, None, &body, Some(statistics))
+    }
+
+    /// The column chunk of `body`'s values (`levels`: a definition level a
+    /// row where the column may be NULL): its dictionary page where there
+    /// is a `dictionary`, its data pages ([`PAGE_ROWS`], [`PAGE_BYTES`]),
+    /// each compressed, and its metadata.
+    fn pages(
+        &mut self,
+        descr: ColumnDescPtr,
+        levels: Option<&[i16]>,
+        dictionary: Option<&[&[u8]]>,
+        body: &Body<'_>,
+        statistics: Option<Statistics>,
+    ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+        let values = body.len();
+        let rows = levels.map_or(values, <[i16]>::len);
         let mut sink = TrackedWrite::new(Vec::new());
         let mut pages = SerializedPageWriter::new(&mut sink);
         let mut stats = Vec::new();
         let (mut compressed, mut uncompressed) = (0, 0);
+        let data_encoding = body.encoding();
         let mut add = |spec: &parquet::column::page::PageWriteSpec, stats: &mut Vec<_>| {
             compressed += spec.compressed_size;
             uncompressed += spec.uncompressed_size;
@@ -609,8 +744,8 @@ impl TextChunks {
                 }) if *page_type == spec.page_type => *count += 1,
                 _ => stats.push(PageEncodingStats {
                     page_type: spec.page_type,
-                    encoding: match (spec.page_type, &dictionary) {
-                        (PageType::DATA_PAGE, Some(_)) => Encoding::RLE_DICTIONARY,
+                    encoding: match spec.page_type {
+                        PageType::DATA_PAGE => data_encoding,
                         _ => Encoding::PLAIN,
                     },
                     count: 1,
@@ -618,27 +753,23 @@ impl TextChunks {
             }
         };
         let mut dictionary_at = None;
-        let width = match &dictionary {
-            Some(distinct) => {
-                self.page.clear();
-                for value in distinct {
-                    self.page
-                        .extend_from_slice(&(value.len() as u32).to_le_bytes());
-                    self.page.extend_from_slice(value);
-                }
-                let n = distinct.len() as u32;
-                let spec = self.put(&mut pages, |buf| Page::DictionaryPage {
-                    buf,
-                    num_values: n,
-                    encoding: Encoding::PLAIN,
-                    is_sorted: false,
-                })?;
-                dictionary_at = Some(spec.offset as i64);
-                add(&spec, &mut stats);
-                u32::BITS - n.saturating_sub(1).leading_zeros()
+        if let Some(distinct) = dictionary {
+            self.page.clear();
+            for value in distinct {
+                self.page
+                    .extend_from_slice(&(value.len() as u32).to_le_bytes());
+                self.page.extend_from_slice(value);
             }
-            None => 0,
-        };
+            let n = distinct.len() as u32;
+            let spec = self.put(&mut pages, |buf| Page::DictionaryPage {
+                buf,
+                num_values: n,
+                encoding: Encoding::PLAIN,
+                is_sorted: false,
+            })?;
+            dictionary_at = Some(spec.offset as i64);
+            add(&spec, &mut stats);
+        }
         let mut data_at = None;
         // Where each data page is, for the file's offset index (which the
         // crate's column writer gives every column).
@@ -647,44 +778,20 @@ impl TextChunks {
         let (mut row, mut value) = (0, 0);
         while row < rows || data_at.is_none() {
             // The rows of this page, and the values among them.
-            let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
-            while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
-                if column.levels.is_none_or(|l| l[end_row] == 1) {
-                    let (start, end) = column.spans[end_value];
-                    bytes += (end - start) as usize + 4;
-                    end_value += 1;
-                }
-                end_row += 1;
-            }
+            let (end_row, end_value) = body.page(levels, rows, row, value);
             self.page.clear();
-            if let Some(levels) = column.levels {
+            if let Some(levels) = levels {
                 self.page.extend_from_slice(&[0; 4]);
                 rle_hybrid(&mut self.page, &levels[row..end_row], 1);
                 let n = (self.page.len() - 4) as u32;
                 self.page[..4].copy_from_slice(&n.to_le_bytes());
             }
-            let encoding = match dictionary {
-                Some(_) => {
-                    self.page.push(width as u8);
-                    let indices = std::mem::take(&mut self.indices);
-                    rle_hybrid(&mut self.page, &indices[value..end_value], width);
-                    self.indices = indices;
-                    Encoding::RLE_DICTIONARY
-                }
-                None => {
-                    for &(start, end) in &column.spans[value..end_value] {
-                        self.page.extend_from_slice(&(end - start).to_le_bytes());
-                        self.page
-                            .extend_from_slice(&column.text[start as usize..end as usize]);
-                    }
-                    Encoding::PLAIN
-                }
-            };
+            body.encode(&mut self.page, value..end_value);
             let n = (end_row - row) as u32;
             let spec = self.put(&mut pages, |buf| Page::DataPage {
                 buf,
                 num_values: n,
-                encoding,
+                encoding: data_encoding,
                 def_level_encoding: Encoding::RLE,
                 rep_level_encoding: Encoding::RLE,
                 statistics: None,
@@ -699,11 +806,11 @@ impl TextChunks {
             (row, value) = (end_row, end_value);
         }
         let mut encodings = vec![Encoding::PLAIN, Encoding::RLE];
-        if dictionary.is_some() {
-            encodings.push(Encoding::RLE_DICTIONARY);
+        if data_encoding != Encoding::PLAIN {
+            encodings.push(data_encoding);
         }
         let level = ZstdLevel::try_new(ZSTD_LEVEL)?;
-        let metadata = ColumnChunkMetaData::builder(descr)
+        let mut metadata = ColumnChunkMetaData::builder(descr)
             .set_compression(Compression::ZSTD(level))
             .set_encodings(encodings)
             .set_page_encoding_stats(stats)
@@ -711,8 +818,11 @@ impl TextChunks {
             .set_total_uncompressed_size(uncompressed as i64)
             .set_num_values(rows as i64)
             .set_data_page_offset(data_at.unwrap_or_default())
-            .set_dictionary_page_offset(dictionary_at)
-            .build()?;
+            .set_dictionary_page_offset(dictionary_at);
+        if let Some(statistics) = statistics {
+            metadata = metadata.set_statistics(statistics);
+        }
+        let metadata = metadata.build()?;
         let bytes = Bytes::from(sink.into_inner()?);
         let close = ColumnCloseResult {
             bytes_written: bytes.len() as u64,
@@ -726,6 +836,93 @@ impl TextChunks {
             }),
         };
         Ok((bytes, close))
+    }
+}
+
+/// The values of a column chunk's data pages ([`TextChunks::pages`]).
+enum Body<'a> {
+    /// Text, `PLAIN`: each value's length and bytes.
+    Text { text: &'a [u8], spans: &'a [Span] },
+    /// Text through a dictionary: each value's index, `width` bits each.
+    Indices {
+        indices: Vec<u32>,
+        width: u32,
+        spans: &'a [Span],
+    },
+    /// Whole numbers, `DELTA_BINARY_PACKED`.
+    Int(&'a [i64]),
+    /// Booleans, `PLAIN`: a bit each.
+    Bool(&'a [bool]),
+}
+
+impl Body<'_> {
+    /// How many values (not NULL) it holds.
+    fn len(&self) -> usize {
+        match self {
+            Body::Text { spans, .. } | Body::Indices { spans, .. } => spans.len(),
+            Body::Int(v) => v.len(),
+            Body::Bool(v) => v.len(),
+        }
+    }
+
+    /// The encoding of its data pages.
+    fn encoding(&self) -> Encoding {
+        match self {
+            Body::Text { .. } | Body::Bool(_) => Encoding::PLAIN,
+            Body::Indices { .. } => Encoding::RLE_DICTIONARY,
+            Body::Int(_) => Encoding::DELTA_BINARY_PACKED,
+        }
+    }
+
+    /// Where the data page from row `row` (value `value`) of `rows` ends
+    /// (its last row and value, after them): at [`PAGE_ROWS`] rows, or
+    /// once its values take [`PAGE_BYTES`] `PLAIN` (text; a page of
+    /// numbers or flags is far smaller).
+    fn page(
+        &self,
+        levels: Option<&[i16]>,
+        rows: usize,
+        row: usize,
+        value: usize,
+    ) -> (usize, usize) {
+        let spans = match self {
+            Body::Text { spans, .. } | Body::Indices { spans, .. } => spans,
+            Body::Int(_) | Body::Bool(_) => {
+                let end = rows.min(row + PAGE_ROWS);
+                let values = levels.map_or(end - row, |l| {
+                    l[row..end].iter().filter(|&&l| l == 1).count()
+                });
+                return (end, value + values);
+            }
+        };
+        let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
+        while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
+            if levels.is_none_or(|l| l[end_row] == 1) {
+                let (start, end) = spans[end_value];
+                bytes += (end - start) as usize + 4;
+                end_value += 1;
+            }
+            end_row += 1;
+        }
+        (end_row, end_value)
+    }
+
+    /// Appends the values `range` encoded, as a data page holds them.
+    fn encode(&self, out: &mut Vec<u8>, range: std::ops::Range<usize>) {
+        match self {
+            Body::Text { text, spans } => {
+                for &(start, end) in &spans[range] {
+                    out.extend_from_slice(&(end - start).to_le_bytes());
+                    out.extend_from_slice(&text[start as usize..end as usize]);
+                }
+            }
+            Body::Indices { indices, width, .. } => {
+                out.push(*width as u8);
+                rle_hybrid(out, &indices[range], *width);
+            }
+            Body::Int(v) => delta_binary_packed(out, &v[range]),
+            Body::Bool(v) => pack(out, v[range].iter().map(|&b| u64::from(b)), 1),
+        }
     }
 }
 
@@ -812,19 +1009,12 @@ fn properties(table: usize, columns: &[Column]) -> Result<WriterProperties, io::
 /// the text columns with no statistics ([`properties`]), through a
 /// dictionary unless [`NO_DICTIONARY`] names them.
 fn own(table: usize, name: &str, kind: Kind) -> Option<Own> {
-    match kind == Kind::Json || (table == MOVES && kind == Kind::Text) {
-        false => None,
-        true if NO_DICTIONARY.contains(&name) => Some(Own::Plain),
-        true => Some(Own::Dictionary),
+    match kind {
+        Kind::Integer | Kind::Boolean => Some(Own::Plain),
+        Kind::Text if table != MOVES => None,
+        _ if NO_DICTIONARY.contains(&name) => Some(Own::Plain),
+        _ => Some(Own::Dictionary),
     }
-}
-
-/// The error of a value not of its column's type, or a NULL where the
-/// column has none (a bug).
-fn not_its_type(column: &str, value: Option<&str>) -> io::Error {
-    io::Error::other(format!(
-        "`{column}` holds {value:?}, not what its type says (a bug)"
-    ))
 }
 
 /// One table being written.
@@ -838,10 +1028,6 @@ struct Table {
     schema: &'static [Column],
     /// The table, as an index of [`TABLES`].
     table: usize,
-    /// The text of the row group's rows, each row's keys and values one
-    /// after another: its text values are spans of it (a row copied at
-    /// once, not a value at a time).
-    text: Vec<u8>,
     rows: usize,
     bytes: usize,
 }
@@ -863,74 +1049,39 @@ impl Table {
             chunks: TextChunks::new()?,
             schema: columns,
             table,
-            text: Vec::new(),
             rows: 0,
             bytes: 0,
         })
     }
 
-    /// Adds a row: its `keys` (the game's id, and for the games row its
-    /// source and index), then its values, spans of `text` (`None`: NULL;
-    /// [`rows::typed_spans`]) within `row`; writes a row group when one
-    /// is full.
-    fn push(
-        &mut self,
-        keys: &[&str],
-        text: &str,
-        row: (usize, usize),
-        spans: &[Option<(usize, usize)>],
-    ) -> io::Result<()> {
-        let Table {
-            columns,
-            text: kept,
-            schema,
-            ..
-        } = self;
-        if keys.len() + spans.len() != columns.len() {
-            return Err(io::Error::other(format!(
-                "a {} row of {} columns where it has {} (a bug)",
-                TABLES[self.table],
-                keys.len() + spans.len(),
-                columns.len()
-            )));
+    /// Adds a game's rows of this table, read from `typed` (their count,
+    /// then each column's values after the keys: `rows::Typed`), each
+    /// with the `keys` (the game's id, and for the games row its source
+    /// and index); writes a row group when one is full.
+    fn rows(&mut self, keys: &[Key<'_>], typed: &mut Typed<'_>) -> io::Result<()> {
+        let n = usize::try_from(typed.code()?).map_err(|_| rows::bug("rows past counting"))?;
+        if n == 0 {
+            return Ok(());
         }
-        let start = kept.len();
-        for key in keys {
-            kept.extend_from_slice(key.as_bytes());
-        }
-        let at = kept.len();
-        kept.extend_from_slice(text.as_bytes().get(row.0..row.1).unwrap_or_default());
-        if u32::try_from(kept.len()).is_err() {
-            return Err(io::Error::other(
-                "a row group's text past 4 GiB (its rows are written at 8 MiB)",
-            ));
-        }
+        let at = keys.len().min(self.columns.len());
+        let (keyed, rest) = self.columns.split_at_mut(at);
         // Each value's bytes and 8 more (its place), as a row group's
-        // size is counted.
+        // size is counted (NULLs nothing).
         let mut bytes = 0;
-        let mut key_at = start;
-        for (n, (column, key)) in columns.iter_mut().zip(keys).enumerate() {
-            let span = (key_at as u32, (key_at + key.len()) as u32);
-            key_at += key.len();
-            bytes += key.len() + 8;
-            if column.push(kept, Some(span)).is_none() {
-                return Err(not_its_type(schema[n].0, Some(key)));
+        for ((column, key), c) in keyed.iter_mut().zip(keys).zip(self.schema) {
+            bytes += match key {
+                Key::Text(k) => (k.len() + 8) * n,
+                Key::Int(_) => 8 * n,
+            };
+            if column.key(*key, n).is_none() {
+                return Err(rows::bug(&format!("the key `{}` not of its type", c.0)));
             }
         }
-        let columns = columns.iter_mut().enumerate().skip(keys.len()).zip(spans);
-        for ((n, column), span) in columns {
-            let span = span.map(|(a, b)| ((a - row.0 + at) as u32, (b - row.0 + at) as u32));
-            if let Some((a, b)) = span {
-                bytes += (b - a) as usize + 8;
-            }
-            if column.push(kept, span).is_none() {
-                let value =
-                    span.map(|(a, b)| String::from_utf8_lossy(&kept[a as usize..b as usize]));
-                return Err(not_its_type(schema[n].0, value.as_deref()));
-            }
+        for (column, c) in rest.iter_mut().zip(&self.schema[keys.len()..]) {
+            bytes += column.read(typed, n, c.0)?;
         }
         self.bytes += bytes;
-        self.rows += 1;
+        self.rows += n;
         if self.rows >= ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES {
             self.flush()?;
         }
@@ -942,14 +1093,10 @@ impl Table {
         if self.rows == 0 {
             return Ok(());
         }
-        // The row group's text, shared by the values the crate's column
-        // writer takes; the next one's starts as large.
-        let size = self.text.len();
-        let text = Bytes::from(std::mem::replace(&mut self.text, Vec::with_capacity(size)));
         let mut group = self.writer.next_row_group().map_err(io::Error::other)?;
         for (column, descr) in self.columns.iter_mut().zip(&self.descrs) {
             if column
-                .write_own(&text, &mut self.chunks, descr, &mut group)
+                .write_own(&mut self.chunks, descr, &mut group)
                 .map_err(io::Error::other)?
             {
                 continue;
@@ -958,9 +1105,7 @@ impl Table {
                 .next_column()
                 .map_err(io::Error::other)?
                 .ok_or_else(|| io::Error::other("more columns than the schema's (a bug)"))?;
-            column
-                .write(&text, writer.untyped())
-                .map_err(io::Error::other)?;
+            column.write(writer.untyped()).map_err(io::Error::other)?;
             writer.close().map_err(io::Error::other)?;
         }
         group.close().map_err(io::Error::other)?;
@@ -975,9 +1120,9 @@ impl Table {
     }
 }
 
-/// The parquet tables of a run: each typed row of a game (as
-/// [`rows::write_typed`] gives them) goes to its table, after its game's
-/// key.
+/// The parquet tables of a run: the typed rows of a game (as
+/// [`rows::write_typed`] gives them, a table's columns at a time) go to
+/// their tables' columns, after its game's key.
 pub struct ParquetSink {
     tables: [Table; 3],
     name: String,
@@ -987,16 +1132,28 @@ pub struct ParquetSink {
 impl Games for ParquetSink {
     fn game(&mut self, text: &str, origin: &Origin<'_>) -> io::Result<()> {
         let id = self.ids.id(origin.bytes);
-        let index = origin.index.to_string();
-        let tables = &mut self.tables;
-        rows::typed_spans(text, |t, row, spans| {
-            let games = [id.as_str(), origin.source, index.as_str()];
+        let mut typed = Typed::new(text);
+        if typed.fen()? != (self.tables[MOVES].schema.len() > rows::COLUMNS[MOVES].len()) {
+            return Err(rows::bug(
+                "the fen column where the tables have none, or none where they have it",
+            ));
+        }
+        let games = [
+            Key::Text(&id),
+            Key::Text(origin.source),
+            Key::Int(origin.index as i64),
+        ];
+        for (t, table) in self.tables.iter_mut().enumerate() {
             let keys = match t {
                 0 => &games[..],
                 _ => &games[..1],
             };
-            tables[t].push(keys, text, row, spans)
-        })
+            table.rows(keys, &mut typed)?;
+        }
+        match typed.done() {
+            true => Ok(()),
+            false => Err(rows::bug("text after the tables")),
+        }
     }
 
     fn name(&self) -> &str {
@@ -1033,7 +1190,8 @@ mod tests {
         ("comments_after", Kind::Json, false),
     ];
 
-    type Rows = Vec<(String, Option<String>, Option<String>)>;
+    type Row = (String, Option<String>, Option<String>);
+    type Rows = Vec<Row>;
 
     /// Writes `rows` as a moves table of [`THREE`], reads the file back
     /// with the parquet crate's reader: its rows, and the encodings of
@@ -1043,21 +1201,22 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("t.parquet");
         let mut table = Table::new(MOVES, THREE, OutFile::create(&path).unwrap()).unwrap();
-        for (a, b, c) in rows {
-            // The row as the typed rows write it, its key given apart.
-            let mut text = String::from("2");
-            for v in [b, c] {
-                match v {
-                    None => text.push('\0'),
-                    Some(v) => {
-                        text.push('=');
-                        text.push_str(v);
-                        text.push('\0');
-                    }
+        // The rows of each key together, as a game's typed rows write
+        // them (`rows::Columns`: their count, then each column's codes
+        // and text), the key given apart.
+        for run in rows.chunk_by(|x, y| x.0 == y.0) {
+            let mut text = String::new();
+            rows::code(&mut text, run.len() as u64);
+            for column in [|r: &Row| r.1.clone(), |r: &Row| r.2.clone()] {
+                let values: Vec<Option<String>> = run.iter().map(column).collect();
+                for v in &values {
+                    rows::code(&mut text, v.as_ref().map_or(0, |v| v.len() as u64 + 1));
                 }
+                text.extend(values.into_iter().flatten());
             }
-            text.push('\n');
-            rows::typed_spans(&text, |_, row, spans| table.push(&[a], &text, row, spans)).unwrap();
+            let mut typed = Typed::new(&text);
+            table.rows(&[Key::Text(&run[0].0)], &mut typed).unwrap();
+            assert!(typed.done());
         }
         table.finish().unwrap().commit().unwrap();
         let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
@@ -1160,6 +1319,172 @@ mod tests {
                 }
             }
         }
+    }
+
+    proptest::proptest! {
+        /// A value's short key read from the text it lies in (a word from
+        /// its start, where 8 bytes are there) is its own short key,
+        /// wherever it lies and whatever follows it.
+        #[test]
+        fn a_short_key_in_its_text_is_its_own(
+            text in proptest::collection::vec(1u8..=255, 0..40),
+            at in 0usize..40,
+            len in 0usize..20,
+        ) {
+            let start = at.min(text.len());
+            let end = (start + len).min(text.len());
+            proptest::prop_assert_eq!(
+                short_key_in(&text, start, end),
+                short_key(&text[start..end])
+            );
+        }
+    }
+
+    /// Number columns kifu writes itself ([`TextChunks::numbers`]): one
+    /// never NULL, one that may be, and booleans.
+    const NUMBERS: &[Column] = &[
+        ("seq", Kind::Integer, true),
+        ("ply", Kind::Integer, false),
+        ("is_check", Kind::Boolean, false),
+    ];
+
+    type NumberRow = (i64, Option<i64>, Option<bool>);
+
+    /// Writes `rows` as a table of [`NUMBERS`] (a game's rows at a time,
+    /// `per_game` each, as typed rows), reads them back with the parquet
+    /// crate's reader: its rows, and each column's statistics of each row
+    /// group (minimum, maximum, NULLs).
+    fn numbers_round_trip(
+        rows: &[NumberRow],
+        per_game: usize,
+    ) -> (Vec<NumberRow>, Vec<Vec<Option<Statistics>>>) {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("n.parquet");
+        let mut table = Table::new(MOVES, NUMBERS, OutFile::create(&path).unwrap()).unwrap();
+        for game in rows.chunks(per_game.max(1)) {
+            let mut text = String::new();
+            rows::code(&mut text, game.len() as u64);
+            for r in game {
+                rows::code(&mut text, rows::zigzag(r.0) + 1);
+            }
+            for r in game {
+                rows::code(&mut text, r.1.map_or(0, |v| rows::zigzag(v) + 1));
+            }
+            for r in game {
+                rows::code(&mut text, r.2.map_or(0, |b| 1 + u64::from(b)));
+            }
+            // `seq` is the key here: given apart, so written as the
+            // typed rows' first column instead.
+            let mut typed = Typed::new(&text);
+            table.rows(&[], &mut typed).unwrap();
+            assert!(typed.done());
+        }
+        table.finish().unwrap().commit().unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let stats = reader
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| {
+                g.columns()
+                    .iter()
+                    .map(|c| c.statistics().cloned())
+                    .collect()
+            })
+            .collect();
+        let back = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|row| {
+                let row = row.unwrap();
+                let f: Vec<Field> = row.get_column_iter().map(|(_, f)| f.clone()).collect();
+                let int = |f: &Field| match f {
+                    Field::Long(n) => Some(*n),
+                    Field::Null => None,
+                    other => panic!("not a number: {other:?}"),
+                };
+                let flag = match &f[2] {
+                    Field::Bool(b) => Some(*b),
+                    Field::Null => None,
+                    other => panic!("not a boolean: {other:?}"),
+                };
+                (int(&f[0]).unwrap(), int(&f[1]), flag)
+            })
+            .collect();
+        (back, stats)
+    }
+
+    /// A whole number: small ones counting up or not, and any (the
+    /// differences of the least and the greatest overflow).
+    fn number() -> impl proptest::strategy::Strategy<Value = i64> {
+        use proptest::prelude::*;
+        prop_oneof![
+            0i64..300,
+            -5i64..5,
+            // i64::MIN is no number of the tables (counts, move numbers):
+            // a code holds a zigzagged number and 1.
+            Just(i64::MIN + 1),
+            Just(i64::MAX),
+            (i64::MIN + 1)..=i64::MAX,
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Any numbers and booleans read back as they were written (past
+        /// a block of 128 and its miniblocks of 32, in games of any
+        /// size), each row group's statistics their minimum, maximum and
+        /// NULLs.
+        #[test]
+        fn any_numbers_read_back_with_their_statistics(
+            rows in proptest::collection::vec(
+                (number(), proptest::option::of(number()), proptest::option::of(proptest::bool::ANY)),
+                0..700,
+            ),
+            per_game in 1usize..200,
+        ) {
+            let (back, stats) = numbers_round_trip(&rows, per_game);
+            proptest::prop_assert_eq!(&back, &rows);
+            if rows.is_empty() {
+                return Ok(());
+            }
+            proptest::prop_assert_eq!(stats.len(), 1);
+            let ints: Vec<i64> = rows.iter().map(|r| r.0).collect();
+            let some: Vec<i64> = rows.iter().filter_map(|r| r.1).collect();
+            let flags: Vec<bool> = rows.iter().filter_map(|r| r.2).collect();
+            let want = [
+                Statistics::int64(ints.iter().min().copied(), ints.iter().max().copied(), None, Some(0), false),
+                Statistics::int64(some.iter().min().copied(), some.iter().max().copied(), None,
+                    Some((rows.len() - some.len()) as u64), false),
+                Statistics::boolean(flags.first().map(|_| flags.iter().all(|&b| b)),
+                    flags.first().map(|_| flags.iter().any(|&b| b)), None,
+                    Some((rows.len() - flags.len()) as u64), false),
+            ];
+            for (got, want) in stats[0].iter().zip(want) {
+                let got = got.as_ref().unwrap();
+                proptest::prop_assert_eq!(got.null_count_opt(), want.null_count_opt());
+                proptest::prop_assert_eq!(got.min_bytes_opt(), want.min_bytes_opt());
+                proptest::prop_assert_eq!(got.max_bytes_opt(), want.max_bytes_opt());
+            }
+        }
+    }
+
+    /// Numbers past a page (20,000 rows) and a row group (100,000) read
+    /// back.
+    #[test]
+    fn numbers_past_pages_and_row_groups_read_back() {
+        let rows: Vec<NumberRow> = (0..130_000i64)
+            .map(|i| {
+                (
+                    i,
+                    (i % 7 != 0).then_some(i % 300 - 150),
+                    (i % 5 != 0).then_some(i % 3 == 0),
+                )
+            })
+            .collect();
+        let (back, stats) = numbers_round_trip(&rows, 90);
+        assert!(back == rows);
+        assert_eq!(stats.len(), 2);
     }
 
     /// Rows past a page (20,000) and a row group (100,000), and values

@@ -8,11 +8,11 @@
 //!   fields as the csv tables write them; [`crate::interchange::csv`]'s
 //!   sink puts each row in its table after its game's key;
 //! - typed rows, for the tables built in memory (the parquet row groups,
-//!   the Python package's columns): each row is its table's digit, then
-//!   each field as NUL (`\0`, NULL) or `=` and its value ended by NUL, then
-//!   a line feed. No text of the tables holds a NUL ([`CANNOT_HOLD`]), so
-//!   the values are found with no quoting undone and none copied:
-//!   `typed_rows`.
+//!   the Python package's columns): each table's rows as columns, each
+//!   column a code a value (NULL, a number, a flag, a text's length) and
+//!   its text values one after another (`Columns`; `typed::Typed` reads
+//!   them): the parquet sink takes a game's column at a time, with no
+//!   value looked for, parsed or quoted.
 //!
 //! `--to-opt fen=true` ([`Options`]) adds the `fen` column to the moves
 //! table: the position after each ply in its family's position text
@@ -31,10 +31,10 @@ use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 mod typed;
 #[cfg(test)]
-use typed::nul_after;
+pub(crate) use typed::code;
 #[cfg(any(test, feature = "python"))]
 pub(crate) use typed::typed_rows;
-pub(crate) use typed::typed_spans;
+pub(crate) use typed::{bug, unzigzag, zigzag, Typed};
 
 /// The names of the tables, as the container rows and the SQL schema name
 /// them.
@@ -380,84 +380,346 @@ impl serde_json::ser::Formatter for JsonField<'_> {
     }
 }
 
-/// One row being written into a game's text, a value at a time, in its
-/// encoding: in the `csv` container rows each value after a comma, quoted
-/// where it must be ([`field`]); in typed rows each value as NUL (NULL)
-/// or `=` and its text ended by NUL. A text that holds a NUL character is
-/// an error ([`CANNOT_HOLD`]), which no database holds in text.
-struct Row {
-    enc: Encoding,
+/// Where a game's rows are written, a value at a time: the `csv`
+/// container rows (`String`: each value after a comma, quoted where it
+/// must be, [`field`]) or the typed rows ([`Columns`]: each table's
+/// values a column at a time). `table` is an index of [`TABLES`],
+/// `column` of [`columns`].
+trait Out {
+    /// The encoding.
+    const ENC: Encoding;
+    /// Starts a row of `table`.
+    fn start(&mut self, table: usize);
+    /// Ends a row.
+    fn end(&mut self);
+    /// Writes NULL.
+    fn null(&mut self, table: usize, column: usize);
+    /// Writes a whole number.
+    fn int(&mut self, table: usize, column: usize, n: i64);
+    /// Writes a boolean.
+    fn flag(&mut self, table: usize, column: usize, b: bool);
+    /// Writes the `nags` (not empty), their numbers a space between them.
+    fn nags(&mut self, table: usize, column: usize, nags: &[u32]);
+    /// Writes text known to need no quoting and to hold no NUL, not
+    /// empty.
+    fn word(&mut self, table: usize, column: usize, v: &str);
+    /// Writes text with no NUL whose bytes' classes ([`classes`]) are
+    /// `class`.
+    fn text(&mut self, table: usize, column: usize, v: &str, class: u8);
+    /// Appends a JSON value's text (`quote`: it holds a quote or a comma)
+    /// as this encoding writes it (`serde_json`'s text through
+    /// [`JsonField`], its quotes doubled in `csv`) to `into`: what
+    /// [`Out::encoded`] writes.
+    fn encode_json(text: &str, quote: bool, into: &mut String);
+    /// Writes a value as [`Out::encode_json`] gave it.
+    fn encoded(&mut self, table: usize, column: usize, v: &str);
+    /// Writes a JSON value's text (`quote`: it holds a quote or a comma),
+    /// as [`Out::encode_json`] encodes it.
+    fn json(&mut self, table: usize, column: usize, text: &str, quote: bool);
+    /// Where the next value goes in the text (the `csv` rows), for a
+    /// value put there later ([`Rows::set_end`]).
+    fn mark(&self) -> usize;
+}
+
+impl Out for String {
+    const ENC: Encoding = Encoding::Csv;
+
+    #[inline]
+    fn start(&mut self, table: usize) {
+        self.push_str(TABLES[table]);
+    }
+
+    #[inline]
+    fn end(&mut self) {
+        self.push_str("\r\n");
+    }
+
+    #[inline]
+    fn null(&mut self, _: usize, _: usize) {
+        self.push(',');
+    }
+
+    #[inline]
+    fn int(&mut self, _: usize, _: usize, n: i64) {
+        self.push(',');
+        push_int(self, n);
+    }
+
+    #[inline]
+    fn flag(&mut self, _: usize, _: usize, b: bool) {
+        self.push_str(if b { ",1" } else { ",0" });
+    }
+
+    fn nags(&mut self, _: usize, _: usize, nags: &[u32]) {
+        self.push(',');
+        push_nags(self, nags);
+    }
+
+    #[inline]
+    fn word(&mut self, _: usize, _: usize, v: &str) {
+        self.push(',');
+        self.push_str(v);
+    }
+
+    #[inline]
+    fn text(&mut self, _: usize, _: usize, v: &str, class: u8) {
+        self.push(',');
+        match class & QUOTED != 0 || v.is_empty() {
+            true => field(self, Some(v)),
+            false => self.push_str(v),
+        }
+    }
+
+    fn encode_json(text: &str, quote: bool, into: &mut String) {
+        match quote {
+            true => {
+                into.push_str(",\"");
+                into.push_str(text);
+                into.push('"');
+            }
+            // Nothing to quote (a number, `[]`).
+            false => {
+                into.push(',');
+                into.push_str(text);
+            }
+        }
+    }
+
+    #[inline]
+    fn encoded(&mut self, _: usize, _: usize, v: &str) {
+        self.push_str(v);
+    }
+
+    fn json(&mut self, _: usize, _: usize, text: &str, quote: bool) {
+        Self::encode_json(text, quote, self);
+    }
+
+    #[inline]
+    fn mark(&self) -> usize {
+        self.len()
+    }
+}
+
+/// Appends a ply's NAGs (not empty), a space between them.
+fn push_nags(out: &mut String, nags: &[u32]) {
+    for (i, n) in nags.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        push_int(out, i64::from(*n));
+    }
+}
+
+/// A game's typed rows being written (`write_typed`): each table's rows
+/// as columns, each column its values' codes ([`typed::code`]: 0 NULL,
+/// else the value and 1: a number zigzagged, a boolean, a text's length)
+/// and its text values one after another. Kept from game to game (one a
+/// thread), its buffers used again.
+#[derive(Default)]
+pub(crate) struct Columns {
+    /// Whether the moves table has the `fen` column.
+    fen: bool,
+    /// Each table's rows.
+    rows: [usize; 3],
+    /// Each table's columns after its keys ([`KEYS`]).
+    tables: [Vec<ColumnText>; 3],
+}
+
+/// One column of a game's typed rows ([`Columns`]).
+#[derive(Default)]
+struct ColumnText {
+    /// Each value's code.
+    codes: String,
+    /// The text values, one after another.
+    data: String,
+}
+
+impl Columns {
+    /// Empties the columns for a game, the moves table's `fen` among them
+    /// where `fen` asks.
+    fn reset(&mut self, fen: bool) {
+        self.fen = fen;
+        self.rows = [0; 3];
+        for (t, cols) in self.tables.iter_mut().enumerate() {
+            cols.resize_with(columns(t, fen).len() - KEYS[t], ColumnText::default);
+            for c in cols.iter_mut() {
+                c.codes.clear();
+                c.data.clear();
+            }
+        }
+    }
+
+    /// The column `column` of `table`.
+    #[inline]
+    fn column(&mut self, table: usize, column: usize) -> &mut ColumnText {
+        &mut self.tables[table][column - KEYS[table]]
+    }
+
+    /// Appends the game's columns to `out`: whether the moves table has
+    /// the `fen` column, then for each table its rows' count, then each column's codes and its text ([`typed::Typed`]
+    /// reads them).
+    fn finish(&self, out: &mut String) {
+        let size: usize = self
+            .tables
+            .iter()
+            .flatten()
+            .map(|c| c.codes.len() + c.data.len())
+            .sum();
+        out.reserve(size + 16);
+        typed::code(out, u64::from(self.fen));
+        for (rows, cols) in self.rows.iter().zip(&self.tables) {
+            typed::code(out, *rows as u64);
+            for c in cols {
+                out.push_str(&c.codes);
+                out.push_str(&c.data);
+            }
+        }
+    }
+
+    /// Writes a text value.
+    #[inline]
+    fn value(&mut self, table: usize, column: usize, v: &str) {
+        let c = self.column(table, column);
+        typed::code(&mut c.codes, v.len() as u64 + 1);
+        c.data.push_str(v);
+    }
+}
+
+impl Out for Columns {
+    const ENC: Encoding = Encoding::Typed;
+
+    #[inline]
+    fn start(&mut self, table: usize) {
+        self.rows[table] += 1;
+    }
+
+    #[inline]
+    fn end(&mut self) {}
+
+    #[inline]
+    fn null(&mut self, table: usize, column: usize) {
+        typed::code(&mut self.column(table, column).codes, 0);
+    }
+
+    #[inline]
+    fn int(&mut self, table: usize, column: usize, n: i64) {
+        // The tables' numbers are counts and move numbers: never
+        // i64::MIN, whose code would need 65 bits.
+        debug_assert!(n != i64::MIN, "i64::MIN in a table");
+        let code = typed::zigzag(n).saturating_add(1);
+        typed::code(&mut self.column(table, column).codes, code);
+    }
+
+    #[inline]
+    fn flag(&mut self, table: usize, column: usize, b: bool) {
+        typed::code(&mut self.column(table, column).codes, 1 + u64::from(b));
+    }
+
+    fn nags(&mut self, table: usize, column: usize, nags: &[u32]) {
+        let c = self.column(table, column);
+        let at = c.data.len();
+        push_nags(&mut c.data, nags);
+        typed::code(&mut c.codes, (c.data.len() - at) as u64 + 1);
+    }
+
+    #[inline]
+    fn word(&mut self, table: usize, column: usize, v: &str) {
+        self.value(table, column, v);
+    }
+
+    #[inline]
+    fn text(&mut self, table: usize, column: usize, v: &str, _: u8) {
+        self.value(table, column, v);
+    }
+
+    fn encode_json(text: &str, _: bool, into: &mut String) {
+        into.push_str(text);
+    }
+
+    #[inline]
+    fn encoded(&mut self, table: usize, column: usize, v: &str) {
+        self.value(table, column, v);
+    }
+
+    fn json(&mut self, table: usize, column: usize, text: &str, _: bool) {
+        self.value(table, column, text);
+    }
+
+    #[inline]
+    fn mark(&self) -> usize {
+        0
+    }
+}
+
+/// One row being written, a value at a time, into its [`Out`]. A text
+/// that holds a NUL character is an error ([`CANNOT_HOLD`]), which no
+/// database holds in text.
+struct Row<'o, O: Out> {
+    out: &'o mut O,
     /// The table, as an index of [`TABLES`].
     table: usize,
     /// The column of the next value.
     column: usize,
 }
 
-impl Row {
+impl<'o, O: Out> Row<'o, O> {
     /// Starts a row of `table`.
-    fn start(out: &mut String, enc: Encoding, table: usize) -> Row {
-        match enc {
-            Encoding::Csv => out.push_str(TABLES[table]),
-            Encoding::Typed => out.push(char::from(b'0' + table as u8)),
-        }
+    fn start(out: &'o mut O, table: usize) -> Row<'o, O> {
+        out.start(table);
         Row {
-            enc,
+            out,
             table,
             column: KEYS[table],
         }
     }
 
     /// Ends the row.
-    fn end(self, out: &mut String) {
-        out.push_str(match self.enc {
-            Encoding::Csv => "\r\n",
-            Encoding::Typed => "\n",
-        });
+    fn end(self) {
+        self.out.end();
     }
 
     /// Writes NULL.
-    fn null(&mut self, out: &mut String) {
-        out.push(match self.enc {
-            Encoding::Csv => ',',
-            Encoding::Typed => '\0',
-        });
-        self.column += 1;
-    }
-
-    /// Writes a value that needs no quoting and holds no NUL (numbers,
-    /// flags): its text, as `write` appends it.
-    fn plain(&mut self, out: &mut String, write: impl FnOnce(&mut String)) {
-        out.push(match self.enc {
-            Encoding::Csv => ',',
-            Encoding::Typed => '=',
-        });
-        write(out);
-        if self.enc == Encoding::Typed {
-            out.push('\0');
-        }
+    #[inline]
+    fn null(&mut self) {
+        self.out.null(self.table, self.column);
         self.column += 1;
     }
 
     /// Writes a whole number.
     #[inline]
-    fn int(&mut self, out: &mut String, n: i64) {
-        self.plain(out, |out| push_int(out, n));
+    fn int(&mut self, n: i64) {
+        self.out.int(self.table, self.column, n);
+        self.column += 1;
     }
 
     /// Writes a boolean (`1` or `0`), or NULL.
     #[inline]
-    fn flag(&mut self, out: &mut String, v: Option<bool>) {
+    fn flag(&mut self, v: Option<bool>) {
         match v {
-            Some(b) => self.plain(out, |out| out.push(if b { '1' } else { '0' })),
-            None => self.null(out),
+            Some(b) => {
+                self.out.flag(self.table, self.column, b);
+                self.column += 1;
+            }
+            None => self.null(),
+        }
+    }
+
+    /// Writes a ply's NAGs, NULL for none.
+    fn nags(&mut self, nags: &[u32]) {
+        match nags.is_empty() {
+            true => self.null(),
+            false => {
+                self.out.nags(self.table, self.column, nags);
+                self.column += 1;
+            }
         }
     }
 
     /// Writes text, or NULL.
     #[inline]
-    fn text(&mut self, out: &mut String, v: Option<&str>) -> Result<(), Problem> {
+    fn text(&mut self, v: Option<&str>) -> Result<(), Problem> {
         let Some(v) = v else {
-            self.null(out);
+            self.null();
             return Ok(());
         };
         // One look at each byte: whether it is quoted, whether it holds a
@@ -466,20 +728,7 @@ impl Row {
         if class & NUL != 0 {
             return Err(self.cannot_hold());
         }
-        match self.enc {
-            Encoding::Csv => {
-                out.push(',');
-                match class & QUOTED != 0 || v.is_empty() {
-                    true => field(out, Some(v)),
-                    false => out.push_str(v),
-                }
-            }
-            Encoding::Typed => {
-                out.push('=');
-                out.push_str(v);
-                out.push('\0');
-            }
-        }
+        self.out.text(self.table, self.column, v, class);
         self.column += 1;
         Ok(())
     }
@@ -489,77 +738,29 @@ impl Row {
     /// [`PlyRows::plain`]; a constant): as it is, with no error to give
     /// (a call to [`Row::text`] cost as much as the writing).
     #[inline]
-    fn word(&mut self, out: &mut String, v: &str) {
-        match self.enc {
-            Encoding::Csv => {
-                out.push(',');
-                out.push_str(v);
-            }
-            Encoding::Typed => {
-                out.push('=');
-                out.push_str(v);
-                out.push('\0');
-            }
-        }
+    fn word(&mut self, v: &str) {
+        self.out.word(self.table, self.column, v);
         self.column += 1;
     }
 
     /// Writes a move field: as a [`Row::word`] where the game's fields
     /// are `plain` and it is not empty, else as [`Row::text`].
     #[inline]
-    fn move_field(
-        &mut self,
-        out: &mut String,
-        v: Option<&str>,
-        plain: bool,
-    ) -> Result<(), Problem> {
+    fn move_field(&mut self, v: Option<&str>, plain: bool) -> Result<(), Problem> {
         match v {
             Some(v) if plain && !v.is_empty() => {
-                self.word(out, v);
+                self.word(v);
                 Ok(())
             }
-            v => self.text(out, v),
+            v => self.text(v),
         }
     }
 
     /// Writes a value as JSON, as the `json` format writes it.
-    fn json(&mut self, out: &mut String, v: &impl Serialize) -> Result<(), Problem> {
-        let csv = self.enc == Encoding::Csv;
-        JSON.with_borrow_mut(|buf| {
-            buf.clear();
-            let mut seen = Seen::default();
-            let mut json = serde_json::Serializer::with_formatter(
-                &mut *buf,
-                JsonField {
-                    csv,
-                    seen: &mut seen,
-                },
-            );
-            v.serialize(&mut json)
-                .map_err(|e| Problem::whole(e.to_string()).of_kind(crate::error::Kind::Internal))?;
-            if seen.nul {
-                return Err(self.cannot_hold());
-            }
-            let text = std::str::from_utf8(buf)
-                .map_err(|e| Problem::whole(e.to_string()).of_kind(crate::error::Kind::Internal))?;
-            match (csv, seen.quote) {
-                (true, true) => {
-                    out.push_str(",\"");
-                    out.push_str(text);
-                    out.push('"');
-                }
-                // Nothing to quote (a number, `[]`).
-                (true, false) => {
-                    out.push(',');
-                    out.push_str(text);
-                }
-                (false, _) => {
-                    out.push('=');
-                    out.push_str(text);
-                    out.push('\0');
-                }
-            }
-            Ok(())
+    fn json(&mut self, v: &impl Serialize) -> Result<(), Problem> {
+        let (table, column, out) = (self.table, self.column, &mut *self.out);
+        json_text::<O, _>(table, column, v, |text, quote| {
+            out.json(table, column, text, quote)
         })?;
         self.column += 1;
         Ok(())
@@ -567,14 +768,14 @@ impl Row {
 
     /// Writes a ply's move as JSON ([`Row::json`]), through the values
     /// kept ([`IR`]); `key` are move fields of it, which find its slot.
-    fn ir(&mut self, out: &mut String, mv: &Move, key: [&str; 2]) -> Result<(), Problem> {
+    fn ir(&mut self, mv: &Move, key: [&str; 2]) -> Result<(), Problem> {
         let slot = ir_slot(key);
         IR.with_borrow_mut(|kept| {
             if kept.is_empty() {
                 kept.resize_with(IR_SLOTS, || None);
             }
             let held = |k: &Option<(Move, Encoding, String)>| {
-                matches!(k, Some((m, enc, _)) if *enc == self.enc && m == mv)
+                matches!(k, Some((m, enc, _)) if *enc == O::ENC && m == mv)
             };
             // Where the pair's other slot holds it, it goes first.
             let hit = held(&kept[slot]) || {
@@ -584,55 +785,91 @@ impl Row {
                 }
                 second
             };
-            match &kept[slot] {
-                Some((_, _, text)) if hit => {
-                    out.push_str(text);
-                    self.column += 1;
-                }
-                _ => {
-                    let at = out.len();
-                    self.json(out, mv)?;
-                    // The value used before goes second, in place of the
-                    // pair's older one (whose text's room is used again).
-                    kept.swap(slot, slot + 1);
-                    let text = match kept[slot].take() {
-                        Some((_, _, mut text)) => {
-                            text.clear();
-                            text.push_str(&out[at..]);
-                            text
-                        }
-                        None => out[at..].to_string(),
-                    };
-                    kept[slot] = Some((mv.clone(), self.enc, text));
-                }
+            if !hit {
+                // The value used before goes second, in place of the
+                // pair's older one (whose text's room is used again).
+                kept.swap(slot, slot + 1);
+                let mut text = match kept[slot].take() {
+                    Some((_, _, mut text)) => {
+                        text.clear();
+                        text
+                    }
+                    None => String::new(),
+                };
+                json_text::<O, _>(self.table, self.column, mv, |json, quote| {
+                    O::encode_json(json, quote, &mut text)
+                })?;
+                kept[slot] = Some((mv.clone(), O::ENC, text));
             }
+            if let Some((_, _, text)) = &kept[slot] {
+                self.out.encoded(self.table, self.column, text);
+            }
+            self.column += 1;
             Ok(())
         })
     }
 
     /// Writes comments as a JSON array, as the `json` format writes them;
     /// NULL for none.
-    fn comments(&mut self, out: &mut String, comments: &[Comment]) -> Result<(), Problem> {
+    fn comments(&mut self, comments: &[Comment]) -> Result<(), Problem> {
         match comments.is_empty() {
             true => {
-                self.null(out);
+                self.null();
                 Ok(())
             }
-            false => self.json(out, &comments),
+            false => self.json(&comments),
         }
     }
 
     /// The error of a text of this column that holds a NUL character.
     #[cold]
     fn cannot_hold(&self) -> Problem {
-        let name = columns(self.table, true)[self.column].0;
-        Problem::whole(format!(
-            "cannot be written in the database tables (csv, parquet): the {} table's \
-             `{name}` holds a NUL character (U+0000), which database text cannot hold",
-            TABLES[self.table]
-        ))
-        .of_kind(CANNOT_HOLD)
+        cannot_hold(self.table, self.column)
     }
+}
+
+/// The error of a text of `column` of `table` that holds a NUL character.
+#[cold]
+fn cannot_hold(table: usize, column: usize) -> Problem {
+    let name = columns(table, true)[column].0;
+    Problem::whole(format!(
+        "cannot be written in the database tables (csv, parquet): the {} table's \
+         `{name}` holds a NUL character (U+0000), which database text cannot hold",
+        TABLES[table]
+    ))
+    .of_kind(CANNOT_HOLD)
+}
+
+/// Serializes a value as JSON, as the `json` format writes it (in a csv
+/// field its quotes doubled: [`JsonField`]), into the thread's buffer
+/// ([`JSON`]), and gives its text and whether it holds a quote or a comma
+/// to `put`; a value of `column` of `table` that holds a NUL character is
+/// the error [`CANNOT_HOLD`].
+fn json_text<O: Out, R>(
+    table: usize,
+    column: usize,
+    v: &impl Serialize,
+    put: impl FnOnce(&str, bool) -> R,
+) -> Result<R, Problem> {
+    JSON.with_borrow_mut(|buf| {
+        buf.clear();
+        let mut seen = Seen::default();
+        let mut json = serde_json::Serializer::with_formatter(
+            &mut *buf,
+            JsonField {
+                csv: O::ENC == Encoding::Csv,
+                seen: &mut seen,
+            },
+        );
+        v.serialize(&mut json)
+            .map_err(|e| Problem::whole(e.to_string()).of_kind(crate::error::Kind::Internal))?;
+        if seen.nul {
+            return Err(cannot_hold(table, column));
+        }
+        let text = std::str::from_utf8(buf)
+            .map_err(|e| Problem::whole(e.to_string()).of_kind(crate::error::Kind::Internal))?;
+        Ok(put(text, seen.quote))
+    })
 }
 
 /// The error of a writer whose plies and move fields do not pair up (a
@@ -650,14 +887,38 @@ pub fn write(game: &Game, opts: &WriteOptions, out: &mut String) -> Result<Vec<P
     crate::codec::write_runs(runs(opts), game, out)
 }
 
-/// [`write()`] as typed rows (`typed_rows`): the rows of the `parquet`
-/// tables and of the Python package's.
+thread_local! {
+    /// The columns of the game being written as typed rows: one a thread,
+    /// its buffers kept from game to game.
+    static GAME_COLUMNS: std::cell::RefCell<Columns> = std::cell::RefCell::new(Columns::default());
+}
+
+/// [`write()`] as typed rows (`Columns`, read by `typed::Typed`): the
+/// rows of the `parquet` tables and of the Python package's, each table's
+/// a column at a time. The game is written whole: its games and tags
+/// rows, then each ply's moves row and its variations', as [`runs`]
+/// writes them.
 pub fn write_typed(
     game: &Game,
     opts: &WriteOptions,
     out: &mut String,
 ) -> Result<Vec<Problem>, Problem> {
-    crate::codec::write_runs(runs_of(opts, Encoding::Typed), game, out)
+    GAME_COLUMNS.with_borrow_mut(|cols| {
+        let rows = Rows {
+            fen: options(opts).fen,
+        };
+        cols.reset(rows.fen);
+        head_rows(game, game.moves.plies.len(), cols)?;
+        let mut plies = PlyRows::of(game, opts.source.as_ref(), rows)?;
+        let mut seq = 0;
+        for (i, ply) in game.moves.plies.iter().enumerate() {
+            plies.write(&mut seq, cols, ply, i + 1, "", &[])?;
+            plies.variations(&mut seq, cols, ply, i + 1, "")?;
+        }
+        plies.done()?;
+        cols.finish(out);
+        Ok(Vec::new())
+    })
 }
 
 /// The writer of a game's container rows a run at a time
@@ -669,14 +930,9 @@ pub fn write_typed(
 /// and which ends in comments cannot be written so (its rows are
 /// written), and the record is converted whole.
 pub fn runs(opts: &WriteOptions) -> Box<dyn RunWriter> {
-    runs_of(opts, Encoding::Csv)
-}
-
-fn runs_of(opts: &WriteOptions, enc: Encoding) -> Box<dyn RunWriter> {
     Box::new(TableRuns {
         source: opts.source.clone(),
         rows: Rows {
-            enc,
             fen: options(opts).fen,
         },
         head_written: false,
@@ -740,11 +996,10 @@ impl OpenLine {
     }
 }
 
-/// How a game's moves rows are written: the encoding, and whether they
-/// have the `fen` column.
+/// How a game's moves rows are written: whether they have the `fen`
+/// column.
 #[derive(Clone, Copy)]
 struct Rows {
-    enc: Encoding,
     fen: bool,
 }
 
@@ -756,7 +1011,7 @@ impl TableRuns {
 
 impl RunWriter for TableRuns {
     fn head(&mut self, game: &Game, out: &mut String) -> Result<(), Problem> {
-        head_rows(game, game.moves.plies.len(), self.rows.enc, out)?;
+        head_rows(game, game.moves.plies.len(), out)?;
         self.head_written = true;
         Ok(())
     }
@@ -840,7 +1095,7 @@ impl RunWriter for TableRuns {
         let rows = self.rows;
         self.line()?.flush(&[], rows, out)?;
         if !self.head_written {
-            head_rows(game, self.main_plies, rows.enc, head)?;
+            head_rows(game, self.main_plies, head)?;
         }
         Ok(Vec::new())
     }
@@ -848,28 +1103,28 @@ impl RunWriter for TableRuns {
 
 /// The games row of a game whose main line has `plies` plies, and its
 /// tags rows.
-fn head_rows(game: &Game, plies: usize, enc: Encoding, out: &mut String) -> Result<(), Problem> {
-    let mut row = Row::start(out, enc, 0);
-    row.text(out, Some(game.family().name()))?;
-    row.json(out, &game.variant)?;
+fn head_rows(game: &Game, plies: usize, out: &mut impl Out) -> Result<(), Problem> {
+    let mut row = Row::start(out, 0);
+    row.text(Some(game.family().name()))?;
+    row.json(&game.variant)?;
     for tag in ROSTER {
-        row.text(out, game.tag(tag))?;
+        row.text(game.tag(tag))?;
     }
-    row.int(out, plies as i64);
-    row.text(out, game.result.map(|r| r.token()))?;
+    row.int(plies as i64);
+    row.text(game.result.map(|r| r.token()))?;
     match &game.setup {
-        Some(setup) => row.json(out, setup)?,
-        None => row.null(out),
+        Some(setup) => row.json(setup)?,
+        None => row.null(),
     }
-    row.comments(out, &game.preamble)?;
-    row.comments(out, &game.moves.trailing)?;
-    row.end(out);
+    row.comments(&game.preamble)?;
+    row.comments(&game.moves.trailing)?;
+    row.end();
     for (i, tag) in game.tags.iter().enumerate() {
-        let mut row = Row::start(out, enc, 1);
-        row.int(out, i as i64 + 1);
-        row.text(out, Some(&tag.name))?;
-        row.text(out, Some(&tag.value))?;
-        row.end(out);
+        let mut row = Row::start(out, 1);
+        row.int(i as i64 + 1);
+        row.text(Some(&tag.name))?;
+        row.text(Some(&tag.value))?;
+        row.end();
     }
     Ok(())
 }
@@ -940,61 +1195,45 @@ impl Rows {
     /// that value is in `out`, for [`Rows::set_end`].
     fn moves_row(
         &self,
-        out: &mut String,
+        out: &mut impl Out,
         r: &PlyRow<'_>,
         end: &[Comment],
     ) -> Result<usize, Problem> {
         let (f, ply) = (&r.fields, r.ply);
-        let mut row = Row::start(out, self.enc, 2);
-        row.int(out, r.seq as i64);
-        row.int(out, r.index as i64);
-        row.int(out, i64::from(ply.number));
-        row.word(
-            out,
-            match ply.side {
-                Side::White => "white",
-                Side::Black => "black",
-            },
-        );
-        row.text(out, Some(r.path).filter(|p| !p.is_empty()))?;
+        let mut row = Row::start(out, 2);
+        row.int(r.seq as i64);
+        row.int(r.index as i64);
+        row.int(i64::from(ply.number));
+        row.word(match ply.side {
+            Side::White => "white",
+            Side::Black => "black",
+        });
+        row.text(Some(r.path).filter(|p| !p.is_empty()))?;
         let plain = r.plain;
-        row.move_field(out, Some(f.get(Field::Written).unwrap_or_default()), plain)?;
-        row.move_field(
-            out,
-            Some(f.get(Field::Canonical).unwrap_or_default()),
-            plain,
-        )?;
-        row.move_field(out, f.get(Field::From), plain)?;
-        row.move_field(out, f.get(Field::To), plain)?;
-        row.move_field(out, f.get(Field::Captured).filter(|c| !c.is_empty()), plain)?;
-        row.move_field(out, f.get(Field::Piece), plain)?;
-        row.move_field(out, f.get(Field::Promotion), plain)?;
-        row.flag(out, f.check());
-        row.flag(out, f.mate());
-        row.text(out, ply.glyph.as_deref())?;
-        match ply.nags.split_first() {
-            None => row.null(out),
-            Some((first, rest)) => row.plain(out, |out| {
-                push_int(out, i64::from(*first));
-                for n in rest {
-                    out.push(' ');
-                    push_int(out, i64::from(*n));
-                }
-            }),
-        }
-        row.comments(out, &ply.before)?;
-        row.comments(out, &ply.after)?;
-        let at = out.len();
-        row.comments(out, end)?;
+        row.move_field(Some(f.get(Field::Written).unwrap_or_default()), plain)?;
+        row.move_field(Some(f.get(Field::Canonical).unwrap_or_default()), plain)?;
+        row.move_field(f.get(Field::From), plain)?;
+        row.move_field(f.get(Field::To), plain)?;
+        row.move_field(f.get(Field::Captured).filter(|c| !c.is_empty()), plain)?;
+        row.move_field(f.get(Field::Piece), plain)?;
+        row.move_field(f.get(Field::Promotion), plain)?;
+        row.flag(f.check());
+        row.flag(f.mate());
+        row.text(ply.glyph.as_deref())?;
+        row.nags(&ply.nags);
+        row.comments(&ply.before)?;
+        row.comments(&ply.after)?;
+        let at = row.out.mark();
+        row.comments(end)?;
         let key = [
             f.get(Field::Canonical).unwrap_or_default(),
             f.get(Field::Piece).unwrap_or_default(),
         ];
-        row.ir(out, &ply.mv, key)?;
+        row.ir(&ply.mv, key)?;
         if self.fen {
-            row.text(out, r.fen)?;
+            row.text(r.fen)?;
         }
-        row.end(out);
+        row.end();
         Ok(at)
     }
 
@@ -1006,14 +1245,14 @@ impl Rows {
         }
         let mut value = String::new();
         let mut row = Row {
-            enc: self.enc,
+            out: &mut value,
             table: 2,
             column: columns(2, false)
                 .iter()
                 .position(|c| c.0 == "comments_end")
                 .unwrap_or_default(),
         };
-        row.comments(&mut value, end)?;
+        row.comments(end)?;
         // The NULL written there is one character, as the value's first.
         text.replace_range(at..at + 1, &value);
         Ok(())
@@ -1026,24 +1265,24 @@ impl Rows {
         seq: &mut usize,
         path: &str,
         end: &[Comment],
-        out: &mut String,
+        out: &mut impl Out,
     ) -> Result<(), Problem> {
         *seq += 1;
-        let mut row = Row::start(out, self.enc, 2);
-        row.int(out, *seq as i64);
+        let mut row = Row::start(out, 2);
+        row.int(*seq as i64);
         for _ in 0..3 {
-            row.null(out);
+            row.null();
         }
-        row.text(out, Some(path))?;
+        row.text(Some(path))?;
         for _ in 0..13 {
-            row.null(out);
+            row.null();
         }
-        row.comments(out, end)?;
-        row.null(out);
+        row.comments(end)?;
+        row.null();
         if self.fen {
-            row.null(out);
+            row.null();
         }
-        row.end(out);
+        row.end();
         Ok(())
     }
 }
@@ -1092,7 +1331,7 @@ impl PlyRows {
     fn write(
         &mut self,
         seq: &mut usize,
-        out: &mut String,
+        out: &mut impl Out,
         ply: &Ply,
         index: usize,
         path: &str,
@@ -1129,7 +1368,7 @@ impl PlyRows {
     fn line(
         &mut self,
         seq: &mut usize,
-        out: &mut String,
+        out: &mut impl Out,
         line: &crate::ir::Line,
         path: &str,
     ) -> Result<(), Problem> {
@@ -1153,7 +1392,7 @@ impl PlyRows {
     fn variations(
         &mut self,
         seq: &mut usize,
-        out: &mut String,
+        out: &mut impl Out,
         ply: &Ply,
         index: usize,
         path: &str,
@@ -1233,24 +1472,23 @@ mod tests {
     }
 
     /// A row of text values (`None`: NULL) of `table`.
-    fn text_row(out: &mut String, enc: Encoding, table: usize, values: &[Option<String>]) {
-        let mut row = Row::start(out, enc, table);
+    fn text_row(out: &mut impl Out, table: usize, values: &[Option<String>]) {
+        let mut row = Row::start(out, table);
         for v in values {
-            row.text(out, v.as_deref()).unwrap();
+            row.text(v.as_deref()).unwrap();
         }
-        row.end(out);
+        row.end();
     }
 
     proptest::proptest! {
-        /// Any row of values reads back the same from either encoding:
-        /// the csv fields through the csv reader's `next_field`, the typed
-        /// rows through `typed_rows`.
+        /// Any row of text values reads back the same from the csv fields
+        /// (through the csv reader's `next_field`).
         #[test]
-        fn any_row_reads_back_from_both_encodings(
+        fn any_row_reads_back_from_the_csv_fields(
             values in proptest::collection::vec(value(), 1..8)
         ) {
             let mut csv = String::new();
-            text_row(&mut csv, Encoding::Csv, 1, &values);
+            text_row(&mut csv, 1, &values);
             let mut back = Vec::new();
             let (mut at, mut more) = (TABLES[1].len() + 1, true);
             while more {
@@ -1260,64 +1498,114 @@ mod tests {
             }
             // csv writes the empty string quoted, NULL as nothing.
             proptest::prop_assert_eq!(&back, &values, "{:?}", csv);
-            let mut text = String::new();
-            text_row(&mut text, Encoding::Typed, 1, &values);
-            text_row(&mut text, Encoding::Typed, 2, &values);
-            let origin = Origin { source: "s", index: 1, bytes: b"" };
-            let mut got = Vec::new();
-            typed_rows(&text, &origin, "id", |t, v| {
-                got.push((t, v[1..].iter().map(|v| v.map(String::from)).collect::<Vec<_>>()));
-                Ok(())
-            })
-            .unwrap();
-            proptest::prop_assert_eq!(got, vec![(1, values.clone()), (2, values.clone())]);
         }
+    }
+
+    /// A value of a column of `kind`: NULL, or one of its type (whole
+    /// numbers of any size, flags, text of the characters that matter to
+    /// the encodings and of several bytes, long text), as text.
+    fn value_of(kind: Kind) -> proptest::strategy::BoxedStrategy<Option<String>> {
+        use proptest::prelude::*;
+        let value = match kind {
+            // Any number of the tables (i64::MIN is none: `Columns::int`).
+            Kind::Integer => ((i64::MIN + 1)..=i64::MAX)
+                .prop_map(|n| n.to_string())
+                .boxed(),
+            Kind::Boolean => prop_oneof![Just("0".to_string()), Just("1".to_string())].boxed(),
+            Kind::Text | Kind::Json => prop_oneof![
+                "[a,\"\r\n= \u{e9}\u{1F600}]{0,12}",
+                "[ab]{60,70}",
+                "x{4000,5000}",
+            ]
+            .boxed(),
+        };
+        proptest::option::weighted(0.8, value).boxed()
+    }
+
+    /// Rows of each table (any number, none too), each value of its
+    /// column's kind (after the keys).
+    fn typed_tables() -> impl proptest::strategy::Strategy<Value = [Vec<Vec<Option<String>>>; 3]> {
+        use proptest::prelude::*;
+        let table = |t: usize| {
+            let row: Vec<_> = columns(t, false)[KEYS[t]..]
+                .iter()
+                .map(|c| value_of(c.1))
+                .collect();
+            proptest::collection::vec(row, 0..4)
+        };
+        (table(0), table(1), table(2)).prop_map(|(a, b, c)| [a, b, c])
+    }
+
+    /// Writes `rows` as a game's typed rows ([`Columns`]), each value of
+    /// its column's kind.
+    fn typed_text(tables: &[Vec<Vec<Option<String>>>; 3]) -> String {
+        let mut cols = Columns::default();
+        cols.reset(false);
+        for (t, rows) in tables.iter().enumerate() {
+            for values in rows {
+                let mut row = Row::start(&mut cols, t);
+                for (v, c) in values.iter().zip(&columns(t, false)[KEYS[t]..]) {
+                    match (v, c.1) {
+                        (None, _) => row.null(),
+                        (Some(v), Kind::Integer) => row.int(v.parse().unwrap()),
+                        (Some(v), Kind::Boolean) => row.flag(Some(v == "1")),
+                        (Some(v), _) => row.text(Some(v)).unwrap(),
+                    }
+                }
+                row.end();
+            }
+        }
+        let mut text = String::new();
+        cols.finish(&mut text);
+        text
     }
 
     proptest::proptest! {
-        /// The first NUL after any place is found, wherever it lies in its
-        /// word (a value's bytes of several bytes each around it).
+        /// Any rows of the three tables read back the same from the typed
+        /// rows (`typed_rows`, after their keys), and the text is UTF-8
+        /// whatever the values.
         #[test]
-        fn the_first_nul_is_found_from_anywhere(
-            data in proptest::collection::vec(
-                proptest::sample::select(vec![0u8, 1, 0x7f, 0x80, 0xff, b'=']), 0..80),
-            at in 0usize..90,
-        ) {
-            let want = data
-                .get(at..)
-                .and_then(|rest| rest.iter().position(|&b| b == 0).map(|n| at + n));
-            proptest::prop_assert_eq!(nul_after(&data, at), want);
+        fn any_rows_read_back_from_the_typed_rows(tables in typed_tables()) {
+            let text = typed_text(&tables);
+            let origin = Origin { source: "s", index: 7, bytes: b"" };
+            let mut got: [Vec<Vec<Option<String>>>; 3] = Default::default();
+            typed_rows(&text, &origin, "id", |t, v| {
+                let keys: Vec<_> = v[..KEYS[t]].iter().map(|k| k.unwrap()).collect();
+                assert_eq!(keys, ["id", "s", "7"][..KEYS[t]]);
+                got[t].push(v[KEYS[t]..].iter().map(|v| v.map(String::from)).collect());
+                Ok(())
+            })
+            .unwrap();
+            proptest::prop_assert_eq!(got, tables);
         }
     }
 
+    /// Typed rows cut short, or with a code of no number, are an error,
+    /// never a panic nor a value read from outside them.
     #[test]
-    fn typed_rows_read_back_every_value() {
-        let mut text = String::new();
-        let values = [None, Some(String::new()), Some("a,\"b\"\n=c".to_string())];
-        text_row(&mut text, Encoding::Typed, 1, &values);
+    fn typed_rows_cut_anywhere_are_an_error() {
+        let row = |v: &str| {
+            vec![
+                Some("1".to_string()),
+                Some("a".to_string()),
+                Some(v.to_string()),
+            ]
+        };
+        let text = typed_text(&[vec![], vec![row("x"), row(&"long".repeat(40))], vec![]]);
         let origin = Origin {
-            source: "in.pgn",
-            index: 4,
+            source: "s",
+            index: 1,
             bytes: b"",
         };
-        let mut got = Vec::new();
-        typed_rows(&text, &origin, "id", |t, v| {
-            got.push((t, v.iter().map(|v| v.map(String::from)).collect::<Vec<_>>()));
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(
-            got,
-            [(
-                1,
-                vec![
-                    Some("id".to_string()),
-                    None,
-                    Some(String::new()),
-                    Some("a,\"b\"\n=c".to_string())
-                ]
-            )]
-        );
+        let ok = |t: &str| typed_rows(t, &origin, "id", |_, _| Ok(())).is_ok();
+        assert!(ok(&text));
+        for end in 0..text.len() {
+            assert!(!ok(&text[..end]), "{:?}", &text[..end]);
+        }
+        assert!(!ok(&format!("{text}x")));
+        let mut bad = text.clone().into_bytes();
+        bad[0] = 0xff;
+        assert!(!ok(&String::from_utf8_lossy(&bad)));
     }
 
     /// A ply's `ir` written through the values kept ([`IR`]) is its move's
@@ -1332,53 +1620,70 @@ mod tests {
             .unwrap()
             .game;
         let mut hits = 0;
+        let kept = |enc: Encoding, mv: &Move| {
+            IR.with_borrow(|k| {
+                k.get(ir_slot(["same", "slot"]))
+                    .and_then(|s| s.as_ref())
+                    .is_some_and(|(m, e, _)| *e == enc && m == mv)
+            })
+        };
         for ply in &game.moves.plies {
-            for enc in [
-                Encoding::Csv,
-                Encoding::Csv,
-                Encoding::Typed,
-                Encoding::Typed,
-            ] {
-                let mut want = String::new();
-                Row {
-                    enc,
-                    table: 2,
-                    column: 20,
-                }
-                .json(&mut want, &ply.mv)
-                .unwrap();
-                let kept = IR.with_borrow(|k| {
-                    k.get(ir_slot(["same", "slot"]))
-                        .and_then(|s| s.as_ref())
-                        .is_some_and(|(m, e, _)| *e == enc && *m == ply.mv)
-                });
-                hits += usize::from(kept);
-                let mut got = String::new();
-                let mut row = Row {
-                    enc,
-                    table: 2,
-                    column: 20,
-                };
-                row.ir(&mut got, &ply.mv, ["same", "slot"]).unwrap();
+            for _ in 0..2 {
+                let want = csv_value(|row| row.json(&ply.mv).unwrap());
+                hits += usize::from(kept(Encoding::Csv, &ply.mv));
+                let got = csv_value(|row| row.ir(&ply.mv, ["same", "slot"]).unwrap());
                 assert_eq!(got, want, "{:?}", ply.mv);
-                assert_eq!(row.column, 21);
+            }
+            for _ in 0..2 {
+                let want = typed_value(|row| row.json(&ply.mv).unwrap());
+                hits += usize::from(kept(Encoding::Typed, &ply.mv));
+                let got = typed_value(|row| row.ir(&ply.mv, ["same", "slot"]).unwrap());
+                assert_eq!(got, want, "{:?}", ply.mv);
             }
         }
         // Each encoding's second writing of a move finds it kept, the
         // first finds the other encoding's or another move's.
         assert_eq!(hits, 2 * game.moves.plies.len());
+        let a = csv_value(|row| row.ir(&game.moves.plies[0].mv, ["e2e4", "P"]).unwrap());
+        let b = csv_value(|row| row.ir(&game.moves.plies[0].mv, ["e2e4", "P"]).unwrap());
+        assert_eq!(a, b);
+        assert!(IR.with_borrow(|k| k[ir_slot(["e2e4", "P"])].is_some()));
+    }
+
+    /// The text `write` writes as the moves table's `ir` (one value) in
+    /// the csv rows.
+    fn csv_value(write: impl FnOnce(&mut Row<'_, String>)) -> String {
+        let mut out = String::new();
         let mut row = Row {
-            enc: Encoding::Csv,
+            out: &mut out,
             table: 2,
             column: 20,
         };
-        let (mut a, mut b) = (String::new(), String::new());
-        row.ir(&mut a, &game.moves.plies[0].mv, ["e2e4", "P"])
-            .unwrap();
-        row.ir(&mut b, &game.moves.plies[0].mv, ["e2e4", "P"])
-            .unwrap();
-        assert_eq!(a, b);
-        assert!(IR.with_borrow(|k| k[ir_slot(["e2e4", "P"])].is_some()));
+        write(&mut row);
+        assert_eq!(row.column, 21);
+        out
+    }
+
+    /// The value `write` writes as the moves table's `ir` (one value) in
+    /// the typed rows: its text, after its code says its length.
+    fn typed_value(write: impl FnOnce(&mut Row<'_, Columns>)) -> String {
+        let mut cols = Columns::default();
+        cols.reset(false);
+        let mut row = Row {
+            out: &mut cols,
+            table: 2,
+            column: 20,
+        };
+        write(&mut row);
+        assert_eq!(row.column, 21);
+        let c = cols.column(2, 20);
+        // Nothing is written where the value fails.
+        if !c.codes.is_empty() {
+            let mut code = String::new();
+            typed::code(&mut code, c.data.len() as u64 + 1);
+            assert_eq!(c.codes, code);
+        }
+        c.data.clone()
     }
 
     /// Any JSON value: strings of the characters that matter to csv and to
@@ -1423,31 +1728,33 @@ mod tests {
         #[test]
         fn json_written_into_a_row_is_serde_json_text_quoted(v in json_value()) {
             let text = serde_json::to_string(&v).unwrap();
-            for enc in [Encoding::Csv, Encoding::Typed] {
-                let mut out = String::from("before");
-                let mut row = Row { enc, table: 2, column: 20 };
-                let got = row.json(&mut out, &v);
-                if holds_nul(&v) {
-                    let e = got.unwrap_err();
+            let mut csv = Ok(());
+            let got = csv_value(|row| {
+                csv = row.json(&v);
+                if csv.is_err() {
+                    row.column += 1;
+                }
+            });
+            let mut typed = Ok(());
+            let typed_got = typed_value(|row| {
+                typed = row.json(&v);
+                if typed.is_err() {
+                    row.column += 1;
+                }
+            });
+            if holds_nul(&v) {
+                for e in [csv.unwrap_err(), typed.unwrap_err()] {
                     proptest::prop_assert_eq!(e.kind, CANNOT_HOLD);
                     proptest::prop_assert!(e.message.contains("`ir`"), "{}", e.message);
-                    continue;
                 }
-                got.unwrap();
-                let mut want = String::from("before");
-                match enc {
-                    Encoding::Csv => {
-                        want.push(',');
-                        field(&mut want, Some(&text));
-                    }
-                    Encoding::Typed => {
-                        want.push('=');
-                        want.push_str(&text);
-                        want.push('\0');
-                    }
-                }
-                proptest::prop_assert_eq!(&out, &want);
+                return Ok(());
             }
+            csv.unwrap();
+            typed.unwrap();
+            let mut want = String::from(",");
+            field(&mut want, Some(&text));
+            proptest::prop_assert_eq!(&got, &want);
+            proptest::prop_assert_eq!(&typed_got, &text);
         }
     }
 }
