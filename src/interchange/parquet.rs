@@ -41,7 +41,7 @@ use crate::output::{OutFile, Output};
 mod encode;
 use encode::{delta_binary_packed, pack, rle_hybrid};
 
-/// The table files of a folder, in the order of [`TABLES`].
+/// The table files of a folder, in the order of [`TABLES`](crate::interchange::rows::TABLES).
 pub const FILES: [&str; 3] = ["games.parquet", "tags.parquet", "moves.parquet"];
 
 /// A table's rows are written as a row group once it holds this many...
