@@ -179,6 +179,29 @@ pub type SpellFn = fn(
 /// is read whole, by the same walk with [`Visit::Game`]).
 pub type StreamFn = fn(&str, &ReadOptions, Visit<'_>) -> Result<Option<Parsed>, Problem>;
 
+/// A notation's read a run at a time: each piece of the record to the
+/// visitor ([`Visit::Runs`]); `Ok(None)` where the record is not read so.
+pub type PiecesFn = fn(
+    &str,
+    &ReadOptions,
+    &mut dyn FnMut(Piece<'_>) -> Result<(), Problem>,
+) -> Result<Option<Parsed>, Problem>;
+
+/// A notation's walk ([`StreamFn`]) made of its two visits: `game` builds
+/// the game ([`Visit::Game`]), `pieces` hands on the runs ([`Visit::Runs`]).
+pub fn walk_with(
+    text: &str,
+    opts: &ReadOptions,
+    visit: Visit<'_>,
+    game: ReadFn,
+    pieces: PiecesFn,
+) -> Result<Option<Parsed>, Problem> {
+    match visit {
+        Visit::Game => game(text, opts).map(Some),
+        Visit::Runs(each) => pieces(text, opts, each),
+    }
+}
+
 /// A piece of a record read a run at a time ([`StreamFn`]), in the order
 /// of the text, for a [`RunWriter`].
 #[derive(Debug)]

@@ -700,10 +700,7 @@ impl Spell for Cgn {
 /// point of the registry's reader): into the game ([`Visit::Game`]), or a
 /// run at a time ([`Visit::Runs`]).
 pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
-    match visit {
-        Visit::Game => read_game(text, opts).map(Some),
-        Visit::Runs(each) => stream(text, opts, each),
-    }
+    crate::codec::walk_with(text, opts, visit, read_game, stream)
 }
 
 /// Reads one record into a game: [`walk`] with the visitor that builds it.

@@ -451,10 +451,7 @@ fn decode(mv: &MoveText<'_, Rule>) -> Result<Claim, Problem> {
 /// point of the registry's reader): into the game ([`Visit::Game`], the
 /// whole read, [`read`]), or a run at a time ([`Visit::Runs`]).
 pub fn walk(text: &str, opts: &ReadOptions, visit: Visit<'_>) -> Result<Option<Parsed>, Problem> {
-    match visit {
-        Visit::Game => read(text, opts).map(Some),
-        Visit::Runs(each) => stream(text, opts, each),
-    }
+    crate::codec::walk_with(text, opts, visit, read, stream)
 }
 
 /// Reads one record: every move resolved on the board, or, with
