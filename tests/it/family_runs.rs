@@ -12,7 +12,7 @@ use kifu::codec::{ReadOptions, WriteOptions};
 use kifu::format::by_name;
 use kifu::ir::Game;
 
-use crate::common::{self, kifu, scratch, stderr, stdout};
+use crate::common::{self, kifu, scratch, stdout};
 use crate::streaming::assert_same_both_ways;
 
 /// How many game records of `text` `from`'s stream reads a run at a time
@@ -361,7 +361,6 @@ fn legal_coerceo_games_are_written_the_same_streamed_as_whole() {
 /// past every record) to each output: the same output and messages.
 #[test]
 fn the_command_line_streams_coerceo_records() {
-    let dir = scratch("family_runs", "coerceo");
     let mut text = String::new();
     for seed in 100..106 {
         let (bare, full, _) = coerceo_game(&coerceo_bytes(seed, 300));
@@ -372,52 +371,13 @@ fn the_command_line_streams_coerceo_records() {
     }
     // A game past `STREAM_ABOVE` (a piece going to and fro), which the
     // command line streams with its own size too.
-    let long = coerceo_record(25_000);
-    assert!(long.len() > kifu::codec::STREAM_ABOVE, "{}", long.len());
-    text.push_str(&long);
-    let input = dir.join("games.coerceo");
-    std::fs::write(&input, &text).unwrap();
-    let input = input.to_str().unwrap();
-    for to in ["coerceo"].into_iter().chain(INTERCHANGE) {
-        // A picture holds one game: each is written to a file of its own.
-        let one_game = by_name(to).unwrap().one_game;
-        let run = |stream_above: &str| {
-            let out_dir = dir.join(format!("{to}-{stream_above}"));
-            let out_dir = out_dir.to_str().unwrap();
-            let mut args = vec![
-                "convert",
-                "--from",
-                "coerceo",
-                "--to",
-                to,
-                "--stream-above",
-                stream_above,
-                input,
-            ];
-            if one_game {
-                let _ = std::fs::remove_dir_all(out_dir);
-                args.extend(["--out-dir", out_dir]);
-            }
-            let out = kifu(&args, b"");
-            assert!(out.status.success(), "{to}: {out:?}");
-            let mut written = stdout(&out);
-            if one_game {
-                let mut files: Vec<_> = std::fs::read_dir(out_dir)
-                    .unwrap()
-                    .map(|e| e.unwrap().path())
-                    .collect();
-                files.sort();
-                for file in files {
-                    written.push_str(&std::fs::read_to_string(file).unwrap());
-                }
-            }
-            (written, stderr(&out).replace(out_dir, "DIR"))
-        };
-        let whole = run("1000000000");
-        assert!(!whole.0.is_empty(), "{to}");
-        assert_eq!(run("0"), whole, "{to}");
-        assert_eq!(run(&kifu::codec::STREAM_ABOVE.to_string()), whole, "{to}");
-    }
+    let outputs: Vec<&str> = ["coerceo"].into_iter().chain(INTERCHANGE).collect();
+    crate::otn_tenjiku_runs::assert_the_command_line_streams(
+        "coerceo",
+        &text,
+        &coerceo_record(25_000),
+        &outputs,
+    );
 }
 
 /// The command line: a long draughts-diag record (past the size records

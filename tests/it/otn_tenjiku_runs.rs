@@ -427,7 +427,7 @@ fn the_tenjiku_records_are_written_the_same_streamed_as_whole() {
 /// the size records stream from (`long`), converted with `--stream-above
 /// 0`, at the default size and whole (`--stream-above` past every record)
 /// to each of `outputs`: the same output and messages.
-fn assert_the_command_line_streams(from: &str, games: &str, long: &str, outputs: &[&str]) {
+pub fn assert_the_command_line_streams(from: &str, games: &str, long: &str, outputs: &[&str]) {
     assert!(long.len() > kifu::codec::STREAM_ABOVE, "{}", long.len());
     let dir = scratch("otn_tenjiku_runs", from);
     let input = dir.join(format!("games.{}", by_name(from).unwrap().extensions[0]));
