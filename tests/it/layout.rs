@@ -101,6 +101,52 @@ fn the_command_line_binary_stays_thin() {
     }
 }
 
+/// Every procedural macro `cargo test` builds runs only while kifu
+/// compiles, so Cargo.toml keeps it at opt-level 0 (`[profile.dev.package.*]`
+/// would otherwise optimise it at 2): a new dependency's macro without the
+/// override costs every cold build (docs/benchmarks.md, "Build and test
+/// times"). The list is Cargo's own (`cargo tree`), not one kept by hand.
+#[test]
+fn every_procedural_macro_is_built_unoptimised() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let tree = std::process::Command::new(cargo)
+        .args(["tree", "--offline", "--locked", "-e", "normal,build,dev"])
+        .args(["--prefix", "none"])
+        .current_dir(root)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        tree.status.success(),
+        "cargo tree: {}",
+        String::from_utf8_lossy(&tree.stderr)
+    );
+    let manifest = fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let text = String::from_utf8_lossy(&tree.stdout).into_owned();
+    let mut macros: Vec<&str> = Vec::new();
+    for line in text.lines().filter(|l| l.contains("(proc-macro)")) {
+        let name = line.split_whitespace().next().expect("a package name");
+        if !macros.contains(&name) {
+            macros.push(name);
+        }
+    }
+    assert!(
+        macros.contains(&"serde_derive"),
+        "cargo tree lists no procedural macro: {text}"
+    );
+    let missing: Vec<&&str> = macros
+        .iter()
+        .filter(|name| {
+            let table = format!("[profile.dev.package.{name}]\nopt-level = 0");
+            !manifest.contains(&table)
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "procedural macros without `opt-level = 0` in Cargo.toml's dev profile: {missing:?}"
+    );
+}
+
 /// The most lines a file of `src/` holds before its unit tests (issue 37):
 /// a longer one is split along its seams (the Python module into
 /// `src/python/`: arguments, reading, games, writing, converting, tables).
