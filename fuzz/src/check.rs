@@ -325,20 +325,75 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions, outputs: Output
     }
 }
 
-/// Plays a random legal Coerceo game, its choices read from `data` (the
-/// first byte the board, Ocius when odd, and the exchange, one tile when
-/// its second bit is set; each next byte picks a turn of those the side to
-/// move has), and checks that the game written bare (steps and exchanges
-/// alone) reads back with every capture and removal computed, the same as
-/// written in full, and that the full record round-trips as text ([`round_trips_as_text`]).
-/// Returns how many turns, captures, removals and exchanges the game had.
-pub fn coerceo_plays(data: &[u8]) -> [usize; 4] {
+/// A legal Coerceo game played from `data` (the first byte the board,
+/// Ocius when odd, and the exchange, one tile when its second bit is set;
+/// each next byte picks a turn of those the side to move has), written
+/// bare (steps and exchanges alone) and in full (every capture and removal
+/// listed), with how many turns, captures, removals and exchanges it plays
+/// (variations included). `rich` adds a comment where a byte is 1 past a
+/// multiple of 7 and, where it is 3 past one, a variation of the ply
+/// (another turn from the position before it, then up to two more, nested
+/// two deep at most).
+pub fn coerceo_game(data: &[u8], rich: bool) -> (String, String, [usize; 4]) {
     use kifu::family::coerceo::rules::{Position, Turn};
     use kifu::family::coerceo::Kind;
+    /// What one line's plies are written into and counted in.
+    struct Texts {
+        bare_full: [String; 2],
+        counts: [usize; 4],
+        rich: bool,
+    }
+    /// Plays at most `plies` plies of a line from `pos`, numbered from `n`.
+    fn line(
+        mut pos: Position<'static>,
+        bytes: &mut std::slice::Iter<'_, u8>,
+        mut n: usize,
+        plies: usize,
+        depth: usize,
+        out: &mut Texts,
+    ) {
+        for _ in 0..plies {
+            let turns = pos.turns();
+            let Some(&c) = bytes.next().filter(|_| !turns.is_empty()) else {
+                return;
+            };
+            let before = pos.clone();
+            let turn: Turn = turns[usize::from(c) % turns.len()];
+            let played = pos.play(turn).expect("a turn of those listed plays");
+            out.counts[0] += 1;
+            out.counts[1] += played.captures.len();
+            out.counts[2] += played.removed.len();
+            out.counts[3] += usize::from(matches!(turn, Turn::Exchange(..)));
+            let spelled = format!("{n}# {}", turn.spelled());
+            let mut full = spelled.clone();
+            for f in &played.captures {
+                full.push_str(&format!(" x{f}"));
+            }
+            for t in &played.removed {
+                full.push_str(&format!(" T{}", t.number()));
+            }
+            out.bare_full[0].push_str(&spelled);
+            out.bare_full[1].push_str(&full);
+            match c % 7 {
+                1 if out.rich => out
+                    .bare_full
+                    .iter_mut()
+                    .for_each(|t| t.push_str(" {a turn}")),
+                3 if out.rich && depth < 2 => {
+                    out.bare_full.iter_mut().for_each(|t| t.push_str(" ("));
+                    let more = 1 + usize::from(c / 7) % 3;
+                    line(before, bytes, n, more, depth + 1, out);
+                    out.bare_full.iter_mut().for_each(|t| t.push(')'));
+                }
+                _ => {}
+            }
+            out.bare_full.iter_mut().for_each(|t| t.push(' '));
+            n += 1;
+        }
+    }
     let Some((&first, choices)) = data.split_first() else {
-        return [0; 4];
+        return (String::from("*\n"), String::from("*\n"), [0; 4]);
     };
-    let mut counts = [0; 4];
     let kind = if first & 1 == 1 {
         Kind::Ocius
     } else {
@@ -350,30 +405,26 @@ pub fn coerceo_plays(data: &[u8]) -> [usize; 4] {
         Kind::Ocius => "[Variant \"Ocius\"]\n\n",
         Kind::Laurentius => "",
     };
-    let (mut bare, mut full) = (head.to_string(), head.to_string());
-    for (i, &c) in choices.iter().enumerate() {
-        let turns = pos.turns();
-        if turns.is_empty() {
-            break;
-        }
-        let turn: Turn = turns[usize::from(c) % turns.len()];
-        let played = pos.play(turn).expect("a turn of those listed plays");
-        counts[0] += 1;
-        counts[1] += played.captures.len();
-        counts[2] += played.removed.len();
-        counts[3] += usize::from(matches!(turn, Turn::Exchange(..)));
-        let text = format!("{}# {} ", i + 1, turn.spelled());
-        bare.push_str(&text);
-        full.push_str(&text);
-        for f in &played.captures {
-            full.push_str(&format!("x{f} "));
-        }
-        for t in &played.removed {
-            full.push_str(&format!("T{} ", t.number()));
-        }
+    let mut out = Texts {
+        bare_full: [head.to_string(), head.to_string()],
+        counts: [0; 4],
+        rich,
+    };
+    line(pos, &mut choices.iter(), 1, usize::MAX, 0, &mut out);
+    let [bare, full] = out.bare_full.map(|t| t + "*\n");
+    (bare, full, out.counts)
+}
+
+/// Plays a random legal Coerceo game ([`coerceo_game`], a main line
+/// alone), and checks that the game written bare reads back with every
+/// capture and removal computed, the same as written in full, and that
+/// the full record round-trips as text ([`round_trips_as_text`]).
+/// Returns how many turns, captures, removals and exchanges the game had.
+pub fn coerceo_plays(data: &[u8]) -> [usize; 4] {
+    if data.is_empty() {
+        return [0; 4];
     }
-    bare.push('*');
-    full.push('*');
+    let (bare, full, counts) = coerceo_game(data, false);
     let f = format("coerceo");
     let same = converter(f, f);
     let written = |text: &str| match same.convert(text.as_bytes()).text() {

@@ -232,84 +232,7 @@ fn the_bundled_coerceo_corpus_is_written_the_same_streamed_as_whole() {
     bundled_corpus_is_written_the_same_streamed_as_whole("coerceo", "coerceo", ".coerceo");
 }
 
-/// A legal Coerceo game played from `data`, as `check::coerceo_plays`
-/// plays one (the first byte the board, Ocius when odd, and the exchange,
-/// one tile when its second bit is set; each next byte picks a turn of
-/// those the side to move has), with a comment now and then and, where a
-/// byte is 3 past a multiple of 7, a variation of the ply (another turn
-/// from the position before it, then up to two more, nested two deep at
-/// most): bare (steps and exchanges alone) and in full (every capture and
-/// removal listed), with how many exchanges and removals it holds.
-fn coerceo_game(data: &[u8]) -> (String, String, usize) {
-    use kifu::family::coerceo::rules::{Position, Turn};
-    use kifu::family::coerceo::Kind;
-    /// Plays at most `plies` plies of a line from `pos`, numbered from
-    /// `n`, into the bare and full texts.
-    fn line(
-        mut pos: Position<'static>,
-        bytes: &mut std::slice::Iter<'_, u8>,
-        mut n: usize,
-        plies: usize,
-        depth: usize,
-        texts: &mut [String; 2],
-        rare: &mut usize,
-    ) {
-        for _ in 0..plies {
-            let turns = pos.turns();
-            let Some(&c) = bytes.next().filter(|_| !turns.is_empty()) else {
-                return;
-            };
-            let before = pos.clone();
-            let turn = turns[usize::from(c) % turns.len()];
-            let played = pos.play(turn).expect("a turn of those listed plays");
-            *rare += usize::from(matches!(turn, Turn::Exchange(..))) + played.removed.len();
-            let spelled = format!("{n}# {}", turn.spelled());
-            let mut full = spelled.clone();
-            for f in &played.captures {
-                full.push_str(&format!(" x{f}"));
-            }
-            for t in &played.removed {
-                full.push_str(&format!(" T{}", t.number()));
-            }
-            texts[0].push_str(&spelled);
-            texts[1].push_str(&full);
-            match c % 7 {
-                1 => texts.iter_mut().for_each(|t| t.push_str(" {a turn}")),
-                3 if depth < 2 => {
-                    texts.iter_mut().for_each(|t| t.push_str(" ("));
-                    let more = 1 + usize::from(c / 7) % 3;
-                    line(before, bytes, n, more, depth + 1, texts, rare);
-                    texts.iter_mut().for_each(|t| t.push(')'));
-                }
-                _ => {}
-            }
-            texts.iter_mut().for_each(|t| t.push(' '));
-            n += 1;
-        }
-    }
-    let Some((&first, choices)) = data.split_first() else {
-        return (String::from("*"), String::from("*"), 0);
-    };
-    let kind = if first & 1 == 1 {
-        Kind::Ocius
-    } else {
-        Kind::Laurentius
-    };
-    let mut pos = Position::start(kind);
-    pos.cost = if first & 2 == 2 { 1 } else { 2 };
-    let head = match kind {
-        Kind::Ocius => "[Variant \"Ocius\"]\n\n",
-        Kind::Laurentius => "",
-    };
-    let mut texts = [head.to_string(), head.to_string()];
-    let mut rare = 0;
-    let mut bytes = choices.iter();
-    line(pos, &mut bytes, 1, usize::MAX, 0, &mut texts, &mut rare);
-    let [bare, full] = texts.map(|t| t + "*\n");
-    (bare, full, rare)
-}
-
-/// Bytes for [`coerceo_game`], from a seed.
+/// Bytes for [`crate::check::coerceo_game`], from a seed.
 fn coerceo_bytes(seed: u32, len: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12_345);
     (0..len)
@@ -339,8 +262,9 @@ fn legal_coerceo_games_are_written_the_same_streamed_as_whole() {
     let mut rare = 0;
     let games = std::env::var("KIFU_COERCEO_GAMES").map_or(24, |n| n.parse().unwrap());
     for seed in 0..games {
-        let (bare, full, r) = coerceo_game(&coerceo_bytes(seed, 400));
-        rare += r;
+        let (bare, full, [_, _, removals, exchanges]) =
+            crate::check::coerceo_game(&coerceo_bytes(seed, 400), true);
+        rare += removals + exchanges;
         for text in [&bare, &full] {
             let (streamed, all) = streamed_records("coerceo", text.as_bytes(), false);
             assert!(all == 1 && streamed == 1, "{streamed} of {all}\n{text}");
@@ -363,7 +287,7 @@ fn legal_coerceo_games_are_written_the_same_streamed_as_whole() {
 fn the_command_line_streams_coerceo_records() {
     let mut text = String::new();
     for seed in 100..106 {
-        let (bare, full, _) = coerceo_game(&coerceo_bytes(seed, 300));
+        let (bare, full, _) = crate::check::coerceo_game(&coerceo_bytes(seed, 300), true);
         text.push_str(&bare);
         text.push('\n');
         text.push_str(&full);
