@@ -367,7 +367,7 @@ fn converter(from: &'static Format, to: &'static Format, read: ReadOptions) -> C
 /// format's scanner through `Records` (at two batch sizes), each game
 /// record converted to its family's canonical notation and to json, whole
 /// and (where the format streams) a run at a time.
-fn read_every_way(f: &'static Format, data: &[u8]) -> usize {
+pub(crate) fn read_every_way(f: &'static Format, data: &[u8]) -> usize {
     let text = String::from_utf8_lossy(data);
     let options = ReadOptions::default();
     let read = f.read.expect("a reader");
