@@ -19,7 +19,7 @@ use kifu::format::{by_name, Format, FORMATS};
 use crate::deadlines::read_every_way;
 
 /// The plies of the shorter of the two games compared.
-const PLIES: usize = 1200;
+const PLIES: usize = 500;
 
 /// The most the work may grow when the record's length doubles.
 const GROWTH: f64 = 2.5;
