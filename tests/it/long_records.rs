@@ -11,6 +11,7 @@
 //! is read every way the CLI reads it (`deadlines::read_every_way`: whole
 //! and a run at a time, to json and to the family's notation); reading it
 //! twice as long may not take more than 2.5 times the work.
+//! `KIFU_LONG_SHOW=1` prints each case's work and lengths.
 
 use kifu::codec::{bytes_scanned_for_places, ReadOptions, WriteOptions};
 use kifu::family::Family;
