@@ -515,19 +515,162 @@ pub trait Games {
     fn name(&self) -> &str;
 }
 
-/// Line and column (1-based, in characters) of a byte offset in a record.
+/// Line and column (1-based, in characters) of a byte offset in a record,
+/// counted from the record's start: O(offset). For a problem said once per
+/// record (a syntax error, a tag's place, a warning counted and said once);
+/// a reader that places something per move, per token or per warning asks
+/// the record's [`Lines`] instead, or a long record takes time that grows
+/// with the square of its length.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     // As pest counts (`\r\n` is one line end, a lone `\r` a column), by
-    // searching for line ends rather than walking every character: a
-    // record's problems are each located from its start.
+    // searching for line ends rather than walking every character.
     let offset = offset.min(text.len());
     if !text.is_char_boundary(offset) {
         return (1, 1);
     }
+    scanned(offset);
     let before = &text.as_bytes()[..offset];
     let line = 1 + memchr::memchr_iter(b'\n', before).count();
     let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
     (line, 1 + text[start..offset].chars().count())
+}
+
+/// The line and column of any byte offset of one record, each found in
+/// time bounded by a constant, however long the record and in whatever
+/// order they are asked: what a reader that places a problem per move,
+/// per token or per warning asks, made once per record (or per run of a
+/// document). Its answers are [`line_col`]'s.
+///
+/// The record is indexed on the first question, in one pass: for each
+/// block of [`Lines::BLOCK`] bytes, the line ends and characters before
+/// it and the characters before the start of its line (a few percent of
+/// the record's size). A question then reads at most the block that holds
+/// its offset, or, asked after a nearby offset before it, only the bytes
+/// between them.
+#[derive(Debug)]
+pub struct Lines<'t> {
+    text: &'t str,
+    index: std::cell::OnceCell<Vec<Block>>,
+    /// The offset asked last and its place, which a question a little
+    /// further on counts from.
+    last: std::cell::Cell<(usize, usize, usize)>,
+}
+
+/// What [`Lines`] knows of the start of one of its blocks.
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    /// Line ends before it.
+    newlines: usize,
+    /// Characters before it.
+    chars: usize,
+    /// Characters before the start of the line it lies in.
+    line_chars: usize,
+}
+
+/// The characters of UTF-8 bytes: those that do not continue one.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+impl<'t> Lines<'t> {
+    /// The bytes of a block of the index.
+    pub const BLOCK: usize = 256;
+
+    /// The finder of `text`'s places; nothing is read until it is asked.
+    pub fn new(text: &'t str) -> Lines<'t> {
+        Lines {
+            text,
+            index: std::cell::OnceCell::new(),
+            last: std::cell::Cell::new((0, 1, 1)),
+        }
+    }
+
+    /// The record.
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
+    /// Line and column (1-based, in characters) of a byte offset, as
+    /// [`line_col`] gives them: `(1, 1)` inside a character, the end's
+    /// place past it.
+    pub fn at(&self, offset: usize) -> (usize, usize) {
+        let text = self.text.as_bytes();
+        let offset = offset.min(text.len());
+        if !self.text.is_char_boundary(offset) {
+            return (1, 1);
+        }
+        let (last, line, col) = self.last.get();
+        let block = offset / Self::BLOCK * Self::BLOCK;
+        let place = if last <= offset && offset - last <= Self::BLOCK {
+            // Forward from the last question.
+            count_on(&text[last..offset], line, col)
+        } else {
+            let b = self.index()[offset / Self::BLOCK];
+            let col = 1 + b.chars - b.line_chars;
+            count_on(&text[block..offset], 1 + b.newlines, col)
+        };
+        self.last.set((offset, place.0, place.1));
+        place
+    }
+
+    /// The index, made on the first question.
+    fn index(&self) -> &[Block] {
+        self.index.get_or_init(|| {
+            let text = self.text.as_bytes();
+            scanned(text.len());
+            let mut blocks = Vec::with_capacity(text.len() / Self::BLOCK + 1);
+            let (mut newlines, mut chars, mut line_chars) = (0, 0, 0);
+            for chunk in text.chunks(Self::BLOCK) {
+                blocks.push(Block {
+                    newlines,
+                    chars,
+                    line_chars,
+                });
+                newlines += memchr::memchr_iter(b'\n', chunk).count();
+                if let Some(i) = memchr::memrchr(b'\n', chunk) {
+                    line_chars = chars + chars_in(&chunk[..=i]);
+                }
+                chars += chars_in(chunk);
+            }
+            // The end's block, when the text fills its last one.
+            blocks.push(Block {
+                newlines,
+                chars,
+                line_chars,
+            });
+            blocks
+        })
+    }
+}
+
+/// The place after `bytes`, which start at line `line`, column `col`.
+fn count_on(bytes: &[u8], line: usize, col: usize) -> (usize, usize) {
+    scanned(bytes.len());
+    match memchr::memrchr(b'\n', bytes) {
+        Some(i) => (
+            line + memchr::memchr_iter(b'\n', bytes).count(),
+            1 + chars_in(&bytes[i + 1..]),
+        ),
+        None => (line, col + chars_in(bytes)),
+    }
+}
+
+thread_local! {
+    /// The bytes this thread's position finding has read ([`scanned`]).
+    static SCANNED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts bytes read to find a line and column.
+fn scanned(bytes: usize) {
+    SCANNED.with(|s| s.set(s.get() + bytes as u64));
+}
+
+/// How many bytes [`line_col`] and [`Lines`] have read on this thread
+/// since it began: the work of placing problems, which the tests compare
+/// across record lengths (growing with the square of a record's length
+/// where a reader places each problem from the record's start).
+pub fn bytes_scanned_for_places() -> u64 {
+    SCANNED.with(std::cell::Cell::get)
 }
 
 /// The error for a variation opened [`MAX_VARIATION_DEPTH`] levels deep,
@@ -553,13 +696,27 @@ mod tests {
     proptest! {
         /// [`super::line_col`] counts as pest does, at every offset (char
         /// boundaries, the middle of a character, past the end), `\r\n`,
-        /// lone `\r` and multi-byte characters included.
+        /// lone `\r` and multi-byte characters included; and [`super::Lines`]
+        /// as `line_col` does, asked in any order (forward, back, again),
+        /// over records longer than its blocks.
         #[test]
         fn line_col_counts_as_pest_does(text in "[a\r\n\u{e9}\u{1F600}]{0,40}") {
             for offset in 0..=text.len() + 1 {
                 let pest = pest::Position::new(&text, offset.min(text.len()))
                     .map_or((1, 1), |p| p.line_col());
                 prop_assert_eq!(super::line_col(&text, offset), pest, "{:?} at {}", text, offset);
+            }
+        }
+
+        #[test]
+        fn lines_place_as_line_col_does(
+            text in "([a\r\n\u{e9}\u{1F600}]{0,40}|a{200,600}|\n{0,3}|\u{e9}{100,300}){0,12}",
+            asked in proptest::collection::vec(0usize..4000, 0..60),
+        ) {
+            let lines = super::Lines::new(&text);
+            let every = 0..=text.len() + 1;
+            for offset in asked.iter().map(|a| a % (text.len() + 2)).chain(every.clone()).chain(every.rev()) {
+                prop_assert_eq!(lines.at(offset), super::line_col(&text, offset), "{:?} at {}", text, offset);
             }
         }
     }

@@ -22,7 +22,7 @@ mod writer;
 use pest::iterators::{Pair, Pairs};
 use pest::RuleType;
 
-use crate::codec::{line_col, too_deep, Parsed, Piece, ReadOptions};
+use crate::codec::{line_col, too_deep, Lines, Parsed, Piece, ReadOptions};
 use crate::error::Problem;
 use crate::family::dialect::Dialect;
 use crate::family::{Move, Setup, Variant};
@@ -384,7 +384,7 @@ pub enum Token<'i, R: RuleType> {
 
 /// A move as the walker hands it to the notation.
 pub struct MoveText<'i, R: RuleType> {
-    record: &'i str,
+    lines: &'i Lines<'i>,
     at: usize,
     text: &'i str,
     pair: Option<Box<Pair<'i, R>>>,
@@ -403,14 +403,13 @@ impl<'i, R: RuleType> MoveText<'i, R> {
 
     /// Line and column of a byte offset inside the move.
     pub fn pos(&self, offset: usize) -> (usize, usize) {
-        line_col(self.record, self.at + offset.min(self.text.len()))
+        self.lines.at(self.at + offset.min(self.text.len()))
     }
 
-    /// Where the move is, to locate an error once there is one (computing a
-    /// line and column scans the record from its start: do it only then).
+    /// Where the move is, to locate an error once there is one.
     pub fn spot(&self) -> Spot<'i> {
         Spot {
-            record: self.record,
+            lines: self.lines,
             at: self.at,
         }
     }
@@ -424,14 +423,14 @@ impl<'i, R: RuleType> MoveText<'i, R> {
 /// The place of a move in its record (see [`MoveText::spot`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Spot<'i> {
-    record: &'i str,
+    lines: &'i Lines<'i>,
     at: usize,
 }
 
 impl Spot<'_> {
     /// Line and column of the move's first character.
     pub fn pos(self) -> (usize, usize) {
-        line_col(self.record, self.at)
+        self.lines.at(self.at)
     }
 }
 
@@ -555,7 +554,7 @@ pub fn read_record<'i, N: Notation>(
         .filter(|_| !opts.grammar_only)
         .and_then(|l| fast::lex(text, l, N::DIALECT))
     {
-        return read_lexed(text, lexed, notation);
+        return read_lexed(&Lines::new(text), lexed, notation);
     }
     // A record whose variations nest past the limit and are never closed
     // fails whatever the grammar says, and pest would try each level to
@@ -582,12 +581,12 @@ pub fn read_record<'i, N: Notation>(
             _ => syntax_problem(text, e),
         }
     })?;
-    read(text, pairs, notation)
+    read(&Lines::new(text), pairs, notation)
 }
 
 /// Walks the `record` pairs of any container notation into a game.
 fn read<'i, N: Notation>(
-    text: &'i str,
+    lines: &Lines<'i>,
     mut pairs: Pairs<'i, N::Rule>,
     notation: &mut N,
 ) -> Result<Parsed, Problem> {
@@ -607,7 +606,7 @@ fn read<'i, N: Notation>(
             Kind::Tag | Kind::Repair(Repair::Lone)
         ) {
             if let Some(at) = lone.take() {
-                warnings.push(lone_bracket(text, at));
+                warnings.push(lone_bracket(lines, at));
             }
         }
         match pair.as_rule().kind() {
@@ -615,7 +614,7 @@ fn read<'i, N: Notation>(
                 for part in pair.clone().into_inner() {
                     if part.as_str().starts_with('{') && !part.as_str().ends_with('}') {
                         warnings.push(Problem::at(
-                            line_col(text, part.as_span().start()),
+                            lines.at(part.as_span().start()),
                             "a `{` before the tags is never closed: the comment ends before the first tag",
                         ).of_kind(crate::error::Kind::TagRepair));
                     }
@@ -625,14 +624,14 @@ fn read<'i, N: Notation>(
                     move_pairs: false,
                 };
                 for t in tokens {
-                    if let Some(c) = comment(text, None, t, &mut warnings) {
+                    if let Some(c) = comment(lines, None, t, &mut warnings) {
                         preamble.push(c);
                     }
                 }
             }
             Kind::Tag => {
                 let at = pair.as_span().start();
-                let (name, value) = read_tag(text, pair, lone.take(), &mut warnings);
+                let (name, value) = read_tag(lines, pair, lone.take(), &mut warnings);
                 tags.push(Tag::new(name, value));
                 tag_at.push(at);
             }
@@ -640,7 +639,7 @@ fn read<'i, N: Notation>(
                 // Said with the tag that follows it when that tag lost
                 // its `[` (a tag split across lines), else on its own.
                 if let Some(at) = lone.replace(pair.as_span().start()) {
-                    warnings.push(lone_bracket(text, at));
+                    warnings.push(lone_bracket(lines, at));
                 }
             }
             Kind::Body => body = Some(pair),
@@ -651,7 +650,9 @@ fn read<'i, N: Notation>(
         stack: body.map(|b| b.into_inner()).into_iter().collect(),
         move_pairs: N::MOVE_PAIR,
     };
-    read_whole(text, preamble, tags, &tag_at, tokens, 0, notation, warnings)
+    read_whole(
+        lines, preamble, tags, &tag_at, tokens, 0, notation, warnings,
+    )
 }
 
 /// The walk of a whole record's tokens (its main line `moves` long, where
@@ -662,7 +663,7 @@ fn read<'i, N: Notation>(
 /// whole game.
 #[allow(clippy::too_many_arguments)]
 fn read_whole<'i, N: Notation>(
-    text: &'i str,
+    lines: &Lines<'i>,
     preamble: Vec<Comment>,
     tags: Vec<Tag>,
     tag_at: &[usize],
@@ -693,7 +694,7 @@ fn read_whole<'i, N: Notation>(
             }
         };
     assemble(
-        text,
+        lines,
         preamble,
         tags,
         tag_at,
@@ -760,7 +761,7 @@ pub fn stream_record<'i, N: Runs>(
     };
     let (tags, tag_at) = tags_lexed(&lexed_tags);
     let parsed = assemble(
-        text,
+        &Lines::new(text),
         Vec::new(),
         tags,
         &tag_at,
@@ -823,7 +824,7 @@ fn tags_lexed(lexed: &fast::LexedTags<'_>) -> (Vec<Tag>, Vec<usize>) {
 
 /// Builds a game from a record the fast lexer read.
 fn read_lexed<'i, N: Notation>(
-    text: &'i str,
+    lines: &Lines<'i>,
     lexed: Lexed<'i, N::Rule>,
     notation: &mut N,
 ) -> Result<Parsed, Problem> {
@@ -831,7 +832,7 @@ fn read_lexed<'i, N: Notation>(
     let moves = lexed.main_moves;
     let tokens = lexed.tokens.into_iter();
     read_whole(
-        text,
+        lines,
         Vec::new(),
         tags,
         &tag_at,

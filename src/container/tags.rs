@@ -4,14 +4,14 @@
 use pest::iterators::Pair;
 
 use super::{unescape, write_tags, ContainerRule, Kind, Repair};
-use crate::codec::line_col;
+use crate::codec::Lines;
 use crate::error::Problem;
 use crate::ir::Results;
 use crate::ir::{Game, GameResult, Tag};
 
 /// The warning of a line holding a lone `[` at `at`.
-pub(super) fn lone_bracket(text: &str, at: usize) -> Problem {
-    Problem::at(line_col(text, at), "a line holding a lone `[` was skipped")
+pub(super) fn lone_bracket(lines: &Lines<'_>, at: usize) -> Problem {
+    Problem::at(lines.at(at), "a line holding a lone `[` was skipped")
         .of_kind(crate::error::Kind::TagRepair)
 }
 
@@ -19,15 +19,14 @@ pub(super) fn lone_bracket(text: &str, at: usize) -> Problem {
 /// repair of a damaged tag. `lone`: where a line holding a lone `[` came
 /// just before it, not said yet.
 pub(super) fn read_tag<R: ContainerRule>(
-    text: &str,
+    lines: &Lines<'_>,
     pair: Pair<'_, R>,
     lone: Option<usize>,
     warnings: &mut Vec<Problem>,
 ) -> (String, String) {
     let start = pair.as_span().start();
-    // Located only for a warning: every tag of a record would otherwise
-    // count the record's lines up to it.
-    let at = || line_col(text, start);
+    // Located only for a warning.
+    let at = || lines.at(start);
     let written = pair.as_str();
     // The tag as written, without stray text after it.
     let mut end = written.find(['\r', '\n']).unwrap_or(written.len());
@@ -71,7 +70,7 @@ pub(super) fn read_tag<R: ContainerRule>(
                 end = end.min(part.as_span().start() - start);
                 warnings.push(
                     Problem::at(
-                        line_col(text, part.as_span().start()),
+                        lines.at(part.as_span().start()),
                         "text after a tag's `]` on its line was skipped",
                     )
                     .of_kind(crate::error::Kind::TagRepair),
@@ -81,7 +80,7 @@ pub(super) fn read_tag<R: ContainerRule>(
         }
     }
     if let Some(at) = lone.filter(|_| !split) {
-        warnings.push(lone_bracket(text, at));
+        warnings.push(lone_bracket(lines, at));
     }
     if let Some(what) = said {
         let mut quoted = String::new();
@@ -109,7 +108,7 @@ pub(super) fn read_tag<R: ContainerRule>(
 /// (`1 - 0`) is read as the result it means ([`Game::effective_result`]) and
 /// kept as written, with a warning.
 pub(super) fn check_result_tag(
-    text: &str,
+    lines: &Lines<'_>,
     tags: &[Tag],
     tag_at: &[usize],
     result_tag: Option<usize>,
@@ -125,9 +124,8 @@ pub(super) fn check_result_tag(
             .parse_damaged(value)
             .or_else(|| GameResult::parse_damaged(value));
         if let Some((_, repair)) = damaged {
-            warnings.push(
-                Problem::at(line_col(text, tag_at[i]), repair.message()).of_kind(repair.kind()),
-            );
+            warnings
+                .push(Problem::at(lines.at(tag_at[i]), repair.message()).of_kind(repair.kind()));
         }
     }
 }
@@ -137,7 +135,7 @@ pub(super) fn check_result_tag(
 /// kept as written, with a warning (pgn-extract reports it too; `--strict`
 /// fails the game).
 pub(super) fn check_result_agrees(
-    text: &str,
+    lines: &Lines<'_>,
     tags: &[Tag],
     tag_at: &[usize],
     result_tag: Option<usize>,
@@ -155,7 +153,7 @@ pub(super) fn check_result_agrees(
     if !said.outcome.agrees(ended.outcome) {
         warnings.push(
             Problem::at(
-                line_col(text, tag_at[i]),
+                lines.at(tag_at[i]),
                 format!(
                     "the Result tag says {} but the game ends with {}: both are kept as written",
                     crate::error::quote(&tags[i].value),
@@ -171,7 +169,7 @@ pub(super) fn check_result_agrees(
 /// tag (`4-6` in Delfts scoring) ends with a score kifu would otherwise take
 /// for a move: refuse it rather than invent a move.
 pub(super) fn check_score_as_move(
-    text: &str,
+    lines: &Lines<'_>,
     game: &Game,
     last_move: Option<(&str, usize)>,
 ) -> Result<(), Problem> {
@@ -180,7 +178,7 @@ pub(super) fn check_score_as_move(
     }
     match (game.tag("Result"), last_move) {
         (Some(r), Some((mv, at))) if !r.is_empty() && r == mv => Err(Problem::at(
-            line_col(text, at),
+            lines.at(at),
             format!(
                 "the game ends with {}, its Result tag, which is not a result this notation knows",
                 crate::error::quote(mv)

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::tags::{check_result_agrees, check_result_tag, check_score_as_move};
 use super::{number_of, Count, MoveText, Notation, Token};
-use crate::codec::{line_col, too_deep, Parsed, ReadOptions};
+use crate::codec::{too_deep, Lines, Parsed, ReadOptions};
 use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::dialect::Numbering;
@@ -21,7 +21,7 @@ use crate::ir::{
 /// movetext walked into lines (`moves` is the main line's length, when known).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn assemble<'i, N: Notation>(
-    text: &'i str,
+    lines: &Lines<'i>,
     preamble: Vec<Comment>,
     tags: Vec<Tag>,
     tag_at: &[usize],
@@ -32,9 +32,10 @@ pub(super) fn assemble<'i, N: Notation>(
     runs: &mut RunFlush<'_, N>,
     run_bytes: usize,
 ) -> Result<Parsed, Problem> {
+    let text = lines.text();
     let result_tag = tags.iter().position(|t| t.name == "Result");
     check_result_tag(
-        text,
+        lines,
         &tags,
         tag_at,
         result_tag,
@@ -49,7 +50,7 @@ pub(super) fn assemble<'i, N: Notation>(
         if let (Some(_), Some((i, again))) = (named.next(), named.next()) {
             warnings.push(
                 Problem::at(
-                    line_col(text, tag_at[i]),
+                    lines.at(tag_at[i]),
                     format!(
                         "a second {} tag: the first is read, this one is kept as written and not read",
                         again.name
@@ -60,7 +61,7 @@ pub(super) fn assemble<'i, N: Notation>(
         }
     }
     let at = |name: &str| -> (usize, usize) {
-        find_tag(&tags, name).map_or((1, 1), |i| line_col(text, tag_at[i]))
+        find_tag(&tags, name).map_or((1, 1), |i| lines.at(tag_at[i]))
     };
     let start = notation.start(&tags, &at)?;
     warnings.extend(start.warnings);
@@ -71,6 +72,7 @@ pub(super) fn assemble<'i, N: Notation>(
     let first = game.variant.first_mover();
     let mut walker = Walker {
         text,
+        lines,
         shared: None,
         notation,
         first,
@@ -120,7 +122,7 @@ pub(super) fn assemble<'i, N: Notation>(
         );
     }
     check_result_agrees(
-        text,
+        lines,
         &game.tags,
         tag_at,
         result_tag,
@@ -128,7 +130,7 @@ pub(super) fn assemble<'i, N: Notation>(
         N::DIALECT.results,
         &mut warnings,
     );
-    check_score_as_move(text, &game, last_move)?;
+    check_score_as_move(lines, &game, last_move)?;
     notation.finish(&mut game, &mut warnings)?;
     Ok(Parsed { game, warnings })
 }
@@ -137,7 +139,7 @@ pub(super) fn assemble<'i, N: Notation>(
 /// shared as `shared` (made at the record's first comment), or its own
 /// copy where there is none (a record longer than [`SHARED_RECORD`]).
 pub(super) fn comment<R: RuleType>(
-    text: &str,
+    lines: &Lines<'_>,
     shared: Option<&mut Option<Arc<str>>>,
     token: Token<'_, R>,
     warnings: &mut Vec<Problem>,
@@ -147,7 +149,7 @@ pub(super) fn comment<R: RuleType>(
         Token::ParenComment(body, at) => {
             warnings.push(
                 Problem::at(
-                    line_col(text, at),
+                    lines.at(at),
                     "text in parentheses that is not a variation was read as a comment",
                 )
                 .of_kind(Kind::ParenComment),
@@ -156,6 +158,7 @@ pub(super) fn comment<R: RuleType>(
         }
         _ => return None,
     };
+    let text = lines.text();
     // Where the body is in the record (the lexers give slices of it).
     let at = (body.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
     let range = at..at.wrapping_add(body.len());
@@ -176,6 +179,8 @@ pub(super) fn comment<R: RuleType>(
 
 struct Walker<'n, 'w, 'r, 'i, N: Notation> {
     text: &'i str,
+    /// The record's places, for what the walk says of its tokens.
+    lines: &'w Lines<'i>,
     /// The record, shared by its comments ([`Text`]), once one is read.
     shared: Option<Arc<str>>,
     notation: &'n mut N,
@@ -318,8 +323,8 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
         // Numbers count plies, not move pairs (a constant of the notation,
         // folded where the walker is compiled for it).
         let per_ply = matches!(N::DIALECT.numbering, Numbering::Ply { .. });
-        let record = self.text;
-        let at = |offset: usize| line_col(record, offset);
+        let lines = self.lines;
+        let at = |offset: usize| lines.at(offset);
         while let Some(token) = tokens.next() {
             // `29 Qxf8+`: a move number without its dot, which the chess
             // grammar reads.
@@ -338,7 +343,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                         self.run_from = offset;
                     }
                     let mv = self.notation.read_move(MoveText {
-                        record: self.text,
+                        lines: self.lines,
                         at: offset,
                         text,
                         pair,
@@ -396,7 +401,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                 }
                 t @ (Token::Comment(..) | Token::ParenComment(..)) => {
                     let shared = (self.text.len() <= SHARED_RECORD).then_some(&mut self.shared);
-                    if let Some(c) = comment(self.text, shared, t, self.warnings) {
+                    if let Some(c) = comment(self.lines, shared, t, self.warnings) {
                         let handed_on = self.last_handed_on(&line);
                         match line.plies.last_mut() {
                             // (A ply handed on had variations.)
@@ -592,7 +597,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
     fn annotation_first(&mut self, text: &str, offset: usize) -> Comment {
         self.warnings.push(
             Problem::at(
-                line_col(self.text, offset),
+                self.lines.at(offset),
                 format!(
                     "{} before any move was kept as a comment",
                     crate::error::quote(text)
@@ -610,7 +615,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
         if !self.bare_number {
             self.bare_number = true;
             self.warnings.push(
-                Problem::at(line_col(self.text, offset), BARE_NUMBER).of_kind(Kind::BareMoveNumber),
+                Problem::at(self.lines.at(offset), BARE_NUMBER).of_kind(Kind::BareMoveNumber),
             );
         }
     }

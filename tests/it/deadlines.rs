@@ -367,7 +367,7 @@ fn converter(from: &'static Format, to: &'static Format, read: ReadOptions) -> C
 /// format's scanner through `Records` (at two batch sizes), each game
 /// record converted to its family's canonical notation and to json, whole
 /// and (where the format streams) a run at a time.
-fn read_every_way(f: &'static Format, data: &[u8]) -> usize {
+pub(crate) fn read_every_way(f: &'static Format, data: &[u8]) -> usize {
     let text = String::from_utf8_lossy(data);
     let options = ReadOptions::default();
     let read = f.read.expect("a reader");
@@ -981,6 +981,55 @@ fn a_named_pipe_closed_early_ends_the_run() {
         assert!(
             matches!(code, Some(0..=2)) && !err.contains("panicked"),
             "{half:?}: {code:?}\n{err}"
+        );
+    }
+}
+
+/// A long record with a warning every few words, through the `kifu`
+/// binary as a user meets it: 4 MB of one chess game with a stray `}`
+/// every fifth word (150,000 warnings), converted whole and a run at a
+/// time. Each warning placed by counting lines from the record's start
+/// took minutes; placed by the record's `codec::Lines`, a few seconds
+/// (`long_records.rs` counts the work in every format).
+#[test]
+fn a_long_record_with_a_warning_every_few_words_converts_in_time() {
+    let mut text = String::from("[Event \"long\"]\n\n");
+    let cycle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let mut i = 0;
+    while text.len() < 4 << 20 {
+        let (w, b) = (cycle[(2 * i) % 4], cycle[(2 * i + 1) % 4]);
+        text.push_str(&format!("{}. {w} {{c}} }} {b} (a remark) ", i + 1));
+        if i % 6 == 5 {
+            text.push('\n');
+        }
+        i += 1;
+    }
+    text.push_str("*\n");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join("long.pgn"), &text).expect("written");
+    for cut in [None, Some("0")] {
+        let mut args = vec!["convert", "--to", "json", "long.pgn", "-o", "/dev/null"];
+        if let Some(above) = cut {
+            args.extend(["--stream-above", above]);
+        }
+        let start = Instant::now();
+        let (code, err) = kifu_within(dir.path(), &args);
+        let took = start.elapsed();
+        assert_eq!(code, Some(0), "kifu {args:?}: {err}");
+        let said: usize = err
+            .split(" warnings")
+            .next()
+            .and_then(|head| head.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!(
+            said >= i,
+            "kifu {args:?}: each stray brace and remark said ({i} moves): {err}"
+        );
+        assert!(
+            took < Duration::from_secs(30),
+            "kifu {args:?} took {took:?} on a {} byte record",
+            text.len()
         );
     }
 }

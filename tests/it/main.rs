@@ -53,6 +53,7 @@ mod fuzz_regressions;
 mod glyphs;
 mod layout;
 mod limits;
+mod long_records;
 mod loose;
 mod machinery;
 mod messages;

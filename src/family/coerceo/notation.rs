@@ -41,9 +41,9 @@ use grammar::{CoerceoParser, Rule};
 
 struct Reader<'o> {
     opts: &'o ReadOptions,
-    /// The record, and where each move read is in it with each of its
-    /// parts after the first (byte offsets), in the order read.
-    text: &'o str,
+    /// The record's places, and where each move read is in it with each
+    /// of its parts after the first (byte offsets), in the order read.
+    places: crate::codec::Lines<'o>,
     moves: Vec<(usize, Vec<usize>)>,
     /// Warnings of removals of tiles the board does not have, for a game
     /// not replayed (the replay says which tile the rules take off).
@@ -84,7 +84,7 @@ impl<'o> Reader<'o> {
     fn new(opts: &'o ReadOptions, text: &'o str, runs: Option<Replaying<'o>>) -> Self {
         Reader {
             opts,
-            text,
+            places: crate::codec::Lines::new(text),
             moves: Vec::new(),
             unknown: Vec::new(),
             game: Kind::Laurentius,
@@ -175,11 +175,11 @@ impl Notation for Reader<'_> {
             }
             return Ok(());
         }
-        let (text, moves) = (self.text, &self.moves);
+        let (places, moves) = (&self.places, &self.moves);
         let place = |index: usize, action: Option<usize>| {
             moves.get(index).map(|(at, parts)| {
                 let at = action.and_then(|a| parts.get(a)).unwrap_or(at);
-                crate::codec::line_col(text, *at)
+                places.at(*at)
             })
         };
         let mut pos = rules::start_of(game, self.game)
@@ -273,11 +273,11 @@ impl container::Runs for Reader<'_> {
         // Where each ply's variations end, in the order written.
         let mut ends = Vec::with_capacity(n);
         subtree_ends(&run.moves, &mut ends);
-        let text = self.text;
+        let places = &self.places;
         for note in notes {
             let place = moves.get(note.index).map(|(at, parts)| {
                 let at = note.action.and_then(|a| parts.get(a)).unwrap_or(at);
-                crate::codec::line_col(text, *at)
+                places.at(*at)
             });
             let p = match place {
                 Some(at) => Problem::at(at, note.message),

@@ -14,7 +14,7 @@
 
 use serde::Deserialize;
 
-use crate::codec::{line_col, Parsed, ReadOptions};
+use crate::codec::{Lines, Parsed, ReadOptions};
 use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::any::{Move, Variant};
@@ -242,7 +242,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         )
         .of_kind(Kind::Document)
     })?;
-    let at = |needle: &str| text.find(needle).map_or((1, 1), |i| line_col(text, i + 1));
+    let lines = Lines::new(text);
+    let at = |needle: &str| text.find(needle).map_or((1, 1), |i| lines.at(i + 1));
     let decoded = decode_entities(&record.aage_game_type_name);
     let name = decoded.trim();
     let key = record.aage_game_type_key.as_ref().and_then(|k| match k {
@@ -357,7 +358,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         if let Some(at) = found {
             cursor = at;
         }
-        let at = found.map_or((1, 1), |at| line_col(text, at));
+        let at = found.map_or((1, 1), |at| lines.at(at));
         places.push(at);
         let place = || at;
         let mv = match m.as_str() {

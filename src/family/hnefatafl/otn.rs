@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use pest::iterators::Pair;
 use pest::Parser;
 
-use crate::codec::{line_col, Oversize, Parsed, ReadOptions, Scan, Skip, Visit};
+use crate::codec::{line_col, Lines, Oversize, Parsed, ReadOptions, Scan, Skip, Visit};
 use crate::error::Kind;
 use crate::error::Problem;
 use crate::family::any::{Move, Variant};
@@ -264,26 +264,28 @@ fn line_at<'g>(main: &'g mut Line, path: &[(usize, usize)]) -> &'g mut Line {
 }
 
 /// What a record's tags say: the tags, the start comments, the rules and
-/// the position tags (each with its place).
+/// the position tags (each with its byte offset in the record).
 #[derive(Default)]
 struct Head {
     tags: Vec<Tag>,
     preamble: Vec<Comment>,
     rules: Option<Rules>,
-    positions: Vec<((usize, usize), Tag)>,
+    positions: Vec<(usize, Tag)>,
 }
 
 impl Head {
     /// Takes one `otn_tag` pair, which starts `base` bytes into `text`.
     fn tag(&mut self, pair: Pair<'_, Rule>, text: &str, base: usize) -> Result<(), Problem> {
-        let at = line_col(text, base + pair.as_span().start());
+        // (Located only for an error: each from the record's start.)
+        let start = base + pair.as_span().start();
+        let at = || line_col(text, start);
         let mut inner = pair.into_inner();
         let key = inner.next().map_or("", |p| p.as_str());
         let value = inner.next().map_or("", |p| p.as_str());
         match key {
             "rules" => {
-                let r =
-                    Rules::parse(value).map_err(|e| Problem::at(at, e).of_kind(Kind::TagValue))?;
+                let r = Rules::parse(value)
+                    .map_err(|e| Problem::at(at(), e).of_kind(Kind::TagValue))?;
                 self.tags
                     .push(Tag::new("Rules", r.preset_name().unwrap_or(value)));
                 self.rules = Some(r);
@@ -291,7 +293,7 @@ impl Head {
             "start-comment" => self.preamble.push(Comment::brace(value)),
             "result" => self.tags.push(Tag::new("Result", result_in(value))),
             "position" => {
-                self.positions.push((at, Tag::new(tag_name(key), value)));
+                self.positions.push((start, Tag::new(tag_name(key), value)));
                 self.tags.push(Tag::new(tag_name(key), value));
             }
             _ => self.tags.push(Tag::new(tag_name(key), value)),
@@ -302,7 +304,7 @@ impl Head {
     /// The game the tags start: its board and rules (an error without
     /// rules, or with a position tag they cannot start from), and the
     /// side that moves first.
-    fn game(&mut self, opts: &ReadOptions) -> Result<(Game, Side), Problem> {
+    fn game(&mut self, text: &str, opts: &ReadOptions) -> Result<(Game, Side), Problem> {
         let rules = self.rules.take().ok_or_else(|| {
             Problem::at(
                 (1, 1),
@@ -314,7 +316,7 @@ impl Head {
         for (at, t) in &self.positions {
             rules
                 .at_position(std::slice::from_ref(t))
-                .map_err(|e| Problem::at(*at, e).of_kind(Kind::TagValue))?;
+                .map_err(|e| Problem::at(line_col(text, *at), e).of_kind(Kind::TagValue))?;
         }
         let first = if rules.attackers_first {
             ATTACKERS
@@ -354,7 +356,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             _ => {}
         }
     }
-    let (mut game, first) = head.game(opts)?;
+    let (mut game, first) = head.game(text, opts)?;
     let dim = game.variant.as_tafl().map_or(MAX_DIM, |b| b.dim);
     let preamble = std::mem::take(&mut head.preamble);
     let mut lines: HashMap<String, Place> = HashMap::new();
@@ -387,12 +389,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Some(p) => p.before.splice(0..0, preamble),
         None => game.moves.trailing.splice(0..0, preamble),
     };
+    // The record's places, for what the replay and the letters say of
+    // each move.
+    let lines = Lines::new(text);
     tafl::settle(&mut game, Some(dim), false, &mut warnings, &|i| {
-        places
-            .get(i)
-            .copied()
-            .flatten()
-            .map(|at| line_col(text, at))
+        places.get(i).copied().flatten().map(|at| lines.at(at))
     })?;
     // The movers' letters, against the pieces the replay tracked.
     if let Some(Board {
@@ -407,7 +408,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         let mut pos = Position::new(&start);
         let check = Letters {
             spots: &spots,
-            text,
+            lines: &lines,
             first,
         };
         check.line(&game.moves, &mut Vec::new(), &mut pos, &mut warnings)?;
@@ -421,7 +422,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 /// its letter a warning (kifu writes it).
 struct Letters<'a> {
     spots: &'a Spots,
-    text: &'a str,
+    lines: &'a Lines<'a>,
     first: Side,
 }
 
@@ -443,7 +444,7 @@ impl Letters<'_> {
                 continue;
             };
             if let Some(spot) = self.spots.get(&(path.clone(), pi)) {
-                letters(ply, step, spot, pos, self.first, self.text, warnings)?;
+                letters(ply, step, spot, pos, self.first, self.lines, warnings)?;
             }
             let _ = pos.play(step, ply.side, false);
         }
@@ -459,7 +460,7 @@ fn letters(
     spot: &Spot,
     pos: &Position<'_>,
     first: Side,
-    text: &str,
+    lines: &Lines<'_>,
     warnings: &mut Vec<Problem>,
 ) -> Result<(), Problem> {
     let piece = pos.piece(step.from).unwrap_or(0);
@@ -479,7 +480,7 @@ fn letters(
     };
     for &(letter, at) in &spot.letters {
         // (Its line and column only for a message.)
-        let at = || line_col(text, at);
+        let at = || lines.at(at);
         match letter {
             Some(l) if !special || !l.eq_ignore_ascii_case(&piece) => {
                 return Err(Problem::at(

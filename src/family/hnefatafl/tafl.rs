@@ -172,8 +172,9 @@ pub fn board_from_tags(
 
 struct Reader<'o, 'r> {
     opts: &'o ReadOptions,
-    /// The record, and where each move read is in it, in the order read.
-    text: &'o str,
+    /// The record's places, and where each move read is in it, in the
+    /// order read.
+    places: crate::codec::Lines<'o>,
     moves: Vec<usize>,
     options: Options,
     dim: Option<u8>,
@@ -209,7 +210,7 @@ impl<'o, 'r> Reader<'o, 'r> {
     ) -> Self {
         Reader {
             opts,
-            text,
+            places: crate::codec::Lines::new(text),
             moves: Vec::new(),
             options,
             dim: None,
@@ -259,9 +260,9 @@ impl Notation for Reader<'_, '_> {
             warnings.extend(completed(runs.completed));
             return Ok(());
         }
-        let (text, moves) = (self.text, &self.moves);
+        let (places, moves) = (&self.places, &self.moves);
         settle(game, self.dim, false, warnings, &|i| {
-            moves.get(i).map(|&at| crate::codec::line_col(text, at))
+            moves.get(i).map(|&at| places.at(at))
         })
     }
 }

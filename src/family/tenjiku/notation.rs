@@ -56,6 +56,8 @@ struct Seen {
 
 struct Reader<'t> {
     text: &'t str,
+    /// The record's places, for what is said of its moves.
+    places: crate::codec::Lines<'t>,
     seen: Vec<Seen>,
     /// The board the game starts from.
     board: Board,
@@ -86,6 +88,7 @@ impl<'t> Reader<'t> {
     fn new(text: &'t str, opts: &ReadOptions, runs: Option<Replaying<'t>>) -> Self {
         Reader {
             text,
+            places: crate::codec::Lines::new(text),
             seen: Vec::new(),
             board: Board::start(),
             no_validate: opts.no_validate,
@@ -99,7 +102,7 @@ impl<'t> Reader<'t> {
         let mv = rules::resolve(board, ply.side, &seen.written).map_err(|why| {
             let text = &self.text[seen.span.0..seen.span.1];
             Problem::at(
-                crate::codec::line_col(self.text, seen.span.0),
+                self.places.at(seen.span.0),
                 format!("{} {text}: {why}", ply.label(crate::ir::Side::Black)),
             )
             .of_kind(Kind::IllegalMove)
@@ -200,7 +203,7 @@ impl Notation for Reader<'_> {
             index += 1;
             let (mv, wrong) = self.resolve(b, ply, seen)?;
             if wrong && loose.is_none() {
-                loose = Some(crate::codec::line_col(self.text, seen.span.0));
+                loose = Some(self.places.at(seen.span.0));
             }
             moves.push(mv);
             Ok(mv)
@@ -257,7 +260,7 @@ impl container::Runs for Reader<'_> {
             index += 1;
             let (mv, wrong) = self.resolve(b, ply, seen)?;
             if wrong && loose.is_none() {
-                loose = Some(crate::codec::line_col(self.text, seen.span.0));
+                loose = Some(self.places.at(seen.span.0));
             }
             moves.push(mv);
             Ok(mv)

@@ -22,7 +22,7 @@
 use pest::Parser;
 
 use super::{letters, OtnParser, Rule, Spot, Turn};
-use crate::codec::{Parsed, Piece, ReadOptions};
+use crate::codec::{Lines, Parsed, Piece, ReadOptions};
 use crate::container::kept::{self, OpenLines};
 use crate::error::{Kind, Problem};
 use crate::family::any::Variant;
@@ -93,7 +93,7 @@ pub fn stream(
         i = skip_blank(b, end);
     }
     let preamble = std::mem::take(&mut head.preamble);
-    let (mut game, first) = head.game(opts)?;
+    let (mut game, first) = head.game(text, opts)?;
     let Some(board) = game.variant.as_tafl().cloned() else {
         return Ok(None);
     };
@@ -116,6 +116,7 @@ pub fn stream(
     }
     let mut reader = Reader {
         text,
+        places: Lines::new(text),
         first,
         board: &board,
         listing: if lists {
@@ -195,6 +196,8 @@ impl Open {
 /// A record being read a run at a time.
 struct Reader<'t, 'b, 'r, 'e> {
     text: &'t str,
+    /// The record's places, for what the letters say of each move.
+    places: Lines<'t>,
     first: Side,
     /// The game's board, each run's.
     board: &'b Board,
@@ -388,7 +391,7 @@ impl Reader<'_, '_, '_, '_> {
                     spot,
                     before,
                     self.first,
-                    self.text,
+                    &self.places,
                     &mut line.said,
                 )?;
             }
