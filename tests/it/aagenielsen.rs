@@ -1059,3 +1059,60 @@ fn a_record_of_another_start_position_of_its_type_replays_from_it() {
         );
     }
 }
+
+#[test]
+fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_type() {
+    // Some of the site's records list a capture the rules do not make, of
+    // a piece that a later move of the record moves from its square
+    // (Copenhagen's `a5-b5xc4`, then `c4-c5`): the record contradicts
+    // itself, and its later moves are kept (before, the piece was taken
+    // and the later move refused, the game read unchecked). For each
+    // type: a game by its rules in which a move that captures nothing
+    // lists the piece the reply moves; it replays, with a
+    // `capture-unruled` warning saying the piece is not taken, and the
+    // tafl written without that capture.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        let mut moves = site_game(rules, u64::from(key) * 7 + 1, 16);
+        let quiet = |m: &String| !m.contains('x');
+        // A move that captures nothing, whose reply moves a piece: the
+        // move lists that piece as captured.
+        let Some(j) = (1..moves.len()).rev().find(|&j| quiet(&moves[j - 1])) else {
+            continue;
+        };
+        let from = moves[j].split('-').next().unwrap().to_string();
+        let mv = moves[j - 1].clone();
+        moves[j - 1] = format!("{mv}x{from}");
+        let file = dir.path().join(format!("game-{key}-1-1.json"));
+        fs::write(&file, record(name, key, &moves)).unwrap();
+        made.push((file, name, mv, from));
+    }
+    assert!(made.len() >= 150, "{}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    for (file, name, mv, from) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let note = format!(
+            "{mv}x{from}: the rules capture nothing on {from}, which the record lists, and its later moves move the piece from there: not taken (position: /"
+        );
+        assert!(
+            said.iter()
+                .any(|l| l.contains("warning[capture-unruled]") && l.contains(&note)),
+            "{name}: {note} in {said:?}"
+        );
+        let tafl =
+            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let up = mv.to_uppercase();
+        assert!(tafl.contains(&up), "{name}: {up} in {tafl}");
+        assert!(
+            !tafl.contains(&format!("{up}x{}", from.to_uppercase())),
+            "{name}: {tafl}"
+        );
+    }
+}
