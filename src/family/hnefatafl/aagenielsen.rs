@@ -555,10 +555,12 @@ fn replay_layouts(
     places: &[(usize, usize)],
 ) -> Result<(Game, Vec<Problem>), Problem> {
     let locate = |i: usize| places.get(i).copied();
-    let extent = tafl::extent_of(&game.moves);
+    // The board the record's squares need, found where a later start
+    // position is tried (no cost where the first replays the moves).
+    let mut extent = None;
     let mut first_error = None;
     for (n, layout) in layouts.iter().enumerate() {
-        if n > 0 && layout.dim < extent {
+        if n > 0 && layout.dim < *extent.get_or_insert_with(|| tafl::extent_of(&game.moves)) {
             continue;
         }
         let mut tried = game.clone();
