@@ -188,6 +188,8 @@ kinds! {
         RepeatedMoves = "repeated-moves",
         /// `berserk-leg`: a hnefatafl record's berserk legs, left out, inferred.
         BerserkLeg = "berserk-leg",
+        /// `other-layout`: a hnefatafl record played from another start position its game type has had.
+        OtherLayout = "other-layout",
         /// `king-capture-completed`: a king's capture completed by the rules.
         KingCaptureCompleted = "king-capture-completed",
         /// `lower-case-castling`: castling written in lower case.

@@ -128,8 +128,11 @@ fn the_table_names_every_type_once_with_rules_on_its_board() {
     for (name, _, layouts) in &types {
         assert!(!layouts.is_empty(), "{name}");
         let board = aagenielsen::board_of(name).unwrap_or_else(|| panic!("{name}: no board"));
+        assert_eq!(layouts[0].dim, board, "{name}: {}", layouts[0].text());
         for r in layouts {
-            assert_eq!(r.dim, board, "{name}: {}", r.text());
+            // A later layout may be on a smaller board (Old Hnefatafl
+            // 11x11's first games were played on 9x9), never a larger.
+            assert!(r.dim <= board, "{name}: {}", r.text());
             // Every layout of a type has the first mover of its others.
             assert_eq!(r.attackers_first, layouts[0].attackers_first, "{name}");
         }
@@ -905,5 +908,211 @@ fn moves_taken_back_are_left_out_for_every_type() {
             .collect();
         let line = line.join(" ");
         assert!(unmarked.contains(&line), "{name}: {line} in {tafl}");
+    }
+}
+
+/// A game played by these rules from a seed (random moves of one leg,
+/// captures taken half the time, none ending the game), each move as the
+/// site writes it (`e2-d2xc2xd3`).
+fn site_game(rules: &Rules, seed: u64, plies: usize) -> Vec<String> {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(rules);
+    let mut side = first(rules);
+    let mut written = Vec::new();
+    for _ in 0..plies {
+        let moves: Vec<(Step, Played)> = squares(rules.dim)
+            .filter(|&from| {
+                pos.piece(from)
+                    .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
+            })
+            .flat_map(|from| legs(&pos, rules, from, side))
+            .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
+            .collect();
+        let capturing: Vec<&(Step, Played)> = moves
+            .iter()
+            .filter(|(_, p)| !p.captures.is_empty())
+            .collect();
+        let (mv, played) = if !capturing.is_empty() && rng.below(2) == 0 {
+            capturing[rng.below(capturing.len())].clone()
+        } else if moves.is_empty() {
+            break;
+        } else {
+            moves[rng.below(moves.len())].clone()
+        };
+        pos.play(&mv, side, true).unwrap();
+        let mut site = format!("{}-{}", mv.from, mv.to);
+        for c in &played.captures {
+            site.push_str(&format!("x{c}"));
+        }
+        written.push(site);
+        side = side.other();
+    }
+    written
+}
+
+/// Whether these rules play the moves as written (`e2-d2xc2`), each
+/// capture the record lists and none more.
+fn plays(rules: &Rules, moves: &[String]) -> bool {
+    let mut pos = Position::new(rules);
+    let mut side = first(rules);
+    let on = |s: &str| -> Option<Square> {
+        let file = s.as_bytes().first()?.checked_sub(b'a')?;
+        let rank = s.get(1..)?.parse::<u8>().ok()?.checked_sub(1)?;
+        (file < rules.dim && rank < rules.dim).then_some(Square { file, rank })
+    };
+    for m in moves {
+        let mut parts = m.split('x');
+        let Some((from, to)) = parts.next().and_then(|l| l.split_once('-')) else {
+            return false;
+        };
+        let (Some(from), Some(to)) = (on(from), on(to)) else {
+            return false;
+        };
+        let listed: Option<Vec<Square>> = parts.map(on).collect();
+        let Some(mut listed) = listed else {
+            return false;
+        };
+        match pos.play(&step(from, to), side, true) {
+            Ok(mut p) => {
+                p.captures.sort_by_key(|s| (s.rank, s.file));
+                listed.sort_by_key(|s| (s.rank, s.file));
+                if p.captures != listed {
+                    return false;
+                }
+            }
+            Err(_) => return false,
+        }
+        side = side.other();
+    }
+    true
+}
+
+#[test]
+fn a_record_of_another_start_position_of_its_type_replays_from_it() {
+    // Some types' records start from another position than most (the site
+    // changed a type's layout: Sea battle tafl 13x13, Berserk Hnefatafl
+    // 11x11's knight, Alea Berserk 19x19), or on a smaller board (Old
+    // Hnefatafl 11x11's first games, on 9x9): the table gives each layout
+    // the records bear out, tried in turn. For every type with more than
+    // one: games played from each later layout, written as the site
+    // writes them, replay; where the earlier layouts refuse them, from the
+    // one they were played on, with an `other-layout` warning at the first
+    // move naming it (and its board), the tafl written with its rules.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        for n in 1..layouts.len() {
+            for seed in 0..6u64 {
+                let moves = site_game(&layouts[n], seed * 31 + u64::from(key), 24);
+                let other = !layouts[..n].iter().any(|r| plays(r, &moves));
+                let file = dir.path().join(format!("game-{key}-{n}-{seed}.json"));
+                fs::write(&file, record(name, key, &moves)).unwrap();
+                made.push((file, name, n, layouts.clone(), other));
+            }
+        }
+    }
+    let others = made.iter().filter(|m| m.4).count();
+    assert!(made.len() >= 24 && others >= 12, "{} {others}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    for (file, name, n, layouts, other) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let warned: Vec<&&str> = said
+            .iter()
+            .filter(|l| l.contains("warning[other-layout]"))
+            .collect();
+        if !*other {
+            assert!(warned.is_empty(), "{name}: {said:?}");
+            continue;
+        }
+        let layout = &layouts[*n];
+        let start = layout
+            .text()
+            .split(' ')
+            .find(|e| e.starts_with("start"))
+            .unwrap();
+        assert_eq!(warned.len(), 1, "{name}: {said:?}");
+        let w = warned[0];
+        assert!(
+            w.contains(&format!(".json:{}:", 1))
+                && w.contains(&format!(
+                    "the game type's first start position refuses the moves, which replay from its start position {} of {} (`{start}`",
+                    n + 1,
+                    layouts.len()
+                )),
+            "{w}"
+        );
+        assert_eq!(
+            w.contains(&format!("on a {d}x{d} board", d = layout.dim)),
+            layout.dim != layouts[0].dim,
+            "{w}"
+        );
+        let tafl =
+            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        assert!(
+            tafl.contains(&format!("[Rules \"{}\"]", layout.text())),
+            "{name}: {tafl}"
+        );
+    }
+}
+
+#[test]
+fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_type() {
+    // Some of the site's records list a capture the rules do not make, of
+    // a piece that a later move of the record moves from its square
+    // (Copenhagen's `a5-b5xc4`, then `c4-c5`): the record contradicts
+    // itself, and its later moves are kept (before, the piece was taken
+    // and the later move refused, the game read unchecked). For each
+    // type: a game by its rules in which a move that captures nothing
+    // lists the piece the reply moves; it replays, with a
+    // `capture-unruled` warning saying the piece is not taken, and the
+    // tafl written without that capture.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        let mut moves = site_game(rules, u64::from(key) * 7 + 1, 16);
+        let quiet = |m: &String| !m.contains('x');
+        // A move that captures nothing, whose reply moves a piece: the
+        // move lists that piece as captured.
+        let Some(j) = (1..moves.len()).rev().find(|&j| quiet(&moves[j - 1])) else {
+            continue;
+        };
+        let from = moves[j].split('-').next().unwrap().to_string();
+        let mv = moves[j - 1].clone();
+        moves[j - 1] = format!("{mv}x{from}");
+        let file = dir.path().join(format!("game-{key}-1-1.json"));
+        fs::write(&file, record(name, key, &moves)).unwrap();
+        made.push((file, name, mv, from));
+    }
+    assert!(made.len() >= 150, "{}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    for (file, name, mv, from) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let note = format!(
+            "{mv}x{from}: the rules capture nothing on {from}, which the record lists, and its later moves move the piece from there: not taken (position: /"
+        );
+        assert!(
+            said.iter()
+                .any(|l| l.contains("warning[capture-unruled]") && l.contains(&note)),
+            "{name}: {note} in {said:?}"
+        );
+        let tafl =
+            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let up = mv.to_uppercase();
+        assert!(tafl.contains(&up), "{name}: {up} in {tafl}");
+        assert!(
+            !tafl.contains(&format!("{up}x{}", from.to_uppercase())),
+            "{name}: {tafl}"
+        );
     }
 }

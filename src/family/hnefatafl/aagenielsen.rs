@@ -406,7 +406,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // the first's.
     let rules_tag = game.tags.iter().position(|t| t.name == "Rules");
     let mut first_error = None;
-    match replay_layouts(&game, &layouts, dim, rules_tag, &places) {
+    match replay_layouts(&game, &layouts, rules_tag, &places) {
         Ok((replayed, mut said)) => {
             game = replayed;
             warnings.append(&mut said);
@@ -424,15 +424,15 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // The berserk legs are looked for in the reading the mends
             // made, where they made one and the rules still refuse a
             // later move, then in the record as written.
-            let mended = match mend(tried.clone(), at, first, dim, rules_tag) {
+            let mended = match mend(tried.clone(), at, first, rules_tag) {
                 Ok(done) => Some(done),
                 Err(partial) => partial
                     .and_then(|partial| {
                         let (reading, said) = *partial;
-                        let (reading, game, more) = berserk_legs(reading, dim, rules_tag)?;
+                        let (reading, game, more) = berserk_legs(reading, rules_tag)?;
                         Some((reading, game, said.into_iter().chain(more).collect()))
                     })
-                    .or_else(|| berserk_legs(tried, dim, rules_tag)),
+                    .or_else(|| berserk_legs(tried, rules_tag)),
             };
             match mended {
                 Some((mended, replayed, mut said)) => {
@@ -546,23 +546,36 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
 /// Replays a game under each start position of its type in turn, until
 /// one bears its moves out: the game replayed and its warnings, else the
 /// first start position's error. The game comes with the first's rules.
+/// A start position on a board smaller than the record's squares need is
+/// not tried; one past the first that bears the moves out is a warning
+/// naming it ([`other_layout`]).
 fn replay_layouts(
     game: &Game,
     layouts: &[Rules],
-    dim: u8,
     rules_tag: Option<usize>,
     places: &[(usize, usize)],
 ) -> Result<(Game, Vec<Problem>), Problem> {
     let locate = |i: usize| places.get(i).copied();
+    // The board the record's squares need, found where a later start
+    // position is tried (no cost where the first replays the moves).
+    let mut extent = None;
     let mut first_error = None;
     for (n, layout) in layouts.iter().enumerate() {
+        if n > 0 && layout.dim < *extent.get_or_insert_with(|| tafl::extent_of(&game.moves)) {
+            continue;
+        }
         let mut tried = game.clone();
         if n > 0 {
             set_rules(&mut tried, layout, rules_tag);
         }
         let mut said = Vec::new();
-        match tafl::settle(&mut tried, Some(dim), true, &mut said, &locate) {
-            Ok(()) => return Ok((tried, said)),
+        match tafl::settle(&mut tried, Some(layout.dim), true, &mut said, &locate) {
+            Ok(()) => {
+                if n > 0 {
+                    said.insert(0, other_layout(layouts, n, places));
+                }
+                return Ok((tried, said));
+            }
             Err(e) => {
                 first_error.get_or_insert(e);
             }
@@ -574,10 +587,46 @@ fn replay_layouts(
     }
 }
 
-/// Plays a game by these rules, its Rules tag naming them.
+/// The warning that a record is played from its game type's start
+/// position `n` (counted from 0), not its first, which refuses its moves:
+/// at its first move, naming the start position (and its board, where
+/// that differs from the first's).
+fn other_layout(layouts: &[Rules], n: usize, places: &[(usize, usize)]) -> Problem {
+    let layout = &layouts[n];
+    let start = layout
+        .text()
+        .split(' ')
+        .find(|e| e.starts_with("start:") || e.starts_with("starti:"))
+        .map_or_else(|| rule_name(layout), str::to_string);
+    let board = if layout.dim == layouts[0].dim {
+        String::new()
+    } else {
+        format!(
+            ", on a {d}x{d} board (the game type's first is {f}x{f}: every square the record names is on the smaller)",
+            d = layout.dim,
+            f = layouts[0].dim
+        )
+    };
+    let message = format!(
+        "the game type's first start position refuses the moves, which replay from its start \
+         position {} of {} ({}{board}): read from it",
+        n + 1,
+        layouts.len(),
+        crate::error::quote(&start),
+    );
+    match places.first() {
+        Some(&at) => Problem::at(at, message),
+        None => Problem::whole(message),
+    }
+    .of_kind(Kind::OtherLayout)
+}
+
+/// Plays a game by these rules (and on their board), its Rules tag naming
+/// them.
 fn set_rules(game: &mut Game, rules: &Rules, rules_tag: Option<usize>) {
     if let (Variant::Tafl(board), Some(i)) = (&mut game.variant, rules_tag) {
         board.rules = Some(rules.clone());
+        board.dim = rules.dim;
         game.tags[i].value = rule_name(rules);
     }
 }
@@ -617,7 +666,6 @@ fn mend<'a>(
     mut reading: Reading<'a>,
     mut at: Option<usize>,
     first: Side,
-    dim: u8,
     rules_tag: Option<usize>,
 ) -> Result<(Reading<'a>, Game, Vec<Problem>), Option<Box<Partial<'a>>>> {
     let mut said = Vec::new();
@@ -697,13 +745,7 @@ fn mend<'a>(
         } else {
             return Err(partial(reading, said));
         }
-        match replay_layouts(
-            &reading.game,
-            &reading.layouts,
-            dim,
-            rules_tag,
-            &reading.places,
-        ) {
+        match replay_layouts(&reading.game, &reading.layouts, rules_tag, &reading.places) {
             Ok((game, mut more)) => {
                 said.append(&mut more);
                 return Ok((reading, game, said));
@@ -756,12 +798,12 @@ const BERSERK_LEGS: usize = 6;
 /// unless the whole record then replays.
 fn berserk_legs(
     reading: Reading,
-    dim: u8,
     rules_tag: Option<usize>,
 ) -> Option<(Reading, Game, Vec<Problem>)> {
     let listed = rules::lists_captures(&reading.game.moves);
+    let extent = tafl::extent_of(&reading.game.moves);
     for (n, layout) in reading.layouts.iter().enumerate() {
-        if layout.berserk == rules::Berserk::No {
+        if layout.berserk == rules::Berserk::No || layout.dim < extent {
             continue;
         }
         let mut game = reading.game.clone();
@@ -823,7 +865,10 @@ fn berserk_legs(
         }
         let layouts = std::slice::from_ref(layout);
         let (replayed, mut more) =
-            replay_layouts(&game, layouts, dim, rules_tag, &reading.places).ok()?;
+            replay_layouts(&game, layouts, rules_tag, &reading.places).ok()?;
+        if n > 0 {
+            said.insert(0, other_layout(&reading.layouts, n, &reading.places));
+        }
         said.append(&mut more);
         let mended = Reading { game, ..reading };
         return Some((mended, replayed, said));

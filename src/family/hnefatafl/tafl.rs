@@ -393,7 +393,7 @@ pub fn settle(
 }
 
 /// The smallest board side that holds every square of a line.
-fn extent_of(line: &Line) -> u8 {
+pub(crate) fn extent_of(line: &Line) -> u8 {
     let mut e = MIN_DIM;
     for ply in &line.plies {
         if let Some(m) = ply.mv.as_tafl() {

@@ -245,9 +245,22 @@ fn replay_from(
                 .filter(|s| !written.contains(s))
                 .map(|s| s.to_string())
                 .collect();
+            // Of the captures a site's record lists and the rules do not
+            // make, those its later moves show still there (one moves from
+            // the square, or captures on it, before one enters or passes
+            // it): the record contradicts itself, and its moves are kept.
+            let stayed: Vec<Square> = if lenient {
+                written
+                    .iter()
+                    .copied()
+                    .filter(|c| !found.contains(c) && stayed_later(&traces[i + 1..], *c))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let extra: Vec<String> = written
                 .iter()
-                .filter(|s| !found.contains(s))
+                .filter(|s| !found.contains(s) && !stayed.contains(s))
                 .map(|s| s.to_string())
                 .collect();
             if lenient {
@@ -266,7 +279,13 @@ fn replay_from(
                     .cloned()
                     .collect();
                 let taken: Vec<String> = borne_out.iter().map(Square::to_string).collect();
+                let left: Vec<String> = stayed.iter().map(Square::to_string).collect();
                 for (kind, squares, what) in [
+                    (
+                        Kind::CaptureUnruled,
+                        &left,
+                        "the rules capture nothing on {}, which the record lists, and its later moves move the piece from there: not taken",
+                    ),
                     (
                         Kind::CaptureUnruled,
                         &extra,
@@ -298,6 +317,7 @@ fn replay_from(
                 // The record's word: the move as written, the pieces it
                 // lists taken (and those its later moves show gone).
                 pos.refill(&before);
+                step.captures.retain(|c| !stayed.contains(c));
                 step.captures.extend(borne_out);
                 let _ = pos.play(step, side, false);
                 continue;
@@ -323,9 +343,23 @@ fn replay_from(
 /// Whether the later moves of a record show the piece on `sq` gone: one
 /// enters or passes the square before one moves from it or captures on it.
 fn gone_later(later: &[Option<Step>], sq: Square) -> bool {
+    next_at(later, sq) == Some(true)
+}
+
+/// Whether the later moves of a record show a piece still on `sq`: one
+/// moves from it or captures on it before one enters or passes it.
+fn stayed_later(later: &[Option<Step>], sq: Square) -> bool {
+    next_at(later, sq) == Some(false)
+}
+
+/// What the first of the later moves of a record that touches `sq` does
+/// there: `true` where it enters or passes the square (it was empty),
+/// `false` where it moves from it or captures on it (a piece was there),
+/// none where no later move touches it.
+fn next_at(later: &[Option<Step>], sq: Square) -> Option<bool> {
     for step in later.iter().flatten() {
         if step.from == sq || step.captures.contains(&sq) {
-            return false;
+            return Some(false);
         }
         let mut at = step.from;
         for to in step.via.iter().chain(std::iter::once(&step.to)) {
@@ -343,13 +377,13 @@ fn gone_later(later: &[Option<Step>], sq: Square) -> bool {
                 f += df;
                 r += dr;
                 if (f, r) == (i16::from(sq.file), i16::from(sq.rank)) {
-                    return true;
+                    return Some(true);
                 }
             }
             at = *to;
         }
     }
-    false
+    None
 }
 
 /// Plays a line as written, without checking, for the pieces each move
