@@ -177,6 +177,10 @@ pub struct ConvertArgs {
     /// line at a time, where both formats can (to compare the two ways).
     #[arg(long, hide = true, value_name = "BYTES")]
     pub stream_above: Option<usize>,
+    /// Cut a record read a run at a time once this many bytes of it were
+    /// read since the last cut (0: before every move; to test the cuts).
+    #[arg(long, hide = true, value_name = "BYTES")]
+    pub run_bytes: Option<usize>,
     /// Append the text of every failed game to this file.
     #[arg(long)]
     pub rejects: Option<PathBuf>,

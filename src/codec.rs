@@ -40,6 +40,11 @@ pub struct ReadOptions {
     /// where both formats can ([`StreamFn`], [`RunsFn`]); `None` is
     /// [`STREAM_ABOVE`].
     pub stream_above: Option<usize>,
+    /// How much of a record's text a run read a run at a time holds at
+    /// least before it is cut (a testing knob, `--run-bytes`: `Some(0)`
+    /// cuts before every move of every line); `None` is
+    /// [`crate::container::RUN_BYTES`].
+    pub run_bytes: Option<usize>,
 }
 
 /// Records larger than this are converted a run at a time where the

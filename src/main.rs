@@ -337,6 +337,7 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             grammar_only: args.grammar_only,
             max_record: args.max_record_size,
             stream_above: args.stream_above,
+            run_bytes: args.run_bytes,
             ..ReadOptions::default()
         },
         outputs,

@@ -285,6 +285,7 @@ impl Reader {
             grammar_only: false,
             max_record: max_record_size.map(|s| s.0),
             stream_above: None,
+            run_bytes: None,
         };
         let read_settings = read.format.clone();
         let limit = read.max_record.unwrap_or(MAX_RECORD);

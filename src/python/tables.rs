@@ -388,6 +388,7 @@ pub(super) fn table_part(
                 grammar_only: false,
                 max_record: max_record_size,
                 stream_above: None,
+                run_bytes: None,
             },
             write: WriteOptions {
                 format: options.write(),
