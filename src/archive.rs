@@ -21,7 +21,6 @@ use std::ops::Range;
 
 use crate::codec::{
     Frame, Games, Origin, Oversize, Piece, ReadOptions, Scan, WriteOptions, MAX_RECORD,
-    STREAM_ABOVE,
 };
 use crate::error::Kind;
 use crate::error::{Diagnostic, Error, Problem, Severity};
@@ -653,10 +652,9 @@ impl Converter<'_> {
         // converted whole, from the same text. A record streamed claims
         // what streaming takes; one converted whole, what a whole game
         // takes.
-        let stream_above = self.read.stream_above.unwrap_or(STREAM_ABOVE);
         let mut warnings = Vec::new();
         let text = record_text(self.from, bytes, &mut warnings);
-        if bytes.len() > stream_above && self.streams() {
+        if !self.read.whole && self.streams() {
             let claim = match claim_memory_at(bytes.len(), limit, STREAMED_PER_BYTE) {
                 Ok(claim) => claim,
                 Err(e) => return Converted::Failed(e),

@@ -281,13 +281,11 @@ const NOT_STREAMED: &str = "a glyph or NAG after the variations of a move handed
 /// lines open are cut before the first move past it, at any depth.
 pub const RUN_BYTES: usize = 16 << 10;
 
-/// How much text a run holds for these options: [`RUN_BYTES`], or less
-/// where records are streamed from a smaller size on (`--stream-above 0`
-/// makes each ply a run, which the tests use to cut games everywhere).
+/// How much text a run holds for these options: [`RUN_BYTES`], or what
+/// the testing knob says (`--run-bytes 0` makes each ply a run, which the
+/// tests use to cut games everywhere).
 pub(super) fn run_bytes(opts: &ReadOptions) -> usize {
-    opts.run_bytes
-        .or(opts.stream_above.map(|s| s.min(RUN_BYTES)))
-        .unwrap_or(RUN_BYTES)
+    opts.run_bytes.unwrap_or(RUN_BYTES)
 }
 
 /// The warning of a game with move numbers written without their dot.

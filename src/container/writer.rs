@@ -28,7 +28,12 @@ pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
     // Room for every tag as it is (`[Name "value"]` and its line end) and
     // the blank line after them: a head written apart, after a game's
     // runs, starts from nothing.
-    out.reserve(tags.iter().map(|t| t.name.len() + t.value.len() + 6).sum::<usize>() + 2);
+    out.reserve(
+        tags.iter()
+            .map(|t| t.name.len() + t.value.len() + 6)
+            .sum::<usize>()
+            + 2,
+    );
     let mut write_one = |t: &Tag, out: &mut String| {
         out.push('[');
         if !one_word(&t.name) {

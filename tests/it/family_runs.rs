@@ -22,7 +22,7 @@ fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, usize
     let stream = f.read.filter(|r| r.walks()).expect("a format that streams");
     let opts = ReadOptions {
         no_validate,
-        stream_above: Some(0),
+        run_bytes: Some(0),
         ..ReadOptions::default()
     };
     let mut records = kifu::archive::Records::new(text, f.split);
@@ -356,9 +356,9 @@ fn legal_coerceo_games_are_written_the_same_streamed_as_whole() {
 }
 
 /// The command line: a file of legal coerceo games (with exchanges,
-/// removals and variations), one of them past the size records stream
-/// from, converted with `--stream-above 0` and whole (`--stream-above`
-/// past every record) to each output: the same output and messages.
+/// removals and variations), one of them of many runs, converted with a
+/// cut before every move (`--run-bytes 0`), at the default cut and whole
+/// (`--read-whole`) to each output: the same output and messages.
 #[test]
 fn the_command_line_streams_coerceo_records() {
     let mut text = String::new();
@@ -369,8 +369,8 @@ fn the_command_line_streams_coerceo_records() {
         text.push_str(&full);
         text.push('\n');
     }
-    // A game past `STREAM_ABOVE` (a piece going to and fro), which the
-    // command line streams with its own size too.
+    // A game of many runs (a piece going to and fro), which the command
+    // line streams with its own cut too.
     let outputs: Vec<&str> = ["coerceo"].into_iter().chain(INTERCHANGE).collect();
     crate::otn_tenjiku_runs::assert_the_command_line_streams(
         "coerceo",
@@ -380,13 +380,17 @@ fn the_command_line_streams_coerceo_records() {
     );
 }
 
-/// The command line: a long draughts-diag record (past the size records
-/// stream from) is written the same as when it is converted whole.
+/// The command line: a long draughts-diag record (of many runs) is written
+/// the same as when it is converted whole.
 #[test]
 fn the_command_line_streams_a_long_diag_record() {
     let dir = scratch("family_runs", "diag");
     let text = diag_kings(30_000);
-    assert!(text.len() > kifu::codec::STREAM_ABOVE, "{}", text.len());
+    assert!(
+        text.len() > 16 * kifu::container::RUN_BYTES,
+        "{}",
+        text.len()
+    );
     let input = dir.join("long.pdn");
     std::fs::write(&input, &text).unwrap();
     let input = input.to_str().unwrap();
@@ -398,7 +402,7 @@ fn the_command_line_streams_a_long_diag_record() {
             assert!(out.status.success(), "{to}: {out:?}");
             stdout(&out)
         };
-        assert_eq!(run(&[]), run(&["--stream-above", "1000000000"]), "{to}");
+        assert_eq!(run(&[]), run(&["--read-whole"]), "{to}");
     }
 }
 
