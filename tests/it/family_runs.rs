@@ -474,8 +474,10 @@ fn tafl_is_written_the_same_a_ply_at_a_time() {
 /// its one run is its whole main line, read once (the board inferred from
 /// every move, the game judged as a game read whole is), not once to find
 /// the board and again on it. The run holds the whole game's plies on the
-/// whole game's board, and the head says what the whole game says; no head
-/// is handed on before the run (the moves decide the board).
+/// whole game's board, and the head says what the whole game says; the
+/// head is handed on once, just before the run (the moves decided the
+/// board: the run settled it), with the whole game's board and tags, so
+/// that a writer puts it in place.
 #[test]
 fn a_draughts_record_whose_board_no_tag_names_is_streamed_in_one_reading() {
     let f = by_name("draughts-num").unwrap();
@@ -501,10 +503,13 @@ fn a_draughts_record_whose_board_no_tag_names_is_streamed_in_one_reading() {
                 let text = std::str::from_utf8(&batch.data[r.range.clone()]).unwrap();
                 all += 1;
                 let whole = reader.game(text, &ReadOptions::default());
-                let (mut heads, mut runs) = (0, Vec::new());
+                let (mut heads, mut runs) = (Vec::new(), Vec::new());
                 let streamed = reader.runs(text, &ReadOptions::default(), &mut |piece| {
                     match piece {
-                        kifu::codec::Piece::Head(_) => heads += 1,
+                        kifu::codec::Piece::Head(head) => {
+                            assert!(runs.is_empty(), "{file:?}: the head before the run");
+                            heads.push((head.variant.clone(), head.tags.clone()));
+                        }
                         kifu::codec::Piece::Run(run) => runs.push(run.clone()),
                         _ => {}
                     }
@@ -518,7 +523,11 @@ fn a_draughts_record_whose_board_no_tag_names_is_streamed_in_one_reading() {
                     );
                     continue;
                 };
-                assert_eq!(heads, 0, "{file:?}: the board is known only from the moves");
+                assert_eq!(
+                    heads,
+                    [(whole.game.variant.clone(), whole.game.tags.clone())],
+                    "{file:?}: the head once, as the whole game's"
+                );
                 assert_eq!(runs.len(), 1, "{file:?}: one run\n{text}");
                 let run = &runs[0];
                 assert_eq!(run.moves.plies, whole.game.moves.plies, "{file:?}\n{text}");
