@@ -727,3 +727,61 @@ fn a_record_read_whole_fails_at_its_text_before_its_moves() {
         assert!(e.message.contains("(position: "), "{e:?}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 6,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Issue 34: no size decides the path. Files of chess and draughts
+    /// records of any length (one ply to many runs; the draughts board named
+    /// or not) are each read a run at a time by their format's walk with
+    /// the default options, and the command line converts them by default
+    /// to what it writes whole (`--read-whole`): the same text and messages,
+    /// to their own notation and to jsonl.
+    #[test]
+    fn records_of_any_size_are_streamed_and_written_as_whole(
+        sizes in proptest::collection::vec(
+            proptest::prop_oneof![1usize..40, 40usize..400, 2_000usize..4_000],
+            1..5,
+        ),
+        named in proptest::prelude::any::<bool>(),
+    ) {
+        let dir = scratch("streaming", "any_size");
+        for (from, ext) in [("pgn", "pgn"), ("draughts-num", "pdn")] {
+            let records: Vec<String> = sizes
+                .iter()
+                .map(|&n| if from == "pgn" { knights(n, named) } else { kings(n, named) })
+                .collect();
+            let walk = by_name(from).unwrap().read.unwrap();
+            for record in &records {
+                let read = walk.runs(record, &ReadOptions::default(), &mut |_| Ok(()));
+                proptest::prop_assert!(
+                    matches!(read, Ok(Some(_))),
+                    "{} of {} bytes not read a run at a time: {:?}",
+                    from,
+                    record.len(),
+                    read
+                );
+            }
+            let input = dir.join(format!("games.{ext}"));
+            std::fs::write(&input, records.join("\n")).unwrap();
+            let input = input.to_str().unwrap();
+            for to in [from, "jsonl"] {
+                let run = |how: &[&str]| {
+                    let mut args = vec!["convert", "--from", from, "--to", to, input];
+                    args.extend(how);
+                    kifu(&args, b"")
+                };
+                let (streamed, whole) = (run(&[]), run(&["--read-whole"]));
+                proptest::prop_assert!(streamed.status.success(), "{}", stderr(&streamed));
+                proptest::prop_assert_eq!(stdout(&streamed), stdout(&whole), "{} -> {}", from, to);
+                proptest::prop_assert_eq!(stderr(&streamed), stderr(&whole), "{} -> {}", from, to);
+                let games = if records.len() == 1 { "game" } else { "games" };
+                let converted = format!("converted {} {games}, 0 failed", records.len());
+                proptest::prop_assert!(stderr(&streamed).contains(&converted), "{}", stderr(&streamed));
+            }
+        }
+    }
+}
