@@ -133,9 +133,9 @@ check() {
                     # The new binary, whole (`ref`) and a run at a time with a
                     # cut before every move (`new`): the same bytes.
                     k="$work/bin/new/kifu"
-                    above=1000000000
-                    [ "$side" = new ] && above=0
-                    "$k" convert --from "$source" --to "${kind#stream-}" --stream-above "$above" "$file" ;;
+                    how=--read-whole
+                    [ "$side" = new ] && how="--run-bytes=0"
+                    "$k" convert --from "$source" --to "${kind#stream-}" "$how" "$file" ;;
                 csv)
                     "$k" convert --from "$source" --to csv --out-dir out "$file" ;;
                 diff-self)

@@ -21,7 +21,6 @@ use std::ops::Range;
 
 use crate::codec::{
     Frame, Games, Origin, Oversize, Piece, ReadOptions, Scan, WriteOptions, MAX_RECORD,
-    STREAM_ABOVE,
 };
 use crate::error::Kind;
 use crate::error::{Diagnostic, Error, Problem, Severity};
@@ -648,22 +647,24 @@ impl Converter<'_> {
 
     fn convert_unguarded(&self, bytes: &[u8]) -> Converted {
         let limit = self.read.max_record.unwrap_or(MAX_RECORD);
-        // A record over the size records stream from is converted a run at
-        // a time where both formats can; one the stream does not take (or
-        // fails) is converted whole. A record streamed claims what
-        // streaming takes; one converted whole, what a whole game takes.
-        let stream_above = self.read.stream_above.unwrap_or(STREAM_ABOVE);
-        if bytes.len() > stream_above && self.streams() {
+        // A record is converted a run at a time where both formats can,
+        // whatever its size; one the stream does not take (or fails) is
+        // converted whole, from the same text. A record streamed claims
+        // what streaming takes; one converted whole, what a whole game
+        // takes.
+        let mut warnings = Vec::new();
+        let text = record_text(self.from, bytes, &mut warnings);
+        if !self.read.whole && self.streams() {
             let claim = match claim_memory_at(bytes.len(), limit, STREAMED_PER_BYTE) {
                 Ok(claim) => claim,
                 Err(e) => return Converted::Failed(e),
             };
-            if let Some(done) = self.stream(bytes) {
+            if let Some(done) = self.stream(&text, &mut warnings) {
                 return done;
             }
             drop(claim);
         }
-        self.convert_whole(bytes)
+        self.convert_text(bytes.len(), &text, warnings)
     }
 
     /// Converts one record whole: read into its game (the walk with the
@@ -671,6 +672,15 @@ impl Converter<'_> {
     /// does not take is converted by, and what the tests compare the
     /// stream with.
     pub fn convert_whole(&self, bytes: &[u8]) -> Converted {
+        let mut warnings = Vec::new();
+        let text = record_text(self.from, bytes, &mut warnings);
+        self.convert_text(bytes.len(), &text, warnings)
+    }
+
+    /// [`Converter::convert_whole`] of a record's text as
+    /// [`record_text`] made it from its `size` bytes, with the warnings
+    /// that making it gave.
+    fn convert_text(&self, size: usize, text: &str, warnings: Vec<Problem>) -> Converted {
         let limit = self.read.max_record.unwrap_or(MAX_RECORD);
         let Some(write) = self.to.write else {
             return Converted::Failed(
@@ -678,22 +688,21 @@ impl Converter<'_> {
                     .of_kind(Kind::Internal),
             );
         };
-        let _claim = match claim_memory(bytes.len(), limit) {
+        let _claim = match claim_memory(size, limit) {
             Ok(claim) => claim,
             Err(e) => return Converted::Failed(e),
         };
-        let parsed = match read_record(self.from, &self.read, bytes) {
+        let parsed = match crate::policy::read_text(self.from, &self.read, text, warnings) {
             Ok(p) => p,
             Err(e) => return Converted::Failed(e),
         };
-        let mut warnings = Vec::new();
-        warnings.extend(parsed.warnings);
+        let mut warnings = parsed.warnings;
         if let Some(family) = self.to.family {
             if parsed.game.family() != family {
                 return Converted::Failed(parsed.game.family().cannot_be_written_as(self.to.name));
             }
         }
-        let mut out = String::with_capacity(bytes.len() + bytes.len() / 4);
+        let mut out = String::with_capacity(size + size / 4);
         match write(&parsed.game, &self.write, &mut out) {
             Ok(w) => {
                 warnings.extend(w);
@@ -727,14 +736,21 @@ impl Converter<'_> {
     /// where it cannot be converted so, and where it fails: it is then
     /// converted whole, which gives every failure as a record read whole
     /// gives it (and keeps a variation that cannot be read as text).
-    fn stream(&self, bytes: &[u8]) -> Option<Converted> {
+    /// `text` is the record's as [`record_text`] made it, and `warnings`
+    /// what making it said: taken where the record is converted.
+    fn stream(&self, text: &str, warnings: &mut Vec<Problem>) -> Option<Converted> {
         let (reader, runs) = (self.from.read?, self.to.runs?);
-        let mut warnings = Vec::new();
-        let text = record_text(self.from, bytes, &mut warnings);
-        let mut out = String::with_capacity(bytes.len().min(crate::output::spill::SPILL_AT) * 2);
+        // As a record converted whole makes room for its text, up to what
+        // is held before it is moved to the temporary file: made as the
+        // first piece comes (a record the stream does not take makes none).
+        let room = text.len().min(crate::output::spill::SPILL_AT);
+        let mut out = String::new();
         let mut spill = crate::output::spill::Spill::new();
         let mut writer = runs(&self.write);
         let mut each = |piece: Piece<'_>| {
+            if out.capacity() == 0 {
+                out.reserve(room + room / 4);
+            }
             match piece {
                 Piece::Head(head) => writer.begin(head, &mut out),
                 Piece::Run(run) => writer.run(run, &mut out),
@@ -745,17 +761,17 @@ impl Converter<'_> {
                 .take(&mut out)
                 .map_err(|e| Problem::whole(e.to_string()).of_kind(Kind::OutputFailed))
         };
-        let parsed = reader.runs(&text, &self.read, &mut each).ok()??;
+        let parsed = reader.runs(text, &self.read, &mut each).ok()??;
         let mut head = String::new();
         let (written, fills) = writer.end_filled(&parsed.game, &mut head, &mut out).ok()?;
+        let done = spill.finish(head, out).and_then(|t| t.fill(&fills)).ok()?;
+        let mut warnings = std::mem::take(warnings);
         warnings.extend(parsed.warnings);
         warnings.extend(written);
-        Some(
-            match spill.finish(head, out).and_then(|t| t.fill(&fills)).ok()? {
-                crate::output::spill::Text::Held(text) => Converted::Game(text, warnings),
-                crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
-            },
-        )
+        Some(match done {
+            crate::output::spill::Text::Held(text) => Converted::Game(text, warnings),
+            crate::output::spill::Text::Spilled(text) => Converted::Spilled(text, warnings),
+        })
     }
 }
 

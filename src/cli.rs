@@ -173,10 +173,14 @@ pub struct ConvertArgs {
     /// compare the two).
     #[arg(long, hide = true)]
     pub grammar_only: bool,
-    /// Convert records larger than this many bytes a run of their main
-    /// line at a time, where both formats can (to compare the two ways).
+    /// Cut a record read a run at a time once this many bytes of it were
+    /// read since the last cut (0: before every move; to test the cuts).
     #[arg(long, hide = true, value_name = "BYTES")]
-    pub stream_above: Option<usize>,
+    pub run_bytes: Option<usize>,
+    /// Convert every record whole, never a run at a time (to compare the
+    /// two ways).
+    #[arg(long, hide = true)]
+    pub read_whole: bool,
     /// Append the text of every failed game to this file.
     #[arg(long)]
     pub rejects: Option<PathBuf>,

@@ -36,17 +36,17 @@ pub struct ReadOptions {
     /// The largest record read, in bytes (`--max-record-size`); `None` is
     /// [`crate::codec::MAX_RECORD`]. A larger one fails, alone.
     pub max_record: Option<usize>,
-    /// Records larger than this many bytes are converted a run at a time
-    /// where both formats can ([`StreamFn`], [`RunsFn`]); `None` is
-    /// [`STREAM_ABOVE`].
-    pub stream_above: Option<usize>,
+    /// How much of a record's text a run read a run at a time holds at
+    /// least before it is cut (a testing knob, `--run-bytes`: `Some(0)`
+    /// cuts before every move of every line); `None` is
+    /// [`crate::container::RUN_BYTES`].
+    pub run_bytes: Option<usize>,
+    /// Convert every record whole, never a run at a time (a testing knob,
+    /// `--read-whole`: to compare the two ways, which give the same
+    /// bytes). Otherwise every record is converted a run at a time where
+    /// both formats can ([`StreamFn`], [`RunsFn`]), whatever its size.
+    pub whole: bool,
 }
-
-/// Records larger than this are converted a run at a time where the
-/// input and output formats can, so that converting one takes a few times
-/// its size in memory whatever its length or depth
-/// ([`ReadOptions::stream_above`]).
-pub const STREAM_ABOVE: usize = 256 << 10;
 
 /// Options that change how games are written.
 #[derive(Debug, Clone, Default)]

@@ -336,7 +336,8 @@ fn convert(args: &ConvertArgs) -> Result<u8, Error> {
             no_validate: args.no_validate,
             grammar_only: args.grammar_only,
             max_record: args.max_record_size,
-            stream_above: args.stream_above,
+            run_bytes: args.run_bytes,
+            whole: args.read_whole,
             ..ReadOptions::default()
         },
         outputs,

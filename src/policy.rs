@@ -120,7 +120,17 @@ fn read_unguarded(
 ) -> Result<crate::codec::Parsed, Problem> {
     let mut warnings = Vec::new();
     let text = record_text(from, bytes, &mut warnings);
-    let text = text.as_ref();
+    read_text(from, opts, &text, warnings)
+}
+
+/// [`read_record`] of a record's text as [`record_text`] made it, with
+/// the warnings that making it gave (not isolated: the caller is).
+pub(crate) fn read_text(
+    from: &Format,
+    opts: &ReadOptions,
+    text: &str,
+    mut warnings: Vec<Problem>,
+) -> Result<crate::codec::Parsed, Problem> {
     let read = from.read.ok_or_else(|| {
         Problem::whole(format!("{} cannot be read", from.name)).of_kind(Kind::Internal)
     })?;

@@ -178,15 +178,20 @@ fn round_trips_to(name: &str, data: &[u8], outputs: Outputs) {
 
 fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions, outputs: Outputs) {
     let f = format(name);
-    let same = converter_with(f, f, read.clone());
+    // Whole (`--read-whole`): what a run at a time is compared with.
+    let whole = ReadOptions {
+        whole: true,
+        ..read.clone()
+    };
+    let same = converter_with(f, f, whole.clone());
     // Read a run at a time where the format can, with a cut before every
-    // move of every line (`--stream-above 0`).
+    // move of every line (`--run-bytes 0`).
     let cut = f.read.filter(|r| r.walks()).map(|_| {
         converter_with(
             f,
             f,
             ReadOptions {
-                stream_above: Some(0),
+                run_bytes: Some(0),
                 ..read.clone()
             },
         )
@@ -214,11 +219,11 @@ fn round_trips_with(name: &str, data: &[u8], read: &ReadOptions, outputs: Output
             })
             .map(|to| {
                 let cut = ReadOptions {
-                    stream_above: Some(0),
+                    run_bytes: Some(0),
                     ..read.clone()
                 };
                 (
-                    converter_with(f, to, read.clone()),
+                    converter_with(f, to, whole.clone()),
                     converter_with(f, to, cut),
                     to.name,
                 )

@@ -72,7 +72,7 @@ impl<P: Clone> OpenLines<P> {
 }
 
 /// How much of a record's text a run holds for these options
-/// ([`super::RUN_BYTES`], less with `--stream-above`), for a reader that
+/// ([`super::RUN_BYTES`], less with `--run-bytes`), for a reader that
 /// cuts its own runs (otn, whose turns are no container's movetext).
 pub fn run_bytes(opts: &crate::codec::ReadOptions) -> usize {
     super::walk::run_bytes(opts)

@@ -238,6 +238,17 @@ pub trait Runs: Notation {
         false
     }
 
+    /// Called after the first run ([`Runs::run`]) where the head was not
+    /// settled by the tags ([`Runs::head_settled`]): whether that run
+    /// settled it (a draughts board no tag names, inferred from a record
+    /// whose one run is its whole main line), having put in `head` what
+    /// it told (the board), so that the head is handed on before the run
+    /// ([`Piece::Head`]). False (the default): the record's end gives it.
+    fn settle_head(&mut self, head: &mut Game) -> bool {
+        let _ = head;
+        false
+    }
+
     /// Told that the movetext was read to its end, before its last runs
     /// ([`Runs::run`]) are made: where no run came before, the one that
     /// comes is the whole main line, with its variations. Does nothing by
@@ -674,10 +685,10 @@ fn read_whole<'i, N: Notation>(
 ) -> Result<Parsed, Problem> {
     let mut main = Vec::new();
     let mut build =
-        |_: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
+        |_: &mut N, _: &mut Game, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
             match piece {
                 // (The notation judges the whole game: no position is followed.)
-                Flushed::Begin(_) | Flushed::Read => Ok(None),
+                Flushed::Begin | Flushed::Read => Ok(None),
                 // (Never cut, the walk hands on one run: the main line.)
                 Flushed::Run {
                     plies, depth: 0, ..
@@ -724,16 +735,25 @@ pub fn stream_record<'i, N: Runs>(
     notation: &mut N,
     each: &mut dyn FnMut(Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
-    let mut flush = |n: &mut N, piece: Flushed<'_>| -> Result<Option<Setup>, Problem> {
+    // Whether a run was handed on, and the head.
+    let (mut ran, mut headed) = (false, false);
+    let mut flush = |n: &mut N, head: &mut Game, piece: Flushed<'_>| {
         match piece {
-            Flushed::Begin(head) => {
+            Flushed::Begin => {
                 if n.head_settled() {
+                    headed = true;
                     each(Piece::Head(head))?;
                 }
                 Ok(n.start_position())
             }
             Flushed::Run { plies, from, depth } => {
                 let (mut run, after) = n.run(std::mem::take(plies), from, depth)?;
+                // A head the first run settled goes before it.
+                if !headed && !ran && n.settle_head(head) {
+                    headed = true;
+                    each(Piece::Head(head))?;
+                }
+                ran = true;
                 each(Piece::Run(&run))?;
                 // (The buffer goes back to the line it came from.)
                 *plies = std::mem::take(&mut run.moves.plies);
@@ -759,6 +779,16 @@ pub fn stream_record<'i, N: Runs>(
         // (A short record's tokens: no room for a piece of 4,096.)
         room: PIECE_TOKENS.min(text.len() / 4 + 16),
     };
+    // The first piece is lexed before the walk: where it is the whole
+    // movetext (most records), the main line's plies are reserved at their
+    // number, as a record read whole reserves them (grown by doubling, they
+    // were copied again and again).
+    tokens.lex_piece();
+    if tokens.failed {
+        // (Given up before any of the walk's work: read whole.)
+        return Ok(None);
+    }
+    let moves = tokens.movetext.main_moves;
     let (tags, tag_at) = tags_lexed(&lexed_tags);
     let parsed = assemble(
         &Lines::new(text),
@@ -766,7 +796,7 @@ pub fn stream_record<'i, N: Runs>(
         tags,
         &tag_at,
         &mut tokens,
-        0,
+        moves,
         notation,
         Vec::new(),
         &mut flush,
@@ -793,6 +823,21 @@ struct Pieces<'i, R: RuleType> {
 /// How many tokens a piece of [`Pieces`] holds.
 const PIECE_TOKENS: usize = 4096;
 
+impl<R: RuleType> Pieces<'_, R> {
+    /// Lexes the next piece (the last one's tokens all taken).
+    fn lex_piece(&mut self) {
+        if self.done || self.failed {
+            return;
+        }
+        let mut piece = Vec::with_capacity(self.room);
+        match self.movetext.fill::<true, R>(&mut piece, PIECE_TOKENS) {
+            Some(done) => self.done = done,
+            None => self.failed = true,
+        }
+        self.piece = piece.into_iter();
+    }
+}
+
 impl<'i, R: RuleType> Iterator for Pieces<'i, R> {
     type Item = Token<'i, R>;
 
@@ -804,12 +849,7 @@ impl<'i, R: RuleType> Iterator for Pieces<'i, R> {
             if self.done || self.failed {
                 return None;
             }
-            let mut piece = Vec::with_capacity(self.room);
-            match self.movetext.fill::<true, R>(&mut piece, PIECE_TOKENS) {
-                Some(done) => self.done = done,
-                None => self.failed = true,
-            }
-            self.piece = piece.into_iter();
+            self.lex_piece();
         }
     }
 }

@@ -70,7 +70,11 @@ pub(super) fn assemble<'i, N: Notation>(
     game.setup = start.setup;
     game.tags = tags;
     let first = game.variant.first_mover();
+    let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
+    game.moves.plies.reserve(moves);
+    let main = std::mem::take(&mut game.moves);
     let mut walker = Walker {
+        head: &mut game,
         text,
         lines,
         shared: None,
@@ -90,16 +94,13 @@ pub(super) fn assemble<'i, N: Notation>(
         open: Vec::new(),
         handed_on: false,
     };
-    let pos = walker.emit(Flushed::Begin(&game))?;
+    let pos = walker.emit(Flushed::Begin)?;
     walker.open.push(Open {
         announced: true,
         pos,
         ..Open::default()
     });
-    let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
-    game.moves.plies.reserve(moves);
-    let main = std::mem::take(&mut game.moves);
-    game.moves = walker.line(
+    let mut main = walker.line(
         main,
         &mut tokens,
         number,
@@ -108,10 +109,10 @@ pub(super) fn assemble<'i, N: Notation>(
         true,
     )?;
     // (The visitor that builds the whole game puts its main line back.)
-    walker.emit(Flushed::End(&mut game.moves))?;
-    game.result = walker.result;
-    let last_move = walker.last_move;
-    let off = walker.off_numbers;
+    walker.emit(Flushed::End(&mut main))?;
+    let (result, last_move, off) = (walker.result, walker.last_move, walker.off_numbers);
+    game.moves = main;
+    game.result = result;
     if off.n > 0 {
         warnings.push(
             off.said(
@@ -178,6 +179,9 @@ pub(super) fn comment<R: RuleType>(
 }
 
 struct Walker<'n, 'w, 'r, 'i, N: Notation> {
+    /// The game's head (its tags, preamble, setup and board; its plies
+    /// are the walk's), handed to the visitor with each piece.
+    head: &'w mut Game,
     text: &'i str,
     /// The record's places, for what the walk says of its tokens.
     lines: &'w Lines<'i>,
@@ -235,11 +239,11 @@ struct Open {
 
 /// What the walker hands on of a record read a run at a time.
 pub(super) enum Flushed<'a> {
-    /// The reading begins, after the tags: the game's head as they give
-    /// it (its tags, preamble, setup and board as the notation's
-    /// [`Notation::start`] decided them); the visitor returns the position
-    /// the main line starts from.
-    Begin(&'a Game),
+    /// The reading begins, after the tags (the head handed with it is the
+    /// game's as they give it: its tags, preamble, setup and board as the
+    /// notation's [`Notation::start`] decided them); the visitor returns
+    /// the position the main line starts from.
+    Begin,
     /// A run of plies of the line open, from a position; the vector is
     /// given back (emptied or not), and the position after them returned.
     Run {
@@ -262,8 +266,11 @@ pub(super) enum Flushed<'a> {
 }
 
 /// What takes the pieces of a record read a run at a time
-/// ([`stream_record`](super::stream_record)).
-type RunFlush<'f, N> = dyn FnMut(&mut N, Flushed<'_>) -> Result<Option<Setup>, Problem> + 'f;
+/// ([`stream_record`](super::stream_record)), each with the game's head
+/// (without its plies), which a visitor may settle as the runs tell
+/// ([`super::Runs::settle_head`]).
+pub(super) type RunFlush<'f, N> =
+    dyn FnMut(&mut N, &mut Game, Flushed<'_>) -> Result<Option<Setup>, Problem> + 'f;
 
 /// The longest record whose comments share it ([`Text`]), copied once
 /// for them: a longer one, read a run at a time, is not copied whole, and
@@ -279,11 +286,11 @@ const NOT_STREAMED: &str = "a glyph or NAG after the variations of a move handed
 /// lines open are cut before the first move past it, at any depth.
 pub const RUN_BYTES: usize = 16 << 10;
 
-/// How much text a run holds for these options: [`RUN_BYTES`], or less
-/// where records are streamed from a smaller size on (`--stream-above 0`
-/// makes each ply a run, which the tests use to cut games everywhere).
+/// How much text a run holds for these options: [`RUN_BYTES`], or what
+/// the testing knob says (`--run-bytes 0` makes each ply a run, which the
+/// tests use to cut games everywhere).
 pub(super) fn run_bytes(opts: &ReadOptions) -> usize {
-    opts.stream_above.map_or(RUN_BYTES, |s| s.min(RUN_BYTES))
+    opts.run_bytes.unwrap_or(RUN_BYTES)
 }
 
 /// The warning of a game with move numbers written without their dot.
@@ -479,7 +486,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
 
     /// Hands a piece of a record read a run at a time on.
     fn emit(&mut self, piece: Flushed<'_>) -> Result<Option<Setup>, Problem> {
-        (self.runs)(self.notation, piece)
+        (self.runs)(self.notation, self.head, piece)
     }
 
     /// Whether the last ply of `line`, the line being read, was handed on
@@ -538,7 +545,8 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
             }
             let last = if keep_last { plies.pop() } else { None };
             if !plies.is_empty() {
-                let from = self.open[k].pos.clone();
+                // (Replaced by the position after the run.)
+                let from = std::mem::take(&mut self.open[k].pos);
                 self.open[k].pos = self.emit(Flushed::Run {
                     plies: &mut plies,
                     from: &from,
@@ -547,7 +555,7 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
             }
             plies.clear();
             if let Some(ply) = last {
-                let from = self.open[k].pos.clone();
+                let from = std::mem::take(&mut self.open[k].pos);
                 let mut alone = vec![ply];
                 let after = self.emit(Flushed::Run {
                     plies: &mut alone,

@@ -25,6 +25,15 @@ pub fn write_tags(tags: &[Tag], out: &mut String, warnings: &mut Vec<Problem>) {
     // tag of every game), replaced by chars.
     let not_in_name = |b: u8| matches!(b, b' ' | b'\t' | b'"' | b']' | b'[' | b'\r' | b'\n');
     let one_word = |name: &str| !name.is_empty() && !name.bytes().any(not_in_name);
+    // Room for every tag as it is (`[Name "value"]` and its line end) and
+    // the blank line after them: a head written apart, after a game's
+    // runs, starts from nothing.
+    out.reserve(
+        tags.iter()
+            .map(|t| t.name.len() + t.value.len() + 6)
+            .sum::<usize>()
+            + 2,
+    );
     let mut write_one = |t: &Tag, out: &mut String| {
         out.push('[');
         if !one_word(&t.name) {

@@ -284,7 +284,8 @@ impl Reader {
             no_validate,
             grammar_only: false,
             max_record: max_record_size.map(|s| s.0),
-            stream_above: None,
+            run_bytes: None,
+            whole: false,
         };
         let read_settings = read.format.clone();
         let limit = read.max_record.unwrap_or(MAX_RECORD);

@@ -387,7 +387,8 @@ pub(super) fn table_part(
                 no_validate,
                 grammar_only: false,
                 max_record: max_record_size,
-                stream_above: None,
+                run_bytes: None,
+                whole: false,
             },
             write: WriteOptions {
                 format: options.write(),

@@ -127,8 +127,9 @@ proptest! {
 
     /// Whatever reads a comment decides whether it is plain as the writer
     /// would: a record with comments of every kind is written the same by
-    /// the fast lexer, the grammar (`--grammar-only`), a reading a ply at
-    /// a time (`--stream-above 0`) and through JSON (whose reader makes
+    /// the fast lexer whole (`--read-whole`), the grammar (`--grammar-only`),
+    /// a reading a run at a time and a ply at a time (`--run-bytes 0`) and
+    /// through JSON (whose reader makes
     /// each text anew), in chess and in draughts, and what is written
     /// reads back to itself.
     #[test]
@@ -141,10 +142,10 @@ proptest! {
                 "{head}\n\n{} {} {} {} {} {} {} {} {} {} *\n",
                 moves[0], c[0], moves[1], c[1], moves[2], c[2], moves[3], c[3], moves[4], c[4]
             );
-            let out = convert(format, format, &[], record.as_bytes());
+            let out = convert(format, format, &["--read-whole"], record.as_bytes());
             prop_assert!(out.status.success(), "{format}: {}", stderr(&out));
             let written = stdout(&out);
-            for extra in [&["--grammar-only"][..], &["--stream-above", "0"][..]] {
+            for extra in [&["--grammar-only"][..], &[][..], &["--run-bytes", "0"][..]] {
                 let other = convert(format, format, extra, record.as_bytes());
                 prop_assert_eq!(stdout(&other), written.clone(), "{} {:?}", format, extra);
             }

@@ -433,7 +433,7 @@ fn counters_go_on_past_move_65535() {
     let runs = convert(
         "pgn",
         "pgn",
-        &["--stream-above", "65536"],
+        &["--run-bytes", "65536"],
         long_game(moves, "e4").as_bytes(),
     );
     assert_eq!(counts(&runs), (1, 0), "{}", stderr(&runs));

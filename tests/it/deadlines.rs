@@ -386,11 +386,15 @@ pub(crate) fn read_every_way(f: &'static Format, data: &[u8]) -> usize {
         };
         let canonical = family.and_then(|family| by_name(family.canonical_notation()));
         for to in std::iter::once(json).chain(canonical) {
-            let whole = converter(f, to, options.clone()).convert(&record);
+            let whole = ReadOptions {
+                whole: true,
+                ..options.clone()
+            };
+            let whole = converter(f, to, whole).convert(&record);
             games += usize::from(whole.text().is_ok());
             if f.read.is_some_and(|r| r.walks()) {
                 let cut = ReadOptions {
-                    stream_above: Some(0),
+                    run_bytes: Some(0),
                     ..options.clone()
                 };
                 let _ = converter(f, to, cut).convert(&record);

@@ -22,7 +22,7 @@ fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, usize
     let stream = f.read.filter(|r| r.walks()).expect("a format that streams");
     let opts = ReadOptions {
         no_validate,
-        stream_above: Some(0),
+        run_bytes: Some(0),
         ..ReadOptions::default()
     };
     let mut records = kifu::archive::Records::new(text, f.split);
@@ -280,9 +280,9 @@ fn legal_coerceo_games_are_written_the_same_streamed_as_whole() {
 }
 
 /// The command line: a file of legal coerceo games (with exchanges,
-/// removals and variations), one of them past the size records stream
-/// from, converted with `--stream-above 0` and whole (`--stream-above`
-/// past every record) to each output: the same output and messages.
+/// removals and variations), one of them of many runs, converted with a
+/// cut before every move (`--run-bytes 0`), at the default cut and whole
+/// (`--read-whole`) to each output: the same output and messages.
 #[test]
 fn the_command_line_streams_coerceo_records() {
     let mut text = String::new();
@@ -293,8 +293,8 @@ fn the_command_line_streams_coerceo_records() {
         text.push_str(&full);
         text.push('\n');
     }
-    // A game past `STREAM_ABOVE` (a piece going to and fro), which the
-    // command line streams with its own size too.
+    // A game of many runs (a piece going to and fro), which the command
+    // line streams with its own cut too.
     let outputs: Vec<&str> = ["coerceo"].into_iter().chain(INTERCHANGE).collect();
     crate::otn_tenjiku_runs::assert_the_command_line_streams(
         "coerceo",
@@ -304,13 +304,17 @@ fn the_command_line_streams_coerceo_records() {
     );
 }
 
-/// The command line: a long draughts-diag record (past the size records
-/// stream from) is written the same as when it is converted whole.
+/// The command line: a long draughts-diag record (of many runs) is written
+/// the same as when it is converted whole.
 #[test]
 fn the_command_line_streams_a_long_diag_record() {
     let dir = scratch("family_runs", "diag");
     let text = diag_kings(30_000);
-    assert!(text.len() > kifu::codec::STREAM_ABOVE, "{}", text.len());
+    assert!(
+        text.len() > 16 * kifu::container::RUN_BYTES,
+        "{}",
+        text.len()
+    );
     let input = dir.join("long.pdn");
     std::fs::write(&input, &text).unwrap();
     let input = input.to_str().unwrap();
@@ -322,7 +326,7 @@ fn the_command_line_streams_a_long_diag_record() {
             assert!(out.status.success(), "{to}: {out:?}");
             stdout(&out)
         };
-        assert_eq!(run(&[]), run(&["--stream-above", "1000000000"]), "{to}");
+        assert_eq!(run(&[]), run(&["--read-whole"]), "{to}");
     }
 }
 
@@ -394,8 +398,10 @@ fn tafl_is_written_the_same_a_ply_at_a_time() {
 /// its one run is its whole main line, read once (the board inferred from
 /// every move, the game judged as a game read whole is), not once to find
 /// the board and again on it. The run holds the whole game's plies on the
-/// whole game's board, and the head says what the whole game says; no head
-/// is handed on before the run (the moves decide the board).
+/// whole game's board, and the head says what the whole game says; the
+/// head is handed on once, just before the run (the moves decided the
+/// board: the run settled it), with the whole game's board and tags, so
+/// that a writer puts it in place.
 #[test]
 fn a_draughts_record_whose_board_no_tag_names_is_streamed_in_one_reading() {
     let f = by_name("draughts-num").unwrap();
@@ -421,10 +427,13 @@ fn a_draughts_record_whose_board_no_tag_names_is_streamed_in_one_reading() {
                 let text = std::str::from_utf8(&batch.data[r.range.clone()]).unwrap();
                 all += 1;
                 let whole = reader.game(text, &ReadOptions::default());
-                let (mut heads, mut runs) = (0, Vec::new());
+                let (mut heads, mut runs) = (Vec::new(), Vec::new());
                 let streamed = reader.runs(text, &ReadOptions::default(), &mut |piece| {
                     match piece {
-                        kifu::codec::Piece::Head(_) => heads += 1,
+                        kifu::codec::Piece::Head(head) => {
+                            assert!(runs.is_empty(), "{file:?}: the head before the run");
+                            heads.push((head.variant.clone(), head.tags.clone()));
+                        }
                         kifu::codec::Piece::Run(run) => runs.push(run.clone()),
                         _ => {}
                     }
@@ -438,7 +447,11 @@ fn a_draughts_record_whose_board_no_tag_names_is_streamed_in_one_reading() {
                     );
                     continue;
                 };
-                assert_eq!(heads, 0, "{file:?}: the board is known only from the moves");
+                assert_eq!(
+                    heads,
+                    [(whole.game.variant.clone(), whole.game.tags.clone())],
+                    "{file:?}: the head once, as the whole game's"
+                );
                 assert_eq!(runs.len(), 1, "{file:?}: one run\n{text}");
                 let run = &runs[0];
                 assert_eq!(run.moves.plies, whole.game.moves.plies, "{file:?}\n{text}");

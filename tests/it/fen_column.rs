@@ -302,7 +302,7 @@ fn the_option_is_refused_by_formats_without_it() {
 
 #[test]
 fn a_record_streamed_a_run_at_a_time_has_the_positions_of_one_written_whole() {
-    // Over `STREAM_ABOVE` (256 KiB): read and written a run at a time. The
+    // Of many runs (16 KiB each): read and written a run at a time. The
     // knights go out and back, so every fourth position is the same.
     let comment = format!("{{{}}}", "x".repeat(300));
     let mut game = String::from("[Event \"long\"]\n\n");
@@ -314,7 +314,7 @@ fn a_record_streamed_a_run_at_a_time_has_the_positions_of_one_written_whole() {
         ));
     }
     game.push_str("*\n");
-    assert!(game.len() > kifu::codec::STREAM_ABOVE);
+    assert!(game.len() > 16 * kifu::container::RUN_BYTES);
     let tmp = tempfile::tempdir().unwrap();
     tables(
         tmp.path(),

@@ -433,23 +433,16 @@ fn the_viewer_carries_the_kanji_of_every_position_streamed_or_whole() {
     assert!(out.status.success(), "{}", stderr(&out));
     inputs.extend([dog, dog_json].map(|p| p.display().to_string()));
     let font = format!("font={}", file.display());
-    let page = |above: &str| {
-        let mut args = vec![
-            "convert",
-            "--to",
-            "html",
-            "--to-opt",
-            &font,
-            "--stream-above",
-            above,
-        ];
+    let page = |how: &[&'static str]| {
+        let mut args = vec!["convert", "--to", "html", "--to-opt", &font];
+        args.extend(how);
         args.extend(inputs.iter().map(String::as_str));
         let out = kifu_with_fonts(&args, &[&empty], &empty);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
         stdout(&out)
     };
-    let (whole, streamed) = (page("1000000000"), page("100"));
+    let (whole, streamed) = (page(&["--read-whole"]), page(&["--run-bytes", "100"]));
     assert_eq!(whole, streamed, "streamed as whole");
     let sections: Vec<&str> = whole.split("<section class=\"game\"").skip(1).collect();
     assert!(sections.len() >= inputs.len());

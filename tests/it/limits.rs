@@ -382,7 +382,7 @@ fn a_record_kifu_has_no_memory_for_fails_alone() {
     let raised = ["--max-record-size", "1G"];
     // 1 GiB of address space: the 40 MiB game read whole (as a pair of
     // formats that does not stream reads it) takes more to convert.
-    let whole = [&raised[..], &["--stream-above", "1073741824"]].concat();
+    let whole = [&raised[..], &["--read-whole"]].concat();
     let out = convert_in(1 << 20, &whole, text.as_bytes());
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");

@@ -53,7 +53,7 @@ fn assert_streams_to(from: &str, outputs: &[&str], text: &[u8]) {
             for no_validate in [false, true] {
                 let opts = ReadOptions {
                     no_validate,
-                    stream_above: Some(0),
+                    run_bytes: Some(0),
                     ..ReadOptions::default()
                 };
                 for to in outputs {
@@ -423,31 +423,27 @@ fn the_tenjiku_records_are_written_the_same_streamed_as_whole() {
     }
 }
 
-/// The command line: a file of legal games of `from` and one record past
-/// the size records stream from (`long`), converted with `--stream-above
-/// 0`, at the default size and whole (`--stream-above` past every record)
-/// to each of `outputs`: the same output and messages.
+/// The command line: a file of legal games of `from` and one record of
+/// many runs (`long`), converted with a cut before every move
+/// (`--run-bytes 0`), at the default cut and whole (`--read-whole`) to
+/// each of `outputs`: the same output and messages.
 pub fn assert_the_command_line_streams(from: &str, games: &str, long: &str, outputs: &[&str]) {
-    assert!(long.len() > kifu::codec::STREAM_ABOVE, "{}", long.len());
+    assert!(
+        long.len() > 16 * kifu::container::RUN_BYTES,
+        "{}",
+        long.len()
+    );
     let dir = scratch("otn_tenjiku_runs", from);
     let input = dir.join(format!("games.{}", by_name(from).unwrap().extensions[0]));
     std::fs::write(&input, format!("{games}{long}")).unwrap();
     let input = input.to_str().unwrap();
     for to in outputs {
         let one_game = by_name(to).unwrap().one_game;
-        let run = |stream_above: &str| {
-            let out_dir = dir.join(format!("{to}-{stream_above}"));
+        let run = |how: &[&str]| {
+            let out_dir = dir.join(format!("{to}-{}", how.join("")));
             let out_dir = out_dir.to_str().unwrap();
-            let mut args = vec![
-                "convert",
-                "--from",
-                from,
-                "--to",
-                to,
-                "--stream-above",
-                stream_above,
-                input,
-            ];
+            let mut args = vec!["convert", "--from", from, "--to", to, input];
+            args.extend(how);
             if one_game {
                 let _ = std::fs::remove_dir_all(out_dir);
                 args.extend(["--out-dir", out_dir]);
@@ -467,10 +463,10 @@ pub fn assert_the_command_line_streams(from: &str, games: &str, long: &str, outp
             }
             (written, stderr(&out).replace(out_dir, "DIR"))
         };
-        let whole = run("1000000000");
+        let whole = run(&["--read-whole"]);
         assert!(!whole.0.is_empty(), "{to}");
-        assert_eq!(run("0"), whole, "{to}");
-        assert_eq!(run(&kifu::codec::STREAM_ABOVE.to_string()), whole, "{to}");
+        assert_eq!(run(&["--run-bytes", "0"]), whole, "{to}");
+        assert_eq!(run(&[]), whole, "{to}");
     }
 }
 

@@ -16,7 +16,7 @@ use crate::common::{self, kifu, scratch, stderr, stdout};
 
 /// Every record of `text` converted from `from` to `to` as the converter
 /// gives it (the text written and every message, or the failure): whole,
-/// and streamed with each ply of the main line a run (`stream_above: 0`).
+/// (`whole`), and streamed with a cut before every move (`run_bytes: 0`).
 pub fn both_ways(
     from: &str,
     to: &str,
@@ -24,17 +24,18 @@ pub fn both_ways(
     no_validate: bool,
 ) -> (Vec<String>, Vec<String>) {
     let (from, to) = (by_name(from).unwrap(), by_name(to).unwrap());
-    let converter = |stream_above| Converter {
+    let converter = |whole, run_bytes| Converter {
         from,
         to,
         read: ReadOptions {
             no_validate,
-            stream_above,
+            whole,
+            run_bytes,
             ..ReadOptions::default()
         },
         write: WriteOptions::default(),
     };
-    let (whole, streamed) = (converter(Some(usize::MAX)), converter(Some(0)));
+    let (whole, streamed) = (converter(true, None), converter(false, Some(0)));
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let mut records = Records::new(text, from.split);
     while let Some(batch) = records.next_batch(1 << 16).unwrap() {
@@ -80,7 +81,7 @@ pub fn streamed_records(from: &str, text: &[u8], no_validate: bool) -> (usize, u
     };
     let opts = ReadOptions {
         no_validate,
-        stream_above: Some(0),
+        run_bytes: Some(0),
         ..ReadOptions::default()
     };
     let mut records = Records::new(text, f.split);
@@ -278,7 +279,7 @@ fn a_record_is_read_in_runs_and_its_head_holds_no_plies() {
     let text = knights(20_000, true);
     let stream = by_name("pgn").unwrap().read.unwrap();
     let opts = ReadOptions {
-        stream_above: Some(0),
+        run_bytes: Some(0),
         ..ReadOptions::default()
     };
     // Runs of the main line and in variations, each variation opened and
@@ -454,7 +455,7 @@ fn draughts_records_are_written_the_same_streamed_as_whole() {
     // then the record is read on it, a run at a time.
     let stream = by_name("draughts-num").unwrap().read.unwrap();
     let opts = ReadOptions {
-        stream_above: Some(0),
+        run_bytes: Some(0),
         ..ReadOptions::default()
     };
     for named in [true, false] {
@@ -527,7 +528,11 @@ fn named_shared_files_are_written_the_same_streamed_as_whole() {
 fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
     let dir = scratch("streaming", "cli");
     let text = knights(60_000, false);
-    assert!(text.len() > kifu::codec::STREAM_ABOVE, "{}", text.len());
+    assert!(
+        text.len() > 16 * kifu::container::RUN_BYTES,
+        "{}",
+        text.len()
+    );
     let input = dir.join("long.pgn");
     // Between two short games: the long one's text, spilled to a temporary
     // file (past 1 MiB), goes to the output in its place.
@@ -541,10 +546,7 @@ fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
             .filter(|to| !matches!(*to, "svg" | "html")),
     ) {
         let streamed = kifu(&["convert", "--to", to, input], b"");
-        let whole = kifu(
-            &["convert", "--to", to, "--stream-above", "1000000000", input],
-            b"",
-        );
+        let whole = kifu(&["convert", "--to", to, "--read-whole", input], b"");
         assert!(streamed.status.success(), "{to}: {}", stderr(&streamed));
         assert!(
             stdout(&streamed).len() > 2 * kifu::output::spill::SPILL_AT || to == "pgn",
@@ -563,7 +565,11 @@ fn the_command_line_streams_a_long_record_and_writes_what_it_writes_whole() {
 fn a_long_record_is_drawn_the_same_streamed_as_whole_at_any_ply() {
     let dir = scratch("streaming", "svg");
     let text = knights(40_000, true);
-    assert!(text.len() > kifu::codec::STREAM_ABOVE, "{}", text.len());
+    assert!(
+        text.len() > 16 * kifu::container::RUN_BYTES,
+        "{}",
+        text.len()
+    );
     let input = dir.join("long.pgn");
     std::fs::write(&input, &text).unwrap();
     let input = input.to_str().unwrap();
@@ -577,7 +583,7 @@ fn a_long_record_is_drawn_the_same_streamed_as_whole_at_any_ply() {
             args.extend(more);
             kifu(&args, b"")
         };
-        let (streamed, whole) = (run(&[]), run(&["--stream-above", "1000000000"]));
+        let (streamed, whole) = (run(&[]), run(&["--read-whole"]));
         assert_eq!(stdout(&streamed), stdout(&whole), "{ply}");
         assert_eq!(stderr(&streamed), stderr(&whole), "{ply}");
         match ply {
@@ -614,14 +620,15 @@ fn a_long_record_is_viewed_the_same_streamed_as_whole_at_any_ply() {
             "ply=1501",
             "ply=99999",
         ] {
-            let run = |above: &str| {
-                let mut args = vec!["convert", "--to", "html", input, "--stream-above", above];
+            let run = |how: &[&str]| {
+                let mut args = vec!["convert", "--to", "html", input];
+                args.extend(how);
                 if !ply.is_empty() {
                     args.extend(["--to-opt", ply]);
                 }
                 kifu(&args, b"")
             };
-            let (streamed, whole) = (run("1000"), run("1000000000"));
+            let (streamed, whole) = (run(&["--run-bytes", "1000"]), run(&["--read-whole"]));
             assert!(streamed.status.success(), "{ply}: {}", stderr(&streamed));
             let page = stdout(&streamed);
             assert!(page.len() > 2 * kifu::output::spill::SPILL_AT, "spilled");
@@ -654,13 +661,12 @@ fn a_long_record_is_written_on_a_scoresheet_the_same_streamed_as_whole() {
         for input in [&alone, &between] {
             let input = input.to_str().unwrap();
             for to in SHEETS {
-                let run = |above: &str| {
-                    kifu(
-                        &["convert", "--to", to, input, "--stream-above", above],
-                        b"",
-                    )
+                let run = |how: &[&str]| {
+                    let mut args = vec!["convert", "--to", to, input];
+                    args.extend(how);
+                    kifu(&args, b"")
                 };
-                let (streamed, whole) = (run("100"), run("1000000000"));
+                let (streamed, whole) = (run(&["--run-bytes", "100"]), run(&["--read-whole"]));
                 assert!(streamed.status.success(), "{to}: {}", stderr(&streamed));
                 assert_eq!(stdout(&streamed), stdout(&whole), "{to} {plies} {input}");
                 assert_eq!(stderr(&streamed), stderr(&whole), "{to} {plies}");
@@ -719,5 +725,63 @@ fn a_record_read_whole_fails_at_its_text_before_its_moves() {
         let e = fails(text);
         assert_eq!((e.line, e.col), at, "{text}: {e:?}");
         assert!(e.message.contains("(position: "), "{e:?}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 6,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Issue 34: no size decides the path. Files of chess and draughts
+    /// records of any length (one ply to many runs; the draughts board named
+    /// or not) are each read a run at a time by their format's walk with
+    /// the default options, and the command line converts them by default
+    /// to what it writes whole (`--read-whole`): the same text and messages,
+    /// to their own notation and to jsonl.
+    #[test]
+    fn records_of_any_size_are_streamed_and_written_as_whole(
+        sizes in proptest::collection::vec(
+            proptest::prop_oneof![1usize..40, 40usize..400, 2_000usize..4_000],
+            1..5,
+        ),
+        named in proptest::prelude::any::<bool>(),
+    ) {
+        let dir = scratch("streaming", "any_size");
+        for (from, ext) in [("pgn", "pgn"), ("draughts-num", "pdn")] {
+            let records: Vec<String> = sizes
+                .iter()
+                .map(|&n| if from == "pgn" { knights(n, named) } else { kings(n, named) })
+                .collect();
+            let walk = by_name(from).unwrap().read.unwrap();
+            for record in &records {
+                let read = walk.runs(record, &ReadOptions::default(), &mut |_| Ok(()));
+                proptest::prop_assert!(
+                    matches!(read, Ok(Some(_))),
+                    "{} of {} bytes not read a run at a time: {:?}",
+                    from,
+                    record.len(),
+                    read
+                );
+            }
+            let input = dir.join(format!("games.{ext}"));
+            std::fs::write(&input, records.join("\n")).unwrap();
+            let input = input.to_str().unwrap();
+            for to in [from, "jsonl"] {
+                let run = |how: &[&str]| {
+                    let mut args = vec!["convert", "--from", from, "--to", to, input];
+                    args.extend(how);
+                    kifu(&args, b"")
+                };
+                let (streamed, whole) = (run(&[]), run(&["--read-whole"]));
+                proptest::prop_assert!(streamed.status.success(), "{}", stderr(&streamed));
+                proptest::prop_assert_eq!(stdout(&streamed), stdout(&whole), "{} -> {}", from, to);
+                proptest::prop_assert_eq!(stderr(&streamed), stderr(&whole), "{} -> {}", from, to);
+                let games = if records.len() == 1 { "game" } else { "games" };
+                let converted = format!("converted {} {games}, 0 failed", records.len());
+                proptest::prop_assert!(stderr(&streamed).contains(&converted), "{}", stderr(&streamed));
+            }
+        }
     }
 }

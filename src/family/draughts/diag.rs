@@ -49,6 +49,9 @@ struct Diag<'o, 't> {
     /// Runs were read ([`container::Runs`]): every move was judged in its
     /// run.
     runs: bool,
+    /// The movetext was read to its end ([`container::Runs::movetext_read`]):
+    /// no run follows from the runs still to come.
+    read_through: bool,
 }
 
 impl Notation for Diag<'_, '_> {
@@ -182,6 +185,10 @@ impl container::Runs for Diag<'_, '_> {
         true
     }
 
+    fn movetext_read(&mut self) {
+        self.read_through = true;
+    }
+
     fn run(
         &mut self,
         plies: Vec<Ply>,
@@ -196,6 +203,7 @@ impl container::Runs for Diag<'_, '_> {
             self.text,
             &mut self.spans,
             self.opts,
+            !self.read_through,
         )
     }
 }
@@ -341,6 +349,7 @@ fn diag<'o, 't>(text: &'t str, opts: &'o ReadOptions) -> Diag<'o, 't> {
         spans: draughts::Spans::new(),
         setup: None,
         runs: false,
+        read_through: false,
     }
 }
 

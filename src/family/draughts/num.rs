@@ -238,6 +238,15 @@ impl container::Runs for Num<'_, '_> {
         !self.choice.assumed
     }
 
+    fn settle_head(&mut self, head: &mut Game) -> bool {
+        // The board inferred from the one run (as `finish` puts it in).
+        let once = matches!(self.inferred, Inferred::Once(_));
+        if once {
+            head.variant = Variant::Draughts(self.choice.board);
+        }
+        once
+    }
+
     fn movetext_read(&mut self) {
         self.read_through = true;
     }
@@ -281,6 +290,7 @@ impl container::Runs for Num<'_, '_> {
             self.text,
             &mut self.spans,
             self.opts,
+            !self.read_through,
         )
     }
 }

@@ -1007,7 +1007,9 @@ pub fn replayed(
 /// A run of plies read a run at a time ([`crate::container::Runs::run`]),
 /// a game of its own on `board` from the position `from`, replayed as
 /// [`replayed`] does; its moves' spans forgotten. Gives the run and the
-/// position after it (`None` where the moves are not replayed).
+/// position after it (`None` where the moves are not replayed, or where
+/// no run follows from it: `after` false, once the movetext was read to
+/// its end).
 pub fn replayed_run(
     board: Board,
     plies: Vec<crate::ir::Ply>,
@@ -1015,12 +1017,13 @@ pub fn replayed_run(
     text: &str,
     spans: &mut Spans,
     opts: &ReadOptions,
+    after: bool,
 ) -> Result<(Game, Option<Setup>), Problem> {
     let mut run = Game::new(Variant::Draughts(board));
     run.setup = from.clone();
     run.moves.plies = plies;
     let moves = run.moves.ply_count();
-    let after = replayed(&run, text, spans, opts, true)?;
+    let after = replayed(&run, text, spans, opts, after)?;
     spans.forget(moves);
     Ok((run, after.map(Setup::Draughts)))
 }
