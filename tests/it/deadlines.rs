@@ -991,8 +991,8 @@ fn a_named_pipe_closed_early_ends_the_run() {
 
 /// A long record with a warning every few words, through the `kifu`
 /// binary as a user meets it: 4 MB of one chess game with a stray `}`
-/// every fifth word (150,000 warnings), converted whole and a run at a
-/// time. Each warning placed by counting lines from the record's start
+/// every fifth word (150,000 warnings), converted a run at a time (cut as
+/// records are, and before every move) and whole. Each warning placed by counting lines from the record's start
 /// took minutes; placed by the record's `codec::Lines`, a few seconds
 /// (`long_records.rs` counts the work in every format).
 #[test]
@@ -1011,11 +1011,10 @@ fn a_long_record_with_a_warning_every_few_words_converts_in_time() {
     text.push_str("*\n");
     let dir = tempfile::tempdir().expect("a temporary folder");
     std::fs::write(dir.path().join("long.pgn"), &text).expect("written");
-    for cut in [None, Some("0")] {
+    // Its runs as they come, a run before every move, and the record whole.
+    for way in [&[][..], &["--run-bytes", "0"], &["--read-whole"]] {
         let mut args = vec!["convert", "--to", "json", "long.pgn", "-o", "/dev/null"];
-        if let Some(above) = cut {
-            args.extend(["--stream-above", above]);
-        }
+        args.extend_from_slice(way);
         let start = Instant::now();
         let (code, err) = kifu_within(dir.path(), &args);
         let took = start.elapsed();
