@@ -177,6 +177,9 @@ struct Filling {
     /// How its chunks are written: by kifu ([`TextChunks`]), through a
     /// dictionary or not, or by the crate's column writer (`None`).
     own: Option<Own>,
+    /// A dictionary column's values ([`Own::Dictionary`]): its distinct
+    /// values and each row's index, in place of `values` and `data`.
+    dict: Option<Dict>,
 }
 
 /// How kifu writes a text column's chunks ([`TextChunks`]).
@@ -199,6 +202,7 @@ impl Filling {
             data: Vec::new(),
             levels: (!not_null).then(Vec::new),
             own,
+            dict: matches!(own, Some(Own::Dictionary)).then(Dict::default),
         }
     }
 
@@ -214,6 +218,16 @@ impl Filling {
         let Some(own) = self.own else {
             return Ok(false);
         };
+        if let Some(dict) = &mut self.dict {
+            let (bytes, close) =
+                chunks.dictionary_chunk(descr.clone(), dict, self.levels.as_deref())?;
+            group.append_column(&bytes, close)?;
+            dict.clear();
+            if let Some(l) = &mut self.levels {
+                l.clear();
+            }
+            return Ok(true);
+        }
         let Values::Text(spans) = &mut self.values else {
             let (bytes, close) =
                 chunks.numbers(descr.clone(), &self.values, self.levels.as_deref())?;
@@ -228,11 +242,11 @@ impl Filling {
             }
             return Ok(true);
         };
+        debug_assert!(matches!(own, Own::Plain));
         let column = TextColumn {
             text: &self.data,
             spans,
             levels: self.levels.as_deref(),
-            dictionary: matches!(own, Own::Dictionary),
         };
         let (bytes, close) = chunks.chunk(descr.clone(), &column)?;
         group.append_column(&bytes, close)?;
@@ -251,6 +265,10 @@ impl Filling {
             levels.extend(std::iter::repeat_n(1, n));
         }
         match (&mut self.values, key) {
+            (Values::Text(_), Key::Text(v)) if self.dict.is_some() => {
+                let dict = self.dict.as_mut()?;
+                dict.push_n(v.as_bytes(), n).ok()?;
+            }
             (Values::Text(spans), Key::Text(v)) => {
                 let start = self.data.len();
                 self.data.extend_from_slice(v.as_bytes());
@@ -276,21 +294,44 @@ impl Filling {
             values,
             data,
             levels,
+            dict,
             ..
         } = self;
         // Whether a value is NULL where the column has none, or of no
         // value of its type.
         let mut bad = false;
         let before = levels.as_ref().map_or(0, Vec::len);
-        let added = match values {
-            Values::Int(v) => {
+        let added = match (values, dict) {
+            // Each value looked up in the dictionary where it lies in the
+            // game's text, the distinct ones alone copied.
+            (Values::Text(_), Some(dict)) => {
+                let mut lens = std::mem::take(&mut dict.lens);
+                lens.clear();
+                lens.reserve(n);
+                let mut total = 0usize;
+                values_of(typed, n, levels, &mut bad, |c| {
+                    let len = usize::try_from(c - 1).unwrap_or(usize::MAX);
+                    lens.push(len);
+                    total = total.saturating_add(len);
+                })?;
+                let text = typed.text(total)?.as_bytes();
+                dict.indices.reserve(lens.len());
+                let mut at = 0;
+                for &len in &lens {
+                    dict.push(text, at, at + len)?;
+                    at += len;
+                }
+                dict.lens = lens;
+                total
+            }
+            (Values::Int(v), _) => {
                 v.reserve(n);
                 values_of(typed, n, levels, &mut bad, |c| {
                     v.push(rows::unzigzag(c - 1))
                 })?;
                 0
             }
-            Values::Bool(v) => {
+            (Values::Bool(v), _) => {
                 v.reserve(n);
                 // 1 false, 2 true.
                 let mut wrong = false;
@@ -301,7 +342,7 @@ impl Filling {
                 bad |= wrong;
                 0
             }
-            Values::Text(spans) => {
+            (Values::Text(spans), None) => {
                 let base = data.len();
                 let mut end = base;
                 spans.reserve(n);
@@ -404,8 +445,6 @@ struct TextColumn<'a> {
     /// A definition level a row (1 a value, 0 NULL) where the column may
     /// be NULL.
     levels: Option<&'a [i16]>,
-    /// Whether its values are written through a dictionary.
-    dictionary: bool,
 }
 
 /// A data page holds at most this many bytes of values...
@@ -446,23 +485,44 @@ impl std::hash::Hasher for Fx {
     }
 }
 
-/// The distinct values of a column chunk, each with its index: a value of
-/// at most 16 bytes (a square, a move, a piece, a `game_id`) found as one
-/// number in a table of its own ([`short_key`]: no bytes hashed nor
-/// slices compared), a longer one (a move's `ir` JSON) by its bytes.
+/// The distinct values of a dictionary column's chunk, each with its
+/// index, built as the values come (a game's column at a time,
+/// [`Filling::read`]), and each value's index in row order: no value is
+/// kept but the distinct ones. A value of at most 16 bytes (a square, a
+/// move, a piece, a `game_id`) is found as one number in a table of its
+/// own ([`short_key`]: no bytes hashed nor slices compared), a longer one
+/// (a move's `ir` JSON) by its hash and bytes.
 #[derive(Default)]
-struct Distinct<'d> {
-    /// The values, in the order they came.
-    values: Vec<&'d [u8]>,
+struct Dict {
+    /// The distinct values, one after another, in the order they came.
+    data: Vec<u8>,
+    /// Where each distinct value ends in `data` (it starts where the one
+    /// before ends).
+    ends: Vec<u32>,
     /// The short values' keys and indices, open addressing (a key of 0:
     /// none), at most half full.
     short: Vec<(u128, u32)>,
     /// The empty string's index (its key is 0).
     empty: Option<u32>,
-    long: std::collections::HashMap<&'d [u8], u32, std::hash::BuildHasherDefault<Fx>>,
+    /// The long values' hashes and indices, open addressing ([`NONE`]: an
+    /// empty slot), at most half full.
+    long: Vec<(u64, u32)>,
+    /// How many long values `long` holds.
+    longs: usize,
     /// The dictionary's size, `PLAIN`: each value and its length.
     bytes: usize,
+    /// Each value's index, in row order (NULLs have none).
+    indices: Vec<u32>,
+    /// The last value looked up: its short key and index (a value as the
+    /// row's before is not looked up again).
+    last: Option<(u128, u32)>,
+    /// The lengths of a game's values ([`Filling::read`]), kept for the
+    /// next game's.
+    lens: Vec<usize>,
 }
+
+/// An empty slot of [`Dict::long`].
+const NONE: u32 = u32::MAX;
 
 /// A value of at most 16 bytes as one number: its bytes, zeros after them
 /// (two values' numbers are equal only where the values are: no text of
@@ -513,7 +573,7 @@ fn short_key_in(text: &[u8], start: usize, end: usize) -> Option<u128> {
     }
 }
 
-impl<'d> Distinct<'d> {
+impl Dict {
     /// The slot of a short key in a table of `len` slots (a power of two).
     fn slot(key: u128, len: usize) -> usize {
         const K: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -521,53 +581,122 @@ impl<'d> Distinct<'d> {
         (h >> 32) as usize & (len - 1)
     }
 
-    /// The index of `value`, added where it is new; `key` its
-    /// [`short_key`].
-    fn index(&mut self, value: &'d [u8], key: Option<u128>) -> u32 {
-        let Some(key) = key else {
-            let next = self.values.len() as u32;
-            let index = *self.long.entry(value).or_insert(next);
-            if index == next {
-                self.add(value);
-            }
-            return index;
+    /// The `i`th distinct value.
+    #[inline]
+    fn value(&self, i: u32) -> &[u8] {
+        let i = i as usize;
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1] as usize,
         };
+        &self.data[start..self.ends[i] as usize]
+    }
+
+    /// The length of the `i`th distinct value.
+    #[inline]
+    fn len_of(&self, i: u32) -> usize {
+        let i = i as usize;
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1],
+        };
+        (self.ends[i] - start) as usize
+    }
+
+    /// Adds the value `text[start..end]` to the rows: its index, the
+    /// value added where it is new.
+    #[inline]
+    fn push(&mut self, text: &[u8], start: usize, end: usize) -> io::Result<()> {
+        let key = short_key_in(text, start, end);
+        let index = match (key, self.last) {
+            (Some(key), Some((last, index))) if key == last => index,
+            (Some(key), _) => {
+                let index = self.short_index(&text[start..end], key)?;
+                self.last = Some((key, index));
+                index
+            }
+            (None, _) => self.long_index(&text[start..end])?,
+        };
+        self.indices.push(index);
+        Ok(())
+    }
+
+    /// Adds `n` rows of the value `v` (a key of a game's rows).
+    fn push_n(&mut self, v: &[u8], n: usize) -> io::Result<()> {
+        let index = match short_key(v) {
+            Some(key) => self.short_index(v, key)?,
+            None => self.long_index(v)?,
+        };
+        self.indices.extend(std::iter::repeat_n(index, n));
+        Ok(())
+    }
+
+    /// The index of the short `value`, whose [`short_key`] is `key`.
+    fn short_index(&mut self, value: &[u8], key: u128) -> io::Result<u32> {
         if key == 0 {
             return match self.empty {
-                Some(index) => index,
+                Some(index) => Ok(index),
                 None => {
-                    let index = self.add(value);
+                    let index = self.add(value)?;
                     self.empty = Some(index);
-                    index
+                    Ok(index)
                 }
             };
         }
-        if self.short.len() < 2 * (self.values.len() + 1) {
-            self.grow();
+        if self.short.len() < 2 * (self.ends.len() + 1) {
+            self.grow_short();
         }
         let mut at = Self::slot(key, self.short.len());
         loop {
             match self.short[at] {
                 (0, _) => {
-                    let index = self.add(value);
+                    let index = self.add(value)?;
                     self.short[at] = (key, index);
-                    return index;
+                    return Ok(index);
                 }
-                (k, index) if k == key => return index,
+                (k, index) if k == key => return Ok(index),
                 _ => at = (at + 1) & (self.short.len() - 1),
             }
         }
     }
 
+    /// The index of the long `value` (more than 16 bytes).
+    fn long_index(&mut self, value: &[u8]) -> io::Result<u32> {
+        use std::hash::Hasher;
+        let mut fx = Fx::default();
+        fx.write(value);
+        let hash = fx.finish();
+        if self.long.len() < 2 * (self.longs + 1) {
+            self.grow_long();
+        }
+        let mask = self.long.len() - 1;
+        let mut at = (hash >> 32) as usize & mask;
+        loop {
+            match self.long[at] {
+                (_, NONE) => {
+                    let index = self.add(value)?;
+                    self.long[at] = (hash, index);
+                    self.longs += 1;
+                    return Ok(index);
+                }
+                (h, index) if h == hash && self.value(index) == value => return Ok(index),
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
     /// Adds a new value: its index.
-    fn add(&mut self, value: &'d [u8]) -> u32 {
-        self.values.push(value);
+    fn add(&mut self, value: &[u8]) -> io::Result<u32> {
+        self.data.extend_from_slice(value);
+        let end = u32::try_from(self.data.len())
+            .map_err(|_| io::Error::other("a row group's dictionary past 4 GiB"))?;
+        self.ends.push(end);
         self.bytes += 4 + value.len();
-        (self.values.len() - 1) as u32
+        Ok((self.ends.len() - 1) as u32)
     }
 
     /// Doubles the short values' table.
-    fn grow(&mut self) {
+    fn grow_short(&mut self) {
         let len = (self.short.len() * 2).max(64);
         let old = std::mem::replace(&mut self.short, vec![(0, 0); len]);
         for (key, index) in old.into_iter().filter(|e| e.0 != 0) {
@@ -577,6 +706,32 @@ impl<'d> Distinct<'d> {
             }
             self.short[at] = (key, index);
         }
+    }
+
+    /// Doubles the long values' table.
+    fn grow_long(&mut self) {
+        let len = (self.long.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.long, vec![(0, NONE); len]);
+        for (hash, index) in old.into_iter().filter(|e| e.1 != NONE) {
+            let mut at = (hash >> 32) as usize & (len - 1);
+            while self.long[at].1 != NONE {
+                at = (at + 1) & (len - 1);
+            }
+            self.long[at] = (hash, index);
+        }
+    }
+
+    /// Empties it for the next row group (its room kept).
+    fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+        self.short.fill((0, 0));
+        self.empty = None;
+        self.long.fill((0, NONE));
+        self.longs = 0;
+        self.bytes = 0;
+        self.indices.clear();
+        self.last = None;
     }
 }
 
@@ -591,8 +746,6 @@ struct TextChunks {
     zstd: zstd::bulk::Compressor<'static>,
     /// A page being made.
     page: Vec<u8>,
-    /// The index of each value in the dictionary.
-    indices: Vec<u32>,
 }
 
 impl TextChunks {
@@ -600,40 +753,7 @@ impl TextChunks {
         Ok(TextChunks {
             zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
             page: Vec::new(),
-            indices: Vec::new(),
         })
-    }
-
-    /// The values' dictionary (each distinct value's index in `indices`,
-    /// in the order they come), or `None` where it outgrows
-    /// [`DICTIONARY_BYTES`].
-    fn dictionary<'d>(&mut self, column: &TextColumn<'d>) -> Option<Vec<&'d [u8]>> {
-        let mut distinct = Distinct::default();
-        self.indices.clear();
-        // The value before: its place, its short key and its index.
-        let mut last: Option<(Span, Option<u128>, u32)> = None;
-        for &span in column.spans {
-            // The same place as the row's before (a game's `game_id` on
-            // each of its moves rows): the same value, not looked at.
-            if let Some((_, _, index)) = last.filter(|l| l.0 == span) {
-                self.indices.push(index);
-                continue;
-            }
-            let (start, end) = (span.0 as usize, span.1 as usize);
-            let key = short_key_in(column.text, start, end);
-            // A value as the row's before is not looked up again.
-            if let Some((_, _, index)) = last.filter(|l| key.is_some() && l.1 == key) {
-                self.indices.push(index);
-                continue;
-            }
-            let index = distinct.index(&column.text[start..end], key);
-            if distinct.bytes > DICTIONARY_BYTES {
-                return None;
-            }
-            last = Some((span, key, index));
-            self.indices.push(index);
-        }
-        Some(distinct.values)
     }
 
     /// Compresses the page made and writes it.
@@ -647,33 +767,56 @@ impl TextChunks {
         pages.write_page(CompressedPage::new(page, self.page.len()))
     }
 
-    /// The column chunk of `column` (its pages, offsets from 0) and what
-    /// closing it gives, for [`SerializedRowGroupWriter::append_column`].
+    /// The column chunk of `column`, its values `PLAIN` (its pages,
+    /// offsets from 0), and what closing it gives, for
+    /// [`SerializedRowGroupWriter::append_column`].
     fn chunk(
         &mut self,
         descr: ColumnDescPtr,
         column: &TextColumn<'_>,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
-        let dictionary = match column.dictionary && !column.spans.is_empty() {
-            true => self.dictionary(column),
-            false => None,
+        let body = Body::Text {
+            text: column.text,
+            spans: column.spans,
         };
-        let body = match &dictionary {
-            Some(distinct) => Body::Indices {
-                indices: std::mem::take(&mut self.indices),
-                width: u32::BITS - (distinct.len() as u32).saturating_sub(1).leading_zeros(),
-                spans: column.spans,
-            },
-            None => Body::Text {
-                text: column.text,
-                spans: column.spans,
-            },
-        };
-        let chunk = self.pages(descr, column.levels, dictionary.as_deref(), &body, None);
-        if let Body::Indices { indices, .. } = body {
-            self.indices = indices;
+        self.pages(descr, column.levels, None, &body, None)
+    }
+
+    /// The column chunk of a dictionary column's values, as
+    /// [`TextChunks::chunk`] gives it: through its dictionary, or `PLAIN`
+    /// where the dictionary outgrows [`DICTIONARY_BYTES`] or there is no
+    /// value.
+    fn dictionary_chunk(
+        &mut self,
+        descr: ColumnDescPtr,
+        dict: &Dict,
+        levels: Option<&[i16]>,
+    ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+        if dict.indices.is_empty() || dict.bytes > DICTIONARY_BYTES {
+            // Each value's place in the dictionary's text.
+            let spans: Vec<Span> = dict
+                .indices
+                .iter()
+                .map(|&i| {
+                    let start = match i {
+                        0 => 0,
+                        _ => dict.ends[i as usize - 1],
+                    };
+                    (start, dict.ends[i as usize])
+                })
+                .collect();
+            let body = Body::Text {
+                text: &dict.data,
+                spans: &spans,
+            };
+            return self.pages(descr, levels, None, &body, None);
         }
-        chunk
+        let body = Body::Indices {
+            indices: &dict.indices,
+            width: u32::BITS - (dict.ends.len() as u32).saturating_sub(1).leading_zeros(),
+            dict,
+        };
+        self.pages(descr, levels, Some(dict), &body, None)
     }
 
     /// The column chunk of whole numbers (`DELTA_BINARY_PACKED`) or of
@@ -724,7 +867,7 @@ impl TextChunks {
         &mut self,
         descr: ColumnDescPtr,
         levels: Option<&[i16]>,
-        dictionary: Option<&[&[u8]]>,
+        dictionary: Option<&Dict>,
         body: &Body<'_>,
         statistics: Option<Statistics>,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
@@ -753,14 +896,17 @@ impl TextChunks {
             }
         };
         let mut dictionary_at = None;
-        if let Some(distinct) = dictionary {
+        if let Some(dict) = dictionary {
             self.page.clear();
-            for value in distinct {
+            self.page.reserve(dict.bytes);
+            let mut start = 0;
+            for &end in &dict.ends {
+                self.page.extend_from_slice(&(end - start).to_le_bytes());
                 self.page
-                    .extend_from_slice(&(value.len() as u32).to_le_bytes());
-                self.page.extend_from_slice(value);
+                    .extend_from_slice(&dict.data[start as usize..end as usize]);
+                start = end;
             }
-            let n = distinct.len() as u32;
+            let n = dict.ends.len() as u32;
             let spec = self.put(&mut pages, |buf| Page::DictionaryPage {
                 buf,
                 num_values: n,
@@ -845,9 +991,9 @@ enum Body<'a> {
     Text { text: &'a [u8], spans: &'a [Span] },
     /// Text through a dictionary: each value's index, `width` bits each.
     Indices {
-        indices: Vec<u32>,
+        indices: &'a [u32],
         width: u32,
-        spans: &'a [Span],
+        dict: &'a Dict,
     },
     /// Whole numbers, `DELTA_BINARY_PACKED`.
     Int(&'a [i64]),
@@ -859,7 +1005,8 @@ impl Body<'_> {
     /// How many values (not NULL) it holds.
     fn len(&self) -> usize {
         match self {
-            Body::Text { spans, .. } | Body::Indices { spans, .. } => spans.len(),
+            Body::Text { spans, .. } => spans.len(),
+            Body::Indices { indices, .. } => indices.len(),
             Body::Int(v) => v.len(),
             Body::Bool(v) => v.len(),
         }
@@ -885,21 +1032,31 @@ impl Body<'_> {
         row: usize,
         value: usize,
     ) -> (usize, usize) {
-        let spans = match self {
-            Body::Text { spans, .. } | Body::Indices { spans, .. } => spans,
-            Body::Int(_) | Body::Bool(_) => {
-                let end = rows.min(row + PAGE_ROWS);
-                let values = levels.map_or(end - row, |l| {
-                    l[row..end].iter().filter(|&&l| l == 1).count()
-                });
-                return (end, value + values);
-            }
+        let end = rows.min(row + PAGE_ROWS);
+        if end == row {
+            return (end, value);
+        }
+        let values = levels.map_or(end - row, |l| {
+            l[row..end].iter().filter(|&&l| l == 1).count()
+        });
+        // Each value's bytes `PLAIN` (its length and itself).
+        let size = |v: usize| match self {
+            Body::Text { spans, .. } => (spans[v].1 - spans[v].0) as usize + 4,
+            Body::Indices { indices, dict, .. } => dict.len_of(indices[v]) + 4,
+            Body::Int(_) | Body::Bool(_) => 0,
         };
+        // The values of the page's rows but its last: where they take
+        // less than a page, so do the rows before each (the page is all
+        // the rows), else each row is counted until they do.
+        let last = usize::from(levels.is_none_or(|l| l[end - 1] == 1));
+        let before: usize = (value..value + values - last).map(size).sum();
+        if before < PAGE_BYTES {
+            return (end, value + values);
+        }
         let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
         while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
             if levels.is_none_or(|l| l[end_row] == 1) {
-                let (start, end) = spans[end_value];
-                bytes += (end - start) as usize + 4;
+                bytes += size(end_value);
                 end_value += 1;
             }
             end_row += 1;
