@@ -314,7 +314,7 @@ pub struct PlyFields<'f> {
 
 impl<'f> PlyFields<'f> {
     /// A text field (`None`: NULL).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, field: Field) -> Option<&'f str> {
         let (start, end) = self.spans.at[field as usize]?;
         self.text.get(start as usize..end as usize)

@@ -577,7 +577,7 @@ impl Columns {
     }
 
     /// Writes a text value.
-    #[inline]
+    #[inline(always)]
     fn value(&mut self, table: usize, column: usize, v: &str) {
         let c = self.column(table, column);
         typed::code(&mut c.codes, v.len() as u64 + 1);
@@ -679,21 +679,21 @@ impl<'o, O: Out> Row<'o, O> {
     }
 
     /// Writes NULL.
-    #[inline]
+    #[inline(always)]
     fn null(&mut self) {
         self.out.null(self.table, self.column);
         self.column += 1;
     }
 
     /// Writes a whole number.
-    #[inline]
+    #[inline(always)]
     fn int(&mut self, n: i64) {
         self.out.int(self.table, self.column, n);
         self.column += 1;
     }
 
     /// Writes a boolean (`1` or `0`), or NULL.
-    #[inline]
+    #[inline(always)]
     fn flag(&mut self, v: Option<bool>) {
         match v {
             Some(b) => {
@@ -716,7 +716,7 @@ impl<'o, O: Out> Row<'o, O> {
     }
 
     /// Writes text, or NULL.
-    #[inline]
+    #[inline(always)]
     fn text(&mut self, v: Option<&str>) -> Result<(), Problem> {
         let Some(v) = v else {
             self.null();
@@ -737,7 +737,7 @@ impl<'o, O: Out> Row<'o, O> {
     /// empty (a move field of a game whose fields hold none:
     /// [`PlyRows::plain`]; a constant): as it is, with no error to give
     /// (a call to [`Row::text`] cost as much as the writing).
-    #[inline]
+    #[inline(always)]
     fn word(&mut self, v: &str) {
         self.out.word(self.table, self.column, v);
         self.column += 1;
@@ -745,7 +745,7 @@ impl<'o, O: Out> Row<'o, O> {
 
     /// Writes a move field: as a [`Row::word`] where the game's fields
     /// are `plain` and it is not empty, else as [`Row::text`].
-    #[inline]
+    #[inline(always)]
     fn move_field(&mut self, v: Option<&str>, plain: bool) -> Result<(), Problem> {
         match v {
             Some(v) if plain && !v.is_empty() => {
