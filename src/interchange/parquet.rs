@@ -23,7 +23,7 @@ use parquet::basic::{
     Compression, Encoding, LogicalType, PageType, Repetition, Type as Physical, ZstdLevel,
 };
 use parquet::column::page::{CompressedPage, Page, PageWriter};
-use parquet::column::writer::{ColumnCloseResult, ColumnWriter};
+use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::ByteArray;
 use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
 use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
@@ -174,12 +174,15 @@ struct Filling {
     data: Vec<u8>,
     /// Definition levels, for a column that may be NULL.
     levels: Option<Vec<i16>>,
-    /// How its chunks are written: by kifu ([`TextChunks`]), through a
-    /// dictionary or not, or by the crate's column writer (`None`).
-    own: Option<Own>,
+    /// How kifu writes its chunks ([`TextChunks`]): through a dictionary
+    /// or not.
+    own: Own,
     /// A dictionary column's values ([`Own::Dictionary`]): its distinct
     /// values and each row's index, in place of `values` and `data`.
     dict: Option<Dict>,
+    /// Whether a text column's chunks have statistics
+    /// ([`text_statistics`]).
+    stats: bool,
 }
 
 /// How kifu writes a text column's chunks ([`TextChunks`]).
@@ -192,7 +195,7 @@ enum Own {
 }
 
 impl Filling {
-    fn new(kind: Kind, not_null: bool, own: Option<Own>) -> Filling {
+    fn new(kind: Kind, not_null: bool, own: Own, stats: bool) -> Filling {
         Filling {
             values: match kind {
                 Kind::Integer => Values::Int(Vec::new()),
@@ -202,60 +205,47 @@ impl Filling {
             data: Vec::new(),
             levels: (!not_null).then(Vec::new),
             own,
-            dict: matches!(own, Some(Own::Dictionary)).then(Dict::default),
+            dict: matches!(own, Own::Dictionary).then(Dict::default),
+            stats,
         }
     }
 
-    /// Writes the column's values as a chunk of kifu's own
-    /// ([`TextChunks`]) into `group` and empties it; `false` where it is
-    /// not such a column.
-    fn write_own(
+    /// Writes the column's values as a chunk ([`TextChunks`]) into
+    /// `group` and empties it.
+    fn write(
         &mut self,
         chunks: &mut TextChunks,
         descr: &ColumnDescPtr,
         group: &mut parquet::file::writer::SerializedRowGroupWriter<'_, OutFile>,
-    ) -> parquet::errors::Result<bool> {
-        let Some(own) = self.own else {
-            return Ok(false);
-        };
-        if let Some(dict) = &mut self.dict {
-            let (bytes, close) =
-                chunks.dictionary_chunk(descr.clone(), dict, self.levels.as_deref())?;
-            group.append_column(&bytes, close)?;
-            dict.clear();
-            if let Some(l) = &mut self.levels {
-                l.clear();
+    ) -> parquet::errors::Result<()> {
+        let levels = self.levels.as_deref();
+        let (bytes, close) = match (&mut self.dict, &mut self.values) {
+            (Some(dict), _) => chunks.dictionary_chunk(descr.clone(), dict, levels, self.stats)?,
+            (None, Values::Text(spans)) => {
+                debug_assert!(matches!(self.own, Own::Plain) && !self.stats);
+                let column = TextColumn {
+                    text: &self.data,
+                    spans,
+                    levels,
+                };
+                chunks.chunk(descr.clone(), &column)?
             }
-            return Ok(true);
-        }
-        let Values::Text(spans) = &mut self.values else {
-            let (bytes, close) =
-                chunks.numbers(descr.clone(), &self.values, self.levels.as_deref())?;
-            group.append_column(&bytes, close)?;
-            match &mut self.values {
-                Values::Int(v) => v.clear(),
-                Values::Bool(v) => v.clear(),
-                Values::Text(_) => {}
-            }
-            if let Some(l) = &mut self.levels {
-                l.clear();
-            }
-            return Ok(true);
+            (None, values) => chunks.numbers(descr.clone(), values, levels)?,
         };
-        debug_assert!(matches!(own, Own::Plain));
-        let column = TextColumn {
-            text: &self.data,
-            spans,
-            levels: self.levels.as_deref(),
-        };
-        let (bytes, close) = chunks.chunk(descr.clone(), &column)?;
         group.append_column(&bytes, close)?;
-        spans.clear();
+        match &mut self.values {
+            Values::Int(v) => v.clear(),
+            Values::Bool(v) => v.clear(),
+            Values::Text(spans) => spans.clear(),
+        }
+        if let Some(dict) = &mut self.dict {
+            dict.clear();
+        }
         self.data.clear();
         if let Some(l) = &mut self.levels {
             l.clear();
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Adds `n` rows of the value `key`; `None` where it is not of the
@@ -289,7 +279,13 @@ impl Filling {
     /// bytes of text added and 8 for each value not NULL (a row group's
     /// size, [`ROW_GROUP_BYTES`]). A NULL where the column has none, or a code
     /// of no value of its type, is an error (a bug).
-    fn read(&mut self, typed: &mut Typed<'_>, n: usize, name: &str) -> io::Result<usize> {
+    fn read(
+        &mut self,
+        typed: &mut Typed<'_>,
+        n: usize,
+        name: &str,
+        codes: &mut Vec<u64>,
+    ) -> io::Result<usize> {
         let Filling {
             values,
             data,
@@ -297,141 +293,78 @@ impl Filling {
             dict,
             ..
         } = self;
-        // Whether a value is NULL where the column has none, or of no
-        // value of its type.
-        let mut bad = false;
-        let before = levels.as_ref().map_or(0, Vec::len);
+        typed.codes_into(n, codes)?;
+        // 0 is NULL: a definition level of 0, or an error where the
+        // column has none.
+        let nulls = codes.iter().filter(|&&c| c == 0).count();
+        let mut bad = match levels {
+            Some(l) => {
+                l.extend(codes.iter().map(|&c| i16::from(c != 0)));
+                false
+            }
+            None => nulls > 0,
+        };
+        // The text values' lengths, together.
+        let text_len = || {
+            codes.iter().fold(0usize, |t, &c| {
+                t.saturating_add(c.saturating_sub(1) as usize)
+            })
+        };
         let added = match (values, dict) {
             // Each value looked up in the dictionary where it lies in the
             // game's text, the distinct ones alone copied.
             (Values::Text(_), Some(dict)) => {
-                let mut lens = std::mem::take(&mut dict.lens);
-                lens.clear();
-                lens.reserve(n);
-                let mut total = 0usize;
-                values_of(typed, n, levels, &mut bad, |c| {
-                    let len = usize::try_from(c - 1).unwrap_or(usize::MAX);
-                    lens.push(len);
-                    total = total.saturating_add(len);
-                })?;
+                let total = text_len();
                 let text = typed.text(total)?.as_bytes();
-                dict.indices.reserve(lens.len());
+                dict.indices.reserve(n - nulls);
                 let mut at = 0;
-                for &len in &lens {
-                    dict.push(text, at, at + len)?;
-                    at += len;
+                for &c in codes.iter().filter(|&&c| c != 0) {
+                    let end = at + (c - 1) as usize;
+                    dict.push(text, at, end)?;
+                    at = end;
                 }
-                dict.lens = lens;
                 total
             }
             (Values::Int(v), _) => {
-                v.reserve(n);
-                values_of(typed, n, levels, &mut bad, |c| {
-                    v.push(rows::unzigzag(c - 1))
-                })?;
+                v.extend(
+                    codes
+                        .iter()
+                        .filter(|&&c| c != 0)
+                        .map(|&c| rows::unzigzag(c - 1)),
+                );
                 0
             }
             (Values::Bool(v), _) => {
-                v.reserve(n);
                 // 1 false, 2 true.
-                let mut wrong = false;
-                values_of(typed, n, levels, &mut bad, |c| {
-                    wrong |= c > 2;
-                    v.push(c == 2);
-                })?;
-                bad |= wrong;
+                bad |= codes.iter().any(|&c| c > 2);
+                v.extend(codes.iter().filter(|&&c| c != 0).map(|&c| c == 2));
                 0
             }
             (Values::Text(spans), None) => {
+                let total = text_len();
                 let base = data.len();
-                let mut end = base;
-                spans.reserve(n);
-                values_of(typed, n, levels, &mut bad, |c| {
-                    let len = (c - 1) as usize;
-                    spans.push((end as u32, (end + len) as u32));
-                    end += len;
-                })?;
-                if u32::try_from(end).is_err() {
+                if u32::try_from(base.saturating_add(total)).is_err() {
                     return Err(io::Error::other(
                         "a row group's column past 4 GiB (its rows are written at 8 MiB)",
                     ));
                 }
-                data.extend_from_slice(typed.text(end - base)?.as_bytes());
-                end - base
+                data.extend_from_slice(typed.text(total)?.as_bytes());
+                spans.reserve(n - nulls);
+                let mut end = base as u32;
+                for &c in codes.iter().filter(|&&c| c != 0) {
+                    let start = end;
+                    end += (c - 1) as u32;
+                    spans.push((start, end));
+                }
+                total
             }
         };
-        let nulls = levels
-            .as_ref()
-            .map_or(0, |l| l[before..].iter().filter(|&&l| l == 0).count());
         match bad {
             true => Err(rows::bug(&format!(
                 "`{name}` holds a value not of its type, or NULL where it has none"
             ))),
             false => Ok(added + 8 * (n - nulls)),
         }
-    }
-
-    /// Writes the column's values (through the crate's column writer) and
-    /// empties it.
-    fn write(&mut self, writer: &mut ColumnWriter<'_>) -> parquet::errors::Result<()> {
-        let levels = self.levels.as_deref();
-        match (&mut self.values, writer) {
-            (Values::Int(v), ColumnWriter::Int64ColumnWriter(w)) => {
-                w.write_batch(v, levels, None)?;
-                v.clear();
-            }
-            (Values::Bool(v), ColumnWriter::BoolColumnWriter(w)) => {
-                w.write_batch(v, levels, None)?;
-                v.clear();
-            }
-            (Values::Text(spans), ColumnWriter::ByteArrayColumnWriter(w)) => {
-                // Each value a slice of the column's one text, shared.
-                let text = Bytes::from(std::mem::take(&mut self.data));
-                let values: Vec<ByteArray> = spans
-                    .iter()
-                    .map(|&(start, end)| ByteArray::from(text.slice(start as usize..end as usize)))
-                    .collect();
-                w.write_batch(&values, levels, None)?;
-                spans.clear();
-            }
-            _ => {
-                return Err(parquet::errors::ParquetError::General(
-                    "a column of another type than its schema's (a bug)".to_string(),
-                ))
-            }
-        }
-        if let Some(l) = &mut self.levels {
-            l.clear();
-        }
-        Ok(())
-    }
-}
-
-/// Reads `n` codes of a column from `typed`: each value's (not 0) to
-/// `value`, its definition level (1 a value, 0 NULL) to `levels` where
-/// the column has them, `bad` set for a NULL where it has none.
-#[inline]
-fn values_of(
-    typed: &mut Typed<'_>,
-    n: usize,
-    levels: &mut Option<Vec<i16>>,
-    bad: &mut bool,
-    mut value: impl FnMut(u64),
-) -> io::Result<()> {
-    match levels {
-        Some(l) => {
-            l.reserve(n);
-            typed.codes(n, |c| {
-                l.push(i16::from(c != 0));
-                if c != 0 {
-                    value(c);
-                }
-            })
-        }
-        None => typed.codes(n, |c| match c {
-            0 => *bad = true,
-            c => value(c),
-        }),
     }
 }
 
@@ -511,14 +444,13 @@ struct Dict {
     longs: usize,
     /// The dictionary's size, `PLAIN`: each value and its length.
     bytes: usize,
+    /// The longest value's length.
+    longest: usize,
     /// Each value's index, in row order (NULLs have none).
     indices: Vec<u32>,
     /// The last value looked up: its short key and index (a value as the
     /// row's before is not looked up again).
     last: Option<(u128, u32)>,
-    /// The lengths of a game's values ([`Filling::read`]), kept for the
-    /// next game's.
-    lens: Vec<usize>,
 }
 
 /// An empty slot of [`Dict::long`].
@@ -632,6 +564,7 @@ impl Dict {
     }
 
     /// The index of the short `value`, whose [`short_key`] is `key`.
+    #[inline]
     fn short_index(&mut self, value: &[u8], key: u128) -> io::Result<u32> {
         if key == 0 {
             return match self.empty {
@@ -692,10 +625,12 @@ impl Dict {
             .map_err(|_| io::Error::other("a row group's dictionary past 4 GiB"))?;
         self.ends.push(end);
         self.bytes += 4 + value.len();
+        self.longest = self.longest.max(value.len());
         Ok((self.ends.len() - 1) as u32)
     }
 
     /// Doubles the short values' table.
+    #[cold]
     fn grow_short(&mut self) {
         let len = (self.short.len() * 2).max(64);
         let old = std::mem::replace(&mut self.short, vec![(0, 0); len]);
@@ -709,6 +644,7 @@ impl Dict {
     }
 
     /// Doubles the long values' table.
+    #[cold]
     fn grow_long(&mut self) {
         let len = (self.long.len() * 2).max(64);
         let old = std::mem::replace(&mut self.long, vec![(0, NONE); len]);
@@ -730,6 +666,7 @@ impl Dict {
         self.long.fill((0, NONE));
         self.longs = 0;
         self.bytes = 0;
+        self.longest = 0;
         self.indices.clear();
         self.last = None;
     }
@@ -791,7 +728,22 @@ impl TextChunks {
         descr: ColumnDescPtr,
         dict: &Dict,
         levels: Option<&[i16]>,
+        stats: bool,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+        // The least and the greatest value (bytewise, as UTF-8 strings
+        // are ordered), and the NULLs: each distinct value looked at once.
+        let statistics = stats.then(|| {
+            let nulls = levels.map_or(0, |l| l.iter().filter(|&&l| l == 0).count());
+            let values = (0..dict.ends.len() as u32).map(|i| dict.value(i));
+            let (min, max) = values.fold((None, None), |(min, max): (Option<&[u8]>, _), v| {
+                (
+                    Some(min.map_or(v, |m| m.min(v))),
+                    Some(max.map_or(v, |m: &[u8]| m.max(v))),
+                )
+            });
+            let bytes = |v: Option<&[u8]>| v.map(|v| ByteArray::from(v.to_vec()));
+            Statistics::byte_array(bytes(min), bytes(max), None, Some(nulls as u64), false)
+        });
         if dict.indices.is_empty() || dict.bytes > DICTIONARY_BYTES {
             // Each value's place in the dictionary's text.
             let spans: Vec<Span> = dict
@@ -809,14 +761,14 @@ impl TextChunks {
                 text: &dict.data,
                 spans: &spans,
             };
-            return self.pages(descr, levels, None, &body, None);
+            return self.pages(descr, levels, None, &body, statistics);
         }
         let body = Body::Indices {
             indices: &dict.indices,
             width: u32::BITS - (dict.ends.len() as u32).saturating_sub(1).leading_zeros(),
             dict,
         };
-        self.pages(descr, levels, Some(dict), &body, None)
+        self.pages(descr, levels, Some(dict), &body, statistics)
     }
 
     /// The column chunk of whole numbers (`DELTA_BINARY_PACKED`) or of
@@ -1039,6 +991,13 @@ impl Body<'_> {
         let values = levels.map_or(end - row, |l| {
             l[row..end].iter().filter(|&&l| l == 1).count()
         });
+        // Values no longer than a dictionary's longest take less than a
+        // page (every short one: a square, a move).
+        if let Body::Indices { dict, .. } = self {
+            if (dict.longest + 4).saturating_mul(values) < PAGE_BYTES {
+                return (end, value + values);
+            }
+        }
         // Each value's bytes `PLAIN` (its length and itself).
         let size = |v: usize| match self {
             Body::Text { spans, .. } => (spans[v].1 - spans[v].0) as usize + 4,
@@ -1162,16 +1121,24 @@ fn properties(table: usize, columns: &[Column]) -> Result<WriterProperties, io::
     Ok(props.build())
 }
 
-/// Whether kifu writes a column's chunks itself ([`TextChunks`]), and how:
-/// the text columns with no statistics ([`properties`]), through a
-/// dictionary unless [`NO_DICTIONARY`] names them.
-fn own(table: usize, name: &str, kind: Kind) -> Option<Own> {
+/// How kifu writes a column's chunks ([`TextChunks`]): the numbers and
+/// flags as they are, the text through a dictionary unless
+/// [`NO_DICTIONARY`] names it.
+fn own(name: &str, kind: Kind) -> Own {
     match kind {
-        Kind::Integer | Kind::Boolean => Some(Own::Plain),
-        Kind::Text if table != MOVES => None,
-        _ if NO_DICTIONARY.contains(&name) => Some(Own::Plain),
-        _ => Some(Own::Dictionary),
+        Kind::Integer | Kind::Boolean => Own::Plain,
+        _ if NO_DICTIONARY.contains(&name) => Own::Plain,
+        _ => Own::Dictionary,
     }
+}
+
+/// Whether a text column's chunks have their minimum, maximum and NULLs
+/// as statistics: the games and tags tables' text, by which a query may
+/// prune row groups (not JSON, nor the moves table's text, whose every
+/// row group spans the whole range: all squares, moves and pieces;
+/// `game_id`s are hashes). The numbers and flags have them all.
+fn text_statistics(table: usize, kind: Kind) -> bool {
+    table != MOVES && kind == Kind::Text
 }
 
 /// One table being written.
@@ -1181,6 +1148,8 @@ struct Table {
     /// Its columns' descriptions, for the chunks kifu writes.
     descrs: Vec<ColumnDescPtr>,
     chunks: TextChunks,
+    /// A game's codes of a column ([`Filling::read`]), kept for the next.
+    codes: Vec<u64>,
     /// Its columns' names, kinds and NULLs.
     schema: &'static [Column],
     /// The table, as an index of [`TABLES`].
@@ -1200,10 +1169,14 @@ impl Table {
             writer,
             columns: columns
                 .iter()
-                .map(|&(name, kind, not_null)| Filling::new(kind, not_null, own(table, name, kind)))
+                .map(|&(name, kind, not_null)| {
+                    let stats = text_statistics(table, kind);
+                    Filling::new(kind, not_null, own(name, kind), stats)
+                })
                 .collect(),
             descrs,
             chunks: TextChunks::new()?,
+            codes: Vec::new(),
             schema: columns,
             table,
             rows: 0,
@@ -1235,7 +1208,7 @@ impl Table {
             }
         }
         for (column, c) in rest.iter_mut().zip(&self.schema[keys.len()..]) {
-            bytes += column.read(typed, n, c.0)?;
+            bytes += column.read(typed, n, c.0, &mut self.codes)?;
         }
         self.bytes += bytes;
         self.rows += n;
@@ -1252,18 +1225,9 @@ impl Table {
         }
         let mut group = self.writer.next_row_group().map_err(io::Error::other)?;
         for (column, descr) in self.columns.iter_mut().zip(&self.descrs) {
-            if column
-                .write_own(&mut self.chunks, descr, &mut group)
-                .map_err(io::Error::other)?
-            {
-                continue;
-            }
-            let mut writer = group
-                .next_column()
-                .map_err(io::Error::other)?
-                .ok_or_else(|| io::Error::other("more columns than the schema's (a bug)"))?;
-            column.write(writer.untyped()).map_err(io::Error::other)?;
-            writer.close().map_err(io::Error::other)?;
+            column
+                .write(&mut self.chunks, descr, &mut group)
+                .map_err(io::Error::other)?;
         }
         group.close().map_err(io::Error::other)?;
         (self.rows, self.bytes) = (0, 0);
@@ -1354,7 +1318,8 @@ mod tests {
     /// with the parquet crate's reader: its rows, and the encodings of
     /// each column's chunks.
     fn round_trip(rows: &Rows) -> (Rows, Vec<Vec<Encoding>>) {
-        assert!(THREE.iter().all(|c| own(MOVES, c.0, c.1).is_some()));
+        assert!(matches!(own(THREE[1].0, THREE[1].1), Own::Dictionary));
+        assert!(matches!(own(THREE[2].0, THREE[2].1), Own::Plain));
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("t.parquet");
         let mut table = Table::new(MOVES, THREE, OutFile::create(&path).unwrap()).unwrap();

@@ -103,6 +103,27 @@ impl<'t> Typed<'t> {
         Ok(())
     }
 
+    /// The next `n` codes into `out` (emptied first): at once where each
+    /// is one byte (a text of under 63 bytes, NULL, a flag, a number
+    /// between -31 and 31), else a code at a time.
+    #[inline]
+    pub(crate) fn codes_into(&mut self, n: usize, out: &mut Vec<u64>) -> io::Result<()> {
+        out.clear();
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        if let Some(head) = rest.get(..n) {
+            if head.iter().all(|&b| b < 0x40) {
+                out.extend(head.iter().map(|&b| u64::from(b)));
+                self.at += n;
+                return Ok(());
+            }
+        }
+        out.reserve(n);
+        for _ in 0..n {
+            out.push(self.code()?);
+        }
+        Ok(())
+    }
+
     /// The next `len` bytes of text values.
     #[inline]
     pub(crate) fn text(&mut self, len: usize) -> io::Result<&'t str> {
