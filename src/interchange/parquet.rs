@@ -317,12 +317,7 @@ impl Filling {
                 let total = text_len();
                 let text = typed.text(total)?.as_bytes();
                 dict.indices.reserve(n - nulls);
-                let mut at = 0;
-                for &c in codes.iter().filter(|&&c| c != 0) {
-                    let end = at + (c - 1) as usize;
-                    dict.push(text, at, end)?;
-                    at = end;
-                }
+                dict.push_all(text, codes)?;
                 total
             }
             (Values::Int(v), _) => {
@@ -535,44 +530,67 @@ impl Dict {
         (self.ends[i] - start) as usize
     }
 
-    /// Adds the value `text[start..end]` to the rows: its index, the
-    /// value added where it is new.
-    #[inline]
-    fn push(&mut self, text: &[u8], start: usize, end: usize) -> io::Result<()> {
-        let key = short_key_in(text, start, end);
-        let index = match (key, self.last) {
-            (Some(key), Some((last, index))) if key == last => index,
-            (Some(key), _) => {
-                let index = self.short_index(&text[start..end], key)?;
-                self.last = Some((key, index));
-                index
-            }
-            (None, _) => self.long_index(&text[start..end])?,
-        };
-        self.indices.push(index);
+    /// Whether `more` bytes of values can be added: the values' ends are
+    /// kept as `u32`s (a row group's are written at 8 MiB).
+    fn room(&self, more: usize) -> io::Result<()> {
+        match u32::try_from(self.data.len().saturating_add(more)) {
+            Ok(_) => Ok(()),
+            Err(_) => Err(io::Error::other("a row group's dictionary past 4 GiB")),
+        }
+    }
+
+    /// Adds a game's values of the column to the rows: `codes` their
+    /// codes (0 NULL, else the length of the value and 1), `text` the
+    /// values one after another; each value's index, the value added
+    /// where it is new.
+    fn push_all(&mut self, text: &[u8], codes: &[u64]) -> io::Result<()> {
+        self.room(text.len())?;
+        // The value before, whose index a value like it takes without a
+        // look-up (a game's `side`, `piece`).
+        let mut last = self.last;
+        let mut at = 0;
+        for &c in codes.iter().filter(|&&c| c != 0) {
+            let end = at + (c - 1) as usize;
+            let index = match short_key_in(text, at, end) {
+                Some(key) => match last {
+                    Some((k, index)) if k == key => index,
+                    _ => {
+                        let index = self.short_index(&text[at..end], key);
+                        last = Some((key, index));
+                        index
+                    }
+                },
+                None => self.long_index(&text[at..end]),
+            };
+            self.indices.push(index);
+            at = end;
+        }
+        self.last = last;
         Ok(())
     }
 
     /// Adds `n` rows of the value `v` (a key of a game's rows).
     fn push_n(&mut self, v: &[u8], n: usize) -> io::Result<()> {
+        self.room(v.len())?;
         let index = match short_key(v) {
-            Some(key) => self.short_index(v, key)?,
-            None => self.long_index(v)?,
+            Some(key) => self.short_index(v, key),
+            None => self.long_index(v),
         };
         self.indices.extend(std::iter::repeat_n(index, n));
         Ok(())
     }
 
-    /// The index of the short `value`, whose [`short_key`] is `key`.
-    #[inline]
-    fn short_index(&mut self, value: &[u8], key: u128) -> io::Result<u32> {
+    /// The index of the short `value`, whose [`short_key`] is `key` (its
+    /// room checked: [`Dict::room`]).
+    #[inline(always)]
+    fn short_index(&mut self, value: &[u8], key: u128) -> u32 {
         if key == 0 {
             return match self.empty {
-                Some(index) => Ok(index),
+                Some(index) => index,
                 None => {
-                    let index = self.add(value)?;
+                    let index = self.add(value);
                     self.empty = Some(index);
-                    Ok(index)
+                    index
                 }
             };
         }
@@ -583,18 +601,19 @@ impl Dict {
         loop {
             match self.short[at] {
                 (0, _) => {
-                    let index = self.add(value)?;
+                    let index = self.add(value);
                     self.short[at] = (key, index);
-                    return Ok(index);
+                    return index;
                 }
-                (k, index) if k == key => return Ok(index),
+                (k, index) if k == key => return index,
                 _ => at = (at + 1) & (self.short.len() - 1),
             }
         }
     }
 
-    /// The index of the long `value` (more than 16 bytes).
-    fn long_index(&mut self, value: &[u8]) -> io::Result<u32> {
+    /// The index of the long `value` (more than 16 bytes; its room
+    /// checked: [`Dict::room`]).
+    fn long_index(&mut self, value: &[u8]) -> u32 {
         use std::hash::Hasher;
         let mut fx = Fx::default();
         fx.write(value);
@@ -607,26 +626,25 @@ impl Dict {
         loop {
             match self.long[at] {
                 (_, NONE) => {
-                    let index = self.add(value)?;
+                    let index = self.add(value);
                     self.long[at] = (hash, index);
                     self.longs += 1;
-                    return Ok(index);
+                    return index;
                 }
-                (h, index) if h == hash && self.value(index) == value => return Ok(index),
+                (h, index) if h == hash && self.value(index) == value => return index,
                 _ => at = (at + 1) & mask,
             }
         }
     }
 
-    /// Adds a new value: its index.
-    fn add(&mut self, value: &[u8]) -> io::Result<u32> {
+    /// Adds a new value (its room checked: [`Dict::room`]): its index.
+    #[inline(never)]
+    fn add(&mut self, value: &[u8]) -> u32 {
         self.data.extend_from_slice(value);
-        let end = u32::try_from(self.data.len())
-            .map_err(|_| io::Error::other("a row group's dictionary past 4 GiB"))?;
-        self.ends.push(end);
+        self.ends.push(self.data.len() as u32);
         self.bytes += 4 + value.len();
         self.longest = self.longest.max(value.len());
-        Ok((self.ends.len() - 1) as u32)
+        (self.ends.len() - 1) as u32
     }
 
     /// Doubles the short values' table.
@@ -1318,11 +1336,21 @@ mod tests {
     /// with the parquet crate's reader: its rows, and the encodings of
     /// each column's chunks.
     fn round_trip(rows: &Rows) -> (Rows, Vec<Vec<Encoding>>) {
+        let (back, encodings, _) = round_trip_in(MOVES, rows);
+        (back, encodings)
+    }
+
+    /// Each row group's statistics of each column.
+    type Stats = Vec<Vec<Option<Statistics>>>;
+
+    /// [`round_trip`] as the table `table` (an index of `rows::TABLES`),
+    /// each row group's statistics too.
+    fn round_trip_in(table: usize, rows: &Rows) -> (Rows, Vec<Vec<Encoding>>, Stats) {
         assert!(matches!(own(THREE[1].0, THREE[1].1), Own::Dictionary));
         assert!(matches!(own(THREE[2].0, THREE[2].1), Own::Plain));
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("t.parquet");
-        let mut table = Table::new(MOVES, THREE, OutFile::create(&path).unwrap()).unwrap();
+        let mut table = Table::new(table, THREE, OutFile::create(&path).unwrap()).unwrap();
         // The rows of each key together, as a game's typed rows write
         // them (`rows::Columns`: their count, then each column's codes
         // and text), the key given apart.
@@ -1369,7 +1397,18 @@ mod tests {
                 (f[0].clone().unwrap(), f[1].clone(), f[2].clone())
             })
             .collect();
-        (back, encodings)
+        let stats = reader
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| {
+                g.columns()
+                    .iter()
+                    .map(|c| c.statistics().cloned())
+                    .collect()
+            })
+            .collect();
+        (back, encodings, stats)
     }
 
     /// A value of few distinct ones (runs and repeats), or of many.
@@ -1416,6 +1455,32 @@ mod tests {
             proptest::prop_assert_eq!(back, rows);
             proptest::prop_assert!(encodings[0].contains(&Encoding::RLE_DICTIONARY));
             proptest::prop_assert!(!encodings[2].contains(&Encoding::RLE_DICTIONARY));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+        /// The games and tags tables' text columns ([`text_statistics`])
+        /// read back as written, with each row group's least and greatest
+        /// value (bytewise, whole) and NULLs as their statistics; their
+        /// JSON has none.
+        #[test]
+        fn text_statistics_are_the_least_and_greatest_values(rows in rows()) {
+            let (back, _, stats) = round_trip_in(1, &rows);
+            proptest::prop_assert_eq!(&back, &rows);
+            proptest::prop_assert_eq!(stats.len(), 1);
+            let columns: [Vec<Option<&str>>; 2] = [
+                rows.iter().map(|r| Some(r.0.as_str())).collect(),
+                rows.iter().map(|r| r.1.as_deref()).collect(),
+            ];
+            for (c, values) in columns.iter().enumerate() {
+                let some: Vec<&[u8]> = values.iter().flatten().map(|v| v.as_bytes()).collect();
+                let got = stats[0][c].as_ref().unwrap();
+                proptest::prop_assert_eq!(got.min_bytes_opt(), some.iter().min().copied());
+                proptest::prop_assert_eq!(got.max_bytes_opt(), some.iter().max().copied());
+                proptest::prop_assert_eq!(got.null_count_opt(), Some((values.len() - some.len()) as u64));
+            }
+            proptest::prop_assert!(stats[0][2].as_ref().is_none_or(|s| s.min_bytes_opt().is_none()));
         }
     }
 
