@@ -27,10 +27,10 @@ use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::ByteArray;
 use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
 use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::properties::WriterProperties;
 use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
-use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
+use parquet::schema::types::{ColumnDescPtr, Type};
 
 use crate::codec::{Folder, Games, Origin, Oversize, Scan, Tables, WriteOptions};
 use crate::error::Error;
@@ -690,13 +690,12 @@ impl Dict {
     }
 }
 
-/// The writer of the text columns' chunks (those with no statistics: the
-/// moves table's text, every JSON column): the values of a row group are
-/// written from its one buffer, each data page made at once (the
-/// definition levels, then each value `PLAIN` or its index in the chunk's
-/// dictionary), with no `ByteArray` a value nor the column writer's
-/// bookkeeping of each; each page compressed with Zstandard at
-/// [`ZSTD_LEVEL`].
+/// The writer of every column's chunks: the values of a row group are
+/// written from its buffers, each data page made at once (the definition
+/// levels, then each value `PLAIN`, its index in the chunk's dictionary,
+/// or the numbers' encoding), with no `ByteArray` a value nor the crate's
+/// column writer's bookkeeping of each; each page compressed with
+/// Zstandard at [`ZSTD_LEVEL`].
 struct TextChunks {
     zstd: zstd::bulk::Compressor<'static>,
     /// A page being made.
@@ -1105,38 +1104,17 @@ const NO_DICTIONARY: [&str; 6] = [
     "fen",
 ];
 
-/// How a table's files are written: Zstandard; dictionaries where values
-/// repeat ([`NO_DICTIONARY`]); minimum and maximum statistics where a
-/// query may prune row groups by them: not on JSON text, nor on the moves
-/// table's text columns, whose every row group spans the whole range (all
-/// squares, moves and pieces; `game_id`s are hashes), where comparing
-/// each value cost a twentieth of the parquet writer's time.
-fn properties(table: usize, columns: &[Column]) -> Result<WriterProperties, io::Error> {
+/// How a table's files are written: the file's own settings (its
+/// `created_by`); every column chunk is made by kifu ([`TextChunks`]),
+/// with its encodings, statistics and Zstandard ([`own`],
+/// [`text_statistics`]).
+fn properties() -> Result<WriterProperties, io::Error> {
     let level = ZstdLevel::try_new(ZSTD_LEVEL).map_err(io::Error::other)?;
-    let mut props = WriterProperties::builder()
+    Ok(WriterProperties::builder()
         .set_compression(Compression::ZSTD(level))
-        .set_dictionary_enabled(true)
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-        .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")));
-    for &(name, kind, _) in columns {
-        if NO_DICTIONARY.contains(&name) {
-            props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
-        }
-        // The numbers count up (`seq`, `ply`, `number`, `position`, a
-        // game's index): their differences, bit-packed, take less than a
-        // dictionary, whose hashing of each value was a third of the
-        // crate's column writer's time.
-        if kind == Kind::Integer {
-            props = props
-                .set_column_dictionary_enabled(ColumnPath::from(name), false)
-                .set_column_encoding(ColumnPath::from(name), Encoding::DELTA_BINARY_PACKED);
-        }
-        if kind == Kind::Json || (table == MOVES && kind == Kind::Text) {
-            props = props
-                .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
-        }
-    }
-    Ok(props.build())
+        .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")))
+        .build())
 }
 
 /// How kifu writes a column's chunks ([`TextChunks`]): the numbers and
@@ -1179,7 +1157,7 @@ struct Table {
 impl Table {
     fn new(table: usize, columns: &'static [Column], out: OutFile) -> io::Result<Table> {
         let types = schema(columns).map_err(io::Error::other)?;
-        let props = properties(table, columns)?;
+        let props = properties()?;
         let writer = SerializedFileWriter::new(out, Arc::new(types), Arc::new(props))
             .map_err(io::Error::other)?;
         let descrs = writer.schema_descr().columns().to_vec();
