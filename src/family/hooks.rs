@@ -189,6 +189,7 @@ impl Fields {
 
     /// The current ply's spans (a ply started before, or a bug: one is
     /// started then).
+    #[inline(always)]
     fn current(&mut self) -> &mut Spans {
         if self.plies.is_empty() {
             debug_assert!(false, "a move field written before its ply started");
@@ -207,6 +208,7 @@ impl Fields {
     /// Writes a field of the current ply with `write`: what it appends to
     /// the text is the field (the empty string where it appends nothing).
     /// Returns what `write` returns.
+    #[inline(always)]
     pub fn write<R>(&mut self, field: Field, write: impl FnOnce(&mut String) -> R) -> R {
         let start = self.text.len();
         let r = write(&mut self.text);
@@ -216,6 +218,7 @@ impl Fields {
     }
 
     /// Sets a field of the current ply to `text`.
+    #[inline(always)]
     pub fn set(&mut self, field: Field, text: &str) {
         self.write(field, |t| t.push_str(text));
     }
@@ -314,7 +317,7 @@ pub struct PlyFields<'f> {
 
 impl<'f> PlyFields<'f> {
     /// A text field (`None`: NULL).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, field: Field) -> Option<&'f str> {
         let (start, end) = self.spans.at[field as usize]?;
         self.text.get(start as usize..end as usize)

@@ -23,14 +23,14 @@ use parquet::basic::{
     Compression, Encoding, LogicalType, PageType, Repetition, Type as Physical, ZstdLevel,
 };
 use parquet::column::page::{CompressedPage, Page, PageWriter};
-use parquet::column::writer::{ColumnCloseResult, ColumnWriter};
+use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::ByteArray;
 use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
 use parquet::file::page_index::offset_index::{OffsetIndexMetaData, PageLocation};
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::properties::WriterProperties;
 use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
-use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
+use parquet::schema::types::{ColumnDescPtr, Type};
 
 use crate::codec::{Folder, Games, Origin, Oversize, Scan, Tables, WriteOptions};
 use crate::error::Error;
@@ -38,7 +38,9 @@ use crate::interchange::csv;
 use crate::interchange::rows::{self, columns, Column, Kind, Typed};
 use crate::output::{OutFile, Output};
 
+mod dict;
 mod encode;
+use dict::Dict;
 use encode::{delta_binary_packed, pack, rle_hybrid};
 
 /// The table files of a folder, in the order of [`TABLES`](crate::interchange::rows::TABLES).
@@ -174,9 +176,15 @@ struct Filling {
     data: Vec<u8>,
     /// Definition levels, for a column that may be NULL.
     levels: Option<Vec<i16>>,
-    /// How its chunks are written: by kifu ([`TextChunks`]), through a
-    /// dictionary or not, or by the crate's column writer (`None`).
-    own: Option<Own>,
+    /// How kifu writes its chunks ([`TextChunks`]): through a dictionary
+    /// or not.
+    own: Own,
+    /// A dictionary column's values ([`Own::Dictionary`]): its distinct
+    /// values and each row's index, in place of `values` and `data`.
+    dict: Option<Dict>,
+    /// Whether a text column's chunks have statistics
+    /// ([`text_statistics`]).
+    stats: bool,
 }
 
 /// How kifu writes a text column's chunks ([`TextChunks`]).
@@ -189,7 +197,7 @@ enum Own {
 }
 
 impl Filling {
-    fn new(kind: Kind, not_null: bool, own: Option<Own>) -> Filling {
+    fn new(kind: Kind, not_null: bool, own: Own, stats: bool) -> Filling {
         Filling {
             values: match kind {
                 Kind::Integer => Values::Int(Vec::new()),
@@ -199,49 +207,47 @@ impl Filling {
             data: Vec::new(),
             levels: (!not_null).then(Vec::new),
             own,
+            dict: matches!(own, Own::Dictionary).then(Dict::default),
+            stats,
         }
     }
 
-    /// Writes the column's values as a chunk of kifu's own
-    /// ([`TextChunks`]) into `group` and empties it; `false` where it is
-    /// not such a column.
-    fn write_own(
+    /// Writes the column's values as a chunk ([`TextChunks`]) into
+    /// `group` and empties it.
+    fn write(
         &mut self,
         chunks: &mut TextChunks,
         descr: &ColumnDescPtr,
         group: &mut parquet::file::writer::SerializedRowGroupWriter<'_, OutFile>,
-    ) -> parquet::errors::Result<bool> {
-        let Some(own) = self.own else {
-            return Ok(false);
-        };
-        let Values::Text(spans) = &mut self.values else {
-            let (bytes, close) =
-                chunks.numbers(descr.clone(), &self.values, self.levels.as_deref())?;
-            group.append_column(&bytes, close)?;
-            match &mut self.values {
-                Values::Int(v) => v.clear(),
-                Values::Bool(v) => v.clear(),
-                Values::Text(_) => {}
+    ) -> parquet::errors::Result<()> {
+        let levels = self.levels.as_deref();
+        let (bytes, close) = match (&mut self.dict, &mut self.values) {
+            (Some(dict), _) => chunks.dictionary_chunk(descr.clone(), dict, levels, self.stats)?,
+            (None, Values::Text(spans)) => {
+                debug_assert!(matches!(self.own, Own::Plain) && !self.stats);
+                let column = TextColumn {
+                    text: &self.data,
+                    spans,
+                    levels,
+                };
+                chunks.chunk(descr.clone(), &column)?
             }
-            if let Some(l) = &mut self.levels {
-                l.clear();
-            }
-            return Ok(true);
+            (None, values) => chunks.numbers(descr.clone(), values, levels)?,
         };
-        let column = TextColumn {
-            text: &self.data,
-            spans,
-            levels: self.levels.as_deref(),
-            dictionary: matches!(own, Own::Dictionary),
-        };
-        let (bytes, close) = chunks.chunk(descr.clone(), &column)?;
         group.append_column(&bytes, close)?;
-        spans.clear();
+        match &mut self.values {
+            Values::Int(v) => v.clear(),
+            Values::Bool(v) => v.clear(),
+            Values::Text(spans) => spans.clear(),
+        }
+        if let Some(dict) = &mut self.dict {
+            dict.clear();
+        }
         self.data.clear();
         if let Some(l) = &mut self.levels {
             l.clear();
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Adds `n` rows of the value `key`; `None` where it is not of the
@@ -251,6 +257,10 @@ impl Filling {
             levels.extend(std::iter::repeat_n(1, n));
         }
         match (&mut self.values, key) {
+            (Values::Text(_), Key::Text(v)) if self.dict.is_some() => {
+                let dict = self.dict.as_mut()?;
+                dict.push_n(v.as_bytes(), n).ok()?;
+            }
             (Values::Text(spans), Key::Text(v)) => {
                 let start = self.data.len();
                 self.data.extend_from_slice(v.as_bytes());
@@ -271,126 +281,87 @@ impl Filling {
     /// bytes of text added and 8 for each value not NULL (a row group's
     /// size, [`ROW_GROUP_BYTES`]). A NULL where the column has none, or a code
     /// of no value of its type, is an error (a bug).
-    fn read(&mut self, typed: &mut Typed<'_>, n: usize, name: &str) -> io::Result<usize> {
+    fn read(
+        &mut self,
+        typed: &mut Typed<'_>,
+        n: usize,
+        name: &str,
+        codes: &mut Vec<u64>,
+    ) -> io::Result<usize> {
         let Filling {
             values,
             data,
             levels,
+            dict,
             ..
         } = self;
-        // Whether a value is NULL where the column has none, or of no
-        // value of its type.
-        let mut bad = false;
-        let before = levels.as_ref().map_or(0, Vec::len);
-        let added = match values {
-            Values::Int(v) => {
-                v.reserve(n);
-                values_of(typed, n, levels, &mut bad, |c| {
-                    v.push(rows::unzigzag(c - 1))
-                })?;
+        typed.codes_into(n, codes)?;
+        // 0 is NULL: a definition level of 0, or an error where the
+        // column has none.
+        let nulls = codes.iter().filter(|&&c| c == 0).count();
+        let mut bad = match levels {
+            Some(l) => {
+                l.extend(codes.iter().map(|&c| i16::from(c != 0)));
+                false
+            }
+            None => nulls > 0,
+        };
+        // The text values' lengths, together.
+        let text_len = || {
+            codes.iter().fold(0usize, |t, &c| {
+                t.saturating_add(c.saturating_sub(1) as usize)
+            })
+        };
+        let added = match (values, dict) {
+            // Each value looked up in the dictionary where it lies in the
+            // game's text, the distinct ones alone copied.
+            (Values::Text(_), Some(dict)) => {
+                let total = text_len();
+                let text = typed.text(total)?.as_bytes();
+                dict.indices.reserve(n - nulls);
+                dict.push_all(text, codes)?;
+                total
+            }
+            (Values::Int(v), _) => {
+                v.extend(
+                    codes
+                        .iter()
+                        .filter(|&&c| c != 0)
+                        .map(|&c| rows::unzigzag(c - 1)),
+                );
                 0
             }
-            Values::Bool(v) => {
-                v.reserve(n);
+            (Values::Bool(v), _) => {
                 // 1 false, 2 true.
-                let mut wrong = false;
-                values_of(typed, n, levels, &mut bad, |c| {
-                    wrong |= c > 2;
-                    v.push(c == 2);
-                })?;
-                bad |= wrong;
+                bad |= codes.iter().any(|&c| c > 2);
+                v.extend(codes.iter().filter(|&&c| c != 0).map(|&c| c == 2));
                 0
             }
-            Values::Text(spans) => {
+            (Values::Text(spans), None) => {
+                let total = text_len();
                 let base = data.len();
-                let mut end = base;
-                spans.reserve(n);
-                values_of(typed, n, levels, &mut bad, |c| {
-                    let len = (c - 1) as usize;
-                    spans.push((end as u32, (end + len) as u32));
-                    end += len;
-                })?;
-                if u32::try_from(end).is_err() {
+                if u32::try_from(base.saturating_add(total)).is_err() {
                     return Err(io::Error::other(
                         "a row group's column past 4 GiB (its rows are written at 8 MiB)",
                     ));
                 }
-                data.extend_from_slice(typed.text(end - base)?.as_bytes());
-                end - base
+                data.extend_from_slice(typed.text(total)?.as_bytes());
+                spans.reserve(n - nulls);
+                let mut end = base as u32;
+                for &c in codes.iter().filter(|&&c| c != 0) {
+                    let start = end;
+                    end += (c - 1) as u32;
+                    spans.push((start, end));
+                }
+                total
             }
         };
-        let nulls = levels
-            .as_ref()
-            .map_or(0, |l| l[before..].iter().filter(|&&l| l == 0).count());
         match bad {
             true => Err(rows::bug(&format!(
                 "`{name}` holds a value not of its type, or NULL where it has none"
             ))),
             false => Ok(added + 8 * (n - nulls)),
         }
-    }
-
-    /// Writes the column's values (through the crate's column writer) and
-    /// empties it.
-    fn write(&mut self, writer: &mut ColumnWriter<'_>) -> parquet::errors::Result<()> {
-        let levels = self.levels.as_deref();
-        match (&mut self.values, writer) {
-            (Values::Int(v), ColumnWriter::Int64ColumnWriter(w)) => {
-                w.write_batch(v, levels, None)?;
-                v.clear();
-            }
-            (Values::Bool(v), ColumnWriter::BoolColumnWriter(w)) => {
-                w.write_batch(v, levels, None)?;
-                v.clear();
-            }
-            (Values::Text(spans), ColumnWriter::ByteArrayColumnWriter(w)) => {
-                // Each value a slice of the column's one text, shared.
-                let text = Bytes::from(std::mem::take(&mut self.data));
-                let values: Vec<ByteArray> = spans
-                    .iter()
-                    .map(|&(start, end)| ByteArray::from(text.slice(start as usize..end as usize)))
-                    .collect();
-                w.write_batch(&values, levels, None)?;
-                spans.clear();
-            }
-            _ => {
-                return Err(parquet::errors::ParquetError::General(
-                    "a column of another type than its schema's (a bug)".to_string(),
-                ))
-            }
-        }
-        if let Some(l) = &mut self.levels {
-            l.clear();
-        }
-        Ok(())
-    }
-}
-
-/// Reads `n` codes of a column from `typed`: each value's (not 0) to
-/// `value`, its definition level (1 a value, 0 NULL) to `levels` where
-/// the column has them, `bad` set for a NULL where it has none.
-#[inline]
-fn values_of(
-    typed: &mut Typed<'_>,
-    n: usize,
-    levels: &mut Option<Vec<i16>>,
-    bad: &mut bool,
-    mut value: impl FnMut(u64),
-) -> io::Result<()> {
-    match levels {
-        Some(l) => {
-            l.reserve(n);
-            typed.codes(n, |c| {
-                l.push(i16::from(c != 0));
-                if c != 0 {
-                    value(c);
-                }
-            })
-        }
-        None => typed.codes(n, |c| match c {
-            0 => *bad = true,
-            c => value(c),
-        }),
     }
 }
 
@@ -404,8 +375,6 @@ struct TextColumn<'a> {
     /// A definition level a row (1 a value, 0 NULL) where the column may
     /// be NULL.
     levels: Option<&'a [i16]>,
-    /// Whether its values are written through a dictionary.
-    dictionary: bool,
 }
 
 /// A data page holds at most this many bytes of values...
@@ -418,181 +387,16 @@ const PAGE_ROWS: usize = 20_000;
 /// whose distinct values take more is written `PLAIN` (the crate's limit).
 const DICTIONARY_BYTES: usize = 1 << 20;
 
-/// A hasher of the dictionaries' keys (FxHash's step, eight bytes at a
-/// time): the values are short, and a row group's own.
-#[derive(Default)]
-struct Fx(u64);
-
-impl std::hash::Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(w);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
-        }
-        let mut tail = [0u8; 8];
-        tail[..words.remainder().len()].copy_from_slice(words.remainder());
-        self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// The distinct values of a column chunk, each with its index: a value of
-/// at most 16 bytes (a square, a move, a piece, a `game_id`) found as one
-/// number in a table of its own ([`short_key`]: no bytes hashed nor
-/// slices compared), a longer one (a move's `ir` JSON) by its bytes.
-#[derive(Default)]
-struct Distinct<'d> {
-    /// The values, in the order they came.
-    values: Vec<&'d [u8]>,
-    /// The short values' keys and indices, open addressing (a key of 0:
-    /// none), at most half full.
-    short: Vec<(u128, u32)>,
-    /// The empty string's index (its key is 0).
-    empty: Option<u32>,
-    long: std::collections::HashMap<&'d [u8], u32, std::hash::BuildHasherDefault<Fx>>,
-    /// The dictionary's size, `PLAIN`: each value and its length.
-    bytes: usize,
-}
-
-/// A value of at most 16 bytes as one number: its bytes, zeros after them
-/// (two values' numbers are equal only where the values are: no text of
-/// the tables holds a NUL, [`rows::CANNOT_HOLD`]); 0 for the empty string;
-/// `None` for a longer value. Read as two overlapping words, not a byte at
-/// a time.
-#[inline]
-fn short_key(v: &[u8]) -> Option<u128> {
-    let n = v.len();
-    let word = |at: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&v[at..at + 8]);
-        u64::from_le_bytes(w)
-    };
-    let (low, high) = match n {
-        17.. => return None,
-        // The last word holds bytes 8..n in its top 8 * (n - 8) bits.
-        8..=16 => (
-            word(0),
-            word(n - 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0),
-        ),
-        _ => {
-            let mut low = 0u64;
-            for (i, &b) in v.iter().enumerate() {
-                low |= u64::from(b) << (8 * i);
-            }
-            (low, 0)
-        }
-    };
-    Some(u128::from(low) | (u128::from(high) << 64))
-}
-
-/// [`short_key`] of `text[start..end]`: a value of at most 8 bytes with
-/// 8 bytes of `text` from its start read as one word, its bytes past the
-/// value masked off.
-#[inline]
-fn short_key_in(text: &[u8], start: usize, end: usize) -> Option<u128> {
-    let n = end - start;
-    match text.get(start..start + 8) {
-        Some(word) if n <= 8 => {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(word);
-            let word = u64::from_le_bytes(w);
-            let mask = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
-            Some(u128::from(word & mask))
-        }
-        _ => short_key(&text[start..end]),
-    }
-}
-
-impl<'d> Distinct<'d> {
-    /// The slot of a short key in a table of `len` slots (a power of two).
-    fn slot(key: u128, len: usize) -> usize {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
-        let h = ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(K)).wrapping_mul(K);
-        (h >> 32) as usize & (len - 1)
-    }
-
-    /// The index of `value`, added where it is new; `key` its
-    /// [`short_key`].
-    fn index(&mut self, value: &'d [u8], key: Option<u128>) -> u32 {
-        let Some(key) = key else {
-            let next = self.values.len() as u32;
-            let index = *self.long.entry(value).or_insert(next);
-            if index == next {
-                self.add(value);
-            }
-            return index;
-        };
-        if key == 0 {
-            return match self.empty {
-                Some(index) => index,
-                None => {
-                    let index = self.add(value);
-                    self.empty = Some(index);
-                    index
-                }
-            };
-        }
-        if self.short.len() < 2 * (self.values.len() + 1) {
-            self.grow();
-        }
-        let mut at = Self::slot(key, self.short.len());
-        loop {
-            match self.short[at] {
-                (0, _) => {
-                    let index = self.add(value);
-                    self.short[at] = (key, index);
-                    return index;
-                }
-                (k, index) if k == key => return index,
-                _ => at = (at + 1) & (self.short.len() - 1),
-            }
-        }
-    }
-
-    /// Adds a new value: its index.
-    fn add(&mut self, value: &'d [u8]) -> u32 {
-        self.values.push(value);
-        self.bytes += 4 + value.len();
-        (self.values.len() - 1) as u32
-    }
-
-    /// Doubles the short values' table.
-    fn grow(&mut self) {
-        let len = (self.short.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.short, vec![(0, 0); len]);
-        for (key, index) in old.into_iter().filter(|e| e.0 != 0) {
-            let mut at = Self::slot(key, len);
-            while self.short[at].0 != 0 {
-                at = (at + 1) & (len - 1);
-            }
-            self.short[at] = (key, index);
-        }
-    }
-}
-
-/// The writer of the text columns' chunks (those with no statistics: the
-/// moves table's text, every JSON column): the values of a row group are
-/// written from its one buffer, each data page made at once (the
-/// definition levels, then each value `PLAIN` or its index in the chunk's
-/// dictionary), with no `ByteArray` a value nor the column writer's
-/// bookkeeping of each; each page compressed with Zstandard at
-/// [`ZSTD_LEVEL`].
+/// The writer of every column's chunks: the values of a row group are
+/// written from its buffers, each data page made at once (the definition
+/// levels, then each value `PLAIN`, its index in the chunk's dictionary,
+/// or the numbers' encoding), with no `ByteArray` a value nor the crate's
+/// column writer's bookkeeping of each; each page compressed with
+/// Zstandard at [`ZSTD_LEVEL`].
 struct TextChunks {
     zstd: zstd::bulk::Compressor<'static>,
     /// A page being made.
     page: Vec<u8>,
-    /// The index of each value in the dictionary.
-    indices: Vec<u32>,
 }
 
 impl TextChunks {
@@ -600,40 +404,7 @@ impl TextChunks {
         Ok(TextChunks {
             zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
             page: Vec::new(),
-            indices: Vec::new(),
         })
-    }
-
-    /// The values' dictionary (each distinct value's index in `indices`,
-    /// in the order they come), or `None` where it outgrows
-    /// [`DICTIONARY_BYTES`].
-    fn dictionary<'d>(&mut self, column: &TextColumn<'d>) -> Option<Vec<&'d [u8]>> {
-        let mut distinct = Distinct::default();
-        self.indices.clear();
-        // The value before: its place, its short key and its index.
-        let mut last: Option<(Span, Option<u128>, u32)> = None;
-        for &span in column.spans {
-            // The same place as the row's before (a game's `game_id` on
-            // each of its moves rows): the same value, not looked at.
-            if let Some((_, _, index)) = last.filter(|l| l.0 == span) {
-                self.indices.push(index);
-                continue;
-            }
-            let (start, end) = (span.0 as usize, span.1 as usize);
-            let key = short_key_in(column.text, start, end);
-            // A value as the row's before is not looked up again.
-            if let Some((_, _, index)) = last.filter(|l| key.is_some() && l.1 == key) {
-                self.indices.push(index);
-                continue;
-            }
-            let index = distinct.index(&column.text[start..end], key);
-            if distinct.bytes > DICTIONARY_BYTES {
-                return None;
-            }
-            last = Some((span, key, index));
-            self.indices.push(index);
-        }
-        Some(distinct.values)
     }
 
     /// Compresses the page made and writes it.
@@ -647,33 +418,71 @@ impl TextChunks {
         pages.write_page(CompressedPage::new(page, self.page.len()))
     }
 
-    /// The column chunk of `column` (its pages, offsets from 0) and what
-    /// closing it gives, for [`SerializedRowGroupWriter::append_column`].
+    /// The column chunk of `column`, its values `PLAIN` (its pages,
+    /// offsets from 0), and what closing it gives, for
+    /// [`SerializedRowGroupWriter::append_column`].
     fn chunk(
         &mut self,
         descr: ColumnDescPtr,
         column: &TextColumn<'_>,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
-        let dictionary = match column.dictionary && !column.spans.is_empty() {
-            true => self.dictionary(column),
-            false => None,
+        let body = Body::Text {
+            text: column.text,
+            spans: column.spans,
         };
-        let body = match &dictionary {
-            Some(distinct) => Body::Indices {
-                indices: std::mem::take(&mut self.indices),
-                width: u32::BITS - (distinct.len() as u32).saturating_sub(1).leading_zeros(),
-                spans: column.spans,
-            },
-            None => Body::Text {
-                text: column.text,
-                spans: column.spans,
-            },
-        };
-        let chunk = self.pages(descr, column.levels, dictionary.as_deref(), &body, None);
-        if let Body::Indices { indices, .. } = body {
-            self.indices = indices;
+        self.pages(descr, column.levels, None, &body, None)
+    }
+
+    /// The column chunk of a dictionary column's values, as
+    /// [`TextChunks::chunk`] gives it: through its dictionary, or `PLAIN`
+    /// where the dictionary outgrows [`DICTIONARY_BYTES`] or there is no
+    /// value.
+    fn dictionary_chunk(
+        &mut self,
+        descr: ColumnDescPtr,
+        dict: &Dict,
+        levels: Option<&[i16]>,
+        stats: bool,
+    ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
+        // The least and the greatest value (bytewise, as UTF-8 strings
+        // are ordered), and the NULLs: each distinct value looked at once.
+        let statistics = stats.then(|| {
+            let nulls = levels.map_or(0, |l| l.iter().filter(|&&l| l == 0).count());
+            let values = (0..dict.ends.len() as u32).map(|i| dict.value(i));
+            let (min, max) = values.fold((None, None), |(min, max): (Option<&[u8]>, _), v| {
+                (
+                    Some(min.map_or(v, |m| m.min(v))),
+                    Some(max.map_or(v, |m: &[u8]| m.max(v))),
+                )
+            });
+            let bytes = |v: Option<&[u8]>| v.map(|v| ByteArray::from(v.to_vec()));
+            Statistics::byte_array(bytes(min), bytes(max), None, Some(nulls as u64), false)
+        });
+        if dict.indices.is_empty() || dict.bytes > DICTIONARY_BYTES {
+            // Each value's place in the dictionary's text.
+            let spans: Vec<Span> = dict
+                .indices
+                .iter()
+                .map(|&i| {
+                    let start = match i {
+                        0 => 0,
+                        _ => dict.ends[i as usize - 1],
+                    };
+                    (start, dict.ends[i as usize])
+                })
+                .collect();
+            let body = Body::Text {
+                text: &dict.data,
+                spans: &spans,
+            };
+            return self.pages(descr, levels, None, &body, statistics);
         }
-        chunk
+        let body = Body::Indices {
+            indices: &dict.indices,
+            width: u32::BITS - (dict.ends.len() as u32).saturating_sub(1).leading_zeros(),
+            dict,
+        };
+        self.pages(descr, levels, Some(dict), &body, statistics)
     }
 
     /// The column chunk of whole numbers (`DELTA_BINARY_PACKED`) or of
@@ -724,7 +533,7 @@ impl TextChunks {
         &mut self,
         descr: ColumnDescPtr,
         levels: Option<&[i16]>,
-        dictionary: Option<&[&[u8]]>,
+        dictionary: Option<&Dict>,
         body: &Body<'_>,
         statistics: Option<Statistics>,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
@@ -753,14 +562,17 @@ impl TextChunks {
             }
         };
         let mut dictionary_at = None;
-        if let Some(distinct) = dictionary {
+        if let Some(dict) = dictionary {
             self.page.clear();
-            for value in distinct {
+            self.page.reserve(dict.bytes);
+            let mut start = 0;
+            for &end in &dict.ends {
+                self.page.extend_from_slice(&(end - start).to_le_bytes());
                 self.page
-                    .extend_from_slice(&(value.len() as u32).to_le_bytes());
-                self.page.extend_from_slice(value);
+                    .extend_from_slice(&dict.data[start as usize..end as usize]);
+                start = end;
             }
-            let n = distinct.len() as u32;
+            let n = dict.ends.len() as u32;
             let spec = self.put(&mut pages, |buf| Page::DictionaryPage {
                 buf,
                 num_values: n,
@@ -845,9 +657,9 @@ enum Body<'a> {
     Text { text: &'a [u8], spans: &'a [Span] },
     /// Text through a dictionary: each value's index, `width` bits each.
     Indices {
-        indices: Vec<u32>,
+        indices: &'a [u32],
         width: u32,
-        spans: &'a [Span],
+        dict: &'a Dict,
     },
     /// Whole numbers, `DELTA_BINARY_PACKED`.
     Int(&'a [i64]),
@@ -859,7 +671,8 @@ impl Body<'_> {
     /// How many values (not NULL) it holds.
     fn len(&self) -> usize {
         match self {
-            Body::Text { spans, .. } | Body::Indices { spans, .. } => spans.len(),
+            Body::Text { spans, .. } => spans.len(),
+            Body::Indices { indices, .. } => indices.len(),
             Body::Int(v) => v.len(),
             Body::Bool(v) => v.len(),
         }
@@ -885,21 +698,38 @@ impl Body<'_> {
         row: usize,
         value: usize,
     ) -> (usize, usize) {
-        let spans = match self {
-            Body::Text { spans, .. } | Body::Indices { spans, .. } => spans,
-            Body::Int(_) | Body::Bool(_) => {
-                let end = rows.min(row + PAGE_ROWS);
-                let values = levels.map_or(end - row, |l| {
-                    l[row..end].iter().filter(|&&l| l == 1).count()
-                });
+        let end = rows.min(row + PAGE_ROWS);
+        if end == row {
+            return (end, value);
+        }
+        let values = levels.map_or(end - row, |l| {
+            l[row..end].iter().filter(|&&l| l == 1).count()
+        });
+        // Values no longer than a dictionary's longest take less than a
+        // page (every short one: a square, a move).
+        if let Body::Indices { dict, .. } = self {
+            if (dict.longest + 4).saturating_mul(values) < PAGE_BYTES {
                 return (end, value + values);
             }
+        }
+        // Each value's bytes `PLAIN` (its length and itself).
+        let size = |v: usize| match self {
+            Body::Text { spans, .. } => (spans[v].1 - spans[v].0) as usize + 4,
+            Body::Indices { indices, dict, .. } => dict.len_of(indices[v]) + 4,
+            Body::Int(_) | Body::Bool(_) => 0,
         };
+        // The values of the page's rows but its last: where they take
+        // less than a page, so do the rows before each (the page is all
+        // the rows), else each row is counted until they do.
+        let last = usize::from(levels.is_none_or(|l| l[end - 1] == 1));
+        let before: usize = (value..value + values - last).map(size).sum();
+        if before < PAGE_BYTES {
+            return (end, value + values);
+        }
         let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
         while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
             if levels.is_none_or(|l| l[end_row] == 1) {
-                let (start, end) = spans[end_value];
-                bytes += (end - start) as usize + 4;
+                bytes += size(end_value);
                 end_value += 1;
             }
             end_row += 1;
@@ -971,50 +801,37 @@ const NO_DICTIONARY: [&str; 6] = [
     "fen",
 ];
 
-/// How a table's files are written: Zstandard; dictionaries where values
-/// repeat ([`NO_DICTIONARY`]); minimum and maximum statistics where a
-/// query may prune row groups by them: not on JSON text, nor on the moves
-/// table's text columns, whose every row group spans the whole range (all
-/// squares, moves and pieces; `game_id`s are hashes), where comparing
-/// each value cost a twentieth of the parquet writer's time.
-fn properties(table: usize, columns: &[Column]) -> Result<WriterProperties, io::Error> {
+/// How a table's files are written: the file's own settings (its
+/// `created_by`); every column chunk is made by kifu ([`TextChunks`]),
+/// with its encodings, statistics and Zstandard ([`own`],
+/// [`text_statistics`]).
+fn properties() -> Result<WriterProperties, io::Error> {
     let level = ZstdLevel::try_new(ZSTD_LEVEL).map_err(io::Error::other)?;
-    let mut props = WriterProperties::builder()
+    Ok(WriterProperties::builder()
         .set_compression(Compression::ZSTD(level))
-        .set_dictionary_enabled(true)
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-        .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")));
-    for &(name, kind, _) in columns {
-        if NO_DICTIONARY.contains(&name) {
-            props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
-        }
-        // The numbers count up (`seq`, `ply`, `number`, `position`, a
-        // game's index): their differences, bit-packed, take less than a
-        // dictionary, whose hashing of each value was a third of the
-        // crate's column writer's time.
-        if kind == Kind::Integer {
-            props = props
-                .set_column_dictionary_enabled(ColumnPath::from(name), false)
-                .set_column_encoding(ColumnPath::from(name), Encoding::DELTA_BINARY_PACKED);
-        }
-        if kind == Kind::Json || (table == MOVES && kind == Kind::Text) {
-            props = props
-                .set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
-        }
-    }
-    Ok(props.build())
+        .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")))
+        .build())
 }
 
-/// Whether kifu writes a column's chunks itself ([`TextChunks`]), and how:
-/// the text columns with no statistics ([`properties`]), through a
-/// dictionary unless [`NO_DICTIONARY`] names them.
-fn own(table: usize, name: &str, kind: Kind) -> Option<Own> {
+/// How kifu writes a column's chunks ([`TextChunks`]): the numbers and
+/// flags as they are, the text through a dictionary unless
+/// [`NO_DICTIONARY`] names it.
+fn own(name: &str, kind: Kind) -> Own {
     match kind {
-        Kind::Integer | Kind::Boolean => Some(Own::Plain),
-        Kind::Text if table != MOVES => None,
-        _ if NO_DICTIONARY.contains(&name) => Some(Own::Plain),
-        _ => Some(Own::Dictionary),
+        Kind::Integer | Kind::Boolean => Own::Plain,
+        _ if NO_DICTIONARY.contains(&name) => Own::Plain,
+        _ => Own::Dictionary,
     }
+}
+
+/// Whether a text column's chunks have their minimum, maximum and NULLs
+/// as statistics: the games and tags tables' text, by which a query may
+/// prune row groups (not JSON, nor the moves table's text, whose every
+/// row group spans the whole range: all squares, moves and pieces;
+/// `game_id`s are hashes). The numbers and flags have them all.
+fn text_statistics(table: usize, kind: Kind) -> bool {
+    table != MOVES && kind == Kind::Text
 }
 
 /// One table being written.
@@ -1024,6 +841,8 @@ struct Table {
     /// Its columns' descriptions, for the chunks kifu writes.
     descrs: Vec<ColumnDescPtr>,
     chunks: TextChunks,
+    /// A game's codes of a column ([`Filling::read`]), kept for the next.
+    codes: Vec<u64>,
     /// Its columns' names, kinds and NULLs.
     schema: &'static [Column],
     /// The table, as an index of [`TABLES`].
@@ -1035,7 +854,7 @@ struct Table {
 impl Table {
     fn new(table: usize, columns: &'static [Column], out: OutFile) -> io::Result<Table> {
         let types = schema(columns).map_err(io::Error::other)?;
-        let props = properties(table, columns)?;
+        let props = properties()?;
         let writer = SerializedFileWriter::new(out, Arc::new(types), Arc::new(props))
             .map_err(io::Error::other)?;
         let descrs = writer.schema_descr().columns().to_vec();
@@ -1043,10 +862,14 @@ impl Table {
             writer,
             columns: columns
                 .iter()
-                .map(|&(name, kind, not_null)| Filling::new(kind, not_null, own(table, name, kind)))
+                .map(|&(name, kind, not_null)| {
+                    let stats = text_statistics(table, kind);
+                    Filling::new(kind, not_null, own(name, kind), stats)
+                })
                 .collect(),
             descrs,
             chunks: TextChunks::new()?,
+            codes: Vec::new(),
             schema: columns,
             table,
             rows: 0,
@@ -1078,7 +901,7 @@ impl Table {
             }
         }
         for (column, c) in rest.iter_mut().zip(&self.schema[keys.len()..]) {
-            bytes += column.read(typed, n, c.0)?;
+            bytes += column.read(typed, n, c.0, &mut self.codes)?;
         }
         self.bytes += bytes;
         self.rows += n;
@@ -1095,18 +918,9 @@ impl Table {
         }
         let mut group = self.writer.next_row_group().map_err(io::Error::other)?;
         for (column, descr) in self.columns.iter_mut().zip(&self.descrs) {
-            if column
-                .write_own(&mut self.chunks, descr, &mut group)
-                .map_err(io::Error::other)?
-            {
-                continue;
-            }
-            let mut writer = group
-                .next_column()
-                .map_err(io::Error::other)?
-                .ok_or_else(|| io::Error::other("more columns than the schema's (a bug)"))?;
-            column.write(writer.untyped()).map_err(io::Error::other)?;
-            writer.close().map_err(io::Error::other)?;
+            column
+                .write(&mut self.chunks, descr, &mut group)
+                .map_err(io::Error::other)?;
         }
         group.close().map_err(io::Error::other)?;
         (self.rows, self.bytes) = (0, 0);
@@ -1177,6 +991,7 @@ impl Tables for ParquetSink {
 
 #[cfg(test)]
 mod tests {
+    use super::dict::{short_key, short_key_in};
     use super::*;
     use parquet::file::reader::{FileReader, SerializedFileReader};
     use parquet::record::Field;
@@ -1197,10 +1012,21 @@ mod tests {
     /// with the parquet crate's reader: its rows, and the encodings of
     /// each column's chunks.
     fn round_trip(rows: &Rows) -> (Rows, Vec<Vec<Encoding>>) {
-        assert!(THREE.iter().all(|c| own(MOVES, c.0, c.1).is_some()));
+        let (back, encodings, _) = round_trip_in(MOVES, rows);
+        (back, encodings)
+    }
+
+    /// Each row group's statistics of each column.
+    type Stats = Vec<Vec<Option<Statistics>>>;
+
+    /// [`round_trip`] as the table `table` (an index of `rows::TABLES`),
+    /// each row group's statistics too.
+    fn round_trip_in(table: usize, rows: &Rows) -> (Rows, Vec<Vec<Encoding>>, Stats) {
+        assert!(matches!(own(THREE[1].0, THREE[1].1), Own::Dictionary));
+        assert!(matches!(own(THREE[2].0, THREE[2].1), Own::Plain));
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("t.parquet");
-        let mut table = Table::new(MOVES, THREE, OutFile::create(&path).unwrap()).unwrap();
+        let mut table = Table::new(table, THREE, OutFile::create(&path).unwrap()).unwrap();
         // The rows of each key together, as a game's typed rows write
         // them (`rows::Columns`: their count, then each column's codes
         // and text), the key given apart.
@@ -1247,7 +1073,18 @@ mod tests {
                 (f[0].clone().unwrap(), f[1].clone(), f[2].clone())
             })
             .collect();
-        (back, encodings)
+        let stats = reader
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| {
+                g.columns()
+                    .iter()
+                    .map(|c| c.statistics().cloned())
+                    .collect()
+            })
+            .collect();
+        (back, encodings, stats)
     }
 
     /// A value of few distinct ones (runs and repeats), or of many.
@@ -1294,6 +1131,32 @@ mod tests {
             proptest::prop_assert_eq!(back, rows);
             proptest::prop_assert!(encodings[0].contains(&Encoding::RLE_DICTIONARY));
             proptest::prop_assert!(!encodings[2].contains(&Encoding::RLE_DICTIONARY));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+        /// The games and tags tables' text columns ([`text_statistics`])
+        /// read back as written, with each row group's least and greatest
+        /// value (bytewise, whole) and NULLs as their statistics; their
+        /// JSON has none.
+        #[test]
+        fn text_statistics_are_the_least_and_greatest_values(rows in rows()) {
+            let (back, _, stats) = round_trip_in(1, &rows);
+            proptest::prop_assert_eq!(&back, &rows);
+            proptest::prop_assert_eq!(stats.len(), 1);
+            let columns: [Vec<Option<&str>>; 2] = [
+                rows.iter().map(|r| Some(r.0.as_str())).collect(),
+                rows.iter().map(|r| r.1.as_deref()).collect(),
+            ];
+            for (c, values) in columns.iter().enumerate() {
+                let some: Vec<&[u8]> = values.iter().flatten().map(|v| v.as_bytes()).collect();
+                let got = stats[0][c].as_ref().unwrap();
+                proptest::prop_assert_eq!(got.min_bytes_opt(), some.iter().min().copied());
+                proptest::prop_assert_eq!(got.max_bytes_opt(), some.iter().max().copied());
+                proptest::prop_assert_eq!(got.null_count_opt(), Some((values.len() - some.len()) as u64));
+            }
+            proptest::prop_assert!(stats[0][2].as_ref().is_none_or(|s| s.min_bytes_opt().is_none()));
         }
     }
 

@@ -286,24 +286,28 @@ thread_local! {
     static JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The slots of [`IR`]: 8,192 pairs of two.
+/// The slots of [`IR`]: 4,096 sets of [`IR_WAYS`].
 const IR_SLOTS: usize = 16_384;
+
+/// The slots of a set of [`IR`], the value used last first.
+const IR_WAYS: usize = 4;
 
 thread_local! {
     /// The `ir` values written last, as they went into their rows (their
     /// encoding's text, from the mark before the value): a ply's `ir` is
     /// its move's JSON, and a game's moves repeat across games (the mixed
     /// chess file's 85,294 moves are 6,267 values), where serializing each
-    /// took a fifth of the csv writer's instructions. A move's pair of
-    /// slots is found from its move fields, the value used last first
-    /// (4,096 single slots missed a third of the moves); what a slot
-    /// holds is used only for a move equal to its own (`Move`'s `==`, the
-    /// JSON being a function of the move).
+    /// took a fifth of the csv writer's instructions. A move's set of
+    /// slots is found from its move fields, the value used last first and
+    /// the one used longest ago put out for a new one (4,096 single slots
+    /// missed a third of the moves, 8,192 pairs serialized 9,648); what a
+    /// slot holds is used only for a move equal to its own (`Move`'s `==`,
+    /// the JSON being a function of the move).
     static IR: std::cell::RefCell<Vec<Option<(Move, Encoding, String)>>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The first slot of the pair of [`IR`] of a move whose fields are `key`:
+/// The first slot of the set of [`IR`] of a move whose fields are `key`:
 /// a hash of them (FxHash's step).
 fn ir_slot(key: [&str; 2]) -> usize {
     let mut h = 0u64;
@@ -313,7 +317,7 @@ fn ir_slot(key: [&str; 2]) -> usize {
         }
         h = (h.rotate_left(5) ^ 0xff).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
-    ((h >> 50) as usize % (IR_SLOTS / 2)) * 2
+    ((h >> 50) as usize % (IR_SLOTS / IR_WAYS)) * IR_WAYS
 }
 
 /// What a JSON value written into a row held ([`JsonField`]).
@@ -577,7 +581,7 @@ impl Columns {
     }
 
     /// Writes a text value.
-    #[inline]
+    #[inline(always)]
     fn value(&mut self, table: usize, column: usize, v: &str) {
         let c = self.column(table, column);
         typed::code(&mut c.codes, v.len() as u64 + 1);
@@ -588,20 +592,20 @@ impl Columns {
 impl Out for Columns {
     const ENC: Encoding = Encoding::Typed;
 
-    #[inline]
+    #[inline(always)]
     fn start(&mut self, table: usize) {
         self.rows[table] += 1;
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(&mut self) {}
 
-    #[inline]
+    #[inline(always)]
     fn null(&mut self, table: usize, column: usize) {
         typed::code(&mut self.column(table, column).codes, 0);
     }
 
-    #[inline]
+    #[inline(always)]
     fn int(&mut self, table: usize, column: usize, n: i64) {
         // The tables' numbers are counts and move numbers: never
         // i64::MIN, whose code would need 65 bits.
@@ -610,7 +614,7 @@ impl Out for Columns {
         typed::code(&mut self.column(table, column).codes, code);
     }
 
-    #[inline]
+    #[inline(always)]
     fn flag(&mut self, table: usize, column: usize, b: bool) {
         typed::code(&mut self.column(table, column).codes, 1 + u64::from(b));
     }
@@ -622,12 +626,12 @@ impl Out for Columns {
         typed::code(&mut c.codes, (c.data.len() - at) as u64 + 1);
     }
 
-    #[inline]
+    #[inline(always)]
     fn word(&mut self, table: usize, column: usize, v: &str) {
         self.value(table, column, v);
     }
 
-    #[inline]
+    #[inline(always)]
     fn text(&mut self, table: usize, column: usize, v: &str, _: u8) {
         self.value(table, column, v);
     }
@@ -636,7 +640,7 @@ impl Out for Columns {
         into.push_str(text);
     }
 
-    #[inline]
+    #[inline(always)]
     fn encoded(&mut self, table: usize, column: usize, v: &str) {
         self.value(table, column, v);
     }
@@ -645,7 +649,7 @@ impl Out for Columns {
         self.value(table, column, text);
     }
 
-    #[inline]
+    #[inline(always)]
     fn mark(&self) -> usize {
         0
     }
@@ -679,21 +683,21 @@ impl<'o, O: Out> Row<'o, O> {
     }
 
     /// Writes NULL.
-    #[inline]
+    #[inline(always)]
     fn null(&mut self) {
         self.out.null(self.table, self.column);
         self.column += 1;
     }
 
     /// Writes a whole number.
-    #[inline]
+    #[inline(always)]
     fn int(&mut self, n: i64) {
         self.out.int(self.table, self.column, n);
         self.column += 1;
     }
 
     /// Writes a boolean (`1` or `0`), or NULL.
-    #[inline]
+    #[inline(always)]
     fn flag(&mut self, v: Option<bool>) {
         match v {
             Some(b) => {
@@ -716,7 +720,7 @@ impl<'o, O: Out> Row<'o, O> {
     }
 
     /// Writes text, or NULL.
-    #[inline]
+    #[inline(always)]
     fn text(&mut self, v: Option<&str>) -> Result<(), Problem> {
         let Some(v) = v else {
             self.null();
@@ -737,7 +741,7 @@ impl<'o, O: Out> Row<'o, O> {
     /// empty (a move field of a game whose fields hold none:
     /// [`PlyRows::plain`]; a constant): as it is, with no error to give
     /// (a call to [`Row::text`] cost as much as the writing).
-    #[inline]
+    #[inline(always)]
     fn word(&mut self, v: &str) {
         self.out.word(self.table, self.column, v);
         self.column += 1;
@@ -745,7 +749,7 @@ impl<'o, O: Out> Row<'o, O> {
 
     /// Writes a move field: as a [`Row::word`] where the game's fields
     /// are `plain` and it is not empty, else as [`Row::text`].
-    #[inline]
+    #[inline(always)]
     fn move_field(&mut self, v: Option<&str>, plain: bool) -> Result<(), Problem> {
         match v {
             Some(v) if plain && !v.is_empty() => {
@@ -777,29 +781,27 @@ impl<'o, O: Out> Row<'o, O> {
             let held = |k: &Option<(Move, Encoding, String)>| {
                 matches!(k, Some((m, enc, _)) if *enc == O::ENC && m == mv)
             };
-            // Where the pair's other slot holds it, it goes first.
-            let hit = held(&kept[slot]) || {
-                let second = held(&kept[slot + 1]);
-                if second {
-                    kept.swap(slot, slot + 1);
+            let set = slot..slot + IR_WAYS;
+            match kept[set.clone()].iter().position(held) {
+                // Where the set holds it, it goes first.
+                Some(0) => {}
+                Some(i) => kept[slot..=slot + i].rotate_right(1),
+                None => {
+                    // The value used longest ago goes, its text's room
+                    // used again for this one, first.
+                    kept[set].rotate_right(1);
+                    let mut text = match kept[slot].take() {
+                        Some((_, _, mut text)) => {
+                            text.clear();
+                            text
+                        }
+                        None => String::new(),
+                    };
+                    json_text::<O, _>(self.table, self.column, mv, |json, quote| {
+                        O::encode_json(json, quote, &mut text)
+                    })?;
+                    kept[slot] = Some((mv.clone(), O::ENC, text));
                 }
-                second
-            };
-            if !hit {
-                // The value used before goes second, in place of the
-                // pair's older one (whose text's room is used again).
-                kept.swap(slot, slot + 1);
-                let mut text = match kept[slot].take() {
-                    Some((_, _, mut text)) => {
-                        text.clear();
-                        text
-                    }
-                    None => String::new(),
-                };
-                json_text::<O, _>(self.table, self.column, mv, |json, quote| {
-                    O::encode_json(json, quote, &mut text)
-                })?;
-                kept[slot] = Some((mv.clone(), O::ENC, text));
             }
             if let Some((_, _, text)) = &kept[slot] {
                 self.out.encoded(self.table, self.column, text);

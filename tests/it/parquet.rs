@@ -162,3 +162,57 @@ fn a_nul_character_fails_its_game_with_the_table_and_column() {
         );
     }
 }
+
+/// The games and tags tables' text columns carry their least and greatest
+/// value and their NULLs as statistics (by which a query prunes row
+/// groups), those of the values read back; their JSON columns and the
+/// moves table's text carry no least nor greatest value.
+#[test]
+fn the_games_and_tags_text_has_the_statistics_of_its_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, p) = both(tmp.path(), "pgn", GAMES.as_bytes());
+    let json = ["variant", "setup", "preamble", "comments_end", "ir"];
+    for table in TABLES {
+        let reader = open(&p.join(format!("{table}.parquet")));
+        let rows: Vec<_> = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let names = columns(&reader);
+        let meta = reader.metadata();
+        assert_eq!(meta.num_row_groups(), 1, "{table}");
+        let mut checked = 0;
+        for (c, chunk) in meta.row_group(0).columns().iter().enumerate() {
+            let values: Vec<Option<&[u8]>> = rows
+                .iter()
+                .filter_map(|r| match r.get_column_iter().nth(c).unwrap().1 {
+                    Field::Str(s) => Some(Some(s.as_bytes())),
+                    Field::Null => Some(None),
+                    _ => None,
+                })
+                .collect();
+            if values.len() != rows.len() {
+                continue; // not text
+            }
+            let stats = chunk.statistics();
+            let min_max = stats.and_then(|s| s.min_bytes_opt().zip(s.max_bytes_opt()));
+            if table == "moves" || json.contains(&names[c].as_str()) {
+                assert_eq!(min_max, None, "{table}.{}", names[c]);
+                continue;
+            }
+            let some: Vec<&[u8]> = values.iter().flatten().copied().collect();
+            let want = some.iter().min().copied().zip(some.iter().max().copied());
+            assert_eq!(min_max, want, "{table}.{}", names[c]);
+            let nulls = (values.len() - some.len()) as u64;
+            assert_eq!(
+                stats.unwrap().null_count_opt(),
+                Some(nulls),
+                "{table}.{}",
+                names[c]
+            );
+            checked += 1;
+        }
+        assert!(checked > 0 || table == "moves", "{table}");
+    }
+}

@@ -71,6 +71,11 @@ pub(super) fn rle_hybrid<T: Copy + PartialEq + Into<i64>>(
     let bytes = width.div_ceil(8) as usize;
     let (mut literal, mut i) = (0, 0);
     while i < values.len() {
+        // A value unlike the next is a run of one, which is bit-packed:
+        // passed over without counting a run.
+        while i + 1 < values.len() && values[i] != values[i + 1] {
+            i += 1;
+        }
         let v = values[i];
         let run = values[i..].iter().take_while(|&&x| x == v).count();
         // The values bit-packed before a run are whole groups: the run's

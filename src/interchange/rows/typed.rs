@@ -103,6 +103,43 @@ impl<'t> Typed<'t> {
         Ok(())
     }
 
+    /// The next `n` codes into `out` (emptied first): at once where each
+    /// is one byte (a text of under 63 bytes, NULL, a flag, a number
+    /// between -31 and 31), else a code at a time.
+    #[inline]
+    pub(crate) fn codes_into(&mut self, n: usize, out: &mut Vec<u64>) -> io::Result<()> {
+        out.clear();
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        if let Some(head) = rest.get(..n) {
+            // (An OR of the bytes, which the compiler does many at a time.)
+            if head.iter().fold(0, |a, &b| a | b) < 0x40 {
+                out.extend(head.iter().map(|&b| u64::from(b)));
+                self.at += n;
+                return Ok(());
+            }
+        }
+        out.reserve(n);
+        let mut at = 0;
+        for _ in 0..n {
+            let (mut v, mut shift) = (0u64, 0);
+            loop {
+                let b = *rest.get(at).ok_or_else(|| bug("a column cut short"))?;
+                at += 1;
+                if b >= 0x80 || shift > 60 {
+                    return Err(bug("a code of no number"));
+                }
+                v |= u64::from(b & 0x3f) << shift;
+                if b & 0x40 == 0 {
+                    break;
+                }
+                shift += 6;
+            }
+            out.push(v);
+        }
+        self.at += at;
+        Ok(())
+    }
+
     /// The next `len` bytes of text values.
     #[inline]
     pub(crate) fn text(&mut self, len: usize) -> io::Result<&'t str> {

@@ -1,0 +1,310 @@
+//! The dictionaries of the parquet columns kifu writes
+//! ([`super::TextChunks`]): each column chunk's distinct values and each
+//! row's index, built as the games come.
+
+use std::io;
+
+/// A hasher of the dictionaries' keys (FxHash's step, eight bytes at a
+/// time): the values are short, and a row group's own.
+#[derive(Default)]
+struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+        }
+        let mut tail = [0u8; 8];
+        tail[..words.remainder().len()].copy_from_slice(words.remainder());
+        self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The distinct values of a dictionary column's chunk, each with its
+/// index, built as the values come (a game's column at a time,
+/// [`super::Filling::read`]), and each value's index in row order: no value is
+/// kept but the distinct ones. A value of at most 16 bytes (a square, a
+/// move, a piece, a `game_id`) is found as one number in a table of its
+/// own ([`short_key`]: no bytes hashed nor slices compared), a longer one
+/// (a move's `ir` JSON) by its hash and bytes.
+#[derive(Default)]
+pub(super) struct Dict {
+    /// The distinct values, one after another, in the order they came.
+    pub(super) data: Vec<u8>,
+    /// Where each distinct value ends in `data` (it starts where the one
+    /// before ends).
+    pub(super) ends: Vec<u32>,
+    /// The short values' keys and indices, open addressing (a key of 0:
+    /// none), at most half full.
+    short: Vec<(u128, u32)>,
+    /// The empty string's index (its key is 0).
+    empty: Option<u32>,
+    /// The long values' hashes and indices, open addressing ([`NONE`]: an
+    /// empty slot), at most half full.
+    long: Vec<(u64, u32)>,
+    /// How many long values `long` holds.
+    longs: usize,
+    /// The dictionary's size, `PLAIN`: each value and its length.
+    pub(super) bytes: usize,
+    /// The longest value's length.
+    pub(super) longest: usize,
+    /// Each value's index, in row order (NULLs have none).
+    pub(super) indices: Vec<u32>,
+    /// The last value looked up: its short key and index (a value as the
+    /// row's before is not looked up again).
+    last: Option<(u128, u32)>,
+}
+
+/// An empty slot of [`Dict::long`].
+const NONE: u32 = u32::MAX;
+
+/// A value of at most 16 bytes as one number: its bytes, zeros after them
+/// (two values' numbers are equal only where the values are: no text of
+/// the tables holds a NUL, [`crate::interchange::rows::CANNOT_HOLD`]); 0 for the empty string;
+/// `None` for a longer value. Read as two overlapping words, not a byte at
+/// a time.
+#[inline]
+pub(super) fn short_key(v: &[u8]) -> Option<u128> {
+    let n = v.len();
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&v[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let (low, high) = match n {
+        17.. => return None,
+        // The last word holds bytes 8..n in its top 8 * (n - 8) bits.
+        8..=16 => (
+            word(0),
+            word(n - 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0),
+        ),
+        _ => {
+            let mut low = 0u64;
+            for (i, &b) in v.iter().enumerate() {
+                low |= u64::from(b) << (8 * i);
+            }
+            (low, 0)
+        }
+    };
+    Some(u128::from(low) | (u128::from(high) << 64))
+}
+
+/// [`short_key`] of `text[start..end]`: a value of at most 8 bytes with
+/// 8 bytes of `text` from its start read as one word, its bytes past the
+/// value masked off.
+#[inline]
+pub(super) fn short_key_in(text: &[u8], start: usize, end: usize) -> Option<u128> {
+    let n = end - start;
+    match text.get(start..start + 8) {
+        Some(word) if n <= 8 => {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(word);
+            let word = u64::from_le_bytes(w);
+            let mask = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
+            Some(u128::from(word & mask))
+        }
+        _ => short_key(&text[start..end]),
+    }
+}
+
+impl Dict {
+    /// The slot of a short key in a table of `len` slots (a power of two).
+    fn slot(key: u128, len: usize) -> usize {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let h = ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(K)).wrapping_mul(K);
+        (h >> 32) as usize & (len - 1)
+    }
+
+    /// The `i`th distinct value.
+    #[inline]
+    pub(super) fn value(&self, i: u32) -> &[u8] {
+        let i = i as usize;
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1] as usize,
+        };
+        &self.data[start..self.ends[i] as usize]
+    }
+
+    /// The length of the `i`th distinct value.
+    #[inline]
+    pub(super) fn len_of(&self, i: u32) -> usize {
+        let i = i as usize;
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1],
+        };
+        (self.ends[i] - start) as usize
+    }
+
+    /// Whether `more` bytes of values can be added: the values' ends are
+    /// kept as `u32`s (a row group's are written at 8 MiB).
+    fn room(&self, more: usize) -> io::Result<()> {
+        match u32::try_from(self.data.len().saturating_add(more)) {
+            Ok(_) => Ok(()),
+            Err(_) => Err(io::Error::other("a row group's dictionary past 4 GiB")),
+        }
+    }
+
+    /// Adds a game's values of the column to the rows: `codes` their
+    /// codes (0 NULL, else the length of the value and 1), `text` the
+    /// values one after another; each value's index, the value added
+    /// where it is new.
+    pub(super) fn push_all(&mut self, text: &[u8], codes: &[u64]) -> io::Result<()> {
+        self.room(text.len())?;
+        // The value before, whose index a value like it takes without a
+        // look-up (a game's `side`, `piece`).
+        let mut last = self.last;
+        let mut at = 0;
+        for &c in codes.iter().filter(|&&c| c != 0) {
+            let end = at + (c - 1) as usize;
+            let index = match short_key_in(text, at, end) {
+                Some(key) => match last {
+                    Some((k, index)) if k == key => index,
+                    _ => {
+                        let index = self.short_index(&text[at..end], key);
+                        last = Some((key, index));
+                        index
+                    }
+                },
+                None => self.long_index(&text[at..end]),
+            };
+            self.indices.push(index);
+            at = end;
+        }
+        self.last = last;
+        Ok(())
+    }
+
+    /// Adds `n` rows of the value `v` (a key of a game's rows).
+    pub(super) fn push_n(&mut self, v: &[u8], n: usize) -> io::Result<()> {
+        self.room(v.len())?;
+        let index = match short_key(v) {
+            Some(key) => self.short_index(v, key),
+            None => self.long_index(v),
+        };
+        self.indices.extend(std::iter::repeat_n(index, n));
+        Ok(())
+    }
+
+    /// The index of the short `value`, whose [`short_key`] is `key` (its
+    /// room checked: [`Dict::room`]).
+    #[inline(always)]
+    fn short_index(&mut self, value: &[u8], key: u128) -> u32 {
+        if key == 0 {
+            return match self.empty {
+                Some(index) => index,
+                None => {
+                    let index = self.add(value);
+                    self.empty = Some(index);
+                    index
+                }
+            };
+        }
+        if self.short.len() < 2 * (self.ends.len() + 1) {
+            self.grow_short();
+        }
+        let mut at = Self::slot(key, self.short.len());
+        loop {
+            match self.short[at] {
+                (0, _) => {
+                    let index = self.add(value);
+                    self.short[at] = (key, index);
+                    return index;
+                }
+                (k, index) if k == key => return index,
+                _ => at = (at + 1) & (self.short.len() - 1),
+            }
+        }
+    }
+
+    /// The index of the long `value` (more than 16 bytes; its room
+    /// checked: [`Dict::room`]).
+    fn long_index(&mut self, value: &[u8]) -> u32 {
+        use std::hash::Hasher;
+        let mut fx = Fx::default();
+        fx.write(value);
+        let hash = fx.finish();
+        if self.long.len() < 2 * (self.longs + 1) {
+            self.grow_long();
+        }
+        let mask = self.long.len() - 1;
+        let mut at = (hash >> 32) as usize & mask;
+        loop {
+            match self.long[at] {
+                (_, NONE) => {
+                    let index = self.add(value);
+                    self.long[at] = (hash, index);
+                    self.longs += 1;
+                    return index;
+                }
+                (h, index) if h == hash && self.value(index) == value => return index,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// Adds a new value (its room checked: [`Dict::room`]): its index.
+    #[inline(never)]
+    fn add(&mut self, value: &[u8]) -> u32 {
+        self.data.extend_from_slice(value);
+        self.ends.push(self.data.len() as u32);
+        self.bytes += 4 + value.len();
+        self.longest = self.longest.max(value.len());
+        (self.ends.len() - 1) as u32
+    }
+
+    /// Doubles the short values' table.
+    #[cold]
+    fn grow_short(&mut self) {
+        let len = (self.short.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.short, vec![(0, 0); len]);
+        for (key, index) in old.into_iter().filter(|e| e.0 != 0) {
+            let mut at = Self::slot(key, len);
+            while self.short[at].0 != 0 {
+                at = (at + 1) & (len - 1);
+            }
+            self.short[at] = (key, index);
+        }
+    }
+
+    /// Doubles the long values' table.
+    #[cold]
+    fn grow_long(&mut self) {
+        let len = (self.long.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.long, vec![(0, NONE); len]);
+        for (hash, index) in old.into_iter().filter(|e| e.1 != NONE) {
+            let mut at = (hash >> 32) as usize & (len - 1);
+            while self.long[at].1 != NONE {
+                at = (at + 1) & (len - 1);
+            }
+            self.long[at] = (hash, index);
+        }
+    }
+
+    /// Empties it for the next row group (its room kept).
+    pub(super) fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+        self.short.fill((0, 0));
+        self.empty = None;
+        self.long.fill((0, NONE));
+        self.longs = 0;
+        self.bytes = 0;
+        self.longest = 0;
+        self.indices.clear();
+        self.last = None;
+    }
+}
