@@ -1005,6 +1005,22 @@ mod tests {
         ("comments_after", Kind::Json, false),
     ];
 
+    /// Each row group's statistics of each column, as a file read back
+    /// holds them.
+    fn statistics(reader: &SerializedFileReader<std::fs::File>) -> Vec<Vec<Option<Statistics>>> {
+        reader
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| {
+                g.columns()
+                    .iter()
+                    .map(|c| c.statistics().cloned())
+                    .collect()
+            })
+            .collect()
+    }
+
     type Row = (String, Option<String>, Option<String>);
     type Rows = Vec<Row>;
 
@@ -1073,17 +1089,7 @@ mod tests {
                 (f[0].clone().unwrap(), f[1].clone(), f[2].clone())
             })
             .collect();
-        let stats = reader
-            .metadata()
-            .row_groups()
-            .iter()
-            .map(|g| {
-                g.columns()
-                    .iter()
-                    .map(|c| c.statistics().cloned())
-                    .collect()
-            })
-            .collect();
+        let stats = statistics(&reader);
         (back, encodings, stats)
     }
 
@@ -1244,17 +1250,7 @@ mod tests {
         }
         table.finish().unwrap().commit().unwrap();
         let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
-        let stats = reader
-            .metadata()
-            .row_groups()
-            .iter()
-            .map(|g| {
-                g.columns()
-                    .iter()
-                    .map(|c| c.statistics().cloned())
-                    .collect()
-            })
-            .collect();
+        let stats = statistics(&reader);
         let back = reader
             .get_row_iter(None)
             .unwrap()
