@@ -69,6 +69,20 @@ fn convert_folder(dir: &std::path::Path, records: usize) -> String {
     stderr(&out)
 }
 
+/// Writes a site record of one game of a type into `dir`, named as the
+/// site names its files (`game-KEY-1-1.json`): the file's path.
+fn write_game(dir: &std::path::Path, name: &str, key: u32, moves: &[String]) -> std::path::PathBuf {
+    let file = dir.join(format!("game-{key}-1-1.json"));
+    fs::write(&file, record(name, key, moves)).unwrap();
+    file
+}
+
+/// The tafl kifu wrote of the site's file named `f` (under
+/// [`convert_folder`]'s `out/`).
+fn written_tafl(dir: &std::path::Path, f: &str) -> String {
+    fs::read_to_string(dir.join("out").join(f.replace(".json", ".tafl"))).unwrap()
+}
+
 /// The first move of `side` (in board order) that the rules allow and that
 /// captures nothing, ends nothing and is one leg.
 fn quiet_move(pos: &Position<'_>, rules: &Rules, side: Side) -> Option<Step> {
@@ -250,8 +264,7 @@ fn a_capture_the_rules_do_not_make_is_a_warning_for_every_type() {
             format!("{}-{}x{victim}", mv.from, mv.to),
             format!("{}-{}", reply.from, reply.to),
         ];
-        let file = dir.path().join(format!("game-{key}-1-1.json"));
-        fs::write(&file, record(name, key, &moves)).unwrap();
+        let file = write_game(dir.path(), name, key, &moves);
         made.push((file, name, key, moves));
     }
     assert!(made.len() >= 150, "{}", made.len());
@@ -275,8 +288,7 @@ fn a_capture_the_rules_do_not_make_is_a_warning_for_every_type() {
                 .any(|l| l.contains(&f) && l.contains("rules-refused")),
             "{name}: {err}"
         );
-        let tafl =
-            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let tafl = written_tafl(dir.path(), &f);
         let written = format!("1. {}x{}", mv.to_uppercase(), victim.to_uppercase());
         assert!(tafl.contains(&written), "{name}: {written} in {tafl}");
     }
@@ -479,8 +491,7 @@ fn a_run_of_moves_written_twice_in_a_row_is_read_once_for_every_type() {
             !said.iter().any(|l| l.contains("rules-refused")),
             "{name}: {said:?}"
         );
-        let tafl =
-            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let tafl = written_tafl(dir.path(), &f);
         let up: Vec<String> = moves.iter().map(|m| m.to_uppercase()).collect();
         let once = format!("1. {} {} 2. {} {} *", up[0], up[1], up[2], up[3]);
         // The moves once, the win and suicide marks the rules judge aside.
@@ -879,8 +890,7 @@ fn moves_taken_back_are_left_out_for_every_type() {
         if !ok {
             continue;
         }
-        let file = dir.path().join(format!("game-{key}-1-1.json"));
-        fs::write(&file, record(name, key, &written)).unwrap();
+        let file = write_game(dir.path(), name, key, &written);
         made.push((file, name, written, kept));
     }
     assert!(made.len() >= 120, "{}", made.len());
@@ -897,8 +907,7 @@ fn moves_taken_back_are_left_out_for_every_type() {
             !said.iter().any(|l| l.contains("rules-refused")),
             "{name}: {said:?}"
         );
-        let tafl =
-            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let tafl = written_tafl(dir.path(), &f);
         let unmarked = tafl.replace("--", "").replace("++", "");
         let up: Vec<String> = kept.iter().map(|m| m.to_uppercase()).collect();
         let line: Vec<String> = up
@@ -1051,8 +1060,7 @@ fn a_record_of_another_start_position_of_its_type_replays_from_it() {
             layout.dim != layouts[0].dim,
             "{w}"
         );
-        let tafl =
-            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let tafl = written_tafl(dir.path(), &f);
         assert!(
             tafl.contains(&format!("[Rules \"{}\"]", layout.text())),
             "{name}: {tafl}"
@@ -1085,8 +1093,7 @@ fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_typ
         let from = moves[j].split('-').next().unwrap().to_string();
         let mv = moves[j - 1].clone();
         moves[j - 1] = format!("{mv}x{from}");
-        let file = dir.path().join(format!("game-{key}-1-1.json"));
-        fs::write(&file, record(name, key, &moves)).unwrap();
+        let file = write_game(dir.path(), name, key, &moves);
         made.push((file, name, mv, from));
     }
     assert!(made.len() >= 150, "{}", made.len());
@@ -1106,8 +1113,7 @@ fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_typ
                 .any(|l| l.contains("warning[capture-unruled]") && l.contains(&note)),
             "{name}: {note} in {said:?}"
         );
-        let tafl =
-            fs::read_to_string(dir.path().join("out").join(f.replace(".json", ".tafl"))).unwrap();
+        let tafl = written_tafl(dir.path(), &f);
         let up = mv.to_uppercase();
         assert!(tafl.contains(&up), "{name}: {up} in {tafl}");
         assert!(
