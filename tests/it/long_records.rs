@@ -27,8 +27,10 @@ const GROWTH: f64 = 2.5;
 
 /// A game of `family` of `plies` plies (about), in the family's own
 /// notation: pieces that go back and forth, with a comment after each
-/// move and a variation every few.
-fn long_game(family: Family, plies: usize) -> String {
+/// move and a variation every few. None for a family added since that has
+/// no long game here yet (`adding_a_family`'s toy): its formats are not
+/// checked until one is written.
+fn long_game(family: Family, plies: usize) -> Option<String> {
     let mut text = String::new();
     let moves = plies / 2;
     match family {
@@ -108,9 +110,11 @@ fn long_game(family: Family, plies: usize) -> String {
                 }
             }
         }
+        #[allow(unreachable_patterns)]
+        _ => return None,
     }
     text.push_str("*\n");
-    text
+    Some(text)
 }
 
 /// A long game of `family` as the read-only format `f` holds it, for a
@@ -143,7 +147,7 @@ fn long_record(f: &'static Format, family: Family, plies: usize) -> Option<Vec<u
         return long_unwritten(f, family, plies).map(String::into_bytes);
     }
     let own = by_name(family.canonical_notation()).expect("the family's notation");
-    let text = long_game(family, plies);
+    let text = long_game(family, plies)?;
     if std::ptr::eq(own, f) {
         return Some(text.into_bytes());
     }
@@ -232,14 +236,18 @@ fn cases(f: &'static Format) -> Vec<(String, Vec<u8>, Vec<u8>)> {
 #[test]
 fn doubling_a_record_at_most_doubles_the_work_of_placing_its_problems() {
     let readers: Vec<&'static Format> = FORMATS.iter().filter(|f| f.read.is_some()).collect();
+    let checked = std::sync::atomic::AtomicUsize::new(0);
     let failures: Vec<String> = std::thread::scope(|s| {
         let handles: Vec<_> = readers
             .iter()
             .map(|&f| {
+                let checked = &checked;
                 s.spawn(move || {
                     let mut failed = Vec::new();
                     let mut read = 0;
-                    for (what, short, long) in cases(f) {
+                    let cases = cases(f);
+                    let made = !cases.is_empty();
+                    for (what, short, long) in cases {
                         let (w1, g1) = placing_work(f, &short);
                         let (w2, g2) = placing_work(f, &long);
                         if g1 == 0 || g2 == 0 {
@@ -268,7 +276,12 @@ fn doubling_a_record_at_most_doubles_the_work_of_placing_its_problems() {
                             ));
                         }
                     }
-                    assert!(read > 0, "{}: no long record of it converted", f.name);
+                    assert!(
+                        read > 0 || !made,
+                        "{}: no long record of it converted",
+                        f.name
+                    );
+                    checked.fetch_add(usize::from(read > 0), std::sync::atomic::Ordering::Relaxed);
                     failed
                 })
             })
@@ -279,4 +292,11 @@ fn doubling_a_record_at_most_doubles_the_work_of_placing_its_problems() {
             .collect()
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every format of the five families' own notations and the
+    // interchange ones at least.
+    let checked = checked.into_inner();
+    assert!(
+        checked >= 10,
+        "only {checked} formats had a long record read"
+    );
 }
