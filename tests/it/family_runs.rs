@@ -232,23 +232,6 @@ fn the_bundled_coerceo_corpus_is_written_the_same_streamed_as_whole() {
     bundled_corpus_is_written_the_same_streamed_as_whole("coerceo", "coerceo", ".coerceo");
 }
 
-/// Bytes for [`crate::check::coerceo_game`], from a seed.
-fn coerceo_bytes(seed: u32, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12_345);
-    (0..len)
-        .map(|i| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            if i == 0 {
-                seed as u8
-            } else {
-                (x >> 8) as u8
-            }
-        })
-        .collect()
-}
-
 /// Legal games with exchanges, removals and variations, on both boards
 /// and with either exchange, bare and in full (`KIFU_COERCEO_GAMES` of
 /// them, 24 by default): read a run at a time (cut
@@ -263,7 +246,7 @@ fn legal_coerceo_games_are_written_the_same_streamed_as_whole() {
     let games = std::env::var("KIFU_COERCEO_GAMES").map_or(24, |n| n.parse().unwrap());
     for seed in 0..games {
         let (bare, full, [_, _, removals, exchanges]) =
-            crate::check::coerceo_game(&coerceo_bytes(seed, 400), true);
+            crate::check::coerceo_game(&crate::otn_tenjiku_runs::bytes(seed, 400), true);
         rare += removals + exchanges;
         for text in [&bare, &full] {
             let (streamed, all) = streamed_records("coerceo", text.as_bytes(), false);
@@ -287,7 +270,8 @@ fn legal_coerceo_games_are_written_the_same_streamed_as_whole() {
 fn the_command_line_streams_coerceo_records() {
     let mut text = String::new();
     for seed in 100..106 {
-        let (bare, full, _) = crate::check::coerceo_game(&coerceo_bytes(seed, 300), true);
+        let (bare, full, _) =
+            crate::check::coerceo_game(&crate::otn_tenjiku_runs::bytes(seed, 300), true);
         text.push_str(&bare);
         text.push('\n');
         text.push_str(&full);

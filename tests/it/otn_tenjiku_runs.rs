@@ -20,8 +20,9 @@ use crate::streaming::assert_same_both_ways;
 /// The outputs of any family a record streams to.
 const INTERCHANGE: [&str; 6] = ["json", "jsonl", "xml", "csv", "svg", "html"];
 
-/// Bytes from a seed (xorshift), the first the seed's own.
-fn bytes(seed: u32, len: usize) -> Vec<u8> {
+/// Bytes from a seed (xorshift), the first the seed's own (the generated
+/// games of this file and family_runs.rs's coerceo games).
+pub(crate) fn bytes(seed: u32, len: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(12_345);
     (0..len)
         .map(|i| {
