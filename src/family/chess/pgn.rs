@@ -535,9 +535,6 @@ fn stream(
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
-    if opts.grammar_only {
-        return Ok(None);
-    }
     let mut pgn = reader(text, opts, 0);
     let read = container::stream_record(text, opts, LEXING, &mut pgn, each);
     pgn.done();

@@ -415,9 +415,6 @@ fn stream(
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
-    if opts.grammar_only {
-        return Ok(None);
-    }
     let Some((_, mut movetext)) = container::fast::lex_tags(text, LEXING, &DIALECT) else {
         return Ok(None);
     };

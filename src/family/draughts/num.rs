@@ -638,7 +638,7 @@ fn stream(
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
-    if opts.grammar_only || draughts::lift_setups(text).is_some() {
+    if draughts::lift_setups(text).is_some() {
         return Ok(None);
     }
     let mut reader = num(text, opts);

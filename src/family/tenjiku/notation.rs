@@ -592,9 +592,6 @@ fn stream(
     opts: &ReadOptions,
     each: &mut dyn FnMut(crate::codec::Piece<'_>) -> Result<(), Problem>,
 ) -> Result<Option<Parsed>, Problem> {
-    if opts.grammar_only {
-        return Ok(None);
-    }
     let lines = std::cell::RefCell::new(container::kept::OpenLines::new(None));
     let replaying = Replaying {
         lines: &lines,
