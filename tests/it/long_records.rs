@@ -300,3 +300,60 @@ fn doubling_a_record_at_most_doubles_the_work_of_placing_its_problems() {
         "only {checked} formats had a long record read"
     );
 }
+
+/// A record whose header is `fields` fields long, each of which the reader
+/// mends and warns of, in format `name`: tag lines that lost their `[` in
+/// pgn and draughts-num, `DATE` fields not written DD.MM.YYYY in the
+/// scoresheet.
+fn long_warned_header(name: &str, fields: usize) -> Vec<u8> {
+    let mut text = String::new();
+    match name {
+        "sllavcco" => {
+            text.push_str("WHITE\tA\nBLACK\tB\n");
+            for i in 0..fields {
+                text.push_str(&format!("DATE\tday {i}\n"));
+            }
+            text.push_str("SCORE\t*\n\nNUMBER OF THE MOVE\ta\tb\tc\td\te\tf\tg\th\n");
+            text.push_str("01\t\t\t\t\t4\t\t\t\n\t\t\t\t\t5\t\t\t\n");
+        }
+        _ => {
+            text.push_str("[Event \"x\"]\n");
+            if name == "draughts-num" {
+                text.push_str("[GameType \"20\"]\n");
+            }
+            for i in 0..fields {
+                text.push_str(&format!("Annotator \"a{i}\"]\n"));
+            }
+            text.push_str("[Result \"*\"]\n\n");
+            text.push_str(if name == "pgn" {
+                "1. e4 e5 *\n"
+            } else {
+                "1. 32-28 19-23 *\n"
+            });
+        }
+    }
+    text.into_bytes()
+}
+
+/// The header is a record's too: a warning per field placed from the
+/// record's start would make a long header quadratic (the scoresheet's
+/// header did so until it asked the record's `Lines`).
+#[test]
+fn a_long_header_of_mended_fields_is_placed_in_linear_work() {
+    for name in ["pgn", "draughts-num", "sllavcco"] {
+        let f = by_name(name).expect("a registered format");
+        let short = long_warned_header(name, 2_000);
+        let long = long_warned_header(name, 4_000);
+        let (w1, g1) = placing_work(f, &short);
+        let (w2, g2) = placing_work(f, &long);
+        assert!(g1 > 0 && g2 > 0, "{name}: the long header's game converts");
+        assert!(w1 > 0, "{name}: the mended fields are placed");
+        let growth = w2 as f64 / w1 as f64;
+        assert!(
+            growth <= GROWTH,
+            "{name}: {w1} bytes read to place problems in {} bytes, {w2} in {} ({growth:.1}x)",
+            short.len(),
+            long.len()
+        );
+    }
+}

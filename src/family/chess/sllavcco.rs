@@ -514,9 +514,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let mut warnings = Vec::new();
     let mut header = Header::default();
     let mut lines = Vec::new();
+    // The header's places: each field may warn, and counting lines from the
+    // record's start for each would be quadratic in the header.
+    let places = crate::codec::Lines::new(text);
     for pair in record.into_inner() {
         match pair.as_rule() {
-            Rule::sl_header => header.read(text, pair, pieces, &mut warnings)?,
+            Rule::sl_header => header.read(&places, pair, pieces, &mut warnings)?,
             Rule::sl_grid => {
                 let mut side = Side::White;
                 for line in pair.into_inner() {
@@ -531,7 +534,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     }
     header.settle_arrangement(text, &mut warnings)?;
     let Header { tags, at, .. } = header;
-    let place = |name: &str| find_tag(&tags, name).map_or((1, 1), |i| line_col(text, at[i]));
+    let place = |name: &str| find_tag(&tags, name).map_or((1, 1), |i| places.at(at[i]));
     let (board, fen, start, repaired) =
         rules::start(&tags).map_err(|(p, name)| p.placed(place(name)))?;
     if let Some(r) = repaired {
@@ -581,7 +584,7 @@ impl Header {
 
     fn read(
         &mut self,
-        text: &str,
+        places: &crate::codec::Lines<'_>,
         pair: Pair<'_, Rule>,
         pieces: Pieces,
         warnings: &mut Vec<Problem>,
@@ -591,7 +594,7 @@ impl Header {
                 continue;
             }
             let pos = field.as_span().start();
-            let at = || line_col(text, pos);
+            let at = || places.at(pos);
             let (mut name, mut value) = ("", "");
             for part in field.into_inner() {
                 match part.as_rule() {
