@@ -140,6 +140,27 @@ impl<'t> Typed<'t> {
         Ok(())
     }
 
+    /// The next `n` codes at once where each is one byte (a text of under
+    /// 63 bytes, NULL, a flag, a number between -31 and 31): their bytes,
+    /// each the code; `None`, nothing read, where one is not.
+    #[inline]
+    pub(crate) fn byte_codes(&mut self, n: usize) -> Option<&'t [u8]> {
+        let head = self.bytes.get(self.at..)?.get(..n)?;
+        // (An OR of the bytes, which the compiler does many at a time.)
+        if head.iter().fold(0, |a, &b| a | b) >= 0x40 {
+            return None;
+        }
+        self.at += n;
+        Some(head)
+    }
+
+    /// The text from here to the end: the next text values, and what
+    /// follows them.
+    #[inline]
+    pub(crate) fn rest(&self) -> &'t [u8] {
+        self.bytes.get(self.at..).unwrap_or_default()
+    }
+
     /// The next `len` bytes of text values.
     #[inline]
     pub(crate) fn text(&mut self, len: usize) -> io::Result<&'t str> {
