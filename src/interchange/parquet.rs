@@ -325,7 +325,7 @@ impl Filling {
         } = self;
         // 0 is NULL: a definition level of 0, or an error where the
         // column has none.
-        let nulls = codes.iter().filter(|&&c| c.wide() == 0).count();
+        let nulls = C::zeros(codes);
         let n = codes.len();
         let mut bad = match levels {
             Some(l) => {

@@ -92,6 +92,8 @@ pub(super) trait Code: Copy {
     fn wide(self) -> u64;
     /// The codes added up; `None` past counting.
     fn sum(codes: &[Self]) -> Option<usize>;
+    /// How many codes are 0 (NULL).
+    fn zeros(codes: &[Self]) -> usize;
 }
 
 impl Code for u8 {
@@ -105,6 +107,12 @@ impl Code for u8 {
         // (Bytes added up as words, many at a time: no overflow.)
         Some(codes.iter().map(|&c| usize::from(c)).sum())
     }
+
+    #[inline(always)]
+    fn zeros(codes: &[u8]) -> usize {
+        // (Bytes compared many at a time, in a loop of bytes alone.)
+        codes.iter().filter(|&&c| c == 0).count()
+    }
 }
 
 impl Code for u64 {
@@ -117,6 +125,10 @@ impl Code for u64 {
         codes
             .iter()
             .try_fold(0usize, |t, &c| t.checked_add(usize::try_from(c).ok()?))
+    }
+
+    fn zeros(codes: &[u64]) -> usize {
+        codes.iter().filter(|&&c| c == 0).count()
     }
 }
 
