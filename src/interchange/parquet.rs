@@ -49,7 +49,8 @@ pub const FILES: [&str; 3] = ["games.parquet", "tags.parquet", "moves.parquet"];
 /// A table's rows are written as a row group once it holds this many...
 pub const ROW_GROUP_ROWS: usize = 100_000;
 
-/// ... or this many bytes of values.
+/// ... or holds this many bytes (a dictionary column's
+/// indices and distinct values, each other value's bytes and place).
 pub const ROW_GROUP_BYTES: usize = 8 << 20;
 
 /// The moves table, as an index of [`TABLES`].

@@ -562,11 +562,16 @@ impl Columns {
         self.next = 0;
     }
 
+    /// Where the column `column` of `table` is in `columns`.
+    fn place(&self, table: usize, column: usize) -> usize {
+        self.base[table] + column - KEYS[table]
+    }
+
     /// The column `column` of `table`, which is the next: each value of a
     /// row is written in its column's order.
     #[inline(always)]
     fn column(&mut self, table: usize, column: usize) -> &mut ColumnText {
-        debug_assert_eq!(self.next, self.base[table] + column - KEYS[table]);
+        debug_assert_eq!(self.next, self.place(table, column));
         let next = self.next;
         self.next += 1;
         &mut self.columns[next]
@@ -1691,6 +1696,8 @@ mod tests {
     fn typed_value(write: impl FnOnce(&mut Row<'_, Columns>)) -> String {
         let mut cols = Columns::default();
         cols.reset(false);
+        // The row's values before it written.
+        cols.next = cols.place(2, 20);
         let mut row = Row {
             out: &mut cols,
             table: 2,
@@ -1698,7 +1705,7 @@ mod tests {
         };
         write(&mut row);
         assert_eq!(row.column, 21);
-        let c = cols.column(2, 20);
+        let c = &cols.columns[cols.place(2, 20)];
         // Nothing is written where the value fails.
         if !c.codes.is_empty() {
             let mut code = String::new();
