@@ -551,8 +551,8 @@ impl Columns {
     fn reset(&mut self, fen: bool) {
         self.fen = fen;
         self.rows = [0; 3];
-        for t in 0..3 {
-            self.base[t + 1] = self.base[t] + columns(t, fen).len() - KEYS[t];
+        for (t, keys) in KEYS.iter().enumerate() {
+            self.base[t + 1] = self.base[t] + columns(t, fen).len() - keys;
         }
         self.columns.resize_with(self.base[3], ColumnText::default);
         for c in &mut self.columns {
