@@ -525,8 +525,15 @@ pub(crate) struct Columns {
     fen: bool,
     /// Each table's rows.
     rows: [usize; 3],
-    /// Each table's columns after its keys ([`KEYS`]).
-    tables: [Vec<ColumnText>; 3],
+    /// Each table's columns after its keys ([`KEYS`]), the tables one
+    /// after another.
+    columns: Vec<ColumnText>,
+    /// Where each table's columns start in `columns`, and where they end.
+    base: [usize; 4],
+    /// The column of the next value in `columns`: a row's values come in
+    /// the order of its columns (`Row`), so each goes to the next column
+    /// with no table's columns looked up.
+    next: usize,
 }
 
 /// One column of a game's typed rows ([`Columns`]).
@@ -544,36 +551,46 @@ impl Columns {
     fn reset(&mut self, fen: bool) {
         self.fen = fen;
         self.rows = [0; 3];
-        for (t, cols) in self.tables.iter_mut().enumerate() {
-            cols.resize_with(columns(t, fen).len() - KEYS[t], ColumnText::default);
-            for c in cols.iter_mut() {
-                c.codes.clear();
-                c.data.clear();
-            }
+        for (t, keys) in KEYS.iter().enumerate() {
+            self.base[t + 1] = self.base[t] + columns(t, fen).len() - keys;
         }
+        self.columns.resize_with(self.base[3], ColumnText::default);
+        for c in &mut self.columns {
+            c.codes.clear();
+            c.data.clear();
+        }
+        self.next = 0;
     }
 
-    /// The column `column` of `table`.
-    #[inline]
+    /// Where the column `column` of `table` is in `columns`.
+    fn place(&self, table: usize, column: usize) -> usize {
+        self.base[table] + column - KEYS[table]
+    }
+
+    /// The column `column` of `table`, which is the next: each value of a
+    /// row is written in its column's order.
+    #[inline(always)]
     fn column(&mut self, table: usize, column: usize) -> &mut ColumnText {
-        &mut self.tables[table][column - KEYS[table]]
+        debug_assert_eq!(self.next, self.place(table, column));
+        let next = self.next;
+        self.next += 1;
+        &mut self.columns[next]
     }
 
     /// Appends the game's columns to `out`: whether the moves table has
-    /// the `fen` column, then for each table its rows' count, then each column's codes and its text ([`typed::Typed`]
-    /// reads them).
+    /// the `fen` column, then for each table its rows' count, then each
+    /// column's codes and its text ([`typed::Typed`] reads them).
     fn finish(&self, out: &mut String) {
         let size: usize = self
-            .tables
+            .columns
             .iter()
-            .flatten()
             .map(|c| c.codes.len() + c.data.len())
             .sum();
         out.reserve(size + 16);
         typed::code(out, u64::from(self.fen));
-        for (rows, cols) in self.rows.iter().zip(&self.tables) {
+        for (t, rows) in self.rows.iter().enumerate() {
             typed::code(out, *rows as u64);
-            for c in cols {
+            for c in &self.columns[self.base[t]..self.base[t + 1]] {
                 out.push_str(&c.codes);
                 out.push_str(&c.data);
             }
@@ -595,6 +612,7 @@ impl Out for Columns {
     #[inline(always)]
     fn start(&mut self, table: usize) {
         self.rows[table] += 1;
+        self.next = self.base[table];
     }
 
     #[inline(always)]
@@ -812,15 +830,22 @@ impl<'o, O: Out> Row<'o, O> {
     }
 
     /// Writes comments as a JSON array, as the `json` format writes them;
-    /// NULL for none.
+    /// NULL for none (most plies' comments: no call made for them).
+    #[inline(always)]
     fn comments(&mut self, comments: &[Comment]) -> Result<(), Problem> {
         match comments.is_empty() {
             true => {
                 self.null();
                 Ok(())
             }
-            false => self.json(&comments),
+            false => self.some_comments(comments),
         }
+    }
+
+    /// Writes comments (not none) as a JSON array.
+    #[inline(never)]
+    fn some_comments(&mut self, comments: &[Comment]) -> Result<(), Problem> {
+        self.json(&comments)
     }
 
     /// The error of a text of this column that holds a NUL character.
@@ -1671,6 +1696,8 @@ mod tests {
     fn typed_value(write: impl FnOnce(&mut Row<'_, Columns>)) -> String {
         let mut cols = Columns::default();
         cols.reset(false);
+        // The row's values before it written.
+        cols.next = cols.place(2, 20);
         let mut row = Row {
             out: &mut cols,
             table: 2,
@@ -1678,7 +1705,7 @@ mod tests {
         };
         write(&mut row);
         assert_eq!(row.column, 21);
-        let c = cols.column(2, 20);
+        let c = &cols.columns[cols.place(2, 20)];
         // Nothing is written where the value fails.
         if !c.codes.is_empty() {
             let mut code = String::new();

@@ -18,8 +18,13 @@ impl std::hash::Hasher for Fx {
             b.copy_from_slice(w);
             self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
         }
+        // The bytes left: the last eight as one word (a copy of a known
+        // size, not a call).
         let mut tail = [0u8; 8];
-        tail[..words.remainder().len()].copy_from_slice(words.remainder());
+        match bytes.len().checked_sub(8) {
+            Some(at) => tail.copy_from_slice(&bytes[at..]),
+            None => tail[..bytes.len()].copy_from_slice(bytes),
+        }
         self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
     }
 
@@ -35,10 +40,12 @@ impl std::hash::Hasher for Fx {
 /// The distinct values of a dictionary column's chunk, each with its
 /// index, built as the values come (a game's column at a time,
 /// [`super::Filling::read`]), and each value's index in row order: no value is
-/// kept but the distinct ones. A value of at most 16 bytes (a square, a
-/// move, a piece, a `game_id`) is found as one number in a table of its
-/// own ([`short_key`]: no bytes hashed nor slices compared), a longer one
-/// (a move's `ir` JSON) by its hash and bytes.
+/// kept but the distinct ones. A value of at most 8 bytes (a square, a
+/// move, a piece) is found as one word in a table of its own, read where
+/// it lies ([`small_key_in`]) and placed by one multiplication; one of 9
+/// to 16 bytes (a `game_id`) as one number in another ([`short_key`]): no
+/// bytes hashed nor slices compared; a longer one (a move's `ir` JSON) by
+/// its hash and bytes.
 #[derive(Default)]
 pub(super) struct Dict {
     /// The distinct values, one after another, in the order they came.
@@ -46,9 +53,20 @@ pub(super) struct Dict {
     /// Where each distinct value ends in `data` (it starts where the one
     /// before ends).
     pub(super) ends: Vec<u32>,
-    /// The short values' keys and indices, open addressing (a key of 0:
-    /// none), at most half full.
+    /// The values of one to eight bytes (a square, a piece, a move): their
+    /// keys (the value's bytes as one word, [`short_key`]) and indices,
+    /// open addressing (a key of 0: none), at most half full; found by one
+    /// multiplication of the key.
+    small: Vec<(u64, u32)>,
+    /// `64 - log2(small.len())`: the shift that makes a slot of `small`.
+    small_shift: u32,
+    /// How many values `small` holds.
+    smalls: usize,
+    /// The values of nine to sixteen bytes (a `game_id`): their keys and
+    /// indices, open addressing (a key of 0: none), at most half full.
     short: Vec<(u128, u32)>,
+    /// How many values `short` holds.
+    shorts: usize,
     /// The empty string's index (its key is 0).
     empty: Option<u32>,
     /// The long values' hashes and indices, open addressing ([`NONE`]: an
@@ -62,10 +80,69 @@ pub(super) struct Dict {
     pub(super) longest: usize,
     /// Each value's index, in row order (NULLs have none).
     pub(super) indices: Vec<u32>,
-    /// The last value looked up: its short key and index (a value as the
+    /// The last small value looked up: its key and index (a value as the
     /// row's before is not looked up again).
-    last: Option<(u128, u32)>,
+    last: Option<(u64, u32)>,
 }
+
+/// The codes of a game's column ([`Dict::push_all`]): each a byte where
+/// every one is (a text of under 63 bytes, NULL), else each a `u64`.
+pub(super) trait Code: Copy {
+    /// The code as a number.
+    fn wide(self) -> u64;
+    /// The codes added up; `None` past counting.
+    fn sum(codes: &[Self]) -> Option<usize>;
+    /// How many codes are 0 (NULL).
+    fn zeros(codes: &[Self]) -> usize;
+}
+
+impl Code for u8 {
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        u64::from(self)
+    }
+
+    #[inline(always)]
+    fn sum(codes: &[u8]) -> Option<usize> {
+        // (Bytes added up as words, many at a time: no overflow.)
+        Some(codes.iter().map(|&c| usize::from(c)).sum())
+    }
+
+    #[inline(always)]
+    fn zeros(codes: &[u8]) -> usize {
+        // (Bytes compared many at a time, in a loop of bytes alone.)
+        codes.iter().filter(|&&c| c == 0).count()
+    }
+}
+
+impl Code for u64 {
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        self
+    }
+
+    fn sum(codes: &[u64]) -> Option<usize> {
+        codes
+            .iter()
+            .try_fold(0usize, |t, &c| t.checked_add(usize::try_from(c).ok()?))
+    }
+
+    fn zeros(codes: &[u64]) -> usize {
+        codes.iter().filter(|&&c| c == 0).count()
+    }
+}
+
+/// The bytes of a word of which a value of `n` bytes (at most 8) keeps
+/// the first `n`.
+const MASKS: [u64; 9] = {
+    let mut m = [0u64; 9];
+    let mut n = 1;
+    while n < 9 {
+        m[n] = u64::MAX >> (64 - 8 * n);
+        n += 1;
+    }
+    m
+};
 
 /// An empty slot of [`Dict::long`].
 const NONE: u32 = u32::MAX;
@@ -101,21 +178,25 @@ pub(super) fn short_key(v: &[u8]) -> Option<u128> {
     Some(u128::from(low) | (u128::from(high) << 64))
 }
 
-/// [`short_key`] of `text[start..end]`: a value of at most 8 bytes with
-/// 8 bytes of `text` from its start read as one word, its bytes past the
-/// value masked off.
-#[inline]
-pub(super) fn short_key_in(text: &[u8], start: usize, end: usize) -> Option<u128> {
+/// The key of a value of one to eight bytes, `text[start..end]` (the
+/// low word of its [`short_key`]): a word read from its start where 8 bytes
+/// of `text` are there, the bytes past the value masked off.
+#[inline(always)]
+pub(super) fn small_key_in(text: &[u8], start: usize, end: usize) -> u64 {
     let n = end - start;
     match text.get(start..start + 8) {
-        Some(word) if n <= 8 => {
+        Some(word) => {
             let mut w = [0u8; 8];
             w.copy_from_slice(word);
-            let word = u64::from_le_bytes(w);
-            let mask = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
-            Some(u128::from(word & mask))
+            u64::from_le_bytes(w) & MASKS[n]
         }
-        _ => short_key(&text[start..end]),
+        None => {
+            let mut key = 0u64;
+            for (i, &b) in text[start..end].iter().enumerate() {
+                key |= u64::from(b) << (8 * i);
+            }
+            key
+        }
     }
 }
 
@@ -159,27 +240,40 @@ impl Dict {
     }
 
     /// Adds a game's values of the column to the rows: `codes` their
-    /// codes (0 NULL, else the length of the value and 1), `text` the
-    /// values one after another; each value's index, the value added
-    /// where it is new.
-    pub(super) fn push_all(&mut self, text: &[u8], codes: &[u64]) -> io::Result<()> {
-        self.room(text.len())?;
+    /// codes (0 NULL, else the length of the value and 1), their values one
+    /// after another from the start of `text` (which may go on past them:
+    /// a short value's key is read as a word), `len` bytes in all; each
+    /// value's index, the value added where it is new.
+    pub(super) fn push_all<C: Code>(
+        &mut self,
+        text: &[u8],
+        len: usize,
+        codes: &[C],
+    ) -> io::Result<()> {
+        self.room(len)?;
         // The value before, whose index a value like it takes without a
         // look-up (a game's `side`, `piece`).
         let mut last = self.last;
         let mut at = 0;
-        for &c in codes.iter().filter(|&&c| c != 0) {
+        for &c in codes {
+            let c = c.wide();
+            if c == 0 {
+                continue;
+            }
             let end = at + (c - 1) as usize;
-            let index = match short_key_in(text, at, end) {
-                Some(key) => match last {
-                    Some((k, index)) if k == key => index,
-                    _ => {
-                        let index = self.short_index(&text[at..end], key);
-                        last = Some((key, index));
-                        index
+            let index = match end - at {
+                1..=8 => {
+                    let key = small_key_in(text, at, end);
+                    match last {
+                        Some((k, index)) if k == key => index,
+                        _ => {
+                            let index = self.small_index(&text[at..end], key);
+                            last = Some((key, index));
+                            index
+                        }
                     }
-                },
-                None => self.long_index(&text[at..end]),
+                }
+                _ => self.index(&text[at..end]),
             };
             self.indices.push(index);
             at = end;
@@ -191,12 +285,43 @@ impl Dict {
     /// Adds `n` rows of the value `v` (a key of a game's rows).
     pub(super) fn push_n(&mut self, v: &[u8], n: usize) -> io::Result<()> {
         self.room(v.len())?;
-        let index = match short_key(v) {
-            Some(key) => self.short_index(v, key),
-            None => self.long_index(v),
-        };
+        let index = self.index(v);
         self.indices.extend(std::iter::repeat_n(index, n));
         Ok(())
+    }
+
+    /// The index of any value (its room checked: [`Dict::room`]).
+    fn index(&mut self, v: &[u8]) -> u32 {
+        match v.len() {
+            1..=8 => self.small_index(v, small_key_in(v, 0, v.len())),
+            _ => match short_key(v) {
+                Some(key) => self.short_index(v, key),
+                None => self.long_index(v),
+            },
+        }
+    }
+
+    /// The index of the `value` of one to eight bytes whose key is `key`
+    /// ([`small_key_in`]; its room checked: [`Dict::room`]).
+    #[inline(always)]
+    fn small_index(&mut self, value: &[u8], key: u64) -> u32 {
+        if self.small.len() < 2 * (self.smalls + 1) {
+            self.grow_small();
+        }
+        let mask = self.small.len() - 1;
+        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.small_shift) as usize;
+        loop {
+            match self.small[at] {
+                (k, index) if k == key => return index,
+                (0, _) => {
+                    let index = self.add(value);
+                    self.small[at] = (key, index);
+                    self.smalls += 1;
+                    return index;
+                }
+                _ => at = (at + 1) & mask,
+            }
+        }
     }
 
     /// The index of the short `value`, whose [`short_key`] is `key` (its
@@ -213,7 +338,7 @@ impl Dict {
                 }
             };
         }
-        if self.short.len() < 2 * (self.ends.len() + 1) {
+        if self.short.len() < 2 * (self.shorts + 1) {
             self.grow_short();
         }
         let mut at = Self::slot(key, self.short.len());
@@ -222,6 +347,7 @@ impl Dict {
                 (0, _) => {
                     let index = self.add(value);
                     self.short[at] = (key, index);
+                    self.shorts += 1;
                     return index;
                 }
                 (k, index) if k == key => return index,
@@ -266,6 +392,22 @@ impl Dict {
         (self.ends.len() - 1) as u32
     }
 
+    /// Doubles the small values' table.
+    #[cold]
+    fn grow_small(&mut self) {
+        let len = (self.small.len() * 2).max(64);
+        let shift = 64 - len.trailing_zeros();
+        let old = std::mem::replace(&mut self.small, vec![(0, 0); len]);
+        self.small_shift = shift;
+        for (key, index) in old.into_iter().filter(|e| e.0 != 0) {
+            let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
+            while self.small[at].0 != 0 {
+                at = (at + 1) & (len - 1);
+            }
+            self.small[at] = (key, index);
+        }
+    }
+
     /// Doubles the short values' table.
     #[cold]
     fn grow_short(&mut self) {
@@ -298,7 +440,10 @@ impl Dict {
     pub(super) fn clear(&mut self) {
         self.data.clear();
         self.ends.clear();
+        self.small.fill((0, 0));
+        self.smalls = 0;
         self.short.fill((0, 0));
+        self.shorts = 0;
         self.empty = None;
         self.long.fill((0, NONE));
         self.longs = 0;

@@ -77,7 +77,7 @@ pub(super) fn rle_hybrid<T: Copy + PartialEq + Into<i64>>(
             i += 1;
         }
         let v = values[i];
-        let run = values[i..].iter().take_while(|&&x| x == v).count();
+        let run = run_len(&values[i..], v);
         // The values bit-packed before a run are whole groups: the run's
         // first values complete the last group.
         let pad = (8 - (i - literal) % 8) % 8;
@@ -90,6 +90,21 @@ pub(super) fn rle_hybrid<T: Copy + PartialEq + Into<i64>>(
         i += run;
     }
     bit_packed(out, &values[literal..], width);
+}
+
+/// How many of `values` from the first are `v`: sixteen at a time (a
+/// comparison the compiler makes wide: the definition levels' long runs),
+/// then one at a time.
+#[inline]
+fn run_len<T: Copy + PartialEq>(values: &[T], v: T) -> usize {
+    let mut n = 0;
+    for chunk in values.chunks_exact(16) {
+        if !chunk.iter().fold(true, |all, &x| all & (x == v)) {
+            break;
+        }
+        n += 16;
+    }
+    n + values[n..].iter().take_while(|&&x| x == v).count()
 }
 
 /// Appends `values` in `DELTA_BINARY_PACKED`, as the crate's writer does:
@@ -134,6 +149,28 @@ pub(super) fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
             let width = u64::BITS - most.leading_zeros();
             out[widths + m] = width as u8;
             pack(out, mini.iter().copied(), width);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_len;
+
+    proptest::proptest! {
+        /// A run's length, found sixteen values at a time, is the count of
+        /// the values like the first before one unlike it.
+        #[test]
+        fn a_run_is_the_values_like_the_first(
+            values in proptest::collection::vec(0u8..3, 0..100),
+            lead in 0usize..60,
+        ) {
+            let values: Vec<u8> = std::iter::repeat_n(1, lead).chain(values).collect();
+            let Some(&v) = values.first() else { return Ok(()) };
+            let want = values.iter().take_while(|&&x| x == v).count();
+            proptest::prop_assert_eq!(run_len(&values, v), want);
+            let wide: Vec<u32> = values.iter().map(|&x| u32::from(x)).collect();
+            proptest::prop_assert_eq!(run_len(&wide, u32::from(v)), want);
         }
     }
 }

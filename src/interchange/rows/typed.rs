@@ -7,25 +7,72 @@
 //! the order of [`super::columns`]: a code a row (0 NULL, else 1 and the
 //! value: a whole number zigzagged ([`zigzag`]), a boolean (1 false, 2
 //! true), a text's length in bytes), then, for a text column, its values'
-//! text one after another. A code is written six bits a byte, the lowest
-//! first, the byte's bit 6 set where more follow ([`code`]): every byte
-//! of a code is ASCII, so the text stays UTF-8 with no value escaped, and
-//! a text value of under 63 bytes (a square, a move, a number) costs one.
+//! text one after another. A code under [`ONE_BYTE`] (112) is one byte,
+//! itself; a greater one is a byte saying how many follow, then the code
+//! less [`ONE_BYTE`] seven bits a byte, the lowest first ([`code`]): every
+//! byte of a code is ASCII, so the text stays UTF-8 with no value escaped,
+//! and a text value of under 111 bytes (a square, a move, a move's `ir`
+//! JSON), NULL, a flag or a number between -55 and 55 costs one.
+
+/// The codes written as one byte, themselves: those under it.
+pub(crate) const ONE_BYTE: u64 = 0x70;
+
+/// The most bytes that follow the first of a code (ten of seven bits: 64
+/// bits).
+const MOST_FOLLOWING: u8 = 10;
 
 use std::io;
 
 use super::{push_int, Kind, TABLES};
 use crate::codec::Origin;
 
-/// Appends `n` as a code: six bits a byte, the lowest first, bit 6 set
-/// where more bytes follow.
+/// Appends `n` as a code: itself where it is under [`ONE_BYTE`], else
+/// `ONE_BYTE` and the count of the bytes that follow, then `n - ONE_BYTE`
+/// seven bits a byte, the lowest first.
 #[inline]
-pub(crate) fn code(out: &mut String, mut n: u64) {
-    while n >= 0x40 {
-        out.push(char::from(0x40 | (n & 0x3f) as u8));
-        n >>= 6;
+pub(crate) fn code(out: &mut String, n: u64) {
+    if n < ONE_BYTE {
+        out.push(char::from(n as u8));
+        return;
     }
-    out.push(char::from(n as u8));
+    long_code(out, n - ONE_BYTE);
+}
+
+/// The bytes of a code of `ONE_BYTE` or more, `m` being the code less it.
+#[cold]
+fn long_code(out: &mut String, mut m: u64) {
+    let following = (u64::BITS - m.leading_zeros()).div_ceil(7).max(1);
+    out.push(char::from(ONE_BYTE as u8 + following as u8));
+    for _ in 0..following {
+        out.push(char::from((m & 0x7f) as u8));
+        m >>= 7;
+    }
+}
+
+/// A code of [`ONE_BYTE`] or more at the start of `bytes` (its first byte
+/// `ONE_BYTE` or more): the code, and how many bytes it takes.
+#[cold]
+fn read_long(bytes: &[u8]) -> io::Result<(u64, usize)> {
+    let first = bytes.first().copied().unwrap_or_default();
+    let following = first.wrapping_sub(ONE_BYTE as u8);
+    if !(1..=MOST_FOLLOWING).contains(&following) {
+        return Err(bug("a code of no number"));
+    }
+    let rest = bytes
+        .get(1..1 + usize::from(following))
+        .ok_or_else(|| bug("a column cut short"))?;
+    let mut m = 0u64;
+    for (i, &b) in rest.iter().enumerate() {
+        let bits = u64::from(b);
+        if b >= 0x80 || (i == 9 && bits > 1) {
+            return Err(bug("a code of no number"));
+        }
+        m |= bits << (7 * i);
+    }
+    let n = m
+        .checked_add(ONE_BYTE)
+        .ok_or_else(|| bug("a code of no number"))?;
+    Ok((n, 1 + usize::from(following)))
 }
 
 /// A whole number as an unsigned one, small either side of 0 (`0, -1, 1,
@@ -69,75 +116,69 @@ impl<'t> Typed<'t> {
     /// The next code.
     #[inline]
     pub(crate) fn code(&mut self) -> io::Result<u64> {
-        let (mut n, mut shift) = (0u64, 0);
-        loop {
-            let b = *self
-                .bytes
-                .get(self.at)
-                .ok_or_else(|| bug("a column cut short"))?;
+        let b = *self
+            .bytes
+            .get(self.at)
+            .ok_or_else(|| bug("a column cut short"))?;
+        if u64::from(b) < ONE_BYTE {
             self.at += 1;
-            if b >= 0x80 || shift > 60 {
-                return Err(bug("a code of no number"));
-            }
-            n |= u64::from(b & 0x3f) << shift;
-            if b & 0x40 == 0 {
-                return Ok(n);
-            }
-            shift += 6;
+            return Ok(u64::from(b));
         }
+        let (n, len) = read_long(&self.bytes[self.at..])?;
+        self.at += len;
+        Ok(n)
     }
 
     /// Gives `n` codes to `each`, in order.
     #[inline]
     pub(crate) fn codes(&mut self, n: usize, mut each: impl FnMut(u64)) -> io::Result<()> {
         for _ in 0..n {
-            // Most codes are one byte.
-            match self.bytes.get(self.at) {
-                Some(&b) if b < 0x40 => {
-                    self.at += 1;
-                    each(u64::from(b));
-                }
-                _ => each(self.code()?),
-            }
+            each(self.code()?);
         }
         Ok(())
     }
 
-    /// The next `n` codes into `out` (emptied first): at once where each
-    /// is one byte (a text of under 63 bytes, NULL, a flag, a number
-    /// between -31 and 31), else a code at a time.
+    /// The next `n` codes into `out` (emptied first).
     #[inline]
     pub(crate) fn codes_into(&mut self, n: usize, out: &mut Vec<u64>) -> io::Result<()> {
         out.clear();
-        let rest = self.bytes.get(self.at..).unwrap_or_default();
-        if let Some(head) = rest.get(..n) {
-            // (An OR of the bytes, which the compiler does many at a time.)
-            if head.iter().fold(0, |a, &b| a | b) < 0x40 {
-                out.extend(head.iter().map(|&b| u64::from(b)));
-                self.at += n;
-                return Ok(());
-            }
-        }
         out.reserve(n);
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
         let mut at = 0;
         for _ in 0..n {
-            let (mut v, mut shift) = (0u64, 0);
-            loop {
-                let b = *rest.get(at).ok_or_else(|| bug("a column cut short"))?;
+            let b = *rest.get(at).ok_or_else(|| bug("a column cut short"))?;
+            if u64::from(b) < ONE_BYTE {
+                out.push(u64::from(b));
                 at += 1;
-                if b >= 0x80 || shift > 60 {
-                    return Err(bug("a code of no number"));
-                }
-                v |= u64::from(b & 0x3f) << shift;
-                if b & 0x40 == 0 {
-                    break;
-                }
-                shift += 6;
+                continue;
             }
+            let (v, len) = read_long(&rest[at..])?;
             out.push(v);
+            at += len;
         }
         self.at += at;
         Ok(())
+    }
+
+    /// The next `n` codes at once where each is one byte (under
+    /// [`ONE_BYTE`]): their bytes, each the code; `None`, nothing read,
+    /// where one is not.
+    #[inline]
+    pub(crate) fn byte_codes(&mut self, n: usize) -> Option<&'t [u8]> {
+        let head = self.bytes.get(self.at..)?.get(..n)?;
+        // (The greatest byte, which the compiler finds many at a time.)
+        if u64::from(head.iter().fold(0, |a, &b| a.max(b))) >= ONE_BYTE {
+            return None;
+        }
+        self.at += n;
+        Some(head)
+    }
+
+    /// The text from here to the end: the next text values, and what
+    /// follows them.
+    #[inline]
+    pub(crate) fn rest(&self) -> &'t [u8] {
+        self.bytes.get(self.at..).unwrap_or_default()
     }
 
     /// The next `len` bytes of text values.
@@ -244,5 +285,87 @@ pub(crate) fn typed_rows(
     match typed.done() {
         true => Ok(()),
         false => Err(bug("text after the tables")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A code: small ones (a byte each), those about [`ONE_BYTE`], and any.
+    fn a_code() -> impl proptest::strategy::Strategy<Value = u64> {
+        use proptest::prelude::*;
+        prop_oneof![
+            0u64..ONE_BYTE,
+            (ONE_BYTE - 2)..(ONE_BYTE + 300),
+            Just(u64::MAX),
+            Just(u64::MAX - ONE_BYTE),
+            any::<u64>(),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Any codes read back as they were written, one at a time, given
+        /// in turn, or at once (and as bytes where each is one), whatever
+        /// follows them; every byte written is ASCII.
+        #[test]
+        fn any_codes_read_back(
+            codes in proptest::collection::vec(a_code(), 0..40),
+            after in "[a-z]{0,3}",
+        ) {
+            let mut text = String::new();
+            for &c in &codes {
+                code(&mut text, c);
+            }
+            proptest::prop_assert!(text.is_ascii());
+            text.push_str(&after);
+            let mut one = Typed::new(&text);
+            let mut back = Vec::new();
+            for _ in &codes {
+                back.push(one.code().unwrap());
+            }
+            proptest::prop_assert_eq!(&back, &codes);
+            proptest::prop_assert_eq!(one.text(after.len()).unwrap(), after.as_str());
+            proptest::prop_assert!(one.done());
+            let mut given = Vec::new();
+            Typed::new(&text).codes(codes.len(), |c| given.push(c)).unwrap();
+            proptest::prop_assert_eq!(&given, &codes);
+            let mut at_once = Vec::new();
+            let mut all = Typed::new(&text);
+            all.codes_into(codes.len(), &mut at_once).unwrap();
+            proptest::prop_assert_eq!(&at_once, &codes);
+            proptest::prop_assert_eq!(all.rest(), after.as_bytes());
+            let small = codes.iter().all(|&c| c < ONE_BYTE);
+            let bytes = Typed::new(&text).byte_codes(codes.len());
+            proptest::prop_assert_eq!(bytes.is_some(), small);
+            if let Some(bytes) = bytes {
+                let wide: Vec<u64> = bytes.iter().map(|&b| u64::from(b)).collect();
+                proptest::prop_assert_eq!(&wide, &codes);
+            }
+        }
+    }
+
+    /// A code's bytes cut short, or of no number, are an error, never a
+    /// panic.
+    #[test]
+    fn damaged_codes_are_errors() {
+        for c in [ONE_BYTE, 1 << 20, u64::MAX] {
+            let mut text = String::new();
+            code(&mut text, c);
+            for cut in 0..text.len() {
+                assert!(Typed::new(&text[..cut]).code().is_err(), "{c} cut at {cut}");
+                let mut v = Vec::new();
+                assert!(Typed::new(&text[..cut]).codes_into(1, &mut v).is_err());
+            }
+        }
+        // A count of following bytes of 0 or past ten; a following byte
+        // past seven bits can't be in a str's ASCII, but past 64 bits can.
+        for bad in [
+            "\u{70}",
+            "\u{7b}\0\0\0\0\0\0\0\0\0\0\0",
+            "\u{7a}\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f",
+        ] {
+            assert!(Typed::new(bad).code().is_err(), "{bad:?}");
+        }
     }
 }
