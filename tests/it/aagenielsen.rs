@@ -1122,3 +1122,151 @@ fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_typ
         );
     }
 }
+
+/// A site record that gives its capture counts: the pieces the attackers
+/// took (`BlackPiecesCaptured`), then the defenders'.
+fn counted_record(name: &str, key: u32, moves: &[String], taken: [usize; 2]) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(&record(name, key, moves)).unwrap();
+    v["BlackPiecesCaptured"] = taken[0].into();
+    v["WhitePiecesCaptured"] = taken[1].into();
+    v.to_string()
+}
+
+/// The pieces each side captures in moves written as the site writes them
+/// (`e2-d2xc2xd3`), `first` moving first: the attackers', the defenders'.
+fn taken(moves: &[String], first: Side) -> [usize; 2] {
+    let mut n = [0; 2];
+    for (i, m) in moves.iter().enumerate() {
+        let attackers = (i % 2 == 0) == (first == ATTACKERS);
+        n[usize::from(!attackers)] += m.matches('x').count();
+    }
+    n
+}
+
+#[test]
+fn a_record_from_a_start_position_of_its_own_replays_from_it_for_every_type() {
+    // The site set some games of a type up otherwise than the rest (Old
+    // Magpie cross's games 284 to 288, Copenhagen 13x13's attacker on f2):
+    // where no start position of the type bears a record out, the one its
+    // own moves give (a square first left held the mover's piece, one
+    // first entered was empty, the rest the type's) is tried, and kept
+    // where its captures agree with the record's counts. For every type:
+    // games played from its first start position with one man moved to
+    // an empty square, written as the site writes them with their counts,
+    // replay (an `other-layout` warning naming a position that agrees with
+    // the one played on every square the moves touch) wherever the type's
+    // positions refuse them, save a few whose moved man a capture of the
+    // type's position would need; the same records without their counts
+    // are not read from it (nothing bears the position out), and records
+    // the type's positions replay have no such warning. (Some replay from
+    // the type's position by another mend: a capture its rules do not make
+    // kept as the record's word.)
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let base = &layouts[0];
+        for seed in 0..4u64 {
+            let mut rng = Rng::new(seed * 131 + u64::from(key));
+            let mut cells: Vec<u8> = squares(base.dim)
+                .map(|s| base.start_piece(s).unwrap_or(0))
+                .collect();
+            let men: Vec<usize> = (0..cells.len())
+                .filter(|&i| cells[i] == b't' || cells[i] == b'T')
+                .collect();
+            let empty: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == 0).collect();
+            let (from, to) = (men[rng.below(men.len())], empty[rng.below(empty.len())]);
+            cells.swap(from, to);
+            let Ok(played_on) = base.with_start(&cells) else {
+                continue;
+            };
+            let moves = site_game(&played_on, seed * 7 + u64::from(key), 24);
+            let other = !layouts.iter().any(|r| plays(r, &moves));
+            let counts = taken(&moves, first(base));
+            for counted in [true, false] {
+                let file = dir.path().join(format!("game-{key}-{seed}-{counted}.json"));
+                let text = if counted {
+                    counted_record(name, key, &moves, counts)
+                } else {
+                    record(name, key, &moves)
+                };
+                fs::write(&file, text).unwrap();
+                made.push((file, name, other, counted, moves.clone(), cells.clone()));
+            }
+        }
+    }
+    let others = made.iter().filter(|m| m.2 && m.3).count();
+    assert!(
+        made.len() >= 400 && others >= 100,
+        "{} {others}",
+        made.len()
+    );
+    let err = convert_folder(dir.path(), made.len());
+    let named_start = "they replay from the one they give themselves (`start:";
+    let (mut replayed, mut own) = (0, 0);
+    for (file, name, other, counted, moves, cells) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let warned: Vec<&&str> = said.iter().filter(|l| l.contains(named_start)).collect();
+        if !*other || !*counted {
+            assert!(warned.is_empty(), "{name}: {said:?}");
+            continue;
+        }
+        if said.iter().any(|l| l.contains("rules-refused")) {
+            continue;
+        }
+        replayed += 1;
+        if warned.is_empty() {
+            // Read by another mend (a capture the type's rules do not
+            // make kept as the record's word).
+            continue;
+        }
+        own += 1;
+        assert_eq!(warned.len(), 1, "{name}: {said:?}");
+        assert!(warned[0].contains("warning[other-layout]"), "{}", warned[0]);
+        // The position named agrees with the one played where the moves go.
+        let named = warned[0].split(named_start).nth(1).unwrap();
+        let named = named.split('`').next().unwrap();
+        let named_cells = squares_of(named);
+        let dim = named_cells.len().isqrt();
+        let touched: Vec<usize> = moves
+            .iter()
+            .flat_map(|m| m.split(['-', 'x']).map(str::to_string).collect::<Vec<_>>())
+            .filter_map(|s| {
+                let file = s.as_bytes().first()?.checked_sub(b'a')?;
+                let rank = s.get(1..)?.parse::<usize>().ok()?.checked_sub(1)?;
+                Some(rank * dim + usize::from(file))
+            })
+            .collect();
+        for i in touched {
+            assert_eq!(
+                named_cells[i] == 0,
+                cells[i] == 0,
+                "{name}: square {i} of {named} against the position played ({said:?})"
+            );
+        }
+    }
+    assert!(
+        replayed * 10 >= others * 9 && own * 2 >= others,
+        "{replayed} of {others} replayed, {own} from their own start position"
+    );
+}
+
+/// The cells of a position record (`/3t3/.../`, rank 1 first): a piece
+/// letter or 0 a square.
+fn squares_of(record: &str) -> Vec<u8> {
+    let mut cells = Vec::new();
+    for rank in record.trim_matches('/').split('/') {
+        let mut n = 0usize;
+        for c in rank.bytes() {
+            if c.is_ascii_digit() {
+                n = n * 10 + usize::from(c - b'0');
+                continue;
+            }
+            cells.extend(std::iter::repeat_n(0, n));
+            n = 0;
+            cells.push(c);
+        }
+        cells.extend(std::iter::repeat_n(0, n));
+    }
+    cells
+}
