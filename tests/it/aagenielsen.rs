@@ -1270,3 +1270,66 @@ fn squares_of(record: &str) -> Vec<u8> {
     }
     cells
 }
+
+#[test]
+fn moves_written_again_after_they_were_played_are_read_once_for_every_type() {
+    // The site's records write some moves again after they were played,
+    // not in a row (Sea battle T 9x9's `g1-h1 d5-g5 a1-g1 h3-h2 a1-g1
+    // d5-g5`): the rules refuse the second writing, and the record was
+    // read unchecked. For each type: games played by its rules, written
+    // as the site writes them, with the last move of the side to move and
+    // the move before it written again; where the rules refuse that, the
+    // record replays with a `repeated-moves` warning at the move written
+    // again, and kifu writes the game the original record is.
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, again) = (dir.path().join("plain"), dir.path().join("again"));
+    fs::create_dir_all(&plain).unwrap();
+    fs::create_dir_all(&again).unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        let moves = site_game(rules, u64::from(key) * 17 + 5, 16);
+        if moves.len() < 8 {
+            continue;
+        }
+        let p = 3 + (key as usize % (moves.len() - 4));
+        let mut written = moves[..=p].to_vec();
+        written.extend([moves[p - 1].clone(), moves[p - 2].clone()]);
+        written.extend_from_slice(&moves[p + 1..]);
+        if plays(rules, &written[..=p + 1]) || !plays(rules, &moves) {
+            continue;
+        }
+        write_game(&plain, name, key, &moves);
+        let file = write_game(&again, name, key, &written);
+        made.push((file, name, written[p + 1..p + 3].join(" ")));
+    }
+    assert!(made.len() >= 120, "{}", made.len());
+    convert_folder(&plain, made.len());
+    let err = convert_folder(&again, made.len());
+    let mut same = 0;
+    for (file, name, pair) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err
+            .lines()
+            .filter(|l| l.contains(&format!("/{f}:")))
+            .collect();
+        let warned = format!(
+            "warning[repeated-moves]: game 1: the record writes `{pair}` again after playing it, \
+             and the rules refuse it there: read once"
+        );
+        if !said.iter().any(|l| l.ends_with(&warned)) {
+            continue;
+        }
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        assert_eq!(
+            written_tafl(&again, &f),
+            written_tafl(&plain, &f),
+            "{name}: {said:?}"
+        );
+        same += 1;
+    }
+    assert!(same * 10 >= made.len() * 9, "{same} of {}", made.len());
+}

@@ -669,8 +669,11 @@ type Partial<'a> = (Reading<'a>, Vec<Problem>);
 /// until the moves replay: a run of moves the record writes twice in a
 /// row, whose second writing the rules refuse, is read once (the site
 /// wrote some moves again after they were played: `e1-e2`, `f5-b5`,
-/// `e1-e2`, `f5-b5`); a move the rules refuse that the record wrote
-/// before, for the same side, a few moves back (`h1-h4`, `h6-h10`,
+/// `e1-e2`, `f5-b5`); a run of moves from the refused one, each written
+/// before for its side a few moves back, not in a row ([`rewritten`]), is
+/// read once where the moves then replay; a move the rules
+/// refuse that the record wrote before, for the same side, a few moves
+/// back (`h1-h4`, `h6-h10`,
 /// `h1-h4`, `h6-h9`: the moves between were taken back), is read with the
 /// moves from its first writing to its second left out; a first move of
 /// the side the rules do not start with is read with that side moving
@@ -693,6 +696,7 @@ fn mend<'a>(
         let Some(k) = at else {
             return Err(partial(reading, said));
         };
+        let mover = if turned { first.other() } else { first };
         if k == 0 && !turned {
             turned = true;
             let Some(mover) = reading.game.moves.plies.first().map(|p| p.side.other()) else {
@@ -722,12 +726,24 @@ fn mend<'a>(
                 )
                 .of_kind(Kind::RepeatedMoves),
             );
-            drop_plies(
-                &mut reading,
-                i,
-                n,
-                if turned { first.other() } else { first },
+            drop_plies(&mut reading, i, n, mover);
+        } else if let Some(n) = rewritten(&reading.texts, k).filter(|&n| {
+            let mut probe = reading.clone();
+            drop_plies(&mut probe, k, n, mover);
+            replay_layouts(&probe.game, &probe.layouts, rules_tag, &probe.places).is_ok()
+        }) {
+            said.push(
+                Problem::at(
+                    reading.places[k],
+                    format!(
+                        "the record writes {} again after playing it, and the rules refuse it \
+                         there: read once",
+                        crate::error::quote(&reading.texts[k..k + n].join(" "))
+                    ),
+                )
+                .of_kind(Kind::RepeatedMoves),
             );
+            drop_plies(&mut reading, k, n, mover);
         } else if let Some(j) = taken_back(&reading.texts, k) {
             said.push(
                 Problem::at(
@@ -741,12 +757,7 @@ fn mend<'a>(
                 )
                 .of_kind(Kind::RepeatedMoves),
             );
-            drop_plies(
-                &mut reading,
-                j,
-                k - j,
-                if turned { first.other() } else { first },
-            );
+            drop_plies(&mut reading, j, k - j, mover);
         } else {
             return Err(partial(reading, said));
         }
@@ -779,6 +790,21 @@ fn taken_back(texts: &[&str], k: usize) -> Option<usize> {
     (back..k)
         .rev()
         .find(|&j| (k - j).is_multiple_of(2) && texts[j] == texts[k])
+}
+
+/// The plies from `k` on that the record wrote before, each for the same
+/// side and at most [`LONGEST_REPEAT`] moves of each side back (the site
+/// wrote some moves again after they were played, not in a row: `g1-h1
+/// d5-g5 a1-g1 h3-h2 a1-g1 d5-g5`): how many, where two or more, an even
+/// number (the sides to move stay as they were).
+fn rewritten(texts: &[&str], k: usize) -> Option<usize> {
+    let before = |i: usize| {
+        (i.saturating_sub(2 * LONGEST_REPEAT)..i)
+            .any(|j| (i - j).is_multiple_of(2) && texts[j] == texts[i])
+    };
+    let n = (k..texts.len()).take_while(|&i| before(i)).count();
+    let n = n - n % 2;
+    (n >= 2).then_some(n)
 }
 
 /// How far back from a move the rules refuse a berserk leg the record left
