@@ -453,7 +453,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // The berserk legs are looked for in the reading the mends
             // made, where they made one and the rules still refuse a
             // later move, then in the record as written.
-            let mended = match mend(tried.clone(), at, first, rules_tag) {
+            let mended = match mend(tried.clone(), at, first, rules_tag, 0) {
                 Ok(done) => Some(done),
                 Err(partial) => partial
                     .and_then(|partial| {
@@ -671,7 +671,8 @@ type Partial<'a> = (Reading<'a>, Vec<Problem>);
 /// wrote some moves again after they were played: `e1-e2`, `f5-b5`,
 /// `e1-e2`, `f5-b5`); a run of moves from the refused one, each written
 /// before for its side a few moves back, not in a row ([`rewritten`]), is
-/// read once where the moves then replay; a move the rules
+/// read once where the moves then replay (with the mends after it: a
+/// record that writes several runs again, `game-15-15-23172`); a move the rules
 /// refuse that the record wrote before, for the same side, a few moves
 /// back (`h1-h4`, `h6-h10`,
 /// `h1-h4`, `h6-h9`: the moves between were taken back), is read with the
@@ -686,6 +687,7 @@ fn mend<'a>(
     mut at: Option<usize>,
     first: Side,
     rules_tag: Option<usize>,
+    depth: usize,
 ) -> Result<(Reading<'a>, Game, Vec<Problem>), Option<Box<Partial<'a>>>> {
     let mut said = Vec::new();
     let mut turned = false;
@@ -730,7 +732,15 @@ fn mend<'a>(
         } else if let Some(n) = rewritten(&reading.texts, k).filter(|&n| {
             let mut probe = reading.clone();
             drop_plies(&mut probe, k, n, mover);
-            replay_layouts(&probe.game, &probe.layouts, rules_tag, &probe.places).is_ok()
+            match replay_layouts(&probe.game, &probe.layouts, rules_tag, &probe.places) {
+                Ok(_) => true,
+                Err(e) => {
+                    let at = probe.places.iter().position(|&p| p == (e.line, e.col));
+                    depth < REWRITTEN_DEPTH
+                        && at.is_some_and(|i| i > k)
+                        && mend(probe, at, mover, rules_tag, depth + 1).is_ok()
+                }
+            }
         }) {
             said.push(
                 Problem::at(
@@ -791,6 +801,10 @@ fn taken_back(texts: &[&str], k: usize) -> Option<usize> {
         .rev()
         .find(|&j| (k - j).is_multiple_of(2) && texts[j] == texts[k])
 }
+
+/// How many runs written again ([`rewritten`]) are looked past, each read
+/// once with the mends after it, to see whether the whole record replays.
+const REWRITTEN_DEPTH: usize = 2;
 
 /// The plies from `k` on that the record wrote before, each for the same
 /// side and at most [`LONGEST_REPEAT`] moves of each side back (the site
