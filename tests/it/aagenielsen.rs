@@ -1122,3 +1122,273 @@ fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_typ
         );
     }
 }
+
+/// A site record that gives its capture counts: the pieces the attackers
+/// took (`BlackPiecesCaptured`), then the defenders'.
+fn counted_record(name: &str, key: u32, moves: &[String], taken: [usize; 2]) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(&record(name, key, moves)).unwrap();
+    v["BlackPiecesCaptured"] = taken[0].into();
+    v["WhitePiecesCaptured"] = taken[1].into();
+    v.to_string()
+}
+
+/// The pieces each side captures in moves written as the site writes them
+/// (`e2-d2xc2xd3`), `first` moving first: the attackers', the defenders'.
+fn taken(moves: &[String], first: Side) -> [usize; 2] {
+    let mut n = [0; 2];
+    for (i, m) in moves.iter().enumerate() {
+        let attackers = (i % 2 == 0) == (first == ATTACKERS);
+        n[usize::from(!attackers)] += m.matches('x').count();
+    }
+    n
+}
+
+#[test]
+fn a_record_from_a_start_position_of_its_own_replays_from_it_for_every_type() {
+    // The site set some games of a type up otherwise than the rest (Old
+    // Magpie cross's games 284 to 288, Copenhagen 13x13's attacker on f2):
+    // where no start position of the type bears a record out, the one its
+    // own moves give (a square first left held the mover's piece, one
+    // first entered was empty, the rest the type's) is tried, and kept
+    // where its captures agree with the record's counts. For every type:
+    // games played from its first start position with one man moved to
+    // an empty square, written as the site writes them with their counts,
+    // replay (an `other-layout` warning naming a position that agrees with
+    // the one played on every square the moves touch) wherever the type's
+    // positions refuse them, save a few whose moved man a capture of the
+    // type's position would need; the same records without their counts
+    // are not read from it (nothing bears the position out), and records
+    // the type's positions replay have no such warning. (Some replay from
+    // the type's position by another mend: a capture its rules do not make
+    // kept as the record's word.)
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let base = &layouts[0];
+        for seed in 0..4u64 {
+            let mut rng = Rng::new(seed * 131 + u64::from(key));
+            let mut cells: Vec<u8> = squares(base.dim)
+                .map(|s| base.start_piece(s).unwrap_or(0))
+                .collect();
+            let men: Vec<usize> = (0..cells.len())
+                .filter(|&i| cells[i] == b't' || cells[i] == b'T')
+                .collect();
+            let empty: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == 0).collect();
+            let (from, to) = (men[rng.below(men.len())], empty[rng.below(empty.len())]);
+            cells.swap(from, to);
+            let Ok(played_on) = base.with_start(&cells) else {
+                continue;
+            };
+            let moves = site_game(&played_on, seed * 7 + u64::from(key), 24);
+            let other = !layouts.iter().any(|r| plays(r, &moves));
+            let counts = taken(&moves, first(base));
+            for counted in [true, false] {
+                let file = dir.path().join(format!("game-{key}-{seed}-{counted}.json"));
+                let text = if counted {
+                    counted_record(name, key, &moves, counts)
+                } else {
+                    record(name, key, &moves)
+                };
+                fs::write(&file, text).unwrap();
+                made.push((file, name, other, counted, moves.clone(), cells.clone()));
+            }
+        }
+    }
+    let others = made.iter().filter(|m| m.2 && m.3).count();
+    assert!(
+        made.len() >= 400 && others >= 100,
+        "{} {others}",
+        made.len()
+    );
+    let err = convert_folder(dir.path(), made.len());
+    let named_start = "they replay from the one they give themselves (`start:";
+    let (mut replayed, mut own) = (0, 0);
+    for (file, name, other, counted, moves, cells) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let warned: Vec<&&str> = said.iter().filter(|l| l.contains(named_start)).collect();
+        if !*other || !*counted {
+            assert!(warned.is_empty(), "{name}: {said:?}");
+            continue;
+        }
+        if said.iter().any(|l| l.contains("rules-refused")) {
+            continue;
+        }
+        replayed += 1;
+        if warned.is_empty() {
+            // Read by another mend (a capture the type's rules do not
+            // make kept as the record's word).
+            continue;
+        }
+        own += 1;
+        assert_eq!(warned.len(), 1, "{name}: {said:?}");
+        assert!(warned[0].contains("warning[other-layout]"), "{}", warned[0]);
+        // The position named agrees with the one played where the moves go.
+        let named = warned[0].split(named_start).nth(1).unwrap();
+        let named = named.split('`').next().unwrap();
+        let named_cells = squares_of(named);
+        let dim = named_cells.len().isqrt();
+        let touched: Vec<usize> = moves
+            .iter()
+            .flat_map(|m| m.split(['-', 'x']).map(str::to_string).collect::<Vec<_>>())
+            .filter_map(|s| {
+                let file = s.as_bytes().first()?.checked_sub(b'a')?;
+                let rank = s.get(1..)?.parse::<usize>().ok()?.checked_sub(1)?;
+                Some(rank * dim + usize::from(file))
+            })
+            .collect();
+        for i in touched {
+            assert_eq!(
+                named_cells[i] == 0,
+                cells[i] == 0,
+                "{name}: square {i} of {named} against the position played ({said:?})"
+            );
+        }
+    }
+    assert!(
+        replayed * 10 >= others * 9 && own * 2 >= others,
+        "{replayed} of {others} replayed, {own} from their own start position"
+    );
+}
+
+/// The cells of a position record (`/3t3/.../`, rank 1 first): a piece
+/// letter or 0 a square.
+fn squares_of(record: &str) -> Vec<u8> {
+    let mut cells = Vec::new();
+    for rank in record.trim_matches('/').split('/') {
+        let mut n = 0usize;
+        for c in rank.bytes() {
+            if c.is_ascii_digit() {
+                n = n * 10 + usize::from(c - b'0');
+                continue;
+            }
+            cells.extend(std::iter::repeat_n(0, n));
+            n = 0;
+            cells.push(c);
+        }
+        cells.extend(std::iter::repeat_n(0, n));
+    }
+    cells
+}
+
+#[test]
+fn moves_written_again_after_they_were_played_are_read_once_for_every_type() {
+    // The site's records write some moves again after they were played,
+    // not in a row (Sea battle T 9x9's `g1-h1 d5-g5 a1-g1 h3-h2 a1-g1
+    // d5-g5`): the rules refuse the second writing, and the record was
+    // read unchecked. For each type: games played by its rules, written
+    // as the site writes them, with the last move of the side to move and
+    // the move before it written again; where the rules refuse that, the
+    // record replays with a `repeated-moves` warning at the move written
+    // again, and kifu writes the game the original record is.
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, again) = (dir.path().join("plain"), dir.path().join("again"));
+    fs::create_dir_all(&plain).unwrap();
+    fs::create_dir_all(&again).unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        let moves = site_game(rules, u64::from(key) * 17 + 5, 16);
+        if moves.len() < 8 {
+            continue;
+        }
+        let p = 3 + (key as usize % (moves.len() - 4));
+        let mut written = moves[..=p].to_vec();
+        written.extend([moves[p - 1].clone(), moves[p - 2].clone()]);
+        written.extend_from_slice(&moves[p + 1..]);
+        if plays(rules, &written[..=p + 1]) || !plays(rules, &moves) {
+            continue;
+        }
+        write_game(&plain, name, key, &moves);
+        let file = write_game(&again, name, key, &written);
+        made.push((file, name, written[p + 1..p + 3].join(" ")));
+    }
+    assert!(made.len() >= 120, "{}", made.len());
+    convert_folder(&plain, made.len());
+    let err = convert_folder(&again, made.len());
+    let mut same = 0;
+    for (file, name, pair) in &made {
+        let f = file.file_name().unwrap().to_string_lossy().into_owned();
+        let said: Vec<&str> = err
+            .lines()
+            .filter(|l| l.contains(&format!("/{f}:")))
+            .collect();
+        let warned = format!(
+            "warning[repeated-moves]: game 1: the record writes `{pair}` again after playing it, \
+             and the rules refuse it there: read once"
+        );
+        if !said.iter().any(|l| l.ends_with(&warned)) {
+            continue;
+        }
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        assert_eq!(
+            written_tafl(&again, &f),
+            written_tafl(&plain, &f),
+            "{name}: {said:?}"
+        );
+        same += 1;
+    }
+    assert!(same * 10 >= made.len() * 9, "{same} of {}", made.len());
+}
+
+#[test]
+fn the_throne_and_camp_rules_the_records_bear_out_replay_for_their_types() {
+    // Three types' rules were changed where their records bear it out:
+    // Rachunek tablut's throne hostile to none (the site's forum: the
+    // Marseille rules), Brandubh Ohio weak's corners and throne hostile to
+    // none, Ashton tablut's camps hostile when empty, only the attackers
+    // stopping there. Games played by each type's rules, written as the
+    // site writes them, replay without a warning; read by the rules as they
+    // were, some of them are not (a capture against the throne, a corner or
+    // a camp listed that those rules do not make, or one they make left
+    // out).
+    let before = [
+        (1, "dim:9 atkf:n esc:e cor: ka:n ks:s"),
+        (97, "dim:7 atkf:y ka:y ks:s"),
+        (8, "dim:9 atkf:n esc:e cor: ka:y ks:c"),
+    ];
+    for (key, was) in before {
+        let (name, _, layouts) = tafl_types().into_iter().find(|t| t.1 == key).unwrap();
+        let rules = &layouts[0];
+        let start = rules
+            .text()
+            .split(' ')
+            .find(|e| e.starts_with("start:"))
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        for seed in 0..12u64 {
+            let moves = site_game(rules, seed * 13 + u64::from(key), 30);
+            let file = dir.path().join(format!("game-{key}-{seed}-1.json"));
+            fs::write(&file, record(name, key, &moves)).unwrap();
+        }
+        let err = convert_folder(dir.path(), 12);
+        assert!(!err.contains("warning["), "{name}: {err}");
+        let old = format!("rules={was} {start}");
+        let out = kifu(
+            &[
+                "convert",
+                "-v",
+                "-f",
+                "aagenielsen-json",
+                "--from-opt",
+                &old,
+                "-t",
+                "tafl",
+                &dir.path().to_string_lossy(),
+                "-o",
+                "/dev/null",
+            ],
+            b"",
+        );
+        no_panic(&out);
+        assert_eq!(counts(&out), (12, 0), "{name}: {}", stderr(&out));
+        let warned = stderr(&out)
+            .lines()
+            .filter(|l| l.contains("warning[capture-un") || l.contains("rules-refused"))
+            .count();
+        assert!(warned >= 1, "{name}: {}", stderr(&out));
+    }
+}

@@ -23,6 +23,10 @@ use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Move as TMove, Square, Step, ATTACKERS};
 use crate::ir::{Game, Ply, Side, Tag};
 
+mod own_start;
+
+use own_start::{captured_by, own_start};
+
 /// One record as the JSON holds it.
 #[derive(Deserialize)]
 #[serde(rename_all = "PascalCase")]
@@ -36,6 +40,15 @@ struct Record {
     white_pieces_captured: Option<serde_json::Value>,
     moves: Vec<String>,
     who_won: Option<String>,
+}
+
+impl Record {
+    /// The capture counts the record gives: the pieces the attackers
+    /// captured (`BlackPiecesCaptured`), then the defenders'.
+    fn counts(&self) -> [Option<u64>; 2] {
+        [&self.black_pieces_captured, &self.white_pieces_captured]
+            .map(|v| v.as_ref().and_then(serde_json::Value::as_u64))
+    }
 }
 
 /// The options of `aagenielsen-json`.
@@ -424,7 +437,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // The berserk legs are looked for in the reading the mends
             // made, where they made one and the rules still refuse a
             // later move, then in the record as written.
-            let mended = match mend(tried.clone(), at, first, rules_tag) {
+            let mended = match mend(tried.clone(), at, first, rules_tag, 0) {
                 Ok(done) => Some(done),
                 Err(partial) => partial
                     .and_then(|partial| {
@@ -440,7 +453,15 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     places = mended.places;
                     warnings.append(&mut said);
                 }
-                None => first_error = Some(e),
+                None => match layouts.first().and_then(|base| {
+                    own_start(&game, record.counts(), base, first, rules_tag, &places)
+                }) {
+                    Some((replayed, mut said)) => {
+                        game = replayed;
+                        warnings.append(&mut said);
+                    }
+                    None => first_error = Some(e),
+                },
             }
         }
     }
@@ -498,35 +519,14 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         ..
     }) = game.variant.as_tafl()
     {
-        let mut taken = [0usize; 2];
-        rules::track(
-            &game.moves,
-            &mut Position::new(r),
-            &mut |step, piece, before| {
-                let men = step
-                    .captures
-                    .iter()
-                    .filter(|&&c| before.piece(c).is_some_and(|p| p != b'K'))
-                    .count();
-                taken[usize::from(piece.is_ascii_uppercase())] += men;
-            },
-        );
-        let by = |side: Side| taken[usize::from(side != ATTACKERS)];
-        let counts = [
-            (
-                "BlackPiecesCaptured",
-                &record.black_pieces_captured,
-                by(ATTACKERS),
-            ),
-            (
-                "WhitePiecesCaptured",
-                &record.white_pieces_captured,
-                by(ATTACKERS.other()),
-            ),
-        ];
-        for (name, given, found) in counts {
-            let given = given.as_ref().and_then(serde_json::Value::as_u64);
-            if let Some(g) = given.filter(|&g| g != found as u64) {
+        let taken = captured_by(&game, r);
+        let given = record.counts();
+        for (i, name) in ["BlackPiecesCaptured", "WhitePiecesCaptured"]
+            .into_iter()
+            .enumerate()
+        {
+            let found = taken[i];
+            if let Some(g) = given[i].filter(|&g| g != found) {
                 warnings.push(
                     Problem::at(
                         at(name),
@@ -653,8 +653,12 @@ type Partial<'a> = (Reading<'a>, Vec<Problem>);
 /// until the moves replay: a run of moves the record writes twice in a
 /// row, whose second writing the rules refuse, is read once (the site
 /// wrote some moves again after they were played: `e1-e2`, `f5-b5`,
-/// `e1-e2`, `f5-b5`); a move the rules refuse that the record wrote
-/// before, for the same side, a few moves back (`h1-h4`, `h6-h10`,
+/// `e1-e2`, `f5-b5`); a run of moves from the refused one, each written
+/// before for its side a few moves back, not in a row ([`rewritten`]), is
+/// read once where the moves then replay (with the mends after it: a
+/// record that writes several runs again, `game-15-15-23172`); a move the rules
+/// refuse that the record wrote before, for the same side, a few moves
+/// back (`h1-h4`, `h6-h10`,
 /// `h1-h4`, `h6-h9`: the moves between were taken back), is read with the
 /// moves from its first writing to its second left out; a first move of
 /// the side the rules do not start with is read with that side moving
@@ -667,6 +671,7 @@ fn mend<'a>(
     mut at: Option<usize>,
     first: Side,
     rules_tag: Option<usize>,
+    depth: usize,
 ) -> Result<(Reading<'a>, Game, Vec<Problem>), Option<Box<Partial<'a>>>> {
     let mut said = Vec::new();
     let mut turned = false;
@@ -677,6 +682,7 @@ fn mend<'a>(
         let Some(k) = at else {
             return Err(partial(reading, said));
         };
+        let mover = if turned { first.other() } else { first };
         if k == 0 && !turned {
             turned = true;
             let Some(mover) = reading.game.moves.plies.first().map(|p| p.side.other()) else {
@@ -693,18 +699,7 @@ fn mend<'a>(
             set_rules(&mut reading.game, &layouts[0], rules_tag);
             reading.layouts = layouts;
             renumber(&mut reading.game.moves.plies, mover);
-            said.push(
-                Problem::at(
-                    reading.places[0],
-                    format!(
-                        "the first move is the {}', which the rules of the game type do not say: \
-                         the {} are read as moving first",
-                        side_name(mover),
-                        side_name(mover)
-                    ),
-                )
-                .of_kind(Kind::FirstMover),
-            );
+            said.push(first_mover(reading.places[0], mover));
         } else if let Some((i, n)) = repeated_run(&reading.texts, k) {
             said.push(
                 Problem::at(
@@ -717,12 +712,32 @@ fn mend<'a>(
                 )
                 .of_kind(Kind::RepeatedMoves),
             );
-            drop_plies(
-                &mut reading,
-                i,
-                n,
-                if turned { first.other() } else { first },
+            drop_plies(&mut reading, i, n, mover);
+        } else if let Some(n) = rewritten(&reading.texts, k).filter(|&n| {
+            let mut probe = reading.clone();
+            drop_plies(&mut probe, k, n, mover);
+            match replay_layouts(&probe.game, &probe.layouts, rules_tag, &probe.places) {
+                Ok(_) => true,
+                Err(e) => {
+                    let at = probe.places.iter().position(|&p| p == (e.line, e.col));
+                    depth < REWRITTEN_DEPTH
+                        && at.is_some_and(|i| i > k)
+                        && mend(probe, at, mover, rules_tag, depth + 1).is_ok()
+                }
+            }
+        }) {
+            said.push(
+                Problem::at(
+                    reading.places[k],
+                    format!(
+                        "the record writes {} again after playing it, and the rules refuse it \
+                         there: read once",
+                        crate::error::quote(&reading.texts[k..k + n].join(" "))
+                    ),
+                )
+                .of_kind(Kind::RepeatedMoves),
             );
+            drop_plies(&mut reading, k, n, mover);
         } else if let Some(j) = taken_back(&reading.texts, k) {
             said.push(
                 Problem::at(
@@ -736,12 +751,7 @@ fn mend<'a>(
                 )
                 .of_kind(Kind::RepeatedMoves),
             );
-            drop_plies(
-                &mut reading,
-                j,
-                k - j,
-                if turned { first.other() } else { first },
-            );
+            drop_plies(&mut reading, j, k - j, mover);
         } else {
             return Err(partial(reading, said));
         }
@@ -774,6 +784,25 @@ fn taken_back(texts: &[&str], k: usize) -> Option<usize> {
     (back..k)
         .rev()
         .find(|&j| (k - j).is_multiple_of(2) && texts[j] == texts[k])
+}
+
+/// How many runs written again ([`rewritten`]) are looked past, each read
+/// once with the mends after it, to see whether the whole record replays.
+const REWRITTEN_DEPTH: usize = 2;
+
+/// The plies from `k` on that the record wrote before, each for the same
+/// side and at most [`LONGEST_REPEAT`] moves of each side back (the site
+/// wrote some moves again after they were played, not in a row: `g1-h1
+/// d5-g5 a1-g1 h3-h2 a1-g1 d5-g5`): how many, where two or more, an even
+/// number (the sides to move stay as they were).
+fn rewritten(texts: &[&str], k: usize) -> Option<usize> {
+    let before = |i: usize| {
+        (i.saturating_sub(2 * LONGEST_REPEAT)..i)
+            .any(|j| (i - j).is_multiple_of(2) && texts[j] == texts[i])
+    };
+    let n = (k..texts.len()).take_while(|&i| before(i)).count();
+    let n = n - n % 2;
+    (n >= 2).then_some(n)
 }
 
 /// How far back from a move the rules refuse a berserk leg the record left
@@ -1064,6 +1093,21 @@ fn renumber(plies: &mut [Ply], first: Side) {
             number += 1;
         }
     }
+}
+
+/// The warning that a record's first move is the side's the rules do not
+/// start with, `mover`, read as moving first.
+fn first_mover(at: (usize, usize), mover: Side) -> Problem {
+    Problem::at(
+        at,
+        format!(
+            "the first move is the {}', which the rules of the game type do not say: the {} are \
+             read as moving first",
+            side_name(mover),
+            side_name(mover)
+        ),
+    )
+    .of_kind(Kind::FirstMover)
 }
 
 /// The attackers or the defenders, as messages name them.

@@ -519,9 +519,7 @@ impl Rules {
             .text
             .split_ascii_whitespace()
             .map(|entry| match entry.split_once(':') {
-                Some((key @ ("start" | "starti"), _)) => {
-                    format!("{key}:{}", write_position(&start, d, key == "starti"))
-                }
+                Some((key @ ("start" | "starti"), _)) => start_entry(key, &start, d),
                 Some((key @ ("cor" | "cen" | "three"), list)) => {
                     let mut out = format!("{key}:");
                     let parts: Vec<&str> = list.split(',').filter(|p| !p.is_empty()).collect();
@@ -543,6 +541,23 @@ impl Rules {
             })
             .collect();
         Rules::parse(&entries.join(" ")).unwrap_or_else(|_| self.clone())
+    }
+
+    /// The same rules from another start position (`cells`, rank 1 first,
+    /// a piece letter or 0 a square, as [`Rules::start_piece`] reads
+    /// them): the start entry written anew (`start:` or `starti:` as
+    /// before), the rest of the string as written; an error where the
+    /// cells are not a start position (no king, or more than one).
+    pub fn with_start(&self, cells: &[u8]) -> Result<Rules, String> {
+        let entries: Vec<String> = self
+            .text
+            .split_ascii_whitespace()
+            .map(|entry| match entry.split_once(':') {
+                Some((key @ ("start" | "starti"), _)) => start_entry(key, cells, self.dim),
+                _ => entry.to_string(),
+            })
+            .collect();
+        Rules::parse(&entries.join(" "))
     }
 
     /// The piece on a square of the start position.
@@ -691,6 +706,12 @@ pub(super) fn transform_cells(cells: &[u8], dim: u8, quarters: u8, mirror: bool)
         out[usize::from(t.rank) * d + usize::from(t.file)] = p;
     }
     out
+}
+
+/// A rules string's start entry, `start:` (rank 1 first) or `starti:`
+/// (the top rank first), of these cells.
+fn start_entry(key: &str, cells: &[u8], dim: u8) -> String {
+    format!("{key}:{}", write_position(cells, dim, key == "starti"))
 }
 
 /// Writes a position record (`/3t3/.../`): rank 1 first, or the top rank
