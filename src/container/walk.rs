@@ -356,7 +356,10 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                         pair,
                     })?;
                     let mut ply = Ply::new(number, side, mv);
-                    ply.before = std::mem::take(&mut pending);
+                    if !pending.is_empty() {
+                        // (Its empty list is not dropped for each move.)
+                        ply.before = std::mem::take(&mut pending);
+                    }
                     line.plies.push(ply);
                     numbered = true;
                     if per_ply || side != self.first {

@@ -63,9 +63,20 @@ fn fast_lexer_leaves_what_it_does_not_know_to_the_grammar() {
         let (a, b) = both("pgn", text);
         assert_eq!(a, b, "{text}");
     }
-    assert!(draughts_num::lexed_fast("1. 32-28 19-23 2. 1- 6 28x19 2-0"));
     for text in [
-        "1. c3-d4 *",
+        "1. 32-28 19-23 2. 1- 6 28x19 2-0",
+        "1. c3-d4 f6-g5 2. b2-c3 g5xe3 3. d2xf4 *",
+        "1. E3-D4 a3b4 2. w6xx5 3-d4 *",
+    ] {
+        assert!(draughts_num::lexed_fast(text), "not lexed: {text}");
+        let (a, b) = both("draughts-num", text);
+        assert_eq!(a, b, "{text}");
+    }
+    for text in [
+        "1. c3- *",
+        "1. c345-d4 *",
+        "1. a3b4-c5 *",
+        "1. a3b *",
         "1. 1234-5 *",
         "32-2832-28 1. ",
         "1. 32- *",
@@ -229,12 +240,13 @@ const DIAG_TRAPS: &[&str] = &[
 /// Draughts movetext the lexer reads.
 const DRAUGHTS_PLAIN: &[&str] = &[
     "1.", "2.", "12.", "1...", "32-28", "19-23", "28x19", "14x23", "28x19x10", "1- 6", "47x 9",
-    "1-10", "10-15", "05-10", "33:22", "33X22", "!", "?!", "$3", "{c}", "(", ")", ";l\n", "*",
+    "1-10", "10-15", "05-10", "33:22", "33X22", "c3-d4", "E3-D4", "a3b4", "e3xc5", "g3:e5:c3",
+    "a10-b9", "c3-28", "28-c3", "w6xx5", "c3x d4", "!", "?!", "$3", "{c}", "(", ")", ";l\n", "*",
     "2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2",
 ];
 
 /// Traps for the draughts lexer.
 const DRAUGHTS_TRAPS: &[&str] = &[
-    "c3-d4", "E3-D4", "a3b4", "1234-5", "32-", "32- ", "-", "x", "1/2", "½-½", "2-0x", "1-1-1",
-    "32-28-", "(!)", "}", "%e\n", "…", "[", "3", "- -",
+    "c3-", "c345-d4", "a3b4-c5", "a3b", "a3b456", "c3x", "c3xy", "K", "1234-5", "32-", "32- ", "-",
+    "x", "1/2", "½-½", "2-0x", "1-1-1", "32-28-", "(!)", "}", "%e\n", "…", "[", "3", "- -",
 ];
