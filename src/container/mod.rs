@@ -711,6 +711,7 @@ fn read_whole<'i, N: Notation>(
         tag_at,
         tokens,
         moves,
+        Vec::new(),
         notation,
         warnings,
         &mut build,
@@ -790,13 +791,15 @@ pub fn stream_record<'i, N: Runs>(
     }
     let moves = tokens.movetext.main_moves;
     let (tags, tag_at) = tags_lexed(&lexed_tags);
-    let parsed = assemble(
+    let mut parsed = assemble(
         &Lines::new(text),
         Vec::new(),
         tags,
         &tag_at,
         &mut tokens,
         moves,
+        // (The main line's room, the thread's kept one.)
+        fast::kept::<Ply, _>(),
         notation,
         Vec::new(),
         &mut flush,
@@ -805,8 +808,20 @@ pub fn stream_record<'i, N: Runs>(
     if tokens.failed {
         return Ok(None);
     }
+    if let Ok(head) = &mut parsed {
+        // Every ply was handed on: the main line's room goes back to the
+        // thread for the next record (a long line's is let go).
+        let room = &mut head.game.moves.plies;
+        if room.is_empty() && room.capacity() <= KEPT_PLIES {
+            fast::keep::<Ply, _>(std::mem::take(room));
+        }
+    }
     parsed.map(Some)
 }
+
+/// The most plies a main line's room kept for the next record holds
+/// (some 200 KB).
+const KEPT_PLIES: usize = 1024;
 
 /// The tokens of a movetext lexed a piece at a time ([`fast::Movetext`]),
 /// into the thread's kept buffer ([`fast::kept`]), given back when the
