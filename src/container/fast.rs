@@ -76,8 +76,73 @@ pub fn lex<'i, R: RuleType>(
 }
 
 /// A record's tags read by the fast lexer (name, value without escapes,
-/// offset).
-pub type LexedTags<'i> = Vec<(&'i str, &'i str, usize)>;
+/// offset), in the thread's kept buffer ([`kept`]), given back when
+/// dropped.
+pub struct LexedTags<'i>(Vec<(&'i str, &'i str, usize)>);
+
+/// A tag of [`LexedTags`] as the kept buffer holds it.
+type KeptTag = (&'static str, &'static str, usize);
+
+impl<'i> std::ops::Deref for LexedTags<'i> {
+    type Target = [(&'i str, &'i str, usize)];
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Drop for LexedTags<'_> {
+    fn drop(&mut self) {
+        keep::<KeptTag, _>(std::mem::take(&mut self.0));
+    }
+}
+
+thread_local! {
+    /// The lexer's buffers kept from record to record on this thread,
+    /// empty, one of each type (a record's tags, a piece's tokens of each
+    /// notation): made for each record, they cost the allocator's slow
+    /// path and their growth by doubling each time (some 2% of converting
+    /// plain chess).
+    static KEPT: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// This thread's kept buffer of `T` (a new one where there is none), empty,
+/// as a buffer of `U`: `T` with the lifetimes of the record being read.
+pub(crate) fn kept<T: 'static, U>() -> Vec<U> {
+    let buffer: Vec<T> = KEPT
+        .with(|k| {
+            k.borrow_mut()
+                .iter_mut()
+                .find_map(|b| b.downcast_mut::<Vec<T>>())
+                .map(std::mem::take)
+        })
+        .unwrap_or_default();
+    relabel(buffer)
+}
+
+/// Gives a buffer of `U` back, emptied, to be kept as a buffer of `T`
+/// ([`kept`]).
+pub(crate) fn keep<T: 'static, U>(buffer: Vec<U>) {
+    let buffer: Vec<T> = relabel(buffer);
+    if buffer.capacity() == 0 {
+        return;
+    }
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        match k.iter_mut().find_map(|b| b.downcast_mut::<Vec<T>>()) {
+            Some(kept) => *kept = buffer,
+            None => k.push(Box::new(buffer)),
+        }
+    });
+}
+
+/// A buffer of `A` as a buffer of `B`, emptied (its items dropped): the
+/// same allocation where `A` and `B` have one size and alignment, as a type
+/// and the same type with other lifetimes have (collected in place).
+fn relabel<A, B>(buffer: Vec<A>) -> Vec<B> {
+    buffer.into_iter().filter_map(|_| None).collect()
+}
 
 /// Lexes a record's tags, and gives the lexer of its movetext, which
 /// [`Movetext::fill`] runs a piece at a time; `None` for pest to read the
@@ -97,7 +162,7 @@ pub fn lex_tags<'i>(
         }
         i
     };
-    let mut tags = Vec::new();
+    let mut tags = LexedTags(kept::<KeptTag, _>());
     let mut i = skip(0);
     while i < n && b[i] == b'[' {
         let at = i;
@@ -136,7 +201,7 @@ pub fn lex_tags<'i>(
             }
             i = q + 1;
         };
-        tags.push((name, value, at));
+        tags.0.push((name, value, at));
         i = skip(end);
     }
     let movetext = Movetext {

@@ -112,7 +112,7 @@ pub enum Repair {
 }
 
 /// Maps a notation's `Rule` enum onto the container's [`Kind`]s.
-pub trait ContainerRule: RuleType {
+pub trait ContainerRule: RuleType + 'static {
     /// The container role of this rule.
     fn kind(self) -> Kind;
     /// A name for the rule in an error message ("a move", "a tag", ...).
@@ -496,7 +496,7 @@ impl<'i, R: ContainerRule> Iterator for PestTokens<'i, R> {
 /// offset) and its movetext tokens.
 pub struct Lexed<'i, R: RuleType> {
     /// Tags in order.
-    pub tags: Vec<(&'i str, &'i str, usize)>,
+    pub tags: fast::LexedTags<'i>,
     /// Movetext tokens in order.
     pub tokens: Vec<Token<'i, R>>,
     /// How many moves the main line has.
@@ -711,6 +711,7 @@ fn read_whole<'i, N: Notation>(
         tag_at,
         tokens,
         moves,
+        Vec::new(),
         notation,
         warnings,
         &mut build,
@@ -773,7 +774,7 @@ pub fn stream_record<'i, N: Runs>(
     };
     let mut tokens = Pieces {
         movetext,
-        piece: Vec::new().into_iter(),
+        piece: std::collections::VecDeque::new(),
         done: false,
         failed: false,
         // (A short record's tokens: no room for a piece of 4,096.)
@@ -790,13 +791,15 @@ pub fn stream_record<'i, N: Runs>(
     }
     let moves = tokens.movetext.main_moves;
     let (tags, tag_at) = tags_lexed(&lexed_tags);
-    let parsed = assemble(
+    let mut parsed = assemble(
         &Lines::new(text),
         Vec::new(),
         tags,
         &tag_at,
         &mut tokens,
         moves,
+        // (The main line's room, the thread's kept one.)
+        fast::kept::<Ply, _>(),
         notation,
         Vec::new(),
         &mut flush,
@@ -805,13 +808,28 @@ pub fn stream_record<'i, N: Runs>(
     if tokens.failed {
         return Ok(None);
     }
+    if let Ok(head) = &mut parsed {
+        // Every ply was handed on: the main line's room goes back to the
+        // thread for the next record (a long line's is let go).
+        let room = &mut head.game.moves.plies;
+        if room.is_empty() && room.capacity() <= KEPT_PLIES {
+            fast::keep::<Ply, _>(std::mem::take(room));
+        }
+    }
     parsed.map(Some)
 }
 
-/// The tokens of a movetext lexed a piece at a time ([`fast::Movetext`]).
-struct Pieces<'i, R: RuleType> {
+/// The most plies a main line's room kept for the next record holds
+/// (some 200 KB).
+const KEPT_PLIES: usize = 1024;
+
+/// The tokens of a movetext lexed a piece at a time ([`fast::Movetext`]),
+/// into the thread's kept buffer ([`fast::kept`]), given back when the
+/// record is read.
+struct Pieces<'i, R: ContainerRule> {
     movetext: fast::Movetext<'i>,
-    piece: std::vec::IntoIter<Token<'i, R>>,
+    /// The piece's tokens not yet taken.
+    piece: std::collections::VecDeque<Token<'i, R>>,
     done: bool,
     /// The lexer gave up: the tokens end early, and the record is read
     /// whole.
@@ -823,27 +841,38 @@ struct Pieces<'i, R: RuleType> {
 /// How many tokens a piece of [`Pieces`] holds.
 const PIECE_TOKENS: usize = 4096;
 
-impl<R: RuleType> Pieces<'_, R> {
+impl<R: ContainerRule> Pieces<'_, R> {
     /// Lexes the next piece (the last one's tokens all taken).
     fn lex_piece(&mut self) {
         if self.done || self.failed {
             return;
         }
-        let mut piece = Vec::with_capacity(self.room);
+        // (The last piece's room, its tokens all taken: no tokens moved.)
+        let mut piece = Vec::from(std::mem::take(&mut self.piece));
+        if piece.capacity() == 0 {
+            piece = fast::kept::<Token<'static, R>, _>();
+        }
+        piece.reserve(self.room);
         match self.movetext.fill::<true, R>(&mut piece, PIECE_TOKENS) {
             Some(done) => self.done = done,
             None => self.failed = true,
         }
-        self.piece = piece.into_iter();
+        self.piece = piece.into();
     }
 }
 
-impl<'i, R: RuleType> Iterator for Pieces<'i, R> {
+impl<R: ContainerRule> Drop for Pieces<'_, R> {
+    fn drop(&mut self) {
+        fast::keep::<Token<'static, R>, _>(std::mem::take(&mut self.piece).into());
+    }
+}
+
+impl<'i, R: ContainerRule> Iterator for Pieces<'i, R> {
     type Item = Token<'i, R>;
 
     fn next(&mut self) -> Option<Token<'i, R>> {
         loop {
-            if let Some(t) = self.piece.next() {
+            if let Some(t) = self.piece.pop_front() {
                 return Some(t);
             }
             if self.done || self.failed {

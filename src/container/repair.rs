@@ -76,9 +76,15 @@ pub fn wrapper_len(b: &[u8]) -> Option<usize> {
         .then_some(len)
 }
 
-/// Whether a record may hold damage [`repair`] mends: a cheap test, so that
-/// a clean record costs one memchr pass.
+/// Whether a record may hold damage [`repair`] mends: [`might_need`], then
+/// [`mendable`].
 fn may_need(b: &[u8]) -> bool {
+    might_need(b) && mendable(b)
+}
+
+/// Whether a record holds a byte of the damage [`repair`] mends: a cheap
+/// test, so that a clean record costs one memchr pass.
+fn might_need(b: &[u8]) -> bool {
     // A wrapper line starts its record: the record scanner ends a record
     // before a line that starts with `[` once movetext came, and `[pgn]`
     // comes before a game's tags.
@@ -90,14 +96,39 @@ fn may_need(b: &[u8]) -> bool {
     wrapped || memchr::memchr3(b'\\', 0xE2, 0xEF, b).is_some() || memchr::memchr(b'<', b).is_some()
 }
 
+/// Whether some byte of a record starts what [`mend`] mends: a wrapper
+/// line's `[`, an escape sequence's `\\`, an HTML break's `<`, a Unicode
+/// dash; it passes over every other byte. A record where [`might_need`]
+/// found only bytes that start nothing it mends (an arrow `→` in an
+/// engine's comment, as lichess writes them in every annotated game) is not
+/// read again byte by byte.
+fn mendable(b: &[u8]) -> bool {
+    let at = |k: usize| {
+        let rest = &b[k..];
+        match rest[0] {
+            b'[' => wrapper_len(rest).is_some(),
+            b'\\' => escape_len(rest).is_some(),
+            b'<' => html_break_len(rest).is_some(),
+            _ => dash_len(rest).is_some(),
+        }
+    };
+    memchr::memchr3_iter(b'\\', 0xE2, 0xEF, b).any(at)
+        || memchr::memchr2_iter(b'<', b'[', b).any(at)
+}
+
 /// Repairs a record's text; `None` when there is nothing to repair. The
 /// warnings are one per kind, with how many were repaired and the first
 /// place.
 pub fn repair(text: &str) -> Option<(String, Vec<Problem>)> {
-    let b = text.as_bytes();
-    if !may_need(b) {
+    if !may_need(text.as_bytes()) {
         return None;
     }
+    mend(text)
+}
+
+/// [`repair`] without its cheap test first: every byte of the record read.
+fn mend(text: &str) -> Option<(String, Vec<Problem>)> {
+    let b = text.as_bytes();
     let n = b.len();
     let mut out: Vec<u8> = Vec::new();
     // Copied into `out` up to here.
@@ -241,6 +272,35 @@ mod tests {
             "     \n1. e4 *\n        \n"
         );
         assert!(repair("[pgn] x\n").is_none());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// A record is repaired as it was when every record the cheap test
+        /// let through was read byte by byte: any text of tags, comments,
+        /// movetext, arrows, dashes, escapes, breaks and wrappers, whole or
+        /// cut anywhere.
+        #[test]
+        fn what_the_test_passes_over_needs_no_repair(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "[Event \"a\\rb\"]\n", "[pgn]", "[/PGN] \n", "[pg]", "{ 1\u{2013}0 }", "{a → b}",
+                "→", "\u{2013}", "\u{2212}", "\u{2014}", "\u{fe63}", "\u{ff0d}", "\u{ffff}", "\\r",
+                "\\x", "<br />", "</br>", "<b>", "<", "1. e4", "e5", "O-O", "1-0", "\n", " ", "%x\n",
+                ";c\n", "[%clk 0:01:00]", "(", ")", "\u{2192}",
+            ]), 0..24),
+        ) {
+            let text = pieces.concat();
+            for cut in 0..=text.len() {
+                let Some(part) = text.get(cut..) else { continue };
+                let before = if might_need(part.as_bytes()) { mend(part) } else { None };
+                proptest::prop_assert_eq!(
+                    format!("{:?}", repair(part)),
+                    format!("{:?}", before),
+                    "{:?}",
+                    part
+                );
+            }
+        }
     }
 
     #[test]

@@ -306,6 +306,32 @@ impl Names {
 /// is movetext only when it starts with a digit (stray text is skipped by
 /// the grammar; a game written on its tag line starts with a move number).
 fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bool)> {
+    scan_end(data, dialect, eof, two_digits_pass(dialect))
+}
+
+/// Whether a token that starts with two digits (`12.`, `32-28`, `10-15`)
+/// can neither end a record nor start one in this dialect: no result token
+/// has a digit second, nor is its numbering mark a digit (no `1.`, no
+/// result, spaced or not). Then the scan passes over it with the tokens
+/// that cannot: draughts' squares and move numbers from 10 on.
+fn two_digits_pass(dialect: &Dialect) -> bool {
+    !dialect.numbering.mark().is_ascii_digit()
+        && !dialect
+            .results
+            .tokens()
+            .iter()
+            .any(|r| r.text.as_bytes().get(1).is_some_and(u8::is_ascii_digit))
+}
+
+/// [`container_end`], passing over tokens that start with two digits at
+/// once where `two_digits_pass` (and reading each whole otherwise, as a
+/// test compares).
+fn scan_end(
+    data: &[u8],
+    dialect: &Dialect,
+    eof: bool,
+    two_digits_pass: bool,
+) -> Option<(usize, bool)> {
     let n = data.len();
     let results = dialect.results;
     let firsts = results.firsts();
@@ -343,7 +369,11 @@ fn container_end(data: &[u8], dialect: &Dialect, eof: bool) -> Option<(usize, bo
                     i += 1;
                     continue;
                 }
-                if MATTERS[usize::from(c)] || firsts.contains(c) {
+                if (MATTERS[usize::from(c)] || firsts.contains(c))
+                    && !(two_digits_pass
+                        && c.is_ascii_digit()
+                        && data.get(i + 1).is_some_and(u8::is_ascii_digit))
+                {
                     break;
                 }
                 i += 1;
@@ -842,6 +872,49 @@ mod tests {
             for batch in [1, 5, 1 << 20] {
                 let got: Vec<String> = split(text, batch).into_iter().map(|r| r.0).collect();
                 assert_eq!(got, want, "batch {batch}: {text:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Passing over the tokens that start with two digits at once ends
+        /// every record where reading each whole does, in every container
+        /// dialect, on movetext of moves, numbers, results (spaced too),
+        /// tags, comments, variations and blank lines, cut anywhere.
+        #[test]
+        fn two_digit_tokens_end_records_where_reading_them_whole_does(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "12.", "1.", "10.", "32-28", "12-17", "10x19", "28x19x10", "e4", "Nf3", "19-23",
+                "1-0", "0-1", "2-0", "1-1", "0-2", "1/2-1/2", "1 - 0", "12 - 0", "10 -", "11-",
+                "*", "{12-0}", "(", ")", "[Event \"x\"]", "\n\n", "\n", " ", "1\u{2013}0",
+                "12\u{2013}0", "2:0", "01", "100", "1.", "11...", "%e\n", "1-", "- 0",
+            ]), 0..40),
+            cut in 0usize..400,
+        ) {
+            let text: String = pieces.join(" ");
+            let data = text.as_bytes();
+            for dialect in [
+                &crate::family::draughts::DIALECT,
+                &crate::family::chess::DIALECT,
+            ] {
+                let mut from = 0;
+                while from < data.len() {
+                    let end = (from + cut).min(data.len());
+                    for eof in [false, true] {
+                        let rest = &data[from..if eof { data.len() } else { end }];
+                        proptest::prop_assert_eq!(
+                            scan_end(rest, dialect, eof, two_digits_pass(dialect)),
+                            scan_end(rest, dialect, eof, false),
+                            "{:?}",
+                            String::from_utf8_lossy(rest)
+                        );
+                    }
+                    match scan_end(&data[from..], dialect, true, false) {
+                        Some((k, _)) if k > 0 => from += k,
+                        _ => break,
+                    }
+                }
             }
         }
     }

@@ -18,7 +18,8 @@ use crate::ir::{
 };
 
 /// The shared end of both readers: the board from the tags, then the
-/// movetext walked into lines (`moves` is the main line's length, when known).
+/// movetext walked into lines (`moves` is the main line's length, when
+/// known; `room`, an empty buffer its plies go to).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn assemble<'i, N: Notation>(
     lines: &Lines<'i>,
@@ -27,6 +28,7 @@ pub(super) fn assemble<'i, N: Notation>(
     tag_at: &[usize],
     mut tokens: impl Iterator<Item = Token<'i, N::Rule>>,
     moves: usize,
+    room: Vec<Ply>,
     notation: &mut N,
     mut warnings: Vec<Problem>,
     runs: &mut RunFlush<'_, N>,
@@ -71,6 +73,7 @@ pub(super) fn assemble<'i, N: Notation>(
     game.tags = tags;
     let first = game.variant.first_mover();
     let (number, side) = (start.number.unwrap_or(1), start.to_move.unwrap_or(first));
+    game.moves.plies = room;
     game.moves.plies.reserve(moves);
     let main = std::mem::take(&mut game.moves);
     let mut walker = Walker {
@@ -356,7 +359,10 @@ impl<'i, N: Notation> Walker<'_, '_, '_, 'i, N> {
                         pair,
                     })?;
                     let mut ply = Ply::new(number, side, mv);
-                    ply.before = std::mem::take(&mut pending);
+                    if !pending.is_empty() {
+                        // (Its empty list is not dropped for each move.)
+                        ply.before = std::mem::take(&mut pending);
+                    }
                     line.plies.push(ply);
                     numbered = true;
                     if per_ply || side != self.first {

@@ -26,6 +26,47 @@ fn fast_lexer_reads_the_bundled_corpus_as_the_grammar_does() {
     assert!(all > 0 && fast > 0, "draughts-diag: {fast} of {all}");
 }
 
+/// Russian draughts as its files write it (alphanumeric squares, no
+/// GameType tag, FEN tags of either kind), which the fast lexer reads, with
+/// records of the forms it leaves to the grammar among them: a batch.
+const ALPHANUMERIC: &str = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. c3-d4 f6-g5 2. b2-c3 g5-h4 \
+    3. c3-b4 {a comment} g7-f6 4. d4-c5 b6xd4 5. e3xc5 (5. e3:c5 d6xb4) c7-b6 1-0\n\n\
+    [Event \"b\"]\n[FEN \"W:Wa1,c1,e1,g1:Bb8,d8\"]\n\n1. a1-b2 b8-a7 2. c1b2 *\n\n\
+    [Event \"c\"]\n[GameType \"25\"]\n\n1. C3-D4 F6-E5 2. D4xF6 G7xE5 *\n\n\
+    [Event \"d\"]\n\n1. c3-d4 f6-g5 2. d4-e9 *\n\n\
+    [Event \"e\"]\n\n1. c3-d4 f6-g5 2. c3-d4 *\n\n\
+    [Event \"f\"]\n\n1. gf4 fe5 2. hg3 gf6 *\n\n\
+    [Event \"g\"]\n\n1. c3-d4 f6-g5 2. b2-c3- *\n\n\
+    [Event \"h\"]\n[FEN \"W:W21-32:B1-12\"]\n\n1. 22-18 11-15 2. 18x11 8x15 *\n";
+
+/// What a person converting such a batch sees is what the grammar alone
+/// gives: the same output, warnings and errors (the record of an illegal
+/// move, of a square off the board, of a move the grammar cannot read),
+/// whichever reads each record.
+#[test]
+fn the_command_line_reads_alphanumeric_draughts_as_the_grammar_does() {
+    use crate::common::{convert, stderr, stdout};
+    for to in ["draughts-diag", "draughts-num", "jsonl"] {
+        let fast = convert("draughts-num", to, &[], ALPHANUMERIC.as_bytes());
+        let grammar = convert(
+            "draughts-num",
+            to,
+            &["--grammar-only"],
+            ALPHANUMERIC.as_bytes(),
+        );
+        assert_eq!(stdout(&fast), stdout(&grammar), "to {to}");
+        assert_eq!(stderr(&fast), stderr(&grammar), "to {to}");
+        assert_eq!(fast.status.code(), grammar.status.code(), "to {to}");
+        // Most games are written; the bad ones are said.
+        assert!(
+            stdout(&fast).matches("Event").count() >= 5,
+            "to {to}: {}",
+            stdout(&fast)
+        );
+        assert!(!stderr(&fast).is_empty(), "to {to}");
+    }
+}
+
 #[test]
 fn fast_lexer_leaves_what_it_does_not_know_to_the_grammar() {
     for plain in [
@@ -63,9 +104,20 @@ fn fast_lexer_leaves_what_it_does_not_know_to_the_grammar() {
         let (a, b) = both("pgn", text);
         assert_eq!(a, b, "{text}");
     }
-    assert!(draughts_num::lexed_fast("1. 32-28 19-23 2. 1- 6 28x19 2-0"));
     for text in [
-        "1. c3-d4 *",
+        "1. 32-28 19-23 2. 1- 6 28x19 2-0",
+        "1. c3-d4 f6-g5 2. b2-c3 g5xe3 3. d2xf4 *",
+        "1. E3-D4 a3b4 2. w6xx5 3-d4 *",
+    ] {
+        assert!(draughts_num::lexed_fast(text), "not lexed: {text}");
+        let (a, b) = both("draughts-num", text);
+        assert_eq!(a, b, "{text}");
+    }
+    for text in [
+        "1. c3- *",
+        "1. c345-d4 *",
+        "1. a3b4-c5 *",
+        "1. a3b *",
         "1. 1234-5 *",
         "32-2832-28 1. ",
         "1. 32- *",
@@ -229,12 +281,13 @@ const DIAG_TRAPS: &[&str] = &[
 /// Draughts movetext the lexer reads.
 const DRAUGHTS_PLAIN: &[&str] = &[
     "1.", "2.", "12.", "1...", "32-28", "19-23", "28x19", "14x23", "28x19x10", "1- 6", "47x 9",
-    "1-10", "10-15", "05-10", "33:22", "33X22", "!", "?!", "$3", "{c}", "(", ")", ";l\n", "*",
+    "1-10", "10-15", "05-10", "33:22", "33X22", "c3-d4", "E3-D4", "a3b4", "e3xc5", "g3:e5:c3",
+    "a10-b9", "c3-28", "28-c3", "w6xx5", "c3x d4", "!", "?!", "$3", "{c}", "(", ")", ";l\n", "*",
     "2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2",
 ];
 
 /// Traps for the draughts lexer.
 const DRAUGHTS_TRAPS: &[&str] = &[
-    "c3-d4", "E3-D4", "a3b4", "1234-5", "32-", "32- ", "-", "x", "1/2", "½-½", "2-0x", "1-1-1",
-    "32-28-", "(!)", "}", "%e\n", "…", "[", "3", "- -",
+    "c3-", "c345-d4", "a3b4-c5", "a3b", "a3b456", "c3x", "c3xy", "K", "1234-5", "32-", "32- ", "-",
+    "x", "1/2", "½-½", "2-0x", "1-1-1", "32-28-", "(!)", "}", "%e\n", "…", "[", "3", "- -",
 ];

@@ -323,18 +323,31 @@ impl Num<'_, '_> {
     }
 }
 
-/// The length of a numbered move at the start of `b`: squares of one to
-/// three digits joined by `-`, `x`, `X` or `:`, with spaces after a
-/// separator (`32-28`, `28x19x10`, `1- 6`), which `dnum_move` reads as
-/// exactly that text. Alphanumeric squares are left to the grammar.
+/// The length of a numbered move at the start of `b`, as `dnum_move` reads
+/// it: squares of one to three digits, or alphanumeric (a letter and one or
+/// two digits: `c3`, `E3`, the Russian boards' and those written so),
+/// joined by `-`, `x`, `X` or `:` with spaces after a separator (`32-28`,
+/// `28x19x10`, `1- 6`, `c3-d4`, `e3xc5`, `w6xx5`); or two alphanumeric
+/// squares side by side (`a3b4`), the grammar's second form. `None` where
+/// the grammar may read something else: a square of more digits, a
+/// separator with no square after it, a result spaced after its dash.
 fn num_len(b: &[u8]) -> Option<usize> {
+    // A square at `i` as `dnum_square` reads it; `None` also where a digit
+    // follows the digits it takes (the grammar's repetition stops there,
+    // and what it then reads is left to it).
     let square = |i: usize| {
+        let first = *b.get(i)?;
+        let (from, most) = if first.is_ascii_alphabetic() {
+            (i + 1, 2)
+        } else {
+            (i, 3)
+        };
         let digits = b
-            .get(i..)?
+            .get(from..)?
             .iter()
             .take_while(|c| c.is_ascii_digit())
             .count();
-        (1..=3).contains(&digits).then_some(i + digits)
+        (1..=most).contains(&digits).then_some(from + digits)
     };
     let mut i = square(0)?;
     let mut squares = 1;
@@ -348,6 +361,11 @@ fn num_len(b: &[u8]) -> Option<usize> {
         }
         i = square(i)?;
         squares += 1;
+    }
+    if squares == 1 && b[0].is_ascii_alphabetic() && b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        // `a3b4`: two alphanumeric squares, no separator (a letter after the
+        // first is no separator here: `x` and `X` were tried as one).
+        return square(i);
     }
     // `1- 1` is a result spaced after its dash, not a move.
     if spaced && fast::spaced_result(&b[..i], &RESULTS) {

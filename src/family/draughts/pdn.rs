@@ -899,21 +899,15 @@ pub fn render_tags(game: &Game, board: Board) -> Cow<'_, [Tag]> {
 
 /// Where each move of a record was written (byte offset and length in the
 /// record), in reading order: what locates a move that cannot be played
-/// ([`judge`]). Its buffer goes back to its thread when dropped and serves
-/// the next record there, so that reading a record costs no allocation
-/// for it.
+/// ([`judge`]). Its buffer is the thread's kept one
+/// ([`crate::container::fast::kept`]), given back when dropped, so that
+/// reading a record costs no allocation for it.
 pub struct Spans(Vec<(usize, usize)>);
-
-thread_local! {
-    static SPANS: std::cell::Cell<Vec<(usize, usize)>> = const { std::cell::Cell::new(Vec::new()) };
-}
 
 impl Spans {
     /// No move yet, in this thread's buffer.
     pub fn new() -> Spans {
-        let mut buffer = SPANS.with(std::cell::Cell::take);
-        buffer.clear();
-        Spans(buffer)
+        Spans(crate::container::fast::kept::<(usize, usize), _>())
     }
 
     /// Notes a move written at `at`, `len` bytes long.
@@ -936,8 +930,7 @@ impl Default for Spans {
 
 impl Drop for Spans {
     fn drop(&mut self) {
-        let buffer = std::mem::take(&mut self.0);
-        SPANS.with(|s| s.set(buffer));
+        crate::container::fast::keep::<(usize, usize), _>(std::mem::take(&mut self.0));
     }
 }
 

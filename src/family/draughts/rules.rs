@@ -591,14 +591,48 @@ pub fn fits(
 /// Whether a PDN FEN value names its squares alphanumerically
 /// (`W:Wc3,Ke1:Bf6`): a square of its piece lists starts with a letter.
 pub fn fen_is_alphanumeric(value: &str) -> bool {
-    value.split(':').skip(1).any(|part| {
-        let list = part.trim().get(1..).unwrap_or_default();
-        list.split([',', '-']).any(|item| {
-            let item = item.trim();
-            let item = item.strip_prefix(['K', 'k']).unwrap_or(item).trim_start();
-            item.starts_with(|c: char| c.is_ascii_alphabetic())
+    split_at(value, |b| b == b':').skip(1).any(|part| {
+        let list = trimmed(part).get(1..).unwrap_or_default();
+        split_at(list, |b| matches!(b, b',' | b'-')).any(|item| {
+            let item = trimmed(item);
+            let item = match item.strip_prefix(['K', 'k']) {
+                Some(rest) => rest.trim_start(),
+                None => item,
+            };
+            item.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
         })
     })
+}
+
+/// The pieces of `text` between the ASCII bytes `sep` says, as
+/// `str::split` gives them: a FEN's parts and items, cut without a string
+/// search per piece (a FEN tag is read for every record that has one, by
+/// its reader and again by its writer).
+fn split_at(text: &str, sep: impl Fn(u8) -> bool) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(&sep) {
+            // An ASCII byte: the text either side is text.
+            Some(k) => {
+                rest = Some(&r[k + 1..]);
+                Some(&r[..k])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+/// `text` without the whitespace around it, as `str::trim` gives it; at once
+/// where it starts and ends with a visible ASCII character.
+fn trimmed(text: &str) -> &str {
+    match (text.as_bytes().first(), text.as_bytes().last()) {
+        (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => text,
+        _ => text.trim(),
+    }
 }
 
 /// Reads a PDN FEN value (`W:W31-50:B1-20`, `B:W13,12,K8:B6,3,K1.`,
@@ -606,8 +640,8 @@ pub fn fen_is_alphanumeric(value: &str) -> bool {
 pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
     let text = value.trim();
     let text = text.strip_suffix('.').unwrap_or(text).trim_end();
-    let mut parts = text.split(':');
-    let to_move = match parts.next().map(str::trim) {
+    let mut parts = split_at(text, |b| b == b':');
+    let to_move = match parts.next().map(trimmed) {
         Some("W" | "w") => Some(Side::White),
         Some("B" | "b") => Some(Side::Black),
         Some("?") => None,
@@ -623,9 +657,12 @@ pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
         white: Vec::new(),
         black: Vec::new(),
     };
-    let mut seen = vec![false; usize::from(board.square_count()) + 1];
+    // The squares that hold a piece, a bit each (no allocation up to 255
+    // squares).
+    let mut seen: smallvec::SmallVec<[u64; 4]> =
+        smallvec::smallvec![0; usize::from(board.square_count()) / 64 + 1];
     for part in parts {
-        let part = part.trim();
+        let part = trimmed(part);
         if part.is_empty() {
             continue;
         }
@@ -647,13 +684,21 @@ pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
                 ))
             }
         };
-        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let pieces = match side {
+            Side::White => &mut pos.white,
+            Side::Black => &mut pos.black,
+        };
+        pieces.reserve(list.bytes().filter(|&b| b == b',').count() + 1);
+        for item in split_at(list, |b| b == b',')
+            .map(trimmed)
+            .filter(|s| !s.is_empty())
+        {
             let (king, item) = match item.strip_prefix(['K', 'k']) {
                 Some(rest) => (true, rest.trim_start()),
                 None => (false, item),
             };
-            let (from, to) = match item.split_once('-') {
-                Some((a, b)) => (a.trim(), Some(b.trim())),
+            let (from, to) = match item.bytes().position(|b| b == b'-') {
+                Some(k) => (trimmed(&item[..k]), Some(trimmed(&item[k + 1..]))),
                 None => (item, None),
             };
             let a = board
@@ -673,20 +718,18 @@ pub fn parse_fen(value: &str, board: &Board) -> Result<Position, String> {
                 ));
             }
             for n in a.0..=b.0 {
-                if std::mem::replace(&mut seen[usize::from(n)], true) {
+                let (word, bit) = (usize::from(n / 64), 1u64 << (n % 64));
+                if seen[word] & bit != 0 {
                     return Err(format!(
                         "FEN {value}: square {n} holds two pieces",
                         value = crate::error::quote(value)
                     ));
                 }
-                let piece = Piece {
+                seen[word] |= bit;
+                pieces.push(Piece {
                     square: Square(n),
                     king,
-                };
-                match side {
-                    Side::White => pos.white.push(piece),
-                    Side::Black => pos.black.push(piece),
-                }
+                });
             }
         }
     }
@@ -866,5 +909,149 @@ mod tests {
         assert!(parse_fen("W:W51:B1", &b).is_err());
         assert!(parse_fen("W:W1,1:B2", &b).is_err());
         assert!(parse_fen("X:W1", &b).is_err());
+    }
+
+    /// The plain reading of a FEN value with `str`'s own searches, what
+    /// [`parse_fen`] and [`fen_is_alphanumeric`] read byte by byte: their
+    /// oracle.
+    mod plain {
+        use super::super::*;
+
+        pub fn is_alphanumeric(value: &str) -> bool {
+            value.split(':').skip(1).any(|part| {
+                let list = part.trim().get(1..).unwrap_or_default();
+                list.split([',', '-']).any(|item| {
+                    let item = item.trim();
+                    let item = item.strip_prefix(['K', 'k']).unwrap_or(item).trim_start();
+                    item.starts_with(|c: char| c.is_ascii_alphabetic())
+                })
+            })
+        }
+
+        pub fn parse(value: &str, board: &Board) -> Result<Position, String> {
+            let text = value.trim();
+            let text = text.strip_suffix('.').unwrap_or(text).trim_end();
+            let mut parts = text.split(':');
+            let to_move = match parts.next().map(str::trim) {
+                Some("W" | "w") => Some(Side::White),
+                Some("B" | "b") => Some(Side::Black),
+                Some("?") => None,
+                other => {
+                    return Err(format!(
+                        "FEN `{value}`: side to move `{}` is not W, B or ?",
+                        other.unwrap_or("")
+                    ))
+                }
+            };
+            let mut pos = Position {
+                to_move,
+                white: Vec::new(),
+                black: Vec::new(),
+            };
+            let mut seen = vec![false; usize::from(board.square_count()) + 1];
+            let quote = crate::error::quote;
+            for part in parts {
+                let part = part.trim();
+                if part.is_empty() {
+                    continue;
+                }
+                if part.len() > 1
+                    && matches!(part.as_bytes()[0], b'H' | b'F')
+                    && part[1..].bytes().all(|b| b.is_ascii_digit())
+                {
+                    continue;
+                }
+                let (side, list) = match part.as_bytes()[0] {
+                    b'W' | b'w' => (Side::White, &part[1..]),
+                    b'B' | b'b' => (Side::Black, &part[1..]),
+                    _ => {
+                        return Err(format!(
+                            "FEN {}: {} does not start with W or B",
+                            quote(value),
+                            quote(part)
+                        ))
+                    }
+                };
+                for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                    let (king, item) = match item.strip_prefix(['K', 'k']) {
+                        Some(rest) => (true, rest.trim_start()),
+                        None => (false, item),
+                    };
+                    let (from, to) = match item.split_once('-') {
+                        Some((a, b)) => (a.trim(), Some(b.trim())),
+                        None => (item, None),
+                    };
+                    let square = |t| {
+                        board
+                            .parse_square(t)
+                            .map_err(|e| format!("FEN {}: {e}", quote(value)))
+                    };
+                    let a = square(from)?;
+                    let b = match to {
+                        Some(t) => square(t)?,
+                        None => a,
+                    };
+                    if b < a {
+                        return Err(format!(
+                            "FEN {}: range {} runs backwards",
+                            quote(value),
+                            quote(item)
+                        ));
+                    }
+                    for n in a.0..=b.0 {
+                        if std::mem::replace(&mut seen[usize::from(n)], true) {
+                            return Err(format!(
+                                "FEN {}: square {n} holds two pieces",
+                                quote(value)
+                            ));
+                        }
+                        let piece = Piece {
+                            square: Square(n),
+                            king,
+                        };
+                        match side {
+                            Side::White => pos.white.push(piece),
+                            Side::Black => pos.black.push(piece),
+                        }
+                    }
+                }
+            }
+            Ok(pos)
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// Any FEN-like text (sides, kings, ranges, lidraughts' clocks,
+        /// alphanumeric squares, blanks of any script, damage) reads on
+        /// any board as the plain `str` reading has it: the same position,
+        /// or the same error.
+        #[test]
+        fn a_fen_reads_as_its_plain_reading_does(
+            value in "[WBwb?:,K k.HF0-9a-jx\\-\t\u{a0}\u{3000}é]{0,40}",
+            numbered in "[WB]:[WB][K ]?[0-9]{1,2}(-[0-9]{1,3})?(, ?K?[0-9]{1,3}){0,12}(:[WB]([0-9]{1,2},?){0,8})?\\.?",
+            board in proptest::sample::select(vec![
+                Board::INTERNATIONAL,
+                Board::ENGLISH,
+                Board::CANADIAN,
+                Board { style: SquareStyle::Alpha, corner: 0, ..Board::INTERNATIONAL },
+                Board::preset(25).expect("Russian"),
+            ]),
+        ) {
+            for value in [&value, &numbered] {
+                proptest::prop_assert_eq!(
+                    fen_is_alphanumeric(value),
+                    plain::is_alphanumeric(value),
+                    "{:?}",
+                    value
+                );
+                proptest::prop_assert_eq!(
+                    parse_fen(value, &board),
+                    plain::parse(value, &board),
+                    "{:?}",
+                    value
+                );
+            }
+        }
     }
 }
