@@ -76,7 +76,7 @@ pub fn lex<'i, R: RuleType>(
 }
 
 /// A record's tags read by the fast lexer (name, value without escapes,
-/// offset), in the thread's kept buffer ([`kept`]), given back when
+/// offset), in the thread's kept buffer (`fast::kept`), given back when
 /// dropped.
 pub struct LexedTags<'i>(Vec<(&'i str, &'i str, usize)>);
 

@@ -900,7 +900,7 @@ pub fn render_tags(game: &Game, board: Board) -> Cow<'_, [Tag]> {
 /// Where each move of a record was written (byte offset and length in the
 /// record), in reading order: what locates a move that cannot be played
 /// ([`judge`]). Its buffer is the thread's kept one
-/// ([`crate::container::fast::kept`]), given back when dropped, so that
+/// (`container::fast::kept`), given back when dropped, so that
 /// reading a record costs no allocation for it.
 pub struct Spans(Vec<(usize, usize)>);
 
