@@ -200,11 +200,36 @@ pub(super) fn small_key_in(text: &[u8], start: usize, end: usize) -> u64 {
     }
 }
 
+/// The multiplier that places a key in a table of [`Dict`] (Fibonacci hashing).
+const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Doubles an open-addressing table of keys and indices (at least 64
+/// slots): every entry that is not `vacant` placed again at its `slot` in
+/// the new length, or the first vacant slot after it. One way for the
+/// three tables of [`Dict`], which differ only in their keys, their vacant
+/// entry and how a key picks its slot.
+fn regrow<K: Copy>(
+    table: &mut Vec<(K, u32)>,
+    vacant: (K, u32),
+    is_vacant: impl Fn(&(K, u32)) -> bool,
+    slot: impl Fn(K, usize) -> usize,
+) {
+    let len = (table.len() * 2).max(64);
+    let old = std::mem::replace(table, vec![vacant; len]);
+    for entry in old.into_iter().filter(|e| !is_vacant(e)) {
+        let mut at = slot(entry.0, len);
+        while !is_vacant(&table[at]) {
+            at = (at + 1) & (len - 1);
+        }
+        table[at] = entry;
+    }
+}
+
 impl Dict {
     /// The slot of a short key in a table of `len` slots (a power of two).
     fn slot(key: u128, len: usize) -> usize {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
-        let h = ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(K)).wrapping_mul(K);
+        let h =
+            ((key as u64) ^ ((key >> 64) as u64).wrapping_mul(FIBONACCI)).wrapping_mul(FIBONACCI);
         (h >> 32) as usize & (len - 1)
     }
 
@@ -309,7 +334,7 @@ impl Dict {
             self.grow_small();
         }
         let mask = self.small.len() - 1;
-        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.small_shift) as usize;
+        let mut at = (key.wrapping_mul(FIBONACCI) >> self.small_shift) as usize;
         loop {
             match self.small[at] {
                 (k, index) if k == key => return index,
@@ -395,45 +420,30 @@ impl Dict {
     /// Doubles the small values' table.
     #[cold]
     fn grow_small(&mut self) {
-        let len = (self.small.len() * 2).max(64);
-        let shift = 64 - len.trailing_zeros();
-        let old = std::mem::replace(&mut self.small, vec![(0, 0); len]);
-        self.small_shift = shift;
-        for (key, index) in old.into_iter().filter(|e| e.0 != 0) {
-            let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize;
-            while self.small[at].0 != 0 {
-                at = (at + 1) & (len - 1);
-            }
-            self.small[at] = (key, index);
-        }
+        regrow(
+            &mut self.small,
+            (0, 0),
+            |e| e.0 == 0,
+            |key, len| (key.wrapping_mul(FIBONACCI) >> (64 - len.trailing_zeros())) as usize,
+        );
+        self.small_shift = 64 - self.small.len().trailing_zeros();
     }
 
     /// Doubles the short values' table.
     #[cold]
     fn grow_short(&mut self) {
-        let len = (self.short.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.short, vec![(0, 0); len]);
-        for (key, index) in old.into_iter().filter(|e| e.0 != 0) {
-            let mut at = Self::slot(key, len);
-            while self.short[at].0 != 0 {
-                at = (at + 1) & (len - 1);
-            }
-            self.short[at] = (key, index);
-        }
+        regrow(&mut self.short, (0, 0), |e| e.0 == 0, Self::slot);
     }
 
     /// Doubles the long values' table.
     #[cold]
     fn grow_long(&mut self) {
-        let len = (self.long.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.long, vec![(0, NONE); len]);
-        for (hash, index) in old.into_iter().filter(|e| e.1 != NONE) {
-            let mut at = (hash >> 32) as usize & (len - 1);
-            while self.long[at].1 != NONE {
-                at = (at + 1) & (len - 1);
-            }
-            self.long[at] = (hash, index);
-        }
+        regrow(
+            &mut self.long,
+            (0, NONE),
+            |e| e.1 == NONE,
+            |hash, len| (hash >> 32) as usize & (len - 1),
+        );
     }
 
     /// Empties it for the next row group (its room kept).
