@@ -69,6 +69,14 @@ fn convert_folder(dir: &std::path::Path, records: usize) -> String {
     stderr(&out)
 }
 
+/// A record file's name, and the lines of the run's messages (`err`)
+/// that name it.
+fn said_of<'e>(err: &'e str, file: &std::path::Path) -> (String, Vec<&'e str>) {
+    let f = file.file_name().unwrap().to_string_lossy().into_owned();
+    let said = err.lines().filter(|l| l.contains(&f)).collect();
+    (f, said)
+}
+
 /// Writes a site record of one game of a type into `dir`, named as the
 /// site names its files (`game-KEY-1-1.json`): the file's path.
 fn write_game(dir: &std::path::Path, name: &str, key: u32, moves: &[String]) -> std::path::PathBuf {
@@ -203,8 +211,7 @@ fn every_type_starts_from_its_own_position() {
     assert_eq!(counts(&out), (made.len(), 0), "{}", stderr(&out));
     let err = stderr(&out);
     for (file, good, name, from) in &made {
-        let f = file.file_name().unwrap().to_string_lossy().into_owned();
-        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let (_, said) = said_of(&err, file);
         assert!(
             !said.iter().any(|l| l.contains("warning[rules-refused]")),
             "{name} ({from}): {err}"
@@ -478,8 +485,7 @@ fn a_run_of_moves_written_twice_in_a_row_is_read_once_for_every_type() {
     assert!(made.len() >= 300, "{}", made.len());
     let err = convert_folder(dir.path(), made.len());
     for (file, name, run, at, moves) in &made {
-        let f = file.file_name().unwrap().to_string_lossy().into_owned();
-        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let (f, said) = said_of(&err, file);
         let repeated = moves[3 - run..3].join(" ");
         assert!(
             said.iter().any(|l| l.ends_with(&format!(
@@ -609,8 +615,7 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
     let (mut warned, mut told, mut right) = (0, 0, 0);
     let mut refused = Vec::new();
     for (file, name, written, whole) in &made {
-        let f = file.file_name().unwrap().to_string_lossy().into_owned();
-        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let (_, said) = said_of(&err, file);
         if said.iter().any(|l| l.contains("rules-refused")) {
             refused.push(format!("{name}: {said:?}\n{written:?}\n{whole:?}"));
             continue;
@@ -896,8 +901,7 @@ fn moves_taken_back_are_left_out_for_every_type() {
     assert!(made.len() >= 120, "{}", made.len());
     let err = convert_folder(dir.path(), made.len());
     for (file, name, written, kept) in &made {
-        let f = file.file_name().unwrap().to_string_lossy().into_owned();
-        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let (f, said) = said_of(&err, file);
         let again = format!(
             "warning[repeated-moves]: game 1: the record writes `{}` again after `{} {}`, and the rules refuse it there: the moves between are read as taken back",
             written[4], written[2], written[3]
@@ -1024,8 +1028,7 @@ fn a_record_of_another_start_position_of_its_type_replays_from_it() {
     assert!(made.len() >= 24 && others >= 12, "{} {others}", made.len());
     let err = convert_folder(dir.path(), made.len());
     for (file, name, n, layouts, other) in &made {
-        let f = file.file_name().unwrap().to_string_lossy().into_owned();
-        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let (f, said) = said_of(&err, file);
         assert!(
             !said.iter().any(|l| l.contains("rules-refused")),
             "{name}: {said:?}"
@@ -1099,8 +1102,7 @@ fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_typ
     assert!(made.len() >= 150, "{}", made.len());
     let err = convert_folder(dir.path(), made.len());
     for (file, name, mv, from) in &made {
-        let f = file.file_name().unwrap().to_string_lossy().into_owned();
-        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let (f, said) = said_of(&err, file);
         assert!(
             !said.iter().any(|l| l.contains("rules-refused")),
             "{name}: {said:?}"
@@ -1204,8 +1206,7 @@ fn a_record_from_a_start_position_of_its_own_replays_from_it_for_every_type() {
     let named_start = "they replay from the one they give themselves (`start:";
     let (mut replayed, mut own) = (0, 0);
     for (file, name, other, counted, moves, cells) in &made {
-        let f = file.file_name().unwrap().to_string_lossy().into_owned();
-        let said: Vec<&str> = err.lines().filter(|l| l.contains(&f)).collect();
+        let (_, said) = said_of(&err, file);
         let warned: Vec<&&str> = said.iter().filter(|l| l.contains(named_start)).collect();
         if !*other || !*counted {
             assert!(warned.is_empty(), "{name}: {said:?}");
