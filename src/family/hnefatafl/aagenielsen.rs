@@ -23,8 +23,10 @@ use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Move as TMove, Square, Step, ATTACKERS};
 use crate::ir::{Game, Ply, Side, Tag};
 
+mod needs;
 mod own_start;
 
+use needs::Needs;
 use own_start::{captured_by, own_start};
 
 /// One record as the JSON holds it.
@@ -855,16 +857,25 @@ fn berserk_legs(
         let Some(first) = refused(&game) else {
             continue;
         };
-        let mut search = Search {
-            rules: layout,
-            listed,
-            tries: 0,
-            legs: 0,
-            lengthened: Vec::new(),
-        };
-        if !search.extend(&mut game, first, None, &refused) {
+        // The search as it was, then, where it finds no legs, the directed
+        // pass ([`Needs`]): the legs it finds where the first does not are
+        // kept, and the first's stay as they were.
+        let found = [false, true].into_iter().find_map(|directed| {
+            let mut search = Search {
+                rules: layout,
+                listed,
+                directed,
+                tries: 0,
+                legs: 0,
+                lengthened: Vec::new(),
+            };
+            search
+                .extend(&mut game, first, None, &refused)
+                .then_some(search)
+        });
+        let Some(search) = found else {
             continue;
-        }
+        };
         let mut said = Vec::new();
         let mover = reading
             .game
@@ -927,6 +938,10 @@ struct Search<'r> {
     rules: &'r Rules,
     /// Whether the record lists captures (the inferred legs' are added).
     listed: bool,
+    /// The directed pass: only legs that touch the refused move's needs
+    /// are tried, and one that meets more of them is kept though the same
+    /// move is still refused ([`Needs`]).
+    directed: bool,
     /// The replays tried.
     tries: usize,
     /// The legs added.
@@ -955,17 +970,30 @@ impl Search<'_> {
             Some(c) => (c, c + 1),
             None => (refused.saturating_sub(BERSERK_BACK), refused),
         };
+        // The refused move's needs, and how far the position before it is
+        // from them (the directed pass).
+        let needs = self
+            .directed
+            .then(|| self.needs_at(game, refused))
+            .flatten();
         for c in (lo..hi).rev() {
             for (leg, captures) in self.legs_at(game, c) {
                 if self.tries >= BERSERK_TRIES {
                     return false;
                 }
-                self.tries += 1;
                 let Some(Move::Tafl(TMove::Step(step))) =
                     game.moves.plies.get_mut(c).map(|p| &mut p.mv)
                 else {
                     continue;
                 };
+                // The directed pass tries only the legs that touch the
+                // refused move's needs.
+                if let (Some((needs, _)), None) = (&needs, only) {
+                    if !needs.touched(step.to, leg, &captures) {
+                        continue;
+                    }
+                }
+                self.tries += 1;
                 let was = step.clone();
                 step.via.push(step.to);
                 step.to = leg;
@@ -977,9 +1005,19 @@ impl Search<'_> {
                     self.lengthened.push((c, was.clone()));
                 }
                 self.legs += 1;
+                let nearer = |search: &Self, game: &Game| {
+                    needs.as_ref().is_some_and(|(_, unmet)| {
+                        search
+                            .needs_at(game, refused)
+                            .is_some_and(|(_, now)| now < *unmet)
+                    })
+                };
                 let done = match replay(game) {
                     None => true,
                     Some(next) if next > refused => self.extend(game, next, None, replay),
+                    Some(next) if next == refused && nearer(self, game) => {
+                        self.extend(game, next, None, replay)
+                    }
                     Some(next) if next == refused => self.extend(game, next, Some(c), replay),
                     Some(_) => false,
                 };
@@ -1000,12 +1038,11 @@ impl Search<'_> {
         false
     }
 
-    /// The berserk legs the piece that moved at ply `c` may go on with
-    /// (where its move captured): each leg's end and its captures.
-    fn legs_at(&self, game: &Game, c: usize) -> Vec<(Square, Vec<Square>)> {
-        let plies = &game.moves.plies;
+    /// The position before ply `c`: each move played with the record's
+    /// captures where it lists them, else the rules'.
+    fn before(&self, game: &Game, c: usize) -> Position<'_> {
         let mut pos = Position::new(self.rules);
-        for ply in &plies[..c] {
+        for ply in &game.moves.plies[..c] {
             if let Some(TMove::Step(step)) = ply.mv.as_tafl() {
                 if self.listed || pos.clone().play(step, ply.side, true).is_err() {
                     let _ = pos.play(step, ply.side, false);
@@ -1014,6 +1051,26 @@ impl Search<'_> {
                 }
             }
         }
+        pos
+    }
+
+    /// The needs of the move at ply `k` and how many of them the position
+    /// before it leaves unmet ([`Needs`]).
+    fn needs_at(&self, game: &Game, k: usize) -> Option<(Needs, usize)> {
+        let ply = game.moves.plies.get(k)?;
+        let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+            return None;
+        };
+        let needs = Needs::of(step);
+        let unmet = needs.unmet(&self.before(game, k), ply.side);
+        Some((needs, unmet))
+    }
+
+    /// The berserk legs the piece that moved at ply `c` may go on with
+    /// (where its move captured): each leg's end and its captures.
+    fn legs_at(&self, game: &Game, c: usize) -> Vec<(Square, Vec<Square>)> {
+        let plies = &game.moves.plies;
+        let mut pos = self.before(game, c);
         let Some(ply) = plies.get(c) else {
             return Vec::new();
         };
