@@ -663,6 +663,134 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
     assert!(right * 10 >= told * 8, "{stats}");
 }
 
+/// A member of the class of a move that needs the lost legs of several
+/// moves, on 11x11 under `ber:c`, turned by `sym` (a quarter turn each, a
+/// mirror from 4 on): two attackers, from `srank`, each take a man on
+/// their way down to rank 6 and go on up to rank 8 taking another (on the
+/// left where `left`), and a defenders' man then crosses rank 6 from edge
+/// to edge. The rules string (the start position), the moves as the site
+/// writes them (each first leg alone), and the two attackers' moves as
+/// played.
+fn crossing(sym: u8, left: bool, srank: u8) -> (String, Vec<String>, [String; 2]) {
+    let turn = |(f, r): (u8, u8)| {
+        let (mut f, mut r) = (f, r);
+        for _ in 0..sym % 4 {
+            (f, r) = (r, 10 - f);
+        }
+        let f = if sym >= 4 { 10 - f } else { f };
+        Square { file: f, rank: r }
+    };
+    let (w, h) = if left { (-1i8, -2i8) } else { (1, 2) };
+    let off = |f: u8, d: i8| f.checked_add_signed(d).unwrap();
+    let mut pieces = vec![((0, 5), b'T'), ((5, 1), b'K'), ((9, 1), b'T')];
+    for f in [3, 7] {
+        pieces.extend([
+            ((f, srank), b't'),
+            ((f, 4), b'T'),
+            ((f, 3), b't'),
+            ((off(f, w), 7), b'T'),
+            ((off(f, h), 7), b't'),
+        ]);
+    }
+    let mut cells = [[0u8; 11]; 11];
+    for (at, p) in pieces {
+        let s = turn(at);
+        cells[usize::from(s.rank)][usize::from(s.file)] = p;
+    }
+    let rows: Vec<String> = cells
+        .iter()
+        .map(|row| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for &c in row {
+                if c == 0 {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                out.push(char::from(c));
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    let rules = format!(
+        "dim:11 atkf:y esc:e cor: cen: ber:c ka:y ks:w start:/{}/",
+        rows.join("/")
+    );
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let written = vec![
+        format!("{}-{}x{}", sq((3, srank)), sq((3, 5)), sq((3, 4))),
+        format!("{}-{}", sq((9, 1)), sq((9, 2))),
+        format!("{}-{}x{}", sq((7, srank)), sq((7, 5)), sq((7, 4))),
+        format!("{}-{}", sq((0, 5)), sq((10, 5))),
+    ];
+    let whole = [3, 7].map(|f| {
+        format!(
+            "{}-{}-{}x{}/{}",
+            sq((f, srank)),
+            sq((f, 5)),
+            sq((f, 7)),
+            sq((f, 4)),
+            sq((off(f, w), 7))
+        )
+    });
+    (rules, written, whole)
+}
+
+#[test]
+fn a_move_that_needs_the_lost_legs_of_several_moves_replays() {
+    // The class: a move the rules refuse, as the site writes the game,
+    // that needs the legs the JSON left out of two or more earlier moves,
+    // none of which alone lets it through (the king's `e8-i8` passes f8
+    // and h8, each left by an attacker's lost leg: Berserk 11x11
+    // `game-3-72-1624`), so that a search keeping only a leg after which a
+    // later move is refused found none. Generated members, turned and
+    // mirrored, their second captures on either side, from three ranks:
+    // each replays, the two legs inferred as they were played.
+    let dir = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    for sym in 0..8 {
+        for left in [false, true] {
+            for srank in 8..=10 {
+                let (rules, written, whole) = crossing(sym, left, srank);
+                let file = write_game(dir.path(), "Berserk Hnefatafl 11x11", 3, &written);
+                let out = kifu(
+                    &[
+                        "convert",
+                        "-v",
+                        "-f",
+                        "aagenielsen-json",
+                        "--from-opt",
+                        &format!("rules={rules}"),
+                        "-t",
+                        "tafl",
+                        &file.to_string_lossy(),
+                    ],
+                    b"",
+                );
+                no_panic(&out);
+                let err = stderr(&out);
+                assert_eq!(counts(&out), (1, 0), "{err}");
+                assert!(!err.contains("rules-refused"), "{written:?}: {err}");
+                let read: Vec<&str> = err
+                    .lines()
+                    .filter(|l| l.contains("warning[berserk-leg]"))
+                    .map(|l| l.rsplit("read as `").next().unwrap().trim_end_matches('`'))
+                    .collect();
+                assert_eq!(read, [&whole[1], &whole[0]], "{written:?}: {err}");
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 48);
+}
+
 /// A game of a type whose men or king jump (the Old Tyr types: `tj`, `kj`,
 /// over their own men too where `jo` says) played by its rules from a
 /// seed: random moves of one leg (no berserk leg, so that the site's
