@@ -634,9 +634,7 @@ fn aagenielsen(dir: &Path) -> Vec<PathBuf> {
 /// move): the site played these games, so each is read, with a warning. In
 /// the Fetlar game 4-12 the attackers' 29th move `a6e6` is followed by
 /// `e6e4`, the same piece again, where the defenders' reply should be (a
-/// move lost by the source); in the Berserk game 3-45 (whose knight's
-/// capturing jump `16... c4-e4xd4` replays) the defenders' 17th move
-/// `g4-c4` starts on an empty square; in the Alea Berserk game 102-136
+/// move lost by the source); in the Alea Berserk game 102-136
 /// (Bartley), whose commanders and knights kifu does not know, a defender
 /// jumps: each is read unchecked (`rules-refused`). In the Tyr game 145-115
 /// the attackers' 23rd move `f12-f8xe8` went on `f8-e8xe9`, a berserk leg
@@ -644,7 +642,11 @@ fn aagenielsen(dir: &Path) -> Vec<PathBuf> {
 /// captures the attacker on f8, which the record does not list, and the
 /// attackers' 28th move `e8-e9` starts on an empty square), and in the
 /// Alea Berserk game 102-61 the attackers' 4th move `p8-p9xp10` went on
-/// `p9-o9xo8`: the legs are inferred (`berserk-leg`). In the Old Tyr-1 game 134-75 the attackers' 29th move
+/// `p9-o9xo8`; in the Berserk game 3-45 the defenders' 17th move `g4-c4`
+/// needs two legs the record leaves out, of two moves, neither of which
+/// alone lets it through (`16... c4-e4xd4` went on `e4-g4xf4`, and the
+/// attackers' `17. c2-c4xb4`, on `c4-c5xb5`): the legs are inferred
+/// (`berserk-leg`). In the Old Tyr-1 game 134-75 the attackers' 29th move
 /// `j11-j6` captures the defender on j5 against the empty j4, which no
 /// rules string explains: the record's word is kept (`capture-unruled`).
 const DIFFER: [(&str, &str, &str); 6] = [
@@ -655,8 +657,8 @@ const DIFFER: [(&str, &str, &str); 6] = [
     ),
     (
         "game-3-45-3031.json",
-        "17... g4-c4: no piece on g4",
-        ".json:43:10: warning[rules-refused]: game 1: ",
+        "17. `c2-c4xb4`: the record leaves out the berserk legs `c4-c5xb5` (the piece captured, and the later moves bear them out): read as `c2-c4-c5xb4/b5`",
+        ".json:42:10: warning[berserk-leg]: game 1: ",
     ),
     (
         "game-145-115-16724.json",
@@ -964,7 +966,7 @@ fn berserk_moves_and_jumps_are_replayed_leg_by_leg() {
         stderr(&out)
     );
     // The Berserk games of the aagenielsen corpus replay on the berserk
-    // preset (one, game 3-45, is read unchecked: see DIFFER), the king's capture
+    // preset (one, game 3-45, with two berserk legs inferred: see DIFFER), the king's capture
     // the source leaves out added.
     let Some(dir) = shared("tafl") else { return };
     let mut replayed = 0;
