@@ -664,22 +664,15 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
 }
 
 /// A member of the class of a move that needs the lost legs of several
-/// moves, on 11x11 under `ber:c`, turned by `sym` (a quarter turn each, a
-/// mirror from 4 on): two attackers, from `srank`, each take a man on
-/// their way down to rank 6 and go on up to rank 8 taking another (on the
-/// left where `left`), and a defenders' man then crosses rank 6 from edge
-/// to edge. The rules string (the start position), the moves as the site
-/// writes them (each first leg alone), and the two attackers' moves as
-/// played.
+/// moves, on Tyr 11x11's rules (`ber:c`) from a start position of its own,
+/// turned a quarter `sym` times (mirrored from 4 on): two attackers, from
+/// `srank`, each take a man on their way down to rank 6 and go on up to
+/// rank 8 taking another (on the left where `left`), and a defenders' man
+/// then crosses rank 6 from edge to edge. The rules string, the moves as
+/// the site writes them (each first leg alone), and the two attackers'
+/// moves as played.
 fn crossing(sym: u8, left: bool, srank: u8) -> (String, Vec<String>, [String; 2]) {
-    let turn = |(f, r): (u8, u8)| {
-        let (mut f, mut r) = (f, r);
-        for _ in 0..sym % 4 {
-            (f, r) = (r, 10 - f);
-        }
-        let f = if sym >= 4 { 10 - f } else { f };
-        Square { file: f, rank: r }
-    };
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
     let (w, h) = if left { (-1i8, -2i8) } else { (1, 2) };
     let off = |f: u8, d: i8| f.checked_add_signed(d).unwrap();
     let mut pieces = vec![((0, 5), b'T'), ((5, 1), b'K'), ((9, 1), b'T')];
@@ -692,37 +685,13 @@ fn crossing(sym: u8, left: bool, srank: u8) -> (String, Vec<String>, [String; 2]
             ((off(f, h), 7), b't'),
         ]);
     }
-    let mut cells = [[0u8; 11]; 11];
+    let mut cells = vec![0u8; 121];
     for (at, p) in pieces {
         let s = turn(at);
-        cells[usize::from(s.rank)][usize::from(s.file)] = p;
+        cells[usize::from(s.rank) * 11 + usize::from(s.file)] = p;
     }
-    let rows: Vec<String> = cells
-        .iter()
-        .map(|row| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for &c in row {
-                if c == 0 {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                out.push(char::from(c));
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        })
-        .collect();
-    let rules = format!(
-        "dim:11 atkf:y esc:e cor: cen: ber:c ka:y ks:w start:/{}/",
-        rows.join("/")
-    );
+    let tyr = &aagenielsen::rules_of("Tyr 11x11", Some(151))[0];
+    let rules = tyr.with_start(&cells).unwrap().text().to_string();
     let sq = |at: (u8, u8)| turn(at).to_string();
     let written = vec![
         format!("{}-{}x{}", sq((3, srank)), sq((3, 5)), sq((3, 4))),
@@ -759,7 +728,7 @@ fn a_move_that_needs_the_lost_legs_of_several_moves_replays() {
         for left in [false, true] {
             for srank in 8..=10 {
                 let (rules, written, whole) = crossing(sym, left, srank);
-                let file = write_game(dir.path(), "Berserk Hnefatafl 11x11", 3, &written);
+                let file = write_game(dir.path(), "Tyr 11x11", 151, &written);
                 let out = kifu(
                     &[
                         "convert",
