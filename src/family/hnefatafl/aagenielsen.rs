@@ -824,8 +824,9 @@ const BERSERK_LEGS: usize = 6;
 /// from the refused move, a leg of the piece that made a capture, which
 /// the rules allow there (under `ber:c`, one that captures), is added to
 /// its move, with its captures, where the moves then replay past the
-/// refused one; legs are added so, depth first, until every move replays.
-/// Each move so lengthened is a `berserk-leg` warning; none is kept
+/// refused one; legs are added so, depth first, until every move replays;
+/// where that finds none under any start position, the directed pass
+/// ([`Needs`]) tries again. Each move so lengthened is a `berserk-leg` warning; none is kept
 /// unless the whole record then replays.
 fn berserk_legs(
     reading: Reading,
@@ -833,7 +834,17 @@ fn berserk_legs(
 ) -> Option<(Reading, Game, Vec<Problem>)> {
     let listed = rules::lists_captures(&reading.game.moves);
     let extent = tafl::extent_of(&reading.game.moves);
-    for (n, layout) in reading.layouts.iter().enumerate() {
+    // The search as it was under every start position, then, where it
+    // finds no legs under any, the directed pass ([`Needs`]) under each: a
+    // record the first reads is read as before.
+    let tries = [false, true].into_iter().flat_map(|directed| {
+        reading
+            .layouts
+            .iter()
+            .enumerate()
+            .map(move |(n, layout)| (directed, n, layout))
+    });
+    for (directed, n, layout) in tries {
         if layout.berserk == rules::Berserk::No || layout.dim < extent {
             continue;
         }
@@ -857,25 +868,17 @@ fn berserk_legs(
         let Some(first) = refused(&game) else {
             continue;
         };
-        // The search as it was, then, where it finds no legs, the directed
-        // pass ([`Needs`]): the legs it finds where the first does not are
-        // kept, and the first's stay as they were.
-        let found = [false, true].into_iter().find_map(|directed| {
-            let mut search = Search {
-                rules: layout,
-                listed,
-                directed,
-                tries: 0,
-                legs: 0,
-                lengthened: Vec::new(),
-            };
-            search
-                .extend(&mut game, first, None, &refused)
-                .then_some(search)
-        });
-        let Some(search) = found else {
-            continue;
+        let mut search = Search {
+            rules: layout,
+            listed,
+            directed,
+            tries: 0,
+            legs: 0,
+            lengthened: Vec::new(),
         };
+        if !search.extend(&mut game, first, None, &refused) {
+            continue;
+        }
         let mut said = Vec::new();
         let mover = reading
             .game
