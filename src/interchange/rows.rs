@@ -914,7 +914,23 @@ thread_local! {
 /// `buf` to be ignored, for comments of which one does (`serde_json`
 /// writes them: [`Row::json`]).
 fn comments_json(comments: &[Comment], csv: bool, buf: &mut String) -> bool {
-    let quote = if csv { "\"\"" } else { "\"" };
+    // What goes before a comment's text, and after it for each kind: as
+    // JSON, then as a csv field's JSON (its quotes doubled).
+    const PARTS: [[&str; 4]; 2] = [
+        [
+            r#"{"text":""#,
+            r#""}"#,
+            r#"","kind":"line"}"#,
+            r#"","kind":"escape"}"#,
+        ],
+        [
+            r#"{""text"":"""#,
+            r#"""}"#,
+            r#""",""kind"":""line""}"#,
+            r#""",""kind"":""escape""}"#,
+        ],
+    ];
+    let [before, brace, line, escape] = PARTS[usize::from(csv)];
     buf.clear();
     buf.push('[');
     for (i, c) in comments.iter().enumerate() {
@@ -930,21 +946,13 @@ fn comments_json(comments: &[Comment], csv: bool, buf: &mut String) -> bool {
         if i > 0 {
             buf.push(',');
         }
-        buf.push('{');
-        for part in [quote, "text", quote, ":", quote, text, quote] {
-            buf.push_str(part);
-        }
-        let kind = match c.kind {
-            CommentKind::Brace => None,
-            CommentKind::Line => Some("line"),
-            CommentKind::Escape => Some("escape"),
-        };
-        if let Some(kind) = kind {
-            for part in [",", quote, "kind", quote, ":", quote, kind, quote] {
-                buf.push_str(part);
-            }
-        }
-        buf.push('}');
+        buf.push_str(before);
+        buf.push_str(text);
+        buf.push_str(match c.kind {
+            CommentKind::Brace => brace,
+            CommentKind::Line => line,
+            CommentKind::Escape => escape,
+        });
     }
     buf.push(']');
     true
@@ -1806,6 +1814,67 @@ mod tests {
             assert_eq!(c.codes, code);
         }
         c.data.clone()
+    }
+
+    /// Any comments: texts of the characters that matter to csv and to
+    /// JSON's escapes (quotes, commas, backslashes, line ends, controls,
+    /// NUL) or of none of them, of each kind.
+    fn any_comments() -> impl proptest::strategy::Strategy<Value = Vec<Comment>> {
+        use proptest::prelude::*;
+        let text = prop_oneof![
+            "[a-z0-9 %:\\[\\].=\u{e9}\u{1F600}]{0,12}",
+            "[a,\"\\\\\r\n\t\u{0}\u{1}\u{7f} =\u{e9}]{0,6}",
+        ];
+        let kind = prop_oneof![
+            Just(CommentKind::Brace),
+            Just(CommentKind::Line),
+            Just(CommentKind::Escape),
+        ];
+        let comment = (text, kind).prop_map(|(text, kind)| Comment {
+            text: text.into(),
+            kind,
+        });
+        proptest::collection::vec(comment, 1..4)
+    }
+
+    proptest::proptest! {
+        /// Comments written into a row (put together where no text needs
+        /// escaping) are the text `serde_json` writes for them, in a csv
+        /// field and as a typed value; one that holds a NUL character is
+        /// the error the tables give.
+        #[test]
+        fn comments_written_into_a_row_are_serde_json_text(comments in any_comments()) {
+            // A value that fails moves the row on as one written does.
+            fn put<O: Out>(
+                row: &mut Row<'_, O>,
+                write: impl FnOnce(&mut Row<'_, O>) -> Result<(), Problem>,
+            ) -> Result<(), Problem> {
+                let done = write(row);
+                if done.is_err() {
+                    row.column += 1;
+                }
+                done
+            }
+            let (mut csv, mut typed, mut csv_want) = (Ok(()), Ok(()), Ok(()));
+            let got = csv_value(|row| csv = put(row, |r| r.comments(&comments)));
+            let want = csv_value(|row| csv_want = put(row, |r| r.json(&comments)));
+            let typed_got = typed_value(|row| typed = put(row, |r| r.comments(&comments)));
+            let typed_want = typed_value(|row| {
+                let _ = put(row, |r| r.json(&comments));
+            });
+            match csv_want {
+                Ok(()) => {
+                    csv.unwrap();
+                    typed.unwrap();
+                    proptest::prop_assert_eq!(got, want);
+                    proptest::prop_assert_eq!(typed_got, typed_want);
+                }
+                Err(e) => {
+                    proptest::prop_assert_eq!(csv.unwrap_err().message, e.message.clone());
+                    proptest::prop_assert_eq!(typed.unwrap_err().message, e.message);
+                }
+            }
+        }
     }
 
     /// Any JSON value: strings of the characters that matter to csv and to
