@@ -303,9 +303,13 @@ thread_local! {
     /// missed a third of the moves, 8,192 pairs serialized 9,648); what a
     /// slot holds is used only for a move equal to its own (`Move`'s `==`,
     /// the JSON being a function of the move).
-    static IR: std::cell::RefCell<Vec<Option<(u64, Move, Encoding, String)>>> =
+    static IR: std::cell::RefCell<Vec<Option<Kept>>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// A value kept in [`IR`]: its key's hash ([`ir_slot`]), the move, the
+/// encoding and its text.
+type Kept = (u64, Move, Encoding, String);
 
 /// The first slot of the set of [`IR`] of a move whose fields are `key`,
 /// and the hash of them it is found from (FxHash's step), which a slot
@@ -843,7 +847,7 @@ fn put_ir<O: Out>(
         if kept.is_empty() {
             kept.resize_with(IR_SLOTS, || None);
         }
-        let held = |k: &Option<(u64, Move, Encoding, String)>| {
+        let held = |k: &Option<Kept>| {
             matches!(k, Some((h, m, enc, _)) if *h == hash && *enc == O::ENC && m == mv)
         };
         let set = slot..slot + IR_WAYS;
