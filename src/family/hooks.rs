@@ -220,7 +220,7 @@ impl Fields {
     /// Sets a field of the current ply to `text`.
     #[inline(always)]
     pub fn set(&mut self, field: Field, text: &str) {
-        self.write(field, |t| t.push_str(text));
+        self.write(field, |t| crate::ir::push_short(t, text));
     }
 
     /// Makes a field of the current ply the same text as another (the

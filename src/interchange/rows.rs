@@ -26,7 +26,7 @@ use crate::codec::{RunWriter, SourceNotation, WriteOptions};
 use crate::error::Problem;
 use crate::family::spell::Lines;
 use crate::family::{positions, write_move_fields, Field, Fields, Move, PlyFields};
-use crate::ir::{Comment, Game, Ply, Side};
+use crate::ir::{push_short, Comment, CommentKind, Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
 mod typed;
@@ -303,13 +303,18 @@ thread_local! {
     /// missed a third of the moves, 8,192 pairs serialized 9,648); what a
     /// slot holds is used only for a move equal to its own (`Move`'s `==`,
     /// the JSON being a function of the move).
-    static IR: std::cell::RefCell<Vec<Option<(Move, Encoding, String)>>> =
+    static IR: std::cell::RefCell<Vec<Option<Kept>>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The first slot of the set of [`IR`] of a move whose fields are `key`:
-/// a hash of them (FxHash's step).
-fn ir_slot(key: [&str; 2]) -> usize {
+/// A value kept in [`IR`]: its key's hash ([`ir_slot`]), the move, the
+/// encoding and its text.
+type Kept = (u64, Move, Encoding, String);
+
+/// The first slot of the set of [`IR`] of a move whose fields are `key`,
+/// and the hash of them it is found from (FxHash's step), which a slot
+/// keeps: a move is compared only with those of the same hash.
+fn ir_slot(key: [&str; 2]) -> (usize, u64) {
     let mut h = 0u64;
     for part in key {
         for &b in part.as_bytes() {
@@ -317,7 +322,7 @@ fn ir_slot(key: [&str; 2]) -> usize {
         }
         h = (h.rotate_left(5) ^ 0xff).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
-    ((h >> 50) as usize % (IR_SLOTS / IR_WAYS)) * IR_WAYS
+    (((h >> 50) as usize % (IR_SLOTS / IR_WAYS)) * IR_WAYS, h)
 }
 
 /// What a JSON value written into a row held ([`JsonField`]).
@@ -462,7 +467,7 @@ impl Out for String {
     #[inline]
     fn word(&mut self, _: usize, _: usize, v: &str) {
         self.push(',');
-        self.push_str(v);
+        push_short(self, v);
     }
 
     #[inline]
@@ -470,7 +475,7 @@ impl Out for String {
         self.push(',');
         match class & QUOTED != 0 || v.is_empty() {
             true => field(self, Some(v)),
-            false => self.push_str(v),
+            false => push_short(self, v),
         }
     }
 
@@ -519,21 +524,24 @@ fn push_nags(out: &mut String, nags: &[u32]) {
 /// else the value and 1: a number zigzagged, a boolean, a text's length)
 /// and its text values one after another. Kept from game to game (one a
 /// thread), its buffers used again.
+///
+/// Each table's columns are an array of their own, so that a row's
+/// values, which come in the order of its columns with the table and
+/// column known where each is written (`Row`, inlined), go to a column at
+/// a fixed place: no index kept, looked up or checked a value.
 #[derive(Default)]
 pub(crate) struct Columns {
     /// Whether the moves table has the `fen` column.
     fen: bool,
     /// Each table's rows.
     rows: [usize; 3],
-    /// Each table's columns after its keys ([`KEYS`]), the tables one
-    /// after another.
-    columns: Vec<ColumnText>,
-    /// Where each table's columns start in `columns`, and where they end.
-    base: [usize; 4],
-    /// The column of the next value in `columns`: a row's values come in
-    /// the order of its columns (`Row`), so each goes to the next column
-    /// with no table's columns looked up.
-    next: usize,
+    /// The games table's columns after its keys ([`KEYS`]).
+    games: [ColumnText; GAMES.len() - KEYS[0]],
+    /// The tags table's columns after its keys.
+    tags: [ColumnText; TAGS.len() - KEYS[1]],
+    /// The moves table's columns after its keys, `fen` last (written
+    /// where [`Columns::fen`] says).
+    moves: [ColumnText; MOVES.len() - KEYS[2]],
 }
 
 /// One column of a game's typed rows ([`Columns`]).
@@ -551,46 +559,46 @@ impl Columns {
     fn reset(&mut self, fen: bool) {
         self.fen = fen;
         self.rows = [0; 3];
-        for (t, keys) in KEYS.iter().enumerate() {
-            self.base[t + 1] = self.base[t] + columns(t, fen).len() - keys;
-        }
-        self.columns.resize_with(self.base[3], ColumnText::default);
-        for c in &mut self.columns {
+        for c in self.tables().into_iter().flatten() {
             c.codes.clear();
             c.data.clear();
         }
-        self.next = 0;
     }
 
-    /// Where the column `column` of `table` is in `columns`.
-    fn place(&self, table: usize, column: usize) -> usize {
-        self.base[table] + column - KEYS[table]
+    /// Each table's columns after its keys, as the game has them (the
+    /// moves table's `fen` where it is asked for).
+    fn tables(&mut self) -> [&mut [ColumnText]; 3] {
+        let moves = columns(2, self.fen).len() - KEYS[2];
+        [&mut self.games, &mut self.tags, &mut self.moves[..moves]]
     }
 
-    /// The column `column` of `table`, which is the next: each value of a
-    /// row is written in its column's order.
+    /// The column `column` of `table`: at a fixed place where both are
+    /// known where it is written.
     #[inline(always)]
     fn column(&mut self, table: usize, column: usize) -> &mut ColumnText {
-        debug_assert_eq!(self.next, self.place(table, column));
-        let next = self.next;
-        self.next += 1;
-        &mut self.columns[next]
+        match table {
+            0 => &mut self.games[column - KEYS[0]],
+            1 => &mut self.tags[column - KEYS[1]],
+            _ => &mut self.moves[column - KEYS[2]],
+        }
     }
 
     /// Appends the game's columns to `out`: whether the moves table has
     /// the `fen` column, then for each table its rows' count, then each
     /// column's codes and its text ([`typed::Typed`] reads them).
-    fn finish(&self, out: &mut String) {
-        let size: usize = self
-            .columns
+    fn finish(&mut self, out: &mut String) {
+        let (fen, rows) = (self.fen, self.rows);
+        let tables = self.tables();
+        let size: usize = tables
             .iter()
+            .flat_map(|t| t.iter())
             .map(|c| c.codes.len() + c.data.len())
             .sum();
         out.reserve(size + 16);
-        typed::code(out, u64::from(self.fen));
-        for (t, rows) in self.rows.iter().enumerate() {
-            typed::code(out, *rows as u64);
-            for c in &self.columns[self.base[t]..self.base[t + 1]] {
+        typed::code(out, u64::from(fen));
+        for (t, columns) in tables.iter().enumerate() {
+            typed::code(out, rows[t] as u64);
+            for c in columns.iter() {
                 out.push_str(&c.codes);
                 out.push_str(&c.data);
             }
@@ -602,7 +610,7 @@ impl Columns {
     fn value(&mut self, table: usize, column: usize, v: &str) {
         let c = self.column(table, column);
         typed::code(&mut c.codes, v.len() as u64 + 1);
-        c.data.push_str(v);
+        push_short(&mut c.data, v);
     }
 }
 
@@ -612,7 +620,6 @@ impl Out for Columns {
     #[inline(always)]
     fn start(&mut self, table: usize) {
         self.rows[table] += 1;
-        self.next = self.base[table];
     }
 
     #[inline(always)]
@@ -748,7 +755,7 @@ impl<'o, O: Out> Row<'o, O> {
         // NUL (the values are short: a call each costs more).
         let class = classes(v.as_bytes());
         if class & NUL != 0 {
-            return Err(self.cannot_hold());
+            return Err(cannot_hold(self.table, self.column));
         }
         self.out.text(self.table, self.column, v, class);
         self.column += 1;
@@ -780,10 +787,7 @@ impl<'o, O: Out> Row<'o, O> {
 
     /// Writes a value as JSON, as the `json` format writes it.
     fn json(&mut self, v: &impl Serialize) -> Result<(), Problem> {
-        let (table, column, out) = (self.table, self.column, &mut *self.out);
-        json_text::<O, _>(table, column, v, |text, quote| {
-            out.json(table, column, text, quote)
-        })?;
+        put_json(&mut *self.out, self.table, self.column, v)?;
         self.column += 1;
         Ok(())
     }
@@ -791,68 +795,171 @@ impl<'o, O: Out> Row<'o, O> {
     /// Writes a ply's move as JSON ([`Row::json`]), through the values
     /// kept ([`IR`]); `key` are move fields of it, which find its slot.
     fn ir(&mut self, mv: &Move, key: [&str; 2]) -> Result<(), Problem> {
-        let slot = ir_slot(key);
-        IR.with_borrow_mut(|kept| {
-            if kept.is_empty() {
-                kept.resize_with(IR_SLOTS, || None);
-            }
-            let held = |k: &Option<(Move, Encoding, String)>| {
-                matches!(k, Some((m, enc, _)) if *enc == O::ENC && m == mv)
-            };
-            let set = slot..slot + IR_WAYS;
-            match kept[set.clone()].iter().position(held) {
-                // Where the set holds it, it goes first.
-                Some(0) => {}
-                Some(i) => kept[slot..=slot + i].rotate_right(1),
-                None => {
-                    // The value used longest ago goes, its text's room
-                    // used again for this one, first.
-                    kept[set].rotate_right(1);
-                    let mut text = match kept[slot].take() {
-                        Some((_, _, mut text)) => {
-                            text.clear();
-                            text
-                        }
-                        None => String::new(),
-                    };
-                    json_text::<O, _>(self.table, self.column, mv, |json, quote| {
-                        O::encode_json(json, quote, &mut text)
-                    })?;
-                    kept[slot] = Some((mv.clone(), O::ENC, text));
-                }
-            }
-            if let Some((_, _, text)) = &kept[slot] {
-                self.out.encoded(self.table, self.column, text);
-            }
-            self.column += 1;
-            Ok(())
-        })
+        put_ir(&mut *self.out, self.table, self.column, mv, key)?;
+        self.column += 1;
+        Ok(())
     }
 
     /// Writes comments as a JSON array, as the `json` format writes them;
     /// NULL for none (most plies' comments: no call made for them).
     #[inline(always)]
     fn comments(&mut self, comments: &[Comment]) -> Result<(), Problem> {
-        match comments.is_empty() {
-            true => {
-                self.null();
-                Ok(())
-            }
-            false => self.some_comments(comments),
+        if !comments.is_empty() {
+            put_comments(&mut *self.out, self.table, self.column, comments)?;
+        } else {
+            self.out.null(self.table, self.column);
         }
+        self.column += 1;
+        Ok(())
     }
+}
 
-    /// Writes comments (not none) as a JSON array.
-    #[inline(never)]
-    fn some_comments(&mut self, comments: &[Comment]) -> Result<(), Problem> {
-        self.json(&comments)
-    }
+// What a row writes past its inlined values is written by the functions
+// below, given the row's table and column as values: a `Row` is never
+// borrowed past its own methods, so that where it is inlined its table and
+// columns are known, each value going to its column's fixed place
+// ([`Columns::column`]).
 
-    /// The error of a text of this column that holds a NUL character.
-    #[cold]
-    fn cannot_hold(&self) -> Problem {
-        cannot_hold(self.table, self.column)
+/// Writes a value as JSON into the column `column` of `table`
+/// ([`Row::json`]).
+fn put_json<O: Out>(
+    out: &mut O,
+    table: usize,
+    column: usize,
+    v: &impl Serialize,
+) -> Result<(), Problem> {
+    json_text::<O, _>(table, column, v, |text, quote| {
+        out.json(table, column, text, quote)
+    })
+}
+
+/// Writes a ply's move as JSON ([`Row::ir`]) into the column `column` of
+/// `table`, through the values kept ([`IR`]).
+fn put_ir<O: Out>(
+    out: &mut O,
+    table: usize,
+    column: usize,
+    mv: &Move,
+    key: [&str; 2],
+) -> Result<(), Problem> {
+    let (slot, hash) = ir_slot(key);
+    IR.with_borrow_mut(|kept| {
+        if kept.is_empty() {
+            kept.resize_with(IR_SLOTS, || None);
+        }
+        let held = |k: &Option<Kept>| {
+            matches!(k, Some((h, m, enc, _)) if *h == hash && *enc == O::ENC && m == mv)
+        };
+        let set = slot..slot + IR_WAYS;
+        match kept[set.clone()].iter().position(held) {
+            // Where the set holds it, it goes first.
+            Some(0) => {}
+            Some(i) => kept[slot..=slot + i].rotate_right(1),
+            None => {
+                // The value used longest ago goes, its text's room used
+                // again for this one, first.
+                kept[set].rotate_right(1);
+                let mut text = match kept[slot].take() {
+                    Some((_, _, _, mut text)) => {
+                        text.clear();
+                        text
+                    }
+                    None => String::new(),
+                };
+                json_text::<O, _>(table, column, mv, |json, quote| {
+                    O::encode_json(json, quote, &mut text)
+                })?;
+                kept[slot] = Some((hash, mv.clone(), O::ENC, text));
+            }
+        }
+        if let Some((_, _, _, text)) = &kept[slot] {
+            out.encoded(table, column, text);
+        }
+        Ok(())
+    })
+}
+
+/// Writes comments (not none) as a JSON array into the column `column`
+/// of `table` ([`Row::comments`]): put together from their texts where
+/// none holds what JSON escapes ([`comments_json`]), else through
+/// `serde_json` ([`put_json`]): the same text.
+#[inline(never)]
+fn put_comments<O: Out>(
+    out: &mut O,
+    table: usize,
+    column: usize,
+    comments: &[Comment],
+) -> Result<(), Problem> {
+    let written = COMMENTS.with_borrow_mut(|buf| {
+        let done = comments_json(comments, O::ENC == Encoding::Csv, buf);
+        if done {
+            // A JSON array of objects holds quotes.
+            out.json(table, column, buf, true);
+        }
+        done
+    });
+    match written {
+        true => Ok(()),
+        false => put_json(out, table, column, &comments),
     }
+}
+
+thread_local! {
+    /// The JSON text of a ply's comments ([`comments_json`]): one buffer a
+    /// thread, kept from value to value.
+    static COMMENTS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Puts comments' JSON array in `buf`, as `serde_json` writes it
+/// (`[{"text":"...","kind":"line"}]`, the kind of a brace comment left
+/// out; in a `csv` field each quote doubled, as [`JsonField`] writes it),
+/// where no text holds a character JSON escapes (a quote, a backslash, a
+/// control character): each text is then copied as it is. Gives false,
+/// `buf` to be ignored, for comments of which one does (`serde_json`
+/// writes them: [`Row::json`]).
+fn comments_json(comments: &[Comment], csv: bool, buf: &mut String) -> bool {
+    // What goes before a comment's text, and after it for each kind: as
+    // JSON, then as a csv field's JSON (its quotes doubled).
+    const PARTS: [[&str; 4]; 2] = [
+        [
+            r#"{"text":""#,
+            r#""}"#,
+            r#"","kind":"line"}"#,
+            r#"","kind":"escape"}"#,
+        ],
+        [
+            r#"{""text"":"""#,
+            r#"""}"#,
+            r#""",""kind"":""line""}"#,
+            r#""",""kind"":""escape""}"#,
+        ],
+    ];
+    let [before, brace, line, escape] = PARTS[usize::from(csv)];
+    buf.clear();
+    buf.push('[');
+    for (i, c) in comments.iter().enumerate() {
+        let text = c.text.as_str();
+        // Looked at whole (no early exit), so that it is done a word of
+        // bytes at a time.
+        let escaped = text
+            .bytes()
+            .fold(false, |e, b| e | (b < 0x20) | (b == b'"') | (b == b'\\'));
+        if escaped {
+            return false;
+        }
+        if i > 0 {
+            buf.push(',');
+        }
+        buf.push_str(before);
+        buf.push_str(text);
+        buf.push_str(match c.kind {
+            CommentKind::Brace => brace,
+            CommentKind::Line => line,
+            CommentKind::Escape => escape,
+        });
+    }
+    buf.push(']');
+    true
 }
 
 /// The error of a text of `column` of `table` that holds a NUL character.
@@ -1649,9 +1756,9 @@ mod tests {
         let mut hits = 0;
         let kept = |enc: Encoding, mv: &Move| {
             IR.with_borrow(|k| {
-                k.get(ir_slot(["same", "slot"]))
+                k.get(ir_slot(["same", "slot"]).0)
                     .and_then(|s| s.as_ref())
-                    .is_some_and(|(m, e, _)| *e == enc && m == mv)
+                    .is_some_and(|(_, m, e, _)| *e == enc && m == mv)
             })
         };
         for ply in &game.moves.plies {
@@ -1674,7 +1781,7 @@ mod tests {
         let a = csv_value(|row| row.ir(&game.moves.plies[0].mv, ["e2e4", "P"]).unwrap());
         let b = csv_value(|row| row.ir(&game.moves.plies[0].mv, ["e2e4", "P"]).unwrap());
         assert_eq!(a, b);
-        assert!(IR.with_borrow(|k| k[ir_slot(["e2e4", "P"])].is_some()));
+        assert!(IR.with_borrow(|k| k[ir_slot(["e2e4", "P"]).0].is_some()));
     }
 
     /// The text `write` writes as the moves table's `ir` (one value) in
@@ -1696,8 +1803,6 @@ mod tests {
     fn typed_value(write: impl FnOnce(&mut Row<'_, Columns>)) -> String {
         let mut cols = Columns::default();
         cols.reset(false);
-        // The row's values before it written.
-        cols.next = cols.place(2, 20);
         let mut row = Row {
             out: &mut cols,
             table: 2,
@@ -1705,7 +1810,7 @@ mod tests {
         };
         write(&mut row);
         assert_eq!(row.column, 21);
-        let c = &cols.columns[cols.place(2, 20)];
+        let c = cols.column(2, 20);
         // Nothing is written where the value fails.
         if !c.codes.is_empty() {
             let mut code = String::new();
@@ -1713,6 +1818,67 @@ mod tests {
             assert_eq!(c.codes, code);
         }
         c.data.clone()
+    }
+
+    /// Any comments: texts of the characters that matter to csv and to
+    /// JSON's escapes (quotes, commas, backslashes, line ends, controls,
+    /// NUL) or of none of them, of each kind.
+    fn any_comments() -> impl proptest::strategy::Strategy<Value = Vec<Comment>> {
+        use proptest::prelude::*;
+        let text = prop_oneof![
+            "[a-z0-9 %:\\[\\].=\u{e9}\u{1F600}]{0,12}",
+            "[a,\"\\\\\r\n\t\u{0}\u{1}\u{7f} =\u{e9}]{0,6}",
+        ];
+        let kind = prop_oneof![
+            Just(CommentKind::Brace),
+            Just(CommentKind::Line),
+            Just(CommentKind::Escape),
+        ];
+        let comment = (text, kind).prop_map(|(text, kind)| Comment {
+            text: text.into(),
+            kind,
+        });
+        proptest::collection::vec(comment, 1..4)
+    }
+
+    proptest::proptest! {
+        /// Comments written into a row (put together where no text needs
+        /// escaping) are the text `serde_json` writes for them, in a csv
+        /// field and as a typed value; one that holds a NUL character is
+        /// the error the tables give.
+        #[test]
+        fn comments_written_into_a_row_are_serde_json_text(comments in any_comments()) {
+            // A value that fails moves the row on as one written does.
+            fn put<O: Out>(
+                row: &mut Row<'_, O>,
+                write: impl FnOnce(&mut Row<'_, O>) -> Result<(), Problem>,
+            ) -> Result<(), Problem> {
+                let done = write(row);
+                if done.is_err() {
+                    row.column += 1;
+                }
+                done
+            }
+            let (mut csv, mut typed, mut csv_want) = (Ok(()), Ok(()), Ok(()));
+            let got = csv_value(|row| csv = put(row, |r| r.comments(&comments)));
+            let want = csv_value(|row| csv_want = put(row, |r| r.json(&comments)));
+            let typed_got = typed_value(|row| typed = put(row, |r| r.comments(&comments)));
+            let typed_want = typed_value(|row| {
+                let _ = put(row, |r| r.json(&comments));
+            });
+            match csv_want {
+                Ok(()) => {
+                    csv.unwrap();
+                    typed.unwrap();
+                    proptest::prop_assert_eq!(got, want);
+                    proptest::prop_assert_eq!(typed_got, typed_want);
+                }
+                Err(e) => {
+                    proptest::prop_assert_eq!(csv.unwrap_err().message, e.message.clone());
+                    proptest::prop_assert_eq!(typed.unwrap_err().message, e.message);
+                }
+            }
+        }
     }
 
     /// Any JSON value: strings of the characters that matter to csv and to

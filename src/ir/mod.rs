@@ -16,6 +16,7 @@ pub use result::{GameResult, Outcome, ResultRepair, ResultToken, Results};
 pub use side::{push_number, Side};
 mod text;
 pub(crate) use text::is_ascii;
+pub(crate) use text::push_short;
 pub use text::{is_plain, Text};
 
 /// True for a character XML 1.0 cannot hold, even as a character

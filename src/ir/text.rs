@@ -198,6 +198,28 @@ impl<'de> Deserialize<'de> for Text {
     }
 }
 
+/// Appends a short text: one of one to eight bytes (a square, a piece
+/// letter, a move) as a copy of its known size, with no call to `memcpy`
+/// (the call costs as much as the rest of such a value's writing: the
+/// move fields and the database tables' values are mostly such); a longer
+/// one as `push_str` copies it.
+#[inline(always)]
+pub(crate) fn push_short(out: &mut String, v: &str) {
+    // Each arm's length is known to the compiler, which copies it inline.
+    #[allow(clippy::match_same_arms)]
+    match v.len() {
+        1 => out.push_str(v),
+        2 => out.push_str(v),
+        3 => out.push_str(v),
+        4 => out.push_str(v),
+        5 => out.push_str(v),
+        6 => out.push_str(v),
+        7 => out.push_str(v),
+        8 => out.push_str(v),
+        _ => out.push_str(v),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,6 +273,15 @@ mod tests {
                 b[i] = byte;
             }
             proptest::prop_assert_eq!(is_ascii(&b), b.is_ascii());
+        }
+
+        /// [`push_short`] appends what `push_str` appends, whatever the
+        /// length (each length it copies itself, and longer).
+        #[test]
+        fn push_short_appends_the_text(before in ".{0,3}", text in ".{0,12}") {
+            let mut got = before.clone();
+            push_short(&mut got, &text);
+            proptest::prop_assert_eq!(got, before + &text);
         }
     }
 }

@@ -116,14 +116,14 @@ pub fn move_fields(
                             (true, Some(from)) => Square::new(m.to.file(), from.rank()),
                             _ => m.to,
                         };
-                        out.capture(|t| t.push_str(taken.name()));
+                        out.capture(|t| crate::ir::push_short(t, taken.name()));
                     }
                     match (m.castle, m.from) {
                         (Some(Wing::King), _) => out.set(Canonical, "O-O"),
                         (Some(Wing::Queen), _) => out.set(Canonical, "O-O-O"),
                         (None, Some(from)) => out.write(Canonical, |c| {
-                            c.push_str(from.name());
-                            c.push_str(m.to.name());
+                            crate::ir::push_short(c, from.name());
+                            crate::ir::push_short(c, m.to.name());
                             if let Some(p) = m.promotion.and_then(Role::san_letter) {
                                 c.push(p.to_ascii_lowercase());
                             }
