@@ -816,11 +816,12 @@ const BERSERK_TRIES: usize = 600;
 const BERSERK_LEGS: usize = 6;
 
 /// Where the rules refuse a record's moves and its game type
-/// has berserk moves (`ber:c`, `ber:m`: a piece that captured may move
+/// has berserk moves (`ber:c`, `ber:m`, `ber:t`: a piece that captured may move
 /// again, the same turn): the berserk legs the record leaves out (the
 /// site's JSON keeps only each move's first leg), inferred. Searching back
 /// from the refused move, a leg of the piece that made a capture, which
-/// the rules allow there (under `ber:c`, one that captures), is added to
+/// the rules allow there (under `ber:c`, one that captures; under `ber:t`,
+/// one that captures or steps onto a square the move captured on), is added to
 /// its move, with its captures, where the moves then replay past the
 /// refused one; legs are added so, depth first, until every move replays.
 /// Each move so lengthened is a `berserk-leg` warning; none is kept
@@ -1021,13 +1022,14 @@ impl Search<'_> {
             return Vec::new();
         };
         // The move as played: its captures (the record's, or the rules').
-        let captured = if self.listed {
+        // (`ber:t`: the squares it captured on, which a leg may step onto).
+        let (captured, took) = if self.listed {
             let _ = pos.play(step, ply.side, false);
-            !step.captures.is_empty()
+            (!step.captures.is_empty(), step.captures.clone())
         } else {
             match pos.play(step, ply.side, true) {
-                Ok(p) => p.legs.last().is_some_and(|&n| n > 0),
-                Err(_) => false,
+                Ok(p) => (p.legs.last().is_some_and(|&n| n > 0), p.captures),
+                Err(_) => (false, Vec::new()),
             }
         };
         if !captured || pos.is_over() {
@@ -1055,8 +1057,9 @@ impl Search<'_> {
                 };
                 let mut trial = pos.clone();
                 if let Ok(played) = trial.play(&leg, ply.side, true) {
-                    let capture =
-                        self.rules.berserk == rules::Berserk::Move || !played.captures.is_empty();
+                    let capture = self.rules.berserk == rules::Berserk::Move
+                        || !played.captures.is_empty()
+                        || (self.rules.berserk == rules::Berserk::Take && took.contains(&to));
                     if capture && !played.king_captured {
                         out.push((to, played.captures));
                     }
