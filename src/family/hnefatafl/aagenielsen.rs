@@ -856,16 +856,29 @@ fn berserk_legs(
         let Some(first) = refused(&game) else {
             continue;
         };
-        let mut search = Search {
-            rules: layout,
-            listed,
-            tries: 0,
-            legs: 0,
-            lengthened: Vec::new(),
+        // Capturing legs alone first; under `ber:t`, where they do not
+        // bear the moves out, the steps onto a captured square too (the
+        // readings `ber:c` finds stay as they were).
+        let passes: &[bool] = if layout.berserk == rules::Berserk::Take {
+            &[false, true]
+        } else {
+            &[false]
         };
-        if !search.extend(&mut game, first, None, &refused) {
+        let Some(search) = passes.iter().find_map(|&take| {
+            let mut search = Search {
+                rules: layout,
+                listed,
+                take,
+                tries: 0,
+                legs: 0,
+                lengthened: Vec::new(),
+            };
+            search
+                .extend(&mut game, first, None, &refused)
+                .then_some(search)
+        }) else {
             continue;
-        }
+        };
         let mut said = Vec::new();
         let mover = reading
             .game
@@ -928,6 +941,9 @@ struct Search<'r> {
     rules: &'r Rules,
     /// Whether the record lists captures (the inferred legs' are added).
     listed: bool,
+    /// Whether a leg may step onto a square the move captured on without
+    /// capturing (`ber:t`), besides the legs that capture.
+    take: bool,
     /// The replays tried.
     tries: usize,
     /// The legs added.
@@ -1059,7 +1075,7 @@ impl Search<'_> {
                 if let Ok(played) = trial.play(&leg, ply.side, true) {
                     let capture = self.rules.berserk == rules::Berserk::Move
                         || !played.captures.is_empty()
-                        || (self.rules.berserk == rules::Berserk::Take && took.contains(&to));
+                        || (self.take && took.contains(&to));
                     if capture && !played.king_captured {
                         out.push((to, played.captures));
                     }
