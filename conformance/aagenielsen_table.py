@@ -124,8 +124,12 @@ for line in open(tsv, encoding="utf-8"):
         base += " ber:m kj:r"
     elif "tyr" in name.lower():
         # The site's rules page: Tyr is played by the Berserk rules (a piece
-        # that captured moves again, each further leg capturing).
-        base += " ber:c"
+        # that captured moves again, each further leg capturing). The Old
+        # Tyr-1, Old Tyr-2 and Old TYR! records bear out a further leg onto
+        # a square the leg before captured on too (`ber:t`, kifu's value:
+        # docs/hnefatafl.md, "The Old Tyr types' berserk legs").
+        old = name.lower().startswith(("old tyr-1", "old tyr-2", "old tyr!"))
+        base += " ber:t" if old else " ber:c"
     fs = files[key][:400]
     best = None
     cands = []

@@ -508,14 +508,21 @@ fn a_run_of_moves_written_twice_in_a_row_is_read_once_for_every_type() {
 
 /// A game of a berserk type played by its rules from a seed (random moves,
 /// captures taken half the time, a piece that captured going on with a
-/// capturing leg three times in four): each move as the site's JSON writes
-/// it (its first leg and that leg's captures alone), and each whole move
-/// (`c4-c7-c9xb7/c10`) by ply.
-fn berserk_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, Vec<String>) {
+/// capturing leg three times in four, or, where `onto` and the rules are
+/// `ber:t`, with a step onto a square the leg before captured on): each
+/// move as the site's JSON writes it (its first leg and that leg's
+/// captures alone), each whole move (`c4-c7-c9xb7/c10`) by ply, and the
+/// steps onto a captured square made.
+fn berserk_game(
+    rules: &Rules,
+    seed: u64,
+    plies: usize,
+    onto: bool,
+) -> (Vec<String>, Vec<String>, usize) {
     let mut rng = Rng::new(seed);
     let mut pos = Position::new(rules);
     let mut side = first(rules);
-    let (mut written, mut whole) = (Vec::new(), Vec::new());
+    let (mut written, mut whole, mut steps) = (Vec::new(), Vec::new(), 0);
     let ends = |p: &Played| p.king_captured || p.escaped || p.edge_fort;
     for _ in 0..plies {
         let moves: Vec<(Step, Played)> = squares(rules.dim)
@@ -544,25 +551,29 @@ fn berserk_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, Vec<Str
         }
         let mut full = mv.clone();
         full.captures.clone_from(&played.captures);
-        while !played.captures.is_empty() && rng.below(4) != 0 {
+        let mut took = played.captures.clone();
+        while !took.is_empty() && rng.below(4) != 0 {
+            let step = |s: &Step| onto && rules.berserk == Berserk::Take && took.contains(&s.to);
             let more: Vec<(Step, Played)> = legs(&pos, rules, full.to, side)
                 .into_iter()
-                .filter(|(_, p)| !p.captures.is_empty() && !ends(p))
+                .filter(|(s, p)| (!p.captures.is_empty() || step(s)) && !ends(p))
                 .collect();
             if more.is_empty() {
                 break;
             }
             let (leg, p) = more[rng.below(more.len())].clone();
+            steps += usize::from(p.captures.is_empty());
             pos.play(&leg, side, true).unwrap();
             full.via.push(full.to);
             full.to = leg.to;
-            full.captures.extend(p.captures);
+            full.captures.extend(p.captures.iter().copied());
+            took = p.captures;
         }
         written.push(site);
         whole.push(spelled(&full));
         side = side.other();
     }
-    (written, whole)
+    (written, whole, steps)
 }
 
 /// Every leg the piece on `from` may make now, with what it does.
@@ -596,7 +607,9 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
             continue;
         }
         for seed in 0..10 {
-            let (written, whole) = berserk_game(rules, seed * 1000 + u64::from(key), 40);
+            // Capturing legs alone (the `ber:t` types' steps onto a
+            // captured square: the next test).
+            let (written, whole, _) = berserk_game(rules, seed * 1000 + u64::from(key), 40, false);
             let lengthened = written
                 .iter()
                 .zip(&whole)
@@ -758,6 +771,105 @@ fn a_move_that_needs_the_lost_legs_of_several_moves_replays() {
         }
     }
     assert_eq!(n, 48);
+}
+
+#[test]
+fn a_berserk_leg_onto_a_square_captured_on_is_inferred_for_the_old_tyr_types() {
+    // The Old Tyr-1, Old Tyr-2 and Old TYR! records move a piece from a
+    // square their own side captured on, where no move of theirs went
+    // (`l2-i2xi3`, then `i3-j3`): the piece that captured stepped onto the
+    // captured square, a berserk leg that need not capture (`ber:t`), which
+    // the site's JSON leaves out as it does every leg past the first. For
+    // each type of the table with `ber:t`: games played by its rules, such
+    // steps among their legs, written as the site writes them. Nearly every
+    // one replays (none lost); read by `ber:c`, which the types had, the
+    // games whose later moves need a step are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let bare = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        if rules.berserk != Berserk::Take {
+            continue;
+        }
+        for seed in 0..30 {
+            let (written, whole, steps) =
+                berserk_game(rules, seed * 1000 + u64::from(key) + 7, 30, true);
+            // Within the search's bounds (as the site's records are: one
+            // to three legs left out in most): a step, four legs at most.
+            let lengthened = written.iter().zip(&whole).filter(|(w, h)| w != h).count();
+            if steps == 0 || lengthened > 4 {
+                continue;
+            }
+            let file = format!("game-{key}-{seed}-1.json");
+            fs::write(dir.path().join(&file), record(name, key, &written)).unwrap();
+            made.push((file, name, key, written, whole));
+        }
+    }
+    assert!(made.len() >= 40, "{}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    let mut refused = Vec::new();
+    let mut stepped = 0;
+    for (file, name, _, written, whole) in &made {
+        let said: Vec<&str> = err.lines().filter(|l| l.contains(file.as_str())).collect();
+        if said.iter().any(|l| l.contains("rules-refused")) {
+            refused.push(format!("{name}: {said:?}\n{written:?}\n{whole:?}"));
+        }
+        // A leg read onto a square its move captured on (`... read as
+        // `l2-i2-i3xi3``).
+        stepped += usize::from(said.iter().any(|l| {
+            let read = l.rsplit("read as `").next().unwrap_or("");
+            let (legs, caps) = read
+                .trim_end_matches('`')
+                .split_once('x')
+                .unwrap_or(("", ""));
+            l.contains("berserk-leg")
+                && legs
+                    .split('-')
+                    .skip(2)
+                    .any(|sq| caps.split(['x', '/']).any(|c| c == sq))
+        }));
+    }
+    let stats = format!(
+        "{} games, {} refused, {stepped} with a step onto a captured square inferred",
+        made.len(),
+        refused.len()
+    );
+    eprintln!("{stats}");
+    assert!(refused.len() * 20 <= made.len(), "{stats}: {refused:#?}");
+    assert!(stepped * 4 >= made.len(), "{stats}");
+    // By `ber:c`, a leg must capture: the games whose later moves need a
+    // step onto a captured square are refused.
+    let mut refused_c = 0;
+    for (file, name, key, _, _) in &made {
+        let rules = aagenielsen::rules_of(name, Some(*key))[0]
+            .text()
+            .replace("ber:t", "ber:c");
+        let path = bare.path().join(file);
+        fs::copy(dir.path().join(file), &path).unwrap();
+        let out = kifu(
+            &[
+                "convert",
+                "-v",
+                "-f",
+                "aagenielsen-json",
+                "-t",
+                "tafl",
+                &path.to_string_lossy(),
+                "-o",
+                "-",
+                "--from-opt",
+                &format!("rules={rules}"),
+            ],
+            b"",
+        );
+        refused_c += usize::from(stderr(&out).contains("rules-refused"));
+    }
+    eprintln!("by ber:c: {refused_c} refused");
+    assert!(
+        refused_c >= refused.len() + made.len() / 4,
+        "{stats}; by ber:c {refused_c}"
+    );
 }
 
 /// A game of a type whose men or king jump (the Old Tyr types: `tj`, `kj`,

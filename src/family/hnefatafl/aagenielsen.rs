@@ -818,11 +818,12 @@ const BERSERK_TRIES: usize = 600;
 const BERSERK_LEGS: usize = 6;
 
 /// Where the rules refuse a record's moves and its game type
-/// has berserk moves (`ber:c`, `ber:m`: a piece that captured may move
+/// has berserk moves (`ber:c`, `ber:m`, `ber:t`: a piece that captured may move
 /// again, the same turn): the berserk legs the record leaves out (the
 /// site's JSON keeps only each move's first leg), inferred. Searching back
 /// from the refused move, a leg of the piece that made a capture, which
-/// the rules allow there (under `ber:c`, one that captures), is added to
+/// the rules allow there (under `ber:c`, one that captures; under `ber:t`,
+/// one that captures or steps onto a square the move captured on), is added to
 /// its move, with its captures, where the moves then replay past the
 /// refused one; legs are added so, depth first, until every move replays;
 /// where that finds none under any start position, the directed pass
@@ -868,17 +869,30 @@ fn berserk_legs(
         let Some(first) = refused(&game) else {
             continue;
         };
-        let mut search = Search {
-            rules: layout,
-            listed,
-            directed,
-            tries: 0,
-            legs: 0,
-            lengthened: Vec::new(),
+        // Capturing legs alone first; under `ber:t`, where they do not
+        // bear the moves out, the steps onto a captured square too (the
+        // readings `ber:c` finds stay as they were).
+        let passes: &[bool] = if layout.berserk == rules::Berserk::Take {
+            &[false, true]
+        } else {
+            &[false]
         };
-        if !search.extend(&mut game, first, None, &refused) {
+        let Some(search) = passes.iter().find_map(|&take| {
+            let mut search = Search {
+                rules: layout,
+                listed,
+                directed,
+                take,
+                tries: 0,
+                legs: 0,
+                lengthened: Vec::new(),
+            };
+            search
+                .extend(&mut game, first, None, &refused)
+                .then_some(search)
+        }) else {
             continue;
-        }
+        };
         let mut said = Vec::new();
         let mover = reading
             .game
@@ -945,6 +959,9 @@ struct Search<'r> {
     /// are tried, and one that meets more of them is kept though the same
     /// move is still refused ([`Needs`]).
     directed: bool,
+    /// Whether a leg may step onto a square the move captured on without
+    /// capturing (`ber:t`), besides the legs that capture.
+    take: bool,
     /// The replays tried.
     tries: usize,
     /// The legs added.
@@ -1081,13 +1098,14 @@ impl Search<'_> {
             return Vec::new();
         };
         // The move as played: its captures (the record's, or the rules').
-        let captured = if self.listed {
+        // (`ber:t`: the squares it captured on, which a leg may step onto).
+        let (captured, took) = if self.listed {
             let _ = pos.play(step, ply.side, false);
-            !step.captures.is_empty()
+            (!step.captures.is_empty(), step.captures.clone())
         } else {
             match pos.play(step, ply.side, true) {
-                Ok(p) => p.legs.last().is_some_and(|&n| n > 0),
-                Err(_) => false,
+                Ok(p) => (p.legs.last().is_some_and(|&n| n > 0), p.captures),
+                Err(_) => (false, Vec::new()),
             }
         };
         if !captured || pos.is_over() {
@@ -1115,8 +1133,9 @@ impl Search<'_> {
                 };
                 let mut trial = pos.clone();
                 if let Ok(played) = trial.play(&leg, ply.side, true) {
-                    let capture =
-                        self.rules.berserk == rules::Berserk::Move || !played.captures.is_empty();
+                    let capture = self.rules.berserk == rules::Berserk::Move
+                        || !played.captures.is_empty()
+                        || (self.take && took.contains(&to));
                     if capture && !played.king_captured {
                         out.push((to, played.captures));
                     }

@@ -75,6 +75,10 @@ pub enum Berserk {
     Capture,
     /// A further leg may be any move (`m`).
     Move,
+    /// Each further leg must capture too, or step onto a square the leg
+    /// before captured on, taking the captured piece's place (`t`, kifu's
+    /// value, not OpenTafl's: aagenielsen.dk's Old Tyr types).
+    Take,
 }
 
 /// Whether a kind of piece jumps (`kj`, `nj`, `cj`, and kifu's `tj` for
@@ -454,6 +458,7 @@ impl Rules {
                         "n" => Berserk::No,
                         "c" => Berserk::Capture,
                         "m" => Berserk::Move,
+                        "t" => Berserk::Take,
                         _ => return Err(bad()),
                     }
                 }

@@ -628,7 +628,9 @@ impl<'r> Position<'r> {
     /// Plays a step of `side`: checked when `check` (the error says why it
     /// is not a move), leg by leg, each leg's captures found and the pieces
     /// captured taken off the board (a berserk leg only after a leg that
-    /// captured, and, under `ber:c`, one that captures itself). With
+    /// captured, and, under `ber:c`, one that captures itself; under
+    /// `ber:t`, one that captures or steps onto a square the leg before
+    /// captured on). With
     /// `check` off, the move is applied as written, its listed captures
     /// taken.
     pub fn play(&mut self, step: &Step, side: Side, check: bool) -> Result<Played, String> {
@@ -663,6 +665,8 @@ impl<'r> Position<'r> {
             ..Played::default()
         };
         let mut from = step.from;
+        // The squares the leg before captured on (`ber:t` steps onto one).
+        let mut took: Vec<Square> = Vec::new();
         let legs = step.via.iter().copied().chain(std::iter::once(step.to));
         for (i, to) in legs.enumerate() {
             if i > 0 {
@@ -693,11 +697,23 @@ impl<'r> Position<'r> {
                     leg.captures.insert(0, over);
                 }
             }
-            if i > 0 && leg.captures.is_empty() && self.rules.berserk == Berserk::Capture {
-                return Err(format!(
-                    "{from}-{to}: a berserk leg must capture under these rules (`ber:c`)"
-                ));
+            if i > 0 && leg.captures.is_empty() {
+                match self.rules.berserk {
+                    Berserk::Capture => {
+                        return Err(format!(
+                            "{from}-{to}: a berserk leg must capture under these rules (`ber:c`)"
+                        ))
+                    }
+                    Berserk::Take if !took.contains(&to) => {
+                        return Err(format!(
+                            "{from}-{to}: a berserk leg must capture, or step onto a square the \
+                             leg before captured on, under these rules (`ber:t`)"
+                        ))
+                    }
+                    _ => {}
+                }
             }
+            took.clone_from(&leg.captures);
             for &sq in &leg.captures {
                 self.take(sq);
             }
