@@ -236,21 +236,6 @@ pub(super) fn small_key_in(text: &[u8], start: usize, end: usize) -> u64 {
     }
 }
 
-/// Whether two values are the same, compared eight bytes at a time, the
-/// last eight too, with no call (a move's `ir` JSON, some 60 bytes, is
-/// compared with its dictionary's value each time it is found).
-#[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    let word = |w: &[u8; 8]| u64::from_ne_bytes(*w);
-    match (a.last_chunk::<8>(), b.last_chunk::<8>()) {
-        (Some(x), Some(y)) if a.len() == b.len() => {
-            let (words, others) = (a.as_chunks::<8>().0, b.as_chunks::<8>().0);
-            word(x) == word(y) && words.iter().zip(others).all(|(x, y)| word(x) == word(y))
-        }
-        _ => a == b,
-    }
-}
-
 /// The multiplier that places a key in a table of [`Dict`] (Fibonacci hashing).
 const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -483,7 +468,7 @@ impl Dict {
                     self.longs += 1;
                     return index;
                 }
-                (h, index) if h == hash && same(self.value(index), value) => return index,
+                (h, index) if h == hash && self.value(index) == value => return index,
                 _ => at = (at + 1) & mask,
             }
         }
@@ -561,20 +546,6 @@ mod tests {
     use super::Code;
 
     proptest::proptest! {
-        /// Two values are the same where their bytes are, whatever their
-        /// lengths (past a word or not, one a start of the other).
-        #[test]
-        fn same_is_bytes_equal(
-            a in proptest::collection::vec(0u8..3, 0..40),
-            b in proptest::collection::vec(0u8..3, 0..40),
-            cut in 0usize..40,
-        ) {
-            proptest::prop_assert_eq!(super::same(&a, &b), a == b);
-            proptest::prop_assert!(super::same(&a, &a.clone()));
-            let start = &a[..cut.min(a.len())];
-            proptest::prop_assert_eq!(super::same(&a, start), start.len() == a.len());
-        }
-
         /// A game's codes read as bytes add up and count their NULLs as
         /// the same codes widened do, however many (past the chunks of
         /// 255 and 256 they are counted in), each code up to 111.
