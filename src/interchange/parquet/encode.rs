@@ -47,18 +47,21 @@ pub(super) fn eights<T: Copy + Into<u64>>(out: &mut Vec<u8>, values: &[T], width
 /// [`eights`] of `W` bits a value (at most 16).
 #[inline]
 fn eights_of<T: Copy + Into<u64>, const W: usize>(out: &mut Vec<u8>, values: &[T]) {
-    let wide = |v: T| v.into();
-    out.reserve(values.len().div_ceil(8) * W);
-    let (groups, rest) = values.as_chunks::<8>();
-    for group in groups {
-        out.extend_from_slice(&eight::<W>(group.map(wide))[..W]);
-    }
-    if !rest.is_empty() {
-        let mut last = [0u64; 8];
-        for (l, &v) in last.iter_mut().zip(rest) {
-            *l = wide(v);
+    // A group's values, the missing ones of the last zeros.
+    let put = |out: &mut Vec<u8>, group: &[T]| {
+        let mut eight_values = [0u64; 8];
+        for (e, &v) in eight_values.iter_mut().zip(group) {
+            *e = v.into();
         }
-        out.extend_from_slice(&eight::<W>(last)[..W]);
+        out.extend_from_slice(&eight::<W>(eight_values)[..W]);
+    };
+    out.reserve(values.len().div_ceil(8) * W);
+    let mut groups = values.chunks_exact(8);
+    for group in &mut groups {
+        put(out, group);
+    }
+    if !groups.remainder().is_empty() {
+        put(out, groups.remainder());
     }
 }
 
