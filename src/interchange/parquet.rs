@@ -41,7 +41,7 @@ use crate::output::{OutFile, Output};
 mod dict;
 mod encode;
 use dict::{Code, Dict};
-use encode::{delta_binary_packed, pack, rle_hybrid};
+use encode::{add_bytes, delta_binary_packed, eights, rle_hybrid};
 
 /// The table files of a folder, in the order of [`TABLES`](crate::interchange::rows::TABLES).
 pub const FILES: [&str; 3] = ["games.parquet", "tags.parquet", "moves.parquet"];
@@ -198,17 +198,28 @@ enum Own {
 }
 
 impl Filling {
+    /// A column with room for a row group's rows ([`ROW_GROUP_ROWS`]): its
+    /// levels, its values or a dictionary's indices are not grown by
+    /// doubling, each time copied (a vector's room is reserved, not
+    /// written: the memory a row group does not fill is not used).
     fn new(kind: Kind, not_null: bool, own: Own, stats: bool) -> Filling {
+        let rows = ROW_GROUP_ROWS;
+        let dict = matches!(own, Own::Dictionary).then(|| {
+            let mut dict = Dict::default();
+            dict.indices.reserve(rows);
+            dict
+        });
         Filling {
-            values: match kind {
-                Kind::Integer => Values::Int(Vec::new()),
-                Kind::Boolean => Values::Bool(Vec::new()),
-                Kind::Text | Kind::Json => Values::Text(Vec::new()),
+            values: match (kind, &dict) {
+                (Kind::Integer, _) => Values::Int(Vec::with_capacity(rows)),
+                (Kind::Boolean, _) => Values::Bool(Vec::with_capacity(rows)),
+                (_, Some(_)) => Values::Text(Vec::new()),
+                (_, None) => Values::Text(Vec::with_capacity(rows)),
             },
             data: Vec::new(),
-            levels: (!not_null).then(Vec::new),
+            levels: (!not_null).then(|| Vec::with_capacity(rows)),
             own,
-            dict: matches!(own, Own::Dictionary).then(Dict::default),
+            dict,
             stats,
         }
     }
@@ -355,23 +366,15 @@ impl Filling {
                 dict.data.len() - before + 4 * (n - nulls)
             }
             (Values::Int(v), _) => {
-                v.extend(
-                    codes
-                        .iter()
-                        .filter(|&&c| c.wide() != 0)
-                        .map(|&c| rows::unzigzag(c.wide() - 1)),
-                );
+                let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
+                fill_from(v, n - nulls, values.map(|c| rows::unzigzag(c - 1)));
                 8 * (n - nulls)
             }
             (Values::Bool(v), _) => {
                 // 1 false, 2 true.
                 bad |= codes.iter().any(|&c| c.wide() > 2);
-                v.extend(
-                    codes
-                        .iter()
-                        .filter(|&&c| c.wide() != 0)
-                        .map(|&c| c.wide() == 2),
-                );
+                let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
+                fill_from(v, n - nulls, values.map(|c| c == 2));
                 8 * (n - nulls)
             }
             (Values::Text(spans), None) => {
@@ -383,13 +386,14 @@ impl Filling {
                     ));
                 }
                 data.extend_from_slice(typed.text(total)?.as_bytes());
-                spans.reserve(n - nulls);
                 let mut end = base as u32;
-                for c in codes.iter().map(|&c| c.wide()).filter(|&c| c != 0) {
+                let lengths = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
+                let places = lengths.map(|c| {
                     let start = end;
                     end += (c - 1) as u32;
-                    spans.push((start, end));
-                }
+                    (start, end)
+                });
+                fill_from(spans, n - nulls, places);
                 total + 8 * (n - nulls)
             }
         };
@@ -402,10 +406,24 @@ impl Filling {
     }
 }
 
+/// Appends the `n` values of `from` to `to`: room made for them at once
+/// (zeros), then each written in its place, with no check of the vector's
+/// room nor its length kept in memory a value (as `extend` of a filtered
+/// iterator does). `from` gives `n` values (a game's codes not NULL); were
+/// it to give fewer, the rest stay zeros (not read: a bug).
+#[inline(always)]
+fn fill_from<T: Copy + Default>(to: &mut Vec<T>, n: usize, from: impl Iterator<Item = T>) {
+    let start = to.len();
+    to.resize(start + n, T::default());
+    for (slot, v) in to[start..].iter_mut().zip(from) {
+        *slot = v;
+    }
+}
+
 /// How many of `levels` are 1 (a value; each level is 0 or 1): added up
-/// as words, many at a time.
+/// many at a time ([`add_bytes`]).
 fn present(levels: &[u8]) -> usize {
-    levels.iter().map(|&l| usize::from(l)).sum()
+    add_bytes(levels)
 }
 
 /// How many of `levels` are 0 (NULL).
@@ -791,7 +809,8 @@ impl Body<'_> {
                 rle_hybrid(out, &indices[range], *width);
             }
             Body::Int(v) => delta_binary_packed(out, &v[range]),
-            Body::Bool(v) => pack(out, v[range].iter().map(|&b| u64::from(b)), 1),
+            // A bit each, in bytes: groups of eight at one bit a value.
+            Body::Bool(v) => eights(out, &v[range], 1),
         }
     }
 }

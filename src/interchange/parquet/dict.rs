@@ -40,13 +40,15 @@ impl std::hash::Hasher for Fx {
 /// The distinct values of a dictionary column's chunk, each with its
 /// index, built as the values come (a game's column at a time,
 /// [`super::Filling::read`]), and each value's index in row order: no value is
-/// kept but the distinct ones. A value of at most 8 bytes (a square, a
-/// move, a piece) is found as one word in a table of its own, read where
-/// it lies ([`small_key_in`]) and placed by one multiplication; one of 9
+/// kept but the distinct ones. A value of one or two bytes (a square, a
+/// piece, a side) is found by its bytes as a number, the place of its
+/// index in a table of every such number ([`TINY`]): no hash, no probe.
+/// One of at most 8 bytes (a move) is found as one word in a table of its
+/// own, read where it lies ([`small_key_in`]) and placed by one
+/// multiplication; one of 9
 /// to 16 bytes (a `game_id`) as one number in another ([`short_key`]): no
 /// bytes hashed nor slices compared; a longer one (a move's `ir` JSON) by
 /// its hash and bytes.
-#[derive(Default)]
 pub(super) struct Dict {
     /// The distinct values, one after another, in the order they came.
     pub(super) data: Vec<u8>,
@@ -62,6 +64,11 @@ pub(super) struct Dict {
     small_shift: u32,
     /// How many values `small` holds.
     smalls: usize,
+    /// The values of one or two bytes: each one's index and 1 (0: none)
+    /// at its key ([`small_key_in`], under [`TINY`]), found at once.
+    /// Zeroed when made, its pages untouched until a key falls in them
+    /// (a square's keys lie in some 2 kB).
+    tiny: Vec<u32>,
     /// The values of nine to sixteen bytes (a `game_id`): their keys and
     /// indices, open addressing (a key of 0: none), at most half full.
     short: Vec<(u128, u32)>,
@@ -80,9 +87,9 @@ pub(super) struct Dict {
     pub(super) longest: usize,
     /// Each value's index, in row order (NULLs have none).
     pub(super) indices: Vec<u32>,
-    /// The last small value looked up: its key and index (a value as the
-    /// row's before is not looked up again).
-    last: Option<(u64, u32)>,
+    /// The last small value looked up: its key and index, a key of 0 none
+    /// (a value as the row's before is not looked up again).
+    last: (u64, u32),
 }
 
 /// The codes of a game's column ([`Dict::push_all`]): each a byte where
@@ -104,14 +111,17 @@ impl Code for u8 {
 
     #[inline(always)]
     fn sum(codes: &[u8]) -> Option<usize> {
-        // (Bytes added up as words, many at a time: no overflow.)
-        Some(codes.iter().map(|&c| usize::from(c)).sum())
+        Some(super::encode::add_bytes(codes))
     }
 
     #[inline(always)]
     fn zeros(codes: &[u8]) -> usize {
-        // (Bytes compared many at a time, in a loop of bytes alone.)
-        codes.iter().filter(|&&c| c == 0).count()
+        // Counted 255 at a time in a byte (a count a byte, many at
+        // once), where a `usize` a byte went four bytes a loop.
+        codes
+            .chunks(255)
+            .map(|c| usize::from(c.iter().map(|&b| u8::from(b == 0)).sum::<u8>()))
+            .sum()
     }
 }
 
@@ -146,6 +156,32 @@ const MASKS: [u64; 9] = {
 
 /// An empty slot of [`Dict::long`].
 const NONE: u32 = u32::MAX;
+
+/// The keys of the values of one or two bytes ([`Dict::tiny`]) are under
+/// this; those of longer values (no NUL among their bytes) are not.
+const TINY: usize = 1 << 16;
+
+impl Default for Dict {
+    fn default() -> Dict {
+        Dict {
+            data: Vec::new(),
+            ends: Vec::new(),
+            small: Vec::new(),
+            small_shift: 0,
+            smalls: 0,
+            tiny: vec![0; TINY],
+            short: Vec::new(),
+            shorts: 0,
+            empty: None,
+            long: Vec::new(),
+            longs: 0,
+            bytes: 0,
+            longest: 0,
+            indices: Vec::new(),
+            last: (0, 0),
+        }
+    }
+}
 
 /// A value of at most 16 bytes as one number: its bytes, zeros after them
 /// (two values' numbers are equal only where the values are: no text of
@@ -276,9 +312,17 @@ impl Dict {
         codes: &[C],
     ) -> io::Result<()> {
         self.room(len)?;
+        // Room for every value of the game new, and for each one's index:
+        // no check a value. The indices are written in a vector of this
+        // call's own (taken, put back), kept in registers.
+        self.small_room(codes.len());
+        let mut indices = std::mem::take(&mut self.indices);
+        let start = indices.len();
+        indices.resize(start + codes.len(), 0);
+        let mut written = start;
         // The value before, whose index a value like it takes without a
         // look-up (a game's `side`, `piece`).
-        let mut last = self.last;
+        let (mut last_key, mut last) = self.last;
         let mut at = 0;
         for &c in codes {
             let c = c.wide();
@@ -289,21 +333,23 @@ impl Dict {
             let index = match end - at {
                 1..=8 => {
                     let key = small_key_in(text, at, end);
-                    match last {
-                        Some((k, index)) if k == key => index,
-                        _ => {
-                            let index = self.small_index(&text[at..end], key);
-                            last = Some((key, index));
-                            index
-                        }
+                    if key != last_key {
+                        last = self.small_index(text, at..end, key);
+                        last_key = key;
                     }
+                    last
                 }
                 _ => self.index(&text[at..end]),
             };
-            self.indices.push(index);
+            if let Some(slot) = indices.get_mut(written) {
+                *slot = index;
+            }
+            written += 1;
             at = end;
         }
-        self.last = last;
+        indices.truncate(written);
+        self.indices = indices;
+        self.last = (last_key, last);
         Ok(())
     }
 
@@ -318,7 +364,10 @@ impl Dict {
     /// The index of any value (its room checked: [`Dict::room`]).
     fn index(&mut self, v: &[u8]) -> u32 {
         match v.len() {
-            1..=8 => self.small_index(v, small_key_in(v, 0, v.len())),
+            1..=8 => {
+                self.small_room(1);
+                self.small_index(v, 0..v.len(), small_key_in(v, 0, v.len()))
+            }
             _ => match short_key(v) {
                 Some(key) => self.short_index(v, key),
                 None => self.long_index(v),
@@ -326,12 +375,30 @@ impl Dict {
         }
     }
 
-    /// The index of the `value` of one to eight bytes whose key is `key`
-    /// ([`small_key_in`]; its room checked: [`Dict::room`]).
+    /// Makes room in `small` for `more` values: at most half full with
+    /// them.
     #[inline(always)]
-    fn small_index(&mut self, value: &[u8], key: u64) -> u32 {
-        if self.small.len() < 2 * (self.smalls + 1) {
+    fn small_room(&mut self, more: usize) {
+        while self.small.len() < 2 * (self.smalls + more) {
             self.grow_small();
+        }
+    }
+
+    /// The index of the value `text[value]` of one to eight bytes whose key
+    /// is `key` ([`small_key_in`]; its room checked: [`Dict::room`], and
+    /// [`Dict::small_room`] for it): of one or two bytes in `tiny`, else
+    /// in `small`.
+    #[inline(always)]
+    fn small_index(&mut self, text: &[u8], value: std::ops::Range<usize>, key: u64) -> u32 {
+        if let Some(&slot) = self.tiny.get(key as usize) {
+            return match slot {
+                0 => {
+                    let index = self.add(&text[value]);
+                    self.tiny[key as usize] = index + 1;
+                    index
+                }
+                _ => slot - 1,
+            };
         }
         let mask = self.small.len() - 1;
         let mut at = (key.wrapping_mul(FIBONACCI) >> self.small_shift) as usize;
@@ -339,7 +406,7 @@ impl Dict {
             match self.small[at] {
                 (k, index) if k == key => return index,
                 (0, _) => {
-                    let index = self.add(value);
+                    let index = self.add(&text[value]);
                     self.small[at] = (key, index);
                     self.smalls += 1;
                     return index;
@@ -448,6 +515,16 @@ impl Dict {
 
     /// Empties it for the next row group (its room kept).
     pub(super) fn clear(&mut self) {
+        // The tiny values' slots, each found again from its value.
+        for i in 0..self.ends.len() as u32 {
+            let v = self.value(i);
+            if (1..=2).contains(&v.len()) {
+                let key = small_key_in(v, 0, v.len()) as usize;
+                if let Some(slot) = self.tiny.get_mut(key) {
+                    *slot = 0;
+                }
+            }
+        }
         self.data.clear();
         self.ends.clear();
         self.small.fill((0, 0));
@@ -460,6 +537,28 @@ impl Dict {
         self.bytes = 0;
         self.longest = 0;
         self.indices.clear();
-        self.last = None;
+        self.last = (0, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Code;
+
+    proptest::proptest! {
+        /// A game's codes read as bytes add up and count their NULLs as
+        /// the same codes widened do, however many (past the chunks of
+        /// 255 and 256 they are counted in), each code up to 111.
+        #[test]
+        fn byte_codes_add_up_as_wide_ones(
+            codes in proptest::collection::vec(
+                proptest::prop_oneof![proptest::strategy::Just(0u8), 0u8..112],
+                0..1300,
+            ),
+        ) {
+            let wide: Vec<u64> = codes.iter().map(|&c| u64::from(c)).collect();
+            proptest::prop_assert_eq!(u8::sum(&codes), u64::sum(&wide));
+            proptest::prop_assert_eq!(u8::zeros(&codes), u64::zeros(&wide));
+        }
     }
 }
