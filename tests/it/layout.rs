@@ -164,12 +164,20 @@ fn rust_files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// The lines of a source text before its first `#[cfg(test)]` (all of
-/// them, where it has none).
+/// The lines of a source text before its test module: a `#[cfg(test)]`
+/// followed by a `mod` line (all of them, where it has none). A
+/// `#[cfg(test)]` on an import or an item is not the tests' start.
 fn lines_before_tests(text: &str) -> usize {
-    text.lines()
-        .take_while(|l| !l.trim_start().starts_with("#[cfg(test)]"))
-        .count()
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .windows(2)
+        .position(|w| {
+            w[0].trim_start().starts_with("#[cfg(test)]") && {
+                let next = w[1].trim_start();
+                next.starts_with("mod ") || next.starts_with("pub(crate) mod ")
+            }
+        })
+        .unwrap_or(lines.len())
 }
 
 #[test]
@@ -200,4 +208,9 @@ fn no_source_file_is_over_1200_lines_before_its_tests() {
     // The count stops at the tests, and counts a file without them whole.
     assert_eq!(lines_before_tests("a\nb\n#[cfg(test)]\nmod tests {}\n"), 2);
     assert_eq!(lines_before_tests("a\nb\nc\n"), 3);
+    // A `#[cfg(test)]` on an import is not where the tests start.
+    assert_eq!(
+        lines_before_tests("a\n#[cfg(test)]\nuse x;\nb\n#[cfg(test)]\nmod tests {}\n"),
+        4
+    );
 }

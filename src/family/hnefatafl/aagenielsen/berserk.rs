@@ -1,0 +1,355 @@
+//! The berserk legs aagenielsen.dk's records leave out, inferred
+//! ([`berserk_legs`]): the site's JSON keeps only each move's first leg.
+
+use crate::error::{Kind, Problem};
+use crate::family::any::Move;
+use crate::family::hnefatafl::rules::{self, Position, Rules};
+use crate::family::hnefatafl::tafl;
+use crate::family::hnefatafl::{Move as TMove, Square, Step, ATTACKERS};
+use crate::ir::Game;
+
+use super::needs::Needs;
+use super::{other_layout, replay_layouts, set_rules, Reading};
+
+/// How far back from a move the rules refuse a berserk leg the record left
+/// out is looked for, in plies.
+const BERSERK_BACK: usize = 30;
+
+/// The most replays tried in looking for the berserk legs a record left out.
+const BERSERK_TRIES: usize = 600;
+
+/// The most berserk legs inferred in one record.
+const BERSERK_LEGS: usize = 6;
+
+/// Where the rules refuse a record's moves and its game type
+/// has berserk moves (`ber:c`, `ber:m`, `ber:t`: a piece that captured may move
+/// again, the same turn): the berserk legs the record leaves out (the
+/// site's JSON keeps only each move's first leg), inferred. Searching back
+/// from the refused move, a leg of the piece that made a capture, which
+/// the rules allow there (under `ber:c`, one that captures; under `ber:t`,
+/// one that captures or steps onto a square the move captured on), is added to
+/// its move, with its captures, where the moves then replay past the
+/// refused one; legs are added so, depth first, until every move replays;
+/// where that finds none under any start position, the directed pass
+/// ([`Needs`]) tries again. Each move so lengthened is a `berserk-leg` warning; none is kept
+/// unless the whole record then replays.
+pub(super) fn berserk_legs(
+    reading: Reading,
+    rules_tag: Option<usize>,
+) -> Option<(Reading, Game, Vec<Problem>)> {
+    let listed = rules::lists_captures(&reading.game.moves);
+    let extent = tafl::extent_of(&reading.game.moves);
+    // The search as it was under every start position, then, where it
+    // finds no legs under any, the directed pass ([`Needs`]) under each: a
+    // record the first reads is read as before.
+    let tries = [false, true].into_iter().flat_map(|directed| {
+        reading
+            .layouts
+            .iter()
+            .enumerate()
+            .map(move |(n, layout)| (directed, n, layout))
+    });
+    for (directed, n, layout) in tries {
+        if layout.berserk == rules::Berserk::No || layout.dim < extent {
+            continue;
+        }
+        let mut game = reading.game.clone();
+        if n > 0 {
+            set_rules(&mut game, layout, rules_tag);
+        }
+        let refused = |game: &Game| -> Option<usize> {
+            let mut line = game.moves.clone();
+            let listing = rules::Listing::of(&line, true);
+            rules::replay(
+                &mut line,
+                &mut Position::new(layout),
+                listing,
+                &mut Vec::new(),
+            )
+            .err()
+            .map(|(i, _)| i)
+        };
+        // Searched back from the first move this layout refuses.
+        let Some(first) = refused(&game) else {
+            continue;
+        };
+        // Capturing legs alone first; under `ber:t`, where they do not
+        // bear the moves out, the steps onto a captured square too (the
+        // readings `ber:c` finds stay as they were).
+        let passes: &[bool] = if layout.berserk == rules::Berserk::Take {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let Some(search) = passes.iter().find_map(|&take| {
+            let mut search = Search {
+                rules: layout,
+                listed,
+                directed,
+                take,
+                tries: 0,
+                legs: 0,
+                lengthened: Vec::new(),
+            };
+            search
+                .extend(&mut game, first, None, &refused)
+                .then_some(search)
+        }) else {
+            continue;
+        };
+        let mut said = Vec::new();
+        let mover = reading
+            .game
+            .moves
+            .plies
+            .first()
+            .map_or(ATTACKERS, |p| p.side);
+        for &(i, ref was) in &search.lengthened {
+            let ply = &game.moves.plies[i];
+            let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+                continue;
+            };
+            said.push(
+                Problem::at(
+                    reading.places[i],
+                    format!(
+                        "{} {}: the record leaves out the berserk legs {} (the piece captured, and \
+                         the later moves bear them out): read as {}",
+                        rules::label(ply.number, ply.side, mover),
+                        crate::error::quote(&rules::spelled(was)),
+                        crate::error::quote(&legs_after(step, was)),
+                        crate::error::quote(&rules::spelled(step)),
+                    ),
+                )
+                .of_kind(Kind::BerserkLeg),
+            );
+        }
+        let layouts = std::slice::from_ref(layout);
+        let (replayed, mut more) =
+            replay_layouts(&game, layouts, rules_tag, &reading.places).ok()?;
+        if n > 0 {
+            said.insert(0, other_layout(&reading.layouts, n, &reading.places));
+        }
+        said.append(&mut more);
+        let mended = Reading { game, ..reading };
+        return Some((mended, replayed, said));
+    }
+    None
+}
+
+/// The legs a lengthened step adds to the step as written (`c8-c6xc5`).
+fn legs_after(step: &Step, was: &Step) -> String {
+    let mut legs = vec![was.to];
+    legs.extend(step.via.iter().skip(was.via.len() + 1).copied());
+    legs.push(step.to);
+    let mut s = legs
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join("-");
+    for (i, c) in step.captures.iter().skip(was.captures.len()).enumerate() {
+        s.push(if i == 0 { 'x' } else { '/' });
+        s.push_str(&c.to_string());
+    }
+    s
+}
+
+/// The search for the berserk legs a record left out ([`berserk_legs`]).
+struct Search<'r> {
+    rules: &'r Rules,
+    /// Whether the record lists captures (the inferred legs' are added).
+    listed: bool,
+    /// The directed pass: only legs that touch the refused move's needs
+    /// are tried, and one that meets more of them is kept though the same
+    /// move is still refused ([`Needs`]).
+    directed: bool,
+    /// Whether a leg may step onto a square the move captured on without
+    /// capturing (`ber:t`), besides the legs that capture.
+    take: bool,
+    /// The replays tried.
+    tries: usize,
+    /// The legs added.
+    legs: usize,
+    /// The plies lengthened, each with its step as written.
+    lengthened: Vec<(usize, Step)>,
+}
+
+impl Search<'_> {
+    /// Lengthens moves before ply `refused` (the first the rules refuse)
+    /// until the game replays: whether it does. A leg after which the same
+    /// move is still the first refused is kept only where a further leg of
+    /// the same move (`only`) goes past it (a piece that captured twice,
+    /// the second leg ending where the refused move starts).
+    fn extend(
+        &mut self,
+        game: &mut Game,
+        refused: usize,
+        only: Option<usize>,
+        replay: &dyn Fn(&Game) -> Option<usize>,
+    ) -> bool {
+        if self.legs >= BERSERK_LEGS {
+            return false;
+        }
+        let (lo, hi) = match only {
+            Some(c) => (c, c + 1),
+            None => (refused.saturating_sub(BERSERK_BACK), refused),
+        };
+        // The refused move's needs, and how far the position before it is
+        // from them (the directed pass).
+        let needs = self
+            .directed
+            .then(|| self.needs_at(game, refused))
+            .flatten();
+        for c in (lo..hi).rev() {
+            for (leg, captures) in self.legs_at(game, c) {
+                if self.tries >= BERSERK_TRIES {
+                    return false;
+                }
+                let Some(Move::Tafl(TMove::Step(step))) =
+                    game.moves.plies.get_mut(c).map(|p| &mut p.mv)
+                else {
+                    continue;
+                };
+                // The directed pass tries only the legs that touch the
+                // refused move's needs.
+                if let (Some((needs, _)), None) = (&needs, only) {
+                    if !needs.touched(step.to, leg, &captures) {
+                        continue;
+                    }
+                }
+                self.tries += 1;
+                let was = step.clone();
+                step.via.push(step.to);
+                step.to = leg;
+                if self.listed {
+                    step.captures.extend(captures);
+                }
+                let fresh = !self.lengthened.iter().any(|(i, _)| *i == c);
+                if fresh {
+                    self.lengthened.push((c, was.clone()));
+                }
+                self.legs += 1;
+                let nearer = |search: &Self, game: &Game| {
+                    needs.as_ref().is_some_and(|(_, unmet)| {
+                        search
+                            .needs_at(game, refused)
+                            .is_some_and(|(_, now)| now < *unmet)
+                    })
+                };
+                let done = match replay(game) {
+                    None => true,
+                    Some(next) if next > refused => self.extend(game, next, None, replay),
+                    Some(next) if next == refused && nearer(self, game) => {
+                        self.extend(game, next, None, replay)
+                    }
+                    Some(next) if next == refused => self.extend(game, next, Some(c), replay),
+                    Some(_) => false,
+                };
+                if done {
+                    return true;
+                }
+                self.legs -= 1;
+                if fresh {
+                    self.lengthened.pop();
+                }
+                if let Some(Move::Tafl(TMove::Step(step))) =
+                    game.moves.plies.get_mut(c).map(|p| &mut p.mv)
+                {
+                    *step = was;
+                }
+            }
+        }
+        false
+    }
+
+    /// The position before ply `c`: each move played with the record's
+    /// captures where it lists them, else the rules'.
+    fn before(&self, game: &Game, c: usize) -> Position<'_> {
+        let mut pos = Position::new(self.rules);
+        for ply in &game.moves.plies[..c] {
+            if let Some(TMove::Step(step)) = ply.mv.as_tafl() {
+                if self.listed || pos.clone().play(step, ply.side, true).is_err() {
+                    let _ = pos.play(step, ply.side, false);
+                } else {
+                    let _ = pos.play(step, ply.side, true);
+                }
+            }
+        }
+        pos
+    }
+
+    /// The needs of the move at ply `k` and how many of them the position
+    /// before it leaves unmet ([`Needs`]).
+    fn needs_at(&self, game: &Game, k: usize) -> Option<(Needs, usize)> {
+        let ply = game.moves.plies.get(k)?;
+        let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+            return None;
+        };
+        let needs = Needs::of(step);
+        let unmet = needs.unmet(&self.before(game, k), ply.side);
+        Some((needs, unmet))
+    }
+
+    /// The berserk legs the piece that moved at ply `c` may go on with
+    /// (where its move captured): each leg's end and its captures.
+    fn legs_at(&self, game: &Game, c: usize) -> Vec<(Square, Vec<Square>)> {
+        let plies = &game.moves.plies;
+        let mut pos = self.before(game, c);
+        let Some(ply) = plies.get(c) else {
+            return Vec::new();
+        };
+        let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+            return Vec::new();
+        };
+        // The move as played: its captures (the record's, or the rules').
+        // (`ber:t`: the squares it captured on, which a leg may step onto).
+        let (captured, took) = if self.listed {
+            let _ = pos.play(step, ply.side, false);
+            (!step.captures.is_empty(), step.captures.clone())
+        } else {
+            match pos.play(step, ply.side, true) {
+                Ok(p) => (p.legs.last().is_some_and(|&n| n > 0), p.captures),
+                Err(_) => (false, Vec::new()),
+            }
+        };
+        if !captured || pos.is_over() {
+            return Vec::new();
+        }
+        let dim = i16::from(self.rules.dim);
+        let (f, r) = (i16::from(step.to.file), i16::from(step.to.rank));
+        let mut out = Vec::new();
+        for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            for k in 1..dim {
+                let (tf, tr) = (f + k * df, r + k * dr);
+                if tf < 0 || tr < 0 || tf >= dim || tr >= dim {
+                    break;
+                }
+                let to = Square {
+                    file: tf as u8,
+                    rank: tr as u8,
+                };
+                let leg = Step {
+                    from: step.to,
+                    via: Vec::new(),
+                    to,
+                    captures: Vec::new(),
+                    mark: None,
+                };
+                let mut trial = pos.clone();
+                if let Ok(played) = trial.play(&leg, ply.side, true) {
+                    let capture = self.rules.berserk == rules::Berserk::Move
+                        || !played.captures.is_empty()
+                        || (self.take && took.contains(&to));
+                    if capture && !played.king_captured {
+                        out.push((to, played.captures));
+                    }
+                }
+                // Past an occupied square only by a jump, two squares.
+                if pos.piece(to).is_some() && k > 1 {
+                    break;
+                }
+            }
+        }
+        out
+    }
+}
