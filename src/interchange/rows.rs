@@ -1009,9 +1009,6 @@ fn json_text<O: Out, R>(
     })
 }
 
-/// The error of a writer whose plies and move fields do not pair up (a
-/// bug).
-
 #[cfg(test)]
 mod tests {
     use super::*;

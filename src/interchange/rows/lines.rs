@@ -4,6 +4,8 @@
 
 use super::*;
 
+/// The error of a writer whose plies and move fields do not pair up (a
+/// bug).
 const LOST: &str = "the move fields lost their place in the game";
 
 /// Writes one game as `csv` container rows: its games row, its tags rows,
