@@ -845,25 +845,8 @@ fn a_berserk_leg_onto_a_square_captured_on_is_inferred_for_the_old_tyr_types() {
         let rules = aagenielsen::rules_of(name, Some(*key))[0]
             .text()
             .replace("ber:t", "ber:c");
-        let path = bare.path().join(file);
-        fs::copy(dir.path().join(file), &path).unwrap();
-        let out = kifu(
-            &[
-                "convert",
-                "-v",
-                "-f",
-                "aagenielsen-json",
-                "-t",
-                "tafl",
-                &path.to_string_lossy(),
-                "-o",
-                "-",
-                "--from-opt",
-                &format!("rules={rules}"),
-            ],
-            b"",
-        );
-        refused_c += usize::from(stderr(&out).contains("rules-refused"));
+        let said = read_by_rules(dir.path(), bare.path(), file, &rules);
+        refused_c += usize::from(said.contains("rules-refused"));
     }
     eprintln!("by ber:c: {refused_c} refused");
     assert!(
@@ -982,31 +965,37 @@ fn the_old_tyr_types_jumps_replay() {
             .split(' ')
             .filter(|e| !["tj:", "kj:", "jo:"].iter().any(|k| e.starts_with(k)))
             .collect();
-        let path = bare.path().join(file);
-        fs::copy(dir.path().join(file), &path).unwrap();
-        let out = kifu(
-            &[
-                "convert",
-                "-v",
-                "-f",
-                "aagenielsen-json",
-                "-t",
-                "tafl",
-                &path.to_string_lossy(),
-                "-o",
-                "-",
-                "--from-opt",
-                &format!("rules={}", without.join(" ")),
-            ],
-            b"",
-        );
-        let said = stderr(&out);
+        let said = read_by_rules(dir.path(), bare.path(), file, &without.join(" "));
         assert!(*jumps > 0);
         if said.contains("rules-refused") && said.contains("is in the way") {
             refused += 1;
         }
     }
     assert!(refused >= 30, "{refused}");
+}
+
+/// What kifu says reading the record `file` of `dir` by `rules` (copied
+/// into `bare`, a folder of no other file, and read with `--from-opt rules`).
+fn read_by_rules(dir: &std::path::Path, bare: &std::path::Path, file: &str, rules: &str) -> String {
+    let path = bare.join(file);
+    fs::copy(dir.join(file), &path).unwrap();
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "-t",
+            "tafl",
+            &path.to_string_lossy(),
+            "-o",
+            "-",
+            "--from-opt",
+            &format!("rules={rules}"),
+        ],
+        b"",
+    );
+    stderr(&out)
 }
 
 /// A move of `side` the rules allow, chosen by `rng`, that captures
