@@ -45,6 +45,28 @@ impl Square {
         (file < MAX_DIM && rank < MAX_DIM).then_some(Square { file, rank })
     }
 
+    /// The squares a move along a file or a rank from here to `to` passes
+    /// or lands on, in order (`to` the last); `None` where `to` is on
+    /// neither line (no square is passed).
+    pub fn toward(self, to: Square) -> Option<impl Iterator<Item = Square>> {
+        if self.file != to.file && self.rank != to.rank {
+            return None;
+        }
+        let step = |a: u8, b: u8| i16::from(b) - i16::from(a);
+        let (df, dr) = (
+            step(self.file, to.file).signum(),
+            step(self.rank, to.rank).signum(),
+        );
+        let n = step(self.file, to.file)
+            .abs()
+            .max(step(self.rank, to.rank).abs());
+        Some((1..=n).filter_map(move |k| {
+            let f = u8::try_from(i16::from(self.file) + df * k).ok()?;
+            let r = u8::try_from(i16::from(self.rank) + dr * k).ok()?;
+            Square::new(f, r)
+        }))
+    }
+
     /// Reads `e5` or `E5` (a letter `a` to `s` and a rank 1 to 19); the
     /// error says what is wrong.
     pub fn parse(text: &str) -> Result<Square, String> {

@@ -8,6 +8,12 @@ use super::*;
 /// bug).
 const LOST: &str = "the move fields lost their place in the game";
 
+/// The error [`LOST`] (an internal one).
+#[cold]
+fn lost() -> Problem {
+    Problem::whole(LOST).of_kind(crate::error::Kind::Internal)
+}
+
 /// Writes one game as `csv` container rows: its games row, its tags rows,
 /// and a moves row per ply (each ply, then its variations), plus a row for
 /// each variation without plies. The `move` column holds each move as the
@@ -268,7 +274,7 @@ fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Fields, Pro
     write_move_fields(game, &mut fields)?;
     if let Some(spelled) = source_spelling(game, source) {
         if spelled.len() != fields.len() {
-            return Err(Problem::whole(LOST).of_kind(crate::error::Kind::Internal));
+            return Err(lost());
         }
         for (i, text) in spelled.iter().enumerate() {
             // A move its source writes as nothing (a null move on a
@@ -442,7 +448,7 @@ impl PlyRows {
             true => {
                 let fens = positions(game);
                 if fens.len() != fields.len() {
-                    return Err(Problem::whole(LOST).of_kind(crate::error::Kind::Internal));
+                    return Err(lost());
                 }
                 Some(fens)
             }
@@ -470,15 +476,9 @@ impl PlyRows {
         end: &[Comment],
     ) -> Result<usize, Problem> {
         let i = self.next;
-        let fields = self
-            .fields
-            .get(i)
-            .ok_or_else(|| Problem::whole(LOST).of_kind(crate::error::Kind::Internal))?;
+        let fields = self.fields.get(i).ok_or_else(|| lost())?;
         let fen = match &self.fens {
-            Some(fens) => fens
-                .get(i)
-                .ok_or_else(|| Problem::whole(LOST).of_kind(crate::error::Kind::Internal))?
-                .as_deref(),
+            Some(fens) => fens.get(i).ok_or_else(|| lost())?.as_deref(),
             None => None,
         };
         self.next += 1;
@@ -539,7 +539,7 @@ impl PlyRows {
     fn done(self) -> Result<(), Problem> {
         match self.next == self.fields.len() {
             true => Ok(()),
-            false => Err(Problem::whole(LOST).of_kind(crate::error::Kind::Internal)),
+            false => Err(lost()),
         }
     }
 }

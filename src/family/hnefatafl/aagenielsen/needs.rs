@@ -23,22 +23,9 @@ impl Needs {
         let mut path = Vec::new();
         let mut at = step.from;
         for &to in step.via.iter().chain(std::iter::once(&step.to)) {
-            if at.file == to.file || at.rank == to.rank {
-                let df = (i16::from(to.file) - i16::from(at.file)).signum();
-                let dr = (i16::from(to.rank) - i16::from(at.rank)).signum();
-                let (mut f, mut r) = (i16::from(at.file), i16::from(at.rank));
-                while (f, r) != (i16::from(to.file), i16::from(to.rank)) {
-                    f += df;
-                    r += dr;
-                    path.extend(
-                        u8::try_from(f)
-                            .ok()
-                            .zip(u8::try_from(r).ok())
-                            .and_then(|(f, r)| Square::new(f, r)),
-                    );
-                }
-            } else {
-                path.push(to);
+            match at.toward(to) {
+                Some(passed) => path.extend(passed),
+                None => path.push(to),
             }
             at = to;
         }

@@ -362,25 +362,15 @@ fn next_at(later: &[Option<Step>], sq: Square) -> Option<bool> {
             return Some(false);
         }
         let mut at = step.from;
-        for to in step.via.iter().chain(std::iter::once(&step.to)) {
-            let (df, dr) = (
-                (i16::from(to.file) - i16::from(at.file)).signum(),
-                (i16::from(to.rank) - i16::from(at.rank)).signum(),
-            );
-            let (mut f, mut r) = (i16::from(at.file), i16::from(at.rank));
+        for &to in step.via.iter().chain(std::iter::once(&step.to)) {
             // Not along a line (the replay refuses it): no square passed.
-            if df != 0 && dr != 0 {
-                at = *to;
-                continue;
+            if at
+                .toward(to)
+                .is_some_and(|mut passed| passed.any(|p| p == sq))
+            {
+                return Some(true);
             }
-            while (f, r) != (i16::from(to.file), i16::from(to.rank)) {
-                f += df;
-                r += dr;
-                if (f, r) == (i16::from(sq.file), i16::from(sq.rank)) {
-                    return Some(true);
-                }
-            }
-            at = *to;
+            at = to;
         }
     }
     None
