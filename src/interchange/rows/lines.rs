@@ -476,9 +476,9 @@ impl PlyRows {
         end: &[Comment],
     ) -> Result<usize, Problem> {
         let i = self.next;
-        let fields = self.fields.get(i).ok_or_else(|| lost())?;
+        let fields = self.fields.get(i).ok_or_else(lost)?;
         let fen = match &self.fens {
-            Some(fens) => fens.get(i).ok_or_else(|| lost())?.as_deref(),
+            Some(fens) => fens.get(i).ok_or_else(lost)?.as_deref(),
             None => None,
         };
         self.next += 1;
