@@ -40,8 +40,10 @@ use crate::output::{OutFile, Output};
 
 mod dict;
 mod encode;
+mod lanes;
 use dict::{Code, Dict};
 use encode::{add_bytes, delta_binary_packed, eights, rle_hybrid};
+use lanes::{each, Ints, Lane};
 
 /// The table files of a folder, in the order of [`TABLES`](crate::interchange::rows::TABLES).
 pub const FILES: [&str; 3] = ["games.parquet", "tags.parquet", "moves.parquet"];
@@ -111,6 +113,7 @@ impl Folder for ParquetFolder {
         };
         Ok(Box::new(ParquetSink {
             tables,
+            chunks: TextChunks::new().map_err(|e| Error::io(dir, e))?,
             name,
             ids: csv::GameIds::default(),
         }))
@@ -149,8 +152,8 @@ impl Tables for Refused {
 /// The values of one column of a row group, with their definition levels
 /// (1 a value, 0 NULL) where the column may be NULL.
 enum Values {
-    /// `INT64`.
-    Int(Vec<i64>),
+    /// `INT64`, each as narrow as the column's values allow ([`Ints`]).
+    Int(Ints),
     /// `BOOLEAN`.
     Bool(Vec<bool>),
     /// UTF-8 strings: where each is in the column's text
@@ -165,7 +168,12 @@ type Span = (u32, u32);
 /// `game_id`, and for the games row its source and index.
 #[derive(Clone, Copy)]
 enum Key<'a> {
+    /// Text, looked up in its column's dictionary (a game's source).
     Text(&'a str),
+    /// Text of this game alone (its `game_id`: `csv::GameIds` gives each
+    /// record its own), new to its column's dictionary in each table:
+    /// added without a look-up.
+    Id(&'a str),
     Int(i64),
 }
 
@@ -201,22 +209,33 @@ impl Filling {
     /// A column with room for a row group's rows ([`ROW_GROUP_ROWS`]): its
     /// levels, its values or a dictionary's indices are not grown by
     /// doubling, each time copied (a vector's room is reserved, not
-    /// written: the memory a row group does not fill is not used).
+    /// written: the memory a row group does not fill is not used); nor
+    /// are a text column's values (room for a row group's bytes,
+    /// [`ROW_GROUP_BYTES`]) or a dictionary's (room for a dictionary page,
+    /// [`DICTIONARY_BYTES`]): grown, each was copied into memory touched
+    /// anew (a page fault a page), its room taken where the column's
+    /// other vectors lie.
     fn new(kind: Kind, not_null: bool, own: Own, stats: bool) -> Filling {
         let rows = ROW_GROUP_ROWS;
         let dict = matches!(own, Own::Dictionary).then(|| {
             let mut dict = Dict::default();
-            dict.indices.reserve(rows);
+            dict.indices = lanes::Indices::with_capacity(rows);
+            dict.data.reserve(DICTIONARY_BYTES);
+            dict.ends.reserve(rows);
             dict
         });
+        let text = matches!(kind, Kind::Text | Kind::Json);
         Filling {
             values: match (kind, &dict) {
-                (Kind::Integer, _) => Values::Int(Vec::with_capacity(rows)),
+                (Kind::Integer, _) => Values::Int(Ints::with_capacity(rows)),
                 (Kind::Boolean, _) => Values::Bool(Vec::with_capacity(rows)),
                 (_, Some(_)) => Values::Text(Vec::new()),
                 (_, None) => Values::Text(Vec::with_capacity(rows)),
             },
-            data: Vec::new(),
+            data: match (text, &dict) {
+                (true, None) => Vec::with_capacity(ROW_GROUP_BYTES),
+                _ => Vec::new(),
+            },
             levels: (!not_null).then(|| Vec::with_capacity(rows)),
             own,
             dict,
@@ -247,6 +266,7 @@ impl Filling {
             (None, values) => chunks.numbers(descr.clone(), values, levels)?,
         };
         group.append_column(&bytes, close)?;
+        chunks.reuse(bytes);
         match &mut self.values {
             Values::Int(v) => v.clear(),
             Values::Bool(v) => v.clear(),
@@ -270,13 +290,16 @@ impl Filling {
             levels.extend(std::iter::repeat_n(1, n));
         }
         let held = match (&mut self.values, key) {
-            (Values::Text(_), Key::Text(v)) if self.dict.is_some() => {
+            (Values::Text(_), Key::Text(v) | Key::Id(v)) if self.dict.is_some() => {
                 let dict = self.dict.as_mut()?;
                 let before = dict.data.len();
-                dict.push_n(v.as_bytes(), n).ok()?;
+                match key {
+                    Key::Id(_) => dict.push_new(v.as_bytes(), n).ok()?,
+                    _ => dict.push_n(v.as_bytes(), n).ok()?,
+                }
                 dict.data.len() - before + 4 * n
             }
-            (Values::Text(spans), Key::Text(v)) => {
+            (Values::Text(spans), Key::Text(v) | Key::Id(v)) => {
                 let start = self.data.len();
                 self.data.extend_from_slice(v.as_bytes());
                 let span = (
@@ -287,7 +310,7 @@ impl Filling {
                 v.len() + 8 * n
             }
             (Values::Int(values), Key::Int(v)) => {
-                values.extend(std::iter::repeat_n(v, n));
+                values.push_n(v, n);
                 8 * n
             }
             _ => return None,
@@ -360,14 +383,17 @@ impl Filling {
                 let total = text_len()?;
                 let rest = typed.rest();
                 typed.text(total)?;
-                dict.indices.reserve(n - nulls);
                 let before = dict.data.len();
                 dict.push_all(rest, total, codes)?;
                 dict.data.len() - before + 4 * (n - nulls)
             }
             (Values::Int(v), _) => {
-                let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
-                fill_from(v, n - nulls, values.map(|c| rows::unzigzag(c - 1)));
+                // A code is a number's zigzag and 1: its reach.
+                let reach = C::most(codes).saturating_sub(1);
+                each!(v.fit(reach), v => {
+                    let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
+                    fill_from(v, n - nulls, values.map(|c| Lane::narrow(rows::unzigzag(c - 1))));
+                });
                 8 * (n - nulls)
             }
             (Values::Bool(v), _) => {
@@ -458,11 +484,27 @@ const DICTIONARY_BYTES: usize = 1 << 20;
 /// levels, then each value `PLAIN`, its index in the chunk's dictionary,
 /// or the numbers' encoding), with no `ByteArray` a value nor the crate's
 /// column writer's bookkeeping of each; each page compressed with
-/// Zstandard at [`ZSTD_LEVEL`].
+/// Zstandard at [`ZSTD_LEVEL`]. One for the three tables of a run: its
+/// Zstandard context and its buffers (a page, the page compressed, a
+/// column chunk) are made once and reused, their memory not touched anew
+/// for each page or chunk.
 struct TextChunks {
     zstd: zstd::bulk::Compressor<'static>,
     /// A page being made.
     page: Vec<u8>,
+    /// The page compressed.
+    packed: Vec<u8>,
+    /// A column chunk being written ([`TextChunks::pages`]), and given
+    /// back once appended ([`TextChunks::reuse`]).
+    chunk: Vec<u8>,
+}
+
+/// The vector of `bytes`, where nothing else holds it (else a new one):
+/// its room kept for the next page or chunk.
+fn reclaim(bytes: Bytes) -> Vec<u8> {
+    let mut v = bytes.try_into_mut().map(Vec::from).unwrap_or_default();
+    v.clear();
+    v
 }
 
 impl TextChunks {
@@ -470,6 +512,8 @@ impl TextChunks {
         Ok(TextChunks {
             zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
             page: Vec::new(),
+            packed: Vec::new(),
+            chunk: Vec::new(),
         })
     }
 
@@ -479,9 +523,19 @@ impl TextChunks {
         pages: &mut SerializedPageWriter<'_, Vec<u8>>,
         page: impl FnOnce(Bytes) -> Page,
     ) -> parquet::errors::Result<parquet::column::page::PageWriteSpec> {
-        let compressed = self.zstd.compress(&self.page)?;
-        let page = page(Bytes::from(compressed));
-        pages.write_page(CompressedPage::new(page, self.page.len()))
+        let mut packed = std::mem::take(&mut self.packed);
+        packed.reserve(zstd::zstd_safe::compress_bound(self.page.len()));
+        self.zstd.compress_to_buffer(&self.page, &mut packed)?;
+        // Kept while the page writer holds the page, then taken back.
+        let packed = Bytes::from(packed);
+        let spec = pages.write_page(CompressedPage::new(page(packed.clone()), self.page.len()));
+        self.packed = reclaim(packed);
+        spec
+    }
+
+    /// Takes back a column chunk's bytes once appended to its row group.
+    fn reuse(&mut self, chunk: Bytes) {
+        self.chunk = reclaim(chunk);
     }
 
     /// The column chunk of `column`, its values `PLAIN` (its pages,
@@ -526,15 +580,15 @@ impl TextChunks {
         });
         if dict.indices.is_empty() || dict.bytes > DICTIONARY_BYTES {
             // Each value's place in the dictionary's text.
-            let spans: Vec<Span> = dict
-                .indices
-                .iter()
-                .map(|&i| {
+            let indices = dict.indices.slice();
+            let spans: Vec<Span> = (0..indices.len())
+                .map(|k| {
+                    let i = indices.get(k) as usize;
                     let start = match i {
                         0 => 0,
-                        _ => dict.ends[i as usize - 1],
+                        _ => dict.ends[i - 1],
                     };
-                    (start, dict.ends[i as usize])
+                    (start, dict.ends[i])
                 })
                 .collect();
             let body = Body::Text {
@@ -544,7 +598,7 @@ impl TextChunks {
             return self.pages(descr, levels, None, &body, statistics);
         }
         let body = Body::Indices {
-            indices: &dict.indices,
+            indices: dict.indices.slice(),
             width: u32::BITS - (dict.ends.len() as u32).saturating_sub(1).leading_zeros(),
             dict,
         };
@@ -563,10 +617,10 @@ impl TextChunks {
         let nulls = levels.map_or(0, nulls) as u64;
         let (body, statistics) = match values {
             Values::Int(v) => (
-                Body::Int(v),
+                Body::Int(v.slice()),
                 Statistics::int64(
-                    v.iter().min().copied(),
-                    v.iter().max().copied(),
+                    each!(v.slice(), v => v.iter().min().map(|&x| x.wide())),
+                    each!(v.slice(), v => v.iter().max().map(|&x| x.wide())),
                     None,
                     Some(nulls),
                     false,
@@ -605,7 +659,7 @@ impl TextChunks {
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
         let values = body.len();
         let rows = levels.map_or(values, <[u8]>::len);
-        let mut sink = TrackedWrite::new(Vec::new());
+        let mut sink = TrackedWrite::new(std::mem::take(&mut self.chunk));
         let mut pages = SerializedPageWriter::new(&mut sink);
         let mut stats = Vec::new();
         let (mut compressed, mut uncompressed) = (0, 0);
@@ -723,12 +777,12 @@ enum Body<'a> {
     Text { text: &'a [u8], spans: &'a [Span] },
     /// Text through a dictionary: each value's index, `width` bits each.
     Indices {
-        indices: &'a [u32],
+        indices: lanes::Slice<'a, u8, u16, u32>,
         width: u32,
         dict: &'a Dict,
     },
     /// Whole numbers, `DELTA_BINARY_PACKED`.
-    Int(&'a [i64]),
+    Int(lanes::Slice<'a, i16, i32, i64>),
     /// Booleans, `PLAIN`: a bit each.
     Bool(&'a [bool]),
 }
@@ -770,29 +824,60 @@ impl Body<'_> {
                 return (end, value + values);
             }
         }
-        // Each value's bytes `PLAIN` (its length and itself).
-        let size = |v: usize| match self {
-            Body::Text { spans, .. } => (spans[v].1 - spans[v].0) as usize + 4,
-            Body::Indices { indices, dict, .. } => dict.len_of(indices[v]) + 4,
-            Body::Int(_) | Body::Bool(_) => 0,
-        };
         // The values of the page's rows but its last: where they take
         // less than a page, so do the rows before each (the page is all
         // the rows), else each row is counted until they do.
+        // That is: the page ends at the row of the value whose bytes
+        // reach a page, found in one pass over the values.
         let last = usize::from(levels.is_none_or(|l| l[end - 1] == 1));
-        let before: usize = (value..value + values - last).map(size).sum();
-        if before < PAGE_BYTES {
+        let (taken, bytes) = self.take_plain(value..value + values - last, PAGE_BYTES);
+        if bytes < PAGE_BYTES {
             return (end, value + values);
         }
-        let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
-        while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
-            if levels.is_none_or(|l| l[end_row] == 1) {
-                bytes += size(end_value);
-                end_value += 1;
+        // The row after the `taken`th value.
+        let end_row = match levels {
+            None => row + taken,
+            Some(l) => {
+                let (mut end_row, mut seen) = (row, 0);
+                while seen < taken {
+                    seen += usize::from(l[end_row]);
+                    end_row += 1;
+                }
+                end_row
             }
-            end_row += 1;
+        };
+        (end_row, value + taken)
+    }
+
+    /// How many of the values `range` there are up to the one whose bytes
+    /// `PLAIN` (each one's length and itself; numbers and flags are not
+    /// counted) reach `limit` with those before it, or all of them, and
+    /// their bytes. A dictionary's indices are read at their width.
+    fn take_plain(&self, range: std::ops::Range<usize>, limit: usize) -> (usize, usize) {
+        fn take(sizes: impl Iterator<Item = usize>, limit: usize) -> (usize, usize) {
+            let (mut n, mut bytes) = (0, 0);
+            for size in sizes {
+                bytes += size;
+                n += 1;
+                if bytes >= limit {
+                    break;
+                }
+            }
+            (n, bytes)
         }
-        (end_row, end_value)
+        match self {
+            Body::Text { spans, .. } => take(
+                spans[range]
+                    .iter()
+                    .map(|&(start, end)| (end - start) as usize + 4),
+                limit,
+            ),
+            Body::Indices { indices, dict, .. } => each!(indices, ix => take(
+                ix[range].iter().map(|&i| dict.len_of(u32::from(i)) + 4),
+                limit,
+            )),
+            Body::Int(_) | Body::Bool(_) => (range.len(), 0),
+        }
     }
 
     /// Appends the values `range` encoded, as a data page holds them.
@@ -806,9 +891,9 @@ impl Body<'_> {
             }
             Body::Indices { indices, width, .. } => {
                 out.push(*width as u8);
-                rle_hybrid(out, &indices[range], *width);
+                each!(indices, v => rle_hybrid(out, &v[range], *width));
             }
-            Body::Int(v) => delta_binary_packed(out, &v[range]),
+            Body::Int(v) => each!(v, v => delta_binary_packed(out, &v[range])),
             // A bit each, in bytes: groups of eight at one bit a value.
             Body::Bool(v) => eights(out, &v[range], 1),
         }
@@ -899,7 +984,6 @@ struct Table {
     columns: Vec<Filling>,
     /// Its columns' descriptions, for the chunks kifu writes.
     descrs: Vec<ColumnDescPtr>,
-    chunks: TextChunks,
     /// A game's codes of a column ([`Filling::read`]), kept for the next.
     codes: Vec<u64>,
     /// Its columns' names, kinds and NULLs.
@@ -927,7 +1011,6 @@ impl Table {
                 })
                 .collect(),
             descrs,
-            chunks: TextChunks::new()?,
             codes: Vec::new(),
             schema: columns,
             table,
@@ -940,7 +1023,12 @@ impl Table {
     /// then each column's values after the keys: `rows::Typed`), each
     /// with the `keys` (the game's id, and for the games row its source
     /// and index); writes a row group when one is full.
-    fn rows(&mut self, keys: &[Key<'_>], typed: &mut Typed<'_>) -> io::Result<()> {
+    fn rows(
+        &mut self,
+        keys: &[Key<'_>],
+        typed: &mut Typed<'_>,
+        chunks: &mut TextChunks,
+    ) -> io::Result<()> {
         let n = usize::try_from(typed.code()?).map_err(|_| rows::bug("rows past counting"))?;
         if n == 0 {
             return Ok(());
@@ -961,20 +1049,20 @@ impl Table {
         self.bytes += bytes;
         self.rows += n;
         if self.rows >= ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES {
-            self.flush()?;
+            self.flush(chunks)?;
         }
         Ok(())
     }
 
     /// Writes the rows kept as a row group.
-    fn flush(&mut self) -> io::Result<()> {
+    fn flush(&mut self, chunks: &mut TextChunks) -> io::Result<()> {
         if self.rows == 0 {
             return Ok(());
         }
         let mut group = self.writer.next_row_group().map_err(io::Error::other)?;
         for (column, descr) in self.columns.iter_mut().zip(&self.descrs) {
             column
-                .write(&mut self.chunks, descr, &mut group)
+                .write(chunks, descr, &mut group)
                 .map_err(io::Error::other)?;
         }
         group.close().map_err(io::Error::other)?;
@@ -983,8 +1071,8 @@ impl Table {
     }
 
     /// Writes the last row group and the footer; the file, to put in place.
-    fn finish(mut self) -> io::Result<OutFile> {
-        self.flush()?;
+    fn finish(mut self, chunks: &mut TextChunks) -> io::Result<OutFile> {
+        self.flush(chunks)?;
         self.writer.into_inner().map_err(io::Error::other)
     }
 }
@@ -994,6 +1082,8 @@ impl Table {
 /// their tables' columns, after its game's key.
 pub struct ParquetSink {
     tables: [Table; 3],
+    /// The writer of the three tables' column chunks.
+    chunks: TextChunks,
     name: String,
     ids: csv::GameIds,
 }
@@ -1008,7 +1098,7 @@ impl Games for ParquetSink {
             ));
         }
         let games = [
-            Key::Text(&id),
+            Key::Id(&id),
             Key::Text(origin.source),
             Key::Int(origin.index as i64),
         ];
@@ -1017,7 +1107,7 @@ impl Games for ParquetSink {
                 0 => &games[..],
                 _ => &games[..1],
             };
-            table.rows(keys, &mut typed)?;
+            table.rows(keys, &mut typed, &mut self.chunks)?;
         }
         match typed.done() {
             true => Ok(()),
@@ -1032,11 +1122,16 @@ impl Games for ParquetSink {
 
 impl Tables for ParquetSink {
     fn commit(self: Box<Self>) -> Result<(), Error> {
-        let name = self.name;
-        for table in self.tables {
+        let ParquetSink {
+            tables,
+            mut chunks,
+            name,
+            ..
+        } = *self;
+        for table in tables {
             let file = FILES[table.table];
             let out = table
-                .finish()
+                .finish(&mut chunks)
                 .map_err(|e| Error::io(Path::new(&name).join(file), e))?;
             out.commit()?;
         }
@@ -1098,6 +1193,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("t.parquet");
         let mut table = Table::new(table, THREE, OutFile::create(&path).unwrap()).unwrap();
+        let mut chunks = TextChunks::new().unwrap();
         // The rows of each key together, as a game's typed rows write
         // them (`rows::Columns`: their count, then each column's codes
         // and text), the key given apart.
@@ -1112,10 +1208,12 @@ mod tests {
                 text.extend(values.into_iter().flatten());
             }
             let mut typed = Typed::new(&text);
-            table.rows(&[Key::Text(&run[0].0)], &mut typed).unwrap();
+            table
+                .rows(&[Key::Text(&run[0].0)], &mut typed, &mut chunks)
+                .unwrap();
             assert!(typed.done());
         }
-        table.finish().unwrap().commit().unwrap();
+        table.finish(&mut chunks).unwrap().commit().unwrap();
         let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
         let encodings = (0..THREE.len())
             .map(|c| {
@@ -1287,6 +1385,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("n.parquet");
         let mut table = Table::new(MOVES, NUMBERS, OutFile::create(&path).unwrap()).unwrap();
+        let mut chunks = TextChunks::new().unwrap();
         for game in rows.chunks(per_game.max(1)) {
             let mut text = String::new();
             rows::code(&mut text, game.len() as u64);
@@ -1302,10 +1401,10 @@ mod tests {
             // `seq` is the key here: given apart, so written as the
             // typed rows' first column instead.
             let mut typed = Typed::new(&text);
-            table.rows(&[], &mut typed).unwrap();
+            table.rows(&[], &mut typed, &mut chunks).unwrap();
             assert!(typed.done());
         }
-        table.finish().unwrap().commit().unwrap();
+        table.finish(&mut chunks).unwrap().commit().unwrap();
         let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
         let stats = statistics(&reader);
         let back = reader

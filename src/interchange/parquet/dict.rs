@@ -4,6 +4,8 @@
 
 use std::io;
 
+use super::lanes::{each, Indices, Lane};
+
 /// A hasher of the dictionaries' keys (FxHash's step, eight bytes at a
 /// time): the values are short, and a row group's own.
 #[derive(Default)]
@@ -85,8 +87,9 @@ pub(super) struct Dict {
     pub(super) bytes: usize,
     /// The longest value's length.
     pub(super) longest: usize,
-    /// Each value's index, in row order (NULLs have none).
-    pub(super) indices: Vec<u32>,
+    /// Each value's index, in row order (NULLs have none), at the
+    /// narrowest width that holds them ([`Indices`]).
+    pub(super) indices: Indices,
     /// The last small value looked up: its key and index, a key of 0 none
     /// (a value as the row's before is not looked up again).
     last: (u64, u32),
@@ -101,6 +104,8 @@ pub(super) trait Code: Copy {
     fn sum(codes: &[Self]) -> Option<usize>;
     /// How many codes are 0 (NULL).
     fn zeros(codes: &[Self]) -> usize;
+    /// At least the greatest code (a byte's greatest, without a look).
+    fn most(codes: &[Self]) -> u64;
 }
 
 impl Code for u8 {
@@ -123,6 +128,11 @@ impl Code for u8 {
             .map(|c| usize::from(c.iter().map(|&b| u8::from(b == 0)).sum::<u8>()))
             .sum()
     }
+
+    #[inline(always)]
+    fn most(_: &[u8]) -> u64 {
+        u64::from(u8::MAX)
+    }
 }
 
 impl Code for u64 {
@@ -139,6 +149,10 @@ impl Code for u64 {
 
     fn zeros(codes: &[u64]) -> usize {
         codes.iter().filter(|&&c| c == 0).count()
+    }
+
+    fn most(codes: &[u64]) -> u64 {
+        codes.iter().copied().max().unwrap_or(0)
     }
 }
 
@@ -177,7 +191,7 @@ impl Default for Dict {
             longs: 0,
             bytes: 0,
             longest: 0,
-            indices: Vec::new(),
+            indices: Indices::default(),
             last: (0, 0),
         }
     }
@@ -313,12 +327,25 @@ impl Dict {
     ) -> io::Result<()> {
         self.room(len)?;
         // Room for every value of the game new, and for each one's index:
-        // no check a value. The indices are written in a vector of this
-        // call's own (taken, put back), kept in registers.
+        // no check a value. The indices are as wide as the dictionary's
+        // values with every one of the game new.
         self.small_room(codes.len());
         let mut indices = std::mem::take(&mut self.indices);
+        let reach = (self.ends.len() + codes.len()) as u64;
+        each!(indices.fit(reach), to => self.push_codes(to, text, codes));
+        self.indices = indices;
+        Ok(())
+    }
+
+    /// [`Dict::push_all`] of the indices `to` at their width: a function
+    /// of its own (inlined, the loop kept more of its values in memory).
+    #[inline(never)]
+    fn push_codes<C: Code, L: Lane<u32>>(&mut self, to: &mut Vec<L>, text: &[u8], codes: &[C]) {
+        // The indices are written in a vector of this call's own (taken,
+        // put back), kept in registers.
+        let mut indices = std::mem::take(to);
         let start = indices.len();
-        indices.resize(start + codes.len(), 0);
+        indices.resize(start + codes.len(), L::default());
         let mut written = start;
         // The value before, whose index a value like it takes without a
         // look-up (a game's `side`, `piece`).
@@ -342,22 +369,32 @@ impl Dict {
                 _ => self.index(&text[at..end]),
             };
             if let Some(slot) = indices.get_mut(written) {
-                *slot = index;
+                *slot = L::narrow(index);
             }
             written += 1;
             at = end;
         }
         indices.truncate(written);
-        self.indices = indices;
+        *to = indices;
         self.last = (last_key, last);
-        Ok(())
     }
 
     /// Adds `n` rows of the value `v` (a key of a game's rows).
     pub(super) fn push_n(&mut self, v: &[u8], n: usize) -> io::Result<()> {
         self.room(v.len())?;
         let index = self.index(v);
-        self.indices.extend(std::iter::repeat_n(index, n));
+        self.indices.push_n(index, n);
+        Ok(())
+    }
+
+    /// Adds `n` rows of the value `v`, new to the dictionary (a game's
+    /// `game_id`, one a record: `csv::GameIds`), without a look-up: a
+    /// value already there would be there twice (the rows the same, the
+    /// chunk not the same bytes).
+    pub(super) fn push_new(&mut self, v: &[u8], n: usize) -> io::Result<()> {
+        self.room(v.len())?;
+        let index = self.add(v);
+        self.indices.push_n(index, n);
         Ok(())
     }
 

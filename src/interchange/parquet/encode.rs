@@ -188,7 +188,9 @@ pub(super) fn add_bytes(bytes: &[u8]) -> usize {
 /// Appends `values` in `DELTA_BINARY_PACKED`, as the crate's writer does:
 /// blocks of 128 differences, four miniblocks of 32 each, each miniblock's
 /// differences less the block's least bit-packed at its own width.
-pub(super) fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
+/// The values may be narrower than `i64` ([`super::lanes::Ints`]): each
+/// is widened as it is read.
+pub(super) fn delta_binary_packed<T: Copy + Into<i64>>(out: &mut Vec<u8>, values: &[T]) {
     const BLOCK: usize = 128;
     const MINIBLOCKS: usize = 4;
     const MINI: usize = BLOCK / MINIBLOCKS;
@@ -199,6 +201,7 @@ pub(super) fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
         varint(out, 0);
         return;
     };
+    let first: i64 = first.into();
     varint(out, rows::zigzag(first));
     let mut deltas = [0u64; BLOCK];
     let mut before = first;
@@ -206,6 +209,7 @@ pub(super) fn delta_binary_packed(out: &mut Vec<u8>, values: &[i64]) {
         let n = block.len();
         let mut least = i64::MAX;
         for (d, &v) in deltas.iter_mut().zip(block) {
+            let v: i64 = v.into();
             let delta = v.wrapping_sub(before);
             least = least.min(delta);
             *d = delta as u64;
