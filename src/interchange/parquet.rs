@@ -1533,4 +1533,76 @@ mod tests {
         assert!(back == rows);
         assert!(!encodings[0].contains(&Encoding::RLE_DICTIONARY));
     }
+
+    /// A row group's dictionary indices widened as its dictionary grows
+    /// (bytes to 256 values, `u16`s to 65,536, then `u32`s: in the
+    /// middle of a game's rows too), read back as written.
+    #[test]
+    fn dictionaries_past_a_byte_and_sixteen_bits_read_back() {
+        let rows: Rows = (0..80_000usize)
+            .map(|i| {
+                (
+                    format!("g{}", i / 7),
+                    (i % 11 != 0).then(|| format!("{i:x}")),
+                    None,
+                )
+            })
+            .collect();
+        let (back, encodings) = round_trip(&rows);
+        assert!(back == rows);
+        assert!(encodings[0].contains(&Encoding::RLE_DICTIONARY));
+        assert!(encodings[1].contains(&Encoding::RLE_DICTIONARY));
+    }
+
+    /// Where a page from row `row` (value `value`) ends, a row at a
+    /// time: once its values take [`PAGE_BYTES`] `PLAIN`, or at
+    /// [`PAGE_ROWS`] rows.
+    fn page_a_row_at_a_time(
+        levels: Option<&[u8]>,
+        spans: &[Span],
+        rows: usize,
+        row: usize,
+        value: usize,
+    ) -> (usize, usize) {
+        let (mut end_row, mut end_value, mut bytes) = (row, value, 0);
+        while end_row < rows && end_row - row < PAGE_ROWS && bytes < PAGE_BYTES {
+            if levels.is_none_or(|l| l[end_row] == 1) {
+                bytes += (spans[end_value].1 - spans[end_value].0) as usize + 4;
+                end_value += 1;
+            }
+            end_row += 1;
+        }
+        (end_row, end_value)
+    }
+
+    proptest::proptest! {
+        /// A text column's pages end where its values, counted a row at a
+        /// time, take a page: found in one pass over the values, NULLs
+        /// among them or not.
+        #[test]
+        fn a_page_ends_where_its_values_take_a_page(
+            rows in proptest::collection::vec(
+                (proptest::bool::weighted(0.7), 0u32..400_000),
+                1..80,
+            ),
+            nullable in proptest::bool::ANY,
+        ) {
+            let levels: Vec<u8> = rows.iter().map(|r| u8::from(r.0 || !nullable)).collect();
+            let mut spans = Vec::new();
+            let mut at = 0u32;
+            for (_, len) in rows.iter().zip(&levels).filter(|(_, &l)| l == 1).map(|(r, _)| *r) {
+                spans.push((at, at + len));
+                at += len;
+            }
+            let body = Body::Text { text: &[], spans: &spans };
+            let levels = nullable.then_some(&levels[..]);
+            let (mut row, mut value) = (0, 0);
+            while row < rows.len() {
+                let got = body.page(levels, rows.len(), row, value);
+                let want = page_a_row_at_a_time(levels, &spans, rows.len(), row, value);
+                proptest::prop_assert_eq!(got, want);
+                (row, value) = got;
+            }
+        }
+    }
 }

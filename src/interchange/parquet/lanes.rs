@@ -123,9 +123,12 @@ impl<V, A, B, C> Default for Lanes<V, A, B, C> {
     }
 }
 
-/// Moves the values of `from` into `to`, a wider vector.
+/// Moves the values of `from` into `to`, a wider vector, with the room
+/// `from` had (a row group's rows: not grown by doubling, each time
+/// copied into memory touched anew).
 fn widen<V, X: Lane<V>, Y: Lane<V>>(from: &mut Vec<X>, to: &mut Vec<Y>) {
     to.clear();
+    to.reserve(from.capacity());
     to.extend(from.drain(..).map(|x| Y::narrow(x.wide())));
 }
 
