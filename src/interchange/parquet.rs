@@ -873,7 +873,7 @@ impl Body<'_> {
                 limit,
             ),
             Body::Indices { indices, dict, .. } => each!(indices, ix => take(
-                ix[range].iter().map(|&i| dict.len_of(u32::from(i)) + 4),
+                ix[range].iter().map(|&i| dict.len_of(Lane::<u32>::wide(i)) + 4),
                 limit,
             )),
             Body::Int(_) | Body::Bool(_) => (range.len(), 0),
