@@ -29,7 +29,7 @@ use crate::codec::Origin;
 /// Appends `n` as a code: itself where it is under [`ONE_BYTE`], else
 /// `ONE_BYTE` and the count of the bytes that follow, then `n - ONE_BYTE`
 /// seven bits a byte, the lowest first.
-#[inline(always)]
+#[inline]
 pub(crate) fn code(out: &mut String, n: u64) {
     if n < ONE_BYTE {
         out.push(char::from(n as u8));
@@ -38,26 +38,9 @@ pub(crate) fn code(out: &mut String, n: u64) {
     long_code(out, n - ONE_BYTE);
 }
 
-/// The bytes of a code of `ONE_BYTE` or more, `m` being the code less it:
-/// one or two bytes that follow (a moves row's `seq`, `ply` and `number`
-/// past 55, zigzagged: most of a game's) written at once, more a byte at
-/// a time ([`any_code`]).
-#[inline(never)]
-fn long_code(out: &mut String, m: u64) {
-    if m >= 1 << 14 {
-        return any_code(out, m);
-    }
-    // One place that pushes, in a loop: the compiler inlines it.
-    let following = 1 + u8::from(m >= 1 << 7);
-    let bytes = [ONE_BYTE as u8 + following, (m & 0x7f) as u8, (m >> 7) as u8];
-    for &b in &bytes[..=usize::from(following)] {
-        out.push(char::from(b));
-    }
-}
-
-/// [`long_code`] of any `m`, a byte at a time.
+/// The bytes of a code of `ONE_BYTE` or more, `m` being the code less it.
 #[cold]
-fn any_code(out: &mut String, mut m: u64) {
+fn long_code(out: &mut String, mut m: u64) {
     let following = (u64::BITS - m.leading_zeros()).div_ceil(7).max(1);
     out.push(char::from(ONE_BYTE as u8 + following as u8));
     for _ in 0..following {
@@ -319,20 +302,6 @@ mod tests {
             Just(u64::MAX - ONE_BYTE),
             any::<u64>(),
         ]
-    }
-
-    /// [`long_code`]'s one or two bytes that follow, written at once, are
-    /// the bytes [`any_code`] writes a byte at a time: every code to
-    /// 2^16, and the first past each count of bytes.
-    #[test]
-    fn a_short_long_code_is_any_code() {
-        let past = (1..=9).map(|k| 1u64 << (7 * k));
-        for m in (0..1 << 16).chain(past) {
-            let (mut short, mut any) = (String::new(), String::new());
-            long_code(&mut short, m);
-            any_code(&mut any, m);
-            assert_eq!(short, any, "{m}");
-        }
     }
 
     proptest::proptest! {
