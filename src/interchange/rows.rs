@@ -1135,7 +1135,7 @@ mod tests {
             .unwrap()
             .game;
         let mut hits = 0;
-        let kept = |enc: Encoding, mv: &Move| kept::tests::holds(["same", "slot"], enc, mv);
+        let kept = |enc: Encoding, mv: &Move| kept::holds(["same", "slot"], enc, mv);
         for ply in &game.moves.plies {
             for _ in 0..2 {
                 let want = csv_value(|row| row.json(&ply.mv).unwrap());
@@ -1156,7 +1156,7 @@ mod tests {
         let a = csv_value(|row| row.ir(&game.moves.plies[0].mv, ["e2e4", "P"]).unwrap());
         let b = csv_value(|row| row.ir(&game.moves.plies[0].mv, ["e2e4", "P"]).unwrap());
         assert_eq!(a, b);
-        assert!(kept::tests::holds(
+        assert!(kept::holds(
             ["e2e4", "P"],
             Encoding::Csv,
             &game.moves.plies[0].mv

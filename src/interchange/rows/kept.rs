@@ -179,20 +179,21 @@ fn put_new<'k, O: Out>(
     })
 }
 
+/// Whether the set of `key` keeps `mv` in `enc` (for the tests).
 #[cfg(test)]
-pub(super) mod tests {
-    use super::*;
-
-    /// Whether the set of `key` keeps `mv` in `enc`.
-    pub(crate) fn holds(key: [&str; 2], enc: Encoding, mv: &Move) -> bool {
-        let (set, hash) = ir_key(key);
-        IR.with_borrow(|k| {
-            (0..WAYS).any(|w| {
-                k.sets.get(set).is_some_and(|s| s.tags[w] == tag(hash, enc))
-                    && matches!(&k.slots[set][w], Some((m, _)) if m == mv)
-            })
+pub(super) fn holds(key: [&str; 2], enc: Encoding, mv: &Move) -> bool {
+    let (set, hash) = ir_key(key);
+    IR.with_borrow(|k| {
+        (0..WAYS).any(|w| {
+            k.sets.get(set).is_some_and(|s| s.tags[w] == tag(hash, enc))
+                && matches!(&k.slots[set][w], Some((m, _)) if m == mv)
         })
-    }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     /// Putting a way first keeps the others in their order: every order
     /// of four ways, every place.
