@@ -135,6 +135,9 @@ macro_rules! kinds {
         impl Move {
             $(
                 #[doc = concat!("The move, if it is a ", stringify!($name), " move. (Family code asks for its own kind of move through these.)")]
+                // A match on the tag, called a ply through `Move::of`:
+                // inlined where the compiler would not always.
+                #[inline(always)]
                 pub fn $acc(&self) -> Option<&<crate::family::$($ty)::+ as Kind>::Move> {
                     <crate::family::$($ty)::+ as Member>::of_move(self)
                 }
@@ -153,6 +156,7 @@ macro_rules! kinds {
                     #[allow(unreachable_patterns)]
                     match variant { Variant::$name(b) => Some(b), _ => None }
                 }
+                #[inline(always)]
                 fn of_move(mv: &Move) -> Option<&Self::Move> {
                     #[allow(unreachable_patterns)]
                     match mv { Move::$name(m) => Some(m), _ => None }
@@ -183,6 +187,7 @@ impl Move {
     /// The move as its family's own kind (`pick`: one of the `as_*`
     /// accessors), or the error for a move of another family met in a game
     /// of `family` (`a draughts move in a tafl game`).
+    #[inline(always)]
     pub fn of<'m, M>(
         &'m self,
         family: Family,

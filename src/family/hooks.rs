@@ -182,6 +182,15 @@ impl Fields {
         }
     }
 
+    /// Empties the fields for another game of `plies` plies, their room
+    /// kept (one `Fields` used game after game allocates once).
+    pub fn reset(&mut self, plies: usize) {
+        self.text.clear();
+        self.plies.clear();
+        self.text.reserve(plies * 24);
+        self.plies.reserve(plies);
+    }
+
     /// Starts the next ply's fields: every field NULL, no flags.
     pub fn ply(&mut self) {
         self.plies.push(Spans::default());

@@ -29,8 +29,11 @@ use crate::family::{positions, write_move_fields, Field, Fields, Move, PlyFields
 use crate::ir::{push_short, Comment, CommentKind, Game, Ply, Side};
 use crate::options::{undeclared, FormatOption, FormatOptions, Sides, Values};
 
+mod kept;
 mod lines;
 mod typed;
+
+use kept::put_ir;
 
 pub use lines::{runs, write, write_typed};
 #[cfg(test)]
@@ -287,45 +290,6 @@ thread_local! {
     /// The JSON text of one value, before it goes into its row: one buffer
     /// a thread, kept from value to value.
     static JSON: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The slots of [`IR`]: 4,096 sets of [`IR_WAYS`].
-const IR_SLOTS: usize = 16_384;
-
-/// The slots of a set of [`IR`], the value used last first.
-const IR_WAYS: usize = 4;
-
-thread_local! {
-    /// The `ir` values written last, as they went into their rows (their
-    /// encoding's text, from the mark before the value): a ply's `ir` is
-    /// its move's JSON, and a game's moves repeat across games (the mixed
-    /// chess file's 85,294 moves are 6,267 values), where serializing each
-    /// took a fifth of the csv writer's instructions. A move's set of
-    /// slots is found from its move fields, the value used last first and
-    /// the one used longest ago put out for a new one (4,096 single slots
-    /// missed a third of the moves, 8,192 pairs serialized 9,648); what a
-    /// slot holds is used only for a move equal to its own (`Move`'s `==`,
-    /// the JSON being a function of the move).
-    static IR: std::cell::RefCell<Vec<Option<Kept>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// A value kept in [`IR`]: its key's hash ([`ir_slot`]), the move, the
-/// encoding and its text.
-type Kept = (u64, Move, Encoding, String);
-
-/// The first slot of the set of [`IR`] of a move whose fields are `key`,
-/// and the hash of them it is found from (FxHash's step), which a slot
-/// keeps: a move is compared only with those of the same hash.
-fn ir_slot(key: [&str; 2]) -> (usize, u64) {
-    let mut h = 0u64;
-    for part in key {
-        for &b in part.as_bytes() {
-            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-        h = (h.rotate_left(5) ^ 0xff).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    (((h >> 50) as usize % (IR_SLOTS / IR_WAYS)) * IR_WAYS, h)
 }
 
 /// What a JSON value written into a row held ([`JsonField`]).
@@ -796,7 +760,7 @@ impl<'o, O: Out> Row<'o, O> {
     }
 
     /// Writes a ply's move as JSON ([`Row::json`]), through the values
-    /// kept ([`IR`]); `key` are move fields of it, which find its slot.
+    /// kept ([`kept`]); `key` are move fields of it, which find its slot.
     fn ir(&mut self, mv: &Move, key: [&str; 2]) -> Result<(), Problem> {
         put_ir(&mut *self.out, self.table, self.column, mv, key)?;
         self.column += 1;
@@ -833,52 +797,6 @@ fn put_json<O: Out>(
 ) -> Result<(), Problem> {
     json_text::<O, _>(table, column, v, |text, quote| {
         out.json(table, column, text, quote)
-    })
-}
-
-/// Writes a ply's move as JSON ([`Row::ir`]) into the column `column` of
-/// `table`, through the values kept ([`IR`]).
-fn put_ir<O: Out>(
-    out: &mut O,
-    table: usize,
-    column: usize,
-    mv: &Move,
-    key: [&str; 2],
-) -> Result<(), Problem> {
-    let (slot, hash) = ir_slot(key);
-    IR.with_borrow_mut(|kept| {
-        if kept.is_empty() {
-            kept.resize_with(IR_SLOTS, || None);
-        }
-        let held = |k: &Option<Kept>| {
-            matches!(k, Some((h, m, enc, _)) if *h == hash && *enc == O::ENC && m == mv)
-        };
-        let set = slot..slot + IR_WAYS;
-        match kept[set.clone()].iter().position(held) {
-            // Where the set holds it, it goes first.
-            Some(0) => {}
-            Some(i) => kept[slot..=slot + i].rotate_right(1),
-            None => {
-                // The value used longest ago goes, its text's room used
-                // again for this one, first.
-                kept[set].rotate_right(1);
-                let mut text = match kept[slot].take() {
-                    Some((_, _, _, mut text)) => {
-                        text.clear();
-                        text
-                    }
-                    None => String::new(),
-                };
-                json_text::<O, _>(table, column, mv, |json, quote| {
-                    O::encode_json(json, quote, &mut text)
-                })?;
-                kept[slot] = Some((hash, mv.clone(), O::ENC, text));
-            }
-        }
-        if let Some((_, _, _, text)) = &kept[slot] {
-            out.encoded(table, column, text);
-        }
-        Ok(())
     })
 }
 
@@ -1205,7 +1123,7 @@ mod tests {
         assert!(!ok(&String::from_utf8_lossy(&bad)));
     }
 
-    /// A ply's `ir` written through the values kept ([`IR`]) is its move's
+    /// A ply's `ir` written through the values kept (`kept`) is its move's
     /// JSON whatever slot it finds: every move of a game put in one slot,
     /// each twice, in both encodings, is written as `Row::json` writes it
     /// (a move kept is used only for an equal move, in its encoding).
@@ -1217,13 +1135,7 @@ mod tests {
             .unwrap()
             .game;
         let mut hits = 0;
-        let kept = |enc: Encoding, mv: &Move| {
-            IR.with_borrow(|k| {
-                k.get(ir_slot(["same", "slot"]).0)
-                    .and_then(|s| s.as_ref())
-                    .is_some_and(|(_, m, e, _)| *e == enc && m == mv)
-            })
-        };
+        let kept = |enc: Encoding, mv: &Move| kept::holds(["same", "slot"], enc, mv);
         for ply in &game.moves.plies {
             for _ in 0..2 {
                 let want = csv_value(|row| row.json(&ply.mv).unwrap());
@@ -1244,7 +1156,11 @@ mod tests {
         let a = csv_value(|row| row.ir(&game.moves.plies[0].mv, ["e2e4", "P"]).unwrap());
         let b = csv_value(|row| row.ir(&game.moves.plies[0].mv, ["e2e4", "P"]).unwrap());
         assert_eq!(a, b);
-        assert!(IR.with_borrow(|k| k[ir_slot(["e2e4", "P"]).0].is_some()));
+        assert!(kept::holds(
+            ["e2e4", "P"],
+            Encoding::Csv,
+            &game.moves.plies[0].mv
+        ));
     }
 
     /// The text `write` writes as the moves table's `ir` (one value) in

@@ -6,6 +6,7 @@ use super::*;
 use crate::error::Kind;
 
 /// The chess move of a ply, or the error for a move of another family.
+#[inline]
 pub fn ply_of(mv: &crate::family::any::Move) -> Result<&Ply, String> {
     mv.of(
         crate::family::any::Family::Chess,

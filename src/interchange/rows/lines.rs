@@ -267,11 +267,23 @@ fn head_rows(game: &Game, plies: usize, out: &mut impl Out) -> Result<(), Proble
     Ok(())
 }
 
+thread_local! {
+    /// The move fields of the game being written ([`PlyRows`]): one a
+    /// thread, its room kept from game to game (taken by
+    /// [`PlyRows::of`], given back when the rows are dropped).
+    static FIELDS: std::cell::Cell<Fields> = std::cell::Cell::new(Fields::default());
+}
+
 /// The move fields of each ply of a game (each ply, then its variations),
-/// their `move` as the source spells it ([`source_spelling`]).
-fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Fields, Problem> {
-    let mut fields = Fields::with_capacity(game.moves.plies.len());
-    write_move_fields(game, &mut fields)?;
+/// their `move` as the source spells it ([`source_spelling`]), written
+/// into `fields` (emptied first).
+fn fields_of(
+    game: &Game,
+    source: Option<&SourceNotation>,
+    fields: &mut Fields,
+) -> Result<(), Problem> {
+    fields.reset(game.moves.plies.len());
+    write_move_fields(game, fields)?;
     if let Some(spelled) = source_spelling(game, source) {
         if spelled.len() != fields.len() {
             return Err(lost());
@@ -284,7 +296,7 @@ fn fields_of(game: &Game, source: Option<&SourceNotation>) -> Result<Fields, Pro
             }
         }
     }
-    Ok(fields)
+    Ok(())
 }
 
 /// Each move of a game (in the order [`write_move_fields`] gives them) as
@@ -443,24 +455,25 @@ struct PlyRows {
 impl PlyRows {
     /// The rows of `game`'s plies; their positions where `rows.fen` asks.
     fn of(game: &Game, source: Option<&SourceNotation>, rows: Rows) -> Result<PlyRows, Problem> {
-        let fields = fields_of(game, source)?;
-        let fens = match rows.fen {
-            true => {
-                let fens = positions(game);
-                if fens.len() != fields.len() {
-                    return Err(lost());
-                }
-                Some(fens)
-            }
-            false => None,
-        };
-        Ok(PlyRows {
+        // The rows hold the fields from here, giving them back when
+        // dropped, whatever fails.
+        let mut plies = PlyRows {
             rows,
-            plain: classes(fields.text().as_bytes()) == 0,
-            fields,
+            plain: false,
+            fields: FIELDS.take(),
             next: 0,
-            fens,
-        })
+            fens: None,
+        };
+        fields_of(game, source, &mut plies.fields)?;
+        if rows.fen {
+            let fens = positions(game);
+            if fens.len() != plies.fields.len() {
+                return Err(lost());
+            }
+            plies.fens = Some(fens);
+        }
+        plies.plain = classes(plies.fields.text().as_bytes()) == 0;
+        Ok(plies)
     }
 
     /// Writes the row of the `index`th ply of the line at `path`, numbered
@@ -536,10 +549,17 @@ impl PlyRows {
     }
 
     /// The error of fields left over (a bug).
-    fn done(self) -> Result<(), Problem> {
+    fn done(&self) -> Result<(), Problem> {
         match self.next == self.fields.len() {
             true => Ok(()),
             false => Err(lost()),
         }
+    }
+}
+
+impl Drop for PlyRows {
+    /// Gives the fields' room back to the thread ([`FIELDS`]).
+    fn drop(&mut self) {
+        FIELDS.set(std::mem::take(&mut self.fields));
     }
 }
