@@ -20,7 +20,7 @@ use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 use kifu::ir::Side;
 
 /// A record of the site: a game type (name and key) and its moves.
-fn record(name: &str, key: u32, moves: &[String]) -> String {
+pub(super) fn record(name: &str, key: u32, moves: &[String]) -> String {
     serde_json::json!({
         "WhiteSidePlayerName": "w",
         "BlackSidePlayerName": "b",
@@ -43,13 +43,13 @@ fn step(from: Square, to: Square) -> Step {
     }
 }
 
-fn squares(dim: u8) -> impl Iterator<Item = Square> {
+pub(super) fn squares(dim: u8) -> impl Iterator<Item = Square> {
     (0..dim).flat_map(move |rank| (0..dim).map(move |file| Square { file, rank }))
 }
 
 /// A folder of the site's records converted to tafl, a file each (under
 /// `out` in it): kifu's messages, every record converted and none failed.
-fn convert_folder(dir: &std::path::Path, records: usize) -> String {
+pub(super) fn convert_folder(dir: &std::path::Path, records: usize) -> String {
     let out = kifu(
         &[
             "convert",
@@ -71,7 +71,7 @@ fn convert_folder(dir: &std::path::Path, records: usize) -> String {
 
 /// A record file's name, and the lines of the run's messages (`err`)
 /// that name it.
-fn said_of<'e>(err: &'e str, file: &std::path::Path) -> (String, Vec<&'e str>) {
+pub(super) fn said_of<'e>(err: &'e str, file: &std::path::Path) -> (String, Vec<&'e str>) {
     let f = file.file_name().unwrap().to_string_lossy().into_owned();
     let said = err.lines().filter(|l| l.contains(&f)).collect();
     (f, said)
@@ -87,7 +87,7 @@ fn write_game(dir: &std::path::Path, name: &str, key: u32, moves: &[String]) -> 
 
 /// The tafl kifu wrote of the site's file named `f` (under
 /// [`convert_folder`]'s `out/`).
-fn written_tafl(dir: &std::path::Path, f: &str) -> String {
+pub(super) fn written_tafl(dir: &std::path::Path, f: &str) -> String {
     fs::read_to_string(dir.join("out").join(f.replace(".json", ".tafl"))).unwrap()
 }
 
@@ -116,7 +116,7 @@ fn quiet_move(pos: &Position<'_>, rules: &Rules, side: Side) -> Option<Step> {
 }
 
 /// The first mover of the rules.
-fn first(rules: &Rules) -> Side {
+pub(super) fn first(rules: &Rules) -> Side {
     if rules.attackers_first {
         ATTACKERS
     } else {
@@ -125,7 +125,7 @@ fn first(rules: &Rules) -> Side {
 }
 
 /// Every tafl game type of the table, with its rules (each start position).
-fn tafl_types() -> Vec<(&'static str, u32, Vec<Rules>)> {
+pub(super) fn tafl_types() -> Vec<(&'static str, u32, Vec<Rules>)> {
     aagenielsen::type_keys()
         .into_iter()
         .filter_map(|(n, key)| match aagenielsen::game_type(n, Some(key))? {
@@ -577,7 +577,7 @@ fn berserk_game(
 }
 
 /// Every leg the piece on `from` may make now, with what it does.
-fn legs(pos: &Position<'_>, rules: &Rules, from: Square, side: Side) -> Vec<(Step, Played)> {
+pub(super) fn legs(pos: &Position<'_>, rules: &Rules, from: Square, side: Side) -> Vec<(Step, Played)> {
     squares(rules.dim)
         .filter(|to| (to.file == from.file) != (to.rank == from.rank))
         .filter_map(|to| {
@@ -1163,7 +1163,7 @@ fn site_game(rules: &Rules, seed: u64, plies: usize) -> Vec<String> {
 
 /// Whether these rules play the moves as written (`e2-d2xc2`), each
 /// capture the record lists and none more.
-fn plays(rules: &Rules, moves: &[String]) -> bool {
+pub(super) fn plays(rules: &Rules, moves: &[String]) -> bool {
     let mut pos = Position::new(rules);
     let mut side = first(rules);
     let on = |s: &str| -> Option<Square> {

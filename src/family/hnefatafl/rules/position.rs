@@ -75,6 +75,9 @@ pub struct Position<'r> {
     pub(super) over: Option<End>,
     /// Where the pieces captured from three sides ([`Rules::tough`]) stand.
     tough: Vec<Square>,
+    /// Where the pieces that change sides when captured
+    /// ([`Rules::turncoats`]) stand.
+    turncoats: Vec<Square>,
 }
 
 impl<'r> Position<'r> {
@@ -90,6 +93,12 @@ impl<'r> Position<'r> {
                 .copied()
                 .filter(|&sq| rules.start_piece(sq).is_some_and(|p| p != b'K'))
                 .collect(),
+            turncoats: rules
+                .turncoats
+                .iter()
+                .copied()
+                .filter(|&sq| rules.start_piece(sq).is_some_and(|p| p != b'K'))
+                .collect(),
         }
     }
 
@@ -98,6 +107,7 @@ impl<'r> Position<'r> {
         self.cells.clone_from(&other.cells);
         self.over = other.over;
         self.tough.clone_from(&other.tough);
+        self.turncoats.clone_from(&other.turncoats);
     }
 
     /// Whether the game is over on the board (the king captured, escaped,
@@ -133,13 +143,27 @@ impl<'r> Position<'r> {
     fn shift(&mut self, from: Square, to: Square, p: u8) {
         self.set(from, 0);
         self.set(to, p);
-        if let Some(t) = self.tough.iter_mut().find(|t| **t == from) {
-            *t = to;
+        for list in [&mut self.tough, &mut self.turncoats] {
+            if let Some(t) = list.iter_mut().find(|t| **t == from) {
+                *t = to;
+            }
         }
     }
 
-    /// Takes the piece on `sq` off the board.
+    /// Takes the piece on `sq` off the board, or turns it over to the
+    /// other side where it is one that changes sides ([`Rules::turncoats`]).
     fn take(&mut self, sq: Square) {
+        if self.turncoats.contains(&sq) {
+            if let Some(p) = self.piece(sq) {
+                let turned = if attacker(p) {
+                    p.to_ascii_uppercase()
+                } else {
+                    p.to_ascii_lowercase()
+                };
+                self.set(sq, turned);
+                return;
+            }
+        }
         self.set(sq, 0);
         self.tough.retain(|&t| t != sq);
     }
