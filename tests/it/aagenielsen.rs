@@ -79,7 +79,12 @@ pub(super) fn said_of<'e>(err: &'e str, file: &std::path::Path) -> (String, Vec<
 
 /// Writes a site record of one game of a type into `dir`, named as the
 /// site names its files (`game-KEY-1-1.json`): the file's path.
-fn write_game(dir: &std::path::Path, name: &str, key: u32, moves: &[String]) -> std::path::PathBuf {
+pub(super) fn write_game(
+    dir: &std::path::Path,
+    name: &str,
+    key: u32,
+    moves: &[String],
+) -> std::path::PathBuf {
     let file = dir.join(format!("game-{key}-1-1.json"));
     fs::write(&file, record(name, key, moves)).unwrap();
     file
@@ -577,7 +582,12 @@ fn berserk_game(
 }
 
 /// Every leg the piece on `from` may make now, with what it does.
-pub(super) fn legs(pos: &Position<'_>, rules: &Rules, from: Square, side: Side) -> Vec<(Step, Played)> {
+pub(super) fn legs(
+    pos: &Position<'_>,
+    rules: &Rules,
+    from: Square,
+    side: Side,
+) -> Vec<(Step, Played)> {
     squares(rules.dim)
         .filter(|to| (to.file == from.file) != (to.rank == from.rank))
         .filter_map(|to| {
@@ -684,7 +694,7 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
 /// then crosses rank 6 from edge to edge. The rules string, the moves as
 /// the site writes them (each first leg alone), and the two attackers'
 /// moves as played.
-fn crossing(sym: u8, left: bool, srank: u8) -> (String, Vec<String>, [String; 2]) {
+pub(super) fn crossing(sym: u8, left: bool, srank: u8) -> (String, Vec<String>, [String; 2]) {
     let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
     let (w, h) = if left { (-1i8, -2i8) } else { (1, 2) };
     let off = |f: u8, d: i8| f.checked_add_signed(d).unwrap();

@@ -1,7 +1,9 @@
-//! A game type's later rules (`aagenielsen_types.txt`, after ` || `),
-//! tried only where its rules refuse a record under every start position
-//! and every reading of it: Alea Berserk 19x19's variegated men, which
-//! change sides when captured (`flip:`, kifu's key), and its men's jumps.
+//! The readings of an aagenielsen.dk record tried last, only where its
+//! type's rules refuse it under every other: the type's later rules
+//! (`aagenielsen_types.txt`, after ` || `: Alea Berserk 19x19's variegated
+//! men, which change sides when captured, `flip:`, kifu's key, and its
+//! men's jumps), then the berserk legs searched with wider bounds (back to
+//! the first move).
 
 use crate::common::scoresheet::Rng;
 use crate::common::*;
@@ -14,7 +16,8 @@ use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 use kifu::ir::Side;
 
 use super::aagenielsen::{
-    convert_folder, first, legs, plays, record, said_of, squares, tafl_types, written_tafl,
+    convert_folder, crossing, first, legs, plays, record, said_of, squares, tafl_types, write_game,
+    written_tafl,
 };
 
 /// A game played by `rules` (a type's later rules), written as the site
@@ -134,7 +137,9 @@ fn a_record_the_later_rules_of_its_type_bear_out_replays_by_them() {
         assert_eq!(warned.len(), 1, "{name}: {said:?}");
         assert!(
             warned[0].contains(".json:1:")
-                && warned[0].contains("its later rules bear them out (its rules with `tj:j flip:f6,n6,f14,n14`)"),
+                && warned[0].contains(
+                    "its later rules bear them out (its rules with `tj:j flip:f6,n6,f14,n14`)"
+                ),
             "{}",
             warned[0]
         );
@@ -145,4 +150,74 @@ fn a_record_the_later_rules_of_its_type_bear_out_replays_by_them() {
         );
     }
     assert!(later * 2 >= turned, "{later} of {turned}");
+}
+
+#[test]
+fn berserk_legs_lost_far_back_from_the_move_that_needs_them_are_inferred() {
+    // The class: a move the rules refuse, as the site writes the game,
+    // that needs the lost legs of moves more than 30 plies back (a piece
+    // whose lost leg left it somewhere, then untouched for many moves):
+    // the search, 30 plies back at most, found none, and the record was
+    // read unchecked (Berserk 11x11, the Tyr and Alea Berserk types). The
+    // members: two attackers each capturing on their way to a rank and
+    // going on, then a man crossing that rank ([`crossing`]), 0 to 40
+    // moves of two men walking far off between them, turned and mirrored.
+    // Each replays, the two legs inferred as they were played.
+    let dir = tempfile::tempdir().unwrap();
+    let mut far = 0;
+    for sym in 0..8u8 {
+        for (k, pairs) in [0usize, 20, 30].into_iter().enumerate() {
+            let left = sym % 2 == 0;
+            let (rules, written, whole) = crossing(sym, left, 8 + (sym % 3));
+            let turn =
+                |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+            let r = Rules::parse(&rules).unwrap();
+            let mut cells: Vec<u8> = squares(11).map(|s| r.start_piece(s).unwrap_or(0)).collect();
+            let (att, def) = ([(0, 0), (1, 0), (2, 0)], [(10, 0), (9, 0), (8, 0)]);
+            for (at, p) in [(att[0], b't'), (def[0], b'T')] {
+                let s = turn(at);
+                cells[usize::from(s.rank) * 11 + usize::from(s.file)] = p;
+            }
+            let rules = r.with_start(&cells).unwrap().text().to_string();
+            // Each walker goes round its three squares.
+            let walk = |w: &[(u8, u8); 3], i: usize| {
+                format!("{}-{}", turn(w[i % 3]), turn(w[(i + 1) % 3]))
+            };
+            let mut moves = written[..3].to_vec();
+            for i in 0..pairs {
+                moves.push(walk(&def, i));
+                moves.push(walk(&att, i));
+            }
+            moves.push(written[3].clone());
+            far += usize::from(moves.len() > 31);
+            let sub = dir.path().join(format!("{sym}-{k}"));
+            std::fs::create_dir(&sub).unwrap();
+            let file = write_game(&sub, "Tyr 11x11", 151, &moves);
+            let out = kifu(
+                &[
+                    "convert",
+                    "-v",
+                    "-f",
+                    "aagenielsen-json",
+                    "--from-opt",
+                    &format!("rules={rules}"),
+                    "-t",
+                    "tafl",
+                    &file.to_string_lossy(),
+                ],
+                b"",
+            );
+            no_panic(&out);
+            let err = stderr(&out);
+            assert_eq!(counts(&out), (1, 0), "{err}");
+            assert!(!err.contains("rules-refused"), "{moves:?}: {err}");
+            let read: Vec<&str> = err
+                .lines()
+                .filter(|l| l.contains("warning[berserk-leg]"))
+                .map(|l| l.rsplit("read as `").next().unwrap().trim_end_matches('`'))
+                .collect();
+            assert_eq!(read, [&whole[1], &whole[0]], "{moves:?}: {err}");
+        }
+    }
+    assert_eq!(far, 16);
 }

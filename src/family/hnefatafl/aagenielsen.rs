@@ -28,7 +28,7 @@ mod later;
 mod needs;
 mod own_start;
 
-use berserk::berserk_legs;
+use berserk::{berserk_legs, Bounds, BOUNDS, WIDE};
 use later::later_rules;
 use own_start::{captured_by, own_start};
 
@@ -138,7 +138,10 @@ fn types() -> &'static [TypeRow] {
 
 /// The game types of the table: name (lower case) and key, tafl or not.
 pub fn type_keys() -> Vec<(&'static str, u32)> {
-    types().iter().map(|(n, k, _, _)| (n.as_str(), *k)).collect()
+    types()
+        .iter()
+        .map(|(n, k, _, _)| (n.as_str(), *k))
+        .collect()
 }
 
 /// What kifu knows of a game type by its name (its entities decoded, in
@@ -469,19 +472,29 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     own_start(&game, record.counts(), base, first, rules_tag, &places)?;
                 Some((places.clone(), replayed, said))
             };
-            let later = || {
-                let later = if options.rules.is_some() {
-                    &[][..]
-                } else {
-                    later_rules_of(name, key)
-                };
-                let (mended, replayed, said) = later_rules(&tried, later, first, rules_tag)?;
+            let later_of = if options.rules.is_some() {
+                &[][..]
+            } else {
+                later_rules_of(name, key)
+            };
+            let later = |bounds: Bounds| {
+                let (mended, replayed, said) =
+                    later_rules(&tried, later_of, first, rules_tag, bounds)?;
                 Some((mended.places, replayed, said))
             };
-            match mended(tried.clone(), at, first, rules_tag)
+            // The last search, with wider bounds: the type's rules, then
+            // its later rules.
+            let wide = || {
+                let bounds = WIDE;
+                mended(tried.clone(), at, first, rules_tag, bounds)
+                    .map(|(mended, replayed, said)| (mended.places, replayed, said))
+                    .or_else(|| later(bounds))
+            };
+            match mended(tried.clone(), at, first, rules_tag, BOUNDS)
                 .map(|(mended, replayed, said)| (mended.places, replayed, said))
                 .or_else(own)
-                .or_else(later)
+                .or_else(|| later(BOUNDS))
+                .or_else(wide)
             {
                 Some((read_places, replayed, mut said)) => {
                     game = replayed;
@@ -580,16 +593,17 @@ fn mended<'a>(
     at: Option<usize>,
     first: Side,
     rules_tag: Option<usize>,
+    bounds: Bounds,
 ) -> Option<(Reading<'a>, Game, Vec<Problem>)> {
     match mend(tried.clone(), at, first, rules_tag, 0) {
         Ok(done) => Some(done),
         Err(partial) => partial
             .and_then(|partial| {
                 let (reading, said) = *partial;
-                let (reading, game, more) = berserk_legs(reading, rules_tag)?;
+                let (reading, game, more) = berserk_legs(reading, rules_tag, bounds)?;
                 Some((reading, game, said.into_iter().chain(more).collect()))
             })
-            .or_else(|| berserk_legs(tried, rules_tag)),
+            .or_else(|| berserk_legs(tried, rules_tag, bounds)),
     }
 }
 

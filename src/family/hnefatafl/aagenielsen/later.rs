@@ -7,6 +7,7 @@ use crate::error::{Kind, Problem};
 use crate::family::hnefatafl::rules::Rules;
 use crate::ir::{Game, Side};
 
+use super::berserk::Bounds;
 use super::{mended, replay_layouts, set_rules, Reading};
 
 /// Where a game type's rules refuse a record under every start position
@@ -22,6 +23,7 @@ pub(super) fn later_rules<'a>(
     later: &[Rules],
     first: Side,
     rules_tag: Option<usize>,
+    bounds: Bounds,
 ) -> Option<(Reading<'a>, Game, Vec<Problem>)> {
     let (base, was) = (later.first()?, tried.layouts.first()?);
     rules_tag?;
@@ -37,11 +39,8 @@ pub(super) fn later_rules<'a>(
         match replay_layouts(&reading.game, later, rules_tag, &reading.places) {
             Ok((game, said)) => (reading, game, said),
             Err(e) => {
-                let at = reading
-                    .places
-                    .iter()
-                    .position(|&p| p == (e.line, e.col));
-                mended(reading, at, first, rules_tag)?
+                let at = reading.places.iter().position(|&p| p == (e.line, e.col));
+                mended(reading, at, first, rules_tag, bounds)?
             }
         };
     said.insert(0, warning(was, base, &reading.places));
