@@ -20,6 +20,9 @@ use super::aagenielsen::{
     written_tafl,
 };
 
+/// A move tried: the step, its captures and the position after it.
+type Tried<'r> = (Step, Vec<Square>, Position<'r>);
+
 /// A game played by `rules` (a type's later rules), written as the site
 /// writes it (one leg a move, its captures): captures that turn a piece
 /// over are taken where there are any, and a piece turned over is moved
@@ -34,7 +37,7 @@ fn turncoat_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, usize)
     let mut turned: Vec<(Square, Side)> = Vec::new();
     let mut moved = 0;
     for _ in 0..plies {
-        let moves: Vec<(Step, Vec<Square>, Position<'_>)> = squares(rules.dim)
+        let moves: Vec<Tried<'_>> = squares(rules.dim)
             .filter(|&from| {
                 pos.piece(from)
                     .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
@@ -50,7 +53,7 @@ fn turncoat_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, usize)
         if moves.is_empty() {
             break;
         }
-        let pick = |want: &dyn Fn(&(Step, Vec<Square>, Position<'_>)) -> bool| -> Vec<usize> {
+        let pick = |want: &dyn Fn(&Tried<'_>) -> bool| -> Vec<usize> {
             (0..moves.len()).filter(|&i| want(&moves[i])).collect()
         };
         let ours = pick(&|(s, _, _)| turned.contains(&(s.from, side)));
