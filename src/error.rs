@@ -190,6 +190,8 @@ kinds! {
         BerserkLeg = "berserk-leg",
         /// `other-layout`: a hnefatafl record played from another start position its game type has had.
         OtherLayout = "other-layout",
+        /// `other-rules`: a hnefatafl record played by the later rules its game type has, where its first refuse it.
+        OtherRules = "other-rules",
         /// `king-capture-completed`: a king's capture completed by the rules.
         KingCaptureCompleted = "king-capture-completed",
         /// `lower-case-castling`: castling written in lower case.

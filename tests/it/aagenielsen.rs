@@ -20,7 +20,7 @@ use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 use kifu::ir::Side;
 
 /// A record of the site: a game type (name and key) and its moves.
-fn record(name: &str, key: u32, moves: &[String]) -> String {
+pub(super) fn record(name: &str, key: u32, moves: &[String]) -> String {
     serde_json::json!({
         "WhiteSidePlayerName": "w",
         "BlackSidePlayerName": "b",
@@ -43,13 +43,13 @@ fn step(from: Square, to: Square) -> Step {
     }
 }
 
-fn squares(dim: u8) -> impl Iterator<Item = Square> {
+pub(super) fn squares(dim: u8) -> impl Iterator<Item = Square> {
     (0..dim).flat_map(move |rank| (0..dim).map(move |file| Square { file, rank }))
 }
 
 /// A folder of the site's records converted to tafl, a file each (under
 /// `out` in it): kifu's messages, every record converted and none failed.
-fn convert_folder(dir: &std::path::Path, records: usize) -> String {
+pub(super) fn convert_folder(dir: &std::path::Path, records: usize) -> String {
     let out = kifu(
         &[
             "convert",
@@ -71,7 +71,7 @@ fn convert_folder(dir: &std::path::Path, records: usize) -> String {
 
 /// A record file's name, and the lines of the run's messages (`err`)
 /// that name it.
-fn said_of<'e>(err: &'e str, file: &std::path::Path) -> (String, Vec<&'e str>) {
+pub(super) fn said_of<'e>(err: &'e str, file: &std::path::Path) -> (String, Vec<&'e str>) {
     let f = file.file_name().unwrap().to_string_lossy().into_owned();
     let said = err.lines().filter(|l| l.contains(&f)).collect();
     (f, said)
@@ -79,7 +79,12 @@ fn said_of<'e>(err: &'e str, file: &std::path::Path) -> (String, Vec<&'e str>) {
 
 /// Writes a site record of one game of a type into `dir`, named as the
 /// site names its files (`game-KEY-1-1.json`): the file's path.
-fn write_game(dir: &std::path::Path, name: &str, key: u32, moves: &[String]) -> std::path::PathBuf {
+pub(super) fn write_game(
+    dir: &std::path::Path,
+    name: &str,
+    key: u32,
+    moves: &[String],
+) -> std::path::PathBuf {
     let file = dir.join(format!("game-{key}-1-1.json"));
     fs::write(&file, record(name, key, moves)).unwrap();
     file
@@ -87,7 +92,7 @@ fn write_game(dir: &std::path::Path, name: &str, key: u32, moves: &[String]) -> 
 
 /// The tafl kifu wrote of the site's file named `f` (under
 /// [`convert_folder`]'s `out/`).
-fn written_tafl(dir: &std::path::Path, f: &str) -> String {
+pub(super) fn written_tafl(dir: &std::path::Path, f: &str) -> String {
     fs::read_to_string(dir.join("out").join(f.replace(".json", ".tafl"))).unwrap()
 }
 
@@ -116,7 +121,7 @@ fn quiet_move(pos: &Position<'_>, rules: &Rules, side: Side) -> Option<Step> {
 }
 
 /// The first mover of the rules.
-fn first(rules: &Rules) -> Side {
+pub(super) fn first(rules: &Rules) -> Side {
     if rules.attackers_first {
         ATTACKERS
     } else {
@@ -125,7 +130,7 @@ fn first(rules: &Rules) -> Side {
 }
 
 /// Every tafl game type of the table, with its rules (each start position).
-fn tafl_types() -> Vec<(&'static str, u32, Vec<Rules>)> {
+pub(super) fn tafl_types() -> Vec<(&'static str, u32, Vec<Rules>)> {
     aagenielsen::type_keys()
         .into_iter()
         .filter_map(|(n, key)| match aagenielsen::game_type(n, Some(key))? {
@@ -577,7 +582,12 @@ fn berserk_game(
 }
 
 /// Every leg the piece on `from` may make now, with what it does.
-fn legs(pos: &Position<'_>, rules: &Rules, from: Square, side: Side) -> Vec<(Step, Played)> {
+pub(super) fn legs(
+    pos: &Position<'_>,
+    rules: &Rules,
+    from: Square,
+    side: Side,
+) -> Vec<(Step, Played)> {
     squares(rules.dim)
         .filter(|to| (to.file == from.file) != (to.rank == from.rank))
         .filter_map(|to| {
@@ -684,7 +694,7 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
 /// then crosses rank 6 from edge to edge. The rules string, the moves as
 /// the site writes them (each first leg alone), and the two attackers'
 /// moves as played.
-fn crossing(sym: u8, left: bool, srank: u8) -> (String, Vec<String>, [String; 2]) {
+pub(super) fn crossing(sym: u8, left: bool, srank: u8) -> (String, Vec<String>, [String; 2]) {
     let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
     let (w, h) = if left { (-1i8, -2i8) } else { (1, 2) };
     let off = |f: u8, d: i8| f.checked_add_signed(d).unwrap();
@@ -1163,7 +1173,7 @@ fn site_game(rules: &Rules, seed: u64, plies: usize) -> Vec<String> {
 
 /// Whether these rules play the moves as written (`e2-d2xc2`), each
 /// capture the record lists and none more.
-fn plays(rules: &Rules, moves: &[String]) -> bool {
+pub(super) fn plays(rules: &Rules, moves: &[String]) -> bool {
     let mut pos = Position::new(rules);
     let mut side = first(rules);
     let on = |s: &str| -> Option<Square> {

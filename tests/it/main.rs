@@ -23,6 +23,7 @@ mod common;
 mod check;
 
 mod aagenielsen;
+mod aagenielsen_later;
 mod batches;
 mod buffers;
 mod bundled_corpus;

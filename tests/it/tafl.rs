@@ -634,9 +634,10 @@ fn aagenielsen(dir: &Path) -> Vec<PathBuf> {
 /// move): the site played these games, so each is read, with a warning. In
 /// the Fetlar game 4-12 the attackers' 29th move `a6e6` is followed by
 /// `e6e4`, the same piece again, where the defenders' reply should be (a
-/// move lost by the source); in the Alea Berserk game 102-136
-/// (Bartley), whose commanders and knights kifu does not know, a defender
-/// jumps: each is read unchecked (`rules-refused`). In the Tyr game 145-115
+/// move lost by the source): it is read unchecked (`rules-refused`). The
+/// Alea Berserk game 102-136 (Bartley), where a defender's man jumps
+/// (`j5-l5xl6` over an attacker on k5), is read by its type's later rules
+/// (`tj:j flip:f6,n6,f14,n14`: `other-rules`). In the Tyr game 145-115
 /// the attackers' 23rd move `f12-f8xe8` went on `f8-e8xe9`, a berserk leg
 /// the record leaves out (without it the defenders' 24th move `j9-f9`
 /// captures the attacker on f8, which the record does not list, and the
@@ -667,8 +668,8 @@ const DIFFER: [(&str, &str, &str); 6] = [
     ),
     (
         "game-102-136-15917.json",
-        "19... j5-l5xl6: k5 is in the way",
-        ".json:47:10: warning[rules-refused]: game 1: ",
+        "its later rules bear them out (its rules with `tj:j flip:f6,n6,f14,n14`): read by them",
+        ".json:10:10: warning[other-rules]: game 1: ",
     ),
     (
         "game-102-61-10093.json",

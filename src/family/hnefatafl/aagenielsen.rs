@@ -24,10 +24,12 @@ use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
 use crate::ir::{Game, Ply, Side, Tag};
 
 mod berserk;
+mod later;
 mod needs;
 mod own_start;
 
-use berserk::berserk_legs;
+use berserk::{berserk_legs, Bounds, BOUNDS, WIDE};
+use later::later_rules;
 use own_start::{captured_by, own_start};
 
 /// One record as the JSON holds it.
@@ -104,9 +106,13 @@ pub enum GameType {
 /// OpenTafl rules string), or `not tafl`.
 const TYPES: &str = include_str!("aagenielsen_types.txt");
 
-/// The game types of [`TYPES`], read once: name (lower case), key, kind.
-fn types() -> &'static [(String, u32, GameType)] {
-    static TABLE: std::sync::OnceLock<Vec<(String, u32, GameType)>> = std::sync::OnceLock::new();
+/// A game type of [`TYPES`]: name (lower case), key, kind, and its later
+/// rules ([`later_rules_of`]).
+type TypeRow = (String, u32, GameType, Vec<Rules>);
+
+/// The game types of [`TYPES`], read once.
+fn types() -> &'static [TypeRow] {
+    static TABLE: std::sync::OnceLock<Vec<TypeRow>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
         TYPES
             .lines()
@@ -115,11 +121,16 @@ fn types() -> &'static [(String, u32, GameType)] {
                 let mut parts = l.split('\t');
                 let key = parts.next()?.trim().parse().ok()?;
                 let name = parts.next()?.trim().to_lowercase();
-                let kind = match parts.next()?.trim() {
+                let column = parts.next()?.trim();
+                let (rules, later) = match column.split_once(" || ") {
+                    Some((rules, later)) => (rules, layouts(later).ok()?),
+                    None => (column, Vec::new()),
+                };
+                let kind = match rules.trim() {
                     "not tafl" => GameType::Other,
                     rules => GameType::Tafl(layouts(rules).ok()?),
                 };
-                Some((name, key, kind))
+                Some((name, key, kind, later))
             })
             .collect()
     })
@@ -127,21 +138,36 @@ fn types() -> &'static [(String, u32, GameType)] {
 
 /// The game types of the table: name (lower case) and key, tafl or not.
 pub fn type_keys() -> Vec<(&'static str, u32)> {
-    types().iter().map(|(n, k, _)| (n.as_str(), *k)).collect()
+    types()
+        .iter()
+        .map(|(n, k, _, _)| (n.as_str(), *k))
+        .collect()
 }
 
 /// What kifu knows of a game type by its name (its entities decoded, in
 /// any case, without the blanks around it) and, where two types share a
 /// name (`Tyr 13x13`), its key: `None` where the table does not have it.
 pub fn game_type(name: &str, key: Option<u32>) -> Option<&'static GameType> {
+    type_row(name, key).map(|(_, _, k, _)| k)
+}
+
+/// The row of [`TYPES`] of a game type, as [`game_type`] finds it.
+fn type_row(name: &str, key: Option<u32>) -> Option<&'static TypeRow> {
     let lower = decode_entities(name).trim().to_lowercase();
-    let named = |(n, _, _): &&(String, u32, GameType)| *n == lower;
+    let named = |(n, _, _, _): &&TypeRow| *n == lower;
     types()
         .iter()
         .filter(named)
-        .find(|(_, k, _)| Some(*k) == key)
+        .find(|(_, k, _, _)| Some(*k) == key)
         .or_else(|| types().iter().find(named))
-        .map(|(_, _, k)| k)
+}
+
+/// The later rules of a game type (by name and key, as [`game_type`]):
+/// rules the table gives after ` || `, tried only where its rules refuse a
+/// record under every start position and every reading of it (the mends,
+/// the berserk legs, a start position of its own): none for most types.
+pub fn later_rules_of(name: &str, key: Option<u32>) -> &'static [Rules] {
+    type_row(name, key).map_or(&[], |(_, _, _, later)| later.as_slice())
 }
 
 /// The rules of a game type (by name and key, as [`game_type`]), where it
@@ -437,34 +463,45 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 texts: texts.clone(),
                 layouts: layouts.clone(),
             };
-            // The berserk legs are looked for in the reading the mends
-            // made, where they made one and the rules still refuse a
-            // later move, then in the record as written.
-            let mended = match mend(tried.clone(), at, first, rules_tag, 0) {
-                Ok(done) => Some(done),
-                Err(partial) => partial
-                    .and_then(|partial| {
-                        let (reading, said) = *partial;
-                        let (reading, game, more) = berserk_legs(reading, rules_tag)?;
-                        Some((reading, game, said.into_iter().chain(more).collect()))
-                    })
-                    .or_else(|| berserk_legs(tried, rules_tag)),
+            // The mends and berserk legs, then a start position of the
+            // record's own, then the game type's later rules (each only
+            // where what comes before it finds nothing).
+            let own = || {
+                let base = layouts.first()?;
+                let (replayed, said) =
+                    own_start(&game, record.counts(), base, first, rules_tag, &places)?;
+                Some((places.clone(), replayed, said))
             };
-            match mended {
-                Some((mended, replayed, mut said)) => {
+            let later_of = if options.rules.is_some() {
+                &[][..]
+            } else {
+                later_rules_of(name, key)
+            };
+            let later = |bounds: Bounds| {
+                let (mended, replayed, said) =
+                    later_rules(&tried, later_of, first, rules_tag, bounds)?;
+                Some((mended.places, replayed, said))
+            };
+            // The last search, with wider bounds: the type's rules, then
+            // its later rules.
+            let wide = || {
+                let bounds = WIDE;
+                mended(tried.clone(), at, first, rules_tag, bounds)
+                    .map(|(mended, replayed, said)| (mended.places, replayed, said))
+                    .or_else(|| later(bounds))
+            };
+            match mended(tried.clone(), at, first, rules_tag, BOUNDS)
+                .map(|(mended, replayed, said)| (mended.places, replayed, said))
+                .or_else(own)
+                .or_else(|| later(BOUNDS))
+                .or_else(wide)
+            {
+                Some((read_places, replayed, mut said)) => {
                     game = replayed;
-                    places = mended.places;
+                    places = read_places;
                     warnings.append(&mut said);
                 }
-                None => match layouts.first().and_then(|base| {
-                    own_start(&game, record.counts(), base, first, rules_tag, &places)
-                }) {
-                    Some((replayed, mut said)) => {
-                        game = replayed;
-                        warnings.append(&mut said);
-                    }
-                    None => first_error = Some(e),
-                },
+                None => first_error = Some(e),
             }
         }
     }
@@ -544,6 +581,30 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         }
     }
     Ok(Parsed { game, warnings })
+}
+
+/// Where the rules refuse a record's moves under every start position, the
+/// readings of it the site's records call for ([`mend`]), then the
+/// berserk legs ([`berserk_legs`]), looked for in the reading the mends
+/// made, where they made one and the rules still refuse a later move, then
+/// in the record as written.
+fn mended<'a>(
+    tried: Reading<'a>,
+    at: Option<usize>,
+    first: Side,
+    rules_tag: Option<usize>,
+    bounds: Bounds,
+) -> Option<(Reading<'a>, Game, Vec<Problem>)> {
+    match mend(tried.clone(), at, first, rules_tag, 0) {
+        Ok(done) => Some(done),
+        Err(partial) => partial
+            .and_then(|partial| {
+                let (reading, said) = *partial;
+                let (reading, game, more) = berserk_legs(reading, rules_tag, bounds)?;
+                Some((reading, game, said.into_iter().chain(more).collect()))
+            })
+            .or_else(|| berserk_legs(tried, rules_tag, bounds)),
+    }
 }
 
 /// Replays a game under each start position of its type in turn, until

@@ -155,6 +155,34 @@ mod tests {
     }
 
     #[test]
+    fn pieces_that_change_sides_when_captured() {
+        // The defender from c3 (`flip:c3`) is turned over, not taken, by
+        // the attackers' d1-d3 closing on it against b3; it moves for
+        // them, and the defenders' capture turns it back where it stands.
+        let start = "/3t3/7/1tT4/7/7/2T1K2/3t3/";
+        let rules = Rules::parse(&format!("dim:7 atkf:y cen: flip:c3 start:{start}")).unwrap();
+        let mut pos = Position::new(&rules);
+        let p = pos.play(&step("d1", "d3"), ATT, true).unwrap();
+        assert_eq!(p.captures, [sq("c3")]);
+        assert_eq!(pos.piece(sq("c3")), Some(b't'));
+        pos.play(&step("e6", "e4"), ATT.other(), true).unwrap();
+        pos.play(&step("c3", "c5"), ATT, true).unwrap();
+        assert_eq!(pos.piece(sq("c5")), Some(b't'));
+        let p = pos.play(&step("e4", "c4"), ATT.other(), true).unwrap();
+        assert_eq!(p.captures, [sq("c5")]);
+        assert_eq!(pos.piece(sq("c5")), Some(b'T'));
+        // Without `flip`, the piece is taken for good.
+        let plain = Rules::parse(&format!("dim:7 atkf:y cen: start:{start}")).unwrap();
+        let mut pos = Position::new(&plain);
+        pos.play(&step("d1", "d3"), ATT, true).unwrap();
+        assert_eq!(pos.piece(sq("c3")), None);
+        // Turned with the board.
+        let turned = rules.transformed(2, false);
+        assert_eq!(turned.turncoats, [sq("e5")]);
+        assert!(turned.text().contains("flip:e5"), "{}", turned.text());
+    }
+
+    #[test]
     fn the_king_armed_or_not() {
         // The king moves d6-d4: the attacker on e4 is caught against the
         // defender on f4 when the king is armed.

@@ -187,6 +187,11 @@ pub struct Rules {
     /// defenders of Unst Alea Evangelii); their start squares, empty, are
     /// hostile to them.
     pub tough: Vec<Square>,
+    /// The start squares of the pieces that change sides when captured
+    /// instead of leaving the board (`flip:`, a kifu key, not OpenTafl's:
+    /// the four variegated men of aagenielsen.dk's Alea Berserk types,
+    /// turned over like Othello counters by the side that captures them).
+    pub turncoats: Vec<Square>,
     /// The start position, rank 1 first, a piece letter or 0 a square.
     pub(super) start: Vec<u8>,
 }
@@ -361,6 +366,7 @@ impl Rules {
             jumps: [Jump::No, Jump::Capture, Jump::Jump, Jump::No],
             jump_own: Pieces::NONE,
             tough: Vec::new(),
+            turncoats: Vec::new(),
             start: Vec::new(),
         };
         let mut start = None;
@@ -426,8 +432,12 @@ impl Rules {
                     r.centres = squares(value, dim)
                         .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
                 }
-                "three" => {
-                    r.tough = squares(value, dim)
+                "three" | "flip" => {
+                    *if key == "three" {
+                        &mut r.tough
+                    } else {
+                        &mut r.turncoats
+                    } = squares(value, dim)
                         .map_err(|e| format!("{entry}: {e}", entry = crate::error::quote(entry)))?
                 }
                 "corh" | "cenh" | "cenhe" | "corp" | "cenp" | "cors" | "cens" | "jo" => {
@@ -513,10 +523,12 @@ impl Rules {
         let corners: Vec<Square> = self.corners.iter().map(|&s| turn(s)).collect();
         let centres: Vec<Square> = self.centres.iter().map(|&s| turn(s)).collect();
         let tough: Vec<Square> = self.tough.iter().map(|&s| turn(s)).collect();
+        let turncoats: Vec<Square> = self.turncoats.iter().map(|&s| turn(s)).collect();
         if start == self.start
             && same(&corners, &self.corners)
             && same(&centres, &self.centres)
             && same(&tough, &self.tough)
+            && same(&turncoats, &self.turncoats)
         {
             return self.clone();
         }
@@ -525,7 +537,7 @@ impl Rules {
             .split_ascii_whitespace()
             .map(|entry| match entry.split_once(':') {
                 Some((key @ ("start" | "starti"), _)) => start_entry(key, &start, d),
-                Some((key @ ("cor" | "cen" | "three"), list)) => {
+                Some((key @ ("cor" | "cen" | "three" | "flip"), list)) => {
                     let mut out = format!("{key}:");
                     let parts: Vec<&str> = list.split(',').filter(|p| !p.is_empty()).collect();
                     for (i, part) in parts.iter().enumerate() {

@@ -11,15 +11,34 @@ use crate::ir::Game;
 use super::needs::Needs;
 use super::{other_layout, replay_layouts, set_rules, Reading};
 
-/// How far back from a move the rules refuse a berserk leg the record left
-/// out is looked for, in plies.
-const BERSERK_BACK: usize = 30;
+/// How far the search for the berserk legs a record left out goes
+/// ([`berserk_legs`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bounds {
+    /// How far back from a move the rules refuse a leg is looked for, in
+    /// plies.
+    back: usize,
+    /// The most replays tried.
+    tries: usize,
+    /// The most legs inferred in one record.
+    legs: usize,
+}
 
-/// The most replays tried in looking for the berserk legs a record left out.
-const BERSERK_TRIES: usize = 600;
+/// The search's bounds.
+pub(super) const BOUNDS: Bounds = Bounds {
+    back: 30,
+    tries: 600,
+    legs: 6,
+};
 
-/// The most berserk legs inferred in one record.
-const BERSERK_LEGS: usize = 6;
+/// The wider bounds of the last search, tried only where nothing else
+/// bears a record out ([`super::read`]): back to the first move, ten times
+/// the replays, 8 legs.
+pub(super) const WIDE: Bounds = Bounds {
+    back: usize::MAX,
+    tries: 6000,
+    legs: 8,
+};
 
 /// Where the rules refuse a record's moves and its game type
 /// has berserk moves (`ber:c`, `ber:m`, `ber:t`: a piece that captured may move
@@ -36,6 +55,7 @@ const BERSERK_LEGS: usize = 6;
 pub(super) fn berserk_legs(
     reading: Reading,
     rules_tag: Option<usize>,
+    bounds: Bounds,
 ) -> Option<(Reading, Game, Vec<Problem>)> {
     let listed = rules::lists_captures(&reading.game.moves);
     let extent = tafl::extent_of(&reading.game.moves);
@@ -84,6 +104,7 @@ pub(super) fn berserk_legs(
         let Some(search) = passes.iter().find_map(|&take| {
             let mut search = Search {
                 rules: layout,
+                bounds,
                 listed,
                 directed,
                 take,
@@ -157,6 +178,8 @@ fn legs_after(step: &Step, was: &Step) -> String {
 /// The search for the berserk legs a record left out ([`berserk_legs`]).
 struct Search<'r> {
     rules: &'r Rules,
+    /// How far it goes.
+    bounds: Bounds,
     /// Whether the record lists captures (the inferred legs' are added).
     listed: bool,
     /// The directed pass: only legs that touch the refused move's needs
@@ -187,12 +210,12 @@ impl Search<'_> {
         only: Option<usize>,
         replay: &dyn Fn(&Game) -> Option<usize>,
     ) -> bool {
-        if self.legs >= BERSERK_LEGS {
+        if self.legs >= self.bounds.legs {
             return false;
         }
         let (lo, hi) = match only {
             Some(c) => (c, c + 1),
-            None => (refused.saturating_sub(BERSERK_BACK), refused),
+            None => (refused.saturating_sub(self.bounds.back), refused),
         };
         // The refused move's needs, and how far the position before it is
         // from them (the directed pass).
@@ -202,7 +225,7 @@ impl Search<'_> {
             .flatten();
         for c in (lo..hi).rev() {
             for (leg, captures) in self.legs_at(game, c) {
-                if self.tries >= BERSERK_TRIES {
+                if self.tries >= self.bounds.tries {
                     return false;
                 }
                 let Some(Move::Tafl(TMove::Step(step))) =

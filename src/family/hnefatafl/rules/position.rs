@@ -73,8 +73,19 @@ pub struct Position<'r> {
     pub(super) rules: &'r Rules,
     cells: Vec<u8>,
     pub(super) over: Option<End>,
-    /// Where the pieces captured from three sides ([`Rules::tough`]) stand.
-    tough: Vec<Square>,
+    /// Where the pieces captured from three sides ([`Rules::tough`]) and
+    /// those that change sides when captured ([`Rules::turncoats`]) stand
+    /// (one list, which a move walks once).
+    marked: Vec<(Square, Mark)>,
+}
+
+/// What marks a piece of [`Position::marked`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    /// Captured from three sides ([`Rules::tough`]).
+    Tough,
+    /// Changes sides when captured ([`Rules::turncoats`]).
+    Turncoat,
 }
 
 impl<'r> Position<'r> {
@@ -84,11 +95,9 @@ impl<'r> Position<'r> {
             rules,
             cells: rules.start.clone(),
             over: None,
-            tough: rules
-                .tough
-                .iter()
-                .copied()
-                .filter(|&sq| rules.start_piece(sq).is_some_and(|p| p != b'K'))
+            marked: (rules.tough.iter().map(|&sq| (sq, Mark::Tough)))
+                .chain(rules.turncoats.iter().map(|&sq| (sq, Mark::Turncoat)))
+                .filter(|&(sq, _)| rules.start_piece(sq).is_some_and(|p| p != b'K'))
                 .collect(),
         }
     }
@@ -97,7 +106,7 @@ impl<'r> Position<'r> {
     pub(super) fn refill(&mut self, other: &Position<'r>) {
         self.cells.clone_from(&other.cells);
         self.over = other.over;
-        self.tough.clone_from(&other.tough);
+        self.marked.clone_from(&other.marked);
     }
 
     /// Whether the game is over on the board (the king captured, escaped,
@@ -133,15 +142,27 @@ impl<'r> Position<'r> {
     fn shift(&mut self, from: Square, to: Square, p: u8) {
         self.set(from, 0);
         self.set(to, p);
-        if let Some(t) = self.tough.iter_mut().find(|t| **t == from) {
-            *t = to;
+        if let Some(t) = self.marked.iter_mut().find(|t| t.0 == from) {
+            t.0 = to;
         }
     }
 
-    /// Takes the piece on `sq` off the board.
+    /// Takes the piece on `sq` off the board, or turns it over to the
+    /// other side where it is one that changes sides ([`Rules::turncoats`]).
     fn take(&mut self, sq: Square) {
+        if let Some(i) = self.marked.iter().position(|t| t.0 == sq) {
+            if let (Mark::Turncoat, Some(p)) = (self.marked[i].1, self.piece(sq)) {
+                let turned = if attacker(p) {
+                    p.to_ascii_uppercase()
+                } else {
+                    p.to_ascii_lowercase()
+                };
+                self.set(sq, turned);
+                return;
+            }
+            self.marked.remove(i);
+        }
         self.set(sq, 0);
-        self.tough.retain(|&t| t != sq);
     }
 
     /// Whether the piece on `sq`, of the other side than `side`, is
@@ -149,7 +170,7 @@ impl<'r> Position<'r> {
     /// neighbours close on it: pieces of `side`, squares hostile to it,
     /// and the tough pieces' empty start squares.
     fn tough_taken(&self, sq: Square, victim: u8, side: Side) -> Option<bool> {
-        if !self.tough.contains(&sq) {
+        if !self.marked.contains(&(sq, Mark::Tough)) {
             return None;
         }
         let (f, r) = (i16::from(sq.file), i16::from(sq.rank));

@@ -1,0 +1,69 @@
+//! A game type's later rules ([`later_rules`]): rules the table gives a
+//! type after ` || `, which its records bear out where its first rules
+//! refuse them (Alea Berserk 19x19's variegated men, which change sides
+//! when captured, and its men's jumps).
+
+use crate::error::{Kind, Problem};
+use crate::family::hnefatafl::rules::Rules;
+use crate::ir::{Game, Side};
+
+use super::berserk::Bounds;
+use super::{mended, replay_layouts, set_rules, Reading};
+
+/// Where a game type's rules refuse a record under every start position
+/// and every reading of it (the mends, the berserk legs, a start position
+/// of its own), the record read by the type's later rules (`later`, a
+/// start position each, tried in turn, then the mends and berserk legs
+/// under them): the reading, the game replayed and its warnings, the
+/// first an `other-rules` warning at the first move naming the entries of
+/// the later rules that differ from the first's. None where they refuse
+/// it too (or the type has none).
+pub(super) fn later_rules<'a>(
+    tried: &Reading<'a>,
+    later: &[Rules],
+    first: Side,
+    rules_tag: Option<usize>,
+    bounds: Bounds,
+) -> Option<(Reading<'a>, Game, Vec<Problem>)> {
+    let (base, was) = (later.first()?, tried.layouts.first()?);
+    rules_tag?;
+    let mut game = tried.game.clone();
+    set_rules(&mut game, base, rules_tag);
+    let reading = Reading {
+        game,
+        places: tried.places.clone(),
+        texts: tried.texts.clone(),
+        layouts: later.to_vec(),
+    };
+    let (reading, game, mut said) =
+        match replay_layouts(&reading.game, later, rules_tag, &reading.places) {
+            Ok((game, said)) => (reading, game, said),
+            Err(e) => {
+                let at = reading.places.iter().position(|&p| p == (e.line, e.col));
+                mended(reading, at, first, rules_tag, bounds)?
+            }
+        };
+    said.insert(0, warning(was, base, &reading.places));
+    Some((reading, game, said))
+}
+
+/// The `other-rules` warning: the entries of the later rules `now` that
+/// the first rules `was` do not have, at the first move.
+fn warning(was: &Rules, now: &Rules, places: &[(usize, usize)]) -> Problem {
+    let old: Vec<&str> = was.text().split_ascii_whitespace().collect();
+    let new: Vec<&str> = now
+        .text()
+        .split_ascii_whitespace()
+        .filter(|e| !old.contains(e) && !e.starts_with("start"))
+        .collect();
+    let message = format!(
+        "the rules of the game type refuse the moves under every start position and every \
+         reading of them, and its later rules bear them out (its rules with {}): read by them",
+        crate::error::quote(&new.join(" ")),
+    );
+    match places.first() {
+        Some(&at) => Problem::at(at, message),
+        None => Problem::whole(message),
+    }
+    .of_kind(Kind::OtherRules)
+}

@@ -1,0 +1,226 @@
+//! The readings of an aagenielsen.dk record tried last, only where its
+//! type's rules refuse it under every other: the type's later rules
+//! (`aagenielsen_types.txt`, after ` || `: Alea Berserk 19x19's variegated
+//! men, which change sides when captured, `flip:`, kifu's key, and its
+//! men's jumps), then the berserk legs searched with wider bounds (back to
+//! the first move).
+
+use crate::common::scoresheet::Rng;
+use crate::common::*;
+
+use std::fs;
+
+use kifu::family::hnefatafl::aagenielsen;
+use kifu::family::hnefatafl::rules::{Position, Rules};
+use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
+use kifu::ir::Side;
+
+use super::aagenielsen::{
+    convert_folder, crossing, first, legs, plays, record, said_of, squares, tafl_types, write_game,
+    written_tafl,
+};
+
+/// A move tried: the step, its captures and the position after it.
+type Tried<'r> = (Step, Vec<Square>, Position<'r>);
+
+/// A game played by `rules` (a type's later rules), written as the site
+/// writes it (one leg a move, its captures): captures that turn a piece
+/// over are taken where there are any, and a piece turned over is moved
+/// by the side that now holds it at its next move. The moves, and how many
+/// of them moved a piece turned over.
+fn turncoat_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(rules);
+    let mut side = first(rules);
+    let mut written = Vec::new();
+    // The squares of the pieces turned over, with the side now holding them.
+    let mut turned: Vec<(Square, Side)> = Vec::new();
+    let mut moved = 0;
+    for _ in 0..plies {
+        let moves: Vec<Tried<'_>> = squares(rules.dim)
+            .filter(|&from| {
+                pos.piece(from)
+                    .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
+            })
+            .flat_map(|from| legs(&pos, rules, from, side))
+            .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
+            .map(|(s, p)| {
+                let mut after = pos.clone();
+                after.play(&s, side, true).unwrap();
+                (s, p.captures, after)
+            })
+            .collect();
+        if moves.is_empty() {
+            break;
+        }
+        let pick = |want: &dyn Fn(&Tried<'_>) -> bool| -> Vec<usize> {
+            (0..moves.len()).filter(|&i| want(&moves[i])).collect()
+        };
+        let ours = pick(&|(s, _, _)| turned.contains(&(s.from, side)));
+        let flips = pick(&|(_, c, after)| c.iter().any(|&sq| after.piece(sq).is_some()));
+        let capturing = pick(&|(_, c, _)| !c.is_empty());
+        let choice = if !ours.is_empty() {
+            moved += 1;
+            ours[rng.below(ours.len())]
+        } else if !flips.is_empty() {
+            flips[rng.below(flips.len())]
+        } else if !capturing.is_empty() && rng.below(2) == 0 {
+            capturing[rng.below(capturing.len())]
+        } else {
+            rng.below(moves.len())
+        };
+        let (mv, captures, after) = &moves[choice];
+        turned.retain(|&(sq, _)| sq != mv.from && !captures.contains(&sq));
+        turned.extend(
+            captures
+                .iter()
+                .filter(|&&sq| after.piece(sq).is_some())
+                .map(|&sq| (sq, side)),
+        );
+        let mut site = format!("{}-{}", mv.from, mv.to);
+        for c in captures {
+            site.push_str(&format!("x{c}"));
+        }
+        written.push(site);
+        pos = after.clone();
+        side = side.other();
+    }
+    (written, moved)
+}
+
+#[test]
+fn a_record_the_later_rules_of_its_type_bear_out_replays_by_them() {
+    // Alea Berserk 19x19's records move pieces their side lost: the four
+    // variegated men (f6, n6, f14, n14) change sides when captured (`o7-n7xn6`,
+    // then the attackers' `n6-l6xl5`), and its men jump (`j5-l5xl6` over an
+    // attacker on k5): 39 of its 64 records read unchecked replay by its
+    // later rules. For every type with later rules: games played by them,
+    // each capturing a variegated man and moving it for its new side,
+    // written as the site writes them. None is read unchecked; one the
+    // type's rules play as written reads as before; one read by the later
+    // rules says so (`other-rules`, naming the entries added) and is
+    // written with them.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let later = aagenielsen::later_rules_of(name, Some(key));
+        for (n, rules) in later.iter().enumerate() {
+            for seed in 0..4u64 {
+                let (moves, moved) = turncoat_game(rules, seed * 7 + u64::from(key), 36);
+                let plain = layouts.iter().any(|r| plays(r, &moves));
+                let file = dir.path().join(format!("game-{key}-{n}-{seed}.json"));
+                fs::write(&file, record(name, key, &moves)).unwrap();
+                made.push((file, name, rules.clone(), moved, plain));
+            }
+        }
+    }
+    let turned = made.iter().filter(|m| m.3 > 0).count();
+    assert!(made.len() >= 8 && turned >= 6, "{} {turned}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    let mut later = 0;
+    for (file, name, rules, _, plain) in &made {
+        let (f, said) = said_of(&err, file);
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let warned: Vec<&&str> = said
+            .iter()
+            .filter(|l| l.contains("warning[other-rules]"))
+            .collect();
+        if *plain {
+            assert!(said.is_empty(), "{name}: {said:?}");
+            continue;
+        }
+        if warned.is_empty() {
+            // The type's rules bear it out another way (a berserk leg).
+            continue;
+        }
+        later += 1;
+        assert_eq!(warned.len(), 1, "{name}: {said:?}");
+        assert!(
+            warned[0].contains(".json:1:")
+                && warned[0].contains(
+                    "its later rules bear them out (its rules with `tj:j flip:f6,n6,f14,n14`)"
+                ),
+            "{}",
+            warned[0]
+        );
+        let tafl = written_tafl(dir.path(), &f);
+        assert!(
+            tafl.contains(&format!("[Rules \"{}\"]", rules.text())),
+            "{name}: {tafl}"
+        );
+    }
+    assert!(later * 2 >= turned, "{later} of {turned}");
+}
+
+#[test]
+fn berserk_legs_lost_far_back_from_the_move_that_needs_them_are_inferred() {
+    // The class: a move the rules refuse, as the site writes the game,
+    // that needs the lost legs of moves more than 30 plies back (a piece
+    // whose lost leg left it somewhere, then untouched for many moves):
+    // the search, 30 plies back at most, found none, and the record was
+    // read unchecked (Berserk 11x11, the Tyr and Alea Berserk types). The
+    // members: two attackers each capturing on their way to a rank and
+    // going on, then a man crossing that rank ([`crossing`]), 0 to 40
+    // moves of two men walking far off between them, turned and mirrored.
+    // Each replays, the two legs inferred as they were played.
+    let dir = tempfile::tempdir().unwrap();
+    let mut far = 0;
+    for sym in 0..8u8 {
+        for (k, pairs) in [0usize, 20, 30].into_iter().enumerate() {
+            let left = sym % 2 == 0;
+            let (rules, written, whole) = crossing(sym, left, 8 + (sym % 3));
+            let turn =
+                |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+            let r = Rules::parse(&rules).unwrap();
+            let mut cells: Vec<u8> = squares(11).map(|s| r.start_piece(s).unwrap_or(0)).collect();
+            let (att, def) = ([(0, 0), (1, 0), (2, 0)], [(10, 0), (9, 0), (8, 0)]);
+            for (at, p) in [(att[0], b't'), (def[0], b'T')] {
+                let s = turn(at);
+                cells[usize::from(s.rank) * 11 + usize::from(s.file)] = p;
+            }
+            let rules = r.with_start(&cells).unwrap().text().to_string();
+            // Each walker goes round its three squares.
+            let walk = |w: &[(u8, u8); 3], i: usize| {
+                format!("{}-{}", turn(w[i % 3]), turn(w[(i + 1) % 3]))
+            };
+            let mut moves = written[..3].to_vec();
+            for i in 0..pairs {
+                moves.push(walk(&def, i));
+                moves.push(walk(&att, i));
+            }
+            moves.push(written[3].clone());
+            far += usize::from(moves.len() > 31);
+            let sub = dir.path().join(format!("{sym}-{k}"));
+            std::fs::create_dir(&sub).unwrap();
+            let file = write_game(&sub, "Tyr 11x11", 151, &moves);
+            let out = kifu(
+                &[
+                    "convert",
+                    "-v",
+                    "-f",
+                    "aagenielsen-json",
+                    "--from-opt",
+                    &format!("rules={rules}"),
+                    "-t",
+                    "tafl",
+                    &file.to_string_lossy(),
+                ],
+                b"",
+            );
+            no_panic(&out);
+            let err = stderr(&out);
+            assert_eq!(counts(&out), (1, 0), "{err}");
+            assert!(!err.contains("rules-refused"), "{moves:?}: {err}");
+            let read: Vec<&str> = err
+                .lines()
+                .filter(|l| l.contains("warning[berserk-leg]"))
+                .map(|l| l.rsplit("read as `").next().unwrap().trim_end_matches('`'))
+                .collect();
+            assert_eq!(read, [&whole[1], &whole[0]], "{moves:?}: {err}");
+        }
+    }
+    assert_eq!(far, 16);
+}
