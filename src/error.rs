@@ -180,6 +180,8 @@ kinds! {
         CaptureUnruled = "capture-unruled",
         /// `capture-unlisted`: a capture the rules make that is not listed.
         CaptureUnlisted = "capture-unlisted",
+        /// `capture-turned`: a hnefatafl piece captured that the record's later moves move for the capturing side.
+        CaptureTurned = "capture-turned",
         /// `played-on`: a record that plays on after the rules end the game.
         PlayedOn = "played-on",
         /// `timeout-played-on`: a record that plays on after a timeout.

@@ -26,9 +26,11 @@ use crate::ir::{Game, Ply, Side, Tag};
 mod berserk;
 mod needs;
 mod own_start;
+mod turned;
 
 use berserk::berserk_legs;
 use own_start::{captured_by, own_start};
+use turned::turned;
 
 /// One record as the JSON holds it.
 #[derive(Deserialize)]
@@ -437,6 +439,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 texts: texts.clone(),
                 layouts: layouts.clone(),
             };
+            let written = tried.clone();
             // The berserk legs are looked for in the reading the mends
             // made, where they made one and the rules still refuse a
             // later move, then in the record as written.
@@ -445,10 +448,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 Err(partial) => partial
                     .and_then(|partial| {
                         let (reading, said) = *partial;
-                        let (reading, game, more) = berserk_legs(reading, rules_tag)?;
+                        let (reading, game, more) = berserk_legs(reading, rules_tag, false)?;
                         Some((reading, game, said.into_iter().chain(more).collect()))
                     })
-                    .or_else(|| berserk_legs(tried, rules_tag)),
+                    .or_else(|| berserk_legs(tried, rules_tag, false)),
             };
             match mended {
                 Some((mended, replayed, mut said)) => {
@@ -463,7 +466,13 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                         game = replayed;
                         warnings.append(&mut said);
                     }
-                    None => first_error = Some(e),
+                    None => match turned(written, rules_tag) {
+                        Some((replayed, mut said)) => {
+                            game = replayed;
+                            warnings.append(&mut said);
+                        }
+                        None => first_error = Some(e),
+                    },
                 },
             }
         }
@@ -482,7 +491,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let off_rules = warnings.iter().any(|w| {
         matches!(
             w.kind,
-            Kind::CaptureUnruled | Kind::CaptureUnlisted | Kind::PlayedOn | Kind::TimeoutPlayedOn
+            Kind::CaptureUnruled
+                | Kind::CaptureUnlisted
+                | Kind::CaptureTurned
+                | Kind::PlayedOn
+                | Kind::TimeoutPlayedOn
         )
     });
     if off_rules && first_error.is_none() {
@@ -558,6 +571,19 @@ fn replay_layouts(
     rules_tag: Option<usize>,
     places: &[(usize, usize)],
 ) -> Result<(Game, Vec<Problem>), Problem> {
+    replay_layouts_by(game, layouts, rules_tag, places, false)
+}
+
+/// Replays a game as [`replay_layouts`] does, with the captured pieces
+/// its later moves move for the capturing side read as turned where
+/// `turn` ([`turned`]).
+fn replay_layouts_by(
+    game: &Game,
+    layouts: &[Rules],
+    rules_tag: Option<usize>,
+    places: &[(usize, usize)],
+    turn: bool,
+) -> Result<(Game, Vec<Problem>), Problem> {
     let locate = |i: usize| places.get(i).copied();
     // The board the record's squares need, found where a later start
     // position is tried (no cost where the first replays the moves).
@@ -572,7 +598,7 @@ fn replay_layouts(
             set_rules(&mut tried, layout, rules_tag);
         }
         let mut said = Vec::new();
-        match tafl::settle(&mut tried, Some(layout.dim), true, &mut said, &locate) {
+        match tafl::settle_by(&mut tried, Some(layout.dim), true, turn, &mut said, &locate) {
             Ok(()) => {
                 if n > 0 {
                     said.insert(0, other_layout(layouts, n, places));

@@ -124,6 +124,12 @@ impl<'r> Position<'r> {
         Some((sq, self.cells[self.rules.index(sq)]))
     }
 
+    /// Puts the piece `p` on an empty square (a site's record whose own
+    /// moves show a piece there: [`super::replay_turning`]).
+    pub(super) fn put(&mut self, sq: Square, p: u8) {
+        self.set(sq, p);
+    }
+
     fn set(&mut self, sq: Square, p: u8) {
         let i = self.rules.index(sq);
         self.cells[i] = p;
