@@ -899,11 +899,7 @@ fn jumping_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, usize, 
             over_enemy += usize::from(!own);
         }
         pos.play(&mv, side, true).unwrap();
-        let mut site = format!("{}-{}", mv.from, mv.to);
-        for c in &played.captures {
-            site.push_str(&format!("x{c}"));
-        }
-        written.push(site);
+        written.push(site_move(&mv, &played.captures));
         side = side.other();
     }
     (written, over_enemy, over_own)
@@ -1151,11 +1147,7 @@ fn site_game(rules: &Rules, seed: u64, plies: usize) -> Vec<String> {
             moves[rng.below(moves.len())].clone()
         };
         pos.play(&mv, side, true).unwrap();
-        let mut site = format!("{}-{}", mv.from, mv.to);
-        for c in &played.captures {
-            site.push_str(&format!("x{c}"));
-        }
-        written.push(site);
+        written.push(site_move(&mv, &played.captures));
         side = side.other();
     }
     written
@@ -1590,4 +1582,167 @@ fn the_throne_and_camp_rules_the_records_bear_out_replay_for_their_types() {
             .count();
         assert!(warned >= 1, "{name}: {}", stderr(&out));
     }
+}
+
+/// A site record's move as the site writes it (`e2-d2xc2xd3`).
+fn site_move(mv: &Step, captures: &[Square]) -> String {
+    let mut site = format!("{}-{}", mv.from, mv.to);
+    for c in captures {
+        site.push_str(&format!("x{c}"));
+    }
+    site
+}
+
+/// Whether a one-leg step leaves, passes or lands on `sq`.
+fn touches(s: &Step, sq: Square) -> bool {
+    let within = |a: u8, b: u8, x: u8| (a.min(b)..=a.max(b)).contains(&x);
+    let along_file = s.from.file == s.to.file && s.from.file == sq.file;
+    let along_rank = s.from.rank == s.to.rank && s.from.rank == sq.rank;
+    along_file && within(s.from.rank, s.to.rank, sq.rank)
+        || along_rank && within(s.from.file, s.to.file, sq.file)
+}
+
+/// A game of a type in which a piece captured turns to the side that
+/// captured it: random moves by its rules until a move captures one man,
+/// which is put back on its square as a man of the capturing side (the
+/// rules from that position on); the other side's reply, which captures
+/// nothing and does not touch the square; the turned piece's move from it;
+/// a few more random moves. The moves as the site writes them, the turned
+/// piece's move (as the record writes it) and the capture's.
+fn turning_game(rules: &Rules, seed: u64) -> Option<(Vec<String>, String, String)> {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(rules);
+    let mut side = first(rules);
+    let mut written = Vec::new();
+    let mut now = rules.clone();
+    let mut turned: Option<(Square, String)> = None;
+    let mut turned_move = None;
+    for ply in 0..40 {
+        let man = |s: Side| if s == ATTACKERS { b't' } else { b'T' };
+        let mine = |p: u8, s: Side| p.is_ascii_lowercase() == (s == ATTACKERS);
+        let moves: Vec<(Step, Played)> = squares(now.dim)
+            .filter(|&from| pos.piece(from).is_some_and(|p| mine(p, side)))
+            .flat_map(|from| legs(&pos, &now, from, side))
+            .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
+            .collect();
+        let pick = |moves: Vec<&(Step, Played)>, rng: &mut Rng| {
+            (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+        };
+        let chosen = match (&turned, &turned_move) {
+            // The capture to turn: one man, after a few moves.
+            (None, _) if ply >= 4 => pick(
+                moves
+                    .iter()
+                    .filter(|(_, p)| {
+                        p.captures.len() == 1 && pos.piece(p.captures[0]) != Some(b'K')
+                    })
+                    .collect(),
+                &mut rng,
+            )
+            .or_else(|| pick(moves.iter().collect(), &mut rng)),
+            // The reply: quiet, away from the turned square.
+            (Some((sq, _)), None) if written.len() % 2 == 1 => pick(
+                moves
+                    .iter()
+                    .filter(|(s, p)| p.captures.is_empty() && !touches(s, *sq))
+                    .collect(),
+                &mut rng,
+            ),
+            // The turned piece moves on.
+            (Some((sq, _)), None) => pick(
+                moves.iter().filter(|(s, _)| s.from == *sq).collect(),
+                &mut rng,
+            ),
+            _ => pick(moves.iter().collect(), &mut rng),
+        };
+        let Some((mv, played)) = chosen else {
+            break;
+        };
+        pos.play(&mv, side, true).unwrap();
+        let text = site_move(&mv, &played.captures);
+        match (&turned, &turned_move) {
+            (None, _) if ply >= 4 && played.captures.len() == 1 => {
+                // The piece taken comes back as the capturer's.
+                let sq = played.captures[0];
+                let cells: Vec<u8> = squares(now.dim)
+                    .map(|s| {
+                        if s == sq {
+                            man(side)
+                        } else {
+                            pos.piece(s).unwrap_or(0)
+                        }
+                    })
+                    .collect();
+                now = now.with_start(&cells).ok()?;
+                pos = Position::new(&now);
+                turned = Some((sq, text.clone()));
+            }
+            (Some((sq, _)), None) if mv.from == *sq => turned_move = Some(text.clone()),
+            _ => {}
+        }
+        written.push(text);
+        side = side.other();
+        if turned_move.is_some() && written.len() >= 30 {
+            break;
+        }
+    }
+    let (_, capture) = turned?;
+    Some((written, turned_move?, capture))
+}
+
+#[test]
+fn a_captured_piece_the_record_moves_for_the_capturing_side_is_read_as_turned_for_every_type() {
+    // Records of the Old Tyr types move a piece of the capturing side from
+    // the square it has just captured on, while the capturer moves on from
+    // where it stopped (Old Tyr-1 17x17's `24... q8-p8xo8`, `25...
+    // o8-o7xn7`, `27... p8-q8`): both squares hold its pieces, which no
+    // berserk leg explains. For each type: a game by its rules in which a
+    // piece captured turns to the capturing side and moves on, written as
+    // the site writes it. The rules refuse it as written; it replays, the
+    // piece read as turned (a `capture-turned` warning at its move, naming
+    // the capture), or, in the berserk types, by a leg of the capturer.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        for seed in 0..2u64 {
+            let Some((moves, turned, capture)) = turning_game(rules, u64::from(key) * 13 + seed)
+            else {
+                continue;
+            };
+            assert!(!plays(rules, &moves), "{name}: {moves:?}");
+            let file = dir.path().join(format!("game-{key}-{seed}-1.json"));
+            fs::write(&file, record(name, key, &moves)).unwrap();
+            made.push((file, name, rules.berserk, turned, capture));
+        }
+    }
+    assert!(made.len() >= 200, "{}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    let mut read_turned = 0;
+    for (file, name, berserk, turned, capture) in &made {
+        let (_, said) = said_of(&err, file);
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let from = turned.split('-').next().unwrap();
+        let warned = said.iter().any(|l| {
+            l.contains("warning[capture-turned]")
+                && l.contains(&format!(" {turned}: no piece on {from}, where the "))
+                && l.contains(&format!(" {capture}` took one"))
+        });
+        read_turned += usize::from(warned);
+        if *berserk == Berserk::No {
+            assert!(warned, "{name}: {turned} after {capture}: {said:?}");
+        }
+    }
+    eprintln!(
+        "{} games, {read_turned} read with a piece turned",
+        made.len()
+    );
+    assert!(
+        read_turned * 10 >= made.len() * 9,
+        "{read_turned} of {}",
+        made.len()
+    );
 }
