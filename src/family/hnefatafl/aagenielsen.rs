@@ -439,7 +439,6 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 texts: texts.clone(),
                 layouts: layouts.clone(),
             };
-            let written = tried.clone();
             // The berserk legs are looked for in the reading the mends
             // made, where they made one and the rules still refuse a
             // later move, then in the record as written.
@@ -466,7 +465,15 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                         game = replayed;
                         warnings.append(&mut said);
                     }
-                    None => match turned(written, rules_tag) {
+                    None => match turned(
+                        Reading {
+                            game: game.clone(),
+                            places: places.clone(),
+                            texts: texts.clone(),
+                            layouts: layouts.clone(),
+                        },
+                        rules_tag,
+                    ) {
                         Some((replayed, mut said)) => {
                             game = replayed;
                             warnings.append(&mut said);

@@ -124,13 +124,10 @@ impl<'r> Position<'r> {
         Some((sq, self.cells[self.rules.index(sq)]))
     }
 
-    /// Puts the piece `p` on an empty square (a site's record whose own
-    /// moves show a piece there: [`super::replay_turning`]).
-    pub(super) fn put(&mut self, sq: Square, p: u8) {
-        self.set(sq, p);
-    }
-
-    fn set(&mut self, sq: Square, p: u8) {
+    /// Sets a square: the piece `p` (0: none). The replay puts a piece
+    /// on an empty square so where a site's record's own moves show one
+    /// there ([`super::replay_turning`]).
+    pub(super) fn set(&mut self, sq: Square, p: u8) {
         let i = self.rules.index(sq);
         self.cells[i] = p;
     }

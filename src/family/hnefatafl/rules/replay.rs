@@ -400,7 +400,7 @@ fn turned(
             .position(|(sq, by, _)| *sq == step.from && *by == side)
         {
             let (sq, _, by) = emptied.remove(k);
-            pos.put(sq, if side == ATTACKERS { b't' } else { b'T' });
+            pos.set(sq, if side == ATTACKERS { b't' } else { b'T' });
             say(format!(
                 "no piece on {sq}, where the {who}' `{by}` took one and no move has entered or \
                  passed since: the piece taken is read as turned to the {who}",
