@@ -182,6 +182,8 @@ kinds! {
         CaptureUnlisted = "capture-unlisted",
         /// `capture-turned`: a hnefatafl piece captured that the record's later moves move for the capturing side.
         CaptureTurned = "capture-turned",
+        /// `capture-left`: a hnefatafl piece captured that the record's later moves move for its own side.
+        CaptureLeft = "capture-left",
         /// `played-on`: a record that plays on after the rules end the game.
         PlayedOn = "played-on",
         /// `timeout-played-on`: a record that plays on after a timeout.

@@ -501,6 +501,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             Kind::CaptureUnruled
                 | Kind::CaptureUnlisted
                 | Kind::CaptureTurned
+                | Kind::CaptureLeft
                 | Kind::PlayedOn
                 | Kind::TimeoutPlayedOn
         )

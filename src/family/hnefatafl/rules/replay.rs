@@ -83,11 +83,12 @@ pub fn replay(
 }
 
 /// Replays a site's record as [`replay`] does, but where a move starts
-/// from an empty square on which a capture of the mover's side, listed by
-/// the record, took a piece, and no move has entered or passed it since,
-/// the piece taken there is read as turned to the mover's side (a
-/// `capture-turned` note): the record's own move shows a piece of that
-/// side there. Tried only where [`replay`] refuses a record (aagenielsen.dk's
+/// from an empty square on which a capture listed by the record took a
+/// piece, and no move has entered or passed it since, a piece of the
+/// mover's side is read as there: the piece taken turned to the mover's
+/// side, where the mover's side took it (a `capture-turned` note), else
+/// the mover's piece was not taken (`capture-left`). The record's own move
+/// shows a piece of that side there. Tried only where [`replay`] refuses a record (aagenielsen.dk's
 /// Old Tyr types).
 pub fn replay_turning(
     line: &mut Line,
@@ -196,10 +197,10 @@ fn replay_from(
             )
         };
         if turn {
-            turned(pos, step, side, &mut emptied, &mut |message| {
+            turned(pos, step, side, &mut emptied, &mut |kind, message| {
                 notes.push(Note {
                     index: at,
-                    kind: Kind::CaptureTurned,
+                    kind,
                     message: format!(
                         "{} {}: {message} ({})",
                         label(number, side, first),
@@ -384,28 +385,41 @@ fn replay_from(
 }
 
 /// Before `side`'s `step` ([`replay_turning`]): where it starts from an
-/// empty square a listed capture of `side` emptied, no move entering or
-/// passing it since, a man of `side` is put there, and `say` told why; the
-/// squares the step leaves, passes or lands on are no longer `emptied`.
+/// empty square a listed capture emptied, no move entering or passing it
+/// since, a man of `side` is put there, and `say` told why (of which kind):
+/// the piece taken turned to `side` where `side` took it (`capture-turned`),
+/// else it was not taken (`capture-left`). The squares the step leaves,
+/// passes or lands on are no longer `emptied`.
 fn turned(
     pos: &mut Position<'_>,
     step: &Step,
     side: Side,
     emptied: &mut Vec<(Square, Side, String)>,
-    say: &mut dyn FnMut(String),
+    say: &mut dyn FnMut(Kind, String),
 ) {
     if pos.piece(step.from).is_none() {
-        if let Some(k) = emptied
-            .iter()
-            .position(|(sq, by, _)| *sq == step.from && *by == side)
-        {
-            let (sq, _, by) = emptied.remove(k);
+        if let Some(k) = emptied.iter().position(|(sq, _, _)| *sq == step.from) {
+            let (sq, by, capture) = emptied.remove(k);
             pos.set(sq, if side == ATTACKERS { b't' } else { b'T' });
-            say(format!(
-                "no piece on {sq}, where the {who}' `{by}` took one and no move has entered or \
-                 passed since: the piece taken is read as turned to the {who}",
-                who = who(side)
-            ));
+            let (kind, read) = if by == side {
+                (
+                    Kind::CaptureTurned,
+                    format!("the piece taken is read as turned to the {}", who(side)),
+                )
+            } else {
+                (
+                    Kind::CaptureLeft,
+                    format!("the {}' piece is read as not taken", who(side)),
+                )
+            };
+            say(
+                kind,
+                format!(
+                    "no piece on {sq}, where the {}' `{capture}` took one and no move has \
+                     entered or passed since: {read}",
+                    who(by)
+                ),
+            );
         }
     }
     let mut at = step.from;
