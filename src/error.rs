@@ -180,6 +180,10 @@ kinds! {
         CaptureUnruled = "capture-unruled",
         /// `capture-unlisted`: a capture the rules make that is not listed.
         CaptureUnlisted = "capture-unlisted",
+        /// `capture-turned`: a hnefatafl piece captured that the record's later moves move for the capturing side.
+        CaptureTurned = "capture-turned",
+        /// `capture-left`: a hnefatafl piece captured that the record's later moves move for its own side.
+        CaptureLeft = "capture-left",
         /// `played-on`: a record that plays on after the rules end the game.
         PlayedOn = "played-on",
         /// `timeout-played-on`: a record that plays on after a timeout.

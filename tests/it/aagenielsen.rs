@@ -909,11 +909,7 @@ fn jumping_game(rules: &Rules, seed: u64, plies: usize) -> (Vec<String>, usize, 
             over_enemy += usize::from(!own);
         }
         pos.play(&mv, side, true).unwrap();
-        let mut site = format!("{}-{}", mv.from, mv.to);
-        for c in &played.captures {
-            site.push_str(&format!("x{c}"));
-        }
-        written.push(site);
+        written.push(site_move(&mv, &played.captures));
         side = side.other();
     }
     (written, over_enemy, over_own)
@@ -1161,11 +1157,7 @@ fn site_game(rules: &Rules, seed: u64, plies: usize) -> Vec<String> {
             moves[rng.below(moves.len())].clone()
         };
         pos.play(&mv, side, true).unwrap();
-        let mut site = format!("{}-{}", mv.from, mv.to);
-        for c in &played.captures {
-            site.push_str(&format!("x{c}"));
-        }
-        written.push(site);
+        written.push(site_move(&mv, &played.captures));
         side = side.other();
     }
     written
@@ -1600,4 +1592,183 @@ fn the_throne_and_camp_rules_the_records_bear_out_replay_for_their_types() {
             .count();
         assert!(warned >= 1, "{name}: {}", stderr(&out));
     }
+}
+
+/// A site record's move as the site writes it (`e2-d2xc2xd3`).
+fn site_move(mv: &Step, captures: &[Square]) -> String {
+    let mut site = format!("{}-{}", mv.from, mv.to);
+    for c in captures {
+        site.push_str(&format!("x{c}"));
+    }
+    site
+}
+
+/// Whether a one-leg step leaves, passes or lands on `sq`.
+fn touches(s: &Step, sq: Square) -> bool {
+    let within = |a: u8, b: u8, x: u8| (a.min(b)..=a.max(b)).contains(&x);
+    let along_file = s.from.file == s.to.file && s.from.file == sq.file;
+    let along_rank = s.from.rank == s.to.rank && s.from.rank == sq.rank;
+    along_file && within(s.from.rank, s.to.rank, sq.rank)
+        || along_rank && within(s.from.file, s.to.file, sq.file)
+}
+
+/// A game of a type in which a piece captured turns to the side that
+/// captured it, or, where `left`, is not taken: random moves by its rules
+/// until a move captures one man, which is put back on its square as a man
+/// of the capturing side (of its own, where `left`; the rules from that
+/// position on); where it turned, the other side's reply, which captures
+/// nothing and does not touch the square; the piece's move from it; a few
+/// more random moves. The moves as the site writes them, the move from the
+/// square (as the record writes it) and the capture's.
+fn turning_game(rules: &Rules, seed: u64, left: bool) -> Option<(Vec<String>, String, String)> {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(rules);
+    let mut side = first(rules);
+    let mut written = Vec::new();
+    let mut now = rules.clone();
+    // The square, the capture, and the plies since.
+    let mut turned: Option<(Square, String, usize)> = None;
+    let mut moved = None;
+    for ply in 0..40 {
+        let man = |s: Side| if s == ATTACKERS { b't' } else { b'T' };
+        let mine = |p: u8, s: Side| p.is_ascii_lowercase() == (s == ATTACKERS);
+        let moves: Vec<(Step, Played)> = squares(now.dim)
+            .filter(|&from| pos.piece(from).is_some_and(|p| mine(p, side)))
+            .flat_map(|from| legs(&pos, &now, from, side))
+            .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
+            .collect();
+        let pick = |moves: Vec<&(Step, Played)>, rng: &mut Rng| {
+            (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+        };
+        let chosen = match (&turned, &moved) {
+            // The capture: one man, after a few moves.
+            (None, _) if ply >= 4 => pick(
+                moves
+                    .iter()
+                    .filter(|(_, p)| {
+                        p.captures.len() == 1 && pos.piece(p.captures[0]) != Some(b'K')
+                    })
+                    .collect(),
+                &mut rng,
+            )
+            .or_else(|| pick(moves.iter().collect(), &mut rng)),
+            // The reply to a piece turned: quiet, away from its square.
+            (Some((sq, _, 0)), None) if !left => pick(
+                moves
+                    .iter()
+                    .filter(|(s, p)| p.captures.is_empty() && !touches(s, *sq))
+                    .collect(),
+                &mut rng,
+            ),
+            // The piece moves on.
+            (Some((sq, _, _)), None) => pick(
+                moves.iter().filter(|(s, _)| s.from == *sq).collect(),
+                &mut rng,
+            ),
+            _ => pick(moves.iter().collect(), &mut rng),
+        };
+        let Some((mv, played)) = chosen else {
+            break;
+        };
+        pos.play(&mv, side, true).unwrap();
+        let text = site_move(&mv, &played.captures);
+        if let Some((sq, _, since)) = &mut turned {
+            *since += 1;
+            if moved.is_none() && mv.from == *sq {
+                moved = Some(text.clone());
+            }
+        } else if ply >= 4 && played.captures.len() == 1 {
+            // The piece taken comes back, turned or left.
+            let sq = played.captures[0];
+            let owner = if left { side.other() } else { side };
+            let cells: Vec<u8> = squares(now.dim)
+                .map(|s| {
+                    if s == sq {
+                        man(owner)
+                    } else {
+                        pos.piece(s).unwrap_or(0)
+                    }
+                })
+                .collect();
+            now = now.with_start(&cells).ok()?;
+            pos = Position::new(&now);
+            turned = Some((sq, text.clone(), 0));
+        }
+        written.push(text);
+        side = side.other();
+        if moved.is_some() && written.len() >= 30 {
+            break;
+        }
+    }
+    let (_, capture, _) = turned?;
+    Some((written, moved?, capture))
+}
+
+#[test]
+fn a_captured_piece_the_record_moves_on_is_read_as_turned_or_left_for_every_type() {
+    // Records of the Old Tyr types move a piece of the capturing side from
+    // the square it has just captured on, while the capturer moves on from
+    // where it stopped (Old Tyr-1 17x17's `24... q8-p8xo8`, `25...
+    // o8-o7xn7`, `27... p8-q8`): both squares hold its pieces, which no
+    // berserk leg explains; others move the piece captured for its own
+    // side (`10. m6-m8xm9`, `11... m9-m7`). For each type: games by its
+    // rules in which a piece captured turns to the capturing side, or is
+    // not taken, and moves on, written as the site writes them. The rules
+    // refuse each as written; each replays, the piece read as turned (a
+    // `capture-turned` warning at its move, naming the capture) or not
+    // taken (`capture-left`), or, in the berserk types, by a leg.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let rules = &layouts[0];
+        for (seed, left) in [(0u64, false), (1, false), (2, true)] {
+            let Some((moves, moved, capture)) =
+                turning_game(rules, u64::from(key) * 13 + seed, left)
+            else {
+                continue;
+            };
+            assert!(!plays(rules, &moves), "{name}: {moves:?}");
+            let file = dir.path().join(format!("game-{key}-{seed}-1.json"));
+            fs::write(&file, record(name, key, &moves)).unwrap();
+            made.push((file, name, rules.berserk, left, moved, capture));
+        }
+    }
+    assert!(made.len() >= 300, "{}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    let mut read = [0, 0];
+    for (file, name, berserk, left, moved, capture) in &made {
+        let (_, said) = said_of(&err, file);
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{name}: {said:?}"
+        );
+        let from = moved.split('-').next().unwrap();
+        let (kind, read_as) = if *left {
+            ("warning[capture-left]", "piece is read as not taken")
+        } else {
+            (
+                "warning[capture-turned]",
+                "the piece taken is read as turned to the ",
+            )
+        };
+        let warned = said.iter().any(|l| {
+            l.contains(kind)
+                && l.contains(&format!(" {moved}: no piece on {from}, where the "))
+                && l.contains(&format!(" {capture}` took one"))
+                && l.contains(read_as)
+        });
+        read[usize::from(*left)] += usize::from(warned);
+        if *berserk == Berserk::No {
+            assert!(warned, "{name}: {moved} after {capture}: {said:?}");
+        }
+    }
+    let stats = format!(
+        "{} games, {} read with a piece turned, {} with one not taken",
+        made.len(),
+        read[0],
+        read[1]
+    );
+    eprintln!("{stats}");
+    assert!((read[0] + read[1]) * 10 >= made.len() * 9, "{stats}");
+    assert!(read[1] * 4 >= made.len(), "{stats}");
 }

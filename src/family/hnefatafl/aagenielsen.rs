@@ -27,10 +27,12 @@ mod berserk;
 mod later;
 mod needs;
 mod own_start;
+mod turned;
 
 use berserk::{berserk_legs, Bounds, BOUNDS, WIDE};
 use later::later_rules;
 use own_start::{captured_by, own_start};
+use turned::turned;
 
 /// One record as the JSON holds it.
 #[derive(Deserialize)]
@@ -464,8 +466,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 layouts: layouts.clone(),
             };
             // The mends and berserk legs, then a start position of the
-            // record's own, then the game type's later rules (each only
-            // where what comes before it finds nothing).
+            // record's own, then the game type's later rules, then the
+            // search with wider bounds, and last the captured pieces the
+            // record moves on read as turned or left ([`turned`]; each
+            // only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -501,7 +505,13 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     places = read_places;
                     warnings.append(&mut said);
                 }
-                None => first_error = Some(e),
+                None => match turned(tried.clone(), rules_tag) {
+                    Some((replayed, mut said)) => {
+                        game = replayed;
+                        warnings.append(&mut said);
+                    }
+                    None => first_error = Some(e),
+                },
             }
         }
     }
@@ -519,7 +529,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     let off_rules = warnings.iter().any(|w| {
         matches!(
             w.kind,
-            Kind::CaptureUnruled | Kind::CaptureUnlisted | Kind::PlayedOn | Kind::TimeoutPlayedOn
+            Kind::CaptureUnruled
+                | Kind::CaptureUnlisted
+                | Kind::CaptureTurned
+                | Kind::CaptureLeft
+                | Kind::PlayedOn
+                | Kind::TimeoutPlayedOn
         )
     });
     if off_rules && first_error.is_none() {
@@ -600,10 +615,10 @@ fn mended<'a>(
         Err(partial) => partial
             .and_then(|partial| {
                 let (reading, said) = *partial;
-                let (reading, game, more) = berserk_legs(reading, rules_tag, bounds)?;
+                let (reading, game, more) = berserk_legs(reading, rules_tag, bounds, false)?;
                 Some((reading, game, said.into_iter().chain(more).collect()))
             })
-            .or_else(|| berserk_legs(tried, rules_tag, bounds)),
+            .or_else(|| berserk_legs(tried, rules_tag, bounds, false)),
     }
 }
 
@@ -619,6 +634,19 @@ fn replay_layouts(
     rules_tag: Option<usize>,
     places: &[(usize, usize)],
 ) -> Result<(Game, Vec<Problem>), Problem> {
+    replay_layouts_by(game, layouts, rules_tag, places, false)
+}
+
+/// Replays a game as [`replay_layouts`] does, with the captured pieces
+/// its later moves move for the capturing side read as turned where
+/// `turn` ([`turned`]).
+fn replay_layouts_by(
+    game: &Game,
+    layouts: &[Rules],
+    rules_tag: Option<usize>,
+    places: &[(usize, usize)],
+    turn: bool,
+) -> Result<(Game, Vec<Problem>), Problem> {
     let locate = |i: usize| places.get(i).copied();
     // The board the record's squares need, found where a later start
     // position is tried (no cost where the first replays the moves).
@@ -633,7 +661,7 @@ fn replay_layouts(
             set_rules(&mut tried, layout, rules_tag);
         }
         let mut said = Vec::new();
-        match tafl::settle(&mut tried, Some(layout.dim), true, &mut said, &locate) {
+        match tafl::settle_by(&mut tried, Some(layout.dim), true, turn, &mut said, &locate) {
             Ok(()) => {
                 if n > 0 {
                     said.insert(0, other_layout(layouts, n, places));

@@ -353,6 +353,20 @@ pub fn settle(
     warnings: &mut Vec<Problem>,
     locate: &dyn Fn(usize) -> Option<(usize, usize)>,
 ) -> Result<(), Problem> {
+    settle_by(game, dim, king_implied, false, warnings, locate)
+}
+
+/// Settles the board of a game read as [`settle`] does, the moves replayed
+/// with [`rules::replay_turning`] where `turn` (a site's record whose
+/// later moves move captured pieces for the capturing side).
+pub(crate) fn settle_by(
+    game: &mut Game,
+    dim: Option<u8>,
+    king_implied: bool,
+    turn: bool,
+    warnings: &mut Vec<Problem>,
+    locate: &dyn Fn(usize) -> Option<(usize, usize)>,
+) -> Result<(), Problem> {
     let Variant::Tafl(board) = &mut game.variant else {
         return Ok(());
     };
@@ -379,7 +393,12 @@ pub fn settle(
                 None => Problem::whole(e),
             };
             let mut notes = Vec::new();
-            let completed = rules::replay(&mut game.moves, &mut pos, listing, &mut notes)
+            let replay = if turn {
+                rules::replay_turning
+            } else {
+                rules::replay
+            };
+            let completed = replay(&mut game.moves, &mut pos, listing, &mut notes)
                 .map_err(|(i, e)| place(i, e).of_kind(Kind::IllegalMove))?;
             warnings.extend(
                 notes

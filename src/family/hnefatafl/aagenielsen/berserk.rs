@@ -9,7 +9,7 @@ use crate::family::hnefatafl::{Move as TMove, Square, Step, ATTACKERS};
 use crate::ir::Game;
 
 use super::needs::Needs;
-use super::{other_layout, replay_layouts, set_rules, Reading};
+use super::{other_layout, replay_layouts_by, set_rules, Reading};
 
 /// How far the search for the berserk legs a record left out goes
 /// ([`berserk_legs`]).
@@ -52,10 +52,15 @@ pub(super) const WIDE: Bounds = Bounds {
 /// where that finds none under any start position, the directed pass
 /// ([`Needs`]) tries again. Each move so lengthened is a `berserk-leg` warning; none is kept
 /// unless the whole record then replays.
+///
+/// Where `turn`, the moves are replayed reading the captured pieces the
+/// record's later moves move for the capturing side as turned
+/// ([`super::turned`]).
 pub(super) fn berserk_legs(
     reading: Reading,
     rules_tag: Option<usize>,
     bounds: Bounds,
+    turn: bool,
 ) -> Option<(Reading, Game, Vec<Problem>)> {
     let listed = rules::lists_captures(&reading.game.moves);
     let extent = tafl::extent_of(&reading.game.moves);
@@ -80,7 +85,12 @@ pub(super) fn berserk_legs(
         let refused = |game: &Game| -> Option<usize> {
             let mut line = game.moves.clone();
             let listing = rules::Listing::of(&line, true);
-            rules::replay(
+            let replay = if turn {
+                rules::replay_turning
+            } else {
+                rules::replay
+            };
+            replay(
                 &mut line,
                 &mut Position::new(layout),
                 listing,
@@ -147,7 +157,7 @@ pub(super) fn berserk_legs(
         }
         let layouts = std::slice::from_ref(layout);
         let (replayed, mut more) =
-            replay_layouts(&game, layouts, rules_tag, &reading.places).ok()?;
+            replay_layouts_by(&game, layouts, rules_tag, &reading.places, turn).ok()?;
         if n > 0 {
             said.insert(0, other_layout(&reading.layouts, n, &reading.places));
         }

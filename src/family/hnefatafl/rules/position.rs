@@ -133,7 +133,10 @@ impl<'r> Position<'r> {
         Some((sq, self.cells[self.rules.index(sq)]))
     }
 
-    fn set(&mut self, sq: Square, p: u8) {
+    /// Sets a square: the piece `p` (0: none). The replay puts a piece
+    /// on an empty square so where a site's record's own moves show one
+    /// there ([`super::replay_turning`]).
+    pub(super) fn set(&mut self, sq: Square, p: u8) {
         let i = self.rules.index(sq);
         self.cells[i] = p;
     }

@@ -78,7 +78,26 @@ pub fn replay(
     notes: &mut Vec<Note>,
 ) -> Result<usize, (usize, String)> {
     let mut completed = 0;
-    replay_from(line, pos, listing, &mut 0, &mut completed, notes)?;
+    replay_from(line, pos, listing, false, &mut 0, &mut completed, notes)?;
+    Ok(completed)
+}
+
+/// Replays a site's record as [`replay`] does, but where a move starts
+/// from an empty square on which a capture listed by the record took a
+/// piece, and no move has entered or passed it since, a piece of the
+/// mover's side is read as there: the piece taken turned to the mover's
+/// side, where the mover's side took it (a `capture-turned` note), else
+/// the mover's piece was not taken (`capture-left`). The record's own move
+/// shows a piece of that side there. Tried only where [`replay`] refuses a record (aagenielsen.dk's
+/// Old Tyr types).
+pub fn replay_turning(
+    line: &mut Line,
+    pos: &mut Position<'_>,
+    listing: Listing,
+    notes: &mut Vec<Note>,
+) -> Result<usize, (usize, String)> {
+    let mut completed = 0;
+    replay_from(line, pos, listing, true, &mut 0, &mut completed, notes)?;
     Ok(completed)
 }
 
@@ -100,6 +119,7 @@ fn replay_from(
     line: &mut Line,
     pos: &mut Position<'_>,
     listing: Listing,
+    turn: bool,
     index: &mut usize,
     completed: &mut usize,
     notes: &mut Vec<Note>,
@@ -133,12 +153,15 @@ fn replay_from(
     // The position each ply is played in, for its errors: one buffer for
     // the line, refilled (no allocation a ply).
     let mut before = pos.clone();
+    // The squares a listed capture emptied and no move has entered or
+    // passed since, each with the capturing side and move ([`replay_turning`]).
+    let mut emptied: Vec<(Square, Side, String)> = Vec::new();
     for (i, ply) in line.plies.iter_mut().enumerate() {
         let at = *index;
         *index += 1;
         for var in &mut ply.variations {
             let mut p = pos.clone();
-            replay_from(var, &mut p, listing, index, completed, notes)?;
+            replay_from(var, &mut p, listing, turn, index, completed, notes)?;
         }
         let (number, side) = (ply.number, ply.side);
         let Some(Move::Step(step)) =
@@ -173,6 +196,20 @@ fn replay_from(
                 ),
             )
         };
+        if turn {
+            turned(pos, step, side, &mut emptied, &mut |kind, message| {
+                notes.push(Note {
+                    index: at,
+                    kind,
+                    message: format!(
+                        "{} {}: {message} ({})",
+                        label(number, side, first),
+                        spelled(step),
+                        before.described(side)
+                    ),
+                });
+            });
+        }
         let played = pos.play(step, side, true).map_err(|e| fail(step, &e))?;
         // The marks the rules judge: a win (`++`), the king captured or
         // escaped, or (edge-fort rules) the defenders' king in an edge
@@ -320,6 +357,9 @@ fn replay_from(
                 step.captures.retain(|c| !stayed.contains(c));
                 step.captures.extend(borne_out);
                 let _ = pos.play(step, side, false);
+                if turn {
+                    emptied.extend(step.captures.iter().map(|&c| (c, side, move_.clone())));
+                }
                 continue;
             }
             let mut why = Vec::new();
@@ -336,8 +376,59 @@ fn replay_from(
         } else if step.captures.len() != written.len() {
             step.captures.dedup();
         }
+        if turn && listed {
+            let move_ = format!("{} {}", label(number, side, first), spelled(step));
+            emptied.extend(step.captures.iter().map(|&c| (c, side, move_.clone())));
+        }
     }
     Ok(())
+}
+
+/// Before `side`'s `step` ([`replay_turning`]): where it starts from an
+/// empty square a listed capture emptied, no move entering or passing it
+/// since, a man of `side` is put there, and `say` told why (of which kind):
+/// the piece taken turned to `side` where `side` took it (`capture-turned`),
+/// else it was not taken (`capture-left`). The squares the step leaves,
+/// passes or lands on are no longer `emptied`.
+fn turned(
+    pos: &mut Position<'_>,
+    step: &Step,
+    side: Side,
+    emptied: &mut Vec<(Square, Side, String)>,
+    say: &mut dyn FnMut(Kind, String),
+) {
+    if pos.piece(step.from).is_none() {
+        if let Some(k) = emptied.iter().position(|(sq, _, _)| *sq == step.from) {
+            let (sq, by, capture) = emptied.remove(k);
+            pos.set(sq, if side == ATTACKERS { b't' } else { b'T' });
+            let (kind, read) = if by == side {
+                (
+                    Kind::CaptureTurned,
+                    format!("the piece taken is read as turned to the {}", who(side)),
+                )
+            } else {
+                (
+                    Kind::CaptureLeft,
+                    format!("the {}' piece is read as not taken", who(side)),
+                )
+            };
+            say(
+                kind,
+                format!(
+                    "no piece on {sq}, where the {}' `{capture}` took one and no move has \
+                     entered or passed since: {read}",
+                    who(by)
+                ),
+            );
+        }
+    }
+    let mut at = step.from;
+    let mut path = vec![at];
+    for &to in step.via.iter().chain(std::iter::once(&step.to)) {
+        path.extend(at.toward(to).into_iter().flatten());
+        at = to;
+    }
+    emptied.retain(|(sq, _, _)| !path.contains(sq));
 }
 
 /// Whether the later moves of a record show the piece on `sq` gone: one
