@@ -752,30 +752,12 @@ fn a_move_that_needs_the_lost_legs_of_several_moves_replays() {
             for srank in 8..=10 {
                 let (rules, written, whole) = crossing(sym, left, srank);
                 let file = write_game(dir.path(), "Tyr 11x11", 151, &written);
-                let out = kifu(
-                    &[
-                        "convert",
-                        "-v",
-                        "-f",
-                        "aagenielsen-json",
-                        "--from-opt",
-                        &format!("rules={rules}"),
-                        "-t",
-                        "tafl",
-                        &file.to_string_lossy(),
-                    ],
-                    b"",
+                let (read, err) = legs_read(&file, &rules);
+                assert_eq!(
+                    read,
+                    [whole[1].as_str(), whole[0].as_str()],
+                    "{written:?}: {err}"
                 );
-                no_panic(&out);
-                let err = stderr(&out);
-                assert_eq!(counts(&out), (1, 0), "{err}");
-                assert!(!err.contains("rules-refused"), "{written:?}: {err}");
-                let read: Vec<&str> = err
-                    .lines()
-                    .filter(|l| l.contains("warning[berserk-leg]"))
-                    .map(|l| l.rsplit("read as `").next().unwrap().trim_end_matches('`'))
-                    .collect();
-                assert_eq!(read, [&whole[1], &whole[0]], "{written:?}: {err}");
                 n += 1;
             }
         }
@@ -978,6 +960,42 @@ fn the_old_tyr_types_jumps_replay() {
         }
     }
     assert!(refused >= 30, "{refused}");
+}
+
+/// Reads the generated record `file` by `rules` (`--from-opt rules`),
+/// asserting that it converts, replayed (no `rules-refused`): the moves
+/// its `berserk-leg` warnings read, in order, and what kifu said.
+pub(super) fn legs_read(file: &std::path::Path, rules: &str) -> (Vec<String>, String) {
+    let out = kifu(
+        &[
+            "convert",
+            "-v",
+            "-f",
+            "aagenielsen-json",
+            "--from-opt",
+            &format!("rules={rules}"),
+            "-t",
+            "tafl",
+            &file.to_string_lossy(),
+        ],
+        b"",
+    );
+    no_panic(&out);
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (1, 0), "{err}");
+    assert!(!err.contains("rules-refused"), "{file:?}: {err}");
+    let read = err
+        .lines()
+        .filter(|l| l.contains("warning[berserk-leg]"))
+        .map(|l| {
+            l.rsplit("read as `")
+                .next()
+                .unwrap()
+                .trim_end_matches('`')
+                .to_string()
+        })
+        .collect();
+    (read, err)
 }
 
 /// What kifu says reading the record `file` of `dir` by `rules` (copied

@@ -77,9 +77,7 @@ pub fn replay(
     listing: Listing,
     notes: &mut Vec<Note>,
 ) -> Result<usize, (usize, String)> {
-    let mut completed = 0;
-    replay_from(line, pos, listing, false, &mut 0, &mut completed, notes)?;
-    Ok(completed)
+    replay_by(line, pos, listing, false, notes)
 }
 
 /// Replays a site's record as [`replay`] does, but where a move starts
@@ -96,8 +94,20 @@ pub fn replay_turning(
     listing: Listing,
     notes: &mut Vec<Note>,
 ) -> Result<usize, (usize, String)> {
+    replay_by(line, pos, listing, true, notes)
+}
+
+/// [`replay`], reading captured pieces as [`replay_turning`] does where
+/// `turn`.
+fn replay_by(
+    line: &mut Line,
+    pos: &mut Position<'_>,
+    listing: Listing,
+    turn: bool,
+    notes: &mut Vec<Note>,
+) -> Result<usize, (usize, String)> {
     let mut completed = 0;
-    replay_from(line, pos, listing, true, &mut 0, &mut completed, notes)?;
+    replay_from(line, pos, listing, turn, &mut 0, &mut completed, notes)?;
     Ok(completed)
 }
 
