@@ -187,6 +187,17 @@ pub struct Step {
     pub mark: Option<Mark>,
 }
 
+impl Step {
+    /// Its legs, in order: where each starts and where it ends (one leg
+    /// but on a multi-leg, Berserk, move).
+    pub fn legs(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
+        let ends = self.via.iter().copied().chain(std::iter::once(self.to));
+        std::iter::once(self.from)
+            .chain(self.via.iter().copied())
+            .zip(ends)
+    }
+}
+
 /// One tafl ply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

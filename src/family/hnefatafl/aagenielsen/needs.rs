@@ -21,13 +21,11 @@ impl Needs {
     /// The needs of a step, from its squares alone.
     pub(super) fn of(step: &Step) -> Needs {
         let mut path = Vec::new();
-        let mut at = step.from;
-        for &to in step.via.iter().chain(std::iter::once(&step.to)) {
+        for (at, to) in step.legs() {
             match at.toward(to) {
                 Some(passed) => path.extend(passed),
                 None => path.push(to),
             }
-            at = to;
         }
         Needs {
             from: step.from,

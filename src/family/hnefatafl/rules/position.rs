@@ -737,7 +737,9 @@ impl<'r> Position<'r> {
                     _ => {}
                 }
             }
-            took.clone_from(&leg.captures);
+            if self.rules.berserk == Berserk::Take {
+                took.clone_from(&leg.captures);
+            }
             for &sq in &leg.captures {
                 self.take(sq);
             }

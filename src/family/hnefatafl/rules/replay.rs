@@ -432,12 +432,12 @@ fn turned(
             );
         }
     }
-    let mut at = step.from;
-    let mut path = vec![at];
-    for &to in step.via.iter().chain(std::iter::once(&step.to)) {
-        path.extend(at.toward(to).into_iter().flatten());
-        at = to;
-    }
+    let path: Vec<Square> = std::iter::once(step.from)
+        .chain(
+            step.legs()
+                .flat_map(|(at, to)| at.toward(to).into_iter().flatten()),
+        )
+        .collect();
     emptied.retain(|(sq, _, _)| !path.contains(sq));
 }
 
@@ -462,16 +462,12 @@ fn next_at(later: &[Option<Step>], sq: Square) -> Option<bool> {
         if step.from == sq || step.captures.contains(&sq) {
             return Some(false);
         }
-        let mut at = step.from;
-        for &to in step.via.iter().chain(std::iter::once(&step.to)) {
-            // Not along a line (the replay refuses it): no square passed.
-            if at
-                .toward(to)
+        // A leg not along a line (the replay refuses it) passes no square.
+        if step.legs().any(|(at, to)| {
+            at.toward(to)
                 .is_some_and(|mut passed| passed.any(|p| p == sq))
-            {
-                return Some(true);
-            }
-            at = to;
+        }) {
+            return Some(true);
         }
     }
     None
