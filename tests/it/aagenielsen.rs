@@ -1613,7 +1613,7 @@ fn the_throne_and_camp_rules_the_records_bear_out_replay_for_their_types() {
 }
 
 /// A site record's move as the site writes it (`e2-d2xc2xd3`).
-fn site_move(mv: &Step, captures: &[Square]) -> String {
+pub(super) fn site_move(mv: &Step, captures: &[Square]) -> String {
     let mut site = format!("{}-{}", mv.from, mv.to);
     for c in captures {
         site.push_str(&format!("x{c}"));
@@ -1622,7 +1622,7 @@ fn site_move(mv: &Step, captures: &[Square]) -> String {
 }
 
 /// Whether a one-leg step leaves, passes or lands on `sq`.
-fn touches(s: &Step, sq: Square) -> bool {
+pub(super) fn touches(s: &Step, sq: Square) -> bool {
     let within = |a: u8, b: u8, x: u8| (a.min(b)..=a.max(b)).contains(&x);
     let along_file = s.from.file == s.to.file && s.from.file == sq.file;
     let along_rank = s.from.rank == s.to.rank && s.from.rank == sq.rank;
