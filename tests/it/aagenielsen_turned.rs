@@ -109,9 +109,8 @@ fn turned_leg_game(rules: &Rules, seed: u64) -> Option<(Vec<String>, String, Str
                     let (mv, played) = pick(away, &mut rng)?;
                     pos.play(&mv, side, true).ok()?;
                     written.push(site_move(&mv, &played.captures));
-                    if pos.piece(sq).is_none() {
-                        return None;
-                    }
+                    // The man taken again: no game.
+                    pos.piece(sq)?;
                 } else {
                     let (mv, played, leg, p) = goes[rng.below(goes.len())].clone();
                     pos.play(&mv, side, true).ok()?;

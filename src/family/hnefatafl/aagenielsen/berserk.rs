@@ -317,46 +317,39 @@ impl Search<'_> {
     /// The position before ply `c`: each move played with the record's
     /// captures where it lists them, else the rules'.
     fn before(&self, game: &Game, c: usize) -> Position<'_> {
-        self.before_turning(game, c).0
+        self.played_to(game, c, None)
     }
 
-    /// The position before ply `c`, as [`Self::before`] gives it, and,
-    /// where the search reads turned pieces, the squares a listed capture
-    /// emptied and no move has entered or passed since (each move from
-    /// one of them by the capturing side finds a piece of its own there,
-    /// as [`rules::replay_turning`] reads it).
-    fn before_turning(&self, game: &Game, c: usize) -> (Position<'_>, Vec<rules::Emptied>) {
+    /// The position before ply `c`, as [`Self::before`] gives it; where
+    /// `emptied` is given, the captured pieces the record moves on for the
+    /// capturing side read as turned, as [`rules::replay_turning`] reads
+    /// them: each move from a square a listed capture emptied, no move
+    /// having entered or passed it since, finds a piece of its own side
+    /// there ([`rules::turned`]), and `emptied` holds those squares after
+    /// the last move played.
+    fn played_to(
+        &self,
+        game: &Game,
+        c: usize,
+        mut emptied: Option<&mut Vec<rules::Emptied>>,
+    ) -> Position<'_> {
         let mut pos = Position::new(self.rules);
-        let mut emptied = Vec::new();
         for ply in &game.moves.plies[..c] {
             if let Some(TMove::Step(step)) = ply.mv.as_tafl() {
-                self.turn(&mut pos, step, ply.side, &mut emptied);
+                if let Some(emptied) = emptied.as_deref_mut() {
+                    rules::turned(&mut pos, step, ply.side, emptied, &mut |_, _| {});
+                }
                 if self.listed || pos.clone().play(step, ply.side, true).is_err() {
                     let _ = pos.play(step, ply.side, false);
                 } else {
                     let _ = pos.play(step, ply.side, true);
                 }
-                if self.turned && self.listed {
+                if let (Some(emptied), true) = (emptied.as_deref_mut(), self.listed) {
                     emptied.extend(step.captures.iter().map(|&c| (c, ply.side, String::new())));
                 }
             }
         }
-        (pos, emptied)
-    }
-
-    /// Before `side`'s `step`, where the search reads turned pieces: a
-    /// piece of `side` on its start, where a listed capture emptied it
-    /// ([`rules::turned`]).
-    fn turn(
-        &self,
-        pos: &mut Position<'_>,
-        step: &Step,
-        side: crate::ir::Side,
-        emptied: &mut Vec<rules::Emptied>,
-    ) {
-        if self.turned {
-            rules::turned(pos, step, side, emptied, &mut |_, _| {});
-        }
+        pos
     }
 
     /// The needs of the move at ply `k` and how many of them the position
@@ -375,14 +368,17 @@ impl Search<'_> {
     /// (where its move captured): each leg's end and its captures.
     fn legs_at(&self, game: &Game, c: usize) -> Vec<(Square, Vec<Square>)> {
         let plies = &game.moves.plies;
-        let (mut pos, mut emptied) = self.before_turning(game, c);
+        let mut emptied = Vec::new();
+        let mut pos = self.played_to(game, c, self.turned.then_some(&mut emptied));
         let Some(ply) = plies.get(c) else {
             return Vec::new();
         };
         let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
             return Vec::new();
         };
-        self.turn(&mut pos, step, ply.side, &mut emptied);
+        if self.turned {
+            rules::turned(&mut pos, step, ply.side, &mut emptied, &mut |_, _| {});
+        }
         // The move as played: its captures (the record's, or the rules').
         // (`ber:t`: the squares it captured on, which a leg may step onto).
         let (captured, took) = if self.listed {
