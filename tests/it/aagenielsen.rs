@@ -1630,6 +1630,27 @@ pub(super) fn touches(s: &Step, sq: Square) -> bool {
         || along_rank && within(s.from.file, s.to.file, sq.file)
 }
 
+/// The rules `rules` from the position `pos` with a man of `owner` put on
+/// `sq` (a piece captured, put back turned or left).
+pub(super) fn with_man(
+    pos: &Position<'_>,
+    rules: &Rules,
+    sq: Square,
+    owner: Side,
+) -> Option<Rules> {
+    let man = if owner == ATTACKERS { b't' } else { b'T' };
+    let cells: Vec<u8> = squares(rules.dim)
+        .map(|s| {
+            if s == sq {
+                man
+            } else {
+                pos.piece(s).unwrap_or(0)
+            }
+        })
+        .collect();
+    rules.with_start(&cells).ok()
+}
+
 /// A game of a type in which a piece captured turns to the side that
 /// captured it, or, where `left`, is not taken: random moves by its rules
 /// until a move captures one man, which is put back on its square as a man
@@ -1648,7 +1669,6 @@ fn turning_game(rules: &Rules, seed: u64, left: bool) -> Option<(Vec<String>, St
     let mut turned: Option<(Square, String, usize)> = None;
     let mut moved = None;
     for ply in 0..40 {
-        let man = |s: Side| if s == ATTACKERS { b't' } else { b'T' };
         let mine = |p: u8, s: Side| p.is_ascii_lowercase() == (s == ATTACKERS);
         let moves: Vec<(Step, Played)> = squares(now.dim)
             .filter(|&from| pos.piece(from).is_some_and(|p| mine(p, side)))
@@ -1699,16 +1719,7 @@ fn turning_game(rules: &Rules, seed: u64, left: bool) -> Option<(Vec<String>, St
             // The piece taken comes back, turned or left.
             let sq = played.captures[0];
             let owner = if left { side.other() } else { side };
-            let cells: Vec<u8> = squares(now.dim)
-                .map(|s| {
-                    if s == sq {
-                        man(owner)
-                    } else {
-                        pos.piece(s).unwrap_or(0)
-                    }
-                })
-                .collect();
-            now = now.with_start(&cells).ok()?;
+            now = with_man(&pos, &now, sq, owner)?;
             pos = Position::new(&now);
             turned = Some((sq, text.clone(), 0));
         }

@@ -16,6 +16,7 @@ use kifu::ir::Side;
 
 use super::aagenielsen::{
     convert_folder, first, legs, plays, record, said_of, site_move, squares, tafl_types, touches,
+    with_man,
 };
 
 /// A game of a berserk type: random moves by its rules until a move
@@ -72,17 +73,7 @@ fn turned_leg_game(rules: &Rules, seed: u64) -> Option<(Vec<String>, String, Str
                 if ply >= 4 && played.captures.len() == 1 {
                     // The man taken comes back, turned.
                     let sq = played.captures[0];
-                    let man = if side == ATTACKERS { b't' } else { b'T' };
-                    let cells: Vec<u8> = squares(now.dim)
-                        .map(|s| {
-                            if s == sq {
-                                man
-                            } else {
-                                pos.piece(s).unwrap_or(0)
-                            }
-                        })
-                        .collect();
-                    now = now.with_start(&cells).ok()?;
+                    now = with_man(&pos, &now, sq, side)?;
                     pos = Position::new(&now);
                     turned = Some(sq);
                 }
