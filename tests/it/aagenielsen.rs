@@ -1613,7 +1613,7 @@ fn the_throne_and_camp_rules_the_records_bear_out_replay_for_their_types() {
 }
 
 /// A site record's move as the site writes it (`e2-d2xc2xd3`).
-fn site_move(mv: &Step, captures: &[Square]) -> String {
+pub(super) fn site_move(mv: &Step, captures: &[Square]) -> String {
     let mut site = format!("{}-{}", mv.from, mv.to);
     for c in captures {
         site.push_str(&format!("x{c}"));
@@ -1622,12 +1622,33 @@ fn site_move(mv: &Step, captures: &[Square]) -> String {
 }
 
 /// Whether a one-leg step leaves, passes or lands on `sq`.
-fn touches(s: &Step, sq: Square) -> bool {
+pub(super) fn touches(s: &Step, sq: Square) -> bool {
     let within = |a: u8, b: u8, x: u8| (a.min(b)..=a.max(b)).contains(&x);
     let along_file = s.from.file == s.to.file && s.from.file == sq.file;
     let along_rank = s.from.rank == s.to.rank && s.from.rank == sq.rank;
     along_file && within(s.from.rank, s.to.rank, sq.rank)
         || along_rank && within(s.from.file, s.to.file, sq.file)
+}
+
+/// The rules `rules` from the position `pos` with a man of `owner` put on
+/// `sq` (a piece captured, put back turned or left).
+pub(super) fn with_man(
+    pos: &Position<'_>,
+    rules: &Rules,
+    sq: Square,
+    owner: Side,
+) -> Option<Rules> {
+    let man = if owner == ATTACKERS { b't' } else { b'T' };
+    let cells: Vec<u8> = squares(rules.dim)
+        .map(|s| {
+            if s == sq {
+                man
+            } else {
+                pos.piece(s).unwrap_or(0)
+            }
+        })
+        .collect();
+    rules.with_start(&cells).ok()
 }
 
 /// A game of a type in which a piece captured turns to the side that
@@ -1648,7 +1669,6 @@ fn turning_game(rules: &Rules, seed: u64, left: bool) -> Option<(Vec<String>, St
     let mut turned: Option<(Square, String, usize)> = None;
     let mut moved = None;
     for ply in 0..40 {
-        let man = |s: Side| if s == ATTACKERS { b't' } else { b'T' };
         let mine = |p: u8, s: Side| p.is_ascii_lowercase() == (s == ATTACKERS);
         let moves: Vec<(Step, Played)> = squares(now.dim)
             .filter(|&from| pos.piece(from).is_some_and(|p| mine(p, side)))
@@ -1699,16 +1719,7 @@ fn turning_game(rules: &Rules, seed: u64, left: bool) -> Option<(Vec<String>, St
             // The piece taken comes back, turned or left.
             let sq = played.captures[0];
             let owner = if left { side.other() } else { side };
-            let cells: Vec<u8> = squares(now.dim)
-                .map(|s| {
-                    if s == sq {
-                        man(owner)
-                    } else {
-                        pos.piece(s).unwrap_or(0)
-                    }
-                })
-                .collect();
-            now = now.with_start(&cells).ok()?;
+            now = with_man(&pos, &now, sq, owner)?;
             pos = Position::new(&now);
             turned = Some((sq, text.clone(), 0));
         }

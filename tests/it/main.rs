@@ -24,6 +24,7 @@ mod check;
 
 mod aagenielsen;
 mod aagenielsen_later;
+mod aagenielsen_turned;
 mod batches;
 mod buffers;
 mod bundled_corpus;

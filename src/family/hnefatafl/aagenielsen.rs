@@ -28,11 +28,13 @@ mod later;
 mod needs;
 mod own_start;
 mod turned;
+mod turned_on;
 
-use berserk::{berserk_legs, Bounds, BOUNDS, WIDE};
+use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use later::later_rules;
 use own_start::{captured_by, own_start};
 use turned::turned;
+use turned_on::turned_on;
 
 /// One record as the JSON holds it.
 #[derive(Deserialize)]
@@ -505,7 +507,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     places = read_places;
                     warnings.append(&mut said);
                 }
-                None => match turned(tried.clone(), rules_tag) {
+                None => match turned(tried.clone(), rules_tag)
+                    .or_else(|| turned_on(tried.clone(), rules_tag))
+                {
                     Some((replayed, mut said)) => {
                         game = replayed;
                         warnings.append(&mut said);
@@ -615,10 +619,10 @@ fn mended<'a>(
         Err(partial) => partial
             .and_then(|partial| {
                 let (reading, said) = *partial;
-                let (reading, game, more) = berserk_legs(reading, rules_tag, bounds, false)?;
+                let (reading, game, more) = berserk_legs(reading, rules_tag, bounds, Turn::No)?;
                 Some((reading, game, said.into_iter().chain(more).collect()))
             })
-            .or_else(|| berserk_legs(tried, rules_tag, bounds, false)),
+            .or_else(|| berserk_legs(tried, rules_tag, bounds, Turn::No)),
     }
 }
 

@@ -53,14 +53,15 @@ pub(super) const WIDE: Bounds = Bounds {
 /// ([`Needs`]) tries again. Each move so lengthened is a `berserk-leg` warning; none is kept
 /// unless the whole record then replays.
 ///
-/// Where `turn`, the moves are replayed reading the captured pieces the
-/// record's later moves move for the capturing side as turned
-/// ([`super::turned`]).
+/// Where `turn` is not [`Turn::No`], the moves are replayed reading the
+/// captured pieces the record's later moves move for the capturing side as
+/// turned ([`super::turned`]), and under [`Turn::Search`] the search's own
+/// positions read them so too ([`super::turned_on`]).
 pub(super) fn berserk_legs(
     reading: Reading,
     rules_tag: Option<usize>,
     bounds: Bounds,
-    turn: bool,
+    turn: Turn,
 ) -> Option<(Reading, Game, Vec<Problem>)> {
     let listed = rules::lists_captures(&reading.game.moves);
     let extent = tafl::extent_of(&reading.game.moves);
@@ -85,7 +86,7 @@ pub(super) fn berserk_legs(
         let refused = |game: &Game| -> Option<usize> {
             let mut line = game.moves.clone();
             let listing = rules::Listing::of(&line, true);
-            let replay = if turn {
+            let replay = if turn != Turn::No {
                 rules::replay_turning
             } else {
                 rules::replay
@@ -118,6 +119,7 @@ pub(super) fn berserk_legs(
                 listed,
                 directed,
                 take,
+                turned: turn == Turn::Search,
                 tries: 0,
                 legs: 0,
                 lengthened: Vec::new(),
@@ -157,7 +159,7 @@ pub(super) fn berserk_legs(
         }
         let layouts = std::slice::from_ref(layout);
         let (replayed, mut more) =
-            replay_layouts_by(&game, layouts, rules_tag, &reading.places, turn).ok()?;
+            replay_layouts_by(&game, layouts, rules_tag, &reading.places, turn != Turn::No).ok()?;
         if n > 0 {
             said.insert(0, other_layout(&reading.layouts, n, &reading.places));
         }
@@ -166,6 +168,20 @@ pub(super) fn berserk_legs(
         return Some((mended, replayed, said));
     }
     None
+}
+
+/// Whether the captured pieces a record moves on for the capturing side
+/// are read as turned ([`super::turned`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Turn {
+    /// Not read so.
+    No,
+    /// The record's replay reads them so; the search's positions, from
+    /// which it takes the legs a move may go on with, do not.
+    Replay,
+    /// The search's positions read them so too: a piece read as turned
+    /// moves on with the legs it captures by ([`super::turned_on`]).
+    Search,
 }
 
 /// The legs a lengthened step adds to the step as written (`c8-c6xc5`).
@@ -199,6 +215,9 @@ struct Search<'r> {
     /// Whether a leg may step onto a square the move captured on without
     /// capturing (`ber:t`), besides the legs that capture.
     take: bool,
+    /// Whether its positions read the captured pieces the record moves on
+    /// for the capturing side as turned ([`Turn::Search`]).
+    turned: bool,
     /// The replays tried.
     tries: usize,
     /// The legs added.
@@ -298,13 +317,35 @@ impl Search<'_> {
     /// The position before ply `c`: each move played with the record's
     /// captures where it lists them, else the rules'.
     fn before(&self, game: &Game, c: usize) -> Position<'_> {
+        self.played_to(game, c, None)
+    }
+
+    /// The position before ply `c`, as [`Self::before`] gives it; where
+    /// `emptied` is given, the captured pieces the record moves on for the
+    /// capturing side read as turned, as [`rules::replay_turning`] reads
+    /// them: each move from a square a listed capture emptied, no move
+    /// having entered or passed it since, finds a piece of its own side
+    /// there ([`rules::turned`]), and `emptied` holds those squares after
+    /// the last move played.
+    fn played_to(
+        &self,
+        game: &Game,
+        c: usize,
+        mut emptied: Option<&mut Vec<rules::Emptied>>,
+    ) -> Position<'_> {
         let mut pos = Position::new(self.rules);
         for ply in &game.moves.plies[..c] {
             if let Some(TMove::Step(step)) = ply.mv.as_tafl() {
+                if let Some(emptied) = emptied.as_deref_mut() {
+                    rules::turned(&mut pos, step, ply.side, emptied, &mut |_, _| {});
+                }
                 if self.listed || pos.clone().play(step, ply.side, true).is_err() {
                     let _ = pos.play(step, ply.side, false);
                 } else {
                     let _ = pos.play(step, ply.side, true);
+                }
+                if let (Some(emptied), true) = (emptied.as_deref_mut(), self.listed) {
+                    emptied.extend(step.captures.iter().map(|&c| (c, ply.side, String::new())));
                 }
             }
         }
@@ -327,13 +368,17 @@ impl Search<'_> {
     /// (where its move captured): each leg's end and its captures.
     fn legs_at(&self, game: &Game, c: usize) -> Vec<(Square, Vec<Square>)> {
         let plies = &game.moves.plies;
-        let mut pos = self.before(game, c);
+        let mut emptied = Vec::new();
+        let mut pos = self.played_to(game, c, self.turned.then_some(&mut emptied));
         let Some(ply) = plies.get(c) else {
             return Vec::new();
         };
         let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
             return Vec::new();
         };
+        if self.turned {
+            rules::turned(&mut pos, step, ply.side, &mut emptied, &mut |_, _| {});
+        }
         // The move as played: its captures (the record's, or the rules').
         // (`ber:t`: the squares it captured on, which a leg may step onto).
         let (captured, took) = if self.listed {

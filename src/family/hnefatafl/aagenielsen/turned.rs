@@ -2,7 +2,7 @@
 //! captured them ([`turned`]): where no other reading bears the record
 //! out, the piece taken is read as turned to the capturing side.
 
-use super::berserk::{berserk_legs, BOUNDS};
+use super::berserk::{berserk_legs, Turn, BOUNDS};
 use super::{replay_layouts_by, Reading};
 use crate::error::Problem;
 use crate::ir::Game;
@@ -29,8 +29,7 @@ pub(super) fn turned(reading: Reading, rules_tag: Option<usize>) -> Option<(Game
         true,
     ) {
         Ok(done) => Some(done),
-        Err(_) => {
-            berserk_legs(reading, rules_tag, BOUNDS, true).map(|(_, game, said)| (game, said))
-        }
+        Err(_) => berserk_legs(reading, rules_tag, BOUNDS, Turn::Replay)
+            .map(|(_, game, said)| (game, said)),
     }
 }

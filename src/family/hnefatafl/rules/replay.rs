@@ -165,7 +165,7 @@ fn replay_from(
     let mut before = pos.clone();
     // The squares a listed capture emptied and no move has entered or
     // passed since, each with the capturing side and move ([`replay_turning`]).
-    let mut emptied: Vec<(Square, Side, String)> = Vec::new();
+    let mut emptied: Vec<Emptied> = Vec::new();
     for (i, ply) in line.plies.iter_mut().enumerate() {
         let at = *index;
         *index += 1;
@@ -394,17 +394,22 @@ fn replay_from(
     Ok(())
 }
 
+/// A square a listed capture emptied, which no move has entered or passed
+/// since ([`replay_turning`]): the square, the capturing side and its move
+/// as written (for the warning).
+pub type Emptied = (Square, Side, String);
+
 /// Before `side`'s `step` ([`replay_turning`]): where it starts from an
 /// empty square a listed capture emptied, no move entering or passing it
 /// since, a man of `side` is put there, and `say` told why (of which kind):
 /// the piece taken turned to `side` where `side` took it (`capture-turned`),
 /// else it was not taken (`capture-left`). The squares the step leaves,
 /// passes or lands on are no longer `emptied`.
-fn turned(
+pub fn turned(
     pos: &mut Position<'_>,
     step: &Step,
     side: Side,
-    emptied: &mut Vec<(Square, Side, String)>,
+    emptied: &mut Vec<Emptied>,
     say: &mut dyn FnMut(Kind, String),
 ) {
     if pos.piece(step.from).is_none() {
