@@ -1345,7 +1345,7 @@ fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_typ
 
 /// A site record that gives its capture counts: the pieces the attackers
 /// took (`BlackPiecesCaptured`), then the defenders'.
-fn counted_record(name: &str, key: u32, moves: &[String], taken: [usize; 2]) -> String {
+pub(super) fn counted_record(name: &str, key: u32, moves: &[String], taken: [usize; 2]) -> String {
     let mut v: serde_json::Value = serde_json::from_str(&record(name, key, moves)).unwrap();
     v["BlackPiecesCaptured"] = taken[0].into();
     v["WhitePiecesCaptured"] = taken[1].into();
