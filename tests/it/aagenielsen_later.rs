@@ -19,7 +19,7 @@ use kifu::ir::Side;
 
 use super::aagenielsen::{
     convert_folder, counted_record, crossing, first, legs, legs_read, plays, record, said_of,
-    squares, tafl_types, write_game, written_tafl,
+    squares, tafl_types, tyr_start, write_game, written_tafl,
 };
 
 /// A move tried: the step, its captures and the position after it.
@@ -218,20 +218,15 @@ fn berserk_legs_lost_far_back_from_the_move_that_needs_them_are_inferred() {
 /// the lost leg may have ended on (the file, but the square it stopped on).
 fn free_leg_game(sym: u8, srank: u8) -> (String, Vec<String>, Vec<String>) {
     let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
-    let mut cells = vec![0u8; 121];
-    for (at, p) in [
+    let pieces = [
         ((0, 5), b'T'),
         ((5, 1), b'K'),
         ((9, 1), b'T'),
         ((3, srank), b't'),
         ((3, 4), b'T'),
         ((3, 3), b't'),
-    ] {
-        let s = turn(at);
-        cells[usize::from(s.rank) * 11 + usize::from(s.file)] = p;
-    }
-    let tyr = &aagenielsen::rules_of("Tyr 11x11", Some(151))[0];
-    let rules = tyr.with_start(&cells).unwrap().text().to_string();
+    ];
+    let rules = tyr_start(&pieces, &turn);
     let sq = |at: (u8, u8)| turn(at).to_string();
     let written = vec![
         format!("{}-{}x{}", sq((3, srank)), sq((3, 5)), sq((3, 4))),
