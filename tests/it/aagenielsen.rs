@@ -686,6 +686,18 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
     assert!(right * 10 >= told * 8, "{stats}");
 }
 
+/// Tyr 11x11's rules string with these pieces alone on the board, each on
+/// its square turned by `turn`.
+pub(super) fn tyr_start(pieces: &[((u8, u8), u8)], turn: &dyn Fn((u8, u8)) -> Square) -> String {
+    let mut cells = vec![0u8; 121];
+    for &(at, p) in pieces {
+        let s = turn(at);
+        cells[usize::from(s.rank) * 11 + usize::from(s.file)] = p;
+    }
+    let tyr = &aagenielsen::rules_of("Tyr 11x11", Some(151))[0];
+    tyr.with_start(&cells).unwrap().text().to_string()
+}
+
 /// A member of the class of a move that needs the lost legs of several
 /// moves, on Tyr 11x11's rules (`ber:c`) from a start position of its own,
 /// turned a quarter `sym` times (mirrored from 4 on): two attackers, from
@@ -708,13 +720,7 @@ pub(super) fn crossing(sym: u8, left: bool, srank: u8) -> (String, Vec<String>, 
             ((off(f, h), 7), b't'),
         ]);
     }
-    let mut cells = vec![0u8; 121];
-    for (at, p) in pieces {
-        let s = turn(at);
-        cells[usize::from(s.rank) * 11 + usize::from(s.file)] = p;
-    }
-    let tyr = &aagenielsen::rules_of("Tyr 11x11", Some(151))[0];
-    let rules = tyr.with_start(&cells).unwrap().text().to_string();
+    let rules = tyr_start(&pieces, &turn);
     let sq = |at: (u8, u8)| turn(at).to_string();
     let written = vec![
         format!("{}-{}x{}", sq((3, srank)), sq((3, 5)), sq((3, 4))),
@@ -1345,7 +1351,7 @@ fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_typ
 
 /// A site record that gives its capture counts: the pieces the attackers
 /// took (`BlackPiecesCaptured`), then the defenders'.
-fn counted_record(name: &str, key: u32, moves: &[String], taken: [usize; 2]) -> String {
+pub(super) fn counted_record(name: &str, key: u32, moves: &[String], taken: [usize; 2]) -> String {
     let mut v: serde_json::Value = serde_json::from_str(&record(name, key, moves)).unwrap();
     v["BlackPiecesCaptured"] = taken[0].into();
     v["WhitePiecesCaptured"] = taken[1].into();

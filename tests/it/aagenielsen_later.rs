@@ -3,9 +3,12 @@
 //! (`aagenielsen_types.txt`, after ` || `: Alea Berserk 19x19's variegated
 //! men, which change sides when captured, `flip:`, kifu's key, and its
 //! men's jumps), then the berserk legs searched with wider bounds (back to
-//! the first move).
+//! the first move), and last a berserk move's last leg that captures
+//! nothing (`ber:m` for a type's `ber:c`, where the captures agree with the
+//! record's counts).
 
 use crate::common::scoresheet::Rng;
+use crate::common::{counts, kifu, no_panic, stderr, stdout};
 
 use std::fs;
 
@@ -15,8 +18,8 @@ use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 use kifu::ir::Side;
 
 use super::aagenielsen::{
-    convert_folder, crossing, first, legs, legs_read, plays, record, said_of, squares, tafl_types,
-    write_game, written_tafl,
+    convert_folder, counted_record, crossing, first, legs, legs_read, plays, record, said_of,
+    squares, tafl_types, tyr_start, write_game, written_tafl,
 };
 
 /// A move tried: the step, its captures and the position after it.
@@ -204,4 +207,114 @@ fn berserk_legs_lost_far_back_from_the_move_that_needs_them_are_inferred() {
         }
     }
     assert_eq!(far, 16);
+}
+
+/// A game of the class [`a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m`]:
+/// an attacker from `(3, srank)` captures on `(3, 4)` against `(3, 3)`,
+/// stopping on `(3, 5)`, and goes on along its file, capturing nothing; a
+/// defender then crosses rank 5 from `(0, 5)` to `(10, 5)`, turned by
+/// `sym` (a quarter turn each, mirrored from 4). The rules (Tyr 11x11's
+/// with that start), the moves as the site writes them, and the squares
+/// the lost leg may have ended on (the file, but the square it stopped on).
+fn free_leg_game(sym: u8, srank: u8) -> (String, Vec<String>, Vec<String>) {
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+    let pieces = [
+        ((0, 5), b'T'),
+        ((5, 1), b'K'),
+        ((9, 1), b'T'),
+        ((3, srank), b't'),
+        ((3, 4), b'T'),
+        ((3, 3), b't'),
+    ];
+    let rules = tyr_start(&pieces, &turn);
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let written = vec![
+        format!("{}-{}x{}", sq((3, srank)), sq((3, 5)), sq((3, 4))),
+        format!("{}-{}", sq((9, 1)), sq((9, 2))),
+        format!("{}-{}", sq((3, 3)), sq((2, 3))),
+        format!("{}-{}", sq((0, 5)), sq((10, 5))),
+    ];
+    let ends = (3..=10).filter(|&r| r != 5).map(|r| sq((3, r))).collect();
+    (rules, written, ends)
+}
+
+#[test]
+fn a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m() {
+    // The class: a piece captures, goes on with a leg that captures
+    // nothing, and a later move needs the square it left (Berserk 11x11
+    // `game-3-89-1296`: the defenders' `9... h6-h4xh3` went on to i4, which
+    // the attackers' `12. d3-i3xi2` passes; Tyr 15x15 `game-145-112-25676`).
+    // Under `ber:c` every further leg captures, so no leg explains the
+    // later move and the record was read unchecked. Generated members,
+    // turned and mirrored, from three ranks, written with the record's
+    // capture counts: each replays by the rules with `ber:m` (an
+    // `other-rules` warning, the game written with them), the lost leg
+    // inferred from the square the capture stopped on along its file;
+    // with counts that differ from the replay's, or none, each is still
+    // read unchecked.
+    let dir = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    for sym in 0..8u8 {
+        for srank in 8..=10u8 {
+            let (rules, written, ends) = free_leg_game(sym, srank);
+            for (k, given) in [Some([1, 0]), Some([2, 0]), None].into_iter().enumerate() {
+                let sub = dir.path().join(format!("{sym}-{srank}-{k}"));
+                fs::create_dir(&sub).unwrap();
+                let file = sub.join("game-151-1-1.json");
+                let text = match given {
+                    Some(c) => counted_record("Tyr 11x11", 151, &written, c),
+                    None => record("Tyr 11x11", 151, &written),
+                };
+                fs::write(&file, text).unwrap();
+                let out = kifu(
+                    &[
+                        "convert",
+                        "-v",
+                        "-f",
+                        "aagenielsen-json",
+                        "--from-opt",
+                        &format!("rules={rules}"),
+                        "-t",
+                        "tafl",
+                        &file.to_string_lossy(),
+                    ],
+                    b"",
+                );
+                no_panic(&out);
+                let err = stderr(&out);
+                assert_eq!(counts(&out), (1, 0), "{err}");
+                if k > 0 {
+                    assert!(
+                        err.contains("rules-refused"),
+                        "{written:?} {given:?}: {err}"
+                    );
+                    continue;
+                }
+                assert!(!err.contains("rules-refused"), "{written:?}: {err}");
+                assert!(
+                    err.contains("warning[other-rules]") && err.contains("its rules with `ber:m`"),
+                    "{err}"
+                );
+                let legs: Vec<&str> = err
+                    .lines()
+                    .filter(|l| l.contains("warning[berserk-leg]"))
+                    .collect();
+                assert_eq!(legs.len(), 1, "{err}");
+                let (head, _) = written[0].split_once('x').unwrap();
+                let read = legs[0].rsplit("read as `").next().unwrap();
+                let end = read
+                    .strip_prefix(&format!("{head}-"))
+                    .and_then(|r| r.split_once('x'))
+                    .map(|(e, _)| e.to_string());
+                assert!(
+                    end.as_ref().is_some_and(|e| ends.contains(e)),
+                    "{read}: {ends:?}"
+                );
+                let tafl = stdout(&out);
+                assert!(tafl.contains("ber:m"), "{tafl}");
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 24);
 }

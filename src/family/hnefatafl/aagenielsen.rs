@@ -24,6 +24,7 @@ use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
 use crate::ir::{Game, Ply, Side, Tag};
 
 mod berserk;
+mod last_leg;
 mod later;
 mod needs;
 mod own_start;
@@ -31,6 +32,7 @@ mod turned;
 mod turned_on;
 
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
+use last_leg::last_leg_free;
 use later::later_rules;
 use own_start::{captured_by, own_start};
 use turned::turned;
@@ -470,8 +472,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // The mends and berserk legs, then a start position of the
             // record's own, then the game type's later rules, then the
             // search with wider bounds, and last the captured pieces the
-            // record moves on read as turned or left ([`turned`]; each
-            // only where what comes before it finds nothing).
+            // record moves on read as turned or left ([`turned`]), and
+            // last a berserk leg that captures nothing ([`last_leg_free`];
+            // each only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -508,6 +511,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     warnings.append(&mut said);
                 }
                 None => match turned(tried.clone(), rules_tag)
+                    .or_else(|| last_leg_free(&tried, record.counts(), first, rules_tag))
                     .or_else(|| turned_on(tried.clone(), rules_tag))
                 {
                     Some((replayed, mut said)) => {
@@ -955,13 +959,19 @@ fn with_first(rules: &Rules, mover: Side) -> Option<Rules> {
     if rules.attackers_first == attackers {
         return Some(rules.clone());
     }
-    let atkf = if attackers { "atkf:y" } else { "atkf:n" };
+    with_entry(rules, if attackers { "atkf:y" } else { "atkf:n" })
+}
+
+/// The rules with an entry (`atkf:y`, `ber:m`) second in their string, in
+/// place of the one of its key they have.
+fn with_entry(rules: &Rules, entry: &str) -> Option<Rules> {
+    let key = entry.split_once(':')?.0;
     let mut entries: Vec<&str> = rules
         .text()
         .split(' ')
-        .filter(|e| !e.starts_with("atkf:"))
+        .filter(|e| e.split_once(':').is_none_or(|(k, _)| k != key))
         .collect();
-    entries.insert(1.min(entries.len()), atkf);
+    entries.insert(1.min(entries.len()), entry);
     Rules::parse(&entries.join(" ")).ok()
 }
 

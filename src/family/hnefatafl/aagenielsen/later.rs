@@ -26,6 +26,23 @@ pub(super) fn later_rules<'a>(
     bounds: Bounds,
 ) -> Option<(Reading<'a>, Game, Vec<Problem>)> {
     let (base, was) = (later.first()?, tried.layouts.first()?);
+    let (reading, game, mut said) = read_by(tried, later, first, rules_tag, bounds)?;
+    said.insert(0, warning(was, base, &reading.places));
+    Some((reading, game, said))
+}
+
+/// A record read by other rules than its type's (`rules`, a start
+/// position each, tried in turn, then the mends and berserk legs under
+/// them): the reading, the game replayed, written with them, and its
+/// warnings; none where they refuse it too.
+pub(super) fn read_by<'a>(
+    tried: &Reading<'a>,
+    later: &[Rules],
+    first: Side,
+    rules_tag: Option<usize>,
+    bounds: Bounds,
+) -> Option<(Reading<'a>, Game, Vec<Problem>)> {
+    let base = later.first()?;
     rules_tag?;
     let mut game = tried.game.clone();
     set_rules(&mut game, base, rules_tag);
@@ -35,16 +52,13 @@ pub(super) fn later_rules<'a>(
         texts: tried.texts.clone(),
         layouts: later.to_vec(),
     };
-    let (reading, game, mut said) =
-        match replay_layouts(&reading.game, later, rules_tag, &reading.places) {
-            Ok((game, said)) => (reading, game, said),
-            Err(e) => {
-                let at = reading.places.iter().position(|&p| p == (e.line, e.col));
-                mended(reading, at, first, rules_tag, bounds)?
-            }
-        };
-    said.insert(0, warning(was, base, &reading.places));
-    Some((reading, game, said))
+    match replay_layouts(&reading.game, later, rules_tag, &reading.places) {
+        Ok((game, said)) => Some((reading, game, said)),
+        Err(e) => {
+            let at = reading.places.iter().position(|&p| p == (e.line, e.col));
+            mended(reading, at, first, rules_tag, bounds)
+        }
+    }
 }
 
 /// The `other-rules` warning: the entries of the later rules `now` that

@@ -1,0 +1,59 @@
+//! A berserk move's last leg that captures nothing ([`last_leg_free`]):
+//! where no other reading bears a record of a type with `ber:c` out, its
+//! rules read with `ber:m`, kept where the captures agree with the
+//! record's counts.
+
+use super::berserk::WIDE;
+use super::later::read_by;
+use super::own_start::captured_by;
+use super::{with_entry, Reading};
+use crate::error::{Kind, Problem};
+use crate::family::hnefatafl::rules::Berserk;
+use crate::ir::{Game, Side};
+
+/// Where the rules of a type with berserk moves that capture (`ber:c`:
+/// each further leg captures) refuse a record under every start position
+/// and every reading of it (the mends, the berserk legs near and far, a
+/// start position of its own, its later rules, the captured pieces read as
+/// turned): the record read by the type's rules with `ber:m` (a piece that
+/// captured moves on, and its last leg need not capture, as the site's
+/// Berserk pages trace the rule to the Somali games, where "the player may
+/// continue to move the same stone as long as he makes captures with it"),
+/// the berserk legs searched as far back as the wide search goes. Kept only
+/// where the moves then replay and the replay's captures agree with both
+/// the record's counts (`BlackPiecesCaptured`, `WhitePiecesCaptured`): a
+/// record without them, or whose counts differ, stays unchecked. An
+/// `other-rules` warning at the first move says so, and the game is
+/// written with those rules. None for a type without `ber:c`.
+pub(super) fn last_leg_free(
+    tried: &Reading,
+    given: [Option<u64>; 2],
+    first: Side,
+    rules_tag: Option<usize>,
+) -> Option<(Game, Vec<Problem>)> {
+    if given.iter().any(Option::is_none)
+        || !tried.layouts.iter().all(|r| r.berserk == Berserk::Capture)
+    {
+        return None;
+    }
+    let free = tried
+        .layouts
+        .iter()
+        .map(|r| with_entry(r, "ber:m"))
+        .collect::<Option<Vec<_>>>()?;
+    let (reading, game, mut said) = read_by(tried, &free, first, rules_tag, WIDE)?;
+    let rules = game.variant.as_tafl()?.rules.as_ref()?;
+    if captured_by(&game, rules).map(Some) != given {
+        return None;
+    }
+    let message = "the rules of the game type refuse the moves under every start position and \
+                   every reading of them, and its rules with `ber:m` bear them out, with the \
+                   captures the record counts (a piece that captured moves on, its last leg \
+                   capturing nothing): read by them";
+    let warning = match reading.places.first() {
+        Some(&at) => Problem::at(at, message),
+        None => Problem::whole(message),
+    };
+    said.insert(0, warning.of_kind(Kind::OtherRules));
+    Some((game, said))
+}
