@@ -22,7 +22,7 @@ use bytes::Bytes;
 use parquet::basic::{
     Compression, Encoding, LogicalType, PageType, Repetition, Type as Physical, ZstdLevel,
 };
-use parquet::column::page::{CompressedPage, Page, PageWriter};
+use parquet::column::page::{CompressedPage, Page, PageWriteSpec, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::ByteArray;
 use parquet::file::metadata::{ColumnChunkMetaData, PageEncodingStats};
@@ -156,9 +156,12 @@ enum Values {
     Int(Ints),
     /// `BOOLEAN`.
     Bool(Vec<bool>),
-    /// UTF-8 strings: where each is in the column's text
-    /// ([`Filling::data`]; no copy of each value).
-    Text(Vec<Span>),
+    /// UTF-8 strings through a dictionary (the values are
+    /// [`Filling::dict`]'s).
+    Text,
+    /// UTF-8 strings `PLAIN`, written a page at a time as they come
+    /// ([`Paged`]).
+    Paged(Paged),
 }
 
 /// Where a value is in a column's text: its start and end.
@@ -180,16 +183,13 @@ enum Key<'a> {
 /// One column being filled.
 struct Filling {
     values: Values,
-    /// A text column's values, one after another (a game's column copied
-    /// at once).
-    data: Vec<u8>,
     /// Definition levels, for a column that may be NULL.
     levels: Option<Vec<u8>>,
     /// How kifu writes its chunks ([`TextChunks`]): through a dictionary
     /// or not.
     own: Own,
     /// A dictionary column's values ([`Own::Dictionary`]): its distinct
-    /// values and each row's index, in place of `values` and `data`.
+    /// values and each row's index.
     dict: Option<Dict>,
     /// Whether a text column's chunks have statistics
     /// ([`text_statistics`]).
@@ -210,11 +210,11 @@ impl Filling {
     /// levels, its values or a dictionary's indices are not grown by
     /// doubling, each time copied (a vector's room is reserved, not
     /// written: the memory a row group does not fill is not used); nor
-    /// are a text column's values (room for a row group's bytes,
-    /// [`ROW_GROUP_BYTES`]) or a dictionary's (room for a dictionary page,
+    /// are a dictionary's values (room for a dictionary page,
     /// [`DICTIONARY_BYTES`]): grown, each was copied into memory touched
     /// anew (a page fault a page), its room taken where the column's
-    /// other vectors lie.
+    /// other vectors lie. A text column with no dictionary keeps a page
+    /// of its values, not a row group's ([`Paged`]).
     fn new(kind: Kind, not_null: bool, own: Own, stats: bool) -> Filling {
         let rows = ROW_GROUP_ROWS;
         let dict = matches!(own, Own::Dictionary).then(|| {
@@ -224,17 +224,12 @@ impl Filling {
             dict.ends.reserve(rows);
             dict
         });
-        let text = matches!(kind, Kind::Text | Kind::Json);
         Filling {
             values: match (kind, &dict) {
                 (Kind::Integer, _) => Values::Int(Ints::with_capacity(rows)),
                 (Kind::Boolean, _) => Values::Bool(Vec::with_capacity(rows)),
-                (_, Some(_)) => Values::Text(Vec::new()),
-                (_, None) => Values::Text(Vec::with_capacity(rows)),
-            },
-            data: match (text, &dict) {
-                (true, None) => Vec::with_capacity(ROW_GROUP_BYTES),
-                _ => Vec::new(),
+                (_, Some(_)) => Values::Text,
+                (_, None) => Values::Paged(Paged::new()),
             },
             levels: (!not_null).then(|| Vec::with_capacity(rows)),
             own,
@@ -254,28 +249,26 @@ impl Filling {
         let levels = self.levels.as_deref();
         let (bytes, close) = match (&mut self.dict, &mut self.values) {
             (Some(dict), _) => chunks.dictionary_chunk(descr.clone(), dict, levels, self.stats)?,
-            (None, Values::Text(spans)) => {
+            (None, Values::Paged(paged)) => {
                 debug_assert!(matches!(self.own, Own::Plain) && !self.stats);
-                let column = TextColumn {
-                    text: &self.data,
-                    spans,
-                    levels,
-                };
-                chunks.chunk(descr.clone(), &column)?
+                chunks.paged_chunk(descr.clone(), paged, levels)?
             }
             (None, values) => chunks.numbers(descr.clone(), values, levels)?,
         };
         group.append_column(&bytes, close)?;
-        chunks.reuse(bytes);
+        // The chunk's memory kept for the next (a paged column's its own).
+        match &mut self.values {
+            Values::Paged(paged) => paged.kept = reclaim(bytes),
+            _ => chunks.reuse(bytes),
+        }
         match &mut self.values {
             Values::Int(v) => v.clear(),
             Values::Bool(v) => v.clear(),
-            Values::Text(spans) => spans.clear(),
+            Values::Text | Values::Paged(_) => {}
         }
         if let Some(dict) = &mut self.dict {
             dict.clear();
         }
-        self.data.clear();
         if let Some(l) = &mut self.levels {
             l.clear();
         }
@@ -285,13 +278,18 @@ impl Filling {
     /// Adds `n` rows of the value `key`: the bytes the row group holds
     /// for them more ([`Filling::read`]); `None` where it is not of the
     /// column's type (a bug).
-    fn key(&mut self, key: Key<'_>, n: usize) -> Option<usize> {
-        if let Some(levels) = &mut self.levels {
+    fn key(&mut self, key: Key<'_>, n: usize, chunks: &mut TextChunks) -> Option<usize> {
+        let Filling {
+            values,
+            levels,
+            dict,
+            ..
+        } = self;
+        if let Some(levels) = levels {
             levels.extend(std::iter::repeat_n(1, n));
         }
-        let held = match (&mut self.values, key) {
-            (Values::Text(_), Key::Text(v) | Key::Id(v)) if self.dict.is_some() => {
-                let dict = self.dict.as_mut()?;
+        let held = match (values, key, dict) {
+            (Values::Text, Key::Text(v) | Key::Id(v), Some(dict)) => {
                 let before = dict.data.len();
                 match key {
                     Key::Id(_) => dict.push_new(v.as_bytes(), n).ok()?,
@@ -299,17 +297,15 @@ impl Filling {
                 }
                 dict.data.len() - before + 4 * n
             }
-            (Values::Text(spans), Key::Text(v) | Key::Id(v)) => {
-                let start = self.data.len();
-                self.data.extend_from_slice(v.as_bytes());
-                let span = (
-                    u32::try_from(start).ok()?,
-                    u32::try_from(self.data.len()).ok()?,
-                );
-                spans.extend(std::iter::repeat_n(span, n));
+            (Values::Paged(paged), Key::Text(v) | Key::Id(v), None) => {
+                for _ in 0..n {
+                    paged
+                        .push(Some(v.as_bytes()), chunks, levels.as_deref())
+                        .ok()?;
+                }
                 v.len() + 8 * n
             }
-            (Values::Int(values), Key::Int(v)) => {
+            (Values::Int(values), Key::Int(v), _) => {
                 values.push_n(v, n);
                 8 * n
             }
@@ -331,14 +327,15 @@ impl Filling {
         n: usize,
         name: &str,
         codes: &mut Vec<u64>,
+        chunks: &mut TextChunks,
     ) -> io::Result<usize> {
         // Most games' codes of a column are a byte each: read where they
         // lie, else widened.
         match typed.byte_codes(n) {
-            Some(bytes) => self.fill(typed, bytes, name),
+            Some(bytes) => self.fill(typed, bytes, name, chunks),
             None => {
                 typed.codes_into(n, codes)?;
-                self.fill(typed, codes, name)
+                self.fill(typed, codes, name, chunks)
             }
         }
     }
@@ -350,10 +347,10 @@ impl Filling {
         typed: &mut Typed<'_>,
         codes: &[C],
         name: &str,
+        chunks: &mut TextChunks,
     ) -> io::Result<usize> {
         let Filling {
             values,
-            data,
             levels,
             dict,
             ..
@@ -379,7 +376,7 @@ impl Filling {
         let added = match (values, dict) {
             // Each value looked up in the dictionary where it lies in the
             // game's text, the distinct ones alone copied.
-            (Values::Text(_), Some(dict)) => {
+            (Values::Text, Some(dict)) => {
                 let total = text_len()?;
                 let rest = typed.rest();
                 typed.text(total)?;
@@ -403,24 +400,14 @@ impl Filling {
                 fill_from(v, n - nulls, values.map(|c| c == 2));
                 8 * (n - nulls)
             }
-            (Values::Text(spans), None) => {
+            (Values::Paged(paged), None) => {
                 let total = text_len()?;
-                let base = data.len();
-                if u32::try_from(base.saturating_add(total)).is_err() {
-                    return Err(io::Error::other(
-                        "a row group's column past 4 GiB (its rows are written at 8 MiB)",
-                    ));
-                }
-                data.extend_from_slice(typed.text(total)?.as_bytes());
-                let mut end = base as u32;
-                let lengths = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
-                let places = lengths.map(|c| {
-                    let start = end;
-                    end += (c - 1) as u32;
-                    (start, end)
-                });
-                fill_from(spans, n - nulls, places);
+                let text = typed.text(total)?.as_bytes();
+                paged.push_all(codes, n - nulls, text, chunks, levels.as_deref())?;
                 total + 8 * (n - nulls)
+            }
+            (Values::Text, None) | (Values::Paged(_), Some(_)) => {
+                return Err(rows::bug("a text column's dictionary lost"))
             }
         };
         match bad {
@@ -457,18 +444,6 @@ fn nulls(levels: &[u8]) -> usize {
     levels.len() - present(levels)
 }
 
-/// A text column's chunk written by kifu, not by the crate's column
-/// writer ([`TextChunks`]): its values as the row group holds them.
-struct TextColumn<'a> {
-    /// The row group's text.
-    text: &'a [u8],
-    /// Where each value (not NULL) is in `text`.
-    spans: &'a [Span],
-    /// A definition level a row (1 a value, 0 NULL) where the column may
-    /// be NULL.
-    levels: Option<&'a [u8]>,
-}
-
 /// A data page holds at most this many bytes of values...
 const PAGE_BYTES: usize = 1 << 20;
 
@@ -479,24 +454,273 @@ const PAGE_ROWS: usize = 20_000;
 /// whose distinct values take more is written `PLAIN` (the crate's limit).
 const DICTIONARY_BYTES: usize = 1 << 20;
 
+/// The room before a [`Paged`] page's values for its definition levels
+/// (their length and their RLE / bit-packing hybrid), so that the page is
+/// compressed where it lies, not copied after them: [`PAGE_ROWS`] levels
+/// take at most some 5 kB.
+const GAP: usize = 8 << 10;
+
+/// A text column with no dictionary (a game's comments, the position
+/// after each ply: mostly each row's own), written a page at a time as
+/// its values come: its page being filled (each value `PLAIN`, its
+/// length and bytes), compressed and added to its column chunk once it
+/// holds [`PAGE_ROWS`] rows or its values take [`PAGE_BYTES`], as
+/// [`Body::page`] ends the pages of a row group's values written at once.
+/// A row group's values were kept whole until it was written: the moves
+/// table's comments, up to [`ROW_GROUP_BYTES`] of memory first touched
+/// (a page fault each 4 kB), now a page of them and their chunk
+/// compressed.
+struct Paged {
+    /// [`GAP`] bytes, then the page's values `PLAIN`.
+    page: Vec<u8>,
+    /// The page's first row, in the row group.
+    first: usize,
+    /// The page's rows.
+    rows: usize,
+    /// The column chunk of the row group's pages so far.
+    chunk: Option<Chunk>,
+    /// A chunk's memory, given back once appended to its row group.
+    kept: Vec<u8>,
+}
+
+impl Paged {
+    /// A column with room for a page and its chunk: reserved, not
+    /// touched (grown by doubling, each was copied into memory touched
+    /// anew).
+    fn new() -> Paged {
+        Paged {
+            page: Vec::with_capacity(GAP + 2 * PAGE_BYTES),
+            first: 0,
+            rows: 0,
+            chunk: None,
+            kept: Vec::with_capacity(2 * PAGE_BYTES),
+        }
+    }
+
+    /// Adds a game's rows, `codes` (0 NULL, else the value's length and
+    /// 1; `present` of them not NULL), their values one after another in
+    /// `text`: at once where no page ends among them (most games: a page
+    /// is 20,000 rows), else a row at a time ([`Paged::push`]).
+    #[inline]
+    fn push_all<C: Code>(
+        &mut self,
+        codes: &[C],
+        present: usize,
+        text: &[u8],
+        chunks: &mut TextChunks,
+        levels: Option<&[u8]>,
+    ) -> io::Result<()> {
+        if self.page.len() < GAP {
+            self.page.resize(GAP, 0);
+        }
+        let bytes = text.len() + 4 * present;
+        let whole =
+            self.rows + codes.len() < PAGE_ROWS && self.page.len() - GAP + bytes < PAGE_BYTES;
+        if whole && present == 0 {
+            self.rows += codes.len();
+            return Ok(());
+        }
+        if whole {
+            self.page.reserve(bytes);
+        }
+        let mut at = 0;
+        for &c in codes {
+            let value = match c.wide() {
+                0 => None,
+                c => {
+                    let end = at + (c - 1) as usize;
+                    let value = text.get(at..end);
+                    at = end;
+                    Some(value.ok_or_else(|| rows::bug("a column's text cut short"))?)
+                }
+            };
+            match (whole, value) {
+                (true, Some(v)) => self.value(v)?,
+                (true, None) => {}
+                (false, _) => self.push(value, chunks, levels)?,
+            }
+        }
+        if whole {
+            self.rows += codes.len();
+        }
+        Ok(())
+    }
+
+    /// Appends a value to the page: its length, then its bytes.
+    #[inline]
+    fn value(&mut self, v: &[u8]) -> io::Result<()> {
+        let len =
+            u32::try_from(v.len()).map_err(|_| io::Error::other("a text value past 4 GiB"))?;
+        self.page.extend_from_slice(&len.to_le_bytes());
+        self.page.extend_from_slice(v);
+        Ok(())
+    }
+
+    /// Adds a row, its value or NULL (`levels`: the row group's definition
+    /// levels, this row's among them, where the column may be NULL), and
+    /// writes the page where it is full.
+    #[inline]
+    fn push(
+        &mut self,
+        value: Option<&[u8]>,
+        chunks: &mut TextChunks,
+        levels: Option<&[u8]>,
+    ) -> io::Result<()> {
+        if self.page.len() < GAP {
+            self.page.resize(GAP, 0);
+        }
+        if let Some(v) = value {
+            self.value(v)?;
+        }
+        self.rows += 1;
+        if self.rows >= PAGE_ROWS || self.page.len() - GAP >= PAGE_BYTES {
+            chunks.paged_page(self, levels).map_err(io::Error::other)?;
+        }
+        Ok(())
+    }
+}
+
+/// A column chunk being written, a page at a time: its pages, each
+/// compressed after its header, and what its metadata says of them.
+struct Chunk {
+    sink: TrackedWrite<Vec<u8>>,
+    /// The encoding of its data pages.
+    encoding: Encoding,
+    /// How many pages of each type and encoding, in order.
+    stats: Vec<PageEncodingStats>,
+    /// Where each data page is, for the file's offset index (which the
+    /// crate's column writer gives every column).
+    locations: Vec<PageLocation>,
+    /// The pages' bytes, compressed and not.
+    compressed: usize,
+    uncompressed: usize,
+    dictionary_at: Option<i64>,
+    data_at: Option<i64>,
+    /// The rows of its data pages.
+    rows: usize,
+}
+
+impl Chunk {
+    /// A chunk written into `memory` (emptied), its data pages of
+    /// `encoding`.
+    fn new(mut memory: Vec<u8>, encoding: Encoding) -> Chunk {
+        memory.clear();
+        Chunk {
+            sink: TrackedWrite::new(memory),
+            encoding,
+            stats: Vec::new(),
+            locations: Vec::new(),
+            compressed: 0,
+            uncompressed: 0,
+            dictionary_at: None,
+            data_at: None,
+            rows: 0,
+        }
+    }
+
+    /// Counts the page written.
+    fn add(&mut self, spec: &PageWriteSpec) {
+        self.compressed += spec.compressed_size;
+        self.uncompressed += spec.uncompressed_size;
+        match self.stats.last_mut() {
+            Some(PageEncodingStats {
+                page_type, count, ..
+            }) if *page_type == spec.page_type => *count += 1,
+            _ => self.stats.push(PageEncodingStats {
+                page_type: spec.page_type,
+                encoding: match spec.page_type {
+                    PageType::DATA_PAGE => self.encoding,
+                    _ => Encoding::PLAIN,
+                },
+                count: 1,
+            }),
+        }
+    }
+}
+
+/// The compressor of the pages: one Zstandard context, and the buffer
+/// of a page compressed, kept from page to page.
+struct Packer {
+    zstd: zstd::bulk::Compressor<'static>,
+    packed: Vec<u8>,
+}
+
+impl Packer {
+    /// Compresses the page `raw` and writes it into `chunk`.
+    fn put(
+        &mut self,
+        chunk: &mut Chunk,
+        raw: &[u8],
+        page: impl FnOnce(Bytes) -> Page,
+    ) -> parquet::errors::Result<PageWriteSpec> {
+        let mut packed = std::mem::take(&mut self.packed);
+        packed.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+        self.zstd.compress_to_buffer(raw, &mut packed)?;
+        // Kept while the page writer holds the page, then taken back.
+        let packed = Bytes::from(packed);
+        let mut pages = SerializedPageWriter::new(&mut chunk.sink);
+        let spec = pages.write_page(CompressedPage::new(page(packed.clone()), raw.len()));
+        self.packed = reclaim(packed);
+        let spec = spec?;
+        chunk.add(&spec);
+        Ok(spec)
+    }
+
+    /// Compresses the data page `raw`, of `rows` rows, and writes it into
+    /// `chunk`.
+    fn data_page(
+        &mut self,
+        chunk: &mut Chunk,
+        raw: &[u8],
+        rows: usize,
+    ) -> parquet::errors::Result<()> {
+        let encoding = chunk.encoding;
+        let spec = self.put(chunk, raw, |buf| Page::DataPage {
+            buf,
+            num_values: rows as u32,
+            encoding,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        })?;
+        chunk.data_at.get_or_insert(spec.offset as i64);
+        chunk.locations.push(PageLocation {
+            offset: spec.offset as i64,
+            compressed_page_size: spec.bytes_written as i32,
+            first_row_index: chunk.rows as i64,
+        });
+        chunk.rows += rows;
+        Ok(())
+    }
+}
+
 /// The writer of every column's chunks: the values of a row group are
 /// written from its buffers, each data page made at once (the definition
 /// levels, then each value `PLAIN`, its index in the chunk's dictionary,
 /// or the numbers' encoding), with no `ByteArray` a value nor the crate's
 /// column writer's bookkeeping of each; each page compressed with
-/// Zstandard at [`ZSTD_LEVEL`]. One for the three tables of a run: its
-/// Zstandard context and its buffers (a page, the page compressed, a
-/// column chunk) are made once and reused, their memory not touched anew
-/// for each page or chunk.
+/// Zstandard at [`ZSTD_LEVEL`]; a text column with no dictionary a page
+/// at a time as its values come ([`Paged`]). One for the three tables of
+/// a run: its Zstandard context and its buffers (a page, the page
+/// compressed, a column chunk) are made once and reused, their memory not
+/// touched anew for each page or chunk.
 struct TextChunks {
-    zstd: zstd::bulk::Compressor<'static>,
+    packer: Packer,
     /// A page being made.
     page: Vec<u8>,
-    /// The page compressed.
-    packed: Vec<u8>,
     /// A column chunk being written ([`TextChunks::pages`]), and given
     /// back once appended ([`TextChunks::reuse`]).
     chunk: Vec<u8>,
+}
+
+/// Appends a data page's definition levels, `levels` (1 a value, 0
+/// NULL): their length in bytes, then their RLE / bit-packing hybrid.
+fn put_levels(page: &mut Vec<u8>, levels: &[u8]) {
+    let at = page.len();
+    page.extend_from_slice(&[0; 4]);
+    rle_hybrid(page, levels, 1);
+    let n = (page.len() - at - 4) as u32;
+    page[at..at + 4].copy_from_slice(&n.to_le_bytes());
 }
 
 /// The vector of `bytes`, where nothing else holds it (else a new one):
@@ -510,27 +734,13 @@ fn reclaim(bytes: Bytes) -> Vec<u8> {
 impl TextChunks {
     fn new() -> io::Result<TextChunks> {
         Ok(TextChunks {
-            zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
+            packer: Packer {
+                zstd: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
+                packed: Vec::new(),
+            },
             page: Vec::new(),
-            packed: Vec::new(),
             chunk: Vec::new(),
         })
-    }
-
-    /// Compresses the page made and writes it.
-    fn put(
-        &mut self,
-        pages: &mut SerializedPageWriter<'_, Vec<u8>>,
-        page: impl FnOnce(Bytes) -> Page,
-    ) -> parquet::errors::Result<parquet::column::page::PageWriteSpec> {
-        let mut packed = std::mem::take(&mut self.packed);
-        packed.reserve(zstd::zstd_safe::compress_bound(self.page.len()));
-        self.zstd.compress_to_buffer(&self.page, &mut packed)?;
-        // Kept while the page writer holds the page, then taken back.
-        let packed = Bytes::from(packed);
-        let spec = pages.write_page(CompressedPage::new(page(packed.clone()), self.page.len()));
-        self.packed = reclaim(packed);
-        spec
     }
 
     /// Takes back a column chunk's bytes once appended to its row group.
@@ -538,23 +748,72 @@ impl TextChunks {
         self.chunk = reclaim(chunk);
     }
 
-    /// The column chunk of `column`, its values `PLAIN` (its pages,
-    /// offsets from 0), and what closing it gives, for
-    /// [`SerializedRowGroupWriter::append_column`].
-    fn chunk(
+    /// Writes the page that `paged` holds (`levels`: the row group's
+    /// definition levels where the column may be NULL) into its chunk,
+    /// and starts the next.
+    fn paged_page(
+        &mut self,
+        paged: &mut Paged,
+        levels: Option<&[u8]>,
+    ) -> parquet::errors::Result<()> {
+        if paged.page.len() < GAP {
+            paged.page.resize(GAP, 0);
+        }
+        let chunk = paged
+            .chunk
+            .get_or_insert_with(|| Chunk::new(std::mem::take(&mut paged.kept), Encoding::PLAIN));
+        let rows = paged.first..paged.first + paged.rows;
+        // The page: its levels' length and levels, then its values, the
+        // levels put in the room before the values (or, were they to
+        // take more, the values copied after them).
+        let start = match levels {
+            None => Some(GAP),
+            Some(levels) => {
+                self.page.clear();
+                put_levels(&mut self.page, &levels[rows]);
+                GAP.checked_sub(self.page.len()).inspect(|&start| {
+                    paged.page[start..GAP].copy_from_slice(&self.page);
+                })
+            }
+        };
+        match start {
+            Some(start) => self
+                .packer
+                .data_page(chunk, &paged.page[start..], paged.rows)?,
+            None => {
+                self.page.extend_from_slice(&paged.page[GAP..]);
+                self.packer.data_page(chunk, &self.page, paged.rows)?;
+            }
+        }
+        paged.first += paged.rows;
+        paged.rows = 0;
+        paged.page.truncate(GAP);
+        Ok(())
+    }
+
+    /// The column chunk of a [`Paged`] column's row group, as
+    /// [`TextChunks::pages`] gives it: its last page written, its pages
+    /// and metadata; the column ready for the next row group.
+    fn paged_chunk(
         &mut self,
         descr: ColumnDescPtr,
-        column: &TextColumn<'_>,
+        paged: &mut Paged,
+        levels: Option<&[u8]>,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
-        let body = Body::Text {
-            text: column.text,
-            spans: column.spans,
-        };
-        self.pages(descr, column.levels, None, &body, None)
+        if paged.rows > 0 || paged.chunk.is_none() {
+            self.paged_page(paged, levels)?;
+        }
+        paged.first = 0;
+        match paged.chunk.take() {
+            Some(chunk) => self.close(descr, chunk, None),
+            None => Err(parquet::errors::ParquetError::General(
+                "a column chunk of no page (a bug)".to_string(),
+            )),
+        }
     }
 
     /// The column chunk of a dictionary column's values, as
-    /// [`TextChunks::chunk`] gives it: through its dictionary, or `PLAIN`
+    /// [`TextChunks::pages`] gives it: through its dictionary, or `PLAIN`
     /// where the dictionary outgrows [`DICTIONARY_BYTES`] or there is no
     /// value.
     fn dictionary_chunk(
@@ -607,7 +866,7 @@ impl TextChunks {
 
     /// The column chunk of whole numbers (`DELTA_BINARY_PACKED`) or of
     /// booleans (`PLAIN`), with their minimum, maximum and NULLs as its
-    /// statistics, as [`TextChunks::chunk`] gives it.
+    /// statistics, as [`TextChunks::pages`] gives it.
     fn numbers(
         &mut self,
         descr: ColumnDescPtr,
@@ -636,7 +895,7 @@ impl TextChunks {
                     false,
                 ),
             ),
-            Values::Text(_) => {
+            Values::Text | Values::Paged(_) => {
                 return Err(parquet::errors::ParquetError::General(
                     "text written as numbers (a bug)".to_string(),
                 ))
@@ -648,7 +907,8 @@ impl TextChunks {
     /// The column chunk of `body`'s values (`levels`: a definition level a
     /// row where the column may be NULL): its dictionary page where there
     /// is a `dictionary`, its data pages ([`PAGE_ROWS`], [`PAGE_BYTES`]),
-    /// each compressed, and its metadata.
+    /// each compressed, and its metadata; its pages from offset 0, for
+    /// [`SerializedRowGroupWriter::append_column`](parquet::file::writer::SerializedRowGroupWriter::append_column).
     fn pages(
         &mut self,
         descr: ColumnDescPtr,
@@ -659,29 +919,7 @@ impl TextChunks {
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
         let values = body.len();
         let rows = levels.map_or(values, <[u8]>::len);
-        let mut sink = TrackedWrite::new(std::mem::take(&mut self.chunk));
-        let mut pages = SerializedPageWriter::new(&mut sink);
-        let mut stats = Vec::new();
-        let (mut compressed, mut uncompressed) = (0, 0);
-        let data_encoding = body.encoding();
-        let mut add = |spec: &parquet::column::page::PageWriteSpec, stats: &mut Vec<_>| {
-            compressed += spec.compressed_size;
-            uncompressed += spec.uncompressed_size;
-            match stats.last_mut() {
-                Some(PageEncodingStats {
-                    page_type, count, ..
-                }) if *page_type == spec.page_type => *count += 1,
-                _ => stats.push(PageEncodingStats {
-                    page_type: spec.page_type,
-                    encoding: match spec.page_type {
-                        PageType::DATA_PAGE => data_encoding,
-                        _ => Encoding::PLAIN,
-                    },
-                    count: 1,
-                }),
-            }
-        };
-        let mut dictionary_at = None;
+        let mut chunk = Chunk::new(std::mem::take(&mut self.chunk), body.encoding());
         if let Some(dict) = dictionary {
             self.page.clear();
             self.page.reserve(dict.bytes);
@@ -693,77 +931,68 @@ impl TextChunks {
                 start = end;
             }
             let n = dict.ends.len() as u32;
-            let spec = self.put(&mut pages, |buf| Page::DictionaryPage {
-                buf,
-                num_values: n,
-                encoding: Encoding::PLAIN,
-                is_sorted: false,
-            })?;
-            dictionary_at = Some(spec.offset as i64);
-            add(&spec, &mut stats);
+            let spec = self
+                .packer
+                .put(&mut chunk, &self.page, |buf| Page::DictionaryPage {
+                    buf,
+                    num_values: n,
+                    encoding: Encoding::PLAIN,
+                    is_sorted: false,
+                })?;
+            chunk.dictionary_at = Some(spec.offset as i64);
         }
-        let mut data_at = None;
-        // Where each data page is, for the file's offset index (which the
-        // crate's column writer gives every column).
-        let mut locations = Vec::new();
         // A page's rows and values.
         let (mut row, mut value) = (0, 0);
-        while row < rows || data_at.is_none() {
+        while row < rows || chunk.data_at.is_none() {
             // The rows of this page, and the values among them.
             let (end_row, end_value) = body.page(levels, rows, row, value);
             self.page.clear();
             if let Some(levels) = levels {
-                self.page.extend_from_slice(&[0; 4]);
-                rle_hybrid(&mut self.page, &levels[row..end_row], 1);
-                let n = (self.page.len() - 4) as u32;
-                self.page[..4].copy_from_slice(&n.to_le_bytes());
+                put_levels(&mut self.page, &levels[row..end_row]);
             }
             body.encode(&mut self.page, value..end_value);
-            let n = (end_row - row) as u32;
-            let spec = self.put(&mut pages, |buf| Page::DataPage {
-                buf,
-                num_values: n,
-                encoding: data_encoding,
-                def_level_encoding: Encoding::RLE,
-                rep_level_encoding: Encoding::RLE,
-                statistics: None,
-            })?;
-            data_at.get_or_insert(spec.offset as i64);
-            add(&spec, &mut stats);
-            locations.push(PageLocation {
-                offset: spec.offset as i64,
-                compressed_page_size: spec.bytes_written as i32,
-                first_row_index: row as i64,
-            });
+            self.packer
+                .data_page(&mut chunk, &self.page, end_row - row)?;
             (row, value) = (end_row, end_value);
         }
+        self.close(descr, chunk, statistics)
+    }
+
+    /// The bytes of `chunk`, its pages written, and its metadata
+    /// (`statistics` where it has them).
+    fn close(
+        &mut self,
+        descr: ColumnDescPtr,
+        chunk: Chunk,
+        statistics: Option<Statistics>,
+    ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
         let mut encodings = vec![Encoding::PLAIN, Encoding::RLE];
-        if data_encoding != Encoding::PLAIN {
-            encodings.push(data_encoding);
+        if chunk.encoding != Encoding::PLAIN {
+            encodings.push(chunk.encoding);
         }
         let level = ZstdLevel::try_new(ZSTD_LEVEL)?;
         let mut metadata = ColumnChunkMetaData::builder(descr)
             .set_compression(Compression::ZSTD(level))
             .set_encodings(encodings)
-            .set_page_encoding_stats(stats)
-            .set_total_compressed_size(compressed as i64)
-            .set_total_uncompressed_size(uncompressed as i64)
-            .set_num_values(rows as i64)
-            .set_data_page_offset(data_at.unwrap_or_default())
-            .set_dictionary_page_offset(dictionary_at);
+            .set_page_encoding_stats(chunk.stats)
+            .set_total_compressed_size(chunk.compressed as i64)
+            .set_total_uncompressed_size(chunk.uncompressed as i64)
+            .set_num_values(chunk.rows as i64)
+            .set_data_page_offset(chunk.data_at.unwrap_or_default())
+            .set_dictionary_page_offset(chunk.dictionary_at);
         if let Some(statistics) = statistics {
             metadata = metadata.set_statistics(statistics);
         }
         let metadata = metadata.build()?;
-        let bytes = Bytes::from(sink.into_inner()?);
+        let bytes = Bytes::from(chunk.sink.into_inner()?);
         let close = ColumnCloseResult {
             bytes_written: bytes.len() as u64,
-            rows_written: rows as u64,
+            rows_written: chunk.rows as u64,
             metadata,
             bloom_filter: None,
             column_index: None,
             offset_index: Some(OffsetIndexMetaData {
-                page_locations: locations,
+                page_locations: chunk.locations,
                 unencoded_byte_array_data_bytes: None,
             }),
         };
@@ -1040,11 +1269,11 @@ impl Table {
         let mut bytes = 0;
         for ((column, key), c) in keyed.iter_mut().zip(keys).zip(self.schema) {
             bytes += column
-                .key(*key, n)
+                .key(*key, n, chunks)
                 .ok_or_else(|| rows::bug(&format!("the key `{}` not of its type", c.0)))?;
         }
         for (column, c) in rest.iter_mut().zip(&self.schema[keys.len()..]) {
-            bytes += column.read(typed, n, c.0, &mut self.codes)?;
+            bytes += column.read(typed, n, c.0, &mut self.codes, chunks)?;
         }
         self.bytes += bytes;
         self.rows += n;
@@ -1552,6 +1781,99 @@ mod tests {
         assert!(back == rows);
         assert!(encodings[0].contains(&Encoding::RLE_DICTIONARY));
         assert!(encodings[1].contains(&Encoding::RLE_DICTIONARY));
+    }
+
+    /// A column's description, as its file's schema gives it.
+    fn descr_of(column: Column) -> ColumnDescPtr {
+        let types = schema(&[column]).unwrap();
+        parquet::schema::types::SchemaDescriptor::new(Arc::new(types)).column(0)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// A text column with no dictionary written a page at a time as
+        /// its rows come ([`Paged`]) is the same bytes and metadata as its
+        /// row group's values written at once ([`TextChunks::pages`]): its
+        /// pages end at [`PAGE_ROWS`] rows or [`PAGE_BYTES`] alike, NULLs
+        /// among the rows or none, values short and long (past a page),
+        /// row groups one after another through the same column, the rows
+        /// given a game at a time (games of any size: a page ending among
+        /// a game's rows or not), each game with the levels up to its
+        /// last row only.
+        #[test]
+        fn pages_written_as_rows_come_are_those_written_at_once(
+            groups in proptest::collection::vec(
+                proptest::collection::vec(
+                    proptest::prop_oneof![
+                        4 => (proptest::bool::weighted(0.5), 0usize..30, 1usize..4_000),
+                        1 => (proptest::bool::weighted(0.8), 0usize..700_000, 1usize..3),
+                    ],
+                    1..16,
+                ),
+                1..4,
+            ),
+            nullable in proptest::bool::ANY,
+            games in proptest::collection::vec(1usize..3_000, 1..8),
+        ) {
+            let pattern: Vec<u8> = (0..701_000u64)
+                .map(|i| b'a' + ((i * i / 7 + i / 3) % 26) as u8)
+                .collect();
+            let descr = descr_of(("comments_after", Kind::Json, !nullable));
+            let (mut chunks, mut at_once) = (TextChunks::new().unwrap(), TextChunks::new().unwrap());
+            let mut paged = Paged::new();
+            for group in &groups {
+                let (mut levels, mut text, mut spans) = (Vec::new(), Vec::new(), Vec::new());
+                for (k, &(present, len, times)) in group.iter().enumerate() {
+                    for _ in 0..times {
+                        let present = present || !nullable;
+                        levels.push(u8::from(present));
+                        if present {
+                            let start = text.len() as u32;
+                            text.extend_from_slice(&pattern[k * 37 % 1_000..][..len]);
+                            spans.push((start, text.len() as u32));
+                        }
+                    }
+                }
+                let levels = nullable.then_some(&levels[..]);
+                // Each row's code (0 NULL, else its value's length and 1).
+                let mut values = spans.iter().map(|&(s, e)| u64::from(e - s) + 1);
+                let codes: Vec<u64> = (0..levels.map_or(spans.len(), <[u8]>::len))
+                    .map(|row| match levels {
+                        Some(l) if l[row] == 0 => 0,
+                        _ => values.next().unwrap(),
+                    })
+                    .collect();
+                let (mut row, mut at) = (0, 0);
+                for &size in games.iter().cycle() {
+                    if row == codes.len() {
+                        break;
+                    }
+                    let game = &codes[row..codes.len().min(row + size)];
+                    let present = game.iter().filter(|&&c| c != 0).count();
+                    let len: usize = game.iter().map(|&c| c.saturating_sub(1) as usize).sum();
+                    let until = levels.map(|l| &l[..row + game.len()]);
+                    paged
+                        .push_all(game, present, &text[at..at + len], &mut chunks, until)
+                        .unwrap();
+                    (row, at) = (row + game.len(), at + len);
+                }
+                let (got, got_close) = chunks.paged_chunk(descr.clone(), &mut paged, levels).unwrap();
+                let body = Body::Text { text: &text, spans: &spans };
+                let (want, want_close) = at_once.pages(descr.clone(), levels, None, &body, None).unwrap();
+                proptest::prop_assert!(got == want, "{} bytes against {}", got.len(), want.len());
+                proptest::prop_assert_eq!(
+                    format!("{:?}", got_close.metadata),
+                    format!("{:?}", want_close.metadata)
+                );
+                proptest::prop_assert_eq!(
+                    format!("{:?}", got_close.offset_index),
+                    format!("{:?}", want_close.offset_index)
+                );
+                proptest::prop_assert_eq!(got_close.rows_written, want_close.rows_written);
+                paged.kept = reclaim(got);
+                at_once.reuse(want);
+            }
+        }
     }
 
     /// Where a page from row `row` (value `value`) ends, a row at a
