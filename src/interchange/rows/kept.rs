@@ -39,7 +39,8 @@ struct Kept {
     /// Each set's slots' texts.
     texts: Vec<[String; WAYS]>,
     /// Each set's slots' moves, for a key that is a hash's tag (a move
-    /// that does not pack): compared with the move looked up.
+    /// that does not pack): compared with the move looked up. Empty until
+    /// such a move is put.
     moves: Vec<[Option<Move>; WAYS]>,
 }
 
@@ -158,13 +159,13 @@ impl Kept {
             };
             self.sets = vec![empty; SETS];
             self.texts.resize_with(SETS, Default::default);
+        }
+        // The moves' room only once a move that does not pack comes (none
+        // of a chess game replayed): 1 MB not touched otherwise.
+        if k.key & PACKED == 0 && self.moves.is_empty() {
             self.moves.resize_with(SETS, Default::default);
         }
-        let (Some(s), Some(texts), Some(moves)) = (
-            self.sets.get_mut(k.set),
-            self.texts.get_mut(k.set),
-            self.moves.get_mut(k.set),
-        ) else {
+        let (Some(s), Some(texts)) = (self.sets.get_mut(k.set), self.texts.get_mut(k.set)) else {
             return Err(
                 Problem::whole("an `ir` set out of range").of_kind(crate::error::Kind::Internal)
             );
@@ -177,10 +178,12 @@ impl Kept {
         write(text)?;
         s.keys[w] = k.key;
         s.order = (s.order << 2) | w as u8;
-        moves[w] = match k.key & PACKED {
-            0 => Some(mv.clone()),
-            _ => None,
-        };
+        if let Some(moves) = self.moves.get_mut(k.set) {
+            moves[w] = match k.key & PACKED {
+                0 => Some(mv.clone()),
+                _ => None,
+            };
+        }
         Ok(text)
     }
 }
@@ -247,7 +250,7 @@ pub(super) fn holds(fields: [&str; 2], enc: Encoding, mv: &Move) -> bool {
 fn kept_at(kept: &Kept, k: Key, mv: &Move) -> bool {
     (0..WAYS).any(|w| {
         kept.sets.get(k.set).is_some_and(|s| s.keys[w] == k.key)
-            && (k.key & PACKED != 0 || matches!(&kept.moves[k.set][w], Some(m) if m == mv))
+            && (k.key & PACKED != 0 || kept.same_move(k.set, w as u8, mv))
     })
 }
 
