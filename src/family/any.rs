@@ -150,7 +150,7 @@ macro_rules! kinds {
 
             /// The move as a number, where its family's moves pack into one
             /// ([`Kind::pack`]): its family's number above the family's
-            /// packing (below 2^56), so that equal numbers are equal moves
+            /// packing (below 2^50), so that equal numbers are equal moves
             /// whatever their family.
             #[inline(always)]
             pub fn packed(&self) -> Option<u64> {

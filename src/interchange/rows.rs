@@ -1154,7 +1154,7 @@ mod tests {
             }
         }
         // Each encoding's second writing of a move finds it kept, the
-        // first finds the other encoding's or another move's.
+        // first does not (the other encoding's text is not its own).
         assert_eq!(hits, 2 * game.moves.plies.len());
         let a = csv_value(|row| row.ir(&game.moves.plies[0].mv, || ["e2e4", "P"]).unwrap());
         let b = csv_value(|row| row.ir(&game.moves.plies[0].mv, || ["e2e4", "P"]).unwrap());

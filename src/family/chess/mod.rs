@@ -470,7 +470,7 @@ impl crate::family::kind::Kind for Chess {
     fn first_mover(_: &Board) -> crate::ir::side::Side {
         crate::ir::side::Side::White
     }
-    /// A move or a null move as 31 bits, each field in bits of its own
+    /// A move or a null move as 30 bits, each field in bits of its own
     /// (a square as its whole byte); a claimed move (`--no-validate`)
     /// does not pack.
     #[inline(always)]
