@@ -147,6 +147,17 @@ macro_rules! kinds {
             pub fn family(&self) -> Family {
                 match self { $( Move::$name(_) => Family::$name, )* }
             }
+
+            /// The move as a number, where its family's moves pack into one
+            /// ([`Kind::pack`]): its family's number above the family's
+            /// packing (below 2^50), so that equal numbers are equal moves
+            /// whatever their family.
+            #[inline(always)]
+            pub fn packed(&self) -> Option<u64> {
+                match self { $( Move::$name(m) => <crate::family::$($ty)::+ as Kind>::pack(m)
+                    .filter(|&p| p < 1 << 50)
+                    .map(|p| (Family::$name as u64) << 50 | p), )* }
+            }
         }
 
         $(

@@ -40,6 +40,14 @@ pub trait Kind: 'static {
     type Setup: Clone + PartialEq + Eq + std::fmt::Debug + Serialize + DeserializeOwned;
     /// The side that moves first from the initial position of `board`.
     fn first_mover(board: &Self::Board) -> Side;
+    /// The move as a number below 2^50, where the family's moves pack into
+    /// one whole: equal numbers only for equal moves. `None` (the default)
+    /// for a move that does not; the rows writer then compares the moves
+    /// themselves to find a move's `ir` it keeps
+    /// ([`crate::family::Move::packed`]).
+    fn pack(_mv: &Self::Move) -> Option<u64> {
+        None
+    }
 }
 
 /// The setup of a family whose records give no starting position: no

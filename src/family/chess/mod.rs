@@ -470,6 +470,29 @@ impl crate::family::kind::Kind for Chess {
     fn first_mover(_: &Board) -> crate::ir::side::Side {
         crate::ir::side::Side::White
     }
+    /// A move or a null move as 30 bits, each field in bits of its own
+    /// (a square as its whole byte); a claimed move (`--no-validate`)
+    /// does not pack.
+    #[inline(always)]
+    fn pack(ply: &Ply) -> Option<u64> {
+        let m = match ply {
+            Ply::Move(m) => m,
+            Ply::Null => return Some(2),
+            Ply::Claimed(_) => return None,
+        };
+        let from = m.from.map_or(0, |f| 0x100 | u64::from(f.0));
+        let promotion = m.promotion.map_or(0, |r| 8 | r as u64);
+        let castle = m.castle.map_or(0, |w| 2 | w as u64);
+        Some(
+            1 | (m.role as u64) << 2
+                | from << 5
+                | u64::from(m.to.0) << 14
+                | u64::from(m.capture) << 22
+                | promotion << 23
+                | castle << 27
+                | u64::from(m.en_passant) << 29,
+        )
+    }
 }
 
 /// A chess game's start position (the payload of

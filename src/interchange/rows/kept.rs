@@ -18,38 +18,84 @@ const FIRST_ORDER: u8 = 0b11_10_01_00;
 thread_local! {
     /// The `ir` values written last, as they went into their rows (their
     /// encoding's text, from the mark before the value). A move's set of
-    /// slots is found from its move fields ([`ir_key`]), the value used
-    /// last looked at first and the one used longest ago put out for a new
-    /// one (4,096 single slots missed a third of the moves, 8,192 pairs
+    /// slots is found from its key ([`Key::of`]), the value used last
+    /// looked at first and the one used longest ago put out for a new one
+    /// (4,096 single slots missed a third of the moves, 8,192 pairs
     /// serialized 9,648); what a slot holds is used only for a move equal
-    /// to its own (`Move`'s `==`, the JSON being a function of the move).
+    /// to its own (the JSON being a function of the move).
     static IR: std::cell::RefCell<Kept> = std::cell::RefCell::new(Kept::default());
 }
 
-/// The values kept ([`IR`]) of a thread. A set's tags and order are 16
-/// bytes of their own, four sets to a cache line, so that a look-up reads
-/// a kept move (and its text) only where its tag matches, and the order
-/// of a set's ways is a byte, so that a value found or put is not moved.
+/// The values kept ([`IR`]) of a thread. A set's keys and order are a
+/// cache line of their own, so that a look-up reads a slot's text only
+/// where its key matches, and a move that packs into a number
+/// ([`Move::packed`]: a chess move) is found by its key alone, with no
+/// move kept nor compared; the order of a set's ways is a byte, so that a
+/// value found or put is not moved.
 #[derive(Default)]
 struct Kept {
-    /// Each set's tags and order.
+    /// Each set's keys and order.
     sets: Vec<Set>,
-    /// Each set's slots: a move and its text.
-    slots: Vec<[Option<(Move, String)>; WAYS]>,
+    /// Each set's slots' texts.
+    texts: Vec<[String; WAYS]>,
+    /// Each set's slots' moves, for a key that is a hash's tag (a move
+    /// that does not pack): compared with the move looked up. Empty until
+    /// such a move is put.
+    moves: Vec<[Option<Move>; WAYS]>,
 }
 
-/// A set's slots' tags ([`tag`]; 0 for an empty slot) and the order of its
+/// A set's slots' keys ([`Key`]; 0 for an empty slot) and the order of its
 /// ways ([`FIRST_ORDER`]).
 #[derive(Clone, Copy)]
-#[repr(align(16))]
+#[repr(align(64))]
 struct Set {
-    tags: [u16; WAYS],
+    keys: [u64; WAYS],
     order: u8,
 }
 
+/// What finds a move's `ir` kept: its set, and the key its slot keeps,
+/// never 0: its lowest bit set, the next one the encoding's, the next
+/// whether the rest is the move packed ([`Move::packed`]: equal keys are
+/// equal moves) or a tag of the hash of its move fields (equal keys are
+/// then compared as moves).
+#[derive(Clone, Copy)]
+struct Key {
+    set: usize,
+    key: u64,
+}
+
+/// The bit of a [`Key`] that says the move is packed in it.
+const PACKED: u64 = 4;
+
+impl Key {
+    /// The key of `mv` in `enc`: its number where it packs into one, else
+    /// from the hash of `fields` (two of its move fields, only asked for
+    /// then).
+    #[inline(always)]
+    fn of<'f>(mv: &Move, enc: Encoding, fields: impl FnOnce() -> [&'f str; 2]) -> Key {
+        let low = u64::from(enc == Encoding::Typed) << 1 | 1;
+        match mv.packed() {
+            Some(p) => {
+                let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                Key {
+                    set: (h >> 52) as usize % SETS,
+                    key: p << 3 | PACKED | low,
+                }
+            }
+            None => {
+                let (set, hash) = ir_key(fields());
+                Key {
+                    set,
+                    key: hash & !7 | low,
+                }
+            }
+        }
+    }
+}
+
 /// The set of [`IR`] of a move whose fields are `key`, and the hash of
-/// them it is found from (FxHash's step), of which its slot keeps a tag:
-/// a move is compared only with those of the same tag.
+/// them it is found from (FxHash's step), of which its slot keeps a tag
+/// ([`Key`]): a move is compared only with those of the same tag.
 fn ir_key(key: [&str; 2]) -> (usize, u64) {
     let mut h = 0u64;
     for part in key {
@@ -61,13 +107,6 @@ fn ir_key(key: [&str; 2]) -> (usize, u64) {
     ((h >> 50) as usize % SETS, h)
 }
 
-/// The tag a slot keeps of a move's hash ([`ir_key`]) in `enc`: never 0,
-/// its lowest bit set, the next one the encoding's, fourteen bits of the
-/// hash (other than those that find the set) above them.
-fn tag(hash: u64, enc: Encoding) -> u16 {
-    (((hash >> 24) as u16) & !3) | (u16::from(enc == Encoding::Typed) << 1) | 1
-}
-
 /// A set's order ([`Set::order`]) with its `p`th way (`w`) put first.
 #[inline(always)]
 fn to_front(order: u8, p: usize, w: u8) -> u8 {
@@ -77,85 +116,105 @@ fn to_front(order: u8, p: usize, w: u8) -> u8 {
 }
 
 impl Kept {
-    /// The text kept of `mv` with `tag` in set `set`, where there is one,
-    /// its way put first in the set's order.
+    /// The text kept of `mv` under `k`, where there is one, its way put
+    /// first in its set's order.
     #[inline(always)]
-    fn find(&mut self, set: usize, tag: u16, mv: &Move) -> Option<&str> {
-        let s = self.sets.get_mut(set)?;
-        let (tags, order) = (s.tags, s.order);
-        let slots = self.slots.get(set)?;
+    fn find(&mut self, k: Key, mv: &Move) -> Option<&str> {
+        let s = self.sets.get(k.set)?;
+        let (keys, order) = (s.keys, s.order);
         for p in 0..WAYS {
             let w = (order >> (2 * p)) & 3;
-            if tags[usize::from(w)] != tag {
+            if keys[usize::from(w)] != k.key {
                 continue;
             }
-            if let Some((m, text)) = &slots[usize::from(w)] {
-                if m == mv {
-                    s.order = to_front(order, p, w);
-                    return Some(text);
-                }
+            if k.key & PACKED == 0 && !self.same_move(k.set, w, mv) {
+                continue;
             }
+            self.sets[k.set].order = to_front(order, p, w);
+            return Some(&self.texts.get(k.set)?[usize::from(w)]);
         }
         None
     }
 
+    /// Whether the way `w` of `set` keeps `mv` (a move that does not
+    /// pack).
+    #[inline(never)]
+    fn same_move(&self, set: usize, w: u8, mv: &Move) -> bool {
+        matches!(self.moves.get(set).map(|m| &m[usize::from(w)]), Some(Some(m)) if m == mv)
+    }
+
     /// Puts `mv`'s text, as `write` writes it into the (emptied) text
-    /// given, in the slot of `set` used longest ago, put first; gives the
-    /// text. Where `write` fails the slot is left empty.
+    /// given, in the slot of its set used longest ago, put first; gives
+    /// the text. Where `write` fails the slot is left empty.
     fn put(
         &mut self,
-        set: usize,
-        tag: u16,
+        k: Key,
         mv: &Move,
         write: impl FnOnce(&mut String) -> Result<(), Problem>,
     ) -> Result<&str, Problem> {
         if self.sets.is_empty() {
             let empty = Set {
-                tags: [0; WAYS],
+                keys: [0; WAYS],
                 order: FIRST_ORDER,
             };
             self.sets = vec![empty; SETS];
-            self.slots.resize_with(SETS, Default::default);
+            self.texts.resize_with(SETS, Default::default);
         }
-        let (Some(s), Some(slots)) = (self.sets.get_mut(set), self.slots.get_mut(set)) else {
+        // The moves' room only once a move that does not pack comes (none
+        // of a chess game replayed): some 0.9 MB not touched otherwise.
+        if k.key & PACKED == 0 && self.moves.is_empty() {
+            self.moves.resize_with(SETS, Default::default);
+        }
+        let (Some(s), Some(texts)) = (self.sets.get_mut(k.set), self.texts.get_mut(k.set)) else {
             return Err(
                 Problem::whole("an `ir` set out of range").of_kind(crate::error::Kind::Internal)
             );
         };
         let w = usize::from(s.order >> 6);
-        s.tags[w] = 0;
-        let mut text = match slots[w].take() {
-            // Its text's room used again.
-            Some((_, mut text)) => {
-                text.clear();
-                text
-            }
-            None => String::new(),
-        };
-        write(&mut text)?;
-        s.tags[w] = tag;
+        s.keys[w] = 0;
+        // Its text's room used again.
+        let text = &mut texts[w];
+        text.clear();
+        write(text)?;
+        s.keys[w] = k.key;
         s.order = (s.order << 2) | w as u8;
-        Ok(&slots[w].insert((mv.clone(), text)).1)
+        if let Some(moves) = self.moves.get_mut(k.set) {
+            moves[w] = match k.key & PACKED {
+                0 => Some(mv.clone()),
+                _ => None,
+            };
+        }
+        Ok(text)
     }
 }
 
 /// Writes a ply's move as JSON ([`Row::ir`]) into the column `column` of
-/// `table`, through the values kept ([`IR`]); `key` are move fields of
-/// it, which find its set.
+/// `table`, through the values kept ([`IR`]); `fields` gives two move
+/// fields of it, which find its set where the move does not pack.
 #[inline(always)]
-pub(super) fn put_ir<O: Out>(
+pub(super) fn put_ir<'f, O: Out>(
     out: &mut O,
     table: usize,
     column: usize,
     mv: &Move,
-    key: [&str; 2],
+    fields: impl FnOnce() -> [&'f str; 2],
 ) -> Result<(), Problem> {
-    let (set, hash) = ir_key(key);
-    let tag = tag(hash, O::ENC);
+    put_kept(out, table, column, mv, Key::of(mv, O::ENC, fields))
+}
+
+/// [`put_ir`] of a move whose key is `k`.
+#[inline(always)]
+fn put_kept<O: Out>(
+    out: &mut O,
+    table: usize,
+    column: usize,
+    mv: &Move,
+    k: Key,
+) -> Result<(), Problem> {
     IR.with_borrow_mut(|kept| {
-        let text = match kept.find(set, tag, mv) {
+        let text = match kept.find(k, mv) {
             Some(text) => text,
-            None => put_new::<O>(kept, set, tag, mv, table, column)?,
+            None => put_new::<O>(kept, k, mv, table, column)?,
         };
         out.encoded(table, column, text);
         Ok(())
@@ -166,28 +225,32 @@ pub(super) fn put_ir<O: Out>(
 #[inline(never)]
 fn put_new<'k, O: Out>(
     kept: &'k mut Kept,
-    set: usize,
-    tag: u16,
+    k: Key,
     mv: &Move,
     table: usize,
     column: usize,
 ) -> Result<&'k str, Problem> {
-    kept.put(set, tag, mv, |text| {
+    kept.put(k, mv, |text| {
         json_text::<O, _>(table, column, mv, |json, quote| {
             O::encode_json(json, quote, text)
         })
     })
 }
 
-/// Whether the set of `key` keeps `mv` in `enc` (for the tests).
+/// Whether `mv`'s key in `enc` finds it kept, its fields being `fields`
+/// (for the tests).
 #[cfg(test)]
-pub(super) fn holds(key: [&str; 2], enc: Encoding, mv: &Move) -> bool {
-    let (set, hash) = ir_key(key);
-    IR.with_borrow(|k| {
-        (0..WAYS).any(|w| {
-            k.sets.get(set).is_some_and(|s| s.tags[w] == tag(hash, enc))
-                && matches!(&k.slots[set][w], Some((m, _)) if m == mv)
-        })
+pub(super) fn holds(fields: [&str; 2], enc: Encoding, mv: &Move) -> bool {
+    let k = Key::of(mv, enc, || fields);
+    IR.with_borrow(|kept| kept_at(kept, k, mv))
+}
+
+/// Whether `kept` keeps `mv` under `k` (for the tests).
+#[cfg(test)]
+fn kept_at(kept: &Kept, k: Key, mv: &Move) -> bool {
+    (0..WAYS).any(|w| {
+        kept.sets.get(k.set).is_some_and(|s| s.keys[w] == k.key)
+            && (k.key & PACKED != 0 || kept.same_move(k.set, w as u8, mv))
     })
 }
 
@@ -226,6 +289,137 @@ mod tests {
         );
     }
 
+    /// The text a move's `ir` is written as through the values kept, in
+    /// the set `set` whatever its key says, in `enc`; and whether it was
+    /// kept before.
+    fn through_set(set: usize, enc: Encoding, mv: &Move) -> (String, bool) {
+        let fields = || ["kept", "set"];
+        let k = Key {
+            set,
+            ..Key::of(mv, enc, fields)
+        };
+        let was = IR.with_borrow(|kept| kept_at(kept, k, mv));
+        let text = match enc {
+            Encoding::Csv => {
+                let mut out = String::new();
+                put_kept(&mut out, 2, 20, mv, k).unwrap();
+                out
+            }
+            Encoding::Typed => {
+                let mut cols = Columns::default();
+                cols.reset(false);
+                put_kept(&mut cols, 2, 20, mv, k).unwrap();
+                cols.column(2, 20).data.clone()
+            }
+        };
+        (text, was)
+    }
+
+    /// The text `serde_json` makes of a move's `ir` in `enc`.
+    fn json_of(enc: Encoding, mv: &Move) -> String {
+        let mut out = String::new();
+        match enc {
+            Encoding::Csv => json_text::<String, _>(2, 20, mv, |json, quote| {
+                <String as Out>::encode_json(json, quote, &mut out)
+            }),
+            Encoding::Typed => json_text::<Columns, _>(2, 20, mv, |json, quote| {
+                <Columns as Out>::encode_json(json, quote, &mut out)
+            }),
+        }
+        .unwrap();
+        out
+    }
+
+    /// Any chess ply: a move of any fields (squares past the board's
+    /// too), a null move, a claimed move (which does not pack).
+    fn any_ply() -> impl proptest::strategy::Strategy<Value = Move> {
+        use crate::family::chess::{Claim, Move as ChessMove, Ply, Role, Square, Wing};
+        use proptest::prelude::*;
+        let role = || {
+            prop_oneof![
+                Just(Role::Pawn),
+                Just(Role::Knight),
+                Just(Role::Bishop),
+                Just(Role::Rook),
+                Just(Role::Queen),
+                Just(Role::King)
+            ]
+        };
+        let wing = || prop_oneof![Just(Wing::King), Just(Wing::Queen)];
+        // Few squares, so that moves alike in all but one field come up.
+        let square = || prop_oneof![0u8..3, Just(63u8), Just(64u8), Just(255u8)].prop_map(Square);
+        let chess = (
+            role(),
+            proptest::option::of(square()),
+            square(),
+            any::<bool>(),
+            proptest::option::of(role()),
+            proptest::option::of(wing()),
+            any::<bool>(),
+        )
+            .prop_map(|(role, from, to, capture, promotion, castle, en_passant)| {
+                Ply::Move(ChessMove {
+                    role,
+                    from,
+                    to,
+                    capture,
+                    promotion,
+                    castle,
+                    en_passant,
+                })
+            });
+        let claimed = (
+            role(),
+            proptest::option::of(0u8..2),
+            square(),
+            any::<bool>(),
+        )
+            .prop_map(|(role, file, to, capture)| {
+                Ply::Claimed(Claim {
+                    role,
+                    file,
+                    rank: None,
+                    to,
+                    capture,
+                    promotion: None,
+                    castle: None,
+                    check: Default::default(),
+                })
+            });
+        prop_oneof![4 => chess, 1 => Just(Ply::Null), 2 => claimed].prop_map(Move::Chess)
+    }
+
+    proptest::proptest! {
+        /// Two moves pack into the same number only where they are equal
+        /// (a chess move or null move packs, a claimed one does not).
+        #[test]
+        fn moves_pack_alike_only_where_equal(a in any_ply(), b in any_ply()) {
+            if let (Some(pa), Some(pb)) = (a.packed(), b.packed()) {
+                proptest::prop_assert_eq!(pa == pb, a == b, "{:?} {:?}", a, b);
+            }
+            let claimed = |m: &Move| matches!(m, Move::Chess(crate::family::chess::Ply::Claimed(_)));
+            proptest::prop_assert_eq!(a.packed().is_none(), claimed(&a));
+        }
+
+        /// A move's `ir` written through the values kept is its JSON
+        /// whatever the set holds: any moves, packed or not, all in one
+        /// set, each written twice in each encoding; the second writing
+        /// finds it kept.
+        #[test]
+        fn the_ir_kept_is_the_moves_own(plies in proptest::collection::vec(any_ply(), 1..12)) {
+            for mv in &plies {
+                for enc in [Encoding::Csv, Encoding::Typed] {
+                    let want = json_of(enc, mv);
+                    let (first, _) = through_set(5, enc, mv);
+                    let (second, kept) = through_set(5, enc, mv);
+                    proptest::prop_assert_eq!(&first, &want);
+                    proptest::prop_assert_eq!(&second, &want);
+                    proptest::prop_assert!(kept);
+                }
+            }
+        }
+    }
+
     /// A set keeps the four moves used last: a fifth puts out the one
     /// used longest ago, and a move found goes first.
     #[test]
@@ -235,24 +429,26 @@ mod tests {
             .unwrap()
             .game;
         let mv: Vec<&Move> = game.moves.plies.iter().map(|p| &p.mv).collect();
-        let key = ["kept", "set"];
-        let write = |m: &Move| {
-            let mut cols = Columns::default();
-            cols.reset(false);
-            put_ir(&mut cols, 2, 20, m, key).unwrap();
+        let held = |n: usize, enc: Encoding| -> Vec<bool> {
+            mv[..n]
+                .iter()
+                .map(|m| {
+                    let k = Key {
+                        set: 9,
+                        ..Key::of(m, enc, || ["kept", "set"])
+                    };
+                    IR.with_borrow(|kept| kept_at(kept, k, m))
+                })
+                .collect()
         };
         for m in &mv[..4] {
-            write(m);
+            through_set(9, Encoding::Typed, m);
         }
-        assert!(mv[..4].iter().all(|m| holds(key, Encoding::Typed, m)));
+        assert_eq!(held(4, Encoding::Typed), [true; 4]);
         // The first used again, then a fifth: the second goes.
-        write(mv[0]);
-        write(mv[4]);
-        let held: Vec<bool> = mv[..5]
-            .iter()
-            .map(|m| holds(key, Encoding::Typed, m))
-            .collect();
-        assert_eq!(held, [true, false, true, true, true]);
-        assert!(!holds(key, Encoding::Csv, mv[0]));
+        through_set(9, Encoding::Typed, mv[0]);
+        through_set(9, Encoding::Typed, mv[4]);
+        assert_eq!(held(5, Encoding::Typed), [true, false, true, true, true]);
+        assert_eq!(held(1, Encoding::Csv), [false]);
     }
 }

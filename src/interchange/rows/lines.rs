@@ -375,11 +375,12 @@ impl Rows {
         row.comments(&ply.after)?;
         let at = row.out.mark();
         row.comments(end)?;
-        let key = [
-            f.get(Field::Canonical).unwrap_or_default(),
-            f.get(Field::Piece).unwrap_or_default(),
-        ];
-        row.ir(&ply.mv, key)?;
+        row.ir(&ply.mv, || {
+            [
+                f.get(Field::Canonical).unwrap_or_default(),
+                f.get(Field::Piece).unwrap_or_default(),
+            ]
+        })?;
         if self.fen {
             row.text(r.fen)?;
         }
