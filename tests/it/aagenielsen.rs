@@ -972,20 +972,7 @@ fn the_old_tyr_types_jumps_replay() {
 /// asserting that it converts, replayed (no `rules-refused`): the moves
 /// its `berserk-leg` warnings read, in order, and what kifu said.
 pub(super) fn legs_read(file: &std::path::Path, rules: &str) -> (Vec<String>, String) {
-    let out = kifu(
-        &[
-            "convert",
-            "-v",
-            "-f",
-            "aagenielsen-json",
-            "--from-opt",
-            &format!("rules={rules}"),
-            "-t",
-            "tafl",
-            &file.to_string_lossy(),
-        ],
-        b"",
-    );
+    let out = convert_by_rules(file, rules);
     no_panic(&out);
     let err = stderr(&out);
     assert_eq!(counts(&out), (1, 0), "{err}");
@@ -1009,23 +996,28 @@ pub(super) fn legs_read(file: &std::path::Path, rules: &str) -> (Vec<String>, St
 fn read_by_rules(dir: &std::path::Path, bare: &std::path::Path, file: &str, rules: &str) -> String {
     let path = bare.join(file);
     fs::copy(dir.join(file), &path).unwrap();
-    let out = kifu(
+    stderr(&convert_by_rules(&path, rules))
+}
+
+/// Converts the record `file` to tafl on standard output, read by
+/// `rules` (`--from-opt rules`), with every warning (`-v`).
+pub(super) fn convert_by_rules(file: &std::path::Path, rules: &str) -> std::process::Output {
+    kifu(
         &[
             "convert",
             "-v",
             "-f",
             "aagenielsen-json",
-            "-t",
-            "tafl",
-            &path.to_string_lossy(),
-            "-o",
-            "-",
             "--from-opt",
             &format!("rules={rules}"),
+            "-t",
+            "tafl",
+            &file.to_string_lossy(),
+            "-o",
+            "-",
         ],
         b"",
-    );
-    stderr(&out)
+    )
 }
 
 /// A move of `side` the rules allow, chosen by `rng`, that captures

@@ -8,7 +8,7 @@
 //! record's counts).
 
 use crate::common::scoresheet::Rng;
-use crate::common::{counts, kifu, no_panic, stderr, stdout};
+use crate::common::{counts, no_panic, stderr, stdout};
 
 use std::fs;
 
@@ -18,8 +18,8 @@ use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 use kifu::ir::Side;
 
 use super::aagenielsen::{
-    convert_folder, counted_record, crossing, first, legs, legs_read, plays, record, said_of,
-    squares, tafl_types, tyr_start, write_game, written_tafl,
+    convert_by_rules, convert_folder, counted_record, crossing, first, legs, legs_read, plays,
+    record, said_of, squares, tafl_types, tyr_start, write_game, written_tafl,
 };
 
 /// A move tried: the step, its captures and the position after it.
@@ -266,20 +266,7 @@ fn a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m() {
                     None => record("Tyr 11x11", 151, &written),
                 };
                 fs::write(&file, text).unwrap();
-                let out = kifu(
-                    &[
-                        "convert",
-                        "-v",
-                        "-f",
-                        "aagenielsen-json",
-                        "--from-opt",
-                        &format!("rules={rules}"),
-                        "-t",
-                        "tafl",
-                        &file.to_string_lossy(),
-                    ],
-                    b"",
-                );
+                let out = convert_by_rules(&file, &rules);
                 no_panic(&out);
                 let err = stderr(&out);
                 assert_eq!(counts(&out), (1, 0), "{err}");
