@@ -77,6 +77,28 @@ pub(super) fn said_of<'e>(err: &'e str, file: &std::path::Path) -> (String, Vec<
     (f, said)
 }
 
+/// What kifu said of `file` ([`said_of`]), asserting that the record
+/// replayed by the rules (no `rules-refused`); `what` names it where it
+/// did not.
+pub(super) fn replayed_said<'e>(
+    err: &'e str,
+    file: &std::path::Path,
+    what: &str,
+) -> (String, Vec<&'e str>) {
+    let (f, said) = said_of(err, file);
+    assert!(
+        !said.iter().any(|l| l.contains("rules-refused")),
+        "{what}: {said:?}"
+    );
+    (f, said)
+}
+
+/// The warnings of `kind` among the lines kifu `said`.
+pub(super) fn warnings_of<'s, 'e>(said: &'s [&'e str], kind: &str) -> Vec<&'s &'e str> {
+    let tag = format!("warning[{kind}]");
+    said.iter().filter(|l| l.contains(&tag)).collect()
+}
+
 /// Writes a site record of one game of a type into `dir`, named as the
 /// site names its files (`game-KEY-1-1.json`): the file's path.
 pub(super) fn write_game(
@@ -643,10 +665,7 @@ fn the_berserk_legs_a_record_leaves_out_are_inferred() {
             refused.push(format!("{name}: {said:?}\n{written:?}\n{whole:?}"));
             continue;
         }
-        let legs: Vec<&&str> = said
-            .iter()
-            .filter(|l| l.contains("warning[berserk-leg]"))
-            .collect();
+        let legs = warnings_of(&said, "berserk-leg");
         warned += usize::from(!legs.is_empty());
         for l in legs {
             told += 1;
@@ -1244,15 +1263,8 @@ fn a_record_of_another_start_position_of_its_type_replays_from_it() {
     assert!(made.len() >= 24 && others >= 12, "{} {others}", made.len());
     let err = convert_folder(dir.path(), made.len());
     for (file, name, n, layouts, other) in &made {
-        let (f, said) = said_of(&err, file);
-        assert!(
-            !said.iter().any(|l| l.contains("rules-refused")),
-            "{name}: {said:?}"
-        );
-        let warned: Vec<&&str> = said
-            .iter()
-            .filter(|l| l.contains("warning[other-layout]"))
-            .collect();
+        let (f, said) = replayed_said(&err, file, name);
+        let warned = warnings_of(&said, "other-layout");
         if !*other {
             assert!(warned.is_empty(), "{name}: {said:?}");
             continue;
@@ -1318,11 +1330,7 @@ fn a_capture_listed_of_a_piece_the_record_moves_later_is_not_taken_for_every_typ
     assert!(made.len() >= 150, "{}", made.len());
     let err = convert_folder(dir.path(), made.len());
     for (file, name, mv, from) in &made {
-        let (f, said) = said_of(&err, file);
-        assert!(
-            !said.iter().any(|l| l.contains("rules-refused")),
-            "{name}: {said:?}"
-        );
+        let (f, said) = replayed_said(&err, file, name);
         let note = format!(
             "{mv}x{from}: the rules capture nothing on {from}, which the record lists, and its later moves move the piece from there: not taken (position: /"
         );
@@ -1764,11 +1772,7 @@ fn a_captured_piece_the_record_moves_on_is_read_as_turned_or_left_for_every_type
     let err = convert_folder(dir.path(), made.len());
     let mut read = [0, 0];
     for (file, name, berserk, left, moved, capture) in &made {
-        let (_, said) = said_of(&err, file);
-        assert!(
-            !said.iter().any(|l| l.contains("rules-refused")),
-            "{name}: {said:?}"
-        );
+        let (_, said) = replayed_said(&err, file, name);
         let from = moved.split('-').next().unwrap();
         let (kind, read_as) = if *left {
             ("warning[capture-left]", "piece is read as not taken")

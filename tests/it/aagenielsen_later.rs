@@ -19,7 +19,7 @@ use kifu::ir::Side;
 
 use super::aagenielsen::{
     convert_by_rules, convert_folder, counted_record, crossing, first, legs, legs_read, plays,
-    record, said_of, squares, tafl_types, tyr_start, write_game, written_tafl,
+    record, replayed_said, squares, tafl_types, tyr_start, warnings_of, write_game, written_tafl,
 };
 
 /// A move tried: the step, its captures and the position after it.
@@ -121,15 +121,8 @@ fn a_record_the_later_rules_of_its_type_bear_out_replays_by_them() {
     let err = convert_folder(dir.path(), made.len());
     let mut later = 0;
     for (file, name, rules, _, plain) in &made {
-        let (f, said) = said_of(&err, file);
-        assert!(
-            !said.iter().any(|l| l.contains("rules-refused")),
-            "{name}: {said:?}"
-        );
-        let warned: Vec<&&str> = said
-            .iter()
-            .filter(|l| l.contains("warning[other-rules]"))
-            .collect();
+        let (f, said) = replayed_said(&err, file, name);
+        let warned = warnings_of(&said, "other-rules");
         if *plain {
             assert!(said.is_empty(), "{name}: {said:?}");
             continue;
