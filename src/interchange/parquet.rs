@@ -57,6 +57,15 @@ pub const ROW_GROUP_ROWS: usize = 100_000;
 /// indices and distinct values, each other value's bytes and place).
 pub const ROW_GROUP_BYTES: usize = 8 << 20;
 
+/// The rows a row group's columns have room for: [`ROW_GROUP_ROWS`] and
+/// the rows of the game that passes it (a row group is written after the
+/// game that fills it: the mixed chess file's hold 100,020 and 100,035
+/// moves rows). Room for exactly `ROW_GROUP_ROWS` was outgrown by every
+/// full row group's last game: each column's levels, indices and numbers
+/// then copied into twice the room, memory touched anew (page faults).
+/// A game of more rows still grows them, once.
+const ROW_GROUP_ROOM: usize = ROW_GROUP_ROWS + 4_096;
+
 /// The moves table, as an index of [`TABLES`].
 const MOVES: usize = 2;
 
@@ -208,7 +217,7 @@ enum Own {
 }
 
 impl Filling {
-    /// A column with room for a row group's rows ([`ROW_GROUP_ROWS`]): its
+    /// A column with room for a row group's rows ([`ROW_GROUP_ROOM`]): its
     /// levels, its values or a dictionary's indices are not grown by
     /// doubling, each time copied (a vector's room is reserved, not
     /// written: the memory a row group does not fill is not used); nor
@@ -218,7 +227,7 @@ impl Filling {
     /// other vectors lie. A text column with no dictionary keeps a page
     /// of its values, not a row group's ([`Paged`]).
     fn new(kind: Kind, not_null: bool, own: Own, stats: bool) -> Filling {
-        let rows = ROW_GROUP_ROWS;
+        let rows = ROW_GROUP_ROOM;
         let dict = matches!(own, Own::Dictionary).then(|| {
             let mut dict = Dict::default();
             dict.indices = lanes::Indices::with_capacity(rows);
@@ -1189,6 +1198,65 @@ mod tests {
                 proptest::prop_assert_eq!(got_close.rows_written, want_close.rows_written);
                 paged.kept = reclaim(got);
                 at_once.reuse(want);
+            }
+        }
+    }
+
+    /// A column's room holds a full row group and the rows of the game
+    /// that fills it (up to [`ROW_GROUP_ROOM`]): none of its vectors is
+    /// grown, each copied into memory touched anew, whatever the games'
+    /// sizes, a text column through a dictionary, a number or a flag,
+    /// NULLs among them.
+    #[test]
+    fn a_row_group_and_its_last_game_fit_the_room() {
+        let mut chunks = TextChunks::new().unwrap();
+        for (kind, name) in [
+            (Kind::Text, "move"),
+            (Kind::Integer, "ply"),
+            (Kind::Boolean, "is_check"),
+        ] {
+            for game in [1, 77, 999, ROW_GROUP_ROOM - ROW_GROUP_ROWS] {
+                let mut column = Filling::new(kind, false, own(name, kind), false);
+                let room = |c: &Filling| {
+                    let values = match &c.values {
+                        Values::Bool(v) => v.capacity(),
+                        _ => 0,
+                    };
+                    let dict = c
+                        .dict
+                        .as_ref()
+                        .map(|d| (d.ends.capacity(), d.data.capacity()));
+                    (c.levels.as_ref().map(Vec::capacity), values, dict)
+                };
+                let before = room(&column);
+                // Games of `game` rows, a NULL every third, until a row
+                // group is full (the sink writes it after that game).
+                let mut rows = 0;
+                while rows < ROW_GROUP_ROWS {
+                    let mut text = String::new();
+                    let mut codes = String::new();
+                    for i in 0..game {
+                        // 0 NULL; a text's length and 1; a number's or a
+                        // flag's 2 (-1 zigzagged and 1; true).
+                        match (kind, i % 3) {
+                            (_, 0) => codes.push(char::from(0)),
+                            (Kind::Text, _) => {
+                                let v = format!("m{}", (rows + i) % 500);
+                                codes.push(char::from(v.len() as u8 + 1));
+                                text.push_str(&v);
+                            }
+                            _ => codes.push(char::from(2)),
+                        }
+                    }
+                    codes.push_str(&text);
+                    let mut typed = Typed::new(&codes);
+                    column
+                        .read(&mut typed, game, name, &mut Vec::new(), &mut chunks)
+                        .unwrap();
+                    assert!(typed.done());
+                    rows += game;
+                }
+                assert_eq!(room(&column), before, "{name}, games of {game} rows");
             }
         }
     }
