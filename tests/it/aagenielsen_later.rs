@@ -3,9 +3,10 @@
 //! (`aagenielsen_types.txt`, after ` || `: Alea Berserk 19x19's variegated
 //! men, which change sides when captured, `flip:`, kifu's key, and its
 //! men's jumps), then the berserk legs searched with wider bounds (back to
-//! the first move), and last a berserk move's last leg that captures
-//! nothing (`ber:m` for a type's `ber:c`, where the captures agree with the
-//! record's counts).
+//! the first move), the berserk legs searched in positions that read the
+//! captures as the replay reads them, and last a berserk move's last leg
+//! that captures nothing (`ber:m` for a type's `ber:c`, where the captures
+//! agree with the record's counts).
 
 use crate::common::scoresheet::Rng;
 use crate::common::{counts, no_panic, stderr, stdout};
@@ -294,6 +295,73 @@ fn a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m() {
                 assert!(tafl.contains("ber:m"), "{tafl}");
                 n += 1;
             }
+        }
+    }
+    assert_eq!(n, 24);
+}
+
+#[test]
+fn berserk_legs_are_searched_in_positions_read_as_the_replay_reads_them() {
+    // The class: the berserk search judged a leg in a position with the
+    // record's listed captures taken, where the replay reads one as not
+    // taken (its piece moves later: `capture-unruled`, "not taken"), so that
+    // a leg capturing against that piece captured nothing there and `ber:c`
+    // refused it (Berserk 11x11 `game-3-89-1296`: the attackers' `9.
+    // g1-h1xi2`, then the defenders' `9... h6-h4xh3`, which went on to i4
+    // taking i3 against i2; read by `ber:m` before). Generated members,
+    // turned and mirrored, the attackers' first move written far away from
+    // the square it lists: a defender takes h3 against h2 and goes on
+    // `h4-i4`, taking i3 against the man on i2 the attackers' first move
+    // lists as taken, an attacker then passes i3 and the man on i2 moves.
+    // Each replays by the type's own rules (`ber:c`, no `other-rules`), the
+    // leg inferred.
+    let dir = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    for sym in 0..8u8 {
+        for far in 1..=3u8 {
+            let turn =
+                |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+            let pieces = [
+                ((5, 1), b'K'),
+                ((7, 1), b'T'),
+                ((7, 2), b't'),
+                ((7, 6), b'T'),
+                ((8, 1), b'T'),
+                ((8, 2), b't'),
+                ((10, 2), b't'),
+                ((far, 8), b't'),
+            ];
+            let rules = tyr_start(&pieces, &turn);
+            let sq = |at: (u8, u8)| turn(at).to_string();
+            let moves = vec![
+                format!("{}-{}x{}", sq((far, 8)), sq((far, 9)), sq((8, 1))),
+                format!("{}-{}x{}", sq((7, 6)), sq((7, 3)), sq((7, 2))),
+                format!("{}-{}", sq((10, 2)), sq((6, 2))),
+                format!("{}-{}", sq((8, 1)), sq((9, 1))),
+            ];
+            let sub = dir.path().join(format!("{sym}-{far}"));
+            fs::create_dir(&sub).unwrap();
+            let file = write_game(&sub, "Tyr 11x11", 151, &moves);
+            let (read, err) = legs_read(&file, &rules);
+            let whole = format!(
+                "{}-{}-{}x{}/{}",
+                sq((7, 6)),
+                sq((7, 3)),
+                sq((8, 3)),
+                sq((7, 2)),
+                sq((8, 2))
+            );
+            assert_eq!(read, [whole], "{moves:?}: {err}");
+            assert!(!err.contains("other-rules"), "{err}");
+            assert!(
+                err.contains(&format!(
+                    "the rules capture nothing on {}, which the record lists, and its later \
+                     moves move the piece from there: not taken",
+                    sq((8, 1))
+                )),
+                "{err}"
+            );
+            n += 1;
         }
     }
     assert_eq!(n, 24);

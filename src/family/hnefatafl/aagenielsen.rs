@@ -23,6 +23,7 @@ use crate::family::hnefatafl::tafl::{self, decode};
 use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
 use crate::ir::{Game, Ply, Side, Tag};
 
+mod as_replayed;
 mod berserk;
 mod last_leg;
 mod later;
@@ -31,6 +32,7 @@ mod own_start;
 mod turned;
 mod turned_on;
 
+use as_replayed::as_replayed;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use last_leg::last_leg_free;
 use later::later_rules;
@@ -472,8 +474,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // The mends and berserk legs, then a start position of the
             // record's own, then the game type's later rules, then the
             // search with wider bounds, and last the captured pieces the
-            // record moves on read as turned or left ([`turned`]), and
-            // last a berserk leg that captures nothing ([`last_leg_free`];
+            // record moves on read as turned or left ([`turned`]), the
+            // berserk legs searched in positions read as the replay reads
+            // them ([`as_replayed`]), and last a berserk leg that captures
+            // nothing ([`last_leg_free`];
             // each only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
@@ -511,6 +515,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     warnings.append(&mut said);
                 }
                 None => match turned(tried.clone(), rules_tag)
+                    .or_else(|| as_replayed(tried.clone(), rules_tag))
                     .or_else(|| last_leg_free(&tried, record.counts(), first, rules_tag))
                     .or_else(|| turned_on(tried.clone(), rules_tag))
                 {

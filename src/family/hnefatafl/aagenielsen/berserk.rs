@@ -86,7 +86,7 @@ pub(super) fn berserk_legs(
         let refused = |game: &Game| -> Option<usize> {
             let mut line = game.moves.clone();
             let listing = rules::Listing::of(&line, true);
-            let replay = if turn != Turn::No {
+            let replay = if turning(turn) {
                 rules::replay_turning
             } else {
                 rules::replay
@@ -120,6 +120,7 @@ pub(super) fn berserk_legs(
                 directed,
                 take,
                 turned: turn == Turn::Search,
+                as_read: turn == Turn::AsRead,
                 tries: 0,
                 legs: 0,
                 lengthened: Vec::new(),
@@ -159,7 +160,7 @@ pub(super) fn berserk_legs(
         }
         let layouts = std::slice::from_ref(layout);
         let (replayed, mut more) =
-            replay_layouts_by(&game, layouts, rules_tag, &reading.places, turn != Turn::No).ok()?;
+            replay_layouts_by(&game, layouts, rules_tag, &reading.places, turning(turn)).ok()?;
         if n > 0 {
             said.insert(0, other_layout(&reading.layouts, n, &reading.places));
         }
@@ -182,6 +183,18 @@ pub(super) enum Turn {
     /// The search's positions read them so too: a piece read as turned
     /// moves on with the legs it captures by ([`super::turned_on`]).
     Search,
+    /// None is read as turned, but the search's positions read each move's
+    /// captures as the replay does ([`rules::as_read`]: a listed capture
+    /// the record's later moves show still there not taken, one the rules
+    /// make that it leaves out and its later moves bear out taken), not as
+    /// the record lists them ([`super::as_replayed`]).
+    AsRead,
+}
+
+/// Whether the replay reads the captured pieces the record moves on for
+/// the capturing side as turned.
+fn turning(turn: Turn) -> bool {
+    matches!(turn, Turn::Replay | Turn::Search)
 }
 
 /// The legs a lengthened step adds to the step as written (`c8-c6xc5`).
@@ -218,6 +231,9 @@ struct Search<'r> {
     /// Whether its positions read the captured pieces the record moves on
     /// for the capturing side as turned ([`Turn::Search`]).
     turned: bool,
+    /// Whether its positions read each move's captures as the replay does
+    /// ([`Turn::AsRead`]).
+    as_read: bool,
     /// The replays tried.
     tries: usize,
     /// The legs added.
@@ -334,12 +350,14 @@ impl Search<'_> {
         mut emptied: Option<&mut Vec<rules::Emptied>>,
     ) -> Position<'_> {
         let mut pos = Position::new(self.rules);
-        for ply in &game.moves.plies[..c] {
+        for (i, ply) in game.moves.plies[..c].iter().enumerate() {
             if let Some(TMove::Step(step)) = ply.mv.as_tafl() {
                 if let Some(emptied) = emptied.as_deref_mut() {
                     rules::turned(&mut pos, step, ply.side, emptied, &mut |_, _| {});
                 }
-                if self.listed || pos.clone().play(step, ply.side, true).is_err() {
+                if self.as_read && self.listed {
+                    self.play_as_read(&mut pos, game, i);
+                } else if self.listed || pos.clone().play(step, ply.side, true).is_err() {
                     let _ = pos.play(step, ply.side, false);
                 } else {
                     let _ = pos.play(step, ply.side, true);
@@ -350,6 +368,31 @@ impl Search<'_> {
             }
         }
         pos
+    }
+
+    /// Plays ply `i` of a record that lists captures with the captures the
+    /// replay reads it with ([`rules::as_read`]), where the rules allow the
+    /// move (else as the record lists them): whether it captured.
+    fn play_as_read(&self, pos: &mut Position<'_>, game: &Game, i: usize) -> bool {
+        let plies = &game.moves.plies;
+        let Some(TMove::Step(step)) = plies[i].mv.as_tafl() else {
+            return false;
+        };
+        let side = plies[i].side;
+        let Ok(played) = pos.clone().play(step, side, true) else {
+            let _ = pos.play(step, side, false);
+            return !step.captures.is_empty();
+        };
+        let later: Vec<Option<Step>> = plies[i + 1..]
+            .iter()
+            .map(|p| p.mv.as_tafl().and_then(TMove::step).cloned())
+            .collect();
+        let (stayed, borne_out) = rules::as_read(&step.captures, &played.captures, &later);
+        let mut read = step.clone();
+        read.captures.retain(|c| !stayed.contains(c));
+        read.captures.extend(borne_out);
+        let _ = pos.play(&read, side, false);
+        !read.captures.is_empty()
     }
 
     /// The needs of the move at ply `k` and how many of them the position
@@ -381,7 +424,9 @@ impl Search<'_> {
         }
         // The move as played: its captures (the record's, or the rules').
         // (`ber:t`: the squares it captured on, which a leg may step onto).
-        let (captured, took) = if self.listed {
+        let (captured, took) = if self.as_read && self.listed {
+            (self.play_as_read(&mut pos, game, c), step.captures.clone())
+        } else if self.listed {
             let _ = pos.play(step, ply.side, false);
             (!step.captures.is_empty(), step.captures.clone())
         } else {

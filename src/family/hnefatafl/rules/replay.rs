@@ -295,15 +295,13 @@ fn replay_from(
             // Of the captures a site's record lists and the rules do not
             // make, those its later moves show still there (one moves from
             // the square, or captures on it, before one enters or passes
-            // it): the record contradicts itself, and its moves are kept.
-            let stayed: Vec<Square> = if lenient {
-                written
-                    .iter()
-                    .copied()
-                    .filter(|c| !found.contains(c) && stayed_later(&traces[i + 1..], *c))
-                    .collect()
+            // it): the record contradicts itself, and its moves are kept;
+            // of those the rules make and it leaves out, those its later
+            // moves bear out, taken ([`as_read`]).
+            let (stayed, borne_out) = if lenient {
+                as_read(&written, &found, &traces[i + 1..])
             } else {
-                Vec::new()
+                (Vec::new(), Vec::new())
             };
             let extra: Vec<String> = written
                 .iter()
@@ -312,14 +310,6 @@ fn replay_from(
                 .collect();
             if lenient {
                 let move_ = format!("{} {}", label(number, side, first), spelled(step));
-                // Of the captures the rules make and the record leaves out,
-                // those its later moves bear out (a piece enters or passes
-                // the square before one moves from it or captures on it).
-                let borne_out: Vec<Square> = found
-                    .iter()
-                    .copied()
-                    .filter(|c| !written.contains(c) && gone_later(&traces[i + 1..], *c))
-                    .collect();
                 let kept: Vec<String> = missing
                     .iter()
                     .filter(|m| !borne_out.iter().any(|b| b.to_string() == **m))
@@ -444,6 +434,32 @@ pub fn turned(
         )
         .collect();
     emptied.retain(|(sq, _, _)| !path.contains(sq));
+}
+
+/// How a site's record's move is read where the captures it lists
+/// (`written`) and the rules' (`found`) differ ([`replay`]): of the
+/// captures listed that the rules do not make, those its `later` moves show
+/// still there (one moves from the square, or captures on it, before one
+/// enters or passes it), not taken; of the captures the rules make that it
+/// leaves out, those its later moves bear out (a piece enters or passes the
+/// square before one moves from it or captures on it), taken. The record's
+/// word stands for the rest.
+pub fn as_read(
+    written: &[Square],
+    found: &[Square],
+    later: &[Option<Step>],
+) -> (Vec<Square>, Vec<Square>) {
+    let stayed = written
+        .iter()
+        .copied()
+        .filter(|c| !found.contains(c) && stayed_later(later, *c))
+        .collect();
+    let borne_out = found
+        .iter()
+        .copied()
+        .filter(|c| !written.contains(c) && gone_later(later, *c))
+        .collect();
+    (stayed, borne_out)
 }
 
 /// Whether the later moves of a record show the piece on `sq` gone: one
