@@ -25,6 +25,7 @@ use crate::ir::{Game, Ply, Side, Tag};
 
 mod berserk;
 mod last_leg;
+mod last_leg_turned;
 mod later;
 mod needs;
 mod own_start;
@@ -33,6 +34,7 @@ mod turned_on;
 
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use last_leg::last_leg_free;
+use last_leg_turned::last_leg_turned;
 use later::later_rules;
 use own_start::{captured_by, own_start};
 use turned::turned;
@@ -473,7 +475,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // record's own, then the game type's later rules, then the
             // search with wider bounds, and last the captured pieces the
             // record moves on read as turned or left ([`turned`]), and
-            // last a berserk leg that captures nothing ([`last_leg_free`];
+            // last a berserk leg that captures nothing ([`last_leg_free`],
+            // then with the other readings, [`last_leg_turned`];
             // each only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
@@ -513,6 +516,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 None => match turned(tried.clone(), rules_tag)
                     .or_else(|| last_leg_free(&tried, record.counts(), first, rules_tag))
                     .or_else(|| turned_on(tried.clone(), rules_tag))
+                    .or_else(|| last_leg_turned(&tried, record.counts(), first, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;
