@@ -22,7 +22,8 @@ use crate::ir::{Game, Side};
 /// type's rules with `ber:m` as its own rules were read before, each
 /// reading kept only where the moves replay and the replay's captures
 /// agree with both the record's counts, in turn: the mends and berserk
-/// legs with the search's bounds, then its wider ones; the captured pieces
+/// legs with the search's bounds, then its wider ones (for `ber:t`: a
+/// `ber:c` type's were tried already); the captured pieces
 /// the record moves on read as turned or left ([`turned`]); and those
 /// pieces going on with their own legs ([`turned_on`]). Old Tyr-1 13x13
 /// `game-135-4-10616`'s defenders' `26... d10-e10xe9` went on to f10,
@@ -43,8 +44,11 @@ pub(super) fn last_leg_turned(
         counted(&read, game, said, given)
     };
     let kept = |(game, said)| counted(&reading, game, said, given);
+    // A `ber:c` type's wide search under `ber:m` is
+    // [`super::last_leg::last_leg_free`]'s, which has failed.
+    let wide = tried.layouts.iter().any(|r| r.berserk == Berserk::Take);
     searched(BOUNDS)
-        .or_else(|| searched(WIDE))
+        .or_else(|| if wide { searched(WIDE) } else { None })
         .or_else(|| turned(reading.clone(), rules_tag).and_then(kept))
         .or_else(|| turned_on(reading.clone(), rules_tag).and_then(kept))
 }
