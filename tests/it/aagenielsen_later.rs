@@ -5,8 +5,8 @@
 //! men's jumps), then the berserk legs searched with wider bounds (back to
 //! the first move), the berserk legs searched in positions that read the
 //! captures as the replay reads them, and last a berserk move's last leg
-//! that captures nothing (`ber:m` for a type's `ber:c`, where the captures
-//! agree with the record's counts).
+//! that captures nothing (`ber:m` for a type's `ber:c`, and last for its
+//! `ber:t` too, where the captures agree with the record's counts).
 
 use crate::common::scoresheet::Rng;
 use crate::common::{counts, no_panic, stderr, stdout};
@@ -207,12 +207,16 @@ fn berserk_legs_lost_far_back_from_the_move_that_needs_them_are_inferred() {
 /// an attacker from `(3, srank)` captures on `(3, 4)` against `(3, 3)`,
 /// stopping on `(3, 5)`, and goes on along its file, capturing nothing; a
 /// defender then crosses rank 5 from `(0, 5)` to `(10, 5)`, turned by
-/// `sym` (a quarter turn each, mirrored from 4). The rules (Tyr 11x11's
-/// with that start), the moves as the site writes them, and the squares
-/// the lost leg may have ended on (the file, but the square it stopped on).
-fn free_leg_game(sym: u8, srank: u8) -> (String, Vec<String>, Vec<String>) {
+/// `sym` (a quarter turn each, mirrored from 4). Where `take`, the rules
+/// are `ber:t` (a further leg captures or steps onto the square captured
+/// on, the Old Tyr-1, Old Tyr-2 and Old TYR! types') and a defender from
+/// `(10, 4)` then crosses rank 4 too, so that the leg cannot have stepped
+/// onto `(3, 4)` either. The rules (Tyr 11x11's with that start), the
+/// moves as the site writes them, and the squares the lost leg may have
+/// ended on (the file, but the squares the later moves need).
+fn free_leg_game(sym: u8, srank: u8, take: bool) -> (String, Vec<String>, Vec<String>) {
     let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
-    let pieces = [
+    let mut pieces = vec![
         ((0, 5), b'T'),
         ((5, 1), b'K'),
         ((9, 1), b'T'),
@@ -220,15 +224,28 @@ fn free_leg_game(sym: u8, srank: u8) -> (String, Vec<String>, Vec<String>) {
         ((3, 4), b'T'),
         ((3, 3), b't'),
     ];
+    if take {
+        pieces.push(((10, 4), b'T'));
+    }
     let rules = tyr_start(&pieces, &turn);
+    let rules = if take {
+        rules.replace("ber:c", "ber:t")
+    } else {
+        rules
+    };
     let sq = |at: (u8, u8)| turn(at).to_string();
-    let written = vec![
+    let mut written = vec![
         format!("{}-{}x{}", sq((3, srank)), sq((3, 5)), sq((3, 4))),
         format!("{}-{}", sq((9, 1)), sq((9, 2))),
         format!("{}-{}", sq((3, 3)), sq((2, 3))),
         format!("{}-{}", sq((0, 5)), sq((10, 5))),
     ];
-    let ends = (3..=10).filter(|&r| r != 5).map(|r| sq((3, r))).collect();
+    if take {
+        written.push(format!("{}-{}", sq((2, 3)), sq((2, 2))));
+        written.push(format!("{}-{}", sq((10, 4)), sq((0, 4))));
+    }
+    let low = if take { 6 } else { 3 };
+    let ends = (low..=10).filter(|&r| r != 5).map(|r| sq((3, r))).collect();
     (rules, written, ends)
 }
 
@@ -245,14 +262,19 @@ fn a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m() {
     // `other-rules` warning, the game written with them), the lost leg
     // inferred from the square the capture stopped on along its file;
     // with counts that differ from the replay's, or none, each is still
-    // read unchecked.
+    // read unchecked. The same for the `ber:t` types (the Old Tyr-1, Old
+    // Tyr-2 and Old TYR! types: a further leg captures or steps onto the
+    // square captured on; Old Tyr-1 15x15 `game-136-109-1716`'s `34.
+    // f11-i11xj11` went on to f11), whose members a later move also needs
+    // the captured square empty for, so that no step onto it explains
+    // them: read last (`ber:m` after every other reading).
     let dir = tempfile::tempdir().unwrap();
     let mut n = 0;
-    for sym in 0..8u8 {
+    for (sym, take) in (0..8u8).flat_map(|s| [(s, false), (s, true)]) {
         for srank in 8..=10u8 {
-            let (rules, written, ends) = free_leg_game(sym, srank);
+            let (rules, written, ends) = free_leg_game(sym, srank, take);
             for (k, given) in [Some([1, 0]), Some([2, 0]), None].into_iter().enumerate() {
-                let sub = dir.path().join(format!("{sym}-{srank}-{k}"));
+                let sub = dir.path().join(format!("{sym}-{take}-{srank}-{k}"));
                 fs::create_dir(&sub).unwrap();
                 let file = sub.join("game-151-1-1.json");
                 let text = match given {
@@ -297,7 +319,7 @@ fn a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m() {
             }
         }
     }
-    assert_eq!(n, 24);
+    assert_eq!(n, 48);
 }
 
 #[test]

@@ -26,6 +26,7 @@ use crate::ir::{Game, Ply, Side, Tag};
 mod as_replayed;
 mod berserk;
 mod last_leg;
+mod last_leg_turned;
 mod later;
 mod needs;
 mod own_start;
@@ -35,6 +36,7 @@ mod turned_on;
 use as_replayed::as_replayed;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use last_leg::last_leg_free;
+use last_leg_turned::last_leg_turned;
 use later::later_rules;
 use own_start::{captured_by, own_start};
 use turned::turned;
@@ -476,8 +478,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // search with wider bounds, and last the captured pieces the
             // record moves on read as turned or left ([`turned`]), the
             // berserk legs searched in positions read as the replay reads
-            // them ([`as_replayed`]), and last a berserk leg that captures
-            // nothing ([`last_leg_free`];
+            // them ([`as_replayed`]), a berserk leg that captures nothing
+            // ([`last_leg_free`]), the turned pieces that go on
+            // ([`turned_on`]), and last the leg that captures nothing with
+            // the other readings ([`last_leg_turned`];
             // each only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
@@ -518,6 +522,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| as_replayed(tried.clone(), rules_tag))
                     .or_else(|| last_leg_free(&tried, record.counts(), first, rules_tag))
                     .or_else(|| turned_on(tried.clone(), rules_tag))
+                    .or_else(|| last_leg_turned(&tried, record.counts(), first, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

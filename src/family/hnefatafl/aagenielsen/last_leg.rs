@@ -8,7 +8,7 @@ use super::later::read_by;
 use super::own_start::captured_by;
 use super::{with_entry, Reading};
 use crate::error::{Kind, Problem};
-use crate::family::hnefatafl::rules::Berserk;
+use crate::family::hnefatafl::rules::{Berserk, Rules};
 use crate::ir::{Game, Side};
 
 /// Where the rules of a type with berserk moves that capture (`ber:c`:
@@ -31,17 +31,39 @@ pub(super) fn last_leg_free(
     first: Side,
     rules_tag: Option<usize>,
 ) -> Option<(Game, Vec<Problem>)> {
-    if given.iter().any(Option::is_none)
-        || !tried.layouts.iter().all(|r| r.berserk == Berserk::Capture)
-    {
+    let free = free_rules(tried, given, &[Berserk::Capture])?;
+    let (reading, game, said) = read_by(tried, &free, first, rules_tag, WIDE)?;
+    counted(&reading, game, said, given)
+}
+
+/// The start positions of `tried` with `ber:m` for their berserk rule,
+/// where the record gives both its counts and every start position's
+/// berserk rule is one of `of`; none otherwise.
+pub(super) fn free_rules(
+    tried: &Reading,
+    given: [Option<u64>; 2],
+    of: &[Berserk],
+) -> Option<Vec<Rules>> {
+    if given.iter().any(Option::is_none) || !tried.layouts.iter().all(|r| of.contains(&r.berserk)) {
         return None;
     }
-    let free = tried
+    tried
         .layouts
         .iter()
         .map(|r| with_entry(r, "ber:m"))
-        .collect::<Option<Vec<_>>>()?;
-    let (reading, game, mut said) = read_by(tried, &free, first, rules_tag, WIDE)?;
+        .collect()
+}
+
+/// A game read with `ber:m` ([`free_rules`]; `reading` the reading it was
+/// replayed from, `said` its warnings), kept where its captures agree with
+/// both the record's counts (`given`), with the `other-rules` warning at
+/// its first move; none where they differ.
+pub(super) fn counted(
+    reading: &Reading,
+    game: Game,
+    mut said: Vec<Problem>,
+    given: [Option<u64>; 2],
+) -> Option<(Game, Vec<Problem>)> {
     let rules = game.variant.as_tafl()?.rules.as_ref()?;
     if captured_by(&game, rules).map(Some) != given {
         return None;

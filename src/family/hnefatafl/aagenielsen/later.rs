@@ -42,16 +42,7 @@ pub(super) fn read_by<'a>(
     rules_tag: Option<usize>,
     bounds: Bounds,
 ) -> Option<(Reading<'a>, Game, Vec<Problem>)> {
-    let base = later.first()?;
-    rules_tag?;
-    let mut game = tried.game.clone();
-    set_rules(&mut game, base, rules_tag);
-    let reading = Reading {
-        game,
-        places: tried.places.clone(),
-        texts: tried.texts.clone(),
-        layouts: later.to_vec(),
-    };
+    let reading = reading_by(tried, later, rules_tag)?;
     match replay_layouts(&reading.game, later, rules_tag, &reading.places) {
         Ok((game, said)) => Some((reading, game, said)),
         Err(e) => {
@@ -59,6 +50,26 @@ pub(super) fn read_by<'a>(
             mended(reading, at, first, rules_tag, bounds)
         }
     }
+}
+
+/// The record of `tried` to be read by other rules (`rules`, a start
+/// position each), its game written with the first; none where there are
+/// none, or the game has no Rules tag.
+pub(super) fn reading_by<'a>(
+    tried: &Reading<'a>,
+    rules: &[Rules],
+    rules_tag: Option<usize>,
+) -> Option<Reading<'a>> {
+    let base = rules.first()?;
+    rules_tag?;
+    let mut game = tried.game.clone();
+    set_rules(&mut game, base, rules_tag);
+    Some(Reading {
+        game,
+        places: tried.places.clone(),
+        texts: tried.texts.clone(),
+        layouts: rules.to_vec(),
+    })
 }
 
 /// The `other-rules` warning: the entries of the later rules `now` that
