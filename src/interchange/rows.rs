@@ -379,6 +379,14 @@ trait Out {
     /// Writes text known to need no quoting and to hold no NUL, not
     /// empty.
     fn word(&mut self, table: usize, column: usize, v: &str);
+    /// Writes a move field as a [`Out::word`]; where it is `placed`, its
+    /// text is in its column's already (a table written a column at a
+    /// time: [`Columns::place`]), and only its code is written.
+    #[inline(always)]
+    fn field(&mut self, table: usize, column: usize, v: &str, placed: bool) {
+        debug_assert!(!placed || Self::ENC == Encoding::Typed);
+        self.word(table, column, v);
+    }
     /// Writes text with no NUL whose bytes' classes ([`classes`]) are
     /// `class`.
     fn text(&mut self, table: usize, column: usize, v: &str, class: u8);
@@ -572,6 +580,22 @@ impl Columns {
         }
     }
 
+    /// Puts the game's move fields' texts in their columns, whose rows
+    /// gave only their codes ([`Out::field`]): each field's values one
+    /// after another ([`Fields::placed`]), swapped in whole. The fields
+    /// are emptied.
+    fn place(&mut self, fields: &mut Fields) {
+        let first = columns(2, false)
+            .iter()
+            .position(|c| c.0 == "move")
+            .unwrap_or_default();
+        fields.drain_placed(|field, text| {
+            let c = self.column(2, first + field as usize);
+            debug_assert!(c.data.is_empty(), "a placed column's text written");
+            std::mem::swap(&mut c.data, text);
+        });
+    }
+
     /// Writes a text value.
     #[inline(always)]
     fn value(&mut self, table: usize, column: usize, v: &str) {
@@ -621,6 +645,14 @@ impl Out for Columns {
     #[inline(always)]
     fn word(&mut self, table: usize, column: usize, v: &str) {
         self.value(table, column, v);
+    }
+
+    #[inline(always)]
+    fn field(&mut self, table: usize, column: usize, v: &str, placed: bool) {
+        match placed {
+            true => typed::code(&mut self.column(table, column).codes, v.len() as u64 + 1),
+            false => self.value(table, column, v),
+        }
     }
 
     #[inline(always)]
@@ -740,12 +772,18 @@ impl<'o, O: Out> Row<'o, O> {
     }
 
     /// Writes a move field: as a [`Row::word`] where the game's fields
-    /// are `plain` and it is not empty, else as [`Row::text`].
+    /// are `plain` and it is not empty (its code alone where they are
+    /// `placed`: [`Out::field`]), else as [`Row::text`].
     #[inline(always)]
-    fn move_field(&mut self, v: Option<&str>, plain: bool) -> Result<(), Problem> {
+    fn move_field(
+        &mut self,
+        v: Option<&str>,
+        (plain, placed): (bool, bool),
+    ) -> Result<(), Problem> {
         match v {
             Some(v) if plain && !v.is_empty() => {
-                self.word(v);
+                self.out.field(self.table, self.column, v, placed);
+                self.column += 1;
                 Ok(())
             }
             v => self.text(v),

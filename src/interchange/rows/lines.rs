@@ -48,12 +48,18 @@ pub fn write_typed(
         cols.reset(rows.fen);
         head_rows(game, game.moves.plies.len(), cols)?;
         let mut plies = PlyRows::of(game, opts.source.as_ref(), rows)?;
+        // The move fields' texts go to their columns whole, the rows
+        // giving their codes.
+        plies.placed = plies.plain && plies.fields.placed();
         let mut seq = 0;
         for (i, ply) in game.moves.plies.iter().enumerate() {
             plies.write(&mut seq, cols, ply, i + 1, "", &[])?;
             plies.variations(&mut seq, cols, ply, i + 1, "")?;
         }
         plies.done()?;
+        if plies.placed {
+            cols.place(&mut plies.fields);
+        }
         cols.finish(out);
         Ok(Vec::new())
     })
@@ -335,6 +341,8 @@ struct PlyRow<'a> {
     /// Whether its game's fields hold nothing a csv field quotes, nor a
     /// NUL ([`PlyRows::plain`]).
     plain: bool,
+    /// Whether its fields' texts are their columns' ([`PlyRows::placed`]).
+    placed: bool,
     /// The position after it, where the `fen` column is asked for.
     fen: Option<&'a str>,
 }
@@ -359,14 +367,14 @@ impl Rows {
             Side::Black => "black",
         });
         row.text(Some(r.path).filter(|p| !p.is_empty()))?;
-        let plain = r.plain;
-        row.move_field(Some(f.get(Field::Written).unwrap_or_default()), plain)?;
-        row.move_field(Some(f.get(Field::Canonical).unwrap_or_default()), plain)?;
-        row.move_field(f.get(Field::From), plain)?;
-        row.move_field(f.get(Field::To), plain)?;
-        row.move_field(f.get(Field::Captured).filter(|c| !c.is_empty()), plain)?;
-        row.move_field(f.get(Field::Piece), plain)?;
-        row.move_field(f.get(Field::Promotion), plain)?;
+        let field = (r.plain, r.placed);
+        row.move_field(Some(f.get(Field::Written).unwrap_or_default()), field)?;
+        row.move_field(Some(f.get(Field::Canonical).unwrap_or_default()), field)?;
+        row.move_field(f.get(Field::From), field)?;
+        row.move_field(f.get(Field::To), field)?;
+        row.move_field(f.get(Field::Captured).filter(|c| !c.is_empty()), field)?;
+        row.move_field(f.get(Field::Piece), field)?;
+        row.move_field(f.get(Field::Promotion), field)?;
         row.flag(f.check());
         row.flag(f.mate());
         row.text(ply.glyph.as_deref())?;
@@ -448,6 +456,12 @@ struct PlyRows {
     /// a quote, a line break) nor a NUL: then each field is written as it
     /// is ([`Row::word`]), not looked at again a byte at a time.
     plain: bool,
+    /// Whether the fields' texts are to be their columns' text, handed
+    /// over whole once the rows are written ([`Columns::place`]), each
+    /// row giving only its fields' codes: where the rows are written a
+    /// column at a time, the fields are `plain` and their texts each
+    /// field's values one after another ([`Fields::placed`]).
+    placed: bool,
     /// The plies written.
     next: usize,
     fens: Option<Vec<Option<String>>>,
@@ -461,6 +475,7 @@ impl PlyRows {
         let mut plies = PlyRows {
             rows,
             plain: false,
+            placed: false,
             fields: FIELDS.take(),
             next: 0,
             fens: None,
@@ -473,7 +488,8 @@ impl PlyRows {
             }
             plies.fens = Some(fens);
         }
-        plies.plain = classes(plies.fields.text().as_bytes()) == 0;
+        let texts = plies.fields.texts().iter();
+        plies.plain = texts.fold(0, |c, t| c | classes(t.as_bytes())) == 0;
         Ok(plies)
     }
 
@@ -504,6 +520,7 @@ impl PlyRows {
             path,
             fields,
             plain: self.plain,
+            placed: self.placed,
             fen,
         };
         self.rows.moves_row(out, &row, end)
