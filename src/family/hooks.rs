@@ -398,6 +398,14 @@ impl<'f> PlyFields<'f> {
         self.texts[field as usize].get(start as usize..end as usize)
     }
 
+    /// A text field's length in bytes (`None`: NULL), its text not
+    /// looked at.
+    #[inline(always)]
+    pub fn len(&self, field: Field) -> Option<usize> {
+        let (start, end) = self.spans.at[field as usize]?;
+        Some(end.saturating_sub(start) as usize)
+    }
+
     /// Whether the move gives check.
     pub fn check(&self) -> Option<bool> {
         self.spans.check

@@ -379,13 +379,13 @@ trait Out {
     /// Writes text known to need no quoting and to hold no NUL, not
     /// empty.
     fn word(&mut self, table: usize, column: usize, v: &str);
-    /// Writes a move field as a [`Out::word`]; where it is `placed`, its
-    /// text is in its column's already (a table written a column at a
-    /// time: [`Columns::place`]), and only its code is written.
+    /// Writes the code of a move field `len` bytes long whose text is in
+    /// its column's already (a table written a column at a time:
+    /// [`Columns::place`]; no other output places fields, and writes NULL).
     #[inline(always)]
-    fn field(&mut self, table: usize, column: usize, v: &str, placed: bool) {
-        debug_assert!(!placed || Self::ENC == Encoding::Typed);
-        self.word(table, column, v);
+    fn placed(&mut self, table: usize, column: usize, len: usize) {
+        debug_assert!(false, "a field of {len} bytes placed in rows of text");
+        self.null(table, column);
     }
     /// Writes text with no NUL whose bytes' classes ([`classes`]) are
     /// `class`.
@@ -648,11 +648,8 @@ impl Out for Columns {
     }
 
     #[inline(always)]
-    fn field(&mut self, table: usize, column: usize, v: &str, placed: bool) {
-        match placed {
-            true => typed::code(&mut self.column(table, column).codes, v.len() as u64 + 1),
-            false => self.value(table, column, v),
-        }
+    fn placed(&mut self, table: usize, column: usize, len: usize) {
+        typed::code(&mut self.column(table, column).codes, len as u64 + 1);
     }
 
     #[inline(always)]
@@ -772,21 +769,28 @@ impl<'o, O: Out> Row<'o, O> {
     }
 
     /// Writes a move field: as a [`Row::word`] where the game's fields
-    /// are `plain` and it is not empty (its code alone where they are
-    /// `placed`: [`Out::field`]), else as [`Row::text`].
+    /// are `plain` and it is not empty, else as [`Row::text`].
     #[inline(always)]
-    fn move_field(
-        &mut self,
-        v: Option<&str>,
-        (plain, placed): (bool, bool),
-    ) -> Result<(), Problem> {
+    fn move_field(&mut self, v: Option<&str>, plain: bool) -> Result<(), Problem> {
         match v {
             Some(v) if plain && !v.is_empty() => {
-                self.out.field(self.table, self.column, v, placed);
-                self.column += 1;
+                self.word(v);
                 Ok(())
             }
             v => self.text(v),
+        }
+    }
+
+    /// Writes a move field `len` bytes long whose text is its column's
+    /// already ([`Out::placed`]), or NULL.
+    #[inline(always)]
+    fn placed(&mut self, len: Option<usize>) {
+        match len {
+            Some(len) => {
+                self.out.placed(self.table, self.column, len);
+                self.column += 1;
+            }
+            None => self.null(),
         }
     }
 
