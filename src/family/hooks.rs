@@ -147,8 +147,21 @@ pub enum Field {
     Promotion,
 }
 
+impl Field {
+    /// Every field, in the order of their columns.
+    pub const ALL: [Field; FIELDS] = [
+        Field::Written,
+        Field::Canonical,
+        Field::From,
+        Field::To,
+        Field::Captured,
+        Field::Piece,
+        Field::Promotion,
+    ];
+}
+
 /// The number of [`Field`]s.
-const FIELDS: usize = 7;
+pub const FIELDS: usize = 7;
 
 /// Where each field of one ply lies in [`Fields`]' text (`None`: NULL),
 /// and its flags.
@@ -160,35 +173,46 @@ struct Spans {
 }
 
 /// The move fields of a game's plies ([`MoveFields`]), kept as spans of
-/// one text: each ply's fields are written where they are (a square's
-/// name, a spelling) with no string of their own, and a field the same as
-/// another ([`Fields::same`], canonical as written) is the same span. A
-/// family writes a ply's fields after [`Fields::ply`] starts it.
+/// a text a field: each ply's fields are written where they are (a
+/// square's name, a spelling) with no string of their own, each field's
+/// after the plies' before it, so that a field's text is, as a rule, its
+/// values one after another ([`Fields::placed`]): the text of its column
+/// in a table written a column at a time, handed over whole
+/// ([`Fields::drain_placed`]). A family writes a ply's fields after
+/// [`Fields::ply`] starts it.
 #[derive(Debug, Clone, Default)]
 pub struct Fields {
-    text: String,
+    texts: [String; FIELDS],
     plies: Vec<Spans>,
+    /// The fields (a bit each) whose text is not each ply's value one
+    /// after another: a value put in place of another ([`Fields::replace`])
+    /// or a field written twice for a ply.
+    scattered: u8,
 }
+
+/// The room [`Fields::with_capacity`] keeps a ply for each field's text:
+/// a chess ply's (a move, the canonical move, two squares, a piece).
+const ROOM: [usize; FIELDS] = [6, 5, 2, 2, 1, 1, 1];
 
 impl Fields {
     /// Fields with room for `plies` plies (a game's main line, say), so
     /// that they are not copied as they grow.
     pub fn with_capacity(plies: usize) -> Fields {
-        Fields {
-            // A chess ply's fields are some fifteen bytes (a move, two
-            // squares, a piece, the canonical move).
-            text: String::with_capacity(plies * 24),
-            plies: Vec::with_capacity(plies),
-        }
+        let mut fields = Fields::default();
+        fields.reset(plies);
+        fields
     }
 
     /// Empties the fields for another game of `plies` plies, their room
     /// kept (one `Fields` used game after game allocates once).
     pub fn reset(&mut self, plies: usize) {
-        self.text.clear();
+        for (text, room) in self.texts.iter_mut().zip(ROOM) {
+            text.clear();
+            text.reserve(plies * room);
+        }
         self.plies.clear();
-        self.text.reserve(plies * 24);
         self.plies.reserve(plies);
+        self.scattered = 0;
     }
 
     /// Starts the next ply's fields: every field NULL, no flags.
@@ -214,15 +238,26 @@ impl Fields {
         u32::try_from(at).unwrap_or(u32::MAX)
     }
 
+    /// Puts `span` of its text as `field` of the current ply.
+    #[inline(always)]
+    fn put(&mut self, field: Field, span: Option<(u32, u32)>) {
+        let at = &mut self.current().at[field as usize];
+        // A second value leaves the first in the text.
+        let again = u8::from(at.is_some()) << field as u8;
+        *at = span;
+        self.scattered |= again;
+    }
+
     /// Writes a field of the current ply with `write`: what it appends to
     /// the text is the field (the empty string where it appends nothing).
     /// Returns what `write` returns.
     #[inline(always)]
     pub fn write<R>(&mut self, field: Field, write: impl FnOnce(&mut String) -> R) -> R {
-        let start = self.text.len();
-        let r = write(&mut self.text);
-        let span = (Self::offset(start), Self::offset(self.text.len()));
-        self.current().at[field as usize] = Some(span);
+        let text = &mut self.texts[field as usize];
+        let start = text.len();
+        let r = write(text);
+        let span = (Self::offset(start), Self::offset(text.len()));
+        self.put(field, Some(span));
         r
     }
 
@@ -233,35 +268,46 @@ impl Fields {
     }
 
     /// Makes a field of the current ply the same text as another (the
-    /// canonical form where it is the written one): the same span.
+    /// canonical form where it is the written one): a copy of it, NULL
+    /// where that is.
     pub fn same(&mut self, field: Field, like: Field) {
-        let spans = self.current();
-        spans.at[field as usize] = spans.at[like as usize];
+        let Some((start, end)) = self.current().at[like as usize] else {
+            return self.put(field, None);
+        };
+        // (A field is the same as itself already.)
+        if let Ok([to, from]) = self.texts.get_disjoint_mut([field as usize, like as usize]) {
+            let at = to.len();
+            to.push_str(from.get(start as usize..end as usize).unwrap_or_default());
+            let span = (Self::offset(at), Self::offset(to.len()));
+            self.put(field, Some(span));
+        }
     }
 
     /// Adds a captured square, written by `write`, to the current ply's
     /// [`Field::Captured`] (a space before it where one is there).
     pub fn capture(&mut self, write: impl FnOnce(&mut String)) {
         let i = Field::Captured as usize;
-        let end = Self::offset(self.text.len());
-        let start = match self.current().at[i] {
+        let text = &mut self.texts[i];
+        let end = Self::offset(text.len());
+        let start = match self.plies.last().and_then(|p| p.at[i]) {
             // The squares so far end the text: the next follows them.
             Some((start, e)) if e == end => {
-                self.text.push(' ');
+                text.push(' ');
                 start
             }
-            // Another field was written since: the squares so far are
-            // copied after it (no family does that).
+            // (Only this ply's squares are written to the text after its
+            // squares so far: they end it.)
             Some((start, e)) => {
                 let (start, e) = (start as usize, e as usize);
-                self.text.extend_from_within(start..e);
-                self.text.push(' ');
+                text.extend_from_within(start..e);
+                text.push(' ');
+                self.scattered |= 1 << i;
                 end
             }
             None => end,
         };
-        write(&mut self.text);
-        let span = (start, Self::offset(self.text.len()));
+        write(text);
+        let span = (start, Self::offset(text.len()));
         self.current().at[i] = Some(span);
     }
 
@@ -276,18 +322,38 @@ impl Fields {
     /// the format a game was read from for [`Field::Written`]); its other
     /// fields keep theirs.
     pub fn replace(&mut self, i: usize, field: Field, text: &str) {
-        let start = Self::offset(self.text.len());
-        self.text.push_str(text);
-        let span = (start, Self::offset(self.text.len()));
+        let into = &mut self.texts[field as usize];
+        let start = Self::offset(into.len());
+        into.push_str(text);
+        let span = (start, Self::offset(into.len()));
         if let Some(spans) = self.plies.get_mut(i) {
             spans.at[field as usize] = Some(span);
         }
+        self.scattered |= 1 << field as u8;
     }
 
-    /// The text every field is a span of (each ply's fields, one after
-    /// another).
-    pub fn text(&self) -> &str {
-        &self.text
+    /// Each field's text, every value of it a span of it.
+    pub fn texts(&self) -> &[String; FIELDS] {
+        &self.texts
+    }
+
+    /// Whether each field's text is its plies' values one after another
+    /// (none written twice for a ply nor put in place of another): the
+    /// texts [`Fields::drain_placed`] hands over.
+    pub fn placed(&self) -> bool {
+        self.scattered == 0
+    }
+
+    /// Hands each field's text to `take` (which swaps it with an empty
+    /// one, say) where the texts are [`Fields::placed`], and empties the
+    /// fields.
+    pub fn drain_placed(&mut self, mut take: impl FnMut(Field, &mut String)) {
+        if self.placed() {
+            for (field, text) in Field::ALL.into_iter().zip(&mut self.texts) {
+                take(field, text);
+            }
+        }
+        self.reset(0);
     }
 
     /// How many plies have fields.
@@ -303,7 +369,7 @@ impl Fields {
     /// The fields of the `i`th ply.
     pub fn get(&self, i: usize) -> Option<PlyFields<'_>> {
         self.plies.get(i).map(|spans| PlyFields {
-            text: &self.text,
+            texts: &self.texts,
             spans,
         })
     }
@@ -320,7 +386,7 @@ impl Fields {
 /// The fields of one ply in [`Fields`].
 #[derive(Debug, Clone, Copy)]
 pub struct PlyFields<'f> {
-    text: &'f str,
+    texts: &'f [String; FIELDS],
     spans: &'f Spans,
 }
 
@@ -329,7 +395,15 @@ impl<'f> PlyFields<'f> {
     #[inline(always)]
     pub fn get(&self, field: Field) -> Option<&'f str> {
         let (start, end) = self.spans.at[field as usize]?;
-        self.text.get(start as usize..end as usize)
+        self.texts[field as usize].get(start as usize..end as usize)
+    }
+
+    /// A text field's length in bytes (`None`: NULL), its text not
+    /// looked at.
+    #[inline(always)]
+    pub fn len(&self, field: Field) -> Option<usize> {
+        let (start, end) = self.spans.at[field as usize]?;
+        Some(end.saturating_sub(start) as usize)
     }
 
     /// Whether the move gives check.
@@ -538,6 +612,23 @@ mod tests {
             }
             prop_assert_eq!(fields.len(), want.len());
             prop_assert_eq!(fields.to_vec(), want);
+            // Each field's text is its values one after another, handed
+            // over whole, unless a value was replaced or one written
+            // twice (the piece, among the captured squares, then again).
+            let twice = plies.iter().any(|(f, _, _)| !f.captured.is_empty() && f.piece.is_some());
+            prop_assert_eq!(fields.placed(), replaced.is_none() && !twice);
+            let joined: Vec<(Field, String)> = Field::ALL
+                .into_iter()
+                .map(|field| {
+                    let values = (0..fields.len()).filter_map(|i| fields.get(i)?.get(field));
+                    (field, values.collect())
+                })
+                .collect();
+            let placed = fields.placed();
+            let mut drained = Vec::new();
+            fields.drain_placed(|field, text| drained.push((field, std::mem::take(text))));
+            prop_assert_eq!(drained, if placed { joined } else { Vec::new() });
+            prop_assert!(fields.is_empty());
         }
     }
 }

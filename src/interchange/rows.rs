@@ -379,6 +379,14 @@ trait Out {
     /// Writes text known to need no quoting and to hold no NUL, not
     /// empty.
     fn word(&mut self, table: usize, column: usize, v: &str);
+    /// Writes the code of a move field `len` bytes long whose text is in
+    /// its column's already (a table written a column at a time:
+    /// [`Columns::place`]; no other output places fields, and writes NULL).
+    #[inline(always)]
+    fn placed(&mut self, table: usize, column: usize, len: usize) {
+        debug_assert!(false, "a field of {len} bytes placed in rows of text");
+        self.null(table, column);
+    }
     /// Writes text with no NUL whose bytes' classes ([`classes`]) are
     /// `class`.
     fn text(&mut self, table: usize, column: usize, v: &str, class: u8);
@@ -572,6 +580,22 @@ impl Columns {
         }
     }
 
+    /// Puts the game's move fields' texts in their columns, whose rows
+    /// gave only their codes ([`Out::field`]): each field's values one
+    /// after another ([`Fields::placed`]), swapped in whole. The fields
+    /// are emptied.
+    fn place(&mut self, fields: &mut Fields) {
+        let first = columns(2, false)
+            .iter()
+            .position(|c| c.0 == "move")
+            .unwrap_or_default();
+        fields.drain_placed(|field, text| {
+            let c = self.column(2, first + field as usize);
+            debug_assert!(c.data.is_empty(), "a placed column's text written");
+            std::mem::swap(&mut c.data, text);
+        });
+    }
+
     /// Writes a text value.
     #[inline(always)]
     fn value(&mut self, table: usize, column: usize, v: &str) {
@@ -621,6 +645,11 @@ impl Out for Columns {
     #[inline(always)]
     fn word(&mut self, table: usize, column: usize, v: &str) {
         self.value(table, column, v);
+    }
+
+    #[inline(always)]
+    fn placed(&mut self, table: usize, column: usize, len: usize) {
+        typed::code(&mut self.column(table, column).codes, len as u64 + 1);
     }
 
     #[inline(always)]
@@ -749,6 +778,19 @@ impl<'o, O: Out> Row<'o, O> {
                 Ok(())
             }
             v => self.text(v),
+        }
+    }
+
+    /// Writes a move field `len` bytes long whose text is its column's
+    /// already ([`Out::placed`]), or NULL.
+    #[inline(always)]
+    fn placed(&mut self, len: Option<usize>) {
+        match len {
+            Some(len) => {
+                self.out.placed(self.table, self.column, len);
+                self.column += 1;
+            }
+            None => self.null(),
         }
     }
 

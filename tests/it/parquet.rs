@@ -216,3 +216,52 @@ fn the_games_and_tags_text_has_the_statistics_of_its_values() {
         assert!(checked > 0 || table == "moves", "{table}");
     }
 }
+
+/// The moves table's move fields (`move` to `promotion`), whose texts the
+/// typed rows hand over a column whole, are the csv table's in every
+/// family and from every kind of source: a family's canonical notation
+/// (the fields' texts placed as they are) and another (each `move` put in
+/// place of the family's spelling: the texts not placed, each value
+/// copied), with captures, promotions and variations.
+#[test]
+fn the_move_fields_are_the_csv_ones_in_every_family_and_source() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let sources = [
+        ("pgn", "chess/openings.pgn"),
+        ("sllavcco", "chess/petrosjan-sllavcco.sllavcco"),
+        ("draughts-num", "draughts/annotations.pdn"),
+        ("draughts-diag", "draughts/english.diag.pdn"),
+        ("coerceo", "coerceo/constructs.coerceo"),
+        ("tafl", "tafl/constructs.tafl"),
+        ("otn", "tafl/berserk.otg"),
+        ("tenjiku", "tenjiku/constructs.tenjiku"),
+    ];
+    let mut captures = 0;
+    for (from, file) in sources {
+        let tmp = tempfile::tempdir().unwrap();
+        let (c, p) = both(tmp.path(), from, &fs::read(root.join(file)).unwrap());
+        let csv = csv_rows(&fs::read_to_string(c.join("moves.csv")).unwrap());
+        let reader = open(&p.join("moves.parquet"));
+        let first = csv[0].iter().position(|c| c == "move").unwrap();
+        let rows: Vec<_> = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(rows.len(), csv.len() - 1, "{file}");
+        assert!(!rows.is_empty(), "{file}: no rows");
+        for (row, want) in rows.iter().zip(&csv[1..]) {
+            let fields: Vec<&Field> = row.get_column_iter().map(|(_, f)| f).collect();
+            for column in first..first + 7 {
+                let got = match fields[column] {
+                    Field::Str(s) => s.clone(),
+                    Field::Null => String::new(),
+                    other => panic!("{file}: {other:?} in column {column}"),
+                };
+                assert_eq!(got, want[column], "{file}: column {column} of {want:?}");
+            }
+            captures += usize::from(!want[first + 4].is_empty());
+        }
+    }
+    assert!(captures > 0, "no captures");
+}

@@ -48,12 +48,18 @@ pub fn write_typed(
         cols.reset(rows.fen);
         head_rows(game, game.moves.plies.len(), cols)?;
         let mut plies = PlyRows::of(game, opts.source.as_ref(), rows)?;
+        // The move fields' texts go to their columns whole, the rows
+        // giving their codes.
+        plies.placed = plies.plain && plies.fields.placed();
         let mut seq = 0;
         for (i, ply) in game.moves.plies.iter().enumerate() {
             plies.write(&mut seq, cols, ply, i + 1, "", &[])?;
             plies.variations(&mut seq, cols, ply, i + 1, "")?;
         }
         plies.done()?;
+        if plies.placed {
+            cols.place(&mut plies.fields);
+        }
         cols.finish(out);
         Ok(Vec::new())
     })
@@ -323,6 +329,18 @@ fn variation_path(path: &str, index: usize, v: usize) -> String {
     }
 }
 
+/// A move field's length as its column holds the field: `move` and
+/// `canonical` are never NULL (empty where a family gives none),
+/// `captured` is NULL where empty.
+#[inline(always)]
+fn in_column<V: Default + PartialEq>(field: Field, v: Option<V>) -> Option<V> {
+    match field {
+        Field::Written | Field::Canonical => Some(v.unwrap_or_default()),
+        Field::Captured => v.filter(|v| *v != V::default()),
+        _ => v,
+    }
+}
+
 /// What one ply's moves row is written from.
 struct PlyRow<'a> {
     seq: usize,
@@ -335,6 +353,8 @@ struct PlyRow<'a> {
     /// Whether its game's fields hold nothing a csv field quotes, nor a
     /// NUL ([`PlyRows::plain`]).
     plain: bool,
+    /// Whether its fields' texts are their columns' ([`PlyRows::placed`]).
+    placed: bool,
     /// The position after it, where the `fen` column is asked for.
     fen: Option<&'a str>,
 }
@@ -343,9 +363,9 @@ impl Rows {
     /// Writes one ply's moves row, `end` its `comments_end` (its line's
     /// comments after it where it is the line's last ply); gives where
     /// that value is in `out`, for [`Rows::set_end`].
-    fn moves_row(
+    fn moves_row<O: Out>(
         &self,
-        out: &mut impl Out,
+        out: &mut O,
         r: &PlyRow<'_>,
         end: &[Comment],
     ) -> Result<usize, Problem> {
@@ -359,14 +379,29 @@ impl Rows {
             Side::Black => "black",
         });
         row.text(Some(r.path).filter(|p| !p.is_empty()))?;
-        let plain = r.plain;
-        row.move_field(Some(f.get(Field::Written).unwrap_or_default()), plain)?;
-        row.move_field(Some(f.get(Field::Canonical).unwrap_or_default()), plain)?;
-        row.move_field(f.get(Field::From), plain)?;
-        row.move_field(f.get(Field::To), plain)?;
-        row.move_field(f.get(Field::Captured).filter(|c| !c.is_empty()), plain)?;
-        row.move_field(f.get(Field::Piece), plain)?;
-        row.move_field(f.get(Field::Promotion), plain)?;
+        // (Only the typed rows place fields: the test keeps the branch out
+        // of the text rows' writer.)
+        match O::ENC == Encoding::Typed && r.placed {
+            // Their codes alone, from their lengths (their texts are
+            // the columns' already).
+            true => {
+                for field in Field::ALL {
+                    row.placed(in_column(field, f.len(field)));
+                }
+            }
+            // (As `in_column` says, written out: a loop over the fields
+            // made the text rows' writer slower.)
+            false => {
+                let plain = r.plain;
+                row.move_field(Some(f.get(Field::Written).unwrap_or_default()), plain)?;
+                row.move_field(Some(f.get(Field::Canonical).unwrap_or_default()), plain)?;
+                row.move_field(f.get(Field::From), plain)?;
+                row.move_field(f.get(Field::To), plain)?;
+                row.move_field(f.get(Field::Captured).filter(|c| !c.is_empty()), plain)?;
+                row.move_field(f.get(Field::Piece), plain)?;
+                row.move_field(f.get(Field::Promotion), plain)?;
+            }
+        }
         row.flag(f.check());
         row.flag(f.mate());
         row.text(ply.glyph.as_deref())?;
@@ -448,6 +483,12 @@ struct PlyRows {
     /// a quote, a line break) nor a NUL: then each field is written as it
     /// is ([`Row::word`]), not looked at again a byte at a time.
     plain: bool,
+    /// Whether the fields' texts are to be their columns' text, handed
+    /// over whole once the rows are written ([`Columns::place`]), each
+    /// row giving only its fields' codes: where the rows are written a
+    /// column at a time, the fields are `plain` and their texts each
+    /// field's values one after another ([`Fields::placed`]).
+    placed: bool,
     /// The plies written.
     next: usize,
     fens: Option<Vec<Option<String>>>,
@@ -461,6 +502,7 @@ impl PlyRows {
         let mut plies = PlyRows {
             rows,
             plain: false,
+            placed: false,
             fields: FIELDS.take(),
             next: 0,
             fens: None,
@@ -473,7 +515,8 @@ impl PlyRows {
             }
             plies.fens = Some(fens);
         }
-        plies.plain = classes(plies.fields.text().as_bytes()) == 0;
+        let texts = plies.fields.texts().iter();
+        plies.plain = texts.fold(0, |c, t| c | classes(t.as_bytes())) == 0;
         Ok(plies)
     }
 
@@ -504,6 +547,7 @@ impl PlyRows {
             path,
             fields,
             plain: self.plain,
+            placed: self.placed,
             fen,
         };
         self.rows.moves_row(out, &row, end)
