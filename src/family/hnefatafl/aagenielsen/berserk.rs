@@ -1,6 +1,8 @@
 //! The berserk legs aagenielsen.dk's records leave out, inferred
 //! ([`berserk_legs`]): the site's JSON keeps only each move's first leg.
 
+use std::borrow::Cow;
+
 use crate::error::{Kind, Problem};
 use crate::family::any::Move;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
@@ -119,8 +121,7 @@ pub(super) fn berserk_legs(
                 listed,
                 directed,
                 take,
-                turned: turn == Turn::Search,
-                as_read: turn == Turn::AsRead,
+                turn,
                 tries: 0,
                 legs: 0,
                 lengthened: Vec::new(),
@@ -228,12 +229,10 @@ struct Search<'r> {
     /// Whether a leg may step onto a square the move captured on without
     /// capturing (`ber:t`), besides the legs that capture.
     take: bool,
-    /// Whether its positions read the captured pieces the record moves on
-    /// for the capturing side as turned ([`Turn::Search`]).
-    turned: bool,
-    /// Whether its positions read each move's captures as the replay does
-    /// ([`Turn::AsRead`]).
-    as_read: bool,
+    /// How its positions read the captured pieces the record moves on:
+    /// as turned ([`Turn::Search`]), each move's captures as the replay
+    /// reads them ([`Turn::AsRead`]), or as the record lists them.
+    turn: Turn,
     /// The replays tried.
     tries: usize,
     /// The legs added.
@@ -355,7 +354,7 @@ impl Search<'_> {
                 if let Some(emptied) = emptied.as_deref_mut() {
                     rules::turned(&mut pos, step, ply.side, emptied, &mut |_, _| {});
                 }
-                if self.as_read && self.listed {
+                if self.turn == Turn::AsRead && self.listed {
                     self.play_as_read(&mut pos, game, i);
                 } else if self.listed || pos.clone().play(step, ply.side, true).is_err() {
                     let _ = pos.play(step, ply.side, false);
@@ -379,18 +378,27 @@ impl Search<'_> {
             return false;
         };
         let side = plies[i].side;
-        let Ok(played) = pos.clone().play(step, side, true) else {
-            let _ = pos.play(step, side, false);
-            return !step.captures.is_empty();
+        // A capture of one not among the other's.
+        let beyond = |a: &[Square], b: &[Square]| a.iter().any(|c| !b.contains(c));
+        // As the record lists it, but where the rules allow the move and
+        // capture otherwise (the later moves looked at only then).
+        let read = match pos.clone().play(step, side, true) {
+            Ok(played)
+                if beyond(&step.captures, &played.captures)
+                    || beyond(&played.captures, &step.captures) =>
+            {
+                let later: Vec<Option<Step>> = plies[i + 1..]
+                    .iter()
+                    .map(|p| p.mv.as_tafl().and_then(TMove::step).cloned())
+                    .collect();
+                let (stayed, borne_out) = rules::as_read(&step.captures, &played.captures, &later);
+                let mut read = step.clone();
+                read.captures.retain(|c| !stayed.contains(c));
+                read.captures.extend(borne_out);
+                Cow::Owned(read)
+            }
+            _ => Cow::Borrowed(step),
         };
-        let later: Vec<Option<Step>> = plies[i + 1..]
-            .iter()
-            .map(|p| p.mv.as_tafl().and_then(TMove::step).cloned())
-            .collect();
-        let (stayed, borne_out) = rules::as_read(&step.captures, &played.captures, &later);
-        let mut read = step.clone();
-        read.captures.retain(|c| !stayed.contains(c));
-        read.captures.extend(borne_out);
         let _ = pos.play(&read, side, false);
         !read.captures.is_empty()
     }
@@ -412,19 +420,19 @@ impl Search<'_> {
     fn legs_at(&self, game: &Game, c: usize) -> Vec<(Square, Vec<Square>)> {
         let plies = &game.moves.plies;
         let mut emptied = Vec::new();
-        let mut pos = self.played_to(game, c, self.turned.then_some(&mut emptied));
+        let mut pos = self.played_to(game, c, (self.turn == Turn::Search).then_some(&mut emptied));
         let Some(ply) = plies.get(c) else {
             return Vec::new();
         };
         let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
             return Vec::new();
         };
-        if self.turned {
+        if self.turn == Turn::Search {
             rules::turned(&mut pos, step, ply.side, &mut emptied, &mut |_, _| {});
         }
         // The move as played: its captures (the record's, or the rules').
         // (`ber:t`: the squares it captured on, which a leg may step onto).
-        let (captured, took) = if self.as_read && self.listed {
+        let (captured, took) = if self.turn == Turn::AsRead && self.listed {
             (self.play_as_read(&mut pos, game, c), step.captures.clone())
         } else if self.listed {
             let _ = pos.play(step, ply.side, false);
