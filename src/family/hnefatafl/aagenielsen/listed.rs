@@ -72,7 +72,7 @@ impl Gate {
             return captured_by(game, rules).map(Some) == self.given;
         };
         let mut made: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
-        each_capture(game, rules, &mut |side, sq| made[side].push(sq));
+        each_capture(game, rules, |side, sq| made[side].push(sq));
         (0..2).all(|side| {
             let count = self.given[side].unwrap_or(0);
             if count < listed[side].len() as u64 {

@@ -15,14 +15,14 @@ use crate::ir::{Game, Ply, Side};
 /// counts leave him out).
 pub(super) fn captured_by(game: &Game, r: &Rules) -> [u64; 2] {
     let mut taken = [0u64; 2];
-    each_capture(game, r, &mut |side, _| taken[side] += 1);
+    each_capture(game, r, |side, _| taken[side] += 1);
     taken
 }
 
 /// Each man captured in a game replayed by these rules, in order: the
 /// capturing side (0 the attackers, 1 the defenders) and the square (the
 /// king not counted, as [`captured_by`]).
-pub(super) fn each_capture(game: &Game, r: &Rules, each: &mut dyn FnMut(usize, Square)) {
+pub(super) fn each_capture(game: &Game, r: &Rules, mut each: impl FnMut(usize, Square)) {
     rules::track(
         &game.moves,
         &mut Position::new(r),
