@@ -28,6 +28,7 @@ mod berserk;
 mod last_leg;
 mod last_leg_turned;
 mod later;
+mod listed;
 mod needs;
 mod own_start;
 mod turned;
@@ -38,6 +39,7 @@ use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
 use later::later_rules;
+use listed::listed;
 use own_start::{captured_by, own_start};
 use turned::turned;
 use turned_on::turned_on;
@@ -480,9 +482,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // berserk legs searched in positions read as the replay reads
             // them ([`as_replayed`]), a berserk leg that captures nothing
             // ([`last_leg_free`]), the turned pieces that go on
-            // ([`turned_on`]), and last the leg that captures nothing with
-            // the other readings ([`last_leg_turned`];
-            // each only where what comes before it finds nothing).
+            // ([`turned_on`]), the leg that captures nothing with the other
+            // readings ([`last_leg_turned`]), and last those readings held
+            // to the captures the record lists where it counts fewer
+            // ([`listed`]; each only where what comes before it finds
+            // nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -523,6 +527,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| last_leg_free(&tried, record.counts(), first, rules_tag))
                     .or_else(|| turned_on(tried.clone(), rules_tag))
                     .or_else(|| last_leg_turned(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| listed(&tried, record.counts(), first, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

@@ -5,7 +5,7 @@
 
 use super::berserk::WIDE;
 use super::later::read_by;
-use super::own_start::captured_by;
+use super::listed::Gate;
 use super::{with_entry, Reading};
 use crate::error::{Kind, Problem};
 use crate::family::hnefatafl::rules::{Berserk, Rules};
@@ -21,19 +21,21 @@ use crate::ir::{Game, Side};
 /// continue to move the same stone as long as he makes captures with it"),
 /// the berserk legs searched as far back as the wide search goes. Kept only
 /// where the moves then replay and the replay's captures agree with both
-/// the record's counts (`BlackPiecesCaptured`, `WhitePiecesCaptured`): a
-/// record without them, or whose counts differ, stays unchecked. An
+/// the record's counts (`BlackPiecesCaptured`, `WhitePiecesCaptured`; the
+/// `gate`, [`Gate`]): a record without them, or whose counts differ, stays
+/// unchecked. An
 /// `other-rules` warning at the first move says so, and the game is
 /// written with those rules. None for a type without `ber:c`.
 pub(super) fn last_leg_free(
     tried: &Reading,
-    given: [Option<u64>; 2],
+    gate: impl Into<Gate>,
     first: Side,
     rules_tag: Option<usize>,
 ) -> Option<(Game, Vec<Problem>)> {
-    let free = free_rules(tried, given, &[Berserk::Capture])?;
+    let gate = gate.into();
+    let free = free_rules(tried, gate.given(), &[Berserk::Capture])?;
     let (reading, game, said) = read_by(tried, &free, first, rules_tag, WIDE)?;
-    counted(&reading, game, said, given)
+    counted(&reading, game, said, &gate)
 }
 
 /// The start positions of `tried` with `ber:m` for their berserk rule,
@@ -56,22 +58,24 @@ pub(super) fn free_rules(
 
 /// A game read with `ber:m` ([`free_rules`]; `reading` the reading it was
 /// replayed from, `said` its warnings), kept where its captures agree with
-/// both the record's counts (`given`), with the `other-rules` warning at
-/// its first move; none where they differ.
+/// the `gate` (both the record's counts, or a list it holds them to), with
+/// the `other-rules` warning at its first move; none where they differ.
 pub(super) fn counted(
     reading: &Reading,
     game: Game,
     mut said: Vec<Problem>,
-    given: [Option<u64>; 2],
+    gate: &Gate,
 ) -> Option<(Game, Vec<Problem>)> {
     let rules = game.variant.as_tafl()?.rules.as_ref()?;
-    if captured_by(&game, rules).map(Some) != given {
+    if !gate.agrees(&game, rules) {
         return None;
     }
-    let message = "the rules of the game type refuse the moves under every start position and \
-                   every reading of them, and its rules with `ber:m` bear them out, with the \
-                   captures the record counts (a piece that captured moves on, its last leg \
-                   capturing nothing): read by them";
+    let message = format!(
+        "the rules of the game type refuse the moves under every start position and every \
+         reading of them, and its rules with `ber:m` bear them out, {} (a piece that captured \
+         moves on, its last leg capturing nothing): read by them",
+        gate.what()
+    );
     let warning = match reading.places.first() {
         Some(&at) => Problem::at(at, message),
         None => Problem::whole(message),

@@ -7,6 +7,7 @@
 use super::berserk::{Bounds, BOUNDS, WIDE};
 use super::last_leg::{counted, free_rules};
 use super::later::{read_by, reading_by};
+use super::listed::Gate;
 use super::turned::turned;
 use super::turned_on::turned_on;
 use super::Reading;
@@ -33,17 +34,18 @@ use crate::ir::{Game, Side};
 /// first move; none where every reading fails.
 pub(super) fn last_leg_turned(
     tried: &Reading,
-    given: [Option<u64>; 2],
+    gate: impl Into<Gate>,
     first: Side,
     rules_tag: Option<usize>,
 ) -> Option<(Game, Vec<Problem>)> {
-    let free = free_rules(tried, given, &[Berserk::Capture, Berserk::Take])?;
+    let gate = gate.into();
+    let free = free_rules(tried, gate.given(), &[Berserk::Capture, Berserk::Take])?;
     let reading = reading_by(tried, &free, rules_tag)?;
     let searched = |bounds: Bounds| {
         let (read, game, said) = read_by(tried, &free, first, rules_tag, bounds)?;
-        counted(&read, game, said, given)
+        counted(&read, game, said, &gate)
     };
-    let kept = |(game, said)| counted(&reading, game, said, given);
+    let kept = |(game, said)| counted(&reading, game, said, &gate);
     // A `ber:c` type's wide search under `ber:m` is
     // [`super::last_leg::last_leg_free`]'s, which has failed.
     let wide = tried.layouts.iter().any(|r| r.berserk == Berserk::Take);

@@ -15,19 +15,26 @@ use crate::ir::{Game, Ply, Side};
 /// counts leave him out).
 pub(super) fn captured_by(game: &Game, r: &Rules) -> [u64; 2] {
     let mut taken = [0u64; 2];
+    each_capture(game, r, |side, _| taken[side] += 1);
+    taken
+}
+
+/// Each man captured in a game replayed by these rules, in order: the
+/// capturing side (0 the attackers, 1 the defenders) and the square (the
+/// king not counted, as [`captured_by`]).
+pub(super) fn each_capture(game: &Game, r: &Rules, mut each: impl FnMut(usize, Square)) {
     rules::track(
         &game.moves,
         &mut Position::new(r),
         &mut |step, piece, before| {
-            let men = step
-                .captures
-                .iter()
-                .filter(|&&c| before.piece(c).is_some_and(|p| p != b'K'))
-                .count();
-            taken[usize::from(piece.is_ascii_uppercase())] += men as u64;
+            let side = usize::from(piece.is_ascii_uppercase());
+            for &c in &step.captures {
+                if before.piece(c).is_some_and(|p| p != b'K') {
+                    each(side, c);
+                }
+            }
         },
     );
-    taken
 }
 
 /// Where the rules refuse a record under every start position of its type
