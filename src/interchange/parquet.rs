@@ -392,7 +392,10 @@ impl Filling {
                 let rest = typed.rest();
                 typed.text(total)?;
                 let before = dict.data.len();
-                dict.push_all(rest, total, codes)?;
+                // (A game's column of NULLs alone has no value to add.)
+                if nulls < n {
+                    dict.push_all(rest, total, codes)?;
+                }
                 dict.data.len() - before + 4 * (n - nulls)
             }
             (Values::Int(v), _) => {
