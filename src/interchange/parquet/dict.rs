@@ -93,9 +93,6 @@ pub(super) struct Dict {
     /// The last small value looked up: its key and index, a key of 0 none
     /// (a value as the row's before is not looked up again).
     last: (u64, u32),
-    /// Where each of a game's values ends ([`value_ends`]), kept for the
-    /// next game.
-    value_ends: Vec<usize>,
 }
 
 /// The codes of a game's column ([`Dict::push_all`]): each a byte where
@@ -196,7 +193,6 @@ impl Default for Dict {
             longest: 0,
             indices: Indices::default(),
             last: (0, 0),
-            value_ends: Vec::new(),
         }
     }
 }
@@ -254,33 +250,6 @@ pub(super) fn small_key_in(text: &[u8], start: usize, end: usize) -> u64 {
     }
 }
 
-/// Where each of a game's values of a column ends (`codes`, 0 NULL,
-/// else the value's length and 1; the values one after another from the
-/// start of its text), written into `ends` from its second place, after
-/// the 0 where the first starts (`ends` grown to hold them): how many
-/// values (not NULL) there are.
-#[inline(never)]
-fn value_ends<C: Code>(codes: &[C], ends: &mut Vec<usize>) -> usize {
-    if ends.len() <= codes.len() {
-        ends.resize(codes.len() + 1, 0);
-    }
-    let (mut n, mut at) = (0, 0);
-    if let Some((first, rest)) = ends.split_first_mut() {
-        *first = 0;
-        for &c in codes {
-            let c = c.wide();
-            if c != 0 {
-                at += (c - 1) as usize;
-                if let Some(end) = rest.get_mut(n) {
-                    *end = at;
-                }
-                n += 1;
-            }
-        }
-    }
-    n
-}
-
 /// The tables of [`Dict`] that find a value of one to eight bytes by its
 /// key ([`lookup`]).
 struct Smalls<'d> {
@@ -289,34 +258,40 @@ struct Smalls<'d> {
     shift: u32,
 }
 
-/// The indices of the values of `text` that end at `ends` after the
-/// first (which is where the first starts), written into `out`, from the
-/// first up to one that is not in the dictionary, not of one to eight
-/// bytes, or that ends in the first eight bytes of `text`: how many were
-/// written, and the last key looked up and its index (`last`, given: a
-/// value like it is not looked up again, a game's `side`). A value's key
-/// ([`small_key_in`]) is the word that ends where it does, shifted. Reads
-/// the dictionary only, and calls nothing: a function of its own, its
-/// loop's values stay in registers.
+/// The indices of a game's values of a column, `codes` (0 NULL, else the
+/// value's length and 1), the first from `start` in `text`, the others
+/// one after another, written into `out`, from the first up to one that
+/// is not in the dictionary, not of one to eight bytes, or that ends in
+/// the first eight bytes of `text`: how many codes were read, how many
+/// indices written, where the next value starts, and the last key looked
+/// up and its index (`last`, given: a value like it is not looked up
+/// again, a game's `side`). A value's key ([`small_key_in`]) is the word
+/// that ends where it does, shifted. Reads the dictionary only, and calls
+/// nothing: a function of its own, its loop's values stay in registers.
 #[inline(never)]
-fn lookup<L: Lane<u32>>(
+fn lookup<C: Code, L: Lane<u32>>(
     smalls: &Smalls<'_>,
     text: &[u8],
-    ends: &[usize],
+    codes: &[C],
+    mut start: usize,
     out: &mut [L],
     mut last: (u64, u32),
-) -> (usize, (u64, u32)) {
-    let Some((&first, ends)) = ends.split_first() else {
-        return (0, last);
-    };
+) -> (usize, usize, usize, (u64, u32)) {
     let Smalls { tiny, small, shift } = *smalls;
     let mask = small.len().wrapping_sub(1);
-    let (mut done, mut start) = (0, first);
-    'values: for (&end, slot) in ends.iter().zip(out.iter_mut()) {
-        let len = end.wrapping_sub(start);
+    let room = out.len();
+    let mut slots = out.iter_mut();
+    let mut read = 0;
+    'values: while let Some(&c) = codes.get(read) {
+        let len = c.wide().wrapping_sub(1) as usize;
+        if len == usize::MAX {
+            read += 1;
+            continue;
+        }
         if !(1..=8).contains(&len) {
             break;
         }
+        let end = start + len;
         let Some(word) = end.checked_sub(8).and_then(|at| text.get(at..end)) else {
             break;
         };
@@ -343,10 +318,14 @@ fn lookup<L: Lane<u32>>(
             };
             last = (key, index);
         }
+        let Some(slot) = slots.next() else {
+            break;
+        };
         *slot = L::narrow(last.1);
-        (done, start) = (done + 1, end);
+        (read, start) = (read + 1, end);
     }
-    (done, last)
+    let written = room - slots.len();
+    (read, written, start, last)
 }
 
 /// The multiplier that places a key in a table of [`Dict`] (Fibonacci hashing).
@@ -436,9 +415,8 @@ impl Dict {
         Ok(())
     }
 
-    /// [`Dict::push_all`] of the indices `to` at their width, in two
-    /// passes: where each value ends ([`value_ends`]), then the values of
-    /// one to eight bytes looked up where they are in the dictionary
+    /// [`Dict::push_all`] of the indices `to` at their width: the values
+    /// of one to eight bytes looked up where they are in the dictionary
     /// ([`lookup`]: a loop that calls nothing, its values kept in
     /// registers); a value new to the dictionary, or not of one to eight
     /// bytes, is added or found here, and the look-ups go on after it.
@@ -446,17 +424,18 @@ impl Dict {
     /// memory (a call in it): some 45 instructions a value.
     #[inline(never)]
     fn push_codes<C: Code, L: Lane<u32>>(&mut self, to: &mut Vec<L>, text: &[u8], codes: &[C]) {
-        let mut ends = std::mem::take(&mut self.value_ends);
-        let n = value_ends(codes, &mut ends);
-        let start = to.len();
-        to.resize(start + n, L::default());
-        let out = &mut to[start..];
-        let ends_of = ends.get(..=n).unwrap_or_default();
+        // Room for an index a code, cut to those written.
+        let first = to.len();
+        to.resize(first + codes.len(), L::default());
+        let out = &mut to[first..];
         let mut last = self.last;
-        let mut done = 0;
-        while let (Some(&s), Some(&e)) = (ends_of.get(done), ends_of.get(done + 1)) {
-            let v = text.get(s..e).unwrap_or_default();
-            let small = (1..=8).contains(&v.len());
+        let (mut read, mut done, mut at) = (0, 0, 0);
+        while let Some(&c) = codes.get(read) {
+            let Some(len) = (c.wide() as usize).checked_sub(1) else {
+                read += 1;
+                continue;
+            };
+            let small = (1..=8).contains(&len);
             let tiny = <&[u32; TINY]>::try_from(self.tiny.as_slice());
             if let (true, Ok(tiny)) = (small, tiny) {
                 let smalls = Smalls {
@@ -464,13 +443,15 @@ impl Dict {
                     small: &self.small,
                     shift: self.small_shift,
                 };
-                let (d, l) = lookup(&smalls, text, &ends_of[done..], &mut out[done..], last);
-                if d > 0 {
-                    (done, last) = (done + d, l);
+                let rest = (&codes[read..], &mut out[done..]);
+                let (r, d, next, l) = lookup(&smalls, text, rest.0, at, rest.1, last);
+                if r > 0 {
+                    (read, done, at, last) = (read + r, done + d, next, l);
                     continue;
                 }
             }
             // A value new to the dictionary, or not of one to eight bytes.
+            let v = text.get(at..at + len).unwrap_or_default();
             let index = match small {
                 true => {
                     let key = small_key_in(v, 0, v.len());
@@ -483,10 +464,10 @@ impl Dict {
             if let Some(slot) = out.get_mut(done) {
                 *slot = L::narrow(index);
             }
-            done += 1;
+            (read, done, at) = (read + 1, done + 1, at + len);
         }
+        to.truncate(first + done);
         self.last = last;
-        self.value_ends = ends;
     }
 
     /// Adds `n` rows of the value `v` (a key of a game's rows).
