@@ -392,23 +392,37 @@ impl Filling {
                 let rest = typed.rest();
                 typed.text(total)?;
                 let before = dict.data.len();
-                dict.push_all(rest, total, codes)?;
+                // (A game's column of NULLs alone has no value to add.)
+                if nulls < n {
+                    dict.push_all(rest, total, codes)?;
+                }
                 dict.data.len() - before + 4 * (n - nulls)
             }
             (Values::Int(v), _) => {
                 // A code is a number's zigzag and 1: its reach.
                 let reach = C::most(codes).saturating_sub(1);
-                each!(v.fit(reach), v => {
-                    let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
-                    fill_from(v, n - nulls, values.map(|c| Lane::narrow(rows::unzigzag(c - 1))));
+                let number = |c: u64| rows::unzigzag(c.wrapping_sub(1));
+                each!(v.fit(reach), v => match nulls {
+                    // No NULL (most games' columns): each code a value,
+                    // many at a time.
+                    0 => fill_from(v, n, codes.iter().map(|&c| Lane::narrow(number(c.wide())))),
+                    _ => {
+                        let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
+                        fill_from(v, n - nulls, values.map(|c| Lane::narrow(number(c))));
+                    }
                 });
                 8 * (n - nulls)
             }
             (Values::Bool(v), _) => {
-                // 1 false, 2 true.
-                bad |= codes.iter().any(|&c| c.wide() > 2);
-                let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
-                fill_from(v, n - nulls, values.map(|c| c == 2));
+                // 1 false, 2 true (the greatest code found many at a time).
+                bad |= codes.iter().fold(0, |m, &c| m.max(c.wide())) > 2;
+                match nulls {
+                    0 => fill_from(v, n, codes.iter().map(|&c| c.wide() == 2)),
+                    _ => {
+                        let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
+                        fill_from(v, n - nulls, values.map(|c| c == 2));
+                    }
+                }
                 8 * (n - nulls)
             }
             (Values::Paged(paged), None) => {

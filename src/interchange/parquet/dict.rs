@@ -250,6 +250,84 @@ pub(super) fn small_key_in(text: &[u8], start: usize, end: usize) -> u64 {
     }
 }
 
+/// The tables of [`Dict`] that find a value of one to eight bytes by its
+/// key ([`lookup`]).
+struct Smalls<'d> {
+    tiny: &'d [u32; TINY],
+    small: &'d [(u64, u32)],
+    shift: u32,
+}
+
+/// The indices of a game's values of a column, `codes` (0 NULL, else the
+/// value's length and 1), the first from `start` in `text`, the others
+/// one after another, written into `out`, from the first up to one that
+/// is not in the dictionary, not of one to eight bytes, or that ends in
+/// the first eight bytes of `text`: how many codes were read, how many
+/// indices written, where the next value starts, and the last key looked
+/// up and its index (`last`, given: a value like it is not looked up
+/// again, a game's `side`). A value's key ([`small_key_in`]) is the word
+/// that ends where it does, shifted. Reads the dictionary only, and calls
+/// nothing: a function of its own, its loop's values stay in registers.
+#[inline(never)]
+fn lookup<C: Code, L: Lane<u32>>(
+    smalls: &Smalls<'_>,
+    text: &[u8],
+    codes: &[C],
+    mut start: usize,
+    out: &mut [L],
+    mut last: (u64, u32),
+) -> (usize, usize, usize, (u64, u32)) {
+    let Smalls { tiny, small, shift } = *smalls;
+    let mask = small.len().wrapping_sub(1);
+    let room = out.len();
+    let mut slots = out.iter_mut();
+    let mut read = 0;
+    'values: while let Some(&c) = codes.get(read) {
+        let len = c.wide().wrapping_sub(1) as usize;
+        if len == usize::MAX {
+            read += 1;
+            continue;
+        }
+        if !(1..=8).contains(&len) {
+            break;
+        }
+        let end = start + len;
+        let Some(word) = end.checked_sub(8).and_then(|at| text.get(at..end)) else {
+            break;
+        };
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let key = u64::from_le_bytes(word) >> (64 - 8 * len);
+        if key != last.0 {
+            let index = match key {
+                k if k < TINY as u64 => match tiny[k as usize] {
+                    0 => break 'values,
+                    i => i - 1,
+                },
+                _ => {
+                    let mut at = (key.wrapping_mul(FIBONACCI) >> shift) as usize;
+                    loop {
+                        match small.get(at) {
+                            Some(&(k, index)) if k == key => break index,
+                            Some(&(k, _)) if k != 0 => at = (at + 1) & mask,
+                            _ => break 'values,
+                        }
+                    }
+                }
+            };
+            last = (key, index);
+        }
+        let Some(slot) = slots.next() else {
+            break;
+        };
+        *slot = L::narrow(last.1);
+        (read, start) = (read + 1, end);
+    }
+    let written = room - slots.len();
+    (read, written, start, last)
+}
+
 /// The multiplier that places a key in a table of [`Dict`] (Fibonacci hashing).
 const FIBONACCI: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -337,46 +415,59 @@ impl Dict {
         Ok(())
     }
 
-    /// [`Dict::push_all`] of the indices `to` at their width: a function
-    /// of its own (inlined, the loop kept more of its values in memory).
+    /// [`Dict::push_all`] of the indices `to` at their width: the values
+    /// of one to eight bytes looked up where they are in the dictionary
+    /// ([`lookup`]: a loop that calls nothing, its values kept in
+    /// registers); a value new to the dictionary, or not of one to eight
+    /// bytes, is added or found here, and the look-ups go on after it.
+    /// One loop that looked up and added kept some ten of its values in
+    /// memory (a call in it): some 45 instructions a value.
     #[inline(never)]
     fn push_codes<C: Code, L: Lane<u32>>(&mut self, to: &mut Vec<L>, text: &[u8], codes: &[C]) {
-        // The indices are written in a vector of this call's own (taken,
-        // put back), kept in registers.
-        let mut indices = std::mem::take(to);
-        let start = indices.len();
-        indices.resize(start + codes.len(), L::default());
-        let mut written = start;
-        // The value before, whose index a value like it takes without a
-        // look-up (a game's `side`, `piece`).
-        let (mut last_key, mut last) = self.last;
-        let mut at = 0;
-        for &c in codes {
-            let c = c.wide();
-            if c == 0 {
+        // Room for an index a code, cut to those written.
+        let first = to.len();
+        to.resize(first + codes.len(), L::default());
+        let out = &mut to[first..];
+        let mut last = self.last;
+        let (mut read, mut done, mut at) = (0, 0, 0);
+        while let Some(&c) = codes.get(read) {
+            let Some(len) = (c.wide() as usize).checked_sub(1) else {
+                read += 1;
                 continue;
-            }
-            let end = at + (c - 1) as usize;
-            let index = match end - at {
-                1..=8 => {
-                    let key = small_key_in(text, at, end);
-                    if key != last_key {
-                        last = self.small_index(text, at..end, key);
-                        last_key = key;
-                    }
-                    last
-                }
-                _ => self.index(&text[at..end]),
             };
-            if let Some(slot) = indices.get_mut(written) {
+            let small = (1..=8).contains(&len);
+            let tiny = <&[u32; TINY]>::try_from(self.tiny.as_slice());
+            if let (true, Ok(tiny)) = (small, tiny) {
+                let smalls = Smalls {
+                    tiny,
+                    small: &self.small,
+                    shift: self.small_shift,
+                };
+                let rest = (&codes[read..], &mut out[done..]);
+                let (r, d, next, l) = lookup(&smalls, text, rest.0, at, rest.1, last);
+                if r > 0 {
+                    (read, done, at, last) = (read + r, done + d, next, l);
+                    continue;
+                }
+            }
+            // A value new to the dictionary, or not of one to eight bytes.
+            let v = text.get(at..at + len).unwrap_or_default();
+            let index = match small {
+                true => {
+                    let key = small_key_in(v, 0, v.len());
+                    let index = self.small_index(v, 0..v.len(), key);
+                    last = (key, index);
+                    index
+                }
+                false => self.index(v),
+            };
+            if let Some(slot) = out.get_mut(done) {
                 *slot = L::narrow(index);
             }
-            written += 1;
-            at = end;
+            (read, done, at) = (read + 1, done + 1, at + len);
         }
-        indices.truncate(written);
-        *to = indices;
-        self.last = (last_key, last);
+        to.truncate(first + done);
+        self.last = last;
     }
 
     /// Adds `n` rows of the value `v` (a key of a game's rows).
@@ -580,9 +671,67 @@ impl Dict {
 
 #[cfg(test)]
 mod tests {
-    use super::Code;
+    use super::{Code, Dict};
+
+    /// A game's column: its values (`None` NULL) from a few short ones (so
+    /// that they repeat, the row before's among them), any of up to 20
+    /// bytes, and the empty one.
+    fn game() -> impl proptest::strategy::Strategy<Value = Vec<Option<String>>> {
+        use proptest::prelude::*;
+        let value = prop_oneof![
+            4 => proptest::sample::select(vec!["w", "b", "e4", "Nf3", "white", "black", "O-O-O", "e7e8=Q"])
+                .prop_map(str::to_string),
+            2 => "[a-h1-8=+#]{1,8}",
+            1 => "[a-zé♔]{0,20}",
+        ];
+        proptest::collection::vec(proptest::option::weighted(0.8, value), 0..40)
+    }
 
     proptest::proptest! {
+        /// Any games' values of a column, their codes a byte or a `u64`
+        /// each, and whatever text follows them: each value's index is
+        /// its place among the distinct values in the order they came,
+        /// and those are the dictionary's values, as a dictionary built a
+        /// value at a time gives them.
+        #[test]
+        fn games_take_their_values_indices_in_order(
+            games in proptest::collection::vec(game(), 1..12),
+            wide in proptest::bool::ANY,
+            after in "[a-z]{0,9}",
+        ) {
+            let mut dict = Dict::default();
+            let (mut distinct, mut indices): (Vec<String>, Vec<u32>) = (Vec::new(), Vec::new());
+            for game in &games {
+                let text: String = game.iter().flatten().map(String::as_str).collect();
+                let codes: Vec<u64> = game
+                    .iter()
+                    .map(|v| v.as_ref().map_or(0, |v| v.len() as u64 + 1))
+                    .collect();
+                let with_after = format!("{text}{after}");
+                match wide {
+                    true => dict.push_all(with_after.as_bytes(), text.len(), &codes).unwrap(),
+                    false => {
+                        let bytes: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
+                        dict.push_all(with_after.as_bytes(), text.len(), &bytes).unwrap();
+                    }
+                }
+                for v in game.iter().flatten() {
+                    let i = match distinct.iter().position(|d| d == v) {
+                        Some(i) => i,
+                        None => {
+                            distinct.push(v.clone());
+                            distinct.len() - 1
+                        }
+                    };
+                    indices.push(i as u32);
+                }
+            }
+            let got: Vec<u32> = (0..dict.indices.len()).map(|k| dict.indices.slice().get(k)).collect();
+            proptest::prop_assert_eq!(got, indices);
+            let values: Vec<&[u8]> = (0..dict.ends.len() as u32).map(|i| dict.value(i)).collect();
+            let want: Vec<&[u8]> = distinct.iter().map(String::as_bytes).collect();
+            proptest::prop_assert_eq!(values, want);
+        }
         /// A game's codes read as bytes add up and count their NULLs as
         /// the same codes widened do, however many (past the chunks of
         /// 255 and 256 they are counted in), each code up to 111.

@@ -138,22 +138,25 @@ impl<'t> Typed<'t> {
         Ok(())
     }
 
-    /// The next `n` codes into `out` (emptied first).
+    /// The next `n` codes into `out` (emptied first): a code of two
+    /// bytes (112 to 239: a `ply` past 55, a text of 111 to 238 bytes)
+    /// read here, a longer one by [`read_long`].
     #[inline]
     pub(crate) fn codes_into(&mut self, n: usize, out: &mut Vec<u64>) -> io::Result<()> {
         out.clear();
-        out.reserve(n);
+        out.resize(n, 0);
         let rest = self.bytes.get(self.at..).unwrap_or_default();
         let mut at = 0;
-        for _ in 0..n {
+        for slot in out.iter_mut() {
             let b = *rest.get(at).ok_or_else(|| bug("a column cut short"))?;
-            if u64::from(b) < ONE_BYTE {
-                out.push(u64::from(b));
-                at += 1;
-                continue;
-            }
-            let (v, len) = read_long(&rest[at..])?;
-            out.push(v);
+            let (v, len) = match (u64::from(b), rest.get(at + 1)) {
+                (b, _) if b < ONE_BYTE => (b, 1),
+                (b, Some(&low)) if b == ONE_BYTE + 1 && low < 0x80 => {
+                    (ONE_BYTE + u64::from(low), 2)
+                }
+                _ => read_long(&rest[at..])?,
+            };
+            *slot = v;
             at += len;
         }
         self.at += at;
