@@ -25,6 +25,7 @@ use crate::ir::{Game, Ply, Side, Tag};
 
 mod as_replayed;
 mod berserk;
+mod jump_on;
 mod last_leg;
 mod last_leg_turned;
 mod later;
@@ -35,6 +36,7 @@ mod turned_on;
 
 use as_replayed::as_replayed;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
+use jump_on::jump_on;
 use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
 use later::later_rules;
@@ -480,8 +482,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // berserk legs searched in positions read as the replay reads
             // them ([`as_replayed`]), a berserk leg that captures nothing
             // ([`last_leg_free`]), the turned pieces that go on
-            // ([`turned_on`]), and last the leg that captures nothing with
-            // the other readings ([`last_leg_turned`];
+            // ([`turned_on`]), the leg that captures nothing with the
+            // other readings ([`last_leg_turned`]), and last a piece that
+            // jumped going on ([`jump_on`];
             // each only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
@@ -523,6 +526,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| last_leg_free(&tried, record.counts(), first, rules_tag))
                     .or_else(|| turned_on(tried.clone(), rules_tag))
                     .or_else(|| last_leg_turned(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;
