@@ -6,7 +6,9 @@
 //! the first move), the berserk legs searched in positions that read the
 //! captures as the replay reads them, and last a berserk move's last leg
 //! that captures nothing (`ber:m` for a type's `ber:c`, and last for its
-//! `ber:t` too, where the captures agree with the record's counts).
+//! `ber:t` too, where the captures agree with the record's counts, or with
+//! its own list of a side's captures where it counts fewer), and a piece
+//! that jumped going on (`bj:y`).
 
 use crate::common::scoresheet::Rng;
 use crate::common::{counts, no_panic, stderr, stdout};
@@ -424,15 +426,86 @@ fn a_count_short_of_the_record_s_own_list_holds_the_ber_m_readings_to_the_list()
                     fs::create_dir(&sub).unwrap();
                     let file = sub.join("game-151-1-1.json");
                     fs::write(&file, counted_record("Tyr 11x11", 151, &written, given)).unwrap();
+
+/// A game of the class [`a_piece_that_jumped_goes_on_where_the_record_s_counts_allow`]:
+/// a commander from `(3, 7)` jumps the defender on `(3, 6)` (or, where
+/// not `jump`, moves there past an empty square) to `(3, 5)` and goes on
+/// down its file to `(3, q + 1)`, taking the defender on `(3, q)` against
+/// the attacker on `(3, q - 1)`; a defender then crosses rank 5 from
+/// `(0, 5)` to `(10, 5)`; turned by `sym` (a quarter turn each, mirrored
+/// from 4). The rules (Tyr 11x11's, `ber:c`, with that start), the moves
+/// as the site writes them, and the move as played (its legs).
+fn jump_on_game(sym: u8, q: u8, jump: bool) -> (String, Vec<String>, String) {
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+    let mut pieces = vec![
+        ((0, 5), b'T'),
+        ((5, 1), b'K'),
+        ((3, 7), b'c'),
+        ((3, q), b'T'),
+        ((3, q - 1), b't'),
+    ];
+    if jump {
+        pieces.push(((3, 6), b'T'));
+    }
+    let rules = tyr_start(&pieces, &turn);
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let written = vec![
+        format!("{}-{}", sq((3, 7)), sq((3, 5))),
+        format!("{}-{}", sq((0, 5)), sq((10, 5))),
+    ];
+    // The record lists no captures: the move is read without them, the
+    // rules computing them.
+    let played = format!("{}-{}-{}", sq((3, 7)), sq((3, 5)), sq((3, q + 1)));
+    (rules, written, played)
+}
+
+#[test]
+fn a_piece_that_jumped_goes_on_where_the_record_s_counts_allow() {
+    // The class: a piece jumps over another and goes on in the same turn,
+    // as a piece that captured does (Berserk 11x11 `game-3-46-5724`: the
+    // commander's `26. g8-i8` jumps the defender on h8 and goes on
+    // `i8-j8xj9`; `game-3-43-23527`: `8. b6-b4` over b5, then `b4-b3xb2`,
+    // which the attackers' `9. h2-a2xa3`, passing b2, and `13. b3-b9`
+    // need). The site's JSON keeps the jump alone, and every other reading
+    // refuses the later move that needs the square it went on from.
+    // Generated members, turned and mirrored, the leg capturing on three
+    // ranks, written with the record's capture counts: each replays by the
+    // rules with `bj:y` (an `other-rules` warning, the game written with
+    // them), the leg inferred as played, where the replay captures no more
+    // than the counts; with counts it exceeds, or none, or where the
+    // commander did not jump (the square it passed empty), each is still
+    // read unchecked.
+    let dir = tempfile::tempdir().unwrap();
+    let (mut read, mut refused) = (0, 0);
+    for sym in 0..8u8 {
+        for q in 1..=3u8 {
+            for jump in [true, false] {
+                let (rules, written, played) = jump_on_game(sym, q, jump);
+                for (k, given) in [Some([1, 0]), Some([2, 1]), Some([0, 0]), None]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let sub = dir.path().join(format!("{sym}-{q}-{jump}-{k}"));
+                    fs::create_dir(&sub).unwrap();
+                    let file = sub.join("game-151-1-1.json");
+                    let text = match given {
+                        Some(c) => counted_record("Tyr 11x11", 151, &written, c),
+                        None => record("Tyr 11x11", 151, &written),
+                    };
+                    fs::write(&file, text).unwrap();
                     let out = convert_by_rules(&file, &rules);
                     no_panic(&out);
                     let err = stderr(&out);
                     assert_eq!(counts(&out), (1, 0), "{err}");
                     if k > 0 || listed_wrong {
+
+                    if !jump || k >= 2 {
                         assert!(
                             err.contains("rules-refused"),
                             "{written:?} {given:?}: {err}"
                         );
+
+                        refused += 1;
                         continue;
                     }
                     assert!(!err.contains("rules-refused"), "{written:?}: {err}");
@@ -447,9 +520,28 @@ fn a_count_short_of_the_record_s_own_list_holds_the_ber_m_readings_to_the_list()
                     );
                     assert!(stdout(&out).contains("ber:m"));
                     n += 1;
+
+                            && err.contains("its rules with `bj:y`"),
+                        "{err}"
+                    );
+                    let legs: Vec<&str> = err
+                        .lines()
+                        .filter(|l| l.contains("warning[berserk-leg]"))
+                        .collect();
+                    assert_eq!(legs.len(), 1, "{err}");
+                    assert!(
+                        legs[0].ends_with(&format!("read as `{played}`")),
+                        "{}",
+                        legs[0]
+                    );
+                    let tafl = stdout(&out);
+                    assert!(tafl.contains("bj:y"), "{tafl}");
+                    read += 1;
                 }
             }
         }
     }
     assert_eq!(n, 48);
+
+    assert_eq!((read, refused), (48, 144));
 }

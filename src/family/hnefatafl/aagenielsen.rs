@@ -25,6 +25,7 @@ use crate::ir::{Game, Ply, Side, Tag};
 
 mod as_replayed;
 mod berserk;
+mod jump_on;
 mod last_leg;
 mod last_leg_turned;
 mod later;
@@ -36,6 +37,7 @@ mod turned_on;
 
 use as_replayed::as_replayed;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
+use jump_on::jump_on;
 use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
 use later::later_rules;
@@ -483,10 +485,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // them ([`as_replayed`]), a berserk leg that captures nothing
             // ([`last_leg_free`]), the turned pieces that go on
             // ([`turned_on`]), the leg that captures nothing with the other
-            // readings ([`last_leg_turned`]), and last those readings held
-            // to the captures the record lists where it counts fewer
-            // ([`listed`]; each only where what comes before it finds
-            // nothing).
+            // readings ([`last_leg_turned`]), those readings held to the
+            // captures the record lists where it counts fewer ([`listed`]),
+            // and last a piece that jumped going on ([`jump_on`]; each only
+            // where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -528,6 +530,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| turned_on(tried.clone(), rules_tag))
                     .or_else(|| last_leg_turned(&tried, record.counts(), first, rules_tag))
                     .or_else(|| listed(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

@@ -315,6 +315,30 @@ mod tests {
     }
 
     #[test]
+    fn a_jump_lets_the_piece_go_on_under_bj_y() {
+        // A commander on d2 jumps the defender on d3 (`cj:j`, no capture),
+        // then goes on to d5, taking the defender on d6 against d7.
+        let start = "/11/3c7/3T7/11/11/3T1K5/3t7/11/11/11/11/";
+        let legs = |to: &str| Step {
+            via: vec![sq("d4")],
+            ..step("d2", to)
+        };
+        let play = |extra: &str, to: &str| {
+            let r = Rules::parse(&format!("dim:11 ber:c {extra} start:{start}")).unwrap();
+            let mut pos = Position::new(&r);
+            pos.play(&legs(to), ATT, true)
+                .map(|p| p.captures.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        };
+        assert!(play("", "d5").is_err(), "no leg after a jump by default");
+        assert!(play("bj:n", "d5").is_err());
+        assert_eq!(play("bj:y", "d5").unwrap(), ["d6"]);
+        // Under `ber:c`, the leg after the jump must capture, as after a
+        // capture.
+        assert!(play("bj:y", "e4").is_err());
+        assert!(Rules::parse(&format!("dim:11 bj:x start:{start}")).is_err());
+    }
+
+    #[test]
     fn moves_are_checked() {
         let r = Rules::preset("copenhagen").unwrap();
         let pos = Position::new(&r);

@@ -182,6 +182,11 @@ pub struct Rules {
     /// too, not only over an enemy (`jo:`, a set as `corh` takes one: a
     /// kifu key, not OpenTafl's; by default none).
     pub(super) jump_own: Pieces,
+    /// Whether a piece that jumped may move on in the same turn, as one
+    /// that captured may under berserk rules (`bj:y`, a kifu key, not
+    /// OpenTafl's; by default `n`): the leg after a jump is checked as a
+    /// berserk leg after a capture is (under `ber:c`, it must capture).
+    pub jump_on: bool,
     /// The start squares of the pieces captured from three sides instead
     /// of two (`three:`, a kifu key, not OpenTafl's: the four special
     /// defenders of Unst Alea Evangelii); their start squares, empty, are
@@ -365,6 +370,7 @@ impl Rules {
             berserk: Berserk::No,
             jumps: [Jump::No, Jump::Capture, Jump::Jump, Jump::No],
             jump_own: Pieces::NONE,
+            jump_on: false,
             tough: Vec::new(),
             turncoats: Vec::new(),
             start: Vec::new(),
@@ -463,6 +469,7 @@ impl Rules {
                     }
                 }
                 "efe" => r.edge_forts = yes(value)?,
+                "bj" => r.jump_on = yes(value)?,
                 "ber" => {
                     r.berserk = match value {
                         "n" => Berserk::No,

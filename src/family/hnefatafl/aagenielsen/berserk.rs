@@ -430,6 +430,8 @@ impl Search<'_> {
         if self.turn == Turn::Search {
             rules::turned(&mut pos, step, ply.side, &mut emptied, &mut |_, _| {});
         }
+        // A jump (`bj:y`: the piece may go on as one that captured may).
+        let jumped = self.rules.jump_on && jumps(&pos, step);
         // The move as played: its captures (the record's, or the rules').
         // (`ber:t`: the squares it captured on, which a leg may step onto).
         let (captured, took) = if self.turn == Turn::AsRead && self.listed {
@@ -443,7 +445,7 @@ impl Search<'_> {
                 Err(_) => (false, Vec::new()),
             }
         };
-        if !captured || pos.is_over() {
+        if !(captured || jumped) || pos.is_over() {
             return Vec::new();
         }
         let dim = i16::from(self.rules.dim);
@@ -483,4 +485,23 @@ impl Search<'_> {
         }
         out
     }
+}
+
+/// Whether `step` is a jump in `pos`, the position before it
+/// ([`jump_over`], a piece on the square it passes).
+fn jumps(pos: &Position, step: &Step) -> bool {
+    jump_over(step).is_some_and(|over| pos.piece(over).is_some())
+}
+
+/// The square `step` would jump over: the one between its start and its
+/// end, where it is a move of one leg two squares along a line.
+pub(super) fn jump_over(step: &Step) -> Option<Square> {
+    let (df, dr) = (
+        step.to.file.abs_diff(step.from.file),
+        step.to.rank.abs_diff(step.from.rank),
+    );
+    (step.via.is_empty() && matches!((df, dr), (2, 0) | (0, 2))).then(|| Square {
+        file: step.from.file.midpoint(step.to.file),
+        rank: step.from.rank.midpoint(step.to.rank),
+    })
 }

@@ -652,7 +652,7 @@ impl<'r> Position<'r> {
     /// Plays a step of `side`: checked when `check` (the error says why it
     /// is not a move), leg by leg, each leg's captures found and the pieces
     /// captured taken off the board (a berserk leg only after a leg that
-    /// captured, and, under `ber:c`, one that captures itself; under
+    /// captured, or, under `bj:y`, one that jumped, and, under `ber:c`, one that captures itself; under
     /// `ber:t`, one that captures or steps onto a square the leg before
     /// captured on). With
     /// `check` off, the move is applied as written, its listed captures
@@ -691,13 +691,15 @@ impl<'r> Position<'r> {
         let mut from = step.from;
         // The squares the leg before captured on (`ber:t` steps onto one).
         let mut took: Vec<Square> = Vec::new();
+        // Whether the leg before was a jump (`bj:y` lets the piece go on).
+        let mut jumped = false;
         let legs = step.via.iter().copied().chain(std::iter::once(step.to));
         for (i, to) in legs.enumerate() {
             if i > 0 {
                 if let Some(end) = self.over {
                     return Err(format!("{from}-{to}: {end}"));
                 }
-                if played.legs.last() == Some(&0) {
+                if played.legs.last() == Some(&0) && !(jumped && self.rules.jump_on) {
                     return Err(format!(
                         "{from}-{to}: a berserk leg follows a leg that captured"
                     ));
@@ -711,6 +713,7 @@ impl<'r> Position<'r> {
                 }
             })?;
             self.shift(from, to, p);
+            jumped = over.is_some();
             let mut leg = self.captures_after(to, p);
             if let Some(over) = over {
                 // A capturing jump takes an enemy, never a piece of its own
