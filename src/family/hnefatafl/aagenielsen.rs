@@ -732,11 +732,18 @@ fn other_layout(layouts: &[Rules], n: usize, places: &[(usize, usize)]) -> Probl
         layouts.len(),
         crate::error::quote(&start),
     );
+    at_first_move(places, message, Kind::OtherLayout)
+}
+
+/// A warning of `kind` at the record's first move (`places`: each move's
+/// place), or of the whole record where it has none: what a reading
+/// other than the type's first says of the record it reads.
+fn at_first_move(places: &[(usize, usize)], message: String, kind: Kind) -> Problem {
     match places.first() {
         Some(&at) => Problem::at(at, message),
         None => Problem::whole(message),
     }
-    .of_kind(Kind::OtherLayout)
+    .of_kind(kind)
 }
 
 /// Plays a game by these rules (and on their board), its Rules tag naming

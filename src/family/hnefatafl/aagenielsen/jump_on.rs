@@ -6,7 +6,7 @@
 use super::berserk::{jump_over, WIDE};
 use super::later::read_by;
 use super::own_start::captured_by;
-use super::{with_entry, Reading};
+use super::{at_first_move, with_entry, Reading};
 use crate::error::{Kind, Problem};
 use crate::family::hnefatafl::rules::{Berserk, Rules};
 use crate::family::hnefatafl::Move as TMove;
@@ -60,10 +60,9 @@ pub(super) fn jump_on(
                    every reading of them, and its rules with `bj:y` bear them out, capturing no \
                    more than the record counts (a piece that jumped moves on, as one that \
                    captured does): read by them";
-    let warning = match reading.places.first() {
-        Some(&at) => Problem::at(at, message),
-        None => Problem::whole(message),
-    };
-    said.insert(0, warning.of_kind(Kind::OtherRules));
+    said.insert(
+        0,
+        at_first_move(&reading.places, message.into(), Kind::OtherRules),
+    );
     Some((game, said))
 }

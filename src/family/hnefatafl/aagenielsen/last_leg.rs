@@ -6,7 +6,7 @@
 use super::berserk::WIDE;
 use super::later::read_by;
 use super::listed::Gate;
-use super::{with_entry, Reading};
+use super::{at_first_move, with_entry, Reading};
 use crate::error::{Kind, Problem};
 use crate::family::hnefatafl::rules::{Berserk, Rules};
 use crate::ir::{Game, Side};
@@ -76,10 +76,6 @@ pub(super) fn counted(
          moves on, its last leg capturing nothing): read by them",
         gate.what()
     );
-    let warning = match reading.places.first() {
-        Some(&at) => Problem::at(at, message),
-        None => Problem::whole(message),
-    };
-    said.insert(0, warning.of_kind(Kind::OtherRules));
+    said.insert(0, at_first_move(&reading.places, message, Kind::OtherRules));
     Some((game, said))
 }

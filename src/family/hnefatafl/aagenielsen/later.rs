@@ -8,7 +8,7 @@ use crate::family::hnefatafl::rules::Rules;
 use crate::ir::{Game, Side};
 
 use super::berserk::Bounds;
-use super::{mended, replay_layouts, set_rules, Reading};
+use super::{at_first_move, mended, replay_layouts, set_rules, Reading};
 
 /// Where a game type's rules refuse a record under every start position
 /// and every reading of it (the mends, the berserk legs, a start position
@@ -86,9 +86,5 @@ fn warning(was: &Rules, now: &Rules, places: &[(usize, usize)]) -> Problem {
          reading of them, and its later rules bear them out (its rules with {}): read by them",
         crate::error::quote(&new.join(" ")),
     );
-    match places.first() {
-        Some(&at) => Problem::at(at, message),
-        None => Problem::whole(message),
-    }
-    .of_kind(Kind::OtherRules)
+    at_first_move(places, message, Kind::OtherRules)
 }
