@@ -384,9 +384,9 @@ impl Rows {
         match O::ENC == Encoding::Typed && r.placed {
             // Their codes alone, from their lengths (their texts are
             // the columns' already).
-            // (Written out: as a loop over the fields, their columns and
-            // `in_column`'s arm were found as it ran, some 30 instructions
-            // a row more.)
+            // (Written out: the compiler did not unroll a loop over the
+            // fields, whose columns and `in_column`'s arms were then found
+            // as it ran.)
             true => {
                 row.placed(in_column(Field::Written, f.len(Field::Written)));
                 row.placed(in_column(Field::Canonical, f.len(Field::Canonical)));
