@@ -362,7 +362,10 @@ struct PlyRow<'a> {
 impl Rows {
     /// Writes one ply's moves row, `end` its `comments_end` (its line's
     /// comments after it where it is the line's last ply); gives where
-    /// that value is in `out`, for [`Rows::set_end`].
+    /// that value is in `out`, for [`Rows::set_end`]. (Inlined in
+    /// [`PlyRows::write`], its one caller: the row's `PlyRow` is not
+    /// put in memory and read back.)
+    #[inline(always)]
     fn moves_row<O: Out>(
         &self,
         out: &mut O,
