@@ -148,6 +148,28 @@ macro_rules! kinds {
                 match self { $( Move::$name(_) => Family::$name, )* }
             }
 
+            /// Appends the move's JSON as `serde_json` writes it
+            /// (`{"chess":{"move":{...}}}`), put together from its parts
+            /// (with `csv`, each quote doubled, as in a `csv` field), where
+            /// its family puts it together so ([`Kind::json_parts`]), and
+            /// gives true; else false, `out` as it was.
+            #[inline]
+            pub fn json_parts(&self, csv: bool, out: &mut String) -> bool {
+                let at = out.len();
+                match self { $( Move::$name(m) => {
+                    // Tagged with the family's name ([`Kind::NAME`]).
+                    out.push_str(if csv { "{\"\"" } else { "{\"" });
+                    out.push_str(<crate::family::$($ty)::+ as Kind>::NAME);
+                    out.push_str(if csv { "\"\":" } else { "\":" });
+                    if !<crate::family::$($ty)::+ as Kind>::json_parts(m, csv, out) {
+                        out.truncate(at);
+                        return false;
+                    }
+                    out.push('}');
+                    true
+                } )* }
+            }
+
             /// The move as a number, where its family's moves pack into one
             /// ([`Kind::pack`]): its family's number above the family's
             /// packing (below 2^50), so that equal numbers are equal moves

@@ -48,6 +48,16 @@ pub trait Kind: 'static {
     fn pack(_mv: &Self::Move) -> Option<u64> {
         None
     }
+    /// Appends the move's JSON as `serde_json` writes it, put together
+    /// from its parts (with `csv`, each quote doubled, as in a `csv`
+    /// field), and gives true; false, nothing appended (the default), for
+    /// a move the family does not put together so: `serde_json` writes it.
+    /// The rows writer's `ir` values are written so
+    /// ([`crate::family::Move::json_parts`]); a test compares the two
+    /// texts.
+    fn json_parts(_mv: &Self::Move, _csv: bool, _out: &mut String) -> bool {
+        false
+    }
 }
 
 /// The setup of a family whose records give no starting position: no

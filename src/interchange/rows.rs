@@ -870,8 +870,9 @@ fn put_comments<O: Out>(
 }
 
 thread_local! {
-    /// The JSON text of a ply's comments ([`comments_json`]): one buffer a
-    /// thread, kept from value to value.
+    /// The JSON text put together from its parts: a ply's comments
+    /// ([`comments_json`]), a move's `ir` ([`Move::json_parts`]). One
+    /// buffer a thread, kept from value to value.
     static COMMENTS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 

@@ -362,7 +362,10 @@ struct PlyRow<'a> {
 impl Rows {
     /// Writes one ply's moves row, `end` its `comments_end` (its line's
     /// comments after it where it is the line's last ply); gives where
-    /// that value is in `out`, for [`Rows::set_end`].
+    /// that value is in `out`, for [`Rows::set_end`]. (Inlined in
+    /// [`PlyRows::write`], its one caller: the row's `PlyRow` is not
+    /// put in memory and read back.)
+    #[inline(always)]
     fn moves_row<O: Out>(
         &self,
         out: &mut O,
@@ -384,10 +387,17 @@ impl Rows {
         match O::ENC == Encoding::Typed && r.placed {
             // Their codes alone, from their lengths (their texts are
             // the columns' already).
+            // (Written out: the compiler did not unroll a loop over the
+            // fields, whose columns and `in_column`'s arms were then found
+            // as it ran.)
             true => {
-                for field in Field::ALL {
-                    row.placed(in_column(field, f.len(field)));
-                }
+                row.placed(in_column(Field::Written, f.len(Field::Written)));
+                row.placed(in_column(Field::Canonical, f.len(Field::Canonical)));
+                row.placed(in_column(Field::From, f.len(Field::From)));
+                row.placed(in_column(Field::To, f.len(Field::To)));
+                row.placed(in_column(Field::Captured, f.len(Field::Captured)));
+                row.placed(in_column(Field::Piece, f.len(Field::Piece)));
+                row.placed(in_column(Field::Promotion, f.len(Field::Promotion)));
             }
             // (As `in_column` says, written out: a loop over the fields
             // made the text rows' writer slower.)
@@ -578,7 +588,9 @@ impl PlyRows {
     }
 
     /// The rows of the variations of the `index`th ply of the line at
-    /// `path`.
+    /// `path` (inlined: most plies have none, and no call is made for
+    /// them).
+    #[inline(always)]
     fn variations(
         &mut self,
         seq: &mut usize,
