@@ -483,12 +483,11 @@ impl crate::family::kind::Kind for Chess {
         crate::ir::side::Side::White
     }
     /// A move or a null move put together from its fields' names (each
-    /// part a constant or a name copied inline, where `serde_json` took
+    /// part a constant or a name, where `serde_json` took
     /// some 1,780 instructions a move); a claimed move is left to
     /// `serde_json`.
     #[inline]
     fn json_parts(ply: &Ply, csv: bool, out: &mut String) -> bool {
-        use crate::ir::push_short;
         // A part as JSON, or as a csv field's JSON (its quotes doubled).
         let put = |out: &mut String, json: &'static str, field: &'static str| {
             out.push_str(if csv { field } else { json });
@@ -506,20 +505,20 @@ impl crate::family::kind::Kind for Chess {
             "{\"move\":{\"role\":\"",
             "{\"\"move\"\":{\"\"role\"\":\"\"",
         );
-        push_short(out, m.role.name());
+        out.push_str(m.role.name());
         if let Some(from) = m.from {
             put(out, "\",\"from\":\"", "\"\",\"\"from\"\":\"\"");
-            push_short(out, from.name());
+            out.push_str(from.name());
         }
         put(out, "\",\"to\":\"", "\"\",\"\"to\"\":\"\"");
-        push_short(out, m.to.name());
+        out.push_str(m.to.name());
         put(out, "\"", "\"\"");
         if m.capture {
             put(out, ",\"capture\":true", ",\"\"capture\"\":true");
         }
         if let Some(p) = m.promotion {
             put(out, ",\"promotion\":\"", ",\"\"promotion\"\":\"\"");
-            push_short(out, p.name());
+            out.push_str(p.name());
             put(out, "\"", "\"\"");
         }
         match m.castle {
