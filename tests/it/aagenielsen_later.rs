@@ -251,6 +251,32 @@ fn free_leg_game(sym: u8, srank: u8, take: bool) -> (String, Vec<String>, Vec<St
     (rules, written, ends)
 }
 
+/// A generated member of a Tyr 11x11 record (`written`, with the
+/// capture counts `given` where there are any) in a folder `name` of its
+/// own under `dir`, converted by `rules`: one game converted, no panic;
+/// what kifu wrote, and what it said.
+fn member(
+    dir: &std::path::Path,
+    name: &str,
+    written: &[String],
+    given: Option<[usize; 2]>,
+    rules: &str,
+) -> (std::process::Output, String) {
+    let sub = dir.join(name);
+    fs::create_dir(&sub).unwrap();
+    let file = sub.join("game-151-1-1.json");
+    let text = match given {
+        Some(c) => counted_record("Tyr 11x11", 151, written, c),
+        None => record("Tyr 11x11", 151, written),
+    };
+    fs::write(&file, text).unwrap();
+    let out = convert_by_rules(&file, rules);
+    no_panic(&out);
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (1, 0), "{err}");
+    (out, err)
+}
+
 #[test]
 fn a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m() {
     // The class: a piece captures, goes on with a leg that captures
@@ -276,18 +302,8 @@ fn a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m() {
         for srank in 8..=10u8 {
             let (rules, written, ends) = free_leg_game(sym, srank, take);
             for (k, given) in [Some([1, 0]), Some([2, 0]), None].into_iter().enumerate() {
-                let sub = dir.path().join(format!("{sym}-{take}-{srank}-{k}"));
-                fs::create_dir(&sub).unwrap();
-                let file = sub.join("game-151-1-1.json");
-                let text = match given {
-                    Some(c) => counted_record("Tyr 11x11", 151, &written, c),
-                    None => record("Tyr 11x11", 151, &written),
-                };
-                fs::write(&file, text).unwrap();
-                let out = convert_by_rules(&file, &rules);
-                no_panic(&out);
-                let err = stderr(&out);
-                assert_eq!(counts(&out), (1, 0), "{err}");
+                let name = format!("{sym}-{take}-{srank}-{k}");
+                let (out, err) = member(dir.path(), &name, &written, given, &rules);
                 if k > 0 {
                     assert!(
                         err.contains("rules-refused"),
@@ -420,16 +436,8 @@ fn a_count_short_of_the_record_s_own_list_holds_the_ber_m_readings_to_the_list()
                     if listed_wrong {
                         written[0].clone_from(&wrong);
                     }
-                    let sub = dir
-                        .path()
-                        .join(format!("{sym}-{take}-{srank}-{k}-{listed_wrong}"));
-                    fs::create_dir(&sub).unwrap();
-                    let file = sub.join("game-151-1-1.json");
-                    fs::write(&file, counted_record("Tyr 11x11", 151, &written, given)).unwrap();
-                    let out = convert_by_rules(&file, &rules);
-                    no_panic(&out);
-                    let err = stderr(&out);
-                    assert_eq!(counts(&out), (1, 0), "{err}");
+                    let name = format!("{sym}-{take}-{srank}-{k}-{listed_wrong}");
+                    let (out, err) = member(dir.path(), &name, &written, Some(given), &rules);
                     if k > 0 || listed_wrong {
                         assert!(
                             err.contains("rules-refused"),
@@ -514,18 +522,8 @@ fn a_piece_that_jumped_goes_on_where_the_record_s_counts_allow() {
                     .into_iter()
                     .enumerate()
                 {
-                    let sub = dir.path().join(format!("{sym}-{q}-{jump}-{k}"));
-                    fs::create_dir(&sub).unwrap();
-                    let file = sub.join("game-151-1-1.json");
-                    let text = match given {
-                        Some(c) => counted_record("Tyr 11x11", 151, &written, c),
-                        None => record("Tyr 11x11", 151, &written),
-                    };
-                    fs::write(&file, text).unwrap();
-                    let out = convert_by_rules(&file, &rules);
-                    no_panic(&out);
-                    let err = stderr(&out);
-                    assert_eq!(counts(&out), (1, 0), "{err}");
+                    let name = format!("{sym}-{q}-{jump}-{k}");
+                    let (out, err) = member(dir.path(), &name, &written, given, &rules);
                     if !jump || k >= 2 {
                         assert!(
                             err.contains("rules-refused"),
