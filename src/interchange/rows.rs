@@ -581,7 +581,7 @@ impl Columns {
     }
 
     /// Puts the game's move fields' texts in their columns, whose rows
-    /// gave only their codes ([`Out::field`]): each field's values one
+    /// gave only their codes ([`Out::placed`]): each field's values one
     /// after another ([`Fields::placed`]), swapped in whole. The fields
     /// are emptied.
     fn place(&mut self, fields: &mut Fields) {

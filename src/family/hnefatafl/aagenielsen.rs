@@ -471,6 +471,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // The record as written is refused under every start position:
             // the readings of it the site's records call for are tried.
             let at = places.iter().position(|&p| p == (e.line, e.col));
+            // The record's counts, which the readings by other rules are
+            // held to.
+            let counts = listed::Gate::from(record.counts());
             let tried = Reading {
                 game: game.clone(),
                 places: places.clone(),
@@ -526,9 +529,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 }
                 None => match turned(tried.clone(), rules_tag)
                     .or_else(|| as_replayed(tried.clone(), rules_tag))
-                    .or_else(|| last_leg_free(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| last_leg_free(&tried, &counts, first, rules_tag))
                     .or_else(|| turned_on(tried.clone(), rules_tag))
-                    .or_else(|| last_leg_turned(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| last_leg_turned(&tried, &counts, first, rules_tag))
                     .or_else(|| listed(&tried, record.counts(), first, rules_tag))
                     .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
                 {

@@ -349,13 +349,16 @@ impl Search<'_> {
         mut emptied: Option<&mut Vec<rules::Emptied>>,
     ) -> Position<'_> {
         let mut pos = Position::new(self.rules);
+        // The game's steps, for the moves read as the replay reads them
+        // (collected once, where one is).
+        let mut steps = None;
         for (i, ply) in game.moves.plies[..c].iter().enumerate() {
             if let Some(TMove::Step(step)) = ply.mv.as_tafl() {
                 if let Some(emptied) = emptied.as_deref_mut() {
                     rules::turned(&mut pos, step, ply.side, emptied, &mut |_, _| {});
                 }
                 if self.turn == Turn::AsRead && self.listed {
-                    self.play_as_read(&mut pos, game, i);
+                    self.play_as_read(&mut pos, game, i, &mut steps);
                 } else if self.listed || pos.clone().play(step, ply.side, true).is_err() {
                     let _ = pos.play(step, ply.side, false);
                 } else {
@@ -371,8 +374,16 @@ impl Search<'_> {
 
     /// Plays ply `i` of a record that lists captures with the captures the
     /// replay reads it with ([`rules::as_read`]), where the rules allow the
-    /// move (else as the record lists them): whether it captured.
-    fn play_as_read(&self, pos: &mut Position<'_>, game: &Game, i: usize) -> bool {
+    /// move (else as the record lists them): whether it captured. `steps`:
+    /// the game's steps, collected here the first time a move needs the
+    /// later ones.
+    fn play_as_read(
+        &self,
+        pos: &mut Position<'_>,
+        game: &Game,
+        i: usize,
+        steps: &mut Option<Vec<Option<Step>>>,
+    ) -> bool {
         let plies = &game.moves.plies;
         let Some(TMove::Step(step)) = plies[i].mv.as_tafl() else {
             return false;
@@ -387,11 +398,14 @@ impl Search<'_> {
                 if beyond(&step.captures, &played.captures)
                     || beyond(&played.captures, &step.captures) =>
             {
-                let later: Vec<Option<Step>> = plies[i + 1..]
-                    .iter()
-                    .map(|p| p.mv.as_tafl().and_then(TMove::step).cloned())
-                    .collect();
-                let (stayed, borne_out) = rules::as_read(&step.captures, &played.captures, &later);
+                let steps = steps.get_or_insert_with(|| {
+                    plies
+                        .iter()
+                        .map(|p| p.mv.as_tafl().and_then(TMove::step).cloned())
+                        .collect()
+                });
+                let later = steps.get(i + 1..).unwrap_or_default();
+                let (stayed, borne_out) = rules::as_read(&step.captures, &played.captures, later);
                 let mut read = step.clone();
                 read.captures.retain(|c| !stayed.contains(c));
                 read.captures.extend(borne_out);
@@ -435,7 +449,8 @@ impl Search<'_> {
         // The move as played: its captures (the record's, or the rules').
         // (`ber:t`: the squares it captured on, which a leg may step onto).
         let (captured, took) = if self.turn == Turn::AsRead && self.listed {
-            (self.play_as_read(&mut pos, game, c), step.captures.clone())
+            let read = self.play_as_read(&mut pos, game, c, &mut None);
+            (read, step.captures.clone())
         } else if self.listed {
             let _ = pos.play(step, ply.side, false);
             (!step.captures.is_empty(), step.captures.clone())

@@ -3,7 +3,7 @@
 //! rules read with `ber:m`, kept where the captures agree with the
 //! record's counts.
 
-use super::berserk::WIDE;
+use super::berserk::{Bounds, WIDE};
 use super::later::read_by;
 use super::listed::Gate;
 use super::{at_first_move, with_entry, Reading};
@@ -28,14 +28,27 @@ use crate::ir::{Game, Side};
 /// written with those rules. None for a type without `ber:c`.
 pub(super) fn last_leg_free(
     tried: &Reading,
-    gate: impl Into<Gate>,
+    gate: &Gate,
     first: Side,
     rules_tag: Option<usize>,
 ) -> Option<(Game, Vec<Problem>)> {
-    let gate = gate.into();
     let free = free_rules(tried, gate.given(), &[Berserk::Capture])?;
-    let (reading, game, said) = read_by(tried, &free, first, rules_tag, WIDE)?;
-    counted(&reading, game, said, &gate)
+    searched(tried, &free, gate, first, rules_tag, WIDE)
+}
+
+/// The record of `tried` read by `free` (its rules with `ber:m`,
+/// [`free_rules`]), the mends and berserk legs searched within `bounds`,
+/// kept where its captures agree with the `gate` ([`counted`]).
+pub(super) fn searched(
+    tried: &Reading,
+    free: &[Rules],
+    gate: &Gate,
+    first: Side,
+    rules_tag: Option<usize>,
+    bounds: Bounds,
+) -> Option<(Game, Vec<Problem>)> {
+    let (reading, game, said) = read_by(tried, free, first, rules_tag, bounds)?;
+    counted(&reading, game, said, gate)
 }
 
 /// The start positions of `tried` with `ber:m` for their berserk rule,

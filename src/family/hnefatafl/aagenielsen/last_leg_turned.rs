@@ -5,8 +5,8 @@
 //! record's counts.
 
 use super::berserk::{Bounds, BOUNDS, WIDE};
-use super::last_leg::{counted, free_rules};
-use super::later::{read_by, reading_by};
+use super::last_leg::{counted, free_rules, searched};
+use super::later::reading_by;
 use super::listed::Gate;
 use super::turned::turned;
 use super::turned_on::turned_on;
@@ -34,18 +34,14 @@ use crate::ir::{Game, Side};
 /// first move; none where every reading fails.
 pub(super) fn last_leg_turned(
     tried: &Reading,
-    gate: impl Into<Gate>,
+    gate: &Gate,
     first: Side,
     rules_tag: Option<usize>,
 ) -> Option<(Game, Vec<Problem>)> {
-    let gate = gate.into();
     let free = free_rules(tried, gate.given(), &[Berserk::Capture, Berserk::Take])?;
     let reading = reading_by(tried, &free, rules_tag)?;
-    let searched = |bounds: Bounds| {
-        let (read, game, said) = read_by(tried, &free, first, rules_tag, bounds)?;
-        counted(&read, game, said, &gate)
-    };
-    let kept = |(game, said)| counted(&reading, game, said, &gate);
+    let searched = |bounds: Bounds| searched(tried, &free, gate, first, rules_tag, bounds);
+    let kept = |(game, said)| counted(&reading, game, said, gate);
     // A `ber:c` type's wide search under `ber:m` is
     // [`super::last_leg::last_leg_free`]'s, which has failed.
     let wide = tried.layouts.iter().any(|r| r.berserk == Berserk::Take);

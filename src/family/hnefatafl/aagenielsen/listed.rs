@@ -17,7 +17,6 @@ use crate::ir::{Game, Side};
 /// (`BlackPiecesCaptured`, `WhitePiecesCaptured`), each side's, or, for a
 /// side whose count falls short of the captures the record's own moves
 /// list, that list.
-#[derive(Clone)]
 pub(super) struct Gate {
     /// The record's counts: the attackers' captures, then the defenders'.
     given: [Option<u64>; 2],
@@ -33,12 +32,6 @@ impl From<[Option<u64>; 2]> for Gate {
             given,
             listed: None,
         }
-    }
-}
-
-impl From<&Gate> for Gate {
-    fn from(gate: &Gate) -> Self {
-        gate.clone()
     }
 }
 
