@@ -24,6 +24,7 @@ use crate::family::hnefatafl::{Board, Move as TMove, Square, ATTACKERS};
 use crate::ir::{Game, Ply, Side, Tag};
 
 mod as_replayed;
+mod at_most;
 mod berserk;
 mod jump_on;
 mod last_leg;
@@ -36,6 +37,7 @@ mod turned;
 mod turned_on;
 
 use as_replayed::as_replayed;
+use at_most::at_most;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use jump_on::jump_on;
 use last_leg::last_leg_free;
@@ -490,8 +492,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // ([`turned_on`]), the leg that captures nothing with the other
             // readings ([`last_leg_turned`]), those readings held to the
             // captures the record lists where it counts fewer ([`listed`]),
-            // and last a piece that jumped going on ([`jump_on`]; each only
-            // where what comes before it finds nothing).
+            // a piece that jumped going on ([`jump_on`]), and last the
+            // readings with `ber:m` that capture no more than the record
+            // counts ([`at_most`]; each only where what comes before it
+            // finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -534,6 +538,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| last_leg_turned(&tried, &counts, first, rules_tag))
                     .or_else(|| listed(&tried, record.counts(), first, rules_tag))
                     .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| at_most(&tried, record.counts(), first, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

@@ -24,6 +24,9 @@ pub(super) struct Gate {
     /// sorted, where some side's count falls short of them; none where the
     /// counts alone are the gate.
     listed: Option<[Vec<Square>; 2]>,
+    /// Whether each side's captures need only be no more than its count
+    /// ([`Gate::at_most`]).
+    at_most: bool,
 }
 
 impl From<[Option<u64>; 2]> for Gate {
@@ -31,6 +34,7 @@ impl From<[Option<u64>; 2]> for Gate {
         Gate {
             given,
             listed: None,
+            at_most: false,
         }
     }
 }
@@ -54,7 +58,17 @@ impl Gate {
         (short && given.iter().all(Option::is_some)).then_some(Gate {
             given,
             listed: Some(listed),
+            at_most: false,
         })
+    }
+
+    /// The gate of a record whose captures need only be no more than its
+    /// counts, each side's ([`super::at_most`]).
+    pub(super) fn at_most(given: [Option<u64>; 2]) -> Gate {
+        Gate {
+            at_most: true,
+            ..Gate::from(given)
+        }
     }
 
     /// Whether a game's captures, replayed by `rules`, agree: each side's
@@ -62,7 +76,11 @@ impl Gate {
     /// its list, its squares with the list's, one for one.
     pub(super) fn agrees(&self, game: &Game, rules: &Rules) -> bool {
         let Some(listed) = &self.listed else {
-            return captured_by(game, rules).map(Some) == self.given;
+            let taken = captured_by(game, rules);
+            if self.at_most {
+                return (0..2).all(|side| self.given[side].is_some_and(|g| taken[side] <= g));
+            }
+            return taken.map(Some) == self.given;
         };
         let mut made: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
         each_capture(game, rules, |side, sq| made[side].push(sq));
@@ -80,6 +98,10 @@ impl Gate {
     /// What the captures agree with, for the `other-rules` warning.
     pub(super) fn what(&self) -> &'static str {
         match self.listed {
+            None if self.at_most => {
+                "capturing no more than the record counts (fewer where a leg no later move needs \
+                 is not seen)"
+            }
             None => "with the captures the record counts",
             Some(_) => {
                 "with the captures the record lists, square for square, for a side it counts \
@@ -129,6 +151,17 @@ pub(super) fn listed(
     rules_tag: Option<usize>,
 ) -> Option<(Game, Vec<Problem>)> {
     let gate = Gate::of_list(tried, given)?;
-    last_leg_free(tried, &gate, first, rules_tag)
-        .or_else(|| last_leg_turned(tried, &gate, first, rules_tag))
+    gated(tried, &gate, first, rules_tag)
+}
+
+/// The readings with `ber:m` ([`last_leg_free`], then
+/// [`last_leg_turned`]), each kept where its captures agree with `gate`.
+pub(super) fn gated(
+    tried: &Reading,
+    gate: &Gate,
+    first: Side,
+    rules_tag: Option<usize>,
+) -> Option<(Game, Vec<Problem>)> {
+    last_leg_free(tried, gate, first, rules_tag)
+        .or_else(|| last_leg_turned(tried, gate, first, rules_tag))
 }
