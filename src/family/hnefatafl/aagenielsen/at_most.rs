@@ -3,7 +3,7 @@
 //! the site's JSON, and the search finds only the legs later moves need.
 
 use super::listed::{gated, Gate};
-use super::Reading;
+use super::{other_layout, Reading};
 use crate::error::Problem;
 use crate::ir::{Game, Side};
 
@@ -28,13 +28,36 @@ use crate::ir::{Game, Side};
 /// king's `10... g8-i8` passes h8; read so, it captures 6 and 2 where the
 /// record counts 6 and 4. The `other-rules` warning says what the captures
 /// agree with, and the `capture-count` warning that follows every replay
-/// whose captures differ from a count keeps the count. Last in the read
-/// chain: a record read before reads as it did.
+/// whose captures differ from a count keeps the count. Where the type has
+/// several start positions and no reading under them all is kept (the
+/// search takes the first start position's legs where it finds any, and
+/// they may capture more than the counts where another's do not), the
+/// readings under each start position alone, in turn: Berserk 11x11
+/// `game-3-177-24856` replays from the type's second (an `other-layout`
+/// warning after the `other-rules` one names it). Last in the read chain:
+/// a record read before reads as it did.
 pub(super) fn at_most(
     tried: &Reading,
     given: [Option<u64>; 2],
     first: Side,
     rules_tag: Option<usize>,
 ) -> Option<(Game, Vec<Problem>)> {
-    gated(tried, &Gate::at_most(given), first, rules_tag)
+    let gate = Gate::at_most(given);
+    let alone = |n: usize| {
+        let one = Reading {
+            layouts: vec![tried.layouts[n].clone()],
+            ..tried.clone()
+        };
+        let (game, mut said) = gated(&one, &gate, first, rules_tag)?;
+        if n > 0 {
+            said.insert(1, other_layout(&tried.layouts, n, &tried.places));
+        }
+        Some((game, said))
+    };
+    let several = tried.layouts.len() > 1;
+    gated(tried, &gate, first, rules_tag).or_else(|| {
+        several
+            .then(|| (0..tried.layouts.len()).find_map(alone))
+            .flatten()
+    })
 }
