@@ -359,7 +359,7 @@ fn a_ber_m_reading_that_captures_fewer_than_the_record_counts_is_kept() {
     // record counts 6 and 4). The site's JSON keeps each move's first leg
     // and its captures alone, and the search infers only the legs later
     // moves need, so a count larger than the replay's is what a lost leg
-    // nothing later needs leaves (the type's own rules replay most Berserk
+    // nothing later needs leaves (the type's own rules replay 184 of the 1,345 Berserk 11x11
     // records so); one smaller is evidence against the reading. Generated
     // members of [`a_berserk_move_s_last_leg_that_captures_nothing_is_read_with_ber_m`]'s
     // class, `ber:c` and `ber:t`, turned and mirrored, with every count

@@ -19,7 +19,8 @@ use crate::ir::{Game, Side};
 /// expect: it keeps each move's first leg and its captures alone, and the
 /// search infers only the legs that later moves need, so the captures of
 /// a leg no later move needs are not seen (the type's own rules replay
-/// most Berserk records so, their counts larger than the replay's; the
+/// 184 of the 1,345 Berserk 11x11 records so, a count larger than the
+/// replay's captures; the
 /// reading of a piece that jumped going on, [`super::jump_on`], is held to
 /// the same gate). More is evidence against the reading (a capture the
 /// game did not make): not kept. Berserk 11x11 `game-3-10-25631` (its
