@@ -2,7 +2,7 @@
 //! ([`rejudged`]): the legs the search with `ber:m` finds, judged again by
 //! the type's own rules.
 
-use super::berserk::{leg_warnings, WIDE};
+use super::berserk::{berserk_legs, leg_warnings, Turn, WIDE};
 use super::last_leg::free_rules;
 use super::later::read_by;
 use super::listed::listed_of;
@@ -49,64 +49,99 @@ pub(super) fn rejudged(
     if reading.places != tried.places {
         return None;
     }
-    // Each ply the search lengthened, with its step as written.
-    let lengthened: Vec<(usize, Step)> = tried
-        .game
-        .moves
-        .plies
-        .iter()
-        .zip(&reading.game.moves.plies)
-        .enumerate()
-        .filter_map(|(i, (was, now))| {
-            let was = was.mv.as_tafl()?.step()?;
-            let now = now.mv.as_tafl()?.step()?;
-            (now.via.len() > was.via.len()).then(|| (i, was.clone()))
-        })
-        .collect();
+    let lengthened = lengthened_of(&tried.game, &reading.game);
     if lengthened.is_empty() {
         return None;
     }
     tried.layouts.iter().enumerate().find_map(|(n, layout)| {
+        let layouts = std::slice::from_ref(layout);
         let mut game = reading.game.clone();
         set_rules(&mut game, layout, rules_tag);
-        with_legs_captures(&mut game, &lengthened, layout)?;
-        let layouts = std::slice::from_ref(layout);
+        with_legs_captures(&mut game, &tried.game, &lengthened, layout);
+        // The legs the type's own rules bear out written in, the search by
+        // them for the rest, where they do not replay the record yet.
+        let game = match replay_layouts_by(&game, layouts, rules_tag, &tried.places, false) {
+            Ok(_) => game,
+            Err(_) => {
+                let seeded = Reading {
+                    game,
+                    places: tried.places.clone(),
+                    texts: tried.texts.clone(),
+                    layouts: layouts.to_vec(),
+                };
+                berserk_legs(seeded, rules_tag, WIDE, Turn::No)?.0.game
+            }
+        };
         let (replayed, more) =
             replay_layouts_by(&game, layouts, rules_tag, &tried.places, false).ok()?;
         let mut said = Vec::new();
         if n > 0 {
             said.push(other_layout(&tried.layouts, n, &tried.places));
         }
-        said.extend(leg_warnings(&game, &lengthened, &tried.places));
+        said.extend(leg_warnings(
+            &game,
+            &lengthened_of(&tried.game, &game),
+            &tried.places,
+        ));
         said.extend(more);
         Some((replayed, said))
     })
 }
 
+/// The plies of `now` (a reading of the record `was`, ply for ply) that
+/// go on with legs `was` does not write: each ply's index, with its step
+/// as written.
+fn lengthened_of(was: &Game, now: &Game) -> Vec<(usize, Step)> {
+    was.moves
+        .plies
+        .iter()
+        .zip(&now.moves.plies)
+        .enumerate()
+        .filter_map(|(i, (was, now))| {
+            let was = was.mv.as_tafl()?.step()?;
+            let now = now.mv.as_tafl()?.step()?;
+            (now.via.len() > was.via.len()).then(|| (i, was.clone()))
+        })
+        .collect()
+}
+
 /// Gives each lengthened ply of `game` (`lengthened`: its index and its
 /// step as written) the captures the record lists for its first leg and
 /// those `layout`'s rules make with its later legs, in the position the
-/// moves before it make (each played with the captures it lists): none
-/// where the rules refuse a lengthened move there.
-fn with_legs_captures(game: &mut Game, lengthened: &[(usize, Step)], layout: &Rules) -> Option<()> {
+/// moves before it make (each played with the captures it lists); a
+/// lengthened move the rules refuse there is read as `record` writes it.
+fn with_legs_captures(
+    game: &mut Game,
+    record: &Game,
+    lengthened: &[(usize, Step)],
+    layout: &Rules,
+) {
     let mut pos = Position::new(layout);
     for (i, ply) in game.moves.plies.iter_mut().enumerate() {
         let side = ply.side;
-        let Move::Tafl(TMove::Step(step)) = &mut ply.mv else {
-            continue;
-        };
-        if let Some((_, was)) = lengthened.iter().find(|(c, _)| *c == i) {
-            let played = pos.clone().play(step, side, true).ok()?;
-            let later = played.legs.first().map_or(0, |&n| n);
-            let mut captures = was.captures.clone();
-            for c in played.captures.iter().skip(later) {
-                if !captures.contains(c) {
-                    captures.push(*c);
+        if lengthened.iter().any(|(c, _)| *c == i) {
+            let Move::Tafl(TMove::Step(step)) = &ply.mv else {
+                continue;
+            };
+            match pos.clone().play(step, side, true) {
+                Ok(played) => {
+                    let first = played.legs.first().map_or(0, |&n| n);
+                    let mut step = step.clone();
+                    if let Some(was) = record.moves.plies[i].mv.as_tafl().and_then(TMove::step) {
+                        step.captures.clone_from(&was.captures);
+                    }
+                    for c in played.captures.iter().skip(first) {
+                        if !step.captures.contains(c) {
+                            step.captures.push(*c);
+                        }
+                    }
+                    ply.mv = Move::Tafl(TMove::Step(step));
                 }
+                Err(_) => ply.mv = record.moves.plies[i].mv.clone(),
             }
-            step.captures = captures;
         }
-        let _ = pos.play(step, side, false);
+        if let Some(step) = ply.mv.as_tafl().and_then(TMove::step) {
+            let _ = pos.play(step, side, false);
+        }
     }
-    Some(())
 }
