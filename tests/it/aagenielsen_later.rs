@@ -624,3 +624,116 @@ fn a_piece_that_jumped_goes_on_where_the_record_s_counts_allow() {
     }
     assert_eq!((read, refused), (48, 144));
 }
+
+/// A member of the class of a berserk leg that captures only once an
+/// earlier move's leg, which a later move needs, is in, on Tyr 11x11's
+/// rules (`ber:c`) from a start position of its own, turned by `sym` (a
+/// quarter turn each, mirrored from 4): an attacker takes a man on its way
+/// down to `(2, 7)` and goes on along rank 7 to `(7, 7)`, taking the man
+/// on `(8, 7)`; another takes a man on its way down to `(10, 5)` and goes
+/// on along rank 5 to `(7, 5)`, taking the man on `(7, 6)` against the
+/// first; a defender then passes `(10, 5)`, and another lands on `(8, 7)`.
+/// The rules, the moves as the site writes them, and the two attackers'
+/// moves as played.
+fn leg_after_leg_game(sym: u8) -> (String, Vec<String>, [String; 2]) {
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+    let pieces = [
+        ((5, 1), b'K'),
+        ((2, 10), b't'),
+        ((2, 6), b'T'),
+        ((2, 5), b't'),
+        ((8, 7), b'T'),
+        ((9, 7), b't'),
+        ((7, 6), b'T'),
+        ((10, 8), b't'),
+        ((10, 4), b'T'),
+        ((10, 3), b't'),
+        ((10, 10), b'T'),
+        ((0, 2), b't'),
+        ((8, 10), b'T'),
+    ];
+    let rules = tyr_start(&pieces, &turn);
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let written = vec![
+        format!("{}-{}x{}", sq((2, 10)), sq((2, 7)), sq((2, 6))),
+        format!("{}-{}", sq((5, 1)), sq((4, 1))),
+        format!("{}-{}x{}", sq((10, 8)), sq((10, 5)), sq((10, 4))),
+        format!("{}-{}", sq((10, 10)), sq((10, 4))),
+        format!("{}-{}", sq((0, 2)), sq((1, 2))),
+        format!("{}-{}", sq((8, 10)), sq((8, 7))),
+    ];
+    let played = [
+        format!(
+            "{}-{}-{}x{}/{}",
+            sq((2, 10)),
+            sq((2, 7)),
+            sq((7, 7)),
+            sq((2, 6)),
+            sq((8, 7))
+        ),
+        format!(
+            "{}-{}-{}x{}/{}",
+            sq((10, 8)),
+            sq((10, 5)),
+            sq((7, 5)),
+            sq((10, 4)),
+            sq((7, 6))
+        ),
+    ];
+    (rules, written, played)
+}
+
+#[test]
+fn a_leg_that_captures_only_after_a_later_found_leg_is_read_by_the_type_s_own_rules() {
+    // The class: a move's lost leg captures only against a piece an
+    // earlier move's lost leg put there, a leg that a later move needs
+    // (Old Tyr 15x15 `game-155-112-23371`: `33. k13-i13xi14` goes on
+    // `i13-i4xi3`, `i4-i6xj6`, j6 between i6 and k6, where `27.
+    // k3-k11xk12` went on `k11-k6xl6`, which `47. l5-l9` needs). The
+    // search looks back from the first move refused and takes a leg that
+    // lets it replay, so under `ber:c` the earlier leg, which alone does
+    // not, is never in when the later one is looked for; under `ber:m` a
+    // leg capturing nothing stands in for the later one, and the earlier
+    // is found where its own move needs it. Generated members, turned and
+    // mirrored: with counts that are the captures the record lists, each
+    // replays by the type's own rules (no `other-rules` warning), both
+    // legs inferred as played; with counts that differ, or none, each is
+    // still read unchecked.
+    let dir = tempfile::tempdir().unwrap();
+    let (mut read, mut refused) = (0, 0);
+    for sym in 0..8u8 {
+        let (rules, written, played) = leg_after_leg_game(sym);
+        for (k, given) in [Some([2, 0]), Some([2, 1]), Some([4, 0]), None]
+            .into_iter()
+            .enumerate()
+        {
+            let name = format!("{sym}-{k}");
+            let (out, err) = member(dir.path(), &name, &written, given, &rules);
+            if k > 0 {
+                assert!(
+                    err.contains("rules-refused"),
+                    "{written:?} {given:?}: {err}"
+                );
+                refused += 1;
+                continue;
+            }
+            assert!(!err.contains("rules-refused"), "{written:?}: {err}");
+            assert!(!err.contains("other-rules"), "{err}");
+            let legs: Vec<&str> = err
+                .lines()
+                .filter(|l| l.contains("warning[berserk-leg]"))
+                .collect();
+            assert_eq!(legs.len(), 2, "{err}");
+            for p in &played {
+                assert!(
+                    legs.iter().any(|l| l.ends_with(&format!("read as `{p}`"))),
+                    "{p}: {err}"
+                );
+            }
+            let tafl = stdout(&out);
+            assert!(tafl.contains("ber:c") && !tafl.contains("ber:m"), "{tafl}");
+            read += 1;
+        }
+    }
+    assert_eq!((read, refused), (8, 24));
+}

@@ -33,6 +33,7 @@ mod later;
 mod listed;
 mod needs;
 mod own_start;
+mod rejudged;
 mod turned;
 mod turned_on;
 
@@ -45,6 +46,7 @@ use last_leg_turned::last_leg_turned;
 use later::later_rules;
 use listed::listed;
 use own_start::{captured_by, own_start};
+use rejudged::rejudged;
 use turned::turned;
 use turned_on::turned_on;
 
@@ -492,9 +494,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // ([`turned_on`]), the leg that captures nothing with the other
             // readings ([`last_leg_turned`]), those readings held to the
             // captures the record lists where it counts fewer ([`listed`]),
-            // a piece that jumped going on ([`jump_on`]), and last the
-            // readings with `ber:m` that capture no more than the record
-            // counts ([`at_most`]; each only where what comes before it
+            // a piece that jumped going on ([`jump_on`]), the legs the
+            // search with `ber:m` finds judged again by the type's own rules
+            // ([`rejudged`]), and last the readings with `ber:m` that
+            // capture no more than the record counts ([`at_most`]; each only
+            // where what comes before it
             // finds nothing).
             let own = || {
                 let base = layouts.first()?;
@@ -538,6 +542,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| last_leg_turned(&tried, &counts, first, rules_tag))
                     .or_else(|| listed(&tried, record.counts(), first, rules_tag))
                     .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| rejudged(&tried, record.counts(), first, rules_tag))
                     .or_else(|| at_most(&tried, record.counts(), first, rules_tag))
                 {
                     Some((replayed, mut said)) => {

@@ -132,33 +132,7 @@ pub(super) fn berserk_legs(
         }) else {
             continue;
         };
-        let mut said = Vec::new();
-        let mover = reading
-            .game
-            .moves
-            .plies
-            .first()
-            .map_or(ATTACKERS, |p| p.side);
-        for &(i, ref was) in &search.lengthened {
-            let ply = &game.moves.plies[i];
-            let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
-                continue;
-            };
-            said.push(
-                Problem::at(
-                    reading.places[i],
-                    format!(
-                        "{} {}: the record leaves out the berserk legs {} (the piece captured, and \
-                         the later moves bear them out): read as {}",
-                        rules::label(ply.number, ply.side, mover),
-                        crate::error::quote(&rules::spelled(was)),
-                        crate::error::quote(&legs_after(step, was)),
-                        crate::error::quote(&rules::spelled(step)),
-                    ),
-                )
-                .of_kind(Kind::BerserkLeg),
-            );
-        }
+        let mut said = leg_warnings(&game, &search.lengthened, &reading.places);
         let layouts = std::slice::from_ref(layout);
         let (replayed, mut more) =
             replay_layouts_by(&game, layouts, rules_tag, &reading.places, turning(turn)).ok()?;
@@ -170,6 +144,39 @@ pub(super) fn berserk_legs(
         return Some((mended, replayed, said));
     }
     None
+}
+
+/// The `berserk-leg` warnings of the plies of `game` lengthened
+/// (`lengthened`: each ply's index and its step as written), at each ply's
+/// place (`places`).
+pub(super) fn leg_warnings(
+    game: &Game,
+    lengthened: &[(usize, Step)],
+    places: &[(usize, usize)],
+) -> Vec<Problem> {
+    let mover = game.moves.plies.first().map_or(ATTACKERS, |p| p.side);
+    let mut said = Vec::new();
+    for &(i, ref was) in lengthened {
+        let ply = &game.moves.plies[i];
+        let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+            continue;
+        };
+        said.push(
+            Problem::at(
+                places[i],
+                format!(
+                    "{} {}: the record leaves out the berserk legs {} (the piece captured, and \
+                     the later moves bear them out): read as {}",
+                    rules::label(ply.number, ply.side, mover),
+                    crate::error::quote(&rules::spelled(was)),
+                    crate::error::quote(&legs_after(step, was)),
+                    crate::error::quote(&rules::spelled(step)),
+                ),
+            )
+            .of_kind(Kind::BerserkLeg),
+        );
+    }
+    said
 }
 
 /// Whether the captured pieces a record moves on for the capturing side

@@ -114,7 +114,7 @@ impl Gate {
 
 /// The squares a game's moves, as the record writes them, list as
 /// captured: the attackers', then the defenders', each sorted.
-fn listed_of(game: &Game) -> [Vec<Square>; 2] {
+pub(super) fn listed_of(game: &Game) -> [Vec<Square>; 2] {
     let mut listed: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
     for ply in &game.moves.plies {
         if let Move::Tafl(mv) = &ply.mv {
