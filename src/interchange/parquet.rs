@@ -42,10 +42,12 @@ mod chunks;
 mod dict;
 mod encode;
 mod lanes;
+mod levels;
 use chunks::*;
 use dict::{Code, Dict};
 use encode::{add_bytes, delta_binary_packed, eights, rle_hybrid};
 use lanes::{each, Ints, Lane};
+use levels::Levels;
 
 /// The table files of a folder, in the order of [`TABLES`](crate::interchange::rows::TABLES).
 pub const FILES: [&str; 3] = ["games.parquet", "tags.parquet", "moves.parquet"];
@@ -194,8 +196,9 @@ enum Key<'a> {
 /// One column being filled.
 struct Filling {
     values: Values,
-    /// Definition levels, for a column that may be NULL.
-    levels: Option<Vec<u8>>,
+    /// Definition levels, for a column that may be NULL: a bit each, made
+    /// bytes where its pages are written ([`Levels`]).
+    levels: Option<Levels>,
     /// How kifu writes its chunks ([`TextChunks`]): through a dictionary
     /// or not.
     own: Own,
@@ -242,7 +245,7 @@ impl Filling {
                 (_, Some(_)) => Values::Text,
                 (_, None) => Values::Paged(Paged::new()),
             },
-            levels: (!not_null).then(|| Vec::with_capacity(rows)),
+            levels: (!not_null).then(|| Levels::with_capacity(rows)),
             own,
             dict,
             stats,
@@ -257,14 +260,25 @@ impl Filling {
         descr: &ColumnDescPtr,
         group: &mut parquet::file::writer::SerializedRowGroupWriter<'_, OutFile>,
     ) -> parquet::errors::Result<()> {
-        let levels = self.levels.as_deref();
         let (bytes, close) = match (&mut self.dict, &mut self.values) {
-            (Some(dict), _) => chunks.dictionary_chunk(descr.clone(), dict, levels, self.stats)?,
             (None, Values::Paged(paged)) => {
                 debug_assert!(matches!(self.own, Own::Plain) && !self.stats);
-                chunks.paged_chunk(descr.clone(), paged, levels)?
+                chunks.paged_chunk(descr.clone(), paged, self.levels.as_ref())?
             }
-            (None, values) => chunks.numbers(descr.clone(), values, levels)?,
+            (dict, values) => {
+                // The levels as bytes, in the writer's one buffer for them.
+                let mut bytes = std::mem::take(&mut chunks.levels);
+                let levels = self
+                    .levels
+                    .as_ref()
+                    .map(|l| l.bytes(0..l.len(), &mut bytes));
+                let chunk = match dict {
+                    Some(dict) => chunks.dictionary_chunk(descr.clone(), dict, levels, self.stats),
+                    None => chunks.numbers(descr.clone(), values, levels),
+                };
+                chunks.levels = bytes;
+                chunk?
+            }
         };
         group.append_column(&bytes, close)?;
         // The chunk's memory kept for the next (a paged column's its own).
@@ -297,7 +311,7 @@ impl Filling {
             ..
         } = self;
         if let Some(levels) = levels {
-            levels.extend(std::iter::repeat_n(1, n));
+            levels.ones(n);
         }
         let held = match (values, key, dict) {
             (Values::Text, Key::Text(v) | Key::Id(v), Some(dict)) => {
@@ -311,7 +325,7 @@ impl Filling {
             (Values::Paged(paged), Key::Text(v) | Key::Id(v), None) => {
                 for _ in 0..n {
                     paged
-                        .push(Some(v.as_bytes()), chunks, levels.as_deref())
+                        .push(Some(v.as_bytes()), chunks, levels.as_ref())
                         .ok()?;
                 }
                 v.len() + 8 * n
@@ -372,7 +386,7 @@ impl Filling {
         let n = codes.len();
         let mut bad = match levels {
             Some(l) => {
-                l.extend(codes.iter().map(|&c| u8::from(c.wide() != 0)));
+                l.extend(codes, nulls);
                 false
             }
             None => nulls > 0,
@@ -428,7 +442,7 @@ impl Filling {
             (Values::Paged(paged), None) => {
                 let total = text_len()?;
                 let text = typed.text(total)?.as_bytes();
-                paged.push_all(codes, n - nulls, text, chunks, levels.as_deref())?;
+                paged.push_all(codes, n - nulls, text, chunks, levels.as_ref())?;
                 total + 8 * (n - nulls)
             }
             (Values::Text, None) | (Values::Paged(_), Some(_)) => {
@@ -1184,6 +1198,9 @@ mod tests {
                     })
                     .collect();
                 let (mut row, mut at) = (0, 0);
+                // The levels a bit each, as a column keeps them, a game's
+                // added before its rows.
+                let mut kept = Levels::default();
                 for &size in games.iter().cycle() {
                     if row == codes.len() {
                         break;
@@ -1191,13 +1208,19 @@ mod tests {
                     let game = &codes[row..codes.len().min(row + size)];
                     let present = game.iter().filter(|&&c| c != 0).count();
                     let len: usize = game.iter().map(|&c| c.saturating_sub(1) as usize).sum();
-                    let until = levels.map(|l| &l[..row + game.len()]);
+                    if let Some(l) = levels {
+                        let game = &l[row..row + game.len()];
+                        kept.extend(game, game.iter().filter(|&&l| l == 0).count());
+                    }
+                    let until = levels.map(|_| &kept);
                     paged
                         .push_all(game, present, &text[at..at + len], &mut chunks, until)
                         .unwrap();
                     (row, at) = (row + game.len(), at + len);
                 }
-                let (got, got_close) = chunks.paged_chunk(descr.clone(), &mut paged, levels).unwrap();
+                let (got, got_close) = chunks
+                    .paged_chunk(descr.clone(), &mut paged, levels.map(|_| &kept))
+                    .unwrap();
                 let body = Body::Text { text: &text, spans: &spans };
                 let (want, want_close) = at_once.pages(descr.clone(), levels, None, &body, None).unwrap();
                 proptest::prop_assert!(got == want, "{} bytes against {}", got.len(), want.len());
@@ -1240,7 +1263,7 @@ mod tests {
                         .dict
                         .as_ref()
                         .map(|d| (d.ends.capacity(), d.data.capacity()));
-                    (c.levels.as_ref().map(Vec::capacity), values, dict)
+                    (c.levels.as_ref().map(Levels::capacity), values, dict)
                 };
                 let before = room(&column);
                 // Games of `game` rows, a NULL every third, until a row

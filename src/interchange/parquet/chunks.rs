@@ -70,7 +70,7 @@ impl Paged {
         present: usize,
         text: &[u8],
         chunks: &mut TextChunks,
-        levels: Option<&[u8]>,
+        levels: Option<&Levels>,
     ) -> io::Result<()> {
         if self.page.len() < GAP {
             self.page.resize(GAP, 0);
@@ -126,7 +126,7 @@ impl Paged {
         &mut self,
         value: Option<&[u8]>,
         chunks: &mut TextChunks,
-        levels: Option<&[u8]>,
+        levels: Option<&Levels>,
     ) -> io::Result<()> {
         if self.page.len() < GAP {
             self.page.resize(GAP, 0);
@@ -273,6 +273,9 @@ pub(super) struct TextChunks {
     /// A column chunk being written ([`TextChunks::pages`]), and given
     /// back once appended ([`TextChunks::reuse`]).
     chunk: Vec<u8>,
+    /// The definition levels of the chunk or page being written, as
+    /// bytes ([`Levels::bytes`]): one buffer for every column's.
+    pub(super) levels: Vec<u8>,
 }
 
 /// Appends a data page's definition levels, `levels` (1 a value, 0
@@ -302,6 +305,7 @@ impl TextChunks {
             },
             page: Vec::new(),
             chunk: Vec::new(),
+            levels: Vec::new(),
         })
     }
 
@@ -316,7 +320,7 @@ impl TextChunks {
     fn paged_page(
         &mut self,
         paged: &mut Paged,
-        levels: Option<&[u8]>,
+        levels: Option<&Levels>,
     ) -> parquet::errors::Result<()> {
         if paged.page.len() < GAP {
             paged.page.resize(GAP, 0);
@@ -332,7 +336,7 @@ impl TextChunks {
             None => Some(GAP),
             Some(levels) => {
                 self.page.clear();
-                put_levels(&mut self.page, &levels[rows]);
+                put_levels(&mut self.page, levels.bytes(rows, &mut self.levels));
                 GAP.checked_sub(self.page.len()).inspect(|&start| {
                     paged.page[start..GAP].copy_from_slice(&self.page);
                 })
@@ -360,7 +364,7 @@ impl TextChunks {
         &mut self,
         descr: ColumnDescPtr,
         paged: &mut Paged,
-        levels: Option<&[u8]>,
+        levels: Option<&Levels>,
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
         if paged.rows > 0 || paged.chunk.is_none() {
             self.paged_page(paged, levels)?;

@@ -106,6 +106,9 @@ pub(super) trait Code: Copy {
     fn zeros(codes: &[Self]) -> usize;
     /// At least the greatest code (a byte's greatest, without a look).
     fn most(codes: &[Self]) -> u64;
+    /// Of at most 64 codes, a bit each (the first the lowest): 1 where the
+    /// code is not 0 (not NULL), as [`super::levels::Levels`] keeps them.
+    fn flags(codes: &[Self]) -> u64;
 }
 
 impl Code for u8 {
@@ -133,6 +136,36 @@ impl Code for u8 {
     fn most(_: &[u8]) -> u64 {
         u64::from(u8::MAX)
     }
+
+    #[inline(always)]
+    fn flags(codes: &[u8]) -> u64 {
+        // Eight codes a word: each byte's top bit set where it is not 0,
+        // then the eight top bits gathered into a byte by one
+        // multiplication (byte `i`'s to bit `i`).
+        const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let eight = |x: u64| {
+            let top = (((x & LOW) + LOW) | x) & !LOW;
+            (top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+        };
+        let mut words = codes.chunks_exact(8);
+        let mut flags = 0;
+        let mut at = 0;
+        for w in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            flags |= eight(u64::from_le_bytes(b)) << at;
+            at += 8;
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            for (to, &c) in b.iter_mut().zip(rest) {
+                *to = c;
+            }
+            flags |= eight(u64::from_le_bytes(b)) << at;
+        }
+        flags
+    }
 }
 
 impl Code for u64 {
@@ -153,6 +186,13 @@ impl Code for u64 {
 
     fn most(codes: &[u64]) -> u64 {
         codes.iter().copied().max().unwrap_or(0)
+    }
+
+    fn flags(codes: &[u64]) -> u64 {
+        codes
+            .iter()
+            .enumerate()
+            .fold(0, |f, (i, &c)| f | (u64::from(c != 0) << i))
     }
 }
 
