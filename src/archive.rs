@@ -703,7 +703,10 @@ impl Converter<'_> {
             }
         }
         let mut out = String::with_capacity(size + size / 4);
-        match write(&parsed.game, &self.write, &mut out) {
+        let written = write(&parsed.game, &self.write, &mut out);
+        let mut game = parsed.game;
+        crate::container::keep_plies(&mut game.moves.plies);
+        match written {
             Ok(w) => {
                 warnings.extend(w);
                 Converted::Game(out, warnings)
