@@ -182,11 +182,11 @@ pub const WEIGHED_FIRST_BATCH: usize = 16 << 10;
 /// What one batch's results hold, about, at most, where they are weighed
 /// ([`Records::par_for_each_weighed`]), whatever [`RESULTS_IN_FLIGHT`]
 /// allows: the writer takes a batch's results one at a time, so results
-/// several times their records (the tables' rows, some five to eight
-/// times a PGN record) held past that are memory touched for the first
-/// time for nothing (at `-j 1`, four batches of 256 KiB of PGN made some
-/// 7 MB of typed rows in flight, a thousand page faults of the tables'
-/// run). A batch is never cut below [`WEIGHED_FIRST_BATCH`] by it.
+/// several times their records (the tables' rows of a PGN record) held
+/// past that are memory touched for the first time for nothing (at `-j
+/// 1`, the typed rows of four batches of 256 KiB of PGN in flight: a
+/// thousand page faults of the tables' run). A batch is never cut below
+/// [`WEIGHED_FIRST_BATCH`] by it.
 pub const RESULTS_PER_BATCH: usize = 256 << 10;
 
 /// The input a weighed batch is cut at ([`Records::par_for_each_weighed`]):
