@@ -92,6 +92,12 @@ pub struct Records<'s, R: Read> {
 /// to a worker costs nothing beside converting it.
 pub const BATCH_BYTES: usize = 256 << 10;
 
+/// The least a batch's buffer reads at once from its input
+/// ([`Records::next_batch`]): the first weighed batch's size
+/// ([`WEIGHED_FIRST_BATCH`]), so that a batch cut small by what its
+/// results weigh reads about its own bytes.
+const MIN_READ: usize = WEIGHED_FIRST_BATCH;
+
 /// Where the records of an input end, and whether their document is whole
 /// ([`Scan::frame`]): what `convert` and `diff` report after the games
 /// before the damage.
@@ -302,14 +308,17 @@ impl<'s, R: Read> Records<'s, R> {
         }
     }
 
-    /// Reads until the buffer holds `want` bytes or the input ends, into
+    /// Reads until the buffer holds `want` bytes ([`MIN_READ`] at least a
+    /// read) or the input ends, into
     /// the buffer's spare capacity without zeroing it first (`read_to_end`
     /// hands it to the reader as memory to fill, which a file or kifu's
     /// buffered readers write into directly): the buffer is a new one for
     /// each batch, which takes the last one's.
     fn fill(&mut self, want: usize) -> io::Result<()> {
         while !self.eof && self.buf.len() < want {
-            let grow = (want - self.buf.len()).max(64 * 1024);
+            // (What the batch wants, not much more: what is read past it
+            // is copied into the next batch's buffer, `next_batch`'s tail.)
+            let grow = (want - self.buf.len()).max(MIN_READ);
             // A buffer that cannot grow is an error, not an abort.
             self.buf
                 .try_reserve(grow)
@@ -703,7 +712,10 @@ impl Converter<'_> {
             }
         }
         let mut out = String::with_capacity(size + size / 4);
-        match write(&parsed.game, &self.write, &mut out) {
+        let written = write(&parsed.game, &self.write, &mut out);
+        let mut game = parsed.game;
+        crate::container::keep_plies(&mut game.moves.plies);
+        match written {
             Ok(w) => {
                 warnings.extend(w);
                 Converted::Game(out, warnings)
@@ -1170,6 +1182,74 @@ mod tests {
             assert!(*w <= per_batch * 2, "{w} > {per_batch}");
         }
         assert!(largest_light > WEIGHED_FIRST_BATCH, "{largest_light}");
+    }
+
+    #[test]
+    fn weighed_batches_hold_about_a_batch_of_results_whatever_is_allowed_in_flight() {
+        // Records of 8 bytes whose results weigh 7 times that (the tables'
+        // rows of a PGN record): every batch after the first is cut so
+        // that its results hold about `RESULTS_PER_BATCH`, not the 256
+        // KiB of input that `RESULTS_IN_FLIGHT` allows.
+        let text: String = (0..200_000).map(|i| format!("{i:06}\n\n")).collect();
+        let weigh: fn(&Option<(usize, usize)>) -> usize = |n| 56 * usize::from(n.is_some());
+        let mut weights = Vec::new();
+        let mut seen = Vec::new();
+        Records::new(text.as_bytes(), &Lines)
+            .par_for_each_weighed(number, Some(weigh), |batch| -> Result<(), ()> {
+                let mut batch = batch.unwrap();
+                weights.push(batch.results.iter().map(weigh).sum::<usize>());
+                seen.extend(batch.drain().filter_map(|(_, n)| n));
+                Ok(())
+            })
+            .unwrap();
+        check_numbers(&seen, 200_000);
+        let last = weights.len() - 1;
+        assert!(weights.len() > 20, "{}", weights.len());
+        for w in &weights[1..last] {
+            assert!(
+                (RESULTS_PER_BATCH / 2..=RESULTS_PER_BATCH + 56).contains(w),
+                "{w}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_weighed_batch_holds_what_both_bounds_allow() {
+        // Every weight a byte of results to 5,000, every number of batches
+        // in flight from 1 to 64 workers, under no limit and a small one.
+        let most = BATCH_BYTES;
+        for workers in [1, 2, 4, 16, 64] {
+            let in_flight = 2 * workers + 2;
+            for weight in [RESULTS_IN_FLIGHT, 4 << 20] {
+                let per_batch = weight / in_flight;
+                for per_byte in 0..5_000 {
+                    let size = parallel::batch_size(per_batch, per_byte, most);
+                    let p = per_byte.max(1);
+                    let before = (per_batch / p).clamp(1, most);
+                    // Never more than the batches in flight allowed before.
+                    assert!(size <= before, "{workers} {per_byte}: {size} > {before}");
+                    // About a batch of results at most, where that leaves
+                    // a first batch's input.
+                    if RESULTS_PER_BATCH / p >= WEIGHED_FIRST_BATCH {
+                        assert!(size * p <= RESULTS_PER_BATCH, "{per_byte}: {size}");
+                    }
+                    // Cut no smaller than the first batch by it, nor than
+                    // what the batches in flight allow.
+                    assert!(
+                        size >= before.min(WEIGHED_FIRST_BATCH),
+                        "{per_byte}: {size}"
+                    );
+                    assert!(
+                        size >= before.min(RESULTS_PER_BATCH / p),
+                        "{per_byte}: {size}"
+                    );
+                }
+                // Results as long as their records keep whole batches.
+                if per_batch >= most {
+                    assert_eq!(parallel::batch_size(per_batch, 1, most), most);
+                }
+            }
+        }
     }
 
     #[test]

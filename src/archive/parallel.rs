@@ -101,9 +101,8 @@ impl<'s, R: Read + Send> Records<'s, R> {
                                     if let (Some(weigh), Ok(results)) = (weigh, &results) {
                                         let held: usize = results.iter().map(weigh).sum();
                                         let per_byte = held.div_ceil(batch.data.len().max(1));
-                                        let size = weight / in_flight / per_byte.max(1);
                                         target.store(
-                                            size.clamp(1, most),
+                                            batch_size(weight / in_flight, per_byte, most),
                                             std::sync::atomic::Ordering::Relaxed,
                                         );
                                     }
@@ -179,6 +178,27 @@ pub const RESULTS_IN_FLIGHT: usize = 64 << 20;
 /// The first batch of a weighed map ([`Records::par_for_each_weighed`]),
 /// read alone: what its results weigh sizes the next.
 pub const WEIGHED_FIRST_BATCH: usize = 16 << 10;
+
+/// What one batch's results hold, about, at most, where they are weighed
+/// ([`Records::par_for_each_weighed`]), whatever [`RESULTS_IN_FLIGHT`]
+/// allows: the writer takes a batch's results one at a time, so results
+/// several times their records (the tables' rows of a PGN record) held
+/// past that are memory touched for the first time for nothing (at `-j
+/// 1`, the typed rows of four batches of 256 KiB of PGN in flight: a
+/// thousand page faults of the tables' run). A batch is never cut below
+/// [`WEIGHED_FIRST_BATCH`] by it.
+pub const RESULTS_PER_BATCH: usize = 256 << 10;
+
+/// The input a weighed batch is cut at ([`Records::par_for_each_weighed`]):
+/// its results `per_byte` times its bytes hold about `per_batch` (the
+/// batches in flight together hold what is allowed) and about
+/// [`RESULTS_PER_BATCH`] at most (not below [`WEIGHED_FIRST_BATCH`] of
+/// input for that), within one byte and `most`.
+pub(super) fn batch_size(per_batch: usize, per_byte: usize, most: usize) -> usize {
+    let per_byte = per_byte.max(1);
+    let held = (RESULTS_PER_BATCH / per_byte).max(WEIGHED_FIRST_BATCH);
+    (per_batch / per_byte).min(held).clamp(1, most)
+}
 
 /// How many batches the pipeline holds at most between reading and `each`:
 /// two per worker thread and two more, so that every worker has a batch

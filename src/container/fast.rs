@@ -58,13 +58,14 @@ pub struct Lexing {
 /// grammar's `result_token` (a token that is a result is never a move, as
 /// the draughts grammar's `!result` guard says), and its numbers (`12.`,
 /// `12...`; `1#`).
-pub fn lex<'i, R: RuleType>(
+pub fn lex<'i, R: RuleType + 'static>(
     text: &'i str,
     lexing: Lexing,
     dialect: &Dialect,
 ) -> Option<Lexed<'i, R>> {
     let (tags, mut movetext) = lex_tags(text, lexing, dialect)?;
-    let mut tokens = Vec::with_capacity((text.len() - movetext.i) / 4);
+    // (The thread's kept buffer, given back once the record is read.)
+    let mut tokens = kept_with::<Token<'static, R>, _>((text.len() - movetext.i) / 4);
     if !movetext.fill::<false, R>(&mut tokens, usize::MAX)? {
         return None;
     }
@@ -119,6 +120,16 @@ pub(crate) fn kept<T: 'static, U>() -> Vec<U> {
         })
         .unwrap_or_default();
     relabel(buffer)
+}
+
+/// [`kept`] with room for `n` items at least: a kept buffer with less is
+/// let go and a new one made, not grown (growing copies the whole of
+/// the old one, which holds nothing).
+pub(crate) fn kept_with<T: 'static, U>(n: usize) -> Vec<U> {
+    match kept::<T, U>() {
+        buffer if buffer.capacity() >= n => buffer,
+        _ => Vec::with_capacity(n),
+    }
 }
 
 /// Gives a buffer of `U` back, emptied, to be kept as a buffer of `T`

@@ -711,7 +711,9 @@ fn read_whole<'i, N: Notation>(
         tag_at,
         tokens,
         moves,
-        Vec::new(),
+        // (The main line's room, the thread's kept one: [`keep_plies`]
+        // gives it back once the game is written.)
+        fast::kept_with::<Ply, _>(moves),
         notation,
         warnings,
         &mut build,
@@ -799,7 +801,7 @@ pub fn stream_record<'i, N: Runs>(
         &mut tokens,
         moves,
         // (The main line's room, the thread's kept one.)
-        fast::kept::<Ply, _>(),
+        fast::kept_with::<Ply, _>(moves),
         notation,
         Vec::new(),
         &mut flush,
@@ -810,11 +812,8 @@ pub fn stream_record<'i, N: Runs>(
     }
     if let Ok(head) = &mut parsed {
         // Every ply was handed on: the main line's room goes back to the
-        // thread for the next record (a long line's is let go).
-        let room = &mut head.game.moves.plies;
-        if room.is_empty() && room.capacity() <= KEPT_PLIES {
-            fast::keep::<Ply, _>(std::mem::take(room));
-        }
+        // thread for the next record.
+        keep_plies(&mut head.game.moves.plies);
     }
     parsed.map(Some)
 }
@@ -822,6 +821,18 @@ pub fn stream_record<'i, N: Runs>(
 /// The most plies a main line's room kept for the next record holds
 /// (some 200 KB).
 const KEPT_PLIES: usize = 1024;
+
+/// Gives a game's main line's room back to the thread, for the next
+/// record read ([`read_record`], [`stream_record`]), once the game is
+/// written: its plies are dropped, the room kept (a long line's is let
+/// go). A record read whole then fills the memory the one before it
+/// filled, where a new line's room, taken from wherever the heap had
+/// some, was mostly memory touched for the first time.
+pub fn keep_plies(plies: &mut Vec<Ply>) {
+    if plies.capacity() <= KEPT_PLIES {
+        fast::keep::<Ply, _>(std::mem::take(plies));
+    }
+}
 
 /// The tokens of a movetext lexed a piece at a time ([`fast::Movetext`]),
 /// into the thread's kept buffer ([`fast::kept`]), given back when the
@@ -899,15 +910,18 @@ fn read_lexed<'i, N: Notation>(
 ) -> Result<Parsed, Problem> {
     let (tags, tag_at) = tags_lexed(&lexed.tags);
     let moves = lexed.main_moves;
-    let tokens = lexed.tokens.into_iter();
-    read_whole(
+    let mut tokens = lexed.tokens;
+    let read = read_whole(
         lines,
         Vec::new(),
         tags,
         &tag_at,
-        tokens,
+        tokens.drain(..),
         moves,
         notation,
         Vec::new(),
-    )
+    );
+    // (The tokens' room back to the thread for the next record.)
+    fast::keep::<Token<'static, N::Rule>, _>(tokens);
+    read
 }

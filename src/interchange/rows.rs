@@ -569,7 +569,12 @@ impl Columns {
             .flat_map(|t| t.iter())
             .map(|c| c.codes.len() + c.data.len())
             .sum();
-        out.reserve(size + 16);
+        // An empty `out` with too little room is made anew, not grown:
+        // growing copies the whole of its old room, which holds nothing.
+        match out.is_empty() && out.capacity() < size + 16 {
+            true => *out = String::with_capacity(size + 16),
+            false => out.reserve(size + 16),
+        }
         typed::code(out, u64::from(fen));
         for (t, columns) in tables.iter().enumerate() {
             typed::code(out, rows[t] as u64);
