@@ -1215,38 +1215,48 @@ mod tests {
 
     #[test]
     fn a_weighed_batch_holds_what_both_bounds_allow() {
-        // Every weight a byte of results to 5,000, every number of batches
-        // in flight from 1 to 64 workers, under no limit and a small one.
+        // Results of every weight from none to 5,000 bytes a byte of
+        // input, in thousandths (the ratio is not rounded), every number
+        // of batches in flight from 1 to 64 workers, under no limit and a
+        // small one.
         let most = BATCH_BYTES;
+        let bytes = 100_000usize;
+        let millis = (0..5_000).chain((5_000..5_000_000).step_by(997));
         for workers in [1, 2, 4, 16, 64] {
             let in_flight = 2 * workers + 2;
             for weight in [RESULTS_IN_FLIGHT, 4 << 20] {
                 let per_batch = weight / in_flight;
-                for per_byte in 0..5_000 {
-                    let size = parallel::batch_size(per_batch, per_byte, most);
-                    let p = per_byte.max(1);
-                    let before = (per_batch / p).clamp(1, most);
-                    // Never more than the batches in flight allowed before.
-                    assert!(size <= before, "{workers} {per_byte}: {size} > {before}");
+                for milli in millis.clone() {
+                    let held = bytes * milli / 1000;
+                    let size = parallel::batch_size(per_batch, held, bytes, most);
+                    // Results per byte, at least one.
+                    let p = held.max(bytes) as f64 / bytes as f64;
+                    let fit = |room: usize| room * bytes / held.max(bytes);
+                    let before = fit(per_batch).clamp(1, most);
+                    // Never more than the batches in flight allow.
+                    assert!(size <= before, "{workers} {milli}: {size} > {before}");
                     // About a batch of results at most, where that leaves
                     // a first batch's input.
-                    if RESULTS_PER_BATCH / p >= WEIGHED_FIRST_BATCH {
-                        assert!(size * p <= RESULTS_PER_BATCH, "{per_byte}: {size}");
+                    if fit(RESULTS_PER_BATCH) >= WEIGHED_FIRST_BATCH {
+                        assert!(
+                            size as f64 * p <= RESULTS_PER_BATCH as f64 + p,
+                            "{milli}: {size}"
+                        );
                     }
                     // Cut no smaller than the first batch by it, nor than
                     // what the batches in flight allow.
+                    assert!(size >= before.min(WEIGHED_FIRST_BATCH), "{milli}: {size}");
                     assert!(
-                        size >= before.min(WEIGHED_FIRST_BATCH),
-                        "{per_byte}: {size}"
-                    );
-                    assert!(
-                        size >= before.min(RESULTS_PER_BATCH / p),
-                        "{per_byte}: {size}"
+                        size + 1 >= before.min(fit(RESULTS_PER_BATCH)),
+                        "{milli}: {size}"
                     );
                 }
-                // Results as long as their records keep whole batches.
                 if per_batch >= most {
-                    assert_eq!(parallel::batch_size(per_batch, 1, most), most);
+                    // Results no longer than their records keep whole
+                    // batches; a little longer (pgn to pgn), nearly whole.
+                    assert_eq!(parallel::batch_size(per_batch, bytes, bytes, most), most);
+                    let longer = parallel::batch_size(per_batch, bytes * 105 / 100, bytes, most);
+                    assert!(longer * 105 / 100 >= RESULTS_PER_BATCH - 105, "{longer}");
                 }
             }
         }

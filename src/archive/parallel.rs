@@ -100,9 +100,9 @@ impl<'s, R: Read + Send> Records<'s, R> {
                                         }));
                                     if let (Some(weigh), Ok(results)) = (weigh, &results) {
                                         let held: usize = results.iter().map(weigh).sum();
-                                        let per_byte = held.div_ceil(batch.data.len().max(1));
+                                        let bytes = batch.data.len();
                                         target.store(
-                                            batch_size(weight / in_flight, per_byte, most),
+                                            batch_size(weight / in_flight, held, bytes, most),
                                             std::sync::atomic::Ordering::Relaxed,
                                         );
                                     }
@@ -189,15 +189,21 @@ pub const WEIGHED_FIRST_BATCH: usize = 16 << 10;
 /// [`WEIGHED_FIRST_BATCH`] by it.
 pub const RESULTS_PER_BATCH: usize = 256 << 10;
 
-/// The input a weighed batch is cut at ([`Records::par_for_each_weighed`]):
-/// its results `per_byte` times its bytes hold about `per_batch` (the
-/// batches in flight together hold what is allowed) and about
-/// [`RESULTS_PER_BATCH`] at most (not below [`WEIGHED_FIRST_BATCH`] of
-/// input for that), within one byte and `most`.
-pub(super) fn batch_size(per_batch: usize, per_byte: usize, most: usize) -> usize {
-    let per_byte = per_byte.max(1);
-    let held = (RESULTS_PER_BATCH / per_byte).max(WEIGHED_FIRST_BATCH);
-    (per_batch / per_byte).min(held).clamp(1, most)
+/// The input a weighed batch is cut at ([`Records::par_for_each_weighed`]),
+/// from the batch before (its results `held` bytes of its `bytes` of
+/// input; results lighter than their records are weighed as their
+/// records): where its results hold about `per_batch` (the batches in
+/// flight together hold what is allowed) and about [`RESULTS_PER_BATCH`]
+/// at most (not below [`WEIGHED_FIRST_BATCH`] of input for that), within
+/// one byte and `most`. The ratio is taken whole, not rounded to bytes of
+/// results a byte (a record whose results are a little longer, pgn to pgn,
+/// keeps batches of about its own bytes, not half of them).
+pub(super) fn batch_size(per_batch: usize, held: usize, bytes: usize, most: usize) -> usize {
+    let bytes = bytes.max(1) as u128;
+    let held = (held as u128).max(bytes);
+    let fit = |room: usize| usize::try_from(room as u128 * bytes / held).unwrap_or(usize::MAX);
+    let cap = fit(RESULTS_PER_BATCH).max(WEIGHED_FIRST_BATCH);
+    fit(per_batch).min(cap).clamp(1, most)
 }
 
 /// How many batches the pipeline holds at most between reading and `each`:
