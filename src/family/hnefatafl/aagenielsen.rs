@@ -484,6 +484,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 texts: texts.clone(),
                 layouts: layouts.clone(),
             };
+            // The record with the searches the readings with `ber:m` share.
+            let searched = last_leg::Tried::new(&tried, first, rules_tag);
             // The mends and berserk legs, then a start position of the
             // record's own, then the game type's later rules, then the
             // search with wider bounds, and last the captured pieces the
@@ -537,13 +539,13 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 }
                 None => match turned(tried.clone(), rules_tag)
                     .or_else(|| as_replayed(tried.clone(), rules_tag))
-                    .or_else(|| last_leg_free(&tried, &counts, first, rules_tag))
+                    .or_else(|| last_leg_free(&searched, &counts))
                     .or_else(|| turned_on(tried.clone(), rules_tag))
-                    .or_else(|| last_leg_turned(&tried, &counts, first, rules_tag))
-                    .or_else(|| listed(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| last_leg_turned(&searched, &counts))
+                    .or_else(|| listed(&searched, record.counts()))
                     .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
-                    .or_else(|| rejudged(&tried, record.counts(), first, rules_tag))
-                    .or_else(|| at_most(&tried, record.counts(), first, rules_tag))
+                    .or_else(|| rejudged(&searched, record.counts()))
+                    .or_else(|| at_most(&searched, record.counts()))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

@@ -2,10 +2,11 @@
 //! record counts ([`at_most`]): the berserk legs' captures are lost from
 //! the site's JSON, and the search finds only the legs later moves need.
 
+use super::last_leg::Tried;
 use super::listed::{gated, Gate};
 use super::{other_layout, Reading};
 use crate::error::Problem;
-use crate::ir::{Game, Side};
+use crate::ir::Game;
 
 /// Where the rules of a type with berserk moves that capture (`ber:c`,
 /// `ber:t`) refuse a record under every start position and every reading
@@ -37,28 +38,25 @@ use crate::ir::{Game, Side};
 /// `game-3-177-24856` replays from the type's second (an `other-layout`
 /// warning after the `other-rules` one names it). Last in the read chain:
 /// a record read before reads as it did.
-pub(super) fn at_most(
-    tried: &Reading,
-    given: [Option<u64>; 2],
-    first: Side,
-    rules_tag: Option<usize>,
-) -> Option<(Game, Vec<Problem>)> {
+pub(super) fn at_most(tried: &Tried, given: [Option<u64>; 2]) -> Option<(Game, Vec<Problem>)> {
     let gate = Gate::at_most(given);
+    let record = tried.reading;
     let alone = |n: usize| {
         let one = Reading {
-            layouts: vec![tried.layouts[n].clone()],
-            ..tried.clone()
+            layouts: vec![record.layouts[n].clone()],
+            ..record.clone()
         };
-        let (game, mut said) = gated(&one, &gate, first, rules_tag)?;
+        let one = Tried::new(&one, tried.first, tried.rules_tag);
+        let (game, mut said) = gated(&one, &gate)?;
         if n > 0 {
-            said.insert(1, other_layout(&tried.layouts, n, &tried.places));
+            said.insert(1, other_layout(&record.layouts, n, &record.places));
         }
         Some((game, said))
     };
-    let several = tried.layouts.len() > 1;
-    gated(tried, &gate, first, rules_tag).or_else(|| {
+    let several = record.layouts.len() > 1;
+    gated(tried, &gate).or_else(|| {
         several
-            .then(|| (0..tried.layouts.len()).find_map(alone))
+            .then(|| (0..record.layouts.len()).find_map(alone))
             .flatten()
     })
 }

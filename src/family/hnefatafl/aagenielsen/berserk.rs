@@ -15,7 +15,7 @@ use super::{other_layout, replay_layouts_by, set_rules, Reading};
 
 /// How far the search for the berserk legs a record left out goes
 /// ([`berserk_legs`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Bounds {
     /// How far back from a move the rules refuse a leg is looked for, in
     /// plies.

@@ -10,6 +10,59 @@ use super::{at_first_move, with_entry, Reading};
 use crate::error::{Kind, Problem};
 use crate::family::hnefatafl::rules::{Berserk, Rules};
 use crate::ir::{Game, Side};
+use std::cell::RefCell;
+
+/// A reading found by a search ([`read_by`]): the reading it replayed, the
+/// game and its warnings.
+type Found<'a> = (Reading<'a>, Game, Vec<Problem>);
+
+/// A search made ([`Tried::search`]): its rules, its bounds, what it found.
+type Search<'a> = (Vec<Rules>, Bounds, Option<Found<'a>>);
+
+/// A record as written (`tried`), the side that moves first and the
+/// Rules tag's place, with the searches made of it ([`Tried::search`]):
+/// the readings with `ber:m` ask for the same search under several gates
+/// (the record's counts, its list, no more than its counts: [`Gate`]),
+/// which judge only what it finds, so each is made once a record.
+pub(super) struct Tried<'r, 'a> {
+    /// The record as written.
+    pub(super) reading: &'r Reading<'a>,
+    /// The side that moves first.
+    pub(super) first: Side,
+    /// The place of the game's Rules tag.
+    pub(super) rules_tag: Option<usize>,
+    /// Each search made.
+    searches: RefCell<Vec<Search<'a>>>,
+}
+
+impl<'r, 'a> Tried<'r, 'a> {
+    /// The record `reading`, no search made yet.
+    pub(super) fn new(reading: &'r Reading<'a>, first: Side, rules_tag: Option<usize>) -> Self {
+        Tried {
+            reading,
+            first,
+            rules_tag,
+            searches: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The record read by `rules` (a start position each), the mends and
+    /// berserk legs searched within `bounds` ([`read_by`]): made once,
+    /// then given again.
+    pub(super) fn search(&self, rules: &[Rules], bounds: Bounds) -> Option<Found<'a>> {
+        let made = self.searches.borrow().iter().find_map(|(r, b, found)| {
+            (r.as_slice() == rules && *b == bounds).then(|| found.clone())
+        });
+        if let Some(found) = made {
+            return found;
+        }
+        let found = read_by(self.reading, rules, self.first, self.rules_tag, bounds);
+        self.searches
+            .borrow_mut()
+            .push((rules.to_vec(), bounds, found.clone()));
+        found
+    }
+}
 
 /// Where the rules of a type with berserk moves that capture (`ber:c`:
 /// each further leg captures) refuse a record under every start position
@@ -26,28 +79,22 @@ use crate::ir::{Game, Side};
 /// unchecked. An
 /// `other-rules` warning at the first move says so, and the game is
 /// written with those rules. None for a type without `ber:c`.
-pub(super) fn last_leg_free(
-    tried: &Reading,
-    gate: &Gate,
-    first: Side,
-    rules_tag: Option<usize>,
-) -> Option<(Game, Vec<Problem>)> {
-    let free = free_rules(tried, gate.given(), &[Berserk::Capture])?;
-    searched(tried, &free, gate, first, rules_tag, WIDE)
+pub(super) fn last_leg_free(tried: &Tried, gate: &Gate) -> Option<(Game, Vec<Problem>)> {
+    let free = free_rules(tried.reading, gate.given(), &[Berserk::Capture])?;
+    searched(tried, &free, gate, WIDE)
 }
 
 /// The record of `tried` read by `free` (its rules with `ber:m`,
-/// [`free_rules`]), the mends and berserk legs searched within `bounds`,
-/// kept where its captures agree with the `gate` ([`counted`]).
+/// [`free_rules`]), the mends and berserk legs searched within `bounds`
+/// ([`Tried::search`]), kept where its captures agree with the `gate`
+/// ([`counted`]).
 pub(super) fn searched(
-    tried: &Reading,
+    tried: &Tried,
     free: &[Rules],
     gate: &Gate,
-    first: Side,
-    rules_tag: Option<usize>,
     bounds: Bounds,
 ) -> Option<(Game, Vec<Problem>)> {
-    let (reading, game, said) = read_by(tried, free, first, rules_tag, bounds)?;
+    let (reading, game, said) = tried.search(free, bounds)?;
     counted(&reading, game, said, gate)
 }
 

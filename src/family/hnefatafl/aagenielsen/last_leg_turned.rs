@@ -5,15 +5,14 @@
 //! record's counts.
 
 use super::berserk::{Bounds, BOUNDS, WIDE};
-use super::last_leg::{counted, free_rules, searched};
+use super::last_leg::{counted, free_rules, searched, Tried};
 use super::later::reading_by;
 use super::listed::Gate;
 use super::turned::turned;
 use super::turned_on::turned_on;
-use super::Reading;
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::Berserk;
-use crate::ir::{Game, Side};
+use crate::ir::Game;
 
 /// Where the rules of a type with berserk moves that capture (`ber:c`) or
 /// that capture or step onto the square captured on (`ber:t`, the Old
@@ -32,19 +31,23 @@ use crate::ir::{Game, Side};
 /// h10-d10xd9` took an attacker, moves the piece taken, turned. The
 /// warnings are those of the readings, after the `other-rules` one at the
 /// first move; none where every reading fails.
-pub(super) fn last_leg_turned(
-    tried: &Reading,
-    gate: &Gate,
-    first: Side,
-    rules_tag: Option<usize>,
-) -> Option<(Game, Vec<Problem>)> {
-    let free = free_rules(tried, gate.given(), &[Berserk::Capture, Berserk::Take])?;
-    let reading = reading_by(tried, &free, rules_tag)?;
-    let searched = |bounds: Bounds| searched(tried, &free, gate, first, rules_tag, bounds);
+pub(super) fn last_leg_turned(tried: &Tried, gate: &Gate) -> Option<(Game, Vec<Problem>)> {
+    let rules_tag = tried.rules_tag;
+    let free = free_rules(
+        tried.reading,
+        gate.given(),
+        &[Berserk::Capture, Berserk::Take],
+    )?;
+    let reading = reading_by(tried.reading, &free, rules_tag)?;
+    let searched = |bounds: Bounds| searched(tried, &free, gate, bounds);
     let kept = |(game, said)| counted(&reading, game, said, gate);
     // A `ber:c` type's wide search under `ber:m` is
     // [`super::last_leg::last_leg_free`]'s, which has failed.
-    let wide = tried.layouts.iter().any(|r| r.berserk == Berserk::Take);
+    let wide = tried
+        .reading
+        .layouts
+        .iter()
+        .any(|r| r.berserk == Berserk::Take);
     searched(BOUNDS)
         .or_else(|| if wide { searched(WIDE) } else { None })
         .or_else(|| turned(reading.clone(), rules_tag).and_then(kept))

@@ -2,7 +2,7 @@
 //! where a record of aagenielsen.dk counts fewer captures of a side than
 //! its moves list, the readings with `ber:m` held to that side's list.
 
-use super::last_leg::last_leg_free;
+use super::last_leg::{last_leg_free, Tried};
 use super::last_leg_turned::last_leg_turned;
 use super::own_start::{captured_by, each_capture};
 use super::Reading;
@@ -10,7 +10,7 @@ use crate::error::Problem;
 use crate::family::any::Move;
 use crate::family::hnefatafl::rules::Rules;
 use crate::family::hnefatafl::{Square, ATTACKERS};
-use crate::ir::{Game, Side};
+use crate::ir::Game;
 
 /// What the captures of a reading with `ber:m` must agree with to be kept
 /// ([`super::last_leg::counted`]): the record's counts
@@ -144,24 +144,13 @@ pub(super) fn listed_of(game: &Game) -> [Vec<Square>; 2] {
 /// are at least its lists pays nothing. The `other-rules` warning says
 /// what the captures agree with; the `capture-count` warning that follows
 /// every replay whose captures differ from a count keeps the count.
-pub(super) fn listed(
-    tried: &Reading,
-    given: [Option<u64>; 2],
-    first: Side,
-    rules_tag: Option<usize>,
-) -> Option<(Game, Vec<Problem>)> {
-    let gate = Gate::of_list(tried, given)?;
-    gated(tried, &gate, first, rules_tag)
+pub(super) fn listed(tried: &Tried, given: [Option<u64>; 2]) -> Option<(Game, Vec<Problem>)> {
+    let gate = Gate::of_list(tried.reading, given)?;
+    gated(tried, &gate)
 }
 
 /// The readings with `ber:m` ([`last_leg_free`], then
 /// [`last_leg_turned`]), each kept where its captures agree with `gate`.
-pub(super) fn gated(
-    tried: &Reading,
-    gate: &Gate,
-    first: Side,
-    rules_tag: Option<usize>,
-) -> Option<(Game, Vec<Problem>)> {
-    last_leg_free(tried, gate, first, rules_tag)
-        .or_else(|| last_leg_turned(tried, gate, first, rules_tag))
+pub(super) fn gated(tried: &Tried, gate: &Gate) -> Option<(Game, Vec<Problem>)> {
+    last_leg_free(tried, gate).or_else(|| last_leg_turned(tried, gate))
 }

@@ -3,15 +3,14 @@
 //! the type's own rules.
 
 use super::berserk::{berserk_legs, leg_warnings, Turn, WIDE};
-use super::last_leg::free_rules;
-use super::later::read_by;
+use super::last_leg::{free_rules, Tried};
 use super::listed::listed_of;
 use super::{other_layout, replay_layouts_by, set_rules, Reading};
 use crate::error::Problem;
 use crate::family::any::Move;
 use crate::family::hnefatafl::rules::{self, Berserk, Position, Rules};
 use crate::family::hnefatafl::{Move as TMove, Step};
-use crate::ir::{Game, Side};
+use crate::ir::Game;
 
 /// Where the rules of a type whose berserk legs capture (`ber:c`, `ber:t`)
 /// refuse a record under every start position and every reading of it:
@@ -34,18 +33,14 @@ use crate::ir::{Game, Side};
 /// most records of these types the berserk legs lengthen (the counts leave
 /// out the lost legs' captures, as the lists do). A `berserk-leg` warning
 /// for each move lengthened, as the search's; none of other rules.
-pub(super) fn rejudged(
-    tried: &Reading,
-    given: [Option<u64>; 2],
-    first: Side,
-    rules_tag: Option<usize>,
-) -> Option<(Game, Vec<Problem>)> {
+pub(super) fn rejudged(search: &Tried, given: [Option<u64>; 2]) -> Option<(Game, Vec<Problem>)> {
+    let (tried, rules_tag) = (search.reading, search.rules_tag);
     let lists = listed_of(&tried.game).map(|l| Some(l.len() as u64));
     if given != lists || !rules::lists_captures(&tried.game.moves) {
         return None;
     }
     let free = free_rules(tried, given, &[Berserk::Capture, Berserk::Take])?;
-    let (reading, _, _) = read_by(tried, &free, first, rules_tag, WIDE)?;
+    let (reading, _, _) = search.search(&free, WIDE)?;
     if reading.places != tried.places {
         return None;
     }
