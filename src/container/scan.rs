@@ -171,7 +171,8 @@ fn blank_line(text: &[u8]) -> bool {
 /// Whether text holds a move, as far as a byte scan tells one in any
 /// container notation: a token outside comments that holds a digit and is
 /// more than a move number (`12.`, `3#`) or a NAG (`e4`, `Nf3`, `32-28`,
-/// `d2-e2`). Text without one (`Some text here`, `2024`) is no game.
+/// `d2-e2`), or castling (`O-O`). Text without one (`Some text here`,
+/// `2024`, `1.`) is no game, before a tag or at the input's end.
 #[cold]
 #[inline(never)]
 fn holds_moves(text: &[u8], mark: u8) -> bool {
@@ -231,7 +232,7 @@ impl MovesScan {
                     let more = token
                         .iter()
                         .any(|&c| !c.is_ascii_digit() && c != mark && c != b'.');
-                    if digit && more {
+                    if (digit && more) || castles(token) {
                         return true;
                     }
                 }
@@ -240,6 +241,17 @@ impl MovesScan {
         self.at = n;
         false
     }
+}
+
+/// Whether a token is castling written with letters (`O-O`, `o-o-o+`,
+/// `O-O!`): the one move of standard notation without a digit.
+fn castles(token: &[u8]) -> bool {
+    let end = token
+        .iter()
+        .rposition(|c| !matches!(c, b'+' | b'#' | b'!' | b'?'))
+        .map_or(0, |k| k + 1);
+    let word = &token[..end];
+    word.eq_ignore_ascii_case(b"O-O") || word.eq_ignore_ascii_case(b"O-O-O")
 }
 
 /// Whether the blanks just before `i` hold a blank line.
@@ -605,7 +617,11 @@ fn scan_end(
         }
     }
     if eof {
-        Some((n, tags || body))
+        // Text with no tag that holds no move is no game, at the input's
+        // end as before a tag: the same text is the same record whether
+        // the input ends after it or a tag follows (where the pipeline
+        // cuts a long record, it asks as if the input ended there).
+        Some((n, tags || (body && holds_moves(data, mark))))
     } else {
         None
     }

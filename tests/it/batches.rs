@@ -137,3 +137,49 @@ fn an_unclosed_otn_tag_before_a_long_text_is_one_record() {
     assert_cut_alike(f, &data, "an unclosed tag").unwrap();
     assert_eq!(check::split_solid(f, &data, 28).len(), 1);
 }
+
+/// Text of no move (move numbers, NAGs, words, comments) is no game
+/// whether the input ends after it or a tag follows, and whatever the
+/// batches: the member found first, `1.` and a blank line repeated past
+/// 64 KiB before a tag, was text between games with 1 MiB batches and a
+/// game with 1-byte ones (the pipeline cut the long record, asking the
+/// scan as if the input ended there, and the scan's end of input took
+/// any movetext for a game).
+#[test]
+fn text_of_no_move_is_no_game_whatever_follows_or_the_batches() {
+    const WORDS: [&str; 7] = ["1.", "12.", "$22", "Some", "2024", "{a comment}", "3..."];
+    const BLANKS: [&str; 3] = [" ", "\n", "\n\n"];
+    let game: &[u8] = b"[Event \"x\"]\n\n1. e4 e5 *\n";
+    for f in ["pgn", "draughts-num", "draughts-diag", "tafl"] {
+        let f = by_name(f).expect("a format");
+        for pick in 0..6u64 {
+            let mut rng = Rng(pick + 1);
+            let mut text = Vec::new();
+            while text.len() <= 66 << 10 {
+                text.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
+                text.extend_from_slice(BLANKS[rng.below(BLANKS.len())].as_bytes());
+            }
+            text.extend_from_slice(b"\n\n");
+            for tail in [&b""[..], game] {
+                let mut data = game.to_vec();
+                data.extend_from_slice(b"\n");
+                data.extend_from_slice(&text);
+                data.extend_from_slice(tail);
+                let what = format!("{} text of no move, {pick}", f.name);
+                assert_cut_alike(f, &data, &what).unwrap();
+                let games = check::split_solid(f, &data, 1 << 20)
+                    .iter()
+                    .filter(|r| r.3)
+                    .count();
+                assert_eq!(games, 1 + usize::from(!tail.is_empty()), "{what}");
+            }
+        }
+    }
+    // Castling is a move, though it holds no digit.
+    let f = by_name("pgn").expect("pgn");
+    for last in ["1. O-O", "1. o-o-o+", "1... O-O-O!"] {
+        let data = format!("1. e4 e5 *\n\n{last}\n");
+        let records = check::split_solid(f, data.as_bytes(), 1 << 20);
+        assert_eq!(records.iter().filter(|r| r.3).count(), 2, "{last}");
+    }
+}

@@ -342,6 +342,20 @@ fn damaged_records_convert_with_their_warnings() {
             (1, 0),
             "stray-comments",
         ),
+        // The same text at the input's end, and move numbers alone there:
+        // no game, as before a tag.
+        (
+            "[Event \"x\"]\n\n1. e4 e5 *\n\nSome text here\n",
+            "1. e4 e5 *",
+            (1, 0),
+            "stray-comments",
+        ),
+        (
+            "[Event \"x\"]\n\n1. e4 e5 *\n\n1.\n\n2.\n",
+            "1. e4 e5 *",
+            (1, 0),
+            "stray-comments",
+        ),
         (
             "[Event \"x\"]<br />\n[Site \"y\"]<br />\n<br />\n1. e4 e5 2. Nf3 Nc6<br />\n3. Bb5 *\n",
             "3. Bb5 *",
