@@ -441,26 +441,33 @@ impl TextChunks {
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
         let nulls = levels.map_or(0, nulls) as u64;
         let (body, statistics) = match values {
-            Values::Int(v) => (
-                Body::Int(v.slice()),
-                Statistics::int64(
-                    each!(v.slice(), v => v.iter().min().map(|&x| x.wide())),
-                    each!(v.slice(), v => v.iter().max().map(|&x| x.wide())),
-                    None,
-                    Some(nulls),
-                    false,
-                ),
-            ),
-            Values::Bool(v) => (
-                Body::Bool(v),
-                Statistics::boolean(
-                    v.first().map(|_| v.iter().all(|&b| b)),
-                    v.first().map(|_| v.iter().any(|&b| b)),
-                    None,
-                    Some(nulls),
-                    false,
-                ),
-            ),
+            Values::Int(v) => {
+                let (least, most) = each!(v.slice(), v => extremes(v)
+                    .map(|(least, most)| (least.wide(), most.wide())))
+                .unzip();
+                (
+                    Body::Int(v.slice()),
+                    Statistics::int64(least, most, None, Some(nulls), false),
+                )
+            }
+            Values::Bool(v) => {
+                // Whether all are true and whether any is, in one pass
+                // with no early exit (many flags an instruction).
+                let (all, any) = v
+                    .iter()
+                    .fold((true, false), |(all, any), &b| (all & b, any | b));
+                let some = !v.is_empty();
+                (
+                    Body::Bool(v),
+                    Statistics::boolean(
+                        some.then_some(all),
+                        some.then_some(any),
+                        None,
+                        Some(nulls),
+                        false,
+                    ),
+                )
+            }
             Values::Text | Values::Paged(_) => {
                 return Err(parquet::errors::ParquetError::General(
                     "text written as numbers (a bug)".to_string(),
@@ -564,6 +571,16 @@ impl TextChunks {
         };
         Ok((bytes, close))
     }
+}
+
+/// The least and the greatest of `values` (`None` where there are none),
+/// in one pass that the compiler makes many values an instruction, where
+/// `Iterator::min` and `max` went a value at a time each.
+fn extremes<T: Copy + Ord>(values: &[T]) -> Option<(T, T)> {
+    let &first = values.first()?;
+    Some(values.iter().fold((first, first), |(least, most), &x| {
+        (least.min(x), most.max(x))
+    }))
 }
 
 /// The values of a column chunk's data pages ([`TextChunks::pages`]).
@@ -697,6 +714,27 @@ impl Body<'_> {
             Body::Int(v) => each!(v, v => delta_binary_packed(out, &v[range])),
             // A bit each, in bytes: groups of eight at one bit a value.
             Body::Bool(v) => eights(out, &v[range], 1),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// [`extremes`] is the least and the greatest value, as
+        /// `Iterator::min` and `max` give them, at each width of
+        /// [`lanes`] and for none.
+        #[test]
+        fn extremes_are_the_least_and_the_greatest(
+            small in proptest::collection::vec(proptest::num::i16::ANY, 0..300),
+            wide in proptest::collection::vec(proptest::num::i64::ANY, 0..300),
+        ) {
+            let want = |v: &[i16]| v.iter().min().copied().zip(v.iter().max().copied());
+            proptest::prop_assert_eq!(extremes(&small), want(&small));
+            let want = |v: &[i64]| v.iter().min().copied().zip(v.iter().max().copied());
+            proptest::prop_assert_eq!(extremes(&wide), want(&wide));
         }
     }
 }
