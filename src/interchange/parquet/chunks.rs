@@ -573,6 +573,27 @@ impl TextChunks {
     }
 }
 
+/// The row after the one of the `taken`th value from row `row`, by the
+/// definition levels `levels` (1 a value, 0 NULL; there are that many
+/// values from `row`): whole blocks of rows before it added up at once
+/// ([`add_bytes`]), then a row at a time, where each row was one.
+fn row_after(levels: &[u8], row: usize, taken: usize) -> usize {
+    const BLOCK: usize = 256;
+    let (mut end_row, mut seen) = (row, 0);
+    for block in levels[row..].chunks_exact(BLOCK) {
+        let n = add_bytes(block);
+        if seen + n >= taken {
+            break;
+        }
+        (seen, end_row) = (seen + n, end_row + BLOCK);
+    }
+    while seen < taken {
+        seen += usize::from(levels[end_row]);
+        end_row += 1;
+    }
+    end_row
+}
+
 /// The least and the greatest of `values` (`None` where there are none),
 /// in one pass that the compiler makes many values an instruction, where
 /// `Iterator::min` and `max` went a value at a time each.
@@ -655,14 +676,7 @@ impl Body<'_> {
         // The row after the `taken`th value.
         let end_row = match levels {
             None => row + taken,
-            Some(l) => {
-                let (mut end_row, mut seen) = (row, 0);
-                while seen < taken {
-                    seen += usize::from(l[end_row]);
-                    end_row += 1;
-                }
-                end_row
-            }
+            Some(l) => row_after(l, row, taken),
         };
         (end_row, value + taken)
     }
@@ -723,6 +737,29 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
+        /// The row after the `taken`th value is the one found a row at a
+        /// time, from any row, for runs of NULLs and of values past a
+        /// block.
+        #[test]
+        fn the_row_after_a_value_is_found_as_row_by_row(
+            runs in proptest::collection::vec((proptest::bool::ANY, 1usize..600), 1..12),
+            row in 0usize..2000,
+            taken in 1usize..3000,
+        ) {
+            let levels: Vec<u8> = runs
+                .iter()
+                .flat_map(|&(value, n)| std::iter::repeat_n(u8::from(value), n))
+                .collect();
+            let row = row.min(levels.len() - 1);
+            let taken = taken.min(levels[row..].iter().filter(|&&l| l == 1).count());
+            let (mut want, mut seen) = (row, 0);
+            while seen < taken {
+                seen += usize::from(levels[want]);
+                want += 1;
+            }
+            proptest::prop_assert_eq!(row_after(&levels, row, taken), want);
+        }
+
         /// [`extremes`] is the least and the greatest value, as
         /// `Iterator::min` and `max` give them, at each width of
         /// [`lanes`] and for none.
