@@ -108,21 +108,20 @@ pub struct MoveFields {
 /// The `csv` fields of every move of a game in the order the container
 /// writes them, for a family whose moves spell without a board: `fields`
 /// of each move as the family's own kind (`pick`, see [`Move::of`]),
-/// written as the next ply's in `out` ([`Fields::ply`] started for it).
+/// written as the next ply's in `out` ([`Fields::ply`]).
 pub fn fields_in_order<M>(
     game: &Game,
     family: Family,
     pick: for<'m> fn(&'m Move) -> Option<&'m M>,
     out: &mut Fields,
-    fields: impl Fn(&M, &mut Fields) -> Result<(), Problem>,
+    fields: impl Fn(&M, &mut PlyOut<'_>) -> Result<(), Problem>,
 ) -> Result<(), Problem> {
     for ply in plies_in_order(&game.moves) {
         let mv = ply
             .mv
             .of(family, pick)
             .map_err(|e| Problem::whole(e).of_kind(crate::error::Kind::WrongFamily))?;
-        out.ply();
-        fields(mv, out)?;
+        out.ply(|out| fields(mv, out))?;
     }
     Ok(())
 }
@@ -163,13 +162,24 @@ impl Field {
 /// The number of [`Field`]s.
 pub const FIELDS: usize = 7;
 
-/// Where each field of one ply lies in [`Fields`]' text (`None`: NULL),
-/// and its flags.
+/// Where each field of one ply lies in [`Fields`]' text (NULL where its
+/// bit of `set` is not), and its flags.
 #[derive(Debug, Clone, Copy, Default)]
 struct Spans {
-    at: [Option<(u32, u32)>; FIELDS],
+    /// Each field's start and end in its text, where `set` says it has one.
+    at: [(u32, u32); FIELDS],
+    /// The fields that are not NULL, a bit each (`1 << field`).
+    set: u8,
     check: Option<bool>,
     mate: Option<bool>,
+}
+
+impl Spans {
+    /// A field's span, `None` where it is NULL.
+    #[inline(always)]
+    fn of(&self, field: Field) -> Option<(u32, u32)> {
+        (self.set & (1 << field as u8) != 0).then(|| self.at[field as usize])
+    }
 }
 
 /// The move fields of a game's plies ([`MoveFields`]), kept as spans of
@@ -178,8 +188,8 @@ struct Spans {
 /// after the plies' before it, so that a field's text is, as a rule, its
 /// values one after another ([`Fields::placed`]): the text of its column
 /// in a table written a column at a time, handed over whole
-/// ([`Fields::drain_placed`]). A family writes a ply's fields after
-/// [`Fields::ply`] starts it.
+/// ([`Fields::drain_placed`]). A family writes each ply's fields through
+/// [`Fields::ply`].
 #[derive(Debug, Clone, Default)]
 pub struct Fields {
     texts: [String; FIELDS],
@@ -193,6 +203,13 @@ pub struct Fields {
 /// The room [`Fields::with_capacity`] keeps a ply for each field's text:
 /// a chess ply's (a move, the canonical move, two squares, a piece).
 const ROOM: [usize; FIELDS] = [6, 5, 2, 2, 1, 1, 1];
+
+/// An offset within a field's text: a game's fields are far below 4 GiB
+/// (a record's limit is 16 MiB), so it is kept in 32 bits.
+#[inline(always)]
+fn offset(at: usize) -> u32 {
+    at as u32
+}
 
 impl Fields {
     /// Fields with room for `plies` plies (a game's main line, say), so
@@ -215,107 +232,23 @@ impl Fields {
         self.scattered = 0;
     }
 
-    /// Starts the next ply's fields: every field NULL, no flags.
-    pub fn ply(&mut self) {
-        self.plies.push(Spans::default());
-    }
-
-    /// The current ply's spans (a ply started before, or a bug: one is
-    /// started then).
+    /// Writes the next ply's fields with `write` (every field NULL and no
+    /// flags until it writes them), then adds them after the plies' before
+    /// it. The ply's spans are kept in the [`PlyOut`] while it is written
+    /// and added once, not looked up again for each field. Returns what
+    /// `write` returns.
     #[inline(always)]
-    fn current(&mut self) -> &mut Spans {
-        if self.plies.is_empty() {
-            debug_assert!(false, "a move field written before its ply started");
-            self.plies.push(Spans::default());
-        }
-        let last = self.plies.len() - 1;
-        &mut self.plies[last]
-    }
-
-    /// Offsets within the text: a game's fields are far below 4 GiB (a
-    /// record's limit is 16 MiB).
-    fn offset(at: usize) -> u32 {
-        u32::try_from(at).unwrap_or(u32::MAX)
-    }
-
-    /// Puts `span` of its text as `field` of the current ply.
-    #[inline(always)]
-    fn put(&mut self, field: Field, span: Option<(u32, u32)>) {
-        let at = &mut self.current().at[field as usize];
-        // A second value leaves the first in the text.
-        let again = u8::from(at.is_some()) << field as u8;
-        *at = span;
+    pub fn ply<R>(&mut self, write: impl FnOnce(&mut PlyOut<'_>) -> R) -> R {
+        let mut out = PlyOut {
+            texts: &mut self.texts,
+            spans: Spans::default(),
+            again: 0,
+        };
+        let r = write(&mut out);
+        let (spans, again) = (out.spans, out.again);
+        self.plies.push(spans);
         self.scattered |= again;
-    }
-
-    /// Writes a field of the current ply with `write`: what it appends to
-    /// the text is the field (the empty string where it appends nothing).
-    /// Returns what `write` returns.
-    #[inline(always)]
-    pub fn write<R>(&mut self, field: Field, write: impl FnOnce(&mut String) -> R) -> R {
-        let text = &mut self.texts[field as usize];
-        let start = text.len();
-        let r = write(text);
-        let span = (Self::offset(start), Self::offset(text.len()));
-        self.put(field, Some(span));
         r
-    }
-
-    /// Sets a field of the current ply to `text`.
-    #[inline(always)]
-    pub fn set(&mut self, field: Field, text: &str) {
-        self.write(field, |t| crate::ir::push_short(t, text));
-    }
-
-    /// Makes a field of the current ply the same text as another (the
-    /// canonical form where it is the written one): a copy of it, NULL
-    /// where that is.
-    pub fn same(&mut self, field: Field, like: Field) {
-        let Some((start, end)) = self.current().at[like as usize] else {
-            return self.put(field, None);
-        };
-        // (A field is the same as itself already.)
-        if let Ok([to, from]) = self.texts.get_disjoint_mut([field as usize, like as usize]) {
-            let at = to.len();
-            to.push_str(from.get(start as usize..end as usize).unwrap_or_default());
-            let span = (Self::offset(at), Self::offset(to.len()));
-            self.put(field, Some(span));
-        }
-    }
-
-    /// Adds a captured square, written by `write`, to the current ply's
-    /// [`Field::Captured`] (a space before it where one is there).
-    pub fn capture(&mut self, write: impl FnOnce(&mut String)) {
-        let i = Field::Captured as usize;
-        let text = &mut self.texts[i];
-        let end = Self::offset(text.len());
-        let start = match self.plies.last().and_then(|p| p.at[i]) {
-            // The squares so far end the text: the next follows them.
-            Some((start, e)) if e == end => {
-                text.push(' ');
-                start
-            }
-            // (Only this ply's squares are written to the text after its
-            // squares so far: they end it.)
-            Some((start, e)) => {
-                let (start, e) = (start as usize, e as usize);
-                text.extend_from_within(start..e);
-                text.push(' ');
-                self.scattered |= 1 << i;
-                end
-            }
-            None => end,
-        };
-        write(text);
-        let span = (start, Self::offset(text.len()));
-        self.current().at[i] = Some(span);
-    }
-
-    /// Sets the current ply's flags: whether its move gives check and
-    /// whether it mates (or wins at once).
-    pub fn flags(&mut self, check: Option<bool>, mate: Option<bool>) {
-        let spans = self.current();
-        (spans.check, spans.mate) = (check, mate);
     }
 
     /// Puts `text` in place of a field of the `i`th ply (the spelling of
@@ -323,11 +256,12 @@ impl Fields {
     /// fields keep theirs.
     pub fn replace(&mut self, i: usize, field: Field, text: &str) {
         let into = &mut self.texts[field as usize];
-        let start = Self::offset(into.len());
+        let start = offset(into.len());
         into.push_str(text);
-        let span = (start, Self::offset(into.len()));
+        let span = (start, offset(into.len()));
         if let Some(spans) = self.plies.get_mut(i) {
-            spans.at[field as usize] = Some(span);
+            spans.at[field as usize] = span;
+            spans.set |= 1 << field as u8;
         }
         self.scattered |= 1 << field as u8;
     }
@@ -383,6 +317,102 @@ impl Fields {
     }
 }
 
+/// The fields of the ply being written ([`Fields::ply`]): each field
+/// appended to its text, its span kept here until the ply is added.
+#[derive(Debug)]
+pub struct PlyOut<'f> {
+    texts: &'f mut [String; FIELDS],
+    spans: Spans,
+    /// The fields written twice for this ply, a bit each.
+    again: u8,
+}
+
+impl PlyOut<'_> {
+    /// Puts `start..end` of its text as `field` (`None`: NULL).
+    #[inline(always)]
+    fn put(&mut self, field: Field, span: Option<(u32, u32)>) {
+        let bit = 1u8 << field as u8;
+        // A second value leaves the first in the text.
+        self.again |= self.spans.set & bit;
+        match span {
+            Some(span) => {
+                self.spans.at[field as usize] = span;
+                self.spans.set |= bit;
+            }
+            None => self.spans.set &= !bit,
+        }
+    }
+
+    /// Writes a field with `write`: what it appends to the text is the
+    /// field (the empty string where it appends nothing). Returns what
+    /// `write` returns.
+    #[inline(always)]
+    pub fn write<R>(&mut self, field: Field, write: impl FnOnce(&mut String) -> R) -> R {
+        let text = &mut self.texts[field as usize];
+        let start = offset(text.len());
+        let r = write(text);
+        let end = offset(text.len());
+        self.put(field, Some((start, end)));
+        r
+    }
+
+    /// Sets a field to `text`.
+    #[inline(always)]
+    pub fn set(&mut self, field: Field, text: &str) {
+        self.write(field, |t| crate::ir::push_short(t, text));
+    }
+
+    /// Makes a field the same text as another (the canonical form where
+    /// it is the written one): a copy of it, NULL where that is.
+    pub fn same(&mut self, field: Field, like: Field) {
+        let Some((start, end)) = self.spans.of(like) else {
+            return self.put(field, None);
+        };
+        // (A field is the same as itself already.)
+        if let Ok([to, from]) = self.texts.get_disjoint_mut([field as usize, like as usize]) {
+            let at = to.len();
+            to.push_str(from.get(start as usize..end as usize).unwrap_or_default());
+            let span = (offset(at), offset(to.len()));
+            self.put(field, Some(span));
+        }
+    }
+
+    /// Adds a captured square, written by `write`, to
+    /// [`Field::Captured`] (a space before it where one is there).
+    pub fn capture(&mut self, write: impl FnOnce(&mut String)) {
+        let field = Field::Captured;
+        let text = &mut self.texts[field as usize];
+        let end = offset(text.len());
+        let start = match self.spans.of(field) {
+            // The squares so far end the text: the next follows them.
+            Some((start, e)) if e == end => {
+                text.push(' ');
+                start
+            }
+            // (Only this ply's squares are written to the text after its
+            // squares so far: they end it.)
+            Some((start, e)) => {
+                let (start, e) = (start as usize, e as usize);
+                text.extend_from_within(start..e);
+                text.push(' ');
+                self.again |= 1 << field as u8;
+                end
+            }
+            None => end,
+        };
+        write(text);
+        self.spans.at[field as usize] = (start, offset(text.len()));
+        self.spans.set |= 1 << field as u8;
+    }
+
+    /// Sets the flags: whether the move gives check and whether it mates
+    /// (or wins at once).
+    #[inline(always)]
+    pub fn flags(&mut self, check: Option<bool>, mate: Option<bool>) {
+        (self.spans.check, self.spans.mate) = (check, mate);
+    }
+}
+
 /// The fields of one ply in [`Fields`].
 #[derive(Debug, Clone, Copy)]
 pub struct PlyFields<'f> {
@@ -394,7 +424,7 @@ impl<'f> PlyFields<'f> {
     /// A text field (`None`: NULL).
     #[inline(always)]
     pub fn get(&self, field: Field) -> Option<&'f str> {
-        let (start, end) = self.spans.at[field as usize]?;
+        let (start, end) = self.spans.of(field)?;
         self.texts[field as usize].get(start as usize..end as usize)
     }
 
@@ -402,7 +432,7 @@ impl<'f> PlyFields<'f> {
     /// looked at.
     #[inline(always)]
     pub fn len(&self, field: Field) -> Option<usize> {
-        let (start, end) = self.spans.at[field as usize]?;
+        let (start, end) = self.spans.of(field)?;
         Some(end.saturating_sub(start) as usize)
     }
 
@@ -557,51 +587,52 @@ mod tests {
         ) {
             let mut fields = Fields::default();
             for (f, same, order) in &plies {
-                fields.ply();
-                for &i in order {
-                    match i {
-                        0 => fields.set(Field::Written, &f.written),
-                        1 if !same => fields.set(Field::Canonical, &f.canonical),
-                        2 => {
-                            if let Some(v) = &f.from {
-                                fields.set(Field::From, v);
+                fields.ply(|fields| {
+                    for &i in order {
+                        match i {
+                            0 => fields.set(Field::Written, &f.written),
+                            1 if !same => fields.set(Field::Canonical, &f.canonical),
+                            2 => {
+                                if let Some(v) = &f.from {
+                                    fields.set(Field::From, v);
+                                }
                             }
-                        }
-                        3 => {
-                            if let Some(v) = &f.to {
-                                fields.write(Field::To, |t| t.push_str(v));
+                            3 => {
+                                if let Some(v) = &f.to {
+                                    fields.write(Field::To, |t| t.push_str(v));
+                                }
                             }
-                        }
-                        // The captured squares one at a time, another
-                        // field written between two of them.
-                        4 => {
-                            for (n, sq) in f.captured.iter().enumerate() {
-                                fields.capture(|t| t.push_str(sq));
-                                if n == 0 {
-                                    if let Some(p) = &f.piece {
-                                        fields.set(Field::Piece, p);
+                            // The captured squares one at a time, another
+                            // field written between two of them.
+                            4 => {
+                                for (n, sq) in f.captured.iter().enumerate() {
+                                    fields.capture(|t| t.push_str(sq));
+                                    if n == 0 {
+                                        if let Some(p) = &f.piece {
+                                            fields.set(Field::Piece, p);
+                                        }
                                     }
                                 }
                             }
-                        }
-                        5 => {
-                            if let Some(v) = &f.piece {
-                                fields.set(Field::Piece, v);
+                            5 => {
+                                if let Some(v) = &f.piece {
+                                    fields.set(Field::Piece, v);
+                                }
                             }
-                        }
-                        6 => {
-                            if let Some(v) = &f.promotion {
-                                fields.set(Field::Promotion, v);
+                            6 => {
+                                if let Some(v) = &f.promotion {
+                                    fields.set(Field::Promotion, v);
+                                }
                             }
+                            _ => {}
                         }
-                        _ => {}
                     }
-                }
-                if *same {
-                    // After `written` is set, wherever it came in the order.
-                    fields.same(Field::Canonical, Field::Written);
-                }
-                fields.flags(f.check, f.mate);
+                    if *same {
+                        // After `written` is set, wherever it came in the order.
+                        fields.same(Field::Canonical, Field::Written);
+                    }
+                    fields.flags(f.check, f.mate);
+                });
             }
             let mut want: Vec<MoveFields> = plies.iter().map(|p| p.0.clone()).collect();
             if let Some((i, text)) = &replaced {

@@ -53,7 +53,7 @@ pub mod tenjiku;
 pub use any::{Family, Member, Move, Setup, Variant};
 pub use hooks::{
     fields_in_order, plies_in_order, positions_in_order, Draw, Field, Fields, GameFamily,
-    MoveFields, PlyFields, Schema,
+    MoveFields, PlyFields, PlyOut, Schema,
 };
 pub use kind::{Kind, NoSetup};
 

@@ -89,52 +89,53 @@ pub fn move_fields(
                     return;
                 }
             };
-            out.ply();
-            out.write(Written, |t| {
-                crate::family::chess::spell(ply, step.spelling, t)
-            });
-            out.flags(
-                Some(step.spelling.check != Check::None),
-                Some(step.spelling.check == Check::Mate),
-            );
-            match step.mv {
-                Ply::Move(m) => {
-                    out.write(Piece, |t| t.push(m.role.san_letter().unwrap_or('P')));
-                    if let Some(p) = m.promotion.and_then(Role::san_letter) {
-                        out.write(Promotion, |t| t.push(p));
-                    }
-                    let to = match (m.castle, m.from) {
-                        (Some(Wing::King), Some(from)) => Square::new(6, from.rank()),
-                        (Some(Wing::Queen), Some(from)) => Square::new(2, from.rank()),
-                        _ => m.to,
-                    };
-                    if let Some(from) = m.from {
-                        out.set(From, from.name());
-                    }
-                    out.set(To, to.name());
-                    if m.capture {
-                        let taken = match (m.en_passant, m.from) {
-                            (true, Some(from)) => Square::new(m.to.file(), from.rank()),
+            out.ply(|out| {
+                out.write(Written, |t| {
+                    crate::family::chess::spell(ply, step.spelling, t)
+                });
+                out.flags(
+                    Some(step.spelling.check != Check::None),
+                    Some(step.spelling.check == Check::Mate),
+                );
+                match step.mv {
+                    Ply::Move(m) => {
+                        out.write(Piece, |t| t.push(m.role.san_letter().unwrap_or('P')));
+                        if let Some(p) = m.promotion.and_then(Role::san_letter) {
+                            out.write(Promotion, |t| t.push(p));
+                        }
+                        let to = match (m.castle, m.from) {
+                            (Some(Wing::King), Some(from)) => Square::new(6, from.rank()),
+                            (Some(Wing::Queen), Some(from)) => Square::new(2, from.rank()),
                             _ => m.to,
                         };
-                        out.capture(|t| crate::ir::push_short(t, taken.name()));
+                        if let Some(from) = m.from {
+                            out.set(From, from.name());
+                        }
+                        out.set(To, to.name());
+                        if m.capture {
+                            let taken = match (m.en_passant, m.from) {
+                                (true, Some(from)) => Square::new(m.to.file(), from.rank()),
+                                _ => m.to,
+                            };
+                            out.capture(|t| crate::ir::push_short(t, taken.name()));
+                        }
+                        match (m.castle, m.from) {
+                            (Some(Wing::King), _) => out.set(Canonical, "O-O"),
+                            (Some(Wing::Queen), _) => out.set(Canonical, "O-O-O"),
+                            (None, Some(from)) => out.write(Canonical, |c| {
+                                crate::ir::push_short(c, from.name());
+                                crate::ir::push_short(c, m.to.name());
+                                if let Some(p) = m.promotion.and_then(Role::san_letter) {
+                                    c.push(p.to_ascii_lowercase());
+                                }
+                            }),
+                            // A move not replayed names no square of departure.
+                            (None, None) => out.same(Canonical, Written),
+                        }
                     }
-                    match (m.castle, m.from) {
-                        (Some(Wing::King), _) => out.set(Canonical, "O-O"),
-                        (Some(Wing::Queen), _) => out.set(Canonical, "O-O-O"),
-                        (None, Some(from)) => out.write(Canonical, |c| {
-                            crate::ir::push_short(c, from.name());
-                            crate::ir::push_short(c, m.to.name());
-                            if let Some(p) = m.promotion.and_then(Role::san_letter) {
-                                c.push(p.to_ascii_lowercase());
-                            }
-                        }),
-                        // A move not replayed names no square of departure.
-                        (None, None) => out.same(Canonical, Written),
-                    }
+                    Ply::Null | Ply::Claimed(_) => out.same(Canonical, Written),
                 }
-                Ply::Null | Ply::Claimed(_) => out.same(Canonical, Written),
-            }
+            });
         })
         .map_err(|stop| Problem::whole(stop.to_string()).of_kind(Kind::IllegalMove))?;
     match failed {

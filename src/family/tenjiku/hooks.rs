@@ -93,22 +93,23 @@ pub fn move_fields(
         );
     }
     rules::walk_checked(game, &mut |b, ply, m| {
-        out.ply();
-        out.write(Written, |t| spell(b, ply.side, m, &short, t));
-        out.write(Canonical, |t| spell(b, ply.side, m, &long, t));
-        let fx = b.clone().play(ply.side, m);
-        out.write(From, |t| write!(t, "{}", m.from)).ok();
-        out.write(To, |t| write!(t, "{}", m.to)).ok();
-        for s in fx.captured.iter().chain(&fx.burned) {
-            out.capture(|t| {
-                write!(t, "{s}").ok();
-            });
-        }
-        out.write(Piece, |t| write!(t, "{}", m.piece)).ok();
-        if m.promote {
-            out.write(Promotion, |t| write!(t, "{}", m.piece.promote()))
-                .ok();
-        }
+        out.ply(|out| {
+            out.write(Written, |t| spell(b, ply.side, m, &short, t));
+            out.write(Canonical, |t| spell(b, ply.side, m, &long, t));
+            let fx = b.clone().play(ply.side, m);
+            out.write(From, |t| write!(t, "{}", m.from)).ok();
+            out.write(To, |t| write!(t, "{}", m.to)).ok();
+            for s in fx.captured.iter().chain(&fx.burned) {
+                out.capture(|t| {
+                    write!(t, "{s}").ok();
+                });
+            }
+            out.write(Piece, |t| write!(t, "{}", m.piece)).ok();
+            if m.promote {
+                out.write(Promotion, |t| write!(t, "{}", m.piece.promote()))
+                    .ok();
+            }
+        });
     })
     .map_err(|e| Problem::whole(e).of_kind(Kind::IllegalMove))?;
     Ok(())

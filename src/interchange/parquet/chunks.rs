@@ -441,26 +441,33 @@ impl TextChunks {
     ) -> parquet::errors::Result<(Bytes, ColumnCloseResult)> {
         let nulls = levels.map_or(0, nulls) as u64;
         let (body, statistics) = match values {
-            Values::Int(v) => (
-                Body::Int(v.slice()),
-                Statistics::int64(
-                    each!(v.slice(), v => v.iter().min().map(|&x| x.wide())),
-                    each!(v.slice(), v => v.iter().max().map(|&x| x.wide())),
-                    None,
-                    Some(nulls),
-                    false,
-                ),
-            ),
-            Values::Bool(v) => (
-                Body::Bool(v),
-                Statistics::boolean(
-                    v.first().map(|_| v.iter().all(|&b| b)),
-                    v.first().map(|_| v.iter().any(|&b| b)),
-                    None,
-                    Some(nulls),
-                    false,
-                ),
-            ),
+            Values::Int(v) => {
+                let (least, most) = each!(v.slice(), v => extremes(v)
+                    .map(|(least, most)| (least.wide(), most.wide())))
+                .unzip();
+                (
+                    Body::Int(v.slice()),
+                    Statistics::int64(least, most, None, Some(nulls), false),
+                )
+            }
+            Values::Bool(v) => {
+                // Whether all are true and whether any is, in one pass
+                // with no early exit (many flags an instruction).
+                let (all, any) = v
+                    .iter()
+                    .fold((true, false), |(all, any), &b| (all & b, any | b));
+                let some = !v.is_empty();
+                (
+                    Body::Bool(v),
+                    Statistics::boolean(
+                        some.then_some(all),
+                        some.then_some(any),
+                        None,
+                        Some(nulls),
+                        false,
+                    ),
+                )
+            }
             Values::Text | Values::Paged(_) => {
                 return Err(parquet::errors::ParquetError::General(
                     "text written as numbers (a bug)".to_string(),
@@ -566,6 +573,37 @@ impl TextChunks {
     }
 }
 
+/// The row after the one of the `taken`th value from row `row`, by the
+/// definition levels `levels` (1 a value, 0 NULL; there are that many
+/// values from `row`): whole blocks of rows before it added up at once
+/// ([`add_bytes`]), then a row at a time, where each row was one.
+fn row_after(levels: &[u8], row: usize, taken: usize) -> usize {
+    const BLOCK: usize = 256;
+    let (mut end_row, mut seen) = (row, 0);
+    for block in levels[row..].chunks_exact(BLOCK) {
+        let n = add_bytes(block);
+        if seen + n >= taken {
+            break;
+        }
+        (seen, end_row) = (seen + n, end_row + BLOCK);
+    }
+    while seen < taken {
+        seen += usize::from(levels[end_row]);
+        end_row += 1;
+    }
+    end_row
+}
+
+/// The least and the greatest of `values` (`None` where there are none),
+/// in one pass that the compiler makes many values an instruction, where
+/// `Iterator::min` and `max` went a value at a time each.
+fn extremes<T: Copy + Ord>(values: &[T]) -> Option<(T, T)> {
+    let &first = values.first()?;
+    Some(values.iter().fold((first, first), |(least, most), &x| {
+        (least.min(x), most.max(x))
+    }))
+}
+
 /// The values of a column chunk's data pages ([`TextChunks::pages`]).
 pub(super) enum Body<'a> {
     /// Text, `PLAIN`: each value's length and bytes.
@@ -638,14 +676,7 @@ impl Body<'_> {
         // The row after the `taken`th value.
         let end_row = match levels {
             None => row + taken,
-            Some(l) => {
-                let (mut end_row, mut seen) = (row, 0);
-                while seen < taken {
-                    seen += usize::from(l[end_row]);
-                    end_row += 1;
-                }
-                end_row
-            }
+            Some(l) => row_after(l, row, taken),
         };
         (end_row, value + taken)
     }
@@ -697,6 +728,50 @@ impl Body<'_> {
             Body::Int(v) => each!(v, v => delta_binary_packed(out, &v[range])),
             // A bit each, in bytes: groups of eight at one bit a value.
             Body::Bool(v) => eights(out, &v[range], 1),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The row after the `taken`th value is the one found a row at a
+        /// time, from any row, for runs of NULLs and of values past a
+        /// block.
+        #[test]
+        fn the_row_after_a_value_is_found_as_row_by_row(
+            runs in proptest::collection::vec((proptest::bool::ANY, 1usize..600), 1..12),
+            row in 0usize..2000,
+            taken in 1usize..3000,
+        ) {
+            let levels: Vec<u8> = runs
+                .iter()
+                .flat_map(|&(value, n)| std::iter::repeat_n(u8::from(value), n))
+                .collect();
+            let row = row.min(levels.len() - 1);
+            let taken = taken.min(levels[row..].iter().filter(|&&l| l == 1).count());
+            let (mut want, mut seen) = (row, 0);
+            while seen < taken {
+                seen += usize::from(levels[want]);
+                want += 1;
+            }
+            proptest::prop_assert_eq!(row_after(&levels, row, taken), want);
+        }
+
+        /// [`extremes`] is the least and the greatest value, as
+        /// `Iterator::min` and `max` give them, at each width of
+        /// [`lanes`] and for none.
+        #[test]
+        fn extremes_are_the_least_and_the_greatest(
+            small in proptest::collection::vec(proptest::num::i16::ANY, 0..300),
+            wide in proptest::collection::vec(proptest::num::i64::ANY, 0..300),
+        ) {
+            let want = |v: &[i16]| v.iter().min().copied().zip(v.iter().max().copied());
+            proptest::prop_assert_eq!(extremes(&small), want(&small));
+            let want = |v: &[i64]| v.iter().min().copied().zip(v.iter().max().copied());
+            proptest::prop_assert_eq!(extremes(&wide), want(&wide));
         }
     }
 }

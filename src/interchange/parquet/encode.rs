@@ -66,9 +66,20 @@ fn eights_of<T: Copy + Into<u64>, const W: usize>(out: &mut Vec<u8>, values: &[T
 }
 
 /// Eight values of `W` bits (at most 16) packed, the first in the lowest
-/// bits: the group's `W` bytes, then zeros.
+/// bits: the group's `W` bytes, then zeros. Eight values of at most 8 bits
+/// (a square's or a piece's index, a definition level) fit one `u64`,
+/// shifted in one register each, where a `u128` takes two.
 #[inline(always)]
 fn eight<const W: usize>(group: [u64; 8]) -> [u8; 16] {
+    if W <= 8 {
+        let mut acc = 0u64;
+        for (k, v) in group.into_iter().enumerate() {
+            acc |= v << (k * W);
+        }
+        let mut bytes = [0; 16];
+        bytes[..8].copy_from_slice(&acc.to_le_bytes());
+        return bytes;
+    }
     let mut acc = 0u128;
     for (k, v) in group.into_iter().enumerate() {
         acc |= u128::from(v) << (k * W);
