@@ -208,6 +208,10 @@ struct Filling {
     /// Whether a text column's chunks have statistics
     /// ([`text_statistics`]).
     stats: bool,
+    /// Whether the typed rows give its values' ids before their codes
+    /// (the moves table's `ir`, [`rows::IR_IDS`]): a value is then looked
+    /// up by its bytes once a row group ([`Dict::push_all`]).
+    ids: bool,
 }
 
 /// How kifu writes a text column's chunks ([`TextChunks`]).
@@ -249,6 +253,7 @@ impl Filling {
             own,
             dict,
             stats,
+            ids: false,
         }
     }
 
@@ -354,13 +359,17 @@ impl Filling {
         codes: &mut Vec<u64>,
         chunks: &mut TextChunks,
     ) -> io::Result<usize> {
+        let ids = match self.ids {
+            true => Some(typed.ir_ids(n)?),
+            false => None,
+        };
         // Most games' codes of a column are a byte each: read where they
         // lie, else widened.
         match typed.byte_codes(n) {
-            Some(bytes) => self.fill(typed, bytes, name, chunks),
+            Some(bytes) => self.fill(typed, bytes, ids, name, chunks),
             None => {
                 typed.codes_into(n, codes)?;
-                self.fill(typed, codes, name, chunks)
+                self.fill(typed, codes, ids, name, chunks)
             }
         }
     }
@@ -371,6 +380,7 @@ impl Filling {
         &mut self,
         typed: &mut Typed<'_>,
         codes: &[C],
+        ids: Option<&[u8]>,
         name: &str,
         chunks: &mut TextChunks,
     ) -> io::Result<usize> {
@@ -408,7 +418,7 @@ impl Filling {
                 let before = dict.data.len();
                 // (A game's column of NULLs alone has no value to add.)
                 if nulls < n {
-                    dict.push_all(rest, total, codes)?;
+                    dict.push_all(rest, total, codes, ids)?;
                 }
                 dict.data.len() - before + 4 * (n - nulls)
             }
@@ -588,9 +598,12 @@ impl Table {
             writer,
             columns: columns
                 .iter()
-                .map(|&(name, kind, not_null)| {
+                .enumerate()
+                .map(|(i, &(name, kind, not_null))| {
                     let stats = text_statistics(table, kind);
-                    Filling::new(kind, not_null, own(name, kind), stats)
+                    let mut column = Filling::new(kind, not_null, own(name, kind), stats);
+                    column.ids = table == MOVES && i == rows::IR_COLUMN;
+                    column
                 })
                 .collect(),
             descrs,
