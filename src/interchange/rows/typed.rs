@@ -14,7 +14,9 @@
 //! and a text value of under 111 bytes (a square, a move, a move's `ir`
 //! JSON), NULL, a flag or a number between -55 and 55 costs one. The
 //! moves table's `ir` column is preceded by its rows' `ir` ids
-//! ([`super::IR_IDS`]: five columns of a byte a row).
+//! ([`super::IR_IDS`]: five columns of a byte a row), and its whole
+//! numbers are each the difference from the one before in its column
+//! ([`super::DELTAS`]).
 
 /// The codes written as one byte, themselves: those under it.
 pub(crate) const ONE_BYTE: u64 = 0x70;
@@ -275,11 +277,18 @@ pub(crate) fn typed_rows(
                     }
                 }
                 Kind::Integer | Kind::Boolean => {
+                    // (A number of the moves table is the difference from
+                    // the one before: `DELTAS`.)
+                    let mut last = 0i64;
                     typed.codes(rows, |c| {
                         column.push(c.checked_sub(1).map(|n| {
                             let at = numbers.len();
                             match kind {
                                 Kind::Boolean => numbers.push(if n == 1 { '1' } else { '0' }),
+                                _ if t == super::DELTAS => {
+                                    last = last.wrapping_add(unzigzag(n));
+                                    push_int(&mut numbers, last);
+                                }
                                 _ => push_int(&mut numbers, unzigzag(n)),
                             }
                             (false, at, numbers.len())
