@@ -855,7 +855,7 @@ mod tests {
                 let next = given.len() as u32;
                 *given.entry(v.to_string()).or_insert(match v.len() % 4 {
                     0 => 0,
-                    _ => (next + 1).wrapping_mul(0x2f0b_5a1) & ((1 << 30) - 1),
+                    _ => (next + 1).wrapping_mul(0x02f0_b5a1) & ((1 << 30) - 1),
                 })
             };
             for game in &games {
