@@ -208,6 +208,13 @@ struct Filling {
     /// Whether a text column's chunks have statistics
     /// ([`text_statistics`]).
     stats: bool,
+    /// Whether the typed rows give its values' ids before their codes
+    /// (the moves table's `ir`, [`rows::IR_IDS`]): a value is then looked
+    /// up by its bytes once a row group ([`Dict::push_all`]).
+    ids: bool,
+    /// Whether the typed rows give its whole numbers as the difference
+    /// from the one before (the moves table's, [`rows::DELTAS`]).
+    deltas: bool,
 }
 
 /// How kifu writes a text column's chunks ([`TextChunks`]).
@@ -249,6 +256,8 @@ impl Filling {
             own,
             dict,
             stats,
+            ids: false,
+            deltas: false,
         }
     }
 
@@ -354,13 +363,17 @@ impl Filling {
         codes: &mut Vec<u64>,
         chunks: &mut TextChunks,
     ) -> io::Result<usize> {
+        let ids = match self.ids {
+            true => Some(typed.ir_ids(n)?),
+            false => None,
+        };
         // Most games' codes of a column are a byte each: read where they
         // lie, else widened.
         match typed.byte_codes(n) {
-            Some(bytes) => self.fill(typed, bytes, name, chunks),
+            Some(bytes) => self.fill(typed, bytes, ids, name, chunks),
             None => {
                 typed.codes_into(n, codes)?;
-                self.fill(typed, codes, name, chunks)
+                self.fill(typed, codes, ids, name, chunks)
             }
         }
     }
@@ -371,6 +384,7 @@ impl Filling {
         &mut self,
         typed: &mut Typed<'_>,
         codes: &[C],
+        ids: Option<&[u8]>,
         name: &str,
         chunks: &mut TextChunks,
     ) -> io::Result<usize> {
@@ -378,6 +392,7 @@ impl Filling {
             values,
             levels,
             dict,
+            deltas,
             ..
         } = self;
         // 0 is NULL: a definition level of 0, or an error where the
@@ -408,9 +423,32 @@ impl Filling {
                 let before = dict.data.len();
                 // (A game's column of NULLs alone has no value to add.)
                 if nulls < n {
-                    dict.push_all(rest, total, codes)?;
+                    dict.push_all(rest, total, codes, ids)?;
                 }
                 dict.data.len() - before + 4 * (n - nulls)
+            }
+            (Values::Int(v), _) if *deltas => {
+                // Each code a difference's zigzag and 1 (NULL none): the
+                // numbers added up into their column. A sum of `n` of them
+                // is at most `n` times the greatest difference either way,
+                // its reach (zigzag) at most `n` times the greatest code
+                // and 1 (the greatest found many at a time).
+                let step = |c: u64| rows::unzigzag(c.wrapping_sub(1));
+                let most = codes.iter().fold(0, |m, &c| m.max(c.wide()));
+                let reach = most.saturating_mul(n as u64).saturating_add(1);
+                let mut sum = 0i64;
+                let mut add = |c: u64| {
+                    sum = sum.wrapping_add(step(c));
+                    sum
+                };
+                each!(v.fit(reach), v => match nulls {
+                    0 => fill_from(v, n, codes.iter().map(|&c| Lane::narrow(add(c.wide())))),
+                    _ => {
+                        let values = codes.iter().map(|&c| c.wide()).filter(|&c| c != 0);
+                        fill_from(v, n - nulls, values.map(|c| Lane::narrow(add(c))));
+                    }
+                });
+                8 * (n - nulls)
             }
             (Values::Int(v), _) => {
                 // A code is a number's zigzag and 1: its reach.
@@ -588,9 +626,13 @@ impl Table {
             writer,
             columns: columns
                 .iter()
-                .map(|&(name, kind, not_null)| {
+                .enumerate()
+                .map(|(i, &(name, kind, not_null))| {
                     let stats = text_statistics(table, kind);
-                    Filling::new(kind, not_null, own(name, kind), stats)
+                    let mut column = Filling::new(kind, not_null, own(name, kind), stats);
+                    column.ids = table == MOVES && i == rows::IR_COLUMN;
+                    column.deltas = table == rows::DELTAS;
+                    column
                 })
                 .collect(),
             descrs,
@@ -961,22 +1003,37 @@ mod tests {
     /// `per_game` each, as typed rows), reads them back with the parquet
     /// crate's reader: its rows, and each column's statistics of each row
     /// group (minimum, maximum, NULLs).
+    /// As a table of the tags (whole numbers as they are) or, with
+    /// `deltas`, of the moves (each the difference from the one before:
+    /// `rows::DELTAS`).
     fn numbers_round_trip(
         rows: &[NumberRow],
         per_game: usize,
+        deltas: bool,
     ) -> (Vec<NumberRow>, Vec<Vec<Option<Statistics>>>) {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("n.parquet");
-        let mut table = Table::new(MOVES, NUMBERS, OutFile::create(&path).unwrap()).unwrap();
+        let t = if deltas { rows::DELTAS } else { 1 };
+        let mut table = Table::new(t, NUMBERS, OutFile::create(&path).unwrap()).unwrap();
         let mut chunks = TextChunks::new().unwrap();
         for game in rows.chunks(per_game.max(1)) {
             let mut text = String::new();
             rows::code(&mut text, game.len() as u64);
+            let mut last = [0i64; 2];
+            let mut number = |c: usize, v: i64| {
+                let d = match deltas {
+                    true => v.wrapping_sub(std::mem::replace(&mut last[c], v)),
+                    false => v,
+                };
+                rows::zigzag(d) + 1
+            };
             for r in game {
-                rows::code(&mut text, rows::zigzag(r.0) + 1);
+                let code = number(0, r.0);
+                rows::code(&mut text, code);
             }
             for r in game {
-                rows::code(&mut text, r.1.map_or(0, |v| rows::zigzag(v) + 1));
+                let code = r.1.map_or(0, |v| number(1, v));
+                rows::code(&mut text, code);
             }
             for r in game {
                 rows::code(&mut text, r.2.map_or(0, |b| 1 + u64::from(b)));
@@ -1041,8 +1098,13 @@ mod tests {
             ),
             per_game in 1usize..200,
         ) {
-            let (back, stats) = numbers_round_trip(&rows, per_game);
+            let (back, stats) = numbers_round_trip(&rows, per_game, false);
             proptest::prop_assert_eq!(&back, &rows);
+            // The moves table's, each the difference from the one
+            // before (numbers whose differences fit 64 bits).
+            let fit = |v: i64| v >> 2;
+            let small: Vec<NumberRow> = rows.iter().map(|r| (fit(r.0), r.1.map(fit), r.2)).collect();
+            proptest::prop_assert_eq!(numbers_round_trip(&small, per_game, true).0, small);
             if rows.is_empty() {
                 return Ok(());
             }
@@ -1080,7 +1142,8 @@ mod tests {
                 )
             })
             .collect();
-        let (back, stats) = numbers_round_trip(&rows, 90);
+        let (back, stats) = numbers_round_trip(&rows, 90, false);
+        assert_eq!(numbers_round_trip(&rows, 90, true).0, rows);
         assert!(back == rows);
         assert_eq!(stats.len(), 2);
     }

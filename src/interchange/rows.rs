@@ -366,8 +366,8 @@ trait Out {
     const ENC: Encoding;
     /// Starts a row of `table`.
     fn start(&mut self, table: usize);
-    /// Ends a row.
-    fn end(&mut self);
+    /// Ends a row of `table`.
+    fn end(&mut self, table: usize);
     /// Writes NULL.
     fn null(&mut self, table: usize, column: usize);
     /// Writes a whole number.
@@ -403,6 +403,12 @@ trait Out {
     /// Where the next value goes in the text (the `csv` rows), for a
     /// value put there later ([`Rows::set_end`]).
     fn mark(&self) -> usize;
+    /// Gives the `ir` value just written in a row of `table` its id, the
+    /// move packed ([`IR_IDS`]; the typed rows alone keep it).
+    #[inline(always)]
+    fn ir_id(&mut self, table: usize, id: u64) {
+        let _ = (table, id);
+    }
 }
 
 impl Out for String {
@@ -414,7 +420,7 @@ impl Out for String {
     }
 
     #[inline]
-    fn end(&mut self) {
+    fn end(&mut self, _: usize) {
         self.push_str("\r\n");
     }
 
@@ -503,7 +509,13 @@ fn push_nags(out: &mut String, nags: &[u32]) {
 /// Each table's columns are an array of their own, so that a row's
 /// values, which come in the order of its columns with the table and
 /// column known where each is written (`Row`, inlined), go to a column at
-/// a fixed place: no index kept, looked up or checked a value.
+/// a fixed place: no index kept, looked up or checked a value. A moves
+/// row's codes (the table of nearly every row) are cells of one array
+/// (`row`: a byte each, at a fixed place), the row's cells added to the
+/// game's (`grid`) at once as it ends, and made each column's codes once
+/// the game is written ([`Columns::finish`]): a code pushed into a
+/// column's own text each value (its room checked, its length stored)
+/// was half of a moves row's instructions.
 #[derive(Default)]
 pub(crate) struct Columns {
     /// Whether the moves table has the `fen` column.
@@ -514,12 +526,60 @@ pub(crate) struct Columns {
     games: [ColumnText; GAMES.len() - KEYS[0]],
     /// The tags table's columns after its keys.
     tags: [ColumnText; TAGS.len() - KEYS[1]],
-    /// The moves table's columns after its keys, `fen` last (written
-    /// where [`Columns::fen`] says).
-    moves: [ColumnText; MOVES.len() - KEYS[2]],
+    /// The moves table's columns' text values after its keys, `fen` last
+    /// (written where [`Columns::fen`] says); their codes are `grid`'s.
+    moves: [String; ID_CELL],
+    /// The moves row being written: each column's code as a cell
+    /// ([`Columns::code`]), then its `ir` id's ([`IR_IDS`]).
+    row: [u8; MOVE_CELLS],
+    /// The game's moves rows' cells, a row after another.
+    grid: Vec<u8>,
+    /// Each moves column's codes of [`LONG_CELL`] or more, in row order
+    /// (their cells are `LONG_CELL`).
+    longs: [Vec<u64>; ID_CELL],
+    /// A moves column's cells, gathered from `grid`
+    /// ([`Columns::column_codes`]).
+    gathered: Vec<u8>,
+    /// Each moves column's last whole number in the game (0 before the
+    /// first), which the next is written as the difference from
+    /// ([`DELTAS`]).
+    last: [i64; ID_CELL],
 }
 
-/// One column of a game's typed rows ([`Columns`]).
+/// The table (an index of [`TABLES`]) whose whole numbers are written in
+/// the typed rows as the difference from the value before in their
+/// column and game (the first from 0; NULLs skipped): the moves table,
+/// whose `seq`, `ply` and `number` go up by one or none from row to row,
+/// a code of one byte each (a `seq` or `ply` past 55 took two).
+pub(crate) const DELTAS: usize = 2;
+
+/// The moves table's `ir` column, as an index of [`MOVES`]: before its
+/// codes, the typed rows give each row's `ir` id ([`IR_IDS`]).
+pub(crate) const IR_COLUMN: usize = 20;
+
+/// The bytes of a moves row's `ir` id in the typed rows: six bits each,
+/// the lowest first, each byte a column of the rows' bytes before the
+/// `ir` column's codes ([`IR_COLUMN`]). An id is the move packed
+/// ([`Move::packed`], of which the `ir` JSON is a function) where that is
+/// under `2^30` (every chess move), else 0 (none): a reader may take a
+/// row's `ir` value for an id it has seen with that value (the parquet
+/// sink's dictionary: its bytes looked up once a row group).
+pub(crate) const IR_IDS: usize = 5;
+
+/// The cells of a moves row ([`Columns::row`]): its columns after the
+/// key, `fen` among them, then its `ir` id's ([`IR_IDS`]).
+const MOVE_CELLS: usize = MOVES.len() - KEYS[2] + IR_IDS;
+
+/// The first cell of a moves row's `ir` id.
+const ID_CELL: usize = MOVES.len() - KEYS[2];
+
+/// A moves row's cell holds a code under it, itself (a code of one byte,
+/// or of two under it: a `ply` to 119, a text to 238 bytes); a greater
+/// code is kept apart ([`Columns::longs`]), its cell `LONG_CELL`.
+const LONG_CELL: u64 = 0xf0;
+
+/// One column of a game's typed rows ([`Columns`]) of the games and tags
+/// tables.
 #[derive(Default)]
 struct ColumnText {
     /// Each value's code.
@@ -534,28 +594,60 @@ impl Columns {
     fn reset(&mut self, fen: bool) {
         self.fen = fen;
         self.rows = [0; 3];
-        for c in self.tables().into_iter().flatten() {
+        for c in self.games.iter_mut().chain(self.tags.iter_mut()) {
             c.codes.clear();
             c.data.clear();
         }
+        for c in &mut self.moves {
+            c.clear();
+        }
+        for l in &mut self.longs {
+            l.clear();
+        }
+        self.grid.clear();
+        self.last = [0; ID_CELL];
     }
 
-    /// Each table's columns after its keys, as the game has them (the
-    /// moves table's `fen` where it is asked for).
-    fn tables(&mut self) -> [&mut [ColumnText]; 3] {
-        let moves = columns(2, self.fen).len() - KEYS[2];
-        [&mut self.games, &mut self.tags, &mut self.moves[..moves]]
+    /// The moves table's columns after its key, as the game has them (the
+    /// `fen` column where it is asked for).
+    fn move_columns(&self) -> usize {
+        columns(2, self.fen).len() - KEYS[2]
     }
 
-    /// The column `column` of `table`: at a fixed place where both are
-    /// known where it is written.
+    /// The text values of the column `column` of `table`: at a fixed
+    /// place where both are known where it is written.
     #[inline(always)]
-    fn column(&mut self, table: usize, column: usize) -> &mut ColumnText {
+    fn data(&mut self, table: usize, column: usize) -> &mut String {
         match table {
-            0 => &mut self.games[column - KEYS[0]],
-            1 => &mut self.tags[column - KEYS[1]],
+            0 => &mut self.games[column - KEYS[0]].data,
+            1 => &mut self.tags[column - KEYS[1]].data,
             _ => &mut self.moves[column - KEYS[2]],
         }
+    }
+
+    /// Writes the code of a value of the column `column` of `table`: a
+    /// moves row's in its cell, another table's in its column's codes.
+    #[inline(always)]
+    fn code(&mut self, table: usize, column: usize, code: u64) {
+        match table {
+            0 => typed::code(&mut self.games[column - KEYS[0]].codes, code),
+            1 => typed::code(&mut self.tags[column - KEYS[1]].codes, code),
+            _ => {
+                let c = column - KEYS[2];
+                self.row[c] = match code < LONG_CELL {
+                    true => code as u8,
+                    false => self.long(c, code),
+                };
+            }
+        }
+    }
+
+    /// Keeps a moves row's code of [`LONG_CELL`] or more of the column
+    /// `c` (after the key): its cell's.
+    #[cold]
+    fn long(&mut self, c: usize, code: u64) -> u8 {
+        self.longs[c].push(code);
+        LONG_CELL as u8
     }
 
     /// Appends the game's columns to `out`: whether the moves table has
@@ -563,12 +655,17 @@ impl Columns {
     /// column's codes and its text ([`typed::Typed`] reads them).
     fn finish(&mut self, out: &mut String) {
         let (fen, rows) = (self.fen, self.rows);
-        let tables = self.tables();
-        let size: usize = tables
+        let moves = self.move_columns();
+        let long_codes: usize = self.longs.iter().map(Vec::len).sum();
+        let size: usize = self
+            .games
             .iter()
-            .flat_map(|t| t.iter())
+            .chain(self.tags.iter())
             .map(|c| c.codes.len() + c.data.len())
-            .sum();
+            .chain(self.moves[..moves].iter().map(String::len))
+            .sum::<usize>()
+            + 2 * MOVE_CELLS * rows[2]
+            + 11 * long_codes;
         // An empty `out` with too little room is made anew, not grown:
         // growing copies the whole of its old room, which holds nothing.
         match out.is_empty() && out.capacity() < size + 16 {
@@ -576,13 +673,39 @@ impl Columns {
             false => out.reserve(size + 16),
         }
         typed::code(out, u64::from(fen));
-        for (t, columns) in tables.iter().enumerate() {
+        for (t, columns) in [&self.games[..], &self.tags[..]].iter().enumerate() {
             typed::code(out, rows[t] as u64);
             for c in columns.iter() {
                 out.push_str(&c.codes);
                 out.push_str(&c.data);
             }
         }
+        typed::code(out, rows[2] as u64);
+        debug_assert_eq!(
+            self.grid.len(),
+            rows[2] * MOVE_CELLS,
+            "a moves row not ended"
+        );
+        for c in 0..moves {
+            if c + KEYS[2] == IR_COLUMN {
+                for id in ID_CELL..MOVE_CELLS {
+                    self.column_codes(id, out);
+                }
+            }
+            self.column_codes(c, out);
+            out.push_str(&self.moves[c]);
+        }
+    }
+
+    /// Appends the codes of the moves table's column `c` (after the key)
+    /// to `out`: its cells gathered from the rows' at once
+    /// ([`column_codes`]).
+    fn column_codes(&mut self, c: usize, out: &mut String) {
+        let gathered = &mut self.gathered;
+        gathered.clear();
+        gathered.extend(self.grid.chunks_exact(MOVE_CELLS).map(|row| row[c]));
+        let longs = self.longs.get(c).map_or(&[][..], Vec::as_slice);
+        column_codes(gathered, longs, out);
     }
 
     /// Puts the game's move fields' texts in their columns, whose rows
@@ -595,18 +718,48 @@ impl Columns {
             .position(|c| c.0 == "move")
             .unwrap_or_default();
         fields.drain_placed(|field, text| {
-            let c = self.column(2, first + field as usize);
-            debug_assert!(c.data.is_empty(), "a placed column's text written");
-            std::mem::swap(&mut c.data, text);
+            let c = self.data(2, first + field as usize);
+            debug_assert!(c.is_empty(), "a placed column's text written");
+            std::mem::swap(c, text);
         });
     }
 
     /// Writes a text value.
     #[inline(always)]
     fn value(&mut self, table: usize, column: usize, v: &str) {
-        let c = self.column(table, column);
-        typed::code(&mut c.codes, v.len() as u64 + 1);
-        push_short(&mut c.data, v);
+        self.code(table, column, v.len() as u64 + 1);
+        push_short(self.data(table, column), v);
+    }
+}
+
+/// Appends the codes of a moves column to `out`, from its `cells` (a
+/// row's code under [`LONG_CELL`], else `LONG_CELL` and the code among
+/// `longs`, in row order): the cells as they are where every one is
+/// under [`typed::ONE_BYTE`] (most columns of most games), else a cell
+/// at a time.
+fn column_codes(cells: &[u8], longs: &[u64], out: &mut String) {
+    // (The greatest cell, found many at a time.)
+    let most = cells.iter().fold(0, |m, &b| m.max(b));
+    if u64::from(most) < typed::ONE_BYTE {
+        // Bytes under 0x80: ASCII, which the check finds many at a time.
+        if let Ok(codes) = std::str::from_utf8(cells) {
+            out.push_str(codes);
+            return;
+        }
+    }
+    // A cell of two bytes' code (under `LONG_CELL`) written here, as
+    // `typed::code` writes it; a longer code by it.
+    let two = char::from(typed::ONE_BYTE as u8 + 1);
+    let mut longs = longs.iter();
+    for &cell in cells {
+        match u64::from(cell) {
+            c if c < typed::ONE_BYTE => out.push(char::from(cell)),
+            c if c < LONG_CELL => {
+                out.push(two);
+                out.push(char::from(cell - typed::ONE_BYTE as u8));
+            }
+            _ => typed::code(out, longs.next().copied().unwrap_or_default()),
+        }
     }
 }
 
@@ -616,35 +769,65 @@ impl Out for Columns {
     #[inline(always)]
     fn start(&mut self, table: usize) {
         self.rows[table] += 1;
+        if table == 2 {
+            // No `ir` id until one is given (a row of no move).
+            self.row[ID_CELL..MOVE_CELLS].fill(0);
+        }
     }
 
     #[inline(always)]
-    fn end(&mut self) {}
+    fn ir_id(&mut self, table: usize, id: u64) {
+        if table == 2 && id < 1 << (6 * IR_IDS) {
+            for (k, cell) in self.row[ID_CELL..MOVE_CELLS].iter_mut().enumerate() {
+                *cell = (id >> (6 * k)) as u8 & 63;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn end(&mut self, table: usize) {
+        if table == 2 {
+            self.grid.extend_from_slice(&self.row);
+        }
+    }
 
     #[inline(always)]
     fn null(&mut self, table: usize, column: usize) {
-        typed::code(&mut self.column(table, column).codes, 0);
+        self.code(table, column, 0);
     }
 
     #[inline(always)]
     fn int(&mut self, table: usize, column: usize, n: i64) {
+        // A moves row's number as the difference from its column's before
+        // ([`DELTAS`]).
+        let n = match table {
+            2 => {
+                let last = &mut self.last[column - KEYS[2]];
+                let d = n.wrapping_sub(*last);
+                *last = n;
+                d
+            }
+            _ => n,
+        };
         // The tables' numbers are counts and move numbers: never
-        // i64::MIN, whose code would need 65 bits.
+        // i64::MIN, whose code would need 65 bits (nor a difference of
+        // them).
         debug_assert!(n != i64::MIN, "i64::MIN in a table");
         let code = typed::zigzag(n).saturating_add(1);
-        typed::code(&mut self.column(table, column).codes, code);
+        self.code(table, column, code);
     }
 
     #[inline(always)]
     fn flag(&mut self, table: usize, column: usize, b: bool) {
-        typed::code(&mut self.column(table, column).codes, 1 + u64::from(b));
+        self.code(table, column, 1 + u64::from(b));
     }
 
     fn nags(&mut self, table: usize, column: usize, nags: &[u32]) {
-        let c = self.column(table, column);
-        let at = c.data.len();
-        push_nags(&mut c.data, nags);
-        typed::code(&mut c.codes, (c.data.len() - at) as u64 + 1);
+        let data = self.data(table, column);
+        let at = data.len();
+        push_nags(data, nags);
+        let len = data.len() - at;
+        self.code(table, column, len as u64 + 1);
     }
 
     #[inline(always)]
@@ -654,7 +837,7 @@ impl Out for Columns {
 
     #[inline(always)]
     fn placed(&mut self, table: usize, column: usize, len: usize) {
-        typed::code(&mut self.column(table, column).codes, len as u64 + 1);
+        self.code(table, column, len as u64 + 1);
     }
 
     #[inline(always)]
@@ -705,7 +888,7 @@ impl<'o, O: Out> Row<'o, O> {
 
     /// Ends the row.
     fn end(self) {
-        self.out.end();
+        self.out.end(self.table);
     }
 
     /// Writes NULL.
@@ -1072,14 +1255,19 @@ mod tests {
     fn value_of(kind: Kind) -> proptest::strategy::BoxedStrategy<Option<String>> {
         use proptest::prelude::*;
         let value = match kind {
-            // Any number of the tables (i64::MIN is none: `Columns::int`).
-            Kind::Integer => ((i64::MIN + 1)..=i64::MAX)
+            // Any number of the tables (i64::MIN is none: `Columns::int`),
+            // those whose codes take one, two or three bytes among them.
+            // (The moves table's are written as differences, which a
+            // number past 2^62 either way could take past 64 bits.)
+            Kind::Integer => prop_oneof![-130i64..130, -(1i64 << 62)..(1i64 << 62)]
                 .prop_map(|n| n.to_string())
                 .boxed(),
             Kind::Boolean => prop_oneof![Just("0".to_string()), Just("1".to_string())].boxed(),
             Kind::Text | Kind::Json => prop_oneof![
                 "[a,\"\r\n= \u{e9}\u{1F600}]{0,12}",
                 "[ab]{60,70}",
+                "[ab]{105,120}",
+                "c{230,245}",
                 "x{4000,5000}",
             ]
             .boxed(),
@@ -1087,8 +1275,9 @@ mod tests {
         proptest::option::weighted(0.8, value).boxed()
     }
 
-    /// Rows of each table (any number, none too), each value of its
-    /// column's kind (after the keys).
+    /// Rows of each table (any number, none too; the moves table's past
+    /// eight and sixteen, as its cells are turned into columns), each
+    /// value of its column's kind (after the keys).
     fn typed_tables() -> impl proptest::strategy::Strategy<Value = [Vec<Vec<Option<String>>>; 3]> {
         use proptest::prelude::*;
         let table = |t: usize| {
@@ -1096,7 +1285,7 @@ mod tests {
                 .iter()
                 .map(|c| value_of(c.1))
                 .collect();
-            proptest::collection::vec(row, 0..4)
+            proptest::collection::vec(row, 0..[4, 4, 20][t])
         };
         (table(0), table(1), table(2)).prop_map(|(a, b, c)| [a, b, c])
     }
@@ -1143,6 +1332,58 @@ mod tests {
             .unwrap();
             proptest::prop_assert_eq!(got, tables);
         }
+    }
+
+    proptest::proptest! {
+        /// Any moves rows' `ir` ids read back from the typed rows, in
+        /// their columns before the `ir` column's codes; an id past
+        /// [`IR_IDS`]' bits, or none given, reads as 0.
+        #[test]
+        fn ir_ids_read_back(ids in proptest::collection::vec(
+            proptest::option::weighted(0.8, proptest::prop_oneof![0u64..5000, 0u64..(1 << 31)]),
+            0..30,
+        )) {
+            let mut cols = Columns::default();
+            cols.reset(false);
+            for id in &ids {
+                let mut row = Row::start(&mut cols, 2);
+                for _ in KEYS[2]..MOVES_PLAIN {
+                    row.null();
+                }
+                if let Some(id) = id {
+                    row.out.ir_id(2, *id);
+                }
+                row.end();
+            }
+            let mut text = String::new();
+            cols.finish(&mut text);
+            let n = ids.len();
+            let mut typed = Typed::new(&text);
+            proptest::prop_assert!(!typed.fen().unwrap());
+            proptest::prop_assert_eq!(typed.code().unwrap(), 0);
+            proptest::prop_assert_eq!(typed.code().unwrap(), 0);
+            proptest::prop_assert_eq!(typed.code().unwrap(), n as u64);
+            for _ in KEYS[2]..IR_COLUMN {
+                proptest::prop_assert!(typed.byte_codes(n).unwrap().iter().all(|&c| c == 0));
+            }
+            let cells = typed.ir_ids(n).unwrap();
+            let got: Vec<u64> = (0..n)
+                .map(|r| (0..IR_IDS).map(|k| u64::from(cells[k * n + r]) << (6 * k)).sum())
+                .collect();
+            let want: Vec<u64> = ids
+                .iter()
+                .map(|id| id.filter(|&id| id < 1 << (6 * IR_IDS)).unwrap_or(0))
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+            proptest::prop_assert!(typed.byte_codes(n).unwrap().iter().all(|&c| c == 0));
+            proptest::prop_assert!(typed.done());
+        }
+    }
+
+    /// The moves table's `ir` column is where [`IR_COLUMN`] says.
+    #[test]
+    fn the_ir_column_is_where_its_ids_go() {
+        assert_eq!(MOVES[IR_COLUMN].0, "ir");
     }
 
     /// Typed rows cut short, or with a code of no number, are an error,
@@ -1233,6 +1474,8 @@ mod tests {
     fn typed_value(write: impl FnOnce(&mut Row<'_, Columns>)) -> String {
         let mut cols = Columns::default();
         cols.reset(false);
+        // (No code's cell: nothing is written where the value fails.)
+        cols.row[19] = u8::MAX;
         let mut row = Row {
             out: &mut cols,
             table: 2,
@@ -1240,14 +1483,16 @@ mod tests {
         };
         write(&mut row);
         assert_eq!(row.column, 21);
-        let c = cols.column(2, 20);
-        // Nothing is written where the value fails.
-        if !c.codes.is_empty() {
-            let mut code = String::new();
-            typed::code(&mut code, c.data.len() as u64 + 1);
-            assert_eq!(c.codes, code);
+        let data = cols.data(2, 20).clone();
+        let code = match u64::from(cols.row[19]) {
+            0xff => None,
+            LONG_CELL => cols.longs[19].last().copied(),
+            cell => Some(cell),
+        };
+        if let Some(code) = code {
+            assert_eq!(code, data.len() as u64 + 1);
         }
-        c.data.clone()
+        data
     }
 
     /// Any comments: texts of the characters that matter to csv and to

@@ -90,6 +90,12 @@ pub(super) struct Dict {
     /// Each value's index, in row order (NULLs have none), at the
     /// narrowest width that holds them ([`Indices`]).
     pub(super) indices: Indices,
+    /// The values' ids seen in the row group ([`Dict::push_ided`]) and
+    /// their indices, open addressing (an id of 0: none), at most half
+    /// full.
+    ids: Vec<(u32, u32)>,
+    /// How many ids `ids` holds.
+    ided: usize,
     /// The last small value looked up: its key and index, a key of 0 none
     /// (a value as the row's before is not looked up again).
     last: (u64, u32),
@@ -232,6 +238,8 @@ impl Default for Dict {
             bytes: 0,
             longest: 0,
             indices: Indices::default(),
+            ids: Vec::new(),
+            ided: 0,
             last: (0, 0),
         }
     }
@@ -436,12 +444,14 @@ impl Dict {
     /// codes (0 NULL, else the length of the value and 1), their values one
     /// after another from the start of `text` (which may go on past them:
     /// a short value's key is read as a word), `len` bytes in all; each
-    /// value's index, the value added where it is new.
+    /// value's index, the value added where it is new. `ids`, where
+    /// given, are the values' ids ([`Dict::push_ided`]).
     pub(super) fn push_all<C: Code>(
         &mut self,
         text: &[u8],
         len: usize,
         codes: &[C],
+        ids: Option<&[u8]>,
     ) -> io::Result<()> {
         self.room(len)?;
         // Room for every value of the game new, and for each one's index:
@@ -450,9 +460,102 @@ impl Dict {
         self.small_room(codes.len());
         let mut indices = std::mem::take(&mut self.indices);
         let reach = (self.ends.len() + codes.len()) as u64;
-        each!(indices.fit(reach), to => self.push_codes(to, text, codes));
+        each!(indices.fit(reach), to => match ids {
+            Some(ids) => self.push_ided(to, text, codes, ids),
+            None => self.push_codes(to, text, codes),
+        });
         self.indices = indices;
         Ok(())
+    }
+
+    /// [`Dict::push_all`] of values each with an id (`ids`: the
+    /// `rows::IR_IDS` columns of a byte a value, six bits each, the lowest
+    /// first; 0 none), an id being given only to values of the same bytes
+    /// (the moves' `ir` JSON, the move packed): a value is looked up by its
+    /// bytes the first time its id comes in the row group, then found by
+    /// its id alone (the `ir` values, some 60 bytes, were hashed and
+    /// compared each row). The indices are those a look-up of each value
+    /// gives, so the chunk is the same bytes.
+    #[inline(never)]
+    fn push_ided<C: Code, L: Lane<u32>>(
+        &mut self,
+        to: &mut Vec<L>,
+        text: &[u8],
+        codes: &[C],
+        ids: &[u8],
+    ) {
+        const _: () = assert!(crate::interchange::rows::IR_IDS == 5);
+        let n = codes.len();
+        let part = |k: usize| ids.get(k * n..(k + 1) * n).unwrap_or_default();
+        let rows =
+            (codes.iter().zip(part(0)).zip(part(1))).zip(part(2).iter().zip(part(3)).zip(part(4)));
+        // Room for every id of the game new: no check a value.
+        while self.ids.len() < 2 * (self.ided + n) {
+            self.grow_ids();
+        }
+        // Room for an index a code, cut to those written.
+        let first = to.len();
+        to.resize(first + n, L::default());
+        let (mut done, mut at) = (first, 0);
+        for (((&code, &a), &b), ((&c, &d), &e)) in rows {
+            let Some(len) = (code.wide() as usize).checked_sub(1) else {
+                continue;
+            };
+            let id = u32::from(a)
+                | u32::from(b) << 6
+                | u32::from(c) << 12
+                | u32::from(d) << 18
+                | u32::from(e) << 24;
+            let index = self.id_index(id, text, at, len);
+            if let Some(slot) = to.get_mut(done) {
+                *slot = L::narrow(index);
+            }
+            (done, at) = (done + 1, at + len);
+        }
+        to.truncate(done);
+    }
+
+    /// The index of the value `text[at..at + len]` whose id is `id` (0:
+    /// none; the ids' table has room for it): found by the id where it
+    /// came before in the row group, else by its bytes ([`Dict::new_id`]).
+    #[inline(always)]
+    fn id_index(&mut self, id: u32, text: &[u8], at: usize, len: usize) -> u32 {
+        let mask = self.ids.len().wrapping_sub(1);
+        let mut slot = (id.wrapping_mul(0x9E37_79B9) >> 8) as usize & mask;
+        if id != 0 {
+            while let Some(&(k, index)) = self.ids.get(slot) {
+                match k {
+                    k if k == id => return index,
+                    0 => break,
+                    _ => slot = (slot + 1) & mask,
+                }
+            }
+        }
+        self.new_id(id, slot, text.get(at..at + len).unwrap_or_default())
+    }
+
+    /// The index of the value `v` whose id `id` is not in the ids' table
+    /// (its empty `slot` found), or is 0 (none): by its bytes, the id kept
+    /// at its slot.
+    #[inline(never)]
+    fn new_id(&mut self, id: u32, slot: usize, v: &[u8]) -> u32 {
+        let index = self.index(v);
+        if let (true, Some(s)) = (id != 0, self.ids.get_mut(slot)) {
+            *s = (id, index);
+            self.ided += 1;
+        }
+        index
+    }
+
+    /// Doubles the ids' table.
+    #[cold]
+    fn grow_ids(&mut self) {
+        regrow(
+            &mut self.ids,
+            (0, 0),
+            |e| e.0 == 0,
+            |id, len| (id.wrapping_mul(0x9E37_79B9) >> 8) as usize & (len - 1),
+        );
     }
 
     /// [`Dict::push_all`] of the indices `to` at their width: the values
@@ -705,6 +808,8 @@ impl Dict {
         self.bytes = 0;
         self.longest = 0;
         self.indices.clear();
+        self.ids.fill((0, 0));
+        self.ided = 0;
         self.last = (0, 0);
     }
 }
@@ -737,22 +842,42 @@ mod tests {
         fn games_take_their_values_indices_in_order(
             games in proptest::collection::vec(game(), 1..12),
             wide in proptest::bool::ANY,
+            ided in proptest::bool::ANY,
             after in "[a-z]{0,9}",
         ) {
             let mut dict = Dict::default();
             let (mut distinct, mut indices): (Vec<String>, Vec<u32>) = (Vec::new(), Vec::new());
+            // With `ided`, each value's id (`rows::IR_IDS` columns of six
+            // bits): one of its own (large ones among them), the same for
+            // the same value, none (0) for some.
+            let mut given = std::collections::HashMap::new();
+            let mut id = |v: &str| {
+                let next = given.len() as u32;
+                *given.entry(v.to_string()).or_insert(match v.len() % 4 {
+                    0 => 0,
+                    _ => (next + 1).wrapping_mul(0x02f0_b5a1) & ((1 << 30) - 1),
+                })
+            };
             for game in &games {
                 let text: String = game.iter().flatten().map(String::as_str).collect();
                 let codes: Vec<u64> = game
                     .iter()
                     .map(|v| v.as_ref().map_or(0, |v| v.len() as u64 + 1))
                     .collect();
+                let mut ids = vec![0u8; 5 * game.len()];
+                for (r, v) in game.iter().enumerate() {
+                    let id = v.as_deref().map_or(0, &mut id);
+                    for k in 0..5 {
+                        ids[k * game.len() + r] = (id >> (6 * k)) as u8 & 63;
+                    }
+                }
+                let ids = ided.then_some(&ids[..]);
                 let with_after = format!("{text}{after}");
                 match wide {
-                    true => dict.push_all(with_after.as_bytes(), text.len(), &codes).unwrap(),
+                    true => dict.push_all(with_after.as_bytes(), text.len(), &codes, ids).unwrap(),
                     false => {
                         let bytes: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
-                        dict.push_all(with_after.as_bytes(), text.len(), &bytes).unwrap();
+                        dict.push_all(with_after.as_bytes(), text.len(), &bytes, ids).unwrap();
                     }
                 }
                 for v in game.iter().flatten() {

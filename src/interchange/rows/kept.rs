@@ -68,6 +68,16 @@ struct Key {
 const PACKED: u64 = 4;
 
 impl Key {
+    /// The move's `ir` id ([`IR_IDS`]): the move packed, 0 for one that
+    /// does not pack (its key a hash's tag).
+    #[inline(always)]
+    fn id(self) -> u64 {
+        match self.key & PACKED {
+            0 => 0,
+            _ => self.key >> 3,
+        }
+    }
+
     /// The key of `mv` in `enc`: its number where it packs into one, else
     /// from the hash of `fields` (two of its move fields, only asked for
     /// then).
@@ -217,6 +227,7 @@ fn put_kept<O: Out>(
             None => put_new::<O>(kept, k, mv, table, column)?,
         };
         out.encoded(table, column, text);
+        out.ir_id(table, k.id());
         Ok(())
     })
 }
@@ -324,7 +335,7 @@ mod tests {
                 let mut cols = Columns::default();
                 cols.reset(false);
                 put_kept(&mut cols, 2, 20, mv, k).unwrap();
-                cols.column(2, 20).data.clone()
+                cols.data(2, 20).clone()
             }
         };
         (text, was)

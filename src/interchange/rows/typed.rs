@@ -12,7 +12,11 @@
 //! less [`ONE_BYTE`] seven bits a byte, the lowest first ([`code`]): every
 //! byte of a code is ASCII, so the text stays UTF-8 with no value escaped,
 //! and a text value of under 111 bytes (a square, a move, a move's `ir`
-//! JSON), NULL, a flag or a number between -55 and 55 costs one.
+//! JSON), NULL, a flag or a number between -55 and 55 costs one. The
+//! moves table's `ir` column is preceded by its rows' `ir` ids
+//! ([`super::IR_IDS`]: five columns of a byte a row), and its whole
+//! numbers are each the difference from the one before in its column
+//! ([`super::DELTAS`]).
 
 /// The codes written as one byte, themselves: those under it.
 pub(crate) const ONE_BYTE: u64 = 0x70;
@@ -177,6 +181,21 @@ impl<'t> Typed<'t> {
         Some(head)
     }
 
+    /// The `ir` ids of `n` moves rows ([`super::IR_IDS`] columns of `n`
+    /// bytes, each under 64): an error where they are not.
+    #[inline]
+    pub(crate) fn ir_ids(&mut self, n: usize) -> io::Result<&'t [u8]> {
+        let ids = n
+            .checked_mul(super::IR_IDS)
+            .and_then(|len| self.bytes.get(self.at..)?.get(..len))
+            .ok_or_else(|| bug("the ir ids cut short"))?;
+        if ids.iter().fold(0, |m, &b| m.max(b)) >= 64 {
+            return Err(bug("an ir id of no number"));
+        }
+        self.at += ids.len();
+        Ok(ids)
+    }
+
     /// The text from here to the end: the next text values, and what
     /// follows them.
     #[inline]
@@ -239,7 +258,10 @@ pub(crate) fn typed_rows(
         // lies, a number or a flag written as text in `numbers`.
         let mut numbers = String::new();
         let mut values: Vec<Vec<Option<(bool, usize, usize)>>> = Vec::with_capacity(columns.len());
-        for &(_, kind, _) in columns {
+        for (i, &(_, kind, _)) in columns.iter().enumerate() {
+            if t == 2 && i + super::KEYS[t] == super::IR_COLUMN {
+                typed.ir_ids(rows)?;
+            }
             let mut column = Vec::with_capacity(rows);
             match kind {
                 Kind::Text | Kind::Json => {
@@ -255,11 +277,18 @@ pub(crate) fn typed_rows(
                     }
                 }
                 Kind::Integer | Kind::Boolean => {
+                    // (A number of the moves table is the difference from
+                    // the one before: `DELTAS`.)
+                    let mut last = 0i64;
                     typed.codes(rows, |c| {
                         column.push(c.checked_sub(1).map(|n| {
                             let at = numbers.len();
                             match kind {
                                 Kind::Boolean => numbers.push(if n == 1 { '1' } else { '0' }),
+                                _ if t == super::DELTAS => {
+                                    last = last.wrapping_add(unzigzag(n));
+                                    push_int(&mut numbers, last);
+                                }
                                 _ => push_int(&mut numbers, unzigzag(n)),
                             }
                             (false, at, numbers.len())
