@@ -35,6 +35,7 @@ mod listed;
 mod needs;
 mod own_start;
 mod rejudged;
+mod taken_there;
 mod turned;
 mod turned_on;
 
@@ -49,6 +50,7 @@ use later::later_rules;
 use listed::listed;
 use own_start::{captured_by, own_start};
 use rejudged::rejudged;
+use taken_there::taken_there;
 use turned::turned;
 use turned_on::turned_on;
 
@@ -513,9 +515,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // a piece that jumped going on ([`jump_on`]), the legs the
             // search with `ber:m` finds judged again by the type's own rules
             // ([`rejudged`]), the readings with `ber:m` that capture no
-            // more than the record counts ([`at_most`]), and last the game
-            // type's last rules ([`last_rules`]; each only where what comes
-            // before it finds nothing).
+            // more than the record counts ([`at_most`]), the game type's last
+            // rules ([`last_rules`]), and last the lost leg that put a piece
+            // where a listed capture takes it ([`taken_there`]; each only
+            // where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -566,6 +569,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| rejudged(&searched, record.counts()))
                     .or_else(|| at_most(&searched, record.counts()))
                     .or_else(|| last_rules(&tried, last_of, first, rules_tag))
+                    .or_else(|| taken_there(&tried, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;
