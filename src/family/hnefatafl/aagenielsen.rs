@@ -198,8 +198,8 @@ pub fn later_rules_of(name: &str, key: Option<u32>) -> &'static [Rules] {
 
 /// The last rules of a game type (by name and key, as [`game_type`]):
 /// rules the table gives after ` ||| `, tried only where every other
-/// reading of a record fails, its later rules' too ([`last_rules`]): none
-/// for most types.
+/// reading of a record fails, its later rules' too (near the end of the
+/// read chain): none for most types.
 pub fn last_rules_of(name: &str, key: Option<u32>) -> &'static [Rules] {
     type_row(name, key).map_or(&[], |(_, _, _, _, last)| last.as_slice())
 }
