@@ -29,11 +29,13 @@ mod berserk;
 mod jump_on;
 mod last_leg;
 mod last_leg_turned;
+mod last_rules;
 mod later;
 mod listed;
 mod needs;
 mod own_start;
 mod rejudged;
+mod taken_there;
 mod turned;
 mod turned_on;
 
@@ -43,10 +45,12 @@ use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use jump_on::jump_on;
 use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
+use last_rules::last_rules;
 use later::later_rules;
 use listed::listed;
 use own_start::{captured_by, own_start};
 use rejudged::rejudged;
+use taken_there::taken_there;
 use turned::turned;
 use turned_on::turned_on;
 
@@ -124,9 +128,9 @@ pub enum GameType {
 /// OpenTafl rules string), or `not tafl`.
 const TYPES: &str = include_str!("aagenielsen_types.txt");
 
-/// A game type of [`TYPES`]: name (lower case), key, kind, and its later
-/// rules ([`later_rules_of`]).
-type TypeRow = (String, u32, GameType, Vec<Rules>);
+/// A game type of [`TYPES`]: name (lower case), key, kind, its later
+/// rules ([`later_rules_of`]) and its last rules ([`last_rules_of`]).
+type TypeRow = (String, u32, GameType, Vec<Rules>, Vec<Rules>);
 
 /// The game types of [`TYPES`], read once.
 fn types() -> &'static [TypeRow] {
@@ -140,6 +144,10 @@ fn types() -> &'static [TypeRow] {
                 let key = parts.next()?.trim().parse().ok()?;
                 let name = parts.next()?.trim().to_lowercase();
                 let column = parts.next()?.trim();
+                let (column, last) = match column.split_once(" ||| ") {
+                    Some((rules, last)) => (rules, layouts(last).ok()?),
+                    None => (column, Vec::new()),
+                };
                 let (rules, later) = match column.split_once(" || ") {
                     Some((rules, later)) => (rules, layouts(later).ok()?),
                     None => (column, Vec::new()),
@@ -148,7 +156,7 @@ fn types() -> &'static [TypeRow] {
                     "not tafl" => GameType::Other,
                     rules => GameType::Tafl(layouts(rules).ok()?),
                 };
-                Some((name, key, kind, later))
+                Some((name, key, kind, later, last))
             })
             .collect()
     })
@@ -158,7 +166,7 @@ fn types() -> &'static [TypeRow] {
 pub fn type_keys() -> Vec<(&'static str, u32)> {
     types()
         .iter()
-        .map(|(n, k, _, _)| (n.as_str(), *k))
+        .map(|(n, k, _, _, _)| (n.as_str(), *k))
         .collect()
 }
 
@@ -166,17 +174,17 @@ pub fn type_keys() -> Vec<(&'static str, u32)> {
 /// any case, without the blanks around it) and, where two types share a
 /// name (`Tyr 13x13`), its key: `None` where the table does not have it.
 pub fn game_type(name: &str, key: Option<u32>) -> Option<&'static GameType> {
-    type_row(name, key).map(|(_, _, k, _)| k)
+    type_row(name, key).map(|(_, _, k, _, _)| k)
 }
 
 /// The row of [`TYPES`] of a game type, as [`game_type`] finds it.
 fn type_row(name: &str, key: Option<u32>) -> Option<&'static TypeRow> {
     let lower = decode_entities(name).trim().to_lowercase();
-    let named = |(n, _, _, _): &&TypeRow| *n == lower;
+    let named = |(n, _, _, _, _): &&TypeRow| *n == lower;
     types()
         .iter()
         .filter(named)
-        .find(|(_, k, _, _)| Some(*k) == key)
+        .find(|(_, k, _, _, _)| Some(*k) == key)
         .or_else(|| types().iter().find(named))
 }
 
@@ -185,7 +193,15 @@ fn type_row(name: &str, key: Option<u32>) -> Option<&'static TypeRow> {
 /// record under every start position and every reading of it (the mends,
 /// the berserk legs, a start position of its own): none for most types.
 pub fn later_rules_of(name: &str, key: Option<u32>) -> &'static [Rules] {
-    type_row(name, key).map_or(&[], |(_, _, _, later)| later.as_slice())
+    type_row(name, key).map_or(&[], |(_, _, _, later, _)| later.as_slice())
+}
+
+/// The last rules of a game type (by name and key, as [`game_type`]):
+/// rules the table gives after ` ||| `, tried only where every other
+/// reading of a record fails, its later rules' too (near the end of the
+/// read chain): none for most types.
+pub fn last_rules_of(name: &str, key: Option<u32>) -> &'static [Rules] {
+    type_row(name, key).map_or(&[], |(_, _, _, _, last)| last.as_slice())
 }
 
 /// The rules of a game type (by name and key, as [`game_type`]), where it
@@ -498,10 +514,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // captures the record lists where it counts fewer ([`listed`]),
             // a piece that jumped going on ([`jump_on`]), the legs the
             // search with `ber:m` finds judged again by the type's own rules
-            // ([`rejudged`]), and last the readings with `ber:m` that
-            // capture no more than the record counts ([`at_most`]; each only
-            // where what comes before it
-            // finds nothing).
+            // ([`rejudged`]), the readings with `ber:m` that capture no
+            // more than the record counts ([`at_most`]), the game type's last
+            // rules ([`last_rules`]), and last the lost leg that put a piece
+            // where a listed capture takes it ([`taken_there`]; each only
+            // where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -512,6 +529,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                 &[][..]
             } else {
                 later_rules_of(name, key)
+            };
+            let last_of = if options.rules.is_some() {
+                &[][..]
+            } else {
+                last_rules_of(name, key)
             };
             let later = |bounds: Bounds| {
                 let (mended, replayed, said) =
@@ -546,6 +568,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
                     .or_else(|| rejudged(&searched, record.counts()))
                     .or_else(|| at_most(&searched, record.counts()))
+                    .or_else(|| last_rules(&tried, last_of, first, rules_tag))
+                    .or_else(|| taken_there(&tried, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

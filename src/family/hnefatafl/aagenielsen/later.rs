@@ -5,6 +5,7 @@
 
 use crate::error::{Kind, Problem};
 use crate::family::hnefatafl::rules::Rules;
+use crate::family::hnefatafl::Square;
 use crate::ir::{Game, Side};
 
 use super::berserk::Bounds;
@@ -27,7 +28,7 @@ pub(super) fn later_rules<'a>(
 ) -> Option<(Reading<'a>, Game, Vec<Problem>)> {
     let (base, was) = (later.first()?, tried.layouts.first()?);
     let (reading, game, mut said) = read_by(tried, later, first, rules_tag, bounds)?;
-    said.insert(0, warning(was, base, &reading.places));
+    said.insert(0, warning(was, base, &reading.places, "later"));
     Some((reading, game, said))
 }
 
@@ -72,19 +73,50 @@ pub(super) fn reading_by<'a>(
     })
 }
 
-/// The `other-rules` warning: the entries of the later rules `now` that
-/// the first rules `was` do not have, at the first move.
-fn warning(was: &Rules, now: &Rules, places: &[(usize, usize)]) -> Problem {
+/// The `other-rules` warning of a type's `which` rules (`later`, `last`):
+/// the entries of those rules `now` that the first rules `was` do not have,
+/// and the pieces their start position puts where the first's puts others,
+/// at the first move.
+pub(super) fn warning(was: &Rules, now: &Rules, places: &[(usize, usize)], which: &str) -> Problem {
     let old: Vec<&str> = was.text().split_ascii_whitespace().collect();
-    let new: Vec<&str> = now
+    let mut new: Vec<String> = now
         .text()
         .split_ascii_whitespace()
         .filter(|e| !old.contains(e) && !e.starts_with("start"))
+        .map(str::to_string)
         .collect();
+    new.extend(start_differs(was, now));
     let message = format!(
         "the rules of the game type refuse the moves under every start position and every \
-         reading of them, and its later rules bear them out (its rules with {}): read by them",
+         reading of them, and its {which} rules bear them out (its rules with {}): read by them",
         crate::error::quote(&new.join(" ")),
     );
     at_first_move(places, message, Kind::OtherRules)
+}
+
+/// The squares where the start position of `now` puts another piece than
+/// that of `was` (on a board of the same size), a piece each:
+/// `N:f6,n6,f14,n14` (`-` for an empty square).
+fn start_differs(was: &Rules, now: &Rules) -> Vec<String> {
+    let mut by_piece: Vec<(u8, Vec<String>)> = Vec::new();
+    if was.dim != now.dim {
+        return Vec::new();
+    }
+    for rank in 0..now.dim {
+        for file in 0..now.dim {
+            let sq = Square { file, rank };
+            let piece = now.start_piece(sq);
+            if piece != was.start_piece(sq) {
+                let letter = piece.unwrap_or(b'-');
+                match by_piece.iter_mut().find(|(p, _)| *p == letter) {
+                    Some((_, squares)) => squares.push(sq.to_string()),
+                    None => by_piece.push((letter, vec![sq.to_string()])),
+                }
+            }
+        }
+    }
+    by_piece
+        .into_iter()
+        .map(|(p, squares)| format!("{}:{}", char::from(p), squares.join(",")))
+        .collect()
 }
