@@ -26,6 +26,7 @@ use crate::ir::{Game, Ply, Side, Tag};
 mod as_replayed;
 mod at_most;
 mod berserk;
+mod earlier;
 mod jump_on;
 mod last_leg;
 mod last_leg_turned;
@@ -40,6 +41,7 @@ mod turned_on;
 use as_replayed::as_replayed;
 use at_most::at_most;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
+use earlier::earlier;
 use jump_on::jump_on;
 use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
@@ -498,10 +500,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // captures the record lists where it counts fewer ([`listed`]),
             // a piece that jumped going on ([`jump_on`]), the legs the
             // search with `ber:m` finds judged again by the type's own rules
-            // ([`rejudged`]), and last the readings with `ber:m` that
-            // capture no more than the record counts ([`at_most`]; each only
-            // where what comes before it
-            // finds nothing).
+            // ([`rejudged`]), the readings with `ber:m` that capture no
+            // more than the record counts ([`at_most`]), and last a leg
+            // whose own move needs an earlier lost leg ([`earlier`]; each
+            // only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -546,6 +548,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
                     .or_else(|| rejudged(&searched, record.counts()))
                     .or_else(|| at_most(&searched, record.counts()))
+                    .or_else(|| earlier(&searched, record.counts()))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

@@ -24,6 +24,11 @@ pub(super) struct Bounds {
     tries: usize,
     /// The most legs inferred in one record.
     legs: usize,
+    /// Whether a leg after which its own move is refused (the move's
+    /// first leg captures nothing by the rules where the record lists a
+    /// capture, so it may not go on) is kept where earlier legs, searched
+    /// back from that move, bear it out ([`super::earlier`]).
+    earlier: bool,
 }
 
 /// The search's bounds.
@@ -31,6 +36,7 @@ pub(super) const BOUNDS: Bounds = Bounds {
     back: 30,
     tries: 600,
     legs: 6,
+    earlier: false,
 };
 
 /// The wider bounds of the last search, tried only where nothing else
@@ -40,6 +46,14 @@ pub(super) const WIDE: Bounds = Bounds {
     back: usize::MAX,
     tries: 6000,
     legs: 8,
+    earlier: false,
+};
+
+/// The wide search's bounds, where a leg whose own move is then refused
+/// is kept when earlier legs bear that move out ([`super::earlier`]).
+pub(super) const EARLIER: Bounds = Bounds {
+    earlier: true,
+    ..WIDE
 };
 
 /// Where the rules refuse a record's moves and its game type
@@ -317,6 +331,11 @@ impl Search<'_> {
                         self.extend(game, next, None, replay)
                     }
                     Some(next) if next == refused => self.extend(game, next, Some(c), replay),
+                    // The leg's own move refused: the legs before it that
+                    // bear it out (its listed capture made real).
+                    Some(next) if self.bounds.earlier && next == c => {
+                        self.extend(game, next, None, replay)
+                    }
                     Some(_) => false,
                 };
                 if done {
