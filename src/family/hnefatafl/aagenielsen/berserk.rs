@@ -24,10 +24,11 @@ pub(super) struct Bounds {
     tries: usize,
     /// The most legs inferred in one record.
     legs: usize,
-    /// Whether a leg after which its own move is refused (the move's
-    /// first leg captures nothing by the rules where the record lists a
-    /// capture, so it may not go on) is kept where earlier legs, searched
-    /// back from that move, bear it out ([`super::earlier`]).
+    /// Whether a leg after which a move before the refused one is refused
+    /// (its own move, whose first leg captures nothing by the rules where
+    /// the record lists a capture, so that it may not go on; or one after
+    /// it) is kept where legs searched back from that move bear it out
+    /// ([`super::earlier`]).
     earlier: bool,
 }
 
@@ -49,8 +50,9 @@ pub(super) const WIDE: Bounds = Bounds {
     earlier: false,
 };
 
-/// The wide search's bounds, where a leg whose own move is then refused
-/// is kept when earlier legs bear that move out ([`super::earlier`]).
+/// The wide search's bounds, where a leg after which an earlier move than
+/// the refused one is refused is kept when legs before that move bear it
+/// out ([`super::earlier`]).
 pub(super) const EARLIER: Bounds = Bounds {
     earlier: true,
     ..WIDE
@@ -331,11 +333,11 @@ impl Search<'_> {
                         self.extend(game, next, None, replay)
                     }
                     Some(next) if next == refused => self.extend(game, next, Some(c), replay),
-                    // The leg's own move refused: the legs before it that
-                    // bear it out (its listed capture made real).
-                    Some(next) if self.bounds.earlier && next == c => {
-                        self.extend(game, next, None, replay)
-                    }
+                    // A move before the refused one now refused (the leg's
+                    // own, whose first leg then captures nothing by the
+                    // rules, or one after it): the legs before that move
+                    // that bear it out.
+                    Some(next) if self.bounds.earlier => self.extend(game, next, None, replay),
                     Some(_) => false,
                 };
                 if done {
