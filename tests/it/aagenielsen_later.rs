@@ -826,7 +826,7 @@ fn a_leg_whose_own_move_needs_an_earlier_lost_leg_is_inferred() {
     // move, finds the later leg, after which the move it lengthens is
     // refused (its first leg captures nothing by the rules, so it may not
     // go on), and gave up there; the earlier leg alone lets nothing replay.
-    // Generated members, turned and mirrored, the two moves 2 to 12 plies
+    // Generated members, turned and mirrored, the two moves 2 to 10 plies
     // before the one that needs them: counted as the two legs capture
     // (`[2, 2]`), each replays by the type's own rules (no `other-rules`
     // warning), both legs inferred as played; counted otherwise (`[2, 1]`,
