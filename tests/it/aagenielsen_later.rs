@@ -663,24 +663,24 @@ fn leg_after_leg_game(sym: u8) -> (String, Vec<String>, [String; 2]) {
         format!("{}-{}", sq((8, 10)), sq((8, 7))),
     ];
     let played = [
-        format!(
-            "{}-{}-{}x{}/{}",
-            sq((2, 10)),
-            sq((2, 7)),
-            sq((7, 7)),
-            sq((2, 6)),
-            sq((8, 7))
-        ),
-        format!(
-            "{}-{}-{}x{}/{}",
-            sq((10, 8)),
-            sq((10, 5)),
-            sq((7, 5)),
-            sq((10, 4)),
-            sq((7, 6))
-        ),
+        two_legs(&sq, [(2, 10), (2, 7), (7, 7)], [(2, 6), (8, 7)]),
+        two_legs(&sq, [(10, 8), (10, 5), (7, 5)], [(10, 4), (7, 6)]),
     ];
     (rules, written, played)
+}
+
+/// A move of two legs as kifu spells it (`c11-c8-h8xc7/i8`): the squares
+/// it goes through (`at`) and the two it captures (`took`), each named by
+/// `sq`.
+fn two_legs(sq: &dyn Fn((u8, u8)) -> String, at: [(u8, u8); 3], took: [(u8, u8); 2]) -> String {
+    format!(
+        "{}-{}-{}x{}/{}",
+        sq(at[0]),
+        sq(at[1]),
+        sq(at[2]),
+        sq(took[0]),
+        sq(took[1])
+    )
 }
 
 #[test]
@@ -795,22 +795,8 @@ fn earlier_leg_game(sym: u8, pairs: usize) -> (String, Vec<String>, [String; 2])
     written.push(walk(att, pairs));
     written.push(format!("{}-{}", sq((8, 6)), sq((8, 3))));
     let played = [
-        format!(
-            "{}-{}-{}x{}/{}",
-            sq((2, 10)),
-            sq((2, 7)),
-            sq((5, 7)),
-            sq((2, 6)),
-            sq((6, 7))
-        ),
-        format!(
-            "{}-{}-{}x{}/{}",
-            sq((5, 3)),
-            sq((5, 6)),
-            sq((8, 6)),
-            sq((5, 7)),
-            sq((8, 7))
-        ),
+        two_legs(&sq, [(2, 10), (2, 7), (5, 7)], [(2, 6), (6, 7)]),
+        two_legs(&sq, [(5, 3), (5, 6), (8, 6)], [(5, 7), (8, 7)]),
     ];
     (rules, written, played)
 }
