@@ -663,24 +663,24 @@ fn leg_after_leg_game(sym: u8) -> (String, Vec<String>, [String; 2]) {
         format!("{}-{}", sq((8, 10)), sq((8, 7))),
     ];
     let played = [
-        format!(
-            "{}-{}-{}x{}/{}",
-            sq((2, 10)),
-            sq((2, 7)),
-            sq((7, 7)),
-            sq((2, 6)),
-            sq((8, 7))
-        ),
-        format!(
-            "{}-{}-{}x{}/{}",
-            sq((10, 8)),
-            sq((10, 5)),
-            sq((7, 5)),
-            sq((10, 4)),
-            sq((7, 6))
-        ),
+        two_legs(&sq, [(2, 10), (2, 7), (7, 7)], [(2, 6), (8, 7)]),
+        two_legs(&sq, [(10, 8), (10, 5), (7, 5)], [(10, 4), (7, 6)]),
     ];
     (rules, written, played)
+}
+
+/// A move of two legs as kifu spells it (`c11-c8-h8xc7/i8`): the squares
+/// it goes through (`at`) and the two it captures (`took`), each named by
+/// `sq`.
+fn two_legs(sq: &dyn Fn((u8, u8)) -> String, at: [(u8, u8); 3], took: [(u8, u8); 2]) -> String {
+    format!(
+        "{}-{}-{}x{}/{}",
+        sq(at[0]),
+        sq(at[1]),
+        sq(at[2]),
+        sq(took[0]),
+        sq(took[1])
+    )
 }
 
 #[test]
@@ -751,4 +751,110 @@ fn a_leg_that_captures_only_after_a_later_found_leg_is_read_by_the_type_s_own_ru
         }
     }
     assert_eq!((read, at_most, refused), (8, 8, 16));
+}
+
+/// A game of the class [`a_leg_whose_own_move_needs_an_earlier_lost_leg_is_inferred`]
+/// on Tyr 11x11's rules (`ber:c`) from a start position of its own, turned
+/// by `sym` (a quarter turn each, mirrored from 4): an attacker takes a man
+/// on its way down to `(2, 7)` and goes on along rank 7 to `(5, 7)`, taking
+/// the man on `(6, 7)`; a defender takes that attacker on its way up to
+/// `(5, 6)` (the record lists it) and goes on along rank 6 to `(8, 6)`,
+/// taking the attacker on `(8, 7)`; after `pairs` moves of two men walking
+/// far off, the defender moves on from `(8, 6)`. The rules, the moves as
+/// the site writes them, and the two lengthened moves as played.
+fn earlier_leg_game(sym: u8, pairs: usize) -> (String, Vec<String>, [String; 2]) {
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+    let pieces = [
+        ((5, 1), b'K'),
+        ((2, 10), b't'),
+        ((2, 6), b'T'),
+        ((2, 5), b't'),
+        ((6, 7), b'T'),
+        ((7, 7), b't'),
+        ((5, 3), b'T'),
+        ((5, 8), b'T'),
+        ((8, 7), b't'),
+        ((8, 8), b'T'),
+        ((0, 2), b't'),
+        ((10, 2), b'T'),
+    ];
+    let rules = tyr_start(&pieces, &turn);
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let mut written = vec![
+        format!("{}-{}x{}", sq((2, 10)), sq((2, 7)), sq((2, 6))),
+        format!("{}-{}x{}", sq((5, 3)), sq((5, 6)), sq((5, 7))),
+    ];
+    // Two men walking far off: the attacker on the left edge, the
+    // defender on the right, each going to and fro.
+    let walk = |w: [(u8, u8); 2], i: usize| format!("{}-{}", sq(w[i % 2]), sq(w[(i + 1) % 2]));
+    let (att, def) = ([(0, 2), (1, 2)], [(10, 2), (9, 2)]);
+    for i in 0..pairs {
+        written.push(walk(att, i));
+        written.push(walk(def, i));
+    }
+    written.push(walk(att, pairs));
+    written.push(format!("{}-{}", sq((8, 6)), sq((8, 3))));
+    let played = [
+        two_legs(&sq, [(2, 10), (2, 7), (5, 7)], [(2, 6), (6, 7)]),
+        two_legs(&sq, [(5, 3), (5, 6), (8, 6)], [(5, 7), (8, 7)]),
+    ];
+    (rules, written, played)
+}
+
+#[test]
+fn a_leg_whose_own_move_needs_an_earlier_lost_leg_is_inferred() {
+    // The class: a move the rules refuse needs a lost leg of a move whose
+    // first leg lists a capture on a square the record leaves empty, which
+    // an earlier lost leg of the other side filled (Berserk 11x11
+    // `game-3-15-9457`: `29... h7-h1` needs `28... f5-f7xf8` to go on
+    // `f7-h7xh8`, and f8 holds an attacker only where `28. e2-e7xd7/e8`
+    // went on `e7-e8-f8xd8/g8`). The search, looking back from the refused
+    // move, finds the later leg, after which the move it lengthens is
+    // refused (its first leg captures nothing by the rules, so it may not
+    // go on), and gave up there; the earlier leg alone lets nothing replay.
+    // Generated members, turned and mirrored, the two moves 2 to 10 plies
+    // before the one that needs them: counted as the two legs capture
+    // (`[2, 2]`), each replays by the type's own rules (no `other-rules`
+    // warning), both legs inferred as played; counted otherwise (`[2, 1]`,
+    // `[3, 2]`) or not counted, each is still read unchecked. (Counted as
+    // the record lists, `[1, 1]`, a member is read from a start position
+    // of its own, which those counts bear out.)
+    let dir = tempfile::tempdir().unwrap();
+    let (mut read, mut refused) = (0, 0);
+    for sym in 0..8u8 {
+        let (rules, written, played) = earlier_leg_game(sym, usize::from(sym) % 3 * 2);
+        for (k, given) in [Some([2, 2]), Some([2, 1]), Some([3, 2]), None]
+            .into_iter()
+            .enumerate()
+        {
+            let name = format!("{sym}-{k}");
+            let (out, err) = member(dir.path(), &name, &written, given, &rules);
+            if k > 0 {
+                assert!(
+                    err.contains("rules-refused"),
+                    "{written:?} {given:?}: {err}"
+                );
+                refused += 1;
+                continue;
+            }
+            assert!(!err.contains("rules-refused"), "{written:?}: {err}");
+            assert!(!err.contains("other-rules"), "{err}");
+            assert!(!err.contains("capture-count"), "{err}");
+            let legs: Vec<&str> = err
+                .lines()
+                .filter(|l| l.contains("warning[berserk-leg]"))
+                .collect();
+            assert_eq!(legs.len(), 2, "{err}");
+            for p in &played {
+                assert!(
+                    legs.iter().any(|l| l.ends_with(&format!("read as `{p}`"))),
+                    "{p}: {err}"
+                );
+            }
+            let tafl = stdout(&out);
+            assert!(tafl.contains("ber:c") && !tafl.contains("ber:m"), "{tafl}");
+            read += 1;
+        }
+    }
+    assert_eq!((read, refused), (8, 24));
 }

@@ -26,6 +26,7 @@ use crate::ir::{Game, Ply, Side, Tag};
 mod as_replayed;
 mod at_most;
 mod berserk;
+mod earlier;
 mod jump_on;
 mod last_leg;
 mod last_leg_turned;
@@ -42,6 +43,7 @@ mod turned_on;
 use as_replayed::as_replayed;
 use at_most::at_most;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
+use earlier::earlier;
 use jump_on::jump_on;
 use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
@@ -515,10 +517,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // a piece that jumped going on ([`jump_on`]), the legs the
             // search with `ber:m` finds judged again by the type's own rules
             // ([`rejudged`]), the readings with `ber:m` that capture no
-            // more than the record counts ([`at_most`]), the game type's last
-            // rules ([`last_rules`]), and last the lost leg that put a piece
-            // where a listed capture takes it ([`taken_there`]; each only
-            // where what comes before it finds nothing).
+            // more than the record counts ([`at_most`]), a leg whose own
+            // move needs an earlier lost leg ([`earlier`]), the game type's
+            // last rules ([`last_rules`]), and last the lost leg that put a
+            // piece where a listed capture takes it ([`taken_there`]; each
+            // only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -568,6 +571,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| jump_on(&tried, record.counts(), first, rules_tag))
                     .or_else(|| rejudged(&searched, record.counts()))
                     .or_else(|| at_most(&searched, record.counts()))
+                    .or_else(|| earlier(&searched, record.counts()))
                     .or_else(|| last_rules(&tried, last_of, first, rules_tag))
                     .or_else(|| taken_there(&tried, rules_tag))
                 {

@@ -24,6 +24,12 @@ pub(super) struct Bounds {
     tries: usize,
     /// The most legs inferred in one record.
     legs: usize,
+    /// Whether a leg after which a move before the refused one is refused
+    /// (its own move, whose first leg captures nothing by the rules where
+    /// the record lists a capture, so that it may not go on; or one after
+    /// it) is kept where legs searched back from that move bear it out
+    /// ([`super::earlier`]).
+    earlier: bool,
 }
 
 /// The search's bounds.
@@ -31,6 +37,7 @@ pub(super) const BOUNDS: Bounds = Bounds {
     back: 30,
     tries: 600,
     legs: 6,
+    earlier: false,
 };
 
 /// The wider bounds of the last search, tried only where nothing else
@@ -40,6 +47,15 @@ pub(super) const WIDE: Bounds = Bounds {
     back: usize::MAX,
     tries: 6000,
     legs: 8,
+    earlier: false,
+};
+
+/// The wide search's bounds, where a leg after which an earlier move than
+/// the refused one is refused is kept when legs before that move bear it
+/// out ([`super::earlier`]).
+pub(super) const EARLIER: Bounds = Bounds {
+    earlier: true,
+    ..WIDE
 };
 
 /// Where the rules refuse a record's moves and its game type
@@ -317,6 +333,11 @@ impl Search<'_> {
                         self.extend(game, next, None, replay)
                     }
                     Some(next) if next == refused => self.extend(game, next, Some(c), replay),
+                    // A move before the refused one now refused (the leg's
+                    // own, whose first leg then captures nothing by the
+                    // rules, or one after it): the legs before that move
+                    // that bear it out.
+                    Some(next) if self.bounds.earlier => self.extend(game, next, None, replay),
                     Some(_) => false,
                 };
                 if done {
