@@ -121,13 +121,23 @@ static MATTERS: [bool; 256] = byte_table(b"1%\\\xEF{;[()");
 
 /// Whether a line that holds a tag starts at `i`: spaces or tabs, then
 /// `[Name "` (the grammar's `tag_head`). False when the data ends first.
-pub fn tag_head(data: &[u8], mut i: usize) -> bool {
+pub fn tag_head(data: &[u8], i: usize) -> bool {
+    tag_head_known(data, i).unwrap_or(false)
+}
+
+/// [`tag_head`], `None` where the data ends before it tells (`[Na` at its
+/// end): a scan not at the input's end asks for more rather than take
+/// the cut head for text.
+fn tag_head_known(data: &[u8], mut i: usize) -> Option<bool> {
     let n = data.len();
     while i < n && matches!(data[i], b' ' | b'\t') {
         i += 1;
     }
-    if i + 1 >= n || data[i] != b'[' || !data[i + 1].is_ascii_alphabetic() {
-        return false;
+    if i + 1 >= n {
+        return (i < n && data[i] != b'[').then_some(false);
+    }
+    if data[i] != b'[' || !data[i + 1].is_ascii_alphabetic() {
+        return Some(false);
     }
     i += 2;
     while i < n && (data[i].is_ascii_alphanumeric() || data[i] == b'_') {
@@ -136,7 +146,7 @@ pub fn tag_head(data: &[u8], mut i: usize) -> bool {
     while i < n && matches!(data[i], b' ' | b'\t') {
         i += 1;
     }
-    i < n && data[i] == b'"'
+    (i < n).then(|| data[i] == b'"')
 }
 
 /// Whether the byte at `i` is escaped: an odd number of `\\` before it
@@ -435,7 +445,15 @@ fn scan_end(
             b'[' => {
                 // `[pgn]`, `[/pgn]`: blank (when the line is cut short here,
                 // the rest is read as a tag).
+                // (Whether it is one is told by the byte after `[` and
+                // its line's end: where the data ends first, more tells.)
+                if !eof && i + 1 == n {
+                    return None;
+                }
                 if matches!(data.get(i + 1), Some(b'p' | b'P' | b'/')) && line_start(data, i) {
+                    if !eof && memchr::memchr2(b'\n', b'\r', &data[i..]).is_none() {
+                        return None;
+                    }
                     if let Some(len) = repair::wrapper_len(&data[i..]) {
                         i += len;
                         continue;
@@ -443,10 +461,15 @@ fn scan_end(
                 }
                 if body && (depth == 0 || (line_start(data, i) && tag_head(data, i))) {
                     // Text before a game's first tag that holds no move
-                    // (`Some text here`) is no game of its own.
+                    // (`Some text here`) is no game of its own; a tag's
+                    // head cut short by the data's end tells nothing yet.
                     let text_only = !tags
                         && line_start(data, i)
-                        && tag_head(data, i)
+                        && match tag_head_known(data, i) {
+                            Some(head) => head,
+                            None if eof => false,
+                            None => return None,
+                        }
                         && !holds_moves(&data[..i], mark);
                     return Some((i, !text_only));
                 }
@@ -929,6 +952,45 @@ mod tests {
                     match scan_end(&data[from..], dialect, true, false) {
                         Some((k, _)) if k > 0 => from += k,
                         _ => break,
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// The scan over the data read so far (not the input's end) says
+        /// nothing, or what it says over the whole input: where a record
+        /// ends and whether it holds a game never depend on where a read
+        /// stopped. The member found first: move numbers alone, then a
+        /// tag whose head the data cut (`[Res`), were a game; over the
+        /// whole input, text between games.
+        #[test]
+        fn the_scan_of_a_prefix_says_nothing_or_what_the_whole_says(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "1.", "12.", "3...", "e4", "O-O", "32-28", "$22", "Some", "text", "{c}",
+                "{open", "}", ";c\n", "%e\n", "(", ")", "*", "1-0", "2-0", "1 - 0",
+                "[Event \"x\"]", "[Result \"2-0\"]", "[ Site \"y\"]", "[pgn]", "[/pgn]",
+                "Event \"z\"]", "\n\n", "\n", " ", "\t",
+            ]), 0..30),
+        ) {
+            let text: String = pieces.concat();
+            let data = text.as_bytes();
+            for dialect in [
+                &crate::family::draughts::DIALECT,
+                &crate::family::chess::DIALECT,
+            ] {
+                let whole = container_end(data, dialect, true);
+                for k in 0..data.len() {
+                    if let Some(said) = container_end(&data[..k], dialect, false) {
+                        proptest::prop_assert_eq!(
+                            Some(said),
+                            whole,
+                            "{:?} cut at {}",
+                            text,
+                            k
+                        );
                     }
                 }
             }
