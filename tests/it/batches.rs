@@ -183,3 +183,43 @@ fn text_of_no_move_is_no_game_whatever_follows_or_the_batches() {
         assert_eq!(records.iter().filter(|r| r.3).count(), 2, "{last}");
     }
 }
+
+/// Every format's scan (its `Format::split`), over the data read so far
+/// (not the input's end), says nothing or what it says over the whole
+/// input, cut anywhere: where a record ends and whether it holds a game
+/// never depend on where a read stopped (the member found first, in the
+/// container scan: a tag's head cut short, `[Res`, was taken for text).
+#[test]
+fn every_scan_of_a_prefix_says_nothing_or_what_the_whole_says() {
+    for (f, list) in formats() {
+        for sample in list.iter().take(12) {
+            let data = &sample[..sample.len().min(3000)];
+            // Each record of the sample in turn, told what came before it.
+            let mut from = 0;
+            while from < data.len() {
+                let rest = &data[from..];
+                let before = data[..from]
+                    .iter()
+                    .rev()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .copied();
+                let whole = f.split.end_after(rest, true, before);
+                for k in 0..rest.len() {
+                    if let Some(said) = f.split.end_after(&rest[..k], false, before) {
+                        assert_eq!(
+                            Some(said),
+                            whole,
+                            "{}: {:?} cut at {k}",
+                            f.name,
+                            String::from_utf8_lossy(&rest[..rest.len().min(200)])
+                        );
+                    }
+                }
+                match whole {
+                    Some((len, _)) if len > 0 => from += len,
+                    _ => break,
+                }
+            }
+        }
+    }
+}
