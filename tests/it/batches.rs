@@ -188,12 +188,22 @@ fn text_of_no_move_is_no_game_whatever_follows_or_the_batches() {
 /// (not the input's end), says nothing or what it says over the whole
 /// input, cut anywhere: where a record ends and whether it holds a game
 /// never depend on where a read stopped (the member found first, in the
-/// container scan: a tag's head cut short, `[Res`, was taken for text).
+/// container scan: a tag's head cut short, `[Res`, after text of no tag,
+/// was taken for text), each sample after its own tagless movetext.
 #[test]
 fn every_scan_of_a_prefix_says_nothing_or_what_the_whole_says() {
     for (f, list) in formats() {
         for sample in list.iter().take(12) {
-            let data = &sample[..sample.len().min(3000)];
+            // The sample after its own movetext without its tag lines: a
+            // record with no tag before one whose tags the cuts split.
+            let mut both: Vec<u8> = sample
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.trim_ascii_start().starts_with(b"["))
+                .flat_map(|l| l.iter().copied().chain([b'\n']))
+                .collect();
+            both.extend_from_slice(b"\n\n");
+            both.extend_from_slice(sample);
+            let data = &both[..both.len().min(3000)];
             // Each record of the sample in turn, told what came before it.
             let mut from = 0;
             while from < data.len() {
@@ -206,6 +216,11 @@ fn every_scan_of_a_prefix_says_nothing_or_what_the_whole_says() {
                 let whole = f.split.end_after(rest, true, before);
                 for k in 0..rest.len() {
                     if let Some(said) = f.split.end_after(&rest[..k], false, before) {
+                        // (A run of blanks may be passed a piece at a time:
+                        // `check::split_solid`.)
+                        if !said.1 && rest[..said.0].trim_ascii().is_empty() {
+                            continue;
+                        }
                         assert_eq!(
                             Some(said),
                             whole,
