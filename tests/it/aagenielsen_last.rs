@@ -109,9 +109,24 @@ fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
     }
     let refused = made.iter().filter(|m| m.3).count();
     assert!(made.len() >= 12 && refused >= 8, "{} {refused}", made.len());
-    let err = convert_folder(dir.path(), made.len());
+    let last = read_by_last_rules(dir.path(), &made);
+    assert!(last * 2 >= refused, "{last} of {refused}");
+}
+
+/// A record made for a type's last rules: its file, the type's name, the
+/// rules it was played by, whether the type's first rules refuse one of
+/// its moves, and whether one of the type's start positions plays it.
+type Made<'n> = (std::path::PathBuf, &'n str, Rules, bool, bool);
+
+/// Converts the records `made` (in `dir`): none is read unchecked; one the
+/// type's rules play reads as before; one read by the last rules says so
+/// (`other-rules`, at its first move, naming the entries and the start
+/// squares they change) and is written with them. How many were read by
+/// the last rules.
+fn read_by_last_rules(dir: &std::path::Path, made: &[Made]) -> usize {
+    let err = convert_folder(dir, made.len());
     let mut last = 0;
-    for (file, name, rules, _, plain) in &made {
+    for (file, name, rules, _, plain) in made {
         let (f, said) = replayed_said(&err, file, name);
         let warned = warnings_of(&said, "other-rules");
         if *plain {
@@ -136,13 +151,66 @@ fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
             ":f6,n6,f14,n14"
         };
         assert!(by_last[0].contains(special), "{}", by_last[0]);
-        let tafl = written_tafl(dir.path(), &f);
+        let tafl = written_tafl(dir, &f);
         assert!(
             tafl.contains(&format!("[Rules \"{}\"]", rules.text())),
             "{name}: {tafl}"
         );
     }
-    assert!(last * 2 >= refused, "{last} of {refused}");
+    last
+}
+
+#[test]
+fn a_dux4_record_of_the_men_its_table_start_leaves_out_replays() {
+    // Alea Evangelii dux4 19x19's start position in the table is what its
+    // two records show (`conformance/aagenielsen_types.py`: a square a move
+    // passes over read as empty, one no move touches as empty): its men from
+    // f6, n6, f14 and n14 jump as commanders do, over pieces that square by
+    // square read so were left out (`game-82-7-7265`'s `15... p14-r14` over
+    // q14, which `26. q14-r14` moves), and so were pieces that stand still.
+    // The site set the type up as Unst Alea Evangelii (the `alea-evangelii`
+    // preset's 48 attackers and 24 defenders), with its corner citadels:
+    // games played so, built here apart from the table (the four men as
+    // commanders, the type's other entries as the table has them), each
+    // taking a move the table's rules refuse where there is one (a move of
+    // a piece its start leaves out, a commander's jump), written as the
+    // site writes them. Each is read by the type's last rules, the same
+    // rules, none unchecked.
+    let (name, key) = ("Alea Evangelii dux4 19x19", 82);
+    let table = &aagenielsen::rules_of(name, Some(key))[0];
+    let unst = Rules::preset("alea-evangelii").unwrap();
+    let men = ["f6", "n6", "f14", "n14"];
+    let cells: Vec<u8> = squares(19)
+        .map(|s| match unst.start_piece(s) {
+            Some(_) if men.contains(&s.to_string().as_str()) => b'C',
+            p => p.unwrap_or(0),
+        })
+        .collect();
+    let citadels = "cor:a1,a2,b1,b2,a18,a19,b18,b19,r1,r2,s1,s2,r18,r19,s18,s19";
+    let site = Rules::parse(&table.text().replace("cor: ", &format!("{citadels} ")))
+        .and_then(|r| r.with_start(&cells))
+        .unwrap();
+    let left_out: Vec<Square> = squares(19)
+        .filter(|&s| site.start_piece(s).is_some() && table.start_piece(s).is_none())
+        .collect();
+    assert!(left_out.len() >= 12, "{left_out:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for seed in 0..6u64 {
+        let (moves, refused) = last_rules_game(&site, table, seed * 7 + 3, 30);
+        assert!(refused, "{moves:?}");
+        let file = dir.path().join(format!("game-{key}-9-{seed}.json"));
+        fs::write(&file, record(name, key, &moves)).unwrap();
+        made.push((file, name, site.clone(), refused, plays(table, &moves)));
+    }
+    assert!(made.iter().all(|m| !m.4));
+    // Some move from squares the table's start leaves empty.
+    let from_left_out = made.iter().filter(|m| {
+        let text = fs::read_to_string(&m.0).unwrap();
+        left_out.iter().any(|s| text.contains(&format!("\"{s}-")))
+    });
+    assert!(from_left_out.count() >= 3);
+    assert_eq!(read_by_last_rules(dir.path(), &made), made.len());
 }
 
 /// A member of the class of a piece a lost leg put where a later move
