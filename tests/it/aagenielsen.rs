@@ -1871,6 +1871,11 @@ pub(super) fn other_rules_game(
     (written, needs)
 }
 
+/// How a game is played for one of a type's other rules
+/// ([`other_rules_games`]): those rules, the type's first rules and a
+/// seed; the moves and whether one needs those rules.
+pub(super) type OtherPlay<'g> = dyn Fn(&Rules, &Rules, u64) -> (Vec<String>, bool) + 'g;
+
 /// A game made for one of a type's other rules (its later or last rules,
 /// [`other_rules_games`]).
 pub(super) struct OtherGame {
@@ -1895,7 +1900,7 @@ pub(super) fn other_rules_games(
     dir: &std::path::Path,
     of: &dyn Fn(&str, u32) -> Vec<Rules>,
     salt: u64,
-    game: &dyn Fn(&Rules, &Rules, u64) -> (Vec<String>, bool),
+    game: &OtherPlay<'_>,
 ) -> Vec<OtherGame> {
     let mut made = Vec::new();
     for (name, key, layouts) in tafl_types() {
