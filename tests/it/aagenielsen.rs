@@ -1803,3 +1803,169 @@ fn a_captured_piece_the_record_moves_on_is_read_as_turned_or_left_for_every_type
     assert!((read[0] + read[1]) * 10 >= made.len() * 9, "{stats}");
     assert!(read[1] * 4 >= made.len(), "{stats}");
 }
+
+/// A move tried for [`other_rules_game`]: the step and its captures.
+type OtherTried = (Step, Vec<Square>);
+
+/// A game played by `other` (a type's later or last rules), written as the
+/// site writes it (one leg a move, its captures), with the type's first
+/// rules (`was`) followed alongside while they play the same game: at each
+/// ply, a move that `other` allows and `was` refuses or ends the game with
+/// (the king escaped or captured) is taken where there is one, else a
+/// capture half the time, else any move; no move that ends the game by
+/// `other`. The moves, and whether one of them was refused or ended the
+/// game by `was` (after which `was` refuses every move: the record plays
+/// on).
+pub(super) fn other_rules_game(
+    other: &Rules,
+    was: &Rules,
+    seed: u64,
+    plies: usize,
+) -> (Vec<String>, bool) {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(other);
+    let mut old = Some(Position::new(was));
+    let mut side = first(other);
+    let mut written = Vec::new();
+    let mut needs = false;
+    let ends = |p: &Played| p.king_captured || p.escaped || p.edge_fort;
+    for _ in 0..plies {
+        let moves: Vec<OtherTried> = squares(other.dim)
+            .filter(|&from| {
+                pos.piece(from)
+                    .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
+            })
+            .flat_map(|from| legs(&pos, other, from, side))
+            .filter(|(_, p)| !ends(p))
+            .map(|(s, p)| (s, p.captures))
+            .collect();
+        if moves.is_empty() {
+            break;
+        }
+        let pick = |want: &dyn Fn(&OtherTried) -> bool| -> Vec<usize> {
+            (0..moves.len()).filter(|&i| want(&moves[i])).collect()
+        };
+        let refused = pick(&|(s, _)| {
+            old.as_ref()
+                .is_some_and(|o| o.clone().play(s, side, true).map_or(true, |p| ends(&p)))
+        });
+        let capturing = pick(&|(_, c)| !c.is_empty());
+        let choice = if !refused.is_empty() {
+            needs = true;
+            refused[rng.below(refused.len())]
+        } else if !capturing.is_empty() && rng.below(2) == 0 {
+            capturing[rng.below(capturing.len())]
+        } else {
+            rng.below(moves.len())
+        };
+        let (mv, captures) = &moves[choice];
+        pos.play(mv, side, true).unwrap();
+        // The first rules followed while they play the same game.
+        old = old.and_then(|mut o| {
+            let played = o.play(mv, side, true).ok()?;
+            (played.captures == *captures && !ends(&played)).then_some(o)
+        });
+        written.push(site_move(mv, captures));
+        side = side.other();
+    }
+    (written, needs)
+}
+
+/// How a game is played for one of a type's other rules
+/// ([`other_rules_games`]): those rules, the type's first rules and a
+/// seed; the moves and whether one needs those rules.
+pub(super) type OtherPlay<'g> = dyn Fn(&Rules, &Rules, u64) -> (Vec<String>, bool) + 'g;
+
+/// A game made for one of a type's other rules (its later or last rules,
+/// [`other_rules_games`]).
+pub(super) struct OtherGame {
+    /// The record's file.
+    pub file: std::path::PathBuf,
+    /// The type's name.
+    pub name: &'static str,
+    /// The rules it was played by.
+    pub rules: Rules,
+    /// Whether a move of it needs them (the game's generator says).
+    pub needs: bool,
+    /// Whether the type's own rules play it as written.
+    pub plain: bool,
+}
+
+/// For every type with rules of a kind (`of`: a type's name and key, its
+/// rules of that kind), four games played by each (`game`: those rules,
+/// the type's first rules and a seed, `salt` times the game's number plus
+/// the type's key; the moves and whether one needs those rules), written
+/// into `dir` as the site writes them.
+pub(super) fn other_rules_games(
+    dir: &std::path::Path,
+    of: &dyn Fn(&str, u32) -> Vec<Rules>,
+    salt: u64,
+    game: &OtherPlay<'_>,
+) -> Vec<OtherGame> {
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        for (n, rules) in of(name, key).into_iter().enumerate() {
+            for seed in 0..4u64 {
+                let (moves, needs) = game(&rules, &layouts[0], seed * salt + u64::from(key));
+                let plain = layouts.iter().any(|r| plays(r, &moves));
+                let file = dir.join(format!("game-{key}-{n}-{seed}.json"));
+                fs::write(&file, record(name, key, &moves)).unwrap();
+                made.push(OtherGame {
+                    file,
+                    name,
+                    rules: rules.clone(),
+                    needs,
+                    plain,
+                });
+            }
+        }
+    }
+    made
+}
+
+/// The games of [`other_rules_games`] (and any others written into `dir`)
+/// converted as one folder, each checked: none is read unchecked; one the
+/// type's rules play as written has no `other-rules` warning (no warning
+/// at all where `quiet`); one read by the type's `which` rules (`later`,
+/// `last`) says so once, at its first move, `check` holding of the
+/// warning, and is written with them. How many were read by them.
+pub(super) fn read_by_other_rules(
+    dir: &std::path::Path,
+    made: &[OtherGame],
+    which: &str,
+    quiet: bool,
+    check: &dyn Fn(&OtherGame, &str),
+) -> usize {
+    let err = convert_folder(dir, made.len());
+    let phrase = format!("its {which} rules bear them out");
+    let mut read = 0;
+    for g in made {
+        let (f, said) = replayed_said(&err, &g.file, g.name);
+        let warned = warnings_of(&said, "other-rules");
+        if g.plain {
+            // Read by the type's rules (from one of its start positions).
+            assert!(
+                warned.is_empty() && (!quiet || said.is_empty()),
+                "{}: {said:?}",
+                g.name
+            );
+            continue;
+        }
+        let by: Vec<_> = warned.iter().filter(|w| w.contains(&phrase)).collect();
+        if by.is_empty() {
+            // Another reading bears it out (a berserk leg, other rules).
+            continue;
+        }
+        read += 1;
+        assert_eq!(warned.len(), 1, "{}: {said:?}", g.name);
+        assert!(by[0].contains(".json:1:"), "{}", by[0]);
+        check(g, by[0]);
+        let tafl = written_tafl(dir, &f);
+        assert!(
+            tafl.contains(&format!("[Rules \"{}\"]", g.rules.text())),
+            "{}: {tafl}",
+            g.name
+        );
+    }
+    read
+}

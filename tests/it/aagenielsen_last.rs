@@ -4,77 +4,18 @@
 //! special men of the Alea Evangelii Berserk and dux4 types, which jump),
 //! then the lost leg that put a piece where a later move takes it.
 
-use crate::common::scoresheet::Rng;
 use crate::common::stderr;
 
 use std::fs;
 
 use kifu::family::hnefatafl::aagenielsen;
-use kifu::family::hnefatafl::rules::{Position, Rules};
-use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
+use kifu::family::hnefatafl::rules::Rules;
+use kifu::family::hnefatafl::Square;
 
 use super::aagenielsen::{
-    convert_by_rules, convert_folder, first, legs, legs_read, plays, record, replayed_said,
-    site_move, squares, tafl_types, tyr_start, warnings_of, written_tafl,
+    convert_by_rules, legs_read, other_rules_game, other_rules_games, plays, read_by_other_rules,
+    record, squares, tyr_start, OtherGame,
 };
-
-/// A move tried: the step and its captures.
-type Tried = (Step, Vec<Square>);
-
-/// A game played by `last` (a type's last rules), written as the site
-/// writes it (one leg a move, its captures), with the type's first rules
-/// (`was`) followed alongside while they allow every move: at each ply,
-/// a move that `last` allows and `was` refuses is taken where there is
-/// one, else a capture half the time, else any move; no move that ends
-/// the game. The moves, and whether one of them was refused by `was`.
-fn last_rules_game(last: &Rules, was: &Rules, seed: u64, plies: usize) -> (Vec<String>, bool) {
-    let mut rng = Rng::new(seed);
-    let mut pos = Position::new(last);
-    let mut old = Some(Position::new(was));
-    let mut side = first(last);
-    let mut written = Vec::new();
-    let mut refused = false;
-    for _ in 0..plies {
-        let moves: Vec<Tried> = squares(last.dim)
-            .filter(|&from| {
-                pos.piece(from)
-                    .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
-            })
-            .flat_map(|from| legs(&pos, last, from, side))
-            .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
-            .map(|(s, p)| (s, p.captures))
-            .collect();
-        if moves.is_empty() {
-            break;
-        }
-        let pick = |want: &dyn Fn(&Tried) -> bool| -> Vec<usize> {
-            (0..moves.len()).filter(|&i| want(&moves[i])).collect()
-        };
-        let other = pick(&|(s, _)| {
-            old.as_ref()
-                .is_some_and(|o| o.clone().play(s, side, true).is_err())
-        });
-        let capturing = pick(&|(_, c)| !c.is_empty());
-        let choice = if !other.is_empty() {
-            refused = true;
-            other[rng.below(other.len())]
-        } else if !capturing.is_empty() && rng.below(2) == 0 {
-            capturing[rng.below(capturing.len())]
-        } else {
-            rng.below(moves.len())
-        };
-        let (mv, captures) = &moves[choice];
-        pos.play(mv, side, true).unwrap();
-        // The first rules followed while they play the same game.
-        old = old.and_then(|mut o| {
-            let played = o.play(mv, side, true).ok()?;
-            (played.captures == *captures).then_some(o)
-        });
-        written.push(site_move(mv, captures));
-        side = side.other();
-    }
-    (written, refused)
-}
 
 #[test]
 fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
@@ -93,71 +34,24 @@ fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
     // naming the entries and the start squares they change) and is written
     // with them.
     let dir = tempfile::tempdir().unwrap();
-    let mut made = Vec::new();
-    for (name, key, layouts) in tafl_types() {
-        let last = aagenielsen::last_rules_of(name, Some(key));
-        for (n, rules) in last.iter().enumerate() {
-            for seed in 0..4u64 {
-                let (moves, refused) =
-                    last_rules_game(rules, &layouts[0], seed * 11 + u64::from(key), 30);
-                let plain = layouts.iter().any(|r| plays(r, &moves));
-                let file = dir.path().join(format!("game-{key}-{n}-{seed}.json"));
-                fs::write(&file, record(name, key, &moves)).unwrap();
-                made.push((file, name, rules.clone(), refused, plain));
-            }
-        }
-    }
-    let refused = made.iter().filter(|m| m.3).count();
+    let of = |name: &str, key: u32| aagenielsen::last_rules_of(name, Some(key)).to_vec();
+    let game = |last: &Rules, was: &Rules, seed: u64| other_rules_game(last, was, seed, 30);
+    let made = other_rules_games(dir.path(), &of, 11, &game);
+    let refused = made.iter().filter(|g| g.needs).count();
     assert!(made.len() >= 12 && refused >= 8, "{} {refused}", made.len());
-    let last = read_by_last_rules(dir.path(), &made);
+    let last = read_by_other_rules(dir.path(), &made, "last", false, &names_special);
     assert!(last * 2 >= refused, "{last} of {refused}");
 }
 
-/// A record made for a type's last rules: its file, the type's name, the
-/// rules it was played by, whether the type's first rules refuse one of
-/// its moves, and whether one of the type's start positions plays it.
-type Made<'n> = (std::path::PathBuf, &'n str, Rules, bool, bool);
-
-/// Converts the records `made` (in `dir`): none is read unchecked; one the
-/// type's rules play reads as before; one read by the last rules says so
-/// (`other-rules`, at its first move, naming the entries and the start
-/// squares they change) and is written with them. How many were read by
-/// the last rules.
-fn read_by_last_rules(dir: &std::path::Path, made: &[Made]) -> usize {
-    let err = convert_folder(dir, made.len());
-    let mut last = 0;
-    for (file, name, rules, _, plain) in made {
-        let (f, said) = replayed_said(&err, file, name);
-        let warned = warnings_of(&said, "other-rules");
-        if *plain {
-            // Read by the type's rules (from one of its start positions).
-            assert!(warned.is_empty(), "{name}: {said:?}");
-            continue;
-        }
-        let by_last: Vec<_> = warned
-            .iter()
-            .filter(|w| w.contains("its last rules bear them out"))
-            .collect();
-        if by_last.is_empty() {
-            // Another reading bears it out (a berserk leg, the later rules).
-            continue;
-        }
-        last += 1;
-        assert_eq!(warned.len(), 1, "{name}: {said:?}");
-        assert!(by_last[0].contains(".json:1:"), "{}", by_last[0]);
-        let special = if rules.text().contains("cor:a1,a2,b1,b2") {
-            "cor:a1,a2,b1,b2,a18,a19,b18,b19,r1,r2,s1,s2,r18,r19,s18,s19"
-        } else {
-            ":f6,n6,f14,n14"
-        };
-        assert!(by_last[0].contains(special), "{}", by_last[0]);
-        let tafl = written_tafl(dir, &f);
-        assert!(
-            tafl.contains(&format!("[Rules \"{}\"]", rules.text())),
-            "{name}: {tafl}"
-        );
-    }
-    last
+/// The warning of a record read by its type's last rules names what they
+/// change: the corner citadels of four squares, else the four special men.
+fn names_special(g: &OtherGame, warned: &str) {
+    let special = if g.rules.text().contains("cor:a1,a2,b1,b2") {
+        "cor:a1,a2,b1,b2,a18,a19,b18,b19,r1,r2,s1,s2,r18,r19,s18,s19"
+    } else {
+        ":f6,n6,f14,n14"
+    };
+    assert!(warned.contains(special), "{warned}");
 }
 
 #[test]
@@ -197,20 +91,28 @@ fn a_dux4_record_of_the_men_its_table_start_leaves_out_replays() {
     let dir = tempfile::tempdir().unwrap();
     let mut made = Vec::new();
     for seed in 0..6u64 {
-        let (moves, refused) = last_rules_game(&site, table, seed * 7 + 3, 30);
-        assert!(refused, "{moves:?}");
+        let (moves, needs) = other_rules_game(&site, table, seed * 7 + 3, 30);
+        assert!(needs, "{moves:?}");
         let file = dir.path().join(format!("game-{key}-9-{seed}.json"));
         fs::write(&file, record(name, key, &moves)).unwrap();
-        made.push((file, name, site.clone(), refused, plays(table, &moves)));
+        let plain = plays(table, &moves);
+        made.push(OtherGame {
+            file,
+            name,
+            rules: site.clone(),
+            needs,
+            plain,
+        });
     }
-    assert!(made.iter().all(|m| !m.4));
+    assert!(made.iter().all(|g| !g.plain));
     // Some move from squares the table's start leaves empty.
-    let from_left_out = made.iter().filter(|m| {
-        let text = fs::read_to_string(&m.0).unwrap();
+    let from_left_out = made.iter().filter(|g| {
+        let text = fs::read_to_string(&g.file).unwrap();
         left_out.iter().any(|s| text.contains(&format!("\"{s}-")))
     });
     assert!(from_left_out.count() >= 3);
-    assert_eq!(read_by_last_rules(dir.path(), &made), made.len());
+    let read = read_by_other_rules(dir.path(), &made, "last", false, &names_special);
+    assert_eq!(read, made.len());
 }
 
 /// A member of the class of a piece a lost leg put where a later move

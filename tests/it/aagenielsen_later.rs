@@ -14,6 +14,7 @@
 use crate::common::scoresheet::Rng;
 use crate::common::{counts, no_panic, stderr, stdout};
 
+use std::cell::RefCell;
 use std::fs;
 
 use kifu::family::hnefatafl::aagenielsen;
@@ -22,8 +23,9 @@ use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 use kifu::ir::Side;
 
 use super::aagenielsen::{
-    convert_by_rules, convert_folder, counted_record, crossing, first, legs, legs_read, plays,
-    record, replayed_said, squares, tafl_types, tyr_start, warnings_of, write_game, written_tafl,
+    convert_by_rules, counted_record, crossing, first, legs, legs_read, other_rules_game,
+    other_rules_games, plays, read_by_other_rules, record, squares, tafl_types, tyr_start,
+    write_game, OtherGame,
 };
 
 /// A move tried: the step, its captures and the position after it.
@@ -100,58 +102,115 @@ fn a_record_the_later_rules_of_its_type_bear_out_replays_by_them() {
     // variegated men (f6, n6, f14, n14) change sides when captured (`o7-n7xn6`,
     // then the attackers' `n6-l6xl5`), and its men jump (`j5-l5xl6` over an
     // attacker on k5): 39 of its 64 records read unchecked replay by its
-    // later rules. For every type with later rules: games played by them,
-    // each capturing a variegated man and moving it for its new side,
+    // later rules. For every type whose later rules turn captured men over:
+    // games played by them, each capturing a variegated man and moving it
+    // for its new side,
     // written as the site writes them. None is read unchecked; one the
     // type's rules play as written reads as before; one read by the later
     // rules says so (`other-rules`, naming the entries added) and is
     // written with them.
     let dir = tempfile::tempdir().unwrap();
-    let mut made = Vec::new();
-    for (name, key, layouts) in tafl_types() {
+    let of = |name: &str, key: u32| {
         let later = aagenielsen::later_rules_of(name, Some(key));
-        for (n, rules) in later.iter().enumerate() {
-            for seed in 0..4u64 {
-                let (moves, moved) = turncoat_game(rules, seed * 7 + u64::from(key), 36);
-                let plain = layouts.iter().any(|r| plays(r, &moves));
-                let file = dir.path().join(format!("game-{key}-{n}-{seed}.json"));
-                fs::write(&file, record(name, key, &moves)).unwrap();
-                made.push((file, name, rules.clone(), moved, plain));
-            }
-        }
-    }
-    let turned = made.iter().filter(|m| m.3 > 0).count();
+        later
+            .iter()
+            .filter(|r| !r.turncoats.is_empty())
+            .cloned()
+            .collect()
+    };
+    let game = |later: &Rules, _: &Rules, seed: u64| {
+        let (moves, moved) = turncoat_game(later, seed, 36);
+        (moves, moved > 0)
+    };
+    let made = other_rules_games(dir.path(), &of, 7, &game);
+    let turned = made.iter().filter(|g| g.needs).count();
     assert!(made.len() >= 8 && turned >= 6, "{} {turned}", made.len());
-    let err = convert_folder(dir.path(), made.len());
-    let mut later = 0;
-    for (file, name, rules, _, plain) in &made {
-        let (f, said) = replayed_said(&err, file, name);
-        let warned = warnings_of(&said, "other-rules");
-        if *plain {
-            assert!(said.is_empty(), "{name}: {said:?}");
-            continue;
-        }
-        if warned.is_empty() {
-            // The type's rules bear it out another way (a berserk leg).
-            continue;
-        }
-        later += 1;
-        assert_eq!(warned.len(), 1, "{name}: {said:?}");
-        assert!(
-            warned[0].contains(".json:1:")
-                && warned[0].contains(
-                    "its later rules bear them out (its rules with `tj:j flip:f6,n6,f14,n14`)"
-                ),
-            "{}",
-            warned[0]
-        );
-        let tafl = written_tafl(dir.path(), &f);
-        assert!(
-            tafl.contains(&format!("[Rules \"{}\"]", rules.text())),
-            "{name}: {tafl}"
-        );
-    }
+    let check = |_: &OtherGame, warned: &str| {
+        let entries = "its later rules bear them out (its rules with `tj:j flip:f6,n6,f14,n14`)";
+        assert!(warned.contains(entries), "{warned}");
+    };
+    let later = read_by_other_rules(dir.path(), &made, "later", true, &check);
     assert!(later * 2 >= turned, "{later} of {turned}");
+}
+
+#[test]
+fn a_record_played_on_where_its_type_s_rules_end_the_game_replays_by_its_later_rules() {
+    // The class: the site let a game go on past a move that the type's
+    // rules, as its other records bear them out, end the game with
+    // (Rachunek tablut 9x9 `game-1-4-29640`: the king steps onto c1, an
+    // edge square, and the attackers play on 22 moves; the type's other
+    // records end with the king's move onto an edge square): the site ran
+    // other rules then (a 9x9 corner win was tried out, its forum says),
+    // the type's later rules. For every type whose later rules end the
+    // game elsewhere (the king escapes to other squares): games played by
+    // them, a move the type's rules end the game with taken where there is
+    // one, and play going on. None is read unchecked; one read by the
+    // later rules says so at its first move, naming the entries that
+    // differ, and is written with them; each cut just after that move (the
+    // game ended there, as the type's other records end) reads by the
+    // type's rules, without a warning.
+    let dir = tempfile::tempdir().unwrap();
+    let of = |name: &str, key: u32| {
+        let was = aagenielsen::rules_of(name, Some(key));
+        let later = aagenielsen::later_rules_of(name, Some(key));
+        later
+            .iter()
+            .filter(|r| r.escape != was[0].escape)
+            .cloned()
+            .collect()
+    };
+    // Each game that needs the later rules, cut just after the move the
+    // type's rules end the game with: its moves and the type's rules.
+    let cuts = RefCell::new(Vec::new());
+    // Written in the old form, no capture listed (as the record is: where
+    // a record lists captures, one that plays on is kept as played,
+    // `played-on`, not refused).
+    let bare = |moves: &[String]| -> Vec<String> {
+        moves
+            .iter()
+            .map(|m| m.split('x').next().unwrap().to_string())
+            .collect()
+    };
+    let game = |later: &Rules, was: &Rules, seed: u64| {
+        let (moves, needs) = other_rules_game(later, was, seed, 60);
+        if needs {
+            let end = (1..moves.len())
+                .find(|&k| plays(was, &moves[..k]) && !plays(was, &moves[..=k]))
+                .unwrap();
+            cuts.borrow_mut().push((was.clone(), bare(&moves[..end])));
+        }
+        (bare(&moves), needs)
+    };
+    let mut made = other_rules_games(dir.path(), &of, 13, &game);
+    let needs = made.iter().filter(|g| g.needs).count();
+    assert!(made.len() >= 4 && needs >= 3, "{} {needs}", made.len());
+    let mut cut = Vec::new();
+    for (n, (was, moves)) in cuts.into_inner().into_iter().enumerate() {
+        let (name, key, _) = tafl_types().into_iter().find(|t| t.2[0] == was).unwrap();
+        let file = dir.path().join(format!("game-{key}-9-{n}.json"));
+        fs::write(&file, record(name, key, &moves)).unwrap();
+        cut.push(OtherGame {
+            file,
+            name,
+            rules: was,
+            needs: false,
+            plain: true,
+        });
+    }
+    made.extend(cut);
+    let check = |g: &OtherGame, warned: &str| {
+        let was = &aagenielsen::rules_of(g.name, None)[0];
+        let entries: Vec<&str> = g
+            .rules
+            .text()
+            .split(' ')
+            .filter(|e| !was.text().split(' ').any(|w| w == *e))
+            .collect();
+        let named = format!("its rules with `{}`)", entries.join(" "));
+        assert!(warned.contains(&named), "{warned}");
+    };
+    let later = read_by_other_rules(dir.path(), &made, "later", true, &check);
+    assert_eq!(later, needs);
 }
 
 #[test]
