@@ -22,9 +22,9 @@ use crate::ir::Game;
 /// both counts exactly, which a record whose counts are its lists meets
 /// only where no lost leg captures: the site's counts of the Tyr types
 /// leave out the lost legs' captures, as its lists do (Tyr 15x15: of the
-/// 79 counts of a side whose captures the legs the searches infer change,
-/// 56 are the side's list, 14 the list less the last move's, 5 the
-/// replay's). Tyr 15x15 `game-145-48-3948`: the defenders' `15... h9-j9`
+/// 74 counts of a side to whose list the legs the searches infer add
+/// captures, 56 are the side's list, 14 the list less the last move's,
+/// none the replay's). Tyr 15x15 `game-145-48-3948`: the defenders' `15... h9-j9`
 /// stops on j9, where the attackers' `20. k9-j9` lands; the attackers'
 /// `16. k1-k6xl6` went on `k6-k10xl10`, `k10-h10xh11` (so that `23.
 /// h12-h10` passes h11) and `h10-j10xj9`, its first leg's end in the way
