@@ -1358,6 +1358,20 @@ pub(super) fn counted_record(name: &str, key: u32, moves: &[String], taken: [usi
     v.to_string()
 }
 
+/// A site record with its capture counts where `given` has them
+/// ([`counted_record`]), else without ([`record`]).
+pub(super) fn record_counted(
+    name: &str,
+    key: u32,
+    moves: &[String],
+    given: Option<[usize; 2]>,
+) -> String {
+    given.map_or_else(
+        || record(name, key, moves),
+        |taken| counted_record(name, key, moves, taken),
+    )
+}
+
 /// The pieces each side captures in moves written as the site writes them
 /// (`e2-d2xc2xd3`), `first` moving first: the attackers', the defenders'.
 fn taken(moves: &[String], first: Side) -> [usize; 2] {

@@ -23,6 +23,7 @@ mod common;
 mod check;
 
 mod aagenielsen;
+mod aagenielsen_counted;
 mod aagenielsen_last;
 mod aagenielsen_later;
 mod aagenielsen_turned;

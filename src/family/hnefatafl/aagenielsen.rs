@@ -26,6 +26,7 @@ use crate::ir::{Game, Ply, Side, Tag};
 mod as_replayed;
 mod at_most;
 mod berserk;
+mod counted_as_listed;
 mod earlier;
 mod jump_on;
 mod last_leg;
@@ -43,6 +44,7 @@ mod turned_on;
 use as_replayed::as_replayed;
 use at_most::at_most;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
+use counted_as_listed::counted_as_listed;
 use earlier::earlier;
 use jump_on::jump_on;
 use last_leg::last_leg_free;
@@ -519,9 +521,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // ([`rejudged`]), the readings with `ber:m` that capture no
             // more than the record counts ([`at_most`]), a leg whose own
             // move needs an earlier lost leg ([`earlier`]), the game type's
-            // last rules ([`last_rules`]), and last the lost leg that put a
-            // piece where a listed capture takes it ([`taken_there`]; each
-            // only where what comes before it finds nothing).
+            // last rules ([`last_rules`]), the lost leg that put a piece
+            // where a listed capture takes it ([`taken_there`]), and last
+            // the legs [`earlier`] finds in a record whose counts are its
+            // lists ([`counted_as_listed`]; each only where what comes
+            // before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -574,6 +578,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| earlier(&searched, record.counts()))
                     .or_else(|| last_rules(&tried, last_of, first, rules_tag))
                     .or_else(|| taken_there(&tried, rules_tag))
+                    .or_else(|| counted_as_listed(&searched, record.counts()))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;
