@@ -874,3 +874,65 @@ fn a_leg_whose_own_move_needs_an_earlier_lost_leg_is_inferred() {
     }
     assert_eq!((read, refused, counted), (8, 0, 24));
 }
+
+#[test]
+fn an_earlier_leg_reading_that_captures_more_than_the_counts_by_its_legs_is_kept() {
+    // The class: the search back from a move a later-found leg made
+    // refused ([`a_leg_whose_own_move_needs_an_earlier_lost_leg_is_inferred`])
+    // replays the whole record by the type's own rules, capturing more
+    // than the record counts (Berserk 11x11 `game-3-68-1619`: 12 and 1
+    // where it counts 10 and 1), which the reading held to both counts
+    // exactly refused. The members of that test written without their
+    // captures (the site's records of the old form, the rules' captures
+    // filled in; no listed capture on an empty square for `taken_there`
+    // to read), turned and mirrored: counted as the replay captures
+    // (`[2, 2]`), each is read by `earlier`; counted one fewer for a side
+    // (`[1, 2]`, `[2, 1]`), whose moves as written (each move's first leg)
+    // still capture no more than that, each replays by the type's own
+    // rules with both legs as played, a `capture-count` warning keeping
+    // the count (`legs_over`); counted fewer than the moves as written
+    // capture (`[0, 2]`) or not counted, each is read unchecked.
+    let dir = tempfile::tempdir().unwrap();
+    let (mut exact, mut over, mut refused) = (0, 0, 0);
+    for sym in 0..8u8 {
+        let (rules, written, played) = earlier_leg_game(sym, usize::from(sym) % 3 * 2);
+        let plain: Vec<String> = written
+            .iter()
+            .map(|m| m.split('x').next().unwrap_or(m).to_string())
+            .collect();
+        for (k, given) in [Some([2, 2]), Some([1, 2]), Some([2, 1]), Some([0, 2]), None]
+            .into_iter()
+            .enumerate()
+        {
+            let name = format!("{sym}-{k}");
+            let (out, err) = member(dir.path(), &name, &plain, given, &rules);
+            if k >= 3 {
+                assert!(err.contains("rules-refused"), "{plain:?} {given:?}: {err}");
+                refused += 1;
+                continue;
+            }
+            assert!(!err.contains("rules-refused"), "{plain:?} {given:?}: {err}");
+            assert!(!err.contains("other-rules"), "{given:?}: {err}");
+            assert_eq!(err.contains("capture-count"), k > 0, "{given:?}: {err}");
+            let legs: Vec<&str> = err
+                .lines()
+                .filter(|l| l.contains("warning[berserk-leg]"))
+                .collect();
+            assert_eq!(legs.len(), 2, "{err}");
+            for p in &played {
+                let p = p.split('x').next().unwrap_or(p);
+                assert!(
+                    legs.iter().any(|l| l.contains(&format!("read as `{p}"))),
+                    "{p}: {err}"
+                );
+            }
+            let tafl = stdout(&out);
+            assert!(tafl.contains("ber:c") && !tafl.contains("ber:m"), "{tafl}");
+            match k {
+                0 => exact += 1,
+                _ => over += 1,
+            }
+        }
+    }
+    assert_eq!((exact, over, refused), (8, 16, 16));
+}

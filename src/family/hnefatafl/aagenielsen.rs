@@ -32,6 +32,7 @@ mod last_leg;
 mod last_leg_turned;
 mod last_rules;
 mod later;
+mod legs_over;
 mod listed;
 mod needs;
 mod own_start;
@@ -49,6 +50,7 @@ use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
 use last_rules::last_rules;
 use later::later_rules;
+use legs_over::legs_over;
 use listed::listed;
 use own_start::{captured_by, own_start};
 use rejudged::rejudged;
@@ -519,9 +521,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // ([`rejudged`]), the readings with `ber:m` that capture no
             // more than the record counts ([`at_most`]), a leg whose own
             // move needs an earlier lost leg ([`earlier`]), the game type's
-            // last rules ([`last_rules`]), and last the lost leg that put a
-            // piece where a listed capture takes it ([`taken_there`]; each
-            // only where what comes before it finds nothing).
+            // last rules ([`last_rules`]), the lost leg that put a piece
+            // where a listed capture takes it ([`taken_there`]), and last
+            // the search back from a move a later-found leg made refused
+            // capturing more than the counts only by its legs
+            // ([`legs_over`]; each only where what comes before it finds
+            // nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -574,6 +579,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| earlier(&searched, record.counts()))
                     .or_else(|| last_rules(&tried, last_of, first, rules_tag))
                     .or_else(|| taken_there(&tried, rules_tag))
+                    .or_else(|| legs_over(&searched, record.counts()))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;
