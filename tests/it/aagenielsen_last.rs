@@ -85,7 +85,9 @@ fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
     // (`n14-p14` over o14, `s13-s15` over s14), as the commanders do; the
     // king of Alea Berserk 19x19 jumps onto b2 and r19 (`d2-b2`, `p19-r19`),
     // squares of the corner citadels of four squares of Unst Alea
-    // Evangelii, which the Berserk rules' king may jump to. For every type
+    // Evangelii, which the Berserk rules' king may jump to; Berserk
+    // 11x11's king jumps an enemy man anywhere (`kj:j`: `d3-b3` over c3,
+    // neither square restricted). For every type
     // with last rules: games played by them, each with moves the type's
     // first rules refuse where there are any, written as the site writes
     // them. None is read unchecked; one the type's rules play as written
@@ -132,6 +134,8 @@ fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
         assert!(by_last[0].contains(".json:1:"), "{}", by_last[0]);
         let special = if rules.text().contains("cor:a1,a2,b1,b2") {
             "cor:a1,a2,b1,b2,a18,a19,b18,b19,r1,r2,s1,s2,r18,r19,s18,s19"
+        } else if rules.text().contains("kj:j") {
+            "kj:j"
         } else {
             ":f6,n6,f14,n14"
         };
