@@ -36,6 +36,7 @@ mod legs_over;
 mod listed;
 mod needs;
 mod own_start;
+mod partner;
 mod rejudged;
 mod taken_there;
 mod turned;
@@ -53,6 +54,7 @@ use later::later_rules;
 use legs_over::legs_over;
 use listed::listed;
 use own_start::{captured_by, own_start};
+use partner::partner;
 use rejudged::rejudged;
 use taken_there::taken_there;
 use turned::turned;
@@ -525,8 +527,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // where a listed capture takes it ([`taken_there`]), and last
             // the search back from a move a later-found leg made refused
             // capturing more than the counts only by its legs
-            // ([`legs_over`]; each only where what comes before it finds
-            // nothing).
+            // ([`legs_over`]), and last the lost leg that put the partner of
+            // a listed capture the rules do not make ([`partner`]; each only
+            // where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -580,6 +583,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| last_rules(&tried, last_of, first, rules_tag))
                     .or_else(|| taken_there(&tried, rules_tag))
                     .or_else(|| legs_over(&searched, record.counts()))
+                    .or_else(|| partner(&tried, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

@@ -31,10 +31,15 @@ pub(super) fn legs_over(tried: &Tried, given: [Option<u64>; 2]) -> Option<(Game,
     let given = [given[0]?, given[1]?];
     let (_, game, said) = tried.search(&tried.reading.layouts, EARLIER)?;
     let rules = game.variant.as_tafl()?.rules.as_ref()?;
-    let written = first_legs_capture(&game, rules);
-    (0..2)
-        .all(|side| written[side] <= given[side])
-        .then_some((game, said))
+    written_within(&game, rules, given).then_some((game, said))
+}
+
+/// Whether a game's moves as written, each move's first leg replayed by
+/// `r` in the position the game has before it, capture no more pieces of
+/// either side than `given` (the attackers', then the defenders').
+fn written_within(game: &Game, r: &Rules, given: [u64; 2]) -> bool {
+    let written = first_legs_capture(game, r);
+    (0..2).all(|side| written[side] <= given[side])
 }
 
 /// The pieces each side's moves capture with their first legs alone, as
@@ -70,4 +75,54 @@ fn first_legs_capture(game: &Game, r: &Rules) -> [u64; 2] {
         },
     );
     taken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::own_start::captured_by;
+    use super::*;
+    use crate::family::any::{Move, Variant};
+    use crate::family::hnefatafl::{Board, Move as TMove, Square};
+    use crate::ir::{Ply, Side};
+
+    fn sq(s: &str) -> Square {
+        let b = s.as_bytes();
+        Square::new(b[0] - b'a', s[1..].parse::<u8>().unwrap() - 1).unwrap()
+    }
+
+    #[test]
+    fn the_moves_as_written_capture_what_their_first_legs_take() {
+        // An attacker takes c7 on its way down to c8 (against c6) and goes
+        // on along rank 8 to f8, taking g8 (against h8): its first leg
+        // takes one man, the whole move two.
+        let rules =
+            Rules::parse("dim:11 atkf:y ber:c start:/5K5/11/11/11/11/2t8/2T8/6Tt3/11/11/2t8/")
+                .unwrap();
+        let mut game = Game::new(Variant::Tafl(Board {
+            dim: 11,
+            rules: Some(rules.clone()),
+            validated: true,
+        }));
+        let step = Step {
+            from: sq("c11"),
+            via: vec![sq("c8")],
+            to: sq("f8"),
+            captures: vec![sq("c7"), sq("g8")],
+            mark: None,
+        };
+        game.moves
+            .plies
+            .push(Ply::new(1, Side::Black, Move::Tafl(TMove::Step(step))));
+        assert_eq!(captured_by(&game, &rules), [2, 0]);
+        assert_eq!(first_legs_capture(&game, &rules), [1, 0]);
+        assert!(
+            written_within(&game, &rules, [1, 0]),
+            "the leg's capture is over the count"
+        );
+        assert!(written_within(&game, &rules, [2, 0]));
+        assert!(
+            !written_within(&game, &rules, [0, 0]),
+            "the move as written takes one"
+        );
+    }
 }
