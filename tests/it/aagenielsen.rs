@@ -1899,6 +1899,11 @@ pub(super) struct OtherGame {
     pub name: &'static str,
     /// The rules it was played by.
     pub rules: Rules,
+    /// The rules it may be written with: those it was played by, or
+    /// another of the type's rules of that kind that bears it out first (a
+    /// game that moves neither piece Berserk 11x11's two last start
+    /// positions swap replays from either).
+    pub written: Vec<Rules>,
     /// Whether a move of it needs them (the game's generator says).
     pub needs: bool,
     /// Whether the type's own rules play it as written.
@@ -1928,6 +1933,7 @@ pub(super) fn other_rules_games(
                     file,
                     name,
                     rules: rules.clone(),
+                    written: of(name, key),
                     needs,
                     plain,
                 });
@@ -1976,9 +1982,12 @@ pub(super) fn read_by_other_rules(
         check(g, by[0]);
         let tafl = written_tafl(dir, &f);
         assert!(
-            tafl.contains(&format!("[Rules \"{}\"]", g.rules.text())),
-            "{}: {tafl}",
-            g.name
+            g.written
+                .iter()
+                .any(|r| tafl.contains(&format!("[Rules \"{}\"]", r.text()))),
+            "{} {}: {tafl}",
+            g.name,
+            g.rules.text()
         );
     }
     read

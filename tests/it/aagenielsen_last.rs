@@ -26,7 +26,9 @@ fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
     // (`n14-p14` over o14, `s13-s15` over s14), as the commanders do; the
     // king of Alea Berserk 19x19 jumps onto b2 and r19 (`d2-b2`, `p19-r19`),
     // squares of the corner citadels of four squares of Unst Alea
-    // Evangelii, which the Berserk rules' king may jump to. For every type
+    // Evangelii, which the Berserk rules' king may jump to; Berserk
+    // 11x11's king jumps an enemy man anywhere (`kj:j`: `d3-b3` over c3,
+    // neither square restricted). For every type
     // with last rules: games played by them, each with moves the type's
     // first rules refuse where there are any, written as the site writes
     // them. None is read unchecked; one the type's rules play as written
@@ -44,10 +46,13 @@ fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
 }
 
 /// The warning of a record read by its type's last rules names what they
-/// change: the corner citadels of four squares, else the four special men.
+/// change: the corner citadels of four squares, the king's jump anywhere
+/// (Berserk 11x11), else the four special men.
 fn names_special(g: &OtherGame, warned: &str) {
     let special = if g.rules.text().contains("cor:a1,a2,b1,b2") {
         "cor:a1,a2,b1,b2,a18,a19,b18,b19,r1,r2,s1,s2,r18,r19,s18,s19"
+    } else if g.rules.text().contains("kj:j") {
+        "kj:j"
     } else {
         ":f6,n6,f14,n14"
     };
@@ -100,6 +105,7 @@ fn a_dux4_record_of_the_men_its_table_start_leaves_out_replays() {
             file,
             name,
             rules: site.clone(),
+            written: vec![site.clone()],
             needs,
             plain,
         });
@@ -182,9 +188,18 @@ fn a_piece_a_lost_leg_put_where_a_later_move_takes_it_is_read() {
     // mirrored: each replays by the type's rules, both legs inferred as
     // played; with the listed capture left out (no evidence of a piece
     // there) it is read unchecked.
+    read_as_played(&taken_there_game, Some(3));
+}
+
+/// Generated members of a class (`game`, turned and mirrored by `sym`: the
+/// rules, the moves as the site writes them, the lengthened moves as
+/// played): each replays by the rules with the moves lengthened as played;
+/// with the capture that move `bare_at` lists left out (where it is the
+/// only evidence of the lost leg), each is read unchecked.
+fn read_as_played(game: &dyn Fn(u8) -> (String, Vec<String>, [String; 2]), bare_at: Option<usize>) {
     let dir = tempfile::tempdir().unwrap();
     for sym in 0..8 {
-        let (rules, written, played) = taken_there_game(sym);
+        let (rules, written, played) = game(sym);
         let file = dir.path().join(format!("game-151-{sym}-1.json"));
         fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
         let (read, err) = legs_read(&file, &rules);
@@ -194,16 +209,88 @@ fn a_piece_a_lost_leg_put_where_a_later_move_takes_it_is_read() {
             caps.sort_unstable();
             format!("{legs} {caps:?}")
         };
-        let read: Vec<String> = read.iter().map(|m| sorted(m)).collect();
-        let played: Vec<String> = played.iter().map(|m| sorted(m)).collect();
+        let mut read: Vec<String> = read.iter().map(|m| sorted(m)).collect();
+        let mut played: Vec<String> = played.iter().map(|m| sorted(m)).collect();
+        read.sort_unstable();
+        played.sort_unstable();
         assert_eq!(read, played, "{sym}: {err}");
-        // Without the listed capture on the empty square the record gives
-        // no evidence of the first leg.
+        let Some(at) = bare_at else { continue };
         let mut bare = written.clone();
-        bare[3] = bare[3].split('x').next().unwrap().to_string();
+        bare[at] = bare[at].split('x').next().unwrap().to_string();
         let file = dir.path().join(format!("game-151-{sym}-2.json"));
         fs::write(&file, record("Tyr 11x11", 151, &bare)).unwrap();
         let err = stderr(&convert_by_rules(&file, &rules));
         assert!(err.contains("rules-refused"), "{sym}: {err}");
     }
+}
+
+/// A member of the class of a listed capture whose partner a lost leg put
+/// beyond the man, on Tyr 11x11's rules (`ber:c`) from a start position of
+/// its own, turned a quarter `sym` times (mirrored from 4 on): an attacker
+/// takes a man on its way from `(10, 3)` to `(3, 3)` and goes on to
+/// `(5, 3)`, taking the man on `(5, 2)` against `(5, 1)`; a defender steps
+/// to `(6, 3)`, and an attacker lands on `(7, 3)` listing it taken (against
+/// `(5, 3)`); a second defender steps there, and the attacker takes a man
+/// on its way to `(9, 3)` and goes back to `(7, 3)`, taking it; an attacker
+/// then crosses `(6, 3)`. The rules, the moves as the site writes them, and
+/// the two lengthened moves as played.
+fn partner_game(sym: u8) -> (String, Vec<String>, [String; 2]) {
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+    let pieces = [
+        ((1, 9), b'K'),
+        ((10, 3), b't'),
+        ((2, 3), b'T'),
+        ((1, 3), b't'),
+        ((5, 2), b'T'),
+        ((5, 1), b't'),
+        ((6, 4), b'T'),
+        ((7, 0), b't'),
+        ((6, 5), b'T'),
+        ((9, 4), b'T'),
+        ((9, 5), b't'),
+        ((6, 0), b't'),
+    ];
+    let rules = tyr_start(&pieces, &turn);
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let written = vec![
+        format!("{}-{}x{}", sq((10, 3)), sq((3, 3)), sq((2, 3))),
+        format!("{}-{}", sq((6, 4)), sq((6, 3))),
+        format!("{}-{}x{}", sq((7, 0)), sq((7, 3)), sq((6, 3))),
+        format!("{}-{}", sq((6, 5)), sq((6, 3))),
+        format!("{}-{}x{}", sq((7, 3)), sq((9, 3)), sq((9, 4))),
+        format!("{}-{}", sq((1, 9)), sq((1, 8))),
+        format!("{}-{}", sq((6, 0)), sq((6, 4))),
+    ];
+    let leg = |at: [(u8, u8); 3], took: [(u8, u8); 2]| {
+        format!(
+            "{}-{}-{}x{}/{}",
+            sq(at[0]),
+            sq(at[1]),
+            sq(at[2]),
+            sq(took[0]),
+            sq(took[1])
+        )
+    };
+    let played = [
+        leg([(10, 3), (3, 3), (5, 3)], [(2, 3), (5, 2)]),
+        leg([(7, 3), (9, 3), (7, 3)], [(9, 4), (6, 3)]),
+    ];
+    (rules, written, played)
+}
+
+#[test]
+fn a_listed_capture_whose_partner_a_lost_leg_put_is_read() {
+    // The class: a move lists a capture of a man that the rules make only
+    // against a piece of the mover's side beyond it, where no move put one;
+    // an earlier capturing move of that side went on there, and a later
+    // lost leg captures only once that one is in (Berserk 11x11
+    // `game-3-95-10467`: `6. k4-d4xc4` went on `d4-f4xf3`, so that `8.
+    // h1-h4xg4` takes g4, and `10. h4-j4xj5` went back `j4-h4xg4`, taking
+    // the defender `8... g6-g4` put there, for `11. g1-g5`). Neither leg
+    // alone lets the refused move through. Generated members, turned and
+    // mirrored: each replays by the type's rules, both legs as played (with
+    // the listed capture left out, the first leg makes the capture the
+    // rules take, which the later moves bear out, and the search reads it:
+    // no negative member).
+    read_as_played(&partner_game, None);
 }

@@ -192,6 +192,7 @@ fn a_record_played_on_where_its_type_s_rules_end_the_game_replays_by_its_later_r
         cut.push(OtherGame {
             file,
             name,
+            written: vec![was.clone()],
             rules: was,
             needs: false,
             plain: true,

@@ -33,9 +33,11 @@ mod last_leg;
 mod last_leg_turned;
 mod last_rules;
 mod later;
+mod legs_over;
 mod listed;
 mod needs;
 mod own_start;
+mod partner;
 mod rejudged;
 mod taken_there;
 mod turned;
@@ -51,8 +53,10 @@ use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
 use last_rules::last_rules;
 use later::later_rules;
+use legs_over::legs_over;
 use listed::listed;
 use own_start::{captured_by, own_start};
+use partner::partner;
 use rejudged::rejudged;
 use taken_there::taken_there;
 use turned::turned;
@@ -522,9 +526,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // more than the record counts ([`at_most`]), a leg whose own
             // move needs an earlier lost leg ([`earlier`]), the game type's
             // last rules ([`last_rules`]), the lost leg that put a piece
-            // where a listed capture takes it ([`taken_there`]), and last
-            // the legs [`earlier`] finds in a record whose counts are its
-            // lists ([`counted_as_listed`]; each only where what comes
+            // where a listed capture takes it ([`taken_there`]), the legs
+            // [`earlier`] finds in a record whose counts are its
+            // lists ([`counted_as_listed`]), those legs where the moves as
+            // written capture no more than the counts ([`legs_over`]), and
+            // last the lost leg that put the partner of a listed capture the
+            // rules do not make ([`partner`]; each only where what comes
             // before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
@@ -579,6 +586,8 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| last_rules(&tried, last_of, first, rules_tag))
                     .or_else(|| taken_there(&tried, rules_tag))
                     .or_else(|| counted_as_listed(&searched, record.counts()))
+                    .or_else(|| legs_over(&searched, record.counts()))
+                    .or_else(|| partner(&tried, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

@@ -1,13 +1,13 @@
 //! A piece a record's move takes where no move of the record put it
 //! ([`taken_there`]): the lost berserk leg that did, written in first.
 
-use super::berserk::{berserk_legs, leg_warnings, Turn, WIDE};
+use super::berserk::{berserk_legs, leg_warnings, Bounds, Turn, WIDE};
 use super::{replay_layouts, Reading};
 use crate::error::Problem;
 use crate::family::any::Move;
-use crate::family::hnefatafl::rules::{lists_captures, Berserk, Position};
-use crate::family::hnefatafl::{Move as TMove, Step};
-use crate::ir::Game;
+use crate::family::hnefatafl::rules::{lists_captures, Berserk, Position, Rules};
+use crate::family::hnefatafl::{Move as TMove, Square, Step};
+use crate::ir::{Game, Side};
 
 /// Where the rules of a type with berserk moves refuse a record under every
 /// other reading: the first move whose listed capture names an empty square
@@ -36,30 +36,64 @@ pub(super) fn taken_there(
     if layout.berserk == Berserk::No || !lists_captures(&tried.game.moves) {
         return None;
     }
+    let (before, c, sq, taker) = first_listed(tried, layout, |pos, step, _| {
+        step.captures
+            .iter()
+            .copied()
+            .find(|&sq| pos.piece(sq).is_none())
+    })?;
+    leg_ending_on(tried, rules_tag, &before, (c, sq, taker.other()), &[WIDE])
+}
+
+/// The record's own moves played with the captures they list, to the first
+/// whose listed captures `find` names a square of (given the position
+/// before it, the move and its side): the positions before each move
+/// played, that move's place, the square and its side. None where no move
+/// is named, or a move is not a step.
+pub(super) fn first_listed<'r>(
+    tried: &Reading,
+    layout: &'r Rules,
+    find: impl Fn(&Position<'r>, &Step, Side) -> Option<Square>,
+) -> Option<(Vec<Position<'r>>, usize, Square, Side)> {
     let plies = &tried.game.moves.plies;
-    // The positions before each move, to the first that takes a piece on
-    // an empty square.
     let mut pos = Position::new(layout);
     let mut before = Vec::new();
-    let mut taken = None;
     for (i, ply) in plies.iter().enumerate() {
         let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
             return None;
         };
-        if let Some(&sq) = step.captures.iter().find(|&&sq| pos.piece(sq).is_none()) {
-            taken = Some((i, sq, ply.side));
-            break;
+        if let Some(sq) = find(&pos, step, ply.side) {
+            return Some((before, i, sq, ply.side));
         }
         before.push(pos.clone());
         pos.play(step, ply.side, false).ok()?;
     }
-    let (c, sq, taker) = taken?;
+    None
+}
+
+/// A lost leg of a capturing move of `side` before the move at `c` that
+/// ends on `sq` (`before`: the positions before each move, the record's
+/// own moves played with the captures they list), written in, nearest the
+/// move at `c` first, as the rules allow it there (under `ber:c` or
+/// `ber:t`, one that captures), the berserk legs then searched within each
+/// of `bounds` in turn: the first with which the whole record replays by the
+/// type's rules, its warnings a `berserk-leg` warning at the leg's move
+/// first.
+pub(super) fn leg_ending_on(
+    tried: &Reading,
+    rules_tag: Option<usize>,
+    before: &[Position<'_>],
+    (c, sq, side): (usize, Square, Side),
+    bounds: &[Bounds],
+) -> Option<(Game, Vec<Problem>)> {
+    let layout = tried.layouts.first()?;
+    let plies = &tried.game.moves.plies;
     for p in (0..c).rev() {
         let ply = &plies[p];
         let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
             continue;
         };
-        if ply.side == taker || step.captures.is_empty() {
+        if ply.side != side || step.captures.is_empty() {
             continue;
         }
         let mut after = before[p].clone();
@@ -91,12 +125,14 @@ pub(super) fn taken_there(
             game,
             ..tried.clone()
         };
-        let read =
-            match replay_layouts(&reading.game, &reading.layouts, rules_tag, &reading.places) {
-                Ok(read) => Some(read),
-                Err(_) => berserk_legs(reading, rules_tag, WIDE, Turn::No)
-                    .map(|(_, game, more)| (game, more)),
-            };
+        let read = match replay_layouts(&reading.game, &reading.layouts, rules_tag, &reading.places)
+        {
+            Ok(read) => Some(read),
+            Err(_) => bounds.iter().find_map(|&b| {
+                berserk_legs(reading.clone(), rules_tag, b, Turn::No)
+                    .map(|(_, game, more)| (game, more))
+            }),
+        };
         if let Some((game, mut more)) = read {
             said.append(&mut more);
             return Some((game, said));
