@@ -28,6 +28,7 @@ mod at_most;
 mod berserk;
 mod counted_as_listed;
 mod earlier;
+mod enabled;
 mod jump_on;
 mod last_leg;
 mod last_leg_turned;
@@ -48,6 +49,7 @@ use at_most::at_most;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use counted_as_listed::counted_as_listed;
 use earlier::earlier;
+use enabled::enabled;
 use jump_on::jump_on;
 use last_leg::last_leg_free;
 use last_leg_turned::last_leg_turned;
@@ -530,9 +532,11 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // [`earlier`] finds in a record whose counts are its
             // lists ([`counted_as_listed`]), those legs where the moves as
             // written capture no more than the counts ([`legs_over`]), and
-            // last the lost leg that put the partner of a listed capture the
-            // rules do not make ([`partner`]; each only where what comes
-            // before it finds nothing).
+            // the lost leg that put the partner of a listed capture the
+            // rules do not make ([`partner`]), and last, in a record that
+            // lists no captures, a lost leg that lets a later move's first
+            // leg capture, the legs then searched again ([`enabled`]; each
+            // only where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -588,6 +592,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| counted_as_listed(&searched, record.counts()))
                     .or_else(|| legs_over(&searched, record.counts()))
                     .or_else(|| partner(&tried, rules_tag))
+                    .or_else(|| enabled(&tried, rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;

@@ -30,6 +30,12 @@ pub(super) struct Bounds {
     /// it) is kept where legs searched back from that move bear it out
     /// ([`super::earlier`]).
     earlier: bool,
+    /// Whether a leg after which the refused move is still refused is kept
+    /// where it makes the first leg of a later move before the refused one
+    /// capture, which captured nothing without it (so that the later move's
+    /// piece may go on), and legs searched back from the refused move again
+    /// bear it out ([`super::enabled`]; records that list no captures).
+    enabling: bool,
 }
 
 /// The search's bounds.
@@ -38,6 +44,7 @@ pub(super) const BOUNDS: Bounds = Bounds {
     tries: 600,
     legs: 6,
     earlier: false,
+    enabling: false,
 };
 
 /// The wider bounds of the last search, tried only where nothing else
@@ -48,6 +55,7 @@ pub(super) const WIDE: Bounds = Bounds {
     tries: 6000,
     legs: 8,
     earlier: false,
+    enabling: false,
 };
 
 /// The wide search's bounds, where a leg after which an earlier move than
@@ -55,6 +63,14 @@ pub(super) const WIDE: Bounds = Bounds {
 /// out ([`super::earlier`]).
 pub(super) const EARLIER: Bounds = Bounds {
     earlier: true,
+    ..WIDE
+};
+
+/// The wide search's bounds, where a leg after which the refused move is
+/// still refused is kept when it makes a later move's first leg capture
+/// and legs searched again bear it out ([`super::enabled`]).
+pub(super) const ENABLING: Bounds = Bounds {
+    enabling: true,
     ..WIDE
 };
 
@@ -291,6 +307,10 @@ impl Search<'_> {
             .then(|| self.needs_at(game, refused))
             .flatten();
         for c in (lo..hi).rev() {
+            // Which moves between this one and the refused one capture by
+            // their first legs (where a leg that makes one capture is kept).
+            let capturing = (self.bounds.enabling && only.is_none())
+                .then(|| self.first_legs_capture(game, c + 1, refused));
             for (leg, captures) in self.legs_at(game, c) {
                 if self.tries >= self.bounds.tries {
                     return false;
@@ -332,7 +352,13 @@ impl Search<'_> {
                     Some(next) if next == refused && nearer(self, game) => {
                         self.extend(game, next, None, replay)
                     }
-                    Some(next) if next == refused => self.extend(game, next, Some(c), replay),
+                    Some(next) if next == refused => {
+                        self.extend(game, next, Some(c), replay)
+                            || capturing.as_ref().is_some_and(|before| {
+                                let now = self.first_legs_capture(game, c + 1, refused);
+                                now.iter().zip(before).any(|(&n, &b)| n && !b)
+                            }) && self.extend(game, next, None, replay)
+                    }
                     // A move before the refused one now refused (the leg's
                     // own, whose first leg then captures nothing by the
                     // rules, or one after it): the legs before that move
@@ -355,6 +381,39 @@ impl Search<'_> {
             }
         }
         false
+    }
+
+    /// Whether each move of plies `from..to` captures by its first leg, by
+    /// the rules, in the position before it ([`Self::before`] of `from`,
+    /// then each move played as the rules play it).
+    fn first_legs_capture(&self, game: &Game, from: usize, to: usize) -> Vec<bool> {
+        let mut pos = self.before(game, from);
+        let plies = game.moves.plies.get(from..to).unwrap_or_default();
+        plies
+            .iter()
+            .map(|ply| {
+                let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
+                    return false;
+                };
+                let first = Step {
+                    from: step.from,
+                    via: Vec::new(),
+                    to: step.via.first().copied().unwrap_or(step.to),
+                    captures: Vec::new(),
+                    mark: None,
+                };
+                let took = pos
+                    .clone()
+                    .play(&first, ply.side, true)
+                    .is_ok_and(|p| !p.captures.is_empty());
+                if pos.clone().play(step, ply.side, true).is_err() {
+                    let _ = pos.play(step, ply.side, false);
+                } else {
+                    let _ = pos.play(step, ply.side, true);
+                }
+                took
+            })
+            .collect()
     }
 
     /// The position before ply `c`: each move played with the record's
