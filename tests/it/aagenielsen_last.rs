@@ -294,3 +294,71 @@ fn a_listed_capture_whose_partner_a_lost_leg_put_is_read() {
     // no negative member).
     read_as_played(&partner_game, None);
 }
+
+/// A member of the class of two dependent lost legs in a record of the
+/// site's old form (no captures listed), on Tyr 11x11's rules (`ber:c`)
+/// from a start position of its own, turned a quarter `sym` times
+/// (mirrored from 4 on): an attacker takes a man on its way to `(3, 8)` and
+/// goes on along rank 8 to `(7, 8)`, taking the man on `(8, 8)`; a second
+/// attacker lands on `(7, 6)`, taking the man on `(7, 7)` against `(7, 8)`
+/// (where `enabled`; else an attacker stands there), and goes on down file 7 to
+/// `(7, 3)`, taking the man on `(7, 2)`; the king steps twice; an attacker
+/// then moves from `(7, 3)`. The rules, the moves as the site writes them,
+/// and the two lengthened moves as played (without captures: the site's
+/// old form lists none).
+fn enabled_game(sym: u8, enabled: bool) -> (String, Vec<String>, [String; 2]) {
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+    let pieces = [
+        ((2, 2), b'K'),
+        ((0, 8), b't'),
+        ((3, 7), b'T'),
+        ((3, 6), b't'),
+        ((8, 8), b'T'),
+        ((9, 8), b't'),
+        ((10, 6), b't'),
+        ((7, 2), b'T'),
+        ((7, 1), b't'),
+        ((7, 7), if enabled { b'T' } else { b't' }),
+    ];
+    let rules = tyr_start(&pieces, &turn);
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let step = |from: (u8, u8), to: (u8, u8)| format!("{}-{}", sq(from), sq(to));
+    let written = vec![
+        step((0, 8), (3, 8)),
+        step((2, 2), (2, 3)),
+        step((10, 6), (7, 6)),
+        step((2, 3), (2, 4)),
+        step((7, 3), (9, 3)),
+    ];
+    let played = [
+        format!("{}-{}", step((0, 8), (3, 8)), sq((7, 8))),
+        format!("{}-{}", step((10, 6), (7, 6)), sq((7, 3))),
+    ];
+    (rules, written, played)
+}
+
+#[test]
+fn two_dependent_lost_legs_of_a_record_listing_no_captures_are_read() {
+    // The class: in a record that lists no captures, a later move's first
+    // leg captures only once an earlier move's lost leg is in, and its own
+    // lost leg is what a later move needs (Berserk 11x11 `game-3-54-5953`:
+    // `10. i2-k2` went on `k2-k3xj3`, so that `11... e3-h3` leaves i3 and
+    // `12. g4-g3` takes h3 against it and goes on `g3-e3xe2`, for `22.
+    // e3-e9`). The search tries legs only of moves whose first legs capture
+    // and keeps a leg only where the refused move then replays, so it finds
+    // neither. Generated members, turned and mirrored: each replays by the
+    // type's rules, both legs as played.
+    read_as_played(&|sym| enabled_game(sym, true), None);
+    // With an attacker where the man the second attacker takes stood, its
+    // move captures nothing whatever leg comes before it, and no leg is
+    // kept: read unchecked.
+    let dir = tempfile::tempdir().unwrap();
+    for sym in 0..8 {
+        let (rules, written, _) = enabled_game(sym, false);
+        let file = dir.path().join(format!("game-151-{sym}-1.json"));
+        fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
+        let err = stderr(&convert_by_rules(&file, &rules));
+        assert!(err.contains("rules-refused"), "{sym}: {err}");
+        assert!(!err.contains("berserk-leg"), "{sym}: {err}");
+    }
+}
