@@ -86,8 +86,7 @@ mod tests {
     use crate::ir::{Ply, Side};
 
     fn sq(s: &str) -> Square {
-        let b = s.as_bytes();
-        Square::new(b[0] - b'a', s[1..].parse::<u8>().unwrap() - 1).unwrap()
+        Square::parse(s).unwrap()
     }
 
     #[test]

@@ -69,8 +69,7 @@ mod tests {
     use crate::family::hnefatafl::rules::Rules;
 
     fn sq(s: &str) -> Square {
-        let b = s.as_bytes();
-        Square::new(b[0] - b'a', s[1..].parse::<u8>().unwrap() - 1).unwrap()
+        Square::parse(s).unwrap()
     }
 
     #[test]
