@@ -188,6 +188,24 @@ pub struct Step {
 }
 
 impl Step {
+    /// A move of one leg from `from` to `to`, capturing nothing as written
+    /// and with no mark (the rules compute its captures).
+    pub fn leg(from: Square, to: Square) -> Step {
+        Step {
+            from,
+            via: Vec::new(),
+            to,
+            captures: Vec::new(),
+            mark: None,
+        }
+    }
+
+    /// Its first leg alone, as [`Step::leg`] (the whole move where it has
+    /// one leg, without its captures and mark).
+    pub fn first_leg(&self) -> Step {
+        Step::leg(self.from, self.via.first().copied().unwrap_or(self.to))
+    }
+
     /// Its legs, in order: where each starts and where it ends (one leg
     /// but on a multi-leg, Berserk, move).
     pub fn legs(&self) -> impl Iterator<Item = (Square, Square)> + '_ {

@@ -395,21 +395,16 @@ impl Search<'_> {
                 let Some(TMove::Step(step)) = ply.mv.as_tafl() else {
                     return false;
                 };
-                let first = Step {
-                    from: step.from,
-                    via: Vec::new(),
-                    to: step.via.first().copied().unwrap_or(step.to),
-                    captures: Vec::new(),
-                    mark: None,
-                };
                 let took = pos
                     .clone()
-                    .play(&first, ply.side, true)
+                    .play(&step.first_leg(), ply.side, true)
                     .is_ok_and(|p| !p.captures.is_empty());
-                if pos.clone().play(step, ply.side, true).is_err() {
-                    let _ = pos.play(step, ply.side, false);
+                // As the rules play it, else as written.
+                let mut next = pos.clone();
+                if next.play(step, ply.side, true).is_ok() {
+                    pos = next;
                 } else {
-                    let _ = pos.play(step, ply.side, true);
+                    let _ = pos.play(step, ply.side, false);
                 }
                 took
             })
@@ -563,13 +558,7 @@ impl Search<'_> {
                     file: tf as u8,
                     rank: tr as u8,
                 };
-                let leg = Step {
-                    from: step.to,
-                    via: Vec::new(),
-                    to,
-                    captures: Vec::new(),
-                    mark: None,
-                };
+                let leg = Step::leg(step.to, to);
                 let mut trial = pos.clone();
                 if let Ok(played) = trial.play(&leg, ply.side, true) {
                     let capture = self.rules.berserk == rules::Berserk::Move

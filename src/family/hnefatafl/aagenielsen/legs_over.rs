@@ -7,7 +7,7 @@ use super::berserk::EARLIER;
 use super::last_leg::Tried;
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{self, Position, Rules};
-use crate::family::hnefatafl::{Step, ATTACKERS};
+use crate::family::hnefatafl::ATTACKERS;
 use crate::ir::Game;
 
 /// Where the rules refuse a record under every start position and every
@@ -53,13 +53,7 @@ fn first_legs_capture(game: &Game, r: &Rules) -> [u64; 2] {
         &mut Position::new(r),
         &mut |step, piece, before| {
             let defenders = piece.is_ascii_uppercase();
-            let leg = Step {
-                from: step.from,
-                via: Vec::new(),
-                to: step.via.first().copied().unwrap_or(step.to),
-                captures: Vec::new(),
-                mark: None,
-            };
+            let leg = step.first_leg();
             let side = if defenders {
                 ATTACKERS.other()
             } else {
@@ -82,7 +76,7 @@ mod tests {
     use super::super::own_start::captured_by;
     use super::*;
     use crate::family::any::{Move, Variant};
-    use crate::family::hnefatafl::{Board, Move as TMove, Square};
+    use crate::family::hnefatafl::{Board, Move as TMove, Square, Step};
     use crate::ir::{Ply, Side};
 
     fn sq(s: &str) -> Square {

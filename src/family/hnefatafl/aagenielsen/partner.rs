@@ -7,7 +7,7 @@ use super::taken_there::{first_listed, leg_ending_on};
 use super::Reading;
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::{lists_captures, Berserk};
-use crate::family::hnefatafl::{Square, Step};
+use crate::family::hnefatafl::Square;
 use crate::ir::Game;
 
 /// Where the rules of a type with berserk moves refuse a record under every
@@ -33,14 +33,8 @@ pub(super) fn partner(tried: &Reading, rules_tag: Option<usize>) -> Option<(Game
     }
     let dim = layout.dim;
     let (before, c, sq, side) = first_listed(tried, layout, |pos, step, side| {
-        let end = step.via.first().copied().unwrap_or(step.to);
-        let leg = Step {
-            from: step.from,
-            via: Vec::new(),
-            to: end,
-            captures: Vec::new(),
-            mark: None,
-        };
+        let leg = step.first_leg();
+        let end = leg.to;
         let made = pos.clone().play(&leg, side, true).ok()?.captures;
         let mover = pos.piece(step.from)?.is_ascii_uppercase();
         step.captures.iter().find_map(|&at| {

@@ -98,13 +98,7 @@ pub(super) fn leg_ending_on(
         }
         let mut after = before[p].clone();
         after.play(step, ply.side, false).ok()?;
-        let leg = Step {
-            from: step.to,
-            via: Vec::new(),
-            to: sq,
-            captures: Vec::new(),
-            mark: None,
-        };
+        let leg = Step::leg(step.to, sq);
         let Ok(played) = after.play(&leg, ply.side, true) else {
             continue;
         };
