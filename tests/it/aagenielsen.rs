@@ -34,13 +34,7 @@ pub(super) fn record(name: &str, key: u32, moves: &[String]) -> String {
 }
 
 fn step(from: Square, to: Square) -> Step {
-    Step {
-        from,
-        via: Vec::new(),
-        to,
-        captures: Vec::new(),
-        mark: None,
-    }
+    Step::leg(from, to)
 }
 
 pub(super) fn squares(dim: u8) -> impl Iterator<Item = Square> {
