@@ -26,6 +26,7 @@ mod aagenielsen;
 mod aagenielsen_counted;
 mod aagenielsen_last;
 mod aagenielsen_later;
+mod aagenielsen_taken_back;
 mod aagenielsen_turned;
 mod batches;
 mod buffers;

@@ -40,6 +40,7 @@ mod needs;
 mod own_start;
 mod partner;
 mod rejudged;
+mod taken_back_pair;
 mod taken_there;
 mod turned;
 mod turned_on;
@@ -60,6 +61,7 @@ use listed::listed;
 use own_start::{captured_by, own_start};
 use partner::partner;
 use rejudged::rejudged;
+use taken_back_pair::taken_back_pair;
 use taken_there::taken_there;
 use turned::turned;
 use turned_on::turned_on;
@@ -535,8 +537,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // the lost leg that put the partner of a listed capture the
             // rules do not make ([`partner`]), and last, in a record that
             // lists no captures, a lost leg that lets a later move's first
-            // leg capture, the legs then searched again ([`enabled`]; each
-            // only where what comes before it finds nothing).
+            // leg capture, the legs then searched again ([`enabled`]), and
+            // a move and its reply read as taken back
+            // ([`taken_back_pair`]; each only where what comes before it
+            // finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -593,6 +597,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| legs_over(&searched, record.counts()))
                     .or_else(|| partner(&tried, rules_tag))
                     .or_else(|| enabled(&tried, rules_tag))
+                    .or_else(|| taken_back_pair(&tried, at, record.counts(), rules_tag))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;
