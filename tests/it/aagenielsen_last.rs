@@ -2,7 +2,8 @@
 //! other fails: its type's last rules (`aagenielsen_types.txt`, after
 //! ` ||| `: the Alea types' corner citadels of four squares, and the four
 //! special men of the Alea Evangelii Berserk and dux4 types, which jump),
-//! then the lost leg that put a piece where a later move takes it.
+//! then the lost leg that put a piece where a later move takes it, and a
+//! lost leg that clears the way for another.
 
 use crate::common::stderr;
 
@@ -355,6 +356,94 @@ fn two_dependent_lost_legs_of_a_record_listing_no_captures_are_read() {
     let dir = tempfile::tempdir().unwrap();
     for sym in 0..8 {
         let (rules, written, _) = enabled_game(sym, false);
+        let file = dir.path().join(format!("game-151-{sym}-1.json"));
+        fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
+        let err = stderr(&convert_by_rules(&file, &rules));
+        assert!(err.contains("rules-refused"), "{sym}: {err}");
+        assert!(!err.contains("berserk-leg"), "{sym}: {err}");
+    }
+}
+
+/// A member of the class of a lost leg that clears the way for another, on
+/// Tyr 11x11's rules (`ber:c`) from a start position of its own, turned a
+/// quarter `sym` times (mirrored from 4 on): an attacker takes a man on its
+/// way to `(3, 4)` and goes on to `(3, 5)`, taking the man on `(2, 5)`, then
+/// along rank 5 to `(6, 5)`, taking the man on `(6, 6)` (where `cleared`;
+/// else nothing stands there, and the attacker cannot leave `(3, 5)`); an
+/// attacker steps to `(1, 8)`; a second attacker takes a man on its way
+/// down to `(3, 0)` and goes up file 3 past `(3, 5)` to `(3, 8)`, taking the
+/// man on `(2, 8)`; a defender then moves up file 2 from `(2, 2)` to
+/// `(2, 8)`. The rules, the moves as the site writes them, and the two
+/// lengthened moves as played.
+fn cleared_game(sym: u8, cleared: bool) -> (String, Vec<String>, [String; 2]) {
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
+    let mut pieces = vec![
+        ((9, 9), b'K'),
+        ((2, 2), b'T'),
+        ((2, 5), b'T'),
+        ((1, 5), b't'),
+        ((2, 8), b'T'),
+        ((1, 10), b't'),
+        ((8, 4), b't'),
+        ((3, 3), b'T'),
+        ((3, 2), b't'),
+        ((6, 7), b't'),
+        ((4, 0), b'T'),
+        ((5, 0), b't'),
+    ];
+    if cleared {
+        pieces.push(((6, 6), b'T'));
+    }
+    let rules = tyr_start(&pieces, &turn);
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let step = |from: (u8, u8), to: (u8, u8)| format!("{}-{}", sq(from), sq(to));
+    let written = vec![
+        format!("{}x{}", step((8, 4), (3, 4)), sq((3, 3))),
+        step((9, 9), (9, 8)),
+        step((1, 10), (1, 8)),
+        step((9, 8), (8, 8)),
+        format!("{}x{}", step((3, 2), (3, 0)), sq((4, 0))),
+        step((2, 2), (2, 8)),
+    ];
+    let played = [
+        format!(
+            "{}-{}-{}x{}/{}/{}",
+            step((8, 4), (3, 4)),
+            sq((3, 5)),
+            sq((6, 5)),
+            sq((3, 3)),
+            sq((2, 5)),
+            sq((6, 6))
+        ),
+        format!(
+            "{}-{}x{}/{}",
+            step((3, 2), (3, 0)),
+            sq((3, 8)),
+            sq((4, 0)),
+            sq((2, 8))
+        ),
+    ];
+    (rules, written, played)
+}
+
+#[test]
+fn a_lost_leg_that_clears_the_way_for_another_is_read() {
+    // The class: a refused move needs lost legs of two moves, and one of
+    // them reaches its square only once a further leg of the other, which
+    // touches none of the refused move's squares, has left the way (Old
+    // Tyr-1 15x15 `game-136-107-11642`: `11. j5-f5xf4` went on `f5-f8xe8`
+    // and `f8-f11xf12`, leaving f8, so that `13. f3-f1xg1` went on
+    // `f1-f11xe11`, for `13... e5-e11xf11`, which passes e8 and lands on
+    // e11). The directed pass keeps only legs that touch the refused move's
+    // needs, so it never tries the leg that clears the way. Generated
+    // members, turned and mirrored: each replays by the type's rules, both
+    // lengthened moves as played.
+    read_as_played(&|sym| cleared_game(sym, true), None);
+    // Without the man the first attacker takes on its way off file 3, it
+    // cannot leave the way, and no leg is kept: read unchecked.
+    let dir = tempfile::tempdir().unwrap();
+    for sym in 0..8 {
+        let (rules, written, _) = cleared_game(sym, false);
         let file = dir.path().join(format!("game-151-{sym}-1.json"));
         fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
         let err = stderr(&convert_by_rules(&file, &rules));

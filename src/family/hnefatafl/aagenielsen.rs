@@ -26,6 +26,7 @@ use crate::ir::{Game, Ply, Side, Tag};
 mod as_replayed;
 mod at_most;
 mod berserk;
+mod cleared;
 mod counted_as_listed;
 mod earlier;
 mod enabled;
@@ -48,6 +49,7 @@ mod turned_on;
 use as_replayed::as_replayed;
 use at_most::at_most;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
+use cleared::cleared;
 use counted_as_listed::counted_as_listed;
 use earlier::earlier;
 use enabled::enabled;
@@ -538,6 +540,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // rules do not make ([`partner`]), and last, in a record that
             // lists no captures, a lost leg that lets a later move's first
             // leg capture, the legs then searched again ([`enabled`]), and
+            // a lost leg that clears the way for another ([`cleared`]), and
             // a move and its reply read as taken back
             // ([`taken_back_pair`]; each only where what comes before it
             // finds nothing).
@@ -597,6 +600,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| legs_over(&searched, record.counts()))
                     .or_else(|| partner(&tried, rules_tag))
                     .or_else(|| enabled(&tried, rules_tag))
+                    .or_else(|| cleared(&tried, rules_tag))
                     .or_else(|| taken_back_pair(&tried, at, record.counts(), rules_tag))
                 {
                     Some((replayed, mut said)) => {

@@ -36,6 +36,13 @@ pub(super) struct Bounds {
     /// piece may go on), and legs searched back from the refused move again
     /// bear it out ([`super::enabled`]; records that list no captures).
     enabling: bool,
+    /// Whether the directed pass alone runs, and in it a further leg of a
+    /// move the pass has lengthened is tried though it touches none of the
+    /// refused move's needs, and kept where it leaves no more of them unmet
+    /// (it may clear the way for a lost leg of another move that meets
+    /// them), the legs searched back from the refused move again
+    /// ([`super::cleared`]).
+    clearing: bool,
 }
 
 /// The search's bounds.
@@ -45,6 +52,7 @@ pub(super) const BOUNDS: Bounds = Bounds {
     legs: 6,
     earlier: false,
     enabling: false,
+    clearing: false,
 };
 
 /// The wider bounds of the last search, tried only where nothing else
@@ -56,6 +64,7 @@ pub(super) const WIDE: Bounds = Bounds {
     legs: 8,
     earlier: false,
     enabling: false,
+    clearing: false,
 };
 
 /// The wide search's bounds, where a leg after which an earlier move than
@@ -71,6 +80,15 @@ pub(super) const EARLIER: Bounds = Bounds {
 /// and legs searched again bear it out ([`super::enabled`]).
 pub(super) const ENABLING: Bounds = Bounds {
     enabling: true,
+    ..WIDE
+};
+
+/// The wide search's bounds, the directed pass alone, where a further leg
+/// of a move the pass lengthened is kept though it meets none of the
+/// refused move's needs, where it leaves no more of them unmet
+/// ([`super::cleared`]).
+pub(super) const CLEARING: Bounds = Bounds {
+    clearing: true,
     ..WIDE
 };
 
@@ -102,13 +120,18 @@ pub(super) fn berserk_legs(
     // The search as it was under every start position, then, where it
     // finds no legs under any, the directed pass ([`Needs`]) under each: a
     // record the first reads is read as before.
-    let tries = [false, true].into_iter().flat_map(|directed| {
-        reading
-            .layouts
-            .iter()
-            .enumerate()
-            .map(move |(n, layout)| (directed, n, layout))
-    });
+    // (Where `clearing`, the directed pass alone: the search as it was
+    // runs under the wide bounds before.)
+    let tries = [false, true]
+        .into_iter()
+        .filter(|&directed| directed || !bounds.clearing)
+        .flat_map(|directed| {
+            reading
+                .layouts
+                .iter()
+                .enumerate()
+                .map(move |(n, layout)| (directed, n, layout))
+        });
     for (directed, n, layout) in tries {
         if layout.berserk == rules::Berserk::No || layout.dim < extent {
             continue;
@@ -320,10 +343,15 @@ impl Search<'_> {
                 else {
                     continue;
                 };
+                // A further leg of a move this search lengthened (where
+                // `clearing`).
+                let continuing =
+                    self.bounds.clearing && self.lengthened.iter().any(|(i, _)| *i == c);
                 // The directed pass tries only the legs that touch the
-                // refused move's needs.
+                // refused move's needs (and, where `clearing`, the
+                // further legs of the moves it lengthened).
                 if let (Some((needs, _)), None) = (&needs, only) {
-                    if !needs.touched(step.to, leg, &captures) {
+                    if !needs.touched(step.to, leg, &captures) && !continuing {
                         continue;
                     }
                 }
@@ -346,10 +374,26 @@ impl Search<'_> {
                             .is_some_and(|(_, now)| now < *unmet)
                     })
                 };
+                // No farther from the needs than before the leg.
+                let no_farther = |search: &Self, game: &Game| {
+                    needs.as_ref().is_some_and(|(_, unmet)| {
+                        search
+                            .needs_at(game, refused)
+                            .is_some_and(|(_, now)| now <= *unmet)
+                    })
+                };
                 let done = match replay(game) {
                     None => true,
                     Some(next) if next > refused => self.extend(game, next, None, replay),
                     Some(next) if next == refused && nearer(self, game) => {
+                        self.extend(game, next, None, replay)
+                    }
+                    Some(next)
+                        if next == refused
+                            && continuing
+                            && only.is_none()
+                            && no_farther(self, game) =>
+                    {
                         self.extend(game, next, None, replay)
                     }
                     Some(next) if next == refused => {
