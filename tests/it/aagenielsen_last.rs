@@ -447,9 +447,7 @@ fn jump_back_game(
             written.push(site_move(&on.0, &on.1.captures));
             return Some((written, format!("{a}-{b}-{a}")));
         }
-        let Some((mv, played)) = moves.get(rng.below(moves.len().max(1))).cloned() else {
-            return None;
-        };
+        let (mv, played) = moves.get(rng.below(moves.len().max(1))).cloned()?;
         pos.play(&mv, side, true).unwrap();
         written.push(site_move(&mv, &played.captures));
         side = side.other();
