@@ -1,21 +1,24 @@
 //! The last readings of an aagenielsen.dk record, tried only where every
 //! other fails: its type's last rules (`aagenielsen_types.txt`, after
 //! ` ||| `: the Alea types' corner citadels of four squares, and the four
-//! special men of the Alea Evangelii Berserk and dux4 types, which jump),
+//! special men of the Alea Evangelii Berserk and dux4 types, which jump;
+//! the Old Tyr-2 types' man that captured by a jump and jumps back, `bj:l`),
 //! then the lost leg that put a piece where a later move takes it, and a
 //! lost leg that clears the way for another.
 
+use crate::common::scoresheet::Rng;
 use crate::common::stderr;
 
 use std::fs;
 
 use kifu::family::hnefatafl::aagenielsen;
-use kifu::family::hnefatafl::rules::Rules;
-use kifu::family::hnefatafl::Square;
+use kifu::family::hnefatafl::rules::{Position, Rules};
+use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 
 use super::aagenielsen::{
-    convert_by_rules, legs_read, other_rules_game, other_rules_games, plays, read_by_other_rules,
-    record, squares, tyr_start, OtherGame,
+    convert_by_rules, convert_folder, first, legs, legs_read, other_rules_game, other_rules_games,
+    plays, read_by_other_rules, record, said_of, site_move, squares, tafl_types, tyr_start,
+    OtherGame,
 };
 
 #[test]
@@ -52,6 +55,8 @@ fn a_record_the_last_rules_of_its_type_bear_out_replays_by_them() {
 fn names_special(g: &OtherGame, warned: &str) {
     let special = if g.rules.text().contains("cor:a1,a2,b1,b2") {
         "cor:a1,a2,b1,b2,a18,a19,b18,b19,r1,r2,s1,s2,r18,r19,s18,s19"
+    } else if g.rules.text().contains("bj:l") {
+        "`bj:l`"
     } else if g.rules.text().contains("kj:j") {
         "kj:j"
     } else {
@@ -450,4 +455,185 @@ fn a_lost_leg_that_clears_the_way_for_another_is_read() {
         assert!(err.contains("rules-refused"), "{sym}: {err}");
         assert!(!err.contains("berserk-leg"), "{sym}: {err}");
     }
+
+/// A game of a type whose last rules let a berserk leg be a jump (`bj:l`),
+/// played by them (`last`) from `seed`, moves of one leg (as the type's
+/// first rules play them), until a man of the side to move can jump over
+/// an enemy man and, where `capture`, take a piece by landing (where not,
+/// take none): it jumps there and back, over the same man (a leg that
+/// captures nothing, which the first rules, `ber:t`, refuse after a
+/// capture, and every rules refuse after a leg that captured nothing, so
+/// that where not `capture` the man only jumped). Then a move of the other
+/// side, and the man moves on from where it started (not to where it
+/// jumped: no move written again). The moves as the
+/// site writes them (the jump's first leg and its captures alone), and the
+/// move as played, the captures left out (`a-b-a`); none where no such
+/// jump comes within `plies`.
+fn jump_back_game(
+    last: &Rules,
+    seed: u64,
+    plies: usize,
+    capture: bool,
+) -> Option<(Vec<String>, String)> {
+    let mut rng = Rng::new(seed);
+    let mut pos = Position::new(last);
+    let mut side = first(last);
+    let mut written = Vec::new();
+    let ours = |p: u8, side| p.is_ascii_lowercase() == (side == ATTACKERS);
+    let moves_of =
+        |pos: &Position<'_>, side| -> Vec<(Step, kifu::family::hnefatafl::rules::Played)> {
+            squares(last.dim)
+                .filter(|&from| pos.piece(from).is_some_and(|p| ours(p, side)))
+                .flat_map(|from| legs(pos, last, from, side))
+                .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
+                .collect()
+        };
+    for _ in 0..plies {
+        let moves = moves_of(&pos, side);
+        // A man's jump over an enemy man, taking a piece by landing or not.
+        let jumps: Vec<&(Step, _)> = moves
+            .iter()
+            .filter(|(s, p)| {
+                let far = s.from.file.abs_diff(s.to.file) + s.from.rank.abs_diff(s.to.rank);
+                let over = Square {
+                    file: s.from.file.midpoint(s.to.file),
+                    rank: s.from.rank.midpoint(s.to.rank),
+                };
+                far == 2
+                    && matches!(pos.piece(s.from), Some(b't' | b'T'))
+                    && pos
+                        .piece(over)
+                        .is_some_and(|o| matches!(o, b't' | b'T') && !ours(o, side))
+                    && p.captures.is_empty() != capture
+            })
+            .collect();
+        if let Some(&(jump, played)) = jumps.first() {
+            let (a, b) = (jump.from, jump.to);
+            let back = Step {
+                from: a,
+                via: vec![b],
+                to: a,
+                captures: Vec::new(),
+                mark: None,
+            };
+            let mut after = pos.clone();
+            if capture {
+                // The jump back captures nothing (else `ber:t` plays it).
+                let both = after.play(&back, side, true).ok()?;
+                if both.legs.get(1) != Some(&0) || both.king_captured {
+                    return None;
+                }
+            }
+            written.push(site_move(jump, &played.captures));
+            let other = moves_of(&after, side.other());
+            let (reply, replied) = other.get(rng.below(other.len().max(1)))?.clone();
+            after.play(&reply, side.other(), true).ok()?;
+            written.push(site_move(&reply, &replied.captures));
+            let on = moves_of(&after, side)
+                .into_iter()
+                .find(|(s, _)| s.from == a && s.to != b)?;
+            written.push(site_move(&on.0, &on.1.captures));
+            return Some((written, format!("{a}-{b}-{a}")));
+        }
+        let (mv, played) = moves.get(rng.below(moves.len().max(1))).cloned()?;
+        pos.play(&mv, side, true).unwrap();
+        written.push(site_move(&mv, &played.captures));
+        side = side.other();
+    }
+    None
+}
+
+#[test]
+fn a_man_that_captured_by_a_jump_and_jumped_back_is_read_by_the_last_rules() {
+    // The class: a man jumps over an enemy man, takes a piece by landing,
+    // and jumps back over the same man, a berserk leg that captures
+    // nothing, which the site's JSON leaves out (Old Tyr-2 17x17
+    // `game-140-22-8148`: the attackers' `28. a11-a9xb9` over a10, back to
+    // a11, from where `42. a11-c11xc12` moves, and `28... a10-a9` lands on
+    // a9; Old Tyr-2 13x13 `game-137-110-12965`: the defenders' `9...
+    // k7-k5xj5` over k6, back to k7, from where `11... k7-m7` moves, and
+    // `10... i5-k5xk6` lands on k5). The type's rules (`ber:t`: a leg
+    // captures or steps onto the square the leg before captured on) refuse
+    // it; its last rules, `bj:l`, let the leg be a jump. Generated members,
+    // for every type whose last rules have `bj:l`: games played by them, the
+    // man moving on from where it started after a move of the other side,
+    // written as the site writes them (8 a type): each replays by the last
+    // rules with the jump back inferred as played; by the type's first
+    // rules alone each is refused, the jump back never read. Negative
+    // members: the same games where the man's jump captured nothing (so
+    // that no leg may follow it, under any rules; 8 a type): none is read
+    // by the last rules, each is read unchecked.
+    let dir = tempfile::tempdir().unwrap();
+    let mut made = Vec::new();
+    for (name, key, layouts) in tafl_types() {
+        let Some(last) = aagenielsen::last_rules_of(name, Some(key))
+            .iter()
+            .find(|r| r.text().contains("bj:l"))
+        else {
+            continue;
+        };
+        for capture in [true, false] {
+            let mut n = 0;
+            for seed in 0..400u64 {
+                if n == 8 {
+                    break;
+                }
+                let Some((written, played)) =
+                    jump_back_game(last, seed * 31 + u64::from(key), 40, capture)
+                else {
+                    continue;
+                };
+                let file = dir
+                    .path()
+                    .join(format!("game-{key}-{seed}-{}.json", u8::from(capture)));
+                fs::write(&file, record(name, key, &written)).unwrap();
+                made.push((file, layouts[0].clone(), capture, played));
+                n += 1;
+            }
+            assert_eq!(n, 8, "{name} {capture}");
+        }
+    }
+    assert!(made.len() >= 32, "{}", made.len());
+    let err = convert_folder(dir.path(), made.len());
+    let (mut read, mut positive, mut negative, mut refused_first) = (0, 0, 0, 0);
+    for (file, rules, capture, played) in &made {
+        let (_, said) = said_of(&err, file);
+        let by_last = said
+            .iter()
+            .any(|l| l.contains("its last rules bear them out") && l.contains("`bj:l`"));
+        if !capture {
+            assert!(!by_last, "{said:?}");
+            assert!(said.iter().any(|l| l.contains("rules-refused")), "{said:?}");
+            negative += 1;
+            continue;
+        }
+        positive += 1;
+        assert!(
+            !said.iter().any(|l| l.contains("rules-refused")),
+            "{said:?}"
+        );
+        if by_last {
+            let legs: Vec<&&str> = said
+                .iter()
+                .filter(|l| l.contains("warning[berserk-leg]"))
+                .collect();
+            assert!(
+                legs.iter()
+                    .any(|l| l.contains(&format!("read as `{played}x"))),
+                "{played}: {said:?}"
+            );
+            read += 1;
+        }
+        // By the type's first rules alone (no last rules given), the jump
+        // back is never read.
+        let out = convert_by_rules(file, rules.text());
+        let alone = stderr(&out);
+        assert!(!alone.contains(&format!("read as `{played}x")), "{alone}");
+        refused_first += usize::from(alone.contains("rules-refused"));
+    }
+    eprintln!("{positive} members: {read} read by the last rules, {refused_first} refused by the first rules alone");
+    assert_eq!(
+        (read, refused_first, negative),
+        (positive, positive, positive)
+    );
 }

@@ -339,6 +339,33 @@ mod tests {
     }
 
     #[test]
+    fn a_berserk_leg_may_be_a_jump_under_bj_l() {
+        // An attacker's man on d2 jumps the defender on d3 (`tj:j`) to d4,
+        // taking the defender on d5 against d6, and jumps back to d2, a leg
+        // that captures nothing (Old Tyr-2's jump back).
+        let start = "/11/3t7/3T7/11/3T7/3t7/11/11/7K3/11/11/";
+        let play = |extra: &str, start: &str, via: &str, to: &str| {
+            let r = Rules::parse(&format!("dim:11 tj:j {extra} start:{start}")).unwrap();
+            let mut pos = Position::new(&r);
+            let legs = Step {
+                via: vec![sq(via)],
+                ..step("d2", to)
+            };
+            pos.play(&legs, ATT, true)
+                .map(|p| p.captures.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        };
+        assert!(play("ber:t", start, "d4", "d2").is_err());
+        assert!(play("ber:c", start, "d4", "d2").is_err());
+        assert_eq!(play("ber:t bj:l", start, "d4", "d2").unwrap(), ["d5"]);
+        assert_eq!(play("ber:c bj:l", start, "d4", "d2").unwrap(), ["d5"]);
+        // A leg that neither jumps nor captures is still refused.
+        assert!(play("ber:t bj:l", start, "d4", "e4").is_err());
+        // No leg after a jump that captured nothing (no man on d6).
+        let bare = "/11/3t7/3T7/11/3T7/11/11/11/7K3/11/11/";
+        assert!(play("ber:t bj:l", bare, "d4", "d2").is_err());
+    }
+
+    #[test]
     fn moves_are_checked() {
         let r = Rules::preset("copenhagen").unwrap();
         let pos = Position::new(&r);

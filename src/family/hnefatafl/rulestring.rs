@@ -187,6 +187,13 @@ pub struct Rules {
     /// OpenTafl's; by default `n`): the leg after a jump is checked as a
     /// berserk leg after a capture is (under `ber:c`, it must capture).
     pub jump_on: bool,
+    /// Whether a berserk leg may be a jump that captures nothing (`bj:l`,
+    /// a kifu key value, not OpenTafl's): a piece that captured may go on
+    /// by jumping over a piece as its rules let it, even back to where it
+    /// came from, where `ber:c` or `ber:t` would have the leg capture; no
+    /// leg follows it (aagenielsen.dk's Old Tyr-2 records, whose men
+    /// capture by a jump and jump back).
+    pub jump_leg: bool,
     /// The start squares of the pieces captured from three sides instead
     /// of two (`three:`, a kifu key, not OpenTafl's: the four special
     /// defenders of Unst Alea Evangelii); their start squares, empty, are
@@ -371,6 +378,7 @@ impl Rules {
             jumps: [Jump::No, Jump::Capture, Jump::Jump, Jump::No],
             jump_own: Pieces::NONE,
             jump_on: false,
+            jump_leg: false,
             tough: Vec::new(),
             turncoats: Vec::new(),
             start: Vec::new(),
@@ -469,7 +477,10 @@ impl Rules {
                     }
                 }
                 "efe" => r.edge_forts = yes(value)?,
-                "bj" => r.jump_on = yes(value)?,
+                "bj" => match value {
+                    "l" => r.jump_leg = true,
+                    _ => r.jump_on = yes(value)?,
+                },
                 "ber" => {
                     r.berserk = match value {
                         "n" => Berserk::No,

@@ -607,7 +607,8 @@ impl Search<'_> {
                 if let Ok(played) = trial.play(&leg, ply.side, true) {
                     let capture = self.rules.berserk == rules::Berserk::Move
                         || !played.captures.is_empty()
-                        || (self.take && took.contains(&to));
+                        || (self.take && took.contains(&to))
+                        || (self.rules.jump_leg && jumps(&pos, &leg));
                     if capture && !played.king_captured {
                         out.push((to, played.captures));
                     }

@@ -654,7 +654,7 @@ impl<'r> Position<'r> {
     /// captured taken off the board (a berserk leg only after a leg that
     /// captured, or, under `bj:y`, one that jumped, and, under `ber:c`, one that captures itself; under
     /// `ber:t`, one that captures or steps onto a square the leg before
-    /// captured on). With
+    /// captured on; under `bj:l`, either may be a jump instead). With
     /// `check` off, the move is applied as written, its listed captures
     /// taken.
     pub fn play(&mut self, step: &Step, side: Side, check: bool) -> Result<Played, String> {
@@ -724,7 +724,8 @@ impl<'r> Position<'r> {
                     leg.captures.insert(0, over);
                 }
             }
-            if i > 0 && leg.captures.is_empty() {
+            // `bj:l`: a leg that jumps need not capture.
+            if i > 0 && leg.captures.is_empty() && !(jumped && self.rules.jump_leg) {
                 match self.rules.berserk {
                     Berserk::Capture => {
                         return Err(format!(
