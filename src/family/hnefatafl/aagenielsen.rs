@@ -27,6 +27,7 @@ mod as_replayed;
 mod at_most;
 mod berserk;
 mod counted_as_listed;
+mod deep;
 mod earlier;
 mod enabled;
 mod jump_on;
@@ -48,6 +49,7 @@ use as_replayed::as_replayed;
 use at_most::at_most;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use counted_as_listed::counted_as_listed;
+use deep::deep;
 use earlier::earlier;
 use enabled::enabled;
 use jump_on::jump_on;
@@ -535,8 +537,9 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // the lost leg that put the partner of a listed capture the
             // rules do not make ([`partner`]), and last, in a record that
             // lists no captures, a lost leg that lets a later move's first
-            // leg capture, the legs then searched again ([`enabled`]; each
-            // only where what comes before it finds nothing).
+            // leg capture, the legs then searched again ([`enabled`]), and
+            // the deepest search, held to the counts ([`deep`]; each only
+            // where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -593,6 +596,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| legs_over(&searched, record.counts()))
                     .or_else(|| partner(&tried, rules_tag))
                     .or_else(|| enabled(&tried, rules_tag))
+                    .or_else(|| deep(&tried, at, later_of, first, rules_tag, record.counts()))
                 {
                     Some((replayed, mut said)) => {
                         game = replayed;
