@@ -424,7 +424,7 @@ fn a_commanders_ring_of_jumps_beyond_the_wide_search_is_read_where_the_counts_be
         let name = "Alea Berserk 19x19 (Bartley)";
         fs::write(&file, counted_record(name, 102, &written, [10, 0])).unwrap();
         let (read, err) = legs_read(&file, &rules);
-        assert_eq!(read, [played.clone()], "{sym}: {err}");
+        assert_eq!(read, std::slice::from_ref(&played), "{sym}: {err}");
         assert!(!err.contains("capture-count"), "{sym}: {err}");
         let file = dir.path().join(format!("game-102-{sym}-2.json"));
         fs::write(&file, counted_record(name, 102, &written, [5, 0])).unwrap();
