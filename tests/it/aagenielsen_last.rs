@@ -16,9 +16,9 @@ use kifu::family::hnefatafl::rules::{Position, Rules};
 use kifu::family::hnefatafl::{Square, Step, ATTACKERS};
 
 use super::aagenielsen::{
-    convert_by_rules, convert_folder, first, legs, legs_read, other_rules_game, other_rules_games,
-    plays, read_by_other_rules, record, said_of, site_move, squares, tafl_types, tyr_start,
-    OtherGame,
+    convert_by_rules, convert_folder, counted_record, first, legs, legs_read, other_rules_game,
+    other_rules_games, plays, read_by_other_rules, record, said_of, site_move, squares, tafl_types,
+    tyr_start, OtherGame,
 };
 
 #[test]
@@ -636,4 +636,87 @@ fn a_man_that_captured_by_a_jump_and_jumped_back_is_read_by_the_last_rules() {
         (read, refused_first, negative),
         (positive, positive, positive)
     );
+}
+
+/// A member of the class of a commander's ring of jumps, on Alea Berserk
+/// 19x19's rules (`ber:m`, commanders capture by jumping, `cj:c`) from a
+/// start position of its own, turned a quarter `sym` times (mirrored from
+/// 4 on): an attacker steps; the king crosses `(17, 8)` along rank 8; the
+/// attackers' commander on `(1, 4)` jumps the defenders' men on rank 4
+/// (files 2 to 16) and up file 17 (ranks 5 and 7), ten jumps, each taking
+/// the man jumped, and ends on `(17, 8)`; the king steps; the commander
+/// moves on from `(17, 8)` (the king's crossing leaves the square empty at
+/// the start, so that no start position of the record's own bears the
+/// moves out). The rules, the moves as the site writes them (the first
+/// jump alone), and the ring as played.
+fn ring_game(sym: u8) -> (String, Vec<String>, String) {
+    let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(19, sym % 4, sym >= 4);
+    let sq = |at: (u8, u8)| turn(at).to_string();
+    let jumped: Vec<(u8, u8)> = (1..=8)
+        .map(|k| (2 * k, 4))
+        .chain([(17, 5), (17, 7)])
+        .collect();
+    let mut cells = vec![0u8; 19 * 19];
+    let mut put = |at: (u8, u8), p: u8| {
+        let s = turn(at);
+        cells[usize::from(s.rank) * 19 + usize::from(s.file)] = p;
+    };
+    put((18, 8), b'K');
+    put((0, 18), b't');
+    put((1, 4), b'c');
+    for &at in &jumped {
+        put(at, b'T');
+    }
+    let alea = &aagenielsen::rules_of("Alea Berserk 19x19 (Bartley)", Some(102))[0];
+    let rules = alea.with_start(&cells).unwrap().text().to_string();
+    let written = vec![
+        format!("{}-{}", sq((0, 18)), sq((1, 18))),
+        format!("{}-{}", sq((18, 8)), sq((12, 8))),
+        format!("{}-{}x{}", sq((1, 4)), sq((3, 4)), sq((2, 4))),
+        format!("{}-{}", sq((12, 8)), sq((12, 9))),
+        format!("{}-{}", sq((17, 8)), sq((17, 12))),
+    ];
+    let path: Vec<String> = [(1, 4)]
+        .into_iter()
+        .chain((1..=8).map(|k| (2 * k + 1, 4)))
+        .chain([(17, 6), (17, 8)])
+        .map(sq)
+        .collect();
+    let taken: Vec<String> = jumped.iter().map(|&at| sq(at)).collect();
+    let played = format!("{}x{}", path.join("-"), taken.join("/"));
+    (rules, written, played)
+}
+
+#[test]
+fn a_commanders_ring_of_jumps_beyond_the_wide_search_is_read_where_the_counts_bear_it_out() {
+    // The class: a commander that captures by jumping goes on, jumping and
+    // taking a man each leg, for more legs than the wide search looks for
+    // (8), and a later move needs where it ended (Alea Berserk 19x19
+    // `game-102-50-24435`: `12. j13-j12xj11` went on round the king,
+    // taking ten, off l11 for the king's `13... p11-f11`). Generated
+    // members, turned and mirrored, counted as played (10 and 0): each
+    // replays by the type's rules, the ring inferred as played (a
+    // `berserk-leg` warning); counted as listed (1 and 0: the site's counts
+    // then leave the lost legs' captures out), the same, the counts kept
+    // (`capture-count`); counted 5 and 0, fewer than the ring takes and
+    // more than the lists, each is read unchecked (a capture the game did
+    // not make).
+    let dir = tempfile::tempdir().unwrap();
+    for sym in 0..8 {
+        let (rules, written, played) = ring_game(sym);
+        let name = "Alea Berserk 19x19 (Bartley)";
+        for (n, given) in [[10, 0], [1, 0]].into_iter().enumerate() {
+            let file = dir.path().join(format!("game-102-{sym}-1{n}.json"));
+            fs::write(&file, counted_record(name, 102, &written, given)).unwrap();
+            let (read, err) = legs_read(&file, &rules);
+            assert_eq!(read, std::slice::from_ref(&played), "{sym}: {err}");
+            assert_eq!(err.contains("capture-count"), n == 1, "{sym}: {err}");
+            assert!(!err.contains("other-layout"), "{sym}: {err}");
+        }
+        let file = dir.path().join(format!("game-102-{sym}-2.json"));
+        fs::write(&file, counted_record(name, 102, &written, [5, 0])).unwrap();
+        let err = stderr(&convert_by_rules(&file, &rules));
+        assert!(err.contains("rules-refused"), "{sym}: {err}");
+        assert!(!err.contains(&played), "{sym}: {err}");
+    }
 }

@@ -28,6 +28,7 @@ mod at_most;
 mod berserk;
 mod cleared;
 mod counted_as_listed;
+mod deep;
 mod earlier;
 mod enabled;
 mod jump_on;
@@ -51,6 +52,7 @@ use at_most::at_most;
 use berserk::{berserk_legs, Bounds, Turn, BOUNDS, WIDE};
 use cleared::cleared;
 use counted_as_listed::counted_as_listed;
+use deep::deep;
 use earlier::earlier;
 use enabled::enabled;
 use jump_on::jump_on;
@@ -540,10 +542,10 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
             // rules do not make ([`partner`]), and last, in a record that
             // lists no captures, a lost leg that lets a later move's first
             // leg capture, the legs then searched again ([`enabled`]), and
-            // a lost leg that clears the way for another ([`cleared`]), and
-            // a move and its reply read as taken back
-            // ([`taken_back_pair`]; each only where what comes before it
-            // finds nothing).
+            // a lost leg that clears the way for another ([`cleared`]), the
+            // deepest search, held to the counts ([`deep`]), and a move and
+            // its reply read as taken back ([`taken_back_pair`]; each only
+            // where what comes before it finds nothing).
             let own = || {
                 let base = layouts.first()?;
                 let (replayed, said) =
@@ -601,6 +603,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
                     .or_else(|| partner(&tried, rules_tag))
                     .or_else(|| enabled(&tried, rules_tag))
                     .or_else(|| cleared(&tried, rules_tag))
+                    .or_else(|| deep(&tried, at, later_of, first, rules_tag, record.counts()))
                     .or_else(|| taken_back_pair(&tried, at, record.counts(), rules_tag))
                 {
                     Some((replayed, mut said)) => {

@@ -67,6 +67,16 @@ pub(super) const WIDE: Bounds = Bounds {
     clearing: false,
 };
 
+/// The deepest search, tried last and kept only where the replay captures
+/// no more than the record counts ([`super::deep`]): back to the first move,
+/// ten times the wide search's replays, 16 legs (a commander's ring of
+/// jumps round the king is seven or nine legs of one move).
+pub(super) const DEEP: Bounds = Bounds {
+    tries: 60_000,
+    legs: 16,
+    ..WIDE
+};
+
 /// The wide search's bounds, where a leg after which an earlier move than
 /// the refused one is refused is kept when legs before that move bear it
 /// out ([`super::earlier`]).
