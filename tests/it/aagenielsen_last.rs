@@ -455,6 +455,7 @@ fn a_lost_leg_that_clears_the_way_for_another_is_read() {
         assert!(err.contains("rules-refused"), "{sym}: {err}");
         assert!(!err.contains("berserk-leg"), "{sym}: {err}");
     }
+}
 
 /// A game of a type whose last rules let a berserk leg be a jump (`bj:l`),
 /// played by them (`last`) from `seed`, moves of one leg (as the type's
