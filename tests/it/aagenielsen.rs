@@ -1368,7 +1368,7 @@ pub(super) fn record_counted(
 
 /// The pieces each side captures in moves written as the site writes them
 /// (`e2-d2xc2xd3`), `first` moving first: the attackers', the defenders'.
-fn taken(moves: &[String], first: Side) -> [usize; 2] {
+pub(super) fn taken(moves: &[String], first: Side) -> [usize; 2] {
     let mut n = [0; 2];
     for (i, m) in moves.iter().enumerate() {
         let attackers = (i % 2 == 0) == (first == ATTACKERS);

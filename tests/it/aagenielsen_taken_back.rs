@@ -14,7 +14,7 @@ use kifu::ir::Side;
 
 use super::aagenielsen::{
     convert_folder, first, legs, plays, record_counted, said_of, site_move, squares, tafl_types,
-    warnings_of, written_tafl,
+    taken, warnings_of, written_tafl,
 };
 
 /// A quiet one-leg move of `side` (no capture, no end of the game), chosen
@@ -103,17 +103,6 @@ fn taken_back_game(rules: &Rules, seed: u64) -> Option<(Vec<String>, Vec<String>
     Some((written, kept, side))
 }
 
-/// The pieces each side's moves list as captured (`e2-d2xc2xd3`), `first`
-/// moving first: the attackers', the defenders'.
-fn listed(moves: &[String], first: Side) -> [usize; 2] {
-    let mut n = [0; 2];
-    for (i, m) in moves.iter().enumerate() {
-        let attackers = (i % 2 == 0) == (first == ATTACKERS);
-        n[usize::from(!attackers)] += m.matches('x').count();
-    }
-    n
-}
-
 #[test]
 fn a_move_and_its_capturing_reply_taken_back_are_left_out_where_the_counts_count_it() {
     // For every type without berserk moves: games with a move and the
@@ -145,7 +134,7 @@ fn a_move_and_its_capturing_reply_taken_back_are_left_out_where_the_counts_count
             }
             found += 1;
             let f = first(rules);
-            for (n, given) in [Some(listed(&written, f)), Some(listed(&kept, f)), None]
+            for (n, given) in [Some(taken(&written, f)), Some(taken(&kept, f)), None]
                 .into_iter()
                 .enumerate()
             {

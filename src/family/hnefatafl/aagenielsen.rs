@@ -626,17 +626,7 @@ pub fn read(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
     // game of those rules: it is kept as read, unchecked (like one the
     // rules refuse, but with its rules named), so that every interchange
     // format reads back what kifu writes.
-    let off_rules = warnings.iter().any(|w| {
-        matches!(
-            w.kind,
-            Kind::CaptureUnruled
-                | Kind::CaptureUnlisted
-                | Kind::CaptureTurned
-                | Kind::CaptureLeft
-                | Kind::PlayedOn
-                | Kind::TimeoutPlayedOn
-        )
-    });
+    let off_rules = off_rules(&warnings);
     if off_rules && first_error.is_none() {
         if let Variant::Tafl(board) = &mut game.variant {
             board.validated = false;
@@ -720,6 +710,24 @@ fn mended<'a>(
             })
             .or_else(|| berserk_legs(tried, rules_tag, bounds, Turn::No)),
     }
+}
+
+/// Whether a replay's warnings say the site played off the rules as kifu
+/// knows them: a capture listed that they do not make, one they make left
+/// out, a piece taken read as turned or left, a game played on past its
+/// end.
+fn off_rules(said: &[Problem]) -> bool {
+    said.iter().any(|w| {
+        matches!(
+            w.kind,
+            Kind::CaptureUnruled
+                | Kind::CaptureUnlisted
+                | Kind::CaptureTurned
+                | Kind::CaptureLeft
+                | Kind::PlayedOn
+                | Kind::TimeoutPlayedOn
+        )
+    })
 }
 
 /// Replays a game under each start position of its type in turn, until

@@ -4,7 +4,7 @@
 
 use super::listed::listed_of;
 use super::own_start::each_capture;
-use super::{drop_plies, replay_layouts, Reading, LONGEST_REPEAT};
+use super::{drop_plies, off_rules, replay_layouts, Reading, LONGEST_REPEAT};
 use crate::error::{Kind, Problem};
 use crate::family::any::Move;
 use crate::family::hnefatafl::{Square, ATTACKERS};
@@ -75,17 +75,7 @@ pub(super) fn taken_back_pair(
         drop_plies(&mut probe, j, 2, first);
         let (game, said) =
             replay_layouts(&probe.game, &probe.layouts, rules_tag, &probe.places).ok()?;
-        let off = said.iter().any(|w| {
-            matches!(
-                w.kind,
-                Kind::CaptureUnruled
-                    | Kind::CaptureUnlisted
-                    | Kind::CaptureTurned
-                    | Kind::CaptureLeft
-                    | Kind::PlayedOn
-            )
-        });
-        if off {
+        if off_rules(&said) {
             return None;
         }
         let mut expected = listed.clone();
