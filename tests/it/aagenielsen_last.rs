@@ -239,8 +239,10 @@ fn read_as_played(game: &dyn Fn(u8) -> (String, Vec<String>, [String; 2]), bare_
 /// `(5, 3)`); a second defender steps there, and the attacker takes a man
 /// on its way to `(9, 3)` and goes back to `(7, 3)`, taking it; an attacker
 /// then crosses `(6, 3)`. The rules, the moves as the site writes them, and
-/// the two lengthened moves as played.
-fn partner_game(sym: u8) -> (String, Vec<String>, [String; 2]) {
+/// the two lengthened moves as played. Where not `partner`, no man stands on
+/// `(5, 2)`: the first attacker's leg on to `(5, 3)` would capture nothing,
+/// which `ber:c` refuses, so no lost leg can put the partner there.
+fn partner_game(sym: u8, partner: bool) -> (String, Vec<String>, [String; 2]) {
     let turn = |(file, rank): (u8, u8)| Square { file, rank }.transform(11, sym % 4, sym >= 4);
     let pieces = [
         ((1, 9), b'K'),
@@ -256,6 +258,10 @@ fn partner_game(sym: u8) -> (String, Vec<String>, [String; 2]) {
         ((9, 5), b't'),
         ((6, 0), b't'),
     ];
+    let pieces: Vec<((u8, u8), u8)> = pieces
+        .into_iter()
+        .filter(|&(at, _)| partner || at != (5, 2))
+        .collect();
     let rules = tyr_start(&pieces, &turn);
     let sq = |at: (u8, u8)| turn(at).to_string();
     let written = vec![
@@ -296,9 +302,20 @@ fn a_listed_capture_whose_partner_a_lost_leg_put_is_read() {
     // alone lets the refused move through. Generated members, turned and
     // mirrored: each replays by the type's rules, both legs as played (with
     // the listed capture left out, the first leg makes the capture the
-    // rules take, which the later moves bear out, and the search reads it:
-    // no negative member).
-    read_as_played(&partner_game, None);
+    // rules take, which the later moves bear out, and the search reads it).
+    read_as_played(&|sym| partner_game(sym, true), None);
+    // Without the man the first attacker's lost leg takes on its way to
+    // the partner's square, no leg can put the partner there (`ber:c`):
+    // each is read unchecked, no leg inferred.
+    let dir = tempfile::tempdir().unwrap();
+    for sym in 0..8 {
+        let (rules, written, _) = partner_game(sym, false);
+        let file = dir.path().join(format!("game-151-{sym}-1.json"));
+        fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
+        let err = stderr(&convert_by_rules(&file, &rules));
+        assert!(err.contains("rules-refused"), "{sym}: {err}");
+        assert!(!err.contains("berserk-leg"), "{sym}: {err}");
+    }
 }
 
 /// A member of the class of two dependent lost legs in a record of the
