@@ -44,6 +44,10 @@ pub struct Entry {
     pub game: Option<Game>,
     /// Why it could not be read (replayed): `LINE:COL: what` in its input.
     pub error: Option<String>,
+    /// What its reader said of it (what it mended: a capture mark on a
+    /// move that captures nothing, castling in lower case, ...), placed in
+    /// its input, as `convert` says it.
+    pub warnings: Vec<Problem>,
 }
 
 /// Reads one record for diff: the game, or the error and the game read by
@@ -51,8 +55,19 @@ pub struct Entry {
 fn entry_of(format: &Format, opts: &ReadOptions, record: Record<'_>) -> Option<Entry> {
     let limit = opts.max_record.unwrap_or(MAX_RECORD);
     let read = record.apply(limit, |bytes| read_claimed(format, opts, bytes, limit))?;
+    let mut warnings = Vec::new();
     let (game, error) = match read {
-        Ok(p) => (Some(p.game), None),
+        Ok(p) => {
+            warnings = p
+                .warnings
+                .into_iter()
+                .map(|w| {
+                    let at = record.place(&w);
+                    w.placed(at)
+                })
+                .collect();
+            (Some(p.game), None)
+        }
         Err(e) => {
             let loose = ReadOptions {
                 no_validate: true,
@@ -74,6 +89,7 @@ fn entry_of(format: &Format, opts: &ReadOptions, record: Record<'_>) -> Option<E
         line,
         game,
         error,
+        warnings,
     })
 }
 

@@ -184,6 +184,7 @@ pub fn run(
     let io_err = |e: io::Error| Error::io(STDOUT, e);
     let html = settings.style == Style::Html && !settings.quiet;
     let mut said = std::collections::HashSet::new();
+    let mut mended = Mended::default();
     let compare_all = || -> Result<(), Error> {
         if html {
             out.write_all(html::HEAD.as_bytes()).map_err(io_err)?;
@@ -198,6 +199,11 @@ pub fn run(
             report
                 .pair(&mut counts, x.as_ref(), y.as_ref(), out, &mut drawn)
                 .map_err(io_err)?;
+            for (side, entry) in [x.as_ref(), y.as_ref()].into_iter().enumerate() {
+                if let Some(entry) = entry {
+                    mended.add(side, entry, &report.names[side]);
+                }
+            }
             for note in pairs.notes() {
                 warn(&format!("kifu: warning: {note}"));
             }
@@ -216,6 +222,9 @@ pub fn run(
             }
         }
         if !settings.quiet {
+            for line in mended.lines() {
+                warn(&line);
+            }
             report.summary(&counts, out).map_err(io_err)?;
         }
         out.flush().map_err(io_err)
@@ -227,6 +236,45 @@ pub fn run(
         other => other?,
     }
     Ok(counts)
+}
+
+/// What the readers said of each input's games (what they mended), as
+/// `convert` says it: per input, one line per kind, its first occurrence
+/// with how many more came (`a.pgn:4:13: warning[capture-mark]: game 1:
+/// ... (2 more like this)`), so that a transcription checker hears what a
+/// converter mends quietly.
+#[derive(Default)]
+struct Mended {
+    /// Per input, per kind in the order first met: the first line and how
+    /// many came.
+    kinds: [Vec<(crate::error::Kind, String, usize)>; 2],
+}
+
+impl Mended {
+    /// The warnings of one game of input `side`, named `name`.
+    fn add(&mut self, side: usize, entry: &Entry, name: &str) {
+        for w in &entry.warnings {
+            let kinds = &mut self.kinds[side];
+            match kinds.iter_mut().find(|(k, _, _)| *k == w.kind) {
+                Some((_, _, n)) => *n += 1,
+                None => {
+                    let line = format!(
+                        "{name}:{}:{}: warning[{}]: game {}: {}",
+                        w.line, w.col, w.kind, entry.number, w.message
+                    );
+                    kinds.push((w.kind, crate::error::escape_controls(&line).into_owned(), 1));
+                }
+            }
+        }
+    }
+
+    /// The lines to show, the first input's first.
+    fn lines(&self) -> impl Iterator<Item = String> + '_ {
+        self.kinds.iter().flatten().map(|(_, line, n)| match n {
+            1 => line.clone(),
+            n => format!("{line} ({} more like this)", n - 1),
+        })
+    }
 }
 
 /// What a report needs to name and compare the games of a pair.

@@ -1150,3 +1150,65 @@ fn the_text_report_escapes_a_records_terminal_controls() {
     assert!(!out.contains('\u{1b}'), "{out:?}");
     assert!(out.contains("a\\x1b[31m.pgn"), "{out}");
 }
+
+#[test]
+fn what_the_readers_mend_diff_says_as_convert_does() {
+    // A transcription checker hears what a converter mends quietly: a
+    // capture mark on a move that captures nothing and castling in lower
+    // case are read as meant (the games are equal), and said once a kind
+    // per input, with a count, in the very lines `convert` says them. Games
+    // of each shape: `n` mends of each kind spread over `games` games (a
+    // clean transcription on the other side), with and without --format json
+    // (the warnings on standard error either way); -q says nothing.
+    let clean = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O Be7 5. Nc3 O-O";
+    let mended = [
+        "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. o-o Be7 5. Nc3 o-o",
+        "1. e4 e5 2. Nxf3 Nc6 3. Bc4 Nf6 4. O-O Be7 5. Nc3 O-O",
+        "1. e4 e5 2. Nf3 Nxc6 3. Bxc4 Nf6 4. O-O Be7 5. Nc3 O-O",
+        "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O Be7 5. Nc3 O-O",
+    ];
+    let record =
+        |n: usize, moves: &str| format!("[Event \"{n}\"]\n[Result \"*\"]\n\n{moves} *\n\n");
+    for games in 1..=mended.len() {
+        let a: String = (0..games).map(|n| record(n, mended[n])).collect();
+        let b: String = (0..games).map(|n| record(n, clean)).collect();
+        let test = format!("mended-{games}");
+        let (a, b) = (file(&test, "a.pgn", &a), file(&test, "b.pgn", &b));
+        let a_name = a.to_str().unwrap();
+        let said = |out: &std::process::Output| -> Vec<String> {
+            common::stderr(out)
+                .lines()
+                .filter(|l| l.contains(": warning["))
+                .map(str::to_string)
+                .collect()
+        };
+        let converted = kifu(&["convert", "--to", "pgn", a_name, "-o", "-"], b"");
+        let want = said(&converted);
+        // The games with capture marks on moves that capture nothing (a
+        // warning each, its count within the game said as `(2 times)`).
+        let marked = [0, 1, 2, 2][games - 1];
+        assert_eq!(want.len(), 1 + usize::from(marked > 0), "{games}: {want:?}");
+        assert!(
+            want[0].contains("warning[lower-case-castling]: game 1:"),
+            "{want:?}"
+        );
+        if marked > 1 {
+            assert!(want[1].ends_with("(1 more like this)"), "{games}: {want:?}");
+        }
+        for args in [&[][..], &["--format", "json"][..]] {
+            let mut all = vec!["diff", a_name, b.to_str().unwrap()];
+            all.extend(args);
+            let out = kifu(&all, b"");
+            no_panic(&out);
+            assert_eq!(out.status.code(), Some(0), "{games} {args:?}");
+            assert_eq!(said(&out), want, "{games} {args:?}");
+            // The same files the other way round: the second input's.
+            let mut all = vec!["diff", b.to_str().unwrap(), a_name];
+            all.extend(args);
+            assert_eq!(said(&kifu(&all, b"")), want, "{games} {args:?}");
+        }
+        let quiet = kifu(&["diff", "-q", a_name, b.to_str().unwrap()], b"");
+        assert_eq!(quiet.status.code(), Some(0));
+        assert_eq!(common::stderr(&quiet), "", "{games}");
+    }
+}
