@@ -849,7 +849,7 @@ pub const SHOWN_ERRORS: usize = 3;
 /// back), the rest counted in one line at the end of the input. `verbose`
 /// shows every diagnostic as it comes.
 #[derive(Default)]
-struct Groups {
+pub(crate) struct Groups {
     index: HashMap<(Severity, Kind), usize>,
     groups: Vec<Group>,
 }
@@ -871,11 +871,11 @@ fn shown_at_once(severity: Severity) -> usize {
 }
 
 impl Groups {
-    /// One diagnostic: shown now with `verbose` or where its group shows
-    /// it as it comes, else counted in its group.
-    fn add(&mut self, d: Diagnostic, report: &mut Report<'_>) {
-        if report.verbose {
-            (report.diagnostic)(&d);
+    /// One diagnostic: shown now (to `show`) with `verbose` or where its
+    /// group shows it as it comes, else counted in its group.
+    pub(crate) fn add(&mut self, d: Diagnostic, verbose: bool, show: &mut dyn FnMut(&Diagnostic)) {
+        if verbose {
+            show(&d);
             return;
         }
         let key = (d.severity, d.kind);
@@ -890,22 +890,22 @@ impl Groups {
         let group = &mut self.groups[i];
         group.count += 1;
         if group.count <= shown_at_once(d.severity) {
-            (report.diagnostic)(&d);
+            show(&d);
         } else if group.held.is_none() {
             group.held = Some(d);
         }
     }
 
-    /// Shows one line per group with diagnostics not shown as they came:
-    /// the first of them, with how many more came.
-    fn report(self, report: &mut Report<'_>) {
+    /// Shows (to `show`) one line per group with diagnostics not shown as
+    /// they came: the first of them, with how many more came.
+    pub(crate) fn report(self, show: &mut dyn FnMut(&Diagnostic)) {
         for group in self.groups {
             let Some(mut d) = group.held else { continue };
             let more = group.count - shown_at_once(d.severity) - 1;
             if more > 0 {
                 d.message.push_str(&format!(" ({more} more like this)"));
             }
-            (report.diagnostic)(&d);
+            show(&d);
         }
     }
 }
@@ -990,7 +990,8 @@ pub fn convert_input<R: Read + Send>(
                             message,
                             kind: Kind::StrayComments,
                         },
-                        report,
+                        report.verbose,
+                        report.diagnostic,
                     );
                 }
                 continue;
@@ -1023,7 +1024,11 @@ pub fn convert_input<R: Read + Send>(
                     }
                     for w in &warnings {
                         summary.warnings += 1;
-                        groups.add(diag(w, Severity::Warning), report);
+                        groups.add(
+                            diag(w, Severity::Warning),
+                            report.verbose,
+                            report.diagnostic,
+                        );
                     }
                     let origin = Origin {
                         source: name,
@@ -1040,7 +1045,7 @@ pub fn convert_input<R: Read + Send>(
                     if report.strict {
                         return Err(Error::Strict(d));
                     }
-                    groups.add(d, report);
+                    groups.add(d, report.verbose, report.diagnostic);
                     summary.failed += 1;
                 }
             }
@@ -1056,7 +1061,7 @@ pub fn convert_input<R: Read + Send>(
     Records::new(input, split)
         .with_limit(limit)
         .par_for_each_weighed(map, Some(weigh), each)?;
-    groups.report(report);
+    groups.report(report.diagnostic);
     if let Some((line, col, what)) = document.cut() {
         let d = Diagnostic {
             severity: Severity::Error,

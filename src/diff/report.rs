@@ -13,8 +13,9 @@ use super::{
     compare, html, render_json, render_text, Entry, GameDiff, Games, Options, Paint, Pairs, Sided,
     Which,
 };
+use crate::archive::Groups;
 use crate::codec::ReadOptions;
-use crate::error::{Error, Problem};
+use crate::error::{Diagnostic, Error, Problem, Severity};
 use crate::format::{self, Format};
 use crate::input::{self, Damage};
 use crate::output::STDOUT;
@@ -184,7 +185,11 @@ pub fn run(
     let io_err = |e: io::Error| Error::io(STDOUT, e);
     let html = settings.style == Style::Html && !settings.quiet;
     let mut said = std::collections::HashSet::new();
-    let mut mended = Mended::default();
+    // What the readers said of each input's games (what they mended: a
+    // capture mark on a move that captures nothing, castling in lower
+    // case, ...), grouped by kind as `convert` groups them, so that a
+    // transcription checker hears what a converter mends quietly.
+    let mut mended: [Groups; 2] = Default::default();
     let compare_all = || -> Result<(), Error> {
         if html {
             out.write_all(html::HEAD.as_bytes()).map_err(io_err)?;
@@ -199,9 +204,21 @@ pub fn run(
             report
                 .pair(&mut counts, x.as_ref(), y.as_ref(), out, &mut drawn)
                 .map_err(io_err)?;
-            for (side, entry) in [x.as_ref(), y.as_ref()].into_iter().enumerate() {
-                if let Some(entry) = entry {
-                    mended.add(side, entry, &report.names[side]);
+            for (side, entry) in [&x, &y].into_iter().enumerate() {
+                let Some(entry) = entry else { continue };
+                for w in &entry.warnings {
+                    let d = Diagnostic {
+                        severity: Severity::Warning,
+                        file: paths[side].display().to_string(),
+                        line: w.line,
+                        col: w.col,
+                        game: entry.number,
+                        message: w.message.clone(),
+                        kind: w.kind,
+                    };
+                    // Warnings are held to the end of the input: nothing
+                    // is shown as it comes.
+                    mended[side].add(d, false, &mut |_| {});
                 }
             }
             for note in pairs.notes() {
@@ -222,8 +239,8 @@ pub fn run(
             }
         }
         if !settings.quiet {
-            for line in mended.lines() {
-                warn(&line);
+            for groups in std::mem::take(&mut mended) {
+                groups.report(&mut |d| warn(&d.render(false)));
             }
             report.summary(&counts, out).map_err(io_err)?;
         }
@@ -236,45 +253,6 @@ pub fn run(
         other => other?,
     }
     Ok(counts)
-}
-
-/// What the readers said of each input's games (what they mended), as
-/// `convert` says it: per input, one line per kind, its first occurrence
-/// with how many more came (`a.pgn:4:13: warning[capture-mark]: game 1:
-/// ... (2 more like this)`), so that a transcription checker hears what a
-/// converter mends quietly.
-#[derive(Default)]
-struct Mended {
-    /// Per input, per kind in the order first met: the first line and how
-    /// many came.
-    kinds: [Vec<(crate::error::Kind, String, usize)>; 2],
-}
-
-impl Mended {
-    /// The warnings of one game of input `side`, named `name`.
-    fn add(&mut self, side: usize, entry: &Entry, name: &str) {
-        for w in &entry.warnings {
-            let kinds = &mut self.kinds[side];
-            match kinds.iter_mut().find(|(k, _, _)| *k == w.kind) {
-                Some((_, _, n)) => *n += 1,
-                None => {
-                    let line = format!(
-                        "{name}:{}:{}: warning[{}]: game {}: {}",
-                        w.line, w.col, w.kind, entry.number, w.message
-                    );
-                    kinds.push((w.kind, crate::error::escape_controls(&line).into_owned(), 1));
-                }
-            }
-        }
-    }
-
-    /// The lines to show, the first input's first.
-    fn lines(&self) -> impl Iterator<Item = String> + '_ {
-        self.kinds.iter().flatten().map(|(_, line, n)| match n {
-            1 => line.clone(),
-            n => format!("{line} ({} more like this)", n - 1),
-        })
-    }
 }
 
 /// What a report needs to name and compare the games of a pair.

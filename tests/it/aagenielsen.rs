@@ -1042,6 +1042,20 @@ fn random_quiet(
     rng: &mut Rng,
     not: Option<&Step>,
 ) -> Option<Step> {
+    quiet(pos, rules, side, rng, |s| {
+        not.is_none_or(|n| (n.from, n.to) != (s.from, s.to))
+    })
+}
+
+/// A quiet one-leg move of `side` (no capture, no end of the game), chosen
+/// by `rng` among those `keep` allows.
+pub(super) fn quiet(
+    pos: &Position<'_>,
+    rules: &Rules,
+    side: Side,
+    rng: &mut Rng,
+    keep: impl Fn(&Step) -> bool,
+) -> Option<Step> {
     let moves: Vec<Step> = squares(rules.dim)
         .filter(|&from| {
             pos.piece(from)
@@ -1049,9 +1063,7 @@ fn random_quiet(
         })
         .flat_map(|from| legs(pos, rules, from, side))
         .filter(|(s, p)| {
-            p.captures.is_empty()
-                && !(p.king_captured || p.escaped || p.edge_fort)
-                && not.is_none_or(|n| (n.from, n.to) != (s.from, s.to))
+            p.captures.is_empty() && !(p.king_captured || p.escaped || p.edge_fort) && keep(s)
         })
         .map(|(s, _)| s)
         .collect();

@@ -13,32 +13,9 @@ use kifu::family::hnefatafl::{Step, ATTACKERS};
 use kifu::ir::Side;
 
 use super::aagenielsen::{
-    convert_folder, first, legs, plays, record_counted, said_of, site_move, squares, tafl_types,
-    taken, warnings_of, written_tafl,
+    convert_folder, first, legs, plays, quiet, record_counted, said_of, site_move, squares,
+    tafl_types, taken, warnings_of, written_tafl,
 };
-
-/// A quiet one-leg move of `side` (no capture, no end of the game), chosen
-/// by `rng` among those `keep` allows.
-fn quiet(
-    pos: &Position<'_>,
-    rules: &Rules,
-    side: Side,
-    rng: &mut Rng,
-    keep: impl Fn(&Step) -> bool,
-) -> Option<Step> {
-    let moves: Vec<Step> = squares(rules.dim)
-        .filter(|&from| {
-            pos.piece(from)
-                .is_some_and(|p| p.is_ascii_lowercase() == (side == ATTACKERS))
-        })
-        .flat_map(|from| legs(pos, rules, from, side))
-        .filter(|(s, p)| {
-            p.captures.is_empty() && !(p.king_captured || p.escaped || p.edge_fort) && keep(s)
-        })
-        .map(|(s, _)| s)
-        .collect();
-    (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
-}
 
 /// A game of these rules from a seed, as the site writes it with a move
 /// `a` and the other side's capturing reply `b` taken back: quiet moves,

@@ -1151,6 +1151,15 @@ fn the_text_report_escapes_a_records_terminal_controls() {
     assert!(out.contains("a\\x1b[31m.pgn"), "{out}");
 }
 
+/// The warning lines a run of kifu said on standard error.
+fn warning_lines(out: &std::process::Output) -> Vec<String> {
+    common::stderr(out)
+        .lines()
+        .filter(|l| l.contains(": warning["))
+        .map(str::to_string)
+        .collect()
+}
+
 #[test]
 fn what_the_readers_mend_diff_says_as_convert_does() {
     // A transcription checker hears what a converter mends quietly: a
@@ -1175,15 +1184,8 @@ fn what_the_readers_mend_diff_says_as_convert_does() {
         let test = format!("mended-{games}");
         let (a, b) = (file(&test, "a.pgn", &a), file(&test, "b.pgn", &b));
         let a_name = a.to_str().unwrap();
-        let said = |out: &std::process::Output| -> Vec<String> {
-            common::stderr(out)
-                .lines()
-                .filter(|l| l.contains(": warning["))
-                .map(str::to_string)
-                .collect()
-        };
         let converted = kifu(&["convert", "--to", "pgn", a_name, "-o", "-"], b"");
-        let want = said(&converted);
+        let want = warning_lines(&converted);
         // The games with capture marks on moves that capture nothing (a
         // warning each, its count within the game said as `(2 times)`).
         let marked = [0, 1, 2, 2][games - 1];
@@ -1201,14 +1203,40 @@ fn what_the_readers_mend_diff_says_as_convert_does() {
             let out = kifu(&all, b"");
             no_panic(&out);
             assert_eq!(out.status.code(), Some(0), "{games} {args:?}");
-            assert_eq!(said(&out), want, "{games} {args:?}");
+            assert_eq!(warning_lines(&out), want, "{games} {args:?}");
             // The same files the other way round: the second input's.
             let mut all = vec!["diff", b.to_str().unwrap(), a_name];
             all.extend(args);
-            assert_eq!(said(&kifu(&all, b"")), want, "{games} {args:?}");
+            assert_eq!(warning_lines(&kifu(&all, b"")), want, "{games} {args:?}");
         }
         let quiet = kifu(&["diff", "-q", a_name, b.to_str().unwrap()], b"");
         assert_eq!(quiet.status.code(), Some(0));
         assert_eq!(common::stderr(&quiet), "", "{games}");
     }
+    // Every family's readers mend through the same path: a draughts record
+    // whose first tag lost its `[` and which names no board, against a clean
+    // one, says the two warnings `convert` says.
+    let moves = "1. 32-28 19-23 2. 28x19 14x23 *\n";
+    let a = file(
+        "mended-pdn",
+        "a.pdn",
+        &format!("Event \"x\"]\n[Result \"*\"]\n\n{moves}"),
+    );
+    let b = file(
+        "mended-pdn",
+        "b.pdn",
+        &format!("[Event \"x\"]\n[GameType \"20\"]\n[Result \"*\"]\n\n{moves}"),
+    );
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let want = warning_lines(&kifu(
+        &["convert", "--to", "draughts-num", a, "-o", "-"],
+        b"",
+    ));
+    assert!(
+        want.iter().any(|l| l.contains("warning[tag-repair]")) && want.len() == 2,
+        "{want:?}"
+    );
+    let out = kifu(&["diff", a, b], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_eq!(warning_lines(&out), want);
 }

@@ -4,13 +4,13 @@
 
 use super::last_leg::{last_leg_free, Tried};
 use super::last_leg_turned::last_leg_turned;
-use super::own_start::{captured_by, each_capture};
+use super::own_start::{captured_by, captured_on};
 use super::Reading;
 use crate::error::Problem;
 use crate::family::any::Move;
 use crate::family::hnefatafl::rules::Rules;
 use crate::family::hnefatafl::{Square, ATTACKERS};
-use crate::ir::Game;
+use crate::ir::{Game, Ply};
 
 /// What the captures of a reading with `ber:m` must agree with to be kept
 /// ([`super::last_leg::counted`]): the record's counts
@@ -82,12 +82,10 @@ impl Gate {
             }
             return taken.map(Some) == self.given;
         };
-        let mut made: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
-        each_capture(game, rules, |side, sq| made[side].push(sq));
+        let made = captured_on(game, rules);
         (0..2).all(|side| {
             let count = self.given[side].unwrap_or(0);
             if count < listed[side].len() as u64 {
-                made[side].sort_unstable();
                 made[side] == listed[side]
             } else {
                 made[side].len() as u64 == count
@@ -115,8 +113,13 @@ impl Gate {
 /// The squares a game's moves, as the record writes them, list as
 /// captured: the attackers', then the defenders', each sorted.
 pub(super) fn listed_of(game: &Game) -> [Vec<Square>; 2] {
+    listed_in(&game.moves.plies)
+}
+
+/// [`listed_of`] of some plies of a game.
+pub(super) fn listed_in(plies: &[Ply]) -> [Vec<Square>; 2] {
     let mut listed: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
-    for ply in &game.moves.plies {
+    for ply in plies {
         if let Move::Tafl(mv) = &ply.mv {
             if let Some(step) = mv.step() {
                 listed[usize::from(ply.side != ATTACKERS)].extend(&step.captures);

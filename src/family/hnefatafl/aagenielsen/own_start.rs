@@ -19,6 +19,15 @@ pub(super) fn captured_by(game: &Game, r: &Rules) -> [u64; 2] {
     taken
 }
 
+/// The squares each side captures on in a game replayed by these rules,
+/// each side's sorted (the king not counted, as [`captured_by`]).
+pub(super) fn captured_on(game: &Game, r: &Rules) -> [Vec<Square>; 2] {
+    let mut made: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
+    each_capture(game, r, |side, sq| made[side].push(sq));
+    made.iter_mut().for_each(|m| m.sort_unstable());
+    made
+}
+
 /// Each man captured in a game replayed by these rules, in order: the
 /// capturing side (0 the attackers, 1 the defenders) and the square (the
 /// king not counted, as [`captured_by`]).

@@ -2,12 +2,11 @@
 //! ([`taken_back_pair`]): the site keeps moves taken back in its JSON, and
 //! its counts keep their captures.
 
-use super::listed::listed_of;
-use super::own_start::each_capture;
+use super::listed::{listed_in, listed_of};
+use super::own_start::captured_on;
 use super::{drop_plies, off_rules, replay_layouts, Reading, LONGEST_REPEAT};
 use crate::error::{Kind, Problem};
-use crate::family::any::Move;
-use crate::family::hnefatafl::{Square, ATTACKERS};
+use crate::family::hnefatafl::ATTACKERS;
 use crate::ir::Game;
 
 /// Where the rules refuse a record (at ply `at`) under every start
@@ -51,24 +50,11 @@ pub(super) fn taken_back_pair(
     if !counted || listed.iter().all(Vec::is_empty) {
         return None;
     }
-    let captures_of = |i: usize| -> Vec<(usize, Square)> {
-        let ply = &plies[i];
-        match &ply.mv {
-            Move::Tafl(mv) => mv.step().map_or_else(Vec::new, |step| {
-                let side = usize::from(ply.side != ATTACKERS);
-                step.captures.iter().map(|&c| (side, c)).collect()
-            }),
-            _ => Vec::new(),
-        }
-    };
     let back = k.saturating_sub(2 * LONGEST_REPEAT);
     let last = k.min(plies.len().checked_sub(2)?);
     (back..=last).rev().find_map(|j| {
-        let pair: Vec<(usize, Square)> = captures_of(j)
-            .into_iter()
-            .chain(captures_of(j + 1))
-            .collect();
-        if pair.is_empty() {
+        let pair = listed_in(&plies[j..j + 2]);
+        if pair.iter().all(Vec::is_empty) {
             return None;
         }
         let mut probe = tried.clone();
@@ -79,15 +65,14 @@ pub(super) fn taken_back_pair(
             return None;
         }
         let mut expected = listed.clone();
-        for (side, c) in &pair {
-            let i = expected[*side].iter().position(|s| s == c)?;
-            expected[*side].remove(i);
+        for (side, list) in pair.iter().enumerate() {
+            for c in list {
+                let i = expected[side].iter().position(|s| s == c)?;
+                expected[side].remove(i);
+            }
         }
         let rules = game.variant.as_tafl()?.rules.as_ref()?;
-        let mut taken: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
-        each_capture(&game, rules, |side, sq| taken[side].push(sq));
-        taken.iter_mut().for_each(|t| t.sort_unstable());
-        if taken != expected {
+        if captured_on(&game, rules) != expected {
             return None;
         }
         let mut out = vec![Problem::at(
