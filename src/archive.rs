@@ -603,8 +603,16 @@ pub const SNIFF_BYTES: usize = 64 << 10;
 /// of `head` (the one `name`'s ending names first), else the one `name`'s
 /// ending names ([`crate::format::guess`]) unless `not` reads files of
 /// that name by itself ([`crate::format::in_folder`]). Each reader tries one game,
-/// cut by the format's own scanner.
-pub fn sniff(head: &[u8], name: &std::path::Path, not: &Format) -> Option<&'static Format> {
+/// cut by the format's own scanner. `failed`: `not` found games, and each
+/// failed; then only a format that reads the first game is named, for a
+/// name's ending is no evidence against games `not` found (a site's JSON
+/// in a file not named as the site names its files is not kifu's json).
+pub fn sniff(
+    head: &[u8],
+    name: &std::path::Path,
+    not: &Format,
+    failed: bool,
+) -> Option<&'static Format> {
     // A name that `not` reads by itself (aagenielsen's `game-*.json`) is no
     // hint of the format its ending names.
     let by_name = crate::format::guess(name)
@@ -639,7 +647,7 @@ pub fn sniff(head: &[u8], name: &std::path::Path, not: &Format) -> Option<&'stat
         .iter()
         .filter(|f| f.read.is_some() && f.split.folder().is_none() && !std::ptr::eq(*f, not))
         .find(|f| reads(f))
-        .or(by_name)
+        .or(by_name.filter(|_| !failed))
 }
 
 impl Converter<'_> {

@@ -347,7 +347,12 @@ fn convert_job(
     // None of its games converted: what its contents or name suggest it
     // is, said once for the input.
     if done.converted == 0 && !damage.is_damaged() {
-        let looks = crate::archive::sniff(&head, std::path::Path::new(&name), job.from);
+        let looks = crate::archive::sniff(
+            &head,
+            std::path::Path::new(&name),
+            job.from,
+            done.failed > 0,
+        );
         let said = match (done.failed, looks) {
             (0, looks) => Some(report::no_games(name.clone(), job.from, named, looks)),
             (failed, Some(looks)) => Some(report::every_game_failed(

@@ -386,6 +386,50 @@ fn a_game_of_another_kind_is_refused_by_its_name_decoded() {
         "{}",
         stdout(&out)
     );
+    // Each record alone, in a file named as the site does not name its
+    // files (`*.json`, as a user saves one): refused by its name, and no
+    // hint that the site's JSON is kifu's json; read without `--from`,
+    // kifu's json fails it and no format reads it, so nothing is hinted.
+    for (i, name) in others.iter().enumerate() {
+        let spelt = format!(" {} ", entities(name));
+        let moves = ["nox".to_string(), "c1-b3".to_string()];
+        let file = dir.path().join(format!("saved {i}.json"));
+        fs::write(&file, record(&spelt, 0, &moves)).unwrap();
+        let file = file.to_string_lossy();
+        for from in [&["-f", "aagenielsen-json"][..], &[]] {
+            let args = [&["convert"][..], from, &["-t", "tafl", &file]].concat();
+            let out = kifu(&args, b"");
+            no_panic(&out);
+            let err = stderr(&out);
+            assert_eq!(counts(&out), (0, 1), "{err}");
+            assert!(!err.contains("looks like"), "{name} {from:?}: {err}");
+            if !from.is_empty() {
+                assert!(
+                    err.contains(&format!("the game type `{name}` is not a tafl game")),
+                    "{err}"
+                );
+            }
+        }
+    }
+    // A tafl record so saved, read without `--from`: kifu's json fails it,
+    // and its contents name the site's format.
+    let file = dir.path().join("saved.json");
+    fs::write(
+        &file,
+        record(
+            "Historical Hnefatafl 7x7 (Irish Brandubh 1)",
+            51,
+            &["d2-e2".to_string(), "c4-c5".to_string()],
+        ),
+    )
+    .unwrap();
+    let out = kifu(&["convert", "-t", "tafl", &file.to_string_lossy()], b"");
+    let err = stderr(&out);
+    assert_eq!(counts(&out), (0, 1), "{err}");
+    assert!(
+        err.contains("this looks like aagenielsen-json: try --from aagenielsen-json"),
+        "{err}"
+    );
 }
 
 #[test]
