@@ -517,6 +517,16 @@ fn scan_end(
                             tag_end = Some(i);
                             break;
                         }
+                        // A value split across lines goes on to its
+                        // closing quote on the next.
+                        b'\n' if quoted => match wrapped_value_rest(data, i, eof) {
+                            Some(Some(q)) => {
+                                i = q;
+                                continue;
+                            }
+                            Some(None) => break,
+                            None => return None,
+                        },
                         b'\n' => break,
                         _ => {}
                     }
@@ -688,6 +698,33 @@ fn unopened_tag(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
         && q > k + 1
         && line[q - 1] == b'"';
     Some(tag.then_some(i + close))
+}
+
+/// Whether the line after the line end at `i` holds the rest of a tag value
+/// split across lines (the grammar's `tag_wrapped`): no `[` first, and no
+/// quote before one that `]` follows last on the line. `Some(Some(q))`, the
+/// place of that quote, when it does; `Some(None)` when not; `None` when
+/// more data is needed to tell.
+#[cold]
+#[inline(never)]
+fn wrapped_value_rest(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
+    let start = i + 1;
+    let line_end = match memchr::memchr2(b'\n', b'\r', &data[start..]) {
+        Some(k) => start + k,
+        None if eof => data.len(),
+        None => return None,
+    };
+    let line = &data[start..line_end];
+    let blank = |b: &u8| matches!(b, b' ' | b'\t');
+    if line.iter().find(|b| !blank(b)) == Some(&b'[') {
+        return Some(None);
+    }
+    let Some(q) = memchr::memchr(b'"', line) else {
+        return Some(None);
+    };
+    let mut rest = line[q + 1..].iter().skip_while(|b| blank(b));
+    let closed = rest.next() == Some(&b']') && rest.all(blank);
+    Some(closed.then_some(start + q))
 }
 
 /// Whether a token's first byte can start movetext in some container

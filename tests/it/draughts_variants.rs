@@ -745,3 +745,95 @@ fn short_notation_with_any_stray_mark_ends() {
         .expect("every record read or refused within a minute");
     assert_eq!(n, 13 * 24);
 }
+
+/// The games kifu plays alike (the same squares, start and rules), by
+/// GameType: lidraughts' breakthrough, antidraughts and games from a
+/// position are international draughts; Spanish and Portuguese draughts
+/// differ only in name. Every other GameType is a game of its own.
+const SAME_GAME: &[&[u8]] = &[&[20, 96, 98, 99], &[24, 28]];
+
+/// A Variant tag beside a GameType tag, every pair of a GameType kifu
+/// knows and a name the servers write (spelt as they spell it, or with a
+/// last word `draughts`): the GameType decides the board, and where the
+/// Variant names another game, a `variant-conflict` warning at the tag
+/// says so, one a game; where it names the same game (negative members:
+/// the GameType's own name, lidraughts' Standard beside its breakthrough
+/// number), nothing is said. Read by the GameType either way: the same
+/// output as without the Variant tag, but for the tag.
+#[test]
+fn a_variant_against_the_gametype_is_said() {
+    const TYPES: &[u8] = &[20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 40, 96, 97, 98, 99];
+    const NAMES: &[(&str, u8)] = &[
+        ("Standard", 20),
+        ("International", 20),
+        ("Frisian", 40),
+        ("Frysk!", 97),
+        ("Antidraughts", 98),
+        ("Breakthrough", 96),
+        ("BRKTHRU", 96),
+        ("fromPosition", 99),
+        ("From Position", 99),
+        ("Russian", 25),
+        ("Russian draughts", 25),
+        ("Brazilian", 26),
+        ("American/English", 21),
+        ("English checkers", 21),
+        ("Pool", 23),
+        ("Spanish", 24),
+        ("Portuguese", 28),
+        ("Italian", 22),
+        ("Canadian", 27),
+        ("Czech", 29),
+        ("Thai", 31),
+    ];
+    let group = |gt: u8| SAME_GAME.iter().position(|g| g.contains(&gt));
+    let same = |a: u8, b: u8| a == b || group(a).is_some_and(|g| group(b) == Some(g));
+    let mut rng = Rng(0x7a11_e2b3_c4d5_e6f7);
+    let (mut tagged, mut bare) = (String::new(), String::new());
+    let mut conflicts = Vec::new();
+    let mut n = 0;
+    for &gt in TYPES {
+        let board = Board::preset(gt).unwrap();
+        for &(name, named) in NAMES {
+            n += 1;
+            let (moves, ..) = random_game(&board, None, 2 + rng.below(20), &mut rng);
+            let text = plies(&moves, 0, "x", &|p| spell(&board, p));
+            // Either order of the two tags.
+            let (a, b) = (
+                format!("[GameType \"{gt}\"]\n"),
+                format!("[Variant \"{name}\"]\n"),
+            );
+            let tags = if n % 2 == 0 { a.clone() + &b } else { b + &a };
+            tagged.push_str(&format!("[Event \"g{n}\"]\n{tags}\n{text}*\n\n"));
+            bare.push_str(&format!("[Event \"g{n}\"]\n{a}\n{text}*\n\n"));
+            if !same(gt, named) {
+                conflicts.push(n);
+            }
+        }
+    }
+    assert!(conflicts.len() > 200 && conflicts.len() < n, "{}", conflicts.len());
+    let (out, err) = read_all(&tagged, n, &["-v"]);
+    let said: Vec<usize> = err
+        .lines()
+        .filter(|l| l.contains("warning[variant-conflict]"))
+        .map(|l| {
+            let game = l.split("game ").nth(1).unwrap();
+            game[..game.find(':').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(said, conflicts, "{err}");
+    // Where it is said: at the Variant tag (game 3's second line),
+    // naming both games.
+    assert!(
+        err.contains("-:14:1: warning[variant-conflict]: game 3: Variant `Frisian` names Frisian draughts (GameType 40), the GameType tag `20` international draughts: read by the GameType"),
+        "{err}"
+    );
+    // Read by the GameType: the output of the games without the Variant
+    // tag, but for the tag.
+    let (expected, _) = read_all(&bare, n, &[]);
+    let without: String = out
+        .split_inclusive('\n')
+        .filter(|l| !l.starts_with("[Variant "))
+        .collect();
+    assert_eq!(without, expected);
+}

@@ -662,3 +662,79 @@ fn the_peers_json_converts() {
         stderr(&out)
     );
 }
+
+/// A tag value split across lines (a mail program wraps a long tag line at
+/// a blank: `[Event "Veteranen` then `Cup 2024"]`), in every container
+/// reader, at every tag of the file (the first of the file, the first of a
+/// game after another, the last before the movetext), the line end LF or
+/// CRLF, the rest indented or not: read as the value with a blank, the game
+/// kept, one tag-repair warning a tag. Not one: a value left open whose
+/// next line is a tag (a tag cut short, the next tag its own).
+#[test]
+fn tag_values_split_across_lines_are_tags() {
+    let mut members = 0;
+    for (family, &(format, _)) in GAMES.iter().enumerate() {
+        // Every Event made two words, so that a line break can stand for
+        // its blank, and a Site of two words the last tag of each game.
+        let clean_text = clean(family);
+        let clean_lines = lines(&clean_text);
+        let text: String = clean_lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| match l.strip_suffix("\"]\n") {
+                Some(head) if l.starts_with("[Event ") => format!("{head} of {family}\"]\n"),
+                _ if *l == "\n" && !clean_lines[i - 1].starts_with('[') => l.to_string(),
+                _ if *l == "\n" => format!("[Site \"Club of {family}\"]\n\n"),
+                _ => l.to_string(),
+            })
+            .collect();
+        let (want, failed, kinds) = convert_all(format, text.as_bytes());
+        assert_eq!((failed, kinds.len()), (0, 0), "{text}");
+        assert_eq!(text.matches("[Site ").count(), want.len(), "{text}");
+        let tag_lines: Vec<usize> = lines(&text)
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.contains(" of "))
+            .map(|(i, _)| i)
+            .collect();
+        for &i in &tag_lines {
+            for (eol, indent) in [("\n", ""), ("\r\n", ""), ("\n", "    "), ("\r\n", "\t")] {
+                let mut ls: Vec<String> = lines(&text).into_iter().map(str::to_string).collect();
+                let at = ls[i].rfind(" of ").expect("two words");
+                ls[i] = format!("{}{eol}{indent}{}", &ls[i][..at], &ls[i][at + 1..]);
+                let damaged = ls.concat();
+                let (games, failed, kinds) = convert_all(format, damaged.as_bytes());
+                assert_eq!(failed, 0, "{damaged}");
+                assert_eq!(games, want, "{damaged}");
+                assert_eq!(kinds, ["tag-repair"], "{damaged}");
+                members += 1;
+            }
+        }
+        // Two at once, through the binary: counted once each, nothing lost.
+        let mut ls: Vec<String> = lines(&text).into_iter().map(str::to_string).collect();
+        for &i in [tag_lines[0], *tag_lines.last().unwrap()].iter() {
+            let at = ls[i].rfind(" of ").unwrap();
+            ls[i] = format!("{}\n{}", &ls[i][..at], &ls[i][at + 1..]);
+        }
+        let out = convert(format, format, &[], ls.concat().as_bytes());
+        no_panic(&out);
+        assert_eq!(counts(&out), (want.len(), 0), "{}", stderr(&out));
+        let clean_out = convert(format, format, &[], text.as_bytes());
+        assert_eq!(stdout(&out), stdout(&clean_out), "{format}");
+        assert!(
+            stderr(&out).contains("warning[tag-repair]") && stderr(&out).contains("(1 more like this)"),
+            "{}",
+            stderr(&out)
+        );
+        // Not a split value: the next line is a tag. The tag cut short is
+        // read as far as it goes, and the next is a tag of its own.
+        let open = match text.find("\"]\n[") {
+            Some(k) => format!("{}\n{}", &text[..k], &text[k + 3..]),
+            None => continue,
+        };
+        let (games, failed, kinds) = convert_all(format, open.as_bytes());
+        assert_eq!((games.len(), failed), (want.len(), 0), "{open}");
+        assert_eq!(kinds, ["tag-repair"], "{open}");
+    }
+    assert!(members >= 40, "{members}");
+}
