@@ -517,17 +517,13 @@ fn scan_end(
                             tag_end = Some(i);
                             break;
                         }
-                        // A value split across lines goes on to its
-                        // closing quote on the next.
-                        b'\n' if quoted => match wrapped_value_rest(data, i, eof) {
-                            Some(Some(q)) => {
-                                i = q;
-                                continue;
-                            }
-                            Some(None) => break,
+                        // A tag split across lines goes on on the next
+                        // when that holds its rest.
+                        b'\n' => match tag_rest(data, i, quoted, eof) {
+                            Some(true) => {}
+                            Some(false) => break,
                             None => return None,
                         },
-                        b'\n' => break,
                         _ => {}
                     }
                     i += 1;
@@ -700,31 +696,39 @@ fn unopened_tag(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
     Some(tag.then_some(i + close))
 }
 
-/// Whether the line after the line end at `i` holds the rest of a tag value
-/// split across lines (the grammar's `tag_wrapped`): no `[` first, and no
-/// quote before one that `]` follows last on the line. `Some(Some(q))`, the
-/// place of that quote, when it does; `Some(None)` when not; `None` when
-/// more data is needed to tell.
+/// Whether the line after the line end at `i` holds the rest of a tag split
+/// across lines there, as the grammar reads it: inside its value
+/// (`quoted`; `tag_wrapped`), a line that does not start with `[` and
+/// whose first quote `]` follows last; after its name or value
+/// (`tag_split`), a line that starts with `]`, or with a quote and ends
+/// with `]`. `None` when more data is needed to tell.
 #[cold]
 #[inline(never)]
-fn wrapped_value_rest(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
+fn tag_rest(data: &[u8], i: usize, quoted: bool, eof: bool) -> Option<bool> {
     let start = i + 1;
     let line_end = match memchr::memchr2(b'\n', b'\r', &data[start..]) {
         Some(k) => start + k,
         None if eof => data.len(),
         None => return None,
     };
-    let line = &data[start..line_end];
     let blank = |b: &u8| matches!(b, b' ' | b'\t');
-    if line.iter().find(|b| !blank(b)) == Some(&b'[') {
-        return Some(None);
-    }
-    let Some(q) = memchr::memchr(b'"', line) else {
-        return Some(None);
-    };
-    let mut rest = line[q + 1..].iter().skip_while(|b| blank(b));
-    let closed = rest.next() == Some(&b']') && rest.all(blank);
-    Some(closed.then_some(start + q))
+    let line = &data[start..line_end];
+    let from = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
+    let to = line.iter().rposition(|b| !blank(b)).map_or(from, |k| k + 1);
+    let line = &line[from..to];
+    Some(if quoted {
+        line.first() != Some(&b'[')
+            && memchr::memchr(b'"', line).is_some_and(|q| {
+                let mut rest = line[q + 1..].iter().skip_while(|b| blank(b));
+                rest.next() == Some(&b']') && rest.next().is_none()
+            })
+    } else {
+        match line {
+            [b']', ..] => true,
+            [b'"', .., b']'] => true,
+            _ => false,
+        }
+    })
 }
 
 /// Whether a token's first byte can start movetext in some container

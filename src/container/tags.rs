@@ -61,11 +61,7 @@ pub(super) fn read_tag<R: ContainerRule>(
                 // The line end and the blanks around it, one blank.
                 let text = part.as_str();
                 let cut = text.find(['\r', '\n']).unwrap_or(text.len());
-                value = format!(
-                    "{} {}",
-                    text[..cut].trim_end(),
-                    text[cut..].trim_start()
-                );
+                value = format!("{} {}", text[..cut].trim_end(), text[cut..].trim_start());
                 said = Some("a tag value split across lines");
                 end = written.len();
             }

@@ -762,7 +762,9 @@ const SAME_GAME: &[&[u8]] = &[&[20, 96, 98, 99], &[24, 28]];
 /// output as without the Variant tag, but for the tag.
 #[test]
 fn a_variant_against_the_gametype_is_said() {
-    const TYPES: &[u8] = &[20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 40, 96, 97, 98, 99];
+    const TYPES: &[u8] = &[
+        20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 40, 96, 97, 98, 99,
+    ];
     const NAMES: &[(&str, u8)] = &[
         ("Standard", 20),
         ("International", 20),
@@ -811,7 +813,11 @@ fn a_variant_against_the_gametype_is_said() {
             }
         }
     }
-    assert!(conflicts.len() > 200 && conflicts.len() < n, "{}", conflicts.len());
+    assert!(
+        conflicts.len() > 200 && conflicts.len() < n,
+        "{}",
+        conflicts.len()
+    );
     let (out, err) = read_all(&tagged, n, &["-v"]);
     let said: Vec<usize> = err
         .lines()

@@ -91,7 +91,9 @@ pub fn start(
             // A Variant tag that names another game: the GameType decides,
             // said (never another game's rules taken silently).
             if let Some(v) = find_tag(tags, "Variant").map(|i| &tags[i]) {
-                if let Some(named) = Board::by_variant(&v.value).filter(|n| !play::Rules::same_game(n, &b)) {
+                if let Some(named) =
+                    Board::by_variant(&v.value).filter(|n| !play::Rules::same_game(n, &b))
+                {
                     warnings.push(
                         Problem::at(
                             at("Variant"),
