@@ -696,12 +696,13 @@ fn unopened_tag(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
     Some(tag.then_some(i + close))
 }
 
-/// Whether the line after the line end at `i` holds the rest of a tag split
+/// Whether the line after the line end at `i` goes on with a tag split
 /// across lines there, as the grammar reads it: inside its value
-/// (`quoted`; `tag_wrapped`), a line that does not start with `[` and
-/// whose first quote `]` follows last; after its name or value
+/// (`quoted`; `tag_wrapped`), a line that does not start with `[` and whose
+/// first quote ends it or `]` follows last; after its name or value
 /// (`tag_split`), a line that starts with `]`, or with a quote and ends
-/// with `]`. `None` when more data is needed to tell.
+/// with `]` or holds no other quote (a value split again). `None` when more
+/// data is needed to tell.
 #[cold]
 #[inline(never)]
 fn tag_rest(data: &[u8], i: usize, quoted: bool, eof: bool) -> Option<bool> {
@@ -720,12 +721,12 @@ fn tag_rest(data: &[u8], i: usize, quoted: bool, eof: bool) -> Option<bool> {
         line.first() != Some(&b'[')
             && memchr::memchr(b'"', line).is_some_and(|q| {
                 let mut rest = line[q + 1..].iter().skip_while(|b| blank(b));
-                rest.next() == Some(&b']') && rest.next().is_none()
+                matches!(rest.next(), None | Some(&b']')) && rest.next().is_none()
             })
     } else {
         match line {
-            [b']', ..] => true,
-            [b'"', .., b']'] => true,
+            [b']', ..] | [b'"', .., b']'] => true,
+            [b'"', rest @ ..] => !rest.contains(&b'"'),
             _ => false,
         }
     })

@@ -703,15 +703,27 @@ fn tags_split_across_lines_are_tags() {
             for (eol, indent) in [("\n", ""), ("\r\n", ""), ("\n", "    "), ("\r\n", "\t")] {
                 // Inside the value, or after the name (the value's words
                 // on the next line).
-                for inside in [true, false] {
+                // Inside the value, after the name (the value's words on
+                // the next line), or in three places at once (`[Event`,
+                // `"Cup`, `of 0"`, `]`).
+                for place in 0..3 {
                     let mut ls: Vec<String> =
                         lines(&text).into_iter().map(str::to_string).collect();
-                    let at = if inside {
-                        ls[i].rfind(" of ").expect("two words")
-                    } else {
-                        ls[i].find(' ').expect("a name")
+                    let line = ls[i].clone();
+                    let name = line.find(' ').expect("a name");
+                    let word = line.rfind(" of ").expect("two words");
+                    let close = line.rfind(']').expect("a tag");
+                    let cut = |at: usize| format!("{eol}{indent}{}", &line[at + 1..]);
+                    ls[i] = match place {
+                        0 => format!("{}{}", &line[..word], cut(word)),
+                        1 => format!("{}{}", &line[..name], cut(name)),
+                        _ => format!(
+                            "{}{eol}{indent}{}{eol}{indent}{}{eol}]\n",
+                            &line[..name],
+                            &line[name + 1..word],
+                            &line[word + 1..close],
+                        ),
                     };
-                    ls[i] = format!("{}{eol}{indent}{}", &ls[i][..at], &ls[i][at + 1..]);
                     let damaged = ls.concat();
                     let (games, failed, kinds) = convert_all(format, damaged.as_bytes());
                     assert_eq!(failed, 0, "{damaged}");
@@ -749,4 +761,26 @@ fn tags_split_across_lines_are_tags() {
         assert_eq!(kinds, ["tag-repair"], "{open}");
     }
     assert!(members >= 100, "{members}");
+    // Many in one input, read in batches by the binary (a split tag at
+    // every place of a batch's end): every game kept, one warning each.
+    let n = 20_000;
+    let big: String = (0..n)
+        .map(|i| {
+            let tag = match i % 3 {
+                0 => format!("[Event\n\"Cup of {i}\"]"),
+                1 => format!("[Event \"Cup\r\nof {i}\"]"),
+                _ => format!("[Event\n  \"Cup\n  of {i}\"\n]"),
+            };
+            format!("{tag}\n[GameType \"20\"]\n[Site \"S\"]\n\n1. 32-28 19-23 *\n\n")
+        })
+        .collect();
+    let out = convert("draughts-num", "draughts-num", &[], big.as_bytes());
+    no_panic(&out);
+    assert_eq!(counts(&out), (n, 0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).matches("[Event \"Cup of ").count(), n);
+    assert!(
+        stderr(&out).contains(&format!("({} more like this)", n - 1)),
+        "{}",
+        stderr(&out)
+    );
 }
