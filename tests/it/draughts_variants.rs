@@ -843,3 +843,52 @@ fn a_variant_against_the_gametype_is_said() {
         .collect();
     assert_eq!(without, expected);
 }
+
+/// `--variant` takes every name a Variant tag gives (the servers'
+/// spellings): a tagless record read with `--variant NAME` is the record
+/// read with `[Variant "NAME"]`, but for the tag. Negative members: a name
+/// no server writes is refused, listing the names.
+#[test]
+fn variant_takes_the_names_the_variant_tag_reads() {
+    let mut rng = Rng(0x0ddc_0ffe_e0dd_f00d);
+    for &(name, game_type) in PLAYSTRATEGY.iter().chain(&[
+        ("Standard", 20),
+        ("Breakthrough", 96),
+        ("fromPosition", 99),
+        ("Russian draughts", 25),
+        ("English checkers", 21),
+        ("Portuguese", 28),
+    ]) {
+        let board = Board::preset(game_type).unwrap();
+        let n = 10;
+        let (mut tagged, mut bare) = (String::new(), String::new());
+        for i in 0..n {
+            let (moves, ..) = random_game(&board, None, 2 + rng.below(30), &mut rng);
+            let text = plies(&moves, 0, "x", &|p| playstrategy_square(&board, p));
+            tagged.push_str(&format!(
+                "[Event \"v{i}\"]\n[Variant \"{name}\"]\n\n{text}*\n\n"
+            ));
+            bare.push_str(&format!("[Event \"v{i}\"]\n\n{text}*\n\n"));
+        }
+        let (want, _) = read_all(&tagged, n, &[]);
+        let want: String = want
+            .split_inclusive('\n')
+            .filter(|l| !l.starts_with("[Variant "))
+            .collect();
+        let (got, err) = read_all(&bare, n, &["--variant", name]);
+        assert_eq!(got, want, "{name}");
+        assert!(!err.contains("warning"), "{name}: {err}");
+    }
+    let out = convert(
+        "draughts-num",
+        "draughts-num",
+        &["--variant", "Turkish"],
+        b"*\n",
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("known variants: international"),
+        "{}",
+        stderr(&out)
+    );
+}
