@@ -892,3 +892,48 @@ fn variant_takes_the_names_the_variant_tag_reads() {
         stderr(&out)
     );
 }
+
+/// A record in Russian short notation whose FEN tag places a piece off the
+/// playing squares fails at the FEN tag, saying so (the record's own
+/// error), not with the refusal of its notation: either side to move, with
+/// a GameType or none, the FEN tag first or last. Negative member: the same
+/// record with the FEN on the board reads.
+#[test]
+fn a_short_record_with_a_fen_off_the_board_fails_at_the_fen() {
+    for side in ["W", "B"] {
+        for game_type in ["", "[GameType \"25\"]\n"] {
+            for fen_first in [true, false] {
+                let tags = |fen: &str| {
+                    let fen = format!("[FEN \"{side}:W{fen},c3:Bh8\"]\n");
+                    if fen_first {
+                        format!("{fen}[Event \"e\"]\n{game_type}")
+                    } else {
+                        format!("[Event \"e\"]\n{game_type}{fen}")
+                    }
+                };
+                let moves = if side == "W" {
+                    "1. cb4 hg7 *"
+                } else {
+                    "1... hg7 2. cb4 *"
+                };
+                let bad = format!("{}\n{moves}\n", tags("f5"));
+                let out = convert("draughts-num", "draughts-num", &[], bad.as_bytes());
+                no_panic(&out);
+                assert_eq!(counts(&out), (0, 1), "{bad}");
+                let line = if fen_first {
+                    1
+                } else {
+                    2 + usize::from(!game_type.is_empty())
+                };
+                let want = format!("-:{line}:1: error: game 1: FEN `");
+                let err = stderr(&out);
+                assert!(
+                    err.contains(&want) && err.contains("f5 is not a playing square"),
+                    "{bad}\n{err}"
+                );
+                let good = format!("{}\n{moves}\n", tags("e5"));
+                read_all(&good, 1, &[]);
+            }
+        }
+    }
+}
