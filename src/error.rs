@@ -176,6 +176,8 @@ kinds! {
         RulesRefused = "rules-refused",
         /// `unknown-variant`: a variant kifu does not know.
         UnknownVariant = "unknown-variant",
+        /// `variant-conflict`: a Variant tag that names another game than the GameType tag (read by the GameType).
+        VariantConflict = "variant-conflict",
         /// `capture-unruled`: a capture listed that the rules do not make.
         CaptureUnruled = "capture-unruled",
         /// `capture-unlisted`: a capture the rules make that is not listed.

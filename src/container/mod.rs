@@ -109,6 +109,9 @@ pub enum Repair {
     /// A line end inside a tag, after its name or value (`[Event` then
     /// `"x"]`): skipped.
     Split,
+    /// A line end inside a tag's value (`[Event "Veteranen` then
+    /// `Cup"]`): read as a blank.
+    Wrapped,
 }
 
 /// Maps a notation's `Rule` enum onto the container's [`Kind`]s.
@@ -162,6 +165,7 @@ macro_rules! container_rules {
                     $rule::tag_lone => Kind::Repair(Repair::Lone),
                     $rule::tag_unopened => Kind::Repair(Repair::Unopened),
                     $rule::tag_split => Kind::Repair(Repair::Split),
+                    $rule::tag_wrapped => Kind::Repair(Repair::Wrapped),
                     _ => Kind::Other,
                 }
             }

@@ -517,7 +517,13 @@ fn scan_end(
                             tag_end = Some(i);
                             break;
                         }
-                        b'\n' => break,
+                        // A tag split across lines goes on on the next
+                        // when that holds its rest.
+                        b'\n' => match tag_rest(data, i, quoted, eof) {
+                            Some(true) => {}
+                            Some(false) => break,
+                            None => return None,
+                        },
                         _ => {}
                     }
                     i += 1;
@@ -688,6 +694,42 @@ fn unopened_tag(data: &[u8], i: usize, eof: bool) -> Option<Option<usize>> {
         && q > k + 1
         && line[q - 1] == b'"';
     Some(tag.then_some(i + close))
+}
+
+/// Whether the line after the line end at `i` goes on with a tag split
+/// across lines there, as the grammar reads it: inside its value
+/// (`quoted`; `tag_wrapped`), a line that does not start with `[` and whose
+/// first quote ends it or `]` follows last; after its name or value
+/// (`tag_split`), a line that starts with `]`, or with a quote and ends
+/// with `]` or holds no other quote (a value split again). `None` when more
+/// data is needed to tell.
+#[cold]
+#[inline(never)]
+fn tag_rest(data: &[u8], i: usize, quoted: bool, eof: bool) -> Option<bool> {
+    let start = i + 1;
+    let line_end = match memchr::memchr2(b'\n', b'\r', &data[start..]) {
+        Some(k) => start + k,
+        None if eof => data.len(),
+        None => return None,
+    };
+    let blank = |b: &u8| matches!(b, b' ' | b'\t');
+    let line = &data[start..line_end];
+    let from = line.iter().position(|b| !blank(b)).unwrap_or(line.len());
+    let to = line.iter().rposition(|b| !blank(b)).map_or(from, |k| k + 1);
+    let line = &line[from..to];
+    Some(if quoted {
+        line.first() != Some(&b'[')
+            && memchr::memchr(b'"', line).is_some_and(|q| {
+                let mut rest = line[q + 1..].iter().skip_while(|b| blank(b));
+                matches!(rest.next(), None | Some(&b']')) && rest.next().is_none()
+            })
+    } else {
+        match line {
+            [b']', ..] | [b'"', .., b']'] => true,
+            [b'"', rest @ ..] => !rest.contains(&b'"'),
+            _ => false,
+        }
+    })
 }
 
 /// Whether a token's first byte can start movetext in some container

@@ -57,6 +57,14 @@ pub(super) fn read_tag<R: ContainerRule>(
                     "a tag line without its `[`"
                 });
             }
+            Kind::Repair(Repair::Wrapped) => {
+                // The line end and the blanks around it, one blank.
+                let text = part.as_str();
+                let cut = text.find(['\r', '\n']).unwrap_or(text.len());
+                value = format!("{} {}", text[..cut].trim_end(), text[cut..].trim_start());
+                said = Some("a tag value split across lines");
+                end = written.len();
+            }
             Kind::Repair(Repair::Split) => {
                 said = Some("a tag split across lines");
                 // Quoted whole, its line end as a blank.

@@ -745,3 +745,195 @@ fn short_notation_with_any_stray_mark_ends() {
         .expect("every record read or refused within a minute");
     assert_eq!(n, 13 * 24);
 }
+
+/// The games kifu plays alike (the same squares, start and rules), by
+/// GameType: lidraughts' breakthrough, antidraughts and games from a
+/// position are international draughts; Spanish and Portuguese draughts
+/// differ only in name. Every other GameType is a game of its own.
+const SAME_GAME: &[&[u8]] = &[&[20, 96, 98, 99], &[24, 28]];
+
+/// A Variant tag beside a GameType tag, every pair of a GameType kifu
+/// knows and a name the servers write (spelt as they spell it, or with a
+/// last word `draughts`): the GameType decides the board, and where the
+/// Variant names another game, a `variant-conflict` warning at the tag
+/// says so, one a game; where it names the same game (negative members:
+/// the GameType's own name, lidraughts' Standard beside its breakthrough
+/// number), nothing is said. Read by the GameType either way: the same
+/// output as without the Variant tag, but for the tag.
+#[test]
+fn a_variant_against_the_gametype_is_said() {
+    const TYPES: &[u8] = &[
+        20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 40, 96, 97, 98, 99,
+    ];
+    const NAMES: &[(&str, u8)] = &[
+        ("Standard", 20),
+        ("International", 20),
+        ("Frisian", 40),
+        ("Frysk!", 97),
+        ("Antidraughts", 98),
+        ("Breakthrough", 96),
+        ("BRKTHRU", 96),
+        ("fromPosition", 99),
+        ("From Position", 99),
+        ("Russian", 25),
+        ("Russian draughts", 25),
+        ("Brazilian", 26),
+        ("American/English", 21),
+        ("English checkers", 21),
+        ("Pool", 23),
+        ("Spanish", 24),
+        ("Portuguese", 28),
+        ("Italian", 22),
+        ("Canadian", 27),
+        ("Czech", 29),
+        ("Thai", 31),
+    ];
+    let group = |gt: u8| SAME_GAME.iter().position(|g| g.contains(&gt));
+    let same = |a: u8, b: u8| a == b || group(a).is_some_and(|g| group(b) == Some(g));
+    let mut rng = Rng(0x7a11_e2b3_c4d5_e6f7);
+    let (mut tagged, mut bare) = (String::new(), String::new());
+    let mut conflicts = Vec::new();
+    let mut n = 0;
+    for &gt in TYPES {
+        let board = Board::preset(gt).unwrap();
+        for &(name, named) in NAMES {
+            n += 1;
+            let (moves, ..) = random_game(&board, None, 2 + rng.below(20), &mut rng);
+            let text = plies(&moves, 0, "x", &|p| spell(&board, p));
+            // Either order of the two tags.
+            let (a, b) = (
+                format!("[GameType \"{gt}\"]\n"),
+                format!("[Variant \"{name}\"]\n"),
+            );
+            let tags = if n % 2 == 0 { a.clone() + &b } else { b + &a };
+            tagged.push_str(&format!("[Event \"g{n}\"]\n{tags}\n{text}*\n\n"));
+            bare.push_str(&format!("[Event \"g{n}\"]\n{a}\n{text}*\n\n"));
+            if !same(gt, named) {
+                conflicts.push(n);
+            }
+        }
+    }
+    assert!(
+        conflicts.len() > 200 && conflicts.len() < n,
+        "{}",
+        conflicts.len()
+    );
+    let (out, err) = read_all(&tagged, n, &["-v"]);
+    let said: Vec<usize> = err
+        .lines()
+        .filter(|l| l.contains("warning[variant-conflict]"))
+        .map(|l| {
+            let game = l.split("game ").nth(1).unwrap();
+            game[..game.find(':').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(said, conflicts, "{err}");
+    // Where it is said: at the Variant tag (game 3's second line),
+    // naming both games.
+    assert!(
+        err.contains("-:14:1: warning[variant-conflict]: game 3: Variant `Frisian` names Frisian draughts (GameType 40), the GameType tag `20` international draughts: read by the GameType"),
+        "{err}"
+    );
+    // Read by the GameType: the output of the games without the Variant
+    // tag, but for the tag.
+    let (expected, _) = read_all(&bare, n, &[]);
+    let without: String = out
+        .split_inclusive('\n')
+        .filter(|l| !l.starts_with("[Variant "))
+        .collect();
+    assert_eq!(without, expected);
+}
+
+/// `--variant` takes every name a Variant tag gives (the servers'
+/// spellings): a tagless record read with `--variant NAME` is the record
+/// read with `[Variant "NAME"]`, but for the tag. Negative members: a name
+/// no server writes is refused, listing the names.
+#[test]
+fn variant_takes_the_names_the_variant_tag_reads() {
+    let mut rng = Rng(0x0ddc_0ffe_e0dd_f00d);
+    for &(name, game_type) in PLAYSTRATEGY.iter().chain(&[
+        ("Standard", 20),
+        ("Breakthrough", 96),
+        ("fromPosition", 99),
+        ("Russian draughts", 25),
+        ("English checkers", 21),
+        ("Portuguese", 28),
+    ]) {
+        let board = Board::preset(game_type).unwrap();
+        let n = 10;
+        let (mut tagged, mut bare) = (String::new(), String::new());
+        for i in 0..n {
+            let (moves, ..) = random_game(&board, None, 2 + rng.below(30), &mut rng);
+            let text = plies(&moves, 0, "x", &|p| playstrategy_square(&board, p));
+            tagged.push_str(&format!(
+                "[Event \"v{i}\"]\n[Variant \"{name}\"]\n\n{text}*\n\n"
+            ));
+            bare.push_str(&format!("[Event \"v{i}\"]\n\n{text}*\n\n"));
+        }
+        let (want, _) = read_all(&tagged, n, &[]);
+        let want: String = want
+            .split_inclusive('\n')
+            .filter(|l| !l.starts_with("[Variant "))
+            .collect();
+        let (got, err) = read_all(&bare, n, &["--variant", name]);
+        assert_eq!(got, want, "{name}");
+        assert!(!err.contains("warning"), "{name}: {err}");
+    }
+    let out = convert(
+        "draughts-num",
+        "draughts-num",
+        &["--variant", "Turkish"],
+        b"*\n",
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("known variants: international"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A record in Russian short notation whose FEN tag places a piece off the
+/// playing squares fails at the FEN tag, saying so (the record's own
+/// error), not with the refusal of its notation: either side to move, with
+/// a GameType or none, the FEN tag first or last. Negative member: the same
+/// record with the FEN on the board reads.
+#[test]
+fn a_short_record_with_a_fen_off_the_board_fails_at_the_fen() {
+    for side in ["W", "B"] {
+        for game_type in ["", "[GameType \"25\"]\n"] {
+            for fen_first in [true, false] {
+                let tags = |fen: &str| {
+                    let fen = format!("[FEN \"{side}:W{fen},c3:Bh8\"]\n");
+                    if fen_first {
+                        format!("{fen}[Event \"e\"]\n{game_type}")
+                    } else {
+                        format!("[Event \"e\"]\n{game_type}{fen}")
+                    }
+                };
+                let moves = if side == "W" {
+                    "1. cb4 hg7 *"
+                } else {
+                    "1... hg7 2. cb4 *"
+                };
+                let bad = format!("{}\n{moves}\n", tags("f5"));
+                let out = convert("draughts-num", "draughts-num", &[], bad.as_bytes());
+                no_panic(&out);
+                assert_eq!(counts(&out), (0, 1), "{bad}");
+                let line = if fen_first {
+                    1
+                } else {
+                    2 + usize::from(!game_type.is_empty())
+                };
+                let want = format!("-:{line}:1: error: game 1: FEN `");
+                let err = stderr(&out);
+                assert!(
+                    err.contains(&want) && err.contains("f5 is not a playing square"),
+                    "{bad}\n{err}"
+                );
+                let good = format!("{}\n{moves}\n", tags("e5"));
+                read_all(&good, 1, &[]);
+            }
+        }
+    }
+}

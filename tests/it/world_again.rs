@@ -662,3 +662,125 @@ fn the_peers_json_converts() {
         stderr(&out)
     );
 }
+
+/// A tag split across lines inside its value (a mail program wraps a long
+/// tag line at a blank: `[Event "Veteranen` then `Cup 2024"]`) or after its
+/// name (`[Event` then `"Cup of 2024"]`, the value of several words), in
+/// every container reader, at every tag of the file (the first of the
+/// file, the first of a game after another, the last before the
+/// movetext), the line end LF or CRLF, the rest indented or not: read as
+/// the tag (a line end in the value as a blank), the game kept, no phantom
+/// game, one tag-repair warning a tag. Not one: a value left open whose
+/// next line is a tag (a tag cut short, the next tag its own).
+#[test]
+fn tags_split_across_lines_are_tags() {
+    let mut members = 0;
+    for (family, &(format, _)) in GAMES.iter().enumerate() {
+        // Every Event made two words, so that a line break can stand for
+        // its blank, and a Site of two words the last tag of each game.
+        let clean_text = clean(family);
+        let clean_lines = lines(&clean_text);
+        let text: String = clean_lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| match l.strip_suffix("\"]\n") {
+                Some(head) if l.starts_with("[Event ") => format!("{head} of {family}\"]\n"),
+                _ if *l == "\n" && !clean_lines[i - 1].starts_with('[') => l.to_string(),
+                _ if *l == "\n" => format!("[Site \"Club of {family}\"]\n\n"),
+                _ => l.to_string(),
+            })
+            .collect();
+        let (want, failed, kinds) = convert_all(format, text.as_bytes());
+        assert_eq!((failed, kinds.len()), (0, 0), "{text}");
+        assert_eq!(text.matches("[Site ").count(), want.len(), "{text}");
+        let tag_lines: Vec<usize> = lines(&text)
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.contains(" of "))
+            .map(|(i, _)| i)
+            .collect();
+        for &i in &tag_lines {
+            for (eol, indent) in [("\n", ""), ("\r\n", ""), ("\n", "    "), ("\r\n", "\t")] {
+                // Inside the value, or after the name (the value's words
+                // on the next line).
+                // Inside the value, after the name (the value's words on
+                // the next line), or in three places at once (`[Event`,
+                // `"Cup`, `of 0"`, `]`).
+                for place in 0..3 {
+                    let mut ls: Vec<String> =
+                        lines(&text).into_iter().map(str::to_string).collect();
+                    let line = ls[i].clone();
+                    let name = line.find(' ').expect("a name");
+                    let word = line.rfind(" of ").expect("two words");
+                    let close = line.rfind(']').expect("a tag");
+                    let cut = |at: usize| format!("{eol}{indent}{}", &line[at + 1..]);
+                    ls[i] = match place {
+                        0 => format!("{}{}", &line[..word], cut(word)),
+                        1 => format!("{}{}", &line[..name], cut(name)),
+                        _ => format!(
+                            "{}{eol}{indent}{}{eol}{indent}{}{eol}]\n",
+                            &line[..name],
+                            &line[name + 1..word],
+                            &line[word + 1..close],
+                        ),
+                    };
+                    let damaged = ls.concat();
+                    let (games, failed, kinds) = convert_all(format, damaged.as_bytes());
+                    assert_eq!(failed, 0, "{damaged}");
+                    assert_eq!(games, want, "{damaged}");
+                    assert_eq!(kinds, ["tag-repair"], "{damaged}");
+                    members += 1;
+                }
+            }
+        }
+        // Two at once, through the binary: counted once each, nothing lost.
+        let mut ls: Vec<String> = lines(&text).into_iter().map(str::to_string).collect();
+        for &i in [tag_lines[0], *tag_lines.last().unwrap()].iter() {
+            let at = ls[i].rfind(" of ").unwrap();
+            ls[i] = format!("{}\n{}", &ls[i][..at], &ls[i][at + 1..]);
+        }
+        let out = convert(format, format, &[], ls.concat().as_bytes());
+        no_panic(&out);
+        assert_eq!(counts(&out), (want.len(), 0), "{}", stderr(&out));
+        let clean_out = convert(format, format, &[], text.as_bytes());
+        assert_eq!(stdout(&out), stdout(&clean_out), "{format}");
+        assert!(
+            stderr(&out).contains("warning[tag-repair]")
+                && stderr(&out).contains("(1 more like this)"),
+            "{}",
+            stderr(&out)
+        );
+        // Not a split value: the next line is a tag. The tag cut short is
+        // read as far as it goes, and the next is a tag of its own.
+        let open = match text.find("\"]\n[") {
+            Some(k) => format!("{}\n{}", &text[..k], &text[k + 3..]),
+            None => continue,
+        };
+        let (games, failed, kinds) = convert_all(format, open.as_bytes());
+        assert_eq!((games.len(), failed), (want.len(), 0), "{open}");
+        assert_eq!(kinds, ["tag-repair"], "{open}");
+    }
+    assert!(members >= 100, "{members}");
+    // Many in one input, read in batches by the binary (a split tag at
+    // every place of a batch's end): every game kept, one warning each.
+    let n = 20_000;
+    let big: String = (0..n)
+        .map(|i| {
+            let tag = match i % 3 {
+                0 => format!("[Event\n\"Cup of {i}\"]"),
+                1 => format!("[Event \"Cup\r\nof {i}\"]"),
+                _ => format!("[Event\n  \"Cup\n  of {i}\"\n]"),
+            };
+            format!("{tag}\n[GameType \"20\"]\n[Site \"S\"]\n\n1. 32-28 19-23 *\n\n")
+        })
+        .collect();
+    let out = convert("draughts-num", "draughts-num", &[], big.as_bytes());
+    no_panic(&out);
+    assert_eq!(counts(&out), (n, 0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).matches("[Event \"Cup of ").count(), n);
+    assert!(
+        stderr(&out).contains(&format!("({} more like this)", n - 1)),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -423,6 +423,7 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
     // The tags: the lines before the first that is neither a tag nor blank.
     let mut body = 0;
     let mut tags = Vec::new();
+    let mut tag_at = Vec::new();
     for line in text.split_inclusive('\n') {
         let t = line.trim();
         if !(t.is_empty() || t.starts_with('[')) {
@@ -432,11 +433,18 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
             if let Some((name, value)) = inner.split_once(' ') {
                 let value = value.trim().trim_matches('"');
                 tags.push(Tag::new(name.trim(), value));
+                tag_at.push(body + (line.len() - line.trim_start().len()));
             }
         }
         body += line.len();
     }
-    let (choice, start) = draughts::start(&tags, &|_| (1, 1), opts, false).map_err(|_| None)?;
+    // A tag's place, for an error at it (its FEN off the board): the
+    // record's own error, not the refusal of its notation.
+    let tag_place = |name: &str| {
+        let i = find_tag(&tags, name).map_or(0, |i| tag_at[i]);
+        crate::codec::line_col(text, i)
+    };
+    let (choice, start) = draughts::start(&tags, &tag_place, opts, false).map_err(Some)?;
     // No GameType: the board short notation is written for.
     let board = if choice.assumed {
         Board::preset(draughts::ALPHA_8X8).ok_or(None)?
@@ -450,7 +458,8 @@ fn read_short(text: &str, opts: &ReadOptions) -> Result<Parsed, Option<Problem>>
     let (line, at) = short_moves(text, body, &board)?;
     let setup = match (choice.assumed, find_tag(&tags, "FEN")) {
         (true, Some(i)) => Some(
-            crate::family::draughts::rules::parse_fen(&tags[i].value, &board).map_err(|_| None)?,
+            crate::family::draughts::rules::parse_fen(&tags[i].value, &board)
+                .map_err(|e| Some(Problem::at(tag_place("FEN"), e).of_kind(Kind::TagValue)))?,
         ),
         _ => crate::family::draughts::hooks::position_of(&start.setup).cloned(),
     };

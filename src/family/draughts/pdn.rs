@@ -88,6 +88,29 @@ pub fn start(
                     .of_kind(Kind::NonstandardGametype));
                 }
             }
+            // A Variant tag that names another game: the GameType decides,
+            // said (never another game's rules taken silently).
+            if let Some(v) = find_tag(tags, "Variant").map(|i| &tags[i]) {
+                if let Some(named) =
+                    Board::by_variant(&v.value).filter(|n| !play::Rules::same_game(n, &b))
+                {
+                    warnings.push(
+                        Problem::at(
+                            at("Variant"),
+                            format!(
+                                "Variant {} names {} (GameType {}), the GameType tag {} \
+                                 {}: read by the GameType (name the board with --variant)",
+                                crate::error::quote(&v.value),
+                                play::Rules::of(&named).name,
+                                named.game_type,
+                                crate::error::quote(&t.value),
+                                play::Rules::of(&b).name,
+                            ),
+                        )
+                        .of_kind(Kind::VariantConflict),
+                    );
+                }
+            }
             (b, false)
         }
         (None, None) => match find_tag(tags, "Variant").map(|i| &tags[i]) {

@@ -63,6 +63,23 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Whether two boards are the same game as kifu plays it: the same
+    /// playing squares, start, first mover and rules, whatever their
+    /// numbers and numbering (lidraughts' breakthrough and international
+    /// draughts are; Frysk! and Frisian draughts, five men a side and
+    /// twenty, are not, nor Russian and Brazilian draughts).
+    pub fn same_game(a: &Board, b: &Board) -> bool {
+        let game = |board: &Board| {
+            let rules = Rules {
+                name: "",
+                ..Rules::of(board)
+            };
+            let squares = (board.width, board.height, board.invert);
+            (squares, board.start_rows(), board.first, rules)
+        };
+        game(a) == game(b)
+    }
+
     /// The rules of a board's GameType. A GameType kifu knows no rules for
     /// (Spantsiretti, a number PDN does not define) is played by the most
     /// lenient ones: flying kings, men capturing backwards, a man crowned

@@ -167,11 +167,16 @@ impl Board {
     }
 
     /// The board `--variant` names: a name (`international`, `english`,
-    /// `canadian`, `frisian`, ...), a GameType number, or a full GameType.
+    /// `canadian`, `frisian`, ...), a name a `Variant` tag gives
+    /// ([`Board::by_variant`]: `American/English`, `Standard`, `Russian
+    /// draughts`, ...), a GameType number, or a full GameType.
     pub fn by_name(name: &str) -> Result<Board, String> {
         let lower = name.trim().to_ascii_lowercase();
         if let Some(p) = PRESETS.iter().find(|p| p.0.contains(&lower.as_str())) {
             return Ok(p.1);
+        }
+        if let Some(b) = Board::by_variant(name) {
+            return Ok(b);
         }
         Board::from_game_type(name).map_err(|e| {
             let names: Vec<&str> = PRESETS.iter().map(|p| p.0[0]).collect();
