@@ -2,7 +2,8 @@
 //! other fails: its type's last rules (`aagenielsen_types.txt`, after
 //! ` ||| `: the Alea types' corner citadels of four squares, and the four
 //! special men of the Alea Evangelii Berserk and dux4 types, which jump;
-//! the Old Tyr-2 types' man that captured by a jump and jumps back, `bj:l`),
+//! the Old Tyr-2 types' man that captured by a jump and jumps back, and
+//! Old TYR! 17x17's man that captured and jumps on, `bj:l`),
 //! then the lost leg that put a piece where a later move takes it, and a
 //! lost leg that clears the way for another.
 
@@ -476,22 +477,27 @@ fn a_lost_leg_that_clears_the_way_for_another_is_read() {
 
 /// A game of a type whose last rules let a berserk leg be a jump (`bj:l`),
 /// played by them (`last`) from `seed`, moves of one leg (as the type's
-/// first rules play them), until a man of the side to move can jump over
-/// an enemy man and, where `capture`, take a piece by landing (where not,
-/// take none): it jumps there and back, over the same man (a leg that
-/// captures nothing, which the first rules, `ber:t`, refuse after a
-/// capture, and every rules refuse after a leg that captured nothing, so
-/// that where not `capture` the man only jumped). Then a move of the other
-/// side, and the man moves on from where it started (not to where it
-/// jumped: no move written again). The moves as the
-/// site writes them (the jump's first leg and its captures alone), and the
-/// move as played, the captures left out (`a-b-a`); none where no such
-/// jump comes within `plies`.
+/// first rules play them), until a man of the side to move can make the
+/// class's first leg and, where `capture`, take a piece with it (where not,
+/// take none). Where not `on`, the first leg is a jump over an enemy man and
+/// the man jumps back over the same man; where `on`, the first leg is any
+/// move of the man (a step or a jump) and the man goes on by a jump over an
+/// enemy man to another square (Old TYR! 17x17 `game-143-97-26715`'s
+/// `58... g7-g5-g3xh5`). Either further leg captures nothing, which the
+/// first rules, `ber:t`, refuse after a capture, and every rules refuse
+/// after a leg that captured nothing, so that where not `capture` the man
+/// only made its first leg. Then a move of the other side, and the man
+/// moves on from where the further leg ended (where not `on`, not to where
+/// it jumped: no move written again). The moves as the site writes them
+/// (the first leg and its captures alone), and the move as played, the
+/// captures left out (`a-b-a`, `a-b-c`); none where no such move comes
+/// within `plies`.
 fn jump_back_game(
     last: &Rules,
     seed: u64,
     plies: usize,
     capture: bool,
+    on: bool,
 ) -> Option<(Vec<String>, String)> {
     let mut rng = Rng::new(seed);
     let mut pos = Position::new(last);
@@ -506,52 +512,98 @@ fn jump_back_game(
                 .filter(|(_, p)| !(p.king_captured || p.escaped || p.edge_fort))
                 .collect()
         };
+    // Whether `s` is a man's jump over an enemy man in `pos`.
+    let jump_over_enemy = |pos: &Position<'_>, s: &Step, side| {
+        let far = s.from.file.abs_diff(s.to.file) + s.from.rank.abs_diff(s.to.rank);
+        let over = Square {
+            file: s.from.file.midpoint(s.to.file),
+            rank: s.from.rank.midpoint(s.to.rank),
+        };
+        far == 2
+            && (s.from.file == s.to.file || s.from.rank == s.to.rank)
+            && pos
+                .piece(over)
+                .is_some_and(|o| matches!(o, b't' | b'T') && !ours(o, side))
+    };
     for _ in 0..plies {
         let moves = moves_of(&pos, side);
-        // A man's jump over an enemy man, taking a piece by landing or not.
-        let jumps: Vec<&(Step, _)> = moves
-            .iter()
-            .filter(|(s, p)| {
-                let far = s.from.file.abs_diff(s.to.file) + s.from.rank.abs_diff(s.to.rank);
-                let over = Square {
-                    file: s.from.file.midpoint(s.to.file),
-                    rank: s.from.rank.midpoint(s.to.rank),
-                };
-                far == 2
-                    && matches!(pos.piece(s.from), Some(b't' | b'T'))
-                    && pos
-                        .piece(over)
-                        .is_some_and(|o| matches!(o, b't' | b'T') && !ours(o, side))
-                    && p.captures.is_empty() != capture
-            })
-            .collect();
-        if let Some(&(jump, played)) = jumps.first() {
-            let (a, b) = (jump.from, jump.to);
-            let back = Step {
+        // A man's first leg (a jump over an enemy man, where not `on`),
+        // taking a piece or not, and the further leg it could make: back
+        // over the same man, or (`on`) a jump over an enemy man to another
+        // square, capturing nothing.
+        let found = moves.iter().find_map(|(s, p)| {
+            if !matches!(pos.piece(s.from), Some(b't' | b'T'))
+                || p.captures.is_empty() == capture
+                || (!on && !jump_over_enemy(&pos, s, side))
+            {
+                return None;
+            }
+            let (a, b) = (s.from, s.to);
+            let mut mid = pos.clone();
+            mid.play(s, side, true).ok()?;
+            let c = if on {
+                legs(&mid, last, b, side)
+                    .into_iter()
+                    .find(|(t, q)| {
+                        t.to != a && q.captures.is_empty() && jump_over_enemy(&mid, t, side)
+                    })?
+                    .0
+                    .to
+            } else {
+                a
+            };
+            let both = Step {
                 from: a,
                 via: vec![b],
-                to: a,
+                to: c,
                 captures: Vec::new(),
                 mark: None,
             };
             let mut after = pos.clone();
             if capture {
-                // The jump back captures nothing (else `ber:t` plays it).
-                let both = after.play(&back, side, true).ok()?;
-                if both.legs.get(1) != Some(&0) || both.king_captured {
+                // The further leg captures nothing (else `ber:t` plays it).
+                let played = after.play(&both, side, true).ok()?;
+                if played.legs.get(1) != Some(&0) || played.king_captured {
                     return None;
                 }
+            } else {
+                after = mid;
             }
-            written.push(site_move(jump, &played.captures));
+            Some((s.clone(), p.clone(), after, c))
+        });
+        if let Some((jump, played, mut after, c)) = found {
+            let (a, b) = (jump.from, jump.to);
+            written.push(site_move(&jump, &played.captures));
             let other = moves_of(&after, side.other());
             let (reply, replied) = other.get(rng.below(other.len().max(1)))?.clone();
             after.play(&reply, side.other(), true).ok()?;
             written.push(site_move(&reply, &replied.captures));
-            let on = moves_of(&after, side)
+            if !capture {
+                // The man stands on `b` (no leg follows a leg that captured
+                // nothing); the record moves it on from `c`, one square.
+                let d = [(0i8, 1i8), (0, -1), (1, 0), (-1, 0)]
+                    .into_iter()
+                    .filter_map(|(df, dr)| {
+                        let (f, r) = (c.file as i8 + df, c.rank as i8 + dr);
+                        let on_board =
+                            (0..last.dim as i8).contains(&f) && (0..last.dim as i8).contains(&r);
+                        on_board.then_some(Square {
+                            file: f as u8,
+                            rank: r as u8,
+                        })
+                    })
+                    .find(|&d| d != b && after.piece(d).is_none())?;
+                if after.piece(c).is_some() {
+                    return None;
+                }
+                written.push(format!("{c}-{d}"));
+                return Some((written, format!("{a}-{b}-{c}")));
+            }
+            let next = moves_of(&after, side)
                 .into_iter()
-                .find(|(s, _)| s.from == a && s.to != b)?;
-            written.push(site_move(&on.0, &on.1.captures));
-            return Some((written, format!("{a}-{b}-{a}")));
+                .find(|(s, _)| s.from == c && s.to != b)?;
+            written.push(site_move(&next.0, &next.1.captures));
+            return Some((written, format!("{a}-{b}-{c}")));
         }
         let (mv, played) = moves.get(rng.below(moves.len().max(1))).cloned()?;
         pos.play(&mv, side, true).unwrap();
@@ -580,7 +632,12 @@ fn a_man_that_captured_by_a_jump_and_jumped_back_is_read_by_the_last_rules() {
     // rules alone each is refused, the jump back never read. Negative
     // members: the same games where the man's jump captured nothing (so
     // that no leg may follow it, under any rules; 8 a type): none is read
-    // by the last rules, each is read unchecked.
+    // by the last rules, each is read unchecked. The wider member (Old Tyr
+    // round 11): a man that captured, by a step or a jump, goes on by a
+    // jump over an enemy man to another square, capturing nothing (Old TYR!
+    // 17x17 `game-143-97-26715`: the defenders' `58... g7-g5xh5` went on
+    // over the attacker on g4 to g3, from where `59... g3-g7` moves), 8 a
+    // type, with as many negative members (the first leg captured nothing).
     let dir = tempfile::tempdir().unwrap();
     let mut made = Vec::new();
     for (name, key, layouts) in tafl_types() {
@@ -590,28 +647,31 @@ fn a_man_that_captured_by_a_jump_and_jumped_back_is_read_by_the_last_rules() {
         else {
             continue;
         };
-        for capture in [true, false] {
+        for (capture, on) in [(true, false), (false, false), (true, true), (false, true)] {
             let mut n = 0;
             for seed in 0..400u64 {
                 if n == 8 {
                     break;
                 }
                 let Some((written, played)) =
-                    jump_back_game(last, seed * 31 + u64::from(key), 40, capture)
+                    jump_back_game(last, seed * 31 + u64::from(key), 40, capture, on)
                 else {
                     continue;
                 };
-                let file = dir
-                    .path()
-                    .join(format!("game-{key}-{seed}-{}.json", u8::from(capture)));
+                let file = dir.path().join(format!(
+                    "game-{key}-{seed}-{}{}.json",
+                    u8::from(capture),
+                    u8::from(on)
+                ));
                 fs::write(&file, record(name, key, &written)).unwrap();
                 made.push((file, layouts[0].clone(), capture, played));
                 n += 1;
             }
-            assert_eq!(n, 8, "{name} {capture}");
+            assert_eq!(n, 8, "{name} {capture} {on}");
         }
     }
-    assert!(made.len() >= 32, "{}", made.len());
+    // Old Tyr-2 17x17 and 13x13, Old TYR! 17x17: 32 members each.
+    assert!(made.len() >= 96, "{}", made.len());
     let err = convert_folder(dir.path(), made.len());
     let (mut read, mut positive, mut negative, mut refused_first) = (0, 0, 0, 0);
     for (file, rules, capture, played) in &made {

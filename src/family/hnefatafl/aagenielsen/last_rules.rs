@@ -2,8 +2,9 @@
 //! after ` ||| `, which its records bear out where every other reading
 //! fails (the Alea types' corner citadels of four squares, and the four
 //! special men of the Alea Evangelii Berserk and dux4 types, which jump;
-//! the Old Tyr-2 types' jumping berserk legs, `bj:l`, with the captured
-//! pieces read as turned or left where the legs alone do not replay).
+//! the Old Tyr-2 types' and Old TYR! 17x17's jumping berserk legs, `bj:l`,
+//! with the captured pieces read as turned or left where the legs alone do
+//! not replay).
 
 use crate::error::Problem;
 use crate::family::hnefatafl::rules::Rules;
