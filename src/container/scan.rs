@@ -288,7 +288,10 @@ fn blank_line_start(data: &[u8], i: usize) -> Option<usize> {
         // The line that ends at `j`.
         let line = memchr::memrchr2(b'\n', b'\r', &data[..j]).map_or(0, |p| p + 1);
         k = if data[j - 1] == b'}' {
-            memchr::memrchr(b'{', &data[..j - 1])?
+            // The comment's `{`: the first after the `}` before it (a `{`
+            // inside a comment is its text).
+            let from = memchr::memrchr(b'}', &data[..j - 1]).map_or(0, |p| p + 1);
+            from + memchr::memchr(b'{', &data[from..j - 1])?
         } else if data[line] == b'%' {
             line
         } else if let Some(p) = memchr::memchr(b';', &data[line..j]) {
@@ -368,7 +371,7 @@ fn lone(data: &[u8], i: usize) -> bool {
 }
 
 /// Whether a text's first token outside comments, escape lines, NAGs,
-/// variations' parentheses and HTML breaks is a word no movetext starts
+/// variations' parentheses, `[pgn]` wrapper lines and HTML breaks is a word no movetext starts
 /// with: letters without a digit that are no castling (`Round 3: games`,
 /// `Partie 1: Müller - Schmidt`), or markup (`<h1>`). Every move, move
 /// number and result holds a digit, or is castling or a null move.
@@ -384,6 +387,9 @@ fn starts_with_prose(text: &[u8]) -> bool {
             b'{' => i = memchr::memchr(b'}', rest).map_or(n, |k| i + k + 1),
             b';' => i = line_end(i),
             b'%' if line_start(text, i) => i = line_end(i),
+            b'[' if line_start(text, i) && repair::wrapper_len(rest).is_some() => {
+                i += repair::wrapper_len(rest).unwrap_or(1);
+            }
             _ if rest.starts_with(b"\xEF\xBB\xBF") => i += 3,
             b'<' if repair::html_break_len(rest).is_some() => {
                 i += repair::html_break_len(rest).unwrap_or(1);

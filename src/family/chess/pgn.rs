@@ -256,29 +256,33 @@ impl Pgn<'_, '_> {
             .map(|()| None);
         }
         // Every move resolved on the board, in the order it was written.
-        // (With the check each move that claims one gives.)
+        // Each move resolved said as it comes: a capture mark on a move
+        // that captures nothing, a check sign on one that gives none (a
+        // sign short of what the move gives, `+` on a mate, stays quiet,
+        // as a missing one does).
         let mut resolved = Vec::with_capacity(moves);
+        let (false_captures, false_checks) = (&mut self.false_captures, &mut self.false_checks);
         let after = rules::Replay::start(&game.moves, Some(start), chess960)
-            .resolve(seen, |step| resolved.push((step.mv, step.spelling.check)))
+            .resolve(seen, |step| {
+                let s = &seen[resolved.len()];
+                if matches!(s.written, Written::San { capture: true, .. })
+                    && matches!(step.mv, CPly::Move(m) if !m.capture)
+                {
+                    false_captures.add(s.span.0);
+                }
+                let gives = step.spelling.check;
+                let false_check = match s.check {
+                    Check::None => false,
+                    Check::Mate => gives != Check::Mate,
+                    _ => gives == Check::None,
+                };
+                if false_check {
+                    false_checks.add(s.span.0);
+                }
+                resolved.push(step.mv);
+            })
             .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
-        for (s, (mv, gives)) in seen.iter().zip(&resolved) {
-            if matches!(s.written, Written::San { capture: true, .. })
-                && matches!(mv, CPly::Move(m) if !m.capture)
-            {
-                self.false_captures.add(s.span.0);
-            }
-            // A sign short of what the move gives (`+` on a mate) stays
-            // quiet, as a missing one does.
-            let false_check = match s.check {
-                Check::None => false,
-                Check::Mate => *gives != Check::Mate,
-                _ => *gives == Check::None,
-            };
-            if false_check {
-                self.false_checks.add(s.span.0);
-            }
-        }
-        let mut resolved = resolved.into_iter().map(|(mv, _)| mv);
+        let mut resolved = resolved.into_iter();
         rules::fill(&mut game.moves, &mut |_| resolved.next().ok_or(()))
             .map_err(|()| mismatch())?;
         Ok(after)

@@ -823,9 +823,10 @@ impl Player for Checking {
 struct Resolving<'w, W>(Position, bool, &'w [W]);
 
 /// A move as written, with the check its text claims (`+`, `++`, `#`):
-/// where it claims one, [`Replay::resolve`]'s step says the check the move
-/// gives in its spelling ([`Spelling::check`]), for a reader to tell a
-/// false one; elsewhere the step's spelling shows nothing.
+/// where it claims one, [`Replay::resolve`]'s step says in its spelling
+/// ([`Spelling::check`]) whether the move gives check (`Check`, or `Mate`
+/// where mate is claimed and given), for a reader to tell a false sign;
+/// elsewhere the step's spelling shows nothing.
 pub trait WrittenMove: Borrow<Written> {
     /// The check the text claims; none unless a reader keeps it.
     fn claimed_check(&self) -> Check {
@@ -851,9 +852,13 @@ impl<W: WrittenMove> Player for Resolving<'_, W> {
         let claimed = w.claimed_check();
         let mv = play_written(&mut self.0, self.1, w.borrow())?;
         let mut spelling = Spelling::default();
-        if claimed != Check::None {
-            spelling.check = self.0.check();
-        }
+        // (Whether it is mate asked only of a move that claims one.)
+        spelling.check = match claimed {
+            Check::None => Check::None,
+            Check::Mate => self.0.check(),
+            _ if self.0.in_check() => Check::Check,
+            _ => Check::None,
+        };
         Ok((mv, spelling))
     }
     fn fen(&self) -> Option<String> {
