@@ -851,15 +851,20 @@ impl<W: WrittenMove> Player for Resolving<'_, W> {
             .ok_or_else(|| "a ply without its written move".to_string())?;
         let claimed = w.claimed_check();
         let mv = play_written(&mut self.0, self.1, w.borrow())?;
-        let mut spelling = Spelling::default();
         // (Whether it is mate asked only of a move that claims one.)
-        spelling.check = match claimed {
+        let check = match claimed {
             Check::None => Check::None,
             Check::Mate => self.0.check(),
             _ if self.0.in_check() => Check::Check,
             _ => Check::None,
         };
-        Ok((mv, spelling))
+        Ok((
+            mv,
+            Spelling {
+                check,
+                ..Spelling::default()
+            },
+        ))
     }
     fn fen(&self) -> Option<String> {
         Some(self.0.fen(self.1))
