@@ -202,6 +202,8 @@ kinds! {
         KingCaptureCompleted = "king-capture-completed",
         /// `lower-case-castling`: castling written in lower case.
         LowerCaseCastling = "lower-case-castling",
+        /// `check-mark`: a check or mate sign on a move that gives none.
+        CheckMark = "check-mark",
         /// `localized-pieces`: piece letters of another language.
         LocalizedPieces = "localized-pieces",
         /// `html-break`: an HTML line break in a comment.

@@ -264,13 +264,152 @@ fn castles(token: &[u8]) -> bool {
     word.eq_ignore_ascii_case(b"O-O") || word.eq_ignore_ascii_case(b"O-O-O")
 }
 
-/// Whether the blanks just before `i` hold a blank line.
-fn blank_line_before(data: &[u8], i: usize) -> bool {
+/// Where the game of a move one at `i` starts when a blank line comes
+/// before it with nothing but annotations between: comments, NAGs and
+/// glyphs, `;` comments and escape lines (`{Game two} $1 1. d4` after a
+/// blank line: they are the next game's, as before a game's first move).
+/// `None` without such a blank line. Read back from `i`; asked only where
+/// a game's main line went back to move 1.
+#[cold]
+#[inline(never)]
+fn blank_line_start(data: &[u8], i: usize) -> Option<usize> {
     let mut k = i;
-    while k > 0 && data[k - 1].is_ascii_whitespace() {
-        k -= 1;
+    loop {
+        let mut j = k;
+        while j > 0 && data[j - 1].is_ascii_whitespace() {
+            j -= 1;
+        }
+        if blank_line(&data[j..k]) {
+            return Some(k);
+        }
+        if j == 0 {
+            return None;
+        }
+        // The line that ends at `j`.
+        let line = memchr::memrchr2(b'\n', b'\r', &data[..j]).map_or(0, |p| p + 1);
+        k = if data[j - 1] == b'}' {
+            // The comment's `{`: the first after the `}` before it (a `{`
+            // inside a comment is its text).
+            let from = memchr::memrchr(b'}', &data[..j - 1]).map_or(0, |p| p + 1);
+            from + memchr::memchr(b'{', &data[from..j - 1])?
+        } else if data[line] == b'%' {
+            line
+        } else if let Some(p) = memchr::memchr(b';', &data[line..j]) {
+            line + p
+        } else {
+            let t = data[..j]
+                .iter()
+                .rposition(|&c| is_delim(c))
+                .map_or(0, |p| p + 1);
+            let token = &data[t..j];
+            let annotation = token.first() == Some(&b'$')
+                || (!token.is_empty() && token.iter().all(|c| matches!(c, b'!' | b'?')));
+            if !annotation {
+                return None;
+            }
+            t
+        };
     }
-    blank_line(&data[k..i])
+}
+
+/// Whether a result at `start..end` that ends a record ends a game: not
+/// after prose (`Section 2: 1-0 wins` before a game's tags), nor alone
+/// before a game's tags (`1-0` on a line of its own, no tag, move or
+/// comment before it); elsewhere a result alone is an empty game, as
+/// before. `None` when the data ends before the line after it tells.
+/// `(tags, body)` say tags, or movetext, came before it.
+#[inline]
+fn result_ends_game(
+    data: &[u8],
+    start: usize,
+    end: usize,
+    (tags, body): (bool, bool),
+    eof: bool,
+) -> Option<bool> {
+    if tags {
+        return Some(true);
+    }
+    result_after_text(data, start, end, body, eof)
+}
+
+/// [`result_ends_game`] where no tag may have come before the result.
+#[cold]
+#[inline(never)]
+fn result_after_text(data: &[u8], start: usize, end: usize, body: bool, eof: bool) -> Option<bool> {
+    if starts_with_prose(&data[..start]) {
+        return Some(false);
+    }
+    if body || !lone(data, start) {
+        return Some(true);
+    }
+    let mut k = end;
+    while k < data.len() && data[k].is_ascii_whitespace() {
+        k += 1;
+    }
+    match tag_head_known(data, k) {
+        Some(head) => Some(!head),
+        None if eof => Some(true),
+        None => None,
+    }
+}
+
+/// Whether nothing but blanks (and BOMs) come before `i`.
+#[cold]
+#[inline(never)]
+fn lone(data: &[u8], i: usize) -> bool {
+    let mut k = 0;
+    while k < i {
+        if data[k..].starts_with(b"\xEF\xBB\xBF") {
+            k += 3;
+        } else if data[k].is_ascii_whitespace() {
+            k += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a text's first token outside comments, escape lines, NAGs,
+/// variations' parentheses, `[pgn]` wrapper lines and HTML breaks is a word no movetext starts
+/// with: letters without a digit that are no castling (`Round 3: games`,
+/// `Partie 1: Müller - Schmidt`), or markup (`<h1>`). Every move, move
+/// number and result holds a digit, or is castling or a null move.
+#[cold]
+#[inline(never)]
+fn starts_with_prose(text: &[u8]) -> bool {
+    let n = text.len();
+    let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &text[i..]).map_or(n, |k| i + k);
+    let mut i = 0;
+    while i < n {
+        let rest = &text[i..];
+        match text[i] {
+            b'{' => i = memchr::memchr(b'}', rest).map_or(n, |k| i + k + 1),
+            b';' => i = line_end(i),
+            b'%' if line_start(text, i) => i = line_end(i),
+            b'[' if line_start(text, i) && repair::wrapper_len(rest).is_some() => {
+                i += repair::wrapper_len(rest).unwrap_or(1);
+            }
+            _ if rest.starts_with(b"\xEF\xBB\xBF") => i += 3,
+            b'<' if repair::html_break_len(rest).is_some() => {
+                i += repair::html_break_len(rest).unwrap_or(1);
+            }
+            b'<' => return true,
+            c if is_delim(c) => i += 1,
+            c => {
+                let end = rest.iter().position(|&b| is_delim(b)).map_or(n, |k| i + k);
+                let token = &text[i..end];
+                if c == b'$' || token.iter().all(|b| matches!(b, b'!' | b'?')) {
+                    i = end;
+                    continue;
+                }
+                return (c.is_ascii_alphabetic() || c >= 0x80)
+                    && !token.iter().any(u8::is_ascii_digit)
+                    && !castles(token);
+            }
+        }
+    }
+    false
 }
 
 /// Whether `i` is at the start of a line, or after spaces and tabs there.
@@ -470,7 +609,7 @@ fn scan_end(
                             None if eof => false,
                             None => return None,
                         }
-                        && !holds_moves(&data[..i], mark);
+                        && (!holds_moves(&data[..i], mark) || starts_with_prose(&data[..i]));
                     return Some((i, !text_only));
                 }
                 // Stray text before a game's tags is no game of its own.
@@ -565,23 +704,24 @@ fn scan_end(
                 // move came, starts a game of its own (tagless games a blank
                 // line apart, results or none: a game's main line never goes
                 // back to move 1).
+                // (The annotations after that blank line start it too.)
                 if b == b'1'
                     && token.get(1) == Some(&mark)
                     && token.get(2) != Some(&mark)
                     && depth == 0
                     && body
-                    && blank_line_before(data, start)
-                    && {
+                {
+                    if let Some(at) = blank_line_start(data, start) {
                         // Read on from the last `1.` asked about since the
                         // last tag.
                         let from = tag_end.unwrap_or(0);
                         if moves_from != from {
                             (moves_from, moves_scan) = (from, MovesScan::default());
                         }
-                        moves_scan.holds_moves(&data[from..start], mark)
+                        if at >= from && moves_scan.holds_moves(&data[from..at], mark) {
+                            return Some((at, true));
+                        }
                     }
-                {
-                    return Some((start, true));
                 }
                 if maybe_result && depth == 0 {
                     // `1 - 0`, `1/2 - 1/2`, `1- 1`: a result spaced around
@@ -600,7 +740,10 @@ fn scan_end(
                     };
                     if spaced {
                         match spaced_result_end(data, start, results, eof) {
-                            Some(Some(end)) => return Some((end, true)),
+                            Some(Some(end)) => {
+                                return result_ends_game(data, start, end, (tags, body), eof)
+                                    .map(|game| (end, game))
+                            }
                             Some(None) => {}
                             None => return None,
                         }
@@ -608,7 +751,8 @@ fn scan_end(
                     if results.is_token(token)
                         || (token.iter().any(|&c| c >= 0x80) && dashed_result(token, results))
                     {
-                        return Some((i, true));
+                        return result_ends_game(data, start, i, (tags, body), eof)
+                            .map(|game| (i, game));
                     }
                 }
                 if !body && b.is_ascii_alphabetic() && line_start(data, start) {

@@ -784,3 +784,365 @@ fn tags_split_across_lines_are_tags() {
         stderr(&out)
     );
 }
+
+/// Annotations a game's main line may start with, for every family, and
+/// the chess reader's line comments and escape lines.
+const OPENERS: &[&str] = &["{Game two}", "$10", "{a} $1", "!", "{x}\n{y}"];
+const CHESS_OPENERS: &[&str] = &["; a line comment\n", "%escape line\n", "{c} ; d\n"];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Tagless games a blank line apart whose `1.` comes after annotations
+    /// (`{Game two} 1. d4`): the annotations start the next game, which
+    /// keeps them; with several blank lines and CRLF line ends. Negative
+    /// members: the same annotations after a blank line before a move
+    /// number that follows (`2... Nc6`) stay in their game.
+    #[test]
+    fn annotations_after_the_blank_line_start_the_next_game(
+        family in 0..GAMES.len(),
+        games in proptest::collection::vec((any::<usize>(), 1usize..8, any::<usize>()), 2..5),
+        blanks in 1usize..4,
+        crlf in any::<bool>(),
+    ) {
+        let texts = movetexts(family);
+        let openers: Vec<&str> = OPENERS
+            .iter()
+            .chain(if family == 0 { CHESS_OPENERS } else { &[] })
+            .copied()
+            .collect();
+        let mut input = String::new();
+        let mut wanted = Vec::new();
+        for (k, &(g, n, o)) in games.iter().enumerate() {
+            let moves = first_moves(&texts[g % texts.len()], n);
+            let opener = openers[o % openers.len()];
+            if k > 0 {
+                input.push_str(&"\n".repeat(blanks + 1));
+                input.push_str(opener);
+                if !opener.ends_with('\n') {
+                    input.push(' ');
+                }
+            }
+            input.push_str(&moves);
+            wanted.push(moves);
+        }
+        input.push('\n');
+        if crlf {
+            input = input.replace('\n', "\r\n");
+        }
+        let (got, failed, kinds) = convert_all(GAMES[family].0, input.as_bytes());
+        prop_assert_eq!(failed, 0, "{}", input);
+        prop_assert_eq!(got.len(), wanted.len(), "{}", input);
+        prop_assert!(
+            kinds.iter().all(|&k| matches!(k, "board-inferred" | "board-assumed" | "annotation-before-move")),
+            "{:?}", kinds
+        );
+        for (g, w) in got.iter().zip(&wanted) {
+            // (A `;` comment is written as one, to its line's end.)
+            let g: String = g
+                .lines()
+                .filter(|l| !l.starts_with('%'))
+                .map(|l| l.split(';').next().unwrap_or(l))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let got = moves_only(&g).to_lowercase();
+            prop_assert_eq!(got.trim_end_matches(" *"), moves_only(w).to_lowercase(), "{}", input);
+        }
+        // Each game after the first keeps its opening annotations.
+        for (g, &(_, _, o)) in got.iter().zip(&games).skip(1) {
+            let opener = openers[o % openers.len()];
+            let word = opener.trim_start_matches(['{', '$', ';', '%', ' ']);
+            let word: String = word.chars().take_while(|c| c.is_alphanumeric()).collect();
+            prop_assert!(word.is_empty() || g.contains(&word), "{} in {}", word, g);
+        }
+    }
+}
+
+/// The negative members: a blank line and annotations before a move number
+/// that follows, or before `1.` inside a comment or variation, or before a
+/// move one without a blank line, split nothing.
+#[test]
+fn annotations_before_a_following_number_split_nothing() {
+    for input in [
+        "1. e4 e5 2. Nf3\n\n{here} 2... Nc6 3. Bb5 *\n",
+        "1. e4 e5 2. Nf3\n\n$1 2... Nc6 *\n",
+        "1. e4 e5 {a\n\n{b} 1. d4} 2. Nf3 *\n",
+        "1. e4 e5 (1... c5\n\n{b} 2. Nf3) 2. Nf3 *\n",
+        "1. e4 e5 2. Nf3 Nc6 {x} 3. Bb5 *\n",
+    ] {
+        // (One record: the one whose comment holds a `{` fails as it did,
+        // at `2. Nf3`, PGN's comment ending at the first `}`.)
+        let (games, failed, _) = convert_all("pgn", input.as_bytes());
+        assert_eq!(games.len() + failed, 1, "{input}");
+        assert_eq!(failed, usize::from(input.contains("{a\n")), "{input}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Prose before the first tag that holds digits, markup or a lone
+    /// result (`Round 3: games`, `<h1>Games</h1>`, `1-0`): no game, said;
+    /// the games after it read as clean ones, in every family.
+    #[test]
+    fn prose_and_lone_results_before_the_first_tag_are_no_game(
+        family in 0..GAMES.len(),
+        lines_before in proptest::collection::vec(proptest::sample::select(vec![
+            "Round 3: games", "Games 1-10", "Partie 1: M\u{fc}ller - Schmidt", "<h1>Games of 2024</h1>",
+            "Chapter 12. The Ruy Lopez", "\u{feff}Section 2: 1-0 wins", "Game 1.",
+        ]), 0..4),
+        result in proptest::option::of(proptest::sample::select(vec!["1-0", "*", "1/2-1/2", "0-1"])),
+        blank in any::<bool>(),
+    ) {
+        prop_assume!(!lines_before.is_empty() || result.is_some());
+        let sep = if blank { "\n\n" } else { "\n" };
+        // (A lone result on the line before the tags.)
+        let mut lines_before = lines_before;
+        // (`*` in every family; the chess scores in chess.)
+        lines_before.extend(result.map(|r| if family == 0 { r } else { "*" }));
+        let damaged = format!("{}{sep}{}", lines_before.join(sep), clean(family));
+        let (games, failed, kinds) = convert_all(GAMES[family].0, damaged.as_bytes());
+        prop_assert_eq!(failed, 0, "{}", damaged);
+        prop_assert_eq!(&games, &clean_games(family), "{}", damaged);
+        prop_assert!(!kinds.is_empty() && kinds.iter().all(|&k| k == "stray-comments"), "{:?}", kinds);
+    }
+}
+
+/// The negative members: text before the first tag that starts with a move
+/// or a move number is a game (it fails, or reads, as a game); a result
+/// after moves or tags ends its game.
+#[test]
+fn moves_before_the_first_tag_are_a_game() {
+    for (input, games) in [
+        ("e4 e5\n[Event \"x\"]\n\n1. d4 d5 *\n", 2),
+        ("1. e4 e5\n[Event \"x\"]\n\n1. d4 d5 *\n", 2),
+        ("{intro} 1. e4 e5 1-0\n[Event \"x\"]\n\n1. d4 d5 *\n", 2),
+        ("[Event \"y\"]\n1-0\n[Event \"x\"]\n\n1. d4 d5 *\n", 2),
+    ] {
+        let (got, failed, kinds) = convert_all("pgn", input.as_bytes());
+        assert_eq!((got.len(), failed), (games, 0), "{input} {kinds:?}");
+        assert!(!kinds.contains(&"stray-comments"), "{input} {kinds:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A letter that two languages read otherwise: `R`, a rook in English,
+    /// is a king in French and in Spanish or Italian. A game whose English
+    /// reading fails is read in the language whose letters play it, said.
+    #[test]
+    fn a_letter_english_reads_otherwise_is_read_by_the_language_that_plays(
+        game in proptest::sample::select(vec![
+            "1. e4 e5 2. Ke2 Ke7 3. Kf3 Kf6 *",
+            "1. e4 e5 2. Ke2 Ke7 3. Ke3 d6 4. Kf3 Kd7 *",
+            "1. d4 d5 2. Kd2 Kd7 3. Kc3 Kc6 4. Qd3 Qd6 *",
+            "1. e4 e5 2. Nf3 Nc6 3. Ke2 Ke7 *",
+            "1. h4 h5 2. Rh3 Rh6 3. e4 e5 4. Ke2 Ke7 *",
+        ]),
+        language in 2..LANGUAGES.len(),
+    ) {
+        let set = LANGUAGES[language];
+        let local: String = game
+            .chars()
+            .map(|c| set.iter().find(|&&(_, en)| en == c).map_or(c, |&(l, _)| l))
+            .collect();
+        let (games, failed, kinds) = convert_all("pgn", local.as_bytes());
+        prop_assert_eq!(failed, 0, "{}", local);
+        let (want, _, _) = convert_all("pgn", game.as_bytes());
+        prop_assert_eq!(&games, &want, "{}", local);
+        prop_assert_eq!(kinds, vec!["localized-pieces"], "{}", local);
+    }
+}
+
+/// The negative members: an English game whose rook move is illegal and
+/// which uses letters no other language has (`N`, `B`, `Q`) fails as it
+/// did, at its move; an English game that plays is never read otherwise.
+/// (One of rooks and pawns alone that fails in English is read in French
+/// where its `R`s play as kings: the letter is ambiguous, and said.)
+#[test]
+fn english_games_are_not_read_as_french() {
+    for input in [
+        "1. e4 e5 2. Nf3 Nc6 3. Re2 *\n",
+        "[Event \"x\"]\n\n1. d4 Nf6 2. Re2 *\n",
+    ] {
+        let (games, failed, kinds) = convert_all("pgn", input.as_bytes());
+        assert!(
+            failed >= 1 && !kinds.contains(&"localized-pieces"),
+            "{input}: {games:?} {kinds:?}"
+        );
+    }
+    let (games, failed, kinds) = convert_all("pgn", b"1. a4 a5 2. Ra3 Ra6 3. Rd3 Rd6 *\n");
+    assert_eq!((games.len(), failed), (1, 0));
+    assert!(kinds.is_empty(), "{kinds:?}");
+    assert!(games[0].contains("2. Ra3 Ra6 3. Rd3 Rd6"), "{}", games[0]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A check or mate sign on a move that gives no check (`Nf3+`), or a
+    /// mate sign on a check (`Qh5#` that the king escapes): read as the
+    /// move, said once a game with a count.
+    #[test]
+    fn false_check_signs_are_said(
+        marks in proptest::collection::vec(proptest::option::of(proptest::sample::select(vec!["+", "#", "++"])), 1..30),
+    ) {
+        let text = clean(0);
+        let mut k = 0;
+        let mut marked = [false; 4];
+        let mut game = 0;
+        let mut damaged = String::new();
+        // Each token with the blank after it; a sign after some moves.
+        for piece in text.split_inclusive([' ', '\n']) {
+            let t = piece.trim_end();
+            if t == "[Event" {
+                game += 1;
+            }
+            let b = t.as_bytes();
+            let mv = !t.is_empty()
+                && (b[0].is_ascii_lowercase() || b"KQRBNO".contains(&b[0]))
+                && !t.contains(['"', '[', '{', '}']);
+            damaged.push_str(t);
+            if mv {
+                k += 1;
+                if let Some(sign) = marks[k % marks.len()] {
+                    marked[game - 1] = true;
+                    damaged.push_str(sign);
+                }
+            }
+            damaged.push_str(&piece[t.len()..]);
+        }
+        let (games, failed, kinds) = convert_all("pgn", damaged.as_bytes());
+        prop_assert_eq!(failed, 0, "{}", damaged);
+        prop_assert_eq!(&games, &clean_games(0), "{}", damaged);
+        prop_assert!(kinds.iter().all(|&k| k == "check-mark"), "{:?}", kinds);
+        prop_assert_eq!(kinds.len(), marked.iter().filter(|&&m| m).count(), "{}", damaged);
+    }
+}
+
+/// A sign that says less than the move gives, or none, stays quiet: `+` or
+/// no sign on a mate, no sign on a check; a true one too. Through the
+/// binary, convert and diff say the false ones alike.
+#[test]
+fn true_and_missing_check_signs_stay_quiet() {
+    let quiet = [
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 *\n",
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7+ *\n",
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# *\n",
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7++ *\n",
+        "1. e4 f6 2. Qh5+ g6 *\n",
+        "1. e4 f6 2. Qh5 g6 *\n",
+        "1. f3 e5 2. g4 Qh4# 0-1\n",
+    ];
+    for input in quiet {
+        let (games, failed, kinds) = convert_all("pgn", input.as_bytes());
+        assert_eq!((games.len(), failed), (1, 0), "{input}");
+        assert!(kinds.is_empty(), "{input}: {kinds:?}");
+    }
+    for (input, clean) in [
+        ("1. e4 f6 2. Qh5# g6 *\n", "1. e4 f6 2. Qh5 g6 *\n"),
+        ("1. e4+ e5 2. Nf3# Nc6+ *\n", "1. e4 e5 2. Nf3 Nc6 *\n"),
+    ] {
+        let dir = scratch("world_again", "check_signs");
+        let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
+        std::fs::write(&a, input).expect("written");
+        std::fs::write(&b, clean).expect("written");
+        let (a, b) = (a.to_str().expect("a path"), b.to_str().expect("a path"));
+        let out = kifu(&["convert", a, "--to", "pgn"], b"");
+        assert_eq!(counts(&out), (1, 0), "{}", stderr(&out));
+        let said: Vec<String> = stderr(&out)
+            .lines()
+            .filter(|l| l.contains(": warning["))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].contains("warning[check-mark]: game 1:"), "{said:?}");
+        assert!(said[0].contains(&format!("{a}:1:")), "{said:?}");
+        let diff = kifu(&["diff", a, b], b"");
+        no_panic(&diff);
+        assert_eq!(diff.status.code(), Some(0), "{}", stderr(&diff));
+        let heard: Vec<String> = stderr(&diff)
+            .lines()
+            .filter(|l| l.contains(": warning["))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(heard, said);
+    }
+}
+
+/// lichess's export in the shapes it has besides the usual: a game
+/// exported without its moves (`moves=false`) or aborted before any, an
+/// imported game, berserk players, the export of 2017 (`userId`).
+#[test]
+fn lichess_exports_of_every_shape() {
+    let base = serde_json::json!({
+        "id": "5G7tka0t", "rated": true, "variant": "standard", "speed": "bullet", "perf": "bullet",
+        "createdAt": 1_767_822_085_422i64, "status": "resign", "source": "pool",
+        "players": {
+            "white": {"user": {"name": "megaloblasto", "id": "megaloblasto"}, "rating": 1484, "ratingDiff": -107},
+            "black": {"user": {"name": "emadsalah", "id": "emadsalah"}, "rating": 1455, "ratingDiff": 6},
+        },
+        "winner": "black",
+        "moves": "e4 e5 Nf3 Nc6",
+        "clock": {"initial": 120, "increment": 1, "totalTime": 160},
+    });
+    let shaped = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut g = base.clone();
+        f(&mut g);
+        serde_json::to_string(&g).expect("JSON") + "\n"
+    };
+    let cases: Vec<(String, Vec<&str>)> = vec![
+        (
+            shaped(&|g| {
+                g.as_object_mut().expect("an object").remove("moves");
+            }),
+            vec!["[Result \"0-1\"]", "[Termination \"Normal\"]", "\n\n0-1\n"],
+        ),
+        (
+            shaped(&|g| {
+                let o = g.as_object_mut().expect("an object");
+                o.remove("moves");
+                o.remove("winner");
+                o.insert("status".into(), "aborted".into());
+            }),
+            vec!["[Result \"*\"]", "[Termination \"Abandoned\"]"],
+        ),
+        (
+            shaped(&|g| g["source"] = "import".into()),
+            vec!["[Event \"Import\"]", "1. e4 e5 2. Nf3 Nc6 0-1"],
+        ),
+        (
+            shaped(&|g| g["players"]["black"]["berserk"] = true.into()),
+            vec!["[BlackBerserk \"true\"]\n[Variant \"Standard\"]"],
+        ),
+        (
+            shaped(&|g| {
+                g["players"]["white"] = serde_json::json!({"userId": "tf235", "rating": 1773})
+            }),
+            vec!["[White \"tf235\"]", "[WhiteElo \"1773\"]"],
+        ),
+    ];
+    for (line, wants) in cases {
+        let out = convert("jsonl", "pgn", &[], line.as_bytes());
+        no_panic(&out);
+        assert_eq!(counts(&out), (1, 0), "{line}: {}", stderr(&out));
+        let text = stdout(&out);
+        for want in wants {
+            assert!(text.contains(want), "{want} in {text}");
+        }
+    }
+    // Negative members: an object of neither shape keeps kifu's error.
+    for line in [
+        "{\"players\": 1, \"status\": \"resign\"}\n",
+        "{\"players\": {}}\n",
+    ] {
+        let out = convert("jsonl", "pgn", &[], line.as_bytes());
+        assert_eq!(counts(&out), (0, 1), "{line}");
+        assert!(
+            stderr(&out).contains("invalid game JSON"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

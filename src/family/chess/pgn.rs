@@ -50,6 +50,12 @@ impl std::borrow::Borrow<Written> for Seen {
     }
 }
 
+impl rules::WrittenMove for Seen {
+    fn claimed_check(&self) -> Check {
+        self.check
+    }
+}
+
 struct Pgn<'t, 'o> {
     text: &'t str,
     opts: &'o ReadOptions,
@@ -63,6 +69,9 @@ struct Pgn<'t, 'o> {
     false_captures: Count,
     /// Castling written in lower case (`o-o`).
     lower_castles: Count,
+    /// Check or mate signs on moves that give no check, or no mate
+    /// (`Nf3+`, `Qxf7#` where the king can escape).
+    false_checks: Count,
     /// Whether any move was read (a game read a run at a time has read
     /// its moves before [`Notation::finish`]).
     moves_read: bool,
@@ -155,7 +164,7 @@ impl Notation for Pgn<'_, '_> {
         self.settle(game, self.start, self.seen.len())?;
         // What a transcription checker must hear, though every reader
         // mends it: one warning a kind, counted.
-        let said: [(&Count, &str, Kind); 2] = [
+        let said: [(&Count, &str, Kind); 3] = [
             (
                 &self.false_captures,
                 "a move written as a capture (`x`) captures nothing: read as the move",
@@ -165,6 +174,11 @@ impl Notation for Pgn<'_, '_> {
                 &self.lower_castles,
                 "castling written in lower case (`o-o`) was read as `O-O`",
                 Kind::LowerCaseCastling,
+            ),
+            (
+                &self.false_checks,
+                "a move written with a check or mate sign (`+`, `#`) gives no check, or no mate: read as the move",
+                Kind::CheckMark,
             ),
         ];
         for (count, what, kind) in said {
@@ -242,17 +256,32 @@ impl Pgn<'_, '_> {
             .map(|()| None);
         }
         // Every move resolved on the board, in the order it was written.
+        // Each move resolved said as it comes: a capture mark on a move
+        // that captures nothing, a check sign on one that gives none (a
+        // sign short of what the move gives, `+` on a mate, stays quiet,
+        // as a missing one does).
         let mut resolved = Vec::with_capacity(moves);
+        let (false_captures, false_checks) = (&mut self.false_captures, &mut self.false_checks);
         let after = rules::Replay::start(&game.moves, Some(start), chess960)
-            .resolve(seen, |step| resolved.push(step.mv))
+            .resolve(seen, |step| {
+                let s = &seen[resolved.len()];
+                if matches!(s.written, Written::San { capture: true, .. })
+                    && matches!(step.mv, CPly::Move(m) if !m.capture)
+                {
+                    false_captures.add(s.span.0);
+                }
+                let gives = step.spelling.check;
+                let false_check = match s.check {
+                    Check::None => false,
+                    Check::Mate => gives != Check::Mate,
+                    _ => gives == Check::None,
+                };
+                if false_check {
+                    false_checks.add(s.span.0);
+                }
+                resolved.push(step.mv);
+            })
             .map_err(|stop| self.problem(stop.index, stop.ply, stop.position, &stop.why))?;
-        for (s, mv) in seen.iter().zip(&resolved) {
-            if matches!(s.written, Written::San { capture: true, .. })
-                && matches!(mv, CPly::Move(m) if !m.capture)
-            {
-                self.false_captures.add(s.span.0);
-            }
-        }
         let mut resolved = resolved.into_iter();
         rules::fill(&mut game.moves, &mut |_| resolved.next().ok_or(()))
             .map_err(|()| mismatch())?;
@@ -525,6 +554,7 @@ fn reader<'t, 'o>(text: &'t str, opts: &'o ReadOptions, moves: usize) -> Pgn<'t,
         loose_capture: None,
         false_captures: Count::default(),
         lower_castles: Count::default(),
+        false_checks: Count::default(),
         moves_read: false,
     }
 }
@@ -550,12 +580,15 @@ fn read_game(text: &str, opts: &ReadOptions) -> Result<Parsed, Problem> {
         Err(e) => e,
         ok => return ok,
     };
-    let Some((english, said)) = localized(text, &failed) else {
-        return Err(failed);
-    };
-    let mut parsed = read_written(&english, opts).map_err(|_| failed)?;
-    parsed.warnings.insert(0, said);
-    Ok(parsed)
+    // (Each language whose letters could be the movetext's, in turn: `R`
+    // is a rook in English and a king in French or Spanish.)
+    for (english, said) in localized(text, &failed) {
+        if let Ok(mut parsed) = read_written(&english, opts) {
+            parsed.warnings.insert(0, said);
+            return Ok(parsed);
+        }
+    }
+    Err(failed)
 }
 
 /// The piece letters of the languages a PGN may be written in besides
@@ -569,18 +602,21 @@ const LANGUAGES: [(&str, &str); 4] = [
 ];
 
 /// A record that failed at a move spelled with another language's piece
-/// letters (`Sf3`, `Lb5`, `Te1`, `Dd8`: German), its movetext with every
-/// piece letter read as English (`Nf3`, `Bb5`, `Re1`, `Qd8`), and the
-/// warning that says so (counted). The language is the first of
-/// [`LANGUAGES`] whose letters are all the piece letters the movetext
-/// uses; `None` when none is, or the failure is elsewhere. Tags and
+/// letters (`Sf3`, `Lb5`, `Te1`, `Dd8`: German; `Re2`, a French king),
+/// its movetext with every piece letter read as English (`Nf3`, `Bb5`,
+/// `Re1`, `Qd8`; `Ke2`), and the warning that says so (counted): one for
+/// each of [`LANGUAGES`], in order, whose letters are all the piece
+/// letters the movetext uses and read some of them otherwise than
+/// English does; none when the failure is at no piece letter. Tags and
 /// comments keep their text; every line keeps its length.
 #[cold]
-fn localized(text: &str, failed: &Problem) -> Option<(String, Problem)> {
-    let token = failed.token_in(text)?;
-    let first = token.chars().next()?;
-    if !first.is_ascii_uppercase() || "KQRBNO".contains(first) {
-        return None;
+fn localized(text: &str, failed: &Problem) -> Vec<(String, Problem)> {
+    let mut found = Vec::new();
+    let Some(first) = failed.token_in(text).and_then(|t| t.chars().next()) else {
+        return found;
+    };
+    if !first.is_ascii_uppercase() || first == 'O' {
+        return found;
     }
     // The uppercase letters of the movetext's tokens.
     let b = text.as_bytes();
@@ -598,6 +634,7 @@ fn localized(text: &str, failed: &Problem) -> Option<(String, Problem)> {
         }
         let mut fixed = b.to_vec();
         let mut count = Count::default();
+        // (Nothing read otherwise: the record as it failed.)
         movetext_letters(b, |i| {
             if let Some(k) = set.iter().position(|&c| c == char::from(b[i])) {
                 let role = sllavcco::Pieces::Letters(set).role(set[k]);
@@ -610,7 +647,12 @@ fn localized(text: &str, failed: &Problem) -> Option<(String, Problem)> {
                 }
             }
         });
-        let fixed = String::from_utf8(fixed).ok()?;
+        if count.n == 0 {
+            continue;
+        }
+        let Ok(fixed) = String::from_utf8(fixed) else {
+            continue;
+        };
         let letters: String = set.iter().map(|c| format!("{c} ")).collect();
         let said = count
             .said(
@@ -621,9 +663,9 @@ fn localized(text: &str, failed: &Problem) -> Option<(String, Problem)> {
                 ),
             )
             .of_kind(Kind::LocalizedPieces);
-        return Some((fixed, said));
+        found.push((fixed, said));
     }
-    None
+    found
 }
 
 /// Calls `each` at every uppercase ASCII letter of a record's movetext

@@ -822,20 +822,49 @@ impl Player for Checking {
 /// Resolves written moves on the rules' board.
 struct Resolving<'w, W>(Position, bool, &'w [W]);
 
+/// A move as written, with the check its text claims (`+`, `++`, `#`):
+/// where it claims one, [`Replay::resolve`]'s step says in its spelling
+/// ([`Spelling::check`]) whether the move gives check (`Check`, or `Mate`
+/// where mate is claimed and given), for a reader to tell a false sign;
+/// elsewhere the step's spelling shows nothing.
+pub trait WrittenMove: Borrow<Written> {
+    /// The check the text claims; none unless a reader keeps it.
+    fn claimed_check(&self) -> Check {
+        Check::None
+    }
+}
+
+impl WrittenMove for Written {}
+
 impl<W> Clone for Resolving<'_, W> {
     fn clone(&self) -> Self {
         Resolving(self.0, self.1, self.2)
     }
 }
 
-impl<W: Borrow<Written>> Player for Resolving<'_, W> {
+impl<W: WrittenMove> Player for Resolving<'_, W> {
     #[inline]
     fn play(&mut self, _: &IrPly, index: usize) -> Result<(Ply, Spelling), String> {
         let w = self
             .2
             .get(index)
             .ok_or_else(|| "a ply without its written move".to_string())?;
-        play_written(&mut self.0, self.1, w.borrow()).map(|mv| (mv, Spelling::default()))
+        let claimed = w.claimed_check();
+        let mv = play_written(&mut self.0, self.1, w.borrow())?;
+        // (Whether it is mate asked only of a move that claims one.)
+        let check = match claimed {
+            Check::None => Check::None,
+            Check::Mate => self.0.check(),
+            _ if self.0.in_check() => Check::Check,
+            _ => Check::None,
+        };
+        Ok((
+            mv,
+            Spelling {
+                check,
+                ..Spelling::default()
+            },
+        ))
     }
     fn fen(&self) -> Option<String> {
         Some(self.0.fen(self.1))
@@ -955,7 +984,7 @@ impl<'g> Replay<'g> {
     /// the position after the line walked (its variations walked from
     /// theirs), where it is replayed: a run of a long record hands it to
     /// the next ([`crate::container::Runs`]).
-    pub fn resolve<W: Borrow<Written>>(
+    pub fn resolve<W: WrittenMove>(
         mut self,
         written: &[W],
         mut visit: impl FnMut(Step<'g>),

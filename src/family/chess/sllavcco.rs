@@ -485,6 +485,9 @@ impl std::borrow::Borrow<Written> for Seen {
     }
 }
 
+// (A cell's check mark is read only without the rules.)
+impl rules::WrittenMove for Seen {}
+
 /// A move as written, ready to be replayed.
 struct Seen {
     number: u32,

@@ -81,7 +81,12 @@ pub fn read(text: &str, opts: &ReadOptions) -> Option<Result<Parsed, Problem>> {
         (Peer::PgnExtract, pgn_extract(&object))
     } else if let Some(Value::String(pgn)) = object.get("pgn") {
         (Peer::Lichess, pgn.clone())
-    } else if matches!(object.get("moves"), Some(Value::String(_))) {
+    } else if matches!(object.get("moves"), Some(Value::String(_)))
+        || (object.get("players").is_some_and(Value::is_object)
+            && object.get("status").is_some_and(Value::is_string))
+    {
+        // (A game exported without its moves (`moves=false`), or one
+        // aborted before any, has no `moves`.)
         (Peer::Lichess, lichess(&object))
     } else {
         return None;
@@ -239,8 +244,8 @@ fn clock(centis: i64) -> String {
 /// lichess's game export as PGN, with the tags of lila's `PgnDump`, in its
 /// order: Event, Site, GameId, Date, Round, White, Black, Result, UTCDate,
 /// UTCTime, WhiteElo, BlackElo, WhiteRatingDiff, BlackRatingDiff,
-/// WhiteTitle, BlackTitle, Variant, TimeControl, ECO, Opening,
-/// Termination, then FEN and SetUp for a game from a position. The moves
+/// WhiteTitle, BlackTitle, WhiteBerserk, BlackBerserk, Variant,
+/// TimeControl, ECO, Opening, Termination, then FEN and SetUp for a game from a position. The moves
 /// carry their clocks (`clocks`) as `[%clk]` comments, as lichess's PGN.
 fn lichess(o: &Object) -> String {
     let str_of = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
@@ -265,9 +270,10 @@ fn lichess(o: &Object) -> String {
             .and_then(Value::as_str)
             .unwrap_or(""),
     );
-    let event = match str_of(o.get("tournament")) {
-        Some(t) => format!("{rated} {perf} tournament https://lichess.org/tournament/{t}"),
-        None => format!("{rated} {perf} game"),
+    let event = match (str_of(o.get("tournament")), str_of(o.get("source"))) {
+        (Some(t), _) => format!("{rated} {perf} tournament https://lichess.org/tournament/{t}"),
+        (None, Some(source)) if source == "import" => "Import".to_string(),
+        (None, _) => format!("{rated} {perf} game"),
     };
     let created = o.get("createdAt").and_then(Value::as_i64);
     let (date, time) = created.map_or(("????.??.??".to_string(), String::new()), utc);
@@ -300,6 +306,8 @@ fn lichess(o: &Object) -> String {
                     .map(|l| format!("lichess AI level {l}"))
             })
             .or_else(|| str_of(p.and_then(|p| p.get("name"))))
+            // (The export of 2017 and before: `userId`.)
+            .or_else(|| str_of(p.and_then(|p| p.get("userId"))))
             .unwrap_or_else(|| "Anonymous".to_string())
     };
 
@@ -346,6 +354,11 @@ fn lichess(o: &Object) -> String {
         let user = player(side).and_then(|p| p.get("user"));
         if let Some(t) = str_of(user.and_then(|u| u.get("title"))) {
             tag(&mut out, title, &t);
+        }
+    }
+    for (side, berserk) in [("white", "WhiteBerserk"), ("black", "BlackBerserk")] {
+        if player(side).and_then(|p| p.get("berserk")) == Some(&Value::Bool(true)) {
+            tag(&mut out, berserk, "true");
         }
     }
     tag(&mut out, "Variant", &variant);
