@@ -206,7 +206,8 @@ kinds! {
         CheckMark = "check-mark",
         /// `localized-pieces`: piece letters of another language.
         LocalizedPieces = "localized-pieces",
-        /// `html-break`: an HTML line break in a comment.
+        /// `html-break`: HTML outside comments (`<br />`, `<p>`, `&nbsp;`),
+        /// read as blanks.
         HtmlBreak = "html-break",
         /// `escape-as-text`: a container's escape sequence written as text.
         EscapeAsText = "escape-as-text",

@@ -3,7 +3,8 @@
 //! out as text where a blank stands (`\r`, `\n`, `\t`: an export that wrote
 //! its line ends escaped), dashes written as Unicode look-alikes (`1–0`,
 //! `O‑O`, `32–28`), the forum wrapper lines `[pgn]` and `[/pgn]`, and the
-//! HTML line breaks of a PGN pasted from a web page (`<br />`).
+//! HTML line breaks, paragraphs and non-breaking spaces of a PGN pasted
+//! from a web page (`<br />`, `<p>`, `&nbsp;`).
 //!
 //! Only movetext and the text between tags is repaired: tag values and
 //! comments keep every character (a `\r` in `[Annotator "C:\raw"]` is a
@@ -37,22 +38,86 @@ pub fn escape_len(b: &[u8]) -> Option<usize> {
     }
 }
 
-/// The length of an HTML line break at the start of `b` (`<br>`, `<br/>`,
-/// `<br />`, `</br>`, in any case), which a PGN pasted from a web page
-/// keeps: read as blanks.
+/// The length of the HTML at the start of `b` that a PGN pasted from a web
+/// page keeps, read as blanks: a line break (`<br>`, `<br/>`, `<br />`,
+/// `</br>`), a paragraph's or a block's tag, opening or closing, with
+/// attributes or none (`<p>`, `</p>`, `<div class="pgn">`, `</div>`), in
+/// any case, and a non-breaking space written as an entity (`&nbsp;`,
+/// `&#160;`, `&#xA0;`).
 pub fn html_break_len(b: &[u8]) -> Option<usize> {
+    match b.first()? {
+        b'<' => markup_len(b),
+        b'&' => [&b"&nbsp;"[..], b"&#160;", b"&#xa0;"]
+            .iter()
+            .find(|e| b.get(..e.len()).is_some_and(|h| h.eq_ignore_ascii_case(e)))
+            .map(|e| e.len()),
+        _ => None,
+    }
+}
+
+/// [`html_break_len`]'s tags: `<br>` as it always was read, `<p ...>`,
+/// `</p>`, `<div ...>`, `</div>` on one line.
+fn markup_len(b: &[u8]) -> Option<usize> {
     let close = usize::from(b.get(1) == Some(&b'/'));
-    if b.first() != Some(&b'<') || !b.get(1 + close..3 + close)?.eq_ignore_ascii_case(b"br") {
-        return None;
+    let name_at = 1 + close;
+    let name = [&b"br"[..], b"p", b"div"].into_iter().find(|n| {
+        b.get(name_at..name_at + n.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(n))
+    })?;
+    let mut k = name_at + name.len();
+    if name == b"br" {
+        while matches!(b.get(k), Some(b' ' | b'\t')) {
+            k += 1;
+        }
+        if b.get(k) == Some(&b'/') && close == 0 {
+            k += 1;
+        }
+        return (b.get(k) == Some(&b'>')).then_some(k + 1);
     }
-    let mut k = 3 + close;
-    while matches!(b.get(k), Some(b' ' | b'\t')) {
-        k += 1;
+    // `<p>`, or `<p` and a blank, its attributes, and `>` on its line.
+    match b.get(k)? {
+        b'>' => Some(k + 1),
+        b' ' | b'\t' if close == 0 => {
+            let rest = &b[k..];
+            let end = rest
+                .iter()
+                .position(|&c| matches!(c, b'>' | b'<' | b'\n' | b'\r'))?;
+            (rest[end] == b'>').then_some(k + end + 1)
+        }
+        _ => None,
     }
-    if b.get(k) == Some(&b'/') && close == 0 {
-        k += 1;
+}
+
+/// Whether `i` starts a line, after blanks and the HTML [`html_break_len`]
+/// reads as blanks there (`<p>[Event "x"]</p>`: the tag starts its line).
+pub fn line_start(b: &[u8], mut i: usize) -> bool {
+    loop {
+        while i > 0 && matches!(b[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i == 0 || matches!(b[i - 1], b'\n' | b'\r') {
+            return true;
+        }
+        match html_before(b, i) {
+            Some(start) => i = start,
+            None => return false,
+        }
     }
-    (b.get(k) == Some(&b'>')).then_some(k + 1)
+}
+
+/// Where the HTML [`html_break_len`] reads as blanks starts when it ends
+/// just before `i` (`<p>` before `1. e4`), read back on its line.
+#[cold]
+#[inline(never)]
+pub fn html_before(b: &[u8], i: usize) -> Option<usize> {
+    let open = match b[..i].last()? {
+        b'>' => b'<',
+        b';' => b'&',
+        _ => return None,
+    };
+    let line = memchr::memrchr2(b'\n', b'\r', &b[..i]).map_or(0, |p| p + 1);
+    let p = line + memchr::memrchr(open, &b[line..i])?;
+    (html_break_len(&b[p..]) == Some(i - p)).then_some(p)
 }
 
 /// The length of a wrapper line's tag at `b` (`[pgn]`, `[/pgn]`, in any
@@ -93,7 +158,9 @@ fn might_need(b: &[u8]) -> bool {
         .position(|c| !c.is_ascii_whitespace())
         .unwrap_or(b.len());
     let wrapped = matches!(&b[lead..], [b'[', b'p' | b'P' | b'/', ..]);
-    wrapped || memchr::memchr3(b'\\', 0xE2, 0xEF, b).is_some() || memchr::memchr(b'<', b).is_some()
+    wrapped
+        || memchr::memchr3(b'\\', 0xE2, 0xEF, b).is_some()
+        || memchr::memchr2(b'<', b'&', b).is_some()
 }
 
 /// Whether some byte of a record starts what [`mend`] mends: a wrapper
@@ -108,12 +175,12 @@ fn mendable(b: &[u8]) -> bool {
         match rest[0] {
             b'[' => wrapper_len(rest).is_some(),
             b'\\' => escape_len(rest).is_some(),
-            b'<' => html_break_len(rest).is_some(),
+            b'<' | b'&' => html_break_len(rest).is_some(),
             _ => dash_len(rest).is_some(),
         }
     };
     memchr::memchr3_iter(b'\\', 0xE2, 0xEF, b).any(at)
-        || memchr::memchr2_iter(b'<', b'[', b).any(at)
+        || memchr::memchr3_iter(b'<', b'&', b'[', b).any(at)
 }
 
 /// Repairs a record's text; `None` when there is nothing to repair. The
@@ -142,13 +209,7 @@ fn mend(text: &str) -> Option<(String, Vec<Problem>)> {
     let line_end = |i: usize| memchr::memchr2(b'\n', b'\r', &b[i..]).map_or(n, |j| i + j);
     let mut i = 0;
     while i < n {
-        let at_line_start = {
-            let mut k = i;
-            while k > 0 && matches!(b[k - 1], b' ' | b'\t') {
-                k -= 1;
-            }
-            k == 0 || matches!(b[k - 1], b'\n' | b'\r')
-        };
+        let at_line_start = matches!(b[i], b'[' | b'%') && line_start(b, i);
         match b[i] {
             b'[' if at_line_start => {
                 if let Some(len) = wrapper_len(&b[i..]) {
@@ -179,7 +240,7 @@ fn mend(text: &str) -> Option<(String, Vec<Problem>)> {
             b';' => i = line_end(i),
             b'%' if at_line_start => i = line_end(i),
             // Read as blanks: an escape sequence as text, an HTML break.
-            c @ (b'\\' | b'<') => {
+            c @ (b'\\' | b'<' | b'&') => {
                 let (len, count) = if c == b'\\' {
                     (escape_len(&b[i..]), &mut escapes)
                 } else {
@@ -233,7 +294,7 @@ fn mend(text: &str) -> Option<(String, Vec<Problem>)> {
         ),
         (
             &breaks,
-            "an HTML line break (`<br />`) outside comments was read as blanks",
+            "HTML (`<br />`, `<p>`, `&nbsp;`) outside comments was read as blanks",
             Kind::HtmlBreak,
         ),
     ];

@@ -267,7 +267,8 @@ fn castles(token: &[u8]) -> bool {
 /// Where the game of a move one at `i` starts when a blank line comes
 /// before it with nothing but annotations between: comments, NAGs and
 /// glyphs, `;` comments and escape lines (`{Game two} $1 1. d4` after a
-/// blank line: they are the next game's, as before a game's first move).
+/// blank line: they are the next game's, as before a game's first move),
+/// and the HTML a pasted page keeps (`<p>1. d4`).
 /// `None` without such a blank line. Read back from `i`; asked only where
 /// a game's main line went back to move 1.
 #[cold]
@@ -287,7 +288,9 @@ fn blank_line_start(data: &[u8], i: usize) -> Option<usize> {
         }
         // The line that ends at `j`.
         let line = memchr::memrchr2(b'\n', b'\r', &data[..j]).map_or(0, |p| p + 1);
-        k = if data[j - 1] == b'}' {
+        k = if let Some(html) = repair::html_before(data, j) {
+            html
+        } else if data[j - 1] == b'}' {
             // The comment's `{`: the first after the `}` before it (a `{`
             // inside a comment is its text).
             let from = memchr::memrchr(b'}', &data[..j - 1]).map_or(0, |p| p + 1);
@@ -391,7 +394,7 @@ fn starts_with_prose(text: &[u8]) -> bool {
                 i += repair::wrapper_len(rest).unwrap_or(1);
             }
             _ if rest.starts_with(b"\xEF\xBB\xBF") => i += 3,
-            b'<' if repair::html_break_len(rest).is_some() => {
+            b'<' | b'&' if repair::html_break_len(rest).is_some() => {
                 i += repair::html_break_len(rest).unwrap_or(1);
             }
             b'<' => return true,
@@ -412,12 +415,10 @@ fn starts_with_prose(text: &[u8]) -> bool {
     false
 }
 
-/// Whether `i` is at the start of a line, or after spaces and tabs there.
-fn line_start(data: &[u8], mut i: usize) -> bool {
-    while i > 0 && matches!(data[i - 1], b' ' | b'\t') {
-        i -= 1;
-    }
-    i == 0 || matches!(data[i - 1], b'\n' | b'\r')
+/// Whether `i` is at the start of a line, after blanks and the HTML a
+/// pasted page keeps there ([`repair::line_start`]).
+fn line_start(data: &[u8], i: usize) -> bool {
+    repair::line_start(data, i)
 }
 
 /// The tag names of one tag section, to tell a repeated name: a bit set of

@@ -228,18 +228,29 @@ proptest! {
         prop_assert_eq!(kinds, vec!["stray-comments"]);
     }
 
-    /// HTML line breaks where a PGN pasted from a page has them: at line
-    /// ends (tag lines too), between tokens.
+    /// HTML where a PGN pasted from a page has it: line breaks,
+    /// paragraphs and blocks, non-breaking spaces, at line ends (tag lines
+    /// too), around every line (`<p>[Event "x"]</p>`), between tokens.
     #[test]
     fn html_line_breaks_read_as_blanks(
         family in 0..GAMES.len(),
-        tag in proptest::sample::select(vec!["<br />", "<br/>", "<br>", "<BR>", "</br>", "<br  />"]),
-        at_line_ends in any::<bool>(),
+        tag in proptest::sample::select(vec![
+            "<br />", "<br/>", "<br>", "<BR>", "</br>", "<br  />", "<p>", "</p>", "<P>",
+            "<div class=\"pgn\">", "</div>", "&nbsp;", "&#160;", "&NBSP;", "&#xA0;",
+        ]),
+        place in 0..3,
         picks in proptest::collection::vec(any::<usize>(), 1..5),
     ) {
         let text = clean(family);
-        let damaged = if at_line_ends {
+        let at_line_ends = place > 0;
+        let damaged = if place == 1 {
             text.replace('\n', &format!("{tag}\n"))
+        } else if place == 2 {
+            // Every line that holds text in a paragraph of its own.
+            text.lines()
+                .map(|l| if l.trim().is_empty() { l.to_string() } else { format!("<p>{l}{tag}") })
+                .collect::<Vec<_>>()
+                .join("\n")
         } else {
             let picks: Vec<(usize, String)> = picks.into_iter().map(|k| (k, tag.to_string())).collect();
             insert_at(&text, &gaps(&text), &picks)
