@@ -79,9 +79,10 @@ fn markup_len(b: &[u8]) -> Option<usize> {
         b'>' => Some(k + 1),
         b' ' | b'\t' if close == 0 => {
             let rest = &b[k..];
+            // (ASCII alone: read as as many blanks, every column kept.)
             let end = rest
                 .iter()
-                .position(|&c| matches!(c, b'>' | b'<' | b'\n' | b'\r'))?;
+                .position(|&c| matches!(c, b'>' | b'<' | b'\n' | b'\r') || !c.is_ascii())?;
             (rest[end] == b'>').then_some(k + end + 1)
         }
         _ => None,
