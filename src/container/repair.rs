@@ -44,7 +44,7 @@ pub fn escape_len(b: &[u8]) -> Option<usize> {
 /// attributes or none (`<p>`, `</p>`, `<div class="pgn">`, `</div>`), in
 /// any case, and a non-breaking space written as an entity (`&nbsp;`,
 /// `&#160;`, `&#xA0;`).
-pub fn html_break_len(b: &[u8]) -> Option<usize> {
+pub fn html_blank_len(b: &[u8]) -> Option<usize> {
     match b.first()? {
         b'<' => markup_len(b),
         b'&' => [&b"&nbsp;"[..], b"&#160;", b"&#xa0;"]
@@ -55,7 +55,7 @@ pub fn html_break_len(b: &[u8]) -> Option<usize> {
     }
 }
 
-/// [`html_break_len`]'s tags: `<br>` as it always was read, `<p ...>`,
+/// [`html_blank_len`]'s tags: `<br>` as it always was read, `<p ...>`,
 /// `</p>`, `<div ...>`, `</div>` on one line.
 fn markup_len(b: &[u8]) -> Option<usize> {
     let close = usize::from(b.get(1) == Some(&b'/'));
@@ -89,7 +89,7 @@ fn markup_len(b: &[u8]) -> Option<usize> {
     }
 }
 
-/// Whether `i` starts a line, after blanks and the HTML [`html_break_len`]
+/// Whether `i` starts a line, after blanks and the HTML [`html_blank_len`]
 /// reads as blanks there (`<p>[Event "x"]</p>`: the tag starts its line).
 pub fn line_start(b: &[u8], mut i: usize) -> bool {
     loop {
@@ -106,7 +106,7 @@ pub fn line_start(b: &[u8], mut i: usize) -> bool {
     }
 }
 
-/// Where the HTML [`html_break_len`] reads as blanks starts when it ends
+/// Where the HTML [`html_blank_len`] reads as blanks starts when it ends
 /// just before `i` (`<p>` before `1. e4`), read back on its line.
 #[cold]
 #[inline(never)]
@@ -118,7 +118,7 @@ pub fn html_before(b: &[u8], i: usize) -> Option<usize> {
     };
     let line = memchr::memrchr2(b'\n', b'\r', &b[..i]).map_or(0, |p| p + 1);
     let p = line + memchr::memrchr(open, &b[line..i])?;
-    (html_break_len(&b[p..]) == Some(i - p)).then_some(p)
+    (html_blank_len(&b[p..]) == Some(i - p)).then_some(p)
 }
 
 /// The length of a wrapper line's tag at `b` (`[pgn]`, `[/pgn]`, in any
@@ -176,7 +176,7 @@ fn mendable(b: &[u8]) -> bool {
         match rest[0] {
             b'[' => wrapper_len(rest).is_some(),
             b'\\' => escape_len(rest).is_some(),
-            b'<' | b'&' => html_break_len(rest).is_some(),
+            b'<' | b'&' => html_blank_len(rest).is_some(),
             _ => dash_len(rest).is_some(),
         }
     };
@@ -245,7 +245,7 @@ fn mend(text: &str) -> Option<(String, Vec<Problem>)> {
                 let (len, count) = if c == b'\\' {
                     (escape_len(&b[i..]), &mut escapes)
                 } else {
-                    (html_break_len(&b[i..]), &mut breaks)
+                    (html_blank_len(&b[i..]), &mut breaks)
                 };
                 match len {
                     Some(len) => {

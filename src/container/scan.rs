@@ -39,7 +39,7 @@ impl Scan for Scanner {
             } else if rest.starts_with(b"\xEF\xBB\xBF") {
                 3
             } else if let Some(len) =
-                repair::escape_len(rest).or_else(|| repair::html_break_len(rest))
+                repair::escape_len(rest).or_else(|| repair::html_blank_len(rest))
             {
                 len
             } else if let Some(len) = line_start(bytes, i)
@@ -394,8 +394,8 @@ fn starts_with_prose(text: &[u8]) -> bool {
                 i += repair::wrapper_len(rest).unwrap_or(1);
             }
             _ if rest.starts_with(b"\xEF\xBB\xBF") => i += 3,
-            b'<' | b'&' if repair::html_break_len(rest).is_some() => {
-                i += repair::html_break_len(rest).unwrap_or(1);
+            b'<' | b'&' if repair::html_blank_len(rest).is_some() => {
+                i += repair::html_blank_len(rest).unwrap_or(1);
             }
             b'<' => return true,
             c if is_delim(c) => i += 1,

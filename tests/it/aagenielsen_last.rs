@@ -231,6 +231,20 @@ fn read_as_played(game: &dyn Fn(u8) -> (String, Vec<String>, [String; 2]), bare_
     }
 }
 
+/// The negative members of a class: each of the 8 games `game` gives,
+/// turned and mirrored, is read unchecked by its rules, no leg inferred.
+fn read_unchecked(game: &dyn Fn(u8) -> (String, Vec<String>, [String; 2])) {
+    let dir = tempfile::tempdir().unwrap();
+    for sym in 0..8 {
+        let (rules, written, _) = game(sym);
+        let file = dir.path().join(format!("game-151-{sym}-1.json"));
+        fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
+        let err = stderr(&convert_by_rules(&file, &rules));
+        assert!(err.contains("rules-refused"), "{sym}: {err}");
+        assert!(!err.contains("berserk-leg"), "{sym}: {err}");
+    }
+}
+
 /// A member of the class of a listed capture whose partner a lost leg put
 /// beyond the man, on Tyr 11x11's rules (`ber:c`) from a start position of
 /// its own, turned a quarter `sym` times (mirrored from 4 on): an attacker
@@ -308,15 +322,7 @@ fn a_listed_capture_whose_partner_a_lost_leg_put_is_read() {
     // Without the man the first attacker's lost leg takes on its way to
     // the partner's square, no leg can put the partner there (`ber:c`):
     // each is read unchecked, no leg inferred.
-    let dir = tempfile::tempdir().unwrap();
-    for sym in 0..8 {
-        let (rules, written, _) = partner_game(sym, false);
-        let file = dir.path().join(format!("game-151-{sym}-1.json"));
-        fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
-        let err = stderr(&convert_by_rules(&file, &rules));
-        assert!(err.contains("rules-refused"), "{sym}: {err}");
-        assert!(!err.contains("berserk-leg"), "{sym}: {err}");
-    }
+    read_unchecked(&|sym| partner_game(sym, false));
 }
 
 /// A member of the class of two dependent lost legs in a record of the
@@ -376,15 +382,7 @@ fn two_dependent_lost_legs_of_a_record_listing_no_captures_are_read() {
     // With an attacker where the man the second attacker takes stood, its
     // move captures nothing whatever leg comes before it, and no leg is
     // kept: read unchecked.
-    let dir = tempfile::tempdir().unwrap();
-    for sym in 0..8 {
-        let (rules, written, _) = enabled_game(sym, false);
-        let file = dir.path().join(format!("game-151-{sym}-1.json"));
-        fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
-        let err = stderr(&convert_by_rules(&file, &rules));
-        assert!(err.contains("rules-refused"), "{sym}: {err}");
-        assert!(!err.contains("berserk-leg"), "{sym}: {err}");
-    }
+    read_unchecked(&|sym| enabled_game(sym, false));
 }
 
 /// A member of the class of a lost leg that clears the way for another, on
@@ -464,15 +462,7 @@ fn a_lost_leg_that_clears_the_way_for_another_is_read() {
     read_as_played(&|sym| cleared_game(sym, true), None);
     // Without the man the first attacker takes on its way off file 3, it
     // cannot leave the way, and no leg is kept: read unchecked.
-    let dir = tempfile::tempdir().unwrap();
-    for sym in 0..8 {
-        let (rules, written, _) = cleared_game(sym, false);
-        let file = dir.path().join(format!("game-151-{sym}-1.json"));
-        fs::write(&file, record("Tyr 11x11", 151, &written)).unwrap();
-        let err = stderr(&convert_by_rules(&file, &rules));
-        assert!(err.contains("rules-refused"), "{sym}: {err}");
-        assert!(!err.contains("berserk-leg"), "{sym}: {err}");
-    }
+    read_unchecked(&|sym| cleared_game(sym, false));
 }
 
 /// A game of a type whose last rules let a berserk leg be a jump (`bj:l`),
